@@ -1,0 +1,63 @@
+import { mkdirSync } from 'node:fs'
+import { dirname } from 'node:path'
+import SqliteDatabase from 'better-sqlite3'
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely'
+import pg from 'pg'
+import type { DatabaseDialect } from './dialect/dialect.js'
+import { postgresDialect } from './dialect/postgres-dialect.js'
+import { sqliteDialect } from './dialect/sqlite-dialect.js'
+
+export interface Database {
+  readonly db: Kysely<any>
+  readonly dialect: DatabaseDialect
+  /** A short description without credentials, for logs. */
+  readonly description: string
+  close(): Promise<void>
+}
+
+export interface ConnectOptions {
+  /** Postgres: the schema to use (created when missing); tests isolate themselves with it. */
+  readonly schema?: string
+  /** Postgres pool size. */
+  readonly poolSize?: number
+}
+
+/** Opens `sqlite:<file>`, `sqlite::memory:` or `postgres://…`. */
+export function connect(url: string, options: ConnectOptions = {}): Database {
+  if (url.startsWith('sqlite:')) return connectSqlite(url.slice('sqlite:'.length))
+  if (url.startsWith('postgres://') || url.startsWith('postgresql://')) return connectPostgres(url, options)
+  throw new Error(`DATABASE_URL must start with sqlite: or postgres:// (got "${url.split(':')[0]}:")`)
+}
+
+function connectSqlite(file: string): Database {
+  if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true })
+  const sqlite = new SqliteDatabase(file)
+  sqlite.pragma('journal_mode = WAL')
+  sqlite.pragma('synchronous = NORMAL')
+  sqlite.pragma('foreign_keys = ON')
+  sqlite.pragma('busy_timeout = 10000')
+  const db = new Kysely<any>({ dialect: new SqliteDialect({ database: sqlite }) })
+  return {
+    db,
+    dialect: sqliteDialect,
+    description: `sqlite:${file}`,
+    close: () => db.destroy(),
+  }
+}
+
+function connectPostgres(url: string, options: ConnectOptions): Database {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: options.poolSize ?? 10,
+    ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
+  })
+  const db = new Kysely<any>({ dialect: new PostgresDialect({ pool }) })
+  const safe = new URL(url)
+  safe.password = ''
+  return {
+    db,
+    dialect: postgresDialect,
+    description: `postgres://${safe.host}${safe.pathname}${options.schema ? `#${options.schema}` : ''}`,
+    close: () => db.destroy(),
+  }
+}

@@ -1,0 +1,29 @@
+import { Migrator, sql, type Kysely, type Migration } from 'kysely'
+import type { Database } from '../connect.js'
+import type { DatabaseDialect } from '../dialect/dialect.js'
+import * as m0001 from './0001-foundation.js'
+
+type Step = { up(db: Kysely<any>, dialect: DatabaseDialect): Promise<void> }
+
+/** Every migration in order. Never edit one that has shipped: add the next. */
+const steps: Record<string, Step> = {
+  '0001-foundation': m0001,
+}
+
+/** Brings the schema up to date; safe to call from several processes at once (Kysely locks). */
+export async function migrate(database: Database, schema?: string): Promise<void> {
+  const { db, dialect } = database
+  if (schema && dialect.name === 'postgres') await sql`create schema if not exists ${sql.id(schema)}`.execute(db)
+  const migrations: Record<string, Migration> = {}
+  for (const [name, step] of Object.entries(steps)) migrations[name] = { up: (d) => step.up(d, dialect) }
+  const migrator = new Migrator({
+    db,
+    provider: { getMigrations: async () => migrations },
+    ...(schema && dialect.name === 'postgres' ? { migrationTableSchema: schema } : {}),
+  })
+  const { error, results } = await migrator.migrateToLatest()
+  if (error) {
+    const failed = results?.find((r) => r.status === 'Error')?.migrationName
+    throw new Error(`migration ${failed ?? ''} failed: ${(error as Error).message ?? error}`)
+  }
+}

@@ -1,0 +1,127 @@
+import type { Kysely, SelectQueryBuilder } from 'kysely'
+import { BillingError } from '../../../core/errors.js'
+import type { Item, Values } from '../../../core/fields/item.js'
+import type { Resource } from '../../../core/fields/resource.js'
+import type { Condition, ListQuery, ResourceRepository } from '../../../core/ports/resource-repository.js'
+import type { DatabaseDialect } from '../dialect/dialect.js'
+import { RowCodec } from '../row-codec.js'
+
+/** One Kysely repository for any catalogued resource, on every dialect. */
+export class KyselyResourceRepository implements ResourceRepository {
+  protected readonly codec: RowCodec
+
+  constructor(
+    protected readonly db: Kysely<any>,
+    protected readonly dialect: DatabaseDialect,
+    readonly resource: Resource,
+  ) {
+    this.codec = new RowCodec(resource, dialect)
+  }
+
+  protected get table(): string {
+    return this.resource.table
+  }
+
+  /** The select every read goes through; subclasses add computed columns. */
+  protected select(): SelectQueryBuilder<any, any, any> {
+    return this.db.selectFrom(this.table).selectAll()
+  }
+
+  async get(id: string): Promise<Item | undefined> {
+    if (!isId(id)) return undefined
+    const row = await this.select().where(`${this.table}.id`, '=', this.dialect.encodeBigint(BigInt(id))).executeTakeFirst()
+    return row ? this.codec.decode(row) : undefined
+  }
+
+  async getForUpdate(id: string): Promise<Item | undefined> {
+    if (!isId(id)) return undefined
+    let q = this.select().where(`${this.table}.id`, '=', this.dialect.encodeBigint(BigInt(id)))
+    if (this.dialect.rowLocks) q = q.forUpdate(this.table)
+    const row = await q.executeTakeFirst()
+    return row ? this.codec.decode(row) : undefined
+  }
+
+  async list(query: ListQuery): Promise<Item[]> {
+    let q = this.applyConditions(this.select(), query.where)
+    if (query.idAfter !== undefined) q = q.where(`${this.table}.id`, '>', this.dialect.encodeBigint(BigInt(query.idAfter)))
+    q = q.orderBy(`${this.table}.id`).limit(query.limit)
+    if (query.offset) q = q.offset(query.offset)
+    const rows = await q.execute()
+    return rows.map((r) => this.codec.decode(r))
+  }
+
+  async listIn(column: string, ids: readonly string[], where: readonly Condition[] = []): Promise<Item[]> {
+    if (ids.length === 0) return []
+    const encoded = ids.map((id) => this.dialect.encodeBigint(BigInt(id)))
+    const q = this.applyConditions(this.select(), where).where(`${this.table}.${column}`, 'in', encoded)
+    const rows = await q.orderBy(`${this.table}.id`).execute()
+    return rows.map((r) => this.codec.decode(r))
+  }
+
+  async insert(values: Values): Promise<Item> {
+    const row = this.codec.encode(values)
+    const inserted = await this.translate(() =>
+      this.db.insertInto(this.table).values(row).returning('id').executeTakeFirstOrThrow(),
+    )
+    return (await this.get(String(inserted.id)))!
+  }
+
+  async update(id: string, values: Values): Promise<Item | undefined> {
+    const row = this.codec.encode(values)
+    if (Object.keys(row).length > 0) {
+      await this.translate(() =>
+        this.db.updateTable(this.table).set(row).where('id', '=', this.dialect.encodeBigint(BigInt(id))).execute(),
+      )
+    }
+    return this.get(id)
+  }
+
+  async remove(id: string): Promise<boolean> {
+    if (!isId(id)) return false
+    const r = await this.db.deleteFrom(this.table).where('id', '=', this.dialect.encodeBigint(BigInt(id))).executeTakeFirst()
+    return Number(r.numDeletedRows) > 0
+  }
+
+  protected applyConditions(q: SelectQueryBuilder<any, any, any>, where: readonly Condition[]) {
+    for (const c of where) {
+      const col = `${this.table}.${c.column}`
+      const field = this.resource.byName.get(c.column)
+      switch (c.op) {
+        case 'eq':
+          q = c.value === null ? q.where(col, 'is', null) : q.where(col, '=', field ? this.codec.encodeValue(field, c.value) : c.value)
+          break
+        case 'gte':
+          q = q.where(col, '>=', c.value)
+          break
+        case 'lte':
+          q = q.where(col, '<=', c.value)
+          break
+        case 'in':
+          q = c.values.length ? q.where(col, 'in', c.values as string[]) : q.where((eb) => eb.val(1), '=', 0)
+          break
+        case 'isNull':
+          q = q.where(col, c.value ? 'is' : 'is not', null)
+          break
+      }
+    }
+    return q
+  }
+
+  /** Turns a unique-constraint violation into the domain's `unique_taken`. */
+  protected async translate<T>(work: () => Promise<T>): Promise<T> {
+    try {
+      return await work()
+    } catch (error) {
+      const violation = this.dialect.uniqueViolation(error)
+      if (!violation) throw error
+      const column = violation.columns[0] ?? 'a unique field'
+      throw new BillingError(
+        'unique_taken',
+        `${this.resource.singular} ${column} is already taken`,
+        `Choose another ${column}; it must be unique among ${this.resource.name}.`,
+      )
+    }
+  }
+}
+
+export const isId = (id: string): boolean => /^[1-9]\d{0,15}$/.test(id)

@@ -1,0 +1,62 @@
+import type { ColumnDataType, CreateTableBuilder, Kysely } from 'kysely'
+import type { Field } from '../../../core/fields/field.js'
+import type { Resource } from '../../../core/fields/resource.js'
+import type { DatabaseDialect } from '../dialect/dialect.js'
+
+/** The column type of a field: text for names, dates and stamps (text order is time order). */
+export function columnType(field: Field, dialect: DatabaseDialect): ColumnDataType {
+  switch (field.type) {
+    case 'id':
+      return dialect.idRefType
+    case 'number':
+      return dialect.types.real
+    case 'currency':
+      return dialect.types.bigint
+    case 'boolean':
+      return 'integer'
+    default:
+      return 'text'
+  }
+}
+
+/**
+ * Creates a resource's table from its catalogue entry: one column per stored field, unique
+ * fields backed by unique indexes, the given owner IDs by indexed foreign keys.
+ */
+export async function createResourceTable(
+  db: Kysely<any>,
+  dialect: DatabaseDialect,
+  resource: Resource,
+  foreignKeys: Record<string, string> = {},
+): Promise<void> {
+  let table = dialect.addIdColumn(db.schema.createTable(resource.table) as CreateTableBuilder<string, never>)
+  for (const f of resource.columns) {
+    if (f.name === 'id') continue
+    const target = foreignKeys[f.name]
+    table = table.addColumn(f.name, columnType(f, dialect), (c) => {
+      let col = f.type === 'boolean' ? c.notNull().defaultTo(0) : c
+      if (target) col = col.references(target)
+      return col
+    })
+  }
+  await table.execute()
+  for (const f of resource.columns) {
+    if (f.unique) {
+      await db.schema.createIndex(`${resource.table}_${f.name}_key`).unique().on(resource.table).column(f.name).execute()
+    } else if (foreignKeys[f.name]) {
+      await db.schema.createIndex(`${resource.table}_${f.name}_idx`).on(resource.table).column(f.name).execute()
+    }
+  }
+}
+
+/** Adds columns for fields added to the catalogue after a table was created. */
+export async function addColumns(db: Kysely<any>, dialect: DatabaseDialect, resource: Resource, names: string[]): Promise<void> {
+  for (const name of names) {
+    const f = resource.byName.get(name)
+    if (!f) throw new Error(`${resource.name}.${name} is not in the catalogue`)
+    await db.schema
+      .alterTable(resource.table)
+      .addColumn(name, columnType(f, dialect), (c) => (f.type === 'boolean' ? c.notNull().defaultTo(0) : c))
+      .execute()
+  }
+}

@@ -1,0 +1,45 @@
+/**
+ * Expected failures of the domain. Each has a stable code; the HTTP adapter (and only it)
+ * turns a code into a status and the contract's numeric `error_code`.
+ */
+export const errorCodes = [
+  'invalid_body',          // body is not a JSON object
+  'invalid_field',         // unknown, wrong type, malformed, or not a configured preset
+  'read_only_field',       // a read-only field given a different value
+  'invalid_query',         // bad query parameter
+  'invalid_charge_change', // changeRecurringCharge input (billing-api.md's list)
+  'unknown_action',
+  'state_not_allowed',     // the item's state or a precondition refuses the action
+  'missing_parameter',
+  'invalid_parameter',
+  'unauthenticated',
+  'expert_level_required',
+  'data_protection_required',
+  'not_found',
+  'dr_file_not_found',
+  'unique_taken',
+  'in_use',
+  'locked',
+  'idempotency_conflict',
+  'rate_limited',
+  'payment_links_failed',
+] as const
+
+export type ErrorCode = (typeof errorCodes)[number]
+
+export class BillingError extends Error {
+  override readonly name = 'BillingError'
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly hint: string = '',
+  ) {
+    super(message)
+  }
+}
+
+export const isBillingError = (e: unknown): e is BillingError => e instanceof BillingError
+
+export function notFound(what: string, id: string): BillingError {
+  return new BillingError('not_found', `${what} ${id} does not exist`, 'Check the ID; list the collection to find it.')
+}

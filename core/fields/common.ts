@@ -1,0 +1,42 @@
+import { date, flag, preset, ref, stamp, text, type Field } from './field.js'
+import type { ListFilter } from './resource.js'
+
+export const idField = ref('id', { readOnly: true, description: 'identifier' })
+
+/** Status, its reason and the dates actions maintain: shared by every resource with a lifecycle. */
+export const statusFields = (): Field[] => [
+  preset('status', 'statuses', { createOnly: true, description: 'current status name' }),
+  date('statusChangedStamp', { readOnly: true, description: 'when status last changed' }),
+  date('updatedDate', { readOnly: true, description: 'when last dropped or reinstated' }),
+  preset('statusReason', 'statusReasons', { createOnly: true, description: 'reason for current status' }),
+]
+
+/** The read-only state flags and system stamps of contract 5.1. */
+export const stateFields = (options: { finalBill?: boolean } = {}): Field[] => [
+  flag('isDropped'),
+  flag('isSuspended'),
+  flag('isBillable'),
+  ...(options.finalBill ? [flag('isFinalBill')] : []),
+  stamp('createdStamp'),
+  stamp('updatedStamp'),
+  stamp('droppedStamp'),
+  stamp('reinstatedStamp'),
+]
+
+/** Stamps only, for resources without a lifecycle (tariffs, contacts). */
+export const stampFields = (): Field[] => [stamp('createdStamp'), stamp('updatedStamp')]
+
+export const crmReference = (): Field => text('CRMReference', { unique: true, description: 'reference in an external CRM; unique' })
+
+/** Filters every lifecycle collection offers. */
+export const lifecycleFilters = (): ListFilter[] => [
+  { name: 'CRMReference', filter: { kind: 'equals', column: 'CRMReference' }, description: 'exact CRM reference match' },
+  { name: 'dropped', filter: { kind: 'flag', column: 'isDropped', value: true }, description: 'only dropped items' },
+  { name: 'active', filter: { kind: 'flag', column: 'isDropped', value: false }, description: 'only active (not dropped) items' },
+  { name: 'droppedSince', filter: { kind: 'since', column: 'droppedStamp' }, description: 'dropped since (datetime)' },
+  {
+    name: 'reinstatedSince',
+    filter: { kind: 'since', column: 'reinstatedStamp' },
+    description: 'reinstated since (datetime)',
+  },
+]

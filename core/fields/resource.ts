@@ -1,0 +1,65 @@
+import type { Field } from './field.js'
+
+export const resourceNames = [
+  'customers',
+  'numbers',
+  'services',
+  'features',
+  'tariffs',
+  'fixedFeeTariffs',
+  'customerContacts',
+  'tariffDetails',
+  'fixedFeeTariffDetails',
+  'transactions',
+  'billingRuns',
+  'invoices',
+  'calls',
+  'disasterRecoveryFiles',
+] as const
+export type ResourceName = (typeof resourceNames)[number]
+
+/** How a list filter of a collection selects rows. */
+export type FilterKind =
+  | { kind: 'equals'; column: string }
+  | { kind: 'digits'; column: string } // spaces and dashes ignored on both sides
+  | { kind: 'flag'; column: string; value: boolean } // a flag parameter selecting column = value
+  | { kind: 'since'; column: string }
+  | { kind: 'value'; column: string; type: 'boolean' | 'date-from' | 'date-to' }
+
+export interface ListFilter {
+  readonly name: string
+  readonly filter: FilterKind
+  readonly description: string
+}
+
+export interface Resource {
+  readonly name: ResourceName
+  /** Singular, for messages ("customer 12 does not exist"). */
+  readonly singular: string
+  readonly table: string
+  readonly fields: readonly Field[]
+  readonly filters: readonly ListFilter[]
+  readonly byName: ReadonlyMap<string, Field>
+  /** Columns of the resource's own row (every field except computed ones). */
+  readonly columns: readonly Field[]
+}
+
+export function defineResource(def: {
+  name: ResourceName
+  singular: string
+  table: string
+  fields: readonly Field[]
+  filters?: readonly ListFilter[]
+}): Resource {
+  const byName = new Map<string, Field>()
+  for (const f of def.fields) {
+    if (byName.has(f.name)) throw new Error(`${def.name}: field ${f.name} is described twice`)
+    byName.set(f.name, f)
+  }
+  return {
+    ...def,
+    filters: def.filters ?? [],
+    byName,
+    columns: def.fields.filter((f) => !f.computed),
+  }
+}

@@ -1,0 +1,102 @@
+/**
+ * Exact money: an amount is a bigint count of ten-thousandths (4 decimal places).
+ * Binary floating point never touches an amount; JSON numbers are read through their
+ * shortest decimal text, which is exact for the 4-place values we accept.
+ */
+export type Money = bigint & { readonly __money: unique symbol }
+
+export const MONEY_SCALE = 4
+const FACTOR = 10_000n
+const DECIMAL = /^(-)?(\d{1,15})(?:\.(\d{1,4}))?$/
+
+export const ZERO = 0n as Money
+
+/** Wraps a raw count of ten-thousandths (as stored in the database). */
+export function fromUnits(units: bigint | number | string): Money {
+  return BigInt(units) as Money
+}
+
+/** Parses a JSON number or decimal string with at most 4 decimals; null when it is not one. */
+export function parseMoney(input: unknown): Money | null {
+  let text: string
+  if (typeof input === 'number') {
+    if (!Number.isFinite(input)) return null
+    text = numberToPlainString(input)
+  } else if (typeof input === 'string') {
+    text = input.trim()
+  } else {
+    return null
+  }
+  const m = DECIMAL.exec(text)
+  if (!m) return null
+  const units = BigInt(m[2]) * FACTOR + BigInt((m[3] ?? '').padEnd(4, '0') || '0')
+  return (m[1] ? -units : units) as Money
+}
+
+function numberToPlainString(n: number): string {
+  const s = String(n)
+  if (!/e/i.test(s)) return s
+  // Exponent forms only arise for tiny or huge values; tiny ones with more than
+  // 4 decimals must be refused, so expand them exactly and let the pattern decide.
+  return n.toFixed(20).replace(/0+$/, '').replace(/\.$/, '')
+}
+
+/** Decimal text with exactly 4 places, e.g. "-12.5000". */
+export function formatMoney(m: Money): string {
+  const neg = m < 0n
+  const abs = neg ? -m : m
+  const whole = abs / FACTOR
+  const frac = (abs % FACTOR).toString().padStart(4, '0')
+  return `${neg ? '-' : ''}${whole}.${frac}`
+}
+
+/** The JSON number for an amount; exact because the text has at most 19 significant digits
+ * and amounts are bounded well below 2^53 ten-thousandths. */
+export function moneyToNumber(m: Money): number {
+  return Number(formatMoney(m))
+}
+
+export const add = (a: Money, b: Money): Money => (a + b) as Money
+export const sub = (a: Money, b: Money): Money => (a - b) as Money
+export const neg = (a: Money): Money => -a as Money
+export const sum = (xs: Iterable<Money>): Money => {
+  let t = 0n
+  for (const x of xs) t += x
+  return t as Money
+}
+
+/** Rounds half away from zero to `places` (0..4) decimals. */
+export function round(m: Money, places: number): Money {
+  const step = 10n ** BigInt(MONEY_SCALE - places)
+  return (divRoundHalfUp(m, step) * step) as Money
+}
+
+/** m × num / den, rounded half away from zero to 4 decimals; exact rational arithmetic. */
+export function mulRatio(m: Money, num: bigint | number, den: bigint | number): Money {
+  const n = BigInt(num)
+  const d = BigInt(den)
+  if (d === 0n) throw new RangeError('mulRatio: zero denominator')
+  return divRoundHalfUp(m * n, d) as Money
+}
+
+/** Multiplies by an integer count (feature counts). */
+export function times(m: Money, count: number): Money {
+  if (!Number.isInteger(count)) throw new RangeError('times: count must be an integer')
+  return (m * BigInt(count)) as Money
+}
+
+/** Scales by a decimal percentage given as Money-style units (e.g. 3.5% → 35000n), half up to 4 places. */
+export function increaseByPercent(m: Money, percent: Money): Money {
+  // m × (100 + p) / 100, with p in ten-thousandths: m × (1_000_000 + p) / 1_000_000
+  return divRoundHalfUp(m * (1_000_000n + percent), 1_000_000n) as Money
+}
+
+function divRoundHalfUp(n: bigint, d: bigint): bigint {
+  const negative = (n < 0n) !== (d < 0n)
+  const an = n < 0n ? -n : n
+  const ad = d < 0n ? -d : d
+  const q = (an * 2n + ad) / (ad * 2n)
+  return negative ? -q : q
+}
+
+export const compareMoney = (a: Money, b: Money): number => (a < b ? -1 : a > b ? 1 : 0)

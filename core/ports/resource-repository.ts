@@ -1,0 +1,37 @@
+import type { FieldValue, Item, Values } from '../fields/item.js'
+import type { Resource } from '../fields/resource.js'
+
+/** One condition of a list query, on a stored column. */
+export type Condition =
+  | { readonly op: 'eq'; readonly column: string; readonly value: FieldValue }
+  | { readonly op: 'gte'; readonly column: string; readonly value: string }
+  | { readonly op: 'lte'; readonly column: string; readonly value: string }
+  | { readonly op: 'in'; readonly column: string; readonly values: readonly string[] }
+  | { readonly op: 'isNull'; readonly column: string; readonly value: boolean }
+
+export interface ListQuery {
+  readonly where: readonly Condition[]
+  /** Only IDs above this one. */
+  readonly idAfter?: string
+  readonly offset?: number
+  readonly limit: number
+}
+
+/**
+ * Storage of one resource's rows, in domain form. Lists are ordered by ID ascending.
+ * A unique field already taken fails with `unique_taken`.
+ */
+export interface ResourceRepository {
+  readonly resource: Resource
+  get(id: string): Promise<Item | undefined>
+  /** The row locked against concurrent writers until the transaction ends. */
+  getForUpdate(id: string): Promise<Item | undefined>
+  list(query: ListQuery): Promise<Item[]>
+  /** Rows whose `column` is one of `ids`, ordered by ID: expansions fetch children in one query. */
+  listIn(column: string, ids: readonly string[], where?: readonly Condition[]): Promise<Item[]>
+  insert(values: Values): Promise<Item>
+  update(id: string, values: Values): Promise<Item | undefined>
+  remove(id: string): Promise<boolean>
+}
+
+export type CustomerRepository = ResourceRepository

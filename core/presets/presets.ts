@@ -1,0 +1,107 @@
+import * as v from 'valibot'
+import { defaultLists } from './default-presets.js'
+
+export const paymentLinkTypes = ['cardPayment', 'directDebitSetup'] as const
+export type PaymentLinkType = (typeof paymentLinkTypes)[number]
+
+export interface PaymentProvider {
+  readonly name: string
+  readonly label: string
+  readonly type: PaymentLinkType
+  /** `{paymentLinkUUID}`, `{accountNumber}`, `{customerID}` are substituted. */
+  readonly urlTemplate: string
+}
+
+/** The platform's configured lists and the settings that go with them. */
+export interface Presets {
+  readonly lists: Readonly<Record<string, readonly string[]>>
+  /** VAT percentage of each `vatRates` name, as decimal text ("20"). */
+  readonly vatRatePercents: Readonly<Record<string, string>>
+  /** Link types each portal profile offers. */
+  readonly portalProfiles: Readonly<Record<string, readonly PaymentLinkType[]>>
+  readonly paymentProviders: readonly PaymentProvider[]
+}
+
+const defaultVat: Record<string, string> = {
+  'Standard 20%': '20',
+  'Reduced 5%': '5',
+  'Zero Rated': '0',
+  Exempt: '0',
+  'Outside Scope': '0',
+}
+
+export const defaultPresets: Presets = {
+  lists: defaultLists,
+  vatRatePercents: defaultVat,
+  portalProfiles: {
+    'Standard Portal': ['cardPayment', 'directDebitSetup'],
+    'Card Payments Only': ['cardPayment'],
+    'Direct Debit Only': ['directDebitSetup'],
+    'View Only': [],
+  },
+  paymentProviders: [
+    { name: 'stripe', label: 'Pay by card', type: 'cardPayment', urlTemplate: 'https://pay.example.com/card/{paymentLinkUUID}' },
+    {
+      name: 'gocardless',
+      label: 'Set up a Direct Debit',
+      type: 'directDebitSetup',
+      urlTemplate: 'https://pay.example.com/dd/{paymentLinkUUID}',
+    },
+  ],
+}
+
+const nameList = v.array(v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(200)))
+
+const PresetsFile = v.strictObject({
+  /** Lists to replace whole. */
+  lists: v.optional(v.record(v.string(), nameList)),
+  /** Names to add to the default lists. */
+  extend: v.optional(v.record(v.string(), nameList)),
+  vatRatePercents: v.optional(v.record(v.string(), v.pipe(v.string(), v.regex(/^\d{1,3}(\.\d{1,4})?$/)))),
+  portalProfiles: v.optional(v.record(v.string(), v.array(v.picklist(paymentLinkTypes)))),
+  paymentProviders: v.optional(
+    v.array(
+      v.strictObject({
+        name: v.pipe(v.string(), v.minLength(1)),
+        label: v.pipe(v.string(), v.minLength(1)),
+        type: v.picklist(paymentLinkTypes),
+        urlTemplate: v.pipe(v.string(), v.minLength(1)),
+      }),
+    ),
+  ),
+})
+
+/**
+ * Merges the content of a presets file over the defaults. Throws with every problem listed
+ * when the file is malformed or names a list the platform does not have.
+ */
+export function mergePresets(content: unknown, base: Presets = defaultPresets): Presets {
+  const parsed = v.safeParse(PresetsFile, content)
+  if (!parsed.success) {
+    const problems = parsed.issues.map((i) => `${v.getDotPath(i) ?? '(root)'}: ${i.message}`)
+    throw new Error(`presets file is invalid: ${problems.join('; ')}`)
+  }
+  const file = parsed.output
+  const lists: Record<string, readonly string[]> = { ...base.lists }
+  for (const [group, entries] of [
+    ['lists', file.lists],
+    ['extend', file.extend],
+  ] as const) {
+    for (const [name, values] of Object.entries(entries ?? {})) {
+      if (!(name in base.lists)) throw new Error(`presets file: ${group}.${name} is not a preset list`)
+      lists[name] = group === 'lists' ? unique(values) : unique([...base.lists[name], ...values])
+    }
+  }
+  const presets: Presets = {
+    lists,
+    vatRatePercents: { ...base.vatRatePercents, ...file.vatRatePercents },
+    portalProfiles: file.portalProfiles ?? base.portalProfiles,
+    paymentProviders: file.paymentProviders ?? base.paymentProviders,
+  }
+  for (const status of ['Active']) {
+    if (!presets.lists.statuses.includes(status)) throw new Error(`presets file: statuses must include "${status}"`)
+  }
+  return presets
+}
+
+const unique = (xs: readonly string[]) => [...new Set(xs)]

@@ -1,0 +1,75 @@
+import fc from 'fast-check'
+import { suite } from 'uvu'
+import * as assert from 'uvu/assert'
+import {
+  add,
+  formatMoney,
+  fromUnits,
+  increaseByPercent,
+  moneyToNumber,
+  mulRatio,
+  parseMoney,
+  round,
+  sum,
+  type Money,
+} from '../../core/money/money.js'
+
+const test = suite('core/money')
+const units = fc.bigInt({ min: -(10n ** 15n), max: 10n ** 15n }).map((u) => u as Money)
+
+test('parse ∘ format is the identity on every amount', () => {
+  fc.assert(fc.property(units, (m) => parseMoney(formatMoney(m)) === m))
+})
+
+test('a JSON number round-trips through parse and moneyToNumber', () => {
+  fc.assert(fc.property(units, (m) => parseMoney(moneyToNumber(m)) === m))
+})
+
+test('no float drift: 0.1 + 0.2 is exactly 0.3', () => {
+  assert.is(add(parseMoney(0.1)!, parseMoney(0.2)!), parseMoney('0.3'))
+  const tenths = Array.from({ length: 1000 }, () => parseMoney('0.1')!)
+  assert.is(formatMoney(sum(tenths)), '100.0000')
+})
+
+test('refuses more than 4 decimals, non-finite numbers and junk', () => {
+  for (const bad of ['1.23456', 1.23456, Infinity, NaN, '1e3', '', ' ', '1.', '.5', '--1', '0x10', null, true, [1], {}]) {
+    assert.is(parseMoney(bad), null, `should refuse ${String(bad)}`)
+  }
+  assert.is(parseMoney(1e-5), null)
+  assert.is(parseMoney('-0.0001'), -1n)
+  assert.is(parseMoney(12), 120000n)
+})
+
+test('round half away from zero to 2 places', () => {
+  assert.is(formatMoney(round(parseMoney('1.005')!, 2)), '1.0100')
+  assert.is(formatMoney(round(parseMoney('1.0049')!, 2)), '1.0000')
+  assert.is(formatMoney(round(parseMoney('-1.005')!, 2)), '-1.0100')
+  fc.assert(
+    fc.property(units, (m) => {
+      const r = round(m, 2)
+      const diff = r > m ? r - m : m - r
+      return r % 100n === 0n && diff <= 50n
+    }),
+  )
+})
+
+test('mulRatio pro-rates exactly: 30.00 × 10/31 = 9.6774 (half up at the 4th place)', () => {
+  assert.is(formatMoney(mulRatio(parseMoney('30')!, 10, 31)), '9.6774')
+  // splitting a charge over every day of a period sums back within rounding of one unit per day
+  fc.assert(
+    fc.property(units, fc.integer({ min: 1, max: 366 }), (m, days) => {
+      const parts = Array.from({ length: days }, () => mulRatio(m, 1, days))
+      const total = sum(parts)
+      const diff = total > m ? total - m : m - total
+      return diff <= BigInt(days)
+    }),
+  )
+})
+
+test('increaseByPercent rounds half up to 4 places', () => {
+  assert.is(formatMoney(increaseByPercent(parseMoney('10.0000')!, parseMoney('3.5')!)), '10.3500')
+  assert.is(formatMoney(increaseByPercent(parseMoney('0.0333')!, parseMoney('5')!)), '0.0350')
+  assert.is(formatMoney(fromUnits(-5n)), '-0.0005')
+})
+
+test.run()
