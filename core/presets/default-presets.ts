@@ -102,6 +102,8 @@ export const defaultLists: Record<string, readonly string[]> = {
   roundingMethods: ['None', 'Round Up Penny', 'Round Nearest Penny', 'Round Up 0.1p'],
   fixedFeeIncreaseScopes: ['recurringOnly', 'recurringAndConnections'],
   callIncreaseScopes: ['costOnly', 'allCharges'],
+  timeBands: ['day', 'evening', 'weekend', 'any'],
+  billingRunStatuses: ['Pending', 'Requested', 'Running', 'Complete', 'Failed'],
   contactTypes: ['Primary', 'Billing', 'Technical', 'Decision Maker', 'Sales', 'Emergency'],
   contactRegarding: ['Invoices', 'Service Outages', 'Planned Works', 'Marketing', 'Contract Renewal', 'Price Changes'],
   correspondenceTypes: ['Invoice', 'Statement', 'Price Change Notice', 'Welcome Letter', 'Overdue Reminder'],

@@ -1,0 +1,73 @@
+import type { H3Event } from 'h3'
+import { BillingError } from '../../core/errors.js'
+import { HttpFailure } from './error-response.js'
+
+export const MAX_BODY_BYTES = 1024 * 1024
+
+/** Reads the raw body up to the limit: 413 past it, without buffering more than the limit. */
+export async function readBodyBytes(event: H3Event, limit = MAX_BODY_BYTES): Promise<Uint8Array> {
+  const declared = Number(event.req.headers.get('content-length') ?? NaN)
+  if (declared > limit) throw tooLarge(limit)
+  const stream = event.req.body
+  if (!stream) return new Uint8Array()
+  const chunks: Uint8Array[] = []
+  let size = 0
+  const reader = stream.getReader()
+  for (;;) {
+    const { done, value } = await reader.read()
+    if (done) break
+    size += value.byteLength
+    if (size > limit) {
+      await reader.cancel().catch(() => {})
+      throw tooLarge(limit)
+    }
+    chunks.push(value)
+  }
+  const out = new Uint8Array(size)
+  let offset = 0
+  for (const c of chunks) {
+    out.set(c, offset)
+    offset += c.byteLength
+  }
+  return out
+}
+
+/**
+ * The request's JSON object body. An empty body counts as `{}` (actions without parameters);
+ * a non-JSON content type is 415, malformed JSON, invalid UTF-8 or a non-object is 400100.
+ */
+export async function readJsonObject(event: H3Event): Promise<Record<string, unknown>> {
+  const bytes = await readBodyBytes(event)
+  const type = event.req.headers.get('content-type')
+  if (bytes.byteLength === 0 && !type) return {}
+  if (!isJsonType(type)) {
+    throw new HttpFailure('unsupported_media_type', `Unsupported content type ${JSON.stringify(type ?? '')}`, 'Send Content-Type: application/json.')
+  }
+  let text: string
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes)
+  } catch {
+    throw new BillingError('invalid_body', 'The body is not valid UTF-8', 'Encode the JSON body as UTF-8.')
+  }
+  if (text.trim() === '') return {}
+  let value: unknown
+  try {
+    value = JSON.parse(text)
+  } catch (e) {
+    throw new BillingError('invalid_body', `The body is not valid JSON: ${(e as Error).message}`, 'Send a JSON object.')
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    throw new BillingError('invalid_body', 'The body must be a JSON object', 'Send a JSON object such as {"field": "value"}.')
+  }
+  return value as Record<string, unknown>
+}
+
+export function isJsonType(type: string | null): boolean {
+  if (!type) return false
+  const [media, ...params] = type.split(';').map((s) => s.trim().toLowerCase())
+  if (media !== 'application/json') return false
+  return params.every((p) => !p.startsWith('charset=') || p === 'charset=utf-8' || p === 'charset="utf-8"')
+}
+
+const tooLarge = (limit: number) =>
+  new HttpFailure('body_too_large', `The body is larger than ${limit} bytes`, `Send at most ${limit / 1024 / 1024} MiB.`)

@@ -1,0 +1,24 @@
+import type { H3Event } from 'h3'
+import { toErrorParts } from './error-response.js'
+
+/** The request's ID, set by the first middleware. */
+export const requestIdOf = (event: H3Event): string => (event.context.requestId as string) ?? ''
+
+/** A JSON response with the request ID; every answer of the API goes through here. */
+export function json(event: H3Event, status: number, body: unknown, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { 'content-type': 'application/json; charset=utf-8', 'x-request-id': requestIdOf(event), ...headers },
+  })
+}
+
+/** The contract's error response for any failure; unexpected ones are logged, never shown. */
+export function errorResponse(event: H3Event, error: unknown): Response {
+  const parts = toErrorParts(error)
+  if (parts.unexpected) {
+    event.context.failure = error
+    const log = event.context.logError as ((e: unknown) => void) | undefined
+    log?.(error)
+  }
+  return json(event, parts.status, parts.body, parts.headers)
+}

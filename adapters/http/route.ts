@@ -1,0 +1,43 @@
+import type { H3Event } from 'h3'
+import type { ResourceName } from '../../core/fields/resource.js'
+import type { ApiKey } from '../../core/ports/api-key-repository.js'
+import type { PlatformContext } from '../../core/platform.js'
+
+export const BASE_PATH = '/backend/api/v1'
+
+export type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE'
+
+/** Extra access a route needs beyond a valid key (contract 3). */
+export type Access = 'expertLevel5' | 'dataProtectionDownload'
+
+export interface RequestContext {
+  readonly platform: PlatformContext
+  readonly key: ApiKey | null
+  readonly params: Readonly<Record<string, string>>
+}
+
+/** What a route is, for the OpenAPI document and the route-enumerating tests. */
+export interface RouteDoc {
+  readonly summary: string
+  readonly resource?: ResourceName
+  /** The kind of operation, which decides body and response schemas. */
+  readonly kind: 'list' | 'get' | 'create' | 'update' | 'delete' | 'action' | 'other'
+  /** Accepted query parameters, for lists. */
+  readonly query?: readonly string[]
+  /** Error codes the route can answer besides the generic ones. */
+  readonly errors?: readonly number[]
+}
+
+/** One entry of the route table: the single source for routing, access, docs and tests. */
+export interface Route {
+  readonly method: Method
+  /** Path below the base path, with `:name` parameters; the full path when `absolute`. */
+  readonly path: string
+  readonly absolute?: boolean
+  readonly public?: boolean
+  readonly access?: Access
+  readonly doc: RouteDoc
+  readonly handler: (event: H3Event, ctx: RequestContext) => Promise<Response>
+}
+
+export const fullPath = (route: Route): string => (route.absolute ? route.path : `${BASE_PATH}${route.path}`)

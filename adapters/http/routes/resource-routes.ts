@@ -1,0 +1,106 @@
+import type { H3Event } from 'h3'
+import { BillingError } from '../../../core/errors.js'
+import type { Item } from '../../../core/fields/item.js'
+import type { Resource } from '../../../core/fields/resource.js'
+import { toWire } from '../../../core/fields/wire.js'
+import type { Condition } from '../../../core/ports/resource-repository.js'
+import { acceptedParams, parseListRequest, type ListRequest } from '../../../core/resources/list-request.js'
+import { createItem, getItem, listItems, updateItem } from '../../../core/resources/resources.js'
+import { readJsonObject } from '../body.js'
+import { nextLink, rawParams } from '../query.js'
+import { json } from '../respond.js'
+import { BASE_PATH, type RequestContext, type Route } from '../route.js'
+
+/** Turns stored items into response bodies; expansions hook in here. */
+export type Present = (items: Item[], request: ListRequest | null, ctx: RequestContext) => Promise<unknown[]>
+
+export const presentPlain =
+  (resource: Resource): Present =>
+  async (items) =>
+    items.map((item) => toWire(resource, item))
+
+export interface ListOptions {
+  readonly path: string
+  readonly summary: string
+  readonly flags?: readonly string[]
+  /** Conditions from the path (a scoped list), after checking the parent exists. */
+  readonly scope?: (ctx: RequestContext, request: ListRequest) => Promise<Condition[]>
+  readonly present?: Present
+}
+
+export function listRoute(resource: Resource, o: ListOptions): Route {
+  const present = o.present ?? presentPlain(resource)
+  return {
+    method: 'GET',
+    path: o.path,
+    doc: { summary: o.summary, resource: resource.name, kind: 'list', query: acceptedParams(resource, o.flags) },
+    async handler(event, ctx) {
+      // The parent in the path is checked before the query (contract 2's order).
+      const scopeFirst = o.scope ? await o.scope(ctx, parseListRequest(resource, {}, o.flags)) : []
+      const request = parseListRequest(resource, rawParams(event), o.flags)
+      const { items, hasMore } = await listItems(ctx.platform, resource, request, scopeFirst)
+      const body = await present(items, request, ctx)
+      const link = hasMore && !request.uniqueSearch ? nextLink(event, items.at(-1)?.id, request.offset > 0) : undefined
+      return json(event, 200, body, link ? { link } : {})
+    },
+  }
+}
+
+export function getRoute(resource: Resource, present = presentPlain(resource), flags: readonly string[] = []): Route {
+  return {
+    method: 'GET',
+    path: `/${resource.name}/:id`,
+    doc: { summary: `Fetch one ${resource.singular}`, resource: resource.name, kind: 'get', query: flags },
+    async handler(event, ctx) {
+      const item = await getItem(ctx.platform, resource, ctx.params.id)
+      assertNoQuery(event, flags)
+      const request = flags.length ? parseListRequest(resource, rawParams(event), flags) : null
+      const [body] = await present([item], request, ctx)
+      return json(event, 200, body)
+    },
+  }
+}
+
+export interface CreateOptions {
+  readonly path: string
+  readonly summary: string
+  /** Owner IDs of a scoped create, after checking the parent exists. */
+  readonly owner?: (ctx: RequestContext) => Promise<Record<string, string>>
+}
+
+export function createRoute(resource: Resource, o: CreateOptions): Route {
+  return {
+    method: 'POST',
+    path: o.path,
+    doc: { summary: o.summary, resource: resource.name, kind: 'create', errors: [409001] },
+    async handler(event, ctx) {
+      const owner = o.owner ? await o.owner(ctx) : {}
+      const body = await readJsonObject(event)
+      const item = await createItem(ctx.platform, resource, body, owner)
+      return json(event, 201, toWire(resource, item), { location: `${BASE_PATH}/${resource.name}/${item.id}` })
+    },
+  }
+}
+
+export function updateRoute(resource: Resource): Route {
+  return {
+    method: 'PATCH',
+    path: `/${resource.name}/:id`,
+    doc: { summary: `Update a ${resource.singular} (partial merge)`, resource: resource.name, kind: 'update', errors: [409001] },
+    async handler(event, ctx) {
+      await getItem(ctx.platform, resource, ctx.params.id)
+      const body = await readJsonObject(event)
+      const item = await updateItem(ctx.platform, resource, ctx.params.id, body)
+      return json(event, 200, toWire(resource, item))
+    },
+  }
+}
+
+/** A route that takes no query parameters (or only `allowed` flags) refuses any other. */
+export function assertNoQuery(event: H3Event, allowed: readonly string[] = []): void {
+  for (const name of event.url.searchParams.keys()) {
+    if (!allowed.includes(name)) {
+      throw new BillingError('invalid_query', `Unknown query parameter "${name}"`, allowed.length ? `Accepted: ${allowed.join(', ')}.` : 'This route takes no query parameters.')
+    }
+  }
+}

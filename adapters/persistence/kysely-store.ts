@@ -1,0 +1,64 @@
+import type { Kysely } from 'kysely'
+import type { FieldRef } from '../../core/fields/field.js'
+import type { Resource, ResourceName } from '../../core/fields/resource.js'
+import type { ApiKeyRepository } from '../../core/ports/api-key-repository.js'
+import type { ResourceRepository } from '../../core/ports/resource-repository.js'
+import type { Store } from '../../core/ports/store.js'
+import type { DatabaseDialect } from './dialect/dialect.js'
+import { KyselyApiKeyRepository } from './repositories/kysely-api-key-repository.js'
+import { KyselyResourceRepository } from './repositories/kysely-resource-repository.js'
+
+export type RepositoryFactory = (db: Kysely<any>, dialect: DatabaseDialect, resource: Resource) => ResourceRepository
+
+/** The Kysely implementation of the Store port, for one connection or one transaction. */
+export class KyselyStore implements Store {
+  private readonly repositories = new Map<ResourceName, ResourceRepository>()
+  readonly apiKeys: ApiKeyRepository
+
+  constructor(
+    readonly db: Kysely<any>,
+    readonly dialect: DatabaseDialect,
+    private readonly resources: ReadonlyMap<ResourceName, Resource>,
+    private readonly factories: Partial<Record<ResourceName, RepositoryFactory>> = {},
+    private readonly inTransaction = false,
+  ) {
+    this.apiKeys = new KyselyApiKeyRepository(db)
+  }
+
+  repository(name: ResourceName): ResourceRepository {
+    let repo = this.repositories.get(name)
+    if (!repo) {
+      const resource = this.resources.get(name)
+      if (!resource) throw new Error(`no table for ${name}`)
+      const factory = this.factories[name] ?? ((db, dialect, r) => new KyselyResourceRepository(db, dialect, r))
+      repo = factory(this.db, this.dialect, resource)
+      this.repositories.set(name, repo)
+    }
+    return repo
+  }
+
+  async namesExisting(ref: FieldRef, names: readonly string[]): Promise<Set<string>> {
+    if (names.length === 0) return new Set()
+    const table = this.resources.get(ref)?.table ?? ref
+    const rows = await this.db.selectFrom(table).select('name').where('name', 'in', [...new Set(names)]).execute()
+    return new Set(rows.map((r) => r.name as string))
+  }
+
+  async tariffNames(ref: FieldRef): Promise<string[]> {
+    const table = this.resources.get(ref)?.table ?? ref
+    const rows = await this.db.selectFrom(table).select('name').where('name', 'is not', null).orderBy('name').execute()
+    return rows.map((r) => r.name as string)
+  }
+
+  transaction<T>(work: (store: Store) => Promise<T>): Promise<T> {
+    if (this.inTransaction) return work(this)
+    return this.db
+      .transaction()
+      .execute((trx) => work(new KyselyStore(trx, this.dialect, this.resources, this.factories, true)))
+  }
+
+  async lock(key: string): Promise<void> {
+    if (!this.inTransaction) throw new Error('lock() needs a transaction')
+    await this.dialect.lockKey(this.db, key)
+  }
+}

@@ -1,0 +1,63 @@
+import type { Kysely } from 'kysely'
+import type { ApiKey, ApiKeyRepository, Permission } from '../../../core/ports/api-key-repository.js'
+
+type Row = {
+  id: number | string
+  name: string
+  keyHash: string
+  expertLevel: number
+  permissions: string
+  createdStamp: string
+  revokedStamp: string | null
+}
+
+const toKey = (r: Row): ApiKey & { keyHash: string } => ({
+  id: String(r.id),
+  name: r.name,
+  keyHash: r.keyHash,
+  expertLevel: Number(r.expertLevel),
+  permissions: JSON.parse(r.permissions) as Permission[],
+  createdStamp: r.createdStamp,
+  revokedStamp: r.revokedStamp,
+})
+
+export class KyselyApiKeyRepository implements ApiKeyRepository {
+  constructor(private readonly db: Kysely<any>) {}
+
+  async findByHash(keyHash: string) {
+    const row = await this.db.selectFrom('api_keys').selectAll().where('keyHash', '=', keyHash).executeTakeFirst()
+    return row ? toKey(row as Row) : undefined
+  }
+
+  async insert(key: Omit<ApiKey, 'id' | 'revokedStamp'> & { keyHash: string }): Promise<ApiKey> {
+    await this.db
+      .insertInto('api_keys')
+      .values({ ...key, permissions: JSON.stringify(key.permissions), revokedStamp: null })
+      .execute()
+    const { keyHash: _, ...stored } = (await this.findByHash(key.keyHash))!
+    return stored
+  }
+
+  async list(): Promise<ApiKey[]> {
+    const rows = await this.db.selectFrom('api_keys').selectAll().orderBy('id').execute()
+    return rows.map((r) => {
+      const { keyHash: _, ...key } = toKey(r as Row)
+      return key
+    })
+  }
+
+  async revoke(name: string, stamp: string): Promise<boolean> {
+    const r = await this.db
+      .updateTable('api_keys')
+      .set({ revokedStamp: stamp })
+      .where('name', '=', name)
+      .where('revokedStamp', 'is', null)
+      .executeTakeFirst()
+    return Number(r.numUpdatedRows) > 0
+  }
+
+  async count(): Promise<number> {
+    const r = await this.db.selectFrom('api_keys').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()
+    return Number(r.n)
+  }
+}

@@ -1,0 +1,112 @@
+import 'reflect-metadata'
+import { Container } from 'inversify'
+import type { H3 } from 'h3'
+import { createHttpApp } from '../../adapters/http/app.js'
+import { buildRoutes } from '../../adapters/http/routes/route-table.js'
+import type { Route } from '../../adapters/http/route.js'
+import { connect, type Database } from '../../adapters/persistence/connect.js'
+import { KyselyStore } from '../../adapters/persistence/kysely-store.js'
+import { migrate } from '../../adapters/persistence/migrations/migrations.js'
+import { SystemClock } from '../../adapters/persistence/system-clock.js'
+import { nodeKeySecrets } from '../../adapters/security/node-key-secrets.js'
+import type { Resource, ResourceName } from '../../core/fields/resource.js'
+import { InputValidator } from '../../core/fields/validate.js'
+import type { PlatformContext } from '../../core/platform.js'
+import type { Clock } from '../../core/ports/clock.js'
+import type { KeySecrets } from '../../core/ports/key-hasher.js'
+import type { Store } from '../../core/ports/store.js'
+import { defaultPresets, type Presets } from '../../core/presets/presets.js'
+import { storedResources } from './stored-resources.js'
+import { silentLogger, type Logger } from './logger.js'
+import { TYPES } from './tokens.js'
+
+export interface PlatformConfig {
+  /** `sqlite:<file>`, `sqlite::memory:` or `postgres://…`. */
+  readonly databaseUrl: string
+  /** Postgres schema to live in (created when missing). */
+  readonly schema?: string
+  readonly presets?: Presets
+  readonly clock?: Clock
+  readonly logger?: Logger
+  /** Skip migrations (they ran elsewhere). */
+  readonly skipMigrations?: boolean
+}
+
+/** A running platform: the use-case context, the HTTP app and the database, wired by inversify. */
+export interface Platform {
+  readonly context: PlatformContext
+  readonly app: H3
+  readonly routes: readonly Route[]
+  readonly database: Database
+  readonly secrets: KeySecrets
+  readonly logger: Logger
+  readonly container: Container
+  close(): Promise<void>
+}
+
+/** The composition root shared by the server, the worker and embedding applications. */
+export async function openPlatform(config: PlatformConfig): Promise<Platform> {
+  const database = connect(config.databaseUrl, { schema: config.schema })
+  try {
+    if (!config.skipMigrations) await migrate(database, config.schema)
+  } catch (e) {
+    await database.close()
+    throw e
+  }
+  const c = new Container()
+  c.bind<Database>(TYPES.Database).toConstantValue(database)
+  c.bind<Clock>(TYPES.Clock).toConstantValue(config.clock ?? new SystemClock())
+  c.bind<Presets>(TYPES.Presets).toConstantValue(config.presets ?? defaultPresets)
+  c.bind<Logger>(TYPES.Logger).toConstantValue(config.logger ?? silentLogger)
+  c.bind<KeySecrets>(TYPES.KeySecrets).toConstantValue(nodeKeySecrets)
+  c.bind<ReadonlyMap<ResourceName, Resource>>(TYPES.Resources).toConstantValue(storedResources)
+  c.bind<Store>(TYPES.Store)
+    .toResolvedValue((db: Database, resources: ReadonlyMap<ResourceName, Resource>) => new KyselyStore(db.db, db.dialect, resources), [
+      TYPES.Database,
+      TYPES.Resources,
+    ])
+    .inSingletonScope()
+  c.bind<InputValidator>(TYPES.Validator)
+    .toResolvedValue((presets: Presets) => new InputValidator(presets), [TYPES.Presets])
+    .inSingletonScope()
+  c.bind<PlatformContext>(TYPES.PlatformContext)
+    .toResolvedValue(
+      (store: Store, validator: InputValidator, clock: Clock, presets: Presets, resources: ReadonlyMap<ResourceName, Resource>) => ({
+        store,
+        validator,
+        clock,
+        presets,
+        resources,
+      }),
+      [TYPES.Store, TYPES.Validator, TYPES.Clock, TYPES.Presets, TYPES.Resources],
+    )
+    .inSingletonScope()
+  c.bind<readonly Route[]>(TYPES.Routes)
+    .toResolvedValue((resources: ReadonlyMap<ResourceName, Resource>) => buildRoutes(resources), [TYPES.Resources])
+    .inSingletonScope()
+  c.bind<H3>(TYPES.HttpApp)
+    .toResolvedValue(
+      (platform: PlatformContext, secrets: KeySecrets, routes: readonly Route[], logger: Logger) =>
+        createHttpApp({
+          platform,
+          secrets,
+          routes,
+          onRequestEnd: (entry) => logger.info('request', { ...entry }),
+          onUnexpectedError: (error, requestId) =>
+            logger.error('unexpected', { requestId, error: error instanceof Error ? error.stack : String(error) }),
+        }),
+      [TYPES.PlatformContext, TYPES.KeySecrets, TYPES.Routes, TYPES.Logger],
+    )
+    .inSingletonScope()
+
+  return {
+    context: c.get<PlatformContext>(TYPES.PlatformContext),
+    app: c.get<H3>(TYPES.HttpApp),
+    routes: c.get<readonly Route[]>(TYPES.Routes),
+    database,
+    secrets: nodeKeySecrets,
+    logger: c.get<Logger>(TYPES.Logger),
+    container: c,
+    close: () => database.close(),
+  }
+}

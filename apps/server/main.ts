@@ -1,0 +1,46 @@
+import { createServer } from 'node:http'
+import { toNodeHandler } from 'h3/node'
+import { ensureAdminKey } from '../platform/admin-key.js'
+import { readEnvConfig } from '../platform/config.js'
+import { jsonLogger } from '../platform/logger.js'
+import { openPlatform } from '../platform/platform.js'
+
+/** `npm start`: migrate, print the admin key on first start, serve the API until SIGTERM/SIGINT. */
+async function main(): Promise<void> {
+  const config = readEnvConfig()
+  const logger = jsonLogger()
+  const platform = await openPlatform({ databaseUrl: config.databaseUrl, presets: config.presets, logger })
+  const adminKey = await ensureAdminKey(platform)
+  if (adminKey) {
+    process.stdout.write(`Created API key "admin" (expert level 5, dataProtectionDownload). It is shown only once:\n${adminKey}\n`)
+  }
+  const server = createServer(toNodeHandler(platform.app))
+  server.keepAliveTimeout = 65_000
+  await new Promise<void>((resolve) => server.listen(config.port, config.host, resolve))
+  const address = server.address()
+  const port = typeof address === 'object' && address ? address.port : config.port
+  logger.info('listening', { url: `http://${config.host}:${port}/backend/api/v1`, database: platform.database.description })
+  process.stdout.write(`Serving http://${config.host}:${port}/backend/api/v1 (database ${platform.database.description})\n`)
+
+  let stopping = false
+  const stop = async (signal: string) => {
+    if (stopping) return
+    stopping = true
+    logger.info('stopping', { signal })
+    // Finish in-flight requests, refuse new connections, then close the database.
+    await new Promise<void>((resolve) => {
+      server.close(() => resolve())
+      server.closeIdleConnections()
+    })
+    await platform.close()
+    logger.info('stopped', {})
+    process.exit(0)
+  }
+  process.on('SIGTERM', () => void stop('SIGTERM'))
+  process.on('SIGINT', () => void stop('SIGINT'))
+}
+
+main().catch((error) => {
+  process.stderr.write(`${JSON.stringify({ level: 'error', event: 'startup-failed', error: (error as Error).message })}\n`)
+  process.exit(1)
+})

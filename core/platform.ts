@@ -1,0 +1,14 @@
+import type { InputValidator } from './fields/validate.js'
+import type { Presets } from './presets/presets.js'
+import type { Clock } from './ports/clock.js'
+import type { Store } from './ports/store.js'
+import type { Resource, ResourceName } from './fields/resource.js'
+
+/** Everything the use cases need, assembled by a composition root. */
+export interface PlatformContext {
+  readonly store: Store
+  readonly validator: InputValidator
+  readonly clock: Clock
+  readonly presets: Presets
+  readonly resources: ReadonlyMap<ResourceName, Resource>
+}

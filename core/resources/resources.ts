@@ -1,0 +1,113 @@
+import { addDays } from '../dates/date-only.js'
+import { BillingError, notFound } from '../errors.js'
+import type { Item, Values } from '../fields/item.js'
+import type { Resource } from '../fields/resource.js'
+import type { InputValidator, RefCheck } from '../fields/validate.js'
+import type { Clock } from '../ports/clock.js'
+import type { Store } from '../ports/store.js'
+import type { ListRequest } from './list-request.js'
+
+/** What the resource use cases need. */
+export interface ResourceContext {
+  readonly store: Store
+  readonly validator: InputValidator
+  readonly clock: Clock
+}
+
+/** A customer scheduled for deletion is purged this many days later (contract 5.6). */
+export const DELETION_GRACE_DAYS = 30
+
+/** The initial state of anything with a lifecycle: active, not suspended, billable (contract 4). */
+function initialValues(resource: Resource, clock: Clock): Values {
+  const now = clock.now()
+  const values: Values = {}
+  const has = (name: string) => resource.byName.has(name)
+  if (has('createdStamp')) values.createdStamp = now
+  if (has('updatedStamp')) values.updatedStamp = now
+  if (has('isDropped')) {
+    values.isDropped = false
+    values.isSuspended = false
+    values.isBillable = true
+    if (has('isFinalBill')) values.isFinalBill = false
+    values.status = 'Active'
+    values.statusChangedStamp = clock.today()
+  }
+  if (has('enteredDate')) values.enteredDate = clock.today()
+  return values
+}
+
+/** Creates an item from a request body; `owner` sets the read-only owner IDs of a scoped create. */
+export async function createItem(ctx: ResourceContext, resource: Resource, body: unknown, owner: Values = {}): Promise<Item> {
+  const { values, refChecks } = ctx.validator.validateInput(resource, body)
+  await checkRefs(ctx, resource, refChecks)
+  const defaults = initialValues(resource, ctx.clock)
+  return ctx.store.repository(resource.name).insert({ ...defaults, ...values, ...owner })
+}
+
+export async function getItem(ctx: ResourceContext, resource: Resource, id: string): Promise<Item> {
+  const item = await ctx.store.repository(resource.name).get(id)
+  if (!item) throw notFound(resource.singular, id)
+  return item
+}
+
+/** Partial merge: absent fields unchanged, null clears, read-only fields compared (contract 2). */
+export async function updateItem(ctx: ResourceContext, resource: Resource, id: string, body: unknown): Promise<Item> {
+  return ctx.store.transaction(async (store) => {
+    const repo = store.repository(resource.name)
+    const current = await repo.getForUpdate(id)
+    if (!current) throw notFound(resource.singular, id)
+    const { values, refChecks } = ctx.validator.validateInput(resource, body, current)
+    if (Object.keys(values).length === 0) return current
+    await checkRefs({ ...ctx, store }, resource, refChecks)
+    if (resource.byName.has('updatedStamp')) values.updatedStamp = ctx.clock.now()
+    return (await repo.update(id, values))!
+  })
+}
+
+/** One page of a list, with one extra item fetched to know whether a next page exists. */
+export async function listItems(
+  ctx: ResourceContext,
+  resource: Resource,
+  request: ListRequest,
+  scope: ListRequest['where'] = [],
+): Promise<{ items: Item[]; hasMore: boolean }> {
+  const rows = await ctx.store.repository(resource.name).list({
+    where: [...scope, ...request.where],
+    idAfter: request.idAfter,
+    offset: request.offset,
+    limit: request.limit + 1,
+  })
+  const hasMore = rows.length > request.limit
+  return { items: hasMore ? rows.slice(0, request.limit) : rows, hasMore }
+}
+
+/** Deleting a customer schedules its purge; it stays readable until then (contract 5.6). */
+export async function scheduleCustomerDeletion(ctx: ResourceContext, resource: Resource, id: string): Promise<Item> {
+  return ctx.store.transaction(async (store) => {
+    const repo = store.repository(resource.name)
+    const current = await repo.getForUpdate(id)
+    if (!current) throw notFound(resource.singular, id)
+    if (current.deletionScheduledDate) return current
+    return (await repo.update(id, {
+      deletionScheduledDate: addDays(ctx.clock.today(), DELETION_GRACE_DAYS),
+      updatedStamp: ctx.clock.now(),
+    }))!
+  })
+}
+
+async function checkRefs(ctx: ResourceContext, resource: Resource, checks: readonly RefCheck[]): Promise<void> {
+  for (const ref of ['tariffs', 'fixedFeeTariffs'] as const) {
+    const wanted = checks.filter((c) => c.ref === ref)
+    if (wanted.length === 0) continue
+    const existing = await ctx.store.namesExisting(ref, wanted.map((c) => c.value))
+    const missing = wanted.find((c) => !existing.has(c.value))
+    if (missing) {
+      const kind = ref === 'tariffs' ? 'call tariff' : 'fixed fee tariff'
+      throw new BillingError(
+        'invalid_field',
+        `Field "${missing.field}" of ${resource.singular} names no existing ${kind}: "${missing.value}"`,
+        `Use the name of an existing ${kind}; GET /backend/api/v1/presets/${resource.name}/ lists them.`,
+      )
+    }
+  }
+}
