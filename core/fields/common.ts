@@ -5,10 +5,10 @@ export const idField = ref('id', { readOnly: true, description: 'identifier' })
 
 /** Status, its reason and the dates actions maintain: shared by every resource with a lifecycle. */
 export const statusFields = (): Field[] => [
-  preset('status', 'statuses', { createOnly: true, description: 'current status name' }),
+  preset('status', 'statuses', { readOnly: true, createOnly: true, description: 'current status name' }),
   date('statusChangedStamp', { readOnly: true, description: 'when status last changed' }),
   date('updatedDate', { readOnly: true, description: 'when last dropped or reinstated' }),
-  preset('statusReason', 'statusReasons', { createOnly: true, description: 'reason for current status' }),
+  preset('statusReason', 'statusReasons', { readOnly: true, createOnly: true, description: 'reason for current status' }),
 ]
 
 /** The read-only state flags and system stamps of contract 5.1. */
@@ -40,3 +40,13 @@ export const lifecycleFilters = (): ListFilter[] => [
     description: 'reinstated since (datetime)',
   },
 ]
+
+/**
+ * The ID of the item a child belongs to (a number's customer, a detail's tariff): set from
+ * the path when the child is created, read-only afterwards.
+ */
+export const ownerRef = (name: string, description: string, o: Omit<Field, 'name' | 'type'> = {}): Field =>
+  ref(name, { readOnly: true, description, ...o })
+
+/** Marks every field read-only: for resources only the platform writes (invoices, calls, DR files). */
+export const allReadOnly = (fields: readonly Field[]): Field[] => fields.map((f) => ({ ...f, readOnly: true }))

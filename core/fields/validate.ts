@@ -69,11 +69,11 @@ export class InputValidator {
     const readOnlyDiffs: string[] = []
     for (const [name, raw] of Object.entries(body)) {
       const field = resource.byName.get(name)
-      if (!field || field.internal || field.computed && !field.readOnly) {
+      if (!field || field.internal) {
         throw new BillingError('invalid_field', `Unknown field "${name}" for ${resource.singular}`, unknownHint(resource, name))
       }
       const value = this.parseField(resource, field, raw)
-      const writable = !field.readOnly || (field.createOnly && !current)
+      const writable = field.createOnly ? !current : !field.readOnly
       if (!writable) {
         if (!sameValue(value, current ? current[name] : null)) readOnlyDiffs.push(name)
         continue

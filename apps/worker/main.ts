@@ -1,0 +1,32 @@
+import { readEnvConfig } from '../platform/config.js'
+import { jsonLogger } from '../platform/logger.js'
+import { openPlatform } from '../platform/platform.js'
+
+/**
+ * `npm run worker`: the scheduler alone. It migrates, then runs the scheduled jobs until
+ * SIGTERM/SIGINT; with Postgres any number of workers may share one database.
+ */
+async function main(): Promise<void> {
+  const config = readEnvConfig()
+  const logger = jsonLogger()
+  const platform = await openPlatform({ databaseUrl: config.databaseUrl, presets: config.presets, logger })
+  logger.info('worker-started', { database: platform.database.description })
+  const keepAlive = setInterval(() => {}, 1 << 30)
+  let stopping = false
+  const stop = async (signal: string) => {
+    if (stopping) return
+    stopping = true
+    logger.info('worker-stopping', { signal })
+    clearInterval(keepAlive)
+    await platform.close()
+    logger.info('worker-stopped', {})
+    process.exit(0)
+  }
+  process.on('SIGTERM', () => void stop('SIGTERM'))
+  process.on('SIGINT', () => void stop('SIGINT'))
+}
+
+main().catch((error) => {
+  process.stderr.write(`${JSON.stringify({ level: 'error', event: 'worker-startup-failed', error: (error as Error).message })}\n`)
+  process.exit(1)
+})

@@ -1,0 +1,27 @@
+import { idField, stampFields } from './common.js'
+import { currency, date, num, preset, stamp, text } from './field.js'
+import { defineResource } from './resource.js'
+
+/**
+ * Billing runs (contract 9.5): Pending → Requested → Running → Complete, or Failed. Setting
+ * `status` to Requested starts a run; its dates are locked from then on.
+ */
+export const billingRuns = defineResource({
+  name: 'billingRuns',
+  singular: 'billing run',
+  table: 'billing_runs',
+  fields: [
+    idField,
+    text('name'),
+    preset('status', 'billingRunStatuses', { description: 'Pending, Requested (to start it), Running, Complete or Failed' }),
+    date('invoiceDate', { description: 'date printed on the invoices' }),
+    date('cutoffDate', { description: 'recurring charges and calls are billed up to this date' }),
+    date('transactionCutoffDate', { description: 'other transactions dated on or before it are invoiced' }),
+    date('dueDate', { description: 'payment due date of the invoices' }),
+    currency('invoiceAmount', { readOnly: true, description: 'total of the invoices raised' }),
+    num('invoiceCount', { readOnly: true, description: 'number of invoices raised' }),
+    stamp('commencedDate', { description: 'when the run started' }),
+    stamp('completedDate', { description: 'when the run completed or failed' }),
+    ...stampFields(),
+  ],
+})

@@ -1,0 +1,36 @@
+import { allReadOnly, idField, stampFields } from './common.js'
+import { currency, field, num, preset, ref, text } from './field.js'
+import { defineResource } from './resource.js'
+
+/**
+ * Call, data and event records (contract 9.6). Only usage file imports and the rater write
+ * them, so every field is read-only; `DELETE /calls/<id>` sets `deleted` and the customer
+ * action restoreCalls clears it.
+ */
+export const calls = defineResource({
+  name: 'calls',
+  singular: 'call',
+  table: 'calls',
+  fields: allReadOnly([
+    idField,
+    ref('customerID', { description: 'customer of the matched number' }),
+    ref('numberID', { description: 'number matched by number or CDRNumber..4; null if unmatched' }),
+    ref('usageFileID', { description: 'usage file the record was imported from' }),
+    text('callingNumber', { description: 'originating number as in the record' }),
+    text('dialledNumber', { description: 'destination number as in the record' }),
+    field('startTime', 'datetime', { description: 'when the call started' }),
+    num('durationSeconds', { description: 'duration in seconds, before rounding' }),
+    num('bytes', { description: 'data volume, for data records' }),
+    num('events', { description: 'event count, for event records' }),
+    text('callType', { description: 'call class that chooses the tariff (inbound, national, mobile, ...)' }),
+    text('chargeBand', { description: 'charge band looked up in the tariff details' }),
+    preset('carrier', 'carriers', { description: 'carrier that supplied the record' }),
+    ref('tariffID', { description: 'call tariff that priced it; null when priced by a markup fallback' }),
+    currency('cost', { description: 'price charged to the customer' }),
+    field('rated', 'boolean', { description: 'whether a cost has been worked out' }),
+    text('unbilledReason', { description: 'why the call could not be rated or billed' }),
+    ref('transactionID', { description: 'Call Charges transaction that billed it' }),
+    field('deleted', 'boolean', { description: 'deleted calls are not billed until restored' }),
+    ...stampFields(),
+  ]),
+})

@@ -1,0 +1,35 @@
+import { billingRuns } from './billing-runs.js'
+import { calls } from './calls.js'
+import { customerContacts } from './customer-contacts.js'
+import { customers } from './customers.js'
+import { disasterRecoveryFiles } from './disaster-recovery-files.js'
+import { features } from './features.js'
+import { fixedFeeTariffDetails } from './fixed-fee-tariff-details.js'
+import { fixedFeeTariffs } from './fixed-fee-tariffs.js'
+import { invoices } from './invoices.js'
+import { numbers } from './numbers.js'
+import { services } from './services.js'
+import { tariffDetails } from './tariff-details.js'
+import { tariffs } from './tariffs.js'
+import { transactions } from './transactions.js'
+import type { Resource, ResourceName } from './resource.js'
+
+/** Every resource of the platform, by collection name: the one place fields are described. */
+export const catalogue = {
+  customers,
+  numbers,
+  services,
+  features,
+  tariffs,
+  fixedFeeTariffs,
+  customerContacts,
+  tariffDetails,
+  fixedFeeTariffDetails,
+  transactions,
+  billingRuns,
+  invoices,
+  calls,
+  disasterRecoveryFiles,
+} as const satisfies Record<ResourceName, Resource>
+
+export const resources: readonly Resource[] = Object.values(catalogue)

@@ -1,0 +1,58 @@
+import { idField, stampFields } from './common.js'
+import { num, preset, ref, text } from './field.js'
+import { defineResource } from './resource.js'
+import { increaseFields, surcharges } from './tariff-fields.js'
+
+/**
+ * Call tariffs (billing-api.md, Call tariff). The `base*` money fields are Number in the
+ * specification, so they are plain JSON numbers here; the rater turns them into exact money.
+ * Rates per charge band live in `tariffDetails`. No lifecycle: a tariff is deleted only when unused.
+ */
+export const tariffs = defineResource({
+  name: 'tariffs',
+  singular: 'call tariff',
+  table: 'tariffs',
+  fields: [
+    text('name', { unique: true, description: 'display name; unique among call tariffs' }),
+    text('description', { description: 'notes' }),
+    preset('availability', 'availabilities', { description: 'where and how the tariff can be used' }),
+    preset('retail', 'retailWholesale', { description: 'retail or wholesale' }),
+    preset('currency', 'currencies', { description: 'currency of rates' }),
+    ref('customerID', { description: 'customer the tariff is restricted to' }),
+    text('customerGroups', { description: 'customer groups that can access it' }),
+    text('forCarriers', { description: 'carriers it applies to' }),
+    text('forNumberTypes', { description: 'number types it applies to' }),
+    text('singleRate', { description: 'rate structure: time-based (day/evening/weekend) or one rate for all times' }),
+    preset('tariffClass', 'tariffClasses', { description: 'class of calls it applies to' }),
+    text('parentTariff', { description: 'ID of the tariff it is based upon' }),
+    preset('baseDiscountPlan', 'discountPlans'),
+    preset('baseType', 'baseTypes', { description: 'how rates are calculated: per minute, per MB, per event, ...' }),
+    preset('locationLookupCarrier', 'carriers', { description: 'carrier for dial string lookups and location routing' }),
+    num('baseCost', { description: 'standard rate when no specific rate is defined' }),
+    num('baseCostConnection', { description: 'connection charge per call' }),
+    num('baseCostMin', { description: 'minimum charge for any call' }),
+    num('baseCostMax', { description: 'maximum charge for any single call' }),
+    num('baseAccessCharge', { description: 'additional access charge' }),
+    num('baseAccessChargeConnection', { description: 'access charge connection component' }),
+    preset('baseRoundingAccessCharge', 'roundingMethods', { description: 'rounding of access charges' }),
+    ...surcharges.flatMap(({ kind, label }) => [
+      num(`baseSurcharge${kind}`, { description: `surcharge for ${label}` }),
+      num(`baseSurcharge${kind}Connection`, { description: `connection component of the surcharge for ${label}` }),
+      preset(`baseSurchargeRounding${kind}`, 'roundingMethods', { description: `rounding of the surcharge for ${label}` }),
+    ]),
+    text('baseInitialCost', { description: 'cost during the initial period of a call' }),
+    num('baseInitialDuration', { description: 'duration of the initial period' }),
+    num('baseCostSecondaryConnection', { description: 'connection cost after the initial duration' }),
+    num('baseDurationMin', { description: 'shortest chargeable duration (seconds)' }),
+    num('baseRoundSeconds', { description: 'round duration up to the next N seconds' }),
+    num('baseRoundBytes', { description: 'round data usage up to the next N bytes' }),
+    num('baseRoundEvents', { description: 'round event count up to the next N' }),
+    num('baseRoundPence', { description: 'round cost up to the next N pence' }),
+    num('baseRoundPenceAfterSurcharge', { description: 'round final cost after surcharges up to the next N pence' }),
+    num('fallbackMarkupSuggested', { description: 'suggested retail markup when rates are not defined' }),
+    num('fallbackMarkup', { description: 'markup when specific rates are not available' }),
+    ...increaseFields('callIncreaseScopes'),
+    idField,
+    ...stampFields(),
+  ],
+})

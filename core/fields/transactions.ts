@@ -1,0 +1,56 @@
+import { idField, ownerRef, stampFields } from './common.js'
+import { currency, date, field, num, preset, ref, text } from './field.js'
+import { defineResource } from './resource.js'
+
+/**
+ * The ledger (contract 9.2). Billing runs write charges; `POST /customers/<id>/transactions/`
+ * adds a manual one (one-off charge, credit or payment), which may name the number, service or
+ * feature it is for. `amount` is net: negative for credits, refunds and payments.
+ */
+export const transactions = defineResource({
+  name: 'transactions',
+  singular: 'transaction',
+  table: 'transactions',
+  fields: [
+    idField,
+    ownerRef('customerID', 'customer the transaction belongs to'),
+    ref('numberID', { description: 'number it is for, if any' }),
+    ref('serviceID', { description: 'service it is for, if any' }),
+    ref('featureID', { description: 'feature it is for, if any' }),
+    preset('transactionType', 'transactionTypes', { description: 'kind of transaction' }),
+    text('description', { description: 'shown on invoices' }),
+    date('transactionDate', { description: "date of the transaction; a recurring charge's period start" }),
+    date('dateFrom', { description: 'first day of the period charged' }),
+    date('dateTo', { description: 'last day of the period charged' }),
+    num('quantity', { description: 'count billed (feature count)' }),
+    currency('amount', { description: 'net amount; negative for credits, refunds and payments' }),
+    preset('VATRate', 'vatRates', { description: "VAT rate; the feature's or customer's if unset" }),
+    currency('VATAmount', { readOnly: true, description: 'VAT on the amount' }),
+    field('approved', 'boolean', { readOnly: true, description: 'on an invoice of a completed billing run' }),
+    ref('invoiceID', { readOnly: true, description: 'invoice it is on, once invoiced' }),
+    ref('billingRunID', { readOnly: true, description: 'billing run that wrote or invoiced it' }),
+    ...stampFields(),
+  ],
+  filters: [
+    {
+      name: 'transactionType',
+      filter: { kind: 'equals', column: 'transactionType' },
+      description: 'only transactions of that type',
+    },
+    {
+      name: 'approved',
+      filter: { kind: 'value', column: 'approved', type: 'boolean' },
+      description: 'true: only approved (invoiced) transactions; false: only unapproved ones',
+    },
+    {
+      name: 'dateFrom',
+      filter: { kind: 'value', column: 'transactionDate', type: 'date-from' },
+      description: 'only transactions dated on or after this date',
+    },
+    {
+      name: 'dateTo',
+      filter: { kind: 'value', column: 'transactionDate', type: 'date-to' },
+      description: 'only transactions dated on or before this date',
+    },
+  ],
+})

@@ -1,0 +1,103 @@
+import type { DateOnly } from '../dates/date-only.js'
+import { normaliseNumber } from './phone-number.js'
+import { dateOfStamp } from './time-band.js'
+import type { UsageRecord } from './usage-record.js'
+
+/** What number matching reads of a number; callers may pass richer objects (see `RatingNumber`). */
+export interface NumberEntry {
+  readonly numberID: string
+  readonly customerID: string
+  readonly number?: string | null
+  readonly CDRNumber?: string | null
+  readonly CDRNumber2?: string | null
+  readonly CDRNumber3?: string | null
+  readonly CDRNumber4?: string | null
+}
+
+export const ignoreTrafficTypes = ['All Traffic', 'Outbound Only', 'Inbound Only'] as const
+export type IgnoreTrafficType = (typeof ignoreTrafficTypes)[number]
+
+/** Traffic of `number` from `fromDate` (every date when null) is not billed. */
+export interface IgnoreTrafficEntry {
+  readonly number: string
+  readonly type: IgnoreTrafficType
+  readonly fromDate: DateOnly | null
+}
+
+export type CallDirection = 'inbound' | 'outbound'
+export type UnmatchedReason = 'no matching number' | 'ignored traffic'
+export type MatchField = 'number' | 'CDRNumber' | 'CDRNumber2' | 'CDRNumber3' | 'CDRNumber4'
+
+export type NumberMatch<N extends NumberEntry> =
+  | { readonly number: N; readonly matchedBy: MatchField }
+  | { readonly unmatchedReason: UnmatchedReason }
+
+/** Numbers and ignore-traffic entries keyed by normalised number, built once per import or run. */
+export interface NumberIndex<N extends NumberEntry> {
+  readonly byNumber: ReadonlyMap<string, { readonly number: N; readonly matchedBy: MatchField }>
+  readonly ignored: ReadonlyMap<string, readonly IgnoreTrafficEntry[]>
+}
+
+const MATCH_FIELDS: readonly MatchField[] = ['number', 'CDRNumber', 'CDRNumber2', 'CDRNumber3', 'CDRNumber4']
+
+/**
+ * Indexes numbers by `number` and `CDRNumber..4`, normalised (`normaliseNumber`). When two
+ * numbers claim the same digits, a `number` beats a `CDRNumber` (then `CDRNumber2`, ...), and
+ * among equals the first given wins: pass live numbers before dropped ones.
+ */
+export function buildNumberIndex<N extends NumberEntry>(
+  numbers: Iterable<N>,
+  ignores: Iterable<IgnoreTrafficEntry> = [],
+): NumberIndex<N> {
+  const list = [...numbers]
+  const byNumber = new Map<string, { number: N; matchedBy: MatchField }>()
+  for (const field of MATCH_FIELDS) {
+    for (const n of list) {
+      const raw = n[field]
+      const key = raw ? normaliseNumber(raw) : ''
+      if (key && !byNumber.has(key)) byNumber.set(key, { number: n, matchedBy: field })
+    }
+  }
+  const ignored = new Map<string, IgnoreTrafficEntry[]>()
+  for (const entry of ignores) {
+    const key = normaliseNumber(entry.number)
+    if (!key) continue
+    const at = ignored.get(key)
+    if (at) at.push(entry)
+    else ignored.set(key, [entry])
+  }
+  return { byNumber, ignored }
+}
+
+/** `inbound` records belong to the dialled number, every other class to the calling number. */
+export const directionOf = (r: Pick<UsageRecord, 'callClass'>): CallDirection =>
+  r.callClass === 'inbound' ? 'inbound' : 'outbound'
+
+/**
+ * The number a record belongs to: the dialled number of an inbound record, else the calling
+ * number, compared normalised with every `number` and `CDRNumber..4`. The record is ignored
+ * traffic when an ignore entry for its number (or for the matched number's `number`) covers
+ * its direction (`All Traffic` both) and its start date is on or after the entry's `fromDate`;
+ * ignoring wins over matching.
+ */
+export function matchNumber<N extends NumberEntry>(
+  index: NumberIndex<N>,
+  record: Pick<UsageRecord, 'callingNumber' | 'dialledNumber' | 'callClass' | 'startTime'>,
+): NumberMatch<N> {
+  const direction = directionOf(record)
+  const key = normaliseNumber(direction === 'inbound' ? record.dialledNumber : record.callingNumber)
+  const found = key ? index.byNumber.get(key) : undefined
+  const keys = [key, found?.number.number ? normaliseNumber(found.number.number) : '']
+  const date = dateOfStamp(record.startTime)
+  for (const k of new Set(keys)) {
+    if (k && index.ignored.get(k)?.some((e) => covers(e, direction, date))) return { unmatchedReason: 'ignored traffic' }
+  }
+  return found ?? { unmatchedReason: 'no matching number' }
+}
+
+function covers(entry: IgnoreTrafficEntry, direction: CallDirection, date: DateOnly): boolean {
+  if (entry.fromDate !== null && date < entry.fromDate) return false
+  if (entry.type === 'Outbound Only') return direction === 'outbound'
+  if (entry.type === 'Inbound Only') return direction === 'inbound'
+  return true
+}

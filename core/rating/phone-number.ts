@@ -1,0 +1,23 @@
+/**
+ * The canonical form numbers are compared in, on both sides: a call record's numbers and a
+ * number's `number` / `CDRNumber..4`. UK national form is canonical, because that is how
+ * numbers are sold and entered:
+ *
+ * - spaces, tabs, dashes, dots and parentheses are removed, and so is an international
+ *   trunk marker `(0)` (`+44 (0)20 7946 0000`);
+ * - a leading `+` becomes the international prefix `00`;
+ * - `0044…` (so also `+44…`) becomes `0…`;
+ * - bare E.164 as carriers often send it, `44` followed by 9 or 10 digits not starting with 0,
+ *   becomes `0…` (no UK national number starts with `44`, they all start with `0`).
+ *
+ * So `+44 1632 960000`, `0044-1632-960000`, `441632960000` and `01632 960000` are all
+ * `01632960000`; `+33 1 23 45 67 89` is `0033123456789`. Anything else (letters, `*`, `#`)
+ * is kept, so withheld or odd numbers still compare exactly.
+ */
+export function normaliseNumber(raw: string): string {
+  let s = raw.replace(/\(0\)/g, '').replace(/[\s\-.()]/g, '')
+  if (s.startsWith('+')) s = `00${s.slice(1)}`
+  if (s.startsWith('0044')) return `0${s.slice(4)}`
+  if (/^44[1-9]\d{8,9}$/.test(s)) return `0${s.slice(2)}`
+  return s
+}

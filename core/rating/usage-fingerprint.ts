@@ -1,0 +1,32 @@
+import { formatMoney } from '../money/money.js'
+import { normaliseNumber } from './phone-number.js'
+import type { UsageRecord } from './usage-record.js'
+
+/**
+ * The identity of a usage record, as canonical text for the caller to hash and keep unique,
+ * so a record sent twice (in the same file or a later one) is detected.
+ *
+ * With an `externalID`, the record is the carrier's record of that ID: `carrier` + `externalID`
+ * (a corrected re-send with the same ID is the same record). Without one, every field that
+ * describes the usage, in canonical form: numbers normalised, the start as a UTC stamp, amounts
+ * and flags in one spelling. The line number is never part of it. The JSON array form keeps
+ * values from running into each other.
+ */
+export function usageFingerprint(r: UsageRecord): string {
+  if (r.externalID !== null) return JSON.stringify(['ext1', r.carrier, r.externalID])
+  return JSON.stringify([
+    'rec1',
+    r.carrier,
+    normaliseNumber(r.callingNumber),
+    normaliseNumber(r.dialledNumber),
+    r.startTime,
+    String(r.durationSeconds),
+    r.chargeBand,
+    r.callClass,
+    r.bytes,
+    r.events,
+    r.origination,
+    r.recorded,
+    r.wholesaleCost === null ? null : formatMoney(r.wholesaleCost),
+  ])
+}

@@ -1,0 +1,164 @@
+import { parseDatetime, type Stamp } from '../dates/stamp.js'
+import { BillingError } from '../errors.js'
+import { callClasses, type CallClass } from '../fields/call-classes.js'
+import { parseMoney, type Money } from '../money/money.js'
+
+/**
+ * The columns of a usage file (`POST /usageFiles/`, `text/csv`). The first line is a header
+ * naming the columns, in any order; names are matched ignoring case; an unknown or repeated
+ * name rejects the file. Values are trimmed.
+ *
+ * Required:
+ * - `callingNumber`  the A party (who called). May be empty (withheld) on inbound calls.
+ * - `dialledNumber`  the B party (who was called). May be empty on outbound calls only.
+ * - `startTime`      `YYYY-MM-DDTHH:mm:ss`, optional fraction and `Z` / `±HH:mm`; UTC when no
+ *                    designator. Time bands and rate dates are taken from it in UTC.
+ * - `durationSeconds` non-negative seconds, up to 3 decimals (`0` for data and event records).
+ * - `chargeBand`     the call type the rates are looked up by (tariff detail `chargeBand`).
+ * - `callClass`      one of `inbound`, `national`, `mobile`, `nongeographic`, `serviceNumbers`,
+ *                    `international`, `extendedInternational`, `surcharges`, `bespoke1`,
+ *                    `bespoke2` (or the label, e.g. `Non-Geographic`; case, spaces and dashes
+ *                    ignored). `inbound` calls belong to the dialled number, every other class
+ *                    to the calling number.
+ * - `carrier`        the carrier the record came from.
+ *
+ * Optional (the column may be absent, or the value empty):
+ * - `bytes`          data volume, a whole number (needed by `Per MB` tariffs).
+ * - `events`         event count, a whole number (needed by `Per Event` tariffs).
+ * - `origination`    `fixed` (default), `mobile`, `payphone` or `voip`: mobile and payphone
+ *                    origination surcharges apply.
+ * - `recorded`       call recording: `true`/`false`, `yes`/`no`, `y`/`n`, `1`/`0` (default false).
+ * - `externalID`     the carrier's own record ID; with `carrier`, identifies the record for
+ *                    de-duplication when present.
+ * - `wholesaleCost`  what the carrier charged, in pounds (up to 4 decimals); priced with the
+ *                    markup fallbacks when the tariff has no rate.
+ */
+export const usageColumns = [
+  'callingNumber',
+  'dialledNumber',
+  'startTime',
+  'durationSeconds',
+  'chargeBand',
+  'callClass',
+  'carrier',
+  'bytes',
+  'events',
+  'origination',
+  'recorded',
+  'externalID',
+  'wholesaleCost',
+] as const
+export type UsageColumn = (typeof usageColumns)[number]
+
+export const requiredUsageColumns: readonly UsageColumn[] = usageColumns.slice(0, 7)
+
+export const originations = ['fixed', 'mobile', 'payphone', 'voip'] as const
+export type Origination = (typeof originations)[number]
+
+/** One call, data or event record of a usage file, validated. */
+export interface UsageRecord {
+  /** Physical line of the file (the header is line 1). Not part of the record's identity. */
+  readonly lineNumber: number
+  readonly callingNumber: string
+  readonly dialledNumber: string
+  readonly startTime: Stamp
+  readonly durationSeconds: number
+  readonly chargeBand: string
+  readonly callClass: CallClass
+  readonly carrier: string
+  readonly bytes: number | null
+  readonly events: number | null
+  readonly origination: Origination
+  readonly recorded: boolean
+  readonly externalID: string | null
+  readonly wholesaleCost: Money | null
+}
+
+/** Where each column is in a row, from the header line. */
+export interface UsageHeader {
+  readonly positions: Readonly<Partial<Record<UsageColumn, number>>>
+  readonly width: number
+}
+
+const MAX_VALUE_LENGTH = 1000
+const SECONDS = /^\d{1,9}(?:\.\d{1,3})?$/
+const COUNT = /^\d{1,15}$/
+const squash = (s: string) => s.toLowerCase().replace(/[\s\-_]/g, '')
+const classByName = new Map<string, CallClass>(callClasses.flatMap((c) => [[squash(c.key), c.key], [squash(c.label), c.key]]))
+const flags = new Map([['true', true], ['yes', true], ['y', true], ['1', true], ['false', false], ['no', false], ['n', false], ['0', false]])
+
+/** Reads the header line's fields; throws `invalid_field` for unknown, repeated or missing columns. */
+export function parseUsageHeader(fields: readonly string[], lineNumber = 1): UsageHeader {
+  const fail = (reason: string): never => {
+    throw new BillingError('invalid_field', `line ${lineNumber}: ${reason}`, `Columns: ${usageColumns.join(', ')}.`)
+  }
+  const byName = new Map(usageColumns.map((c) => [c.toLowerCase(), c]))
+  const positions: Partial<Record<UsageColumn, number>> = {}
+  fields.forEach((raw, i) => {
+    const name = (i === 0 ? raw.replace(/^\uFEFF/, '') : raw).trim()
+    const column = byName.get(name.toLowerCase())
+    if (!column) fail(`unknown column "${name}"`)
+    else if (positions[column] !== undefined) fail(`column "${column}" appears twice`)
+    else positions[column] = i
+  })
+  const missing = requiredUsageColumns.filter((c) => positions[c] === undefined)
+  if (missing.length) fail(`missing required column${missing.length > 1 ? 's' : ''} ${missing.join(', ')}`)
+  return { positions, width: fields.length }
+}
+
+/** Validates one data row against the header; throws `invalid_field` naming the line and the reason. */
+export function parseUsageRow(header: UsageHeader, fields: readonly string[], lineNumber: number): UsageRecord {
+  const fail = (reason: string): never => {
+    throw new BillingError('invalid_field', `line ${lineNumber}: ${reason}`)
+  }
+  if (fields.length !== header.width) fail(`expected ${header.width} fields, found ${fields.length}`)
+  const value = (c: UsageColumn): string => {
+    const at = header.positions[c]
+    const v = at === undefined ? '' : fields[at].trim()
+    if (v.length > MAX_VALUE_LENGTH) fail(`${c} is longer than ${MAX_VALUE_LENGTH} characters`)
+    return v
+  }
+  const required = (c: UsageColumn): string => value(c) || fail(`${c} is empty`)
+  const count = (c: UsageColumn): number | null => {
+    const v = value(c)
+    if (!v) return null
+    return COUNT.test(v) ? Number(v) : fail(`${c} "${v}" is not a whole non-negative number`)
+  }
+
+  const startText = required('startTime')
+  const startTime = parseDatetime(startText) ?? fail(`startTime "${startText}" is not YYYY-MM-DDTHH:mm:ss (optional Z or ±HH:mm)`)
+  const durationText = required('durationSeconds')
+  if (!SECONDS.test(durationText)) fail(`durationSeconds "${durationText}" is not a non-negative number of seconds (up to 3 decimals)`)
+  const classText = required('callClass')
+  const callClass = classByName.get(squash(classText)) ?? fail(`callClass "${classText}" is not one of ${callClasses.map((c) => c.key).join(', ')}`)
+  const originText = value('origination').toLowerCase() || 'fixed'
+  const origination = (originations as readonly string[]).includes(originText)
+    ? (originText as Origination)
+    : fail(`origination "${value('origination')}" is not one of ${originations.join(', ')}`)
+  const recordedText = value('recorded').toLowerCase() || 'false'
+  const recorded = flags.get(recordedText) ?? fail(`recorded "${value('recorded')}" is not true or false`)
+  const costText = value('wholesaleCost')
+  const wholesaleCost = costText ? parseMoney(costText) ?? fail(`wholesaleCost "${costText}" is not an amount with up to 4 decimals`) : null
+
+  const callingNumber = value('callingNumber')
+  const dialledNumber = value('dialledNumber')
+  if (callClass === 'inbound' && !dialledNumber) fail('dialledNumber is empty on an inbound record')
+  if (callClass !== 'inbound' && !callingNumber) fail('callingNumber is empty on an outbound record')
+
+  return {
+    lineNumber,
+    callingNumber,
+    dialledNumber,
+    startTime,
+    durationSeconds: Number(durationText),
+    chargeBand: required('chargeBand'),
+    callClass,
+    carrier: required('carrier'),
+    bytes: count('bytes'),
+    events: count('events'),
+    origination,
+    recorded,
+    externalID: value('externalID') || null,
+    wholesaleCost,
+  }
+}

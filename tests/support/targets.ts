@@ -1,0 +1,66 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { sql } from 'kysely'
+import { connect } from '../../adapters/persistence/connect.js'
+
+/** The databases every repository and HTTP suite runs against (Kysely's dialect loop). */
+export const targetNames = ['sqlite-memory', 'sqlite-file', 'postgres'] as const
+export type TargetName = (typeof targetNames)[number]
+
+export interface Target {
+  readonly name: TargetName
+  readonly databaseUrl: string
+  readonly schema?: string
+  /** Removes what the target created (temp files, the Postgres schema). */
+  dispose(): Promise<void>
+}
+
+const postgresUrl = process.env.TEST_DATABASE_URL
+let announced = false
+
+/** The targets this run can use; Postgres only with TEST_DATABASE_URL, said once when skipped. */
+export function activeTargets(): TargetName[] {
+  const only = process.env.TEST_TARGETS?.split(',').map((s) => s.trim())
+  const names = targetNames.filter((n) => (n !== 'postgres' || postgresUrl) && (!only || only.includes(n)))
+  if (!postgresUrl && !announced) {
+    announced = true
+    console.log('\n[postgres] SKIPPED: TEST_DATABASE_URL is not set; the Postgres suites did not run.\n')
+  }
+  return names
+}
+
+let counter = 0
+
+export function openTarget(name: TargetName): Target {
+  counter += 1
+  switch (name) {
+    case 'sqlite-memory':
+      return { name, databaseUrl: 'sqlite::memory:', dispose: async () => {} }
+    case 'sqlite-file': {
+      const dir = mkdtempSync(join(tmpdir(), 'billing-test-'))
+      return {
+        name,
+        databaseUrl: `sqlite:${join(dir, 'test.sqlite')}`,
+        dispose: async () => rmSync(dir, { recursive: true, force: true }),
+      }
+    }
+    case 'postgres': {
+      if (!postgresUrl) throw new Error('TEST_DATABASE_URL is not set')
+      const schema = `t_${process.pid}_${counter}_${Math.random().toString(36).slice(2, 8)}`
+      return {
+        name,
+        databaseUrl: postgresUrl,
+        schema,
+        async dispose() {
+          const d = connect(postgresUrl)
+          try {
+            await sql`drop schema if exists ${sql.id(schema)} cascade`.execute(d.db)
+          } finally {
+            await d.close()
+          }
+        },
+      }
+    }
+  }
+}
