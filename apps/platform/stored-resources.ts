@@ -1,5 +1,17 @@
-import { customers } from '../../core/fields/customers.js'
+import { catalogue } from '../../core/fields/catalogue.js'
 import type { Resource, ResourceName } from '../../core/fields/resource.js'
 
-/** The resources that have tables, by name. */
-export const storedResources: ReadonlyMap<ResourceName, Resource> = new Map<ResourceName, Resource>([[customers.name, customers]])
+/** The resources that have tables so far, by name. */
+const stored: ResourceName[] = [
+  'customers',
+  'numbers',
+  'services',
+  'features',
+  'tariffs',
+  'fixedFeeTariffs',
+  'tariffDetails',
+  'fixedFeeTariffDetails',
+  'customerContacts',
+]
+
+export const storedResources: ReadonlyMap<ResourceName, Resource> = new Map(stored.map((n) => [n, catalogue[n]]))

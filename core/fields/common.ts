@@ -1,4 +1,4 @@
-import { date, flag, preset, ref, stamp, text, type Field } from './field.js'
+import { date, field, flag, preset, ref, stamp, text, type Field } from './field.js'
 import type { ListFilter } from './resource.js'
 
 export const idField = ref('id', { readOnly: true, description: 'identifier' })
@@ -50,3 +50,12 @@ export const ownerRef = (name: string, description: string, o: Omit<Field, 'name
 
 /** Marks every field read-only: for resources only the platform writes (invoices, calls, DR files). */
 export const allReadOnly = (fields: readonly Field[]): Field[] => fields.map((f) => ({ ...f, readOnly: true }))
+
+/**
+ * Bookkeeping of items that a parent can drop: which ancestor's drop cascaded to this item
+ * (`customers:12`), so that reinstating that ancestor brings back exactly what it took.
+ */
+export const cascadeFields = (): Field[] => [field('droppedBy', 'text', { internal: true, readOnly: true })]
+
+/** A hidden digits-only copy of a number field, indexed for searches that ignore spaces and dashes. */
+export const digitsField = (of: string): Field => field(`${of}Digits`, 'text', { internal: true, readOnly: true, digitsOf: of })

@@ -1,5 +1,5 @@
 import { callClasses } from './call-classes.js'
-import { crmReference, idField, lifecycleFilters, ownerRef, stateFields, statusFields } from './common.js'
+import { cascadeFields, crmReference, idField, lifecycleFilters, ownerRef, stateFields, statusFields } from './common.js'
 import { currency, date, each, fixedFeeTariffRef, num, preset, presets, tariffRef, text, type Field } from './field.js'
 import { defineResource } from './resource.js'
 
@@ -109,6 +109,7 @@ export const features = defineResource({
     ownerRef('serviceID', 'service the feature is attached to, if any', { extension: true }),
     date('billToDate', { readOnly: true, extension: true, description: 'charged through this date after a drop' }),
     ...stateFields(),
+    ...cascadeFields(),
   ],
   filters: [
     ...lifecycleFilters(),

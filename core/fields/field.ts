@@ -36,6 +36,8 @@ export interface Field {
   readonly computed?: boolean
   /** Stored with the resource but never on the wire, in either direction (a hashed PIN). */
   readonly internal?: boolean
+  /** Kept equal to the digits of another field (spaces and dashes removed), for searching. */
+  readonly digitsOf?: string
   /** Not from billing-api.md: an extension the contract adds. */
   readonly extension?: boolean
   readonly description?: string

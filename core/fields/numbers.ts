@@ -1,5 +1,5 @@
 import { callClasses } from './call-classes.js'
-import { crmReference, idField, lifecycleFilters, ownerRef, stateFields, statusFields } from './common.js'
+import { cascadeFields, crmReference, digitsField, idField, lifecycleFilters, ownerRef, stateFields, statusFields } from './common.js'
 import { currency, date, each, fixedFeeTariffRef, num, preset, presets, tariffRef, text } from './field.js'
 import { defineResource } from './resource.js'
 
@@ -67,6 +67,9 @@ export const numbers = defineResource({
     idField,
     // Extensions of the contract (5.1).
     ...stateFields(),
+    ...cascadeFields(),
+    digitsField('number'),
+    ...['CDRNumber', 'CDRNumber2', 'CDRNumber3', 'CDRNumber4'].map(digitsField),
   ],
   filters: [
     {

@@ -1,4 +1,4 @@
-import { crmReference, idField, lifecycleFilters, ownerRef, stateFields, statusFields } from './common.js'
+import { cascadeFields, crmReference, idField, lifecycleFilters, ownerRef, stateFields, statusFields } from './common.js'
 import { date, fixedFeeTariffRef, num, preset, presets, text } from './field.js'
 import { defineResource } from './resource.js'
 
@@ -36,6 +36,7 @@ export const services = defineResource({
     idField,
     // Extensions of the contract (5.1).
     ...stateFields(),
+    ...cascadeFields(),
   ],
   filters: [
     ...lifecycleFilters(),

@@ -5,7 +5,7 @@ import type { Resource } from '../fields/resource.js'
 import type { InputValidator, RefCheck } from '../fields/validate.js'
 import type { Clock } from '../ports/clock.js'
 import type { Store } from '../ports/store.js'
-import type { ListRequest } from './list-request.js'
+import { digitsOnly, type ListRequest } from './list-request.js'
 
 /** What the resource use cases need. */
 export interface ResourceContext {
@@ -41,7 +41,7 @@ export async function createItem(ctx: ResourceContext, resource: Resource, body:
   const { values, refChecks } = ctx.validator.validateInput(resource, body)
   await checkRefs(ctx, resource, refChecks)
   const defaults = initialValues(resource, ctx.clock)
-  return ctx.store.repository(resource.name).insert({ ...defaults, ...values, ...owner })
+  return ctx.store.repository(resource.name).insert(withDerived(resource, { ...defaults, ...values, ...owner }))
 }
 
 export async function getItem(ctx: ResourceContext, resource: Resource, id: string): Promise<Item> {
@@ -60,8 +60,19 @@ export async function updateItem(ctx: ResourceContext, resource: Resource, id: s
     if (Object.keys(values).length === 0) return current
     await checkRefs({ ...ctx, store }, resource, refChecks)
     if (resource.byName.has('updatedStamp')) values.updatedStamp = ctx.clock.now()
-    return (await repo.update(id, values))!
+    return (await repo.update(id, withDerived(resource, values)))!
   })
+}
+
+/** Fills the hidden fields kept in step with others (digits-only copies of numbers). */
+export function withDerived(resource: Resource, values: Values): Values {
+  for (const f of resource.columns) {
+    if (f.digitsOf && f.digitsOf in values) {
+      const source = values[f.digitsOf]
+      values[f.name] = typeof source === 'string' ? digitsOnly(source) : null
+    }
+  }
+  return values
 }
 
 /** One page of a list, with one extra item fetched to know whether a next page exists. */

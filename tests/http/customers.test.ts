@@ -78,6 +78,7 @@ for (const target of activeTargets()) {
   })
 
   test('field errors: unknown, case-changed, wrong type, presets, money, dates → 400101 naming the field', async ({ h }) => {
+    const before = (await h.request('GET', '/customers')).body.length
     const cases: [Record<string, unknown>, string][] = [
       [{ nickname: 'x' }, 'nickname'],
       [{ FirstNames: 'x' }, 'FirstNames'],
@@ -106,7 +107,7 @@ for (const target of activeTargets()) {
     const cased = await h.request('POST', '/customers', { FirstNames: 'x' })
     assert.ok(cased.body.hint.includes('firstnames'), 'hint suggests the right case')
     const list = await h.request('GET', '/customers')
-    assert.is(list.body.length, 0, 'nothing stored by rejected requests')
+    assert.is(list.body.length, before, 'nothing stored by rejected requests')
   })
 
   test('body errors: not JSON and non-objects → 400100, wrong type → 415001, over 1 MiB → 413001', async ({ h }) => {

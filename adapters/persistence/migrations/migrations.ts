@@ -2,12 +2,14 @@ import { Migrator, sql, type Kysely, type Migration } from 'kysely'
 import type { Database } from '../connect.js'
 import type { DatabaseDialect } from '../dialect/dialect.js'
 import * as m0001 from './0001-foundation.js'
+import * as m0002 from './0002-resources.js'
 
 type Step = { up(db: Kysely<any>, dialect: DatabaseDialect): Promise<void> }
 
 /** Every migration in order. Never edit one that has shipped: add the next. */
 const steps: Record<string, Step> = {
   '0001-foundation': m0001,
+  '0002-resources': m0002,
 }
 
 /** Brings the schema up to date; safe to call from several processes at once (Kysely locks). */

@@ -43,7 +43,7 @@ export async function createResourceTable(
   for (const f of resource.columns) {
     if (f.unique) {
       await db.schema.createIndex(`${resource.table}_${f.name}_key`).unique().on(resource.table).column(f.name).execute()
-    } else if (foreignKeys[f.name]) {
+    } else if (foreignKeys[f.name] || f.digitsOf) {
       await db.schema.createIndex(`${resource.table}_${f.name}_idx`).on(resource.table).column(f.name).execute()
     }
   }

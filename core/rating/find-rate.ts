@@ -1,0 +1,115 @@
+import type { DateOnly } from '../dates/date-only.js'
+import type { Stamp } from '../dates/stamp.js'
+import { ZERO, type Money } from '../money/money.js'
+import { isSingleRate, rateSurchargeKinds, type RateSurchargeKind, type RatingTariff, type TariffDetail } from './rating-tariff.js'
+import { dateOfStamp, timeBandOf, timeBands, type TimeBand } from './time-band.js'
+import { amountOf, type WireNumber } from './wire-amount.js'
+
+/** A surcharge of a rate: per unit (as `cost`) plus a per-call connection component. */
+export interface SurchargeRate {
+  readonly perUnit: Money
+  readonly connection: Money
+}
+
+/** The rate a call is charged at, every amount exact and resolved against the tariff's `base*` values. */
+export interface Rate {
+  /** `detail` when a tariff detail row matched, `base` when the tariff's `baseCost` applies. */
+  readonly source: 'detail' | 'base'
+  readonly detailID: string | null
+  readonly cost: Money
+  readonly costConnection: Money
+  readonly costMin: Money | null
+  readonly costMax: Money | null
+  readonly surcharges: Readonly<Record<RateSurchargeKind, SurchargeRate>>
+}
+
+export interface FoundRate {
+  readonly rate: Rate
+  /** The call's band; `any` on a single-rate tariff. */
+  readonly timeBand: TimeBand
+}
+
+const bandKey = (s: string | null): string => (s ?? '').trim().toLowerCase()
+const byBandCache = new WeakMap<readonly TariffDetail[], Map<string, TariffDetail[]>>()
+
+/** The tariff's details grouped by charge band, computed once per details array. */
+function detailsForBand(details: readonly TariffDetail[], chargeBand: string): readonly TariffDetail[] {
+  let groups = byBandCache.get(details)
+  if (!groups) {
+    groups = new Map()
+    for (const d of details) {
+      const key = bandKey(d.chargeBand)
+      const at = groups.get(key)
+      if (at) at.push(d)
+      else groups.set(key, [d])
+    }
+    byBandCache.set(details, groups)
+  }
+  return groups.get(bandKey(chargeBand)) ?? []
+}
+
+/**
+ * The rate for a call of `chargeBand` starting at `startTime`, or null when the tariff has none
+ * (then the markup fallbacks apply).
+ *
+ * A detail row matches when its `chargeBand` equals the call's (trimmed, ignoring case), the
+ * call's UTC date is within `startDate..endDate` (either end open when unset), and its
+ * `timeBand` is the call's band (`timeBandOf`) or `any`. An exact band beats `any`; then the
+ * latest `startDate`; then the first row given. On a single-rate tariff every time band
+ * matches, `any` first. With no matching row, the tariff's `baseCost` (when set) is the rate.
+ * A row's unset money fields inherit the tariff's `base*` ones (cost and connection default to 0).
+ */
+export function findRate(tariff: RatingTariff, call: { readonly chargeBand: string; readonly startTime: Stamp }): FoundRate | null {
+  const single = isSingleRate(tariff)
+  const band: TimeBand = single ? 'any' : timeBandOf(call.startTime)
+  const date = dateOfStamp(call.startTime)
+  let best: TariffDetail | null = null
+  let bestScore = -1
+  for (const d of detailsForBand(tariff.details, call.chargeBand)) {
+    const score = bandScore(d.timeBand, band, single)
+    if (score < 0 || !inDates(d, date)) continue
+    if (score > bestScore || (score === bestScore && laterStart(d, best))) {
+      best = d
+      bestScore = score
+    }
+  }
+  if (best) return { rate: resolve(tariff, best), timeBand: band }
+  if (tariff.baseCost === null || tariff.baseCost === undefined) return null
+  return { rate: resolve(tariff, null), timeBand: band }
+}
+
+/** 2 exact band, 1 `any`, 0 another band of a single-rate tariff, −1 no match. */
+function bandScore(rowBand: string | null, callBand: TimeBand, single: boolean): number {
+  const b = bandKey(rowBand)
+  if (!(timeBands as readonly string[]).includes(b)) return -1
+  if (b === 'any') return single ? 2 : 1
+  if (b === callBand) return 2
+  return single ? 0 : -1
+}
+
+const inDates = (d: TariffDetail, date: DateOnly): boolean =>
+  (!d.startDate || d.startDate <= date) && (!d.endDate || date <= d.endDate)
+
+const laterStart = (d: TariffDetail, than: TariffDetail | null): boolean =>
+  (d.startDate ?? '') > (than?.startDate ?? '')
+
+function resolve(t: RatingTariff, d: TariffDetail | null): Rate {
+  const pick = (own: WireNumber, base: WireNumber, field: string): Money | null =>
+    amountOf(own ?? null, field) ?? amountOf(base, field)
+  const surcharges = {} as Record<RateSurchargeKind, SurchargeRate>
+  for (const k of rateSurchargeKinds) {
+    surcharges[k] = {
+      perUnit: pick(d?.[`surcharge${k}`], t[`baseSurcharge${k}`], `surcharge${k}`) ?? ZERO,
+      connection: pick(d?.[`surcharge${k}Connection`], t[`baseSurcharge${k}Connection`], `surcharge${k}Connection`) ?? ZERO,
+    }
+  }
+  return {
+    source: d ? 'detail' : 'base',
+    detailID: d?.id ?? null,
+    cost: pick(d?.cost, t.baseCost, 'cost') ?? ZERO,
+    costConnection: pick(d?.costConnection, t.baseCostConnection, 'costConnection') ?? ZERO,
+    costMin: pick(d?.costMin, t.baseCostMin, 'costMin'),
+    costMax: pick(d?.costMax, t.baseCostMax, 'costMax'),
+    surcharges,
+  }
+}

@@ -1,0 +1,85 @@
+import type { DateOnly } from '../dates/date-only.js'
+import type { TimeBand } from './time-band.js'
+import type { WireNumber } from './wire-amount.js'
+
+/**
+ * A call tariff and its rates as rating reads them, under their catalogue field names, so a
+ * stored row can be passed as is. Every money field is in currency units (pounds): `cost` is per
+ * minute (or per second, per MB, per event, per call by `baseType`), connection, minimum and
+ * maximum are per call. Rounding steps are whole seconds / bytes / events; `baseRoundPence`
+ * is in pence.
+ */
+
+/** The surcharge kinds (mirrors the tariff field catalogue: `baseSurcharge<kind>` etc.). */
+export const rateSurchargeKinds = ['MobileOrigination', 'PayphoneOrigination', 'CallRecording'] as const
+export type RateSurchargeKind = (typeof rateSurchargeKinds)[number]
+
+/** `baseType` presets rating understands; unset means `Per Minute`. */
+export const baseTypes = ['Per Minute', 'Per Second', 'Per Call', 'Per MB', 'Per Event'] as const
+export type BaseType = (typeof baseTypes)[number]
+
+/** Bytes in one MB for `Per MB` rates: 1 MB = 1024 KB = 1,048,576 bytes, as UK carriers bill data. */
+export const BYTES_PER_MB = 1_048_576n
+
+/** `roundingMethods` presets for surcharge and access charge components; others mean none. */
+export type RoundingMethod = 'None' | 'Round Up Penny' | 'Round Nearest Penny' | 'Round Up 0.1p'
+
+type DetailSurcharges = {
+  readonly [K in RateSurchargeKind as `surcharge${K}` | `surcharge${K}Connection`]?: WireNumber
+}
+
+/** One rate of a call tariff (`tariffDetails`). An unset money field inherits the tariff's `base*` value. */
+export interface TariffDetail extends DetailSurcharges {
+  readonly id?: string
+  readonly chargeBand: string | null
+  readonly timeBand: TimeBand | string | null
+  readonly startDate?: DateOnly | null
+  readonly endDate?: DateOnly | null
+  readonly cost?: WireNumber
+  readonly costConnection?: WireNumber
+  readonly costMin?: WireNumber
+  readonly costMax?: WireNumber
+}
+
+type TariffSurcharges = {
+  readonly [K in RateSurchargeKind as `baseSurcharge${K}` | `baseSurcharge${K}Connection`]?: WireNumber
+} & {
+  readonly [K in RateSurchargeKind as `baseSurchargeRounding${K}`]?: string | null
+}
+
+/** The fields of a call tariff rating reads, plus its details. */
+export type RatingTariff = TariffSurcharges & {
+  readonly id: string
+  readonly name: string
+  readonly baseType?: string | null
+  /** Single rate for all times when `single`, `single rate`, `yes`, `y`, `true` or `1`. */
+  readonly singleRate?: string | null
+  readonly baseCost?: WireNumber
+  readonly baseCostConnection?: WireNumber
+  readonly baseCostMin?: WireNumber
+  readonly baseCostMax?: WireNumber
+  readonly baseAccessCharge?: WireNumber
+  readonly baseAccessChargeConnection?: WireNumber
+  readonly baseRoundingAccessCharge?: string | null
+  readonly baseDurationMin?: WireNumber
+  readonly baseRoundSeconds?: WireNumber
+  readonly baseRoundBytes?: WireNumber
+  readonly baseRoundEvents?: WireNumber
+  readonly baseRoundPence?: WireNumber
+  readonly baseRoundPenceAfterSurcharge?: WireNumber
+  readonly fallbackMarkup?: WireNumber
+  readonly details: readonly TariffDetail[]
+}
+
+const SINGLE = new Set(['single', 'single rate', 'yes', 'y', 'true', '1'])
+
+/** Whether the tariff charges one rate at every time (its time bands are then not told apart). */
+export const isSingleRate = (t: Pick<RatingTariff, 'singleRate'>): boolean =>
+  SINGLE.has((t.singleRate ?? '').trim().toLowerCase())
+
+/** The tariff's `baseType` when rating supports it (unset → `Per Minute`), else null. */
+export function baseTypeOf(t: Pick<RatingTariff, 'baseType'>): BaseType | null {
+  const v = (t.baseType ?? '').trim()
+  if (v === '') return 'Per Minute'
+  return (baseTypes as readonly string[]).includes(v) ? (v as BaseType) : null
+}
