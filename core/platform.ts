@@ -2,6 +2,7 @@ import type { InputValidator } from './fields/validate.js'
 import type { Presets } from './presets/presets.js'
 import type { Clock } from './ports/clock.js'
 import type { Store } from './ports/store.js'
+import type { PasswordHasher } from './ports/password-hasher.js'
 import type { Resource, ResourceName } from './fields/resource.js'
 
 /** Everything the use cases need, assembled by a composition root. */
@@ -11,4 +12,5 @@ export interface PlatformContext {
   readonly clock: Clock
   readonly presets: Presets
   readonly resources: ReadonlyMap<ResourceName, Resource>
+  readonly passwords: PasswordHasher
 }

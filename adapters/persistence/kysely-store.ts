@@ -2,10 +2,11 @@ import type { Kysely } from 'kysely'
 import type { FieldRef } from '../../core/fields/field.js'
 import type { Resource, ResourceName } from '../../core/fields/resource.js'
 import type { ApiKeyRepository } from '../../core/ports/api-key-repository.js'
-import type { ResourceRepository } from '../../core/ports/resource-repository.js'
+import type { ContactRepository, ResourceRepository } from '../../core/ports/resource-repository.js'
 import type { Store } from '../../core/ports/store.js'
 import type { DatabaseDialect } from './dialect/dialect.js'
 import { KyselyApiKeyRepository } from './repositories/kysely-api-key-repository.js'
+import { KyselyContactRepository } from './repositories/kysely-contact-repository.js'
 import { KyselyResourceRepository } from './repositories/kysely-resource-repository.js'
 
 export type RepositoryFactory = (db: Kysely<any>, dialect: DatabaseDialect, resource: Resource) => ResourceRepository
@@ -25,12 +26,20 @@ export class KyselyStore implements Store {
     this.apiKeys = new KyselyApiKeyRepository(db)
   }
 
+  get contacts(): ContactRepository {
+    return this.repository('customerContacts') as ContactRepository
+  }
+
   repository(name: ResourceName): ResourceRepository {
     let repo = this.repositories.get(name)
     if (!repo) {
       const resource = this.resources.get(name)
       if (!resource) throw new Error(`no table for ${name}`)
-      const factory = this.factories[name] ?? ((db, dialect, r) => new KyselyResourceRepository(db, dialect, r))
+      const factory =
+        this.factories[name] ??
+        (name === 'customerContacts'
+          ? (db: Kysely<any>, dialect: DatabaseDialect, r: Resource) => new KyselyContactRepository(db, dialect, r)
+          : (db: Kysely<any>, dialect: DatabaseDialect, r: Resource) => new KyselyResourceRepository(db, dialect, r))
       repo = factory(this.db, this.dialect, resource)
       this.repositories.set(name, repo)
     }
@@ -48,6 +57,35 @@ export class KyselyStore implements Store {
     const table = this.resources.get(ref)?.table ?? ref
     const rows = await this.db.selectFrom(table).select('name').where('name', 'is not', null).orderBy('name').execute()
     return rows.map((r) => r.name as string)
+  }
+
+  /** Every stored field that names a tariff of the given kind, by resource. */
+  private referencingFields(ref: FieldRef): { resource: Resource; fields: string[] }[] {
+    return [...this.resources.values()]
+      .map((resource) => ({ resource, fields: resource.columns.filter((f) => f.ref === ref).map((f) => f.name) }))
+      .filter((x) => x.fields.length > 0)
+  }
+
+  async findReference(ref: FieldRef, name: string): Promise<string | null> {
+    for (const { resource, fields } of this.referencingFields(ref)) {
+      const row = await this.db
+        .selectFrom(resource.table)
+        .select(['id', ...fields])
+        .where((eb) => eb.or(fields.map((f) => eb(f, '=', name))))
+        .orderBy('id')
+        .executeTakeFirst()
+      if (row) {
+        const field = fields.find((f) => row[f] === name)
+        return `${resource.singular} ${row.id} (${field})`
+      }
+    }
+    return null
+  }
+
+  async renameReferences(ref: FieldRef, from: string, to: string): Promise<void> {
+    for (const { resource, fields } of this.referencingFields(ref)) {
+      for (const f of fields) await this.db.updateTable(resource.table).set({ [f]: to }).where(f, '=', from).execute()
+    }
   }
 
   transaction<T>(work: (store: Store) => Promise<T>): Promise<T> {

@@ -9,6 +9,7 @@ import { KyselyStore } from '../../adapters/persistence/kysely-store.js'
 import { migrate } from '../../adapters/persistence/migrations/migrations.js'
 import { SystemClock } from '../../adapters/persistence/system-clock.js'
 import { nodeKeySecrets } from '../../adapters/security/node-key-secrets.js'
+import { scryptPasswordHasher } from '../../adapters/security/scrypt-password-hasher.js'
 import type { Resource, ResourceName } from '../../core/fields/resource.js'
 import { InputValidator } from '../../core/fields/validate.js'
 import type { PlatformContext } from '../../core/platform.js'
@@ -77,6 +78,7 @@ export async function openPlatform(config: PlatformConfig): Promise<Platform> {
         clock,
         presets,
         resources,
+        passwords: scryptPasswordHasher,
       }),
       [TYPES.Store, TYPES.Validator, TYPES.Clock, TYPES.Presets, TYPES.Resources],
     )

@@ -32,6 +32,8 @@ export interface Field {
   /** Accepted in requests, never returned (stored hashed). */
   readonly writeOnly?: boolean
   readonly unique?: boolean
+  /** Must be given (not null) on create. */
+  readonly required?: boolean
   /** Not stored in the resource's own row; computed when the resource is read (balance). */
   readonly computed?: boolean
   /** Stored with the resource but never on the wire, in either direction (a hashed PIN). */

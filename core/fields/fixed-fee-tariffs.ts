@@ -12,7 +12,7 @@ export const fixedFeeTariffs = defineResource({
   singular: 'fixed fee tariff',
   table: 'fixed_fee_tariffs',
   fields: [
-    text('name', { unique: true, description: 'name; unique among fixed fee tariffs' }),
+    text('name', { unique: true, required: true, description: 'name; unique among fixed fee tariffs' }),
     text('description', { description: 'optional description' }),
     preset('availability', 'availabilities', { description: 'availability status' }),
     preset('retail', 'retailWholesale', { description: 'retail or wholesale' }),

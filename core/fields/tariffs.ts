@@ -13,7 +13,7 @@ export const tariffs = defineResource({
   singular: 'call tariff',
   table: 'tariffs',
   fields: [
-    text('name', { unique: true, description: 'display name; unique among call tariffs' }),
+    text('name', { unique: true, required: true, description: 'display name; unique among call tariffs' }),
     text('description', { description: 'notes' }),
     preset('availability', 'availabilities', { description: 'where and how the tariff can be used' }),
     preset('retail', 'retailWholesale', { description: 'retail or wholesale' }),

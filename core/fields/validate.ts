@@ -81,6 +81,15 @@ export class InputValidator {
       values[name] = value
       if (field.ref && typeof value === 'string') refChecks.push({ field: name, ref: field.ref, value })
     }
+    if (!current) {
+      const missing = resource.fields.find((f) => f.required && (values[f.name] === undefined || values[f.name] === null))
+      if (missing) {
+        throw new BillingError('invalid_field', `Field "${missing.name}" of ${resource.singular} is required`, `Give "${missing.name}".`)
+      }
+    } else {
+      const cleared = resource.fields.find((f) => f.required && values[f.name] === null)
+      if (cleared) throw new BillingError('invalid_field', `Field "${cleared.name}" of ${resource.singular} cannot be cleared`, `Give a value for "${cleared.name}".`)
+    }
     if (readOnlyDiffs.length) {
       throw new BillingError(
         'read_only_field',

@@ -32,6 +32,21 @@ export interface ResourceRepository {
   insert(values: Values): Promise<Item>
   update(id: string, values: Values): Promise<Item | undefined>
   remove(id: string): Promise<boolean>
+  /** Deletes every row matching the conditions; returns how many went. */
+  removeWhere(where: readonly Condition[]): Promise<number>
+  /** Sets `values` on every row matching the conditions; returns how many changed. */
+  updateWhere(where: readonly Condition[], values: Values): Promise<number>
 }
 
 export type CustomerRepository = ResourceRepository
+
+/** Contacts: direct ones belong to a customer, shared ones are linked to many. */
+export interface ContactRepository extends ResourceRepository {
+  /** The customer's direct contacts plus the shared contacts linked to it, by ID. */
+  listForCustomer(customerID: string, query: ListQuery): Promise<Item[]>
+  link(customerID: string, contactID: string): Promise<void>
+  unlink(customerID: string, contactID: string): Promise<boolean>
+  isLinked(customerID: string, contactID: string): Promise<boolean>
+  /** Removes every link of a customer or of a contact. */
+  unlinkAll(by: { customerID?: string; contactID?: string }): Promise<void>
+}

@@ -1,7 +1,7 @@
 import type { FieldRef } from '../fields/field.js'
 import type { ResourceName } from '../fields/resource.js'
 import type { ApiKeyRepository } from './api-key-repository.js'
-import type { ResourceRepository } from './resource-repository.js'
+import type { ContactRepository, ResourceRepository } from './resource-repository.js'
 
 /**
  * The persistence the domain sees: a repository per resource, and transactions that
@@ -11,10 +11,15 @@ import type { ResourceRepository } from './resource-repository.js'
 export interface Store {
   repository(resource: ResourceName): ResourceRepository
   readonly apiKeys: ApiKeyRepository
+  readonly contacts: ContactRepository
   /** Which of `names` exist as names of the referenced resource (tariff names). */
   namesExisting(ref: FieldRef, names: readonly string[]): Promise<Set<string>>
   /** Every name of the referenced resource, in name order (presets discovery). */
   tariffNames(ref: FieldRef): Promise<string[]>
+  /** The first item whose tariff field names `name`, as "customer 12 (defaultMobileTariff)", or null. */
+  findReference(ref: FieldRef, name: string): Promise<string | null>
+  /** Renames every reference to a tariff (a tariff renamed keeps its users). */
+  renameReferences(ref: FieldRef, from: string, to: string): Promise<void>
   transaction<T>(work: (store: Store) => Promise<T>): Promise<T>
   /** Serialises work on one key across processes for the rest of the transaction. */
   lock(key: string): Promise<void>

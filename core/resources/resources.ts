@@ -5,6 +5,7 @@ import type { Resource } from '../fields/resource.js'
 import type { InputValidator, RefCheck } from '../fields/validate.js'
 import type { Clock } from '../ports/clock.js'
 import type { Store } from '../ports/store.js'
+import type { PasswordHasher } from '../ports/password-hasher.js'
 import { digitsOnly, type ListRequest } from './list-request.js'
 
 /** What the resource use cases need. */
@@ -12,6 +13,7 @@ export interface ResourceContext {
   readonly store: Store
   readonly validator: InputValidator
   readonly clock: Clock
+  readonly passwords: PasswordHasher
 }
 
 /** A customer scheduled for deletion is purged this many days later (contract 5.6). */
@@ -40,6 +42,7 @@ function initialValues(resource: Resource, clock: Clock): Values {
 export async function createItem(ctx: ResourceContext, resource: Resource, body: unknown, owner: Values = {}): Promise<Item> {
   const { values, refChecks } = ctx.validator.validateInput(resource, body)
   await checkRefs(ctx, resource, refChecks)
+  await hashSecrets(ctx, resource, values)
   const defaults = initialValues(resource, ctx.clock)
   return ctx.store.repository(resource.name).insert(withDerived(resource, { ...defaults, ...values, ...owner }))
 }
@@ -59,9 +62,18 @@ export async function updateItem(ctx: ResourceContext, resource: Resource, id: s
     const { values, refChecks } = ctx.validator.validateInput(resource, body, current)
     if (Object.keys(values).length === 0) return current
     await checkRefs({ ...ctx, store }, resource, refChecks)
+    await hashSecrets(ctx, resource, values)
     if (resource.byName.has('updatedStamp')) values.updatedStamp = ctx.clock.now()
     return (await repo.update(id, withDerived(resource, values)))!
   })
+}
+
+/** Write-only fields (a contact's accountPassword) are stored only as hashes. */
+async function hashSecrets(ctx: ResourceContext, resource: Resource, values: Values): Promise<void> {
+  for (const f of resource.columns) {
+    const v = values[f.name]
+    if (f.writeOnly && typeof v === 'string') values[f.name] = await ctx.passwords.hash(v)
+  }
 }
 
 /** Fills the hidden fields kept in step with others (digits-only copies of numbers). */

@@ -37,7 +37,7 @@ for (const target of activeTargets()) {
     const r405 = await h.request('PUT', '/customers/1', {})
     assert.is(r405.status, 405)
     assert.is(r405.body.error_code, 405001)
-    assert.is(r405.headers.get('allow'), 'DELETE, GET, PATCH')
+    assert.is(r405.headers.get('allow'), 'DELETE, GET, PATCH, POST')
     const echoed = await h.request('GET', '/customers', undefined, { headers: { 'x-request-id': 'req-123' } })
     assert.is(echoed.headers.get('x-request-id'), 'req-123')
     const generated = await h.request('GET', '/customers')

@@ -5,6 +5,7 @@ import type { Resource } from '../../../core/fields/resource.js'
 import { toWire } from '../../../core/fields/wire.js'
 import type { Condition } from '../../../core/ports/resource-repository.js'
 import { acceptedParams, parseListRequest, type ListRequest } from '../../../core/resources/list-request.js'
+import { deleteItem } from '../../../core/resources/removals.js'
 import { createItem, getItem, listItems, updateItem } from '../../../core/resources/resources.js'
 import { readJsonObject } from '../body.js'
 import { nextLink, rawParams } from '../query.js'
@@ -24,7 +25,9 @@ export interface ListOptions {
   readonly summary: string
   readonly flags?: readonly string[]
   /** Conditions from the path (a scoped list), after checking the parent exists. */
-  readonly scope?: (ctx: RequestContext, request: ListRequest) => Promise<Condition[]>
+  readonly scope?: (ctx: RequestContext) => Promise<Condition[]>
+  /** Conditions that depend on the route's flags. */
+  readonly refine?: (request: ListRequest) => Condition[]
   readonly present?: Present
 }
 
@@ -36,9 +39,10 @@ export function listRoute(resource: Resource, o: ListOptions): Route {
     doc: { summary: o.summary, resource: resource.name, kind: 'list', query: acceptedParams(resource, o.flags) },
     async handler(event, ctx) {
       // The parent in the path is checked before the query (contract 2's order).
-      const scopeFirst = o.scope ? await o.scope(ctx, parseListRequest(resource, {}, o.flags)) : []
+      const scope = o.scope ? await o.scope(ctx) : []
       const request = parseListRequest(resource, rawParams(event), o.flags)
-      const { items, hasMore } = await listItems(ctx.platform, resource, request, scopeFirst)
+      const refined = o.refine ? o.refine(request) : []
+      const { items, hasMore } = await listItems(ctx.platform, resource, request, [...scope, ...refined])
       const body = await present(items, request, ctx)
       const link = hasMore && !request.uniqueSearch ? nextLink(event, items.at(-1)?.id, request.offset > 0) : undefined
       return json(event, 200, body, link ? { link } : {})
@@ -102,5 +106,19 @@ export function assertNoQuery(event: H3Event, allowed: readonly string[] = []): 
     if (!allowed.includes(name)) {
       throw new BillingError('invalid_query', `Unknown query parameter "${name}"`, allowed.length ? `Accepted: ${allowed.join(', ')}.` : 'This route takes no query parameters.')
     }
+  }
+}
+
+/** `DELETE /<collection>/:id`: 200 with the item as it was (dependents go with it). */
+export function deleteRoute(resource: Resource, summary = `Delete a ${resource.singular}`): Route {
+  return {
+    method: 'DELETE',
+    path: `/${resource.name}/:id`,
+    doc: { summary, resource: resource.name, kind: 'delete' },
+    async handler(event, ctx) {
+      assertNoQuery(event)
+      const item = await deleteItem(ctx.platform, resource.name, ctx.params.id)
+      return json(event, 200, toWire(resource, item))
+    },
   }
 }

@@ -1,15 +1,50 @@
 import type { Resource, ResourceName } from '../../../core/fields/resource.js'
 import type { Route } from '../route.js'
+import { actionRoute, type ActionDef } from './action-routes.js'
+import { customerChildRoutes, featureRoutes } from './child-routes.js'
+import { contactActions, sharedContactActions } from './contact-actions.js'
+import { contactRoutes } from './contact-routes.js'
 import { customerRoutes } from './customer-routes.js'
 import { healthRoute } from './health-routes.js'
 import { presetRoute } from './preset-routes.js'
+import { expandingPresenter, expansionFlags } from './presenters.js'
+import { tariffRoutes } from './tariff-routes.js'
+
+/** Actions per collection; later capabilities add theirs here. */
+export type ActionTable = Partial<Record<ResourceName, Record<string, ActionDef>>>
+
+export function baseActions(): ActionTable {
+  return {
+    customers: { ...sharedContactActions },
+    customerContacts: { ...contactActions },
+  }
+}
 
 /** Every route the server answers; OpenAPI, access tests and the fuzzer read this same table. */
-export function buildRoutes(resources: ReadonlyMap<ResourceName, Resource>): Route[] {
-  const r = (name: ResourceName) => resources.get(name)!
-  const routes: Route[] = [healthRoute(), ...customerRoutes(r('customers'))]
+export function buildRoutes(resources: ReadonlyMap<ResourceName, Resource>, actions: ActionTable = baseActions()): Route[] {
+  const r = (name: ResourceName) => {
+    const resource = resources.get(name)
+    if (!resource) throw new Error(`no resource ${name}`)
+    return resource
+  }
+  const children = (n: 'numbers' | 'services' | 'features') => r(n)
+  const routes: Route[] = [
+    healthRoute(),
+    ...customerRoutes(r('customers'), expandingPresenter('customers', children), expansionFlags.customers),
+    ...customerChildRoutes('numbers', children),
+    ...customerChildRoutes('services', children),
+    ...featureRoutes(children),
+    ...tariffRoutes(r('tariffs'), r('tariffDetails'), 'tariffID'),
+    ...tariffRoutes(r('fixedFeeTariffs'), r('fixedFeeTariffDetails'), 'fixedFeeTariffID'),
+    ...contactRoutes(r('customerContacts')),
+  ]
+  for (const [name, defs] of Object.entries(actions)) {
+    if (defs && Object.keys(defs).length) routes.push(actionRoute(r(name as ResourceName), defs))
+  }
   for (const resource of resources.values()) {
-    if (resource.fields.some((f) => (f.type === 'preset' || f.type === 'presets') && !f.internal)) routes.push(presetRoute(resource))
+    if (resource.fields.some((f) => (f.type === 'preset' || f.type === 'presets') && !f.internal && (!f.readOnly || f.createOnly))) {
+      routes.push(presetRoute(resource))
+    }
   }
   return routes
 }

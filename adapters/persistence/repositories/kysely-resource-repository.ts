@@ -82,29 +82,50 @@ export class KyselyResourceRepository implements ResourceRepository {
     return Number(r.numDeletedRows) > 0
   }
 
-  protected applyConditions(q: SelectQueryBuilder<any, any, any>, where: readonly Condition[]) {
+  async removeWhere(where: readonly Condition[]): Promise<number> {
+    let q = this.db.deleteFrom(this.table) as any
+    q = this.applyConditions(q, where)
+    const r = await q.executeTakeFirst()
+    return Number(r.numDeletedRows)
+  }
+
+  async updateWhere(where: readonly Condition[], values: Values): Promise<number> {
+    const row = this.codec.encode(values)
+    if (Object.keys(row).length === 0) return 0
+    let q = this.db.updateTable(this.table).set(row) as any
+    q = this.applyConditions(q, where)
+    const r = await this.translate(() => q.executeTakeFirst() as Promise<{ numUpdatedRows: bigint }>)
+    return Number(r.numUpdatedRows)
+  }
+
+  protected applyConditions<Q extends SelectQueryBuilder<any, any, any>>(q: Q, where: readonly Condition[]): Q {
     for (const c of where) {
       const col = `${this.table}.${c.column}`
       const field = this.resource.byName.get(c.column)
       switch (c.op) {
         case 'eq':
-          q = c.value === null ? q.where(col, 'is', null) : q.where(col, '=', field ? this.codec.encodeValue(field, c.value) : c.value)
+          q = (c.value === null ? q.where(col, 'is', null) : q.where(col, '=', field ? this.codec.encodeValue(field, c.value) : c.value)) as Q
           break
         case 'gte':
-          q = q.where(col, '>=', c.value)
+          q = q.where(col, '>=', c.value) as Q
           break
         case 'lte':
-          q = q.where(col, '<=', c.value)
+          q = q.where(col, '<=', c.value) as Q
           break
         case 'in':
-          q = c.values.length ? q.where(col, 'in', c.values as string[]) : q.where((eb) => eb.val(1), '=', 0)
+          q = (c.values.length ? q.where(col, 'in', this.encodeIn(c.column, c.values)) : q.where((eb) => eb.val(1), '=', 0)) as Q
           break
         case 'isNull':
-          q = q.where(col, c.value ? 'is' : 'is not', null)
+          q = q.where(col, c.value ? 'is' : 'is not', null) as Q
           break
       }
     }
     return q
+  }
+
+  private encodeIn(column: string, values: readonly string[]): unknown[] {
+    const field = this.resource.byName.get(column)
+    return field ? values.map((v) => this.codec.encodeValue(field, v)) : [...values]
   }
 
   /** Turns a unique-constraint violation into the domain's `unique_taken`. */

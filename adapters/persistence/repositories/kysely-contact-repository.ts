@@ -1,0 +1,57 @@
+import type { Item } from '../../../core/fields/item.js'
+import type { ContactRepository, ListQuery } from '../../../core/ports/resource-repository.js'
+import { KyselyResourceRepository } from './kysely-resource-repository.js'
+
+const LINKS = 'customer_shared_contacts'
+
+/** Contacts and their links to customers (shared contacts). */
+export class KyselyContactRepository extends KyselyResourceRepository implements ContactRepository {
+  async listForCustomer(customerID: string, query: ListQuery): Promise<Item[]> {
+    const id = this.dialect.encodeBigint(BigInt(customerID))
+    let q = this.applyConditions(this.select(), query.where).where((eb) =>
+      eb.or([
+        eb(`${this.table}.customerID`, '=', id),
+        eb(`${this.table}.id`, 'in', eb.selectFrom(LINKS).select('contactID').where('customerID', '=', id)),
+      ]),
+    )
+    if (query.idAfter !== undefined) q = q.where(`${this.table}.id`, '>', this.dialect.encodeBigint(BigInt(query.idAfter)))
+    q = q.orderBy(`${this.table}.id`).limit(query.limit)
+    if (query.offset) q = q.offset(query.offset)
+    return (await q.execute()).map((r) => this.codec.decode(r))
+  }
+
+  async link(customerID: string, contactID: string): Promise<void> {
+    if (await this.isLinked(customerID, contactID)) return
+    await this.db
+      .insertInto(LINKS)
+      .values({ customerID: this.dialect.encodeBigint(BigInt(customerID)), contactID: this.dialect.encodeBigint(BigInt(contactID)) })
+      .execute()
+  }
+
+  async unlink(customerID: string, contactID: string): Promise<boolean> {
+    const r = await this.db
+      .deleteFrom(LINKS)
+      .where('customerID', '=', this.dialect.encodeBigint(BigInt(customerID)))
+      .where('contactID', '=', this.dialect.encodeBigint(BigInt(contactID)))
+      .executeTakeFirst()
+    return Number(r.numDeletedRows) > 0
+  }
+
+  async isLinked(customerID: string, contactID: string): Promise<boolean> {
+    const row = await this.db
+      .selectFrom(LINKS)
+      .select('contactID')
+      .where('customerID', '=', this.dialect.encodeBigint(BigInt(customerID)))
+      .where('contactID', '=', this.dialect.encodeBigint(BigInt(contactID)))
+      .executeTakeFirst()
+    return row !== undefined
+  }
+
+  async unlinkAll(by: { customerID?: string; contactID?: string }): Promise<void> {
+    let q = this.db.deleteFrom(LINKS)
+    if (by.customerID) q = q.where('customerID', '=', this.dialect.encodeBigint(BigInt(by.customerID)))
+    if (by.contactID) q = q.where('contactID', '=', this.dialect.encodeBigint(BigInt(by.contactID)))
+    if (!by.customerID && !by.contactID) throw new Error('unlinkAll needs a customer or a contact')
+    await q.execute()
+  }
+}

@@ -1,0 +1,138 @@
+import type { Money } from '../money/money.js'
+import type { Rate } from './find-rate.js'
+import {
+  addFractions,
+  ceilDiv,
+  ceilToStep,
+  fraction,
+  fromMoney,
+  maxFraction,
+  minFraction,
+  roundToMoney,
+  roundToStep,
+  scale,
+  type Fraction,
+} from './fraction.js'
+import { baseTypeOf, BYTES_PER_MB, rateSurchargeKinds, type RatingTariff, type RateSurchargeKind } from './rating-tariff.js'
+import type { UsageRecord } from './usage-record.js'
+import { amountOf, stepOf } from './wire-amount.js'
+
+/** What pricing reads of a usage record. */
+export type CallUsage = Pick<UsageRecord, 'durationSeconds' | 'bytes' | 'events' | 'origination' | 'recorded'>
+
+export interface CallCost {
+  /** The call's price: rounded up to `baseRoundPence` pence when set, else half up to 4 places. */
+  readonly cost: Money
+  /** Connection + rate × quantity, kept within min/max, before access charge, surcharges and pence rounding (half up to 4 places). */
+  readonly callCharge: Money
+  /** Seconds charged (rounded up, at least the minimum) for time-based tariffs; the record's duration otherwise. */
+  readonly ratedDuration: number
+  /** Bytes charged (rounded up) on `Per MB` tariffs, else null. */
+  readonly ratedBytes: number | null
+  /** Events charged (rounded up) on `Per Event` tariffs, else null. */
+  readonly ratedEvents: number | null
+}
+
+export type CallCostFailure = { readonly unbilledReason: 'missing usage quantity' | 'unsupported base type' }
+
+/** Multiplier of a per-unit price: price × num / den. */
+interface Quantity {
+  readonly num: bigint
+  readonly den: bigint
+}
+
+const SURCHARGE_APPLIES: Readonly<Record<RateSurchargeKind, (u: CallUsage) => boolean>> = {
+  MobileOrigination: (u) => u.origination === 'mobile',
+  PayphoneOrigination: (u) => u.origination === 'payphone',
+  CallRecording: (u) => u.recorded,
+}
+
+/**
+ * Prices one call at `rate` under `tariff`, exactly (bigint rationals; nothing rounds until the end):
+ *
+ * 1. Quantity by `baseType`: `Per Minute` (default) / `Per Second`: the duration rounded up to
+ *    `baseRoundSeconds`, then at least `baseDurationMin`, charged per minute / second pro rata;
+ *    `Per MB`: bytes rounded up to `baseRoundBytes`, per 1,048,576 bytes; `Per Event`: events
+ *    (1 when the record has none) rounded up to `baseRoundEvents`; `Per Call`: one.
+ * 2. Call charge = connection + cost × quantity, raised to `costMin`, then capped at `costMax`
+ *    (the cap wins if they cross).
+ * 3. Access charge (`baseAccessChargeConnection` + `baseAccessCharge` × quantity) and each
+ *    applicable surcharge (mobile or payphone origination, call recording: connection + rate ×
+ *    quantity) are added, each rounded by its own `baseRounding...` method when one is set.
+ * 4. The total is rounded up to the next `baseRoundPenceAfterSurcharge` pence, else
+ *    `baseRoundPence` pence, once per call; with neither it is rounded half up to 4 places.
+ */
+export function rateCall(tariff: RatingTariff, rate: Rate, usage: CallUsage): CallCost | CallCostFailure {
+  const baseType = baseTypeOf(tariff)
+  if (baseType === null) return { unbilledReason: 'unsupported base type' }
+  let ratedDuration = usage.durationSeconds
+  let ratedBytes: number | null = null
+  let ratedEvents: number | null = null
+  let q: Quantity
+  if (baseType === 'Per Minute' || baseType === 'Per Second') {
+    const ms = roundUp(BigInt(Math.round(usage.durationSeconds * 1000)), times1000(stepOf(tariff.baseRoundSeconds)))
+    const min = times1000(stepOf(tariff.baseDurationMin)) ?? 0n
+    const charged = ms > min ? ms : min
+    ratedDuration = Number(charged) / 1000
+    q = { num: charged, den: baseType === 'Per Minute' ? 60_000n : 1000n }
+  } else if (baseType === 'Per MB') {
+    if (usage.bytes === null) return { unbilledReason: 'missing usage quantity' }
+    const bytes = roundUp(BigInt(usage.bytes), stepOf(tariff.baseRoundBytes))
+    ratedBytes = Number(bytes)
+    q = { num: bytes, den: BYTES_PER_MB }
+  } else if (baseType === 'Per Event') {
+    const events = roundUp(BigInt(usage.events ?? 1), stepOf(tariff.baseRoundEvents))
+    ratedEvents = Number(events)
+    q = { num: events, den: 1n }
+  } else {
+    q = { num: 1n, den: 1n }
+  }
+
+  let charge = component(rate.costConnection, rate.cost, q)
+  if (rate.costMin !== null) charge = maxFraction(charge, fromMoney(rate.costMin))
+  if (rate.costMax !== null) charge = minFraction(charge, fromMoney(rate.costMax))
+
+  let total = charge
+  const access = amountOf(tariff.baseAccessCharge, 'baseAccessCharge')
+  const accessConnection = amountOf(tariff.baseAccessChargeConnection, 'baseAccessChargeConnection')
+  if (access !== null || accessConnection !== null) {
+    const amount = component(accessConnection ?? (0n as Money), access ?? (0n as Money), q)
+    total = addFractions(total, roundBy(amount, tariff.baseRoundingAccessCharge))
+  }
+  for (const k of rateSurchargeKinds) {
+    if (!SURCHARGE_APPLIES[k](usage)) continue
+    const s = rate.surcharges[k]
+    total = addFractions(total, roundBy(component(s.connection, s.perUnit, q), tariff[`baseSurchargeRounding${k}`]))
+  }
+
+  const pence = positive(amountOf(tariff.baseRoundPenceAfterSurcharge, 'baseRoundPenceAfterSurcharge')) ??
+    positive(amountOf(tariff.baseRoundPence, 'baseRoundPence'))
+  // N pence = N/100 pounds = (N in ten-thousandths) / 100 ten-thousandths of a pound
+  if (pence !== null) total = ceilToStep(total, fraction(pence, 100n))
+  return { cost: roundToMoney(total), callCharge: roundToMoney(charge), ratedDuration, ratedBytes, ratedEvents }
+}
+
+/** connection + perUnit × quantity, exactly. */
+const component = (connection: Money, perUnit: Money, q: Quantity): Fraction =>
+  addFractions(fromMoney(connection), scale(perUnit, q.num, q.den))
+
+const roundUp = (value: bigint, step: bigint | null): bigint => (step ? ceilDiv(value, step) * step : value)
+const times1000 = (s: bigint | null): bigint | null => (s === null ? null : s * 1000n)
+const positive = (m: Money | null): Money | null => (m !== null && m > 0n ? m : null)
+
+const PENNY = fraction(100n)
+const TENTH_PENNY = fraction(10n)
+
+/** A component's own rounding method (`roundingMethods` presets); unknown or unset means none. */
+function roundBy(amount: Fraction, method: string | null | undefined): Fraction {
+  switch ((method ?? '').trim()) {
+    case 'Round Up Penny':
+      return ceilToStep(amount, PENNY)
+    case 'Round Nearest Penny':
+      return roundToStep(amount, PENNY)
+    case 'Round Up 0.1p':
+      return ceilToStep(amount, TENTH_PENNY)
+    default:
+      return amount
+  }
+}

@@ -1,0 +1,111 @@
+import type { Money } from '../money/money.js'
+import { findRate } from './find-rate.js'
+import { matchNumber, type NumberEntry, type NumberIndex, type UnmatchedReason } from './match-number.js'
+import { rateCall } from './rate-call.js'
+import { isSingleRate, type RatingTariff } from './rating-tariff.js'
+import {
+  applyMarkup,
+  selectMarkup,
+  selectTariff,
+  type CustomerTariffSettings,
+  type Lookup,
+  type NumberTariffSettings,
+} from './select-tariff.js'
+import { timeBandOf, type TimeBand } from './time-band.js'
+import type { UsageRecord } from './usage-record.js'
+
+/** A number as rating reads it: its matching fields and its per-class tariffs and markups. */
+export type RatingNumber = NumberEntry & NumberTariffSettings
+
+/** Everything rating needs besides the record, loaded once per import or billing run. */
+export interface RatingContext {
+  readonly numbers: NumberIndex<RatingNumber>
+  /** Customers' default tariffs and markups, by customer ID. A missing customer has none. */
+  readonly customers: Lookup<CustomerTariffSettings>
+  /** Call tariffs with their details, by tariff name (number and customer fields hold names). */
+  readonly tariffs: Lookup<RatingTariff>
+}
+
+export type UnbilledReason = UnmatchedReason | 'no tariff or markup' | 'missing usage quantity' | 'unsupported base type'
+
+export interface RatedCall {
+  readonly numberID: string
+  readonly customerID: string
+  /** The selected tariff; null when priced by a markup with no tariff selected. */
+  readonly tariffID: string | null
+  readonly cost: Money
+  readonly ratedDuration: number
+  readonly ratedBytes: number | null
+  readonly ratedEvents: number | null
+  readonly timeBand: TimeBand
+  readonly chargeBand: string
+  /** `rate`: a tariff detail or the tariff's base rate; `markup`: the wholesale cost marked up. */
+  readonly pricedBy: 'rate' | 'markup'
+  /** The tariff detail row used, when one was. */
+  readonly tariffDetailID: string | null
+  /** The markup percentage used, when priced by markup. */
+  readonly markupPercent: Money | null
+}
+
+export interface UnbilledCall {
+  readonly unbilledReason: UnbilledReason
+  /** Known when the record matched a number but could not be priced. */
+  readonly numberID: string | null
+  readonly customerID: string | null
+}
+
+export type RatingResult = RatedCall | UnbilledCall
+
+export const isRated = (r: RatingResult): r is RatedCall => !('unbilledReason' in r)
+
+/**
+ * Rates one usage record: matches its number (`matchNumber`), selects the tariff for its class
+ * (`selectTariff`), finds the rate (`findRate`) and prices it (`rateCall`). When the tariff
+ * has no rate, or no tariff is selected, the markup fallbacks (`selectMarkup`) price the
+ * record's `wholesaleCost`; a record without one, or with no markup to apply, is unbilled with
+ * `no tariff or markup`. Pure: the same record and context always give the same result.
+ */
+export function rateRecord(record: UsageRecord, context: RatingContext): RatingResult {
+  const match = matchNumber(context.numbers, record)
+  if ('unmatchedReason' in match) return { unbilledReason: match.unmatchedReason, numberID: null, customerID: null }
+  const number = match.number
+  const ids = { numberID: number.numberID, customerID: number.customerID }
+  const customer = context.customers.get(number.customerID) ?? {}
+  const selected = selectTariff(record.callClass, number, customer, context.tariffs)
+  const tariff = selected?.tariff ?? null
+
+  const found = tariff ? findRate(tariff, record) : null
+  if (tariff && found) {
+    const priced = rateCall(tariff, found.rate, record)
+    if ('unbilledReason' in priced) return { unbilledReason: priced.unbilledReason, ...ids }
+    return {
+      ...ids,
+      tariffID: tariff.id,
+      cost: priced.cost,
+      ratedDuration: priced.ratedDuration,
+      ratedBytes: priced.ratedBytes,
+      ratedEvents: priced.ratedEvents,
+      timeBand: found.timeBand,
+      chargeBand: record.chargeBand,
+      pricedBy: 'rate',
+      tariffDetailID: found.rate.detailID,
+      markupPercent: null,
+    }
+  }
+
+  const markup = selectMarkup(record.callClass, number, customer, tariff)
+  if (!markup || record.wholesaleCost === null) return { unbilledReason: 'no tariff or markup', ...ids }
+  return {
+    ...ids,
+    tariffID: tariff?.id ?? null,
+    cost: applyMarkup(record.wholesaleCost, markup.percent),
+    ratedDuration: record.durationSeconds,
+    ratedBytes: record.bytes,
+    ratedEvents: record.events,
+    timeBand: tariff && isSingleRate(tariff) ? 'any' : timeBandOf(record.startTime),
+    chargeBand: record.chargeBand,
+    pricedBy: 'markup',
+    tariffDetailID: null,
+    markupPercent: markup.percent,
+  }
+}

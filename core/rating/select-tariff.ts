@@ -1,0 +1,87 @@
+import { callClasses, type CallClass } from '../fields/call-classes.js'
+import { increaseByPercent, type Money } from '../money/money.js'
+import type { RatingTariff } from './rating-tariff.js'
+import { amountOf, type WireNumber } from './wire-amount.js'
+
+type ClassInfo = (typeof callClasses)[number]
+type TariffField = ClassInfo['tariff']
+type MarkupField = ClassInfo['markup']
+
+/** A number's tariff names and markups per class (catalogue names: `nationalTariff`, `nationalMarkup`, ...). */
+export type NumberTariffSettings = { readonly [K in TariffField]?: string | null } & {
+  readonly [K in MarkupField]?: WireNumber
+} & { readonly fallbackMarkup?: WireNumber }
+
+/** A customer's defaults per class (`defaultNationalTariff`, `defaultNationalMarkup`, ...). */
+export type CustomerTariffSettings = { readonly [K in TariffField as `default${Capitalize<K>}`]?: string | null } & {
+  readonly [K in MarkupField as `default${Capitalize<K>}`]?: WireNumber
+} & { readonly fallbackMarkup?: WireNumber }
+
+/** A read-only keyed lookup; a `Map` is one. */
+export interface Lookup<V> {
+  get(key: string): V | undefined
+}
+
+export interface SelectedTariff<T extends RatingTariff = RatingTariff> {
+  readonly tariff: T
+  readonly from: 'number' | 'customer'
+}
+
+export interface SelectedMarkup {
+  /** Percentage in Money units (12.5% → 12.5000). */
+  readonly percent: Money
+  readonly from: 'number' | 'customer' | 'number fallback' | 'tariff fallback' | 'customer fallback'
+}
+
+const classInfo = (c: CallClass): ClassInfo => callClasses.find((x) => x.key === c)!
+const capital = <S extends string>(s: S) => `default${s[0].toUpperCase()}${s.slice(1)}` as `default${Capitalize<S>}`
+
+/**
+ * The tariff for a call class: the number's `<class>Tariff`, else the customer's
+ * `default<Class>Tariff`. Both hold tariff names, looked up in `tariffsByName`; a name that
+ * names no tariff (since deleted) counts as unset. Null when neither gives one.
+ */
+export function selectTariff<T extends RatingTariff>(
+  callClass: CallClass,
+  number: NumberTariffSettings,
+  customer: CustomerTariffSettings,
+  tariffsByName: Lookup<T>,
+): SelectedTariff<T> | null {
+  const field = classInfo(callClass).tariff
+  const own = number[field]
+  const fromNumber = own ? tariffsByName.get(own) : undefined
+  if (fromNumber) return { tariff: fromNumber, from: 'number' }
+  const dflt = customer[capital(field)]
+  const fromCustomer = dflt ? tariffsByName.get(dflt) : undefined
+  return fromCustomer ? { tariff: fromCustomer, from: 'customer' } : null
+}
+
+/**
+ * The markup percentage for a call the tariff has no rate for (or no tariff at all), most
+ * specific first: the number's `<class>Markup`, the customer's `default<Class>Markup`, then the
+ * last-resort `fallbackMarkup` of the number, of the selected tariff, of the customer. 0 is a
+ * markup (charge at cost); unset is not. `fallbackMarkupSuggested` is never used to bill.
+ */
+export function selectMarkup(
+  callClass: CallClass,
+  number: NumberTariffSettings,
+  customer: CustomerTariffSettings,
+  tariff: Pick<RatingTariff, 'fallbackMarkup'> | null,
+): SelectedMarkup | null {
+  const field = classInfo(callClass).markup
+  const candidates: [WireNumber, string, SelectedMarkup['from']][] = [
+    [number[field], field, 'number'],
+    [customer[capital(field)], capital(field), 'customer'],
+    [number.fallbackMarkup, 'fallbackMarkup', 'number fallback'],
+    [tariff?.fallbackMarkup, 'fallbackMarkup', 'tariff fallback'],
+    [customer.fallbackMarkup, 'fallbackMarkup', 'customer fallback'],
+  ]
+  for (const [value, name, from] of candidates) {
+    const percent = amountOf(value, name)
+    if (percent !== null) return { percent, from }
+  }
+  return null
+}
+
+/** wholesale × (100 + percent) / 100, rounded half up to 4 places. */
+export const applyMarkup = (wholesale: Money, percent: Money): Money => increaseByPercent(wholesale, percent)
