@@ -6,7 +6,6 @@ const dir = args[0] ?? 'tests'
 const pattern = args[1] ?? '\\.test\\.ts$'
 const child = spawn(process.execPath, ['--import', 'tsx', 'node_modules/uvu/bin.js', dir, pattern], {
   stdio: ['ignore', 'pipe', 'inherit'],
-  env: process.stdout.isTTY ? process.env : { ...process.env, NO_COLOR: '1' },
 })
 let out = ''
 child.stdout.on('data', (chunk) => {

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
 import SqliteDatabase from 'better-sqlite3'
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely'
+import { Kysely, PostgresDialect, SqliteDialect, type LogEvent } from 'kysely'
 import pg from 'pg'
 import type { DatabaseDialect } from './dialect/dialect.js'
 import { postgresDialect } from './dialect/postgres-dialect.js'
@@ -20,23 +20,30 @@ export interface ConnectOptions {
   readonly schema?: string
   /** Postgres pool size. */
   readonly poolSize?: number
+  /** Called after every query (tests count queries to prove there is no query per item). */
+  readonly onQuery?: (sql: string) => void
 }
 
 /** Opens `sqlite:<file>`, `sqlite::memory:` or `postgres://…`. */
 export function connect(url: string, options: ConnectOptions = {}): Database {
-  if (url.startsWith('sqlite:')) return connectSqlite(url.slice('sqlite:'.length))
+  if (url.startsWith('sqlite:')) return connectSqlite(url.slice('sqlite:'.length), options)
   if (url.startsWith('postgres://') || url.startsWith('postgresql://')) return connectPostgres(url, options)
   throw new Error(`DATABASE_URL must start with sqlite: or postgres:// (got "${url.split(':')[0]}:")`)
 }
 
-function connectSqlite(file: string): Database {
+function logOption(options: ConnectOptions) {
+  const onQuery = options.onQuery
+  return onQuery ? { log: (event: LogEvent) => onQuery(event.query.sql) } : {}
+}
+
+function connectSqlite(file: string, options: ConnectOptions): Database {
   if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true })
   const sqlite = new SqliteDatabase(file)
   sqlite.pragma('journal_mode = WAL')
   sqlite.pragma('synchronous = NORMAL')
   sqlite.pragma('foreign_keys = ON')
   sqlite.pragma('busy_timeout = 10000')
-  const db = new Kysely<any>({ dialect: new SqliteDialect({ database: sqlite }) })
+  const db = new Kysely<any>({ dialect: new SqliteDialect({ database: sqlite }), ...logOption(options) })
   return {
     db,
     dialect: sqliteDialect,
@@ -51,7 +58,7 @@ function connectPostgres(url: string, options: ConnectOptions): Database {
     max: options.poolSize ?? 10,
     ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
   })
-  const db = new Kysely<any>({ dialect: new PostgresDialect({ pool }) })
+  const db = new Kysely<any>({ dialect: new PostgresDialect({ pool }), ...logOption(options) })
   const safe = new URL(url)
   safe.password = ''
   return {

@@ -29,6 +29,8 @@ export interface PlatformConfig {
   readonly presets?: Presets
   readonly clock?: Clock
   readonly logger?: Logger
+  /** Called with the SQL of every query (diagnostics, query-count tests). */
+  readonly onQuery?: (sql: string) => void
   /** Skip migrations (they ran elsewhere). */
   readonly skipMigrations?: boolean
 }
@@ -47,7 +49,7 @@ export interface Platform {
 
 /** The composition root shared by the server, the worker and embedding applications. */
 export async function openPlatform(config: PlatformConfig): Promise<Platform> {
-  const database = connect(config.databaseUrl, { schema: config.schema })
+  const database = connect(config.databaseUrl, { schema: config.schema, onQuery: config.onQuery })
   try {
     if (!config.skipMigrations) await migrate(database, config.schema)
   } catch (e) {

@@ -1,4 +1,4 @@
-import type { Money } from '../money/money.js'
+import { ZERO, type Money } from '../money/money.js'
 import type { Rate } from './find-rate.js'
 import {
   addFractions,
@@ -96,7 +96,7 @@ export function rateCall(tariff: RatingTariff, rate: Rate, usage: CallUsage): Ca
   const access = amountOf(tariff.baseAccessCharge, 'baseAccessCharge')
   const accessConnection = amountOf(tariff.baseAccessChargeConnection, 'baseAccessChargeConnection')
   if (access !== null || accessConnection !== null) {
-    const amount = component(accessConnection ?? (0n as Money), access ?? (0n as Money), q)
+    const amount = component(accessConnection ?? ZERO, access ?? ZERO, q)
     total = addFractions(total, roundBy(amount, tariff.baseRoundingAccessCharge))
   }
   for (const k of rateSurchargeKinds) {

@@ -27,6 +27,8 @@ export interface Harness {
   readonly platform: Platform
   readonly clock: FixedClock
   readonly keys: { admin: string; low: string; revoked: string }
+  /** SQL statements run since the harness opened (reset it to count a request's queries). */
+  readonly queries: string[]
   request<T = any>(method: string, path: string, body?: unknown, options?: RequestOptions): Promise<ApiResponse<T>>
   /** Same API over a real listening socket. */
   listen(): Promise<string>
@@ -41,7 +43,16 @@ export async function openHarness(
 ): Promise<Harness> {
   const target = openTarget(name)
   const clock = new FixedClock((options.now ?? '2026-01-15T10:00:00.000Z') as never)
-  const platform = await openPlatform({ databaseUrl: target.databaseUrl, schema: target.schema, clock, presets: options.presets })
+  const queries: string[] = []
+  const platform = await openPlatform({
+    databaseUrl: target.databaseUrl,
+    schema: target.schema,
+    clock,
+    presets: options.presets,
+    onQuery: (q) => {
+      if (queries.length < 10_000) queries.push(q)
+    },
+  })
   const make = async (keyName: string, expertLevel: number, permissions: string[] = []) =>
     (await createApiKey(platform.context.store.apiKeys, platform.secrets, clock, { name: keyName, expertLevel, permissions })).secret
   const keys = {
@@ -58,6 +69,7 @@ export async function openHarness(
     platform,
     clock,
     keys,
+    queries,
     async request(method, path, body, o = {}) {
       const headers: Record<string, string> = { ...(o.headers ?? {}) }
       const key = o.key === undefined ? keys.admin : o.key

@@ -1,0 +1,74 @@
+import { suite } from 'uvu'
+import * as assert from 'uvu/assert'
+import { catalogue } from '../../core/fields/catalogue.js'
+import { openHarness, type Harness } from '../support/harness.js'
+import { activeTargets } from '../support/targets.js'
+
+const ids = (body: any[]) => body.map((x) => x.id)
+
+for (const target of activeTargets()) {
+  const test = suite<{ h: Harness }>(`http customer contacts [${target}]`)
+  test.before(async (ctx) => {
+    ctx.h = await openHarness(target)
+  })
+  test.after(async (ctx) => ctx.h.close())
+
+  test('direct and shared contacts, scoped lists, dealerCode, password write-only', async ({ h }) => {
+    const c = (await h.request('POST', '/customers', { accountNumber: 'CT-1' })).body
+    const direct = await h.request('POST', `/customers/${c.id}/customerContacts`, {
+      contactType: 'Billing',
+      firstnames: 'Bea',
+      email: 'bea@example.com',
+      accountPassword: 's3cret',
+    })
+    assert.is(direct.status, 201)
+    assert.equal(
+      Object.keys(direct.body).sort(),
+      catalogue.customerContacts.fields.filter((f) => !f.internal).map((f) => f.name).sort(),
+    )
+    assert.is(direct.body.customerID, c.id)
+    assert.is(direct.body.accountPassword, null, 'write-only')
+    const shared = (await h.request('POST', '/customerContacts', { companyName: 'Partner Ltd', dealerCode: 'NORTHWEST-01' })).body
+    assert.is(shared.customerID, null)
+    assert.equal(ids((await h.request('GET', `/customers/${c.id}/customerContacts`)).body), [direct.body.id])
+    const add = await h.request('POST', `/customers/${c.id}?action=addSharedContact`, { sharedContactID: shared.id })
+    assert.is(add.status, 200)
+    assert.is(add.body.id, c.id)
+    assert.equal(ids((await h.request('GET', `/customers/${c.id}/customerContacts`)).body), [direct.body.id, shared.id])
+    assert.equal(ids((await h.request('GET', '/customerContacts?dealerCode=NORTHWEST-01')).body), [shared.id])
+    assert.equal((await h.request('GET', '/customerContacts?dealerCode=LONDON-03')).body, [])
+    const rm = await h.request('POST', `/customers/${c.id}?action=removeSharedContact`, { sharedContactID: shared.id })
+    assert.is(rm.status, 200)
+    assert.equal(ids((await h.request('GET', `/customers/${c.id}/customerContacts`)).body), [direct.body.id])
+    assert.is((await h.request('POST', `/customers/${c.id}?action=removeSharedContact`, { sharedContactID: shared.id })).body.error_code, 400502)
+  })
+
+  test('action parameter errors: missing 400503, bad or direct contact 400504, unknown action 400501', async ({ h }) => {
+    const c = (await h.request('POST', '/customers', {})).body
+    const d = (await h.request('POST', `/customers/${c.id}/customerContacts`, {})).body
+    const missing = await h.request('POST', `/customers/${c.id}?action=addSharedContact`, {})
+    assert.is(missing.body.error_code, 400503)
+    assert.ok(missing.body.hint.includes('sharedContactID'))
+    assert.is((await h.request('POST', `/customers/${c.id}?action=addSharedContact`, { sharedContactID: 'x' })).body.error_code, 400504)
+    assert.is((await h.request('POST', `/customers/${c.id}?action=addSharedContact`, { sharedContactID: d.id })).body.error_code, 400504)
+    assert.is((await h.request('POST', `/customers/${c.id}?action=addSharedContact`, { sharedContactID: '999999' })).body.error_code, 400504)
+    assert.is((await h.request('POST', `/customers/${c.id}?action=addSharedContact`, { sharedContactID: '1', extra: 1 })).body.error_code, 400504)
+    assert.is((await h.request('POST', `/customers/${c.id}?action=fly`, {})).body.error_code, 400501)
+    assert.is((await h.request('POST', `/customers/${c.id}`, {})).body.error_code, 400501)
+    assert.is((await h.request('POST', `/customers/999999?action=fly`, {})).body.error_code, 404001, 'the item before the action name')
+    const badBody = await h.request('POST', `/customers/${c.id}?action=fly`, undefined, { raw: '[', headers: { 'content-type': 'application/json' } })
+    assert.is(badBody.body.error_code, 400100, 'the body before the action name')
+  })
+
+  test('convertToSharedContact keeps the link to the original customer', async ({ h }) => {
+    const c = (await h.request('POST', '/customers', {})).body
+    const d = (await h.request('POST', `/customers/${c.id}/customerContacts`, { lastname: 'Moved' })).body
+    const r = await h.request('POST', `/customerContacts/${d.id}?action=convertToSharedContact`, {})
+    assert.is(r.status, 200)
+    assert.is(r.body.customerID, null)
+    assert.equal(ids((await h.request('GET', `/customers/${c.id}/customerContacts`)).body), [d.id])
+    assert.is((await h.request('POST', `/customerContacts/${d.id}?action=convertToSharedContact`, {})).body.error_code, 400502)
+  })
+
+  test.run()
+}

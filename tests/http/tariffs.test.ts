@@ -1,0 +1,91 @@
+import { suite } from 'uvu'
+import * as assert from 'uvu/assert'
+import { openHarness, type Harness } from '../support/harness.js'
+import { activeTargets } from '../support/targets.js'
+
+for (const target of activeTargets()) {
+  const test = suite<{ h: Harness }>(`http tariffs and fixed fee tariffs [${target}]`)
+  test.before(async (ctx) => {
+    ctx.h = await openHarness(target)
+  })
+  test.after(async (ctx) => ctx.h.close())
+
+  test('call tariffs: CRUD, required unique name, rate table under the tariff', async ({ h }) => {
+    assert.is((await h.request('POST', '/tariffs', { description: 'no name' })).body.error_code, 400101)
+    const t = await h.request('POST', '/tariffs', { name: 'Retail 2026', baseCost: 0.05, baseRoundSeconds: 60, tariffClass: 'Mobile' })
+    assert.is(t.status, 201)
+    assert.is(t.body.increaseOriginalID, null)
+    assert.is((await h.request('POST', '/tariffs', { name: 'Retail 2026' })).body.error_code, 409001)
+    const d = await h.request('POST', `/tariffs/${t.body.id}/tariffDetails`, {
+      chargeBand: 'UK Mobile',
+      timeBand: 'day',
+      startDate: '2026-01-01',
+      cost: '0.0825',
+      costConnection: 0.01,
+    })
+    assert.is(d.status, 201, JSON.stringify(d.body))
+    assert.is(d.body.tariffID, t.body.id)
+    assert.is(d.body.cost, 0.0825)
+    assert.is((await h.request('POST', `/tariffs/${t.body.id}/tariffDetails`, { timeBand: 'night' })).body.error_code, 400101)
+    assert.is((await h.request('POST', `/tariffs/${t.body.id}/tariffDetails`, { cost: 0.00001 })).body.error_code, 400101)
+    assert.is((await h.request('POST', '/tariffs/999999/tariffDetails', {})).body.error_code, 404001)
+    assert.equal((await h.request('GET', `/tariffs/${t.body.id}/tariffDetails`)).body.map((x: any) => x.id), [d.body.id])
+    const patched = await h.request('PATCH', `/tariffDetails/${d.body.id}`, { cost: 0.09 })
+    assert.is(patched.body.cost, 0.09)
+    assert.is((await h.request('PATCH', `/tariffDetails/${d.body.id}`, { tariffID: '999' })).body.error_code, 400102)
+    assert.is((await h.request('DELETE', `/tariffDetails/${d.body.id}`)).status, 200)
+    assert.equal((await h.request('GET', `/tariffs/${t.body.id}/tariffDetails`)).body, [])
+  })
+
+  test('a tariff in use cannot be deleted (409002) until nothing names it; its rates go with it', async ({ h }) => {
+    const t = (await h.request('POST', '/tariffs', { name: 'In Use' })).body
+    await h.request('POST', `/tariffs/${t.id}/tariffDetails`, { chargeBand: 'UK' })
+    const c = (await h.request('POST', '/customers', { defaultMobileTariff: 'In Use' })).body
+    assert.is(c.defaultMobileTariff, 'In Use')
+    const refused = await h.request('DELETE', `/tariffs/${t.id}`)
+    assert.is(refused.status, 409)
+    assert.is(refused.body.error_code, 409002)
+    assert.ok(refused.body.error.includes(`customer ${c.id}`))
+    const n = (await h.request('POST', `/customers/${c.id}/numbers`, { nationalTariff: 'In Use' })).body
+    await h.request('PATCH', `/customers/${c.id}`, { defaultMobileTariff: null })
+    assert.is((await h.request('DELETE', `/tariffs/${t.id}`)).body.error_code, 409002, 'the number still uses it')
+    const f = (await h.request('POST', `/numbers/${n.id}/features`, { mobileTariff: 'In Use' })).body
+    await h.request('PATCH', `/numbers/${n.id}`, { nationalTariff: null })
+    assert.is((await h.request('DELETE', `/tariffs/${t.id}`)).body.error_code, 409002, 'the feature still uses it')
+    await h.request('PATCH', `/features/${f.id}`, { mobileTariff: null })
+    const ok = await h.request('DELETE', `/tariffs/${t.id}`)
+    assert.is(ok.status, 200)
+    assert.is((await h.request('GET', `/tariffs/${t.id}`)).body.error_code, 404001)
+    assert.is((await h.request('POST', '/customers', { defaultMobileTariff: 'In Use' })).body.error_code, 400101, 'the name is gone')
+  })
+
+  test('renaming a tariff carries the new name to its users', async ({ h }) => {
+    const t = (await h.request('POST', '/fixedFeeTariffs', { name: 'Old Name' })).body
+    const c = (await h.request('POST', '/customers', { fixedFeeTariff: 'Old Name' })).body
+    const s = (await h.request('POST', `/customers/${c.id}/services`, { fixedFeeTariff: 'Old Name' })).body
+    const r = await h.request('PATCH', `/fixedFeeTariffs/${t.id}`, { name: 'New Name' })
+    assert.is(r.body.name, 'New Name')
+    assert.is((await h.request('GET', `/customers/${c.id}`)).body.fixedFeeTariff, 'New Name')
+    assert.is((await h.request('GET', `/services/${s.id}`)).body.fixedFeeTariff, 'New Name')
+    assert.is((await h.request('PATCH', `/fixedFeeTariffs/${t.id}`, { name: null })).body.error_code, 400101)
+  })
+
+  test('fixed fee tariffs: rate rows with matching lists; increase fields are read-only', async ({ h }) => {
+    const t = (await h.request('POST', '/fixedFeeTariffs', { name: 'FF 1', wholesaleForCarrierIDs: ['Gamma'] })).body
+    assert.equal(t.wholesaleForCarrierIDs, ['Gamma'])
+    const d = await h.request('POST', `/fixedFeeTariffs/${t.id}/fixedFeeTariffDetails`, {
+      description: 'Line rental',
+      featureTypes: ['Line Rental'],
+      serviceCharge: '12.50',
+      connectionCharge: 99,
+    })
+    assert.is(d.status, 201, JSON.stringify(d.body))
+    assert.is(d.body.fixedFeeTariffID, t.id)
+    assert.equal(d.body.featureTypes, ['Line Rental'])
+    assert.is((await h.request('PATCH', `/fixedFeeTariffs/${t.id}`, { increasePercent: 5 })).body.error_code, 400102)
+    assert.is((await h.request('DELETE', `/fixedFeeTariffs/${t.id}`)).status, 200)
+    assert.is((await h.request('GET', `/fixedFeeTariffDetails/${d.body.id}`)).body.error_code, 404001)
+  })
+
+  test.run()
+}
