@@ -3,8 +3,8 @@
  * number's `number` / `CDRNumber..4`. UK national form is canonical, because that is how
  * numbers are sold and entered:
  *
- * - spaces, tabs, dashes, dots and parentheses are removed, and so is an international
- *   trunk marker `(0)` (`+44 (0)20 7946 0000`);
+ * - spaces, tabs, dashes, dots and parentheses are removed; a trunk marker `(0)` right after
+ *   an international prefix goes too (`+44 (0)20 7946 0000`), elsewhere its 0 stays;
  * - a leading `+` becomes the international prefix `00`;
  * - `0044…` (so also `+44…`) becomes `0…`;
  * - bare E.164 as carriers often send it, `44` followed by 9 or 10 digits not starting with 0,
@@ -15,7 +15,10 @@
  * is kept, so withheld or odd numbers still compare exactly.
  */
 export function normaliseNumber(raw: string): string {
-  let s = raw.replace(/\(0\)/g, '').replace(/[\s\-.()]/g, '')
+  let s = raw
+    .replace(/[\s\-.]/g, '')
+    .replace(/^(\+\d{1,3}|00\d{1,3})\(0\)/, '$1')
+    .replace(/[()]/g, '')
   if (s.startsWith('+')) s = `00${s.slice(1)}`
   if (s.startsWith('0044')) return `0${s.slice(4)}`
   if (/^44[1-9]\d{8,9}$/.test(s)) return `0${s.slice(2)}`

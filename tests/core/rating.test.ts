@@ -217,7 +217,7 @@ test('tariff numbers convert to exact Money through their decimal text', () => {
 })
 
 test('numbers normalise: spaces, dashes, +44, 0044 and bare 44 are UK national form', () => {
-  for (const n of ['01632 960000', '01632-960-000', '+44 1632 960000', '+44 (0)1632 960000', '0044 1632 960000', '441632960000']) {
+  for (const n of ['01632 960000', '(0)1632 960000', '(01632) 960 000', '01632-960-000', '+44 1632 960000', '+44 (0)1632 960000', '0044 1632 960000', '441632960000']) {
     assert.is(normaliseNumber(n), '01632960000', n)
   }
   assert.is(normaliseNumber('+33 1 23 45 67 89'), '0033123456789')
