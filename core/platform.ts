@@ -3,6 +3,8 @@ import type { Presets } from './presets/presets.js'
 import type { Clock } from './ports/clock.js'
 import type { Store } from './ports/store.js'
 import type { PasswordHasher } from './ports/password-hasher.js'
+import type { PaymentLinkProvider } from './ports/payment-link-provider.js'
+import type { Random } from './ports/random.js'
 import type { Resource, ResourceName } from './fields/resource.js'
 
 /** Everything the use cases need, assembled by a composition root. */
@@ -13,4 +15,6 @@ export interface PlatformContext {
   readonly presets: Presets
   readonly resources: ReadonlyMap<ResourceName, Resource>
   readonly passwords: PasswordHasher
+  readonly random: Random
+  readonly paymentLinks: PaymentLinkProvider
 }

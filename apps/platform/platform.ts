@@ -10,6 +10,9 @@ import { migrate } from '../../adapters/persistence/migrations/migrations.js'
 import { SystemClock } from '../../adapters/persistence/system-clock.js'
 import { nodeKeySecrets } from '../../adapters/security/node-key-secrets.js'
 import { scryptPasswordHasher } from '../../adapters/security/scrypt-password-hasher.js'
+import { nodeRandom } from '../../adapters/security/node-random.js'
+import { templatePaymentLinkProvider } from '../../adapters/payments/template-payment-link-provider.js'
+import type { PaymentLinkProvider } from '../../core/ports/payment-link-provider.js'
 import type { Resource, ResourceName } from '../../core/fields/resource.js'
 import { InputValidator } from '../../core/fields/validate.js'
 import type { PlatformContext } from '../../core/platform.js'
@@ -29,6 +32,8 @@ export interface PlatformConfig {
   readonly presets?: Presets
   readonly clock?: Clock
   readonly logger?: Logger
+  /** Creates payment links (default: URL templates from the presets). */
+  readonly paymentLinks?: PaymentLinkProvider
   /** Called with the SQL of every query (diagnostics, query-count tests). */
   readonly onQuery?: (sql: string) => void
   /** Skip migrations (they ran elsewhere). */
@@ -81,6 +86,8 @@ export async function openPlatform(config: PlatformConfig): Promise<Platform> {
         presets,
         resources,
         passwords: scryptPasswordHasher,
+        random: nodeRandom,
+        paymentLinks: config.paymentLinks ?? templatePaymentLinkProvider,
       }),
       [TYPES.Store, TYPES.Validator, TYPES.Clock, TYPES.Presets, TYPES.Resources],
     )

@@ -4,6 +4,7 @@ import { actionRoute, type ActionDef } from './action-routes.js'
 import { customerChildRoutes, featureRoutes } from './child-routes.js'
 import { contactActions, sharedContactActions } from './contact-actions.js'
 import { contactRoutes } from './contact-routes.js'
+import { customerSideEffectActions } from './customer-actions.js'
 import { customerRoutes } from './customer-routes.js'
 import { healthRoute } from './health-routes.js'
 import { presetRoute } from './preset-routes.js'
@@ -15,7 +16,7 @@ export type ActionTable = Partial<Record<ResourceName, Record<string, ActionDef>
 
 export function baseActions(): ActionTable {
   return {
-    customers: { ...sharedContactActions },
+    customers: { ...sharedContactActions, ...customerSideEffectActions },
     customerContacts: { ...contactActions },
   }
 }

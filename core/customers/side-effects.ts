@@ -1,0 +1,74 @@
+import { BillingError } from '../errors.js'
+import type { Item } from '../fields/item.js'
+import type { PaymentLinkType } from '../presets/presets.js'
+import type { PlatformContext } from '../platform.js'
+
+export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i
+
+export type SideEffectContext = PlatformContext
+
+/** A new 6-digit portal PIN from a cryptographic source, stored only as a hash (contract 7). */
+export async function generatePIN(ctx: SideEffectContext, customer: Item): Promise<{ pin: string }> {
+  const pin = ctx.random.digits(6)
+  const hash = await ctx.passwords.hash(pin)
+  await ctx.store.repository('customers').update(customer.id, { portalPIN: hash, updatedStamp: ctx.clock.now() })
+  return { pin }
+}
+
+/** Stores (or clears) the customer's UUID in the external accounting system. */
+export async function setAccountingID(ctx: PlatformContext, customer: Item, accountingID: string | null): Promise<Item> {
+  return (await ctx.store.repository('customers').update(customer.id, {
+    accountingID: accountingID?.toLowerCase() ?? null,
+    updatedStamp: ctx.clock.now(),
+  }))!
+}
+
+export interface PaymentLink {
+  readonly type: PaymentLinkType
+  readonly providerName: string
+  readonly label: string
+  readonly url: string
+}
+
+/**
+ * One link per link type the customer's portal profile enables, from the first provider
+ * configured for that type. No profile → `state_not_allowed`; a provider failure →
+ * `payment_links_failed`.
+ */
+export async function generatePaymentLinks(
+  ctx: SideEffectContext,
+  customer: Item,
+): Promise<{ success: true; paymentLinkUUID: string; links: PaymentLink[] }> {
+  const profile = customer.portalCustomerProfile as string | null
+  if (!profile) {
+    throw new BillingError(
+      'state_not_allowed',
+      `Customer ${customer.id} has no self-service portal profile`,
+      'Set portalCustomerProfile on the customer first.',
+    )
+  }
+  const types = ctx.presets.portalProfiles[profile] ?? []
+  const paymentLinkUUID = ctx.random.uuid()
+  const links: PaymentLink[] = []
+  for (const type of types) {
+    const provider = ctx.presets.paymentProviders.find((p) => p.type === type)
+    if (!provider) continue
+    let url: string
+    try {
+      url = await ctx.paymentLinks.createLink({
+        provider,
+        paymentLinkUUID,
+        customerID: customer.id,
+        accountNumber: (customer.accountNumber as string | null) ?? null,
+      })
+    } catch (e) {
+      throw new BillingError(
+        'payment_links_failed',
+        `Payment provider ${provider.name} failed to create a ${type} link`,
+        'Retry later; if it persists, check the provider configuration.',
+      )
+    }
+    links.push({ type, providerName: provider.name, label: provider.label, url })
+  }
+  return { success: true, paymentLinkUUID, links }
+}

@@ -1,0 +1,13 @@
+import type { PaymentProvider } from '../presets/presets.js'
+
+export interface PaymentLinkRequest {
+  readonly provider: PaymentProvider
+  readonly paymentLinkUUID: string
+  readonly customerID: string
+  readonly accountNumber: string | null
+}
+
+/** Creates a payment link at a provider; throws when the provider fails. */
+export interface PaymentLinkProvider {
+  createLink(request: PaymentLinkRequest): Promise<string>
+}
