@@ -85,7 +85,7 @@ function reinstated(p: ParsedAction, root: LifecycleNode, rootKey: ItemKey, belo
       const { droppedBy, updatedDate } = n.state
       const wanted = droppedBy !== null ? back.has(droppedBy) : sameDay !== null && updatedDate === sameDay
       // its number or service (the customer is the root or already checked) must be active afterwards
-      const parentsActive = true
+      const parentsActive = ancestorKeys(n.level, n).every(activeAfter)
       if (wanted && parentsActive) {
         back.add(key)
         grew = true

@@ -256,9 +256,9 @@ const cmdArb = fc
   })
   .map((c) => new ActionCommand(c))
 
-function agreesWithModel(trees: fc.Arbitrary<Tree>, numRuns: number) {
+function agreesWithModel(trees: fc.Arbitrary<Tree>, numRuns: number, maxCommands = 40) {
   fc.assert(
-    fc.property(trees, fc.commands([cmdArb], { maxCommands: 40, size: 'max' }), (tree, cmds) => {
+    fc.property(trees, fc.commands([cmdArb], { maxCommands, size: 'max' }), (tree, cmds) => {
       const nodes = build(tree)
       const setup = () => ({
         model: new Model(nodes),
@@ -281,7 +281,9 @@ test('the same on small trees, where the rarer cascade paths (a number and its f
     services: fc.integer({ min: 0, max: 1 }),
     features: fc.array(fc.constantFrom(1, 2), { minLength: 1, maxLength: 2 }),
   })
-  agreesWithModel(small, 600)
+  // long sequences: a feature dropped on its own, then its number on another day, then the
+  // customer dropped and reinstated with the feature's date takes a while to come about
+  agreesWithModel(small, 600, 100)
 })
 
 test('drop then reinstate of the same item restores every drop flag', () => {
