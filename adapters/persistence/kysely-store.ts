@@ -7,6 +7,8 @@ import type { Store } from '../../core/ports/store.js'
 import type { DatabaseDialect } from './dialect/dialect.js'
 import { KyselyApiKeyRepository } from './repositories/kysely-api-key-repository.js'
 import { KyselyContactRepository } from './repositories/kysely-contact-repository.js'
+import { KyselyLifecycleLog } from './repositories/kysely-lifecycle-log.js'
+import type { LifecycleLog } from '../../core/ports/lifecycle-log.js'
 import { KyselyResourceRepository } from './repositories/kysely-resource-repository.js'
 
 export type RepositoryFactory = (db: Kysely<any>, dialect: DatabaseDialect, resource: Resource) => ResourceRepository
@@ -15,6 +17,7 @@ export type RepositoryFactory = (db: Kysely<any>, dialect: DatabaseDialect, reso
 export class KyselyStore implements Store {
   private readonly repositories = new Map<ResourceName, ResourceRepository>()
   readonly apiKeys: ApiKeyRepository
+  readonly lifecycle: LifecycleLog
 
   constructor(
     readonly db: Kysely<any>,
@@ -24,6 +27,7 @@ export class KyselyStore implements Store {
     private readonly inTransaction = false,
   ) {
     this.apiKeys = new KyselyApiKeyRepository(db)
+    this.lifecycle = new KyselyLifecycleLog(db, dialect)
   }
 
   get contacts(): ContactRepository {

@@ -1,6 +1,7 @@
 import type { FieldRef } from '../fields/field.js'
 import type { ResourceName } from '../fields/resource.js'
 import type { ApiKeyRepository } from './api-key-repository.js'
+import type { LifecycleLog } from './lifecycle-log.js'
 import type { ContactRepository, ResourceRepository } from './resource-repository.js'
 
 /**
@@ -12,6 +13,7 @@ export interface Store {
   repository(resource: ResourceName): ResourceRepository
   readonly apiKeys: ApiKeyRepository
   readonly contacts: ContactRepository
+  readonly lifecycle: LifecycleLog
   /** Which of `names` exist as names of the referenced resource (tariff names). */
   namesExisting(ref: FieldRef, names: readonly string[]): Promise<Set<string>>
   /** Every name of the referenced resource, in name order (presets discovery). */

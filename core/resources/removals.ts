@@ -55,6 +55,7 @@ export async function purgeCustomer(store: Store, customerID: string): Promise<b
     const customer = await tx.repository('customers').getForUpdate(customerID)
     if (!customer) return false
     await tx.contacts.unlinkAll({ customerID })
+    await tx.lifecycle.removeCustomer(customerID)
     for (const d of customerDependents) {
       await tx.repository(d.resource).removeWhere([{ op: 'eq', column: d.column, value: customerID }])
     }

@@ -7,6 +7,7 @@ import { contactRoutes } from './contact-routes.js'
 import { customerSideEffectActions } from './customer-actions.js'
 import { customerRoutes } from './customer-routes.js'
 import { healthRoute } from './health-routes.js'
+import { lifecycleActions } from './lifecycle-actions.js'
 import { presetRoute } from './preset-routes.js'
 import { expandingPresenter, expansionFlags } from './presenters.js'
 import { tariffRoutes } from './tariff-routes.js'
@@ -16,7 +17,10 @@ export type ActionTable = Partial<Record<ResourceName, Record<string, ActionDef>
 
 export function baseActions(): ActionTable {
   return {
-    customers: { ...sharedContactActions, ...customerSideEffectActions },
+    customers: { ...lifecycleActions('customers'), ...sharedContactActions, ...customerSideEffectActions },
+    numbers: lifecycleActions('numbers'),
+    services: lifecycleActions('services'),
+    features: lifecycleActions('features'),
     customerContacts: { ...contactActions },
   }
 }

@@ -3,6 +3,7 @@ import type { Database } from '../connect.js'
 import type { DatabaseDialect } from '../dialect/dialect.js'
 import * as m0001 from './0001-foundation.js'
 import * as m0002 from './0002-resources.js'
+import * as m0003 from './0003-lifecycle.js'
 
 type Step = { up(db: Kysely<any>, dialect: DatabaseDialect): Promise<void> }
 
@@ -10,6 +11,7 @@ type Step = { up(db: Kysely<any>, dialect: DatabaseDialect): Promise<void> }
 const steps: Record<string, Step> = {
   '0001-foundation': m0001,
   '0002-resources': m0002,
+  '0003-lifecycle': m0003,
 }
 
 /** Brings the schema up to date; safe to call from several processes at once (Kysely locks). */

@@ -1,0 +1,19 @@
+import type { IgnoreTrafficEntry } from '../lifecycle/cascade.js'
+import type { LifecycleEvent } from '../lifecycle/events.js'
+import type { ItemKey } from '../lifecycle/levels.js'
+
+/** A recorded lifecycle event with the customer whose tree it belongs to. */
+export type StoredEvent = LifecycleEvent & { readonly customerID: string }
+
+/** The lifecycle's own records: state-change events (read by billing) and ignore-traffic entries (read by rating). */
+export interface LifecycleLog {
+  append(events: readonly StoredEvent[]): Promise<void>
+  /** Events of the given items, in the order they were recorded. */
+  eventsOf(items: readonly ItemKey[]): Promise<LifecycleEvent[]>
+  /** Events of every item of the given customers, in recorded order. */
+  eventsOfCustomers(customerIDs: readonly string[]): Promise<StoredEvent[]>
+  addIgnoreTraffic(entries: readonly (IgnoreTrafficEntry & { customerID: string })[]): Promise<void>
+  ignoreTraffic(): Promise<(IgnoreTrafficEntry & { customerID: string })[]>
+  /** Removes every record of a customer's tree (purge). */
+  removeCustomer(customerID: string): Promise<void>
+}
