@@ -19,9 +19,6 @@ async function main(): Promise<void> {
   await new Promise<void>((resolve) => server.listen(config.port, config.host, resolve))
   const address = server.address()
   const port = typeof address === 'object' && address ? address.port : config.port
-  logger.info('listening', { url: `http://${config.host}:${port}/backend/api/v1`, database: platform.database.description })
-  process.stdout.write(`Serving http://${config.host}:${port}/backend/api/v1 (database ${platform.database.description})\n`)
-
   let stopping = false
   const stop = async (signal: string) => {
     if (stopping) return
@@ -38,6 +35,8 @@ async function main(): Promise<void> {
   }
   process.on('SIGTERM', () => void stop('SIGTERM'))
   process.on('SIGINT', () => void stop('SIGINT'))
+  logger.info('listening', { url: `http://${config.host}:${port}/backend/api/v1`, database: platform.database.description })
+  process.stdout.write(`Serving http://${config.host}:${port}/backend/api/v1 (database ${platform.database.description})\n`)
 }
 
 main().catch((error) => {

@@ -10,7 +10,6 @@ async function main(): Promise<void> {
   const config = readEnvConfig()
   const logger = jsonLogger()
   const platform = await openPlatform({ databaseUrl: config.databaseUrl, presets: config.presets, logger })
-  logger.info('worker-started', { database: platform.database.description })
   const keepAlive = setInterval(() => {}, 1 << 30)
   let stopping = false
   const stop = async (signal: string) => {
@@ -24,6 +23,8 @@ async function main(): Promise<void> {
   }
   process.on('SIGTERM', () => void stop('SIGTERM'))
   process.on('SIGINT', () => void stop('SIGINT'))
+  // Announced only once the signal handlers are in place, so a supervisor may stop it at once.
+  logger.info('worker-started', { database: platform.database.description })
 }
 
 main().catch((error) => {

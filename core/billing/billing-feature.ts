@@ -1,0 +1,45 @@
+import { minDate, type DateOnly } from '../dates/date-only.js'
+import type { Money } from '../money/money.js'
+import type { ServiceChargeInterval } from './periods.js'
+
+/**
+ * What the billing math needs of a feature. The charge itself (`serviceCharge`, `featureCount`)
+ * is not here: it lives in the feature's charge history (see `charge-history.ts`), because it
+ * changes over time.
+ */
+export interface BillingFeature {
+  /** First day billed; a feature without one is never charged. */
+  readonly startDate: DateOnly | null
+  /** Last day active, inclusive; null for ongoing. */
+  readonly endDate: DateOnly | null
+  /** Last day billed once dropped (contract 5.5); null while not dropped. */
+  readonly billToDate: DateOnly | null
+  readonly interval: ServiceChargeInterval
+  readonly connectionCharge: Money | null
+  readonly featureCountCommitted: number | null
+  readonly committedTermDate: DateOnly | null
+  readonly totalFeatureValue: Money | null
+  /** Transaction type of recurring charge rows; default `Recurring Charge`. */
+  readonly serviceTransactionType: string | null
+  /** Transaction type of the connection charge row; default `Connection Charge`. */
+  readonly connectionTransactionType: string | null
+  readonly isDropped: boolean
+}
+
+/** The last day the feature is charged for: the earlier of its end date and its bill-to date. */
+export function featureEnd(f: BillingFeature): DateOnly | null {
+  if (f.endDate && f.billToDate) return minDate(f.endDate, f.billToDate)
+  return f.endDate ?? f.billToDate
+}
+
+/**
+ * The count a recurring charge is billed for, for a period (segment) starting on `date`: the
+ * feature count, or the committed count when larger and `date` is on or before the committed term
+ * date (always, when there is none).
+ */
+export function billedCount(f: BillingFeature, featureCount: number, date: DateOnly): number {
+  const committed = f.featureCountCommitted
+  if (committed === null || committed <= featureCount) return featureCount
+  if (f.committedTermDate !== null && date > f.committedTermDate) return featureCount
+  return committed
+}

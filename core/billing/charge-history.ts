@@ -1,0 +1,88 @@
+import { maxDate, type DateOnly } from '../dates/date-only.js'
+import type { Money } from '../money/money.js'
+
+export const chargeChangeModes = ['replace', 'add', 'delta'] as const
+export type ChargeChangeMode = (typeof chargeChangeModes)[number]
+
+/**
+ * One version of a feature's recurring charge, in force from `from` until the next version.
+ *
+ * `series` numbers the runs of charges an `add` change starts: ledger rows of an older series for
+ * periods that a newer series covers are left alone (the customer was credited outside the
+ * platform), which is how `add` charges again without refunding. `mode` is the change that made
+ * the version; for `delta` versions a difference against approved charges is settled with
+ * adjustment rows instead of a refund and a new charge.
+ */
+export interface ChargeVersion {
+  readonly from: DateOnly
+  /** Unit price per period; null: no recurring charge while this version is in force. */
+  readonly serviceCharge: Money | null
+  readonly featureCount: number
+  readonly series: number
+  readonly mode: ChargeChangeMode
+}
+
+export type ChargeHistory = readonly ChargeVersion[]
+
+/** The history of a feature that has never been changed: its charge from its start date. */
+export function initialHistory(startDate: DateOnly, serviceCharge: Money | null, featureCount: number): ChargeVersion[] {
+  return [{ from: startDate, serviceCharge, featureCount, series: 0, mode: 'replace' }]
+}
+
+/**
+ * The history as it applies to a feature starting on `startDate`: sorted by `from` (for equal
+ * dates the later entry wins), dates before the start moved to it, the first version from the
+ * start (a date before the first version uses the first version).
+ */
+export function effectiveHistory(history: ChargeHistory, startDate: DateOnly): ChargeVersion[] {
+  const sorted = [...history].sort((a, b) => (a.from < b.from ? -1 : a.from > b.from ? 1 : 0))
+  const out: ChargeVersion[] = []
+  for (const v of sorted) {
+    const from = out.length === 0 ? startDate : maxDate(v.from, startDate)
+    if (out.length > 0 && out[out.length - 1].from === from) out.pop()
+    out.push({ ...v, from })
+  }
+  return out
+}
+
+/** The version in force on `date` in a sorted history: the last from on or before it, else the first. */
+export function versionAt(sorted: readonly ChargeVersion[], date: DateOnly): ChargeVersion | null {
+  let found: ChargeVersion | null = sorted[0] ?? null
+  for (const v of sorted) {
+    if (v.from > date) break
+    found = v
+  }
+  return found
+}
+
+/** A change to record: new values in force from `from`. */
+export interface ChargeChange {
+  readonly from: DateOnly
+  readonly serviceCharge: Money | null
+  readonly featureCount: number
+  readonly mode: ChargeChangeMode
+}
+
+/**
+ * The history after a change. `replace` and `delta` put the new values in force from `from` on,
+ * superseding later versions but keeping their series (a later `add` stays in effect for what it
+ * froze). `add` starts a new series from `from`, above every series in the history and in the
+ * ledger (`ledgerMaxSeries`), and drops the versions after it.
+ */
+export function applyChange(history: ChargeHistory, change: ChargeChange, ledgerMaxSeries: number): ChargeVersion[] {
+  const sorted = [...history].sort((a, b) => (a.from < b.from ? -1 : a.from > b.from ? 1 : 0))
+  const before = sorted.filter((v) => v.from < change.from)
+  const values = { serviceCharge: change.serviceCharge, featureCount: change.featureCount, mode: change.mode }
+  if (change.mode === 'add') {
+    const series = Math.max(ledgerMaxSeries, ...sorted.map((v) => v.series)) + 1
+    return [...before, { from: change.from, series, ...values }]
+  }
+  let series = versionAt(sorted, change.from)?.series ?? 0
+  const out: ChargeVersion[] = [...before, { from: change.from, series, ...values }]
+  for (const v of sorted) {
+    if (v.from <= change.from || v.series === series) continue
+    series = v.series
+    out.push({ from: v.from, series, ...values })
+  }
+  return out
+}

@@ -1,0 +1,100 @@
+import type { DateOnly } from '../dates/date-only.js'
+import type { Money } from '../money/money.js'
+
+/** `connection`: the one-off charge on the start date; `recurring`: everything about service charges. */
+export type ChargeKind = 'connection' | 'recurring'
+
+/** The transaction type names the engine writes (contract 9.2). */
+export const transactionTypeNames = {
+  connection: 'Connection Charge',
+  recurring: 'Recurring Charge',
+  refund: 'Recurring Charge Refund',
+  adjustment: 'Recurring Charge Adjustment',
+  adjustmentRefund: 'Recurring Charge Adjustment Refund',
+} as const
+
+/** What a row does: a charge for a period (segment), or a correction of a period's approved charges. */
+export type EntryRole = 'charge' | 'refund' | 'adjustment' | 'adjustment_refund'
+
+/** The role of a feature's ledger row, read from its transaction type (custom types are charges). */
+export function roleOf(transactionType: string): EntryRole {
+  switch (transactionType) {
+    case transactionTypeNames.refund:
+      return 'refund'
+    case transactionTypeNames.adjustment:
+      return 'adjustment'
+    case transactionTypeNames.adjustmentRefund:
+      return 'adjustment_refund'
+    default:
+      return 'charge'
+  }
+}
+
+/**
+ * A ledger row the engine wrote for a feature (rows without a `kind`, such as manual transactions,
+ * are not the engine's and are not passed in). `dateFrom`/`dateTo` of the transaction are
+ * `periodStart`/`periodEnd`.
+ */
+export interface LedgerRow {
+  readonly id: string
+  readonly kind: ChargeKind
+  readonly series: number
+  /** Distinguishes successive rows of the same natural key prefix (a period charged, refunded, charged again). */
+  readonly revision: number
+  readonly transactionType: string
+  readonly transactionDate: DateOnly
+  readonly periodStart: DateOnly
+  readonly periodEnd: DateOnly
+  /** Billed count of a charge; null for refunds and adjustments. */
+  readonly quantity: number | null
+  /** Unit price of a charge; null for refunds and adjustments. */
+  readonly rate: Money | null
+  /** Net, whole pence; negative for refunds. */
+  readonly amount: Money
+  /** On an invoice of a completed billing run: never changed or deleted again. */
+  readonly approved: boolean
+}
+
+/** A row to insert (always unapproved). */
+export type NewLedgerRow = Omit<LedgerRow, 'id' | 'approved'>
+
+/** Fields of an unapproved row changed in place. */
+export type LedgerRowChanges = Partial<Pick<LedgerRow, 'transactionDate' | 'periodEnd' | 'quantity' | 'rate' | 'amount'>>
+
+/** What a reconcile or a charge change writes: everything else in the ledger stays as it is. */
+export interface LedgerDiff {
+  readonly insert: readonly NewLedgerRow[]
+  /** Only unapproved rows. */
+  readonly update: readonly { readonly id: string; readonly set: LedgerRowChanges }[]
+  /** IDs of unapproved rows. */
+  readonly delete: readonly string[]
+}
+
+export const isEmptyDiff = (d: LedgerDiff): boolean => d.insert.length + d.update.length + d.delete.length === 0
+
+/**
+ * Columns of the unique index on the engine's rows (with `featureID` first): a period can hold one
+ * row per transaction type and revision, and the revision of a new row is one above the highest of
+ * its prefix, so two runs (or a run and a change) computing the same difference concurrently
+ * collide on the index instead of charging twice.
+ */
+export const naturalKeyColumns = ['featureID', 'kind', 'series', 'periodStart', 'transactionType', 'revision'] as const
+
+/** The natural key of a row as one string (for maps and for tests). */
+export const naturalKey = (featureId: string, r: NewLedgerRow): string =>
+  [featureId, r.kind, r.series, r.periodStart, r.transactionType, r.revision].join('|')
+
+/**
+ * The ledger after a diff, as the persistence layer would leave it: deletes, in-place updates, and
+ * inserts (unapproved, with IDs from `newId`). A reference for adapters and tests.
+ */
+export function applyLedgerDiff(
+  ledger: readonly LedgerRow[],
+  diff: LedgerDiff,
+  newId: (row: NewLedgerRow, index: number) => string,
+): LedgerRow[] {
+  const deleted = new Set(diff.delete)
+  const changes = new Map(diff.update.map((u) => [u.id, u.set]))
+  const kept = ledger.filter((r) => !deleted.has(r.id)).map((r) => ({ ...r, ...changes.get(r.id) }))
+  return [...kept, ...diff.insert.map((r, i) => ({ ...r, id: newId(r, i), approved: false }))]
+}

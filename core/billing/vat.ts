@@ -1,0 +1,13 @@
+import { mulRatio, parseMoney, times, type Money } from '../money/money.js'
+
+/**
+ * VAT on a net amount at a percentage given as decimal text ("20", "17.5"), rounded once, half
+ * away from zero, to whole pence. Throws RangeError for a percentage that is not such a text
+ * (a configuration error: `Presets.vatRatePercents` is validated when loaded).
+ */
+export function vatFor(amount: Money, percentText: string): Money {
+  const percent = parseMoney(percentText)
+  if (percent === null || percent < 0n) throw new RangeError(`vatFor: bad percentage ${JSON.stringify(percentText)}`)
+  // amount × (percent / 10_000) / 100, in units of pence: a further factor of 100 in the divisor.
+  return times(mulRatio(amount, percent, 100_000_000n), 100)
+}

@@ -1,0 +1,107 @@
+import { spawn, spawnSync } from 'node:child_process'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { suite } from 'uvu'
+import * as assert from 'uvu/assert'
+
+const test = suite<{ dir: string }>('apps: server process, API key CLI, worker')
+test.before((ctx) => {
+  ctx.dir = mkdtempSync(join(tmpdir(), 'billing-app-'))
+})
+test.after((ctx) => rmSync(ctx.dir, { recursive: true, force: true }))
+
+function startServer(env: Record<string, string>) {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/main.ts'], {
+    env: { ...process.env, HOST: '127.0.0.1', PORT: '0', BILLING_SCHEDULER: 'off', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  let stdout = ''
+  let stderr = ''
+  child.stdout.on('data', (c) => (stdout += c))
+  child.stderr.on('data', (c) => (stderr += c))
+  const ready = new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start: ${stderr}`)), 20_000)
+    child.on('exit', () => {
+      clearTimeout(timer)
+      reject(new Error(`server exited: ${stderr}`))
+    })
+    child.stdout.on('data', () => {
+      const m = /Serving (http:\/\/[^\s]+)/.exec(stdout)
+      if (m) {
+        clearTimeout(timer)
+        resolve(m[1])
+      }
+    })
+  })
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)))
+  return { child, ready, exited, out: () => stdout, err: () => stderr }
+}
+
+test('first start prints the admin key once; it works; SIGTERM stops cleanly; the second start prints none', async ({ dir }) => {
+  const env = { DATABASE_URL: `sqlite:${join(dir, 'first.sqlite')}` }
+  const first = startServer(env)
+  const base = await first.ready
+  const key = /shown only once:\n(\S+)/.exec(first.out())?.[1]
+  assert.ok(key, first.out())
+  const ok = await fetch(`${base}/customers`, { headers: { authorization: `Bearer ${key}` } })
+  assert.is(ok.status, 200)
+  assert.is((await fetch(`${base}/customers`)).status, 401)
+  assert.is((await fetch(`${base.replace('/backend/api/v1', '')}/healthz`)).status, 200)
+  first.child.kill('SIGTERM')
+  assert.is(await first.exited, 0)
+  assert.not.ok(first.err().includes(key!), 'the key never reaches the logs')
+  const second = startServer(env)
+  await second.ready
+  assert.not.ok(/shown only once/.test(second.out()))
+  second.child.kill('SIGINT')
+  assert.is(await second.exited, 0)
+})
+
+test('npm run apikey: create prints the key alone; list; revoke is immediate', async ({ dir }) => {
+  const env = { ...process.env, DATABASE_URL: `sqlite:${join(dir, 'cli.sqlite')}` }
+  const run = (...args: string[]) => spawnSync('npm', ['run', 'apikey', '--', ...args], { env, encoding: 'utf8' })
+  const created = run('create', '--name', 'ops', '--expert-level', '3', '--permission', 'dataProtectionDownload')
+  assert.is(created.status, 0, created.stderr)
+  assert.match(created.stdout, /^tbk_[\w-]{32}\n$/)
+  const listed = run('list')
+  assert.match(listed.stdout, /^ops\texpert level 3\tdataProtectionDownload\tactive/m)
+  assert.not.ok(listed.stdout.includes(created.stdout.trim()), 'the secret is never listed')
+  assert.is(run('create', '--name', 'ops').status, 1, 'names are unique')
+  assert.is(run('create', '--name', 'x', '--expert-level', '9').status, 1)
+  assert.is(run('revoke', '--name', 'ops').status, 0)
+  assert.match(run('list').stdout, /^ops\t.*revoked/m)
+  assert.is(run('bogus').status, 2)
+})
+
+test('a bad presets file stops the server with a clear message', async ({ dir }) => {
+  const file = join(dir, 'presets.json')
+  writeFileSync(file, JSON.stringify({ lists: { nosuch: ['x'] } }))
+  const s = startServer({ DATABASE_URL: `sqlite:${join(dir, 'p.sqlite')}`, BILLING_PRESETS_FILE: file })
+  s.ready.catch(() => {})
+  assert.is(await s.exited, 1)
+  assert.match(s.err(), /nosuch/)
+})
+
+test('the worker starts and stops on SIGTERM', async ({ dir }) => {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/worker/main.ts'], {
+    env: { ...process.env, DATABASE_URL: `sqlite:${join(dir, 'w.sqlite')}` },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  let err = ''
+  child.stderr.on('data', (c) => (err += c))
+  await new Promise<void>((resolve, reject) => {
+    const t = setTimeout(() => reject(new Error(err)), 20_000)
+    child.stderr.on('data', () => {
+      if (err.includes('worker-started')) {
+        clearTimeout(t)
+        resolve()
+      }
+    })
+  })
+  child.kill('SIGTERM')
+  const code = await new Promise((resolve) => child.on('exit', resolve))
+  assert.is(code, 0)
+})
+
+test.run()
