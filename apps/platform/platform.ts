@@ -6,6 +6,9 @@ import { buildRoutes } from '../../adapters/http/routes/route-table.js'
 import type { Route } from '../../adapters/http/route.js'
 import { connect, type Database } from '../../adapters/persistence/connect.js'
 import { KyselyStore } from '../../adapters/persistence/kysely-store.js'
+import { KyselyJobLeases } from '../../adapters/persistence/repositories/kysely-job-leases.js'
+import { Scheduler, type JobLogEntry } from '../../adapters/scheduler/scheduler.js'
+import { platformJobs, readSchedules, type Schedules } from './jobs.js'
 import { migrate } from '../../adapters/persistence/migrations/migrations.js'
 import { SystemClock } from '../../adapters/persistence/system-clock.js'
 import { nodeKeySecrets } from '../../adapters/security/node-key-secrets.js'
@@ -49,6 +52,8 @@ export interface Platform {
   readonly secrets: KeySecrets
   readonly logger: Logger
   readonly container: Container
+  /** A scheduler for the platform's jobs (not started). */
+  createScheduler(options?: { schedules?: Schedules; leaseMs?: number; onJobEnd?: (entry: JobLogEntry) => void }): Scheduler
   close(): Promise<void>
 }
 
@@ -118,6 +123,13 @@ export async function openPlatform(config: PlatformConfig): Promise<Platform> {
     secrets: nodeKeySecrets,
     logger: c.get<Logger>(TYPES.Logger),
     container: c,
+    createScheduler: (o = {}) =>
+      new Scheduler({
+        jobs: platformJobs(c.get<PlatformContext>(TYPES.PlatformContext), o.schedules ?? readSchedules()),
+        leases: new KyselyJobLeases(database.db, database.dialect),
+        leaseMs: o.leaseMs,
+        onJobEnd: o.onJobEnd ?? ((entry) => c.get<Logger>(TYPES.Logger).info('job', { ...entry })),
+      }),
     close: () => database.close(),
   }
 }

@@ -14,6 +14,8 @@ async function main(): Promise<void> {
   if (adminKey) {
     process.stdout.write(`Created API key "admin" (expert level 5, dataProtectionDownload). It is shown only once:\n${adminKey}\n`)
   }
+  const scheduler = config.scheduler ? platform.createScheduler() : null
+  scheduler?.start()
   const server = createServer(toNodeHandler(platform.app))
   server.keepAliveTimeout = 65_000
   await new Promise<void>((resolve) => server.listen(config.port, config.host, resolve))
@@ -25,10 +27,13 @@ async function main(): Promise<void> {
     stopping = true
     logger.info('stopping', { signal })
     // Finish in-flight requests, refuse new connections, then close the database.
-    await new Promise<void>((resolve) => {
-      server.close(() => resolve())
-      server.closeIdleConnections()
-    })
+    await Promise.all([
+      new Promise<void>((resolve) => {
+        server.close(() => resolve())
+        server.closeIdleConnections()
+      }),
+      scheduler?.stop(),
+    ])
     await platform.close()
     logger.info('stopped', {})
     process.exit(0)

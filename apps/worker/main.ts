@@ -10,6 +10,8 @@ async function main(): Promise<void> {
   const config = readEnvConfig()
   const logger = jsonLogger()
   const platform = await openPlatform({ databaseUrl: config.databaseUrl, presets: config.presets, logger })
+  const scheduler = platform.createScheduler()
+  scheduler.start()
   const keepAlive = setInterval(() => {}, 1 << 30)
   let stopping = false
   const stop = async (signal: string) => {
@@ -17,6 +19,7 @@ async function main(): Promise<void> {
     stopping = true
     logger.info('worker-stopping', { signal })
     clearInterval(keepAlive)
+    await scheduler.stop()
     await platform.close()
     logger.info('worker-stopped', {})
     process.exit(0)

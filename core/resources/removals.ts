@@ -63,3 +63,31 @@ export async function purgeCustomer(store: Store, customerID: string): Promise<b
     return true
   })
 }
+
+/**
+ * The purge job: every customer whose deletion date has come is purged, one transaction each,
+ * so a crash part-way leaves whole customers either purged or untouched for the next run.
+ */
+export async function purgeDueCustomers(
+  ctx: Pick<ResourceContext, 'store' | 'clock'>,
+  signal?: AbortSignal,
+): Promise<{ purged: number }> {
+  const today = ctx.clock.today()
+  let purged = 0
+  for (;;) {
+    if (signal?.aborted) break
+    const due = await ctx.store.repository('customers').list({
+      where: [
+        { op: 'isNull', column: 'deletionScheduledDate', value: false },
+        { op: 'lte', column: 'deletionScheduledDate', value: today },
+      ],
+      limit: 100,
+    })
+    if (due.length === 0) break
+    for (const customer of due) {
+      if (signal?.aborted) break
+      if (await purgeCustomer(ctx.store, customer.id)) purged += 1
+    }
+  }
+  return { purged }
+}

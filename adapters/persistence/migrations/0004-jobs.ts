@@ -1,0 +1,12 @@
+import type { Kysely } from 'kysely'
+import type { DatabaseDialect } from '../dialect/dialect.js'
+
+/** Job leases: which process runs which job until when. */
+export async function up(db: Kysely<any>, _dialect: DatabaseDialect): Promise<void> {
+  await db.schema
+    .createTable('job_leases')
+    .addColumn('name', 'text', (c) => c.primaryKey())
+    .addColumn('holder', 'text', (c) => c.notNull())
+    .addColumn('expiresAt', 'bigint', (c) => c.notNull())
+    .execute()
+}
