@@ -4,6 +4,8 @@ import { authenticate } from '../../core/access/api-keys.js'
 import { BillingError } from '../../core/errors.js'
 import type { PlatformContext } from '../../core/platform.js'
 import type { KeySecrets } from '../../core/ports/key-hasher.js'
+import type { IdempotencyStore } from '../../core/ports/idempotency-store.js'
+import { withIdempotency } from './idempotency.js'
 import { HttpFailure } from './error-response.js'
 import { errorResponse, json } from './respond.js'
 import { fullPath, type Route } from './route.js'
@@ -15,6 +17,8 @@ export interface HttpOptions {
   /** Called once per request when it ends (structured request log). */
   readonly onRequestEnd?: (entry: RequestLogEntry) => void
   readonly onUnexpectedError?: (error: unknown, requestId: string) => void
+  /** Enables the Idempotency-Key header on POST (contract 2). */
+  readonly idempotency?: IdempotencyStore
 }
 
 export interface RequestLogEntry {
@@ -79,7 +83,18 @@ export function createHttpApp(options: HttpOptions): H3 {
           )
         }
         const params = decodeParams(event.context.params ?? {})
-        return await route.handler(event, { platform, key, params })
+        const run = () => route.handler(event, { platform, key, params })
+        const idempotencyKey = route.method === 'POST' ? event.req.headers.get('idempotency-key') : null
+        if (idempotencyKey !== null && options.idempotency) {
+          return await withIdempotency(event, options.idempotency, key?.name ?? 'public', idempotencyKey, async () => {
+            try {
+              return await run()
+            } catch (error) {
+              return errorResponse(event, error)
+            }
+          })
+        }
+        return await run()
       } catch (error) {
         return errorResponse(event, error)
       }

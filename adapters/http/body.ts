@@ -6,6 +6,8 @@ export const MAX_BODY_BYTES = 1024 * 1024
 
 /** Reads the raw body up to the limit: 413 past it, without buffering more than the limit. */
 export async function readBodyBytes(event: H3Event, limit = MAX_BODY_BYTES): Promise<Uint8Array> {
+  // Already read (and kept) by the idempotency check.
+  if (event.context.rawBody instanceof Uint8Array) return event.context.rawBody
   const declared = Number(event.req.headers.get('content-length') ?? NaN)
   if (declared > limit) throw tooLarge(limit)
   const stream = event.req.body

@@ -7,6 +7,7 @@ import type { Route } from '../../adapters/http/route.js'
 import { connect, type Database } from '../../adapters/persistence/connect.js'
 import { KyselyStore } from '../../adapters/persistence/kysely-store.js'
 import { KyselyJobLeases } from '../../adapters/persistence/repositories/kysely-job-leases.js'
+import { KyselyIdempotencyStore } from '../../adapters/persistence/repositories/kysely-idempotency-store.js'
 import { Scheduler, type JobLogEntry } from '../../adapters/scheduler/scheduler.js'
 import { platformJobs, readSchedules, type Schedules } from './jobs.js'
 import { migrate } from '../../adapters/persistence/migrations/migrations.js'
@@ -107,6 +108,7 @@ export async function openPlatform(config: PlatformConfig): Promise<Platform> {
           platform,
           secrets,
           routes,
+          idempotency: new KyselyIdempotencyStore(database.db, database.dialect),
           onRequestEnd: (entry) => logger.info('request', { ...entry }),
           onUnexpectedError: (error, requestId) =>
             logger.error('unexpected', { requestId, error: error instanceof Error ? error.stack : String(error) }),
