@@ -33,9 +33,9 @@ export function featureEnd(f: BillingFeature): DateOnly | null {
 }
 
 /**
- * The count a recurring charge is billed for, for a period (segment) starting on `date`: the
- * feature count, or the committed count when larger and `date` is on or before the committed term
- * date (always, when there is none).
+ * The count a recurring charge is billed for, in a period starting on `date`: the feature count,
+ * or the committed count when larger and `date` is on or before the committed term date (always,
+ * when there is none).
  */
 export function billedCount(f: BillingFeature, featureCount: number, date: DateOnly): number {
   const committed = f.featureCountCommitted

@@ -1,0 +1,81 @@
+import { addDays, maxDate, type DateOnly } from '../dates/date-only.js'
+import type { Money } from '../money/money.js'
+import type { BillingFeature } from './billing-feature.js'
+import type { ChargeHistory } from './charge-history.js'
+import { expectedConnection, expectedRecurring, type ExpectedCharge } from './expected-charges.js'
+import { totalValueCharged, totalValueRemaining } from './feature-totals.js'
+import { applyLedgerDiff, roleOf, type LedgerDiff, type LedgerRow } from './ledger-row.js'
+import { reconcile } from './reconcile.js'
+
+/** What a billing run (or an action) knows about the feature's state on its cutoff. */
+export interface BillingCutoff {
+  /** Run cutoff; null for a plan that only revisits what is already charged (actions). */
+  readonly cutoff: DateOnly | null
+  /** On the cutoff, neither the feature nor an ancestor is suspended or non-billable (contract 5.4). */
+  readonly chargeable: boolean
+}
+
+/** A feature's ledger difference and the read-only fields that follow from the ledger after it. */
+export interface FeatureBillingPlan {
+  readonly diff: LedgerDiff
+  readonly expected: readonly ExpectedCharge[]
+  readonly dueDate: DateOnly | null
+  readonly totalValueCharged: Money
+  readonly totalValueRemaining: Money | null
+}
+
+/** The start of the latest recurring period (part) already charged, in any series; null when none. */
+export function chargedHorizon(ledger: readonly LedgerRow[]): DateOnly | null {
+  let horizon: DateOnly | null = null
+  for (const r of ledger) {
+    if (r.kind === 'recurring' && roleOf(r.transactionType) === 'charge') horizon = horizon ? maxDate(horizon, r.periodStart) : r.periodStart
+  }
+  return horizon
+}
+
+/**
+ * The charges that should exist now. Periods already charged always stay expected (charges are in
+ * advance; a smaller cutoff never takes them back); periods starting up to the cutoff are added
+ * only while chargeable, so a run after unsuspend or makeBillable back-fills every period that
+ * became due. The connection charge is one-off and not deferred by state.
+ */
+export function expectedNow(feature: BillingFeature, history: ChargeHistory, ledger: readonly LedgerRow[], at: BillingCutoff): ExpectedCharge[] {
+  const charged = chargedHorizon(ledger)
+  const recurringHorizon = at.chargeable && at.cutoff ? (charged ? maxDate(charged, at.cutoff) : at.cutoff) : charged
+  const connectionRow = ledger.find((r) => r.kind === 'connection')?.periodStart ?? null
+  const connectionHorizon = at.cutoff && connectionRow ? maxDate(at.cutoff, connectionRow) : (at.cutoff ?? connectionRow)
+  return [...expectedConnection(feature, history, connectionHorizon), ...expectedRecurring(feature, history, recurringHorizon)]
+}
+
+/**
+ * One feature's billing: expected charges, reconciled with its ledger. Writing `diff` and running
+ * this again with the same inputs returns an empty diff.
+ */
+export function planFeatureBilling(
+  feature: BillingFeature,
+  history: ChargeHistory,
+  ledger: readonly LedgerRow[],
+  at: BillingCutoff,
+): FeatureBillingPlan {
+  const expected = expectedNow(feature, history, ledger, at)
+  const diff = reconcile(expected, ledger, { feature, history })
+  const charged = totalValueCharged(applyLedgerDiff(ledger, diff, (_, i) => `new-${i}`))
+  return {
+    diff,
+    expected,
+    dueDate: dueDateFrom(feature, expected),
+    totalValueCharged: charged,
+    totalValueRemaining: totalValueRemaining(feature.totalFeatureValue, charged),
+  }
+}
+
+/** `dueDate`, the first day not yet charged: the day after the last recurring period charged, else the start date. */
+export function dueDateOf(feature: BillingFeature, history: ChargeHistory, ledger: readonly LedgerRow[]): DateOnly | null {
+  return dueDateFrom(feature, expectedRecurring(feature, history, chargedHorizon(ledger)))
+}
+
+function dueDateFrom(feature: BillingFeature, expected: readonly ExpectedCharge[]): DateOnly | null {
+  let last: DateOnly | null = null
+  for (const e of expected) if (e.kind === 'recurring') last = last ? maxDate(last, e.periodEnd) : e.periodEnd
+  return last ? addDays(last, 1) : feature.startDate
+}

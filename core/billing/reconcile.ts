@@ -1,0 +1,173 @@
+import { maxDate, minDate, type DateOnly } from '../dates/date-only.js'
+import { neg, sub, sum, type Money } from '../money/money.js'
+import type { BillingFeature } from './billing-feature.js'
+import { effectiveHistory, versionAt, type ChargeHistory } from './charge-history.js'
+import { scheduleOf, type ExpectedCharge } from './expected-charges.js'
+import {
+  roleOf,
+  transactionTypeNames,
+  type ChargeKind,
+  type EntryRole,
+  type LedgerDiff,
+  type LedgerRow,
+  type LedgerRowChanges,
+  type NewLedgerRow,
+} from './ledger-row.js'
+import { periodContaining } from './periods.js'
+
+/** What reconcile needs besides the two lists: how the feature's periods and series are laid out. */
+export interface ReconcileContext {
+  readonly feature: BillingFeature
+  readonly history: ChargeHistory
+}
+
+/** One billing period of one series (or the connection charge): the unit reconcile settles. */
+interface Slot {
+  readonly kind: ChargeKind
+  readonly series: number
+  readonly slotStart: DateOnly
+  readonly expected: ExpectedCharge[]
+  readonly approved: LedgerRow[]
+  readonly pending: LedgerRow[]
+}
+
+type Desired = Omit<NewLedgerRow, 'revision'> & { readonly role: EntryRole }
+
+/**
+ * The difference that makes the ledger hold the expected charges, slot by slot (a slot: one
+ * billing period of one series; the connection charge is its own slot). Unapproved rows are
+ * updated in place, deleted or added; approved rows never change. Where a slot has approved rows:
+ * - they add up to the expected total: nothing to do (whatever rows make up that total);
+ * - nothing is expected any more (past the bill-to date): one `Recurring Charge Refund` of their net;
+ * - in `replace` style: a refund of their net and the expected charges again;
+ * - in `delta` style: one `Recurring Charge Adjustment` (or `... Adjustment Refund`) of the difference.
+ * An approved connection charge is final. Rows of an older series in a period a newer series
+ * covers are frozen (see `ChargeVersion`). The unapproved rows of a slot end up exactly as wanted,
+ * so reconciling the result again returns an empty diff.
+ */
+export function reconcile(expected: readonly ExpectedCharge[], ledger: readonly LedgerRow[], ctx: ReconcileContext): LedgerDiff {
+  const slots = new Map<string, Slot>()
+  const slotOf = (kind: ChargeKind, series: number, slotStart: DateOnly): Slot => {
+    const key = `${kind}|${series}|${slotStart}`
+    let slot = slots.get(key)
+    if (!slot) slots.set(key, (slot = { kind, series, slotStart, expected: [], approved: [], pending: [] }))
+    return slot
+  }
+  for (const e of expected) slotOf(e.kind, e.series, e.slotStart).expected.push(e)
+
+  const start = ctx.feature.startDate
+  const schedule = start ? scheduleOf({ ...ctx.feature, startDate: start }) : null
+  const versions = start ? effectiveHistory(ctx.history, start) : []
+  for (const row of ledger) {
+    let slotStart = row.periodStart
+    if (row.kind === 'recurring') {
+      slotStart = (schedule && periodContaining(schedule, row.periodStart)?.start) ?? row.periodStart
+      if (row.series < (versionAt(versions, slotStart)?.series ?? 0)) continue // frozen by a later `add`
+    }
+    const slot = slotOf(row.kind, row.series, slotStart)
+    ;(row.approved ? slot.approved : slot.pending).push(row)
+  }
+
+  const nextRevision = revisions(ledger)
+  const insert: NewLedgerRow[] = []
+  const update: { id: string; set: LedgerRowChanges }[] = []
+  const remove: string[] = []
+  for (const slot of slots.values()) {
+    const pending = [...slot.pending]
+    for (const want of desiredRows(slot, ctx.feature)) {
+      const i = pending.findIndex(
+        (r) => roleOf(r.transactionType) === want.role && r.periodStart === want.periodStart && r.transactionType === want.transactionType,
+      )
+      const { role: _role, ...row } = want
+      if (i < 0) {
+        insert.push({ ...row, revision: nextRevision(row) })
+        continue
+      }
+      const set = changes(pending[i], row)
+      if (set) update.push({ id: pending[i].id, set })
+      pending.splice(i, 1)
+    }
+    remove.push(...pending.map((r) => r.id))
+  }
+  return { insert, update, delete: remove }
+}
+
+function desiredRows(slot: Slot, feature: BillingFeature): Desired[] {
+  const chargeType = slot.kind === 'connection' ? feature.connectionTransactionType : feature.serviceTransactionType
+  const fallback = slot.kind === 'connection' ? transactionTypeNames.connection : transactionTypeNames.recurring
+  const transactionType = chargeType && roleOf(chargeType) === 'charge' ? chargeType : fallback
+  const charges: Desired[] = slot.expected.map((e) => ({
+    role: 'charge',
+    kind: e.kind,
+    series: e.series,
+    transactionType,
+    transactionDate: e.transactionDate,
+    periodStart: e.periodStart,
+    periodEnd: e.periodEnd,
+    quantity: e.quantity,
+    rate: e.rate,
+    amount: e.amount,
+  }))
+  if (slot.approved.length === 0) return charges
+  if (slot.kind === 'connection') return []
+  const approvedNet = sum(slot.approved.map((r) => r.amount))
+  const expectedNet = sum(slot.expected.map((e) => e.amount))
+  const last = slot.expected[slot.expected.length - 1]
+  if (last && approvedNet === expectedNet) return []
+  if (!last) return approvedNet === 0n ? [] : [correction(slot, 'refund', neg(approvedNet), slot.approved)]
+  if (last.style === 'delta') {
+    const difference = sub(expectedNet, approvedNet)
+    return [correction(slot, difference > 0n ? 'adjustment' : 'adjustment_refund', difference, [...slot.approved, ...slot.expected])]
+  }
+  return approvedNet === 0n ? charges : [correction(slot, 'refund', neg(approvedNet), slot.approved), ...charges]
+}
+
+const CORRECTION_TYPES = {
+  refund: transactionTypeNames.refund,
+  adjustment: transactionTypeNames.adjustment,
+  adjustment_refund: transactionTypeNames.adjustmentRefund,
+} as const
+
+/** A refund or adjustment row of a slot, dated on the slot's start and spanning the rows it corrects. */
+function correction(
+  slot: Slot,
+  role: 'refund' | 'adjustment' | 'adjustment_refund',
+  amount: Money,
+  spans: readonly { periodStart: DateOnly; periodEnd: DateOnly }[],
+): Desired {
+  return {
+    role,
+    kind: slot.kind,
+    series: slot.series,
+    transactionType: CORRECTION_TYPES[role],
+    transactionDate: slot.slotStart,
+    periodStart: spans.map((s) => s.periodStart).reduce(minDate),
+    periodEnd: spans.map((s) => s.periodEnd).reduce(maxDate),
+    quantity: null,
+    rate: null,
+    amount,
+  }
+}
+
+/** The fields of `row` that differ in `want`, or null when none does. */
+function changes(row: LedgerRow, want: Omit<NewLedgerRow, 'revision'>): LedgerRowChanges | null {
+  const set: { -readonly [K in keyof LedgerRowChanges]: LedgerRowChanges[K] } = {}
+  if (row.transactionDate !== want.transactionDate) set.transactionDate = want.transactionDate
+  if (row.periodEnd !== want.periodEnd) set.periodEnd = want.periodEnd
+  if (row.quantity !== want.quantity) set.quantity = want.quantity
+  if (row.rate !== want.rate) set.rate = want.rate
+  if (row.amount !== want.amount) set.amount = want.amount
+  return Object.keys(set).length > 0 ? set : null
+}
+
+/** Revision for a new row: one above the highest among rows of the same natural key prefix. */
+function revisions(ledger: readonly LedgerRow[]): (row: Omit<NewLedgerRow, 'revision'>) => number {
+  const prefix = (r: Omit<NewLedgerRow, 'revision'>): string => [r.kind, r.series, r.periodStart, r.transactionType].join('|')
+  const highest = new Map<string, number>()
+  for (const r of ledger) highest.set(prefix(r), Math.max(highest.get(prefix(r)) ?? -1, r.revision))
+  return (row) => {
+    const next = (highest.get(prefix(row)) ?? -1) + 1
+    highest.set(prefix(row), next)
+    return next
+  }
+}
