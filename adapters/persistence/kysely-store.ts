@@ -8,8 +8,19 @@ import type { DatabaseDialect } from './dialect/dialect.js'
 import { KyselyApiKeyRepository } from './repositories/kysely-api-key-repository.js'
 import { KyselyContactRepository } from './repositories/kysely-contact-repository.js'
 import { KyselyLifecycleLog } from './repositories/kysely-lifecycle-log.js'
+import { KyselyLedger } from './repositories/kysely-ledger.js'
+import { KyselyCustomerRepository } from './repositories/kysely-customer-repository.js'
+import { KyselyFeatureRepository } from './repositories/kysely-feature-repository.js'
+import type { Ledger } from '../../core/ports/ledger.js'
 import type { LifecycleLog } from '../../core/ports/lifecycle-log.js'
 import { KyselyResourceRepository } from './repositories/kysely-resource-repository.js'
+
+/** Resources whose rows carry computed fields or extra queries. */
+const specialised: Partial<Record<ResourceName, RepositoryFactory>> = {
+  customers: (db, dialect, r) => new KyselyCustomerRepository(db, dialect, r),
+  features: (db, dialect, r) => new KyselyFeatureRepository(db, dialect, r),
+  customerContacts: (db, dialect, r) => new KyselyContactRepository(db, dialect, r),
+}
 
 export type RepositoryFactory = (db: Kysely<any>, dialect: DatabaseDialect, resource: Resource) => ResourceRepository
 
@@ -18,6 +29,7 @@ export class KyselyStore implements Store {
   private readonly repositories = new Map<ResourceName, ResourceRepository>()
   readonly apiKeys: ApiKeyRepository
   readonly lifecycle: LifecycleLog
+  readonly ledger: Ledger
 
   constructor(
     readonly db: Kysely<any>,
@@ -28,6 +40,7 @@ export class KyselyStore implements Store {
   ) {
     this.apiKeys = new KyselyApiKeyRepository(db)
     this.lifecycle = new KyselyLifecycleLog(db, dialect)
+    this.ledger = new KyselyLedger(db, dialect)
   }
 
   get contacts(): ContactRepository {
@@ -41,9 +54,8 @@ export class KyselyStore implements Store {
       if (!resource) throw new Error(`no table for ${name}`)
       const factory =
         this.factories[name] ??
-        (name === 'customerContacts'
-          ? (db: Kysely<any>, dialect: DatabaseDialect, r: Resource) => new KyselyContactRepository(db, dialect, r)
-          : (db: Kysely<any>, dialect: DatabaseDialect, r: Resource) => new KyselyResourceRepository(db, dialect, r))
+        specialised[name] ??
+        ((db: Kysely<any>, dialect: DatabaseDialect, r: Resource) => new KyselyResourceRepository(db, dialect, r))
       repo = factory(this.db, this.dialect, resource)
       this.repositories.set(name, repo)
     }

@@ -14,7 +14,10 @@ export class SystemClock implements Clock {
 
 /** A clock that stands still until moved: tests and simulations. */
 export class FixedClock implements Clock {
-  constructor(private stamp: Stamp) {}
+  private stamp: Stamp
+  constructor(start: string) {
+    this.stamp = toStamp(Date.parse(start))
+  }
   now(): Stamp {
     return this.stamp
   }

@@ -1,6 +1,8 @@
 /** A scheduled job: a croner pattern and the work, which must be safe to re-run after a crash. */
 export interface JobDefinition {
   readonly name: string
+  /** The lease the job runs under (default its name): jobs sharing one never run at once. */
+  readonly lease?: string
   /** Croner pattern (seconds optional), e.g. `0 3 * * *` for 03:00 daily. */
   readonly schedule: string
   /** Run once as soon as the scheduler starts, then follow the schedule. */

@@ -61,7 +61,7 @@ export class Scheduler {
       onJobEnd?.({ job: job.name, holder: this.holder, durationMs: Math.round(performance.now() - started), ...entry })
     let acquired = false
     try {
-      acquired = await leases.acquire(job.name, this.holder, this.leaseMs)
+      acquired = await leases.acquire(job.lease ?? job.name, this.holder, this.leaseMs)
     } catch (error) {
       end({ outcome: 'failed', error: (error as Error).message })
       return
@@ -71,7 +71,7 @@ export class Scheduler {
     const onStop = () => abort.abort()
     this.stopping.signal.addEventListener('abort', onStop)
     const heartbeat = setInterval(() => {
-      leases.renew(job.name, this.holder, this.leaseMs).then(
+      leases.renew(job.lease ?? job.name, this.holder, this.leaseMs).then(
         (kept) => kept || abort.abort(),
         () => abort.abort(),
       )
@@ -84,7 +84,7 @@ export class Scheduler {
     } finally {
       clearInterval(heartbeat)
       this.stopping.signal.removeEventListener('abort', onStop)
-      await leases.release(job.name, this.holder).catch(() => {})
+      await leases.release(job.lease ?? job.name, this.holder).catch(() => {})
     }
   }
 

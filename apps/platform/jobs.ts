@@ -1,21 +1,39 @@
 import type { JobDefinition } from '../../adapters/scheduler/job.js'
 import { purgeDueCustomers } from '../../core/resources/removals.js'
+import { runNextBillingRun } from '../../core/billing/run-billing.js'
 import type { PlatformContext } from '../../core/platform.js'
 
 /** Job schedules (croner patterns), each overridable from the environment. */
 export interface Schedules {
   readonly purge: string
+  /** How often requested billing runs are looked for. */
+  readonly billingPoll: string
+  /** The daily catch-up: resumes a run a crash interrupted and runs any still requested. */
+  readonly billingCatchUp: string
 }
 
 export function readSchedules(env: NodeJS.ProcessEnv = process.env): Schedules {
   return {
     purge: env.BILLING_SCHEDULE_PURGE || '15 2 * * *',
+    billingPoll: env.BILLING_SCHEDULE_BILLING_POLL || '*/15 * * * * *',
+    billingCatchUp: env.BILLING_SCHEDULE_BILLING_CATCHUP || '30 1 * * *',
   }
 }
 
 /** The platform's scheduled jobs; each is safe to re-run and to run on several workers. */
 export function platformJobs(ctx: PlatformContext, schedules: Schedules): JobDefinition[] {
+  const billing = async (signal: AbortSignal) => {
+    let runs = 0
+    for (;;) {
+      const outcome = await runNextBillingRun(ctx, { signal })
+      if (!outcome || outcome.status === 'Interrupted') return { runs }
+      runs += 1
+    }
+  }
   return [
+    // Both billing jobs share one lease name, so a run is never executed twice at once.
+    { name: 'billing-poll', lease: 'billing', schedule: schedules.billingPoll, runAtStart: true, run: billing },
+    { name: 'billing-catch-up', lease: 'billing', schedule: schedules.billingCatchUp, run: billing },
     {
       name: 'purge-customers',
       schedule: schedules.purge,

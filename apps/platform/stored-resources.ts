@@ -12,6 +12,10 @@ const stored: ResourceName[] = [
   'tariffDetails',
   'fixedFeeTariffDetails',
   'customerContacts',
+  'disasterRecoveryFiles',
+  'transactions',
+  'billingRuns',
+  'invoices',
 ]
 
 export const storedResources: ReadonlyMap<ResourceName, Resource> = new Map(stored.map((n) => [n, catalogue[n]]))

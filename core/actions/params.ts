@@ -1,4 +1,6 @@
+import { parseDate, type DateOnly } from '../dates/date-only.js'
 import { BillingError } from '../errors.js'
+import { parseMoney, type Money } from '../money/money.js'
 
 /** One parameter of an action body. */
 export interface ParamRule<T> {
@@ -62,3 +64,35 @@ export const idParam = (name: string, required = true): ParamRule<string> => ({
 export function readNoParams(action: string, body: Record<string, unknown>): void {
   readParams(action, body, {})
 }
+
+/** A date YYYY-MM-DD. */
+export const dateParam = (name: string, required = false): ParamRule<DateOnly> => ({
+  name,
+  required,
+  hint: 'a real calendar date as YYYY-MM-DD.',
+  parse: (v) => parseDate(v),
+})
+
+/** An amount: a number or decimal string with at most 4 decimals. */
+export const moneyParam = (name: string, required = false): ParamRule<Money> => ({
+  name,
+  required,
+  hint: 'an amount such as "12.50" with at most 4 decimal places.',
+  parse: (v) => parseMoney(v),
+})
+
+/** A whole number of 0 or more. */
+export const countParam = (name: string, required = false): ParamRule<number> => ({
+  name,
+  required,
+  hint: 'a whole number of 0 or more.',
+  parse: (v) => (typeof v === 'number' && Number.isSafeInteger(v) && v >= 0 ? v : null),
+})
+
+/** Any string (checked further by the action). */
+export const textParam = (name: string, required = false): ParamRule<string> => ({
+  name,
+  required,
+  hint: 'a string.',
+  parse: (v) => (typeof v === 'string' ? v : null),
+})

@@ -1,5 +1,5 @@
 import { idField, stampFields } from './common.js'
-import { currency, date, num, preset, stamp, text } from './field.js'
+import { currency, date, field, num, preset, stamp, text } from './field.js'
 import { defineResource } from './resource.js'
 
 /**
@@ -23,5 +23,8 @@ export const billingRuns = defineResource({
     stamp('commencedDate', { description: 'when the run started' }),
     stamp('completedDate', { description: 'when the run completed or failed' }),
     ...stampFields(),
+    // The last customer fully billed, so a run resumed after a crash skips what is done.
+    field('progressCustomerID', 'id', { internal: true, readOnly: true }),
+    field('failureReason', 'text', { readOnly: true, extension: true, description: 'why a Failed run failed' }),
   ],
 })

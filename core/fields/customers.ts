@@ -130,6 +130,8 @@ export const customers = defineResource({
     currency('balance', { readOnly: true, computed: true, extension: true, description: 'sum of amount + VAT of all transactions' }),
     text('accountingID', { readOnly: true, extension: true, description: 'UUID in the external accounting system' }),
     field('portalPIN', 'text', { internal: true, readOnly: true, description: 'hashed portal PIN' }),
+    // The final-bill date a final invoice was raised for: no run invoices the customer again for it.
+    field('finalInvoicedDate', 'date', { internal: true, readOnly: true }),
   ],
   filters: [
     { name: 'accountNumber', filter: { kind: 'equals', column: 'accountNumber' }, description: 'exact account number match' },

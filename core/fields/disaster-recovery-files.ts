@@ -1,5 +1,5 @@
 import { allReadOnly, idField, stampFields } from './common.js'
-import { date, presets, text } from './field.js'
+import { date, field, presets, text } from './field.js'
 import { defineResource } from './resource.js'
 
 /**
@@ -17,5 +17,8 @@ export const disasterRecoveryFiles = defineResource({
     presets('status', 'drFileStatuses'),
     text('filename', { description: 'file name of the 7z archive' }),
     ...stampFields(),
+    // The archive's size in bytes, and when its file was deleted (it expired).
+    field('size', 'number', { internal: true }),
+    field('removedStamp', 'datetime', { internal: true }),
   ]),
 })

@@ -1,6 +1,6 @@
 import { callClasses } from './call-classes.js'
 import { cascadeFields, crmReference, idField, lifecycleFilters, ownerRef, stateFields, statusFields } from './common.js'
-import { currency, date, each, fixedFeeTariffRef, num, preset, presets, tariffRef, text, type Field } from './field.js'
+import { currency, date, each, field, fixedFeeTariffRef, num, preset, presets, tariffRef, text, type Field } from './field.js'
 import { defineResource } from './resource.js'
 
 /** `<name>` and `<name>Type` (days, weeks, months, years): a period such as the notice period. */
@@ -110,6 +110,8 @@ export const features = defineResource({
     date('billToDate', { readOnly: true, extension: true, description: 'charged through this date after a drop' }),
     ...stateFields(),
     ...cascadeFields(),
+    // Versions of the recurring charge over time (core/billing/charge-history.ts), as JSON.
+    field('chargeHistory', 'text', { internal: true, readOnly: true }),
   ],
   filters: [
     ...lifecycleFilters(),

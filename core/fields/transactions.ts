@@ -30,6 +30,11 @@ export const transactions = defineResource({
     ref('invoiceID', { readOnly: true, description: 'invoice it is on, once invoiced' }),
     ref('billingRunID', { readOnly: true, description: 'billing run that wrote or invoiced it' }),
     ...stampFields(),
+    // The billing engine's bookkeeping (core/billing/ledger-row.ts): null on manual transactions.
+    field('kind', 'text', { internal: true, readOnly: true }),
+    field('series', 'number', { internal: true, readOnly: true }),
+    field('revision', 'number', { internal: true, readOnly: true }),
+    field('rate', 'currency', { internal: true, readOnly: true }),
   ],
   filters: [
     {

@@ -5,6 +5,7 @@ import type { Store } from '../ports/store.js'
 import type { PlatformContext } from '../platform.js'
 import type { Level } from './levels.js'
 import { performAction } from './perform-action.js'
+import { rebillFeatures } from '../billing/rebill.js'
 import { toLifecycleNode, type LifecycleNode } from './state.js'
 
 const singular: Record<Level, string> = { customers: 'customer', numbers: 'number', services: 'service', features: 'feature' }
@@ -40,6 +41,11 @@ export async function runLifecycleAction(ctx: PlatformContext, level: Level, id:
     }
     await store.lifecycle.append(outcome.events.map((e) => ({ ...e, customerID })))
     await store.lifecycle.addIgnoreTraffic(outcome.ignoreTraffic.map((e) => ({ ...e, customerID })))
+    if (action === 'drop' || action === 'reinstate' || action === 'finalBill') {
+      // Bill-to dates moved: charges past them go (or are refunded), and come back on reinstate.
+      const freshCustomer = (await store.repository('customers').get(customerID))!
+      await rebillFeatures(ctx, store, await featuresUnder(store, level, id), freshCustomer)
+    }
     return (await repo.get(id))!
   })
 }
@@ -58,6 +64,12 @@ async function ancestorsOf(store: Store, level: Level, item: Item, customer: Ite
     }
   }
   return out
+}
+
+/** The features an action on the item can change the billing of. */
+async function featuresUnder(store: Store, level: Level, id: string): Promise<Item[]> {
+  const column = { customers: 'customerID', numbers: 'numberID', services: 'serviceID', features: 'id' }[level]
+  return store.repository('features').list({ where: [{ op: 'eq', column, value: id }], limit: Number.MAX_SAFE_INTEGER })
 }
 
 /** Everything a drop or reinstate of the node may cascade to. */

@@ -32,6 +32,8 @@ export interface ResourceRepository {
   insert(values: Values): Promise<Item>
   update(id: string, values: Values): Promise<Item | undefined>
   remove(id: string): Promise<boolean>
+  /** Locks the rows (in ID order, so lockers never deadlock) until the transaction ends. */
+  lockIds(ids: readonly string[]): Promise<void>
   /** Deletes every row matching the conditions; returns how many went. */
   removeWhere(where: readonly Condition[]): Promise<number>
   /** Sets `values` on every row matching the conditions; returns how many changed. */

@@ -2,6 +2,7 @@ import type { FieldRef } from '../fields/field.js'
 import type { ResourceName } from '../fields/resource.js'
 import type { ApiKeyRepository } from './api-key-repository.js'
 import type { LifecycleLog } from './lifecycle-log.js'
+import type { Ledger } from './ledger.js'
 import type { ContactRepository, ResourceRepository } from './resource-repository.js'
 
 /**
@@ -14,6 +15,7 @@ export interface Store {
   readonly apiKeys: ApiKeyRepository
   readonly contacts: ContactRepository
   readonly lifecycle: LifecycleLog
+  readonly ledger: Ledger
   /** Which of `names` exist as names of the referenced resource (tariff names). */
   namesExisting(ref: FieldRef, names: readonly string[]): Promise<Set<string>>
   /** Every name of the referenced resource, in name order (presets discovery). */

@@ -1,11 +1,15 @@
 import type { Resource, ResourceName } from '../../../core/fields/resource.js'
 import type { Route } from '../route.js'
 import { actionRoute, type ActionDef } from './action-routes.js'
+import { chargeChangeActions, writeOffActions } from './billing-actions.js'
+import { billingRunRoutes, transactionRoutes } from './billing-routes.js'
 import { customerChildRoutes, featureRoutes } from './child-routes.js'
 import { contactActions, sharedContactActions } from './contact-actions.js'
 import { contactRoutes } from './contact-routes.js'
 import { customerSideEffectActions } from './customer-actions.js'
 import { customerRoutes } from './customer-routes.js'
+import { disasterRecoveryRoutes } from './disaster-recovery-routes.js'
+import { docsRoutes } from './docs-routes.js'
 import { healthRoute } from './health-routes.js'
 import { lifecycleActions } from './lifecycle-actions.js'
 import { presetRoute } from './preset-routes.js'
@@ -17,10 +21,10 @@ export type ActionTable = Partial<Record<ResourceName, Record<string, ActionDef>
 
 export function baseActions(): ActionTable {
   return {
-    customers: { ...lifecycleActions('customers'), ...sharedContactActions, ...customerSideEffectActions },
+    customers: { ...lifecycleActions('customers'), ...sharedContactActions, ...customerSideEffectActions, ...writeOffActions },
     numbers: lifecycleActions('numbers'),
     services: lifecycleActions('services'),
-    features: lifecycleActions('features'),
+    features: { ...lifecycleActions('features'), ...chargeChangeActions },
     customerContacts: { ...contactActions },
   }
 }
@@ -42,6 +46,9 @@ export function buildRoutes(resources: ReadonlyMap<ResourceName, Resource>, acti
     ...tariffRoutes(r('tariffs'), r('tariffDetails'), 'tariffID'),
     ...tariffRoutes(r('fixedFeeTariffs'), r('fixedFeeTariffDetails'), 'fixedFeeTariffID'),
     ...contactRoutes(r('customerContacts')),
+    ...transactionRoutes(r('transactions'), (n) => r(n)),
+    ...billingRunRoutes(r('billingRuns'), r('invoices'), r('customers')),
+    ...disasterRecoveryRoutes(r('disasterRecoveryFiles')),
   ]
   for (const [name, defs] of Object.entries(actions)) {
     if (defs && Object.keys(defs).length) routes.push(actionRoute(r(name as ResourceName), defs))
@@ -51,5 +58,6 @@ export function buildRoutes(resources: ReadonlyMap<ResourceName, Resource>, acti
       routes.push(presetRoute(resource))
     }
   }
+  routes.push(...docsRoutes(() => routes))
   return routes
 }

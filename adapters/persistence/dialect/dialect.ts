@@ -1,6 +1,16 @@
-import type { ColumnDataType, CreateTableBuilder, Kysely } from 'kysely'
+import type { ColumnDataType, CreateTableBuilder, Kysely, RawBuilder } from 'kysely'
 
 export type DialectName = 'sqlite' | 'postgres'
+
+/** What a snapshot (disaster-recovery export and restore) needs to know about one table. */
+export interface TableShape {
+  /** Column names in definition order. */
+  readonly columns: readonly string[]
+  /** The primary key's columns in key order; empty when the table has none. */
+  readonly primaryKey: readonly string[]
+  /** Tables its foreign keys point at (a restore loads them first). */
+  readonly references: readonly string[]
+}
 
 /**
  * Everything that differs between SQLite and Postgres, in one place (like Kysely's
@@ -27,4 +37,16 @@ export interface DatabaseDialect {
   readonly rowLocks: boolean
   /** Serialises a critical section across processes: a Postgres advisory lock inside the transaction; SQLite's single writer already does. */
   lockKey(trx: Kysely<any>, key: string): Promise<void>
+  /** Every table of the current schema by name, Kysely's migration tables included (SQLite's own `sqlite_*` excluded). */
+  listTables(db: Kysely<any>): Promise<string[]>
+  describeTable(db: Kysely<any>, table: string): Promise<TableShape>
+  /**
+   * Runs `work` in one read-only transaction that sees a single consistent snapshot of every
+   * table (Postgres: REPEATABLE READ, READ ONLY; SQLite: one transaction).
+   */
+  readSnapshot<T>(db: Kysely<any>, work: (trx: Kysely<any>) => Promise<T>): Promise<T>
+  /** A column selected for a snapshot, as its stored value's text (Postgres casts; SQLite values are read as they are). */
+  snapshotColumn(column: string): RawBuilder<unknown>
+  /** After a restore loaded rows with their IDs, moves the table's `id` generator past them (SQLite's AUTOINCREMENT follows by itself). */
+  resetIdSequence(db: Kysely<any>, table: string): Promise<void>
 }

@@ -20,4 +20,42 @@ export const postgresDialect: DatabaseDialect = {
   async lockKey(trx, key) {
     await sql`select pg_advisory_xact_lock(hashtext(${key}))`.execute(trx)
   },
+  async listTables(db) {
+    const { rows } = await sql<{ name: string }>`
+      select table_name as name from information_schema.tables
+      where table_schema = current_schema() and table_type = 'BASE TABLE' order by table_name`.execute(db)
+    return rows.map((r) => r.name)
+  },
+  async describeTable(db, table) {
+    const columns = await sql<{ name: string }>`
+      select column_name as name from information_schema.columns
+      where table_schema = current_schema() and table_name = ${table} order by ordinal_position`.execute(db)
+    const keys = await sql<{ name: string; kind: string; target: string | null }>`
+      select kcu.column_name as name, tc.constraint_type as kind, ccu.table_name as target
+      from information_schema.table_constraints tc
+      join information_schema.key_column_usage kcu
+        on kcu.constraint_schema = tc.constraint_schema and kcu.constraint_name = tc.constraint_name
+      left join information_schema.constraint_column_usage ccu
+        on tc.constraint_type = 'FOREIGN KEY' and ccu.constraint_schema = tc.constraint_schema and ccu.constraint_name = tc.constraint_name
+      where tc.table_schema = current_schema() and tc.table_name = ${table}
+        and tc.constraint_type in ('PRIMARY KEY', 'FOREIGN KEY')
+      order by kcu.ordinal_position`.execute(db)
+    return {
+      columns: columns.rows.map((r) => r.name),
+      primaryKey: keys.rows.filter((r) => r.kind === 'PRIMARY KEY').map((r) => r.name),
+      references: [...new Set(keys.rows.flatMap((r) => (r.kind === 'FOREIGN KEY' && r.target ? [r.target] : [])))],
+    }
+  },
+  // One snapshot for every statement of the transaction; read only, so it never blocks writers.
+  readSnapshot: (db, work) => db.transaction().setIsolationLevel('repeatable read').setAccessMode('read only').execute(work),
+  // The text form is exact for every type (shortest round-trip floats, bigint digits).
+  snapshotColumn: (column) => sql`${sql.id(column)}::text as ${sql.id(column)}`,
+  async resetIdSequence(db, table) {
+    const { rows } = await sql<{ seq: string | null }>`select pg_get_serial_sequence(${quoteIdent(table)}, 'id') as seq`.execute(db)
+    const seq = rows[0]?.seq
+    if (!seq) return
+    await sql`select setval(${seq}::regclass, coalesce((select max(id) from ${sql.id(table)}), 0) + 1, false)`.execute(db)
+  },
 }
+
+const quoteIdent = (name: string): string => `"${name.replace(/"/g, '""')}"`

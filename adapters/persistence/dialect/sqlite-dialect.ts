@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely'
+import { sql, type Kysely } from 'kysely'
 import type { DatabaseDialect } from './dialect.js'
 
 export const sqliteDialect: DatabaseDialect = {
@@ -18,4 +18,23 @@ export const sqliteDialect: DatabaseDialect = {
   },
   rowLocks: false,
   lockKey: async (_trx: Kysely<any>, _key: string) => {},
+  async listTables(db) {
+    const { rows } = await sql<{ name: string }>`
+      select name from sqlite_master where type = 'table' and substr(name, 1, 7) <> 'sqlite_' order by name`.execute(db)
+    return rows.map((r) => r.name)
+  },
+  async describeTable(db, table) {
+    const columns = await sql<{ name: string; pk: number }>`select name, pk from pragma_table_info(${table}) order by cid`.execute(db)
+    const refs = await sql<{ target: string }>`select distinct "table" as target from pragma_foreign_key_list(${table})`.execute(db)
+    return {
+      columns: columns.rows.map((r) => r.name),
+      primaryKey: columns.rows.filter((r) => r.pk > 0).sort((a, b) => a.pk - b.pk).map((r) => r.name),
+      references: refs.rows.map((r) => r.target),
+    }
+  },
+  // The connection is held for the whole transaction, and in WAL mode its reads see the
+  // database as of the first one: one consistent snapshot.
+  readSnapshot: (db, work) => db.transaction().execute(work),
+  snapshotColumn: (column) => sql.id(column),
+  resetIdSequence: async () => {},
 }

@@ -5,7 +5,9 @@ import * as m0001 from './0001-foundation.js'
 import * as m0002 from './0002-resources.js'
 import * as m0003 from './0003-lifecycle.js'
 import * as m0004 from './0004-jobs.js'
+import * as m0005 from './0005-disaster-recovery.js'
 import * as m0006 from './0006-idempotency.js'
+import * as m0007 from './0007-billing.js'
 
 type Step = { up(db: Kysely<any>, dialect: DatabaseDialect): Promise<void> }
 
@@ -15,7 +17,9 @@ const steps: Record<string, Step> = {
   '0002-resources': m0002,
   '0003-lifecycle': m0003,
   '0004-jobs': m0004,
+  '0005-disaster-recovery': m0005,
   '0006-idempotency': m0006,
+  '0007-billing': m0007,
 }
 
 /** Brings the schema up to date; safe to call from several processes at once (Kysely locks). */

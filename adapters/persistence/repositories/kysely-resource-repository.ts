@@ -27,18 +27,25 @@ export class KyselyResourceRepository implements ResourceRepository {
     return this.db.selectFrom(this.table).selectAll()
   }
 
+  /** Adds computed fields to items read (a customer's balance, a feature's ledger figures). */
+  protected async finish(items: Item[]): Promise<Item[]> {
+    return items
+  }
+
+  private async finishOne(row: Record<string, unknown> | undefined): Promise<Item | undefined> {
+    return row ? (await this.finish([this.codec.decode(row)]))[0] : undefined
+  }
+
   async get(id: string): Promise<Item | undefined> {
     if (!isId(id)) return undefined
-    const row = await this.select().where(`${this.table}.id`, '=', this.dialect.encodeBigint(BigInt(id))).executeTakeFirst()
-    return row ? this.codec.decode(row) : undefined
+    return this.finishOne(await this.select().where(`${this.table}.id`, '=', this.dialect.encodeBigint(BigInt(id))).executeTakeFirst())
   }
 
   async getForUpdate(id: string): Promise<Item | undefined> {
     if (!isId(id)) return undefined
     let q = this.select().where(`${this.table}.id`, '=', this.dialect.encodeBigint(BigInt(id)))
     if (this.dialect.rowLocks) q = q.forUpdate(this.table)
-    const row = await q.executeTakeFirst()
-    return row ? this.codec.decode(row) : undefined
+    return this.finishOne(await q.executeTakeFirst())
   }
 
   async list(query: ListQuery): Promise<Item[]> {
@@ -47,7 +54,7 @@ export class KyselyResourceRepository implements ResourceRepository {
     q = q.orderBy(`${this.table}.id`).limit(query.limit)
     if (query.offset) q = q.offset(query.offset)
     const rows = await q.execute()
-    return rows.map((r) => this.codec.decode(r))
+    return this.finish(rows.map((r) => this.codec.decode(r)))
   }
 
   async listIn(column: string, ids: readonly string[], where: readonly Condition[] = []): Promise<Item[]> {
@@ -55,7 +62,7 @@ export class KyselyResourceRepository implements ResourceRepository {
     const encoded = ids.map((id) => this.dialect.encodeBigint(BigInt(id)))
     const q = this.applyConditions(this.select(), where).where(`${this.table}.${column}`, 'in', encoded)
     const rows = await q.orderBy(`${this.table}.id`).execute()
-    return rows.map((r) => this.codec.decode(r))
+    return this.finish(rows.map((r) => this.codec.decode(r)))
   }
 
   async insert(values: Values): Promise<Item> {
@@ -80,6 +87,18 @@ export class KyselyResourceRepository implements ResourceRepository {
     if (!isId(id)) return false
     const r = await this.db.deleteFrom(this.table).where('id', '=', this.dialect.encodeBigint(BigInt(id))).executeTakeFirst()
     return Number(r.numDeletedRows) > 0
+  }
+
+  async lockIds(ids: readonly string[]): Promise<void> {
+    if (!this.dialect.rowLocks || ids.length === 0) return
+    const sorted = [...ids].map((i) => BigInt(i)).sort((a, b) => (a < b ? -1 : 1))
+    await this.db
+      .selectFrom(this.table)
+      .select('id')
+      .where('id', 'in', sorted.map((i) => this.dialect.encodeBigint(i)))
+      .orderBy('id')
+      .forUpdate()
+      .execute()
   }
 
   async removeWhere(where: readonly Condition[]): Promise<number> {

@@ -1,0 +1,87 @@
+import { createBillingRun, deleteBillingRun, updateBillingRun } from '../../../core/billing/billing-runs.js'
+import { addManualTransaction } from '../../../core/billing/manual-transactions.js'
+import type { Resource } from '../../../core/fields/resource.js'
+import { toWire } from '../../../core/fields/wire.js'
+import { getItem } from '../../../core/resources/resources.js'
+import { readJsonObject } from '../body.js'
+import { json } from '../respond.js'
+import { BASE_PATH, type Route } from '../route.js'
+import { assertNoQuery, getRoute, listRoute } from './resource-routes.js'
+
+type Scope = 'customers' | 'numbers' | 'features'
+const scopeColumn: Record<Scope, string> = { customers: 'customerID', numbers: 'numberID', features: 'featureID' }
+
+/** A list scoped under a parent that must exist (404001 before the query is read). */
+const scoped = (resource: Resource, parent: Scope, parentResource: Resource): Route =>
+  listRoute(resource, {
+    path: `/${parent}/:id/${resource.name}`,
+    summary: `List a ${parentResource.singular}'s ${resource.name}`,
+    scope: async (ctx) => {
+      await getItem(ctx.platform, parentResource, ctx.params.id)
+      return [{ op: 'eq', column: scopeColumn[parent], value: ctx.params.id }]
+    },
+  })
+
+/** The ledger (contract 9.2): lists with filters, and manual transactions on a customer. */
+export function transactionRoutes(transactions: Resource, r: (n: Scope) => Resource): Route[] {
+  return [
+    listRoute(transactions, { path: '/transactions', summary: 'List transactions' }),
+    getRoute(transactions),
+    scoped(transactions, 'customers', r('customers')),
+    scoped(transactions, 'numbers', r('numbers')),
+    scoped(transactions, 'features', r('features')),
+    {
+      method: 'POST',
+      path: '/customers/:id/transactions',
+      doc: { summary: 'Add a manual transaction (a one-off charge, a credit or a payment)', resource: 'transactions', kind: 'create' },
+      async handler(event, ctx) {
+        assertNoQuery(event)
+        await getItem(ctx.platform, r('customers'), ctx.params.id)
+        const body = await readJsonObject(event)
+        const item = await addManualTransaction(ctx.platform, ctx.params.id, body)
+        return json(event, 201, toWire(transactions, item), { location: `${BASE_PATH}/transactions/${item.id}` })
+      },
+    },
+  ]
+}
+
+/** Billing runs (contract 9.5) and the invoices they raise. */
+export function billingRunRoutes(runs: Resource, invoices: Resource, customers: Resource): Route[] {
+  return [
+    listRoute(runs, { path: '/billingRuns', summary: 'List billing runs' }),
+    getRoute(runs),
+    {
+      method: 'POST',
+      path: '/billingRuns',
+      doc: { summary: 'Create a billing run (Pending, or Requested to start it at once)', resource: 'billingRuns', kind: 'create', errors: [409003] },
+      async handler(event, ctx) {
+        assertNoQuery(event)
+        const item = await createBillingRun(ctx.platform, await readJsonObject(event))
+        return json(event, 201, toWire(runs, item), { location: `${BASE_PATH}/billingRuns/${item.id}` })
+      },
+    },
+    {
+      method: 'PATCH',
+      path: '/billingRuns/:id',
+      doc: { summary: 'Update a Pending run; status "Requested" starts it and locks its dates', resource: 'billingRuns', kind: 'update', errors: [409003] },
+      async handler(event, ctx) {
+        assertNoQuery(event)
+        await getItem(ctx.platform, runs, ctx.params.id)
+        const item = await updateBillingRun(ctx.platform, ctx.params.id, await readJsonObject(event))
+        return json(event, 200, toWire(runs, item))
+      },
+    },
+    {
+      method: 'DELETE',
+      path: '/billingRuns/:id',
+      doc: { summary: 'Delete a Pending billing run', resource: 'billingRuns', kind: 'delete', errors: [409003] },
+      async handler(event, ctx) {
+        assertNoQuery(event)
+        return json(event, 200, toWire(runs, await deleteBillingRun(ctx.platform, ctx.params.id)))
+      },
+    },
+    listRoute(invoices, { path: '/invoices', summary: 'List invoices' }),
+    getRoute(invoices),
+    scoped(invoices, 'customers', customers),
+  ]
+}

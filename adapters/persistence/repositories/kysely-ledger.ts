@@ -1,0 +1,128 @@
+import { sql, type Kysely } from 'kysely'
+import type { ChargeKind, LedgerRow } from '../../../core/billing/ledger-row.js'
+import type { DateOnly } from '../../../core/dates/date-only.js'
+import { catalogue } from '../../../core/fields/catalogue.js'
+import { fromUnits, ZERO, type Money } from '../../../core/money/money.js'
+import type { Invoiceable, Ledger, LedgerWrites } from '../../../core/ports/ledger.js'
+import type { DatabaseDialect } from '../dialect/dialect.js'
+import { RowCodec } from '../row-codec.js'
+
+const CHUNK = 500
+
+/** The ledger on the `transactions` table, with bulk writes for billing runs. */
+export class KyselyLedger implements Ledger {
+  private readonly codec: RowCodec
+
+  constructor(
+    private readonly db: Kysely<any>,
+    private readonly dialect: DatabaseDialect,
+  ) {
+    this.codec = new RowCodec(catalogue.transactions, dialect)
+  }
+
+  private id(v: string) {
+    return this.dialect.encodeBigint(BigInt(v))
+  }
+
+  async engineRows(featureIDs: readonly string[]): Promise<Map<string, LedgerRow[]>> {
+    const out = new Map<string, LedgerRow[]>()
+    for (let i = 0; i < featureIDs.length; i += CHUNK) {
+      const ids = featureIDs.slice(i, i + CHUNK).map((f) => this.id(f))
+      const rows = await this.db
+        .selectFrom('transactions')
+        .select(['id', 'featureID', 'kind', 'series', 'revision', 'transactionType', 'transactionDate', 'dateFrom', 'dateTo', 'quantity', 'rate', 'amount', 'approved'])
+        .where('featureID', 'in', ids)
+        .where('kind', 'is not', null)
+        .orderBy('id')
+        .execute()
+      for (const r of rows) {
+        const featureID = String(r.featureID)
+        const row: LedgerRow = {
+          id: String(r.id),
+          kind: r.kind as ChargeKind,
+          series: Number(r.series),
+          revision: Number(r.revision),
+          transactionType: r.transactionType as string,
+          transactionDate: r.transactionDate as DateOnly,
+          periodStart: r.dateFrom as DateOnly,
+          periodEnd: r.dateTo as DateOnly,
+          quantity: r.quantity === null ? null : Number(r.quantity),
+          rate: r.rate === null ? null : fromUnits(this.dialect.decodeBigint(r.rate)),
+          amount: fromUnits(this.dialect.decodeBigint(r.amount)),
+          approved: Number(r.approved) === 1,
+        }
+        const list = out.get(featureID)
+        if (list) list.push(row)
+        else out.set(featureID, [row])
+      }
+    }
+    return out
+  }
+
+  async write(writes: LedgerWrites): Promise<void> {
+    for (let i = 0; i < writes.deletes.length; i += CHUNK) {
+      const ids = writes.deletes.slice(i, i + CHUNK).map((d) => this.id(d))
+      await this.db.deleteFrom('transactions').where('id', 'in', ids).where('approved', '=', 0).execute()
+    }
+    for (const u of writes.updates) {
+      await this.db.updateTable('transactions').set(this.codec.encode(u.values)).where('id', '=', this.id(u.id)).where('approved', '=', 0).execute()
+    }
+    // Multi-row inserts; rows of one statement must share their columns.
+    const rows = writes.inserts.map((v) => this.codec.encode(v))
+    const columns = [...new Set(rows.flatMap((r) => Object.keys(r)))]
+    const full = rows.map((r) => Object.fromEntries(columns.map((c) => [c, r[c] ?? null])))
+    const perStatement = Math.max(1, Math.floor(30_000 / Math.max(1, columns.length)))
+    for (let i = 0; i < full.length; i += perStatement) {
+      await this.db.insertInto('transactions').values(full.slice(i, i + perStatement)).execute()
+    }
+  }
+
+  async balances(customerIDs: readonly string[]): Promise<Map<string, Money>> {
+    const out = new Map<string, Money>()
+    if (!customerIDs.length) return out
+    const rows = await this.db
+      .selectFrom('transactions')
+      .select(['customerID', sql<string>`sum(amount) + sum(${sql.ref('VATAmount')})`.as('balance')])
+      .where('customerID', 'in', customerIDs.map((c) => this.id(c)))
+      .groupBy('customerID')
+      .execute()
+    for (const r of rows) out.set(String(r.customerID), fromUnits(this.dialect.decodeBigint(r.balance ?? 0)))
+    return out
+  }
+
+  async totals(customerID: string): Promise<{ net: Money; vat: Money }> {
+    const r = await this.db
+      .selectFrom('transactions')
+      .select([sql<string>`coalesce(sum(amount), 0)`.as('net'), sql<string>`coalesce(sum(${sql.ref('VATAmount')}), 0)`.as('vat')])
+      .where('customerID', '=', this.id(customerID))
+      .executeTakeFirstOrThrow()
+    return { net: fromUnits(this.dialect.decodeBigint(r.net ?? 0)), vat: fromUnits(this.dialect.decodeBigint(r.vat ?? 0)) }
+  }
+
+  async invoiceable(customerID: string, date: string): Promise<Invoiceable[]> {
+    const rows = await this.db
+      .selectFrom('transactions')
+      .select(['id', 'amount', 'VATAmount'])
+      .where('customerID', '=', this.id(customerID))
+      .where('approved', '=', 0)
+      .where('invoiceID', 'is', null)
+      .where('transactionDate', '<=', date)
+      .orderBy('id')
+      .execute()
+    return rows.map((r) => ({
+      id: String(r.id),
+      amount: fromUnits(this.dialect.decodeBigint(r.amount ?? 0)),
+      VATAmount: r.VATAmount === null ? ZERO : fromUnits(this.dialect.decodeBigint(r.VATAmount)),
+    }))
+  }
+
+  async markInvoiced(ids: readonly string[], invoiceID: string, billingRunID: string): Promise<void> {
+    for (let i = 0; i < ids.length; i += CHUNK) {
+      await this.db
+        .updateTable('transactions')
+        .set({ approved: 1, invoiceID: this.id(invoiceID), billingRunID: this.id(billingRunID) })
+        .where('id', 'in', ids.slice(i, i + CHUNK).map((x) => this.id(x)))
+        .execute()
+    }
+  }
+}

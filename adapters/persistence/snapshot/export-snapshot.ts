@@ -1,0 +1,72 @@
+import { sql, type Kysely, type RawBuilder } from 'kysely'
+import type { Database } from '../connect.js'
+import type { DatabaseDialect, TableShape } from '../dialect/dialect.js'
+
+/** A stored value as text; null is NULL. */
+export type Cell = string | null
+
+/** One table of a snapshot: its columns, then its rows in batches, in key order. */
+export interface SnapshotTable {
+  readonly table: string
+  readonly columns: readonly string[]
+  readonly batches: AsyncIterable<Cell[][]>
+}
+
+export interface SnapshotSummary {
+  readonly tables: number
+  readonly rows: number
+}
+
+/**
+ * Reads every table of the database (listed by the database itself, so new tables come
+ * along) inside one read-only snapshot transaction, and hands them to `visit` one at a time.
+ * Rows come in keyset batches of `batchSize` (by primary key): no table is held in memory.
+ */
+export async function exportSnapshot(
+  database: Database,
+  visit: (table: SnapshotTable) => Promise<void>,
+  batchSize = 1000,
+): Promise<SnapshotSummary> {
+  const { db, dialect } = database
+  return dialect.readSnapshot(db, async (trx) => {
+    let rows = 0
+    const tables = await dialect.listTables(trx)
+    for (const table of tables) {
+      const shape = await dialect.describeTable(trx, table)
+      const counted = async function* () {
+        for await (const batch of batches(trx, dialect, table, shape, batchSize)) {
+          rows += batch.length
+          yield batch
+        }
+      }
+      await visit({ table, columns: shape.columns, batches: counted() })
+    }
+    return { tables: tables.length, rows }
+  })
+}
+
+async function* batches(trx: Kysely<any>, dialect: DatabaseDialect, table: string, shape: TableShape, size: number) {
+  const select = sql.join(shape.columns.map((c) => dialect.snapshotColumn(c)))
+  const key = shape.primaryKey
+  // Without a primary key, offset paging over every column: stable inside the snapshot.
+  const order = sql.join((key.length ? key : shape.columns).map((c) => sql.id(c)))
+  let after: unknown[] | null = null
+  for (let offset = 0; ; offset += size) {
+    let where: RawBuilder<unknown> = sql``
+    if (after) where = sql`where (${sql.join(key.map((c) => sql.id(c)))}) > (${sql.join(after)})`
+    const paging = key.length ? sql`limit ${size}` : sql`limit ${size} offset ${offset}`
+    const { rows } = await sql<Record<string, unknown>>`select ${select} from ${sql.id(table)} ${where} order by ${order} ${paging}`.execute(trx)
+    if (rows.length === 0) return
+    yield rows.map((row) => shape.columns.map((c) => toCell(row[c])))
+    if (rows.length < size) return
+    const last = rows[rows.length - 1]
+    after = key.map((c) => last[c])
+  }
+}
+
+function toCell(value: unknown): Cell {
+  if (value === null || value === undefined) return null
+  if (typeof value === 'string') return value
+  if (value instanceof Uint8Array) return `\\x${Buffer.from(value).toString('hex')}`
+  return String(value)
+}

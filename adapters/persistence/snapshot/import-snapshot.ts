@@ -1,0 +1,98 @@
+import { DEFAULT_MIGRATION_LOCK_TABLE, DEFAULT_MIGRATION_TABLE, sql, type Kysely } from 'kysely'
+import type { Database } from '../connect.js'
+import type { Cell } from './export-snapshot.js'
+import { loadOrder } from './load-order.js'
+
+/** One table of a snapshot to load: its records, the header (column names) first. */
+export interface SnapshotSource {
+  readonly table: string
+  records(): AsyncIterable<readonly Cell[]>
+}
+
+export interface ImportSummary {
+  /** Rows loaded per table, in load order. */
+  readonly tables: { readonly table: string; readonly rows: number }[]
+  /** Migrations this database has that the snapshot's database had not run (their new columns stay empty). */
+  readonly newerMigrations: string[]
+}
+
+const migrationTables = new Set([DEFAULT_MIGRATION_TABLE, DEFAULT_MIGRATION_LOCK_TABLE])
+/** Parameters per INSERT, below SQLite's and Postgres' limits. */
+const PARAMS_PER_INSERT = 20_000
+
+/**
+ * Loads a snapshot into a migrated, empty database, all in one transaction: parents before
+ * children (foreign keys), each table in batches, then the ID generators moved past the loaded
+ * IDs. Refuses a database that holds data, a snapshot from a newer schema, and unknown tables
+ * or columns. The migration tables are not loaded: the database's own say which schema it has.
+ */
+export async function importSnapshot(database: Database, sources: readonly SnapshotSource[]): Promise<ImportSummary> {
+  const { db, dialect } = database
+  const byTable = new Map(sources.map((s) => [s.table, s]))
+  const newerMigrations = await checkMigrations(db, byTable.get(DEFAULT_MIGRATION_TABLE))
+  const existing = await dialect.listTables(db)
+  const unknown = [...byTable.keys()].filter((t) => !existing.includes(t))
+  if (unknown.length) throw new Error(`the database has no table ${unknown.join(', ')}: restore with the version that wrote the archive`)
+  const data = existing.filter((t) => !migrationTables.has(t))
+  const filled: string[] = []
+  for (const table of data) {
+    if (await sql`select 1 from ${sql.id(table)} limit 1`.execute(db).then((r) => r.rows.length > 0)) filled.push(table)
+  }
+  if (filled.length) throw new Error(`the database is not empty (${filled.join(', ')}): restore into an empty database`)
+  const shapes = new Map(await Promise.all(data.map(async (t) => [t, await dialect.describeTable(db, t)] as const)))
+  const order = loadOrder(data.filter((t) => byTable.has(t)), (t) => shapes.get(t)!.references)
+  return db.transaction().execute(async (trx) => {
+    const tables: ImportSummary['tables'] = []
+    for (const table of order) {
+      const rows = await loadTable(trx, byTable.get(table)!, shapes.get(table)!.columns)
+      tables.push({ table, rows })
+    }
+    for (const table of order) await dialect.resetIdSequence(trx, table)
+    return { tables, newerMigrations }
+  })
+}
+
+async function loadTable(trx: Kysely<any>, source: SnapshotSource, known: readonly string[]): Promise<number> {
+  let header: readonly string[] | null = null
+  let batch: Record<string, Cell>[] = []
+  let rows = 0
+  let perInsert = 1
+  const flush = async () => {
+    if (batch.length) await trx.insertInto(source.table).values(batch).execute()
+    rows += batch.length
+    batch = []
+  }
+  for await (const record of source.records()) {
+    if (!header) {
+      header = record.map((c) => c ?? '')
+      const unknown = header.filter((c) => !known.includes(c))
+      if (unknown.length) throw new Error(`${source.table}: the database has no column ${unknown.join(', ')}`)
+      perInsert = Math.max(1, Math.floor(PARAMS_PER_INSERT / Math.max(1, header.length)))
+      continue
+    }
+    if (record.length !== header.length) {
+      throw new Error(`${source.table}: row ${rows + batch.length + 1} has ${record.length} fields, the header ${header.length}`)
+    }
+    const row: Record<string, Cell> = {}
+    header.forEach((c, i) => (row[c] = record[i]))
+    batch.push(row)
+    if (batch.length >= perInsert) await flush()
+  }
+  await flush()
+  return rows
+}
+
+/** The snapshot's migrations must all be known here; returns those it had not run yet. */
+async function checkMigrations(db: Kysely<any>, source: SnapshotSource | undefined): Promise<string[]> {
+  const ours = (await db.selectFrom(DEFAULT_MIGRATION_TABLE).select('name').execute()).map((r) => r.name as string)
+  if (!source) return []
+  const theirs: string[] = []
+  let nameAt = -1
+  for await (const record of source.records()) {
+    if (nameAt < 0) nameAt = record.indexOf('name')
+    else if (record[nameAt]) theirs.push(record[nameAt]!)
+  }
+  const unknown = theirs.filter((n) => !ours.includes(n))
+  if (unknown.length) throw new Error(`the archive comes from a newer schema (migrations ${unknown.join(', ')}): restore with that version`)
+  return ours.filter((n) => !theirs.includes(n))
+}

@@ -1,0 +1,173 @@
+import { maxDate, type DateOnly } from '../dates/date-only.js'
+import { BillingError } from '../errors.js'
+import type { Item } from '../fields/item.js'
+import { effectiveStateOn, type LifecycleEvent } from '../lifecycle/events.js'
+import { add, sum, ZERO, type Money } from '../money/money.js'
+import type { PlatformContext } from '../platform.js'
+import type { Store } from '../ports/store.js'
+import { planFeatureBilling } from './feature-billing.js'
+import { ledgerWrites, mergeWrites } from './ledger-writes.js'
+import { historyOf, toBillingFeature } from './stored-feature.js'
+
+export interface RunOptions {
+  /** Customers per transaction; memory stays bounded by one batch. */
+  readonly batchSize?: number
+  /** Stops between batches; the run resumes from its progress next time. */
+  readonly signal?: AbortSignal
+}
+
+export interface RunOutcome {
+  readonly runID: string
+  readonly status: 'Complete' | 'Failed' | 'Interrupted'
+  readonly customers: number
+  readonly invoices: number
+  readonly ledgerWrites: number
+}
+
+/**
+ * Executes the oldest requested billing run, or resumes one a crash left Running. Returns null
+ * when there is nothing to do. Callers hold the billing job's lease.
+ */
+export async function runNextBillingRun(ctx: PlatformContext, options: RunOptions = {}): Promise<RunOutcome | null> {
+  const runs = ctx.store.repository('billingRuns')
+  const [resumable] = await runs.list({ where: [{ op: 'eq', column: 'status', value: 'Running' }], limit: 1 })
+  const [requested] = resumable ? [resumable] : await runs.list({ where: [{ op: 'eq', column: 'status', value: 'Requested' }], limit: 1 })
+  if (!requested) return null
+  const run =
+    requested.status === 'Running'
+      ? requested
+      : (await runs.update(requested.id, { status: 'Running', commencedDate: ctx.clock.now(), updatedStamp: ctx.clock.now() }))!
+  try {
+    return await executeBillingRun(ctx, run, options)
+  } catch (error) {
+    const reason = error instanceof BillingError ? error.message : 'unexpected failure; see the worker log'
+    await runs.update(run.id, { status: 'Failed', failureReason: reason, completedDate: ctx.clock.now(), updatedStamp: ctx.clock.now() })
+    throw error
+  }
+}
+
+async function executeBillingRun(ctx: PlatformContext, run: Item, options: RunOptions): Promise<RunOutcome> {
+  const batchSize = options.batchSize ?? 500
+  const cutoff = run.cutoffDate as DateOnly
+  let after = (run.progressCustomerID as string | null) ?? '0'
+  let customers = 0
+  let invoices = 0
+  let writes = 0
+  for (;;) {
+    if (options.signal?.aborted) return { runID: run.id, status: 'Interrupted', customers, invoices, ledgerWrites: writes }
+    const batch = await ctx.store.transaction(async (store) => {
+      const page = await store.repository('customers').list({ where: [], idAfter: after, limit: batchSize })
+      if (page.length === 0) return null
+      await store.repository('customers').lockIds(page.map((c) => c.id))
+      const result = await billBatch(ctx, store, run, cutoff, page)
+      await store.repository('billingRuns').update(run.id, { progressCustomerID: page.at(-1)!.id })
+      return { last: page.at(-1)!.id, count: page.length, ...result }
+    })
+    if (!batch) break
+    after = batch.last
+    customers += batch.count
+    invoices += batch.invoices
+    writes += batch.writes
+  }
+  const totals = await runTotals(ctx.store, run.id)
+  await ctx.store.repository('billingRuns').update(run.id, {
+    status: 'Complete',
+    invoiceAmount: totals.amount,
+    invoiceCount: totals.count,
+    completedDate: ctx.clock.now(),
+    updatedStamp: ctx.clock.now(),
+  })
+  return { runID: run.id, status: 'Complete', customers, invoices, ledgerWrites: writes }
+}
+
+/** Charges one batch of customers through the cutoff and raises their invoices. */
+async function billBatch(ctx: PlatformContext, store: Store, run: Item, cutoff: DateOnly, customers: Item[]) {
+  const ids = customers.map((c) => c.id)
+  const features = await store.repository('features').listIn('customerID', ids)
+  const events = groupEvents(await store.lifecycle.eventsOfCustomers(ids))
+  const ledger = await store.ledger.engineRows(features.map((f) => f.id))
+  const byID = new Map(customers.map((c) => [c.id, c]))
+  const now = ctx.clock.now()
+  const plans = features.map((f) => {
+    const customer = byID.get(f.customerID as string)!
+    const chain = [
+      ...(events.get(`features:${f.id}`) ?? []),
+      ...(f.numberID ? (events.get(`numbers:${f.numberID}`) ?? []) : []),
+      ...(f.serviceID ? (events.get(`services:${f.serviceID}`) ?? []) : []),
+      ...(events.get(`customers:${customer.id}`) ?? []),
+    ]
+    const at = featureCutoff(customer, cutoff)
+    const state = effectiveStateOn(chain, at)
+    const plan = planFeatureBilling(toBillingFeature(f, customer), historyOf(f), ledger.get(f.id) ?? [], {
+      cutoff: at,
+      chargeable: !state.suspended && state.billable,
+    })
+    return ledgerWrites(f, customer, plan.diff, ctx.presets, now, run.id)
+  })
+  const merged = mergeWrites(plans)
+  await store.ledger.write(merged)
+  let invoices = 0
+  for (const customer of customers) {
+    if (await invoiceCustomer(ctx, store, run, customer, cutoff, events.get(`customers:${customer.id}`) ?? [])) invoices += 1
+  }
+  return { invoices, writes: merged.inserts.length + merged.updates.length + merged.deletes.length }
+}
+
+/** A customer in final bill is charged and invoiced through its final-bill date. */
+function featureCutoff(customer: Item, cutoff: DateOnly): DateOnly {
+  const finalBill = customer.isFinalBill ? (customer.finalBillDate as DateOnly | null) : null
+  return finalBill ? maxDate(cutoff, finalBill) : cutoff
+}
+
+/** One invoice per billable customer with unapproved transactions up to the cutoff; none when empty. */
+async function invoiceCustomer(ctx: PlatformContext, store: Store, run: Item, customer: Item, cutoff: DateOnly, events: LifecycleEvent[]) {
+  if (!effectiveStateOn(events, cutoff).billable) return false
+  const finalBill = customer.isFinalBill ? (customer.finalBillDate as DateOnly | null) : null
+  if (finalBill && customer.finalInvoicedDate === finalBill) return false
+  const txCutoff = (run.transactionCutoffDate as DateOnly | null) ?? cutoff
+  const through = finalBill ? maxDate(maxDate(txCutoff, cutoff), finalBill) : maxDate(txCutoff, cutoff)
+  const lines = await store.ledger.invoiceable(customer.id, through)
+  if (lines.length === 0) return false
+  const net = sum(lines.map((l) => l.amount))
+  const vat = sum(lines.map((l) => l.VATAmount))
+  const invoiceDate = (run.invoiceDate as DateOnly | null) ?? ctx.clock.today()
+  const invoice = await store.repository('invoices').insert({
+    customerID: customer.id,
+    billingRunID: run.id,
+    invoiceDate,
+    dueDate: (run.dueDate as DateOnly | null) ?? invoiceDate,
+    netAmount: net,
+    VATAmount: vat,
+    totalAmount: add(net, vat),
+    transactionIDs: lines.map((l) => l.id),
+    createdStamp: ctx.clock.now(),
+    updatedStamp: ctx.clock.now(),
+  })
+  await store.ledger.markInvoiced(lines.map((l) => l.id), invoice.id, run.id)
+  if (finalBill) await store.repository('customers').update(customer.id, { finalInvoicedDate: finalBill })
+  return true
+}
+
+function groupEvents(events: readonly (LifecycleEvent & { customerID: string })[]): Map<string, LifecycleEvent[]> {
+  const out = new Map<string, LifecycleEvent[]>()
+  for (const e of events) {
+    const key = `${e.level}:${e.itemId}`
+    const list = out.get(key)
+    if (list) list.push(e)
+    else out.set(key, [e])
+  }
+  return out
+}
+
+async function runTotals(store: Store, runID: string): Promise<{ amount: Money; count: number }> {
+  let amount = ZERO
+  let count = 0
+  let after: string | undefined
+  for (;;) {
+    const page = await store.repository('invoices').list({ where: [{ op: 'eq', column: 'billingRunID', value: runID }], idAfter: after, limit: 1000 })
+    for (const i of page) amount = add(amount, i.totalAmount as Money)
+    count += page.length
+    if (page.length < 1000) return { amount, count }
+    after = page.at(-1)!.id
+  }
+}
