@@ -1,4 +1,5 @@
 import type { H3Event } from 'h3'
+import type { Field } from '../../core/fields/field.js'
 import type { ResourceName } from '../../core/fields/resource.js'
 import type { ApiKey } from '../../core/ports/api-key-repository.js'
 import type { PlatformContext } from '../../core/platform.js'
@@ -26,6 +27,20 @@ export interface RouteDoc {
   readonly query?: readonly string[]
   /** Error codes the route can answer besides the generic ones. */
   readonly errors?: readonly number[]
+  /** The actions an action route offers, with their body parameters where described. */
+  readonly actions?: readonly ActionDoc[]
+  /** Media type of the answer when it is not JSON (the docs page and its assets). */
+  readonly contentType?: string
+}
+
+/** One named action of an action route, for the OpenAPI document. */
+export interface ActionDoc {
+  readonly name: string
+  readonly summary: string
+  /** Body parameters, described like fields (`required` = must be given); absent when not described. */
+  readonly params?: readonly Field[]
+  /** JSON Schema of the action's own answer, when it is not the updated resource. */
+  readonly result?: Readonly<Record<string, unknown>>
 }
 
 /** One entry of the route table: the single source for routing, access, docs and tests. */

@@ -4,14 +4,14 @@ import type { Item } from '../../../core/fields/item.js'
 import type { Resource } from '../../../core/fields/resource.js'
 import { getItem } from '../../../core/resources/resources.js'
 import { readJsonObject } from '../body.js'
-import type { RequestContext, Route } from '../route.js'
+import type { ActionDoc, RequestContext, Route } from '../route.js'
 import { assertNoQuery } from './resource-routes.js'
 
 /** An action on an item that exists: the body is a checked JSON object; returns the response. */
 export type ActionHandler = (event: H3Event, ctx: RequestContext, item: Item, body: Record<string, unknown>) => Promise<Response>
 
-export interface ActionDef {
-  readonly summary: string
+/** An action: its handler, and what the OpenAPI document says of it (summary, params, result). */
+export interface ActionDef extends Omit<ActionDoc, 'name'> {
   readonly handler: ActionHandler
   /** Error codes this action can answer besides the generic ones. */
   readonly errors?: readonly number[]
@@ -32,6 +32,7 @@ export function actionRoute(resource: Resource, actions: Readonly<Record<string,
       kind: 'action',
       query: ['action'],
       errors: [400501, 400502, 400503, 400504, ...new Set(names.flatMap((n) => actions[n].errors ?? []))],
+      actions: names.map((name) => ({ name, summary: actions[name].summary, params: actions[name].params, result: actions[name].result })),
     },
     async handler(event, ctx) {
       assertNoQuery(event, ['action'])

@@ -1,4 +1,5 @@
 import { idParam, readNoParams, readParams } from '../../../core/actions/params.js'
+import { ref } from '../../../core/fields/field.js'
 import { toWire } from '../../../core/fields/wire.js'
 import { convertToSharedContact, setSharedContactLink } from '../../../core/resources/contacts.js'
 import { getItem } from '../../../core/resources/resources.js'
@@ -11,6 +12,7 @@ export const sharedContactActions: Record<string, ActionDef> = Object.fromEntrie
     name,
     {
       summary: `${name === 'addSharedContact' ? 'Link' : 'Unlink'} a shared contact (sharedContactID)`,
+      params: [ref('sharedContactID', { required: true, description: 'ID of a shared contact' })],
       async handler(event, ctx, item, body) {
         const { sharedContactID } = readParams(name, body, { sharedContactID: idParam('sharedContactID') })
         await setSharedContactLink(ctx.platform, item.id, sharedContactID!, name === 'addSharedContact')
@@ -25,6 +27,7 @@ export const sharedContactActions: Record<string, ActionDef> = Object.fromEntrie
 export const contactActions: Record<string, ActionDef> = {
   convertToSharedContact: {
     summary: 'Make a direct contact shared, keeping its link to the customer',
+    params: [],
     async handler(event, ctx, item, body) {
       readNoParams('convertToSharedContact', body)
       const contact = await convertToSharedContact(ctx.platform, item.id)

@@ -1,13 +1,40 @@
 import { readNoParams, readParams } from '../../../core/actions/params.js'
 import { generatePaymentLinks, generatePIN, setAccountingID, UUID } from '../../../core/customers/side-effects.js'
+import { text } from '../../../core/fields/field.js'
 import { toWire } from '../../../core/fields/wire.js'
+import { paymentLinkTypes } from '../../../core/presets/presets.js'
 import { json } from '../respond.js'
 import type { ActionDef } from './action-routes.js'
+
+/** The answer of generatePaymentLinks (contract 7), for the OpenAPI document. */
+const paymentLinksResult = {
+  type: 'object',
+  required: ['success', 'paymentLinkUUID', 'links'],
+  properties: {
+    success: { type: 'boolean' },
+    paymentLinkUUID: { type: 'string', format: 'uuid' },
+    links: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['type', 'providerName', 'label', 'url'],
+        properties: {
+          type: { type: 'string', enum: [...paymentLinkTypes] },
+          providerName: { type: 'string' },
+          label: { type: 'string' },
+          url: { type: 'string' },
+        },
+      },
+    },
+  },
+}
 
 /** Customer actions with side effects (contract 7). */
 export const customerSideEffectActions: Record<string, ActionDef> = {
   generatePIN: {
     summary: 'Generate a 6-digit portal PIN (stored hashed); answers {"pin": "..."} only',
+    params: [],
+    result: { type: 'object', required: ['pin'], properties: { pin: { type: 'string', pattern: '^[0-9]{6}$' } } },
     async handler(event, ctx, item, body) {
       readNoParams('generatePIN', body)
       return json(event, 200, await generatePIN(ctx.platform, item))
@@ -15,6 +42,7 @@ export const customerSideEffectActions: Record<string, ActionDef> = {
   },
   linkToAccounting: {
     summary: 'Store the UUID of the customer in the external accounting system (accountingID)',
+    params: [text('accountingID', { required: true, description: 'UUID of the customer in the external accounting system' })],
     async handler(event, ctx, item, body) {
       const { accountingID } = readParams('linkToAccounting', body, {
         accountingID: {
@@ -30,6 +58,7 @@ export const customerSideEffectActions: Record<string, ActionDef> = {
   },
   unlinkFromAccounting: {
     summary: 'Clear accountingID',
+    params: [],
     async handler(event, ctx, item, body) {
       readNoParams('unlinkFromAccounting', body)
       const updated = await setAccountingID(ctx.platform, item, null)
@@ -39,9 +68,12 @@ export const customerSideEffectActions: Record<string, ActionDef> = {
   generatePaymentLinks: {
     summary: "Payment links for the link types of the customer's portal profile",
     errors: [500521],
+    params: [],
+    result: paymentLinksResult,
     async handler(event, ctx, item, body) {
       readNoParams('generatePaymentLinks', body)
       return json(event, 200, await generatePaymentLinks(ctx.platform, item))
     },
   },
 }
+

@@ -1,5 +1,6 @@
+import { date, preset, type Field } from '../../../core/fields/field.js'
 import { toWire } from '../../../core/fields/wire.js'
-import { actionsOf } from '../../../core/lifecycle/actions.js'
+import { actionsOf, paramSpecs, type ParamSpec } from '../../../core/lifecycle/actions.js'
 import type { Level } from '../../../core/lifecycle/levels.js'
 import { runLifecycleAction } from '../../../core/lifecycle/run-action.js'
 import { json } from '../respond.js'
@@ -22,6 +23,7 @@ export function lifecycleActions(level: Level): Record<string, ActionDef> {
       action,
       {
         summary: summaries[action],
+        params: paramSpecs(level, action).map(toParamField),
         async handler(event, ctx, item, body) {
           const updated = await runLifecycleAction(ctx.platform, level, item.id, action, body)
           return json(event, 200, toWire(ctx.platform.resources.get(level)!, updated))
@@ -29,4 +31,16 @@ export function lifecycleActions(level: Level): Record<string, ActionDef> {
       } satisfies ActionDef,
     ]),
   )
+}
+
+const presetLists: Record<Exclude<ParamSpec['kind'], 'date'>, string> = {
+  status: 'statuses',
+  statusReason: 'statusReasons',
+  ignoreTrafficType: 'ignoreTrafficTypes',
+}
+
+/** A lifecycle action parameter described as a field, for the OpenAPI document. */
+function toParamField(spec: ParamSpec): Field {
+  const o = { required: spec.required }
+  return spec.kind === 'date' ? date(spec.name, o) : preset(spec.name, presetLists[spec.kind], o)
 }

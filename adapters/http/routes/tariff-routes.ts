@@ -24,7 +24,7 @@ export function tariffRoutes(tariff: Resource, details: Resource, ownerField: st
         return json(event, 200, toWire(tariff, await updateTariff(ctx.platform, tariff, ctx.params.id, body)))
       },
     },
-    { ...deleteRoute(tariff, `Delete a ${tariff.singular} that no customer, number, service or feature uses`), doc: { ...deleteRoute(tariff).doc, errors: [409002] } },
+    withErrors(deleteRoute(tariff, `Delete a ${tariff.singular} that no customer, number, service or feature uses`), [409002]),
     listRoute(details, {
       path: `/${tariff.name}/:id/${details.name}`,
       summary: `List the rates of a ${tariff.singular}`,
@@ -46,3 +46,5 @@ export function tariffRoutes(tariff: Resource, details: Resource, ownerField: st
     deleteRoute(details),
   ]
 }
+
+const withErrors = (route: Route, errors: number[]): Route => ({ ...route, doc: { ...route.doc, errors } })

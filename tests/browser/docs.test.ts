@@ -1,0 +1,81 @@
+import { existsSync } from 'node:fs'
+import type { Browser, Page } from 'playwright-core'
+import { suite } from 'uvu'
+import * as assert from 'uvu/assert'
+import { openHarness, type Harness } from '../support/harness.js'
+
+/** Debian's Chromium (.ci/run installs it); playwright-core drives it, downloading nothing. */
+const CHROMIUM = '/usr/bin/chromium'
+const ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+]
+const WAIT = { timeout: 20_000 }
+
+if (!existsSync(CHROMIUM)) {
+  console.log(`\n[browser] SKIPPED: ${CHROMIUM} not installed; the API reference page was not tried in a browser.\n`)
+} else {
+  // One page for the whole suite: Swagger UI takes seconds to lay out the document.
+  const test = suite<{ h: Harness; base: string; browser: Browser; page: Page; outside: string[] }>('browser: API reference page')
+  test.before(async (ctx) => {
+    const { chromium } = await import('playwright-core')
+    ctx.h = await openHarness('sqlite-memory')
+    await ctx.h.request('POST', '/customers', { lastname: 'Lovelace', accountNumber: 'ACC-DOCS' })
+    ctx.base = await ctx.h.listen()
+    ctx.browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS })
+    ctx.page = await ctx.browser.newPage()
+    ctx.outside = []
+    ctx.page.on('request', (r) => {
+      if (!r.url().startsWith(ctx.base) && !r.url().startsWith('data:')) ctx.outside.push(r.url())
+    })
+    await ctx.page.goto(`${ctx.base}/backend/api/v1/docs`)
+  })
+  test.after(async (ctx) => {
+    await ctx.browser?.close()
+    await ctx.h?.close()
+  })
+
+  test('the page lists the endpoints, loading nothing from outside this server', async ({ page, outside }) => {
+    await page.locator('#operations-customers-getCustomers').waitFor(WAIT)
+    const paths = await page.locator('.opblock-summary-path').allInnerTexts()
+    const normalised = paths.map((p) => p.replace(/\u200b/g, ''))
+    assert.ok(normalised.includes('/backend/api/v1/customers'), normalised.slice(0, 5).join(' '))
+    assert.ok(normalised.includes('/backend/api/v1/customers/{id}'))
+    assert.ok(normalised.includes('/healthz'))
+    assert.equal(outside, [])
+  })
+
+  test('"try it": authorize with a bearer key, expand GET /customers, execute → 200', async ({ h, page, outside }) => {
+    await page.locator('button.authorize').first().click(WAIT)
+    await page.locator('#auth-bearer-value').fill(h.keys.low, WAIT)
+    await page.locator('.auth-btn-wrapper button[type=submit]').click(WAIT)
+    await page.locator('.auth-btn-wrapper button.btn-done').click(WAIT)
+
+    const op = page.locator('#operations-customers-getCustomers')
+    await op.locator('.opblock-summary').click(WAIT)
+    await op.locator('.try-out__btn').click(WAIT)
+    const answered = page.waitForResponse(
+      (r) => new URL(r.url()).pathname === '/backend/api/v1/customers' && r.request().method() === 'GET',
+      WAIT,
+    )
+    await op.locator('button.execute').click(WAIT)
+    const response = await answered
+    assert.is(response.status(), 200)
+    assert.is((await response.request().allHeaders()).authorization, `Bearer ${h.keys.low}`)
+    const body = (await response.json()) as { accountNumber: string }[]
+    assert.equal(body.map((c) => c.accountNumber), ['ACC-DOCS'])
+    // The page shows the live answer too.
+    const status = op.locator('.live-responses-table tbody .response-col_status').first()
+    await status.waitFor(WAIT)
+    assert.match(await status.innerText(), /^200/)
+    assert.equal(outside, [])
+  })
+
+  test.run()
+}
