@@ -5,7 +5,9 @@ import type { Store } from './ports/store.js'
 import type { PasswordHasher } from './ports/password-hasher.js'
 import type { PaymentLinkProvider } from './ports/payment-link-provider.js'
 import type { Random } from './ports/random.js'
+import type { Digest } from './ports/digest.js'
 import type { Resource, ResourceName } from './fields/resource.js'
+import type { DisasterRecovery } from './disaster-recovery/archive-files.js'
 
 /** Everything the use cases need, assembled by a composition root. */
 export interface PlatformContext {
@@ -17,4 +19,7 @@ export interface PlatformContext {
   readonly passwords: PasswordHasher
   readonly random: Random
   readonly paymentLinks: PaymentLinkProvider
+  readonly digest: Digest
+  /** Disaster-recovery archive storage and retention (contract 8); absent where archives are not kept. */
+  readonly disasterRecovery?: DisasterRecovery
 }

@@ -12,6 +12,8 @@ import { KyselyLedger } from './repositories/kysely-ledger.js'
 import { KyselyCustomerRepository } from './repositories/kysely-customer-repository.js'
 import { KyselyFeatureRepository } from './repositories/kysely-feature-repository.js'
 import type { Ledger } from '../../core/ports/ledger.js'
+import type { RatingData } from '../../core/ports/rating-data.js'
+import { KyselyRatingData } from './repositories/kysely-rating-data.js'
 import type { LifecycleLog } from '../../core/ports/lifecycle-log.js'
 import { KyselyResourceRepository } from './repositories/kysely-resource-repository.js'
 
@@ -30,6 +32,7 @@ export class KyselyStore implements Store {
   readonly apiKeys: ApiKeyRepository
   readonly lifecycle: LifecycleLog
   readonly ledger: Ledger
+  readonly rating: RatingData
 
   constructor(
     readonly db: Kysely<any>,
@@ -41,6 +44,7 @@ export class KyselyStore implements Store {
     this.apiKeys = new KyselyApiKeyRepository(db)
     this.lifecycle = new KyselyLifecycleLog(db, dialect)
     this.ledger = new KyselyLedger(db, dialect)
+    this.rating = new KyselyRatingData(db, dialect)
   }
 
   get contacts(): ContactRepository {

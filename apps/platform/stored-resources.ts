@@ -16,6 +16,8 @@ const stored: ResourceName[] = [
   'transactions',
   'billingRuns',
   'invoices',
+  'calls',
+  'usageFiles',
 ]
 
 export const storedResources: ReadonlyMap<ResourceName, Resource> = new Map(stored.map((n) => [n, catalogue[n]]))

@@ -8,6 +8,7 @@ import type { Store } from '../ports/store.js'
 import { planFeatureBilling } from './feature-billing.js'
 import { ledgerWrites, mergeWrites } from './ledger-writes.js'
 import { historyOf, toBillingFeature } from './stored-feature.js'
+import { billCalls, rateUnratedCalls } from '../rating/bill-calls.js'
 
 export interface RunOptions {
   /** Customers per transaction; memory stays bounded by one batch. */
@@ -53,6 +54,7 @@ async function executeBillingRun(ctx: PlatformContext, run: Item, options: RunOp
   let customers = 0
   let invoices = 0
   let writes = 0
+  if (after === '0') await rateUnratedCalls(ctx, cutoff)
   for (;;) {
     if (options.signal?.aborted) return { runID: run.id, status: 'Interrupted', customers, invoices, ledgerWrites: writes }
     const batch = await ctx.store.transaction(async (store) => {
@@ -106,6 +108,7 @@ async function billBatch(ctx: PlatformContext, store: Store, run: Item, cutoff: 
   })
   const merged = mergeWrites(plans)
   await store.ledger.write(merged)
+  await billCalls(ctx, store, customers, cutoff, events, run.id)
   let invoices = 0
   for (const customer of customers) {
     if (await invoiceCustomer(ctx, store, run, customer, cutoff, events.get(`customers:${customer.id}`) ?? [])) invoices += 1

@@ -32,5 +32,15 @@ export const calls = defineResource({
     ref('transactionID', { description: 'Call Charges transaction that billed it' }),
     field('deleted', 'boolean', { description: 'deleted calls are not billed until restored' }),
     ...stampFields(),
+    field('ratedDuration', 'number', { description: 'duration charged after rounding and minimum, seconds' }),
+    text('timeBand', { description: 'day, evening, weekend or any' }),
+    // Hash of the record's canonical form: the same record sent twice is stored once.
+    field('fingerprint', 'text', { internal: true, unique: true }),
   ]),
+  filters: [
+    { name: 'rated', filter: { kind: 'value', column: 'rated', type: 'boolean' }, description: 'true: rated calls; false: unrated ones' },
+    { name: 'deleted', filter: { kind: 'value', column: 'deleted', type: 'boolean' }, description: 'true: deleted calls; false: the others' },
+    { name: 'chargeBand', filter: { kind: 'equals', column: 'chargeBand' }, description: 'only calls of that charge band' },
+    { name: 'startedSince', filter: { kind: 'since', column: 'startTime' }, description: 'calls started at or after this datetime' },
+  ],
 })

@@ -12,6 +12,7 @@ import { services } from './services.js'
 import { tariffDetails } from './tariff-details.js'
 import { tariffs } from './tariffs.js'
 import { transactions } from './transactions.js'
+import { usageFiles } from './usage-files.js'
 import type { Resource, ResourceName } from './resource.js'
 
 /** Every resource of the platform, by collection name: the one place fields are described. */
@@ -29,6 +30,7 @@ export const catalogue = {
   billingRuns,
   invoices,
   calls,
+  usageFiles,
   disasterRecoveryFiles,
 } as const satisfies Record<ResourceName, Resource>
 

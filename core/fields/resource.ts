@@ -14,6 +14,7 @@ export const resourceNames = [
   'billingRuns',
   'invoices',
   'calls',
+  'usageFiles',
   'disasterRecoveryFiles',
 ] as const
 export type ResourceName = (typeof resourceNames)[number]

@@ -15,13 +15,14 @@ import { lifecycleActions } from './lifecycle-actions.js'
 import { presetRoute } from './preset-routes.js'
 import { expandingPresenter, expansionFlags } from './presenters.js'
 import { tariffRoutes } from './tariff-routes.js'
+import { restoreCallsAction, usageRoutes } from './usage-routes.js'
 
 /** Actions per collection; later capabilities add theirs here. */
 export type ActionTable = Partial<Record<ResourceName, Record<string, ActionDef>>>
 
 export function baseActions(): ActionTable {
   return {
-    customers: { ...lifecycleActions('customers'), ...sharedContactActions, ...customerSideEffectActions, ...writeOffActions },
+    customers: { ...lifecycleActions('customers'), ...sharedContactActions, ...customerSideEffectActions, ...writeOffActions, ...restoreCallsAction },
     numbers: lifecycleActions('numbers'),
     services: lifecycleActions('services'),
     features: { ...lifecycleActions('features'), ...chargeChangeActions },
@@ -48,6 +49,7 @@ export function buildRoutes(resources: ReadonlyMap<ResourceName, Resource>, acti
     ...contactRoutes(r('customerContacts')),
     ...transactionRoutes(r('transactions'), (n) => r(n)),
     ...billingRunRoutes(r('billingRuns'), r('invoices'), r('customers')),
+    ...usageRoutes(r('usageFiles'), r('calls'), r('customers'), r('numbers')),
     ...disasterRecoveryRoutes(r('disasterRecoveryFiles')),
   ]
   for (const [name, defs] of Object.entries(actions)) {

@@ -8,6 +8,7 @@ import * as m0004 from './0004-jobs.js'
 import * as m0005 from './0005-disaster-recovery.js'
 import * as m0006 from './0006-idempotency.js'
 import * as m0007 from './0007-billing.js'
+import * as m0008 from './0008-rating.js'
 
 type Step = { up(db: Kysely<any>, dialect: DatabaseDialect): Promise<void> }
 
@@ -20,6 +21,7 @@ const steps: Record<string, Step> = {
   '0005-disaster-recovery': m0005,
   '0006-idempotency': m0006,
   '0007-billing': m0007,
+  '0008-rating': m0008,
 }
 
 /** Brings the schema up to date; safe to call from several processes at once (Kysely locks). */

@@ -1,0 +1,71 @@
+import { readNoParams } from '../../../core/actions/params.js'
+import type { Resource } from '../../../core/fields/resource.js'
+import { toWire } from '../../../core/fields/wire.js'
+import { deleteCall, restoreCalls } from '../../../core/rating/calls.js'
+import { importUsageFile } from '../../../core/rating/import-usage.js'
+import { getItem } from '../../../core/resources/resources.js'
+import { assertCsv, bodyLines } from '../lines.js'
+import { json } from '../respond.js'
+import { BASE_PATH, type Route } from '../route.js'
+import type { ActionDef } from './action-routes.js'
+import { assertNoQuery, getRoute, listRoute } from './resource-routes.js'
+
+/** Usage files (CSV imports) and the calls they bring (contract 9.6). */
+export function usageRoutes(usageFiles: Resource, calls: Resource, customers: Resource, numbers: Resource): Route[] {
+  const scoped = (parent: Resource, column: string): Route =>
+    listRoute(calls, {
+      path: `/${parent.name}/:id/calls`,
+      summary: `List a ${parent.singular}'s calls`,
+      scope: async (ctx) => {
+        await getItem(ctx.platform, parent, ctx.params.id)
+        return [{ op: 'eq', column, value: ctx.params.id }]
+      },
+    })
+  return [
+    {
+      method: 'POST',
+      path: '/usageFiles',
+      doc: {
+        summary: 'Import a CSV usage file (text/csv); all-or-nothing, duplicates skipped',
+        resource: 'usageFiles',
+        kind: 'create',
+        query: ['name'],
+        contentType: 'text/csv',
+      },
+      async handler(event, ctx) {
+        assertNoQuery(event, ['name'])
+        assertCsv(event)
+        const name = event.url.searchParams.get('name')
+        const file = await importUsageFile(ctx.platform, bodyLines(event), name)
+        return json(event, 201, toWire(usageFiles, file), { location: `${BASE_PATH}/usageFiles/${file.id}` })
+      },
+    },
+    listRoute(usageFiles, { path: '/usageFiles', summary: 'List imported usage files' }),
+    getRoute(usageFiles),
+    listRoute(calls, { path: '/calls', summary: 'List calls' }),
+    getRoute(calls),
+    scoped(customers, 'customerID'),
+    scoped(numbers, 'numberID'),
+    {
+      method: 'DELETE',
+      path: '/calls/:id',
+      doc: { summary: 'Mark a call deleted (not billed until restored)', resource: 'calls', kind: 'delete' },
+      async handler(event, ctx) {
+        assertNoQuery(event)
+        return json(event, 200, toWire(calls, await deleteCall(ctx.platform, ctx.params.id)))
+      },
+    },
+  ]
+}
+
+/** The customer action restoreCalls. */
+export const restoreCallsAction: Record<string, ActionDef> = {
+  restoreCalls: {
+    summary: "Restore the customer's deleted calls",
+    async handler(event, ctx, item, body) {
+      readNoParams('restoreCalls', body)
+      await restoreCalls(ctx.platform, item.id)
+      return json(event, 200, toWire(ctx.platform.resources.get('customers')!, await getItem(ctx.platform, ctx.platform.resources.get('customers')!, item.id)))
+    },
+  },
+}

@@ -1,0 +1,91 @@
+import type { Kysely } from 'kysely'
+import { callClasses, customerDefault } from '../../../core/fields/call-classes.js'
+import { catalogue } from '../../../core/fields/catalogue.js'
+import type { Values } from '../../../core/fields/item.js'
+import type { RatingData } from '../../../core/ports/rating-data.js'
+import type { IgnoreTrafficEntry, IgnoreTrafficType } from '../../../core/rating/match-number.js'
+import type { RatingNumber } from '../../../core/rating/rate-record.js'
+import type { RatingTariff } from '../../../core/rating/rating-tariff.js'
+import type { CustomerTariffSettings } from '../../../core/rating/select-tariff.js'
+import type { DatabaseDialect } from '../dialect/dialect.js'
+import { RowCodec } from '../row-codec.js'
+
+const numberColumns = [
+  'id',
+  'customerID',
+  'number',
+  'CDRNumber',
+  'CDRNumber2',
+  'CDRNumber3',
+  'CDRNumber4',
+  'fallbackMarkup',
+  ...callClasses.flatMap((c) => [c.tariff, c.markup]),
+]
+const customerColumns = ['id', 'fallbackMarkup', ...callClasses.flatMap((c) => [customerDefault(c.tariff), customerDefault(c.markup)])]
+
+/** Rating's bulk reads: narrow selects, so a large number table stays small in memory. */
+export class KyselyRatingData implements RatingData {
+  private readonly tariffCodec: RowCodec
+  private readonly detailCodec: RowCodec
+  private readonly callCodec: RowCodec
+
+  constructor(
+    private readonly db: Kysely<any>,
+    dialect: DatabaseDialect,
+  ) {
+    this.tariffCodec = new RowCodec(catalogue.tariffs, dialect)
+    this.detailCodec = new RowCodec(catalogue.tariffDetails, dialect)
+    this.callCodec = new RowCodec(catalogue.calls, dialect)
+  }
+
+  async numbers(): Promise<RatingNumber[]> {
+    const rows = await this.db.selectFrom('numbers').select(numberColumns).where('isDropped', '=', 0).orderBy('id').execute()
+    return rows.map((r) => ({ ...r, numberID: String(r.id), customerID: String(r.customerID) }) as unknown as RatingNumber)
+  }
+
+  async ignoreTraffic(): Promise<IgnoreTrafficEntry[]> {
+    const rows = await this.db.selectFrom('ignore_traffic').select(['number', 'type', 'fromDate']).where('number', 'is not', null).execute()
+    return rows.map((r) => ({ number: r.number as string, type: r.type as IgnoreTrafficType, fromDate: r.fromDate }))
+  }
+
+  async customers(): Promise<Map<string, CustomerTariffSettings>> {
+    const settings = customerColumns.filter((c) => c !== 'id')
+    const rows = await this.db
+      .selectFrom('customers')
+      .select(customerColumns)
+      .where((eb) => eb.or(settings.map((c) => eb(c, 'is not', null))))
+      .execute()
+    return new Map(rows.map((r) => [String(r.id), r as CustomerTariffSettings]))
+  }
+
+  async tariffs(): Promise<Map<string, RatingTariff>> {
+    const tariffs = (await this.db.selectFrom('tariffs').selectAll().execute()).map((r) => this.tariffCodec.decode(r))
+    const details = (await this.db.selectFrom('tariff_details').selectAll().orderBy('id').execute()).map((r) => this.detailCodec.decode(r))
+    const byTariff = new Map<string, Values[]>()
+    for (const d of details) {
+      const list = byTariff.get(d.tariffID as string) ?? []
+      list.push(d as Values)
+      byTariff.set(d.tariffID as string, list)
+    }
+    return new Map(
+      tariffs.filter((t) => typeof t.name === 'string').map((t) => [t.name as string, { ...t, details: byTariff.get(t.id) ?? [] } as unknown as RatingTariff]),
+    )
+  }
+
+  async insertCalls(calls: readonly Values[]): Promise<number> {
+    if (calls.length === 0) return 0
+    const rows = calls.map((c) => this.callCodec.encode(c))
+    const columns = Object.keys(rows[0])
+    const perStatement = Math.max(1, Math.floor(30_000 / columns.length))
+    let inserted = 0
+    for (let i = 0; i < rows.length; i += perStatement) {
+      const r = await this.db
+        .insertInto('calls')
+        .values(rows.slice(i, i + perStatement))
+        .onConflict((oc) => oc.column('fingerprint').doNothing())
+        .executeTakeFirst()
+      inserted += Number(r.numInsertedOrUpdatedRows ?? 0)
+    }
+    return inserted
+  }
+}

@@ -1,0 +1,26 @@
+import { BillingError, notFound } from '../errors.js'
+import type { Item } from '../fields/item.js'
+import type { PlatformContext } from '../platform.js'
+
+/** `DELETE /calls/<id>`: marks the call deleted so no run bills it; a billed call stays. */
+export async function deleteCall(ctx: PlatformContext, id: string): Promise<Item> {
+  return ctx.store.transaction(async (store) => {
+    const call = await store.repository('calls').getForUpdate(id)
+    if (!call) throw notFound('call', id)
+    if (call.transactionID) {
+      throw new BillingError('state_not_allowed', `Call ${id} is billed on transaction ${call.transactionID}`, 'Credit the customer with a manual transaction instead.')
+    }
+    return (await store.repository('calls').update(id, { deleted: true, updatedStamp: ctx.clock.now() }))!
+  })
+}
+
+/** The customer action restoreCalls: its deleted calls come back to be billed. */
+export async function restoreCalls(ctx: PlatformContext, customerID: string): Promise<number> {
+  return ctx.store.repository('calls').updateWhere(
+    [
+      { op: 'eq', column: 'customerID', value: customerID },
+      { op: 'eq', column: 'deleted', value: true },
+    ],
+    { deleted: false, updatedStamp: ctx.clock.now() },
+  )
+}

@@ -1,0 +1,86 @@
+import { suite } from 'uvu'
+import * as assert from 'uvu/assert'
+import { openHarness, type Harness } from '../support/harness.js'
+import { activeTargets } from '../support/targets.js'
+
+const header = 'callingNumber,dialledNumber,startTime,durationSeconds,chargeBand,callClass,carrier'
+const csv = (...rows: string[]) => [header, ...rows].join('\n') + '\n'
+const upload = (h: Harness, body: string, name = 'calls.csv') =>
+  h.request('POST', `/usageFiles?name=${name}`, undefined, { raw: body, headers: { 'content-type': 'text/csv' } })
+
+for (const target of activeTargets()) {
+  const test = suite<{ h: Harness; customer: string; number: string }>(`usage files and calls [${target}]`)
+  test.before(async (ctx) => {
+    ctx.h = await openHarness(target)
+    const h = ctx.h
+    const t = (await h.request('POST', '/tariffs', { name: 'UK Mobile', baseRoundSeconds: 60, baseCostMin: 0.05 })).body.id
+    await h.request('POST', `/tariffs/${t}/tariffDetails`, { chargeBand: 'MOB', timeBand: 'day', cost: '0.10', costConnection: '0.02' })
+    ctx.customer = (await h.request('POST', '/customers', { defaultMobileTariff: 'UK Mobile' })).body.id
+    ctx.number = (await h.request('POST', `/customers/${ctx.customer}/numbers`, { number: '01632 960 001' })).body.id
+  })
+  test.after(async (ctx) => ctx.h.close())
+
+  test('a file is imported and rated; the same file or record again creates nothing twice', async ({ h, customer, number }) => {
+    // Wed 2026-01-14 10:00 UTC is day time. 61 s rounds up to 120 s = 2 minutes:
+    // 0.02 connection + 0.10 × 2 = 0.22. 10 s rounds to 60 s: 0.02 + 0.10 = 0.12.
+    const body = csv('01632960001,07700900123,2026-01-14T10:00:00Z,61,MOB,mobile,Gamma', '016-3296-0001,07700900124,2026-01-14T10:05:00Z,10,MOB,mobile,Gamma')
+    const r = await upload(h, body)
+    assert.is(r.status, 201, JSON.stringify(r.body))
+    assert.equal([r.body.rows, r.body.imported, r.body.duplicates, r.body.rated], [2, 2, 0, 2])
+    const calls = (await h.request('GET', `/numbers/${number}/calls`)).body
+    assert.equal(calls.map((c: any) => [c.cost, c.ratedDuration, c.customerID]), [
+      [0.22, 120, customer],
+      [0.12, 60, customer],
+    ])
+    const again = await upload(h, body)
+    assert.equal([again.body.rows, again.body.imported, again.body.duplicates], [2, 0, 2])
+    assert.is((await h.request('GET', `/customers/${customer}/calls`)).body.length, 2)
+  })
+
+  test('one bad row rejects the whole file with its line number; nothing of it is kept', async ({ h, customer }) => {
+    const before = (await h.request('GET', '/calls')).body.length
+    const r = await upload(h, csv('01632960001,07700900125,2026-01-14T11:00:00Z,30,MOB,mobile,Gamma', '01632960001,07700900126,not-a-time,30,MOB,mobile,Gamma'))
+    assert.is(r.status, 400)
+    assert.is(r.body.error_code, 400101)
+    assert.match(r.body.error, /line 3/)
+    assert.is((await h.request('GET', '/calls')).body.length, before)
+    assert.is((await h.request('POST', '/usageFiles', undefined, { raw: '{}', headers: { 'content-type': 'application/json' } })).status, 415)
+    void customer
+  })
+
+  test('unmatched records are kept unbilled with a reason; calls can be deleted and restored', async ({ h, customer }) => {
+    await upload(h, csv('09999999999,07700900127,2026-01-14T12:00:00Z,30,MOB,mobile,Gamma', '01632960001,07700900128,2026-01-14T12:01:00Z,30,MOB,mobile,Gamma'))
+    const unrated = (await h.request('GET', '/calls?rated=false')).body
+    assert.equal(unrated.map((c: any) => c.unbilledReason), ['no matching number'])
+    const mine = (await h.request('GET', `/customers/${customer}/calls?deleted=false`)).body
+    const last = mine.at(-1)
+    const del = await h.request('DELETE', `/calls/${last.id}`)
+    assert.is(del.body.deleted, true)
+    assert.is((await h.request('GET', `/customers/${customer}/calls?deleted=true`)).body.length, 1)
+    const restored = await h.request('POST', `/customers/${customer}?action=restoreCalls`, {})
+    assert.is(restored.status, 200)
+    assert.is((await h.request('GET', `/customers/${customer}/calls?deleted=true`)).body.length, 0)
+  })
+
+  test('a billing run rates what it can and bills rated calls up to the cutoff as Call Charges, once', async ({ h, customer, number }) => {
+    const late = await upload(h, csv('01632960001,07700900129,2026-02-02T10:00:00Z,30,MOB,mobile,Gamma'), 'feb.csv')
+    assert.is(late.status, 201)
+    await h.request('POST', `/customers/${customer}/numbers`, { number: '09999999999' }) // the unmatched call now matches
+    const { bill } = await import('../support/billing.js')
+    await bill(h, '2026-01-31')
+    const charges = (await h.request('GET', `/customers/${customer}/transactions?transactionType=Call%20Charges`)).body
+    // January calls: 0.22 + 0.12 (file 1) + 0.12 (restored, file 3) + the re-rated 09999999999 call 0.12
+    assert.equal(charges.map((t: any) => [t.numberID === number ? 'main' : 'other', t.amount, t.quantity]).sort(), [
+      ['main', 0.46, 3],
+      ['other', 0.12, 1],
+    ])
+    const feb = (await h.request('GET', `/customers/${customer}/calls?startedSince=2026-02-01T00:00:00Z`)).body
+    assert.equal(feb.map((c: any) => c.transactionID), [null], 'after the cutoff: not billed yet')
+    await bill(h, '2026-01-31')
+    assert.is((await h.request('GET', `/customers/${customer}/transactions?transactionType=Call%20Charges`)).body.length, 2, 'not billed twice')
+    const billed = (await h.request('GET', `/customers/${customer}/calls?startedSince=2026-01-01T00:00:00Z`)).body.find((c: any) => c.transactionID)
+    assert.is((await h.request('DELETE', `/calls/${billed.id}`)).body.error_code, 400502, 'a billed call cannot be deleted')
+  })
+
+  test.run()
+}
