@@ -3,7 +3,8 @@ import type { Item } from '../fields/item.js'
 import type { PlatformContext } from '../platform.js'
 import { planChargeChange } from './charge-change.js'
 import { ledgerWrites } from './ledger-writes.js'
-import { historyOf, serializeHistory, toBillingFeature } from './stored-feature.js'
+import { serializeHistory } from './stored-feature.js'
+import { billingInputs } from './billing-inputs.js'
 
 /**
  * changeRecurringCharge on a feature (contract 9.4): the change is recorded in the feature's
@@ -21,7 +22,8 @@ export async function changeRecurringCharge(ctx: PlatformContext, featureID: str
     const customer = (await store.repository('customers').getForUpdate(peek.customerID as string))!
     const feature = (await store.repository('features').getForUpdate(featureID))!
     const ledger = (await store.ledger.engineRows([featureID])).get(featureID) ?? []
-    const plan = planChargeChange(params, toBillingFeature(feature, customer), historyOf(feature), ledger, {
+    const { feature: terms, history } = (await billingInputs(store, [feature], new Map([[customer.id, customer]]))).get(featureID)!
+    const plan = planChargeChange(params, terms, history, ledger, {
       transactionTypes: ctx.presets.lists.transactionTypes ?? [],
     })
     await store.ledger.write(ledgerWrites(feature, customer, plan.diff, ctx.presets, ctx.clock.now()))

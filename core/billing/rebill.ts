@@ -3,7 +3,7 @@ import type { PlatformContext } from '../platform.js'
 import type { Store } from '../ports/store.js'
 import { planFeatureBilling, type BillingCutoff } from './feature-billing.js'
 import { ledgerWrites, mergeWrites } from './ledger-writes.js'
-import { historyOf, toBillingFeature } from './stored-feature.js'
+import { billingInputs } from './billing-inputs.js'
 
 /**
  * Reconciles features with their ledger in the caller's transaction. With no cutoff it only
@@ -20,9 +20,11 @@ export async function rebillFeatures(
 ): Promise<number> {
   if (features.length === 0) return 0
   const ledger = await store.ledger.engineRows(features.map((f) => f.id))
+  const inputs = await billingInputs(store, features, new Map([[customer.id, customer]]))
   const now = ctx.clock.now()
   const writes = features.map((f) => {
-    const plan = planFeatureBilling(toBillingFeature(f, customer), historyOf(f), ledger.get(f.id) ?? [], at)
+    const { feature, history } = inputs.get(f.id)!
+    const plan = planFeatureBilling(feature, history, ledger.get(f.id) ?? [], at)
     return ledgerWrites(f, customer, plan.diff, ctx.presets, now, billingRunID)
   })
   const merged = mergeWrites(writes)

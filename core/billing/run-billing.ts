@@ -7,7 +7,7 @@ import type { PlatformContext } from '../platform.js'
 import type { Store } from '../ports/store.js'
 import { planFeatureBilling } from './feature-billing.js'
 import { ledgerWrites, mergeWrites } from './ledger-writes.js'
-import { historyOf, toBillingFeature } from './stored-feature.js'
+import { billingInputs } from './billing-inputs.js'
 import { billCalls, rateUnratedCalls } from '../rating/bill-calls.js'
 
 export interface RunOptions {
@@ -89,6 +89,7 @@ async function billBatch(ctx: PlatformContext, store: Store, run: Item, cutoff: 
   const events = groupEvents(await store.lifecycle.eventsOfCustomers(ids))
   const ledger = await store.ledger.engineRows(features.map((f) => f.id))
   const byID = new Map(customers.map((c) => [c.id, c]))
+  const inputs = await billingInputs(store, features, byID)
   const now = ctx.clock.now()
   const plans = features.map((f) => {
     const customer = byID.get(f.customerID as string)!
@@ -100,7 +101,8 @@ async function billBatch(ctx: PlatformContext, store: Store, run: Item, cutoff: 
     ]
     const at = featureCutoff(customer, cutoff)
     const state = effectiveStateOn(chain, at)
-    const plan = planFeatureBilling(toBillingFeature(f, customer), historyOf(f), ledger.get(f.id) ?? [], {
+    const { feature, history } = inputs.get(f.id)!
+    const plan = planFeatureBilling(feature, history, ledger.get(f.id) ?? [], {
       cutoff: at,
       chargeable: !state.suspended && state.billable,
     })

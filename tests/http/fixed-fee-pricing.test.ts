@@ -1,0 +1,49 @@
+import { suite } from 'uvu'
+import * as assert from 'uvu/assert'
+import { bill, ledgerOf, newCustomer, newFeature } from '../support/billing.js'
+import { openHarness, type Harness } from '../support/harness.js'
+import { activeTargets } from '../support/targets.js'
+
+for (const target of activeTargets()) {
+  const test = suite<{ h: Harness }>(`fixed fee tariff pricing [${target}]`)
+  test.before(async (ctx) => {
+    ctx.h = await openHarness(target)
+  })
+  test.after(async (ctx) => ctx.h.close())
+
+  test('a feature without its own charge takes the most specific matching row of the applicable tariff, by date', async ({ h }) => {
+    const t = (await h.request('POST', '/fixedFeeTariffs', { name: 'Business' })).body.id
+    const row = (body: object) => h.request('POST', `/fixedFeeTariffs/${t}/fixedFeeTariffDetails`, body)
+    await row({ description: 'anything', serviceCharge: 10, connectionCharge: 50 })
+    await row({ description: 'line rental', featureTypes: ['Line Rental'], serviceCharge: 15, endDate: '2026-02-28' })
+    await row({ description: 'line rental 2026-03', featureTypes: ['Line Rental'], serviceCharge: 17, startDate: '2026-03-01' })
+    await row({ description: 'mobile line rental', featureTypes: ['Line Rental'], numberTypes: ['Mobile'], serviceCharge: 20 })
+    const other = (await h.request('POST', '/fixedFeeTariffs', { name: 'Other' })).body.id
+    await h.request('POST', `/fixedFeeTariffs/${other}/fixedFeeTariffDetails`, { serviceCharge: 99 })
+
+    const c = await newCustomer(h, { fixedFeeTariff: 'Business' })
+    const mobile = (await h.request('POST', `/customers/${c}/numbers`, { number: '07700 900001', numberType: 'Mobile' })).body.id
+    const monthly = { startDate: '2026-01-01', serviceChargeInterval: 'Calendar Monthly' }
+    const rental = await newFeature(h, c, { ...monthly, featureType: 'Line Rental' })
+    const onMobile = (await h.request('POST', `/numbers/${mobile}/features`, { ...monthly, featureType: 'Line Rental' })).body.id
+    const support = await newFeature(h, c, { ...monthly, featureType: 'Support' })
+    const own = await newFeature(h, c, { ...monthly, featureType: 'Line Rental', serviceCharge: 5, connectionCharge: 0 })
+    const overridden = await newFeature(h, c, { ...monthly, featureType: 'Line Rental', fixedFeeTariff: 'Other' })
+    await bill(h, '2026-03-01')
+    const recurring = async (f: string) => (await ledgerOf(h, f)).filter((r) => r[0] === 'Recurring Charge').map((r) => r[3])
+    // Line Rental: 15 in Jan and Feb (the dated row ends Feb 28), 17 from March
+    assert.equal(await recurring(rental), [15, 15, 17])
+    // on a Mobile number, the row matching both lists wins: 20
+    assert.equal(await recurring(onMobile), [20, 20, 20])
+    // Support matches only the catch-all row: 10, and its connection charge 50
+    assert.equal(await recurring(support), [10, 10, 10])
+    assert.ok((await ledgerOf(h, support)).some((r) => r[0] === 'Connection Charge' && r[3] === 50))
+    // its own charge wins over the tariff
+    assert.equal(await recurring(own), [5, 5, 5])
+    // the feature's own fixedFeeTariff wins over the customer's
+    assert.equal(await recurring(overridden), [99, 99, 99])
+    assert.is((await h.request('GET', `/features/${rental}`)).body.dueDate, '2026-04-01')
+  })
+
+  test.run()
+}
