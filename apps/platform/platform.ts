@@ -15,11 +15,14 @@ import { SystemClock } from '../../adapters/persistence/system-clock.js'
 import { nodeKeySecrets } from '../../adapters/security/node-key-secrets.js'
 import { scryptPasswordHasher } from '../../adapters/security/scrypt-password-hasher.js'
 import { nodeRandom } from '../../adapters/security/node-random.js'
+import { nodeDigest } from '../../adapters/security/node-digest.js'
 import { templatePaymentLinkProvider } from '../../adapters/payments/template-payment-link-provider.js'
 import type { PaymentLinkProvider } from '../../core/ports/payment-link-provider.js'
 import type { Resource, ResourceName } from '../../core/fields/resource.js'
 import { InputValidator } from '../../core/fields/validate.js'
 import type { PlatformContext } from '../../core/platform.js'
+import { DEFAULT_RETENTION_DAYS, type DisasterRecovery } from '../../core/disaster-recovery/archive-files.js'
+import { FileArchiver } from '../../adapters/archive/file-archiver.js'
 import type { Clock } from '../../core/ports/clock.js'
 import type { KeySecrets } from '../../core/ports/key-hasher.js'
 import type { Store } from '../../core/ports/store.js'
@@ -42,6 +45,12 @@ export interface PlatformConfig {
   readonly onQuery?: (sql: string) => void
   /** Skip migrations (they ran elsewhere). */
   readonly skipMigrations?: boolean
+  /** Disaster-recovery archive password (BILLING_DR_PASSWORD); without it no archive is written. */
+  readonly drPassword?: string | null
+  /** Where disaster-recovery archives are written (BILLING_DR_DIR; default ./data/dr). */
+  readonly drDir?: string
+  /** Days a disaster-recovery archive stays available (default 7). */
+  readonly drRetentionDays?: number
 }
 
 /** A running platform: the use-case context, the HTTP app and the database, wired by inversify. */
@@ -83,9 +92,25 @@ export async function openPlatform(config: PlatformConfig): Promise<Platform> {
   c.bind<InputValidator>(TYPES.Validator)
     .toResolvedValue((presets: Presets) => new InputValidator(presets), [TYPES.Presets])
     .inSingletonScope()
+  c.bind<DisasterRecovery>(TYPES.DisasterRecovery)
+    .toResolvedValue(
+      (db: Database) => ({
+        archiver: new FileArchiver(db, { dir: config.drDir ?? './data/dr', password: config.drPassword ?? null }),
+        retentionDays: config.drRetentionDays ?? DEFAULT_RETENTION_DAYS,
+      }),
+      [TYPES.Database],
+    )
+    .inSingletonScope()
   c.bind<PlatformContext>(TYPES.PlatformContext)
     .toResolvedValue(
-      (store: Store, validator: InputValidator, clock: Clock, presets: Presets, resources: ReadonlyMap<ResourceName, Resource>) => ({
+      (
+        store: Store,
+        validator: InputValidator,
+        clock: Clock,
+        presets: Presets,
+        resources: ReadonlyMap<ResourceName, Resource>,
+        disasterRecovery: DisasterRecovery,
+      ) => ({
         store,
         validator,
         clock,
@@ -94,8 +119,10 @@ export async function openPlatform(config: PlatformConfig): Promise<Platform> {
         passwords: scryptPasswordHasher,
         random: nodeRandom,
         paymentLinks: config.paymentLinks ?? templatePaymentLinkProvider,
+        digest: nodeDigest,
+        disasterRecovery,
       }),
-      [TYPES.Store, TYPES.Validator, TYPES.Clock, TYPES.Presets, TYPES.Resources],
+      [TYPES.Store, TYPES.Validator, TYPES.Clock, TYPES.Presets, TYPES.Resources, TYPES.DisasterRecovery],
     )
     .inSingletonScope()
   c.bind<readonly Route[]>(TYPES.Routes)

@@ -12,4 +12,5 @@ export const TYPES = {
   Routes: Symbol.for('Routes'),
   HttpApp: Symbol.for('HttpApp'),
   Logger: Symbol.for('Logger'),
+  DisasterRecovery: Symbol.for('DisasterRecovery'),
 } as const

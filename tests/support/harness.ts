@@ -4,7 +4,7 @@ import { toNodeHandler } from 'h3/node'
 import { FixedClock } from '../../adapters/persistence/system-clock.js'
 import { createApiKey } from '../../core/access/api-keys.js'
 import type { Presets } from '../../core/presets/presets.js'
-import { openPlatform, type Platform } from '../../apps/platform/platform.js'
+import { openPlatform, type Platform, type PlatformConfig } from '../../apps/platform/platform.js'
 import { openTarget, type Target, type TargetName } from './targets.js'
 
 export interface ApiResponse<T = any> {
@@ -39,12 +39,19 @@ export const BASE = '/backend/api/v1'
 
 export async function openHarness(
   name: TargetName,
-  options: { presets?: Presets; now?: string; transport?: 'in-process' | 'socket' } = {},
+  options: {
+    presets?: Presets
+    now?: string
+    transport?: 'in-process' | 'socket'
+    /** Further platform settings (disaster-recovery directory and password, ...). */
+    config?: Partial<PlatformConfig>
+  } = {},
 ): Promise<Harness> {
   const target = openTarget(name)
   const clock = new FixedClock((options.now ?? '2026-01-15T10:00:00.000Z') as never)
   const queries: string[] = []
   const platform = await openPlatform({
+    ...options.config,
     databaseUrl: target.databaseUrl,
     schema: target.schema,
     clock,

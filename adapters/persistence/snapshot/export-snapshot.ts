@@ -49,11 +49,12 @@ async function* batches(trx: Kysely<any>, dialect: DatabaseDialect, table: strin
   const select = sql.join(shape.columns.map((c) => dialect.snapshotColumn(c)))
   const key = shape.primaryKey
   // Without a primary key, offset paging over every column: stable inside the snapshot.
-  const order = sql.join((key.length ? key : shape.columns).map((c) => sql.id(c)))
+  // Qualified, so that Postgres orders by the column and not by its text alias.
+  const order = sql.join((key.length ? key : shape.columns).map((c) => sql.id(table, c)))
   let after: unknown[] | null = null
   for (let offset = 0; ; offset += size) {
     let where: RawBuilder<unknown> = sql``
-    if (after) where = sql`where (${sql.join(key.map((c) => sql.id(c)))}) > (${sql.join(after)})`
+    if (after && key.length) where = sql`where (${sql.join(key.map((c) => sql.id(c)))}) > (${sql.join(after)})`
     const paging = key.length ? sql`limit ${size}` : sql`limit ${size} offset ${offset}`
     const { rows } = await sql<Record<string, unknown>>`select ${select} from ${sql.id(table)} ${where} order by ${order} ${paging}`.execute(trx)
     if (rows.length === 0) return

@@ -47,7 +47,7 @@ export async function importSnapshot(database: Database, sources: readonly Snaps
       const rows = await loadTable(trx, byTable.get(table)!, shapes.get(table)!.columns)
       tables.push({ table, rows })
     }
-    for (const table of order) await dialect.resetIdSequence(trx, table)
+    for (const table of order) if (shapes.get(table)!.columns.includes('id')) await dialect.resetIdSequence(trx, table)
     return { tables, newerMigrations }
   })
 }

@@ -1,0 +1,63 @@
+import { addDays, type DateOnly } from '../dates/date-only.js'
+import { BillingError } from '../errors.js'
+import type { Item } from '../fields/item.js'
+import type { ArchiveContent, DisasterRecoveryArchiver } from '../ports/disaster-recovery-archiver.js'
+import type { Clock } from '../ports/clock.js'
+import type { Random } from '../ports/random.js'
+import type { Condition } from '../ports/resource-repository.js'
+import type { Store } from '../ports/store.js'
+
+/** Days an archive stays available when the platform configures nothing else (contract 8). */
+export const DEFAULT_RETENTION_DAYS = 7
+
+/** The archive storage and its retention, as a composition root configures them. */
+export interface DisasterRecovery {
+  readonly archiver: DisasterRecoveryArchiver
+  /** Days from generation until an archive expires. */
+  readonly retentionDays: number
+}
+
+/** What the disaster-recovery use cases need; the platform context provides it. */
+export interface DisasterRecoveryContext {
+  readonly store: Store
+  readonly clock: Clock
+  readonly random: Random
+  readonly disasterRecovery?: DisasterRecovery
+}
+
+/**
+ * An archive is available until its expiry date: on `expiresDate` itself it has expired
+ * (`retentionDays` days of availability, generation day included).
+ */
+export const isExpired = (item: Item, today: DateOnly): boolean =>
+  item.removedStamp !== null || typeof item.expiresDate !== 'string' || item.expiresDate <= today
+
+/** Storage conditions selecting the archives still available today. */
+export function unexpiredWhere(today: DateOnly): Condition[] {
+  return [
+    { op: 'gte', column: 'expiresDate', value: addDays(today, 1) },
+    { op: 'isNull', column: 'removedStamp', value: true },
+  ]
+}
+
+export function drFileNotFound(id: string): BillingError {
+  return new BillingError(
+    'dr_file_not_found',
+    `Disaster recovery file ${id} does not exist or has expired`,
+    'List /disasterRecoveryFiles/ for the files still available.',
+  )
+}
+
+/** An available archive's metadata; unknown or expired → `dr_file_not_found`. */
+export async function getArchive(ctx: DisasterRecoveryContext, id: string): Promise<Item> {
+  const item = await ctx.store.repository('disasterRecoveryFiles').get(id)
+  if (!item || isExpired(item, ctx.clock.today())) throw drFileNotFound(id)
+  return item
+}
+
+/** An available archive's bytes; a file gone from storage is as good as expired. */
+export async function openArchive(ctx: DisasterRecoveryContext, item: Item): Promise<ArchiveContent> {
+  const content = await ctx.disasterRecovery?.archiver.open(item.filename as string)
+  if (!content) throw drFileNotFound(item.id)
+  return content
+}
