@@ -10,6 +10,7 @@ export interface EnvConfig {
   readonly presetsFile: string | null
   readonly drPassword: string | null
   readonly drDir: string
+  readonly drRetentionDays: number
   readonly scheduler: boolean
 }
 
@@ -25,6 +26,7 @@ export function readEnvConfig(env: NodeJS.ProcessEnv = process.env): EnvConfig {
     presetsFile,
     drPassword: env.BILLING_DR_PASSWORD || null,
     drDir: env.BILLING_DR_DIR || './data/dr',
+    drRetentionDays: positiveInt('BILLING_DR_RETENTION_DAYS', env.BILLING_DR_RETENTION_DAYS, 7),
     scheduler: (env.BILLING_SCHEDULER ?? 'on') !== 'off',
   }
 }
@@ -37,4 +39,11 @@ export function loadPresetsFile(path: string): Presets {
     throw new Error(`BILLING_PRESETS_FILE ${path}: ${(e as Error).message}`)
   }
   return mergePresets(content)
+}
+
+function positiveInt(name: string, value: string | undefined, fallback: number): number {
+  if (value === undefined || value === '') return fallback
+  const n = Number(value)
+  if (!Number.isInteger(n) || n < 1) throw new Error(`${name} must be a positive whole number (got ${value})`)
+  return n
 }

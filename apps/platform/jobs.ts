@@ -1,6 +1,7 @@
-import type { JobDefinition } from '../../adapters/scheduler/job.js'
+import type { JobDefinition, JobResult } from '../../adapters/scheduler/job.js'
 import { purgeDueCustomers } from '../../core/resources/removals.js'
 import { runNextBillingRun } from '../../core/billing/run-billing.js'
+import { ArchivesDisabled, ensureFreshArchive, expireArchives, runArchiveSchedule } from '../../core/disaster-recovery/archive-jobs.js'
 import type { PlatformContext } from '../../core/platform.js'
 
 /** Job schedules (croner patterns), each overridable from the environment. */
@@ -10,6 +11,8 @@ export interface Schedules {
   readonly billingPoll: string
   /** The daily catch-up: resumes a run a crash interrupted and runs any still requested. */
   readonly billingCatchUp: string
+  /** Disaster-recovery archives (written at start when none is current, then on this schedule). */
+  readonly archive: string
 }
 
 export function readSchedules(env: NodeJS.ProcessEnv = process.env): Schedules {
@@ -17,6 +20,7 @@ export function readSchedules(env: NodeJS.ProcessEnv = process.env): Schedules {
     purge: env.BILLING_SCHEDULE_PURGE || '15 2 * * *',
     billingPoll: env.BILLING_SCHEDULE_BILLING_POLL || '*/15 * * * * *',
     billingCatchUp: env.BILLING_SCHEDULE_BILLING_CATCHUP || '30 1 * * *',
+    archive: env.BILLING_SCHEDULE_DR || '0 3 * * *',
   }
 }
 
@@ -30,7 +34,25 @@ export function platformJobs(ctx: PlatformContext, schedules: Schedules): JobDef
       runs += 1
     }
   }
+  let archivedOnce = false
+  const archive = async (): Promise<JobResult> => {
+    try {
+      // The first run writes one only when none is current; later runs follow the schedule.
+      if (!archivedOnce) {
+        archivedOnce = true
+        const written = await ensureFreshArchive(ctx)
+        return { written: written ? (written.filename as string) : null }
+      }
+      const { expired, generated } = await runArchiveSchedule(ctx)
+      return { expired, written: generated.filename as string }
+    } catch (error) {
+      if (!(error instanceof ArchivesDisabled)) throw error
+      // Without a password old archives still expire; the log line says why none is written.
+      return { expired: await expireArchives(ctx), written: null, disabled: error.message }
+    }
+  }
   return [
+    { name: 'disaster-recovery', schedule: schedules.archive, runAtStart: true, run: archive },
     // Both billing jobs share one lease name, so a run is never executed twice at once.
     { name: 'billing-poll', lease: 'billing', schedule: schedules.billingPoll, runAtStart: true, run: billing },
     { name: 'billing-catch-up', lease: 'billing', schedule: schedules.billingCatchUp, run: billing },

@@ -9,11 +9,19 @@ import { openPlatform } from '../platform/platform.js'
 async function main(): Promise<void> {
   const config = readEnvConfig()
   const logger = jsonLogger()
-  const platform = await openPlatform({ databaseUrl: config.databaseUrl, presets: config.presets, logger })
+  const platform = await openPlatform({
+    databaseUrl: config.databaseUrl,
+    presets: config.presets,
+    logger,
+    drPassword: config.drPassword,
+    drDir: config.drDir,
+    drRetentionDays: config.drRetentionDays,
+  })
   const adminKey = await ensureAdminKey(platform)
   if (adminKey) {
     process.stdout.write(`Created API key "admin" (expert level 5, dataProtectionDownload). It is shown only once:\n${adminKey}\n`)
   }
+  if (!config.drPassword) logger.info('archives-disabled', { reason: 'BILLING_DR_PASSWORD is not set: disaster-recovery archives are not generated' })
   const scheduler = config.scheduler ? platform.createScheduler() : null
   scheduler?.start()
   const server = createServer(toNodeHandler(platform.app))

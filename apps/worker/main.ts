@@ -9,7 +9,15 @@ import { openPlatform } from '../platform/platform.js'
 async function main(): Promise<void> {
   const config = readEnvConfig()
   const logger = jsonLogger()
-  const platform = await openPlatform({ databaseUrl: config.databaseUrl, presets: config.presets, logger })
+  const platform = await openPlatform({
+    databaseUrl: config.databaseUrl,
+    presets: config.presets,
+    logger,
+    drPassword: config.drPassword,
+    drDir: config.drDir,
+    drRetentionDays: config.drRetentionDays,
+  })
+  if (!config.drPassword) logger.info('archives-disabled', { reason: 'BILLING_DR_PASSWORD is not set: disaster-recovery archives are not generated' })
   const scheduler = platform.createScheduler()
   scheduler.start()
   const keepAlive = setInterval(() => {}, 1 << 30)

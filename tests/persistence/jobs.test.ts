@@ -113,3 +113,35 @@ if (activeTargets().includes('postgres')) {
   })
   test.run()
 }
+
+{
+  const test = suite('jobs: the disaster-recovery job')
+  test('without a password it logs why no archive is written; with one it writes one at start', async () => {
+    const { mkdtempSync, rmSync } = await import('node:fs')
+    const { tmpdir } = await import('node:os')
+    const { join } = await import('node:path')
+    const dir = mkdtempSync(join(tmpdir(), 'dr-job-'))
+    const off = await openHarness('sqlite-memory')
+    const on = await openHarness('sqlite-memory', { config: { drPassword: 'correct horse', drDir: dir } })
+    try {
+      const log: JobLogEntry[] = []
+      const a = off.platform.createScheduler({ onJobEnd: (e) => log.push(e) })
+      await a.runNow('disaster-recovery')
+      assert.is(log[0].outcome, 'done')
+      assert.match(String(log[0].result?.disabled), /BILLING_DR_PASSWORD/)
+      const b = on.platform.createScheduler({ onJobEnd: (e) => log.push(e) })
+      await b.runNow('disaster-recovery')
+      assert.match(String(log[1].result?.written), /^billing-dr-.*\.7z$/)
+      await b.runNow('disaster-recovery')
+      assert.is(log[2].outcome, 'done')
+      assert.is((await on.request('GET', '/disasterRecoveryFiles')).body.length, 2, 'the schedule writes the next one')
+      await a.stop()
+      await b.stop()
+    } finally {
+      await off.close()
+      await on.close()
+      rmSync(dir, { recursive: true, force: true })
+    }
+  })
+  test.run()
+}
