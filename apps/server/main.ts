@@ -3,25 +3,17 @@ import { toNodeHandler } from 'h3/node'
 import { ensureAdminKey } from '../platform/admin-key.js'
 import { readEnvConfig } from '../platform/config.js'
 import { jsonLogger } from '../platform/logger.js'
-import { openPlatform } from '../platform/platform.js'
+import { openFromEnv } from '../platform/open-from-env.js'
 
 /** `npm start`: migrate, print the admin key on first start, serve the API until SIGTERM/SIGINT. */
 async function main(): Promise<void> {
   const config = readEnvConfig()
   const logger = jsonLogger()
-  const platform = await openPlatform({
-    databaseUrl: config.databaseUrl,
-    presets: config.presets,
-    logger,
-    drPassword: config.drPassword,
-    drDir: config.drDir,
-    drRetentionDays: config.drRetentionDays,
-  })
+  const platform = await openFromEnv(config, logger)
   const adminKey = await ensureAdminKey(platform)
   if (adminKey) {
     process.stdout.write(`Created API key "admin" (expert level 5, dataProtectionDownload). It is shown only once:\n${adminKey}\n`)
   }
-  if (!config.drPassword) logger.info('archives-disabled', { reason: 'BILLING_DR_PASSWORD is not set: disaster-recovery archives are not generated' })
   const scheduler = config.scheduler ? platform.createScheduler() : null
   scheduler?.start()
   const server = createServer(toNodeHandler(platform.app))

@@ -1,6 +1,6 @@
 import { readEnvConfig } from '../platform/config.js'
 import { jsonLogger } from '../platform/logger.js'
-import { openPlatform } from '../platform/platform.js'
+import { openFromEnv } from '../platform/open-from-env.js'
 
 /**
  * `npm run worker`: the scheduler alone. It migrates, then runs the scheduled jobs until
@@ -9,15 +9,7 @@ import { openPlatform } from '../platform/platform.js'
 async function main(): Promise<void> {
   const config = readEnvConfig()
   const logger = jsonLogger()
-  const platform = await openPlatform({
-    databaseUrl: config.databaseUrl,
-    presets: config.presets,
-    logger,
-    drPassword: config.drPassword,
-    drDir: config.drDir,
-    drRetentionDays: config.drRetentionDays,
-  })
-  if (!config.drPassword) logger.info('archives-disabled', { reason: 'BILLING_DR_PASSWORD is not set: disaster-recovery archives are not generated' })
+  const platform = await openFromEnv(config, logger)
   const scheduler = platform.createScheduler()
   scheduler.start()
   const keepAlive = setInterval(() => {}, 1 << 30)

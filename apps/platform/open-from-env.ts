@@ -1,0 +1,19 @@
+import type { EnvConfig } from './config.js'
+import type { Logger } from './logger.js'
+import { openPlatform, type Platform } from './platform.js'
+
+/** Opens the platform the server and the worker run: every setting from the environment. */
+export async function openFromEnv(config: EnvConfig, logger: Logger): Promise<Platform> {
+  const platform = await openPlatform({
+    databaseUrl: config.databaseUrl,
+    presets: config.presets,
+    logger,
+    drPassword: config.drPassword,
+    drDir: config.drDir,
+    drRetentionDays: config.drRetentionDays,
+  })
+  if (!config.drPassword) {
+    logger.info('archives-disabled', { reason: 'BILLING_DR_PASSWORD is not set: disaster-recovery archives are not generated' })
+  }
+  return platform
+}

@@ -1,0 +1,72 @@
+import { notFound } from '../errors.js'
+import type { Item, Values } from '../fields/item.js'
+import { moneyToNumber } from '../money/money.js'
+import type { ResourceRepository } from '../ports/resource-repository.js'
+import type { IncreaseContext } from './apply-increase.js'
+import { increaseRecord, readIncrease, type IncreaseRequest } from './increase-request.js'
+import { fieldsOf, tariffKinds, type TariffKind } from './increase-scopes.js'
+import { increaseRow } from './price-increase.js'
+import { freeName, versionName } from './version-name.js'
+
+/**
+ * createIncreaseVersion: a copy of the tariff and all its detail rows under a new name
+ * ("<name> +3.5%", then " (2)", ...), prices raised, the increase recorded with
+ * `increaseOriginalID` = the source; the source is unchanged. Idempotent: when a version with
+ * the same source, percentage and scope exists (whatever its effective date or later edits),
+ * that one is returned instead. Racing calls are serialised by a lock per kind taken before
+ * the lookup, so they agree on one copy (and on free names); the source row is locked too,
+ * so the copy never mixes prices from before and after a concurrent applyIncrease.
+ */
+export async function createIncreaseVersion(
+  ctx: IncreaseContext,
+  kind: TariffKind,
+  id: string,
+  body: Record<string, unknown>,
+): Promise<Item> {
+  const request = readIncrease('createIncreaseVersion', kind, body, ctx.clock.today())
+  const fields = fieldsOf(kind, request.scope)
+  return ctx.store.transaction(async (store) => {
+    await store.lock(`${kind}:createIncreaseVersion`)
+    const tariffs = store.repository(kind)
+    const source = await tariffs.getForUpdate(id)
+    if (!source) throw notFound(tariffs.resource.singular, id)
+    const existing = await findVersion(tariffs, id, request)
+    if (existing) return existing
+
+    const now = ctx.clock.now()
+    const stamps = { createdStamp: now, updatedStamp: now }
+    const copy = await tariffs.insert({
+      ...copyOf(source),
+      ...increaseRow(source, fields.tariff, request.percent),
+      ...increaseRecord(id, request),
+      name: await freeName(store, kind, versionName(String(source.name), request.percent)),
+      ...stamps,
+    })
+    const { details, ownerField } = tariffKinds[kind]
+    const rates = store.repository(details)
+    for (const row of await rates.listIn(ownerField, [id])) {
+      await rates.insert({ ...copyOf(row), ...increaseRow(row, fields.details, request.percent), [ownerField]: copy.id, ...stamps })
+    }
+    return copy
+  })
+}
+
+/** An earlier copy of `sourceID` with the same percentage and scope (not the source itself,
+ * which records itself as its original after an in-place increase). */
+async function findVersion(tariffs: ResourceRepository, sourceID: string, request: IncreaseRequest): Promise<Item | undefined> {
+  const rows = await tariffs.list({
+    where: [
+      { op: 'eq', column: 'increaseOriginalID', value: sourceID },
+      { op: 'eq', column: 'increaseScope', value: request.scope },
+      { op: 'eq', column: 'increasePercent', value: moneyToNumber(request.percent) },
+    ],
+    limit: 2,
+  })
+  return rows.find((row) => row.id !== sourceID)
+}
+
+/** A stored row's values without its identity: what a copy starts from. */
+function copyOf(row: Item): Values {
+  const { id: _id, ...values } = row
+  return { ...values }
+}
