@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs'
+import { DEFAULT_RATE_LIMIT, parseRateLimit, type RateLimit } from '../../adapters/http/rate-limit.js'
 import { mergePresets, defaultPresets, type Presets } from '../../core/presets/presets.js'
 
 /** Settings from the environment (contract 1). */
@@ -12,6 +13,12 @@ export interface EnvConfig {
   readonly drDir: string
   readonly drRetentionDays: number
   readonly scheduler: boolean
+  /** Requests per API key (BILLING_RATE_LIMIT, default "100/2"); null when "0". */
+  readonly rateLimit: RateLimit | null
+  /** Socket request/headers timeout and handler deadline (BILLING_REQUEST_TIMEOUT_MS, default 30000). */
+  readonly requestTimeoutMs: number
+  /** How long a job lease lasts unrenewed: a killed worker's job resumes elsewhere after it. */
+  readonly leaseMs: number
 }
 
 export function readEnvConfig(env: NodeJS.ProcessEnv = process.env): EnvConfig {
@@ -28,6 +35,9 @@ export function readEnvConfig(env: NodeJS.ProcessEnv = process.env): EnvConfig {
     drDir: env.BILLING_DR_DIR || './data/dr',
     drRetentionDays: positiveInt('BILLING_DR_RETENTION_DAYS', env.BILLING_DR_RETENTION_DAYS, 7),
     scheduler: (env.BILLING_SCHEDULER ?? 'on') !== 'off',
+    rateLimit: parseRateLimit(env.BILLING_RATE_LIMIT || DEFAULT_RATE_LIMIT),
+    requestTimeoutMs: positiveInt('BILLING_REQUEST_TIMEOUT_MS', env.BILLING_REQUEST_TIMEOUT_MS, 30_000),
+    leaseMs: positiveInt('BILLING_LEASE_MS', env.BILLING_LEASE_MS, 60_000),
   }
 }
 

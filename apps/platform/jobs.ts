@@ -13,6 +13,8 @@ export interface Schedules {
   readonly billingCatchUp: string
   /** Disaster-recovery archives (written at start when none is current, then on this schedule). */
   readonly archive: string
+  /** Customers per billing transaction. */
+  readonly billingBatchSize: number
 }
 
 export function readSchedules(env: NodeJS.ProcessEnv = process.env): Schedules {
@@ -21,6 +23,7 @@ export function readSchedules(env: NodeJS.ProcessEnv = process.env): Schedules {
     billingPoll: env.BILLING_SCHEDULE_BILLING_POLL || '*/15 * * * * *',
     billingCatchUp: env.BILLING_SCHEDULE_BILLING_CATCHUP || '30 1 * * *',
     archive: env.BILLING_SCHEDULE_DR || '0 3 * * *',
+    billingBatchSize: Number(env.BILLING_BATCH_SIZE) > 0 ? Number(env.BILLING_BATCH_SIZE) : 500,
   }
 }
 
@@ -29,7 +32,7 @@ export function platformJobs(ctx: PlatformContext, schedules: Schedules): JobDef
   const billing = async (signal: AbortSignal) => {
     let runs = 0
     for (;;) {
-      const outcome = await runNextBillingRun(ctx, { signal })
+      const outcome = await runNextBillingRun(ctx, { signal, batchSize: schedules.billingBatchSize })
       if (!outcome || outcome.status === 'Interrupted') return { runs }
       runs += 1
     }

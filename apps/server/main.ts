@@ -14,9 +14,13 @@ async function main(): Promise<void> {
   if (adminKey) {
     process.stdout.write(`Created API key "admin" (expert level 5, dataProtectionDownload). It is shown only once:\n${adminKey}\n`)
   }
-  const scheduler = config.scheduler ? platform.createScheduler() : null
+  const scheduler = config.scheduler ? platform.createScheduler({ leaseMs: config.leaseMs }) : null
   scheduler?.start()
-  const server = createServer(toNodeHandler(platform.app))
+  // Slow or stalled clients are cut off: the whole request must arrive within the timeout.
+  const server = createServer(
+    { requestTimeout: config.requestTimeoutMs, headersTimeout: Math.min(config.requestTimeoutMs, 60_000) },
+    toNodeHandler(platform.app),
+  )
   server.keepAliveTimeout = 65_000
   await new Promise<void>((resolve) => server.listen(config.port, config.host, resolve))
   const address = server.address()

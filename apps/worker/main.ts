@@ -10,7 +10,7 @@ async function main(): Promise<void> {
   const config = readEnvConfig()
   const logger = jsonLogger()
   const platform = await openFromEnv(config, logger)
-  const scheduler = platform.createScheduler()
+  const scheduler = platform.createScheduler({ leaseMs: config.leaseMs })
   scheduler.start()
   const keepAlive = setInterval(() => {}, 1 << 30)
   let stopping = false

@@ -1,0 +1,91 @@
+import { spawn } from 'node:child_process'
+import { suite } from 'uvu'
+import * as assert from 'uvu/assert'
+import { openHarness, type Harness } from '../support/harness.js'
+import { activeTargets, type TargetName } from '../support/targets.js'
+
+const KILLS = 20
+const CUSTOMERS = 120
+
+/** Customers with a few features each, identical on every harness (the IDs match too). */
+async function seed(h: Harness) {
+  for (let i = 0; i < CUSTOMERS; i++) {
+    const c = (await h.request('POST', '/customers', { accountNumber: `K-${i}`, VATRate: 'Standard 20%' })).body.id
+    for (let j = 0; j < 3; j++) {
+      await h.request('POST', `/customers/${c}/features`, {
+        startDate: `2026-0${1 + (j % 3)}-${String(1 + ((i * 7 + j) % 27)).padStart(2, '0')}`,
+        serviceCharge: `${(i % 9) + j + 1}.${String((i * 13) % 100).padStart(2, '0')}`,
+        serviceChargeInterval: ['Calendar Monthly', 'Monthly', 'Calendar Quarterly'][j],
+        connectionCharge: j === 0 ? 15 : null,
+      })
+    }
+  }
+  const run = await h.request('POST', '/billingRuns', { cutoffDate: '2026-06-30', invoiceDate: '2026-06-30', status: 'Requested' })
+  assert.is(run.status, 201)
+}
+
+/** The ledger and invoices without volatile stamps, for comparing two databases. */
+async function outcome(h: Harness) {
+  const tx = (await h.platform.context.store.repository('transactions').list({ where: [], limit: 100_000 })).map((t) =>
+    [t.customerID, t.featureID, t.transactionType, t.dateFrom, t.dateTo, String(t.amount), String(t.VATAmount), t.approved].join('|'),
+  )
+  const inv = (await h.platform.context.store.repository('invoices').list({ where: [], limit: 100_000 })).map((i) =>
+    [i.customerID, String(i.netAmount), String(i.VATAmount)].join('|'),
+  )
+  return { tx: tx.sort(), inv: inv.sort() }
+}
+
+function child(h: Harness) {
+  return spawn(process.execPath, ['--import', 'tsx', 'tests/support/billing-child.ts'], {
+    env: { ...process.env, DATABASE_URL: h.target.databaseUrl, TEST_SCHEMA: h.target.schema ?? '', BILLING_LEASE_MS: '800', BILLING_BATCH_SIZE: '2' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+}
+
+const fileTargets = activeTargets().filter((t): t is Exclude<TargetName, 'sqlite-memory'> => t !== 'sqlite-memory')
+for (const target of fileTargets) {
+  const test = suite(`crashes: a worker SIGKILLed ${KILLS} times during a billing run [${target}]`)
+  test('the ledger after the crashes and a final run is identical to an uninterrupted run', async () => {
+    const reference = await openHarness(target, { now: '2026-06-30T12:00:00Z' })
+    const crashed = await openHarness(target, { now: '2026-06-30T12:00:00Z' })
+    try {
+      await seed(reference)
+      await seed(crashed)
+      const scheduler = reference.platform.createScheduler({ onJobEnd: () => {} })
+      await scheduler.runNow('billing-poll')
+      await scheduler.stop()
+      let killedMidRun = 0
+      const progress = async () => (await crashed.platform.context.store.repository('billingRuns').get('1'))!.progressCustomerID
+      for (let i = 0; i < KILLS; i++) {
+        const p = child(crashed)
+        const exited = new Promise<number | null>((resolve) => p.on('exit', (code) => resolve(code)))
+        const before = await progress()
+        // wait until this worker has billed at least one batch, then kill it at a random point
+        for (let t = 0; t < 100 && (await progress()) === before && p.exitCode === null; t++) await new Promise((r) => setTimeout(r, 50))
+        await new Promise((r) => setTimeout(r, Math.floor(Math.random() * 40)))
+        if (p.exitCode === null) {
+          p.kill('SIGKILL')
+          if ((await progress()) !== before) killedMidRun++
+        }
+        await exited
+        // let the dead holder's lease lapse
+        await new Promise((r) => setTimeout(r, 850))
+      }
+      const last = child(crashed)
+      const code = await new Promise<number | null>((resolve) => last.on('exit', (c) => resolve(c)))
+      assert.is(code, 0)
+      assert.ok(killedMidRun >= 5, `only ${killedMidRun} kills landed mid-run`)
+      const run = (await crashed.request('GET', '/billingRuns/1')).body
+      assert.is(run.status, 'Complete', JSON.stringify(run))
+      const [a, b] = [await outcome(reference), await outcome(crashed)]
+      assert.ok(a.tx.length > CUSTOMERS * 3, `reference ledger has ${a.tx.length} rows`)
+      assert.equal(b.tx, a.tx)
+      assert.equal(b.inv, a.inv)
+      console.log(`  [crashes ${target}] ${killedMidRun} of ${KILLS} kills landed while the worker was running; ${a.tx.length} ledger rows identical`)
+    } finally {
+      await reference.close()
+      await crashed.close()
+    }
+  })
+  test.run()
+}
