@@ -5,8 +5,10 @@ import { BillingError } from '../../core/errors.js'
 import type { PlatformContext } from '../../core/platform.js'
 import type { KeySecrets } from '../../core/ports/key-hasher.js'
 import type { IdempotencyStore } from '../../core/ports/idempotency-store.js'
+import { withDeadline } from './deadline.js'
 import { withIdempotency } from './idempotency.js'
 import { HttpFailure } from './error-response.js'
+import { RateLimiter, type RateLimit } from './rate-limit.js'
 import { errorResponse, json } from './respond.js'
 import { fullPath, type Route } from './route.js'
 
@@ -19,6 +21,12 @@ export interface HttpOptions {
   readonly onUnexpectedError?: (error: unknown, requestId: string) => void
   /** Enables the Idempotency-Key header on POST (contract 2). */
   readonly idempotency?: IdempotencyStore
+  /** A token bucket per API key name, after authentication (429001); none when absent. */
+  readonly rateLimit?: RateLimit | null
+  /** Milliseconds of a monotonic clock for the rate limit (tests pass their own). */
+  readonly rateLimitClock?: () => number
+  /** A request not answered within this many milliseconds answers 503001; no deadline when absent. */
+  readonly handlerTimeoutMs?: number
 }
 
 export interface RequestLogEntry {
@@ -33,13 +41,17 @@ export interface RequestLogEntry {
 const REQUEST_ID = /^[\w.:@/+=-]{1,128}$/
 
 /**
- * The h3 application: request ID and authentication first (contract 2's order), then the
- * route table, then 404/405 for what no route answers.
+ * The h3 application: request ID, authentication and the key's rate limit first (contract 2's
+ * order), then the route table, then 404/405 for what no route answers; all of it within the
+ * handler deadline.
  */
 export function createHttpApp(options: HttpOptions): H3 {
   const { platform, secrets, routes } = options
-  const app = new H3({ silent: true })
+  // A malformed escape in the path (`/customers/%E0%A4%A`) reaches the middleware instead of
+  // h3's own 400: authentication still comes first, and no route matches it or every ID check refuses it.
+  const app = new H3({ silent: true, allowMalformedURL: true })
   const publicPaths = new Set(routes.filter((r) => r.public).map(fullPath))
+  const limiter = options.rateLimit ? new RateLimiter(options.rateLimit, options.rateLimitClock) : null
 
   app.use(async (event, next) => {
     const started = performance.now()
@@ -47,11 +59,16 @@ export function createHttpApp(options: HttpOptions): H3 {
     event.context.requestId = given && REQUEST_ID.test(given) ? given : randomUUID()
     event.context.logError = (e: unknown) => options.onUnexpectedError?.(e, event.context.requestId as string)
     let response: Response
-    try {
+    const answer = async () => {
       if (!publicPaths.has(event.url.pathname.replace(/\/$/, ''))) {
-        event.context.key = await authenticateRequest(event, platform, secrets)
+        const key = await authenticateRequest(event, platform, secrets)
+        event.context.key = key
+        limiter?.take(key.name)
       }
-      response = (await next()) as Response
+      return (await next()) as Response
+    }
+    try {
+      response = await withDeadline(answer(), options.handlerTimeoutMs)
     } catch (error) {
       response = errorResponse(event, error)
     }

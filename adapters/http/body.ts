@@ -1,6 +1,7 @@
 import type { H3Event } from 'h3'
 import { BillingError } from '../../core/errors.js'
 import { HttpFailure } from './error-response.js'
+import { jsonStructureProblem, MAX_JSON_DEPTH } from './json-structure.js'
 
 export const MAX_BODY_BYTES = 1024 * 1024
 
@@ -36,7 +37,8 @@ export async function readBodyBytes(event: H3Event, limit = MAX_BODY_BYTES): Pro
 
 /**
  * The request's JSON object body. An empty body counts as `{}` (actions without parameters);
- * a non-JSON content type is 415, malformed JSON, invalid UTF-8 or a non-object is 400100.
+ * a non-JSON content type is 415, malformed JSON, invalid UTF-8, a non-object, a key given twice
+ * or nesting past MAX_JSON_DEPTH is 400100.
  */
 export async function readJsonObject(event: H3Event): Promise<Record<string, unknown>> {
   const bytes = await readBodyBytes(event)
@@ -61,6 +63,8 @@ export async function readJsonObject(event: H3Event): Promise<Record<string, unk
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     throw new BillingError('invalid_body', 'The body must be a JSON object', 'Send a JSON object such as {"field": "value"}.')
   }
+  const problem = jsonStructureProblem(text)
+  if (problem) throw new BillingError('invalid_body', `The body is refused: ${problem}`, `Send a JSON object that gives each property once and nests at most ${MAX_JSON_DEPTH} levels.`)
   return value as Record<string, unknown>
 }
 

@@ -1,7 +1,7 @@
 import { isBillingError, type ErrorCode } from '../../core/errors.js'
 
 /** Failures only the HTTP edge knows about. */
-export type HttpErrorCode = 'route_not_found' | 'method_not_allowed' | 'body_too_large' | 'unsupported_media_type'
+export type HttpErrorCode = 'route_not_found' | 'method_not_allowed' | 'body_too_large' | 'unsupported_media_type' | 'handler_timeout'
 
 /** The one place that turns a failure code into a status and the contract's `error_code`. */
 const table: Record<ErrorCode | HttpErrorCode, [status: number, errorCode: number]> = {
@@ -29,11 +29,13 @@ const table: Record<ErrorCode | HttpErrorCode, [status: number, errorCode: numbe
   unsupported_media_type: [415, 415001],
   rate_limited: [429, 429001],
   payment_links_failed: [500, 500521],
+  handler_timeout: [503, 503001],
 }
 
+/** A failure raised at the HTTP edge, with the headers its answer carries (Allow, Retry-After). */
 export class HttpFailure extends Error {
   constructor(
-    readonly code: HttpErrorCode,
+    readonly code: ErrorCode | HttpErrorCode,
     message: string,
     readonly hint: string,
     readonly headers: Record<string, string> = {},

@@ -4,10 +4,12 @@ import { HttpFailure } from './error-response.js'
 
 /**
  * The request body as lines, decoded as strict UTF-8 while it streams in: memory holds one
- * chunk and one partial line, never the body.
+ * chunk and one partial line, never the body. When the Idempotency-Key check has read the
+ * body already (its fingerprint), the lines come from the bytes it kept.
  */
 export async function* bodyLines(event: H3Event): AsyncGenerator<string> {
-  const stream = event.req.body
+  const kept = event.context.rawBody
+  const stream = kept instanceof Uint8Array ? streamOf(kept) : event.req.body
   if (!stream) return
   const decoder = new TextDecoder('utf-8', { fatal: true })
   const reader = stream.getReader()
@@ -35,6 +37,14 @@ export async function* bodyLines(event: H3Event): AsyncGenerator<string> {
     reader.releaseLock()
   }
 }
+
+const streamOf = (bytes: Uint8Array) =>
+  new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.enqueue(bytes)
+      controller.close()
+    },
+  })
 
 /** Refuses a body that is not CSV (415). */
 export function assertCsv(event: H3Event): void {

@@ -11,6 +11,8 @@ export async function openFromEnv(config: EnvConfig, logger: Logger): Promise<Pl
     drPassword: config.drPassword,
     drDir: config.drDir,
     drRetentionDays: config.drRetentionDays,
+    rateLimit: config.rateLimit,
+    requestTimeoutMs: config.requestTimeoutMs,
   })
   if (!config.drPassword) {
     logger.info('archives-disabled', { reason: 'BILLING_DR_PASSWORD is not set: disaster-recovery archives are not generated' })

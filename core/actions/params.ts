@@ -1,5 +1,6 @@
 import { parseDate, type DateOnly } from '../dates/date-only.js'
 import { BillingError } from '../errors.js'
+import { isStorableText } from '../fields/storable-text.js'
 import { parseMoney, type Money } from '../money/money.js'
 
 /** One parameter of an action body. */
@@ -93,6 +94,6 @@ export const countParam = (name: string, required = false): ParamRule<number> =>
 export const textParam = (name: string, required = false): ParamRule<string> => ({
   name,
   required,
-  hint: 'a string.',
-  parse: (v) => (typeof v === 'string' ? v : null),
+  hint: 'a string without NUL (U+0000) or unpaired surrogates.',
+  parse: (v) => (typeof v === 'string' && isStorableText(v) ? v : null),
 })

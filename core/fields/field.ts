@@ -43,7 +43,15 @@ export interface Field {
   /** Not from billing-api.md: an extension the contract adds. */
   readonly extension?: boolean
   readonly description?: string
+  /** Longest text accepted; by default MAX_KEY_LENGTH for a unique field, else 10,000. */
+  readonly maxLength?: number
 }
+
+/**
+ * Longest text of a field an index holds (unique fields, the numbers searched by their digits):
+ * a Postgres index entry must stay under about 2.7 kB.
+ */
+export const MAX_KEY_LENGTH = 200
 
 type Options = Omit<Field, 'name' | 'type'>
 

@@ -1,6 +1,6 @@
 import { callClasses } from './call-classes.js'
 import { cascadeFields, crmReference, digitsField, idField, lifecycleFilters, ownerRef, stateFields, statusFields } from './common.js'
-import { currency, date, each, fixedFeeTariffRef, num, preset, presets, tariffRef, text } from './field.js'
+import { currency, date, each, fixedFeeTariffRef, MAX_KEY_LENGTH, num, preset, presets, tariffRef, text } from './field.js'
 import { defineResource } from './resource.js'
 
 /** Telephone numbers owned by customers (billing-api.md, Number). */
@@ -11,7 +11,7 @@ export const numbers = defineResource({
   fields: [
     ownerRef('customerID', "owning customer's ID"),
     preset('numberType', 'numberTypes', { description: 'type (geographic, non-geographic, mobile, ...)' }),
-    text('number', { description: 'telephone number as sold' }),
+    text('number', { description: 'telephone number as sold', maxLength: MAX_KEY_LENGTH }),
     text('extension'),
     num('lines', { description: 'number of lines' }),
     text('description'),
@@ -26,7 +26,7 @@ export const numbers = defineResource({
     presets('customerProducts', 'products', { description: 'products' }),
     text('internalUse', { description: 'internal notes' }),
     crmReference(),
-    ...each(1, 4, (i, s) => text(`CDRNumber${s}`, { description: `alternative number ${i} in call detail records` })),
+    ...each(1, 4, (i, s) => text(`CDRNumber${s}`, { description: `alternative number ${i} in call detail records`, maxLength: MAX_KEY_LENGTH })),
     ...each(1, 4, (i, s) =>
       preset(`CDRNumberCallTypeDirectionFlag${s}`, 'callDirections', { description: `call direction (leg) for CDR number ${i}` }),
     ),

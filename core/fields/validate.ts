@@ -4,11 +4,15 @@ import { parseDatetime } from '../dates/stamp.js'
 import { BillingError } from '../errors.js'
 import { parseMoney, type Money } from '../money/money.js'
 import type { Presets } from '../presets/presets.js'
-import type { Field, FieldRef } from './field.js'
+import { MAX_KEY_LENGTH, type Field, type FieldRef } from './field.js'
 import type { FieldValue, Item, Values } from './item.js'
 import type { Resource } from './resource.js'
+import { isStorableText } from './storable-text.js'
 
 export const MAX_TEXT_LENGTH = 10_000
+
+/** Longest text a field accepts: its own limit, the key limit when unique, else MAX_TEXT_LENGTH. */
+export const maxTextLength = (field: Field): number => field.maxLength ?? (field.unique ? MAX_KEY_LENGTH : MAX_TEXT_LENGTH)
 /** Amounts beyond this (1e11 in currency units, within exact doubles when stored) are refused rather than risking precision. */
 const MAX_MONEY = 10n ** 15n
 
@@ -125,14 +129,14 @@ export class InputValidator {
       case 'id':
         return 'A positive integer ID as a string.'
       default:
-        return `A string of at most ${MAX_TEXT_LENGTH} characters.`
+        return `A string of at most ${maxTextLength(field)} characters, without NUL (U+0000) or unpaired surrogates.`
     }
   }
 
   private baseSchema(field: Field): v.GenericSchema<unknown, FieldValue> {
     switch (field.type) {
       case 'text':
-        return v.pipe(v.string(), v.maxLength(MAX_TEXT_LENGTH))
+        return v.pipe(v.string(), v.maxLength(maxTextLength(field)), v.check(isStorableText))
       case 'number':
         return v.pipe(v.number(), v.finite(), v.check((n) => Math.abs(n) < 1e15))
       case 'boolean':
@@ -170,7 +174,7 @@ export class InputValidator {
           }),
         )
       case 'preset':
-        if (field.ref) return v.pipe(v.string(), v.minLength(1), v.maxLength(200))
+        if (field.ref) return v.pipe(v.string(), v.minLength(1), v.maxLength(MAX_KEY_LENGTH), v.check(isStorableText))
         return v.picklist(this.allowed(field) as string[])
       case 'presets':
         return v.pipe(
@@ -182,12 +186,18 @@ export class InputValidator {
 }
 
 function invalidField(resource: Resource, field: Field, value: unknown, hint: string): BillingError {
-  const shown = typeof value === 'string' && value.length > 60 ? `${value.slice(0, 60)}…` : JSON.stringify(value)
-  return new BillingError(
-    'invalid_field',
-    `Invalid value ${shown ?? 'undefined'} for field "${field.name}" of ${resource.singular}`,
-    hint,
-  )
+  return new BillingError('invalid_field', `Invalid value ${preview(value)} for field "${field.name}" of ${resource.singular}`, hint)
+}
+
+/** A value as an error message quotes it: at most 60 characters, whatever its size or depth. */
+function preview(value: unknown): string {
+  let text: string
+  try {
+    text = typeof value === 'string' && value.length > 60 ? value : JSON.stringify(value) ?? 'undefined'
+  } catch {
+    text = Array.isArray(value) ? '[…]' : '{…}' // too deep to serialise (the HTTP edge limits nesting; other callers may not)
+  }
+  return text.length > 60 ? `${text.slice(0, 60)}…` : text
 }
 
 function unknownHint(resource: Resource, name: string): string {

@@ -1,4 +1,5 @@
 import { BillingError } from '../errors.js'
+import { isStorableText } from '../fields/storable-text.js'
 
 /**
  * One CSV record on one line (RFC 4180 quoting, comma separated). Streaming-friendly: the
@@ -10,6 +11,7 @@ import { BillingError } from '../errors.js'
  * - A quote inside an unquoted field, text after a closing quote, or an unclosed quote is an
  *   error (`invalid_field`, naming the line when `lineNumber` is given).
  * - A trailing `\r` (CRLF files) is ignored.
+ * - A NUL character anywhere is an error: no database column holds one.
  */
 export function parseCsvLine(line: string, lineNumber?: number): string[] {
   const text = line.endsWith('\r') ? line.slice(0, -1) : line
@@ -17,6 +19,7 @@ export function parseCsvLine(line: string, lineNumber?: number): string[] {
     const where = lineNumber === undefined ? '' : `line ${lineNumber}: `
     throw new BillingError('invalid_field', `${where}${reason} at character ${column + 1}`)
   }
+  if (!isStorableText(text)) fail('a NUL character', text.indexOf('\u0000'))
   const fields: string[] = []
   let i = 0
   for (;;) {

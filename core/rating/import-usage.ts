@@ -51,6 +51,9 @@ export function callValues(record: UsageRecord, context: RatingContext, digest: 
  * a record creates nothing twice. Memory holds one batch of rows, not the file.
  */
 export async function importUsageFile(ctx: PlatformContext, lines: AsyncIterable<string>, name: string | null): Promise<Item> {
+  // The name is stored as the file's `name` field: checked like any field (length, NUL).
+  const files = ctx.resources.get('usageFiles')!
+  if (name !== null) ctx.validator.parseField(files, files.byName.get('name')!, name)
   return ctx.store.transaction(async (store) => {
     const context = await loadRatingContext(store.rating)
     const now = ctx.clock.now()

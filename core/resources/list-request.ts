@@ -2,6 +2,7 @@ import { parseDate } from '../dates/date-only.js'
 import { parseDatetime } from '../dates/stamp.js'
 import { BillingError } from '../errors.js'
 import type { Resource } from '../fields/resource.js'
+import { isStorableText } from '../fields/storable-text.js'
 import type { Condition } from '../ports/resource-repository.js'
 
 export const DEFAULT_LIMIT = 100
@@ -44,6 +45,8 @@ export function parseListRequest(resource: Resource, params: RawParams, extraFla
     if (raw === undefined) continue
     if (Array.isArray(raw) && raw.length !== 1) throw invalid(name, 'is given more than once')
     const value = (Array.isArray(raw) ? raw[0] : raw) as string
+    // Searched for literally: a value no column can hold is refused, not sent to the database.
+    if (!isStorableText(value)) throw invalid(name, 'contains a NUL character')
     switch (name) {
       case 'limit':
         limit = integer(name, value, 1, MAX_LIMIT)

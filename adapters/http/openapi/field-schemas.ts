@@ -1,5 +1,5 @@
 import type { Field } from '../../../core/fields/field.js'
-import { MAX_TEXT_LENGTH } from '../../../core/fields/validate.js'
+import { maxTextLength } from '../../../core/fields/validate.js'
 import type { Presets } from '../../../core/presets/presets.js'
 
 /** A JSON Schema (2020-12, the dialect of OpenAPI 3.1) as plain data. */
@@ -39,7 +39,7 @@ function baseSchema(field: Field, presets: Presets, use: FieldUse): JsonSchema {
         ? { type: ['string', 'integer'], pattern: ID_PATTERN, minimum: 1 }
         : { type: 'string', pattern: ID_PATTERN }
     case 'text':
-      return { type: 'string', maxLength: MAX_TEXT_LENGTH }
+      return { type: 'string', maxLength: maxTextLength(field) }
     case 'number':
       return { type: 'number' }
     case 'currency':
