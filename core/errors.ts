@@ -25,8 +25,10 @@ export const errorCodes = [
   'payment_links_failed',
 ] as const
 
+/** The stable code of an expected failure. */
 export type ErrorCode = (typeof errorCodes)[number]
 
+/** An expected failure: its stable `code`, a message naming what is wrong, and a `hint` on how to fix it. */
 export class BillingError extends Error {
   override readonly name = 'BillingError'
   constructor(
@@ -38,6 +40,7 @@ export class BillingError extends Error {
   }
 }
 
+/** Whether a thrown value is an expected failure (anything else is unexpected). */
 export const isBillingError = (e: unknown): e is BillingError => e instanceof BillingError
 
 export function notFound(what: string, id: string): BillingError {

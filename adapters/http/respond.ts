@@ -1,12 +1,18 @@
 import type { H3Event } from 'h3'
+import { FastResponse } from 'srvx'
 import { toErrorParts } from './error-response.js'
 
 /** The request's ID, set by the first middleware. */
 export const requestIdOf = (event: H3Event): string => (event.context.requestId as string) ?? ''
 
-/** A JSON response with the request ID; every answer of the API goes through here. */
+/**
+ * A JSON response with the request ID; every answer of the API goes through here. srvx's
+ * FastResponse (what h3 itself returns) is written to the socket as one string with its
+ * length, where a web Response would be streamed: a third of the CPU time of a small GET
+ * (bench/get-customer.ts).
+ */
 export function json(event: H3Event, status: number, body: unknown, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify(body), {
+  return new FastResponse(JSON.stringify(body), {
     status,
     headers: { 'content-type': 'application/json; charset=utf-8', 'x-request-id': requestIdOf(event), ...headers },
   })

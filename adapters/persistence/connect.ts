@@ -3,9 +3,10 @@ import { dirname } from 'node:path'
 import SqliteDatabase from 'better-sqlite3'
 import { Kysely, PostgresDialect, SqliteDialect, type LogEvent } from 'kysely'
 import pg from 'pg'
-import type { DatabaseDialect } from './dialect/dialect.js'
+import type { DatabaseDialect, DialectName } from './dialect/dialect.js'
 import { postgresDialect } from './dialect/postgres-dialect.js'
 import { sqliteDialect } from './dialect/sqlite-dialect.js'
+import { cachingStatements } from './statement-cache.js'
 
 export interface Database {
   readonly db: Kysely<any>
@@ -43,7 +44,7 @@ function connectSqlite(file: string, options: ConnectOptions): Database {
   sqlite.pragma('synchronous = NORMAL')
   sqlite.pragma('foreign_keys = ON')
   sqlite.pragma('busy_timeout = 10000')
-  const db = new Kysely<any>({ dialect: new SqliteDialect({ database: sqlite }), ...logOption(options) })
+  const db = new Kysely<any>({ dialect: new SqliteDialect({ database: cachingStatements(sqlite) }), ...logOption(options) })
   return {
     db,
     dialect: sqliteDialect,
@@ -66,5 +67,18 @@ function connectPostgres(url: string, options: ConnectOptions): Database {
     dialect: postgresDialect,
     description: `postgres://${safe.host}${safe.pathname}${options.schema ? `#${options.schema}` : ''}`,
     close: () => db.destroy(),
+  }
+}
+
+/**
+ * Wraps a Kysely instance the caller already has (an embedding application's pool). The caller
+ * owns it: `close()` leaves it open. SQLite needs `PRAGMA foreign_keys = ON` on its connection.
+ */
+export function wrapKysely(db: Kysely<any>, dialect: DialectName): Database {
+  return {
+    db,
+    dialect: dialect === 'postgres' ? postgresDialect : sqliteDialect,
+    description: `${dialect} (an existing Kysely instance)`,
+    close: async () => {},
   }
 }

@@ -6,10 +6,15 @@ import type { DatabaseDialect } from './dialect/dialect.js'
 
 /** Converts between domain values and database values for one resource. */
 export class RowCodec {
+  /** Every field null: decoded items start as a copy, one shape for all (see decode). */
+  private readonly blank: Readonly<Record<string, FieldValue>>
+
   constructor(
     readonly resource: Resource,
     private readonly dialect: DatabaseDialect,
-  ) {}
+  ) {
+    this.blank = Object.fromEntries(resource.fields.map((f) => [f.name, null]))
+  }
 
   encode(values: Values): Record<string, unknown> {
     const row: Record<string, unknown> = {}
@@ -37,11 +42,15 @@ export class RowCodec {
     }
   }
 
+  /**
+   * A row as an item. Copying the blank gives the item all its keys at once; adding 150 keys
+   * one by one made a shape change each and was most of the cost of reading a page of customers.
+   */
   decode(row: Record<string, unknown>): Item {
-    const item: Record<string, FieldValue> = {}
+    const item: Record<string, FieldValue> = { ...this.blank }
     for (const f of this.resource.fields) {
       const raw = row[f.name]
-      item[f.name] = raw === null || raw === undefined ? null : this.decodeValue(f, raw)
+      if (raw !== null && raw !== undefined) item[f.name] = this.decodeValue(f, raw)
     }
     return item as Item
   }

@@ -4,7 +4,10 @@ import type { H3 } from 'h3'
 import { createHttpApp } from '../../adapters/http/app.js'
 import { buildRoutes } from '../../adapters/http/routes/route-table.js'
 import type { Route } from '../../adapters/http/route.js'
-import { connect, type Database } from '../../adapters/persistence/connect.js'
+import type { RateLimit } from '../../adapters/http/rate-limit.js'
+import { sql, type Kysely } from 'kysely'
+import { connect, wrapKysely, type Database } from '../../adapters/persistence/connect.js'
+import type { DialectName } from '../../adapters/persistence/dialect/dialect.js'
 import { KyselyStore } from '../../adapters/persistence/kysely-store.js'
 import { KyselyJobLeases } from '../../adapters/persistence/repositories/kysely-job-leases.js'
 import { KyselyIdempotencyStore } from '../../adapters/persistence/repositories/kysely-idempotency-store.js'
@@ -32,8 +35,10 @@ import { silentLogger, type Logger } from './logger.js'
 import { TYPES } from './tokens.js'
 
 export interface PlatformConfig {
-  /** `sqlite:<file>`, `sqlite::memory:` or `postgres://…`. */
-  readonly databaseUrl: string
+  /** `sqlite:<file>`, `sqlite::memory:` or `postgres://…`; required unless `kysely` is given. */
+  readonly databaseUrl?: string
+  /** An existing Kysely instance to use instead of `databaseUrl`; the caller owns and closes it. */
+  readonly kysely?: { readonly db: Kysely<any>; readonly dialect: DialectName }
   /** Postgres schema to live in (created when missing). */
   readonly schema?: string
   readonly presets?: Presets
@@ -51,6 +56,12 @@ export interface PlatformConfig {
   readonly drDir?: string
   /** Days a disaster-recovery archive stays available (default 7). */
   readonly drRetentionDays?: number
+  /** Requests per API key (BILLING_RATE_LIMIT); no limit when absent or null. */
+  readonly rateLimit?: RateLimit | null
+  /** Milliseconds of a monotonic clock for the rate limit (tests pass their own). */
+  readonly rateLimitClock?: () => number
+  /** A request not answered within this many milliseconds answers 503001 (BILLING_REQUEST_TIMEOUT_MS); none when absent. */
+  readonly requestTimeoutMs?: number
 }
 
 /** A running platform: the use-case context, the HTTP app and the database, wired by inversify. */
@@ -69,8 +80,10 @@ export interface Platform {
 
 /** The composition root shared by the server, the worker and embedding applications. */
 export async function openPlatform(config: PlatformConfig): Promise<Platform> {
-  const database = connect(config.databaseUrl, { schema: config.schema, onQuery: config.onQuery })
+  const database = openDatabase(config)
   try {
+    // A wrapped SQLite connection was opened by the caller: foreign keys are what we rely on.
+    if (config.kysely?.dialect === 'sqlite') await sql`pragma foreign_keys = ON`.execute(database.db)
     if (!config.skipMigrations) await migrate(database, config.schema)
   } catch (e) {
     await database.close()
@@ -135,6 +148,9 @@ export async function openPlatform(config: PlatformConfig): Promise<Platform> {
           platform,
           secrets,
           routes,
+          rateLimit: config.rateLimit,
+          rateLimitClock: config.rateLimitClock,
+          handlerTimeoutMs: config.requestTimeoutMs,
           idempotency: new KyselyIdempotencyStore(database.db, database.dialect),
           onRequestEnd: (entry) => logger.info('request', { ...entry }),
           onUnexpectedError: (error, requestId) =>
@@ -161,4 +177,10 @@ export async function openPlatform(config: PlatformConfig): Promise<Platform> {
       }),
     close: () => database.close(),
   }
+}
+
+function openDatabase(config: PlatformConfig): Database {
+  if (config.kysely) return wrapKysely(config.kysely.db, config.kysely.dialect)
+  if (!config.databaseUrl) throw new Error('give databaseUrl (sqlite:<file>, sqlite::memory: or postgres://...) or kysely')
+  return connect(config.databaseUrl, { schema: config.schema, onQuery: config.onQuery })
 }

@@ -4,9 +4,13 @@ import { permissions as knownPermissions } from '../ports/api-key-repository.js'
 import type { Clock } from '../ports/clock.js'
 import type { KeySecrets } from '../ports/key-hasher.js'
 
+/** A key to create. */
 export interface NewKey {
+  /** 1-100 letters, digits, `_ . @ -`; unique. */
   readonly name: string
+  /** 0..5 (default 0); level 5 is needed for applyIncrease. */
   readonly expertLevel?: number
+  /** Such as `dataProtectionDownload`. */
   readonly permissions?: readonly string[]
 }
 
@@ -18,11 +22,11 @@ export async function createApiKey(
   input: NewKey,
 ): Promise<{ key: ApiKey; secret: string }> {
   const name = input.name.trim()
-  if (!/^[\w.@-]{1,100}$/.test(name)) throw new Error('a key name is 1-100 letters, digits, _ . @ or -')
+  if (!/^[\w.@-]{1,100}$/.test(name)) throw new BillingError('invalid_parameter', 'a key name is 1-100 letters, digits, _ . @ or -', 'Give a name such as "billing-ui".')
   const expertLevel = input.expertLevel ?? 0
-  if (!Number.isInteger(expertLevel) || expertLevel < 0 || expertLevel > 5) throw new Error('expert level is 0..5')
+  if (!Number.isInteger(expertLevel) || expertLevel < 0 || expertLevel > 5) throw new BillingError('invalid_parameter', 'expert level is 0..5', 'Give a whole number from 0 (None) to 5 (Full).')
   for (const p of input.permissions ?? []) {
-    if (!(knownPermissions as readonly string[]).includes(p)) throw new Error(`unknown permission ${p}`)
+    if (!(knownPermissions as readonly string[]).includes(p)) throw new BillingError('invalid_parameter', `unknown permission ${p}`, `Known permissions: ${knownPermissions.join(', ')}.`)
   }
   const secret = secrets.generate()
   try {
@@ -35,7 +39,7 @@ export async function createApiKey(
     })
     return { key, secret }
   } catch (e) {
-    if ((await keys.list()).some((k) => k.name === name)) throw new Error(`a key named ${name} exists already`)
+    if ((await keys.list()).some((k) => k.name === name)) throw new BillingError('unique_taken', `a key named ${name} exists already`, 'Choose another name, or revoke the key first.')
     throw e
   }
 }

@@ -1,3 +1,4 @@
+import { objectBody } from '../actions/item-actions.js'
 import { BillingError, notFound } from '../errors.js'
 import type { Item, Values } from '../fields/item.js'
 import type { PlatformContext } from '../platform.js'
@@ -37,7 +38,8 @@ function assertDates(values: Values, current: Item | null): void {
 }
 
 /** Creates a run, Pending (default) or Requested to start at once. */
-export async function createBillingRun(ctx: PlatformContext, body: Record<string, unknown>): Promise<Item> {
+export async function createBillingRun(ctx: PlatformContext, input: unknown): Promise<Item> {
+  const body = objectBody(input)
   checkStatus(body)
   return ctx.store.transaction(async (store) => {
     await store.lock('billing-runs')
@@ -49,12 +51,13 @@ export async function createBillingRun(ctx: PlatformContext, body: Record<string
 }
 
 /** Updates a Pending run; `status: "Requested"` starts it and locks its dates (409003 after). */
-export async function updateBillingRun(ctx: PlatformContext, id: string, body: Record<string, unknown>): Promise<Item> {
-  checkStatus(body)
+export async function updateBillingRun(ctx: PlatformContext, id: string, input: unknown): Promise<Item> {
   return ctx.store.transaction(async (store) => {
     await store.lock('billing-runs')
     const current = await store.repository('billingRuns').getForUpdate(id)
     if (!current) throw notFound('billing run', id)
+    const body = objectBody(input)
+    checkStatus(body)
     if (current.status !== 'Pending') {
       const changing = [...lockedDates, 'status', 'name'].filter((f) => f in body && body[f] !== current[f])
       if (changing.length) {

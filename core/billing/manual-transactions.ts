@@ -13,6 +13,8 @@ export const creditTypes: ReadonlySet<string> = new Set(['Payment', 'Credit Note
  * feature it names must be the customer's.
  */
 export async function addManualTransaction(ctx: PlatformContext, customerID: string, body: unknown): Promise<Item> {
+  // The customer is checked before the body (contract 2's order), and again under its lock below.
+  if (!(await ctx.store.repository('customers').get(customerID))) throw notFound('customer', customerID)
   const resource = ctx.resources.get('transactions')!
   const { values } = ctx.validator.validateInput(resource, body)
   for (const name of ['transactionType', 'amount'] as const) {

@@ -2,14 +2,16 @@ import { maxDate, type DateOnly } from '../dates/date-only.js'
 import { BillingError } from '../errors.js'
 import type { Item } from '../fields/item.js'
 import { effectiveStateOn, type LifecycleEvent } from '../lifecycle/events.js'
-import { add, sum, ZERO, type Money } from '../money/money.js'
+import { add, ZERO, type Money } from '../money/money.js'
 import type { PlatformContext } from '../platform.js'
 import type { Store } from '../ports/store.js'
 import { planFeatureBilling } from './feature-billing.js'
 import { ledgerWrites, mergeWrites } from './ledger-writes.js'
 import { billingInputs } from './billing-inputs.js'
+import { raiseInvoices } from './raise-invoices.js'
 import { billCalls, rateUnratedCalls } from '../rating/bill-calls.js'
 
+/** How a billing run executes. */
 export interface RunOptions {
   /** Customers per transaction; memory stays bounded by one batch. */
   readonly batchSize?: number
@@ -17,6 +19,7 @@ export interface RunOptions {
   readonly signal?: AbortSignal
 }
 
+/** What a billing run did: its ID and end state, and how many customers, invoices and ledger writes. */
 export interface RunOutcome {
   readonly runID: string
   readonly status: 'Complete' | 'Failed' | 'Interrupted'
@@ -58,7 +61,7 @@ async function executeBillingRun(ctx: PlatformContext, run: Item, options: RunOp
   for (;;) {
     if (options.signal?.aborted) return { runID: run.id, status: 'Interrupted', customers, invoices, ledgerWrites: writes }
     const batch = await ctx.store.transaction(async (store) => {
-      const page = await store.repository('customers').list({ where: [], idAfter: after, limit: batchSize })
+      const page = await store.repository('customers').list({ where: [], idAfter: after, limit: batchSize, storedOnly: true })
       if (page.length === 0) return null
       await store.repository('customers').lockIds(page.map((c) => c.id))
       const result = await billBatch(ctx, store, run, cutoff, page)
@@ -85,7 +88,8 @@ async function executeBillingRun(ctx: PlatformContext, run: Item, options: RunOp
 /** Charges one batch of customers through the cutoff and raises their invoices. */
 async function billBatch(ctx: PlatformContext, store: Store, run: Item, cutoff: DateOnly, customers: Item[]) {
   const ids = customers.map((c) => c.id)
-  const features = await store.repository('features').listIn('customerID', ids)
+  // Stored fields only: the ledger figures a feature shows are computed from the same rows below.
+  const features = await store.repository('features').listIn('customerID', ids, [], { storedOnly: true })
   const events = groupEvents(await store.lifecycle.eventsOfCustomers(ids))
   const ledger = await store.ledger.engineRows(features.map((f) => f.id))
   const byID = new Map(customers.map((c) => [c.id, c]))
@@ -111,10 +115,7 @@ async function billBatch(ctx: PlatformContext, store: Store, run: Item, cutoff: 
   const merged = mergeWrites(plans)
   await store.ledger.write(merged)
   await billCalls(ctx, store, customers, cutoff, events, run.id)
-  let invoices = 0
-  for (const customer of customers) {
-    if (await invoiceCustomer(ctx, store, run, customer, cutoff, events.get(`customers:${customer.id}`) ?? [])) invoices += 1
-  }
+  const invoices = await raiseInvoices(ctx, store, run, customers, cutoff, events)
   return { invoices, writes: merged.inserts.length + merged.updates.length + merged.deletes.length }
 }
 
@@ -122,35 +123,6 @@ async function billBatch(ctx: PlatformContext, store: Store, run: Item, cutoff: 
 function featureCutoff(customer: Item, cutoff: DateOnly): DateOnly {
   const finalBill = customer.isFinalBill ? (customer.finalBillDate as DateOnly | null) : null
   return finalBill ? maxDate(cutoff, finalBill) : cutoff
-}
-
-/** One invoice per billable customer with unapproved transactions up to the cutoff; none when empty. */
-async function invoiceCustomer(ctx: PlatformContext, store: Store, run: Item, customer: Item, cutoff: DateOnly, events: LifecycleEvent[]) {
-  if (!effectiveStateOn(events, cutoff).billable) return false
-  const finalBill = customer.isFinalBill ? (customer.finalBillDate as DateOnly | null) : null
-  if (finalBill && customer.finalInvoicedDate === finalBill) return false
-  const txCutoff = (run.transactionCutoffDate as DateOnly | null) ?? cutoff
-  const through = finalBill ? maxDate(maxDate(txCutoff, cutoff), finalBill) : maxDate(txCutoff, cutoff)
-  const lines = await store.ledger.invoiceable(customer.id, through)
-  if (lines.length === 0) return false
-  const net = sum(lines.map((l) => l.amount))
-  const vat = sum(lines.map((l) => l.VATAmount))
-  const invoiceDate = (run.invoiceDate as DateOnly | null) ?? ctx.clock.today()
-  const invoice = await store.repository('invoices').insert({
-    customerID: customer.id,
-    billingRunID: run.id,
-    invoiceDate,
-    dueDate: (run.dueDate as DateOnly | null) ?? invoiceDate,
-    netAmount: net,
-    VATAmount: vat,
-    totalAmount: add(net, vat),
-    transactionIDs: lines.map((l) => l.id),
-    createdStamp: ctx.clock.now(),
-    updatedStamp: ctx.clock.now(),
-  })
-  await store.ledger.markInvoiced(lines.map((l) => l.id), invoice.id, run.id)
-  if (finalBill) await store.repository('customers').update(customer.id, { finalInvoicedDate: finalBill })
-  return true
 }
 
 function groupEvents(events: readonly (LifecycleEvent & { customerID: string })[]): Map<string, LifecycleEvent[]> {

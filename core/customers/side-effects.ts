@@ -23,6 +23,7 @@ export async function setAccountingID(ctx: PlatformContext, customer: Item, acco
   }))!
 }
 
+/** One payment link made for a customer. */
 export interface PaymentLink {
   readonly type: PaymentLinkType
   readonly providerName: string

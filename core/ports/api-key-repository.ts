@@ -2,13 +2,17 @@ export const expertLevels = ['None', 'Intern', 'Low', 'Standard', 'High', 'Full'
 export const permissions = ['dataProtectionDownload'] as const
 export type Permission = (typeof permissions)[number]
 
+/** An API key as listed: never its secret nor its hash. */
 export interface ApiKey {
   readonly id: string
+  /** Unique; names the caller in request logs. */
   readonly name: string
   /** 0..5: None, Intern, Low, Standard, High, Full. */
   readonly expertLevel: number
+  /** Extra rights: `dataProtectionDownload` fetches disaster-recovery archives. */
   readonly permissions: readonly Permission[]
   readonly createdStamp: string
+  /** When it was revoked; null while it works. */
   readonly revokedStamp: string | null
 }
 

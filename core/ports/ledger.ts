@@ -12,8 +12,16 @@ export interface LedgerWrites {
 /** An unapproved transaction that an invoice may take. */
 export interface Invoiceable {
   readonly id: string
+  readonly customerID: string
+  readonly transactionDate: string
   readonly amount: Money
   readonly VATAmount: Money
+}
+
+/** An invoice to raise: its stored values (customerID among them) and its transactions. */
+export interface NewInvoice {
+  readonly values: Values
+  readonly transactionIDs: readonly string[]
 }
 
 /** The ledger as the billing engine uses it (the `transactions` resource serves the API). */
@@ -25,8 +33,11 @@ export interface Ledger {
   balances(customerIDs: readonly string[]): Promise<Map<string, Money>>
   /** Net and VAT totals of a customer's transactions. */
   totals(customerID: string): Promise<{ net: Money; vat: Money }>
-  /** Unapproved, not invoiced transactions of a customer dated on or before `date`. */
-  invoiceable(customerID: string, date: string): Promise<Invoiceable[]>
-  /** Puts transactions on an invoice and approves them. */
-  markInvoiced(ids: readonly string[], invoiceID: string, billingRunID: string): Promise<void>
+  /** Unapproved, not invoiced transactions of the customers dated on or before `date`, by customer, in ID order. */
+  invoiceable(customerIDs: readonly string[], date: string): Promise<Map<string, Invoiceable[]>>
+  /**
+   * Inserts a billing run's invoices (one per customer at most) and puts their transactions on
+   * them, approved: a few statements for a whole batch of customers.
+   */
+  raiseInvoices(invoices: readonly NewInvoice[], billingRunID: string): Promise<void>
 }

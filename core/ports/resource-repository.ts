@@ -15,6 +15,8 @@ export interface ListQuery {
   readonly idAfter?: string
   readonly offset?: number
   readonly limit: number
+  /** Stored fields only: computed ones (a customer's balance, a feature's ledger figures) stay null. */
+  readonly storedOnly?: boolean
 }
 
 /**
@@ -28,7 +30,7 @@ export interface ResourceRepository {
   getForUpdate(id: string): Promise<Item | undefined>
   list(query: ListQuery): Promise<Item[]>
   /** Rows whose `column` is one of `ids`, ordered by ID: expansions fetch children in one query. */
-  listIn(column: string, ids: readonly string[], where?: readonly Condition[]): Promise<Item[]>
+  listIn(column: string, ids: readonly string[], where?: readonly Condition[], options?: { readonly storedOnly?: boolean }): Promise<Item[]>
   insert(values: Values): Promise<Item>
   update(id: string, values: Values): Promise<Item | undefined>
   remove(id: string): Promise<boolean>

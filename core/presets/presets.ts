@@ -2,8 +2,10 @@ import * as v from 'valibot'
 import { defaultLists } from './default-presets.js'
 
 export const paymentLinkTypes = ['cardPayment', 'directDebitSetup'] as const
+/** The kinds of payment link a provider can make. */
 export type PaymentLinkType = (typeof paymentLinkTypes)[number]
 
+/** A payment provider and the URL template of its links. */
 export interface PaymentProvider {
   readonly name: string
   readonly label: string

@@ -5,7 +5,7 @@ import { round, sum, type Money } from '../money/money.js'
 import type { PlatformContext } from '../platform.js'
 import type { Store } from '../ports/store.js'
 import { vatOn } from '../billing/ledger-writes.js'
-import { isRated, rateRecord } from './rate-record.js'
+import { isRated, rateRecord, type RatingContext } from './rate-record.js'
 import { loadRatingContext } from './rating-context.js'
 import type { UsageRecord } from './usage-record.js'
 
@@ -18,7 +18,8 @@ export const endOfDay = (date: DateOnly): string => `${addDays(date, 1)}T00:00:0
  */
 export async function rateUnratedCalls(ctx: PlatformContext, cutoff: DateOnly): Promise<number> {
   const calls = ctx.store.repository('calls')
-  const context = await loadRatingContext(ctx.store.rating)
+  // Loaded at the first unrated call only: it holds every number, and most runs have none to rate.
+  let context: RatingContext | null = null
   let after: string | undefined
   let rated = 0
   for (;;) {
@@ -32,6 +33,7 @@ export async function rateUnratedCalls(ctx: PlatformContext, cutoff: DateOnly): 
       limit: 1000,
     })
     if (page.length === 0) return rated
+    context ??= await loadRatingContext(ctx.store.rating)
     for (const call of page) {
       const result = rateRecord(asRecord(call), context)
       if (!isRated(result)) continue

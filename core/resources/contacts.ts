@@ -1,6 +1,10 @@
 import { BillingError, notFound } from '../errors.js'
 import type { Item } from '../fields/item.js'
+import { parseListRequest, type RawParams } from './list-request.js'
+import type { ListPage } from './list-page.js'
+import { customerOwner } from './owners.js'
 import type { ResourceContext } from './resources.js'
+import { sharedContactRefine } from './scopes.js'
 
 /** A direct contact becomes shared, staying linked to the customer it belonged to. */
 export async function convertToSharedContact(ctx: ResourceContext, contactID: string): Promise<Item> {
@@ -41,4 +45,18 @@ export async function setSharedContactLink(
       throw new BillingError('state_not_allowed', `Contact ${sharedContactID} is not linked to customer ${customerID}`, 'Nothing to remove.')
     }
   })
+}
+
+/** One page of a customer's direct contacts plus the shared contacts linked to it. */
+export async function listCustomerContacts(ctx: ResourceContext, customerID: string, params: RawParams): Promise<ListPage> {
+  await customerOwner(ctx.store, customerID)
+  const request = parseListRequest(ctx.store.contacts.resource, params)
+  const rows = await ctx.store.contacts.listForCustomer(customerID, {
+    where: [...request.where, ...sharedContactRefine(request)],
+    idAfter: request.idAfter,
+    offset: request.offset,
+    limit: request.limit + 1,
+  })
+  const hasMore = rows.length > request.limit
+  return { items: hasMore ? rows.slice(0, request.limit) : rows, hasMore, request }
 }

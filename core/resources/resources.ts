@@ -1,6 +1,7 @@
 import { addDays } from '../dates/date-only.js'
 import { BillingError, notFound } from '../errors.js'
 import type { Item, Values } from '../fields/item.js'
+import type { Field } from '../fields/field.js'
 import type { Resource } from '../fields/resource.js'
 import type { InputValidator, RefCheck } from '../fields/validate.js'
 import type { Clock } from '../ports/clock.js'
@@ -68,9 +69,20 @@ export async function updateItem(ctx: ResourceContext, resource: Resource, id: s
   })
 }
 
+/** A resource's write-only and derived fields, found once: a create or update looks at only these. */
+const special = new WeakMap<Resource, { writeOnly: Field[]; derived: Field[] }>()
+function specialFields(resource: Resource): { writeOnly: Field[]; derived: Field[] } {
+  let found = special.get(resource)
+  if (!found) {
+    found = { writeOnly: resource.columns.filter((f) => f.writeOnly), derived: resource.columns.filter((f) => f.digitsOf) }
+    special.set(resource, found)
+  }
+  return found
+}
+
 /** Write-only fields (a contact's accountPassword) are stored only as hashes. */
 async function hashSecrets(ctx: ResourceContext, resource: Resource, values: Values): Promise<void> {
-  for (const f of resource.columns) {
+  for (const f of specialFields(resource).writeOnly) {
     const v = values[f.name]
     if (f.writeOnly && typeof v === 'string') values[f.name] = await ctx.passwords.hash(v)
   }
@@ -78,7 +90,7 @@ async function hashSecrets(ctx: ResourceContext, resource: Resource, values: Val
 
 /** Fills the hidden fields kept in step with others (digits-only copies of numbers). */
 export function withDerived(resource: Resource, values: Values): Values {
-  for (const f of resource.columns) {
+  for (const f of specialFields(resource).derived) {
     if (f.digitsOf && f.digitsOf in values) {
       const source = values[f.digitsOf]
       values[f.name] = typeof source === 'string' ? digitsOnly(source) : null

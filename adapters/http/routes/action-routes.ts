@@ -1,20 +1,24 @@
-import type { H3Event } from 'h3'
-import { BillingError } from '../../../core/errors.js'
 import type { Item } from '../../../core/fields/item.js'
 import type { Resource } from '../../../core/fields/resource.js'
-import { getItem } from '../../../core/resources/resources.js'
+import { toWire } from '../../../core/fields/wire.js'
+import { runItemAction, type ItemAction } from '../../../core/actions/item-actions.js'
 import { readJsonObject } from '../body.js'
-import type { ActionDoc, RequestContext, Route } from '../route.js'
+import { json } from '../respond.js'
+import type { ActionDoc, Route } from '../route.js'
 import { assertNoQuery } from './resource-routes.js'
 
-/** An action on an item that exists: the body is a checked JSON object; returns the response. */
-export type ActionHandler = (event: H3Event, ctx: RequestContext, item: Item, body: Record<string, unknown>) => Promise<Response>
-
-/** An action: its handler, and what the OpenAPI document says of it (summary, params, result). */
-export interface ActionDef extends Omit<ActionDoc, 'name'> {
-  readonly handler: ActionHandler
+/** What the OpenAPI document says of an action (summary, params, result) and the errors it adds. */
+export interface ActionDocDef extends Omit<ActionDoc, 'name'> {
   /** Error codes this action can answer besides the generic ones. */
   readonly errors?: readonly number[]
+}
+
+/**
+ * An action: what it does (a core action of `itemActions`) and its documentation. It answers the
+ * updated resource, or its own result when the documentation describes one (`result`).
+ */
+export interface ActionDef extends ActionDocDef {
+  readonly run: ItemAction<unknown>
 }
 
 /**
@@ -23,6 +27,7 @@ export interface ActionDef extends Omit<ActionDoc, 'name'> {
  */
 export function actionRoute(resource: Resource, actions: Readonly<Record<string, ActionDef>>): Route {
   const names = Object.keys(actions)
+  const runners = Object.fromEntries(names.map((name) => [name, actions[name].run]))
   return {
     method: 'POST',
     path: `/${resource.name}/:id`,
@@ -36,20 +41,26 @@ export function actionRoute(resource: Resource, actions: Readonly<Record<string,
     },
     async handler(event, ctx) {
       assertNoQuery(event, ['action'])
-      const item = await getItem(ctx.platform, resource, ctx.params.id)
-      const body = await readJsonObject(event)
       const name = event.url.searchParams.get('action') ?? ''
-      const action = Object.hasOwn(actions, name) ? actions[name] : undefined
-      if (!action) {
-        throw new BillingError(
-          'unknown_action',
-          name ? `Action "${name}" is not recognised on ${resource.name}` : 'No action given',
-          `Use ?action= with one of: ${names.join(', ')}.`,
-        )
-      }
-      return action.handler(event, ctx, item, body)
+      const result = await runItemAction(ctx.platform, resource, runners, ctx.params.id, name, () => readJsonObject(event))
+      const ownResult = Object.hasOwn(actions, name) && actions[name].result
+      return json(event, 200, ownResult ? result : toWire(resource, result as Item))
     },
   }
+}
+
+/**
+ * Pairs each action of a core table with its documentation, in the table's order: the names
+ * and behaviour come from the core, only the documentation from here.
+ */
+export function documented(runners: Readonly<Record<string, ItemAction<unknown>>>, docs: Readonly<Record<string, ActionDocDef>>): Record<string, ActionDef> {
+  return Object.fromEntries(
+    Object.entries(runners).map(([name, run]) => {
+      const doc = docs[name]
+      if (!doc) throw new Error(`action ${name} has no documentation`)
+      return [name, { ...doc, run }]
+    }),
+  )
 }
 
 /** The names of the actions a route offers (for docs and tests). */

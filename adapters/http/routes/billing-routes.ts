@@ -3,6 +3,7 @@ import { addManualTransaction } from '../../../core/billing/manual-transactions.
 import type { Resource } from '../../../core/fields/resource.js'
 import { toWire } from '../../../core/fields/wire.js'
 import { getItem } from '../../../core/resources/resources.js'
+import { parentScope } from '../../../core/resources/scopes.js'
 import { readJsonObject } from '../body.js'
 import { json } from '../respond.js'
 import { BASE_PATH, type Route } from '../route.js'
@@ -16,10 +17,7 @@ const scoped = (resource: Resource, parent: Scope, parentResource: Resource): Ro
   listRoute(resource, {
     path: `/${parent}/:id/${resource.name}`,
     summary: `List a ${parentResource.singular}'s ${resource.name}`,
-    scope: async (ctx) => {
-      await getItem(ctx.platform, parentResource, ctx.params.id)
-      return [{ op: 'eq', column: scopeColumn[parent], value: ctx.params.id }]
-    },
+    scope: (ctx) => parentScope(ctx.platform.store, parentResource.name, ctx.params.id, scopeColumn[parent]),
   })
 
 /** The ledger (contract 9.2): lists with filters, and manual transactions on a customer. */

@@ -1,8 +1,9 @@
 import type { Resource } from '../../../core/fields/resource.js'
-import type { Condition } from '../../../core/ports/resource-repository.js'
+import { expansionFlags } from '../../../core/resources/expansions.js'
 import { customerOwner, featureOwner, type FeatureParent } from '../../../core/resources/owners.js'
+import { customerScope, featureListFlags, featureRefine, featureScope } from '../../../core/resources/scopes.js'
 import type { Route } from '../route.js'
-import { expandingPresenter, expansionFlags } from './presenters.js'
+import { expandingPresenter } from './presenters.js'
 import { createRoute, deleteRoute, getRoute, listRoute, updateRoute } from './resource-routes.js'
 
 type Catalogue = (n: 'numbers' | 'services' | 'features') => Resource
@@ -12,7 +13,7 @@ const singular = { customers: 'customer', numbers: 'number', services: 'service'
 /** Numbers and services: their own collection, and scoped under a customer. */
 export function customerChildRoutes(kind: 'numbers' | 'services', r: Catalogue): Route[] {
   const resource = r(kind)
-  const present = expandingPresenter(kind, r)
+  const present = expandingPresenter(kind)
   const flags = expansionFlags[kind]
   return [
     listRoute(resource, { path: `/${kind}`, summary: `List ${kind}`, flags, present }),
@@ -24,7 +25,7 @@ export function customerChildRoutes(kind: 'numbers' | 'services', r: Catalogue):
       summary: `List a customer's ${kind}`,
       flags,
       present,
-      scope: async (ctx) => [eq('customerID', (await customerOwner(ctx.platform.store, ctx.params.id)).customerID as string)],
+      scope: (ctx) => customerScope(ctx.platform.store, ctx.params.id),
     }),
     createRoute(resource, {
       path: `/customers/:id/${kind}`,
@@ -44,20 +45,9 @@ export function featureRoutes(r: Catalogue): Route[] {
         parent === 'customers'
           ? "List the customer's own features (includeNumbers / includeServices add those on its numbers / services)"
           : `List a ${singular[parent]}'s features`,
-      flags: parent === 'customers' ? ['includeNumbers', 'includeServices'] : [],
-      scope: async (ctx) => {
-        const owner = await featureOwner(ctx.platform.store, parent, ctx.params.id)
-        if (parent === 'customers') return [eq('customerID', owner.customerID as string)]
-        return [eq(parent === 'numbers' ? 'numberID' : 'serviceID', ctx.params.id)]
-      },
-      // A feature has at most one of numberID and serviceID, so each flag lifts one "is null".
-      refine: (request) =>
-        parent !== 'customers'
-          ? []
-          : [
-              ...(request.flags.has('includeNumbers') ? [] : [isNull('numberID')]),
-              ...(request.flags.has('includeServices') ? [] : [isNull('serviceID')]),
-            ],
+      flags: featureListFlags(parent),
+      scope: (ctx) => featureScope(ctx.platform.store, parent, ctx.params.id),
+      refine: (request) => featureRefine(parent, request),
     }),
     createRoute(features, {
       path: `/${parent}/:id/features`,
@@ -75,6 +65,3 @@ export function featureRoutes(r: Catalogue): Route[] {
     ...scoped('services'),
   ]
 }
-
-const eq = (column: string, value: string): Condition => ({ op: 'eq', column, value })
-const isNull = (column: string): Condition => ({ op: 'isNull', column, value: true })

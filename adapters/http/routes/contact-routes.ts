@@ -1,6 +1,7 @@
 import type { Resource } from '../../../core/fields/resource.js'
+import { listCustomerContacts } from '../../../core/resources/contacts.js'
 import { customerOwner } from '../../../core/resources/owners.js'
-import { parseListRequest } from '../../../core/resources/list-request.js'
+import { sharedContactRefine } from '../../../core/resources/scopes.js'
 import { nextLink, rawParams } from '../query.js'
 import { json } from '../respond.js'
 import type { Route } from '../route.js'
@@ -13,7 +14,7 @@ export function contactRoutes(contacts: Resource): Route[] {
     listRoute(contacts, {
       path: '/customerContacts',
       summary: 'List contacts, direct and shared (dealerCode filters shared contacts)',
-      refine: (request) => (request.where.some((c) => c.column === 'dealerCode') ? [{ op: 'isNull', column: 'customerID', value: true }] : []),
+      refine: sharedContactRefine,
     }),
     createRoute(contacts, { path: '/customerContacts', summary: 'Create a shared contact (customerID null)' }),
     getRoute(contacts),
@@ -29,19 +30,7 @@ export function contactRoutes(contacts: Resource): Route[] {
         query: listRoute(contacts, { path: '', summary: '' }).doc.query,
       },
       async handler(event, ctx) {
-        const { customerID } = await customerOwner(ctx.platform.store, ctx.params.id)
-        const request = parseListRequest(contacts, rawParams(event))
-        const where = request.where.some((c) => c.column === 'dealerCode')
-          ? [...request.where, { op: 'isNull' as const, column: 'customerID', value: true }]
-          : request.where
-        const rows = await ctx.platform.store.contacts.listForCustomer(customerID as string, {
-          where,
-          idAfter: request.idAfter,
-          offset: request.offset,
-          limit: request.limit + 1,
-        })
-        const hasMore = rows.length > request.limit
-        const items = hasMore ? rows.slice(0, request.limit) : rows
+        const { items, hasMore, request } = await listCustomerContacts(ctx.platform, ctx.params.id, rawParams(event))
         const link = hasMore ? nextLink(event, items.at(-1)?.id, request.offset > 0) : undefined
         return json(event, 200, await present(items, request, ctx), link ? { link } : {})
       },

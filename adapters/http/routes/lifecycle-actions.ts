@@ -1,10 +1,7 @@
 import { date, preset, type Field } from '../../../core/fields/field.js'
-import { toWire } from '../../../core/fields/wire.js'
 import { actionsOf, paramSpecs, type ParamSpec } from '../../../core/lifecycle/actions.js'
 import type { Level } from '../../../core/lifecycle/levels.js'
-import { runLifecycleAction } from '../../../core/lifecycle/run-action.js'
-import { json } from '../respond.js'
-import type { ActionDef } from './action-routes.js'
+import type { ActionDocDef } from './action-routes.js'
 
 const summaries: Record<string, string> = {
   drop: 'Drop (status, dateDrop required); cascades to children',
@@ -16,20 +13,10 @@ const summaries: Record<string, string> = {
   finalBill: 'Final bill (status, dateFinalBill required): billed until that date in the next run',
 }
 
-/** The lifecycle actions of one level (contract 5), answering the updated item. */
-export function lifecycleActions(level: Level): Record<string, ActionDef> {
+/** The documentation of the lifecycle actions of one level (contract 5); each answers the updated item. */
+export function lifecycleActionDocs(level: Level): Record<string, ActionDocDef> {
   return Object.fromEntries(
-    actionsOf(level).map((action) => [
-      action,
-      {
-        summary: summaries[action],
-        params: paramSpecs(level, action).map(toParamField),
-        async handler(event, ctx, item, body) {
-          const updated = await runLifecycleAction(ctx.platform, level, item.id, action, body)
-          return json(event, 200, toWire(ctx.platform.resources.get(level)!, updated))
-        },
-      } satisfies ActionDef,
-    ]),
+    actionsOf(level).map((action) => [action, { summary: summaries[action], params: paramSpecs(level, action).map(toParamField) } satisfies ActionDocDef]),
   )
 }
 

@@ -6,7 +6,8 @@ import { toWire } from '../../../core/fields/wire.js'
 import type { Condition } from '../../../core/ports/resource-repository.js'
 import { acceptedParams, parseListRequest, type ListRequest } from '../../../core/resources/list-request.js'
 import { deleteItem } from '../../../core/resources/removals.js'
-import { createItem, getItem, listItems, updateItem } from '../../../core/resources/resources.js'
+import { listPage } from '../../../core/resources/list-page.js'
+import { createItem, getItem, updateItem } from '../../../core/resources/resources.js'
 import { readJsonObject } from '../body.js'
 import { nextLink, rawParams } from '../query.js'
 import { json } from '../respond.js'
@@ -38,11 +39,11 @@ export function listRoute(resource: Resource, o: ListOptions): Route {
     path: o.path,
     doc: { summary: o.summary, resource: resource.name, kind: 'list', query: acceptedParams(resource, o.flags) },
     async handler(event, ctx) {
-      // The parent in the path is checked before the query (contract 2's order).
-      const scope = o.scope ? await o.scope(ctx) : []
-      const request = parseListRequest(resource, rawParams(event), o.flags)
-      const refined = o.refine ? o.refine(request) : []
-      const { items, hasMore } = await listItems(ctx.platform, resource, request, [...scope, ...refined])
+      const { items, hasMore, request } = await listPage(ctx.platform, resource, rawParams(event), {
+        flags: o.flags,
+        scope: o.scope && (() => o.scope!(ctx)),
+        refine: o.refine,
+      })
       const body = await present(items, request, ctx)
       const link = hasMore && !request.uniqueSearch ? nextLink(event, items.at(-1)?.id, request.offset > 0) : undefined
       return json(event, 200, body, link ? { link } : {})

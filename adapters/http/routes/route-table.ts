@@ -1,32 +1,42 @@
 import type { Resource, ResourceName } from '../../../core/fields/resource.js'
 import type { Route } from '../route.js'
-import { actionRoute, type ActionDef } from './action-routes.js'
-import { chargeChangeActions, writeOffActions } from './billing-actions.js'
+import { itemActions } from '../../../core/actions/action-table.js'
+import { takesPresetValue } from '../../../core/presets/preset-values.js'
+import { expansionFlags } from '../../../core/resources/expansions.js'
+import { actionRoute, documented, type ActionDef } from './action-routes.js'
+import { chargeChangeActionDocs, writeOffActionDocs } from './billing-actions.js'
 import { billingRunRoutes, transactionRoutes } from './billing-routes.js'
 import { customerChildRoutes, featureRoutes } from './child-routes.js'
-import { contactActions, sharedContactActions } from './contact-actions.js'
+import { contactActionDocs, sharedContactActionDocs } from './contact-actions.js'
 import { contactRoutes } from './contact-routes.js'
-import { customerSideEffectActions } from './customer-actions.js'
+import { customerSideEffectActionDocs } from './customer-actions.js'
 import { customerRoutes } from './customer-routes.js'
 import { disasterRecoveryRoutes } from './disaster-recovery-routes.js'
 import { docsRoutes } from './docs-routes.js'
 import { healthRoute } from './health-routes.js'
-import { lifecycleActions } from './lifecycle-actions.js'
+import { lifecycleActionDocs } from './lifecycle-actions.js'
 import { presetRoute } from './preset-routes.js'
-import { expandingPresenter, expansionFlags } from './presenters.js'
+import { expandingPresenter } from './presenters.js'
 import { tariffRoutes } from './tariff-routes.js'
-import { restoreCallsAction, usageRoutes } from './usage-routes.js'
+import { restoreCallsActionDoc, usageRoutes } from './usage-routes.js'
 
 /** Actions per collection; later capabilities add theirs here. */
 export type ActionTable = Partial<Record<ResourceName, Record<string, ActionDef>>>
 
+/** The core's actions (`itemActions`: names, order, behaviour) with their documentation. */
 export function baseActions(): ActionTable {
   return {
-    customers: { ...lifecycleActions('customers'), ...sharedContactActions, ...customerSideEffectActions, ...writeOffActions, ...restoreCallsAction },
-    numbers: lifecycleActions('numbers'),
-    services: lifecycleActions('services'),
-    features: { ...lifecycleActions('features'), ...chargeChangeActions },
-    customerContacts: { ...contactActions },
+    customers: documented(itemActions.customers, {
+      ...lifecycleActionDocs('customers'),
+      ...sharedContactActionDocs,
+      ...customerSideEffectActionDocs,
+      ...writeOffActionDocs,
+      ...restoreCallsActionDoc,
+    }),
+    numbers: documented(itemActions.numbers, lifecycleActionDocs('numbers')),
+    services: documented(itemActions.services, lifecycleActionDocs('services')),
+    features: documented(itemActions.features, { ...lifecycleActionDocs('features'), ...chargeChangeActionDocs }),
+    customerContacts: documented(itemActions.customerContacts, contactActionDocs),
   }
 }
 
@@ -40,7 +50,7 @@ export function buildRoutes(resources: ReadonlyMap<ResourceName, Resource>, acti
   const children = (n: 'numbers' | 'services' | 'features') => r(n)
   const routes: Route[] = [
     healthRoute(),
-    ...customerRoutes(r('customers'), expandingPresenter('customers', children), expansionFlags.customers),
+    ...customerRoutes(r('customers'), expandingPresenter('customers'), expansionFlags.customers),
     ...customerChildRoutes('numbers', children),
     ...customerChildRoutes('services', children),
     ...featureRoutes(children),
@@ -56,7 +66,7 @@ export function buildRoutes(resources: ReadonlyMap<ResourceName, Resource>, acti
     if (defs && Object.keys(defs).length) routes.push(actionRoute(r(name as ResourceName), defs))
   }
   for (const resource of resources.values()) {
-    if (resource.fields.some((f) => (f.type === 'preset' || f.type === 'presets') && !f.internal && (!f.readOnly || f.createOnly))) {
+    if (resource.fields.some(takesPresetValue)) {
       routes.push(presetRoute(resource))
     }
   }

@@ -3,6 +3,7 @@ import type { Item } from '../../../core/fields/item.js'
 import type { Resource } from '../../../core/fields/resource.js'
 import { toWire } from '../../../core/fields/wire.js'
 import { getItem } from '../../../core/resources/resources.js'
+import { parentOwner, parentScope } from '../../../core/resources/scopes.js'
 import { updateTariff } from '../../../core/resources/tariffs.js'
 import { applyIncrease, type IncreaseContext } from '../../../core/tariffs/apply-increase.js'
 import { PERCENT_HINT } from '../../../core/tariffs/increase-request.js'
@@ -34,18 +35,12 @@ export function tariffRoutes(tariff: Resource, details: Resource, ownerField: st
     listRoute(details, {
       path: `/${tariff.name}/:id/${details.name}`,
       summary: `List the rates of a ${tariff.singular}`,
-      scope: async (ctx) => {
-        await getItem(ctx.platform, tariff, ctx.params.id)
-        return [{ op: 'eq', column: ownerField, value: ctx.params.id }]
-      },
+      scope: (ctx) => parentScope(ctx.platform.store, tariff.name, ctx.params.id, ownerField),
     }),
     createRoute(details, {
       path: `/${tariff.name}/:id/${details.name}`,
       summary: `Add a rate to a ${tariff.singular}`,
-      owner: async (ctx) => {
-        await getItem(ctx.platform, tariff, ctx.params.id)
-        return { [ownerField]: ctx.params.id }
-      },
+      owner: async (ctx) => (await parentOwner(ctx.platform.store, tariff.name, ctx.params.id, ownerField)) as Record<string, string>,
     }),
     getRoute(details),
     updateRoute(details),

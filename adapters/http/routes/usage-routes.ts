@@ -1,13 +1,12 @@
-import { readNoParams } from '../../../core/actions/params.js'
 import type { Resource } from '../../../core/fields/resource.js'
 import { toWire } from '../../../core/fields/wire.js'
-import { deleteCall, restoreCalls } from '../../../core/rating/calls.js'
+import { deleteCall } from '../../../core/rating/calls.js'
 import { importUsageFile } from '../../../core/rating/import-usage.js'
-import { getItem } from '../../../core/resources/resources.js'
+import { parentScope } from '../../../core/resources/scopes.js'
 import { assertCsv, bodyLines } from '../lines.js'
 import { json } from '../respond.js'
 import { BASE_PATH, type Route } from '../route.js'
-import type { ActionDef } from './action-routes.js'
+import type { ActionDocDef } from './action-routes.js'
 import { assertNoQuery, getRoute, listRoute } from './resource-routes.js'
 
 /** Usage files (CSV imports) and the calls they bring (contract 9.6). */
@@ -16,10 +15,7 @@ export function usageRoutes(usageFiles: Resource, calls: Resource, customers: Re
     listRoute(calls, {
       path: `/${parent.name}/:id/calls`,
       summary: `List a ${parent.singular}'s calls`,
-      scope: async (ctx) => {
-        await getItem(ctx.platform, parent, ctx.params.id)
-        return [{ op: 'eq', column, value: ctx.params.id }]
-      },
+      scope: (ctx) => parentScope(ctx.platform.store, parent.name, ctx.params.id, column),
     })
   return [
     {
@@ -58,14 +54,7 @@ export function usageRoutes(usageFiles: Resource, calls: Resource, customers: Re
   ]
 }
 
-/** The customer action restoreCalls. */
-export const restoreCallsAction: Record<string, ActionDef> = {
-  restoreCalls: {
-    summary: "Restore the customer's deleted calls",
-    async handler(event, ctx, item, body) {
-      readNoParams('restoreCalls', body)
-      await restoreCalls(ctx.platform, item.id)
-      return json(event, 200, toWire(ctx.platform.resources.get('customers')!, await getItem(ctx.platform, ctx.platform.resources.get('customers')!, item.id)))
-    },
-  },
+/** The customer action restoreCalls; answers the customer. */
+export const restoreCallsActionDoc: Record<string, ActionDocDef> = {
+  restoreCalls: { summary: "Restore the customer's deleted calls" },
 }

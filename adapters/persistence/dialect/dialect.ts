@@ -27,6 +27,8 @@ export interface DatabaseDialect {
   addIdColumn<T extends string>(table: CreateTableBuilder<T, never>): CreateTableBuilder<T, 'id'>
   /** Column type for a foreign key to an `id` column. */
   readonly idRefType: ColumnDataType
+  /** The placeholder of the `index`-th (from 1) parameter in SQL written by hand (bulk inserts). */
+  placeholder(index: number): string
   /** A bigint parameter as the driver wants it. */
   encodeBigint(value: bigint): unknown
   /** A bigint column value as the driver returns it. */

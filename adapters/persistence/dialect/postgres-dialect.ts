@@ -7,6 +7,7 @@ export const postgresDialect: DatabaseDialect = {
   addIdColumn: (t) => t.addColumn('id', 'bigint', (c) => c.primaryKey().generatedByDefaultAsIdentity()),
   idRefType: 'bigint',
   // node-postgres has no BigInt serialiser; decimal text is exact.
+  placeholder: (index) => `$${index}`,
   encodeBigint: (v) => v.toString(),
   decodeBigint: (v) => BigInt(v as string | number),
   uniqueViolation(error) {

@@ -6,6 +6,7 @@ export const sqliteDialect: DatabaseDialect = {
   types: { real: 'real', bigint: 'integer' },
   addIdColumn: (t) => t.addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement()),
   idRefType: 'integer',
+  placeholder: () => '?',
   encodeBigint: (v) => v,
   decodeBigint: (v) => BigInt(v as number | bigint | string),
   uniqueViolation(error) {

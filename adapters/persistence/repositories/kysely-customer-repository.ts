@@ -1,13 +1,15 @@
-import type { Item } from '../../../core/fields/item.js'
-import { ZERO } from '../../../core/money/money.js'
-import { KyselyLedger } from './kysely-ledger.js'
+import { sql, type SelectQueryBuilder } from 'kysely'
 import { KyselyResourceRepository } from './kysely-resource-repository.js'
 
-/** Customers, with the read-only `balance` from the ledger (one query per page). */
+/**
+ * Customers, with the read-only `balance` from the ledger. The balance is a correlated
+ * subquery of the same select (on the transactions_customer_idx index), so reading a customer
+ * or a page of them is one statement, not one for the rows and one for their balances.
+ */
 export class KyselyCustomerRepository extends KyselyResourceRepository {
-  protected override async finish(items: Item[]): Promise<Item[]> {
-    if (items.length === 0) return items
-    const balances = await new KyselyLedger(this.db, this.dialect).balances(items.map((i) => i.id))
-    return items.map((i) => ({ ...i, balance: balances.get(i.id) ?? ZERO }))
+  protected override select(storedOnly = false): SelectQueryBuilder<any, any, any> {
+    if (storedOnly) return super.select()
+    const balance = sql<string>`(select coalesce(sum(t.amount) + sum(t.${sql.ref('VATAmount')}), 0) from transactions t where t.${sql.ref('customerID')} = ${sql.ref(`${this.table}.id`)})`
+    return super.select().select(balance.as('balance'))
   }
 }

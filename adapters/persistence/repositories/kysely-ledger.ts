@@ -3,8 +3,9 @@ import type { ChargeKind, LedgerRow } from '../../../core/billing/ledger-row.js'
 import type { DateOnly } from '../../../core/dates/date-only.js'
 import { catalogue } from '../../../core/fields/catalogue.js'
 import { fromUnits, ZERO, type Money } from '../../../core/money/money.js'
-import type { Invoiceable, Ledger, LedgerWrites } from '../../../core/ports/ledger.js'
+import type { Invoiceable, Ledger, LedgerWrites, NewInvoice } from '../../../core/ports/ledger.js'
 import type { DatabaseDialect } from '../dialect/dialect.js'
+import { insertRows } from '../insert-rows.js'
 import { RowCodec } from '../row-codec.js'
 
 const CHUNK = 500
@@ -12,12 +13,14 @@ const CHUNK = 500
 /** The ledger on the `transactions` table, with bulk writes for billing runs. */
 export class KyselyLedger implements Ledger {
   private readonly codec: RowCodec
+  private readonly invoiceCodec: RowCodec
 
   constructor(
     private readonly db: Kysely<any>,
     private readonly dialect: DatabaseDialect,
   ) {
     this.codec = new RowCodec(catalogue.transactions, dialect)
+    this.invoiceCodec = new RowCodec(catalogue.invoices, dialect)
   }
 
   private id(v: string) {
@@ -67,14 +70,10 @@ export class KyselyLedger implements Ledger {
     for (const u of writes.updates) {
       await this.db.updateTable('transactions').set(this.codec.encode(u.values)).where('id', '=', this.id(u.id)).where('approved', '=', 0).execute()
     }
-    // Multi-row inserts; rows of one statement must share their columns.
+    // Multi-row inserts; rows of one statement share their columns.
     const rows = writes.inserts.map((v) => this.codec.encode(v))
     const columns = [...new Set(rows.flatMap((r) => Object.keys(r)))]
-    const full = rows.map((r) => Object.fromEntries(columns.map((c) => [c, r[c] ?? null])))
-    const perStatement = Math.max(1, Math.floor(30_000 / Math.max(1, columns.length)))
-    for (let i = 0; i < full.length; i += perStatement) {
-      await this.db.insertInto('transactions').values(full.slice(i, i + perStatement)).execute()
-    }
+    await insertRows(this.db, this.dialect, 'transactions', columns, rows.map((r) => columns.map((c) => r[c] ?? null)))
   }
 
   async balances(customerIDs: readonly string[]): Promise<Map<string, Money>> {
@@ -99,28 +98,56 @@ export class KyselyLedger implements Ledger {
     return { net: fromUnits(this.dialect.decodeBigint(r.net ?? 0)), vat: fromUnits(this.dialect.decodeBigint(r.vat ?? 0)) }
   }
 
-  async invoiceable(customerID: string, date: string): Promise<Invoiceable[]> {
-    const rows = await this.db
-      .selectFrom('transactions')
-      .select(['id', 'amount', 'VATAmount'])
-      .where('customerID', '=', this.id(customerID))
-      .where('approved', '=', 0)
-      .where('invoiceID', 'is', null)
-      .where('transactionDate', '<=', date)
-      .orderBy('id')
-      .execute()
-    return rows.map((r) => ({
-      id: String(r.id),
-      amount: fromUnits(this.dialect.decodeBigint(r.amount ?? 0)),
-      VATAmount: r.VATAmount === null ? ZERO : fromUnits(this.dialect.decodeBigint(r.VATAmount)),
-    }))
+  async invoiceable(customerIDs: readonly string[], date: string): Promise<Map<string, Invoiceable[]>> {
+    const out = new Map<string, Invoiceable[]>()
+    for (let i = 0; i < customerIDs.length; i += CHUNK) {
+      const rows = await this.db
+        .selectFrom('transactions')
+        .select(['id', 'customerID', 'transactionDate', 'amount', 'VATAmount'])
+        .where('customerID', 'in', customerIDs.slice(i, i + CHUNK).map((c) => this.id(c)))
+        .where('approved', '=', 0)
+        .where('invoiceID', 'is', null)
+        .where('transactionDate', '<=', date)
+        .orderBy('id')
+        .execute()
+      for (const r of rows) {
+        const line: Invoiceable = {
+          id: String(r.id),
+          customerID: String(r.customerID),
+          transactionDate: r.transactionDate as string,
+          amount: fromUnits(this.dialect.decodeBigint(r.amount ?? 0)),
+          VATAmount: r.VATAmount === null ? ZERO : fromUnits(this.dialect.decodeBigint(r.VATAmount)),
+        }
+        const list = out.get(line.customerID)
+        if (list) list.push(line)
+        else out.set(line.customerID, [line])
+      }
+    }
+    return out
   }
 
-  async markInvoiced(ids: readonly string[], invoiceID: string, billingRunID: string): Promise<void> {
+  async raiseInvoices(invoices: readonly NewInvoice[], billingRunID: string): Promise<void> {
+    if (invoices.length === 0) return
+    const rows = invoices.map((i) => this.invoiceCodec.encode(i.values))
+    const perStatement = Math.max(1, Math.floor(30_000 / Object.keys(rows[0]).length))
+    for (let i = 0; i < rows.length; i += perStatement) {
+      await this.db.insertInto('invoices').values(rows.slice(i, i + perStatement)).execute()
+    }
+    // Each transaction goes on its customer's invoice of this run (unique by run and customer).
+    const run = this.id(billingRunID)
+    const ids = invoices.flatMap((i) => i.transactionIDs)
     for (let i = 0; i < ids.length; i += CHUNK) {
       await this.db
         .updateTable('transactions')
-        .set({ approved: 1, invoiceID: this.id(invoiceID), billingRunID: this.id(billingRunID) })
+        .set((eb) => ({
+          approved: 1,
+          billingRunID: run,
+          invoiceID: eb
+            .selectFrom('invoices')
+            .select('invoices.id')
+            .where('invoices.billingRunID', '=', run)
+            .whereRef('invoices.customerID', '=', 'transactions.customerID'),
+        }))
         .where('id', 'in', ids.slice(i, i + CHUNK).map((x) => this.id(x)))
         .execute()
     }

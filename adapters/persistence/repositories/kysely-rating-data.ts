@@ -8,6 +8,7 @@ import type { RatingNumber } from '../../../core/rating/rate-record.js'
 import type { RatingTariff } from '../../../core/rating/rating-tariff.js'
 import type { CustomerTariffSettings } from '../../../core/rating/select-tariff.js'
 import type { DatabaseDialect } from '../dialect/dialect.js'
+import { insertRows } from '../insert-rows.js'
 import { RowCodec } from '../row-codec.js'
 
 const numberColumns = [
@@ -31,7 +32,7 @@ export class KyselyRatingData implements RatingData {
 
   constructor(
     private readonly db: Kysely<any>,
-    dialect: DatabaseDialect,
+    private readonly dialect: DatabaseDialect,
   ) {
     this.tariffCodec = new RowCodec(catalogue.tariffs, dialect)
     this.detailCodec = new RowCodec(catalogue.tariffDetails, dialect)
@@ -75,17 +76,8 @@ export class KyselyRatingData implements RatingData {
   async insertCalls(calls: readonly Values[]): Promise<number> {
     if (calls.length === 0) return 0
     const rows = calls.map((c) => this.callCodec.encode(c))
-    const columns = Object.keys(rows[0])
-    const perStatement = Math.max(1, Math.floor(30_000 / columns.length))
-    let inserted = 0
-    for (let i = 0; i < rows.length; i += perStatement) {
-      const r = await this.db
-        .insertInto('calls')
-        .values(rows.slice(i, i + perStatement))
-        .onConflict((oc) => oc.column('fingerprint').doNothing())
-        .executeTakeFirst()
-      inserted += Number(r.numInsertedOrUpdatedRows ?? 0)
-    }
-    return inserted
+    // Rated and unrated calls set different columns: every statement carries all of them.
+    const columns = [...new Set(rows.flatMap((r) => Object.keys(r)))]
+    return insertRows(this.db, this.dialect, 'calls', columns, rows.map((r) => columns.map((c) => r[c] ?? null)), { doNothingOn: 'fingerprint' })
   }
 }

@@ -22,8 +22,8 @@ export class KyselyResourceRepository implements ResourceRepository {
     return this.resource.table
   }
 
-  /** The select every read goes through; subclasses add computed columns. */
-  protected select(): SelectQueryBuilder<any, any, any> {
+  /** The select every read goes through; subclasses add computed columns unless `storedOnly`. */
+  protected select(_storedOnly = false): SelectQueryBuilder<any, any, any> {
     return this.db.selectFrom(this.table).selectAll()
   }
 
@@ -49,20 +49,20 @@ export class KyselyResourceRepository implements ResourceRepository {
   }
 
   async list(query: ListQuery): Promise<Item[]> {
-    let q = this.applyConditions(this.select(), query.where)
+    let q = this.applyConditions(this.select(query.storedOnly), query.where)
     if (query.idAfter !== undefined) q = q.where(`${this.table}.id`, '>', this.dialect.encodeBigint(BigInt(query.idAfter)))
     q = q.orderBy(`${this.table}.id`).limit(query.limit)
     if (query.offset) q = q.offset(query.offset)
-    const rows = await q.execute()
-    return this.finish(rows.map((r) => this.codec.decode(r)))
+    const items = (await q.execute()).map((r) => this.codec.decode(r))
+    return query.storedOnly ? items : this.finish(items)
   }
 
-  async listIn(column: string, ids: readonly string[], where: readonly Condition[] = []): Promise<Item[]> {
+  async listIn(column: string, ids: readonly string[], where: readonly Condition[] = [], options: { readonly storedOnly?: boolean } = {}): Promise<Item[]> {
     if (ids.length === 0) return []
     const encoded = ids.map((id) => this.dialect.encodeBigint(BigInt(id)))
-    const q = this.applyConditions(this.select(), where).where(`${this.table}.${column}`, 'in', encoded)
-    const rows = await q.orderBy(`${this.table}.id`).execute()
-    return this.finish(rows.map((r) => this.codec.decode(r)))
+    const q = this.applyConditions(this.select(options.storedOnly), where).where(`${this.table}.${column}`, 'in', encoded)
+    const items = (await q.orderBy(`${this.table}.id`).execute()).map((r) => this.codec.decode(r))
+    return options.storedOnly ? items : this.finish(items)
   }
 
   async insert(values: Values): Promise<Item> {

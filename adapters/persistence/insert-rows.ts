@@ -1,0 +1,49 @@
+import { CompiledQuery, type Kysely } from 'kysely'
+import type { DatabaseDialect } from './dialect/dialect.js'
+
+/** Parameters in one statement, under SQLite's limit (32,766) and Postgres's (65,535). */
+const MAX_PARAMETERS = 30_000
+
+const statements = new Map<string, string>()
+const quote = (name: string) => `"${name.replace(/"/g, '""')}"`
+
+/** The multi-row INSERT for `count` rows, written once per shape (a full chunk repeats it). */
+function insertSql(dialect: DatabaseDialect, table: string, columns: readonly string[], count: number, doNothingOn?: string): string {
+  const key = `${dialect.name}|${table}|${columns.join(',')}|${count}|${doNothingOn ?? ''}`
+  let text = statements.get(key)
+  if (!text) {
+    const tuples: string[] = []
+    for (let r = 0, p = 1; r < count; r++) tuples.push(`(${columns.map(() => dialect.placeholder(p++)).join(', ')})`)
+    text = `insert into ${quote(table)} (${columns.map(quote).join(', ')}) values ${tuples.join(', ')}${doNothingOn ? ` on conflict (${quote(doNothingOn)}) do nothing` : ''}`
+    if (statements.size > 64) statements.clear()
+    statements.set(key, text)
+  }
+  return text
+}
+
+/**
+ * Inserts many rows with multi-row INSERTs of ~30,000 parameters each, written as SQL text
+ * rather than through Kysely's builder: building a query node for every value of a 50,000-row
+ * write cost more than the database's insert (bench/billing-run.ts, bench/rating.ts). With
+ * `doNothingOn`, rows whose value of that unique column exists already are skipped. Returns
+ * how many rows were inserted.
+ */
+export async function insertRows(
+  db: Kysely<any>,
+  dialect: DatabaseDialect,
+  table: string,
+  columns: readonly string[],
+  rows: readonly (readonly unknown[])[],
+  options: { readonly doNothingOn?: string } = {},
+): Promise<number> {
+  const perStatement = Math.max(1, Math.floor(MAX_PARAMETERS / Math.max(1, columns.length)))
+  let inserted = 0
+  for (let i = 0; i < rows.length; i += perStatement) {
+    const chunk = rows.slice(i, i + perStatement)
+    const parameters: unknown[] = []
+    for (const row of chunk) for (const v of row) parameters.push(v)
+    const result = await db.executeQuery(CompiledQuery.raw(insertSql(dialect, table, columns, chunk.length, options.doNothingOn), parameters))
+    inserted += Number(result.numAffectedRows ?? 0)
+  }
+  return inserted
+}

@@ -1,0 +1,65 @@
+import type { Database as BetterSqlite, Statement } from 'better-sqlite3'
+import type { SqliteDatabase, SqliteStatement } from 'kysely'
+
+/** SQL longer than this is a bulk statement (a multi-row insert): kept in a smaller cache. */
+const BULK_SQL = 8_000
+
+/**
+ * better-sqlite3 as Kysely's SQLite driver sees it, with prepared statements kept: the driver
+ * calls `prepare(sql)` for every query it runs, and compiling the SQL again each time was the
+ * largest cost of a simple read (bench/get-customer.ts) and of bulk inserts, whose full-size
+ * chunks repeat one long statement (bench/rating.ts). Statements are kept by SQL text in two
+ * LRUs, a large one for ordinary statements and a small one for bulk ones (each holds a big
+ * program); a statement still being iterated (a stream) is never handed out twice.
+ */
+export function cachingStatements(db: BetterSqlite, size = 256, bulkSize = 8): SqliteDatabase {
+  const small = new Map<string, SqliteStatement & { readonly busy: boolean }>()
+  const bulk = new Map<string, SqliteStatement & { readonly busy: boolean }>()
+  return {
+    prepare(sql: string) {
+      const cache = sql.length > BULK_SQL ? bulk : small
+      const hit = cache.get(sql)
+      if (hit && !hit.busy) {
+        cache.delete(sql)
+        cache.set(sql, hit)
+        return hit
+      }
+      const stmt = rowsFromArrays(db.prepare(sql))
+      if (!hit) {
+        cache.set(sql, stmt)
+        if (cache.size > (cache === bulk ? bulkSize : size)) cache.delete(cache.keys().next().value!)
+      }
+      return stmt
+    },
+    close() {
+      small.clear()
+      bulk.clear()
+      db.close()
+    },
+  }
+}
+
+/**
+ * A reading statement that fetches rows as arrays and turns each into an object with one
+ * object literal made for its columns: better-sqlite3 adds a row's columns one key at a time,
+ * which for our wide tables (100-150 columns) cost more than the query itself (bench/lists.ts).
+ * Later columns of the same name win, as they do in better-sqlite3's own objects.
+ */
+function rowsFromArrays(stmt: Statement): SqliteStatement & { readonly busy: boolean } {
+  if (!stmt.reader) return stmt as unknown as SqliteStatement & { readonly busy: boolean }
+  const names = stmt.columns().map((c) => c.name)
+  // The names are quoted with JSON.stringify, so any column name is a safe literal key.
+  const toRow = new Function('v', `return {${names.map((n, i) => `${JSON.stringify(n)}: v[${i}]`).join(', ')}}`) as (values: unknown[]) => Record<string, unknown>
+  const raw = stmt.raw(true)
+  return {
+    reader: true,
+    get busy() {
+      return raw.busy
+    },
+    all: (parameters) => (raw.all(parameters) as unknown[][]).map(toRow),
+    run: (parameters) => raw.run(parameters),
+    *iterate(parameters) {
+      for (const values of raw.iterate(parameters) as IterableIterator<unknown[]>) yield toRow(values)
+    },
+  }
+}

@@ -1,0 +1,169 @@
+import type { H3 } from 'h3'
+import type { Kysely } from 'kysely'
+import type { ResourceName } from '../../core/fields/resource.js'
+import type { Item } from '../../core/fields/item.js'
+import type { Clock } from '../../core/ports/clock.js'
+import type { PaymentLinkProvider } from '../../core/ports/payment-link-provider.js'
+import { presetValues } from '../../core/presets/preset-values.js'
+import { defaultPresets, mergePresets, type PaymentLinkType, type PaymentProvider } from '../../core/presets/presets.js'
+import type { Expanded } from '../../core/resources/expansions.js'
+import type { Scheduler } from '../../adapters/scheduler/scheduler.js'
+import { loadPresetsFile } from '../platform/config.js'
+import type { Logger } from '../platform/logger.js'
+import { openPlatform, type Platform } from '../platform/platform.js'
+import { apiKeysApi, type ApiKeysApi } from './api-keys-api.js'
+import { billingRunsApi, invoicesApi, transactionsApi, type BillingRunsApi, type InvoicesApi, type TransactionsApi } from './billing-api.js'
+import { customerChildApi, featuresApi, type CustomerChildApi, type FeaturesApi } from './children-api.js'
+import { contactsApi, type ContactsApi } from './contacts-api.js'
+import { customersApi, type CustomersApi } from './customers-api.js'
+import { readApi, resourceOf, type ReadApi } from './resource-api.js'
+import { tariffDetailsApi, tariffsApi, type TariffDetailsApi, type TariffsApi } from './tariffs-api.js'
+import { callsApi, usageApi, type CallsApi, type UsageApi } from './usage-api.js'
+import { toWire } from './wire.js'
+
+/** Preset lists and the settings that go with them, in the shape of a presets file (README, "Preset lists"). */
+export interface PresetSettings {
+  /** Lists replaced whole. */
+  readonly lists?: Readonly<Record<string, readonly string[]>>
+  /** Names added to the default lists. */
+  readonly extend?: Readonly<Record<string, readonly string[]>>
+  /** VAT percentage of each `vatRates` name, as decimal text ("20"). */
+  readonly vatRatePercents?: Readonly<Record<string, string>>
+  /** Link types each portal profile offers. */
+  readonly portalProfiles?: Readonly<Record<string, readonly PaymentLinkType[]>>
+  /** The payment providers and their link URL templates; the first of each link type is used. */
+  readonly paymentProviders?: readonly PaymentProvider[]
+}
+
+/** How to open a billing platform inside an application. */
+export interface BillingPlatformOptions {
+  /** `sqlite:<file>`, `sqlite::memory:` or `postgres://user[:pw]@host[:port]/db`; required unless `kysely` is given. */
+  readonly databaseUrl?: string
+  /** An existing Kysely instance to use instead; the application owns it (`close()` leaves it open). */
+  readonly kysely?: { readonly db: Kysely<any>; readonly dialect: 'sqlite' | 'postgres' }
+  /** Postgres schema to live in, created when missing (with `kysely`, set its search_path yourself). */
+  readonly schema?: string
+  /** Preset lists and settings, applied over `presetsFile` (or the defaults). */
+  readonly presets?: PresetSettings
+  /** A JSON presets file, as BILLING_PRESETS_FILE. */
+  readonly presetsFile?: string
+  /** Where the platform learns the time (default: the system clock in UTC). */
+  readonly clock?: Clock
+  /** Creates payment links (default: the providers' URL templates from the presets). */
+  readonly paymentLinks?: PaymentLinkProvider
+  /** Structured log of HTTP requests, scheduled jobs and unexpected errors (default: silent). */
+  readonly logger?: Logger
+}
+
+/** Settings of the embedded scheduler. */
+export type SchedulerSettings = Parameters<Platform['createScheduler']>[0]
+
+/**
+ * A billing platform embedded in an application. Every use case of the HTTP API is offered
+ * directly, with the same validation and the same errors (`BillingError` with its `.code`;
+ * `errorCodeOf(error)` gives the API's numeric `error_code`). Items are answered in domain form
+ * (money as exact bigint ten-thousandths); `toWire` gives the API's JSON shape.
+ */
+export interface BillingPlatform {
+  /** Customers and their actions (lifecycle, PIN, accounting link, payment links, write-offs, ...). */
+  readonly customers: CustomersApi
+  /** Telephone numbers of customers. */
+  readonly numbers: CustomerChildApi<'numbers'>
+  /** Services of customers. */
+  readonly services: CustomerChildApi<'services'>
+  /** Billable features of customers, numbers and services. */
+  readonly features: FeaturesApi
+  /** Direct and shared contacts. */
+  readonly contacts: ContactsApi
+  /** Call tariffs. */
+  readonly tariffs: TariffsApi
+  /** Fixed fee tariffs. */
+  readonly fixedFeeTariffs: TariffsApi
+  /** The rates of call tariffs. */
+  readonly tariffDetails: TariffDetailsApi
+  /** The prices of fixed fee tariffs. */
+  readonly fixedFeeTariffDetails: TariffDetailsApi
+  /** The ledger and manual transactions. */
+  readonly transactions: TransactionsApi
+  /** Billing runs. */
+  readonly billingRuns: BillingRunsApi
+  /** Invoices. */
+  readonly invoices: InvoicesApi
+  /** Usage file imports. */
+  readonly usage: UsageApi
+  /** Imported usage files. */
+  readonly usageFiles: ReadApi
+  /** Calls. */
+  readonly calls: CallsApi
+  /** API keys of the HTTP API. */
+  readonly apiKeys: ApiKeysApi
+  /** The allowed values of a collection's preset fields (configured lists, tariff names). */
+  presetValues(collection: ResourceName): Promise<Record<string, readonly string[]>>
+  /** An item, or an expanded item, as the API's JSON returns it. */
+  toWire(collection: ResourceName, value: Item | Expanded): Record<string, unknown>
+  /**
+   * The HTTP API as an h3 app (routes under /backend/api/v1, API keys required): mount it with
+   * `hostApp.mount('/billing', platform.http)`, serve it with `toNodeHandler(platform.http)` from
+   * `h3/node`, or call `platform.http.request(url, init)` / `platform.http.fetch(request)`.
+   */
+  readonly http: H3
+  /** The database in use, without credentials. */
+  readonly database: string
+  /** Starts the scheduled jobs (billing runs, purges, archives) in this process; jobs are leased, so other processes may run them too. */
+  startScheduler(settings?: SchedulerSettings): void
+  /** Stops the scheduler, waiting for running jobs to finish. */
+  stopScheduler(): Promise<void>
+  /** Stops the scheduler and closes the database (a `kysely` instance given in the options stays open). */
+  close(): Promise<void>
+}
+
+/** Opens the database (migrating it) and assembles the platform. */
+export async function createBillingPlatform(options: BillingPlatformOptions): Promise<BillingPlatform> {
+  const base = options.presetsFile ? loadPresetsFile(options.presetsFile) : defaultPresets
+  const platform = await openPlatform({
+    databaseUrl: options.databaseUrl,
+    kysely: options.kysely,
+    schema: options.schema,
+    presets: options.presets ? mergePresets(options.presets, base) : base,
+    clock: options.clock,
+    paymentLinks: options.paymentLinks,
+    logger: options.logger,
+  })
+  const ctx = platform.context
+  let scheduler: Scheduler | null = null
+  const stopScheduler = async () => {
+    const running = scheduler
+    scheduler = null
+    await running?.stop()
+  }
+  let closing: Promise<void> | null = null
+  return {
+    customers: customersApi(ctx),
+    numbers: customerChildApi(ctx, 'numbers'),
+    services: customerChildApi(ctx, 'services'),
+    features: featuresApi(ctx),
+    contacts: contactsApi(ctx),
+    tariffs: tariffsApi(ctx, 'tariffs'),
+    fixedFeeTariffs: tariffsApi(ctx, 'fixedFeeTariffs'),
+    tariffDetails: tariffDetailsApi(ctx, 'tariffs'),
+    fixedFeeTariffDetails: tariffDetailsApi(ctx, 'fixedFeeTariffs'),
+    transactions: transactionsApi(ctx),
+    billingRuns: billingRunsApi(ctx),
+    invoices: invoicesApi(ctx),
+    usage: usageApi(ctx),
+    usageFiles: readApi(ctx, 'usageFiles'),
+    calls: callsApi(ctx),
+    apiKeys: apiKeysApi(ctx, platform.secrets),
+    presetValues: (collection) => presetValues(ctx, resourceOf(ctx, collection)),
+    toWire,
+    http: platform.app,
+    database: platform.database.description,
+    startScheduler(settings) {
+      if (scheduler) return
+      scheduler = platform.createScheduler(settings)
+      scheduler.start()
+    },
+    stopScheduler,
+    close: () => (closing ??= stopScheduler().then(() => platform.close())),
+  }
+}

@@ -1,0 +1,77 @@
+import type { Item } from '../../core/fields/item.js'
+import type { PlatformContext } from '../../core/platform.js'
+import { customerOwner, featureOwner, type FeatureParent } from '../../core/resources/owners.js'
+import { customerScope, featureListFlags, featureRefine, featureScope } from '../../core/resources/scopes.js'
+import { expandablePage } from './customers-api.js'
+import {
+  actionRunner,
+  create,
+  readPage,
+  resourceApi,
+  toPage,
+  type ActionRunner,
+  type Body,
+  type ExpandablePage,
+  type ListParams,
+  type Page,
+  type ResourceApi,
+} from './resource-api.js'
+
+/** A customer's numbers or services. */
+export interface CustomerChildApi<C extends 'numbers' | 'services'> extends ResourceApi {
+  /** Adds one to the customer (`not_found` when the customer does not exist). */
+  create(customerID: string, body: Body): Promise<Item>
+  /** One page of the whole collection; filters and the flags expandFeatures, featureActive. */
+  list(params?: ListParams): Promise<ExpandablePage>
+  /** One page of the customer's. */
+  listOf(customerID: string, params?: ListParams): Promise<ExpandablePage>
+  /** Lifecycle actions (drop, reinstate, suspend, unsuspend, makeNonBillable, makeBillable); answer the updated item. */
+  readonly action: ActionRunner<C>
+}
+
+/** Where a feature hangs: on the customer itself, or on one of its numbers or services. */
+export type FeatureOwner = { readonly customerID: string } | { readonly numberID: string } | { readonly serviceID: string }
+
+/** Features (billable items) of customers, numbers and services. */
+export interface FeaturesApi extends ResourceApi {
+  /** Adds a feature under its owner (`not_found` when the owner does not exist). */
+  create(owner: FeatureOwner, body: Body): Promise<Item>
+  /** Features listed under an owner; under a customer, the flags includeNumbers and includeServices add those. */
+  listOf(owner: FeatureOwner, params?: ListParams): Promise<Page>
+  /** Lifecycle actions and changeRecurringCharge; each answers the updated feature. */
+  readonly action: ActionRunner<'features'>
+}
+
+export function customerChildApi<C extends 'numbers' | 'services'>(ctx: PlatformContext, kind: C): CustomerChildApi<C> {
+  return {
+    ...resourceApi(ctx, kind),
+    create: (customerID, body) => create(ctx, kind, body, () => customerOwner(ctx.store, customerID)),
+    list: (params) => expandablePage(ctx, kind, params),
+    listOf: (customerID, params) => expandablePage(ctx, kind, params, { scope: () => customerScope(ctx.store, customerID) }),
+    action: actionRunner(ctx, kind),
+  }
+}
+
+const parentOf = (owner: FeatureOwner): [FeatureParent, string] =>
+  'customerID' in owner ? ['customers', owner.customerID] : 'numberID' in owner ? ['numbers', owner.numberID] : ['services', owner.serviceID]
+
+export function featuresApi(ctx: PlatformContext): FeaturesApi {
+  return {
+    ...resourceApi(ctx, 'features'),
+    create: (owner, body) => {
+      const [parent, id] = parentOf(owner)
+      return create(ctx, 'features', body, () => featureOwner(ctx.store, parent, id))
+    },
+    listOf: async (owner, params) => {
+      const [parent, id] = parentOf(owner)
+      return toPage(
+        await readPage(ctx, 'features', params, {
+          flags: featureListFlags(parent),
+          scope: () => featureScope(ctx.store, parent, id),
+          refine: (request) => featureRefine(parent, request),
+        }),
+      )
+    },
+    action: actionRunner(ctx, 'features'),
+  }
+}

@@ -1,0 +1,46 @@
+import type { Item } from '../../core/fields/item.js'
+import type { PlatformContext } from '../../core/platform.js'
+import { expandItems, expansionFlags, type ExpandingLevel } from '../../core/resources/expansions.js'
+import type { ListSpec } from '../../core/resources/list-page.js'
+import { scheduleCustomerDeletion } from '../../core/resources/resources.js'
+import { actionRunner, create, readPage, resourceApi, resourceOf, type ActionRunner, type Body, type ExpandablePage, type ListParams } from './resource-api.js'
+
+/** Customers: create, read, update, schedule the deletion of, and act on (lifecycle, PIN, payment links, ...). */
+export interface CustomersApi {
+  /** Creates a customer: active, billable, with the fields of `body`. */
+  create(body: Body): Promise<Item>
+  /** One customer by ID (a customer scheduled for deletion stays readable until purged). */
+  get(id: string): Promise<Item>
+  /** One page of customers; filters and the flags expandNumbers, expandServices, expandFeatures, numberActive, serviceActive, featureActive. */
+  list(params?: ListParams): Promise<ExpandablePage>
+  /** Partial merge of `body` into the customer. */
+  update(id: string, body: Body): Promise<Item>
+  /** Schedules the purge of the customer 30 days from today (contract 5.6); answers the customer. */
+  scheduleDeletion(id: string): Promise<Item>
+  /**
+   * Runs an action: drop, reinstate, suspend, unsuspend, makeNonBillable, makeBillable, finalBill,
+   * addSharedContact, removeSharedContact, generatePIN (answers `{ pin }`), linkToAccounting,
+   * unlinkFromAccounting, generatePaymentLinks (answers the links), writeOffDebt, writeOffCredit,
+   * restoreCalls. The others answer the updated customer.
+   */
+  readonly action: ActionRunner<'customers'>
+}
+
+/** A page of an expanding level, with `expanded` when an expansion flag was given. */
+export async function expandablePage(ctx: PlatformContext, level: ExpandingLevel, params: ListParams | undefined, spec: ListSpec = {}): Promise<ExpandablePage> {
+  const { items, hasMore, request } = await readPage(ctx, level, params, { ...spec, flags: expansionFlags[level] })
+  const expanding = [...request.flags].some((f) => f.startsWith('expand'))
+  return expanding ? { items, hasMore, expanded: await expandItems(ctx.store, level, items, request.flags) } : { items, hasMore }
+}
+
+export function customersApi(ctx: PlatformContext): CustomersApi {
+  const crud = resourceApi(ctx, 'customers')
+  return {
+    create: (body) => create(ctx, 'customers', body),
+    get: crud.get,
+    list: (params) => expandablePage(ctx, 'customers', params),
+    update: crud.update,
+    scheduleDeletion: (id) => scheduleCustomerDeletion(ctx, resourceOf(ctx, 'customers'), id),
+    action: actionRunner(ctx, 'customers'),
+  }
+}

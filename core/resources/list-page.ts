@@ -1,0 +1,31 @@
+import type { Item } from '../fields/item.js'
+import type { Resource } from '../fields/resource.js'
+import type { Condition } from '../ports/resource-repository.js'
+import { parseListRequest, type ListRequest, type RawParams } from './list-request.js'
+import { listItems, type ResourceContext } from './resources.js'
+
+/** How one list is read beyond the resource's own filters. */
+export interface ListSpec {
+  /** Flags the list accepts besides paging and filters (expansions, includeNumbers, ...). */
+  readonly flags?: readonly string[]
+  /** Conditions from a parent, after checking it exists; run before the parameters are read (contract 2's order). */
+  readonly scope?: () => Promise<Condition[]>
+  /** Conditions that depend on the list's flags. */
+  readonly refine?: (request: ListRequest) => Condition[]
+}
+
+/** One page of a list and the request it answered. */
+export interface ListPage {
+  readonly items: Item[]
+  readonly hasMore: boolean
+  readonly request: ListRequest
+}
+
+/** Reads one page of a list from query-style parameters, validated strictly (`invalid_query`). */
+export async function listPage(ctx: ResourceContext, resource: Resource, params: RawParams, spec: ListSpec = {}): Promise<ListPage> {
+  const scope = spec.scope ? await spec.scope() : []
+  const request = parseListRequest(resource, params, spec.flags)
+  const refined = spec.refine ? spec.refine(request) : []
+  const { items, hasMore } = await listItems(ctx, resource, request, [...scope, ...refined])
+  return { items, hasMore, request }
+}

@@ -1,0 +1,48 @@
+/**
+ * telco-billing as a library: `createBillingPlatform(options)` opens a database (migrating it)
+ * and offers every use case of the HTTP API directly, the HTTP API itself as an h3 app to mount,
+ * and the scheduler. This is the package's only entry point.
+ *
+ * @example
+ * const billing = await createBillingPlatform({ databaseUrl: 'sqlite::memory:' })
+ * const customer = await billing.customers.create({ accountNumber: 'ACC-1', lastname: 'Lovelace' })
+ * await billing.close()
+ */
+export {
+  createBillingPlatform,
+  type BillingPlatform,
+  type BillingPlatformOptions,
+  type PresetSettings,
+  type SchedulerSettings,
+} from './apps/library/billing-platform.js'
+export { errorCodeOf, toWire } from './apps/library/wire.js'
+export { BillingError, errorCodes, isBillingError, type ErrorCode } from './core/errors.js'
+
+export type { ActionRunner, Body, ExpandablePage, ListParams, Page, ReadApi, ResourceApi } from './apps/library/resource-api.js'
+export type { CustomersApi } from './apps/library/customers-api.js'
+export type { CustomerChildApi, FeatureOwner, FeaturesApi } from './apps/library/children-api.js'
+export type { ContactsApi } from './apps/library/contacts-api.js'
+export type { TariffDetailsApi, TariffsApi } from './apps/library/tariffs-api.js'
+export type { BillingRunsApi, InvoicesApi, TransactionsApi } from './apps/library/billing-api.js'
+export type { CallsApi, UsageApi } from './apps/library/usage-api.js'
+export type { ApiKeysApi } from './apps/library/api-keys-api.js'
+
+export type { ActionCollection, ActionName, ActionResult } from './core/actions/action-table.js'
+export type { FieldValue, Item } from './core/fields/item.js'
+export type { ResourceName } from './core/fields/resource.js'
+export type { Expanded } from './core/resources/expansions.js'
+export type { Money } from './core/money/money.js'
+export type { DateOnly } from './core/dates/date-only.js'
+export type { Stamp } from './core/dates/stamp.js'
+export type { PaymentLink } from './core/customers/side-effects.js'
+export type { RunOptions, RunOutcome } from './core/billing/run-billing.js'
+export type { ApiKey } from './core/ports/api-key-repository.js'
+export type { NewKey } from './core/access/api-keys.js'
+export type { Clock } from './core/ports/clock.js'
+export type { PaymentLinkProvider, PaymentLinkRequest } from './core/ports/payment-link-provider.js'
+export type { PaymentLinkType, PaymentProvider } from './core/presets/presets.js'
+export type { Logger } from './apps/platform/logger.js'
+/** A clock that stands still until moved (`set`, `advanceMs`): tests and simulations. */
+export { FixedClock } from './adapters/persistence/system-clock.js'
+/** A logger writing one JSON object per line (to stderr by default). */
+export { jsonLogger } from './apps/platform/logger.js'

@@ -1,0 +1,103 @@
+import SqliteDatabase from 'better-sqlite3'
+import { Kysely, SqliteDialect, sql } from 'kysely'
+import { suite } from 'uvu'
+import * as assert from 'uvu/assert'
+import { createBillingPlatform, errorCodeOf, FixedClock, isBillingError, type BillingPlatform } from '../../index.js'
+
+const BASE = '/backend/api/v1'
+const test = suite<{ billing: BillingPlatform; key: string; customerID: string }>('apps: the library face answers as the HTTP API does')
+
+test.before(async (ctx) => {
+  ctx.billing = await createBillingPlatform({ databaseUrl: 'sqlite::memory:', clock: new FixedClock('2026-01-15T10:00:00Z') })
+  ctx.key = (await ctx.billing.apiKeys.create({ name: 'test', expertLevel: 5 })).secret
+  ctx.customerID = (await ctx.billing.customers.create({ accountNumber: 'ACC-1', lastname: 'Lovelace' })).id
+})
+test.after(({ billing }) => billing.close())
+
+async function http(ctx: { billing: BillingPlatform; key: string }, method: string, path: string, body?: unknown) {
+  const res = await ctx.billing.http.request(`${BASE}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${ctx.key}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  })
+  return { status: res.status, body: await res.json() }
+}
+
+async function failure(call: () => Promise<unknown>) {
+  try {
+    await call()
+  } catch (error) {
+    assert.ok(isBillingError(error), String(error))
+    return { error_code: errorCodeOf(error), error: (error as Error).message }
+  }
+  throw new Error('expected a failure')
+}
+
+/** The same request both ways: the library call, then the HTTP request. */
+const refusals: [string, (b: BillingPlatform, id: string) => Promise<unknown>, string, (id: string) => string, unknown?][] = [
+  ['unknown field', (b) => b.customers.create({ nosuch: 1 }), 'POST', () => '/customers', { nosuch: 1 }],
+  ['not a preset', (b, id) => b.customers.update(id, { title: 'Captain' }), 'PATCH', (id) => `/customers/${id}`, { title: 'Captain' }],
+  ['no such customer', (b) => b.customers.get('999'), 'GET', () => '/customers/999'],
+  ['bad limit', (b) => b.customers.list({ limit: 0 }), 'GET', () => '/customers?limit=0'],
+  ['unknown action', (b, id) => b.customers.action(id, 'fly'), 'POST', (id) => `/customers/${id}?action=fly`, {}],
+  ['missing parameter', (b, id) => b.customers.action(id, 'drop', {}), 'POST', (id) => `/customers/${id}?action=drop`, {}],
+  ['body not an object', (b, id) => b.customers.action(id, 'suspend', [] as never), 'POST', (id) => `/customers/${id}?action=suspend`, []],
+  ['features of no customer', (b) => b.features.listOf({ customerID: '999' }), 'GET', () => '/customers/999/features'],
+  ['number of no customer', (b) => b.numbers.create('999', { bogus: 1 }), 'POST', () => '/customers/999/numbers', { bogus: 1 }],
+  ['transaction of no customer', (b) => b.transactions.add('999', { bogus: 1 }), 'POST', () => '/customers/999/transactions', { bogus: 1 }],
+  ['transaction without amount', (b, id) => b.transactions.add(id, { transactionType: 'Payment' }), 'POST', (id) => `/customers/${id}/transactions`, { transactionType: 'Payment' }],
+  ['billing run status', (b) => b.billingRuns.create({ status: 'Running' }), 'POST', () => '/billingRuns', { status: 'Running' }],
+  ['no such billing run', (b) => b.billingRuns.update('999', { status: 'Running' }), 'PATCH', () => '/billingRuns/999', { status: 'Running' }],
+  ['rates of no tariff', (b) => b.tariffDetails.create('999', { bogus: 1 }), 'POST', () => '/tariffs/999/tariffDetails', { bogus: 1 }],
+  ['increase of no tariff', (b) => b.tariffs.applyIncrease('999', {}), 'POST', () => '/tariffs/999/applyIncrease', {}],
+  ['contacts of no customer', (b) => b.contacts.listOf('999'), 'GET', () => '/customers/999/customerContacts'],
+  ['unknown contact flag', (b) => b.contacts.list({ expandNumbers: true }), 'GET', () => '/customerContacts?expandNumbers=true'],
+]
+
+for (const [name, call, method, path, body] of refusals) {
+  test(`refused alike: ${name}`, async (ctx) => {
+    const viaLibrary = await failure(() => call(ctx.billing, ctx.customerID))
+    const viaHttp = await http(ctx, method, path(ctx.customerID), body)
+    assert.equal(viaLibrary, { error_code: viaHttp.body.error_code, error: viaHttp.body.error })
+  })
+}
+
+test('answers alike: an item, an expanded list, a scoped list, an action with its own result', async (ctx) => {
+  const { billing, customerID } = ctx
+  const number = await billing.numbers.create(customerID, { number: '020 7946 0018' })
+  await billing.features.create({ numberID: number.id }, {})
+  assert.equal(billing.toWire('customers', await billing.customers.get(customerID)), (await http(ctx, 'GET', `/customers/${customerID}`)).body)
+  const page = await billing.customers.list({ expandNumbers: true, expandFeatures: '' })
+  assert.equal(page.expanded!.map((e) => billing.toWire('customers', e)), (await http(ctx, 'GET', '/customers?expandNumbers&expandFeatures')).body)
+  const features = await billing.features.listOf({ customerID }, { includeNumbers: true })
+  assert.equal(features.items.map((f) => billing.toWire('features', f)), (await http(ctx, 'GET', `/customers/${customerID}/features?includeNumbers`)).body)
+  assert.is((await billing.features.listOf({ customerID })).items.length, 0, "without includeNumbers: the customer's own only")
+  const { pin } = await billing.customers.action(customerID, 'generatePIN')
+  assert.match(pin, /^\d{6}$/)
+  const suspended = await billing.customers.action(customerID, 'suspend', { status: 'Suspended' })
+  assert.is(suspended.isSuspended, true)
+  assert.equal(Object.keys(await billing.presetValues('customers')), Object.keys((await http(ctx, 'GET', '/presets/customers')).body))
+})
+
+test('an existing Kysely instance: used, migrated, and left open by close()', async () => {
+  const sqlite = new SqliteDatabase(':memory:')
+  const db = new Kysely<any>({ dialect: new SqliteDialect({ database: sqlite }) })
+  const billing = await createBillingPlatform({ kysely: { db, dialect: 'sqlite' } })
+  await billing.customers.create({ accountNumber: 'K-1' })
+  await billing.close()
+  await billing.close()
+  const rows = await sql<{ n: number }>`select count(*) as n from customers`.execute(db)
+  assert.is(Number(rows.rows[0].n), 1)
+  await db.destroy()
+})
+
+test('neither databaseUrl nor kysely: a clear error', async () => {
+  try {
+    await createBillingPlatform({})
+    assert.unreachable()
+  } catch (e) {
+    assert.match((e as Error).message, /databaseUrl/)
+  }
+})
+
+test.run()

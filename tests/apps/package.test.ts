@@ -1,0 +1,129 @@
+import { execFile } from 'node:child_process'
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import { promisify } from 'node:util'
+import { suite } from 'uvu'
+import * as assert from 'uvu/assert'
+
+const run = promisify(execFile)
+const root = resolve('.')
+const test = suite('apps: the npm package, installed and imported by name')
+
+/** The consumer: imports the package by name and uses it as the README shows. */
+const consumerScript = `
+import { createBillingPlatform, errorCodeOf, BillingError } from 'telco-billing'
+const billing = await createBillingPlatform({ databaseUrl: 'sqlite::memory:' })
+const customer = await billing.customers.create({ accountNumber: 'ACC-1', firstnames: 'Ada', lastname: 'Lovelace' })
+const page = await billing.customers.list({ accountNumber: 'ACC-1' })
+let refused = null
+try {
+  await billing.customers.create({ accountNumber: 'ACC-2', shoeSize: 43 })
+} catch (error) {
+  refused = { isBillingError: error instanceof BillingError, code: error.code, errorCode: errorCodeOf(error) }
+}
+await billing.close()
+console.log(JSON.stringify({ id: customer.id, listed: page.items.map((c) => c.accountNumber), wire: billing.toWire('customers', customer).lastname, refused }))
+`
+
+/** The same through the package's types (a TypeScript consumer type-checks against dist/index.d.ts). */
+const consumerTypes = `
+import { createBillingPlatform, errorCodeOf, type Item, type Page } from 'telco-billing'
+const billing = await createBillingPlatform({ databaseUrl: 'sqlite::memory:' })
+const customer: Item = await billing.customers.create({ accountNumber: 'ACC-1' })
+const { pin }: { pin: string } = await billing.customers.action(customer.id, 'generatePIN')
+const page: Page = await billing.customers.list({ limit: 10 })
+const code: number = errorCodeOf(new Error('x'))
+console.log(pin, page.hasMore, code)
+await billing.close()
+`
+
+/**
+ * Pins every runtime dependency to this project's locked version, so that an offline install
+ * finds them in the npm cache (which holds what this project's node_modules came from).
+ */
+function lockedVersions(): Record<string, string> {
+  const lock = JSON.parse(readFileSync(join(root, 'package-lock.json'), 'utf8')) as { packages: Record<string, { version?: string; dev?: boolean; link?: boolean }> }
+  const out: Record<string, string> = {}
+  for (const [path, entry] of Object.entries(lock.packages)) {
+    if (!path || entry.dev || entry.link || !entry.version) continue
+    out[path.slice(path.lastIndexOf('node_modules/') + 'node_modules/'.length)] = entry.version
+  }
+  return out
+}
+
+const npm = (args: string[], cwd: string) => run('npm', [...args, '--loglevel=error'], { cwd, maxBuffer: 64 * 1024 * 1024, env: { ...process.env, npm_config_update_notifier: 'false' } })
+
+/** Installs the tarball offline when the cache has everything, otherwise from the registry. */
+async function install(consumer: string, tarball: string): Promise<'offline' | 'online'> {
+  const args = ['install', '--no-audit', '--no-fund', '--ignore-scripts', tarball]
+  try {
+    await npm([...args, '--offline'], consumer)
+    return 'offline'
+  } catch (error) {
+    console.log(`[package] offline install failed (${(error as Error).message.split('\n')[0]}); installing from the registry`)
+    await npm(args, consumer)
+    return 'online'
+  }
+}
+
+/**
+ * Scripts were skipped at install (no telemetry, no compiler): the SQLite addon of the same
+ * version is copied from this project, or built when the versions differ.
+ */
+async function provideSqliteAddon(consumer: string): Promise<void> {
+  const version = (dir: string) => JSON.parse(readFileSync(join(dir, 'node_modules/better-sqlite3/package.json'), 'utf8')).version
+  const addon = 'node_modules/better-sqlite3/build/Release/better_sqlite3.node'
+  if (version(root) === version(consumer) && existsSync(join(root, addon))) {
+    mkdirSync(join(consumer, 'node_modules/better-sqlite3/build/Release'), { recursive: true })
+    copyFileSync(join(root, addon), join(consumer, addon))
+  } else {
+    await npm(['rebuild', 'better-sqlite3', '--ignore-scripts=false'], consumer)
+  }
+}
+
+if (process.env.SKIP_PACK_TEST === '1') {
+  console.log('\n[package] SKIPPED: SKIP_PACK_TEST=1; npm pack and the consumer install did not run.\n')
+  test.skip('npm pack; a consumer installs the tarball and uses the library by name', () => {})
+} else {
+  test('npm pack; a consumer installs the tarball and uses the library by name', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'billing-pack-'))
+    try {
+      // prepack builds dist/ with tsc: a type error anywhere fails the pack, and is shown here.
+      const { stdout } = await npm(['pack', '--json', '--pack-destination', dir], root).catch((e) => {
+        throw new Error(`npm pack failed:\n${e.stdout}\n${e.stderr}`)
+      })
+      const [packed] = JSON.parse(stdout) as { filename: string; files: { path: string }[] }[]
+      const paths = packed.files.map((f) => f.path)
+      for (const wanted of ['package.json', 'README.md', 'dist/index.js', 'dist/index.d.ts']) assert.ok(paths.includes(wanted), `${wanted} is packed`)
+      const stray = paths.filter((p) => !/^(package\.json|README\.md|docs\/|dist\/(index\.|core\/|adapters\/|apps\/))/.test(p))
+      assert.equal(stray, [], 'only the build, the README and the docs are packed')
+
+      const consumer = join(dir, 'consumer')
+      mkdirSync(consumer)
+      writeFileSync(join(consumer, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module', overrides: lockedVersions() }, null, 2))
+      const how = await install(consumer, join(dir, packed.filename))
+      await provideSqliteAddon(consumer)
+
+      writeFileSync(join(consumer, 'consumer.mjs'), consumerScript)
+      const out = await run(process.execPath, ['consumer.mjs'], { cwd: consumer })
+      const result = JSON.parse(out.stdout)
+      assert.equal(result, {
+        id: '1',
+        listed: ['ACC-1'],
+        wire: 'Lovelace',
+        refused: { isBillingError: true, code: 'invalid_field', errorCode: 400101 },
+      })
+
+      writeFileSync(join(consumer, 'consumer.ts'), consumerTypes)
+      const tsc = join(root, 'node_modules/typescript/bin/tsc')
+      const flags = ['--noEmit', '--strict', '--skipLibCheck', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--target', 'es2022']
+      await run(process.execPath, [tsc, ...flags, 'consumer.ts'], { cwd: consumer }).catch((e) => assert.unreachable(`the typings check: ${e.stdout}`))
+      console.log(`[package] ${packed.filename}: ${paths.length} files, installed ${how}`)
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+  })
+}
+
+test.run()
