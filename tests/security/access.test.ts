@@ -166,7 +166,7 @@ for (const target of activeTargets()) {
     for (const r of ctx.seen) {
       // The API's own answers; the docs page's static files and the encrypted archive are not text of ours.
       if (!(r.headers.get('content-type') ?? '').startsWith('application/json')) continue
-      const leak = findLeak(r.text, secrets)
+      const leak = findLeak(r.text, secrets, '', r.status)
       assert.is(leak, null, `${r.status} ${r.text.slice(0, 200)}`)
     }
     const requests = ctx.lines.map((l) => JSON.parse(l)).filter((e) => e.event === 'request')

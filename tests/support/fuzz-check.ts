@@ -56,7 +56,7 @@ export function problemWith(req: FuzzRequest, res: FuzzResponse, secrets: Secret
   }
   if (type.startsWith('application/json') || res.status >= 400) {
     const sent = `${req.url}\n${typeof req.body === 'string' ? req.body : ''}`
-    const leak = findLeak(res.text, secrets, sent)
+    const leak = findLeak(res.text, secrets, sent, res.status)
     if (leak) return `leaks ${leak}`
   }
   return null

@@ -8,13 +8,15 @@ const stackFrame = /\bat .*\.(ts|js|mjs):\d+/
 const serverSql = [/\bselect\s.+\sfrom\s/i, /\binsert\s+into\s/i, /\bupdate\s+"\w+"\s+set\b/i, /\bdelete\s+from\s+"/i, /\bSQLITE_\w+/, /syntax error at or near/i]
 
 /**
- * The first leak found in a response body, or null. SQL text counts only in what the client
- * did not send itself (an error may quote the offending value back).
+ * The first leak found in a response body, or null. Stack frames and SQL text count only in
+ * error answers (a 2xx answer returns data clients stored, which may hold any text) and only
+ * where the client did not send them itself (an error may quote the offending value back).
  */
-export function findLeak(body: string, secrets: Secrets, sent = ''): string | null {
+export function findLeak(body: string, secrets: Secrets, sent = '', status = 500): string | null {
   for (const key of secrets.keys) if (key && body.includes(key)) return 'an API key'
-  if (body.includes('tbk_')) return 'a key prefix tbk_'
   if (secrets.password && body.includes(secrets.password)) return 'the DR password'
+  if (status < 400) return null
+  if (body.includes('tbk_')) return 'a key prefix tbk_'
   if (stackFrame.test(body) && !stackFrame.test(sent)) return 'a stack frame'
   for (const re of serverSql) if (re.test(body) && !re.test(sent)) return `SQL text (${re})`
   return null
