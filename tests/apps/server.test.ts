@@ -4,39 +4,13 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
+import { startServer } from '../support/server-process.js'
 
 const test = suite<{ dir: string }>('apps: server process, API key CLI, worker')
 test.before((ctx) => {
   ctx.dir = mkdtempSync(join(tmpdir(), 'billing-app-'))
 })
 test.after((ctx) => rmSync(ctx.dir, { recursive: true, force: true }))
-
-function startServer(env: Record<string, string>) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/main.ts'], {
-    env: { ...process.env, HOST: '127.0.0.1', PORT: '0', BILLING_SCHEDULER: 'off', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
-  let stdout = ''
-  let stderr = ''
-  child.stdout.on('data', (c) => (stdout += c))
-  child.stderr.on('data', (c) => (stderr += c))
-  const ready = new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start: ${stderr}`)), 20_000)
-    child.on('exit', () => {
-      clearTimeout(timer)
-      reject(new Error(`server exited: ${stderr}`))
-    })
-    child.stdout.on('data', () => {
-      const m = /Serving (http:\/\/[^\s]+)/.exec(stdout)
-      if (m) {
-        clearTimeout(timer)
-        resolve(m[1])
-      }
-    })
-  })
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)))
-  return { child, ready, exited, out: () => stdout, err: () => stderr }
-}
 
 test('first start prints the admin key once; it works; SIGTERM stops cleanly; the second start prints none', async ({ dir }) => {
   const env = { DATABASE_URL: `sqlite:${join(dir, 'first.sqlite')}` }

@@ -1,3 +1,4 @@
+import { billingFeature } from '../support/billing-feature.js'
 import fc from 'fast-check'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
@@ -16,22 +17,7 @@ const d = (s: string): DateOnly => s as DateOnly
 const m = (s: string): Money => parseMoney(s)!
 const show = (x: Money): string => formatMoney(x).slice(0, -2) // "12.3400" → "12.34"
 
-function feature(over: Partial<BillingFeature> = {}): BillingFeature {
-  return {
-    startDate: d('2025-01-01'),
-    endDate: null,
-    billToDate: null,
-    interval: 'Monthly',
-    connectionCharge: null,
-    featureCountCommitted: null,
-    committedTermDate: null,
-    totalFeatureValue: null,
-    serviceTransactionType: null,
-    connectionTransactionType: null,
-    isDropped: false,
-    ...over,
-  }
-}
+const feature = billingFeature
 const history = (f: BillingFeature, charge: string, count = 1): ChargeVersion[] => initialHistory(f.startDate!, m(charge), count)
 
 /** "start..end qty×rate=amount" per charge, for compact worked examples. */

@@ -1,3 +1,4 @@
+import { billingFeature } from '../support/billing-feature.js'
 import fc from 'fast-check'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
@@ -21,22 +22,7 @@ const config: ChargeChangeConfig = {
   transactionTypes: ['Connection Charge', 'Recurring Charge', 'Recurring Charge Refund', 'Recurring Charge Adjustment', 'Recurring Charge Adjustment Refund'],
 }
 
-function feature(over: Partial<BillingFeature> = {}): BillingFeature {
-  return {
-    startDate: d('2025-01-01'),
-    endDate: null,
-    billToDate: null,
-    interval: 'Monthly',
-    connectionCharge: null,
-    featureCountCommitted: null,
-    committedTermDate: null,
-    totalFeatureValue: null,
-    serviceTransactionType: null,
-    connectionTransactionType: null,
-    isDropped: false,
-    ...over,
-  }
-}
+const feature = billingFeature
 
 /** A feature with its stored history and ledger, changed the way the persistence layer would. */
 class World {
