@@ -1,0 +1,119 @@
+import { readFileSync } from 'node:fs'
+import { createBillingRun } from '../core/billing/billing-runs.js'
+import { openPlatform } from '../apps/platform/platform.js'
+import { parseArgs, scaled } from './support/args.js'
+import { openBulkWriter, type BulkColumn } from './support/bulk-insert.js'
+import { childCommand } from './support/build.js'
+import { startChild } from './support/child-process.js'
+import { openBenchDatabase, type BenchDatabase } from './support/database.js'
+import { seedCustomers } from './support/fixtures.js'
+import { log, Report } from './support/report.js'
+
+/**
+ * The monthly billing run over 1,000,000 features: under 60 s, at least 0.3 of a baseline that
+ * only bulk-inserts as many ledger rows; a second run with the same cutoff under 10 s; the
+ * worker's peak RSS within 100 MB of what it is at 10,000 features.
+ */
+const args = parseArgs()
+const report = new Report('billing-run', args)
+const CUTOFF = '2026-01-31'
+
+interface WorkerResult {
+  ms: number
+  peakRssMB: number
+  rssAtStart: number
+  heapTotalMB: number
+  outcome: { status: string; customers: number; invoices: number; ledgerWrites: number }
+}
+
+async function requestRun(db: BenchDatabase, name: string): Promise<void> {
+  const platform = await openPlatform({ ...db.config, skipMigrations: true })
+  try {
+    await createBillingRun(platform.context, { name, cutoffDate: CUTOFF, invoiceDate: '2026-02-01', status: 'Requested' })
+  } finally {
+    await platform.close()
+  }
+}
+
+async function runWorker(db: BenchDatabase): Promise<WorkerResult> {
+  const child = startChild(await childCommand('bench/support/billing-worker.ts'), { DATABASE_URL: db.childUrl })
+  const code = await child.exited
+  const line = readFileSync(child.logFile, 'utf8').split('\n').find((l) => l.startsWith('WORKER '))
+  if (code !== 0 || !line) throw new Error(`billing worker failed (exit ${code}):\n${child.log().slice(-3000)}`)
+  const result = JSON.parse(line.slice('WORKER '.length)) as WorkerResult
+  if (result.outcome.status !== 'Complete') throw new Error(`run ended ${result.outcome.status}`)
+  return result
+}
+
+/** Seeds `features` features (5 a customer, 3 of them on numbers) and bills them once, then again. */
+async function billingOf(features: number) {
+  const db = await openBenchDatabase(args.db, args.keep)
+  try {
+    const writer = openBulkWriter(db)
+    await seedCustomers(writer, { customers: Math.ceil(features / 5), numbersPerCustomer: 3, featuresPerCustomer: 5 })
+    await writer.close()
+    await requestRun(db, 'first')
+    const first = await runWorker(db)
+    log(`first run: ${(first.ms / 1000).toFixed(1)} s, ${JSON.stringify(first.outcome)}, peak RSS ${first.peakRssMB.toFixed(0)} MB (at start ${first.rssAtStart.toFixed(0)}, V8 heap at end ${first.heapTotalMB})`)
+    await requestRun(db, 'again')
+    const second = await runWorker(db)
+    log(`second run, same cutoff: ${(second.ms / 1000).toFixed(1)} s, ${JSON.stringify(second.outcome)}, peak RSS ${second.peakRssMB.toFixed(0)} MB`)
+    return { first, second }
+  } finally {
+    await db.dispose()
+  }
+}
+
+/** The baseline: bulk-inserts `rows` ledger rows into an empty ledger (same table, same indexes). */
+async function insertBaseline(rows: number): Promise<number> {
+  const db = await openBenchDatabase(args.db, args.keep)
+  try {
+    const t = (name: string): BulkColumn => ({ name, type: 'text' })
+    const b = (name: string): BulkColumn => ({ name, type: 'bigint' })
+    const i = (name: string): BulkColumn => ({ name, type: 'integer' })
+    const columns = [b('customerID'), b('numberID'), b('featureID'), t('transactionType'), t('description'), t('transactionDate'), t('dateFrom'), t('dateTo'), { name: 'quantity', type: 'double precision' } as BulkColumn, b('amount'), t('VATRate'), b('VATAmount'), i('approved'), b('billingRunID'), t('kind'), i('series'), i('revision'), b('rate'), t('createdStamp'), t('updatedStamp')]
+    const stamp = '2026-01-15T10:00:00.000Z'
+    const writer = openBulkWriter(db)
+    const start = performance.now()
+    await writer.insert('transactions', columns, (function* () {
+      for (let f = 1; f <= rows; f++) {
+        yield [Math.ceil(f / 5), null, f, 'Recurring Charge', 'Line Rental', '2026-01-01', '2026-01-01', '2026-01-31', 1, 100_000, 'Standard 20%', 20_000, 0, 1, 'recurring', 0, 0, 100_000, stamp, stamp]
+      }
+    })())
+    const ms = performance.now() - start
+    await writer.close()
+    log(`baseline: ${rows.toLocaleString('en-GB')} ledger rows bulk-inserted in ${(ms / 1000).toFixed(1)} s`)
+    return ms
+  } finally {
+    await db.dispose()
+  }
+}
+
+const features = scaled(1_000_000, args.scale, 10_000)
+const small = await billingOf(10_000)
+const full = features === 10_000 ? small : await billingOf(features)
+const baselineMs = await insertBaseline(full.first.outcome.ledgerWrites)
+const firstS = full.first.ms / 1000
+report.add({
+  name: `billing run over ${features.toLocaleString('en-GB')} features`,
+  target: '< 60 s (scaled) and >= 0.3 x baseline',
+  measured: firstS,
+  unit: 's',
+  baseline: baselineMs / 1000,
+  ratio: baselineMs / full.first.ms,
+  pass: firstS < 60 * Math.max(args.scale, 0.01) && baselineMs / full.first.ms >= 0.3,
+  note: `${full.first.outcome.ledgerWrites.toLocaleString('en-GB')} ledger rows, ${full.first.outcome.invoices.toLocaleString('en-GB')} invoices; ${Math.round(features / firstS).toLocaleString('en-GB')} features/s`,
+})
+const secondS = full.second.ms / 1000
+report.add({ name: 'second run with the same cutoff', target: '< 10 s (scaled)', measured: secondS, unit: 's', pass: secondS < 10 * Math.max(args.scale, 0.01) })
+const growth = full.first.peakRssMB - small.first.peakRssMB
+report.add({
+  name: 'worker peak RSS',
+  target: 'within 100 MB of the 10,000-feature run',
+  measured: full.first.peakRssMB,
+  unit: 'MB',
+  baseline: small.first.peakRssMB,
+  pass: growth <= 100,
+  note: `+${growth.toFixed(0)} MB`,
+})
+report.finish({ features })

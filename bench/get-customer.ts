@@ -1,0 +1,68 @@
+import { parseArgs, scaled } from './support/args.js'
+import { API, startApiServer, startBaselineServer } from './support/api-server.js'
+import { openBulkWriter } from './support/bulk-insert.js'
+import { openBenchDatabase } from './support/database.js'
+import { seedCustomers } from './support/fixtures.js'
+import { runLoad, type LoadResult } from './support/load.js'
+import { log, Report } from './support/report.js'
+import { median } from './support/stats.js'
+
+/**
+ * GET one customer by ID at 50 connections: throughput at least 0.7 of the bare node:http +
+ * one prepared statement baseline, p99 under 10 ms.
+ */
+const args = parseArgs()
+const report = new Report('get-customer', args)
+const db = await openBenchDatabase(args.db, args.keep)
+try {
+  const customers = scaled(100_000, args.scale, 1000)
+  const writer = openBulkWriter(db)
+  await seedCustomers(writer, { customers, numbersPerCustomer: 0, featuresPerCustomer: 0 })
+  await writer.close()
+  const api = await startApiServer(db)
+  const baseline = await startBaselineServer(db)
+  const floor = await startBaselineServer(db, 'h3')
+  const duration = Math.max(3, Math.round(10 * Math.min(1, args.scale * 10)))
+  const load = ({ origin, child }: { origin: string; child: { pid: number } }, seconds: number) =>
+    runLoad({
+      url: `${origin}${API}/customers/1`,
+      serverPid: child.pid,
+      connections: 50,
+      duration: seconds,
+      headers: { authorization: `Bearer ${db.key}` },
+      setup: (req) => ({ ...req, path: `${API}/customers/${1 + Math.floor(Math.random() * customers)}` }),
+    })
+  try {
+    await load(api, 2)
+    await load(baseline, 2)
+    await load(floor, 2)
+    const ours: LoadResult[] = []
+    const bases: LoadResult[] = []
+    const floors: LoadResult[] = []
+    for (let run = 0; run < args.runs; run++) {
+      ours.push(await load(api, duration))
+      bases.push(await load(baseline, duration))
+      floors.push(await load(floor, duration))
+      const [o, b] = [ours.at(-1)!, bases.at(-1)!]
+      log(`run ${run + 1}: api ${Math.round(o.rps)} req/s p99 ${o.p99} ms ${o.cpuMsPerRequest?.toFixed(3)} CPU ms/req; baseline ${Math.round(b.rps)} req/s p99 ${b.p99} ms ${b.cpuMsPerRequest?.toFixed(3)} CPU ms/req`)
+    }
+    const failures = ours.reduce((s, r) => s + r.failures, 0)
+    const rps = median(ours.map((r) => r.rps))
+    const baseRps = median(bases.map((r) => r.rps))
+    report.add({ name: 'throughput (50 connections)', target: '>= 0.7 x baseline', measured: rps, unit: 'req/s', baseline: baseRps, ratio: rps / baseRps, pass: rps / baseRps >= 0.7 && failures === 0, note: failures ? `${failures} failed requests` : undefined })
+    const cpu = median(ours.map((r) => r.cpuMsPerRequest ?? NaN))
+    const baseCpu = median(bases.map((r) => r.cpuMsPerRequest ?? NaN))
+    report.add({ name: 'server CPU time per request', target: 'informative', measured: cpu, unit: 'ms', baseline: baseCpu, ratio: baseCpu / cpu, pass: null })
+    const floorRps = median(floors.map((r) => r.rps))
+    report.add({ name: 'h3 floor: same statement and JSON through h3 alone', target: 'informative', measured: floorRps, unit: 'req/s', baseline: baseRps, ratio: floorRps / baseRps, pass: null })
+    const p99 = median(ours.map((r) => r.p99))
+    report.add({ name: 'p99 latency (50 connections)', target: '< 10 ms', measured: p99, unit: 'ms', baseline: median(bases.map((r) => r.p99)), pass: p99 < 10 })
+  } finally {
+    await api.stop()
+    await baseline.stop()
+    await floor.stop()
+  }
+  report.finish({ customers })
+} finally {
+  await db.dispose()
+}

@@ -1,0 +1,140 @@
+import { createReadStream, createWriteStream, mkdtempSync, rmSync, statSync } from 'node:fs'
+import { request } from 'node:http'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { once } from 'node:events'
+import { createHash } from 'node:crypto'
+import { parseArgs, scaled } from './support/args.js'
+import { API, startApiServer, type ApiServer } from './support/api-server.js'
+import { openBulkWriter, type BulkColumn } from './support/bulk-insert.js'
+import { openBenchDatabase } from './support/database.js'
+import { numberOf, seedCustomers } from './support/fixtures.js'
+import { peakRssOf, rssOf } from './support/machine.js'
+import { log, Report } from './support/report.js'
+
+/**
+ * Rating: at least 50,000 call records a second imported and rated (POST /usageFiles, streamed),
+ * the server's memory flat for a 5,000,000-row file (peak RSS within 100 MB of a 50,000-row file).
+ */
+const args = parseArgs()
+const report = new Report('rating', args)
+const customers = scaled(100_000, args.scale, 2000)
+const rows = scaled(5_000_000, args.scale, 50_000)
+const small = Math.min(50_000, rows)
+const dir = mkdtempSync(join(tmpdir(), 'bench-rating-'))
+const HEADER = 'callingNumber,dialledNumber,startTime,durationSeconds,chargeBand,callClass,carrier\n'
+
+/** One usage record a line; every record distinct (its fingerprint), all on seeded numbers. */
+function callLine(n: number, seed: number): string {
+  const i = 1 + ((n * 7919 + seed) % customers)
+  const second = (n * 13) % 86_400
+  const day = 1 + (n % 28)
+  const time = `2026-01-${String(day).padStart(2, '0')}T${String(Math.floor(second / 3600)).padStart(2, '0')}:${String(Math.floor(second / 60) % 60).padStart(2, '0')}:${String(second % 60).padStart(2, '0')}Z`
+  return `${numberOf(i, n % 3)},0770${String(n + seed * 10_000_000).padStart(8, '0')},${time},${1 + (n % 600)},MOB,mobile,Gamma\n`
+}
+
+async function writeFile(path: string, count: number, seed: number): Promise<void> {
+  const out = createWriteStream(path)
+  out.write(HEADER)
+  let chunk = ''
+  for (let n = 0; n < count; n++) {
+    chunk += callLine(n, seed)
+    if (chunk.length > 1 << 20) {
+      if (!out.write(chunk)) await once(out, 'drain')
+      chunk = ''
+    }
+  }
+  out.end(chunk)
+  await once(out, 'finish')
+}
+
+/** Streams a file to POST /usageFiles, sampling the server's RSS; returns the seconds taken and the peak. */
+async function upload(api: ApiServer, path: string): Promise<{ seconds: number; peakMB: number; body: any }> {
+  let peak = 0
+  const sampler = setInterval(async () => {
+    peak = Math.max(peak, (await rssOf(api.child.pid)) ?? 0)
+  }, 200)
+  const start = performance.now()
+  try {
+    const body = await new Promise<any>((resolve, reject) => {
+      const req = request(`${api.origin}${API}/usageFiles/?name=bench.csv`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${api.key}`, 'content-type': 'text/csv', 'content-length': statSync(path).size },
+      })
+      req.on('response', (res) => {
+        let text = ''
+        res.on('data', (c) => (text += c))
+        res.on('end', () => (res.statusCode === 201 ? resolve(JSON.parse(text)) : reject(new Error(`upload answered ${res.statusCode}: ${text.slice(0, 500)}`))))
+      })
+      req.on('error', reject)
+      createReadStream(path).pipe(req)
+    })
+    return { seconds: (performance.now() - start) / 1000, peakMB: Math.max(peak, (await peakRssOf(api.child.pid)) ?? 0), body }
+  } finally {
+    clearInterval(sampler)
+  }
+}
+
+const db = await openBenchDatabase(args.db, args.keep)
+try {
+  const writer = openBulkWriter(db)
+  await seedCustomers(writer, { customers, numbersPerCustomer: 3, featuresPerCustomer: 0 })
+  await writer.exec(`update customers set "defaultMobileTariff" = 'UK Mobile'`)
+  await writer.close()
+  const smallFile = join(dir, 'small.csv')
+  const bigFile = join(dir, 'big.csv')
+  await writeFile(smallFile, small, 1)
+  await writeFile(bigFile, rows, 2)
+  log(`usage files written: ${small.toLocaleString('en-GB')} and ${rows.toLocaleString('en-GB')} rows (${(statSync(bigFile).size / 2 ** 20).toFixed(0)} MB)`)
+
+  // Memory is compared between fresh servers, one for each file.
+  let api = await startApiServer(db)
+  const auth = { authorization: `Bearer ${db.key}`, 'content-type': 'application/json' }
+  const post = async (path: string, body: unknown) => {
+    const res = await fetch(`${api.origin}${API}${path}`, { method: 'POST', headers: auth, body: JSON.stringify(body) })
+    if (res.status !== 201) throw new Error(`POST ${path}: ${res.status} ${await res.text()}`)
+    return (await res.json()) as { id: string }
+  }
+  const tariff = await post('/tariffs', { name: 'UK Mobile', baseRoundSeconds: 60, baseCostMin: 0.05 })
+  await post(`/tariffs/${tariff.id}/tariffDetails`, { chargeBand: 'MOB', timeBand: 'day', cost: '0.10', costConnection: '0.02' })
+  await post(`/tariffs/${tariff.id}/tariffDetails`, { chargeBand: 'MOB', timeBand: 'evening', cost: '0.05', costConnection: '0.02' })
+  await post(`/tariffs/${tariff.id}/tariffDetails`, { chargeBand: 'MOB', timeBand: 'weekend', cost: '0.03', costConnection: '0.02' })
+  const first = await upload(api, smallFile)
+  log(`small file: ${small.toLocaleString('en-GB')} rows in ${first.seconds.toFixed(1)} s, rated ${first.body.rated}, peak RSS ${first.peakMB.toFixed(0)} MB`)
+  await api.stop()
+  api = await startApiServer(db)
+  const big = await upload(api, bigFile)
+  await api.stop()
+  log(`big file: ${rows.toLocaleString('en-GB')} rows in ${big.seconds.toFixed(1)} s, rated ${big.body.rated}, peak RSS ${big.peakMB.toFixed(0)} MB`)
+  if (big.body.imported !== rows || big.body.rated !== rows) throw new Error(`expected every row imported and rated: ${JSON.stringify(big.body)}`)
+
+  // Baseline: the same number of rows bulk-inserted into calls, with SHA-256 fingerprints like the
+  // import's (their unique index is much of the insert's cost), but no parsing or rating.
+  const t = (name: string): BulkColumn => ({ name, type: 'text' })
+  const b = (name: string): BulkColumn => ({ name, type: 'bigint' })
+  const n = (name: string): BulkColumn => ({ name, type: 'integer' })
+  const base = openBulkWriter(db)
+  const start = performance.now()
+  await base.insert('calls', [t('callingNumber'), t('dialledNumber'), t('startTime'), { name: 'durationSeconds', type: 'double precision' }, t('chargeBand'), t('callType'), t('carrier'), b('cost'), n('rated'), n('deleted'), t('fingerprint'), t('createdStamp'), t('updatedStamp')], (function* () {
+    for (let i = 0; i < rows; i++) yield ['01632960001', '07700900000', '2026-01-14T10:00:00.000Z', 60, 'MOB', 'mobile', 'Gamma', 1200, 1, 0, createHash('sha256').update(`baseline-${i}`).digest('hex'), '2026-01-14T10:00:00.000Z', '2026-01-14T10:00:00.000Z']
+  })())
+  const baseSeconds = (performance.now() - start) / 1000
+  await base.close()
+  const rate = rows / big.seconds
+  const baseRate = rows / baseSeconds
+  log(`baseline: ${rows.toLocaleString('en-GB')} rows bulk-inserted in ${baseSeconds.toFixed(1)} s`)
+  report.add({ name: `call records imported and rated (${rows.toLocaleString('en-GB')}-row file)`, target: '>= 50,000/s', measured: rate, unit: 'rows/s', baseline: baseRate, ratio: rate / baseRate, pass: rate >= 50_000 })
+  report.add({
+    name: 'server peak RSS during the import',
+    target: `within 100 MB of a ${small.toLocaleString('en-GB')}-row file`,
+    measured: big.peakMB,
+    unit: 'MB',
+    baseline: first.peakMB,
+    pass: big.peakMB - first.peakMB <= 100,
+    note: `+${(big.peakMB - first.peakMB).toFixed(0)} MB`,
+  })
+  report.finish({ customers, rows })
+} finally {
+  rmSync(dir, { recursive: true, force: true })
+  await db.dispose()
+}
