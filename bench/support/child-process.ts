@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process'
-import { openSync, closeSync, readFileSync, mkdtempSync } from 'node:fs'
+import { openSync, closeSync, readFileSync, mkdtempSync, rmSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -28,6 +28,12 @@ export interface Child {
   log(): string
 }
 
+/** Child logs are kept only while this process runs (they are shown when a child fails). */
+const logDirs = new Set<string>()
+process.once('exit', () => {
+  for (const dir of logDirs) rmSync(dir, { recursive: true, force: true })
+})
+
 /** Node flags for children, e.g. BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof". */
 export const extraNodeArgs = (): string[] => (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean)
 
@@ -41,6 +47,7 @@ export function startChild(command: string[], env: Record<string, string>, args:
     stdio: ['ignore', fd, fd],
   })
   closeSync(fd)
+  logDirs.add(dir)
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
   return {
     process: child,
