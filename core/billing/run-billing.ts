@@ -11,6 +11,9 @@ import { billingInputs } from './billing-inputs.js'
 import { raiseInvoices } from './raise-invoices.js'
 import { billCalls, rateUnratedCalls } from '../rating/bill-calls.js'
 
+/** Ledger rows written before the first refresh of the database's statistics during a run. */
+const STATISTICS_FIRST = 5_000
+
 /** How a billing run executes. */
 export interface RunOptions {
   /** Customers per transaction; memory stays bounded by one batch. */
@@ -58,8 +61,15 @@ async function executeBillingRun(ctx: PlatformContext, run: Item, options: RunOp
   let invoices = 0
   let writes = 0
   if (after === '0') await rateUnratedCalls(ctx, cutoff)
+  // Statistics are refreshed at the start and each time the run has doubled what it wrote.
+  await ctx.store.ledger.refreshStatistics()
+  let refreshAt = STATISTICS_FIRST
   for (;;) {
     if (options.signal?.aborted) return { runID: run.id, status: 'Interrupted', customers, invoices, ledgerWrites: writes }
+    if (writes >= refreshAt) {
+      await ctx.store.ledger.refreshStatistics()
+      refreshAt = writes * 2
+    }
     const batch = await ctx.store.transaction(async (store) => {
       const page = await store.repository('customers').list({ where: [], idAfter: after, limit: batchSize, storedOnly: true })
       if (page.length === 0) return null

@@ -27,6 +27,8 @@ export interface DatabaseDialect {
   addIdColumn<T extends string>(table: CreateTableBuilder<T, never>): CreateTableBuilder<T, 'id'>
   /** Column type for a foreign key to an `id` column. */
   readonly idRefType: ColumnDataType
+  /** Refreshes the planner's statistics of tables a job has just grown (Postgres `ANALYZE`; SQLite's planner needs none). */
+  analyze(db: Kysely<any>, tables: readonly string[]): Promise<void>
   /** The placeholder of the `index`-th (from 1) parameter in SQL written by hand (bulk inserts). */
   placeholder(index: number): string
   /** A bigint parameter as the driver wants it. */

@@ -8,6 +8,9 @@ export const postgresDialect: DatabaseDialect = {
   idRefType: 'bigint',
   // node-postgres has no BigInt serialiser; decimal text is exact.
   placeholder: (index) => `$${index}`,
+  async analyze(db, tables) {
+    for (const table of tables) await sql`analyze ${sql.id(table)}`.execute(db)
+  },
   encodeBigint: (v) => v.toString(),
   decodeBigint: (v) => BigInt(v as string | number),
   uniqueViolation(error) {

@@ -7,6 +7,7 @@ export const sqliteDialect: DatabaseDialect = {
   addIdColumn: (t) => t.addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement()),
   idRefType: 'integer',
   placeholder: () => '?',
+  analyze: async () => {},
   encodeBigint: (v) => v,
   decodeBigint: (v) => BigInt(v as number | bigint | string),
   uniqueViolation(error) {

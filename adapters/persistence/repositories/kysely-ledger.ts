@@ -126,6 +126,10 @@ export class KyselyLedger implements Ledger {
     return out
   }
 
+  async refreshStatistics(): Promise<void> {
+    await this.dialect.analyze(this.db, ['transactions', 'invoices'])
+  }
+
   async raiseInvoices(invoices: readonly NewInvoice[], billingRunID: string): Promise<void> {
     if (invoices.length === 0) return
     const rows = invoices.map((i) => this.invoiceCodec.encode(i.values))
