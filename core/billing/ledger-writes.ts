@@ -66,7 +66,8 @@ export function ledgerWrites(
     }
     return { id: u.id, values }
   })
-  return { inserts, updates, deletes: diff.delete }
+  const written = inserts.length + updates.length + diff.delete.length > 0
+  return { inserts, updates, deletes: diff.delete, features: written ? [feature.id] : [] }
 }
 
 /** Concatenates the writes of several features into one bulk write. */
@@ -75,6 +76,7 @@ export function mergeWrites(all: readonly LedgerWrites[]): LedgerWrites {
     inserts: all.flatMap((w) => w.inserts),
     updates: all.flatMap((w) => w.updates),
     deletes: all.flatMap((w) => w.deletes),
+    features: all.flatMap((w) => w.features),
   }
 }
 

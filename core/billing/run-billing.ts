@@ -5,9 +5,10 @@ import { effectiveStateOn, type LifecycleEvent } from '../lifecycle/events.js'
 import { add, ZERO, type Money } from '../money/money.js'
 import type { PlatformContext } from '../platform.js'
 import type { Store } from '../ports/store.js'
-import { planFeatureBilling } from './feature-billing.js'
+import { planFeatureBilling, type BillingCutoff } from './feature-billing.js'
+import { reconciledMark } from './reconciled-mark.js'
 import { ledgerWrites, mergeWrites } from './ledger-writes.js'
-import { billingInputs } from './billing-inputs.js'
+import { billingInputs, type BillingInput } from './billing-inputs.js'
 import { raiseInvoices } from './raise-invoices.js'
 import { billCalls, rateUnratedCalls } from '../rating/bill-calls.js'
 
@@ -71,9 +72,8 @@ async function executeBillingRun(ctx: PlatformContext, run: Item, options: RunOp
       refreshAt = writes * 2
     }
     const batch = await ctx.store.transaction(async (store) => {
-      const page = await store.repository('customers').list({ where: [], idAfter: after, limit: batchSize, storedOnly: true })
+      const page = await store.ledger.runCustomers(after, batchSize)
       if (page.length === 0) return null
-      await store.repository('customers').lockIds(page.map((c) => c.id))
       const result = await billBatch(ctx, store, run, cutoff, page)
       await store.repository('billingRuns').update(run.id, { progressCustomerID: page.at(-1)!.id })
       return { last: page.at(-1)!.id, count: page.length, ...result }
@@ -95,34 +95,42 @@ async function executeBillingRun(ctx: PlatformContext, run: Item, options: RunOp
   return { runID: run.id, status: 'Complete', customers, invoices, ledgerWrites: writes }
 }
 
-/** Charges one batch of customers through the cutoff and raises their invoices. */
+/**
+ * Charges one batch of customers through the cutoff and raises their invoices. A feature whose
+ * reconciled mark matches its inputs is skipped: its ledger already holds what a plan would
+ * write (see `reconciledMark`), so neither its ledger rows are read nor is it planned.
+ */
 async function billBatch(ctx: PlatformContext, store: Store, run: Item, cutoff: DateOnly, customers: Item[]) {
   const ids = customers.map((c) => c.id)
-  // Stored fields only: the ledger figures a feature shows are computed from the same rows below.
-  const features = await store.repository('features').listIn('customerID', ids, [], { storedOnly: true })
+  const marked = await store.ledger.runFeatures(ids)
   const events = groupEvents(await store.lifecycle.eventsOfCustomers(ids))
-  const ledger = await store.ledger.engineRows(features.map((f) => f.id))
   const byID = new Map(customers.map((c) => [c.id, c]))
-  const inputs = await billingInputs(store, features, byID)
-  const now = ctx.clock.now()
-  const plans = features.map((f) => {
-    const customer = byID.get(f.customerID as string)!
+  const inputs = await billingInputs(store, marked.map((m) => m.feature), byID)
+  const due: { item: Item; customer: Item; input: BillingInput; at: BillingCutoff; mark: string }[] = []
+  for (const { feature: item, mark } of marked) {
+    const customer = byID.get(item.customerID as string)!
     const chain = [
-      ...(events.get(`features:${f.id}`) ?? []),
-      ...(f.numberID ? (events.get(`numbers:${f.numberID}`) ?? []) : []),
-      ...(f.serviceID ? (events.get(`services:${f.serviceID}`) ?? []) : []),
+      ...(events.get(`features:${item.id}`) ?? []),
+      ...(item.numberID ? (events.get(`numbers:${item.numberID}`) ?? []) : []),
+      ...(item.serviceID ? (events.get(`services:${item.serviceID}`) ?? []) : []),
       ...(events.get(`customers:${customer.id}`) ?? []),
     ]
-    const at = featureCutoff(customer, cutoff)
-    const state = effectiveStateOn(chain, at)
-    const { feature, history } = inputs.get(f.id)!
-    const plan = planFeatureBilling(feature, history, ledger.get(f.id) ?? [], {
-      cutoff: at,
-      chargeable: !state.suspended && state.billable,
-    })
-    return ledgerWrites(f, customer, plan.diff, ctx.presets, now, run.id)
+    const on = featureCutoff(customer, cutoff)
+    const state = effectiveStateOn(chain, on)
+    const at: BillingCutoff = { cutoff: on, chargeable: !state.suspended && state.billable }
+    const input = inputs.get(item.id)!
+    const inputsMark = reconciledMark(input.feature, input.history, at)
+    if (inputsMark !== mark) due.push({ item, customer, input, at, mark: inputsMark })
+  }
+  const ledger = await store.ledger.engineRows(due.map((d) => d.item.id))
+  const now = ctx.clock.now()
+  const reconciled = new Map<string, string>()
+  const plans = due.map(({ item, customer, input, at, mark }) => {
+    const plan = planFeatureBilling(input.feature, input.history, ledger.get(item.id) ?? [], at)
+    reconciled.set(item.id, mark)
+    return ledgerWrites(item, customer, plan.diff, ctx.presets, now, run.id)
   })
-  const merged = mergeWrites(plans)
+  const merged = { ...mergeWrites(plans), reconciled }
   await store.ledger.write(merged)
   await billCalls(ctx, store, customers, cutoff, events, run.id)
   const invoices = await raiseInvoices(ctx, store, run, customers, cutoff, events)

@@ -1,5 +1,5 @@
 import type { LedgerRow } from '../billing/ledger-row.js'
-import type { Values } from '../fields/item.js'
+import type { Item, Values } from '../fields/item.js'
 import type { Money } from '../money/money.js'
 
 /** Writes to the ledger, in bulk: the billing run writes many features' differences at once. */
@@ -7,6 +7,20 @@ export interface LedgerWrites {
   readonly inserts: readonly Values[]
   readonly updates: readonly { readonly id: string; readonly values: Values }[]
   readonly deletes: readonly string[]
+  /** Every feature whose rows the writes insert, update or delete (their marks are dropped). */
+  readonly features: readonly string[]
+  /**
+   * Features the writes reconcile, each with the mark of the inputs it was reconciled with
+   * (core/billing/reconciled-mark.ts): stored instead of dropped. A writer that plans with
+   * inputs of its own (a charge change, a rebill) passes none.
+   */
+  readonly reconciled?: ReadonlyMap<string, string>
+}
+
+/** A feature as a billing run reads it (core/billing/run-fields.ts), with its reconciled mark or null. */
+export interface MarkedFeature {
+  readonly feature: Item
+  readonly mark: string | null
 }
 
 /** An unapproved transaction that an invoice may take. */
@@ -28,7 +42,17 @@ export interface NewInvoice {
 export interface Ledger {
   /** The engine's rows (kind set) of each feature, in ID order. */
   engineRows(featureIDs: readonly string[]): Promise<Map<string, LedgerRow[]>>
+  /**
+   * Applies the writes. A feature's mark is kept only while its engine rows are unchanged:
+   * rows written for it drop the mark unless `reconciled` gives the new one. Approval by
+   * `raiseInvoices` keeps marks: it approves whole slots, which leaves a reconciled ledger
+   * reconciled (every unapproved engine row of a slot carries the slot's transaction date).
+   */
   write(writes: LedgerWrites): Promise<void>
+  /** The next `limit` customers after `afterID` in ID order (run fields only), locked for the transaction. */
+  runCustomers(afterID: string, limit: number): Promise<Item[]>
+  /** The customers' features in ID order (run fields only), each with its reconciled mark. */
+  runFeatures(customerIDs: readonly string[]): Promise<MarkedFeature[]>
   /** Sum of amount + VAT per customer (contract 9.2's balance). */
   balances(customerIDs: readonly string[]): Promise<Map<string, Money>>
   /** Net and VAT totals of a customer's transactions. */

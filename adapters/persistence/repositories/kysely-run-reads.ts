@@ -1,0 +1,61 @@
+import type { Kysely } from 'kysely'
+import { runCustomerFields, runFeatureFields } from '../../../core/billing/run-fields.js'
+import { catalogue } from '../../../core/fields/catalogue.js'
+import type { Item } from '../../../core/fields/item.js'
+import type { Resource } from '../../../core/fields/resource.js'
+import type { MarkedFeature } from '../../../core/ports/ledger.js'
+import type { DatabaseDialect } from '../dialect/dialect.js'
+import { RowCodec } from '../row-codec.js'
+
+/** A resource narrowed to some of its stored fields: its codec reads and decodes only those. */
+function narrowed(resource: Resource, names: readonly string[]): Resource {
+  const fields = names.map((name) => {
+    const f = resource.byName.get(name)
+    if (!f || f.computed) throw new Error(`${resource.name}.${name} is not a stored field`)
+    return f
+  })
+  return { ...resource, fields, columns: fields, byName: new Map(fields.map((f) => [f.name, f])) }
+}
+
+// Made once: codecs compile their decoder per resource object.
+const customers = narrowed(catalogue.customers, runCustomerFields)
+const features = narrowed(catalogue.features, runFeatureFields)
+
+/** The reads of a billing run's batch: narrow rows (core/billing/run-fields.ts), one query each. */
+export class KyselyRunReads {
+  private readonly customerCodec: RowCodec
+  private readonly featureCodec: RowCodec
+
+  constructor(
+    private readonly db: Kysely<any>,
+    private readonly dialect: DatabaseDialect,
+  ) {
+    this.customerCodec = new RowCodec(customers, dialect)
+    this.featureCodec = new RowCodec(features, dialect)
+  }
+
+  /** The next customers by ID, locked (Postgres) in ID order as `lockIds` would lock them. */
+  async customersAfter(afterID: string, limit: number): Promise<Item[]> {
+    let q = this.db
+      .selectFrom('customers')
+      .select(runCustomerFields.map((c) => `customers.${c}`))
+      .where('customers.id', '>', this.dialect.encodeBigint(BigInt(afterID)))
+      .orderBy('customers.id')
+      .limit(limit)
+    if (this.dialect.rowLocks) q = q.forUpdate()
+    return (await q.execute()).map((r) => this.customerCodec.decode(r))
+  }
+
+  /** The customers' features in ID order, each with the mark its ledger was reconciled with. */
+  async featuresOf(customerIDs: readonly string[]): Promise<MarkedFeature[]> {
+    if (customerIDs.length === 0) return []
+    const rows = await this.db
+      .selectFrom('features')
+      .leftJoin('ledger_reconciled', 'ledger_reconciled.featureID', 'features.id')
+      .select([...runFeatureFields.map((c) => `features.${c}`), 'ledger_reconciled.inputs as reconciledInputs'])
+      .where('features.customerID', 'in', customerIDs.map((c) => this.dialect.encodeBigint(BigInt(c))))
+      .orderBy('features.id')
+      .execute()
+    return rows.map((r) => ({ feature: this.featureCodec.decode(r), mark: (r.reconciledInputs as string | null) ?? null }))
+  }
+}

@@ -1,0 +1,32 @@
+/**
+ * The stored fields a billing run reads, and only those: a full row of a feature (about 80
+ * columns) or a customer (about 100) cost more to read and decode than billing the feature
+ * (bench/billing-run.ts). Anything the run passes its customers or features to must read
+ * nothing else: billing inputs, ledger rows, call billing (`billCalls`) and invoicing.
+ */
+export const runCustomerFields = ['id', 'isFinalBill', 'finalBillDate', 'finalInvoicedDate', 'VATRate', 'VATRateCalls', 'fixedFeeTariff'] as const
+
+export const runFeatureFields = [
+  'id',
+  'customerID',
+  'numberID',
+  'serviceID',
+  'featureType',
+  'description',
+  'startDate',
+  'endDate',
+  'billToDate',
+  'isDropped',
+  'serviceChargeInterval',
+  'connectionCharge',
+  'connectionTransactionType',
+  'serviceCharge',
+  'serviceTransactionType',
+  'featureCount',
+  'featureCountCommitted',
+  'committedTermDate',
+  'totalFeatureValue',
+  'chargeHistory',
+  'VATRate',
+  'fixedFeeTariff',
+] as const
