@@ -4,6 +4,7 @@ import type { Resource, ResourceName } from '../../core/fields/resource.js'
 import type { ApiKeyRepository } from '../../core/ports/api-key-repository.js'
 import type { ContactRepository, ResourceRepository } from '../../core/ports/resource-repository.js'
 import type { Store } from '../../core/ports/store.js'
+import { CompiledQueries } from './compiled-queries.js'
 import type { DatabaseDialect } from './dialect/dialect.js'
 import { KyselyApiKeyRepository } from './repositories/kysely-api-key-repository.js'
 import { KyselyContactRepository } from './repositories/kysely-contact-repository.js'
@@ -19,12 +20,12 @@ import { KyselyResourceRepository } from './repositories/kysely-resource-reposit
 
 /** Resources whose rows carry computed fields or extra queries. */
 const specialised: Partial<Record<ResourceName, RepositoryFactory>> = {
-  customers: (db, dialect, r) => new KyselyCustomerRepository(db, dialect, r),
-  features: (db, dialect, r) => new KyselyFeatureRepository(db, dialect, r),
-  customerContacts: (db, dialect, r) => new KyselyContactRepository(db, dialect, r),
+  customers: (db, dialect, r, q) => new KyselyCustomerRepository(db, dialect, r, q),
+  features: (db, dialect, r, q) => new KyselyFeatureRepository(db, dialect, r, q),
+  customerContacts: (db, dialect, r, q) => new KyselyContactRepository(db, dialect, r, q),
 }
 
-export type RepositoryFactory = (db: Kysely<any>, dialect: DatabaseDialect, resource: Resource) => ResourceRepository
+export type RepositoryFactory = (db: Kysely<any>, dialect: DatabaseDialect, resource: Resource, queries: CompiledQueries) => ResourceRepository
 
 /** The Kysely implementation of the Store port, for one connection or one transaction. */
 export class KyselyStore implements Store {
@@ -40,8 +41,9 @@ export class KyselyStore implements Store {
     private readonly resources: ReadonlyMap<ResourceName, Resource>,
     private readonly factories: Partial<Record<ResourceName, RepositoryFactory>> = {},
     private readonly inTransaction = false,
+    private readonly queries = new CompiledQueries(),
   ) {
-    this.apiKeys = new KyselyApiKeyRepository(db)
+    this.apiKeys = new KyselyApiKeyRepository(db, queries)
     this.lifecycle = new KyselyLifecycleLog(db, dialect)
     this.ledger = new KyselyLedger(db, dialect)
     this.rating = new KyselyRatingData(db, dialect)
@@ -59,8 +61,8 @@ export class KyselyStore implements Store {
       const factory =
         this.factories[name] ??
         specialised[name] ??
-        ((db: Kysely<any>, dialect: DatabaseDialect, r: Resource) => new KyselyResourceRepository(db, dialect, r))
-      repo = factory(this.db, this.dialect, resource)
+        ((db: Kysely<any>, dialect: DatabaseDialect, r: Resource, q: CompiledQueries) => new KyselyResourceRepository(db, dialect, r, q))
+      repo = factory(this.db, this.dialect, resource, this.queries)
       this.repositories.set(name, repo)
     }
     return repo
@@ -112,7 +114,7 @@ export class KyselyStore implements Store {
     if (this.inTransaction) return work(this)
     return this.db
       .transaction()
-      .execute((trx) => work(new KyselyStore(trx, this.dialect, this.resources, this.factories, true)))
+      .execute((trx) => work(new KyselyStore(trx, this.dialect, this.resources, this.factories, true, this.queries)))
   }
 
   async lock(key: string): Promise<void> {

@@ -122,3 +122,6 @@ if (process.env.BASELINE_FRAMEWORK === 'h3') {
     handle(req, res).catch((e) => send(res, 500, { error: String(e) }))
   }).listen(port, '127.0.0.1')
 }
+
+// Exiting on SIGTERM (not being killed by it) lets `--cpu-prof` write the baseline's profile too.
+process.on('SIGTERM', () => process.exit(0))

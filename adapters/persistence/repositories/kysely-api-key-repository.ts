@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely'
+import { CompiledQueries } from '../compiled-queries.js'
 import type { ApiKey, ApiKeyRepository, Permission } from '../../../core/ports/api-key-repository.js'
 
 type Row = {
@@ -22,11 +23,15 @@ const toKey = (r: Row): ApiKey & { keyHash: string } => ({
 })
 
 export class KyselyApiKeyRepository implements ApiKeyRepository {
-  constructor(private readonly db: Kysely<any>) {}
+  constructor(
+    private readonly db: Kysely<any>,
+    private readonly queries = new CompiledQueries(),
+  ) {}
 
+  /** Every authenticated request looks its key up: the query is compiled once. */
   async findByHash(keyHash: string) {
-    const row = await this.db.selectFrom('api_keys').selectAll().where('keyHash', '=', keyHash).executeTakeFirst()
-    return row ? toKey(row as Row) : undefined
+    const [row] = await this.queries.rows<Row>(this.db, 'api key by hash', () => this.db.selectFrom('api_keys').selectAll().where('keyHash', '=', keyHash), [keyHash])
+    return row ? toKey(row) : undefined
   }
 
   async insert(key: Omit<ApiKey, 'id' | 'revokedStamp'> & { keyHash: string }): Promise<ApiKey> {

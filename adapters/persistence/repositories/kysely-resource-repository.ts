@@ -4,6 +4,7 @@ import type { Item, Values } from '../../../core/fields/item.js'
 import type { Resource } from '../../../core/fields/resource.js'
 import type { Condition, ListQuery, ResourceRepository } from '../../../core/ports/resource-repository.js'
 import type { DatabaseDialect } from '../dialect/dialect.js'
+import { CompiledQueries } from '../compiled-queries.js'
 import { RowCodec } from '../row-codec.js'
 
 /** One Kysely repository for any catalogued resource, on every dialect. */
@@ -14,6 +15,7 @@ export class KyselyResourceRepository implements ResourceRepository {
     protected readonly db: Kysely<any>,
     protected readonly dialect: DatabaseDialect,
     readonly resource: Resource,
+    protected readonly queries = new CompiledQueries(),
   ) {
     this.codec = new RowCodec(resource, dialect)
   }
@@ -36,9 +38,12 @@ export class KyselyResourceRepository implements ResourceRepository {
     return row ? (await this.finish([this.codec.decode(row)]))[0] : undefined
   }
 
+  /** One item by ID: the read every GET of an item makes, so its query is compiled once. */
   async get(id: string): Promise<Item | undefined> {
     if (!isId(id)) return undefined
-    return this.finishOne(await this.select().where(`${this.table}.id`, '=', this.dialect.encodeBigint(BigInt(id))).executeTakeFirst())
+    const encoded = this.dialect.encodeBigint(BigInt(id))
+    const [row] = await this.queries.rows(this.db, `get ${this.table}`, () => this.select().where(`${this.table}.id`, '=', encoded), [encoded])
+    return this.finishOne(row)
   }
 
   async getForUpdate(id: string): Promise<Item | undefined> {

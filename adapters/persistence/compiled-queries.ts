@@ -1,0 +1,30 @@
+import { createQueryId, type Compilable, type CompiledQuery, type Kysely } from 'kysely'
+
+/**
+ * Queries Kysely builds and compiles once per database and then runs again with other
+ * parameter values. Building a query's tree and compiling its SQL cost more CPU than SQLite
+ * took to run a read by primary key (bench/get-customer.ts), so the reads made on every request
+ * (an API key by its hash, one row by ID) keep theirs. A query kept here must have the same SQL
+ * whatever its values; the values are passed in the order the SQL takes them.
+ *
+ * One instance belongs to one root database (connect() or an embedder's Kysely) and is shared
+ * by its transactions: another Kysely, with other plugins or another schema, compiles differently.
+ */
+export class CompiledQueries {
+  private readonly compiled = new Map<string, CompiledQuery>()
+
+  /** Runs the query named `name`, compiling `build()` the first time; returns its rows. */
+  async rows<R = Record<string, unknown>>(db: Kysely<any>, name: string, build: () => Compilable, parameters: readonly unknown[]): Promise<R[]> {
+    let query = this.compiled.get(name)
+    if (!query) {
+      query = build().compile()
+      if (query.parameters.length !== parameters.length) {
+        throw new Error(`compiled query ${name} takes ${query.parameters.length} parameters, given ${parameters.length}`)
+      }
+      this.compiled.set(name, query)
+    }
+    // A query ID per execution: plugins key their per-query state on it.
+    const result = await db.executeQuery<R>({ ...query, queryId: createQueryId(), parameters })
+    return result.rows
+  }
+}
