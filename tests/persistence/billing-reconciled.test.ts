@@ -1,0 +1,150 @@
+import fc from 'fast-check'
+import { suite } from 'uvu'
+import * as assert from 'uvu/assert'
+import { runNextBillingRun } from '../../core/billing/run-billing.js'
+import { addDays, type DateOnly } from '../../core/dates/date-only.js'
+import { act, newCustomer, newFeature } from '../support/billing.js'
+import { openHarness, type Harness } from '../support/harness.js'
+import { activeTargets } from '../support/targets.js'
+
+/**
+ * A billing run skips a feature whose reconciled mark matches its inputs (ledger_reconciled,
+ * core/billing/reconciled-mark.ts). The oracle: after any run, forgetting every mark and running
+ * the same cutoff again plans every feature from scratch, and must find nothing to write.
+ */
+
+async function run(h: Harness, cutoffDate: string) {
+  const r = await h.request('POST', '/billingRuns', { cutoffDate, invoiceDate: cutoffDate, status: 'Requested' })
+  assert.is(r.status, 201, JSON.stringify(r.body))
+  let last = null
+  for (let outcome; (outcome = await runNextBillingRun(h.platform.context)); ) last = outcome
+  return last!
+}
+
+/** Runs `cutoff` again with every mark forgotten: a full re-plan, which must write nothing. */
+async function assertReconciled(h: Harness, cutoff: string, context: string) {
+  await h.platform.database.db.deleteFrom('ledger_reconciled').execute()
+  const again = await run(h, cutoff)
+  assert.is(again.ledgerWrites, 0, `a full re-plan at ${cutoff} still wrote after ${context}`)
+}
+
+const ledgerReads = (h: Harness) => h.queries.filter((q) => /from "transactions" where "featureID" in/.test(q)).length
+
+for (const target of activeTargets()) {
+  const test = suite<{ h: Harness; tariff: string }>(`billing runs skip reconciled features [${target}]`)
+  test.before(async (ctx) => {
+    ctx.h = await openHarness(target, { now: '2026-01-01T00:00:00Z' })
+    const t = await ctx.h.request('POST', '/fixedFeeTariffs', { name: 'Reconciled' })
+    ctx.tariff = t.body.id
+    await ctx.h.request('POST', `/fixedFeeTariffs/${ctx.tariff}/fixedFeeTariffDetails`, { serviceCharge: 12 })
+  })
+  test.after(async (ctx) => ctx.h.close())
+
+  test('a second run with the same cutoff reads no ledger rows and writes nothing', async ({ h }) => {
+    const c = await newCustomer(h)
+    await newFeature(h, c, { startDate: '2030-01-01', serviceCharge: '10.00', serviceChargeInterval: 'Monthly' })
+    const first = await run(h, '2030-01-31')
+    assert.ok(first.ledgerWrites > 0)
+    h.queries.length = 0
+    const second = await run(h, '2030-01-31')
+    assert.is(second.ledgerWrites, 0)
+    assert.is(ledgerReads(h), 0, 'no feature was planned again')
+    const later = await run(h, '2030-02-28')
+    assert.ok(later.ledgerWrites > 0, 'a later cutoff charges the new period')
+  })
+
+  test('rows written to a feature outside a run drop its mark: the next run plans it again', async ({ h }) => {
+    const c = await newCustomer(h)
+    const f = await newFeature(h, c, { startDate: '2030-01-01', serviceCharge: '10.00', serviceChargeInterval: 'Monthly' })
+    await run(h, '2030-01-31')
+    // a stray unapproved charge for a period already charged, with the feature's inputs unchanged
+    const stray = { customerID: c, featureID: f, transactionType: 'Recurring Charge', transactionDate: '2030-01-01', dateFrom: '2030-01-01', dateTo: '2030-01-31', quantity: 1, amount: 100_000n, approved: false, kind: 'recurring', series: 0, revision: 1, rate: 100_000n }
+    await h.platform.context.store.ledger.write({ inserts: [stray], updates: [], deletes: [], features: [f] })
+    const again = await run(h, '2030-01-31')
+    assert.is(again.ledgerWrites, 1, 'the stray row is deleted')
+    await assertReconciled(h, '2030-01-31', 'a stray row')
+  })
+
+  // Each change, made after a run, must be billed by the next run with the same cutoff exactly
+  // as a full re-plan bills it: the change invalidates the feature's mark, or its inputs differ.
+  const changes: [string, (h: Harness, ids: { c: string; f: string; tariffed: string; tariff: string }) => Promise<unknown>][] = [
+    ['a PATCH of the service charge', (h, { f }) => h.request('PATCH', `/features/${f}`, { serviceCharge: '11.00' })],
+    ['a PATCH of the feature count', (h, { f }) => h.request('PATCH', `/features/${f}`, { featureCount: 3 })],
+    ['a PATCH of the interval', (h, { f }) => h.request('PATCH', `/features/${f}`, { serviceChargeInterval: 'Calendar Monthly' })],
+    ['a PATCH of the start date', (h, { f }) => h.request('PATCH', `/features/${f}`, { startDate: '2030-02-10' })],
+    ['a PATCH of the end date', (h, { f }) => h.request('PATCH', `/features/${f}`, { endDate: '2030-02-14' })],
+    ['a connection charge added', (h, { f }) => h.request('PATCH', `/features/${f}`, { connectionCharge: '25.00' })],
+    ['changeRecurringCharge replace', (h, { f }) => act(h, `/features/${f}`, 'changeRecurringCharge', { serviceCharge: '40.00', dateFrom: '2030-02-15' })],
+    ['changeRecurringCharge delta', (h, { f }) => act(h, `/features/${f}`, 'changeRecurringCharge', { serviceCharge: '5.00', dateFrom: '2030-01-20', chargeChangeMode: 'delta' })],
+    ['changeRecurringCharge add', (h, { f }) => act(h, `/features/${f}`, 'changeRecurringCharge', { serviceCharge: '20.00', dateFrom: '2030-02-01', chargeChangeMode: 'add' })],
+    ['a suspension', (h, { f }) => act(h, `/features/${f}`, 'suspend', { status: 'Suspended', dateSuspend: '2030-02-20' })],
+    ['the customer made non-billable', (h, { c }) => act(h, `/customers/${c}`, 'makeNonBillable', { status: 'Non-Billable', dateMakeNonBillable: '2030-02-10' })],
+    ['a drop', (h, { f }) => act(h, `/features/${f}`, 'drop', { status: 'Dropped', dateDrop: '2030-02-05' })],
+    ['a final bill', (h, { c }) => act(h, `/customers/${c}`, 'finalBill', { status: 'Final Bill', dateFinalBill: '2030-04-10' })],
+    ['a tariff price change', (h, { tariff }) => h.request('POST', `/fixedFeeTariffs/${tariff}/fixedFeeTariffDetails`, { serviceCharge: 15, startDate: '2030-02-01' })],
+    ['another tariff for the feature', (h, { tariffed }) => h.request('PATCH', `/features/${tariffed}`, { fixedFeeTariff: null, serviceCharge: '3.00' })],
+  ]
+  for (const [name, change] of changes) {
+    test(`a run after ${name} bills as a full re-plan does`, async ({ h, tariff }) => {
+      const c = await newCustomer(h)
+      const f = await newFeature(h, c, { startDate: '2030-01-01', serviceCharge: '10.00', serviceChargeInterval: 'Monthly' })
+      const tariffed = await newFeature(h, c, { startDate: '2030-01-01', serviceChargeInterval: 'Monthly', fixedFeeTariff: 'Reconciled' })
+      await run(h, '2030-02-28')
+      const r = (await change(h, { c, f, tariffed, tariff })) as { status?: number; body?: unknown } | undefined
+      if (r && typeof r.status === 'number') assert.ok(r.status < 300, `${name}: ${JSON.stringify(r.body)}`)
+      await run(h, '2030-02-28')
+      await assertReconciled(h, '2030-02-28', name)
+      await run(h, '2030-05-31')
+      await assertReconciled(h, '2030-05-31', `${name}, later`)
+    })
+  }
+
+  test('property: after any history of runs and changes, a full re-plan finds nothing left to write', async ({ h }) => {
+    const step = fc.oneof(
+      fc.record({ kind: fc.constant('run' as const), gap: fc.integer({ min: 0, max: 45 }) }),
+      fc.record({ kind: fc.constant('charge' as const), pence: fc.integer({ min: 0, max: 9_999 }), count: fc.integer({ min: 0, max: 4 }) }),
+      fc.record({ kind: fc.constantFrom('replace' as const, 'delta' as const, 'add' as const), pence: fc.integer({ min: 1, max: 9_999 }), back: fc.integer({ min: 0, max: 40 }) }),
+      fc.record({ kind: fc.constantFrom('suspend' as const, 'unsuspend' as const, 'drop' as const, 'reinstate' as const, 'manual' as const) }),
+    )
+    await fc.assert(
+      fc.asyncProperty(fc.integer({ min: 0, max: 60 }), fc.array(step, { minLength: 1, maxLength: 7 }), async (offset, steps) => {
+        const start = addDays('2031-01-01' as DateOnly, offset)
+        const c = await newCustomer(h)
+        const f = await newFeature(h, c, { startDate: start, serviceCharge: '19.99', serviceChargeInterval: 'Monthly' })
+        await newFeature(h, c, { startDate: start, serviceCharge: '7.50', serviceChargeInterval: 'Calendar Quarterly' })
+        let day = start
+        let lastRun: DateOnly | null = null
+        for (const s of steps) {
+          if (s.kind === 'run') {
+            day = addDays(day, s.gap)
+            await run(h, day)
+            lastRun = day
+            await assertReconciled(h, day, JSON.stringify(steps))
+          } else if (s.kind === 'charge') {
+            await h.request('PATCH', `/features/${f}`, { serviceCharge: (s.pence / 100).toFixed(2), featureCount: s.count })
+          } else if (s.kind === 'replace' || s.kind === 'delta' || s.kind === 'add') {
+            // refusals (an add before anything was charged, a dropped feature) are fine: nothing changes then
+            await h.request('POST', `/features/${f}?action=changeRecurringCharge`, { serviceCharge: (s.pence / 100).toFixed(2), dateFrom: addDays(day, -s.back), chargeChangeMode: s.kind })
+          } else if (s.kind === 'manual') {
+            await h.request('POST', `/customers/${c}/transactions`, { transactionType: 'Credit Note', amount: '1.00', featureID: f })
+          } else {
+            const bodies = {
+              suspend: { status: 'Suspended', dateSuspend: day },
+              unsuspend: { status: 'Active', dateUnsuspend: day },
+              drop: { status: 'Dropped', dateDrop: day },
+              reinstate: { status: 'Active', dateReinstate: day },
+            }
+            await h.request('POST', `/features/${f}?action=${s.kind}`, bodies[s.kind])
+          }
+        }
+        if (lastRun) {
+          await run(h, lastRun)
+          await assertReconciled(h, lastRun, `same cutoff again after ${JSON.stringify(steps)}`)
+        }
+      }),
+      { numRuns: target === 'postgres' ? 8 : 20 },
+    )
+  })
+
+  test.run()
+}
