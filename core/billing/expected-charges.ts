@@ -68,7 +68,7 @@ interface Piece {
 export function expectedRecurring(feature: BillingFeature, history: ChargeHistory, horizon: DateOnly | null): ExpectedCharge[] {
   const start = feature.startDate
   if (!start || !horizon || history.length === 0) return []
-  const schedule = scheduleOf({ ...feature, startDate: start })
+  const schedule: Schedule = { interval: feature.interval, anchor: start }
   const end = featureEnd(feature)
   const versions = effectiveHistory(history, start)
   const out: ExpectedCharge[] = []

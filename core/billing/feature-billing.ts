@@ -48,6 +48,14 @@ export function expectedNow(feature: BillingFeature, history: ChargeHistory, led
 }
 
 /**
+ * The ledger difference of `planFeatureBilling` alone, without the figures that follow from it:
+ * what billing runs and rebills write (the figures cost a copy of the ledger per feature).
+ */
+export function planLedgerDiff(feature: BillingFeature, history: ChargeHistory, ledger: readonly LedgerRow[], at: BillingCutoff): LedgerDiff {
+  return reconcile(expectedNow(feature, history, ledger, at), ledger, { feature, history })
+}
+
+/**
  * One feature's billing: expected charges, reconciled with its ledger. Writing `diff` and running
  * this again with the same inputs returns an empty diff.
  */

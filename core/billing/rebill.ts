@@ -1,7 +1,7 @@
 import type { Item } from '../fields/item.js'
 import type { PlatformContext } from '../platform.js'
 import type { Store } from '../ports/store.js'
-import { planFeatureBilling, type BillingCutoff } from './feature-billing.js'
+import { planLedgerDiff, type BillingCutoff } from './feature-billing.js'
 import { ledgerWrites, mergeWrites } from './ledger-writes.js'
 import { billingInputs } from './billing-inputs.js'
 
@@ -24,8 +24,8 @@ export async function rebillFeatures(
   const now = ctx.clock.now()
   const writes = features.map((f) => {
     const { feature, history } = inputs.get(f.id)!
-    const plan = planFeatureBilling(feature, history, ledger.get(f.id) ?? [], at)
-    return ledgerWrites(f, customer, plan.diff, ctx.presets, now, billingRunID)
+    const diff = planLedgerDiff(feature, history, ledger.get(f.id) ?? [], at)
+    return ledgerWrites(f, customer, diff, ctx.presets, now, billingRunID)
   })
   const merged = mergeWrites(writes)
   await store.ledger.write(merged)

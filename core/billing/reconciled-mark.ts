@@ -17,8 +17,13 @@ type Exhaustive<T, K extends readonly (keyof T)[]> = Exclude<keyof T, K[number]>
 const exhaustive: [Exhaustive<BillingFeature, typeof FEATURE_KEYS>, Exhaustive<ChargeVersion, typeof VERSION_KEYS>, Exhaustive<BillingCutoff, typeof CUTOFF_KEYS>] = [true, true, true]
 void exhaustive
 
-/** A value in the fingerprint text: strings quoted (so no separator inside one is ambiguous), null distinct from "null". */
-const part = (v: unknown): string => (typeof v === 'string' ? JSON.stringify(v) : v === null ? '~' : String(v))
+/**
+ * A value in the fingerprint text, null distinct from every value. Free text (transaction type
+ * names) is quoted, so no separator inside one is ambiguous; dates, intervals and modes are
+ * fixed forms without separators and go as they are (quoting each cost most of the mark).
+ */
+const part = (v: unknown, free = false): string => (v === null ? '~' : free ? JSON.stringify(v) : String(v))
+const FREE_TEXT: ReadonlySet<string> = new Set(['serviceTransactionType', 'connectionTransactionType'])
 
 /**
  * The fingerprint of everything `planFeatureBilling` reads besides the ledger: the feature's
@@ -29,7 +34,7 @@ const part = (v: unknown): string => (typeof v === 'string' ? JSON.stringify(v) 
  */
 export function reconciledMark(feature: BillingFeature, history: ChargeHistory, at: BillingCutoff): string {
   let text = RULES
-  for (const k of FEATURE_KEYS) text += `|${part(feature[k])}`
+  for (const k of FEATURE_KEYS) text += `|${part(feature[k], FREE_TEXT.has(k))}`
   for (const k of CUTOFF_KEYS) text += `|${part(at[k])}`
   for (const v of history) {
     text += '#'

@@ -5,7 +5,7 @@ import { effectiveStateOn, type LifecycleEvent } from '../lifecycle/events.js'
 import { add, ZERO, type Money } from '../money/money.js'
 import type { PlatformContext } from '../platform.js'
 import type { Store } from '../ports/store.js'
-import { planFeatureBilling, type BillingCutoff } from './feature-billing.js'
+import { planLedgerDiff, type BillingCutoff } from './feature-billing.js'
 import { reconciledMark } from './reconciled-mark.js'
 import { ledgerWrites, mergeWrites } from './ledger-writes.js'
 import { billingInputs, type BillingInput } from './billing-inputs.js'
@@ -126,9 +126,9 @@ async function billBatch(ctx: PlatformContext, store: Store, run: Item, cutoff: 
   const now = ctx.clock.now()
   const reconciled = new Map<string, string>()
   const plans = due.map(({ item, customer, input, at, mark }) => {
-    const plan = planFeatureBilling(input.feature, input.history, ledger.get(item.id) ?? [], at)
+    const diff = planLedgerDiff(input.feature, input.history, ledger.get(item.id) ?? [], at)
     reconciled.set(item.id, mark)
-    return ledgerWrites(item, customer, plan.diff, ctx.presets, now, run.id)
+    return ledgerWrites(item, customer, diff, ctx.presets, now, run.id)
   })
   const merged = { ...mergeWrites(plans), reconciled }
   await store.ledger.write(merged)
