@@ -30,22 +30,49 @@ export interface FoundRate {
 }
 
 const bandKey = (s: string | null): string => (s ?? '').trim().toLowerCase()
-const byBandCache = new WeakMap<readonly TariffDetail[], Map<string, TariffDetail[]>>()
 
-/** The tariff's details grouped by charge band, computed once per details array. */
-function detailsForBand(details: readonly TariffDetail[], chargeBand: string): readonly TariffDetail[] {
-  let groups = byBandCache.get(details)
+/** A detail row with its time band read once: the key, or null when it names no band. */
+interface BandedDetail {
+  readonly detail: TariffDetail
+  readonly timeBand: string | null
+}
+
+/** A tariff's details grouped by charge band, and the groups by the calls' own spelling. */
+interface DetailGroups {
+  readonly byKey: Map<string, BandedDetail[]>
+  readonly bySpelling: Map<string, readonly BandedDetail[]>
+}
+
+const NONE: readonly BandedDetail[] = []
+const MAX_SPELLINGS = 10_000
+const groupsCache = new WeakMap<readonly TariffDetail[], DetailGroups>()
+
+/**
+ * The tariff's details for a call's charge band, grouped once per details array: an import
+ * asks for every record, and trimming, lower-casing and checking every row's bands each time
+ * was most of the lookup.
+ */
+function detailsForBand(details: readonly TariffDetail[], chargeBand: string): readonly BandedDetail[] {
+  let groups = groupsCache.get(details)
   if (!groups) {
-    groups = new Map()
+    groups = { byKey: new Map(), bySpelling: new Map() }
     for (const d of details) {
       const key = bandKey(d.chargeBand)
-      const at = groups.get(key)
-      if (at) at.push(d)
-      else groups.set(key, [d])
+      const band = bandKey(d.timeBand)
+      const entry = { detail: d, timeBand: (timeBands as readonly string[]).includes(band) ? band : null }
+      const at = groups.byKey.get(key)
+      if (at) at.push(entry)
+      else groups.byKey.set(key, [entry])
     }
-    byBandCache.set(details, groups)
+    groupsCache.set(details, groups)
   }
-  return groups.get(bandKey(chargeBand)) ?? []
+  let found = groups.bySpelling.get(chargeBand)
+  if (!found) {
+    found = groups.byKey.get(bandKey(chargeBand)) ?? NONE
+    if (groups.bySpelling.size >= MAX_SPELLINGS) groups.bySpelling.clear()
+    groups.bySpelling.set(chargeBand, found)
+  }
+  return found
 }
 
 /**
@@ -65,8 +92,8 @@ export function findRate(tariff: RatingTariff, call: { readonly chargeBand: stri
   const date = dateOfStamp(call.startTime)
   let best: TariffDetail | null = null
   let bestScore = -1
-  for (const d of detailsForBand(tariff.details, call.chargeBand)) {
-    const score = bandScore(d.timeBand, band, single)
+  for (const { detail: d, timeBand } of detailsForBand(tariff.details, call.chargeBand)) {
+    const score = bandScore(timeBand, band, single)
     if (score < 0 || !inDates(d, date)) continue
     if (score > bestScore || (score === bestScore && laterStart(d, best))) {
       best = d
@@ -78,10 +105,9 @@ export function findRate(tariff: RatingTariff, call: { readonly chargeBand: stri
   return { rate: resolve(tariff, null), timeBand: band }
 }
 
-/** 2 exact band, 1 `any`, 0 another band of a single-rate tariff, −1 no match. */
-function bandScore(rowBand: string | null, callBand: TimeBand, single: boolean): number {
-  const b = bandKey(rowBand)
-  if (!(timeBands as readonly string[]).includes(b)) return -1
+/** 2 exact band, 1 `any`, 0 another band of a single-rate tariff, −1 no match (`b`: the row's band key, null when it is none). */
+function bandScore(b: string | null, callBand: TimeBand, single: boolean): number {
+  if (b === null) return -1
   if (b === 'any') return single ? 2 : 1
   if (b === callBand) return 2
   return single ? 0 : -1
@@ -93,7 +119,21 @@ const inDates = (d: TariffDetail, date: DateOnly): boolean =>
 const laterStart = (d: TariffDetail, than: TariffDetail | null): boolean =>
   (d.startDate ?? '') > (than?.startDate ?? '')
 
+const rates = new WeakMap<RatingTariff, Map<TariffDetail | null, Rate>>()
+
+/**
+ * The rate of a detail row (or of the tariff's base values), resolved once per tariff and row:
+ * reading a dozen amounts from their decimal text for every record cost more than pricing it.
+ */
 function resolve(t: RatingTariff, d: TariffDetail | null): Rate {
+  let byDetail = rates.get(t)
+  if (!byDetail) rates.set(t, (byDetail = new Map()))
+  let rate = byDetail.get(d)
+  if (!rate) byDetail.set(d, (rate = resolveRate(t, d)))
+  return rate
+}
+
+function resolveRate(t: RatingTariff, d: TariffDetail | null): Rate {
   const pick = (own: WireNumber, base: WireNumber, field: string): Money | null =>
     amountOf(own ?? null, field) ?? amountOf(base, field)
   const surcharges = {} as Record<RateSurchargeKind, SurchargeRate>

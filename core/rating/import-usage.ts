@@ -1,20 +1,26 @@
-import type { Item, Values } from '../fields/item.js'
+import type { Item } from '../fields/item.js'
 import type { Stamp } from '../dates/stamp.js'
 import type { Digest } from '../ports/digest.js'
 import type { PlatformContext } from '../platform.js'
+import type { NewCall } from '../ports/rating-data.js'
 import { isRated, rateRecord, type RatingContext } from './rate-record.js'
 import { loadRatingContext } from './rating-context.js'
 import { UsageFileReader } from './usage-file-reader.js'
 import { usageFingerprint } from './usage-fingerprint.js'
 import type { UsageRecord } from './usage-record.js'
 
-const BATCH = 2000
+/** Calls written per insert: large enough that statements are few, small enough that memory stays flat. */
+const BATCH = 5000
 
-/** The call row for a record, rated (or kept unbilled with the reason). */
-export function callValues(record: UsageRecord, context: RatingContext, digest: Digest, usageFileID: string | null, now: Stamp): Values {
+/** The call row for a record, rated (or kept unbilled with the reason); one object shape for every row. */
+export function toNewCall(record: UsageRecord, context: RatingContext, digest: Digest, usageFileID: string | null, now: Stamp): NewCall {
   const rated = rateRecord(record, context)
-  const base: Values = {
+  const ok = isRated(rated)
+  return {
     usageFileID,
+    customerID: rated.customerID,
+    numberID: rated.numberID,
+    tariffID: ok ? rated.tariffID : null,
     callingNumber: record.callingNumber,
     dialledNumber: record.dialledNumber,
     startTime: record.startTime,
@@ -24,25 +30,16 @@ export function callValues(record: UsageRecord, context: RatingContext, digest: 
     callType: record.callClass,
     chargeBand: record.chargeBand,
     carrier: record.carrier,
+    cost: ok ? rated.cost : null,
+    ratedDuration: ok ? rated.ratedDuration : null,
+    timeBand: ok ? rated.timeBand : null,
+    rated: ok,
+    unbilledReason: ok ? null : rated.unbilledReason,
     deleted: false,
     fingerprint: digest.sha256(usageFingerprint(record)),
     createdStamp: now,
     updatedStamp: now,
   }
-  if (isRated(rated)) {
-    return {
-      ...base,
-      customerID: rated.customerID,
-      numberID: rated.numberID,
-      tariffID: rated.tariffID,
-      cost: rated.cost,
-      ratedDuration: rated.ratedDuration,
-      timeBand: rated.timeBand,
-      rated: true,
-      unbilledReason: null,
-    }
-  }
-  return { ...base, customerID: rated.customerID, numberID: rated.numberID, rated: false, unbilledReason: rated.unbilledReason }
 }
 
 /**
@@ -59,25 +56,46 @@ export async function importUsageFile(ctx: PlatformContext, lines: AsyncIterable
     const now = ctx.clock.now()
     const file = await store.repository('usageFiles').insert({ name, createdStamp: now, updatedStamp: now })
     const reader = new UsageFileReader()
-    let batch: Values[] = []
+    let batch: NewCall[] = []
     let rows = 0
     let imported = 0
     let rated = 0
+    // One batch is written while the next is read and rated: on Postgres the database and this
+    // process then work at the same time. One write at a time keeps the connection's order.
+    let writing: Promise<void> = Promise.resolve()
+    let failure: { error: unknown } | null = null
+    const written = async () => {
+      await writing
+      if (failure) throw failure.error
+    }
     const flush = async () => {
-      imported += await store.rating.insertCalls(batch)
+      await written()
+      const calls = batch
       batch = []
+      // The failure is kept at once (a rejection nobody awaits yet would end the process) and thrown at the next flush.
+      writing = store.rating.insertCalls(calls).then(
+        (n) => void (imported += n),
+        (error: unknown) => void (failure ??= { error }),
+      )
     }
-    for await (const line of lines) {
-      const record = reader.read(line)
-      if (!record) continue
-      const call = callValues(record, context, ctx.digest, file.id, now)
-      if (call.rated) rated++
-      rows++
-      batch.push(call)
-      if (batch.length >= BATCH) await flush()
+    try {
+      for await (const line of lines) {
+        const record = reader.read(line)
+        if (!record) continue
+        const call = toNewCall(record, context, ctx.digest, file.id, now)
+        if (call.rated) rated++
+        rows++
+        batch.push(call)
+        if (batch.length >= BATCH) await flush()
+      }
+      reader.finish()
+      if (batch.length > 0) await flush()
+      await written()
+    } catch (error) {
+      // The transaction rolls back after the write under way, never beside it.
+      await writing
+      throw error
     }
-    reader.finish()
-    await flush()
     return (await store.repository('usageFiles').update(file.id, {
       rows,
       imported,

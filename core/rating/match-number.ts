@@ -87,12 +87,19 @@ export function matchNumber<N extends NumberEntry>(
   const direction = directionOf(record)
   const key = normaliseNumber(direction === 'inbound' ? record.dialledNumber : record.callingNumber)
   const found = key ? index.byNumber.get(key) : undefined
-  const keys = [key, found?.number.number ? normaliseNumber(found.number.number) : '']
-  const date = dateOfStamp(record.startTime)
-  for (const k of new Set(keys)) {
-    if (k && index.ignored.get(k)?.some((e) => covers(e, direction, date))) return { unmatchedReason: 'ignored traffic' }
+  // Most imports have no ignore entries: then no date, set or key list is made per record.
+  if (index.ignored.size > 0 && isIgnored(index, key, found?.number.number, direction, dateOfStamp(record.startTime))) {
+    return { unmatchedReason: 'ignored traffic' }
   }
   return found ?? { unmatchedReason: 'no matching number' }
+}
+
+function isIgnored(index: NumberIndex<NumberEntry>, key: string, own: string | null | undefined, direction: CallDirection, date: DateOnly): boolean {
+  const ownKey = own ? normaliseNumber(own) : ''
+  for (const k of ownKey && ownKey !== key ? [key, ownKey] : [key]) {
+    if (k && index.ignored.get(k)?.some((e) => covers(e, direction, date))) return true
+  }
+  return false
 }
 
 function covers(entry: IgnoreTrafficEntry, direction: CallDirection, date: DateOnly): boolean {

@@ -63,25 +63,25 @@ const SURCHARGE_APPLIES: Readonly<Record<RateSurchargeKind, (u: CallUsage) => bo
  *    `baseRoundPence` pence, once per call; with neither it is rounded half up to 4 places.
  */
 export function rateCall(tariff: RatingTariff, rate: Rate, usage: CallUsage): CallCost | CallCostFailure {
-  const baseType = baseTypeOf(tariff)
+  const p = pricingOf(tariff)
+  const baseType = p.baseType
   if (baseType === null) return { unbilledReason: 'unsupported base type' }
   let ratedDuration = usage.durationSeconds
   let ratedBytes: number | null = null
   let ratedEvents: number | null = null
   let q: Quantity
   if (baseType === 'Per Minute' || baseType === 'Per Second') {
-    const ms = roundUp(BigInt(Math.round(usage.durationSeconds * 1000)), times1000(stepOf(tariff.baseRoundSeconds)))
-    const min = times1000(stepOf(tariff.baseDurationMin)) ?? 0n
-    const charged = ms > min ? ms : min
+    const ms = roundUp(BigInt(Math.round(usage.durationSeconds * 1000)), p.roundMs)
+    const charged = ms > p.minMs ? ms : p.minMs
     ratedDuration = Number(charged) / 1000
     q = { num: charged, den: baseType === 'Per Minute' ? 60_000n : 1000n }
   } else if (baseType === 'Per MB') {
     if (usage.bytes === null) return { unbilledReason: 'missing usage quantity' }
-    const bytes = roundUp(BigInt(usage.bytes), stepOf(tariff.baseRoundBytes))
+    const bytes = roundUp(BigInt(usage.bytes), p.roundBytes)
     ratedBytes = Number(bytes)
     q = { num: bytes, den: BYTES_PER_MB }
   } else if (baseType === 'Per Event') {
-    const events = roundUp(BigInt(usage.events ?? 1), stepOf(tariff.baseRoundEvents))
+    const events = roundUp(BigInt(usage.events ?? 1), p.roundEvents)
     ratedEvents = Number(events)
     q = { num: events, den: 1n }
   } else {
@@ -93,10 +93,9 @@ export function rateCall(tariff: RatingTariff, rate: Rate, usage: CallUsage): Ca
   if (rate.costMax !== null) charge = minFraction(charge, fromMoney(rate.costMax))
 
   let total = charge
-  const access = amountOf(tariff.baseAccessCharge, 'baseAccessCharge')
-  const accessConnection = amountOf(tariff.baseAccessChargeConnection, 'baseAccessChargeConnection')
-  if (access !== null || accessConnection !== null) {
-    const amount = component(accessConnection ?? ZERO, access ?? ZERO, q)
+  const a = amountsOf(tariff)
+  if (a.access !== null || a.accessConnection !== null) {
+    const amount = component(a.accessConnection ?? ZERO, a.access ?? ZERO, q)
     total = addFractions(total, roundBy(amount, tariff.baseRoundingAccessCharge))
   }
   for (const k of rateSurchargeKinds) {
@@ -105,11 +104,59 @@ export function rateCall(tariff: RatingTariff, rate: Rate, usage: CallUsage): Ca
     total = addFractions(total, roundBy(component(s.connection, s.perUnit, q), tariff[`baseSurchargeRounding${k}`]))
   }
 
-  const pence = positive(amountOf(tariff.baseRoundPenceAfterSurcharge, 'baseRoundPenceAfterSurcharge')) ??
-    positive(amountOf(tariff.baseRoundPence, 'baseRoundPence'))
   // N pence = N/100 pounds = (N in ten-thousandths) / 100 ten-thousandths of a pound
-  if (pence !== null) total = ceilToStep(total, fraction(pence, 100n))
+  if (a.pence !== null) total = ceilToStep(total, fraction(a.pence, 100n))
   return { cost: roundToMoney(total), callCharge: roundToMoney(charge), ratedDuration, ratedBytes, ratedEvents }
+}
+
+/** What pricing reads of a tariff besides its rates, as exact values. */
+interface TariffPricing {
+  readonly baseType: ReturnType<typeof baseTypeOf>
+  readonly roundMs: bigint | null
+  readonly minMs: bigint
+  readonly roundBytes: bigint | null
+  readonly roundEvents: bigint | null
+}
+
+/** The tariff's per-call amounts (read apart from the steps: an unreadable amount throws, as it did when read per call). */
+interface TariffAmounts {
+  readonly access: Money | null
+  readonly accessConnection: Money | null
+  readonly pence: Money | null
+}
+
+const pricings = new WeakMap<RatingTariff, TariffPricing>()
+const amounts = new WeakMap<RatingTariff, TariffAmounts>()
+
+/** The tariff's steps and amounts, read from their decimal text once per tariff rather than per call. */
+function pricingOf(tariff: RatingTariff): TariffPricing {
+  let p = pricings.get(tariff)
+  if (!p) {
+    p = {
+      baseType: baseTypeOf(tariff),
+      roundMs: times1000(stepOf(tariff.baseRoundSeconds)),
+      minMs: times1000(stepOf(tariff.baseDurationMin)) ?? 0n,
+      roundBytes: stepOf(tariff.baseRoundBytes),
+      roundEvents: stepOf(tariff.baseRoundEvents),
+    }
+    pricings.set(tariff, p)
+  }
+  return p
+}
+
+function amountsOf(tariff: RatingTariff): TariffAmounts {
+  let a = amounts.get(tariff)
+  if (!a) {
+    a = {
+      access: amountOf(tariff.baseAccessCharge, 'baseAccessCharge'),
+      accessConnection: amountOf(tariff.baseAccessChargeConnection, 'baseAccessChargeConnection'),
+      pence:
+        positive(amountOf(tariff.baseRoundPenceAfterSurcharge, 'baseRoundPenceAfterSurcharge')) ??
+        positive(amountOf(tariff.baseRoundPence, 'baseRoundPence')),
+    }
+    amounts.set(tariff, a)
+  }
+  return a
 }
 
 /** connection + perUnit × quantity, exactly. */

@@ -33,8 +33,13 @@ export interface SelectedMarkup {
   readonly from: 'number' | 'customer' | 'number fallback' | 'tariff fallback' | 'customer fallback'
 }
 
-const classInfo = (c: CallClass): ClassInfo => callClasses.find((x) => x.key === c)!
 const capital = <S extends string>(s: S) => `default${s[0].toUpperCase()}${s.slice(1)}` as `default${Capitalize<S>}`
+
+/** A class's field names, the customer's defaults included, made once: rating asks for every record. */
+const classFields = new Map(
+  callClasses.map((c) => [c.key, { tariff: c.tariff, markup: c.markup, defaultTariff: capital(c.tariff), defaultMarkup: capital(c.markup) }] as const),
+)
+const fieldsOf = (c: CallClass) => classFields.get(c)!
 
 /**
  * The tariff for a call class: the number's `<class>Tariff`, else the customer's
@@ -47,11 +52,11 @@ export function selectTariff<T extends RatingTariff>(
   customer: CustomerTariffSettings,
   tariffsByName: Lookup<T>,
 ): SelectedTariff<T> | null {
-  const field = classInfo(callClass).tariff
-  const own = number[field]
+  const fields = fieldsOf(callClass)
+  const own = number[fields.tariff]
   const fromNumber = own ? tariffsByName.get(own) : undefined
   if (fromNumber) return { tariff: fromNumber, from: 'number' }
-  const dflt = customer[capital(field)]
+  const dflt = customer[fields.defaultTariff]
   const fromCustomer = dflt ? tariffsByName.get(dflt) : undefined
   return fromCustomer ? { tariff: fromCustomer, from: 'customer' } : null
 }
@@ -68,10 +73,10 @@ export function selectMarkup(
   customer: CustomerTariffSettings,
   tariff: Pick<RatingTariff, 'fallbackMarkup'> | null,
 ): SelectedMarkup | null {
-  const field = classInfo(callClass).markup
+  const { markup: field, defaultMarkup } = fieldsOf(callClass)
   const candidates: [WireNumber, string, SelectedMarkup['from']][] = [
     [number[field], field, 'number'],
-    [customer[capital(field)], capital(field), 'customer'],
+    [customer[defaultMarkup], defaultMarkup, 'customer'],
     [number.fallbackMarkup, 'fallbackMarkup', 'number fallback'],
     [tariff?.fallbackMarkup, 'fallbackMarkup', 'tariff fallback'],
     [customer.fallbackMarkup, 'fallbackMarkup', 'customer fallback'],

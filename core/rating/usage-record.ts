@@ -1,3 +1,4 @@
+import { parseDate } from '../dates/date-only.js'
 import { parseDatetime, type Stamp } from '../dates/stamp.js'
 import { BillingError } from '../errors.js'
 import { callClasses, type CallClass } from '../fields/call-classes.js'
@@ -87,6 +88,39 @@ const squash = (s: string) => s.toLowerCase().replace(/[\s\-_]/g, '')
 const classByName = new Map<string, CallClass>(callClasses.flatMap((c) => [[squash(c.key), c.key], [squash(c.label), c.key]]))
 const flags = new Map([['true', true], ['yes', true], ['y', true], ['1', true], ['false', false], ['no', false], ['n', false], ['0', false]])
 
+const validDates = new Map<string, boolean>()
+
+/**
+ * `parseDatetime`, with a quicker path for the form carriers send (`YYYY-MM-DDTHH:mm:ss`, `Z`
+ * or no designator: UTC, whole seconds), whose stamp is the text itself: the general parse
+ * builds a Date for every record. Each distinct date is checked once.
+ */
+export function parseStartTime(text: string): Stamp | null {
+  const z = text.length === 20 && text.charCodeAt(19) === 90 // 'Z'
+  if ((text.length !== 19 && !z) || !isSimpleDatetime(text)) return parseDatetime(text)
+  const date = text.slice(0, 10)
+  let valid = validDates.get(date)
+  if (valid === undefined) {
+    valid = parseDate(date) !== null
+    if (validDates.size >= 10_000) validDates.clear()
+    validDates.set(date, valid)
+  }
+  if (!valid) return null
+  return two(text, 11) <= 23 && two(text, 14) <= 59 && two(text, 17) <= 59 ? (`${text.slice(0, 19)}.000Z` as Stamp) : null
+}
+
+/** `dddd-dd-ddTdd:dd:dd`. */
+function isSimpleDatetime(t: string): boolean {
+  for (let i = 0; i < 19; i++) {
+    const c = t.charCodeAt(i)
+    const want = i === 4 || i === 7 ? 45 : i === 10 ? 84 : i === 13 || i === 16 ? 58 : -1 // - T :
+    if (want >= 0 ? c !== want : c < 48 || c > 57) return false
+  }
+  return true
+}
+
+const two = (t: string, at: number): number => (t.charCodeAt(at) - 48) * 10 + t.charCodeAt(at + 1) - 48
+
 /** Reads the header line's fields; throws `invalid_field` for unknown, repeated or missing columns. */
 export function parseUsageHeader(fields: readonly string[], lineNumber = 1): UsageHeader {
   const fail = (reason: string): never => {
@@ -126,11 +160,11 @@ export function parseUsageRow(header: UsageHeader, fields: readonly string[], li
   }
 
   const startText = required('startTime')
-  const startTime = parseDatetime(startText) ?? fail(`startTime "${startText}" is not YYYY-MM-DDTHH:mm:ss (optional Z or ±HH:mm)`)
+  const startTime = parseStartTime(startText) ?? fail(`startTime "${startText}" is not YYYY-MM-DDTHH:mm:ss (optional Z or ±HH:mm)`)
   const durationText = required('durationSeconds')
   if (!SECONDS.test(durationText)) fail(`durationSeconds "${durationText}" is not a non-negative number of seconds (up to 3 decimals)`)
   const classText = required('callClass')
-  const callClass = classByName.get(squash(classText)) ?? fail(`callClass "${classText}" is not one of ${callClasses.map((c) => c.key).join(', ')}`)
+  const callClass = classByName.get(classText) ?? classByName.get(squash(classText)) ?? fail(`callClass "${classText}" is not one of ${callClasses.map((c) => c.key).join(', ')}`)
   const originText = value('origination').toLowerCase() || 'fixed'
   const origination = (originations as readonly string[]).includes(originText)
     ? (originText as Origination)

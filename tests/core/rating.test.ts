@@ -1,3 +1,4 @@
+import fc from 'fast-check'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import type { DateOnly } from '../../core/dates/date-only.js'
@@ -222,6 +223,14 @@ test('numbers normalise: spaces, dashes, +44, 0044 and bare 44 are UK national f
   }
   assert.is(normaliseNumber('+33 1 23 45 67 89'), '0033123456789')
   assert.is(normaliseNumber('4412'), '4412')
+  // Plain digits take a quicker path; any text normalises as the general rules say.
+  const general = (raw: string) => {
+    const s = raw.replace(/[\s\-.]/g, '').replace(/^(\+\d{1,3}|00\d{1,3})\(0\)/, '$1').replace(/[()]/g, '')
+    const t = s.startsWith('+') ? `00${s.slice(1)}` : s
+    return t.startsWith('0044') ? `0${t.slice(4)}` : /^44[1-9]\d{8,9}$/.test(t) ? `0${t.slice(2)}` : t
+  }
+  const chars = fc.constantFrom(...'0123456789+-() .#4'.split(''))
+  fc.assert(fc.property(fc.oneof(fc.stringMatching(/^(44|0044|\+44)?\d{0,12}$/), fc.string({ unit: chars, maxLength: 16 })), (raw) => assert.is(normaliseNumber(raw), general(raw), raw)))
 })
 
 const n1: RatingNumber = { numberID: 'n1', customerID: 'c1', number: '01632 960000', CDRNumber2: '+44 20-7946-0001', nationalTariff: 'Business' }

@@ -1,14 +1,14 @@
 import fc from 'fast-check'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { toStamp } from '../../core/dates/stamp.js'
+import { parseDatetime, toStamp } from '../../core/dates/stamp.js'
 import { BillingError } from '../../core/errors.js'
 import { callClasses } from '../../core/fields/call-classes.js'
 import { formatMoney, parseMoney, type Money } from '../../core/money/money.js'
 import { formatCsvLine, parseCsvLine } from '../../core/rating/csv-line.js'
 import { UsageFileReader } from '../../core/rating/usage-file-reader.js'
 import { usageFingerprint } from '../../core/rating/usage-fingerprint.js'
-import { originations, parseUsageHeader, parseUsageRow, usageColumns, type UsageRecord } from '../../core/rating/usage-record.js'
+import { originations, parseStartTime, parseUsageHeader, parseUsageRow, usageColumns, type UsageRecord } from '../../core/rating/usage-record.js'
 
 const test = suite('core/usage csv')
 
@@ -149,6 +149,17 @@ test('a generated usage file parses back to the records it was written from', ()
       assert.equal(back, rs.map((r, i) => ({ ...r, lineNumber: i + 2 })))
     }),
   )
+})
+
+test('start times in the carriers\' plain form read as the general datetime parse reads them', () => {
+  const two = fc.integer({ min: 0, max: 99 }).map((n) => String(n).padStart(2, '0'))
+  const plain = fc
+    .tuple(fc.integer({ min: 0, max: 9999 }).map((n) => String(n).padStart(4, '0')), two, two, two, two, two, fc.constantFrom('', 'Z', '+01:00', '.5Z'))
+    .map(([y, mo, d, h, mi, s, tail]) => `${y}-${mo}-${d}T${h}:${mi}:${s}${tail}`)
+  fc.assert(fc.property(fc.oneof(plain, fc.string()), (text) => assert.is(parseStartTime(text), parseDatetime(text), text)), { numRuns: 2000 })
+  for (const text of ['2024-02-29T23:59:59Z', '2025-02-29T10:00:00', '2026-01-05T24:00:00', '2026-01-05T09:00:00z']) {
+    assert.is(parseStartTime(text), parseDatetime(text), text)
+  }
 })
 
 test('the fingerprint identifies a record however it is written', () => {
