@@ -1,3 +1,4 @@
+import { request as httpRequest } from 'node:http'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { openHarness, type Harness } from '../support/harness.js'
@@ -110,6 +111,38 @@ function test_socket() {
     assert.is((await h.request('GET', '/customers', undefined, { key: null })).status, 401)
     assert.is((await h.request('PUT', `/customers/${c.body.id}`, {})).headers.get('allow'), 'DELETE, GET, PATCH, POST')
   })
+  test('bodies read from the socket: chunked in pieces, malformed, and past 1 MiB without a length', async ({ h }) => {
+    const base = await h.listen()
+    const chunked = async (pieces: string[]) => {
+      const res = await chunkedPost(`${base}/backend/api/v1/customers`, h.keys.admin, pieces)
+      return { status: res.status, body: JSON.parse(res.text) }
+    }
+    const json = JSON.stringify({ accountNumber: 'S-CHUNKED', lastname: 'Byron' })
+    const made = await chunked([json.slice(0, 7), json.slice(7, 20), json.slice(20)])
+    assert.is(made.status, 201)
+    assert.is(made.body.lastname, 'Byron')
+    assert.is((await chunked(['{"accountNumber": '])).body.error_code, 400100)
+    const big = await chunked(Array.from({ length: 40 }, () => 'x'.repeat(64 * 1024)))
+    assert.is(big.status, 413)
+    assert.is(big.body.error_code, 413001)
+    assert.is((await h.request('GET', `/customers/${made.body.id}`)).status, 200, 'the server answers on')
+  })
   test.run()
 }
 
+
+/** A POST whose body goes out in chunks (Transfer-Encoding: chunked, no Content-Length). */
+function chunkedPost(url: string, key: string, pieces: readonly string[]): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(url, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' } }, (res) => {
+      let text = ''
+      res.setEncoding('utf8')
+      res.on('data', (c: string) => (text += c))
+      res.on('end', () => resolve({ status: res.statusCode!, text }))
+    })
+    // The server may answer 413 and stop reading before all is sent.
+    req.on('error', reject)
+    for (const p of pieces) req.write(p)
+    req.end()
+  })
+}

@@ -99,6 +99,7 @@ export async function openHarness(
       return { status: res.status, headers: res.headers, body: parsed as never, text }
     },
     async listen() {
+      if (baseUrl) return baseUrl
       server = createServer(toNodeHandler(platform.app))
       await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve))
       baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`

@@ -1,4 +1,6 @@
 import { sql, type SelectQueryBuilder } from 'kysely'
+import type { Item } from '../../../core/fields/item.js'
+import { ZERO } from '../../../core/money/money.js'
 import { KyselyResourceRepository } from './kysely-resource-repository.js'
 
 /**
@@ -11,5 +13,10 @@ export class KyselyCustomerRepository extends KyselyResourceRepository {
     if (storedOnly) return super.select()
     const balance = sql<string>`(select coalesce(sum(t.amount) + sum(t.${sql.ref('VATAmount')}), 0) from transactions t where t.${sql.ref('customerID')} = ${sql.ref(`${this.table}.id`)})`
     return super.select().select(balance.as('balance'))
+  }
+
+  /** A customer just inserted has no transactions yet. */
+  protected override async finishInserted(item: Item): Promise<Item> {
+    return { ...item, balance: ZERO }
   }
 }

@@ -70,12 +70,16 @@ export class KyselyResourceRepository implements ResourceRepository {
     return options.storedOnly ? items : this.finish(items)
   }
 
+  /** The row as stored comes back from the insert itself: no second statement to read it. */
   async insert(values: Values): Promise<Item> {
     const row = this.codec.encode(values)
-    const inserted = await this.translate(() =>
-      this.db.insertInto(this.table).values(row).returning('id').executeTakeFirstOrThrow(),
-    )
-    return (await this.get(String(inserted.id)))!
+    const inserted = await this.translate(() => this.db.insertInto(this.table).values(row).returningAll().executeTakeFirstOrThrow())
+    return (await this.finishInserted(this.codec.decode(inserted)))!
+  }
+
+  /** Computed fields of an item just inserted (subclasses whose select computes them say what they are). */
+  protected async finishInserted(item: Item): Promise<Item> {
+    return (await this.finish([item]))[0]
   }
 
   async update(id: string, values: Values): Promise<Item | undefined> {
