@@ -2,7 +2,6 @@ import { maxDate, type DateOnly } from '../dates/date-only.js'
 import { BillingError } from '../errors.js'
 import type { Item } from '../fields/item.js'
 import { effectiveStateOn, type LifecycleEvent } from '../lifecycle/events.js'
-import { add, ZERO, type Money } from '../money/money.js'
 import type { PlatformContext } from '../platform.js'
 import type { Store } from '../ports/store.js'
 import { planLedgerDiff, type BillingCutoff } from './feature-billing.js'
@@ -84,7 +83,7 @@ async function executeBillingRun(ctx: PlatformContext, run: Item, options: RunOp
     invoices += batch.invoices
     writes += batch.writes
   }
-  const totals = await runTotals(ctx.store, run.id)
+  const totals = await ctx.store.ledger.runInvoiceTotals(run.id)
   await ctx.store.repository('billingRuns').update(run.id, {
     status: 'Complete',
     invoiceAmount: totals.amount,
@@ -152,17 +151,4 @@ function groupEvents(events: readonly (LifecycleEvent & { customerID: string })[
     else out.set(key, [e])
   }
   return out
-}
-
-async function runTotals(store: Store, runID: string): Promise<{ amount: Money; count: number }> {
-  let amount = ZERO
-  let count = 0
-  let after: string | undefined
-  for (;;) {
-    const page = await store.repository('invoices').list({ where: [{ op: 'eq', column: 'billingRunID', value: runID }], idAfter: after, limit: 1000 })
-    for (const i of page) amount = add(amount, i.totalAmount as Money)
-    count += page.length
-    if (page.length < 1000) return { amount, count }
-    after = page.at(-1)!.id
-  }
 }

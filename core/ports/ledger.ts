@@ -51,7 +51,7 @@ export interface Ledger {
   write(writes: LedgerWrites): Promise<void>
   /** The next `limit` customers after `afterID` in ID order (run fields only), locked for the transaction. */
   runCustomers(afterID: string, limit: number): Promise<Item[]>
-  /** The customers' features in ID order (run fields only), each with its reconciled mark. */
+  /** The customers' features by customer, then ID (run fields only), each with its reconciled mark. */
   runFeatures(customerIDs: readonly string[]): Promise<MarkedFeature[]>
   /** Sum of amount + VAT per customer (contract 9.2's balance). */
   balances(customerIDs: readonly string[]): Promise<Map<string, Money>>
@@ -70,4 +70,6 @@ export interface Ledger {
    * them, approved: a few statements for a whole batch of customers.
    */
   raiseInvoices(invoices: readonly NewInvoice[], billingRunID: string): Promise<void>
+  /** How many invoices a billing run raised and their total (summed by the database, not read back). */
+  runInvoiceTotals(billingRunID: string): Promise<{ amount: Money; count: number }>
 }

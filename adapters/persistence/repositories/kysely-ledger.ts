@@ -163,6 +163,15 @@ export class KyselyLedger implements Ledger {
     return out
   }
 
+  async runInvoiceTotals(billingRunID: string): Promise<{ amount: Money; count: number }> {
+    const r = await this.db
+      .selectFrom('invoices')
+      .select([sql<string>`count(*)`.as('count'), sql<string>`coalesce(sum(${sql.ref('totalAmount')}), 0)`.as('amount')])
+      .where('billingRunID', '=', this.id(billingRunID))
+      .executeTakeFirstOrThrow()
+    return { amount: fromUnits(this.dialect.decodeBigint(r.amount ?? 0)), count: Number(r.count) }
+  }
+
   async refreshStatistics(): Promise<void> {
     await this.dialect.analyze(this.db, ['transactions', 'invoices'])
   }
