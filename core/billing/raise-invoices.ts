@@ -1,9 +1,9 @@
 import { maxDate, type DateOnly } from '../dates/date-only.js'
-import type { Item } from '../fields/item.js'
+import type { Item, Values } from '../fields/item.js'
 import { effectiveStateOn, type LifecycleEvent } from '../lifecycle/events.js'
-import { add, sum } from '../money/money.js'
+import { add, sum, type Money } from '../money/money.js'
 import type { PlatformContext } from '../platform.js'
-import type { NewInvoice } from '../ports/ledger.js'
+import type { Invoiceable, NewInvoice } from '../ports/ledger.js'
 import type { Store } from '../ports/store.js'
 
 /** The last transaction date a customer's invoice takes: the run's cutoffs, or a later final-bill date. */
@@ -16,7 +16,9 @@ function invoiceThrough(run: Item, customer: Item, cutoff: DateOnly): DateOnly {
 /**
  * One invoice per billable customer of a batch with unapproved transactions up to its cutoff
  * (none when empty; a final bill is invoiced once). The batch's transactions are read in one
- * query and its invoices written together, not a few queries per customer.
+ * query and its invoices written together, not a few queries per customer. `inserts` are the
+ * batch's new ledger rows, not yet written: the ledger inserts them with the invoices, already
+ * on them, which saved updating every row again (bench/billing-run.ts).
  */
 export async function raiseInvoices(
   ctx: PlatformContext,
@@ -25,15 +27,21 @@ export async function raiseInvoices(
   customers: readonly Item[],
   cutoff: DateOnly,
   events: ReadonlyMap<string, LifecycleEvent[]>,
+  inserts: readonly Values[] = [],
 ): Promise<number> {
   const due = customers.filter((customer) => {
     if (!effectiveStateOn(events.get(`customers:${customer.id}`) ?? [], cutoff).billable) return false
     const finalBill = customer.isFinalBill ? (customer.finalBillDate as DateOnly | null) : null
     return !(finalBill && customer.finalInvoicedDate === finalBill)
   })
-  if (due.length === 0) return 0
-  const latest = due.map((c) => invoiceThrough(run, c, cutoff)).reduce(maxDate)
-  const lines = await store.ledger.invoiceable(due.map((c) => c.id), latest)
+  const latest = due.length ? due.map((c) => invoiceThrough(run, c, cutoff)).reduce(maxDate) : null
+  const lines = latest ? await store.ledger.invoiceable(due.map((c) => c.id), latest) : new Map<string, Invoiceable[]>()
+  const insertedOf = new Map<string, number[]>()
+  inserts.forEach((row, i) => {
+    const list = insertedOf.get(row.customerID as string)
+    if (list) list.push(i)
+    else insertedOf.set(row.customerID as string, [i])
+  })
   const invoiceDate = (run.invoiceDate as DateOnly | null) ?? ctx.clock.today()
   const now = ctx.clock.now()
   const invoices: NewInvoice[] = []
@@ -41,12 +49,14 @@ export async function raiseInvoices(
   for (const customer of due) {
     const through = invoiceThrough(run, customer, cutoff)
     const mine = (lines.get(customer.id) ?? []).filter((l) => l.transactionDate <= through)
-    if (mine.length === 0) continue
-    const net = sum(mine.map((l) => l.amount))
-    const vat = sum(mine.map((l) => l.VATAmount))
+    const inserted = (insertedOf.get(customer.id) ?? []).filter((i) => (inserts[i].transactionDate as string) <= through)
+    if (mine.length === 0 && inserted.length === 0) continue
+    const net = sum([...mine.map((l) => l.amount), ...inserted.map((i) => inserts[i].amount as Money)])
+    const vat = sum([...mine.map((l) => l.VATAmount), ...inserted.map((i) => inserts[i].VATAmount as Money)])
     const transactionIDs = mine.map((l) => l.id)
     invoices.push({
       transactionIDs,
+      inserted,
       values: {
         customerID: customer.id,
         billingRunID: run.id,
@@ -62,7 +72,7 @@ export async function raiseInvoices(
     })
     if (customer.isFinalBill && customer.finalBillDate) finalBills.push(customer)
   }
-  await store.ledger.raiseInvoices(invoices, run.id)
+  await store.ledger.raiseInvoices(invoices, run.id, inserts)
   for (const customer of finalBills) await store.repository('customers').update(customer.id, { finalInvoicedDate: customer.finalBillDate })
   return invoices.length
 }

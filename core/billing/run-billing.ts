@@ -130,9 +130,10 @@ async function billBatch(ctx: PlatformContext, store: Store, run: Item, cutoff: 
     return ledgerWrites(item, customer, diff, ctx.presets, now, run.id)
   })
   const merged = { ...mergeWrites(plans), reconciled }
-  await store.ledger.write(merged)
+  // New rows are inserted with the invoices, already on them (see raiseInvoices).
+  await store.ledger.write({ ...merged, inserts: [] })
   await billCalls(ctx, store, customers, cutoff, events, run.id)
-  const invoices = await raiseInvoices(ctx, store, run, customers, cutoff, events)
+  const invoices = await raiseInvoices(ctx, store, run, customers, cutoff, events, merged.inserts)
   return { invoices, writes: merged.inserts.length + merged.updates.length + merged.deletes.length }
 }
 

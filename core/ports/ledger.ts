@@ -32,10 +32,15 @@ export interface Invoiceable {
   readonly VATAmount: Money
 }
 
-/** An invoice to raise: its stored values (customerID among them) and its transactions. */
+/**
+ * An invoice to raise: its stored values (customerID among them), its transactions already in
+ * the ledger, and the rows inserted with it (indices into the inserts given `raiseInvoices`).
+ * The invoice's `transactionIDs` value is filled in with every one of them.
+ */
 export interface NewInvoice {
   readonly values: Values
   readonly transactionIDs: readonly string[]
+  readonly inserted: readonly number[]
 }
 
 /** The ledger as the billing engine uses it (the `transactions` resource serves the API). */
@@ -67,9 +72,11 @@ export interface Ledger {
   refreshStatistics(): Promise<void>
   /**
    * Inserts a billing run's invoices (one per customer at most) and puts their transactions on
-   * them, approved: a few statements for a whole batch of customers.
+   * them, approved: a few statements for a whole batch of customers. `inserts` are the batch's
+   * new ledger rows, inserted here rather than by `write`: those an invoice takes go in approved
+   * and on it, instead of being inserted and then updated; the others go in unapproved.
    */
-  raiseInvoices(invoices: readonly NewInvoice[], billingRunID: string): Promise<void>
+  raiseInvoices(invoices: readonly NewInvoice[], billingRunID: string, inserts?: readonly Values[]): Promise<void>
   /** How many invoices a billing run raised and their total (summed by the database, not read back). */
   runInvoiceTotals(billingRunID: string): Promise<{ amount: Money; count: number }>
 }

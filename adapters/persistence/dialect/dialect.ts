@@ -31,6 +31,12 @@ export interface DatabaseDialect {
   analyze(db: Kysely<any>, tables: readonly string[]): Promise<void>
   /** The placeholder of the `index`-th (from 1) parameter in SQL written by hand (bulk inserts). */
   placeholder(index: number): string
+  /**
+   * SQL inserting rows sent column by column, one array parameter per column of the given
+   * types (Postgres: `INSERT … SELECT FROM unnest(…)`, a short statement whatever the row
+   * count), or null when the database has no such form and multi-row VALUES are used (SQLite).
+   */
+  columnarInsertSql(table: string, columns: readonly string[], types: readonly ColumnDataType[], doNothingOn?: string): string | null
   /** A bigint parameter as the driver wants it. */
   encodeBigint(value: bigint): unknown
   /** A bigint column value as the driver returns it. */
@@ -51,6 +57,11 @@ export interface DatabaseDialect {
   readSnapshot<T>(db: Kysely<any>, work: (trx: Kysely<any>) => Promise<T>): Promise<T>
   /** A column selected for a snapshot, as its stored value's text (Postgres casts; SQLite values are read as they are). */
   snapshotColumn(column: string): RawBuilder<unknown>
+  /**
+   * Takes `count` new IDs of the table's `id` generator, ascending, for rows a caller inserts
+   * with their IDs (rows that must be referred to before they exist). No other writer gets them.
+   */
+  reserveIds(db: Kysely<any>, table: string, count: number): Promise<bigint[]>
   /** After a restore loaded rows with their IDs, moves the table's `id` generator past them (SQLite's AUTOINCREMENT follows by itself). */
   resetIdSequence(db: Kysely<any>, table: string): Promise<void>
 }

@@ -11,6 +11,11 @@ export const postgresDialect: DatabaseDialect = {
   async analyze(db, tables) {
     for (const table of tables) await sql`analyze ${sql.id(table)}`.execute(db)
   },
+  columnarInsertSql(table, columns, types, doNothingOn) {
+    const arrays = types.map((type, i) => `$${i + 1}::${type}[]`).join(', ')
+    const conflict = doNothingOn ? ` on conflict (${quoteIdent(doNothingOn)}) do nothing` : ''
+    return `insert into ${quoteIdent(table)} (${columns.map(quoteIdent).join(', ')}) select * from unnest(${arrays})${conflict}`
+  },
   encodeBigint: (v) => v.toString(),
   decodeBigint: (v) => BigInt(v as string | number),
   uniqueViolation(error) {
@@ -54,6 +59,12 @@ export const postgresDialect: DatabaseDialect = {
   readSnapshot: (db, work) => db.transaction().setIsolationLevel('repeatable read').setAccessMode('read only').execute(work),
   // The text form is exact for every type (shortest round-trip floats, bigint digits).
   snapshotColumn: (column) => sql`${sql.id(column)}::text as ${sql.id(column)}`,
+  async reserveIds(db, table, count) {
+    if (count === 0) return []
+    const { rows } = await sql<{ id: string }>`
+      select nextval(pg_get_serial_sequence(${quoteIdent(table)}, 'id'))::text as id from generate_series(1, ${count})`.execute(db)
+    return rows.map((r) => BigInt(r.id)).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
+  },
   async resetIdSequence(db, table) {
     const { rows } = await sql<{ seq: string | null }>`select pg_get_serial_sequence(${quoteIdent(table)}, 'id') as seq`.execute(db)
     const seq = rows[0]?.seq

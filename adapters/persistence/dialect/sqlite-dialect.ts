@@ -8,6 +8,7 @@ export const sqliteDialect: DatabaseDialect = {
   idRefType: 'integer',
   placeholder: () => '?',
   analyze: async () => {},
+  columnarInsertSql: () => null,
   encodeBigint: (v) => v,
   decodeBigint: (v) => BigInt(v as number | bigint | string),
   uniqueViolation(error) {
@@ -38,5 +39,18 @@ export const sqliteDialect: DatabaseDialect = {
   // database as of the first one: one consistent snapshot.
   readSnapshot: (db, work) => db.transaction().execute(work),
   snapshotColumn: (column) => sql.id(column),
+  // AUTOINCREMENT keeps the highest ID in sqlite_sequence; moving it takes the write lock in the
+  // same statement, so no other connection can insert between the read and the reservation.
+  async reserveIds(db, table, count) {
+    if (count === 0) return []
+    const moved = await sql<{ seq: number | bigint }>`update sqlite_sequence set seq = seq + ${count} where name = ${table} returning seq`.execute(db)
+    let last = moved.rows[0] ? BigInt(moved.rows[0].seq) : null
+    if (last === null) {
+      const highest = await sql<{ top: number | bigint | null }>`select max(id) as top from ${sql.id(table)}`.execute(db)
+      last = BigInt(highest.rows[0]?.top ?? 0) + BigInt(count)
+      await sql`insert into sqlite_sequence (name, seq) values (${table}, ${last})`.execute(db)
+    }
+    return Array.from({ length: count }, (_, i) => last! - BigInt(count - 1 - i))
+  },
   resetIdSequence: async () => {},
 }

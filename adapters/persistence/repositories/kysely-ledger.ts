@@ -3,12 +3,11 @@ import type { ChargeKind, LedgerRow } from '../../../core/billing/ledger-row.js'
 import type { DateOnly } from '../../../core/dates/date-only.js'
 import { catalogue } from '../../../core/fields/catalogue.js'
 import { fromUnits, ZERO, type Money } from '../../../core/money/money.js'
-import type { Field } from '../../../core/fields/field.js'
-import type { Item } from '../../../core/fields/item.js'
+import type { Item, Values } from '../../../core/fields/item.js'
 import type { Invoiceable, Ledger, LedgerWrites, MarkedFeature, NewInvoice } from '../../../core/ports/ledger.js'
 import type { DatabaseDialect } from '../dialect/dialect.js'
-import { insertRows } from '../insert-rows.js'
 import { RowCodec } from '../row-codec.js'
+import { insertLedgerRows, raiseRunInvoices } from './kysely-ledger-inserts.js'
 import { KyselyLedgerMarks } from './kysely-ledger-marks.js'
 import { KyselyRunReads } from './kysely-run-reads.js'
 
@@ -17,7 +16,6 @@ const CHUNK = 500
 /** The ledger on the `transactions` table, with bulk writes for billing runs. */
 export class KyselyLedger implements Ledger {
   private readonly codec: RowCodec
-  private readonly invoiceCodec: RowCodec
   private readonly marks: KyselyLedgerMarks
   private readonly reads: KyselyRunReads
 
@@ -26,7 +24,6 @@ export class KyselyLedger implements Ledger {
     private readonly dialect: DatabaseDialect,
   ) {
     this.codec = new RowCodec(catalogue.transactions, dialect)
-    this.invoiceCodec = new RowCodec(catalogue.invoices, dialect)
     this.marks = new KyselyLedgerMarks(db, dialect)
     this.reads = new KyselyRunReads(db, dialect)
   }
@@ -86,31 +83,10 @@ export class KyselyLedger implements Ledger {
     for (const u of writes.updates) {
       await this.db.updateTable('transactions').set(this.codec.encode(u.values)).where('id', '=', this.id(u.id)).where('approved', '=', 0).execute()
     }
-    if (writes.inserts.length) {
-      // Multi-row inserts; rows of one statement share their columns, encoded straight into
-      // arrays (an object per row on the way cost a tenth of a billing run).
-      const fields = this.insertFields(writes.inserts)
-      const rows = writes.inserts.map((v) => fields.map((f) => this.codec.encodeValue(f, v[f.name])))
-      await insertRows(this.db, this.dialect, 'transactions', fields.map((f) => f.name), rows)
-    }
+    await insertLedgerRows(this.db, this.dialect, writes.inserts)
     const reconciled = writes.reconciled ?? new Map<string, string>()
     await this.marks.drop([...new Set(writes.features)].filter((f) => !reconciled.has(f)))
     if (reconciled.size) await this.marks.store(reconciled)
-  }
-
-  /** The stored fields any of the rows gives, in first-seen order. */
-  private insertFields(inserts: LedgerWrites['inserts']): Field[] {
-    const seen = new Set<string>()
-    const fields: Field[] = []
-    for (const v of inserts) {
-      for (const name in v) {
-        if (seen.has(name)) continue
-        seen.add(name)
-        const f = catalogue.transactions.byName.get(name)
-        if (f && !f.computed && name !== 'id') fields.push(f)
-      }
-    }
-    return fields
   }
 
   async balances(customerIDs: readonly string[]): Promise<Map<string, Money>> {
@@ -176,30 +152,7 @@ export class KyselyLedger implements Ledger {
     await this.dialect.analyze(this.db, ['transactions', 'invoices'])
   }
 
-  async raiseInvoices(invoices: readonly NewInvoice[], billingRunID: string): Promise<void> {
-    if (invoices.length === 0) return
-    const rows = invoices.map((i) => this.invoiceCodec.encode(i.values))
-    const perStatement = Math.max(1, Math.floor(30_000 / Object.keys(rows[0]).length))
-    for (let i = 0; i < rows.length; i += perStatement) {
-      await this.db.insertInto('invoices').values(rows.slice(i, i + perStatement)).execute()
-    }
-    // Each transaction goes on its customer's invoice of this run (unique by run and customer).
-    const run = this.id(billingRunID)
-    const ids = invoices.flatMap((i) => i.transactionIDs)
-    for (let i = 0; i < ids.length; i += CHUNK) {
-      await this.db
-        .updateTable('transactions')
-        .set((eb) => ({
-          approved: 1,
-          billingRunID: run,
-          invoiceID: eb
-            .selectFrom('invoices')
-            .select('invoices.id')
-            .where('invoices.billingRunID', '=', run)
-            .whereRef('invoices.customerID', '=', 'transactions.customerID'),
-        }))
-        .where('id', 'in', ids.slice(i, i + CHUNK).map((x) => this.id(x)))
-        .execute()
-    }
+  async raiseInvoices(invoices: readonly NewInvoice[], billingRunID: string, inserts: readonly Values[] = []): Promise<void> {
+    await raiseRunInvoices(this.db, this.dialect, invoices, billingRunID, inserts)
   }
 }

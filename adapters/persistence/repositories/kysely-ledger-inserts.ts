@@ -1,0 +1,106 @@
+import type { Kysely } from 'kysely'
+import { catalogue } from '../../../core/fields/catalogue.js'
+import type { Field } from '../../../core/fields/field.js'
+import type { Values } from '../../../core/fields/item.js'
+import type { NewInvoice } from '../../../core/ports/ledger.js'
+import type { DatabaseDialect } from '../dialect/dialect.js'
+import { insertRows } from '../insert-rows.js'
+import { RowCodec } from '../row-codec.js'
+
+const CHUNK = 500
+/** Set here for rows inserted on an invoice, whatever the row says. */
+const PLACED = ['approved', 'invoiceID', 'billingRunID']
+
+/** Where rows inserted with a run's invoices go: their reserved IDs and, per row, its invoice's ID or null. */
+interface Placement {
+  readonly ids: readonly bigint[]
+  readonly invoiceIDs: readonly unknown[]
+  readonly billingRunID: unknown
+}
+
+/**
+ * Inserts ledger rows with multi-row INSERTs, encoded straight into parameter arrays (an object
+ * per row on the way cost a tenth of a billing run). With a placement, rows carry their reserved
+ * IDs, and those on an invoice go in approved and on it.
+ */
+export async function insertLedgerRows(db: Kysely<any>, dialect: DatabaseDialect, inserts: readonly Values[], placed?: Placement): Promise<void> {
+  if (inserts.length === 0) return
+  const codec = new RowCodec(catalogue.transactions, dialect)
+  const fields = storedFields(inserts).filter((f) => !placed || !PLACED.includes(f.name))
+  const byName = catalogue.transactions.byName
+  const columns = placed ? ['id', ...fields.map((f) => f.name), ...PLACED] : fields.map((f) => f.name)
+  const rows = inserts.map((v, i) => {
+    const row = fields.map((f) => codec.encodeValue(f, v[f.name]))
+    if (!placed) return row
+    const invoice = placed.invoiceIDs[i]
+    return [
+      dialect.encodeBigint(placed.ids[i]),
+      ...row,
+      invoice == null ? codec.encodeValue(byName.get('approved')!, v.approved ?? false) : 1,
+      invoice ?? null,
+      invoice == null ? codec.encodeValue(byName.get('billingRunID')!, v.billingRunID) : placed.billingRunID,
+    ]
+  })
+  await insertRows(db, dialect, 'transactions', columns, rows)
+}
+
+/** The stored fields any of the rows gives, in first-seen order. */
+function storedFields(inserts: readonly Values[]): Field[] {
+  const seen = new Set<string>()
+  const fields: Field[] = []
+  for (const v of inserts) {
+    for (const name in v) {
+      if (seen.has(name)) continue
+      seen.add(name)
+      const f = catalogue.transactions.byName.get(name)
+      if (f && !f.computed && name !== 'id') fields.push(f)
+    }
+  }
+  return fields
+}
+
+/**
+ * A run's invoices for a batch (see `Ledger.raiseInvoices`): IDs reserved for the new rows so
+ * each invoice can list them, the invoices inserted, the new rows inserted on them, and the
+ * rows already in the ledger put on them.
+ */
+export async function raiseRunInvoices(
+  db: Kysely<any>,
+  dialect: DatabaseDialect,
+  invoices: readonly NewInvoice[],
+  billingRunID: string,
+  inserts: readonly Values[],
+): Promise<void> {
+  const run = dialect.encodeBigint(BigInt(billingRunID))
+  const ids = await dialect.reserveIds(db, 'transactions', inserts.length)
+  const invoiceIDs: unknown[] = new Array(inserts.length).fill(null)
+  if (invoices.length) {
+    const codec = new RowCodec(catalogue.invoices, dialect)
+    const rows = invoices.map((i) => codec.encode({ ...i.values, transactionIDs: [...i.transactionIDs, ...i.inserted.map((k) => String(ids[k]))] }))
+    const perStatement = Math.max(1, Math.floor(30_000 / Object.keys(rows[0]).length))
+    const idOf = new Map<string, unknown>()
+    for (let i = 0; i < rows.length; i += perStatement) {
+      const made = await db.insertInto('invoices').values(rows.slice(i, i + perStatement)).returning(['id', 'customerID']).execute()
+      for (const r of made) idOf.set(String(r.customerID), r.id)
+    }
+    for (const i of invoices) for (const k of i.inserted) invoiceIDs[k] = idOf.get(i.values.customerID as string)
+  }
+  await insertLedgerRows(db, dialect, inserts, { ids, invoiceIDs, billingRunID: run })
+  // Rows already in the ledger go on their customer's invoice of this run (unique by run and customer).
+  const existing = invoices.flatMap((i) => i.transactionIDs)
+  for (let i = 0; i < existing.length; i += CHUNK) {
+    await db
+      .updateTable('transactions')
+      .set((eb) => ({
+        approved: 1,
+        billingRunID: run,
+        invoiceID: eb
+          .selectFrom('invoices')
+          .select('invoices.id')
+          .where('invoices.billingRunID', '=', run)
+          .whereRef('invoices.customerID', '=', 'transactions.customerID'),
+      }))
+      .where('id', 'in', existing.slice(i, i + CHUNK).map((x) => dialect.encodeBigint(BigInt(x))))
+      .execute()
+  }
+}
