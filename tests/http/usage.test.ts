@@ -82,5 +82,16 @@ for (const target of activeTargets()) {
     assert.is((await h.request('DELETE', `/calls/${billed.id}`)).body.error_code, 400502, 'a billed call cannot be deleted')
   })
 
+  test('text comes back exactly, whatever its characters; unrated records keep their empty columns', async ({ h }) => {
+    // Postgres receives an import column by column as arrays: quotes, backslashes, braces and
+    // commas must survive that encoding as they survive a VALUES list.
+    const odd = String.raw`Ca"rr,ier {x} \ 'y' NULL`
+    const r = await upload(h, csv(`09999999998,"${odd.replaceAll('"', '""')}",2026-01-14T13:00:00Z,30.5,"${odd.replaceAll('"', '""')}",national,"${odd.replaceAll('"', '""')}"`), 'odd.csv')
+    assert.is(r.status, 201, JSON.stringify(r.body))
+    const call = (await h.request('GET', '/calls?rated=false')).body.find((c: any) => c.callingNumber === '09999999998')
+    assert.equal([call.dialledNumber, call.chargeBand, call.carrier, call.durationSeconds], [odd, odd, odd, 30.5])
+    assert.equal([call.customerID, call.numberID, call.tariffID, call.cost, call.timeBand, call.rated, call.unbilledReason], [null, null, null, null, null, false, 'no matching number'])
+  })
+
   test.run()
 }

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely'
+import type { ColumnDataType, Kysely } from 'kysely'
 import { callClasses, customerDefault } from '../../../core/fields/call-classes.js'
 import { catalogue } from '../../../core/fields/catalogue.js'
 import type { Values } from '../../../core/fields/item.js'
@@ -10,6 +10,7 @@ import type { CustomerTariffSettings } from '../../../core/rating/select-tariff.
 import type { DatabaseDialect } from '../dialect/dialect.js'
 import { insertRows } from '../insert-rows.js'
 import { RowCodec } from '../row-codec.js'
+import { columnType } from '../schema/columns.js'
 
 const numberColumns = [
   'id',
@@ -30,6 +31,8 @@ const customerColumns = ['id', 'fallbackMarkup', ...callClasses.flatMap((c) => [
 export class KyselyRatingData implements RatingData {
   private readonly tariffCodec: RowCodec
   private readonly detailCodec: RowCodec
+  /** The column types of CALL_COLUMNS, for databases that take columns as arrays. */
+  private readonly callTypes: ColumnDataType[]
 
   constructor(
     private readonly db: Kysely<any>,
@@ -37,6 +40,7 @@ export class KyselyRatingData implements RatingData {
   ) {
     this.tariffCodec = new RowCodec(catalogue.tariffs, dialect)
     this.detailCodec = new RowCodec(catalogue.tariffDetails, dialect)
+    this.callTypes = CALL_COLUMNS.map((c) => columnType(catalogue.calls.byName.get(c)!, dialect))
   }
 
   /**
@@ -133,7 +137,7 @@ export class KyselyRatingData implements RatingData {
         c.updatedStamp,
       ]
     }
-    return insertRows(this.db, d, 'calls', CALL_COLUMNS, rows, { doNothingOn: 'fingerprint' })
+    return insertRows(this.db, d, 'calls', CALL_COLUMNS, rows, { doNothingOn: 'fingerprint', types: this.callTypes })
   }
 }
 
