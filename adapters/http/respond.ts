@@ -12,7 +12,12 @@ export const requestIdOf = (event: H3Event): string => (event.context.requestId 
  * (bench/get-customer.ts).
  */
 export function json(event: H3Event, status: number, body: unknown, headers: Record<string, string> = {}): Response {
-  return new FastResponse(JSON.stringify(body), {
+  return jsonText(event, status, JSON.stringify(body), headers)
+}
+
+/** A JSON response whose body is already JSON text (pages written by toWireJson). */
+export function jsonText(event: H3Event, status: number, text: string, headers: Record<string, string> = {}): Response {
+  return new FastResponse(text, {
     status,
     headers: { 'content-type': 'application/json; charset=utf-8', 'x-request-id': requestIdOf(event), ...headers },
   })

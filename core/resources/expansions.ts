@@ -1,6 +1,7 @@
 import type { Item } from '../fields/item.js'
 import type { Resource, ResourceName } from '../fields/resource.js'
 import { toWire } from '../fields/wire.js'
+import { toWireJson, withMembers } from '../fields/wire-json.js'
 import type { Condition } from '../ports/resource-repository.js'
 import type { Store } from '../ports/store.js'
 
@@ -66,6 +67,16 @@ export function expandedToWire(resources: ReadonlyMap<ResourceName, Resource>, l
   if (expanded.services) out.services = expanded.services.map((s) => expandedToWire(resources, 'services', s))
   if (expanded.features) out.features = expanded.features.map((f) => toWire(resources.get('features')!, f))
   return out
+}
+
+/** `JSON.stringify(expandedToWire(...))`, written straight from the items (see toWireJson). */
+export function expandedToWireJson(resources: ReadonlyMap<ResourceName, Resource>, level: ResourceName, expanded: Expanded): string {
+  const members: [string, string][] = []
+  const list = (texts: string[]) => `[${texts.join(',')}]`
+  if (expanded.numbers) members.push(['numbers', list(expanded.numbers.map((n) => expandedToWireJson(resources, 'numbers', n)))])
+  if (expanded.services) members.push(['services', list(expanded.services.map((s) => expandedToWireJson(resources, 'services', s)))])
+  if (expanded.features) members.push(['features', list(expanded.features.map((f) => toWireJson(resources.get('features')!, f)))])
+  return withMembers(toWireJson(resources.get(level)!, expanded.item), members)
 }
 
 /** Features attached to the customers themselves (not to one of their numbers or services). */

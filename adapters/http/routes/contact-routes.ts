@@ -3,7 +3,7 @@ import { listCustomerContacts } from '../../../core/resources/contacts.js'
 import { customerOwner } from '../../../core/resources/owners.js'
 import { sharedContactRefine } from '../../../core/resources/scopes.js'
 import { nextLink, rawParams } from '../query.js'
-import { json } from '../respond.js'
+import { jsonText } from '../respond.js'
 import type { Route } from '../route.js'
 import { createRoute, deleteRoute, getRoute, listRoute, presentPlain, updateRoute } from './resource-routes.js'
 
@@ -32,7 +32,7 @@ export function contactRoutes(contacts: Resource): Route[] {
       async handler(event, ctx) {
         const { items, hasMore, request } = await listCustomerContacts(ctx.platform, ctx.params.id, rawParams(event))
         const link = hasMore ? nextLink(event, items.at(-1)?.id, request.offset > 0) : undefined
-        return json(event, 200, await present(items, request, ctx), link ? { link } : {})
+        return jsonText(event, 200, `[${(await present(items, request, ctx)).join(',')}]`, link ? { link } : {})
       },
     },
     createRoute(contacts, {

@@ -3,6 +3,7 @@ import { BillingError } from '../../../core/errors.js'
 import type { Item } from '../../../core/fields/item.js'
 import type { Resource } from '../../../core/fields/resource.js'
 import { toWire } from '../../../core/fields/wire.js'
+import { toWireJson } from '../../../core/fields/wire-json.js'
 import type { Condition } from '../../../core/ports/resource-repository.js'
 import { acceptedParams, parseListRequest, type ListRequest } from '../../../core/resources/list-request.js'
 import { deleteItem } from '../../../core/resources/removals.js'
@@ -10,16 +11,16 @@ import { listPage } from '../../../core/resources/list-page.js'
 import { createItem, getItem, updateItem } from '../../../core/resources/resources.js'
 import { readJsonObject } from '../body.js'
 import { nextLink, rawParams } from '../query.js'
-import { json } from '../respond.js'
+import { json, jsonText } from '../respond.js'
 import { BASE_PATH, type RequestContext, type Route } from '../route.js'
 
-/** Turns stored items into response bodies; expansions hook in here. */
-export type Present = (items: Item[], request: ListRequest | null, ctx: RequestContext) => Promise<unknown[]>
+/** Turns stored items into their JSON texts; expansions hook in here. */
+export type Present = (items: Item[], request: ListRequest | null, ctx: RequestContext) => Promise<string[]>
 
 export const presentPlain =
   (resource: Resource): Present =>
   async (items) =>
-    items.map((item) => toWire(resource, item))
+    items.map((item) => toWireJson(resource, item))
 
 export interface ListOptions {
   readonly path: string
@@ -44,9 +45,9 @@ export function listRoute(resource: Resource, o: ListOptions): Route {
         scope: o.scope && (() => o.scope!(ctx)),
         refine: o.refine,
       })
-      const body = await present(items, request, ctx)
+      const bodies = await present(items, request, ctx)
       const link = hasMore && !request.uniqueSearch ? nextLink(event, items.at(-1)?.id, request.offset > 0) : undefined
-      return json(event, 200, body, link ? { link } : {})
+      return jsonText(event, 200, `[${bodies.join(',')}]`, link ? { link } : {})
     },
   }
 }
@@ -61,7 +62,7 @@ export function getRoute(resource: Resource, present = presentPlain(resource), f
       assertNoQuery(event, flags)
       const request = flags.length ? parseListRequest(resource, rawParams(event), flags) : null
       const [body] = await present([item], request, ctx)
-      return json(event, 200, body)
+      return jsonText(event, 200, body)
     },
   }
 }

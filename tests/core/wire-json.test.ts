@@ -1,0 +1,61 @@
+import fc from 'fast-check'
+import { suite } from 'uvu'
+import * as assert from 'uvu/assert'
+import { resources } from '../../core/fields/catalogue.js'
+import type { Field } from '../../core/fields/field.js'
+import type { Item } from '../../core/fields/item.js'
+import { toWire } from '../../core/fields/wire.js'
+import { toWireJson, withMembers } from '../../core/fields/wire-json.js'
+import { fromUnits } from '../../core/money/money.js'
+
+const test = suite('core/fields wire JSON')
+
+/** Text with what JSON must escape: quotes, backslashes, control characters, lone surrogates. */
+const awkwardText = fc.oneof(
+  fc.string(),
+  fc.string({ unit: 'binary' }),
+  fc.constantFrom('"', '\\', '\n', '\u0000', '\u2028', '\ud800', 'a\udc00b', '😀', '</script>'),
+)
+
+function valueOf(f: Field): fc.Arbitrary<unknown> {
+  const some = (() => {
+    switch (f.type) {
+      case 'id':
+        return fc.bigInt({ min: 1n, max: 2n ** 53n }).map(String)
+      case 'number':
+        return fc.oneof(fc.double(), fc.integer(), fc.constant(-0))
+      case 'currency':
+        return fc.bigInt({ min: -(10n ** 15n), max: 10n ** 15n }).map(fromUnits)
+      case 'boolean':
+        return fc.boolean()
+      case 'presets':
+        return fc.array(awkwardText, { maxLength: 3 })
+      default:
+        return awkwardText
+    }
+  })()
+  return fc.oneof({ weight: 3, arbitrary: some }, fc.constant(null), fc.constant(undefined))
+}
+
+for (const resource of resources) {
+  const item = fc.record(Object.fromEntries(resource.fields.map((f) => [f.name, valueOf(f)]))) as fc.Arbitrary<Item>
+  test(`${resource.name}: the JSON text is JSON.stringify of the wire object, for any item`, () => {
+    fc.assert(
+      fc.property(item, (i) => {
+        assert.is(toWireJson(resource, i), JSON.stringify(toWire(resource, i)))
+      }),
+      { numRuns: 200 },
+    )
+  })
+}
+
+test('members added after the fields are the same as properties added to the object', () => {
+  const customers = resources.find((r) => r.name === 'customers')!
+  const item = { id: '7', accountNumber: 'A"1' } as unknown as Item
+  const numbers = '[{"id":"1"}]'
+  const expected = JSON.stringify({ ...toWire(customers, item), numbers: [{ id: '1' }], 'odd "name"': [] })
+  assert.is(withMembers(toWireJson(customers, item), [['numbers', numbers], ['odd "name"', '[]']]), expected)
+  assert.is(withMembers('{"a":1}', []), '{"a":1}')
+})
+
+test.run()
