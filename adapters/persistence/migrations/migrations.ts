@@ -10,6 +10,7 @@ import * as m0006 from './0006-idempotency.js'
 import * as m0007 from './0007-billing.js'
 import * as m0008 from './0008-rating.js'
 import * as m0009 from './0009-ledger-reconciled.js'
+import * as m0010 from './0010-unrated-calls-index.js'
 
 type Step = { up(db: Kysely<any>, dialect: DatabaseDialect): Promise<void> }
 
@@ -24,6 +25,7 @@ const steps: Record<string, Step> = {
   '0007-billing': m0007,
   '0008-rating': m0008,
   '0009-ledger-reconciled': m0009,
+  '0010-unrated-calls-index': m0010,
 }
 
 /** Brings the schema up to date; safe to call from several processes at once (Kysely locks). */
