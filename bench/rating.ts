@@ -1,6 +1,6 @@
-import { createReadStream, createWriteStream, mkdtempSync, rmSync, statSync } from 'node:fs'
+import { createReadStream, createWriteStream, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { request } from 'node:http'
-import { tmpdir } from 'node:os'
+import { loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { once } from 'node:events'
 import { createHash } from 'node:crypto'
@@ -48,8 +48,24 @@ async function writeFile(path: string, count: number, seed: number): Promise<voi
   await once(out, 'finish')
 }
 
-/** Streams a file to POST /usageFiles, sampling the server's RSS; returns the seconds taken and the peak. */
-async function upload(api: ApiServer, path: string): Promise<{ seconds: number; peakMB: number; body: any }> {
+/** CPU seconds (user + system) a process has used so far, from /proc (Linux); 0 when unreadable. */
+function cpuSecondsOf(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')
+    return (Number(fields[11]) + Number(fields[12])) / 100 // utime, stime in clock ticks (USER_HZ = 100)
+  } catch {
+    return 0
+  }
+}
+
+/**
+ * Streams a file to POST /usageFiles, sampling the server's RSS; returns the seconds taken, the
+ * peak, and the server's CPU seconds: on a shared machine wall time follows the load, CPU time per
+ * row much less.
+ */
+async function upload(api: ApiServer, path: string): Promise<{ seconds: number; peakMB: number; cpuSeconds: number; load: string; body: any }> {
+  const load = loadavg().map((l) => l.toFixed(2)).join(' ')
+  const cpuBefore = cpuSecondsOf(api.child.pid)
   let peak = 0
   const sampler = setInterval(async () => {
     peak = Math.max(peak, (await rssOf(api.child.pid)) ?? 0)
@@ -69,10 +85,22 @@ async function upload(api: ApiServer, path: string): Promise<{ seconds: number; 
       req.on('error', reject)
       createReadStream(path).pipe(req)
     })
-    return { seconds: (performance.now() - start) / 1000, peakMB: Math.max(peak, (await peakRssOf(api.child.pid)) ?? 0), body }
+    const seconds = (performance.now() - start) / 1000
+    const cpuSeconds = cpuSecondsOf(api.child.pid) - cpuBefore
+    return { seconds, peakMB: Math.max(peak, (await peakRssOf(api.child.pid)) ?? 0), cpuSeconds, load: `${load} → ${loadavg().map((l) => l.toFixed(2)).join(' ')}`, body }
   } finally {
     clearInterval(sampler)
   }
+}
+
+const perRow = (u: { cpuSeconds: number; seconds: number; load: string; body: any }) =>
+  `server CPU ${((u.cpuSeconds / u.body.rows) * 1e6).toFixed(1)} µs/row (${((100 * u.cpuSeconds) / u.seconds).toFixed(0)} % of one core), load ${u.load}`
+
+// --profile: the servers write CPU profiles (summarise one with bench/support/profile-summary.ts).
+if (process.argv.includes('--profile')) {
+  const profiles = mkdtempSync(join(tmpdir(), 'bench-rating-profiles-'))
+  process.env.BENCH_NODE_ARGS = `${process.env.BENCH_NODE_ARGS ?? ''} --cpu-prof --cpu-prof-dir=${profiles}`
+  log(`CPU profiles go to ${profiles}`)
 }
 
 const db = await openBenchDatabase(args.db, args.keep)
@@ -100,12 +128,12 @@ try {
   await post(`/tariffs/${tariff.id}/tariffDetails`, { chargeBand: 'MOB', timeBand: 'evening', cost: '0.05', costConnection: '0.02' })
   await post(`/tariffs/${tariff.id}/tariffDetails`, { chargeBand: 'MOB', timeBand: 'weekend', cost: '0.03', costConnection: '0.02' })
   const first = await upload(api, smallFile)
-  log(`small file: ${small.toLocaleString('en-GB')} rows in ${first.seconds.toFixed(1)} s, rated ${first.body.rated}, peak RSS ${first.peakMB.toFixed(0)} MB`)
+  log(`small file: ${small.toLocaleString('en-GB')} rows in ${first.seconds.toFixed(1)} s, rated ${first.body.rated}, peak RSS ${first.peakMB.toFixed(0)} MB, ${perRow(first)}`)
   await api.stop()
   api = await startApiServer(db)
   const big = await upload(api, bigFile)
   await api.stop()
-  log(`big file: ${rows.toLocaleString('en-GB')} rows in ${big.seconds.toFixed(1)} s, rated ${big.body.rated}, peak RSS ${big.peakMB.toFixed(0)} MB`)
+  log(`big file: ${rows.toLocaleString('en-GB')} rows in ${big.seconds.toFixed(1)} s, rated ${big.body.rated}, peak RSS ${big.peakMB.toFixed(0)} MB, ${perRow(big)}`)
   if (big.body.imported !== rows || big.body.rated !== rows) throw new Error(`expected every row imported and rated: ${JSON.stringify(big.body)}`)
 
   // Baseline: the same number of rows bulk-inserted into calls, with SHA-256 fingerprints like the
@@ -124,6 +152,14 @@ try {
   const baseRate = rows / baseSeconds
   log(`baseline: ${rows.toLocaleString('en-GB')} rows bulk-inserted in ${baseSeconds.toFixed(1)} s`)
   report.add({ name: `call records imported and rated (${rows.toLocaleString('en-GB')}-row file)`, target: '>= 50,000/s', measured: rate, unit: 'rows/s', baseline: baseRate, ratio: rate / baseRate, pass: rate >= 50_000 })
+  report.add({
+    name: 'server CPU per row (SQLite: parse, rate and insert; Postgres: the insert is the database process\'s)',
+    target: 'info (50,000 rows/s on one core is 20 µs/row)',
+    measured: (big.cpuSeconds / rows) * 1e6,
+    unit: 'µs/row',
+    pass: null,
+    note: `load ${big.load}`,
+  })
   report.add({
     name: 'server peak RSS during the import',
     target: `within 100 MB of a ${small.toLocaleString('en-GB')}-row file`,
