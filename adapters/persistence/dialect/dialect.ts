@@ -12,6 +12,18 @@ export interface TableShape {
   readonly references: readonly string[]
 }
 
+/** A column of a bulk insert, with its column type (Postgres casts each column's array to it). */
+export interface BulkColumn {
+  readonly name: string
+  readonly type: ColumnDataType
+}
+
+/** What a bulk insert adds to its statement: a conflict clause (written for both dialects), columns to return. */
+export interface BulkOptions {
+  readonly onConflict?: string
+  readonly returning?: readonly string[]
+}
+
 /**
  * Everything that differs between SQLite and Postgres, in one place (like Kysely's
  * DialectAdapter). Repositories and migrations are written once against this.
@@ -57,6 +69,13 @@ export interface DatabaseDialect {
   readSnapshot<T>(db: Kysely<any>, work: (trx: Kysely<any>) => Promise<T>): Promise<T>
   /** A column selected for a snapshot, as its stored value's text (Postgres casts; SQLite values are read as they are). */
   snapshotColumn(column: string): RawBuilder<unknown>
+  /**
+   * Inserts many rows (values encoded for the driver), a statement per chunk; returns the
+   * `returning` columns of the rows inserted. SQLite: multi-row VALUES, statements kept prepared.
+   * Postgres: one array per column through unnest, a few parameters a statement: a VALUES list
+   * of 30,000 parameters cost Postgres more to parse and plan than the insert itself.
+   */
+  bulkInsert(db: Kysely<any>, table: string, columns: readonly BulkColumn[], rows: readonly (readonly unknown[])[], options?: BulkOptions): Promise<Record<string, unknown>[]>
   /**
    * Takes `count` new IDs of the table's `id` generator, ascending, for rows a caller inserts
    * with their IDs (rows that must be referred to before they exist). No other writer gets them.

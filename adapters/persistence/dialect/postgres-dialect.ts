@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely'
+import { CompiledQuery, sql, type Kysely } from 'kysely'
 import type { DatabaseDialect } from './dialect.js'
 
 export const postgresDialect: DatabaseDialect = {
@@ -59,6 +59,19 @@ export const postgresDialect: DatabaseDialect = {
   readSnapshot: (db, work) => db.transaction().setIsolationLevel('repeatable read').setAccessMode('read only').execute(work),
   // The text form is exact for every type (shortest round-trip floats, bigint digits).
   snapshotColumn: (column) => sql`${sql.id(column)}::text as ${sql.id(column)}`,
+  async bulkInsert(db, table, columns, rows, options = {}) {
+    const names = columns.map((c) => quoteIdent(c.name)).join(', ')
+    const arrays = columns.map((c, i) => `$${i + 1}::${c.type}[]`).join(', ')
+    const returning = options.returning?.length ? ` returning ${options.returning.map(quoteIdent).join(', ')}` : ''
+    const text = `insert into ${quoteIdent(table)} (${names}) select * from unnest(${arrays})${options.onConflict ? ` ${options.onConflict}` : ''}${returning}`
+    const out: Record<string, unknown>[] = []
+    for (let i = 0; i < rows.length; i += BULK_ROWS) {
+      const chunk = rows.slice(i, i + BULK_ROWS)
+      const result = await db.executeQuery(CompiledQuery.raw(text, columns.map((_, c) => chunk.map((r) => r[c]))))
+      for (const r of result.rows) out.push(r as Record<string, unknown>)
+    }
+    return out
+  },
   async reserveIds(db, table, count) {
     if (count === 0) return []
     const { rows } = await sql<{ id: string }>`
@@ -72,5 +85,8 @@ export const postgresDialect: DatabaseDialect = {
     await sql`select setval(${seq}::regclass, coalesce((select max(id) from ${sql.id(table)}), 0) + 1, false)`.execute(db)
   },
 }
+
+/** Rows per bulk statement: a few MB of arrays at most. */
+const BULK_ROWS = 10_000
 
 const quoteIdent = (name: string): string => `"${name.replace(/"/g, '""')}"`

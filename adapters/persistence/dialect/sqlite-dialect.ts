@@ -1,5 +1,5 @@
-import { sql, type Kysely } from 'kysely'
-import type { DatabaseDialect } from './dialect.js'
+import { CompiledQuery, sql, type Kysely } from 'kysely'
+import type { BulkColumn, BulkOptions, DatabaseDialect } from './dialect.js'
 
 export const sqliteDialect: DatabaseDialect = {
   name: 'sqlite',
@@ -39,6 +39,18 @@ export const sqliteDialect: DatabaseDialect = {
   // database as of the first one: one consistent snapshot.
   readSnapshot: (db, work) => db.transaction().execute(work),
   snapshotColumn: (column) => sql.id(column),
+  async bulkInsert(db, table, columns, rows, options = {}) {
+    const perStatement = Math.max(1, Math.floor(MAX_PARAMETERS / Math.max(1, columns.length)))
+    const out: Record<string, unknown>[] = []
+    for (let i = 0; i < rows.length; i += perStatement) {
+      const chunk = rows.slice(i, i + perStatement)
+      const parameters: unknown[] = []
+      for (const row of chunk) for (const v of row) parameters.push(v)
+      const result = await db.executeQuery(CompiledQuery.raw(valuesSql(table, columns, chunk.length, options), parameters))
+      for (const r of result.rows) out.push(r as Record<string, unknown>)
+    }
+    return out
+  },
   // AUTOINCREMENT keeps the highest ID in sqlite_sequence; moving it takes the write lock in the
   // same statement, so no other connection can insert between the read and the reservation.
   async reserveIds(db, table, count) {
@@ -54,3 +66,23 @@ export const sqliteDialect: DatabaseDialect = {
   },
   resetIdSequence: async () => {},
 }
+
+/** Parameters in one statement, under SQLite's limit (32,766). */
+const MAX_PARAMETERS = 30_000
+const statements = new Map<string, string>()
+
+/** The multi-row INSERT for `count` rows, written once per shape: full chunks repeat one text, which the statement cache keeps prepared. */
+function valuesSql(table: string, columns: readonly BulkColumn[], count: number, options: BulkOptions): string {
+  const key = `${table}|${columns.map((c) => c.name).join(',')}|${count}|${options.onConflict ?? ''}|${options.returning?.join(',') ?? ''}`
+  let text = statements.get(key)
+  if (!text) {
+    const tuple = `(${columns.map(() => '?').join(', ')})`
+    const returning = options.returning?.length ? ` returning ${options.returning.map(quote).join(', ')}` : ''
+    text = `insert into ${quote(table)} (${columns.map((c) => quote(c.name)).join(', ')}) values ${Array(count).fill(tuple).join(', ')}${options.onConflict ? ` ${options.onConflict}` : ''}${returning}`
+    if (statements.size > 64) statements.clear()
+    statements.set(key, text)
+  }
+  return text
+}
+
+const quote = (name: string): string => `"${name.replace(/"/g, '""')}"`

@@ -4,7 +4,7 @@ import type { Field } from '../../../core/fields/field.js'
 import type { Values } from '../../../core/fields/item.js'
 import type { NewInvoice } from '../../../core/ports/ledger.js'
 import type { DatabaseDialect } from '../dialect/dialect.js'
-import { insertRows } from '../insert-rows.js'
+import { columnType } from '../schema/columns.js'
 import { RowCodec } from '../row-codec.js'
 
 const CHUNK = 500
@@ -41,7 +41,9 @@ export async function insertLedgerRows(db: Kysely<any>, dialect: DatabaseDialect
       invoice == null ? codec.encodeValue(byName.get('billingRunID')!, v.billingRunID) : placed.billingRunID,
     ]
   })
-  await insertRows(db, dialect, 'transactions', columns, rows)
+  const types = new Map(fields.map((f) => [f.name, columnType(f, dialect)]))
+  const typed = columns.map((name) => ({ name, type: name === 'id' ? dialect.idRefType : (types.get(name) ?? columnType(byName.get(name)!, dialect)) }))
+  await dialect.bulkInsert(db, 'transactions', typed, rows)
 }
 
 /** The stored fields any of the rows gives, in first-seen order. */
@@ -76,13 +78,11 @@ export async function raiseRunInvoices(
   const invoiceIDs: unknown[] = new Array(inserts.length).fill(null)
   if (invoices.length) {
     const codec = new RowCodec(catalogue.invoices, dialect)
-    const rows = invoices.map((i) => codec.encode({ ...i.values, transactionIDs: [...i.transactionIDs, ...i.inserted.map((k) => String(ids[k]))] }))
-    const perStatement = Math.max(1, Math.floor(30_000 / Object.keys(rows[0]).length))
+    const encoded = invoices.map((i) => codec.encode({ ...i.values, transactionIDs: [...i.transactionIDs, ...i.inserted.map((k) => String(ids[k]))] }))
+    const columns = Object.keys(encoded[0]).map((name) => ({ name, type: columnType(catalogue.invoices.byName.get(name)!, dialect) }))
+    const rows = encoded.map((r) => columns.map((c) => r[c.name] ?? null))
     const idOf = new Map<string, unknown>()
-    for (let i = 0; i < rows.length; i += perStatement) {
-      const made = await db.insertInto('invoices').values(rows.slice(i, i + perStatement)).returning(['id', 'customerID']).execute()
-      for (const r of made) idOf.set(String(r.customerID), r.id)
-    }
+    for (const r of await dialect.bulkInsert(db, 'invoices', columns, rows, { returning: ['id', 'customerID'] })) idOf.set(String(r.customerID), r.id)
     for (const i of invoices) for (const k of i.inserted) invoiceIDs[k] = idOf.get(i.values.customerID as string)
   }
   await insertLedgerRows(db, dialect, inserts, { ids, invoiceIDs, billingRunID: run })

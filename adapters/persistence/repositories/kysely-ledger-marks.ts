@@ -1,9 +1,7 @@
-import { CompiledQuery, type Kysely } from 'kysely'
+import type { Kysely } from 'kysely'
 import type { DatabaseDialect } from '../dialect/dialect.js'
 
 const CHUNK = 500
-/** Rows per upsert statement: two parameters each, far under every parameter limit. */
-const PER_UPSERT = 5_000
 
 /**
  * The `ledger_reconciled` table (migration 0009): per feature, the mark of the inputs its
@@ -23,19 +21,13 @@ export class KyselyLedgerMarks {
     }
   }
 
-  /** Stores marks, replacing older ones: multi-row upserts written as SQL text, as insertRows does. */
+  /** Stores marks, replacing older ones (an upsert written once for both dialects). */
   async store(marks: ReadonlyMap<string, string>): Promise<void> {
-    const entries = [...marks]
-    for (let i = 0; i < entries.length; i += PER_UPSERT) {
-      const chunk = entries.slice(i, i + PER_UPSERT)
-      const parameters: unknown[] = []
-      const tuples: string[] = []
-      for (const [featureID, inputs] of chunk) {
-        parameters.push(this.dialect.encodeBigint(BigInt(featureID)), inputs)
-        tuples.push(`(${this.dialect.placeholder(parameters.length - 1)}, ${this.dialect.placeholder(parameters.length)})`)
-      }
-      const text = `insert into "ledger_reconciled" ("featureID", "inputs") values ${tuples.join(', ')} on conflict ("featureID") do update set "inputs" = excluded."inputs"`
-      await this.db.executeQuery(CompiledQuery.raw(text, parameters))
-    }
+    const rows = [...marks].map(([featureID, inputs]) => [this.dialect.encodeBigint(BigInt(featureID)), inputs])
+    const columns = [
+      { name: 'featureID', type: this.dialect.idRefType },
+      { name: 'inputs', type: 'text' as const },
+    ]
+    await this.dialect.bulkInsert(this.db, 'ledger_reconciled', columns, rows, { onConflict: 'on conflict ("featureID") do update set "inputs" = excluded."inputs"' })
   }
 }
