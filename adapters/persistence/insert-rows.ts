@@ -49,9 +49,17 @@ export async function insertRows(
     const chunk = rows.slice(i, i + perStatement)
     const query = columnar
       ? CompiledQuery.raw(columnar, columns.map((_, c) => chunk.map((row) => row[c])))
-      : CompiledQuery.raw(insertSql(dialect, table, columns, chunk.length, options.doNothingOn), chunk.flat())
+      : CompiledQuery.raw(insertSql(dialect, table, columns, chunk.length, options.doNothingOn), flatten(chunk, columns.length))
     const result = await db.executeQuery(query)
     inserted += Number(result.numAffectedRows ?? 0)
   }
   return inserted
+}
+
+/** The rows' values in one array, written by index (Array.prototype.flat was 9 % of an import's time). */
+function flatten(rows: readonly (readonly unknown[])[], width: number): unknown[] {
+  const out = new Array<unknown>(rows.length * width)
+  let at = 0
+  for (const row of rows) for (let c = 0; c < width; c++) out[at++] = row[c]
+  return out
 }
