@@ -55,8 +55,9 @@ export class KyselyRunReads {
     if (customerIDs.length === 0) return []
     const rows = await this.db
       .selectFrom('features')
-      .leftJoin('ledger_reconciled', 'ledger_reconciled.featureID', 'features.id')
-      .select([...runFeatureFields.map((c) => `features.${c}`), 'ledger_reconciled.inputs as reconciledInputs'])
+      .select(runFeatureFields.map((c) => `features.${c}`))
+      // A lookup by key per feature: as a join, Postgres hashed the whole marks table for every batch.
+      .select((eb) => eb.selectFrom('ledger_reconciled').select('inputs').whereRef('ledger_reconciled.featureID', '=', 'features.id').as('reconciledInputs'))
       .where('features.customerID', 'in', customerIDs.map((c) => this.dialect.encodeBigint(BigInt(c))))
       .orderBy('features.customerID')
       .orderBy('features.id')
