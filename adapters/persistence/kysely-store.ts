@@ -7,6 +7,7 @@ import type { Store } from '../../core/ports/store.js'
 import { CompiledQueries } from './compiled-queries.js'
 import type { DatabaseDialect } from './dialect/dialect.js'
 import { KyselyApiKeyRepository } from './repositories/kysely-api-key-repository.js'
+import { RecentKeys } from './repositories/recent-keys.js'
 import { KyselyContactRepository } from './repositories/kysely-contact-repository.js'
 import { KyselyLifecycleLog } from './repositories/kysely-lifecycle-log.js'
 import { KyselyLedger } from './repositories/kysely-ledger.js'
@@ -27,6 +28,20 @@ const specialised: Partial<Record<ResourceName, RepositoryFactory>> = {
 
 export type RepositoryFactory = (db: Kysely<any>, dialect: DatabaseDialect, resource: Resource, queries: CompiledQueries) => ResourceRepository
 
+export interface StoreOptions {
+  /** How long an active API key's lookup is kept (see RecentKeys); 0, the default, keeps none. */
+  readonly keyCacheMs?: number
+  /** Repositories to use instead of the generic one, by resource. */
+  readonly factories?: Partial<Record<ResourceName, RepositoryFactory>>
+}
+
+/** What a store and the stores of its transactions share: they are all on one root database. */
+interface Shared {
+  readonly queries: CompiledQueries
+  readonly recentKeys: RecentKeys
+  readonly factories: Partial<Record<ResourceName, RepositoryFactory>>
+}
+
 /** The Kysely implementation of the Store port, for one connection or one transaction. */
 export class KyselyStore implements Store {
   private readonly repositories = new Map<ResourceName, ResourceRepository>()
@@ -39,11 +54,11 @@ export class KyselyStore implements Store {
     readonly db: Kysely<any>,
     readonly dialect: DatabaseDialect,
     private readonly resources: ReadonlyMap<ResourceName, Resource>,
-    private readonly factories: Partial<Record<ResourceName, RepositoryFactory>> = {},
+    options: StoreOptions = {},
     private readonly inTransaction = false,
-    private readonly queries = new CompiledQueries(),
+    private readonly shared: Shared = { queries: new CompiledQueries(), recentKeys: new RecentKeys(options.keyCacheMs ?? 0), factories: options.factories ?? {} },
   ) {
-    this.apiKeys = new KyselyApiKeyRepository(db, queries)
+    this.apiKeys = new KyselyApiKeyRepository(db, shared.queries, shared.recentKeys)
     this.lifecycle = new KyselyLifecycleLog(db, dialect)
     this.ledger = new KyselyLedger(db, dialect)
     this.rating = new KyselyRatingData(db, dialect)
@@ -59,10 +74,10 @@ export class KyselyStore implements Store {
       const resource = this.resources.get(name)
       if (!resource) throw new Error(`no table for ${name}`)
       const factory =
-        this.factories[name] ??
+        this.shared.factories[name] ??
         specialised[name] ??
         ((db: Kysely<any>, dialect: DatabaseDialect, r: Resource, q: CompiledQueries) => new KyselyResourceRepository(db, dialect, r, q))
-      repo = factory(this.db, this.dialect, resource, this.queries)
+      repo = factory(this.db, this.dialect, resource, this.shared.queries)
       this.repositories.set(name, repo)
     }
     return repo
@@ -114,7 +129,7 @@ export class KyselyStore implements Store {
     if (this.inTransaction) return work(this)
     return this.db
       .transaction()
-      .execute((trx) => work(new KyselyStore(trx, this.dialect, this.resources, this.factories, true, this.queries)))
+      .execute((trx) => work(new KyselyStore(trx, this.dialect, this.resources, {}, true, this.shared)))
   }
 
   async lock(key: string): Promise<void> {

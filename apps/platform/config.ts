@@ -19,6 +19,8 @@ export interface EnvConfig {
   readonly requestTimeoutMs: number
   /** How long a job lease lasts unrenewed: a killed worker's job resumes elsewhere after it. */
   readonly leaseMs: number
+  /** How long an active API key's lookup is kept (BILLING_KEY_CACHE_MS, default 1000; 0 keeps none). */
+  readonly keyCacheMs: number
 }
 
 export function readEnvConfig(env: NodeJS.ProcessEnv = process.env): EnvConfig {
@@ -38,6 +40,7 @@ export function readEnvConfig(env: NodeJS.ProcessEnv = process.env): EnvConfig {
     rateLimit: parseRateLimit(env.BILLING_RATE_LIMIT || DEFAULT_RATE_LIMIT),
     requestTimeoutMs: positiveInt('BILLING_REQUEST_TIMEOUT_MS', env.BILLING_REQUEST_TIMEOUT_MS, 30_000),
     leaseMs: positiveInt('BILLING_LEASE_MS', env.BILLING_LEASE_MS, 60_000),
+    keyCacheMs: wholeNumber('BILLING_KEY_CACHE_MS', env.BILLING_KEY_CACHE_MS, DEFAULT_KEY_CACHE_MS),
   }
 }
 
@@ -49,6 +52,16 @@ export function loadPresetsFile(path: string): Presets {
     throw new Error(`BILLING_PRESETS_FILE ${path}: ${(e as Error).message}`)
   }
   return mergePresets(content)
+}
+
+/** An API key's lookup is kept this long: a revocation from another process takes effect within it. */
+export const DEFAULT_KEY_CACHE_MS = 1000
+
+function wholeNumber(name: string, value: string | undefined, fallback: number): number {
+  if (value === undefined || value === '') return fallback
+  const n = Number(value)
+  if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a whole number, 0 or more (got ${value})`)
+  return n
 }
 
 function positiveInt(name: string, value: string | undefined, fallback: number): number {

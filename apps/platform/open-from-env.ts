@@ -13,6 +13,7 @@ export async function openFromEnv(config: EnvConfig, logger: Logger): Promise<Pl
     drRetentionDays: config.drRetentionDays,
     rateLimit: config.rateLimit,
     requestTimeoutMs: config.requestTimeoutMs,
+    keyCacheMs: config.keyCacheMs,
   })
   if (!config.drPassword) {
     logger.info('archives-disabled', { reason: 'BILLING_DR_PASSWORD is not set: disaster-recovery archives are not generated' })

@@ -1,5 +1,6 @@
 import 'reflect-metadata'
 import { Container } from 'inversify'
+import { DEFAULT_KEY_CACHE_MS } from './config.js'
 import type { H3 } from 'h3'
 import { createHttpApp } from '../../adapters/http/app.js'
 import { buildRoutes } from '../../adapters/http/routes/route-table.js'
@@ -62,6 +63,12 @@ export interface PlatformConfig {
   readonly rateLimitClock?: () => number
   /** A request not answered within this many milliseconds answers 503001 (BILLING_REQUEST_TIMEOUT_MS); none when absent. */
   readonly requestTimeoutMs?: number
+  /**
+   * How long an active API key's lookup is kept (BILLING_KEY_CACHE_MS, default 1000; 0 keeps
+   * none). Revoking through this platform takes effect at once; revoking from another process
+   * (`npm run apikey -- revoke`) within this time.
+   */
+  readonly keyCacheMs?: number
 }
 
 /** A running platform: the use-case context, the HTTP app and the database, wired by inversify. */
@@ -97,7 +104,7 @@ export async function openPlatform(config: PlatformConfig): Promise<Platform> {
   c.bind<KeySecrets>(TYPES.KeySecrets).toConstantValue(nodeKeySecrets)
   c.bind<ReadonlyMap<ResourceName, Resource>>(TYPES.Resources).toConstantValue(storedResources)
   c.bind<Store>(TYPES.Store)
-    .toResolvedValue((db: Database, resources: ReadonlyMap<ResourceName, Resource>) => new KyselyStore(db.db, db.dialect, resources), [
+    .toResolvedValue((db: Database, resources: ReadonlyMap<ResourceName, Resource>) => new KyselyStore(db.db, db.dialect, resources, { keyCacheMs: config.keyCacheMs ?? DEFAULT_KEY_CACHE_MS }), [
       TYPES.Database,
       TYPES.Resources,
     ])

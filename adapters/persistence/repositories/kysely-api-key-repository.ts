@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely'
 import { CompiledQueries } from '../compiled-queries.js'
+import { RecentKeys } from './recent-keys.js'
 import type { ApiKey, ApiKeyRepository, Permission } from '../../../core/ports/api-key-repository.js'
 
 type Row = {
@@ -26,12 +27,17 @@ export class KyselyApiKeyRepository implements ApiKeyRepository {
   constructor(
     private readonly db: Kysely<any>,
     private readonly queries = new CompiledQueries(),
+    private readonly recent = new RecentKeys(0),
   ) {}
 
-  /** Every authenticated request looks its key up: the query is compiled once. */
+  /** Every authenticated request looks its key up: recent answers are kept, the query compiled once. */
   async findByHash(keyHash: string) {
+    const kept = this.recent.get(keyHash)
+    if (kept) return kept
     const [row] = await this.queries.rows<Row>(this.db, 'api key by hash', () => this.db.selectFrom('api_keys').selectAll().where('keyHash', '=', keyHash), [keyHash])
-    return row ? toKey(row) : undefined
+    const key = row ? toKey(row) : undefined
+    if (key) this.recent.remember(key)
+    return key
   }
 
   async insert(key: Omit<ApiKey, 'id' | 'revokedStamp'> & { keyHash: string }): Promise<ApiKey> {
@@ -52,6 +58,7 @@ export class KyselyApiKeyRepository implements ApiKeyRepository {
   }
 
   async revoke(name: string, stamp: string): Promise<boolean> {
+    this.recent.clear()
     const r = await this.db
       .updateTable('api_keys')
       .set({ revokedStamp: stamp })
