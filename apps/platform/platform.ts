@@ -159,7 +159,7 @@ export async function openPlatform(config: PlatformConfig): Promise<Platform> {
           rateLimitClock: config.rateLimitClock,
           handlerTimeoutMs: config.requestTimeoutMs,
           idempotency: new KyselyIdempotencyStore(database.db, database.dialect),
-          onRequestEnd: (entry) => logger.info('request', { ...entry }),
+          onRequestEnd: (entry) => logger.info('request', entry),
           onUnexpectedError: (error, requestId) =>
             logger.error('unexpected', { requestId, error: error instanceof Error ? error.stack : String(error) }),
         }),
