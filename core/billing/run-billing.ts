@@ -101,21 +101,17 @@ async function executeBillingRun(ctx: PlatformContext, run: Item, options: RunOp
  */
 async function billBatch(ctx: PlatformContext, store: Store, run: Item, cutoff: DateOnly, customers: Item[]) {
   const ids = customers.map((c) => c.id)
-  const marked = await store.ledger.runFeatures(ids)
+  // The batch is every customer from its first ID to its last (a page in ID order).
+  const marked = await store.ledger.runFeatures(ids[0], ids.at(-1)!)
   const events = groupEvents(await store.lifecycle.eventsOfCustomers(ids))
   const byID = new Map(customers.map((c) => [c.id, c]))
   const inputs = await billingInputs(store, marked.map((m) => m.feature), byID)
   const due: { item: Item; customer: Item; input: BillingInput; at: BillingCutoff; mark: string }[] = []
   for (const { feature: item, mark } of marked) {
-    const customer = byID.get(item.customerID as string)!
-    const chain = [
-      ...(events.get(`features:${item.id}`) ?? []),
-      ...(item.numberID ? (events.get(`numbers:${item.numberID}`) ?? []) : []),
-      ...(item.serviceID ? (events.get(`services:${item.serviceID}`) ?? []) : []),
-      ...(events.get(`customers:${customer.id}`) ?? []),
-    ]
+    const customer = byID.get(item.customerID as string)
+    if (!customer) continue // not of this page (cannot happen while customer IDs only grow)
     const on = featureCutoff(customer, cutoff)
-    const state = effectiveStateOn(chain, on)
+    const state = effectiveStateOn(chainOf(events, item, customer.id), on)
     const at: BillingCutoff = { cutoff: on, chargeable: !state.suspended && state.billable }
     const input = inputs.get(item.id)!
     const inputsMark = reconciledMark(input.feature, input.history, at)
@@ -141,6 +137,18 @@ async function billBatch(ctx: PlatformContext, store: Store, run: Item, cutoff: 
 function featureCutoff(customer: Item, cutoff: DateOnly): DateOnly {
   const finalBill = customer.isFinalBill ? (customer.finalBillDate as DateOnly | null) : null
   return finalBill ? maxDate(cutoff, finalBill) : cutoff
+}
+
+const NONE: readonly LifecycleEvent[] = []
+
+/** The lifecycle events of a feature and everything above it (most features have none of their own: no copy then). */
+function chainOf(events: ReadonlyMap<string, LifecycleEvent[]>, item: Item, customerID: string): readonly LifecycleEvent[] {
+  const own = events.get(`features:${item.id}`) ?? NONE
+  const number = item.numberID ? (events.get(`numbers:${item.numberID}`) ?? NONE) : NONE
+  const service = item.serviceID ? (events.get(`services:${item.serviceID}`) ?? NONE) : NONE
+  const customer = events.get(`customers:${customerID}`) ?? NONE
+  if (own.length + number.length + service.length === 0) return customer
+  return [...own, ...number, ...service, ...customer]
 }
 
 function groupEvents(events: readonly (LifecycleEvent & { customerID: string })[]): Map<string, LifecycleEvent[]> {

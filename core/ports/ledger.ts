@@ -56,8 +56,11 @@ export interface Ledger {
   write(writes: LedgerWrites): Promise<void>
   /** The next `limit` customers after `afterID` in ID order (run fields only), locked for the transaction. */
   runCustomers(afterID: string, limit: number): Promise<Item[]>
-  /** The customers' features by customer, then ID (run fields only), each with its reconciled mark. */
-  runFeatures(customerIDs: readonly string[]): Promise<MarkedFeature[]>
+  /**
+   * The features of the customers with IDs from `firstCustomerID` to `lastCustomerID` (a page of
+   * `runCustomers`), by customer, then ID (run fields only), each with its reconciled mark.
+   */
+  runFeatures(firstCustomerID: string, lastCustomerID: string): Promise<MarkedFeature[]>
   /** Sum of amount + VAT per customer (contract 9.2's balance). */
   balances(customerIDs: readonly string[]): Promise<Map<string, Money>>
   /** Net and VAT totals of a customer's transactions. */

@@ -32,8 +32,8 @@ export class KyselyLedger implements Ledger {
     return this.reads.customersAfter(afterID, limit)
   }
 
-  runFeatures(customerIDs: readonly string[]): Promise<MarkedFeature[]> {
-    return this.reads.featuresOf(customerIDs)
+  runFeatures(firstCustomerID: string, lastCustomerID: string): Promise<MarkedFeature[]> {
+    return this.reads.featuresOf(firstCustomerID, lastCustomerID)
   }
 
   private id(v: string) {
