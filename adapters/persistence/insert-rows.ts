@@ -48,7 +48,7 @@ export async function insertRows(
   for (let i = 0; i < rows.length; i += perStatement) {
     const chunk = rows.slice(i, i + perStatement)
     const query = columnar
-      ? CompiledQuery.raw(columnar, columns.map((_, c) => chunk.map((row) => row[c])))
+      ? CompiledQuery.raw(columnar, columns.map((_, c) => dialect.arrayParameter(chunk.map((row) => row[c]))))
       : CompiledQuery.raw(insertSql(dialect, table, columns, chunk.length, options.doNothingOn), flatten(chunk, columns.length))
     const result = await db.executeQuery(query)
     inserted += Number(result.numAffectedRows ?? 0)

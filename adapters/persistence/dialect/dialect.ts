@@ -49,6 +49,8 @@ export interface DatabaseDialect {
    * count), or null when the database has no such form and multi-row VALUES are used (SQLite).
    */
   columnarInsertSql(table: string, columns: readonly string[], types: readonly ColumnDataType[], doNothingOn?: string): string | null
+  /** One column's values (strings, numbers, bigints, nulls) as the parameter `columnarInsertSql` takes. */
+  arrayParameter(values: readonly unknown[]): unknown
   /** A bigint parameter as the driver wants it. */
   encodeBigint(value: bigint): unknown
   /** A bigint column value as the driver returns it. */

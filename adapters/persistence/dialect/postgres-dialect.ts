@@ -16,6 +16,21 @@ export const postgresDialect: DatabaseDialect = {
     const conflict = doNothingOn ? ` on conflict (${quoteIdent(doNothingOn)}) do nothing` : ''
     return `insert into ${quoteIdent(table)} (${columns.map(quoteIdent).join(', ')}) select * from unnest(${arrays})${conflict}`
   },
+  // The array's text form, written here: node-postgres escapes each element with two regex
+  // replacements, a tenth of an import's CPU profile (bench/rating.ts).
+  arrayParameter(values) {
+    const parts = new Array<string>(values.length)
+    for (let i = 0; i < values.length; i++) {
+      const v = values[i]
+      if (v === null || v === undefined) parts[i] = 'NULL'
+      else if (typeof v === 'number' || typeof v === 'bigint') parts[i] = String(v)
+      else {
+        const s = String(v)
+        parts[i] = s.includes('"') || s.includes('\\') ? `"${s.replace(/["\\]/g, '\\$&')}"` : `"${s}"`
+      }
+    }
+    return `{${parts.join(',')}}`
+  },
   encodeBigint: (v) => v.toString(),
   decodeBigint: (v) => BigInt(v as string | number),
   uniqueViolation(error) {

@@ -9,6 +9,7 @@ export const sqliteDialect: DatabaseDialect = {
   placeholder: () => '?',
   analyze: async () => {},
   columnarInsertSql: () => null,
+  arrayParameter: (values) => values,
   encodeBigint: (v) => v,
   decodeBigint: (v) => BigInt(v as number | bigint | string),
   uniqueViolation(error) {
