@@ -2,7 +2,6 @@ import type { H3Event } from 'h3'
 import { BillingError } from '../../../core/errors.js'
 import type { Item } from '../../../core/fields/item.js'
 import type { Resource } from '../../../core/fields/resource.js'
-import { toWire } from '../../../core/fields/wire.js'
 import { toWireJson } from '../../../core/fields/wire-json.js'
 import type { Condition } from '../../../core/ports/resource-repository.js'
 import { acceptedParams, parseListRequest, type ListRequest } from '../../../core/resources/list-request.js'
@@ -11,7 +10,7 @@ import { listPage } from '../../../core/resources/list-page.js'
 import { createItem, getItem, updateItem } from '../../../core/resources/resources.js'
 import { readJsonObject } from '../body.js'
 import { nextLink, rawParams } from '../query.js'
-import { json, jsonText } from '../respond.js'
+import { jsonText } from '../respond.js'
 import { BASE_PATH, type RequestContext, type Route } from '../route.js'
 
 /** Turns stored items into their JSON texts; expansions hook in here. */
@@ -83,7 +82,7 @@ export function createRoute(resource: Resource, o: CreateOptions): Route {
       const owner = o.owner ? await o.owner(ctx) : {}
       const body = await readJsonObject(event)
       const item = await createItem(ctx.platform, resource, body, owner)
-      return json(event, 201, toWire(resource, item), { location: `${BASE_PATH}/${resource.name}/${item.id}` })
+      return jsonText(event, 201, toWireJson(resource, item), { location: `${BASE_PATH}/${resource.name}/${item.id}` })
     },
   }
 }
@@ -97,7 +96,7 @@ export function updateRoute(resource: Resource): Route {
       await getItem(ctx.platform, resource, ctx.params.id)
       const body = await readJsonObject(event)
       const item = await updateItem(ctx.platform, resource, ctx.params.id, body)
-      return json(event, 200, toWire(resource, item))
+      return jsonText(event, 200, toWireJson(resource, item))
     },
   }
 }
@@ -120,7 +119,7 @@ export function deleteRoute(resource: Resource, summary = `Delete a ${resource.s
     async handler(event, ctx) {
       assertNoQuery(event)
       const item = await deleteItem(ctx.platform, resource.name, ctx.params.id)
-      return json(event, 200, toWire(resource, item))
+      return jsonText(event, 200, toWireJson(resource, item))
     },
   }
 }
