@@ -44,4 +44,6 @@ export interface RatingData {
   tariffs(): Promise<Map<string, RatingTariff>>
   /** Inserts calls, skipping those whose fingerprint is stored already; returns how many were new. */
   insertCalls(calls: readonly NewCall[]): Promise<number>
+  /** Runs the writes of one import (inside its transaction), with the database's caches sized for a bulk write. */
+  importing<T>(work: () => Promise<T>): Promise<T>
 }

@@ -3,6 +3,7 @@ import type { Stamp } from '../dates/stamp.js'
 import type { Digest } from '../ports/digest.js'
 import type { PlatformContext } from '../platform.js'
 import type { NewCall } from '../ports/rating-data.js'
+import type { Store } from '../ports/store.js'
 import { isRated, rateRecord, type RatingContext } from './rate-record.js'
 import { loadRatingContext } from './rating-context.js'
 import { UsageFileReader } from './usage-file-reader.js'
@@ -51,57 +52,60 @@ export async function importUsageFile(ctx: PlatformContext, lines: AsyncIterable
   // The name is stored as the file's `name` field: checked like any field (length, NUL).
   const files = ctx.resources.get('usageFiles')!
   if (name !== null) ctx.validator.parseField(files, files.byName.get('name')!, name)
-  return ctx.store.transaction(async (store) => {
-    const context = await loadRatingContext(store.rating)
-    const now = ctx.clock.now()
-    const file = await store.repository('usageFiles').insert({ name, createdStamp: now, updatedStamp: now })
-    const reader = new UsageFileReader()
-    let batch: NewCall[] = []
-    let rows = 0
-    let imported = 0
-    let rated = 0
-    // One batch is written while the next is read and rated: on Postgres the database and this
-    // process then work at the same time. One write at a time keeps the connection's order.
-    let writing: Promise<void> = Promise.resolve()
-    let failure: { error: unknown } | null = null
-    const written = async () => {
-      await writing
-      if (failure) throw failure.error
+  return ctx.store.transaction((store) => store.rating.importing(() => importInto(ctx, store, lines, name)))
+}
+
+/** The import's work inside its transaction. */
+async function importInto(ctx: PlatformContext, store: Store, lines: AsyncIterable<string>, name: string | null): Promise<Item> {
+  const context = await loadRatingContext(store.rating)
+  const now = ctx.clock.now()
+  const file = await store.repository('usageFiles').insert({ name, createdStamp: now, updatedStamp: now })
+  const reader = new UsageFileReader()
+  let batch: NewCall[] = []
+  let rows = 0
+  let imported = 0
+  let rated = 0
+  // One batch is written while the next is read and rated: on Postgres the database and this
+  // process then work at the same time. One write at a time keeps the connection's order.
+  let writing: Promise<void> = Promise.resolve()
+  let failure: { error: unknown } | null = null
+  const written = async () => {
+    await writing
+    if (failure) throw failure.error
+  }
+  const flush = async () => {
+    await written()
+    const calls = batch
+    batch = []
+    // The failure is kept at once (a rejection nobody awaits yet would end the process) and thrown at the next flush.
+    writing = store.rating.insertCalls(calls).then(
+      (n) => void (imported += n),
+      (error: unknown) => void (failure ??= { error }),
+    )
+  }
+  try {
+    for await (const line of lines) {
+      const record = reader.read(line)
+      if (!record) continue
+      const call = toNewCall(record, context, ctx.digest, file.id, now)
+      if (call.rated) rated++
+      rows++
+      batch.push(call)
+      if (batch.length >= BATCH) await flush()
     }
-    const flush = async () => {
-      await written()
-      const calls = batch
-      batch = []
-      // The failure is kept at once (a rejection nobody awaits yet would end the process) and thrown at the next flush.
-      writing = store.rating.insertCalls(calls).then(
-        (n) => void (imported += n),
-        (error: unknown) => void (failure ??= { error }),
-      )
-    }
-    try {
-      for await (const line of lines) {
-        const record = reader.read(line)
-        if (!record) continue
-        const call = toNewCall(record, context, ctx.digest, file.id, now)
-        if (call.rated) rated++
-        rows++
-        batch.push(call)
-        if (batch.length >= BATCH) await flush()
-      }
-      reader.finish()
-      if (batch.length > 0) await flush()
-      await written()
-    } catch (error) {
-      // The transaction rolls back after the write under way, never beside it.
-      await writing
-      throw error
-    }
-    return (await store.repository('usageFiles').update(file.id, {
-      rows,
-      imported,
-      duplicates: rows - imported,
-      rated,
-      unbilled: rows - rated,
-    }))!
-  })
+    reader.finish()
+    if (batch.length > 0) await flush()
+    await written()
+  } catch (error) {
+    // The transaction rolls back after the write under way, never beside it.
+    await writing
+    throw error
+  }
+  return (await store.repository('usageFiles').update(file.id, {
+    rows,
+    imported,
+    duplicates: rows - imported,
+    rated,
+    unbilled: rows - rated,
+  }))!
 }

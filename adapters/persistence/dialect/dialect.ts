@@ -51,6 +51,13 @@ export interface DatabaseDialect {
   columnarInsertSql(table: string, columns: readonly string[], types: readonly ColumnDataType[], doNothingOn?: string): string | null
   /** One column's values (strings, numbers, bigints, nulls) as the parameter `columnarInsertSql` takes. */
   arrayParameter(values: readonly unknown[]): unknown
+  /**
+   * Lets the connection keep up to `mib` MiB of pages while a long write transaction runs, until
+   * the returned function restores the setting. SQLite: PRAGMA cache_size (its 2 MB default made a
+   * large import spill and re-read index pages for every row); Postgres: the server's shared
+   * buffers, nothing to do.
+   */
+  widenPageCache(db: Kysely<any>, mib: number): Promise<() => Promise<void>>
   /** A bigint parameter as the driver wants it. */
   encodeBigint(value: bigint): unknown
   /** A bigint column value as the driver returns it. */

@@ -31,6 +31,7 @@ export const postgresDialect: DatabaseDialect = {
     }
     return `{${parts.join(',')}}`
   },
+  widenPageCache: async () => async () => {},
   encodeBigint: (v) => v.toString(),
   decodeBigint: (v) => BigInt(v as string | number),
   uniqueViolation(error) {

@@ -10,6 +10,11 @@ export const sqliteDialect: DatabaseDialect = {
   analyze: async () => {},
   columnarInsertSql: () => null,
   arrayParameter: (values) => values,
+  async widenPageCache(db, mib) {
+    const before = Number((await sql<{ cache_size: number }>`pragma cache_size`.execute(db)).rows[0]?.cache_size ?? -2000)
+    await sql.raw(`pragma cache_size = ${-Math.round(mib * 1024)}`).execute(db)
+    return async () => void (await sql.raw(`pragma cache_size = ${before}`).execute(db))
+  },
   encodeBigint: (v) => v,
   decodeBigint: (v) => BigInt(v as number | bigint | string),
   uniqueViolation(error) {
