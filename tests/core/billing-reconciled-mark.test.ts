@@ -1,0 +1,64 @@
+import { test } from 'uvu'
+import * as assert from 'uvu/assert'
+import type { BillingFeature } from '../../core/billing/billing-feature.js'
+import type { ChargeVersion } from '../../core/billing/charge-history.js'
+import type { BillingCutoff } from '../../core/billing/feature-billing.js'
+import { CUTOFF_KEYS, FEATURE_KEYS, reconciledMark, VERSION_KEYS } from '../../core/billing/reconciled-mark.js'
+import type { DateOnly } from '../../core/dates/date-only.js'
+import type { Money } from '../../core/money/money.js'
+import { billingFeature } from '../support/billing-feature.js'
+
+const d = (s: string) => s as DateOnly
+const m = (n: bigint) => n as Money
+const version: ChargeVersion = { from: d('2025-01-01'), serviceCharge: m(100_000n), featureCount: 1, series: 0, mode: 'replace' }
+const at: BillingCutoff = { cutoff: d('2025-03-31'), chargeable: true }
+
+/** A different value of the same type for each field, and a second one (null where allowed). */
+const otherFeature: { [K in keyof BillingFeature]: BillingFeature[K][] } = {
+  startDate: [d('2025-01-02'), null],
+  endDate: [d('2025-06-30')],
+  billToDate: [d('2025-05-31')],
+  interval: ['Calendar Monthly', 'Quarterly'],
+  connectionCharge: [m(250_000n), m(0n)],
+  featureCountCommitted: [3, 0],
+  committedTermDate: [d('2026-01-01')],
+  totalFeatureValue: [m(1_000_000n)],
+  serviceTransactionType: ['Line Rental', 'null'],
+  connectionTransactionType: ['Installation', ''],
+  isDropped: [true],
+}
+const otherVersion: { [K in keyof ChargeVersion]: ChargeVersion[K][] } = {
+  from: [d('2025-01-15')],
+  serviceCharge: [m(100_001n), null, m(-100_000n)],
+  featureCount: [2, 0],
+  series: [1],
+  mode: ['delta', 'add'],
+}
+const otherCutoff: { [K in keyof BillingCutoff]: BillingCutoff[K][] } = { cutoff: [d('2025-04-01'), null], chargeable: [false] }
+
+test('the mark is stable for equal inputs', () => {
+  assert.is(reconciledMark(billingFeature(), [version], at), reconciledMark(billingFeature(), [{ ...version }], { ...at }))
+  assert.match(reconciledMark(billingFeature(), [version], at), /^[0-9a-f]{16}$/)
+})
+
+test('every field of the feature, each charge version and the cutoff changes the mark', () => {
+  const base = reconciledMark(billingFeature(), [version], at)
+  const seen = new Set([base])
+  const differs = (mark: string, what: string) => {
+    assert.not.ok(seen.has(mark), `${what} left the mark as it was`)
+    seen.add(mark)
+  }
+  for (const key of FEATURE_KEYS) for (const value of otherFeature[key]) differs(reconciledMark(billingFeature({ [key]: value }), [version], at), `feature.${key} = ${String(value)}`)
+  for (const key of VERSION_KEYS) for (const value of otherVersion[key]) differs(reconciledMark(billingFeature(), [{ ...version, [key]: value }], at), `version.${key} = ${String(value)}`)
+  for (const key of CUTOFF_KEYS) for (const value of otherCutoff[key]) differs(reconciledMark(billingFeature(), [version], { ...at, [key]: value }), `cutoff.${key} = ${String(value)}`)
+  differs(reconciledMark(billingFeature(), [version, { ...version, from: d('2025-02-01') }], at), 'a second version')
+  differs(reconciledMark(billingFeature(), [], at), 'no version')
+})
+
+test('free text cannot shift into the next field', () => {
+  const a = reconciledMark(billingFeature({ serviceTransactionType: 'A|', connectionTransactionType: 'B' }), [version], at)
+  const b = reconciledMark(billingFeature({ serviceTransactionType: 'A', connectionTransactionType: '|B' }), [version], at)
+  assert.is.not(a, b)
+})
+
+test.run()
