@@ -12,6 +12,8 @@ import { KyselyLedgerMarks } from './kysely-ledger-marks.js'
 import { KyselyRunReads } from './kysely-run-reads.js'
 
 const CHUNK = 500
+/** Features per ledger read: a billing run's whole batch (2,500 features) in one round trip, not five. */
+const FEATURES_PER_READ = 5_000
 
 /** The ledger on the `transactions` table, with bulk writes for billing runs. */
 export class KyselyLedger implements Ledger {
@@ -42,8 +44,8 @@ export class KyselyLedger implements Ledger {
 
   async engineRows(featureIDs: readonly string[]): Promise<Map<string, LedgerRow[]>> {
     const out = new Map<string, LedgerRow[]>()
-    for (let i = 0; i < featureIDs.length; i += CHUNK) {
-      const ids = featureIDs.slice(i, i + CHUNK).map((f) => this.id(f))
+    for (let i = 0; i < featureIDs.length; i += FEATURES_PER_READ) {
+      const ids = featureIDs.slice(i, i + FEATURES_PER_READ).map((f) => this.id(f))
       const rows = await this.db
         .selectFrom('transactions')
         .select(['id', 'featureID', 'kind', 'series', 'revision', 'transactionType', 'transactionDate', 'dateFrom', 'dateTo', 'quantity', 'rate', 'amount', 'approved'])
