@@ -47,7 +47,7 @@ function sqliteReader(file: string): Reader {
   const db = new SqliteDatabase(file, { readonly: true })
   const customers = db.prepare(CUSTOMERS.replace('$1', '?')).raw(true)
   const numbers = db.prepare(NUMBERS.replace('$1', '?')).raw(true)
-  return Object.assign(async (after: number) => [customers.all(after), numbers.all(after)] as unknown[][], { close: async () => db.close() })
+  return Object.assign(async (after: number) => [customers.all(after), numbers.all(after)] as unknown[][], { close: async () => { db.close() } })
 }
 
 async function postgresReader(url: string): Promise<Reader> {

@@ -37,7 +37,7 @@ async function outcome(h: Harness) {
 
 function child(h: Harness) {
   return spawn(process.execPath, ['--import', 'tsx', 'tests/support/billing-child.ts'], {
-    env: { ...process.env, DATABASE_URL: h.target.databaseUrl, TEST_SCHEMA: h.target.schema ?? '', BILLING_LEASE_MS: '800', BILLING_BATCH_SIZE: '2' },
+    env: { ...process.env, DATABASE_URL: h.target.databaseUrl, TEST_SCHEMA: h.target.schema ?? '', BILLING_LEASE_MS: '800', BILLING_BATCH_SIZE: '1' },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
 }
@@ -60,9 +60,11 @@ for (const target of fileTargets) {
         const p = child(crashed)
         const exited = new Promise<number | null>((resolve) => p.on('exit', (code) => resolve(code)))
         const before = await progress()
-        // wait until this worker has billed at least one batch, then kill it at a random point
-        for (let t = 0; t < 100 && (await progress()) === before && p.exitCode === null; t++) await new Promise((r) => setTimeout(r, 50))
-        await new Promise((r) => setTimeout(r, Math.floor(Math.random() * 40)))
+        // Wait until this worker has billed at least one batch, then kill it at a random point.
+        // A batch of one customer takes a few milliseconds, so the poll is tight: a slow poll lets
+        // the worker finish the run before most of the kills.
+        for (let t = 0; t < 2000 && (await progress()) === before && p.exitCode === null; t++) await new Promise((r) => setTimeout(r, 5))
+        await new Promise((r) => setTimeout(r, Math.floor(Math.random() * 8)))
         if (p.exitCode === null) {
           p.kill('SIGKILL')
           if ((await progress()) !== before) killedMidRun++
