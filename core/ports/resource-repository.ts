@@ -19,6 +19,14 @@ export interface ListQuery {
   readonly storedOnly?: boolean
 }
 
+/** An item as the API answers it: its ID and its JSON text (what toWireJson writes). */
+export interface WireItem {
+  readonly id: string
+  readonly json: string
+  /** From `listInWire`: the value of the column the items were asked for by (the parent's ID). */
+  readonly key?: string | null
+}
+
 /**
  * Storage of one resource's rows, in domain form. Lists are ordered by ID ascending.
  * A unique field already taken fails with `unique_taken`.
@@ -31,6 +39,13 @@ export interface ResourceRepository {
   list(query: ListQuery): Promise<Item[]>
   /** Rows whose `column` is one of `ids`, ordered by ID: expansions fetch children in one query. */
   listIn(column: string, ids: readonly string[], where?: readonly Condition[], options?: { readonly storedOnly?: boolean }): Promise<Item[]>
+  /**
+   * Reads that only answer a request: the items' JSON texts, written by the database where it
+   * can (no item is built), else from the items. Same rows and order as `get`, `list`, `listIn`.
+   */
+  getWire(id: string): Promise<WireItem | undefined>
+  listWire(query: ListQuery): Promise<WireItem[]>
+  listInWire(column: string, ids: readonly string[], where?: readonly Condition[]): Promise<WireItem[]>
   insert(values: Values): Promise<Item>
   update(id: string, values: Values): Promise<Item | undefined>
   remove(id: string): Promise<boolean>

@@ -1,8 +1,8 @@
 import type { Item } from '../fields/item.js'
 import type { Resource } from '../fields/resource.js'
-import type { Condition } from '../ports/resource-repository.js'
+import type { Condition, WireItem } from '../ports/resource-repository.js'
 import { parseListRequest, type ListRequest, type RawParams } from './list-request.js'
-import { listItems, type ResourceContext } from './resources.js'
+import { listItems, listWireItems, type ResourceContext } from './resources.js'
 
 /** How one list is read beyond the resource's own filters. */
 export interface ListSpec {
@@ -15,17 +15,31 @@ export interface ListSpec {
 }
 
 /** One page of a list and the request it answered. */
-export interface ListPage {
-  readonly items: Item[]
+export interface ListPage<T = Item> {
+  readonly items: T[]
   readonly hasMore: boolean
   readonly request: ListRequest
 }
 
 /** Reads one page of a list from query-style parameters, validated strictly (`invalid_query`). */
-export async function listPage(ctx: ResourceContext, resource: Resource, params: RawParams, spec: ListSpec = {}): Promise<ListPage> {
+export function listPage(ctx: ResourceContext, resource: Resource, params: RawParams, spec: ListSpec = {}): Promise<ListPage> {
+  return readListPage(resource, params, spec, (request, where) => listItems(ctx, resource, request, where))
+}
+
+/** `listPage` with each item as the JSON text the API answers with (see `ResourceRepository.listWire`). */
+export function listWirePage(ctx: ResourceContext, resource: Resource, params: RawParams, spec: ListSpec = {}): Promise<ListPage<WireItem>> {
+  return readListPage(resource, params, spec, (request, where) => listWireItems(ctx, resource, request, where))
+}
+
+async function readListPage<T>(
+  resource: Resource,
+  params: RawParams,
+  spec: ListSpec,
+  read: (request: ListRequest, where: Condition[]) => Promise<{ items: T[]; hasMore: boolean }>,
+): Promise<ListPage<T>> {
   const scope = spec.scope ? await spec.scope() : []
   const request = parseListRequest(resource, params, spec.flags)
   const refined = spec.refine ? spec.refine(request) : []
-  const { items, hasMore } = await listItems(ctx, resource, request, [...scope, ...refined])
+  const { items, hasMore } = await read(request, [...scope, ...refined])
   return { items, hasMore, request }
 }

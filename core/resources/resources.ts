@@ -5,6 +5,7 @@ import type { Field } from '../fields/field.js'
 import type { Resource } from '../fields/resource.js'
 import type { InputValidator, RefCheck } from '../fields/validate.js'
 import type { Clock } from '../ports/clock.js'
+import type { ListQuery, WireItem } from '../ports/resource-repository.js'
 import type { Store } from '../ports/store.js'
 import type { PasswordHasher } from '../ports/password-hasher.js'
 import { digitsOnly, type ListRequest } from './list-request.js'
@@ -106,14 +107,30 @@ export async function listItems(
   request: ListRequest,
   scope: ListRequest['where'] = [],
 ): Promise<{ items: Item[]; hasMore: boolean }> {
-  const rows = await ctx.store.repository(resource.name).list({
-    where: [...scope, ...request.where],
-    idAfter: request.idAfter,
-    offset: request.offset,
-    limit: request.limit + 1,
-  })
+  return readPage((query) => ctx.store.repository(resource.name).list(query), request, scope)
+}
+
+/** `listItems` with each item as the JSON text the API answers with (see `ResourceRepository.listWire`). */
+export async function listWireItems(
+  ctx: ResourceContext,
+  resource: Resource,
+  request: ListRequest,
+  scope: ListRequest['where'] = [],
+): Promise<{ items: WireItem[]; hasMore: boolean }> {
+  return readPage((query) => ctx.store.repository(resource.name).listWire(query), request, scope)
+}
+
+async function readPage<T>(read: (query: ListQuery) => Promise<T[]>, request: ListRequest, scope: ListRequest['where']) {
+  const rows = await read({ where: [...scope, ...request.where], idAfter: request.idAfter, offset: request.offset, limit: request.limit + 1 })
   const hasMore = rows.length > request.limit
   return { items: hasMore ? rows.slice(0, request.limit) : rows, hasMore }
+}
+
+/** One item as the JSON text the API answers with, or not_found. */
+export async function getWireItem(ctx: ResourceContext, resource: Resource, id: string): Promise<WireItem> {
+  const item = await ctx.store.repository(resource.name).getWire(id)
+  if (!item) throw notFound(resource.singular, id)
+  return item
 }
 
 /** Deleting a customer schedules its purge; it stays readable until then (contract 5.6). */

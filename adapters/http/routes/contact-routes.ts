@@ -1,15 +1,15 @@
 import type { Resource } from '../../../core/fields/resource.js'
+import { toWireJson } from '../../../core/fields/wire-json.js'
 import { listCustomerContacts } from '../../../core/resources/contacts.js'
 import { customerOwner } from '../../../core/resources/owners.js'
 import { sharedContactRefine } from '../../../core/resources/scopes.js'
 import { nextLink, rawParams } from '../query.js'
 import { jsonText } from '../respond.js'
 import type { Route } from '../route.js'
-import { createRoute, deleteRoute, getRoute, listRoute, presentPlain, updateRoute } from './resource-routes.js'
+import { createRoute, deleteRoute, getRoute, listRoute, updateRoute } from './resource-routes.js'
 
 /** Direct and shared contacts (billing-api.md, Customer contacts). */
 export function contactRoutes(contacts: Resource): Route[] {
-  const present = presentPlain(contacts)
   return [
     listRoute(contacts, {
       path: '/customerContacts',
@@ -32,7 +32,7 @@ export function contactRoutes(contacts: Resource): Route[] {
       async handler(event, ctx) {
         const { items, hasMore, request } = await listCustomerContacts(ctx.platform, ctx.params.id, rawParams(event))
         const link = hasMore ? nextLink(event, items.at(-1)?.id, request.offset > 0) : undefined
-        return jsonText(event, 200, `[${(await present(items, request, ctx)).join(',')}]`, link ? { link } : {})
+        return jsonText(event, 200, `[${items.map((item) => toWireJson(contacts, item)).join(',')}]`, link ? { link } : {})
       },
     },
     createRoute(contacts, {

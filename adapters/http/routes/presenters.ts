@@ -1,4 +1,4 @@
-import { expandedToWireJson, expandItems, type ExpandingLevel } from '../../../core/resources/expansions.js'
+import { expandedWireJson, expandWireItems, type ExpandingLevel } from '../../../core/resources/expansions.js'
 import type { Present } from './resource-routes.js'
 
 /**
@@ -7,7 +7,7 @@ import type { Present } from './resource-routes.js'
  */
 export function expandingPresenter(level: ExpandingLevel): Present {
   return async (items, request, ctx) => {
-    const expanded = await expandItems(ctx.platform.store, level, items, request?.flags ?? new Set<string>())
-    return expanded.map((e) => expandedToWireJson(ctx.platform.resources, level, e))
+    const expanded = await expandWireItems(ctx.platform.store, level, items, request?.flags ?? new Set<string>())
+    return expanded.map(expandedWireJson)
   }
 }

@@ -3,23 +3,20 @@ import { BillingError } from '../../../core/errors.js'
 import type { Item } from '../../../core/fields/item.js'
 import type { Resource } from '../../../core/fields/resource.js'
 import { toWireJson } from '../../../core/fields/wire-json.js'
-import type { Condition } from '../../../core/ports/resource-repository.js'
+import type { Condition, WireItem } from '../../../core/ports/resource-repository.js'
 import { acceptedParams, parseListRequest, type ListRequest } from '../../../core/resources/list-request.js'
 import { deleteItem } from '../../../core/resources/removals.js'
-import { listPage } from '../../../core/resources/list-page.js'
-import { createItem, getItem, updateItem } from '../../../core/resources/resources.js'
+import { listWirePage } from '../../../core/resources/list-page.js'
+import { createItem, getItem, getWireItem, updateItem } from '../../../core/resources/resources.js'
 import { readJsonObject } from '../body.js'
 import { nextLink, rawParams } from '../query.js'
 import { jsonText } from '../respond.js'
 import { BASE_PATH, type RequestContext, type Route } from '../route.js'
 
-/** Turns stored items into their JSON texts; expansions hook in here. */
-export type Present = (items: Item[], request: ListRequest | null, ctx: RequestContext) => Promise<string[]>
+/** The JSON texts a route answers with for the items it read; expansions hook in here. */
+export type Present = (items: WireItem[], request: ListRequest | null, ctx: RequestContext) => Promise<string[]>
 
-export const presentPlain =
-  (resource: Resource): Present =>
-  async (items) =>
-    items.map((item) => toWireJson(resource, item))
+export const presentPlain: Present = async (items) => items.map((item) => item.json)
 
 export interface ListOptions {
   readonly path: string
@@ -33,13 +30,13 @@ export interface ListOptions {
 }
 
 export function listRoute(resource: Resource, o: ListOptions): Route {
-  const present = o.present ?? presentPlain(resource)
+  const present = o.present ?? presentPlain
   return {
     method: 'GET',
     path: o.path,
     doc: { summary: o.summary, resource: resource.name, kind: 'list', query: acceptedParams(resource, o.flags) },
     async handler(event, ctx) {
-      const { items, hasMore, request } = await listPage(ctx.platform, resource, rawParams(event), {
+      const { items, hasMore, request } = await listWirePage(ctx.platform, resource, rawParams(event), {
         flags: o.flags,
         scope: o.scope && (() => o.scope!(ctx)),
         refine: o.refine,
@@ -51,13 +48,13 @@ export function listRoute(resource: Resource, o: ListOptions): Route {
   }
 }
 
-export function getRoute(resource: Resource, present = presentPlain(resource), flags: readonly string[] = []): Route {
+export function getRoute(resource: Resource, present = presentPlain, flags: readonly string[] = []): Route {
   return {
     method: 'GET',
     path: `/${resource.name}/:id`,
     doc: { summary: `Fetch one ${resource.singular}`, resource: resource.name, kind: 'get', query: flags },
     async handler(event, ctx) {
-      const item = await getItem(ctx.platform, resource, ctx.params.id)
+      const item = await getWireItem(ctx.platform, resource, ctx.params.id)
       assertNoQuery(event, flags)
       const request = flags.length ? parseListRequest(resource, rawParams(event), flags) : null
       const [body] = await present([item], request, ctx)

@@ -1,4 +1,5 @@
-import type { ColumnDataType, CreateTableBuilder, Kysely, RawBuilder } from 'kysely'
+import type { AliasedRawBuilder, ColumnDataType, CreateTableBuilder, Kysely, RawBuilder } from 'kysely'
+import type { Field } from '../../../core/fields/field.js'
 
 export type DialectName = 'sqlite' | 'postgres'
 
@@ -22,6 +23,21 @@ export interface BulkColumn {
 export interface BulkOptions {
   readonly onConflict?: string
   readonly returning?: readonly string[]
+}
+
+/** One member of an object the database writes as wire JSON (see `DatabaseDialect.wireJson`). */
+export interface WireMember {
+  readonly field: Field
+  /** The member's stored value (a column, or a computed expression); null: always null (write-only fields). */
+  readonly value: RawBuilder<unknown> | null
+  /** The value is an expression, not a column: evaluated once, however often its conversion refers to it. */
+  readonly computed?: boolean
+}
+
+/** The columns a wire read selects, and how a row of them becomes the item's JSON text. */
+export interface WireSelect {
+  readonly columns: readonly AliasedRawBuilder<unknown, string>[]
+  readonly assemble: (row: Record<string, unknown>) => string
 }
 
 /**
@@ -92,4 +108,13 @@ export interface DatabaseDialect {
   reserveIds(db: Kysely<any>, table: string, count: number): Promise<bigint[]>
   /** After a restore loaded rows with their IDs, moves the table's `id` generator past them (SQLite's AUTOINCREMENT follows by itself). */
   resetIdSequence(db: Kysely<any>, table: string): Promise<void>
+  /**
+   * The text of a JSON object with these members, in this order, each value written as
+   * toWireJson writes it (money as its decimal number, booleans, IDs as strings, preset lists as
+   * arrays, unset lists as []), written by the database as far as it can: a read that only
+   * answers a request takes that text instead of building an item of 150 fields and writing it
+   * again (bench/get-customer.ts, bench/lists.ts). Numbers may be written with other digits
+   * than JavaScript's, never with another value (tests/persistence/wire-json-sql.test.ts).
+   */
+  wireJson(members: readonly WireMember[]): WireSelect
 }

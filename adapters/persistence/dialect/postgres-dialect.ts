@@ -1,5 +1,6 @@
 import { CompiledQuery, sql, type Kysely } from 'kysely'
 import type { DatabaseDialect } from './dialect.js'
+import { postgresWireJson } from './postgres-wire-json.js'
 
 export const postgresDialect: DatabaseDialect = {
   name: 'postgres',
@@ -100,6 +101,7 @@ export const postgresDialect: DatabaseDialect = {
     if (!seq) return
     await sql`select setval(${seq}::regclass, coalesce((select max(id) from ${sql.id(table)}), 0) + 1, false)`.execute(db)
   },
+  wireJson: postgresWireJson,
 }
 
 /** Rows per bulk statement: a few MB of arrays at most. */

@@ -1,5 +1,6 @@
 import { CompiledQuery, sql, type Kysely } from 'kysely'
 import type { BulkColumn, BulkOptions, DatabaseDialect } from './dialect.js'
+import { sqliteWireJson } from './sqlite-wire-json.js'
 
 export const sqliteDialect: DatabaseDialect = {
   name: 'sqlite',
@@ -71,6 +72,7 @@ export const sqliteDialect: DatabaseDialect = {
     return Array.from({ length: count }, (_, i) => last! - BigInt(count - 1 - i))
   },
   resetIdSequence: async () => {},
+  wireJson: sqliteWireJson,
 }
 
 /** Parameters in one statement, under SQLite's limit (32,766). */

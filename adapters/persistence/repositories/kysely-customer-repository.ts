@@ -1,4 +1,4 @@
-import { sql, type SelectQueryBuilder } from 'kysely'
+import { sql, type RawBuilder, type SelectQueryBuilder } from 'kysely'
 import type { Item } from '../../../core/fields/item.js'
 import { ZERO } from '../../../core/money/money.js'
 import { KyselyResourceRepository } from './kysely-resource-repository.js'
@@ -11,8 +11,15 @@ import { KyselyResourceRepository } from './kysely-resource-repository.js'
 export class KyselyCustomerRepository extends KyselyResourceRepository {
   protected override select(storedOnly = false): SelectQueryBuilder<any, any, any> {
     if (storedOnly) return super.select()
-    const balance = sql<string>`(select coalesce(sum(t.amount) + sum(t.${sql.ref('VATAmount')}), 0) from transactions t where t.${sql.ref('customerID')} = ${sql.ref(`${this.table}.id`)})`
-    return super.select().select(balance.as('balance'))
+    return super.select().select(this.balance().as('balance'))
+  }
+
+  protected override computedSql(): Record<string, RawBuilder<unknown>> {
+    return { balance: this.balance() }
+  }
+
+  private balance(): RawBuilder<string> {
+    return sql<string>`(select coalesce(sum(t.amount) + sum(t.${sql.ref('VATAmount')}), 0) from transactions t where t.${sql.ref('customerID')} = ${sql.ref(`${this.table}.id`)})`
   }
 
   /** A customer just inserted has no transactions yet. */

@@ -1,11 +1,13 @@
-import { CompiledQuery, type Kysely, type SelectQueryBuilder } from 'kysely'
+import { CompiledQuery, type Kysely, type RawBuilder, type SelectQueryBuilder } from 'kysely'
 import { BillingError } from '../../../core/errors.js'
 import type { Item, Values } from '../../../core/fields/item.js'
 import type { Resource } from '../../../core/fields/resource.js'
-import type { Condition, ListQuery, ResourceRepository } from '../../../core/ports/resource-repository.js'
-import type { DatabaseDialect } from '../dialect/dialect.js'
+import { toWireJson } from '../../../core/fields/wire-json.js'
+import type { Condition, ListQuery, ResourceRepository, WireItem } from '../../../core/ports/resource-repository.js'
+import type { DatabaseDialect, WireSelect } from '../dialect/dialect.js'
 import { CompiledQueries } from '../compiled-queries.js'
 import { RowCodec } from '../row-codec.js'
+import { wireMembers } from '../wire-members.js'
 
 /** One Kysely repository for any catalogued resource, on every dialect. */
 export class KyselyResourceRepository implements ResourceRepository {
@@ -27,6 +29,73 @@ export class KyselyResourceRepository implements ResourceRepository {
   /** The select every read goes through; subclasses add computed columns unless `storedOnly`. */
   protected select(_storedOnly = false): SelectQueryBuilder<any, any, any> {
     return this.db.selectFrom(this.table).selectAll()
+  }
+
+  /**
+   * The SQL of the resource's computed fields, for the JSON the database writes; null when
+   * `finish` computes them in JavaScript (a feature's ledger figures), and wire reads build items.
+   */
+  protected computedSql(): Record<string, RawBuilder<unknown>> | null {
+    return this.resource.fields.some((f) => f.computed) ? null : {}
+  }
+
+  /** The select of wire reads: the ID, the column asked by (as `key`), and the columns of the JSON text. */
+  private selectWire(wire: WireSelect, key?: string): SelectQueryBuilder<any, any, any> {
+    const q = this.db.selectFrom(this.table).select([`${this.table}.id`, ...wire.columns])
+    return key ? q.select(`${this.table}.${key} as key`) : q
+  }
+
+  /** How the database writes this resource's JSON; null when JavaScript computes some of its fields. */
+  private wireSelect(): WireSelect | null {
+    if (this.wire === undefined) {
+      const computed = this.computedSql()
+      this.wire = computed && this.dialect.wireJson(wireMembers(this.resource, this.table, computed))
+    }
+    return this.wire
+  }
+
+  private wire: WireSelect | null | undefined
+
+  private toWireItem(item: Item, key?: string): WireItem {
+    const json = toWireJson(this.resource, item)
+    return key ? { id: item.id, json, key: (item[key] as string | null) ?? null } : { id: item.id, json }
+  }
+
+  async getWire(id: string): Promise<WireItem | undefined> {
+    const wire = this.wireSelect()
+    if (!wire) {
+      const item = await this.get(id)
+      return item && this.toWireItem(item)
+    }
+    if (!isId(id)) return undefined
+    const encoded = this.dialect.encodeBigint(BigInt(id))
+    const build = () => this.selectWire(wire).where(`${this.table}.id`, '=', encoded)
+    const [row] = await this.queries.rows(this.db, `getWire ${this.table}`, build, [encoded])
+    return row && { id, json: wire.assemble(row) }
+  }
+
+  async listWire(query: ListQuery): Promise<WireItem[]> {
+    const wire = this.wireSelect()
+    if (!wire) return (await this.list(query)).map((i) => this.toWireItem(i))
+    const rows = await this.paged(this.applyConditions(this.selectWire(wire), query.where), query).execute()
+    return rows.map((r) => ({ id: String(r.id), json: wire.assemble(r) }))
+  }
+
+  async listInWire(column: string, ids: readonly string[], where: readonly Condition[] = []): Promise<WireItem[]> {
+    const wire = this.wireSelect()
+    if (!wire) return (await this.listIn(column, ids, where)).map((i) => this.toWireItem(i, column))
+    if (ids.length === 0) return []
+    const encoded = ids.map((id) => this.dialect.encodeBigint(BigInt(id)))
+    const q = this.applyConditions(this.selectWire(wire, column), where).where(`${this.table}.${column}`, 'in', encoded)
+    const rows = await q.orderBy(`${this.table}.id`).execute()
+    return rows.map((r) => ({ id: String(r.id), json: wire.assemble(r), key: r.key === null ? null : String(r.key) }))
+  }
+
+  /** A list's paging: IDs after `idAfter`, in ID order, `limit` of them from `offset`. */
+  private paged(q: SelectQueryBuilder<any, any, any>, query: ListQuery): SelectQueryBuilder<any, any, any> {
+    if (query.idAfter !== undefined) q = q.where(`${this.table}.id`, '>', this.dialect.encodeBigint(BigInt(query.idAfter)))
+    q = q.orderBy(`${this.table}.id`).limit(query.limit)
+    return query.offset ? q.offset(query.offset) : q
   }
 
   /** Adds computed fields to items read (a customer's balance, a feature's ledger figures). */
@@ -54,10 +123,7 @@ export class KyselyResourceRepository implements ResourceRepository {
   }
 
   async list(query: ListQuery): Promise<Item[]> {
-    let q = this.applyConditions(this.select(query.storedOnly), query.where)
-    if (query.idAfter !== undefined) q = q.where(`${this.table}.id`, '>', this.dialect.encodeBigint(BigInt(query.idAfter)))
-    q = q.orderBy(`${this.table}.id`).limit(query.limit)
-    if (query.offset) q = q.offset(query.offset)
+    const q = this.paged(this.applyConditions(this.select(query.storedOnly), query.where), query)
     const items = (await q.execute()).map((r) => this.codec.decode(r))
     return query.storedOnly ? items : this.finish(items)
   }

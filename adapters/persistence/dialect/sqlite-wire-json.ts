@@ -1,0 +1,45 @@
+import { sql, type RawBuilder } from 'kysely'
+import type { Field } from '../../../core/fields/field.js'
+import type { WireMember, WireSelect } from './dialect.js'
+
+/**
+ * SQLite's `wireJson`: one json_object call. Values that are not JSON strings go through
+ * json(), which marks text that is already JSON for json_object to embed as it is.
+ */
+export function sqliteWireJson(members: readonly WireMember[]): WireSelect {
+  const pairs = members.map((m) => sql`${sql.lit(m.field.name)}, ${memberValue(m)}`)
+  return { columns: [sql<string>`json_object(${sql.join(pairs)})`.as('w0')], assemble: (row) => row.w0 as string }
+}
+
+function memberValue(m: WireMember): RawBuilder<unknown> {
+  if (!m.value) return sql`null`
+  const convert = conversion(m.field)
+  if (!convert) return m.value
+  // A conversion names its value several times: a computed one (a subquery) is evaluated once,
+  // in a derived table of its own.
+  return m.computed ? sql`(select ${convert(sql.ref('v'))} from (select ${m.value} as v))` : convert(m.value)
+}
+
+/** How a stored value of the field's type becomes its wire value; none for text, which is stored as sent. */
+function conversion(f: Field): ((v: RawBuilder<unknown> | ReturnType<typeof sql.ref>) => RawBuilder<unknown>) | null {
+  switch (f.type) {
+    case 'id':
+      return (v) => sql`cast(${v} as text)`
+    case 'boolean':
+      return (v) => sql`case ${v} when 1 then json('true') when 0 then json('false') end`
+    case 'presets':
+      return (v) => sql`json(coalesce(${v}, '[]'))`
+    case 'currency':
+      // Integer arithmetic on the ten-thousandths: the exact decimal, trailing zeros dropped.
+      return (v) =>
+        sql`json((case when ${v} < 0 then '-' else '' end) || (abs(${v}) / 10000) || rtrim(rtrim('.' || substr('0000' || (abs(${v}) % 10000), -4), '0'), '.'))`
+    case 'number':
+      // json_object writes a real as 3.0, or with 15 significant digits (0.1 + 0.2 as 0.3).
+      // Whole numbers go as integers, others with 15 digits when those read back as the same
+      // double, else with 17 ('!': printf's 17 digits, not 16), which always do.
+      return (v) =>
+        sql`case when ${v} is null then null when ${v} = cast(${v} as integer) and abs(${v}) < 9e15 then cast(${v} as integer) when cast(printf('%.15g', ${v}) as real) = ${v} then json(printf('%.15g', ${v})) else json(printf('%!.17g', ${v})) end`
+    default:
+      return null
+  }
+}
