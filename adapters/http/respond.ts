@@ -15,9 +15,9 @@ export function json(event: H3Event, status: number, body: unknown, headers: Rec
   return jsonText(event, status, JSON.stringify(body), headers)
 }
 
-/** A JSON response whose body is already JSON text (pages written by toWireJson). */
-export function jsonText(event: H3Event, status: number, text: string, headers: Record<string, string> = {}): Response {
-  return new FastResponse(text, {
+/** A JSON response whose body is already JSON text (written by toWireJson, or by the database as UTF-8). */
+export function jsonText(event: H3Event, status: number, text: string | Uint8Array, headers: Record<string, string> = {}): Response {
+  return new FastResponse(text as string | Uint8Array<ArrayBuffer>, {
     status,
     headers: { 'content-type': 'application/json; charset=utf-8', 'x-request-id': requestIdOf(event), ...headers },
   })

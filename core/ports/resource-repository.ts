@@ -19,10 +19,11 @@ export interface ListQuery {
   readonly storedOnly?: boolean
 }
 
-/** An item as the API answers it: its ID and its JSON text (what toWireJson writes). */
+/** An item as the API answers it: its ID and its JSON text (what toWireJson writes) as UTF-8. */
 export interface WireItem {
   readonly id: string
-  readonly json: string
+  /** Bytes, not a string: a page of them is written out as it came from the database, never decoded and encoded again. */
+  readonly json: Uint8Array
   /** From `listInWire`: the value of the column the items were asked for by (the parent's ID). */
   readonly key?: string | null
 }

@@ -1,7 +1,6 @@
 import type { Item } from '../fields/item.js'
 import type { Resource, ResourceName } from '../fields/resource.js'
 import { toWire } from '../fields/wire.js'
-import { withMembers } from '../fields/wire-json.js'
 import type { Condition, WireItem } from '../ports/resource-repository.js'
 import type { Store } from '../ports/store.js'
 
@@ -106,15 +105,6 @@ export function expandedToWire(resources: ReadonlyMap<ResourceName, Resource>, l
   return out
 }
 
-/** The JSON text of an expanded item read as wire texts: the item's, with its children's arrays added. */
-export function expandedWireJson(expanded: ExpandedOf<WireItem>): string {
-  const members: [string, string][] = []
-  const list = (texts: string[]) => `[${texts.join(',')}]`
-  if (expanded.numbers) members.push(['numbers', list(expanded.numbers.map(expandedWireJson))])
-  if (expanded.services) members.push(['services', list(expanded.services.map(expandedWireJson))])
-  if (expanded.features) members.push(['features', list(expanded.features.map((f) => f.json))])
-  return withMembers(expanded.item.json, members)
-}
 
 function groupBy<T>(children: Children<T>, found: readonly T[], column: string): Map<string, T[]> {
   const map = new Map<string, T[]>()

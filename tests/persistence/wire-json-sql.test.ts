@@ -56,10 +56,13 @@ const references: Record<string, ResourceName> = {
   serviceID: 'services',
 }
 
-const parsed = (json: string): unknown => JSON.parse(json)
+const decoder = new TextDecoder('utf-8', { fatal: true })
+/** A wire item's bytes as text (strictly UTF-8), or a text as it is. */
+const textOf = (json: Uint8Array | string): string => (typeof json === 'string' ? json : decoder.decode(json))
+const parsed = (json: Uint8Array | string): unknown => JSON.parse(textOf(json))
 
 /** The two texts are the same JSON value; the message names the members that differ. */
-function sameJson(actual: string, expected: string): void {
+function sameJson(actual: Uint8Array, expected: string): void {
   const [a, b] = [parsed(actual) as Record<string, unknown>, parsed(expected) as Record<string, unknown>]
   const differ = [...new Set([...Object.keys(a), ...Object.keys(b)])].filter((k) => JSON.stringify(a[k]) !== JSON.stringify(b[k]))
   assert.equal(a, b, differ.map((k) => `${k}: ${JSON.stringify(a[k])} vs ${JSON.stringify(b[k])}`).join('; '))
@@ -118,7 +121,7 @@ for (const name of activeTargets()) {
     await fc.assert(
       fc.asyncProperty(fc.double({ noNaN: true, noDefaultInfinity: true }), async (n) => {
         const item = await repo.insert({ employees: n })
-        const json = (await repo.getWire(item.id))!.json
+        const json = textOf((await repo.getWire(item.id))!.json)
         // === holds 0 and -0 equal, as toWireJson writes both as 0.
         assert.ok((parsed(json) as Record<string, number>).employees === n, `${n} written as ${/"employees":([^,]*)/.exec(json)?.[1]}`)
       }),
@@ -126,7 +129,7 @@ for (const name of activeTargets()) {
     )
     for (const n of [0.1, 12.5, 3, 1e21, 0.30000000000000004]) {
       const item = await repo.insert({ employees: n })
-      assert.ok((await repo.getWire(item.id))!.json.includes(`"employees":${JSON.stringify(n)}`), String(n))
+      assert.ok(textOf((await repo.getWire(item.id))!.json).includes(`"employees":${JSON.stringify(n)}`), String(n))
     }
   })
 

@@ -10,13 +10,14 @@ import { listWirePage } from '../../../core/resources/list-page.js'
 import { createItem, getItem, getWireItem, updateItem } from '../../../core/resources/resources.js'
 import { readJsonObject } from '../body.js'
 import { nextLink, rawParams } from '../query.js'
+import { arrayPieces, joinPieces, type Pieces } from '../json-pieces.js'
 import { jsonText } from '../respond.js'
 import { BASE_PATH, type RequestContext, type Route } from '../route.js'
 
-/** The JSON texts a route answers with for the items it read; expansions hook in here. */
-export type Present = (items: WireItem[], request: ListRequest | null, ctx: RequestContext) => Promise<string[]>
+/** The JSON of each item a route read, as it answers with it; expansions hook in here. */
+export type Present = (items: WireItem[], request: ListRequest | null, ctx: RequestContext) => Promise<Pieces[]>
 
-export const presentPlain: Present = async (items) => items.map((item) => item.json)
+export const presentPlain: Present = async (items) => items.map((item) => [item.json])
 
 export interface ListOptions {
   readonly path: string
@@ -43,7 +44,7 @@ export function listRoute(resource: Resource, o: ListOptions): Route {
       })
       const bodies = await present(items, request, ctx)
       const link = hasMore && !request.uniqueSearch ? nextLink(event, items.at(-1)?.id, request.offset > 0) : undefined
-      return jsonText(event, 200, `[${bodies.join(',')}]`, link ? { link } : {})
+      return jsonText(event, 200, joinPieces(arrayPieces(bodies)), link ? { link } : {})
     },
   }
 }
@@ -58,7 +59,7 @@ export function getRoute(resource: Resource, present = presentPlain, flags: read
       assertNoQuery(event, flags)
       const request = flags.length ? parseListRequest(resource, rawParams(event), flags) : null
       const [body] = await present([item], request, ctx)
-      return jsonText(event, 200, body)
+      return jsonText(event, 200, body.length === 1 ? body[0] : joinPieces(body))
     },
   }
 }

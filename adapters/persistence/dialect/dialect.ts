@@ -34,10 +34,10 @@ export interface WireMember {
   readonly computed?: boolean
 }
 
-/** The columns a wire read selects, and how a row of them becomes the item's JSON text. */
+/** The columns a wire read selects, and how a row of them becomes the item's JSON text in UTF-8. */
 export interface WireSelect {
   readonly columns: readonly AliasedRawBuilder<unknown, string>[]
-  readonly assemble: (row: Record<string, unknown>) => string
+  readonly assemble: (row: Record<string, unknown>) => Uint8Array
 }
 
 /**

@@ -57,7 +57,7 @@ export class KyselyResourceRepository implements ResourceRepository {
   private wire: WireSelect | null | undefined
 
   private toWireItem(item: Item, key?: string): WireItem {
-    const json = toWireJson(this.resource, item)
+    const json = Buffer.from(toWireJson(this.resource, item))
     return key ? { id: item.id, json, key: (item[key] as string | null) ?? null } : { id: item.id, json }
   }
 
