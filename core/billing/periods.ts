@@ -69,21 +69,50 @@ export function periodContaining(s: Schedule, date: DateOnly): Period | null {
     const next = addMonths(calendarStart, n)
     return { start: maxDate(calendarStart, s.anchor), end: addDays(next, -1), days: daysBetween(calendarStart, next) }
   }
-  const startOf = (k: number): DateOnly => addMonths(s.anchor, k * n)
-  const monthsApart = (yearOf(date) - yearOf(s.anchor)) * 12 + monthOf(date) - monthOf(s.anchor)
-  let k = Math.max(0, Math.floor(monthsApart / n))
-  while (k > 0 && startOf(k) > date) k--
-  while (startOf(k + 1) <= date) k++
-  const start = startOf(k)
-  const next = startOf(k + 1)
-  return { start, end: addDays(next, -1), days: daysBetween(start, next) }
+  const at = anchoredAt(s.anchor, n, date)
+  return anchoredPeriod(at.start, at.next)
 }
+
+/** Where an anchored schedule stands on a day: the index of the period holding it, its start and the next one's. */
+interface AnchoredPosition {
+  k: number
+  start: DateOnly
+  next: DateOnly
+}
+
+/**
+ * Period k starts `anchor + k × n months`. Each start is computed once: the search used to
+ * recompute both bounds on every step, which made laying out periods most of planning a
+ * feature (bench/billing-run.ts).
+ */
+function anchoredAt(anchor: DateOnly, n: number, date: DateOnly): AnchoredPosition {
+  const monthsApart = (yearOf(date) - yearOf(anchor)) * 12 + monthOf(date) - monthOf(anchor)
+  let k = Math.max(0, Math.floor(monthsApart / n))
+  let start = addMonths(anchor, k * n)
+  while (k > 0 && start > date) start = addMonths(anchor, --k * n)
+  let next = addMonths(anchor, (k + 1) * n)
+  while (next <= date) {
+    start = next
+    next = addMonths(anchor, (++k + 1) * n)
+  }
+  return { k, start, next }
+}
+
+const anchoredPeriod = (start: DateOnly, next: DateOnly): Period => ({ start, end: addDays(next, -1), days: daysBetween(start, next) })
 
 /** Periods in order, from the one holding `from` (or the first, when `from` is before the anchor). */
 export function* periodsFrom(s: Schedule, from: DateOnly): Generator<Period> {
-  let p = periodContaining(s, maxDate(from, s.anchor))
-  while (p) {
-    yield p
-    p = periodContaining(s, addDays(p.end, 1))
+  const first = maxDate(from, s.anchor)
+  if (isCalendarInterval(s.interval)) {
+    for (let p = periodContaining(s, first); p; p = periodContaining(s, addDays(p.end, 1))) yield p
+    return
+  }
+  // An anchored schedule steps from one period's start to the next without searching again.
+  const n = MONTHS[s.interval]
+  let { k, start, next } = anchoredAt(s.anchor, n, first)
+  for (;;) {
+    yield anchoredPeriod(start, next)
+    start = next
+    next = addMonths(s.anchor, (++k + 1) * n)
   }
 }

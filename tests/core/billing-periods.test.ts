@@ -95,6 +95,20 @@ test('periods tile the calendar: contiguous, each date in exactly the period tha
   )
 })
 
+test('periodsFrom steps through the periods periodContaining finds, from any day (before the anchor too)', () => {
+  fc.assert(
+    fc.property(fc.constantFrom(...serviceChargeIntervals), day, fc.integer({ min: -60, max: 800 }), (interval, anchor, offset) => {
+      const s = { interval, anchor }
+      const from = addDays(anchor, offset)
+      const stepped: Period[] = []
+      for (const p of periodsFrom(s, from)) if (stepped.push(p) === 4) break
+      const found: Period[] = []
+      for (let p = periodContaining(s, from < anchor ? anchor : from); p && found.length < 4; p = periodContaining(s, addDays(p.end, 1))) found.push(p)
+      assert.equal(stepped, found)
+    }),
+  )
+})
+
 test('proRate rounds once, half away from zero, to whole pence', () => {
   assert.is(show(proRate(m('30'), 10, 31)), '9.68') // 30 × 10/31 = 9.677… → 9.68
   assert.is(show(proRate(m('10.1234'), 31, 31)), '10.12') // whole period: 10.1234 → 10.12
