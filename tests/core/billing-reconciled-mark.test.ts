@@ -61,4 +61,10 @@ test('free text cannot shift into the next field', () => {
   assert.is.not(a, b)
 })
 
+test('amounts past 31 bits and fractional counts are told apart', () => {
+  const marks = [m(2n ** 40n), m(2n ** 40n + 1n), m(-(2n ** 40n)), m(0x7fffffffn), m(0x80000000n)].map((c) => reconciledMark(billingFeature({ connectionCharge: c }), [version], at))
+  const counts = [1.5, 2.5, 3, 2 ** 40, 2 ** 40 + 1].map((n) => reconciledMark(billingFeature(), [{ ...version, featureCount: n }], at))
+  assert.is(new Set([...marks, ...counts]).size, 10)
+})
+
 test.run()
