@@ -66,7 +66,7 @@ try {
     report.add({ name: 'page of 1000 customers with expandNumbers (median)', target: '< 100 ms', measured: page, unit: 'ms', baseline: basePage, ratio: basePage / page, pass: page < 100, note: `${(sample.text.length / 1e6).toFixed(1)} MB of JSON` })
     const pageFloor = await measurePageFloor(db, Array.from({ length: 20 }, () => Math.max(0, pick() - 1000)))
     report.add({
-      name: 'floor of that page: its two statements with rows as arrays, then JSON of the arrays (in-process)',
+      name: 'that page read into JavaScript: its two statements with rows as arrays, then JSON of the arrays (in-process, no HTTP)',
       target: 'informative',
       measured: pageFloor.statementsMs + pageFloor.jsonMs,
       unit: 'ms',
