@@ -3,7 +3,7 @@ import { round, times, type Money } from '../money/money.js'
 import { billedCount, featureEnd, type BillingFeature } from './billing-feature.js'
 import { effectiveHistory, versionAt, type ChargeHistory, type ChargeVersion } from './charge-history.js'
 import type { ChargeKind } from './ledger-row.js'
-import { daysCovered, periodContaining, periodsFrom, type Schedule } from './periods.js'
+import { daysCovered, layoutOf, periodContaining, type Schedule } from './periods.js'
 import { proRate } from './pro-rate.js'
 
 /** How a slot whose approved charges no longer match is corrected (see `reconcile`). */
@@ -74,7 +74,9 @@ export function expectedRecurring(feature: BillingFeature, history: ChargeHistor
   const out: ExpectedCharge[] = []
   for (const run of seriesRuns(versions, schedule)) {
     const last = run.to && end ? minDate(run.to, end) : (run.to ?? end)
-    for (const period of periodsFrom(schedule, run.from)) {
+    const periods = layoutOf(schedule)
+    for (let k = periods.indexOf(maxDate(run.from, start)); ; k++) {
+      const period = periods.at(k)
       if (period.start > horizon || (last !== null && period.start > last)) break
       const from = maxDate(period.start, run.from)
       const to = last !== null ? minDate(period.end, last) : period.end
@@ -128,10 +130,13 @@ function seriesRuns(versions: readonly ChargeVersion[], schedule: Schedule): Ser
  * equal neighbours merged. The committed count applies by the period's start, so it never splits one.
  */
 function pieces(feature: BillingFeature, versions: readonly ChargeVersion[], from: DateOnly, to: DateOnly, periodStart: DateOnly): Piece[] {
-  const bounds = [from, ...versions.map((v) => v.from).filter((d) => d > from && d <= to)]
   const out: Piece[] = []
-  bounds.forEach((start, i) => {
-    const end = i + 1 < bounds.length ? addDays(bounds[i + 1], -1) : to
+  // Versions are sorted by a strictly increasing `from`: the bounds are `from` and each version's day inside (from, to].
+  let i = 0
+  while (i < versions.length && versions[i].from <= from) i++
+  for (let start = from; ; i++) {
+    const bound = i < versions.length && versions[i].from <= to ? versions[i].from : null
+    const end = bound === null ? to : addDays(bound, -1)
     const version = versionAt(versions, start)!
     const quantity = billedCount(feature, version.featureCount, periodStart)
     const prev = out[out.length - 1]
@@ -141,6 +146,7 @@ function pieces(feature: BillingFeature, versions: readonly ChargeVersion[], fro
     } else {
       out.push({ start, end, version, quantity })
     }
-  })
-  return out
+    if (bound === null) return out
+    start = bound
+  }
 }

@@ -62,6 +62,87 @@ const monthOf = (d: DateOnly): number => Number(d.slice(5, 7))
  */
 export function periodContaining(s: Schedule, date: DateOnly): Period | null {
   if (date < s.anchor) return null
+  const periods = layoutOf(s)
+  return periods.at(periods.indexOf(date))
+}
+
+/** Periods in order, from the one holding `from` (or the first, when `from` is before the anchor). */
+export function* periodsFrom(s: Schedule, from: DateOnly): Generator<Period> {
+  const periods = layoutOf(s)
+  for (let k = periods.indexOf(maxDate(from, s.anchor)); ; k++) yield periods.at(k)
+}
+
+/**
+ * A schedule's periods, numbered from 0 (the one holding the anchor) and laid out on first use.
+ * Features with the same interval and start date share one layout (see `layoutOf`): a billing
+ * run plans thousands of them, and computing each feature's periods again was most of planning
+ * it and a tenth of what a run allocated (bench/billing-run.ts). Periods are never changed.
+ */
+export class PeriodLayout {
+  private readonly periods: Period[] = []
+  /** Start of the period after the last one laid out. */
+  private next: DateOnly
+
+  constructor(private readonly s: Schedule) {
+    const first = computedPeriod(s, s.anchor)
+    this.periods.push(first)
+    this.next = addDays(first.end, 1)
+  }
+
+  /** Period k (k ≥ 0), laying out the ones before it as needed. */
+  at(k: number): Period {
+    const periods = this.periods
+    while (periods.length <= k) {
+      const p = computedPeriod(this.s, this.next)
+      periods.push(p)
+      this.next = addDays(p.end, 1)
+      laidOut++
+    }
+    return periods[k]
+  }
+
+  /** The number of the period holding `date`, on or after the anchor: estimated from whole months, then stepped. */
+  indexOf(date: DateOnly): number {
+    const months = monthIndex(date) - monthIndex(this.s.anchor)
+    let k = Math.max(0, Math.floor(months / MONTHS[this.s.interval]))
+    while (k > 0 && this.at(k).start > date) k--
+    while (this.at(k).end < date) k++
+    return k
+  }
+}
+
+/** Periods laid out, by interval and anchor. */
+const layouts = new Map<ServiceChargeInterval, Map<DateOnly, PeriodLayout>>()
+/** Periods held by the layouts: past this they are dropped and laid out again when asked for. */
+const MAX_LAID_OUT = 200_000
+let laidOut = 0
+
+/** The shared layout of a schedule's periods. */
+export function layoutOf(s: Schedule): PeriodLayout {
+  let byAnchor = layouts.get(s.interval)
+  if (!byAnchor) layouts.set(s.interval, (byAnchor = new Map()))
+  let layout = byAnchor.get(s.anchor)
+  if (!layout) {
+    if (laidOut > MAX_LAID_OUT) {
+      for (const m of layouts.values()) m.clear()
+      laidOut = 0
+    }
+    byAnchor.set(s.anchor, (layout = new PeriodLayout(s)))
+    laidOut++
+  }
+  return layout
+}
+
+/** Months since year 0 of a `YYYY-MM-DD` date, from its character codes. */
+function monthIndex(d: DateOnly): number {
+  const n = d.length
+  let year = 0
+  for (let i = 0; i < n - 6; i++) year = year * 10 + d.charCodeAt(i) - 48
+  return year * 12 + (d.charCodeAt(n - 5) - 48) * 10 + d.charCodeAt(n - 4) - 48 - 1
+}
+
+/** The period holding `date` (on or after the anchor), computed from the schedule alone. */
+function computedPeriod(s: Schedule, date: DateOnly): Period {
   const n = MONTHS[s.interval]
   if (isCalendarInterval(s.interval)) {
     const firstMonth = Math.floor((monthOf(date) - 1) / n) * n + 1
@@ -69,50 +150,12 @@ export function periodContaining(s: Schedule, date: DateOnly): Period | null {
     const next = addMonths(calendarStart, n)
     return { start: maxDate(calendarStart, s.anchor), end: addDays(next, -1), days: daysBetween(calendarStart, next) }
   }
-  const at = anchoredAt(s.anchor, n, date)
-  return anchoredPeriod(at.start, at.next)
-}
-
-/** Where an anchored schedule stands on a day: the index of the period holding it, its start and the next one's. */
-interface AnchoredPosition {
-  k: number
-  start: DateOnly
-  next: DateOnly
-}
-
-/**
- * Period k starts `anchor + k × n months`. Each start is computed once: the search used to
- * recompute both bounds on every step, which made laying out periods most of planning a
- * feature (bench/billing-run.ts).
- */
-function anchoredAt(anchor: DateOnly, n: number, date: DateOnly): AnchoredPosition {
-  const monthsApart = (yearOf(date) - yearOf(anchor)) * 12 + monthOf(date) - monthOf(anchor)
+  const startOf = (k: number): DateOnly => addMonths(s.anchor, k * n)
+  const monthsApart = (yearOf(date) - yearOf(s.anchor)) * 12 + monthOf(date) - monthOf(s.anchor)
   let k = Math.max(0, Math.floor(monthsApart / n))
-  let start = addMonths(anchor, k * n)
-  while (k > 0 && start > date) start = addMonths(anchor, --k * n)
-  let next = addMonths(anchor, (k + 1) * n)
-  while (next <= date) {
-    start = next
-    next = addMonths(anchor, (++k + 1) * n)
-  }
-  return { k, start, next }
-}
-
-const anchoredPeriod = (start: DateOnly, next: DateOnly): Period => ({ start, end: addDays(next, -1), days: daysBetween(start, next) })
-
-/** Periods in order, from the one holding `from` (or the first, when `from` is before the anchor). */
-export function* periodsFrom(s: Schedule, from: DateOnly): Generator<Period> {
-  const first = maxDate(from, s.anchor)
-  if (isCalendarInterval(s.interval)) {
-    for (let p = periodContaining(s, first); p; p = periodContaining(s, addDays(p.end, 1))) yield p
-    return
-  }
-  // An anchored schedule steps from one period's start to the next without searching again.
-  const n = MONTHS[s.interval]
-  let { k, start, next } = anchoredAt(s.anchor, n, first)
-  for (;;) {
-    yield anchoredPeriod(start, next)
-    start = next
-    next = addMonths(s.anchor, (++k + 1) * n)
-  }
+  while (k > 0 && startOf(k) > date) k--
+  while (startOf(k + 1) <= date) k++
+  const start = startOf(k)
+  const next = startOf(k + 1)
+  return { start, end: addDays(next, -1), days: daysBetween(start, next) }
 }
