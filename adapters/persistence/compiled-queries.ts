@@ -1,4 +1,4 @@
-import { createQueryId, type Compilable, type CompiledQuery, type Kysely } from 'kysely'
+import { createQueryId, sql, type Compilable, type CompiledQuery, type Kysely, type RawBuilder } from 'kysely'
 
 /**
  * Queries Kysely builds and compiles once per database and then runs again with other
@@ -12,6 +12,22 @@ import { createQueryId, type Compilable, type CompiledQuery, type Kysely } from 
  */
 export class CompiledQueries {
   private readonly compiled = new Map<string, CompiledQuery>()
+  private readonly fragments = new Map<string, RawBuilder<unknown>>()
+
+  /**
+   * A piece of SQL without parameters (the JSON expression of a wire read), compiled once and
+   * then used as text: compiling a customer's 147 members anew cost 0.4 ms a list request.
+   */
+  fragment(db: Kysely<any>, name: string, build: () => RawBuilder<unknown>): RawBuilder<unknown> {
+    let fragment = this.fragments.get(name)
+    if (!fragment) {
+      const compiled = build().compile(db)
+      if (compiled.parameters.length) throw new Error(`SQL fragment ${name} has parameters`)
+      fragment = sql.raw(compiled.sql)
+      this.fragments.set(name, fragment)
+    }
+    return fragment
+  }
 
   /** Runs the query named `name`, compiling `build()` the first time; returns its rows. */
   async rows<R = Record<string, unknown>>(db: Kysely<any>, name: string, build: () => Compilable, parameters: readonly unknown[]): Promise<R[]> {

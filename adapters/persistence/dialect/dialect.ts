@@ -1,4 +1,4 @@
-import type { AliasedRawBuilder, ColumnDataType, CreateTableBuilder, Kysely, RawBuilder } from 'kysely'
+import type { ColumnDataType, CreateTableBuilder, Kysely, RawBuilder } from 'kysely'
 import type { Field } from '../../../core/fields/field.js'
 
 export type DialectName = 'sqlite' | 'postgres'
@@ -34,10 +34,10 @@ export interface WireMember {
   readonly computed?: boolean
 }
 
-/** The columns a wire read selects, and how a row of them becomes the item's JSON text in UTF-8. */
+/** What a wire read selects (as `w0`), and how that value becomes the item's JSON text in UTF-8. */
 export interface WireSelect {
-  readonly columns: readonly AliasedRawBuilder<unknown, string>[]
-  readonly assemble: (row: Record<string, unknown>) => Uint8Array
+  readonly column: RawBuilder<unknown>
+  readonly assemble: (value: unknown) => Uint8Array
 }
 
 /**

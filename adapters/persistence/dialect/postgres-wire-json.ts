@@ -11,7 +11,7 @@ export function postgresWireJson(members: readonly WireMember[]): WireSelect {
   const columns = members.map((m) => sql`${m.value ? convert(m.field, m.value) : sql`null`} as ${sql.id(m.field.name)}`)
   const wire = sql<string>`(select row_to_json(w)::text from (select ${sql.join(columns)}) w)`
   // Taken as text: bytea would come over the wire as hex, twice the size.
-  return { columns: [wire.as('w0')], assemble: (row) => Buffer.from(row.w0 as string) }
+  return { column: wire, assemble: (value) => Buffer.from(value as string) }
 }
 
 function convert(f: Field, v: RawBuilder<unknown>): RawBuilder<unknown> {

@@ -10,7 +10,7 @@ import type { WireMember, WireSelect } from './dialect.js'
  */
 export function sqliteWireJson(members: readonly WireMember[]): WireSelect {
   const pairs = members.map((m) => sql`${sql.lit(m.field.name)}, ${memberValue(m)}`)
-  return { columns: [sql`cast(json_object(${sql.join(pairs)}) as blob)`.as('w0')], assemble: (row) => row.w0 as Uint8Array }
+  return { column: sql`cast(json_object(${sql.join(pairs)}) as blob)`, assemble: (value) => value as Uint8Array }
 }
 
 function memberValue(m: WireMember): RawBuilder<unknown> {

@@ -39,9 +39,10 @@ export class KyselyResourceRepository implements ResourceRepository {
     return this.resource.fields.some((f) => f.computed) ? null : {}
   }
 
-  /** The select of wire reads: the ID, the column asked by (as `key`), and the columns of the JSON text. */
+  /** The select of wire reads: the ID, the column asked by (as `key`), and the JSON text (as `w0`). */
   private selectWire(wire: WireSelect, key?: string): SelectQueryBuilder<any, any, any> {
-    const q = this.db.selectFrom(this.table).select([`${this.table}.id`, ...wire.columns])
+    const json = this.queries.fragment(this.db, `wire ${this.table}`, () => wire.column)
+    const q = this.db.selectFrom(this.table).select([`${this.table}.id`, json.as('w0')])
     return key ? q.select(`${this.table}.${key} as key`) : q
   }
 
@@ -71,14 +72,14 @@ export class KyselyResourceRepository implements ResourceRepository {
     const encoded = this.dialect.encodeBigint(BigInt(id))
     const build = () => this.selectWire(wire).where(`${this.table}.id`, '=', encoded)
     const [row] = await this.queries.rows(this.db, `getWire ${this.table}`, build, [encoded])
-    return row && { id, json: wire.assemble(row) }
+    return row && { id, json: wire.assemble(row.w0) }
   }
 
   async listWire(query: ListQuery): Promise<WireItem[]> {
     const wire = this.wireSelect()
     if (!wire) return (await this.list(query)).map((i) => this.toWireItem(i))
     const rows = await this.paged(this.applyConditions(this.selectWire(wire), query.where), query).execute()
-    return rows.map((r) => ({ id: String(r.id), json: wire.assemble(r) }))
+    return rows.map((r) => ({ id: String(r.id), json: wire.assemble(r.w0) }))
   }
 
   async listInWire(column: string, ids: readonly string[], where: readonly Condition[] = []): Promise<WireItem[]> {
@@ -88,7 +89,7 @@ export class KyselyResourceRepository implements ResourceRepository {
     const encoded = ids.map((id) => this.dialect.encodeBigint(BigInt(id)))
     const q = this.applyConditions(this.selectWire(wire, column), where).where(`${this.table}.${column}`, 'in', encoded)
     const rows = await q.orderBy(`${this.table}.id`).execute()
-    return rows.map((r) => ({ id: String(r.id), json: wire.assemble(r), key: r.key === null ? null : String(r.key) }))
+    return rows.map((r) => ({ id: String(r.id), json: wire.assemble(r.w0), key: r.key === null ? null : String(r.key) }))
   }
 
   /** A list's paging: IDs after `idAfter`, in ID order, `limit` of them from `offset`. */
