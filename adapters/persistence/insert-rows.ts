@@ -25,41 +25,49 @@ function insertSql(dialect: DatabaseDialect, table: string, columns: readonly st
 const COLUMNAR_ROWS = 10_000
 
 /**
- * Inserts many rows with multi-row INSERTs of ~30,000 parameters each, written as SQL text
+ * Inserts many rows, given column by column (`values[c][r]` is row r's value of column c, every
+ * array `count` long), with multi-row INSERTs of ~30,000 parameters each, written as SQL text
  * rather than through Kysely's builder: building a query node for every value of a 50,000-row
  * write cost more than the database's insert (bench/billing-run.ts, bench/rating.ts). With
  * `doNothingOn`, rows whose value of that unique column exists already are skipped. With the
  * columns' `types`, a database that takes whole columns as arrays (Postgres) gets one short
  * statement per chunk instead of 1,400-row VALUES lists to parse and plan: for 50,000 calls it
  * cost this process 6-8 µs a row instead of 10-12, and Postgres 26-29 µs instead of 31-39
- * (bench/rating.ts). Returns how many rows were inserted.
+ * (bench/rating.ts). Columns are the input because that is what both statements read: a column
+ * array is the parameter itself, and SQLite's row-major parameters are filled from them in one
+ * pass; an array per row was 5,000 more objects a batch for the collector to copy. Returns how
+ * many rows were inserted.
  */
-export async function insertRows(
+export async function insertColumns(
   db: Kysely<any>,
   dialect: DatabaseDialect,
   table: string,
   columns: readonly string[],
-  rows: readonly (readonly unknown[])[],
+  values: readonly (readonly unknown[])[],
+  count: number,
   options: { readonly doNothingOn?: string; readonly types?: readonly ColumnDataType[] } = {},
 ): Promise<number> {
   const columnar = options.types ? dialect.columnarInsertSql(table, columns, options.types, options.doNothingOn) : null
   const perStatement = columnar ? COLUMNAR_ROWS : Math.max(1, Math.floor(MAX_PARAMETERS / Math.max(1, columns.length)))
   let inserted = 0
-  for (let i = 0; i < rows.length; i += perStatement) {
-    const chunk = rows.slice(i, i + perStatement)
+  for (let from = 0; from < count; from += perStatement) {
+    const to = Math.min(count, from + perStatement)
     const query = columnar
-      ? CompiledQuery.raw(columnar, columns.map((_, c) => dialect.arrayParameter(chunk.map((row) => row[c]))))
-      : CompiledQuery.raw(insertSql(dialect, table, columns, chunk.length, options.doNothingOn), flatten(chunk, columns.length))
+      ? CompiledQuery.raw(columnar, values.map((column) => dialect.arrayParameter(from === 0 && to === column.length ? column : column.slice(from, to))))
+      : CompiledQuery.raw(insertSql(dialect, table, columns, to - from, options.doNothingOn), rowMajor(values, from, to))
     const result = await db.executeQuery(query)
     inserted += Number(result.numAffectedRows ?? 0)
   }
   return inserted
 }
 
-/** The rows' values in one array, written by index (Array.prototype.flat was 9 % of an import's time). */
-function flatten(rows: readonly (readonly unknown[])[], width: number): unknown[] {
-  const out = new Array<unknown>(rows.length * width)
-  let at = 0
-  for (const row of rows) for (let c = 0; c < width; c++) out[at++] = row[c]
+/** Rows `from`..`to` of the columns as one parameter array, row after row, written by index. */
+function rowMajor(values: readonly (readonly unknown[])[], from: number, to: number): unknown[] {
+  const width = values.length
+  const out = new Array<unknown>((to - from) * width)
+  for (let c = 0; c < width; c++) {
+    const column = values[c]
+    for (let r = from, at = c; r < to; r++, at += width) out[at] = column[r]
+  }
   return out
 }
