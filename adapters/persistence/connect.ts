@@ -6,6 +6,7 @@ import pg from 'pg'
 import type { DatabaseDialect, DialectName } from './dialect/dialect.js'
 import { postgresDialect } from './dialect/postgres-dialect.js'
 import { sqliteDialect } from './dialect/sqlite-dialect.js'
+import { preparingStatements } from './prepared-statements.js'
 import { cachingStatements } from './statement-cache.js'
 
 export interface Database {
@@ -54,11 +55,13 @@ function connectSqlite(file: string, options: ConnectOptions): Database {
 }
 
 function connectPostgres(url: string, options: ConnectOptions): Database {
-  const pool = new pg.Pool({
-    connectionString: url,
-    max: options.poolSize ?? 10,
-    ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
-  })
+  const pool = preparingStatements(
+    new pg.Pool({
+      connectionString: url,
+      max: options.poolSize ?? 10,
+      ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
+    }),
+  )
   const db = new Kysely<any>({ dialect: new PostgresDialect({ pool }), ...logOption(options) })
   const safe = new URL(url)
   safe.password = ''
