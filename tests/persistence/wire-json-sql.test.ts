@@ -11,6 +11,7 @@ import type { ResourceName } from '../../core/fields/resource.js'
 import { isStorableText } from '../../core/fields/storable-text.js'
 import { toWireJson } from '../../core/fields/wire-json.js'
 import { fromUnits } from '../../core/money/money.js'
+import { valueOfType } from '../support/field-arbitraries.js'
 import { activeTargets, openTarget, type Target } from '../support/targets.js'
 
 /**
@@ -24,27 +25,11 @@ const text = fc
   .filter(isStorableText)
 
 function valueOf(f: Field): fc.Arbitrary<unknown> {
-  const some = (() => {
-    switch (f.type) {
-      case 'id':
-        return fc.bigInt({ min: 1n, max: 2n ** 53n }).map(String)
-      case 'number':
-        return fc.oneof(fc.double({ noNaN: true, noDefaultInfinity: true }), fc.integer(), fc.constantFrom(0.1, 0.30000000000000004, 1 / 3, 1e21, 5e-7, 2 ** 53 + 2, -0))
-      case 'currency':
-        return fc.oneof(fc.bigInt({ min: -(10n ** 15n) + 1n, max: 10n ** 15n - 1n }), fc.constantFrom(0n, -1n, 1n, 10_000n, -5_000n, 123_400n)).map(fromUnits)
-      case 'boolean':
-        return fc.boolean()
-      case 'presets':
-        return fc.array(text, { maxLength: 3 })
-      default:
-        return text
-    }
-  })()
   // Flags are stored NOT NULL; other ID columns (a transaction's feature) are left unset, out of
   // the ledger's unique keys.
-  if (f.type === 'boolean') return some
+  if (f.type === 'boolean') return fc.boolean()
   if (f.type === 'id') return fc.constant(null)
-  return fc.oneof({ weight: 4, arbitrary: some }, fc.constant(null))
+  return fc.oneof({ weight: 4, arbitrary: valueOfType(f, text) }, fc.constant(null))
 }
 
 /** Columns that reference another table get that table's row (or null where it may be unset). */
