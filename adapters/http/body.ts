@@ -39,7 +39,7 @@ export async function readBodyBytes(event: H3Event, limit = MAX_BODY_BYTES): Pro
 }
 
 /** Node's own request, when the server runs on node:http and nothing has read the body yet. */
-function nodeRequestOf(event: H3Event): IncomingMessage | null {
+export function nodeRequestOf(event: H3Event): IncomingMessage | null {
   const req = (event.req as { runtime?: { node?: { req?: IncomingMessage } } }).runtime?.node?.req
   return req && !event.req.bodyUsed && !req.readableEnded ? req : null
 }

@@ -32,6 +32,32 @@ test('first start prints the admin key once; it works; SIGTERM stops cleanly; th
   assert.is(await second.exited, 0)
 })
 
+test('usage files over a real socket: read as they arrive; a bad row answers 400 while the client still sends', async ({ dir }) => {
+  const server = startServer({ DATABASE_URL: `sqlite:${join(dir, 'usage.sqlite')}` })
+  try {
+    const base = await server.ready
+    const key = /shown only once:\n(\S+)/.exec(server.out())?.[1]
+    const header = 'callingNumber,dialledNumber,startTime,durationSeconds,chargeBand,callClass,carrier\n'
+    const rows = (count: number, bad = -1) =>
+      Array.from({ length: count }, (_, i) => (i === bad ? 'x,y,not-a-time,1,MOB,mobile,Gamma\n' : `01632960001,0770${String(i).padStart(7, '0')},2026-01-14T10:00:00Z,${1 + (i % 600)},MOB,mobile,Gamma\n`)).join('')
+    const post = (body: string) =>
+      fetch(`${base}/usageFiles/?name=calls.csv`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'text/csv' }, body })
+    const good = await post(header + rows(40_000))
+    assert.is(good.status, 201)
+    assert.equal((await good.json()).imported, 40_000)
+    const bad = await post(header + rows(40_000, 20_000))
+    assert.is(bad.status, 400)
+    const error = await bad.json()
+    assert.is(error.error_code, 400101)
+    assert.match(error.error, /line 20002/)
+    const after = await fetch(`${base}/usageFiles`, { headers: { authorization: `Bearer ${key}` } })
+    assert.equal((await after.json()).map((f: { imported: number }) => f.imported), [40_000], 'the bad file left nothing behind')
+  } finally {
+    server.child.kill('SIGTERM')
+    await server.exited
+  }
+})
+
 test('npm run apikey: create prints the key alone; list; revoke is immediate', async ({ dir }) => {
   const env = { ...process.env, DATABASE_URL: `sqlite:${join(dir, 'cli.sqlite')}` }
   const run = (...args: string[]) => spawnSync('npm', ['run', 'apikey', '--', ...args], { env, encoding: 'utf8' })
