@@ -1,8 +1,9 @@
 import type { Database as BetterSqlite, Statement } from 'better-sqlite3'
 import type { SqliteDatabase, SqliteStatement } from 'kysely'
 
-/** SQL longer than this is a bulk statement (a multi-row insert): kept in a smaller cache. */
+/** An insert longer than this is a bulk statement (a multi-row insert): kept in a smaller cache. */
 const BULK_SQL = 8_000
+const BULK = /^\s*insert\b/i
 
 /**
  * better-sqlite3 as Kysely's SQLite driver sees it, with prepared statements kept: the driver
@@ -17,7 +18,9 @@ export function cachingStatements(db: BetterSqlite, size = 256, bulkSize = 8): S
   const bulk = new Map<string, SqliteStatement & { readonly busy: boolean }>()
   return {
     prepare(sql: string) {
-      const cache = sql.length > BULK_SQL ? bulk : small
+      // Only inserts are bulk: a wire read's select is as long (its JSON expression) but is one
+      // of the few statements every request makes.
+      const cache = sql.length > BULK_SQL && BULK.test(sql) ? bulk : small
       const hit = cache.get(sql)
       if (hit && !hit.busy) {
         cache.delete(sql)

@@ -1,4 +1,4 @@
-import { CompiledQuery, type Kysely, type RawBuilder, type SelectQueryBuilder } from 'kysely'
+import { CompiledQuery, sql, type Kysely, type RawBuilder, type SelectQueryBuilder } from 'kysely'
 import { BillingError } from '../../../core/errors.js'
 import type { Item, Values } from '../../../core/fields/item.js'
 import type { Resource } from '../../../core/fields/resource.js'
@@ -92,11 +92,16 @@ export class KyselyResourceRepository implements ResourceRepository {
     return rows.map((r) => ({ id: String(r.id), json: wire.assemble(r.w0), key: r.key === null ? null : String(r.key) }))
   }
 
-  /** A list's paging: IDs after `idAfter`, in ID order, `limit` of them from `offset`. */
+  /**
+   * A list's paging: IDs after `idAfter`, in ID order, `limit` of them from `offset`. The limit
+   * and offset are written into the SQL (they are whole numbers the list request validated):
+   * bound as parameters, SQLite took 0.48 ms to find one customer by accountNumber in order,
+   * and 0.03 ms with them written out (bench/lists.ts).
+   */
   private paged(q: SelectQueryBuilder<any, any, any>, query: ListQuery): SelectQueryBuilder<any, any, any> {
     if (query.idAfter !== undefined) q = q.where(`${this.table}.id`, '>', this.dialect.encodeBigint(BigInt(query.idAfter)))
-    q = q.orderBy(`${this.table}.id`).limit(query.limit)
-    return query.offset ? q.offset(query.offset) : q
+    q = q.orderBy(`${this.table}.id`).limit(sql.lit(wholeNumber(query.limit)))
+    return query.offset ? q.offset(sql.lit(wholeNumber(query.offset))) : q
   }
 
   /** Adds computed fields to items read (a customer's balance, a feature's ledger figures). */
@@ -250,5 +255,11 @@ export class KyselyResourceRepository implements ResourceRepository {
 }
 
 const quote = (name: string) => `"${name.replace(/"/g, '""')}"`
+
+/** A count written into SQL: refused unless it is a whole number, so nothing but digits reaches the text. */
+function wholeNumber(n: number): number {
+  if (!Number.isSafeInteger(n) || n < 0) throw new Error(`not a row count: ${n}`)
+  return n
+}
 
 export const isId = (id: string): boolean => /^[1-9]\d{0,15}$/.test(id)
