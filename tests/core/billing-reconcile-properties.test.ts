@@ -1,0 +1,201 @@
+import { suite } from 'uvu'
+import * as assert from 'uvu/assert'
+import fc from 'fast-check'
+import type { BillingFeature } from '../../core/billing/billing-feature.js'
+import type { BillingCutoff } from '../../core/billing/feature-billing.js'
+import { isEmptyDiff, naturalKey } from '../../core/billing/ledger-row.js'
+import { periodContaining, serviceChargeIntervals, type ServiceChargeInterval } from '../../core/billing/periods.js'
+import { addDays, addMonths, daysBetween, daysInMonth, maxDate, minDate, type DateOnly } from '../../core/dates/date-only.js'
+import { isBillingError } from '../../core/errors.js'
+import type { Money } from '../../core/money/money.js'
+import { d, m, World, feature } from '../support/billing-world.js'
+
+/** Properties over random histories: idempotent reconciles, sound ledgers, agreement with an independent model. */
+const test = suite('core/billing reconcile: properties')
+
+type Op =
+  | { t: 'run'; at: number; chargeable: boolean }
+  | { t: 'approve' }
+  | { t: 'change'; mode: 'replace' | 'delta' | 'add'; offset: number; rate: bigint; count: number }
+  | { t: 'drop'; at: number }
+  | { t: 'reinstate' }
+
+const rate = fc.bigInt({ min: 0n, max: 200_000n }) // up to 20.0000, 4 places
+const count = fc.integer({ min: 0, max: 5 })
+const featureArb = fc.record({
+  interval: fc.constantFrom(...serviceChargeIntervals),
+  start: fc.integer({ min: 0, max: 365 }).map((n) => addDays(d('2024-01-01'), n)),
+  rate,
+  count,
+  committed: fc.option(fc.integer({ min: 1, max: 6 }), { nil: null }),
+  committedTermDays: fc.option(fc.integer({ min: 0, max: 500 }), { nil: null }),
+  endDays: fc.option(fc.integer({ min: 0, max: 900 }), { nil: null }),
+})
+const opArb = (modes: readonly ('replace' | 'delta' | 'add')[]): fc.Arbitrary<Op> =>
+  fc.oneof(
+    { weight: 3, arbitrary: fc.record({ t: fc.constant('run' as const), at: fc.integer({ min: -30, max: 900 }), chargeable: fc.boolean() }) },
+    { weight: 2, arbitrary: fc.constant({ t: 'approve' as const }) },
+    { weight: 3, arbitrary: fc.record({ t: fc.constant('change' as const), mode: fc.constantFrom(...modes), offset: fc.integer({ min: -400, max: 200 }), rate, count }) },
+    { weight: 1, arbitrary: fc.record({ t: fc.constant('drop' as const), at: fc.integer({ min: -10, max: 900 }) }) },
+    { weight: 1, arbitrary: fc.constant({ t: 'reinstate' as const }) },
+  )
+
+function build(f: { interval: ServiceChargeInterval; start: DateOnly; rate: bigint; count: number; committed: number | null; committedTermDays: number | null; endDays: number | null }): World {
+  return new World(
+    feature({
+      startDate: f.start,
+      interval: f.interval,
+      featureCountCommitted: f.committed,
+      committedTermDate: f.committedTermDays === null ? null : addDays(f.start, f.committedTermDays),
+      endDate: f.endDays === null ? null : addDays(f.start, f.endDays),
+      connectionCharge: m('5'),
+    }),
+    f.rate as Money,
+    f.count,
+  )
+}
+
+/** Every row in whole pence, natural keys unique, and no unapproved charge row overlapping another of its series. */
+function ledgerIsSound(w: World): boolean {
+  if (!w.ledger.every((r) => r.amount % 100n === 0n)) return false
+  if (new Set(w.ledger.map((r) => naturalKey('f', r))).size !== w.ledger.length) return false
+  const pending = w.ledger.filter((r) => !r.approved && r.kind === 'recurring' && r.quantity !== null)
+  return pending.every((a, i) => pending.every((b, j) => i === j || a.series !== b.series || a.periodEnd < b.periodStart || b.periodEnd < a.periodStart))
+}
+
+/** Applies one operation; returns false if the step's own re-run was not empty or the ledger unsound. */
+function step(w: World, op: Op, log: { d: DateOnly; rate: bigint; count: number }[]): boolean {
+  const start = w.feature.startDate!
+  let again: BillingCutoff
+  switch (op.t) {
+    case 'run':
+      again = { cutoff: addDays(start, op.at), chargeable: op.chargeable }
+      w.bill(again.cutoff, again.chargeable)
+      break
+    case 'approve':
+      w.approve()
+      return ledgerIsSound(w)
+    case 'change': {
+      const due = w.due ?? start
+      const dateFrom = op.mode === 'add' ? addDays(due, -(Math.abs(op.offset) % 90)) : addDays(due, op.offset)
+      try {
+        w.change({ chargeChangeMode: op.mode, dateFrom, serviceCharge: op.rate as Money, featureCount: op.count })
+      } catch (e) {
+        if (isBillingError(e)) return true // dropped, or add with nothing charged: refused, nothing written
+        throw e
+      }
+      log.push({ d: maxDate(dateFrom, start), rate: op.rate, count: op.count })
+      again = { cutoff: null, chargeable: false }
+      break
+    }
+    case 'drop':
+      w.drop(maxDate(addDays(start, op.at), addDays(start, -1)))
+      again = { cutoff: null, chargeable: false }
+      break
+    case 'reinstate':
+      w.feature = { ...w.feature, billToDate: null, isDropped: false }
+      w.bill(null, false)
+      again = { cutoff: null, chargeable: false }
+      break
+  }
+  return isEmptyDiff(w.plan(again)) && ledgerIsSound(w)
+}
+
+test('property: reconcile and every change are idempotent; amounts whole pence; keys unique', () => {
+  fc.assert(
+    fc.property(featureArb, fc.array(opArb(['replace', 'delta', 'add']), { maxLength: 12 }), (f, ops) => {
+      const w = build(f)
+      const log: { d: DateOnly; rate: bigint; count: number }[] = []
+      return ops.every((op) => step(w, op, log))
+    }),
+    { numRuns: 300 },
+  )
+})
+
+const halfUp = (n: bigint, den: bigint): bigint => (2n * n + den) / (2n * den) // n ≥ 0
+
+/**
+ * An independent model of what a feature should have been charged, period by period: walk every
+ * day, find its period by counting from the anchor (or the calendar), its price and count from the
+ * changes in the order they were made (the latest one made that covers the day wins), and charge
+ * each run of equal price and count as price × count × days / period days, rounded to pence.
+ */
+function model(
+  f: BillingFeature,
+  initial: { rate: bigint; count: number },
+  log: readonly { d: DateOnly; rate: bigint; count: number }[],
+  horizon: DateOnly,
+): Map<string, bigint> {
+  const start = f.startDate!
+  const n = { Monthly: 1, Quarterly: 3, Annually: 12, 'Calendar Monthly': 1, 'Calendar Quarterly': 3, 'Calendar Annually': 12 }[f.interval]
+  const calendar = f.interval.startsWith('Calendar')
+  const periodOf = (day: DateOnly): { start: DateOnly; end: DateOnly; days: number } => {
+    if (calendar) {
+      const y = Number(day.slice(0, 4))
+      const first = Math.floor((Number(day.slice(5, 7)) - 1) / n) * n + 1
+      let days = 0
+      for (let k = 0; k < n; k++) days += daysInMonth(y, first + k)
+      const calStart = d(`${day.slice(0, 4)}-${String(first).padStart(2, '0')}-01`)
+      return { start: maxDate(calStart, start), end: addDays(calStart, days - 1), days }
+    }
+    let k = 0
+    while (addMonths(start, (k + 1) * n) <= day) k++
+    const ps = addMonths(start, k * n)
+    const next = addMonths(start, (k + 1) * n)
+    return { start: ps, end: addDays(next, -1), days: daysBetween(ps, next) }
+  }
+  const valueOn = (day: DateOnly): { rate: bigint; count: number } => {
+    for (let i = log.length - 1; i >= 0; i--) if (log[i].d <= day) return log[i]
+    return initial
+  }
+  const billed = (c: number, periodStart: DateOnly): number =>
+    f.featureCountCommitted !== null && f.featureCountCommitted > c && (f.committedTermDate === null || periodStart <= f.committedTermDate) ? f.featureCountCommitted : c
+  const ends = [f.endDate, f.billToDate].filter((x): x is DateOnly => x !== null)
+  const lastPeriod = periodOf(maxDate(horizon, start))
+  const last = ends.length ? minDate(lastPeriod.end, ends.reduce(minDate)) : lastPeriod.end
+  const out = new Map<string, bigint>()
+  let run: { period: string; days: number; rate: bigint; qty: number; covered: number } | null = null
+  const close = (): void => {
+    if (run) out.set(run.period, (out.get(run.period) ?? 0n) + halfUp(run.rate * BigInt(run.qty) * BigInt(run.covered), BigInt(run.days) * 100n) * 100n)
+  }
+  for (let day = start; day <= last; day = addDays(day, 1)) {
+    const p = periodOf(day)
+    if (p.start > horizon) break
+    const v = valueOn(day)
+    const qty = billed(v.count, p.start)
+    if (run && run.period === p.start && run.rate === v.rate && run.qty === qty) run.covered++
+    else {
+      close()
+      run = { period: p.start, days: p.days, rate: v.rate, qty, covered: 1 }
+    }
+  }
+  close()
+  return out
+}
+
+test('property: after any history, the ledger holds per period exactly what the independent model says', () => {
+  fc.assert(
+    fc.property(featureArb, fc.array(opArb(['replace', 'delta']), { maxLength: 10 }), (f, ops) => {
+      const w = build(f)
+      const log: { d: DateOnly; rate: bigint; count: number }[] = []
+      for (const op of ops) step(w, op, log)
+      const cutoff = addDays(f.start, 950) // after every earlier cutoff
+      w.bill(cutoff, true)
+      const want = model(w.feature, { rate: f.rate, count: f.count }, log, cutoff)
+      const got = new Map<string, bigint>()
+      const schedule = { interval: f.interval, anchor: f.start }
+      for (const r of w.ledger) {
+        if (r.kind !== 'recurring') continue
+        const slot = periodContaining(schedule, r.periodStart)!.start
+        got.set(slot, (got.get(slot) ?? 0n) + r.amount)
+      }
+      const nonZero = (mp: Map<string, bigint>): string[] => [...mp].filter(([, v]) => v !== 0n).map(([k, v]) => `${k}=${v}`).sort()
+      assert.equal(nonZero(got), nonZero(want))
+      assert.ok(w.ledger.filter((r) => r.kind === 'connection').length <= 1, 'the connection charge is one-off')
+      return true
+    }),
+    { numRuns: 300 },
+  )
+})
+
+test.run()
