@@ -18,12 +18,6 @@ export function toWireJson(resource: Resource, item: Item): string {
   return write(item)
 }
 
-/** The text of an object with `extra` members (already JSON) added after the resource's fields. */
-export function withMembers(objectJson: string, extra: readonly (readonly [string, string])[]): string {
-  if (extra.length === 0) return objectJson
-  return `${objectJson.slice(0, -1)}${extra.map(([name, json]) => `,${JSON.stringify(name)}:${json}`).join('')}}`
-}
-
 function compileJsonWriter(fields: readonly Field[]): (item: Item) => string {
   const shown = fields.filter((f) => !f.internal)
   const parts = shown.map((f, i) => {
