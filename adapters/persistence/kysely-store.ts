@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely'
 import type { FieldRef } from '../../core/fields/field.js'
 import type { Resource, ResourceName } from '../../core/fields/resource.js'
 import type { ApiKeyRepository } from '../../core/ports/api-key-repository.js'
-import type { ContactRepository, ResourceRepository } from '../../core/ports/resource-repository.js'
+import type { ContactRepository } from '../../core/ports/resource-repository.js'
 import type { Store } from '../../core/ports/store.js'
 import { CompiledQueries } from './compiled-queries.js'
 import type { DatabaseDialect } from './dialect/dialect.js'
@@ -17,16 +17,16 @@ import type { Ledger } from '../../core/ports/ledger.js'
 import type { RatingData } from '../../core/ports/rating-data.js'
 import { KyselyRatingData } from './repositories/kysely-rating-data.js'
 import type { LifecycleLog } from '../../core/ports/lifecycle-log.js'
-import { KyselyResourceRepository } from './repositories/kysely-resource-repository.js'
+import { KyselyResourceRepository, type Peers } from './repositories/kysely-resource-repository.js'
 
 /** Resources whose rows carry computed fields or extra queries. */
 const specialised: Partial<Record<ResourceName, RepositoryFactory>> = {
-  customers: (db, dialect, r, q) => new KyselyCustomerRepository(db, dialect, r, q),
-  features: (db, dialect, r, q) => new KyselyFeatureRepository(db, dialect, r, q),
-  customerContacts: (db, dialect, r, q) => new KyselyContactRepository(db, dialect, r, q),
+  customers: (...a) => new KyselyCustomerRepository(...a),
+  features: (...a) => new KyselyFeatureRepository(...a),
+  customerContacts: (...a) => new KyselyContactRepository(...a),
 }
 
-export type RepositoryFactory = (db: Kysely<any>, dialect: DatabaseDialect, resource: Resource, queries: CompiledQueries) => ResourceRepository
+export type RepositoryFactory = (db: Kysely<any>, dialect: DatabaseDialect, resource: Resource, queries: CompiledQueries, peers: Peers) => KyselyResourceRepository
 
 export interface StoreOptions {
   /** How long an active API key's lookup is kept (see RecentKeys); 0, the default, keeps none. */
@@ -44,7 +44,7 @@ interface Shared {
 
 /** The Kysely implementation of the Store port, for one connection or one transaction. */
 export class KyselyStore implements Store {
-  private readonly repositories = new Map<ResourceName, ResourceRepository>()
+  private readonly repositories = new Map<ResourceName, KyselyResourceRepository>()
   readonly apiKeys: ApiKeyRepository
   readonly lifecycle: LifecycleLog
   readonly ledger: Ledger
@@ -64,11 +64,13 @@ export class KyselyStore implements Store {
     this.rating = new KyselyRatingData(db, dialect)
   }
 
+  private readonly peers: Peers = (name) => this.repository(name)
+
   get contacts(): ContactRepository {
-    return this.repository('customerContacts') as ContactRepository
+    return this.repository('customerContacts') as KyselyContactRepository
   }
 
-  repository(name: ResourceName): ResourceRepository {
+  repository(name: ResourceName): KyselyResourceRepository {
     let repo = this.repositories.get(name)
     if (!repo) {
       const resource = this.resources.get(name)
@@ -76,8 +78,8 @@ export class KyselyStore implements Store {
       const factory =
         this.shared.factories[name] ??
         specialised[name] ??
-        ((db: Kysely<any>, dialect: DatabaseDialect, r: Resource, q: CompiledQueries) => new KyselyResourceRepository(db, dialect, r, q))
-      repo = factory(this.db, this.dialect, resource, this.shared.queries)
+        ((...a: Parameters<RepositoryFactory>) => new KyselyResourceRepository(...a))
+      repo = factory(this.db, this.dialect, resource, this.shared.queries, this.peers)
       this.repositories.set(name, repo)
     }
     return repo

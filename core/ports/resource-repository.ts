@@ -1,5 +1,5 @@
 import type { FieldValue, Item, Values } from '../fields/item.js'
-import type { Resource } from '../fields/resource.js'
+import type { Resource, ResourceName } from '../fields/resource.js'
 
 /** One condition of a list query, on a stored column. */
 export type Condition =
@@ -18,6 +18,21 @@ export interface ListQuery {
   /** Stored fields only: computed ones (a customer's balance, a feature's ledger figures) stay null. */
   readonly storedOnly?: boolean
 }
+
+/**
+ * The parent rows children are read for: their IDs, or a query that finds them. Given as a
+ * query, the database finds the parents itself, so an expansion's reads need not wait for the
+ * page they expand (they run beside it).
+ */
+export type Parents = readonly string[] | ParentQuery
+
+export type ParentQuery =
+  /** The rows of `resource` that a list query returns (a page, with its paging). */
+  | { readonly resource: ResourceName; readonly page: ListQuery }
+  /** The rows of `resource` meeting `where` whose `column` is one of `parents` (a customer's numbers). */
+  | { readonly resource: ResourceName; readonly where: readonly Condition[]; readonly column: string; readonly parents: Parents }
+
+export const isIdList = (parents: Parents): parents is readonly string[] => Array.isArray(parents)
 
 /** An item as the API answers it: its ID and its JSON text (what toWireJson writes) as UTF-8. */
 export interface WireItem {
@@ -38,15 +53,15 @@ export interface ResourceRepository {
   /** The row locked against concurrent writers until the transaction ends. */
   getForUpdate(id: string): Promise<Item | undefined>
   list(query: ListQuery): Promise<Item[]>
-  /** Rows whose `column` is one of `ids`, ordered by ID: expansions fetch children in one query. */
-  listIn(column: string, ids: readonly string[], where?: readonly Condition[], options?: { readonly storedOnly?: boolean }): Promise<Item[]>
+  /** Rows whose `column` is one of the parents' IDs, ordered by ID: expansions fetch children in one query. */
+  listIn(column: string, parents: Parents, where?: readonly Condition[], options?: { readonly storedOnly?: boolean }): Promise<Item[]>
   /**
    * Reads that only answer a request: the items' JSON texts, written by the database where it
    * can (no item is built), else from the items. Same rows and order as `get`, `list`, `listIn`.
    */
   getWire(id: string): Promise<WireItem | undefined>
   listWire(query: ListQuery): Promise<WireItem[]>
-  listInWire(column: string, ids: readonly string[], where?: readonly Condition[]): Promise<WireItem[]>
+  listInWire(column: string, parents: Parents, where?: readonly Condition[]): Promise<WireItem[]>
   insert(values: Values): Promise<Item>
   update(id: string, values: Values): Promise<Item | undefined>
   remove(id: string): Promise<boolean>

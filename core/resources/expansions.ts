@@ -1,7 +1,7 @@
 import type { Item } from '../fields/item.js'
 import type { Resource, ResourceName } from '../fields/resource.js'
 import { toWire } from '../fields/wire.js'
-import type { Condition, WireItem } from '../ports/resource-repository.js'
+import type { Condition, Parents, WireItem } from '../ports/resource-repository.js'
 import type { Store } from '../ports/store.js'
 
 /** Expansion flags each level accepts (billing-api.md, contract 6). */
@@ -29,71 +29,96 @@ export type Expanded = ExpandedOf<Item>
 
 const active: Condition = { op: 'eq', column: 'isDropped', value: false }
 
-/** How an expansion reads children: `column` of each is one of `ids`. */
+/** How an expansion reads children: `column` of each is one of the parents' IDs. */
 interface Children<T> {
-  read(kind: 'numbers' | 'services' | 'features', column: string, ids: readonly string[], where: Condition[]): Promise<T[]>
+  read(kind: 'numbers' | 'services' | 'features', column: string, parents: Parents, where: Condition[]): Promise<T[]>
   id(child: T): string
   /** The value of the column the child was read by. */
   parent(child: T, column: string): string
 }
 
 const items = (store: Store): Children<Item> => ({
-  read: (kind, column, ids, where) => store.repository(kind).listIn(column, ids, where),
+  read: (kind, column, parents, where) => store.repository(kind).listIn(column, parents, where),
   id: (i) => i.id,
   parent: (i, column) => i[column] as string,
 })
 
 const wireItems = (store: Store): Children<WireItem> => ({
-  read: (kind, column, ids, where) => store.repository(kind).listInWire(column, ids, where),
+  read: (kind, column, parents, where) => store.repository(kind).listInWire(column, parents, where),
   id: (w) => w.id,
   parent: (w) => w.key as string,
 })
 
 /**
  * Adds the children the flags ask for to the items of a page. Each level is one query for the
- * whole page (no query per item).
+ * whole page (no query per item), and the levels are read at the same time.
  */
-export function expandItems(store: Store, level: ExpandingLevel, page: readonly Item[], flags: ReadonlySet<string>): Promise<Expanded[]> {
-  return expand(items(store), level, page, flags)
+export async function expandItems(store: Store, level: ExpandingLevel, page: readonly Item[], flags: ReadonlySet<string>): Promise<Expanded[]> {
+  if (page.length === 0) return []
+  return (await expand(items(store), level, page.map((i) => i.id), flags))(page)
 }
 
 /** `expandItems` on the JSON texts the API answers with: what HTTP reads. */
-export function expandWireItems(store: Store, level: ExpandingLevel, page: readonly WireItem[], flags: ReadonlySet<string>): Promise<ExpandedOf<WireItem>[]> {
-  return expand(wireItems(store), level, page, flags)
+export async function expandWireItems(store: Store, level: ExpandingLevel, page: readonly WireItem[], flags: ReadonlySet<string>): Promise<ExpandedOf<WireItem>[]> {
+  if (page.length === 0) return []
+  return (await expand(wireItems(store), level, page.map((i) => i.id), flags))(page)
 }
 
-async function expand<T>(children: Children<T>, level: ExpandingLevel, page: readonly T[], flags: ReadonlySet<string>): Promise<ExpandedOf<T>[]> {
-  if (page.length === 0) return []
+/**
+ * Reads the children the flags ask for of the wire items `parents` finds, and answers how to
+ * attach them to those items. Given the query of a page, the reads can run beside the page's.
+ */
+export function wireChildren(store: Store, level: ExpandingLevel, parents: Parents, flags: ReadonlySet<string>): Promise<(page: readonly WireItem[]) => ExpandedOf<WireItem>[]> {
+  return expand(wireItems(store), level, parents, flags)
+}
+
+export const isExpandingLevel = (name: string): name is ExpandingLevel => Object.hasOwn(expansionFlags, name)
+
+/**
+ * Reads the children of `parents` (items of `level`) that the flags ask for, all at once, and
+ * answers how to attach them to those items.
+ */
+async function expand<T>(children: Children<T>, level: ExpandingLevel, parents: Parents, flags: ReadonlySet<string>): Promise<(page: readonly T[]) => ExpandedOf<T>[]> {
   const featureWhere = flags.has('featureActive') ? [active] : []
-  const withFeatures = async (kind: 'numbers' | 'services', parents: readonly T[]) => {
-    const column = kind === 'numbers' ? 'numberID' : 'serviceID'
-    const features = flags.has('expandFeatures')
-      ? groupBy(children, await children.read('features', column, parents.map(children.id), featureWhere), column)
-      : null
-    return (item: T): ExpandedOf<T> => (features ? { item, features: features.get(children.id(item)) ?? [] } : { item })
+  const expandFeatures = flags.has('expandFeatures')
+  const read = async (kind: 'numbers' | 'services' | 'features', column: string, from: Parents, where: Condition[]) =>
+    groupBy(children, await children.read(kind, column, from, where), column)
+  if (level !== 'customers') {
+    const features = expandFeatures ? await read('features', level === 'numbers' ? 'numberID' : 'serviceID', parents, featureWhere) : null
+    return (page) => page.map((item) => (features ? { item, features: features.get(children.id(item)) ?? [] } : { item }))
   }
-  if (level !== 'customers') return page.map(await withFeatures(level, page))
-  const ids = page.map(children.id)
-  const out: { item: T; numbers?: ExpandedOf<T>[]; services?: ExpandedOf<T>[]; features?: T[] }[] = page.map((item) => ({ item }))
-  for (const kind of ['numbers', 'services'] as const) {
-    if (!flags.has(kind === 'numbers' ? 'expandNumbers' : 'expandServices')) continue
+  // Each kind of child with its own features: the features are found through the children's query.
+  const withFeatures = async (kind: 'numbers' | 'services') => {
     const where = flags.has(kind === 'numbers' ? 'numberActive' : 'serviceActive') ? [active] : []
-    const found = await children.read(kind, 'customerID', ids, where)
-    const present = await withFeatures(kind, found)
-    const byParent = groupBy(children, found, 'customerID')
-    for (const o of out) o[kind] = (byParent.get(children.id(o.item)) ?? []).map(present)
-  }
-  if (flags.has('expandFeatures')) {
-    // Features attached to the customers themselves (not to one of their numbers or services).
-    const own = await children.read('features', 'customerID', ids, [
-      ...featureWhere,
-      { op: 'isNull', column: 'numberID', value: true },
-      { op: 'isNull', column: 'serviceID', value: true },
+    const [found, features] = await Promise.all([
+      read(kind, 'customerID', parents, where),
+      expandFeatures ? read('features', kind === 'numbers' ? 'numberID' : 'serviceID', { resource: kind, where, column: 'customerID', parents }, featureWhere) : null,
     ])
-    const byCustomer = groupBy(children, own, 'customerID')
-    for (const o of out) o.features = byCustomer.get(children.id(o.item)) ?? []
+    return (customerID: string): ExpandedOf<T>[] =>
+      (found.get(customerID) ?? []).map((item) => (features ? { item, features: features.get(children.id(item)) ?? [] } : { item }))
   }
-  return out
+  const [numbers, services, own] = await Promise.all([
+    flags.has('expandNumbers') ? withFeatures('numbers') : null,
+    flags.has('expandServices') ? withFeatures('services') : null,
+    // Features attached to the customers themselves (not to one of their numbers or services).
+    expandFeatures
+      ? read('features', 'customerID', parents, [
+          ...featureWhere,
+          { op: 'isNull', column: 'numberID', value: true },
+          { op: 'isNull', column: 'serviceID', value: true },
+        ])
+      : null,
+  ])
+  return (page) =>
+    page.map((item) => {
+      const id = children.id(item)
+      return {
+        item,
+        ...(numbers && { numbers: numbers(id) }),
+        ...(services && { services: services(id) }),
+        ...(own && { features: own.get(id) ?? [] }),
+      }
+    })
 }
 
 /** An expanded item as the API returns it: the item's fields, then `numbers`, `services`, `features`. */

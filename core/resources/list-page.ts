@@ -2,7 +2,8 @@ import type { Item } from '../fields/item.js'
 import type { Resource } from '../fields/resource.js'
 import type { Condition, WireItem } from '../ports/resource-repository.js'
 import { parseListRequest, type ListRequest, type RawParams } from './list-request.js'
-import { listItems, listWireItems, type ResourceContext } from './resources.js'
+import { listItems, listWireItems, pageQuery, trimPage, type ResourceContext } from './resources.js'
+import { isExpandingLevel, wireChildren, type ExpandedOf } from './expansions.js'
 
 /** How one list is read beyond the resource's own filters. */
 export interface ListSpec {
@@ -29,6 +30,25 @@ export function listPage(ctx: ResourceContext, resource: Resource, params: RawPa
 /** `listPage` with each item as the JSON text the API answers with (see `ResourceRepository.listWire`). */
 export function listWirePage(ctx: ResourceContext, resource: Resource, params: RawParams, spec: ListSpec = {}): Promise<ListPage<WireItem>> {
   return readListPage(resource, params, spec, (request, where) => listWireItems(ctx, resource, request, where))
+}
+
+/**
+ * `listWirePage` of customers, numbers or services, each item with the children its flags ask
+ * for. The children are found by the page's own query, so their statements run beside the
+ * page's rather than after it (on Postgres, each on a connection of its own).
+ */
+export function listExpandedWirePage(ctx: ResourceContext, resource: Resource, params: RawParams, spec: ListSpec = {}): Promise<ListPage<ExpandedOf<WireItem>>> {
+  const level = resource.name
+  if (!isExpandingLevel(level)) throw new Error(`${level} has no expansions`)
+  return readListPage(resource, params, spec, async (request, where) => {
+    const query = pageQuery(request, where)
+    const [rows, attach] = await Promise.all([
+      ctx.store.repository(level).listWire(query),
+      wireChildren(ctx.store, level, { resource: level, page: query }, request.flags),
+    ])
+    const { items, hasMore } = trimPage(rows, request)
+    return { items: attach(items), hasMore }
+  })
 }
 
 async function readListPage<T>(

@@ -121,7 +121,16 @@ export async function listWireItems(
 }
 
 async function readPage<T>(read: (query: ListQuery) => Promise<T[]>, request: ListRequest, scope: ListRequest['where']) {
-  const rows = await read({ where: [...scope, ...request.where], idAfter: request.idAfter, offset: request.offset, limit: request.limit + 1 })
+  return trimPage(await read(pageQuery(request, scope)), request)
+}
+
+/** The query of one page of a list: one item more than asked for, to know whether a next page exists. */
+export function pageQuery(request: ListRequest, scope: ListRequest['where'] = []): ListQuery {
+  return { where: [...scope, ...request.where], idAfter: request.idAfter, offset: request.offset, limit: request.limit + 1 }
+}
+
+/** The page of the rows `pageQuery` read, without the extra one. */
+export function trimPage<T>(rows: T[], request: ListRequest): { items: T[]; hasMore: boolean } {
   const hasMore = rows.length > request.limit
   return { items: hasMore ? rows.slice(0, request.limit) : rows, hasMore }
 }

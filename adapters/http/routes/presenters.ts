@@ -1,16 +1,23 @@
 import type { WireItem } from '../../../core/ports/resource-repository.js'
 import { expandWireItems, type ExpandedOf, type ExpandingLevel } from '../../../core/resources/expansions.js'
+import { listExpandedWirePage } from '../../../core/resources/list-page.js'
 import { arrayPieces, withMemberPieces, type Pieces } from '../json-pieces.js'
 import type { Present } from './resource-routes.js'
 
 /**
- * Adds `numbers`, `services` and `features` arrays to the items of a page, as the request's
- * expansion flags ask (one query per level for the whole page).
+ * Adds `numbers`, `services` and `features` arrays to items, as the request's expansion flags
+ * ask (one query per level for the whole page, read beside the page itself).
  */
 export function expandingPresenter(level: ExpandingLevel): Present {
-  return async (items, request, ctx) => {
-    const expanded = await expandWireItems(ctx.platform.store, level, items, request?.flags ?? new Set<string>())
-    return expanded.map(expandedPieces)
+  return {
+    async list(ctx, resource, params, spec) {
+      const { items, hasMore, request } = await listExpandedWirePage(ctx.platform, resource, params, spec)
+      return { bodies: items.map(expandedPieces), lastId: items.at(-1)?.item.id, hasMore, request }
+    },
+    async one(item, request, ctx) {
+      const [expanded] = await expandWireItems(ctx.platform.store, level, [item], request?.flags ?? new Set<string>())
+      return expandedPieces(expanded)
+    },
   }
 }
 

@@ -4,9 +4,9 @@ import type { Item } from '../../../core/fields/item.js'
 import type { Resource } from '../../../core/fields/resource.js'
 import { toWireJson } from '../../../core/fields/wire-json.js'
 import type { Condition, WireItem } from '../../../core/ports/resource-repository.js'
-import { acceptedParams, parseListRequest, type ListRequest } from '../../../core/resources/list-request.js'
+import { acceptedParams, parseListRequest, type ListRequest, type RawParams } from '../../../core/resources/list-request.js'
 import { deleteItem } from '../../../core/resources/removals.js'
-import { listWirePage } from '../../../core/resources/list-page.js'
+import { listWirePage, type ListSpec } from '../../../core/resources/list-page.js'
 import { createItem, getItem, getWireItem, updateItem } from '../../../core/resources/resources.js'
 import { readJsonObject } from '../body.js'
 import { nextLink, rawParams } from '../query.js'
@@ -14,10 +14,28 @@ import { arrayPieces, joinPieces, type Pieces } from '../json-pieces.js'
 import { jsonText } from '../respond.js'
 import { BASE_PATH, type RequestContext, type Route } from '../route.js'
 
-/** The JSON of each item a route read, as it answers with it; expansions hook in here. */
-export type Present = (items: WireItem[], request: ListRequest | null, ctx: RequestContext) => Promise<Pieces[]>
+/** How a route reads its items and writes their JSON; expansions hook in here. */
+export interface Present {
+  /** One page of a list: each item's JSON, and the last item's ID (for the next page's link). */
+  list(ctx: RequestContext, resource: Resource, params: RawParams, spec: ListSpec): Promise<PresentedPage>
+  /** One item read by ID, with what the request's flags ask for. */
+  one(item: WireItem, request: ListRequest | null, ctx: RequestContext): Promise<Pieces>
+}
 
-export const presentPlain: Present = async (items) => items.map((item) => [item.json])
+export interface PresentedPage {
+  readonly bodies: Pieces[]
+  readonly lastId: string | undefined
+  readonly hasMore: boolean
+  readonly request: ListRequest
+}
+
+export const presentPlain: Present = {
+  async list(ctx, resource, params, spec) {
+    const { items, hasMore, request } = await listWirePage(ctx.platform, resource, params, spec)
+    return { bodies: items.map((item) => [item.json]), lastId: items.at(-1)?.id, hasMore, request }
+  },
+  one: async (item) => [item.json],
+}
 
 export interface ListOptions {
   readonly path: string
@@ -37,13 +55,12 @@ export function listRoute(resource: Resource, o: ListOptions): Route {
     path: o.path,
     doc: { summary: o.summary, resource: resource.name, kind: 'list', query: acceptedParams(resource, o.flags) },
     async handler(event, ctx) {
-      const { items, hasMore, request } = await listWirePage(ctx.platform, resource, rawParams(event), {
+      const { bodies, lastId, hasMore, request } = await present.list(ctx, resource, rawParams(event), {
         flags: o.flags,
         scope: o.scope && (() => o.scope!(ctx)),
         refine: o.refine,
       })
-      const bodies = await present(items, request, ctx)
-      const link = hasMore && !request.uniqueSearch ? nextLink(event, items.at(-1)?.id, request.offset > 0) : undefined
+      const link = hasMore && !request.uniqueSearch ? nextLink(event, lastId, request.offset > 0) : undefined
       return jsonText(event, 200, joinPieces(arrayPieces(bodies)), link ? { link } : {})
     },
   }
@@ -58,7 +75,7 @@ export function getRoute(resource: Resource, present = presentPlain, flags: read
       const item = await getWireItem(ctx.platform, resource, ctx.params.id)
       assertNoQuery(event, flags)
       const request = flags.length ? parseListRequest(resource, rawParams(event), flags) : null
-      const [body] = await present([item], request, ctx)
+      const body = await present.one(item, request, ctx)
       return jsonText(event, 200, body.length === 1 ? body[0] : joinPieces(body))
     },
   }

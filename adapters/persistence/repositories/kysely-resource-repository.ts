@@ -1,13 +1,17 @@
 import { CompiledQuery, sql, type Kysely, type RawBuilder, type SelectQueryBuilder } from 'kysely'
 import { BillingError } from '../../../core/errors.js'
 import type { Item, Values } from '../../../core/fields/item.js'
-import type { Resource } from '../../../core/fields/resource.js'
+import type { Resource, ResourceName } from '../../../core/fields/resource.js'
 import { toWireJson } from '../../../core/fields/wire-json.js'
-import type { Condition, ListQuery, ResourceRepository, WireItem } from '../../../core/ports/resource-repository.js'
+import { isIdList, type Condition, type ListQuery, type ParentQuery, type Parents, type ResourceRepository, type WireItem } from '../../../core/ports/resource-repository.js'
 import type { DatabaseDialect, WireSelect } from '../dialect/dialect.js'
 import { CompiledQueries } from '../compiled-queries.js'
+import { inIdOrder } from '../id-order.js'
 import { RowCodec } from '../row-codec.js'
 import { wireMembers } from '../wire-members.js'
+
+/** The repositories of the other resources of the same store (parents given as queries are theirs to write). */
+export type Peers = (name: ResourceName) => KyselyResourceRepository
 
 /** One Kysely repository for any catalogued resource, on every dialect. */
 export class KyselyResourceRepository implements ResourceRepository {
@@ -17,7 +21,8 @@ export class KyselyResourceRepository implements ResourceRepository {
     protected readonly db: Kysely<any>,
     protected readonly dialect: DatabaseDialect,
     readonly resource: Resource,
-    protected readonly queries = new CompiledQueries(),
+    protected readonly queries: CompiledQueries,
+    private readonly peers: Peers,
   ) {
     this.codec = new RowCodec(resource, dialect)
   }
@@ -82,14 +87,14 @@ export class KyselyResourceRepository implements ResourceRepository {
     return rows.map((r) => ({ id: String(r.id), json: wire.assemble(r.w0) }))
   }
 
-  async listInWire(column: string, ids: readonly string[], where: readonly Condition[] = []): Promise<WireItem[]> {
+  async listInWire(column: string, parents: Parents, where: readonly Condition[] = []): Promise<WireItem[]> {
     const wire = this.wireSelect()
-    if (!wire) return (await this.listIn(column, ids, where)).map((i) => this.toWireItem(i, column))
-    if (ids.length === 0) return []
-    const encoded = ids.map((id) => this.dialect.encodeBigint(BigInt(id)))
-    const q = this.applyConditions(this.selectWire(wire, column), where).where(`${this.table}.${column}`, 'in', encoded)
-    const rows = await q.orderBy(`${this.table}.id`).execute()
-    return rows.map((r) => ({ id: String(r.id), json: wire.assemble(r.w0), key: r.key === null ? null : String(r.key) }))
+    if (!wire) return (await this.listIn(column, parents, where)).map((i) => this.toWireItem(i, column))
+    if (isIdList(parents) && parents.length === 0) return []
+    // Put in ID order here, not by the database: Postgres sorted a page's 3,000 numbers with
+    // their JSON on disk (7 MB, beyond work_mem) and sent none before the last was made.
+    const rows = await this.whereIn(this.applyConditions(this.selectWire(wire, column), where), column, parents).execute()
+    return inIdOrder(rows.map((r) => ({ id: String(r.id), json: wire.assemble(r.w0), key: r.key === null ? null : String(r.key) })))
   }
 
   /**
@@ -102,6 +107,20 @@ export class KyselyResourceRepository implements ResourceRepository {
     if (query.idAfter !== undefined) q = q.where(`${this.table}.id`, '>', this.dialect.encodeBigint(BigInt(query.idAfter)))
     q = q.orderBy(`${this.table}.id`).limit(sql.lit(wholeNumber(query.limit)))
     return query.offset ? q.offset(sql.lit(wholeNumber(query.offset))) : q
+  }
+
+  /** `column` is one of the parents' IDs: listed, or a subquery the parents' own repository writes. */
+  private whereIn<Q extends SelectQueryBuilder<any, any, any>>(q: Q, column: string, parents: Parents): Q {
+    const ids = isIdList(parents)
+      ? parents.map((id) => this.dialect.encodeBigint(BigInt(id)))
+      : this.peers(parents.resource).selectParents(parents)
+    return q.where(`${this.table}.${column}`, 'in', ids) as Q
+  }
+
+  /** The IDs of this resource's rows that `parents` finds, as a subquery. */
+  selectParents(parents: ParentQuery): SelectQueryBuilder<any, any, any> {
+    const q = this.applyConditions(this.db.selectFrom(this.table).select(`${this.table}.id`), 'page' in parents ? parents.page.where : parents.where)
+    return 'page' in parents ? this.paged(q, parents.page) : this.whereIn(q, parents.column, parents.parents)
   }
 
   /** Adds computed fields to items read (a customer's balance, a feature's ledger figures). */
@@ -134,10 +153,9 @@ export class KyselyResourceRepository implements ResourceRepository {
     return query.storedOnly ? items : this.finish(items)
   }
 
-  async listIn(column: string, ids: readonly string[], where: readonly Condition[] = [], options: { readonly storedOnly?: boolean } = {}): Promise<Item[]> {
-    if (ids.length === 0) return []
-    const encoded = ids.map((id) => this.dialect.encodeBigint(BigInt(id)))
-    const q = this.applyConditions(this.select(options.storedOnly), where).where(`${this.table}.${column}`, 'in', encoded)
+  async listIn(column: string, parents: Parents, where: readonly Condition[] = [], options: { readonly storedOnly?: boolean } = {}): Promise<Item[]> {
+    if (isIdList(parents) && parents.length === 0) return []
+    const q = this.whereIn(this.applyConditions(this.select(options.storedOnly), where), column, parents)
     const items = (await q.orderBy(`${this.table}.id`).execute()).map((r) => this.codec.decode(r))
     return options.storedOnly ? items : this.finish(items)
   }
