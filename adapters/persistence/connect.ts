@@ -4,7 +4,8 @@ import SqliteDatabase from 'better-sqlite3'
 import { Kysely, PostgresDialect, SqliteDialect, type LogEvent } from 'kysely'
 import pg from 'pg'
 import type { DatabaseDialect, DialectName } from './dialect/dialect.js'
-import { postgresDialect } from './dialect/postgres-dialect.js'
+import { postgresBytesDialect, postgresDialect } from './dialect/postgres-dialect.js'
+import { jsonAsBytes } from './dialect/postgres-wire-json.js'
 import { sqliteDialect } from './dialect/sqlite-dialect.js'
 import { preparingStatements } from './prepared-statements.js'
 import { cachingStatements } from './statement-cache.js'
@@ -59,6 +60,7 @@ function connectPostgres(url: string, options: ConnectOptions): Database {
     new pg.Pool({
       connectionString: url,
       max: options.poolSize ?? 10,
+      types: jsonAsBytes,
       ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
     }),
   )
@@ -67,7 +69,7 @@ function connectPostgres(url: string, options: ConnectOptions): Database {
   safe.password = ''
   return {
     db,
-    dialect: postgresDialect,
+    dialect: postgresBytesDialect,
     description: `postgres://${safe.host}${safe.pathname}${options.schema ? `#${options.schema}` : ''}`,
     close: () => db.destroy(),
   }

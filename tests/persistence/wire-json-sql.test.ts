@@ -1,7 +1,9 @@
 import fc from 'fast-check'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { connect, type Database } from '../../adapters/persistence/connect.js'
+import { Kysely, PostgresDialect } from 'kysely'
+import pg from 'pg'
+import { connect, wrapKysely, type Database } from '../../adapters/persistence/connect.js'
 import { KyselyStore } from '../../adapters/persistence/kysely-store.js'
 import { migrate } from '../../adapters/persistence/migrations/migrations.js'
 import { storedResources } from '../../apps/platform/stored-resources.js'
@@ -140,6 +142,43 @@ for (const name of activeTargets()) {
     assert.equal(active.map((w) => [w.id, w.key]), [[a.id, customer.id]])
     assert.equal(await numbers.listInWire('customerID', []), [])
   })
+
+  test('texts of every size and script: each item whole, whatever bytes were written before it', async ({ store }) => {
+    const repo = store.repository('customers')
+    // Postgres writes each item's bytes into a shared slab of 1 MB: items of up to 300 kB,
+    // multi-byte characters, cross the slab's end and the size it copies alone.
+    const pieces = ['a', 'é', '€', '😀', '"\\\n']
+    const made: string[] = []
+    for (let i = 0; i < 24; i++) {
+      const text = pieces[i % pieces.length].repeat([10, 3_000, 40_000, 120_000][i % 4] + i)
+      made.push((await repo.insert({ firstnames: text, lastname: `slab-${i}` })).id)
+    }
+    const listed = await repo.listWire({ where: [{ op: 'in', column: 'id', values: made }], limit: 100 })
+    assert.equal(listed.map((w) => w.id), made)
+    for (const w of listed) sameJson(w.json, toWireJson(repo.resource, (await repo.get(w.id))!))
+    const children = await repo.listInWire('id', made)
+    for (const [i, w] of children.entries()) assert.equal(Buffer.from(w.json), Buffer.from(listed[i].json))
+  })
+
+  if (name === 'postgres') {
+    test("an embedder's own pool (JSON as text, not bytes) gets the same JSON", async ({ target, store }) => {
+      const pool = new pg.Pool({ connectionString: target.databaseUrl, options: `-c search_path=${target.schema}` })
+      const own = wrapKysely(new Kysely<any>({ dialect: new PostgresDialect({ pool }) }), 'postgres')
+      try {
+        const theirs = new KyselyStore(own.db, own.dialect, storedResources)
+        for (const kind of ['customers', 'numbers'] as const) {
+          const page = await store.repository(kind).listWire({ where: [], limit: 50 })
+          assert.ok(page.length > 0)
+          const same = await theirs.repository(kind).listWire({ where: [], limit: 50 })
+          assert.ok(same.every((w) => w.json instanceof Uint8Array))
+          assert.equal(same.map((w) => textOf(w.json)), page.map((w) => textOf(w.json)))
+          assert.equal(textOf((await theirs.repository(kind).getWire(page[0].id))!.json), textOf(page[0].json))
+        }
+      } finally {
+        await own.db.destroy()
+      }
+    })
+  }
 
   test.run()
 }

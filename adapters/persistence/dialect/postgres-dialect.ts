@@ -101,8 +101,11 @@ export const postgresDialect: DatabaseDialect = {
     if (!seq) return
     await sql`select setval(${seq}::regclass, coalesce((select max(id) from ${sql.id(table)}), 0) + 1, false)`.execute(db)
   },
-  wireJson: postgresWireJson,
+  wireJson: postgresWireJson('text'),
 }
+
+/** Postgres on a pool made with `jsonAsBytes`: wire reads come as bytes (see postgres-wire-json.ts). */
+export const postgresBytesDialect: DatabaseDialect = { ...postgresDialect, wireJson: postgresWireJson('bytes') }
 
 /** Rows per bulk statement: a few MB of arrays at most. */
 const BULK_ROWS = 10_000
