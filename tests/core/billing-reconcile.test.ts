@@ -1,7 +1,6 @@
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { planFeatureBilling } from '../../core/billing/feature-billing.js'
-import { totalValueCharged } from '../../core/billing/feature-totals.js'
 import { isEmptyDiff } from '../../core/billing/ledger-row.js'
 import { featureBillTo } from '../../core/lifecycle/bill-to.js'
 import { d, m, show, World, inserted, updated, feature } from '../support/billing-world.js'

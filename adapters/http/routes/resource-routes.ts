@@ -1,6 +1,5 @@
 import type { H3Event } from 'h3'
 import { BillingError } from '../../../core/errors.js'
-import type { Item } from '../../../core/fields/item.js'
 import type { Resource } from '../../../core/fields/resource.js'
 import { toWireJson } from '../../../core/fields/wire-json.js'
 import type { Condition, WireItem } from '../../../core/ports/resource-repository.js'

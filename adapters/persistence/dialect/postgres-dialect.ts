@@ -1,4 +1,4 @@
-import { CompiledQuery, sql, type Kysely } from 'kysely'
+import { CompiledQuery, sql } from 'kysely'
 import type { DatabaseDialect } from './dialect.js'
 import { postgresWireJson } from './postgres-wire-json.js'
 

@@ -8,7 +8,7 @@ const LINKS = 'customer_shared_contacts'
 export class KyselyContactRepository extends KyselyResourceRepository implements ContactRepository {
   async listForCustomer(customerID: string, query: ListQuery): Promise<Item[]> {
     const id = this.dialect.encodeBigint(BigInt(customerID))
-    let q = this.applyConditions(this.select(), query.where).where((eb) =>
+    let q = this.conditions.apply(this.select(), query.where).where((eb) =>
       eb.or([
         eb(`${this.table}.customerID`, '=', id),
         eb(`${this.table}.id`, 'in', eb.selectFrom(LINKS).select('contactID').where('customerID', '=', id)),
