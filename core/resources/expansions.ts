@@ -83,9 +83,12 @@ async function expand<T>(children: Children<T>, level: ExpandingLevel, parents: 
   const expandFeatures = flags.has('expandFeatures')
   const read = async (kind: 'numbers' | 'services' | 'features', column: string, from: Parents, where: Condition[]) =>
     groupBy(children, await children.read(kind, column, from, where), column)
+  // A number or service with its own features when they were read.
+  const withOwn = (features: Map<string, T[]> | null) => (item: T): ExpandedOf<T> =>
+    features ? { item, features: features.get(children.id(item)) ?? [] } : { item }
   if (level !== 'customers') {
     const features = expandFeatures ? await read('features', level === 'numbers' ? 'numberID' : 'serviceID', parents, featureWhere) : null
-    return (page) => page.map((item) => (features ? { item, features: features.get(children.id(item)) ?? [] } : { item }))
+    return (page) => page.map(withOwn(features))
   }
   // Each kind of child with its own features: the features are found through the children's query.
   const withFeatures = async (kind: 'numbers' | 'services') => {
@@ -94,8 +97,8 @@ async function expand<T>(children: Children<T>, level: ExpandingLevel, parents: 
       read(kind, 'customerID', parents, where),
       expandFeatures ? read('features', kind === 'numbers' ? 'numberID' : 'serviceID', { resource: kind, where, column: 'customerID', parents }, featureWhere) : null,
     ])
-    return (customerID: string): ExpandedOf<T>[] =>
-      (found.get(customerID) ?? []).map((item) => (features ? { item, features: features.get(children.id(item)) ?? [] } : { item }))
+    const present = withOwn(features)
+    return (customerID: string): ExpandedOf<T>[] => (found.get(customerID) ?? []).map(present)
   }
   const [numbers, services, own] = await Promise.all([
     flags.has('expandNumbers') ? withFeatures('numbers') : null,
