@@ -35,6 +35,8 @@ export function initialHistory(startDate: DateOnly, serviceCharge: Money | null,
  * start (a date before the first version uses the first version).
  */
 export function effectiveHistory(history: ChargeHistory, startDate: DateOnly): ChargeVersion[] {
+  // A feature never changed has one version (nearly all of them, several times per billing).
+  if (history.length === 1) return [history[0].from === startDate ? history[0] : { ...history[0], from: startDate }]
   const sorted = [...history].sort((a, b) => (a.from < b.from ? -1 : a.from > b.from ? 1 : 0))
   const out: ChargeVersion[] = []
   for (const v of sorted) {
