@@ -40,6 +40,15 @@ export interface WireSelect {
   readonly assemble: (value: unknown) => Uint8Array
 }
 
+/** Columns of a bulk read selected as one value (see `DatabaseDialect.packedRead`). */
+export interface PackedRead {
+  /** The fields in `column`, in order; a read selects the others' columns as they are. */
+  readonly packed: readonly Field[]
+  readonly column: RawBuilder<unknown>
+  /** The selected value as the packed fields' column values, in order. */
+  unpack(value: unknown): unknown[]
+}
+
 /**
  * Everything that differs between SQLite and Postgres, in one place (like Kysely's
  * DialectAdapter). Repositories and migrations are written once against this.
@@ -117,4 +126,11 @@ export interface DatabaseDialect {
    * than JavaScript's, never with another value (tests/persistence/wire-json-sql.test.ts).
    */
   wireJson(members: readonly WireMember[]): WireSelect
+  /**
+   * How a bulk read of many rows selects these fields of a table as one value, for those that
+   * fit in it exactly, or null to select every column as it is. SQLite: a JSON array (a billing
+   * run reads 22 columns of a million features: 4.7 s as columns, 3.9 s packed, measured in
+   * isolation). Postgres: null, its driver parses the text of every column in any case.
+   */
+  packedRead(table: string, fields: readonly Field[]): PackedRead | null
 }

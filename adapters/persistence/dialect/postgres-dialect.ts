@@ -102,6 +102,7 @@ export const postgresDialect: DatabaseDialect = {
     await sql`select setval(${seq}::regclass, coalesce((select max(id) from ${sql.id(table)}), 0) + 1, false)`.execute(db)
   },
   wireJson: postgresWireJson('text'),
+  packedRead: () => null,
 }
 
 /** Postgres on a pool made with `jsonAsBytes`: wire reads come as bytes (see postgres-wire-json.ts). */

@@ -1,5 +1,6 @@
 import { CompiledQuery, sql, type Kysely } from 'kysely'
 import type { BulkColumn, BulkOptions, DatabaseDialect } from './dialect.js'
+import { sqlitePackedRead } from './sqlite-packed-read.js'
 import { sqliteWireJson } from './sqlite-wire-json.js'
 
 export const sqliteDialect: DatabaseDialect = {
@@ -73,6 +74,7 @@ export const sqliteDialect: DatabaseDialect = {
   },
   resetIdSequence: async () => {},
   wireJson: sqliteWireJson,
+  packedRead: sqlitePackedRead,
 }
 
 /** Parameters in one statement, under SQLite's limit (32,766). */

@@ -1,8 +1,9 @@
-import type { Kysely } from 'kysely'
+import type { AliasedRawBuilder, Kysely } from 'kysely'
 import { runCustomerFields, runFeatureFields } from '../../../core/billing/run-fields.js'
 import { catalogue } from '../../../core/fields/catalogue.js'
 import type { Item } from '../../../core/fields/item.js'
 import type { Resource } from '../../../core/fields/resource.js'
+import type { Field } from '../../../core/fields/field.js'
 import type { MarkedFeature } from '../../../core/ports/ledger.js'
 import type { DatabaseDialect } from '../dialect/dialect.js'
 import { RowCodec } from '../row-codec.js'
@@ -25,6 +26,7 @@ const features = narrowed(catalogue.features, runFeatureFields)
 export class KyselyRunReads {
   private readonly customerCodec: RowCodec
   private readonly featureCodec: RowCodec
+  private readonly featureColumns: SelectedColumns
 
   constructor(
     private readonly db: Kysely<any>,
@@ -32,6 +34,7 @@ export class KyselyRunReads {
   ) {
     this.customerCodec = new RowCodec(customers, dialect)
     this.featureCodec = new RowCodec(features, dialect)
+    this.featureColumns = selectedColumns('features', features.fields, dialect)
   }
 
   /** The next customers by ID, locked (Postgres) in ID order as `lockIds` would lock them. */
@@ -55,7 +58,7 @@ export class KyselyRunReads {
   async featuresOf(firstCustomerID: string, lastCustomerID: string): Promise<MarkedFeature[]> {
     const rows = await this.db
       .selectFrom('features')
-      .select(runFeatureFields.map((c) => `features.${c}`))
+      .select(this.featureColumns.select)
       // A lookup by key per feature: as a join, Postgres hashed the whole marks table for every batch.
       .select((eb) => eb.selectFrom('ledger_reconciled').select('inputs').whereRef('ledger_reconciled.featureID', '=', 'features.id').as('reconciledInputs'))
       .where('features.customerID', '>=', this.dialect.encodeBigint(BigInt(firstCustomerID)))
@@ -63,6 +66,28 @@ export class KyselyRunReads {
       .orderBy('features.customerID')
       .orderBy('features.id')
       .execute()
-    return rows.map((r) => ({ feature: this.featureCodec.decode(r), mark: (r.reconciledInputs as string | null) ?? null }))
+    const { row } = this.featureColumns
+    return rows.map((r) => ({ feature: this.featureCodec.decode(row(r)), mark: (r.reconciledInputs as string | null) ?? null }))
+  }
+}
+
+/** What a bulk read selects for some fields of a table, and how a result row becomes a row of their columns. */
+interface SelectedColumns {
+  readonly select: (AliasedRawBuilder<unknown, string> | string)[]
+  readonly row: (r: Record<string, unknown>) => Record<string, unknown>
+}
+
+/** The fields' columns one by one, or packed where the dialect packs them (`DatabaseDialect.packedRead`). */
+function selectedColumns(table: string, fields: readonly Field[], dialect: DatabaseDialect): SelectedColumns {
+  const pack = dialect.packedRead(table, fields)
+  if (!pack) return { select: fields.map((f) => `${table}.${f.name}`), row: (r) => r }
+  const inPack = new Map(pack.packed.map((f, i) => [f.name, i]))
+  const plain = fields.filter((f) => !inPack.has(f.name))
+  // One object literal for every field, as the codec's decoder expects (names quoted by JSON.stringify).
+  const members = fields.map((f) => `${JSON.stringify(f.name)}: ${inPack.has(f.name) ? `p[${inPack.get(f.name)}]` : `r[${JSON.stringify(f.name)}]`}`)
+  const build = new Function('p', 'r', `return {${members.join(', ')}}`) as (p: unknown[], r: Record<string, unknown>) => Record<string, unknown>
+  return {
+    select: [pack.column.as('packed'), ...plain.map((f) => `${table}.${f.name}`)],
+    row: (r) => build(pack.unpack(r.packed), r),
   }
 }
