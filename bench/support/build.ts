@@ -18,8 +18,9 @@ let built: Promise<boolean> | null = null
  */
 export function buildOnce(): Promise<boolean> {
   if (process.env.BENCH_TSX === '1') return Promise.resolve(false)
+  if (built) return built
   process.once('exit', () => rmSync(BUILD_DIR, { recursive: true, force: true }))
-  built ??= promisify(execFile)(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'bench/support/tsconfig.bench.json', '--outDir', BUILD_DIR], { maxBuffer: 1 << 24 })
+  built = promisify(execFile)(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'bench/support/tsconfig.bench.json', '--outDir', BUILD_DIR], { maxBuffer: 1 << 24 })
     .then(() => true)
     .catch((e: { stdout?: string }) => {
       log(`WARNING: the build failed, children run under tsx instead:\n${String(e.stdout ?? e).slice(0, 2000)}`)
