@@ -19,6 +19,7 @@ function narrowed(resource: Resource, names: readonly string[]): Resource {
 }
 
 // Made once: codecs compile their decoder per resource object.
+const selections = new WeakMap<DatabaseDialect, Map<string, SelectedColumns>>()
 const customers = narrowed(catalogue.customers, runCustomerFields)
 const features = narrowed(catalogue.features, runFeatureFields)
 
@@ -26,7 +27,6 @@ const features = narrowed(catalogue.features, runFeatureFields)
 export class KyselyRunReads {
   private readonly customerCodec: RowCodec
   private readonly featureCodec: RowCodec
-  private readonly featureColumns: SelectedColumns
 
   constructor(
     private readonly db: Kysely<any>,
@@ -34,19 +34,28 @@ export class KyselyRunReads {
   ) {
     this.customerCodec = new RowCodec(customers, dialect)
     this.featureCodec = new RowCodec(features, dialect)
-    this.featureColumns = selectedColumns('features', features.fields, dialect)
+  }
+
+  /** The run's columns of a table as this dialect selects them, made once per dialect (reads are made per transaction). */
+  private columns(table: 'customers' | 'features'): SelectedColumns {
+    let byTable = selections.get(this.dialect)
+    if (!byTable) selections.set(this.dialect, (byTable = new Map()))
+    let columns = byTable.get(table)
+    if (!columns) byTable.set(table, (columns = selectedColumns(table, (table === 'customers' ? customers : features).fields, this.dialect)))
+    return columns
   }
 
   /** The next customers by ID, locked (Postgres) in ID order as `lockIds` would lock them. */
   async customersAfter(afterID: string, limit: number): Promise<Item[]> {
+    const { select, row } = this.columns('customers')
     let q = this.db
       .selectFrom('customers')
-      .select(runCustomerFields.map((c) => `customers.${c}`))
+      .select(select)
       .where('customers.id', '>', this.dialect.encodeBigint(BigInt(afterID)))
       .orderBy('customers.id')
       .limit(limit)
     if (this.dialect.rowLocks) q = q.forUpdate()
-    return (await q.execute()).map((r) => this.customerCodec.decode(r))
+    return (await q.execute()).map((r) => this.customerCodec.decode(row(r)))
   }
 
   /**
@@ -58,7 +67,7 @@ export class KyselyRunReads {
   async featuresOf(firstCustomerID: string, lastCustomerID: string): Promise<MarkedFeature[]> {
     const rows = await this.db
       .selectFrom('features')
-      .select(this.featureColumns.select)
+      .select(this.columns('features').select)
       // A lookup by key per feature: as a join, Postgres hashed the whole marks table for every batch.
       .select((eb) => eb.selectFrom('ledger_reconciled').select('inputs').whereRef('ledger_reconciled.featureID', '=', 'features.id').as('reconciledInputs'))
       .where('features.customerID', '>=', this.dialect.encodeBigint(BigInt(firstCustomerID)))
@@ -66,7 +75,7 @@ export class KyselyRunReads {
       .orderBy('features.customerID')
       .orderBy('features.id')
       .execute()
-    const { row } = this.featureColumns
+    const { row } = this.columns('features')
     return rows.map((r) => ({ feature: this.featureCodec.decode(row(r)), mark: (r.reconciledInputs as string | null) ?? null }))
   }
 }
