@@ -112,26 +112,28 @@ function firstCharges(expected: readonly ExpectedCharge[], feature: BillingFeatu
     const transactionType = chargeTypeOf(e.kind, feature)
     for (let j = 0; j < i; j++) {
       const o = expected[j]
-      const sameSlot = o.kind === e.kind && o.series === e.series && o.slotStart === e.slotStart
       // A slot seen before, then left: the general path would gather its charges together.
-      if (sameSlot && j < i - 1 && !sameSlotAs(expected[i - 1], e)) return null
+      if (sameSlotAs(o, e) && j < i - 1 && !sameSlotAs(expected[i - 1], e)) return null
       if (o.kind === e.kind && o.series === e.series && o.periodStart === e.periodStart && out[j].transactionType === transactionType) return null
     }
-    out[i] = {
-      kind: e.kind,
-      series: e.series,
-      revision: 0,
-      transactionType,
-      transactionDate: e.transactionDate,
-      periodStart: e.periodStart,
-      periodEnd: e.periodEnd,
-      quantity: e.quantity,
-      rate: e.rate,
-      amount: e.amount,
-    }
+    out[i] = newRow(charge(e, transactionType), 0)
   }
   return out
 }
+
+/** The row that charges an expected charge. */
+const charge = (e: ExpectedCharge, transactionType: string): Desired => ({
+  role: 'charge',
+  kind: e.kind,
+  series: e.series,
+  transactionType,
+  transactionDate: e.transactionDate,
+  periodStart: e.periodStart,
+  periodEnd: e.periodEnd,
+  quantity: e.quantity,
+  rate: e.rate,
+  amount: e.amount,
+})
 
 const sameSlotAs = (a: ExpectedCharge, b: ExpectedCharge): boolean => a.kind === b.kind && a.series === b.series && a.slotStart === b.slotStart
 
@@ -144,18 +146,7 @@ function chargeTypeOf(kind: ChargeKind, feature: BillingFeature): string {
 
 function desiredRows(slot: Slot, feature: BillingFeature): Desired[] {
   const transactionType = chargeTypeOf(slot.kind, feature)
-  const charges: Desired[] = slot.expected.map((e) => ({
-    role: 'charge',
-    kind: e.kind,
-    series: e.series,
-    transactionType,
-    transactionDate: e.transactionDate,
-    periodStart: e.periodStart,
-    periodEnd: e.periodEnd,
-    quantity: e.quantity,
-    rate: e.rate,
-    amount: e.amount,
-  }))
+  const charges = slot.expected.map((e) => charge(e, transactionType))
   if (slot.approved.length === 0) return charges
   if (slot.kind === 'connection') return []
   const approvedNet = sum(slot.approved.map((r) => r.amount))
