@@ -19,9 +19,10 @@ function narrowed(resource: Resource, names: readonly string[]): Resource {
 }
 
 // Made once: codecs compile their decoder per resource object.
-const selections = new WeakMap<DatabaseDialect, Map<string, SelectedColumns>>()
 const customers = narrowed(catalogue.customers, runCustomerFields)
 const features = narrowed(catalogue.features, runFeatureFields)
+/** The run's selections by dialect and table (each compiles a row builder). */
+const selections = new WeakMap<DatabaseDialect, Map<string, SelectedColumns>>()
 
 /** The reads of a billing run's batch: narrow rows (core/billing/run-fields.ts), one query each. */
 export class KyselyRunReads {
