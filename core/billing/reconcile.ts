@@ -100,26 +100,26 @@ export function reconcileSlots(expected: readonly ExpectedCharge[], ledger: read
 
 /**
  * What reconcile returns for a feature without ledger rows (its first billing, a million times
- * in a first monthly run): every expected charge inserted at revision 0, in the order of the
- * general path, without its slots and revision keys (reconcile was the largest allocator of a
- * first run: 1.4 of its 9.1 GB, bench/RESULTS.md).
- * Null when the charges are not laid out slot after slot, or two share a natural key: the
- * general path then orders and numbers them.
+ * in a first monthly run): every expected charge inserted at revision 0, without the slots and
+ * revision keys of the general path (reconcile was the largest allocator of a first run: 1.4 of
+ * its 9.1 GB, bench/RESULTS.md). Null unless each charge follows the one before as the general
+ * path would write them (as expected charges come); that path then orders and numbers them.
  */
 function firstCharges(expected: readonly ExpectedCharge[], feature: BillingFeature): NewLedgerRow[] | null {
-  const out: NewLedgerRow[] = new Array(expected.length)
-  for (let i = 0; i < expected.length; i++) {
-    const e = expected[i]
-    const transactionType = chargeTypeOf(e.kind, feature)
-    for (let j = 0; j < i; j++) {
-      const o = expected[j]
-      // A slot seen before, then left: the general path would gather its charges together.
-      if (sameSlotAs(o, e) && j < i - 1 && !sameSlotAs(expected[i - 1], e)) return null
-      if (o.kind === e.kind && o.series === e.series && o.periodStart === e.periodStart && out[j].transactionType === transactionType) return null
-    }
-    out[i] = newRow(charge(e, transactionType), 0)
-  }
-  return out
+  for (let i = 1; i < expected.length; i++) if (!follows(expected[i - 1], expected[i])) return null
+  return expected.map((e) => newRow(charge(e, chargeTypeOf(e.kind, feature)), 0))
+}
+
+/**
+ * Whether `b` comes after `a` in the general path's order, with a natural key of its own: the
+ * connection charge before recurring ones, series in order, and within a series a later piece
+ * of the same slot or of a later one. A slot once left then never comes back, and no two
+ * charges of a series share a period start (their key's other parts follow from kind and series).
+ */
+function follows(a: ExpectedCharge, b: ExpectedCharge): boolean {
+  if (a.kind !== b.kind) return a.kind === 'connection'
+  if (a.series !== b.series) return a.series < b.series
+  return a.slotStart <= b.slotStart && a.periodStart < b.periodStart
 }
 
 /** The row that charges an expected charge. */
@@ -135,8 +135,6 @@ const charge = (e: ExpectedCharge, transactionType: string): Desired => ({
   rate: e.rate,
   amount: e.amount,
 })
-
-const sameSlotAs = (a: ExpectedCharge, b: ExpectedCharge): boolean => a.kind === b.kind && a.series === b.series && a.slotStart === b.slotStart
 
 /** The transaction type of a feature's charges of a kind: its own when that is a charge type, else the default. */
 function chargeTypeOf(kind: ChargeKind, feature: BillingFeature): string {

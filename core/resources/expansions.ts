@@ -29,6 +29,9 @@ export type Expanded = ExpandedOf<Item>
 
 const active: Condition = { op: 'eq', column: 'isDropped', value: false }
 
+/** The column of a feature that names the number or service it hangs on. */
+const featureColumn = { numbers: 'numberID', services: 'serviceID' } as const
+
 /** How an expansion reads children: `column` of each is one of the parents' IDs. */
 interface Children<T> {
   read(kind: 'numbers' | 'services' | 'features', column: string, parents: Parents, where: Condition[]): Promise<T[]>
@@ -87,7 +90,7 @@ async function expand<T>(children: Children<T>, level: ExpandingLevel, parents: 
   const withOwn = (features: Map<string, T[]> | null) => (item: T): ExpandedOf<T> =>
     features ? { item, features: features.get(children.id(item)) ?? [] } : { item }
   if (level !== 'customers') {
-    const features = expandFeatures ? await read('features', level === 'numbers' ? 'numberID' : 'serviceID', parents, featureWhere) : null
+    const features = expandFeatures ? await read('features', featureColumn[level], parents, featureWhere) : null
     return (page) => page.map(withOwn(features))
   }
   // Each kind of child with its own features: the features are found through the children's query.
@@ -95,7 +98,7 @@ async function expand<T>(children: Children<T>, level: ExpandingLevel, parents: 
     const where = flags.has(kind === 'numbers' ? 'numberActive' : 'serviceActive') ? [active] : []
     const [found, features] = await Promise.all([
       read(kind, 'customerID', parents, where),
-      expandFeatures ? read('features', kind === 'numbers' ? 'numberID' : 'serviceID', { resource: kind, where, column: 'customerID', parents }, featureWhere) : null,
+      expandFeatures ? read('features', featureColumn[kind], { resource: kind, where, column: 'customerID', parents }, featureWhere) : null,
     ])
     const present = withOwn(features)
     return (customerID: string): ExpandedOf<T>[] => (found.get(customerID) ?? []).map(present)
