@@ -40,7 +40,7 @@ export class RowCodec {
       case 'presets':
         return JSON.stringify(value)
       case 'id':
-        return this.dialect.encodeBigint(BigInt(value as string))
+        return this.dialect.encodeId(value as string)
       default:
         return value
     }
@@ -53,6 +53,16 @@ export class RowCodec {
    * (bench/get-customer.ts) and most of reading a page of customers (bench/lists.ts).
    */
   readonly decode: (row: Record<string, unknown>) => Item
+
+  /**
+   * A decoder, like `decode`, of rows whose values are not all columns by name: `source(f)` is
+   * the JavaScript expression of field f's stored value over the arguments `p` and `row` (the
+   * billing run's reads take most values from one packed array, see `DatabaseDialect.packedRead`).
+   * Compiled on each call: callers keep it.
+   */
+  decoderOf(source: (f: Field) => string): (row: Record<string, unknown>, p: readonly unknown[]) => Item {
+    return compileDecoder(this.resource.fields, (f, raw) => this.decodeValue(f, raw), source)
+  }
 
   private decodeValue(f: Field, raw: unknown): FieldValue {
     switch (f.type) {
@@ -74,18 +84,21 @@ export class RowCodec {
 
 /**
  * `decode` for these fields. Text and numbers convert inline; other types call `convert`. The
- * names are quoted with JSON.stringify, so any field name is a safe literal key.
+ * names are quoted with JSON.stringify, so any field name is a safe literal key. A `source`
+ * gives each field's value as an expression over `p` and `row` instead of `row[name]`.
  */
-function compileDecoder(fields: readonly Field[], convert: (f: Field, raw: unknown) => FieldValue): (row: Record<string, unknown>) => Item {
+function compileDecoder(
+  fields: readonly Field[],
+  convert: (f: Field, raw: unknown) => FieldValue,
+  source: (f: Field) => string = (f) => `row[${JSON.stringify(f.name)}]`,
+): (row: Record<string, unknown>, p?: readonly unknown[]) => Item {
   const parts = fields.map((f, i) => {
-    const key = JSON.stringify(f.name)
-    const raw = `row[${key}]`
     const value = f.type === 'number' ? `Number(v)` : isText(f) ? 'v' : `convert(fields[${i}], v)`
-    return `${key}: (v = ${raw}) === null || v === undefined ? null : ${value}`
+    return `${JSON.stringify(f.name)}: (v = ${source(f)}) === null || v === undefined ? null : ${value}`
   })
   const body = `let v; return {${parts.join(',\n')}}`
-  const decode = new Function('fields', 'convert', `return function decode(row) { ${body} }`)
-  return decode(fields, convert) as (row: Record<string, unknown>) => Item
+  const decode = new Function('fields', 'convert', `return function decode(row, p) { ${body} }`)
+  return decode(fields, convert) as (row: Record<string, unknown>, p?: readonly unknown[]) => Item
 }
 
 const isText = (f: Field): boolean => !['id', 'currency', 'boolean', 'number', 'presets'].includes(f.type)

@@ -1,6 +1,10 @@
 import { CompiledQuery, sql } from 'kysely'
+import { writeRows } from './bulk-rows.js'
 import type { DatabaseDialect } from './dialect.js'
 import { postgresWireJson } from './postgres-wire-json.js'
+
+/** A bigint's canonical decimal text: no sign on zero, no leading zeros. */
+const CANONICAL_ID = /^(0|-?[1-9]\d{0,17})$/
 
 export const postgresDialect: DatabaseDialect = {
   name: 'postgres',
@@ -34,6 +38,8 @@ export const postgresDialect: DatabaseDialect = {
   },
   widenPageCache: async () => async () => {},
   encodeBigint: (v) => v.toString(),
+  // An ID already in canonical form is the text pg would send; anything else goes through BigInt as before.
+  encodeId: (id) => (CANONICAL_ID.test(id) ? id : BigInt(id).toString()),
   decodeBigint: (v) => BigInt(v as string | number),
   uniqueViolation(error) {
     const e = error as { code?: string; table?: string; detail?: string; constraint?: string }
@@ -83,8 +89,15 @@ export const postgresDialect: DatabaseDialect = {
     const text = `insert into ${quoteIdent(table)} (${names}) select * from unnest(${arrays})${options.onConflict ? ` ${options.onConflict}` : ''}${returning}`
     const out: Record<string, unknown>[] = []
     for (let i = 0; i < rows.length; i += BULK_ROWS) {
-      const chunk = rows.slice(i, i + BULK_ROWS)
-      const result = await db.executeQuery(CompiledQuery.raw(text, columns.map((_, c) => chunk.map((r) => r[c]))))
+      const count = Math.min(BULK_ROWS, rows.length - i)
+      const width = columns.length
+      const values = columns.map(() => new Array<unknown>(count))
+      const row: unknown[] = new Array(width)
+      for (let r = 0; r < count; r++) {
+        writeRows(rows, i + r, i + r + 1, width, row)
+        for (let c = 0; c < width; c++) values[c][r] = row[c]
+      }
+      const result = await db.executeQuery(CompiledQuery.raw(text, values))
       for (const r of result.rows) out.push(r as Record<string, unknown>)
     }
     return out

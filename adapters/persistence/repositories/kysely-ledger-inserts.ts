@@ -3,6 +3,7 @@ import { catalogue } from '../../../core/fields/catalogue.js'
 import type { Field } from '../../../core/fields/field.js'
 import type { FieldValue, Values } from '../../../core/fields/item.js'
 import type { NewInvoice } from '../../../core/ports/ledger.js'
+import type { RowWriter } from '../dialect/bulk-rows.js'
 import type { DatabaseDialect } from '../dialect/dialect.js'
 import { columnType } from '../schema/columns.js'
 import { RowCodec } from '../row-codec.js'
@@ -19,12 +20,12 @@ interface Placement {
 }
 
 /**
- * Inserts ledger rows with multi-row INSERTs, encoded straight into parameter arrays (an object
- * per row on the way cost a tenth of a billing run). With a placement, rows carry their reserved
- * IDs, and those on an invoice go in approved and on it. Each row is one array of its final
- * width filled by index, each column by an encoder chosen once for its type: a mapped array per
- * row spread into a second one, and a switch on the type per value, were a third of a billing
- * run's time outside the database and its planning (bench/billing-run.ts).
+ * Inserts ledger rows with multi-row INSERTs, each row encoded straight into the statement's
+ * parameters by a function written out for its columns (see `fieldWriter`): an object per row on
+ * the way cost a tenth of a billing run, and then an array per row, filled through a list of
+ * encoders and copied again into the parameters, was most of what a billing run allocated
+ * outside its planning (bench/billing-run.ts). With a placement, rows carry their reserved IDs,
+ * and those on an invoice go in approved and on it.
  */
 export async function insertLedgerRows(db: Kysely<any>, dialect: DatabaseDialect, inserts: readonly Values[], placed?: Placement): Promise<void> {
   if (inserts.length === 0) return
@@ -32,26 +33,24 @@ export async function insertLedgerRows(db: Kysely<any>, dialect: DatabaseDialect
   const fields = storedFields(inserts).filter((f) => !placed || !PLACED.includes(f.name))
   const byName = catalogue.transactions.byName
   const columns = placed ? ['id', ...fields.map((f) => f.name), ...PLACED] : fields.map((f) => f.name)
-  const names = fields.map((f) => f.name)
-  const encoders = fields.map((f) => encoderOf(f, codec))
-  const offset = placed ? 1 : 0
+  const writeFields = fieldWriter(fields, codec, dialect)
   const approved = encoderOf(byName.get('approved')!, codec)
   const billingRun = encoderOf(byName.get('billingRunID')!, codec)
-  const rows: unknown[][] = new Array(inserts.length)
-  for (let i = 0; i < inserts.length; i++) {
-    const v = inserts[i]
-    const row: unknown[] = new Array(columns.length)
-    for (let c = 0; c < names.length; c++) row[offset + c] = encoders[c](v[names[c]])
-    if (placed) {
-      const invoice = placed.invoiceIDs[i]
-      const at = offset + names.length
-      row[0] = dialect.encodeBigint(placed.ids[i])
-      row[at] = invoice == null ? approved(v.approved ?? false) : 1
-      row[at + 1] = invoice ?? null
-      row[at + 2] = invoice == null ? billingRun(v.billingRunID) : placed.billingRunID
-    }
-    rows[i] = row
-  }
+  const rows: RowWriter = placed
+    ? {
+        length: inserts.length,
+        write(i, into, at) {
+          const v = inserts[i]
+          const invoice = placed.invoiceIDs[i]
+          const end = at + 1 + fields.length
+          into[at] = dialect.encodeBigint(placed.ids[i])
+          writeFields(v, into, at + 1)
+          into[end] = invoice == null ? approved(v.approved ?? false) : 1
+          into[end + 1] = invoice ?? null
+          into[end + 2] = invoice == null ? billingRun(v.billingRunID) : placed.billingRunID
+        },
+      }
+    : { length: inserts.length, write: (i, into, at) => writeFields(inserts[i], into, at) }
   const types = new Map(fields.map((f) => [f.name, columnType(f, dialect)]))
   const typed = columns.map((name) => ({ name, type: name === 'id' ? dialect.idRefType : (types.get(name) ?? columnType(byName.get(name)!, dialect)) }))
   await dialect.bulkInsert(db, 'transactions', typed, rows)
@@ -59,8 +58,37 @@ export async function insertLedgerRows(db: Kysely<any>, dialect: DatabaseDialect
 
 /** The codec's encoding of one field, as a function of the value alone (undefined is null, as in the codec). */
 function encoderOf(f: Field, codec: RowCodec): (value: FieldValue | undefined) => unknown {
-  if (f.type === 'text' || f.type === 'number' || f.type === 'date' || f.type === 'datetime' || f.type === 'preset') return (value) => value ?? null
+  if (PLAIN.has(f.type)) return (value) => value ?? null
   return (value) => codec.encodeValue(f, value ?? null)
+}
+
+/** Field types the driver takes as they are. */
+const PLAIN = new Set<Field['type']>(['text', 'number', 'date', 'datetime', 'preset'])
+
+type FieldWriter = (v: Values, into: unknown[], at: number) => void
+
+/** Writers made so far, by dialect and field list: each batch of a run writes the same fields, and a new function would start cold. */
+const writers = new WeakMap<DatabaseDialect, Map<string, FieldWriter>>()
+
+/**
+ * Writes the fields of a row into `into` from `at`, in order, written out for these fields:
+ * one property read by name per column, plain types inline and the rest through their encoder.
+ */
+function fieldWriter(fields: readonly Field[], codec: RowCodec, dialect: DatabaseDialect): FieldWriter {
+  let made = writers.get(dialect)
+  if (!made) writers.set(dialect, (made = new Map()))
+  const key = fields.map((f) => f.name).join(',')
+  let writer = made.get(key)
+  if (writer) return writer
+  const encoders = fields.map((f) => encoderOf(f, codec))
+  // The names are quoted with JSON.stringify, so any field name is a safe literal key.
+  const lines = fields.map((f, c) => {
+    const value = `v[${JSON.stringify(f.name)}]`
+    return `into[at + ${c}] = ${PLAIN.has(f.type) ? `${value} ?? null` : `e[${c}](${value})`}`
+  })
+  writer = new Function('e', `return (v, into, at) => {\n${lines.join('\n')}\n}`)(encoders) as FieldWriter
+  made.set(key, writer)
+  return writer
 }
 
 /** The stored fields any of the rows gives, in first-seen order. */

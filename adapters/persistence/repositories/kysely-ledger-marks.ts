@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely'
+import type { RowWriter } from '../dialect/bulk-rows.js'
 import type { DatabaseDialect } from '../dialect/dialect.js'
 
 const CHUNK = 500
@@ -16,14 +17,23 @@ export class KyselyLedgerMarks {
   /** Drops the marks of features whose rows were written without a new mark. */
   async drop(featureIDs: readonly string[]): Promise<void> {
     for (let i = 0; i < featureIDs.length; i += CHUNK) {
-      const ids = featureIDs.slice(i, i + CHUNK).map((f) => this.dialect.encodeBigint(BigInt(f)))
+      const ids = featureIDs.slice(i, i + CHUNK).map((f) => this.dialect.encodeId(f))
       await this.db.deleteFrom('ledger_reconciled').where('featureID', 'in', ids).execute()
     }
   }
 
   /** Stores marks, replacing older ones (an upsert written once for both dialects). */
   async store(marks: ReadonlyMap<string, string>): Promise<void> {
-    const rows = [...marks].map(([featureID, inputs]) => [this.dialect.encodeBigint(BigInt(featureID)), inputs])
+    // Written from the map's keys and values, not an entry and a row array per mark (a run stores one per feature).
+    const featureIDs = [...marks.keys()]
+    const inputs = [...marks.values()]
+    const rows: RowWriter = {
+      length: featureIDs.length,
+      write: (i, into, at) => {
+        into[at] = this.dialect.encodeId(featureIDs[i])
+        into[at + 1] = inputs[i]
+      },
+    }
     const columns = [
       { name: 'featureID', type: this.dialect.idRefType },
       { name: 'inputs', type: 'text' as const },

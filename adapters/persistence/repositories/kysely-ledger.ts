@@ -39,7 +39,7 @@ export class KyselyLedger implements Ledger {
   }
 
   private id(v: string) {
-    return this.dialect.encodeBigint(BigInt(v))
+    return this.dialect.encodeId(v)
   }
 
   async engineRows(featureIDs: readonly string[]): Promise<Map<string, LedgerRow[]>> {
