@@ -44,7 +44,10 @@ export function expectedNow(feature: BillingFeature, history: ChargeHistory, led
   const recurringHorizon = at.chargeable && at.cutoff ? (charged ? maxDate(charged, at.cutoff) : at.cutoff) : charged
   const connectionRow = ledger.find((r) => r.kind === 'connection')?.periodStart ?? null
   const connectionHorizon = at.cutoff && connectionRow ? maxDate(at.cutoff, connectionRow) : (at.cutoff ?? connectionRow)
-  return [...expectedConnection(feature, history, connectionHorizon), ...expectedRecurring(feature, history, recurringHorizon)]
+  const connection = expectedConnection(feature, history, connectionHorizon)
+  const recurring = expectedRecurring(feature, history, recurringHorizon)
+  // Most features have no connection charge left to expect: no copy of their recurring charges then.
+  return connection.length ? [...connection, ...recurring] : recurring
 }
 
 /**

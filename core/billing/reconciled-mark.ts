@@ -109,9 +109,29 @@ function money(m: Money | null): void {
   text(String(m))
 }
 
-/** 64 bits of the lanes as 16 hex digits. An unchanged mark for changed inputs needs a 1-in-2^64 accident. */
+/**
+ * 64 bits of the lanes as 11 characters of base64url, made in one string: the 16 hex digits
+ * this was before took five strings per feature (a fiftieth of a billing run's time). Marks
+ * stored in the old form simply miss once. An unchanged mark for changed inputs needs a
+ * 1-in-2^64 accident.
+ */
 function digest(): string {
   const a = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909)
   const b = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(a ^ (a >>> 13), 3266489909)
-  return (b >>> 0).toString(16).padStart(8, '0') + (a >>> 0).toString(16).padStart(8, '0')
+  const d = BASE64URL
+  return String.fromCharCode(
+    d[a & 63],
+    d[(a >>> 6) & 63],
+    d[(a >>> 12) & 63],
+    d[(a >>> 18) & 63],
+    d[(a >>> 24) & 63],
+    d[(a >>> 30) | ((b & 15) << 2)],
+    d[(b >>> 4) & 63],
+    d[(b >>> 10) & 63],
+    d[(b >>> 16) & 63],
+    d[(b >>> 22) & 63],
+    d[b >>> 28],
+  )
 }
+
+const BASE64URL = Array.from('ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_', (c) => c.charCodeAt(0))

@@ -76,6 +76,8 @@ function step(s: StateOnDate, action: LifecycleAction): StateOnDate {
  * holds the events of the item and its ancestors, each item's in recorded order.
  */
 export function effectiveStateOn(chainEvents: readonly LifecycleEvent[], date: DateOnly): StateOnDate {
+  // Most items of a billing run have no events at all: no map for them.
+  if (chainEvents.length === 0) return initialStateOnDate
   const byItem = new Map<string, LifecycleEvent[]>()
   for (const e of chainEvents) {
     const key = itemKey(e.level, e.itemId)

@@ -38,7 +38,7 @@ const otherCutoff: { [K in keyof BillingCutoff]: BillingCutoff[K][] } = { cutoff
 
 test('the mark is stable for equal inputs', () => {
   assert.is(reconciledMark(billingFeature(), [version], at), reconciledMark(billingFeature(), [{ ...version }], { ...at }))
-  assert.match(reconciledMark(billingFeature(), [version], at), /^[0-9a-f]{16}$/)
+  assert.match(reconciledMark(billingFeature(), [version], at), /^[A-Za-z0-9_-]{11}$/)
 })
 
 test('every field of the feature, each charge version and the cutoff changes the mark', () => {
@@ -53,6 +53,16 @@ test('every field of the feature, each charge version and the cutoff changes the
   for (const key of CUTOFF_KEYS) for (const value of otherCutoff[key]) differs(reconciledMark(billingFeature(), [version], { ...at, [key]: value }), `cutoff.${key} = ${String(value)}`)
   differs(reconciledMark(billingFeature(), [version, { ...version, from: d('2025-02-01') }], at), 'a second version')
   differs(reconciledMark(billingFeature(), [], at), 'no version')
+})
+
+test('the mark keeps every bit of both lanes: distinct for distinct inputs, every character varying', () => {
+  const marks = Array.from({ length: 4000 }, (_, i) => reconciledMark(billingFeature({ connectionCharge: m(BigInt(i)) }), [version], at))
+  assert.is(new Set(marks).size, marks.length)
+  for (let position = 0; position < 11; position++) {
+    const seen = new Set(marks.map((mark) => mark[position]))
+    // The last character holds 4 bits (16 values), the others 6 (64 values).
+    assert.is(seen.size, position === 10 ? 16 : 64, `character ${position}`)
+  }
 })
 
 test('free text cannot shift into the next field', () => {

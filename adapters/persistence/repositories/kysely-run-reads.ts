@@ -3,7 +3,6 @@ import { runCustomerFields, runFeatureFields } from '../../../core/billing/run-f
 import { catalogue } from '../../../core/fields/catalogue.js'
 import type { Item } from '../../../core/fields/item.js'
 import type { Resource } from '../../../core/fields/resource.js'
-import type { Field } from '../../../core/fields/field.js'
 import type { MarkedFeature } from '../../../core/ports/ledger.js'
 import type { DatabaseDialect } from '../dialect/dialect.js'
 import { RowCodec } from '../row-codec.js'
@@ -21,34 +20,28 @@ function narrowed(resource: Resource, names: readonly string[]): Resource {
 // Made once: codecs compile their decoder per resource object.
 const customers = narrowed(catalogue.customers, runCustomerFields)
 const features = narrowed(catalogue.features, runFeatureFields)
-/** The run's selections by dialect and table (each compiles a row builder). */
+/** The run's selections by dialect and table (each compiles a decoder). */
 const selections = new WeakMap<DatabaseDialect, Map<string, SelectedColumns>>()
 
 /** The reads of a billing run's batch: narrow rows (core/billing/run-fields.ts), one query each. */
 export class KyselyRunReads {
-  private readonly customerCodec: RowCodec
-  private readonly featureCodec: RowCodec
-
   constructor(
     private readonly db: Kysely<any>,
     private readonly dialect: DatabaseDialect,
-  ) {
-    this.customerCodec = new RowCodec(customers, dialect)
-    this.featureCodec = new RowCodec(features, dialect)
-  }
+  ) {}
 
   /** The run's columns of a table as this dialect selects them, made once per dialect (reads are made per transaction). */
   private columns(table: 'customers' | 'features'): SelectedColumns {
     let byTable = selections.get(this.dialect)
     if (!byTable) selections.set(this.dialect, (byTable = new Map()))
     let columns = byTable.get(table)
-    if (!columns) byTable.set(table, (columns = selectedColumns(table, (table === 'customers' ? customers : features).fields, this.dialect)))
+    if (!columns) byTable.set(table, (columns = selectedColumns(table === 'customers' ? customers : features, this.dialect)))
     return columns
   }
 
   /** The next customers by ID, locked (Postgres) in ID order as `lockIds` would lock them. */
   async customersAfter(afterID: string, limit: number): Promise<Item[]> {
-    const { select, row } = this.columns('customers')
+    const { select, decode } = this.columns('customers')
     let q = this.db
       .selectFrom('customers')
       .select(select)
@@ -56,7 +49,7 @@ export class KyselyRunReads {
       .orderBy('customers.id')
       .limit(limit)
     if (this.dialect.rowLocks) q = q.forUpdate()
-    return (await q.execute()).map((r) => this.customerCodec.decode(row(r)))
+    return (await q.execute()).map(decode)
   }
 
   /**
@@ -66,9 +59,10 @@ export class KyselyRunReads {
    * (twice the cost of the query on SQLite).
    */
   async featuresOf(firstCustomerID: string, lastCustomerID: string): Promise<MarkedFeature[]> {
+    const { select, decode } = this.columns('features')
     const rows = await this.db
       .selectFrom('features')
-      .select(this.columns('features').select)
+      .select(select)
       // A lookup by key per feature: as a join, Postgres hashed the whole marks table for every batch.
       .select((eb) => eb.selectFrom('ledger_reconciled').select('inputs').whereRef('ledger_reconciled.featureID', '=', 'features.id').as('reconciledInputs'))
       .where('features.customerID', '>=', this.dialect.encodeBigint(BigInt(firstCustomerID)))
@@ -76,28 +70,27 @@ export class KyselyRunReads {
       .orderBy('features.customerID')
       .orderBy('features.id')
       .execute()
-    const { row } = this.columns('features')
-    return rows.map((r) => ({ feature: this.featureCodec.decode(row(r)), mark: (r.reconciledInputs as string | null) ?? null }))
+    return rows.map((r) => ({ feature: decode(r), mark: (r.reconciledInputs as string | null) ?? null }))
   }
 }
 
-/** What a bulk read selects for some fields of a table, and how a result row becomes a row of their columns. */
+/** What a bulk read selects for some fields of a table, and how a result row becomes an item of them. */
 interface SelectedColumns {
   readonly select: (AliasedRawBuilder<unknown, string> | string)[]
-  readonly row: (r: Record<string, unknown>) => Record<string, unknown>
+  readonly decode: (r: Record<string, unknown>) => Item
 }
 
-/** The fields' columns one by one, or packed where the dialect packs them (`DatabaseDialect.packedRead`). */
-function selectedColumns(table: string, fields: readonly Field[], dialect: DatabaseDialect): SelectedColumns {
-  const pack = dialect.packedRead(table, fields)
-  if (!pack) return { select: fields.map((f) => `${table}.${f.name}`), row: (r) => r }
+/** The fields' columns one by one, or packed where the dialect packs them (`DatabaseDialect.packedRead`), decoded straight from the pack. */
+function selectedColumns(resource: Resource, dialect: DatabaseDialect): SelectedColumns {
+  const table = resource.table
+  const codec = new RowCodec(resource, dialect)
+  const pack = dialect.packedRead(table, resource.fields)
+  if (!pack) return { select: resource.fields.map((f) => `${table}.${f.name}`), decode: (r) => codec.decode(r) }
   const inPack = new Map(pack.packed.map((f, i) => [f.name, i]))
-  const plain = fields.filter((f) => !inPack.has(f.name))
-  // One object literal for every field, as the codec's decoder expects (names quoted by JSON.stringify).
-  const members = fields.map((f) => `${JSON.stringify(f.name)}: ${inPack.has(f.name) ? `p[${inPack.get(f.name)}]` : `r[${JSON.stringify(f.name)}]`}`)
-  const build = new Function('p', 'r', `return {${members.join(', ')}}`) as (p: unknown[], r: Record<string, unknown>) => Record<string, unknown>
+  const plain = resource.fields.filter((f) => !inPack.has(f.name))
+  const decode = codec.decoderOf((f) => (inPack.has(f.name) ? `p[${inPack.get(f.name)}]` : `row[${JSON.stringify(f.name)}]`))
   return {
     select: [pack.column.as('packed'), ...plain.map((f) => `${table}.${f.name}`)],
-    row: (r) => build(pack.unpack(r.packed), r),
+    decode: (r) => decode(r, pack.unpack(r.packed)),
   }
 }
