@@ -8,7 +8,7 @@ import { activeTargets, openTarget, type Target } from '../support/targets.js'
 /**
  * `DatabaseDialect.bulkInsert` stores the same rows whether they come as arrays or from a row
  * writer, across statement boundaries (SQLite: 10,000 rows of 3 columns a statement; Postgres:
- * 10,000 rows a chunk), and returns what it is asked to. `encodeId` stores every ID exactly,
+ * 10,000 rows a chunk). `encodeId` stores every ID exactly,
  * from small ones through 15 and 16 digits to 2^63 - 1, and refuses what is not a number.
  */
 
@@ -47,8 +47,7 @@ for (const name of activeTargets()) {
   test('arrays and a row writer store the same rows, over several statements', async ({ database }) => {
     const d = database.dialect
     const arrays = Array.from({ length: ROWS }, (_, k) => [d.encodeId(String(k + 1)), labelOf(k + 1), d.encodeBigint(amountOf(k + 1))])
-    const returned = await d.bulkInsert(database.db, 'bulk_probe', columns(database), arrays, { returning: ['id'] })
-    assert.is(returned.length, ROWS)
+    await d.bulkInsert(database.db, 'bulk_probe', columns(database), arrays)
     assert.equal(await stored(database), expected)
 
     await sql`delete from bulk_probe`.execute(database.db)

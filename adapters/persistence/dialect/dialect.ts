@@ -20,10 +20,9 @@ export interface BulkColumn {
   readonly type: ColumnDataType
 }
 
-/** What a bulk insert adds to its statement: a conflict clause (written for both dialects), columns to return. */
+/** What a bulk insert adds to its statement: a conflict clause (written for both dialects). */
 export interface BulkOptions {
   readonly onConflict?: string
-  readonly returning?: readonly string[]
 }
 
 /** One member of an object the database writes as wire JSON (see `DatabaseDialect.wireJson`). */
@@ -111,12 +110,13 @@ export interface DatabaseDialect {
   /** A column selected for a snapshot, as its stored value's text (Postgres casts; SQLite values are read as they are). */
   snapshotColumn(column: string): RawBuilder<unknown>
   /**
-   * Inserts many rows (values encoded for the driver), a statement per chunk; returns the
-   * `returning` columns of the rows inserted. SQLite: multi-row VALUES, statements kept prepared.
+   * Inserts many rows (values encoded for the driver), a statement per chunk. Rows that others
+   * must point at get their IDs from `reserveIds` first: nothing is returned. SQLite: multi-row
+   * VALUES, statements kept prepared.
    * Postgres: one array per column through unnest, a few parameters a statement: a VALUES list
    * of 30,000 parameters cost Postgres more to parse and plan than the insert itself.
    */
-  bulkInsert(db: Kysely<any>, table: string, columns: readonly BulkColumn[], rows: BulkRows, options?: BulkOptions): Promise<Record<string, unknown>[]>
+  bulkInsert(db: Kysely<any>, table: string, columns: readonly BulkColumn[], rows: BulkRows, options?: BulkOptions): Promise<void>
   /**
    * Takes `count` new IDs of the table's `id` generator, ascending, for rows a caller inserts
    * with their IDs (rows that must be referred to before they exist). No other writer gets them.

@@ -85,9 +85,7 @@ export const postgresDialect: DatabaseDialect = {
   async bulkInsert(db, table, columns, rows, options = {}) {
     const names = columns.map((c) => quoteIdent(c.name)).join(', ')
     const arrays = columns.map((c, i) => `$${i + 1}::${c.type}[]`).join(', ')
-    const returning = options.returning?.length ? ` returning ${options.returning.map(quoteIdent).join(', ')}` : ''
-    const text = `insert into ${quoteIdent(table)} (${names}) select * from unnest(${arrays})${options.onConflict ? ` ${options.onConflict}` : ''}${returning}`
-    const out: Record<string, unknown>[] = []
+    const text = `insert into ${quoteIdent(table)} (${names}) select * from unnest(${arrays})${options.onConflict ? ` ${options.onConflict}` : ''}`
     for (let i = 0; i < rows.length; i += BULK_ROWS) {
       const count = Math.min(BULK_ROWS, rows.length - i)
       const width = columns.length
@@ -97,10 +95,8 @@ export const postgresDialect: DatabaseDialect = {
         writeRows(rows, i + r, i + r + 1, width, row)
         for (let c = 0; c < width; c++) values[c][r] = row[c]
       }
-      const result = await db.executeQuery(CompiledQuery.raw(text, values))
-      for (const r of result.rows) out.push(r as Record<string, unknown>)
+      await db.executeQuery(CompiledQuery.raw(text, values))
     }
-    return out
   },
   async reserveIds(db, table, count) {
     if (count === 0) return []

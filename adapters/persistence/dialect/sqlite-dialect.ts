@@ -52,7 +52,6 @@ export const sqliteDialect: DatabaseDialect = {
   snapshotColumn: (column) => sql.id(column),
   async bulkInsert(db, table, columns, rows, options = {}) {
     const perStatement = Math.max(1, Math.floor(MAX_PARAMETERS / Math.max(1, columns.length)))
-    const out: Record<string, unknown>[] = []
     const width = columns.length
     for (let i = 0; i < rows.length; i += perStatement) {
       const count = Math.min(perStatement, rows.length - i)
@@ -60,10 +59,8 @@ export const sqliteDialect: DatabaseDialect = {
       // it a dozen times per statement, the largest allocation of a billing run.
       const parameters: unknown[] = new Array(count * width)
       writeRows(rows, i, i + count, width, parameters)
-      const result = await db.executeQuery(CompiledQuery.raw(valuesSql(table, columns, count, options), parameters))
-      for (const r of result.rows) out.push(r as Record<string, unknown>)
+      await db.executeQuery(CompiledQuery.raw(valuesSql(table, columns, count, options), parameters))
     }
-    return out
   },
   // AUTOINCREMENT keeps the highest ID in sqlite_sequence; moving it takes the write lock in the
   // same statement, so no other connection can insert between the read and the reservation.
@@ -92,12 +89,11 @@ const statements = new Map<string, string>()
 
 /** The multi-row INSERT for `count` rows, written once per shape: full chunks repeat one text, which the statement cache keeps prepared. */
 function valuesSql(table: string, columns: readonly BulkColumn[], count: number, options: BulkOptions): string {
-  const key = `${table}|${columns.map((c) => c.name).join(',')}|${count}|${options.onConflict ?? ''}|${options.returning?.join(',') ?? ''}`
+  const key = `${table}|${columns.map((c) => c.name).join(',')}|${count}|${options.onConflict ?? ''}`
   let text = statements.get(key)
   if (!text) {
     const tuple = `(${columns.map(() => '?').join(', ')})`
-    const returning = options.returning?.length ? ` returning ${options.returning.map(quote).join(', ')}` : ''
-    text = `insert into ${quote(table)} (${columns.map((c) => quote(c.name)).join(', ')}) values ${Array(count).fill(tuple).join(', ')}${options.onConflict ? ` ${options.onConflict}` : ''}${returning}`
+    text = `insert into ${quote(table)} (${columns.map((c) => quote(c.name)).join(', ')}) values ${Array(count).fill(tuple).join(', ')}${options.onConflict ? ` ${options.onConflict}` : ''}`
     if (statements.size > 64) statements.clear()
     statements.set(key, text)
   }

@@ -122,13 +122,18 @@ export async function raiseRunInvoices(
   const ids = await dialect.reserveIds(db, 'transactions', inserts.length)
   const invoiceIDs: unknown[] = new Array(inserts.length).fill(null)
   if (invoices.length) {
+    // Their IDs are reserved too, so the rows can point at them without the insert returning anything.
+    const invoiceIds = await dialect.reserveIds(db, 'invoices', invoices.length)
     const codec = new RowCodec(catalogue.invoices, dialect)
     const encoded = invoices.map((i) => codec.encode({ ...i.values, transactionIDs: [...i.transactionIDs, ...i.inserted.map((k) => String(ids[k]))] }))
-    const columns = Object.keys(encoded[0]).map((name) => ({ name, type: columnType(catalogue.invoices.byName.get(name)!, dialect) }))
-    const rows = encoded.map((r) => columns.map((c) => r[c.name] ?? null))
-    const idOf = new Map<string, unknown>()
-    for (const r of await dialect.bulkInsert(db, 'invoices', columns, rows, { returning: ['id', 'customerID'] })) idOf.set(String(r.customerID), r.id)
-    for (const i of invoices) for (const k of i.inserted) invoiceIDs[k] = idOf.get(i.values.customerID as string)
+    const names = Object.keys(encoded[0])
+    const columns = [{ name: 'id', type: dialect.idRefType }, ...names.map((name) => ({ name, type: columnType(catalogue.invoices.byName.get(name)!, dialect) }))]
+    const rows = encoded.map((r, n) => [dialect.encodeBigint(invoiceIds[n]), ...names.map((name) => r[name] ?? null)])
+    await dialect.bulkInsert(db, 'invoices', columns, rows)
+    invoices.forEach((invoice, n) => {
+      const id = dialect.encodeBigint(invoiceIds[n])
+      for (const k of invoice.inserted) invoiceIDs[k] = id
+    })
   }
   await insertLedgerRows(db, dialect, inserts, { ids, invoiceIDs, billingRunID: run })
   // Rows already in the ledger go on their customer's invoice of this run (unique by run and customer).
