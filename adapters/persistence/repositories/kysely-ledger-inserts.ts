@@ -91,11 +91,26 @@ function fieldWriter(fields: readonly Field[], codec: RowCodec, dialect: Databas
   return writer
 }
 
-/** The stored fields any of the rows gives, in first-seen order. */
+/**
+ * The stored fields any of the rows gives, in first-seen order. A row whose keys come as the
+ * last new row's did (rows made by one object literal) is passed over by comparing names in
+ * order, not by looking each one up: a run's million rows have 21 keys each.
+ */
 function storedFields(inserts: readonly Values[]): Field[] {
   const seen = new Set<string>()
   const fields: Field[] = []
+  let last: string[] = []
   for (const v of inserts) {
+    let i = 0
+    let same = true
+    for (const name in v) {
+      if (name !== last[i++]) {
+        same = false
+        break
+      }
+    }
+    if (same && i === last.length) continue
+    last = Object.keys(v)
     for (const name in v) {
       if (seen.has(name)) continue
       seen.add(name)
