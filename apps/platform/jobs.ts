@@ -13,8 +13,10 @@ export interface Schedules {
   readonly billingCatchUp: string
   /** Disaster-recovery archives (written at start when none is current, then on this schedule). */
   readonly archive: string
-  /** Customers per billing transaction. */
+  /** Customers per billing batch at most. */
   readonly billingBatchSize: number
+  /** Features a billing batch aims at (see `RunOptions.batchFeatures`). */
+  readonly billingBatchFeatures: number
 }
 
 export function readSchedules(env: NodeJS.ProcessEnv = process.env): Schedules {
@@ -24,6 +26,7 @@ export function readSchedules(env: NodeJS.ProcessEnv = process.env): Schedules {
     billingCatchUp: env.BILLING_SCHEDULE_BILLING_CATCHUP || '30 1 * * *',
     archive: env.BILLING_SCHEDULE_DR || '0 3 * * *',
     billingBatchSize: Number(env.BILLING_BATCH_SIZE) > 0 ? Number(env.BILLING_BATCH_SIZE) : 500,
+    billingBatchFeatures: Number(env.BILLING_BATCH_FEATURES) > 0 ? Number(env.BILLING_BATCH_FEATURES) : 1_000,
   }
 }
 
@@ -32,7 +35,7 @@ export function platformJobs(ctx: PlatformContext, schedules: Schedules): JobDef
   const billing = async (signal: AbortSignal) => {
     let runs = 0
     for (;;) {
-      const outcome = await runNextBillingRun(ctx, { signal, batchSize: schedules.billingBatchSize })
+      const outcome = await runNextBillingRun(ctx, { signal, batchSize: schedules.billingBatchSize, batchFeatures: schedules.billingBatchFeatures })
       if (!outcome || outcome.status === 'Interrupted') return { runs }
       runs += 1
     }

@@ -13,11 +13,28 @@ import { billCalls, rateUnratedCalls } from '../rating/bill-calls.js'
 
 /** Ledger rows written before the first refresh of the database's statistics during a run. */
 const STATISTICS_FIRST = 5_000
+/**
+ * Batches a transaction bills before it commits. Batches are small for memory's sake (see
+ * `RunOptions.batchFeatures`); a commit has a fixed cost besides the pages it writes (on SQLite
+ * about 0.4 ms: a million features in 1,000 commits spent 1.45 s committing, in 400 1.23 s,
+ * bench/billing-run.ts), and a transaction of three still holds the write lock for only tens
+ * of milliseconds.
+ */
+const TRANSACTION_BATCHES = 3
 
 /** How a billing run executes. */
 export interface RunOptions {
-  /** Customers per transaction; memory stays bounded by one batch. */
+  /** Customers per batch at most (default 500); a transaction bills a few batches. */
   readonly batchSize?: number
+  /**
+   * Features a batch aims at (default 1,000): each batch takes as many customers as held that
+   * many features in the batch before (the first guesses ten a customer). A batch's objects live
+   * until it commits; kept to about this many features they die in V8's young generation instead
+   * of being promoted and collected with the old one. bench/billing-run.ts: batches of 1,250
+   * features (250 customers of 5) billed a million features with 12% less CPU and 60 MB less
+   * peak RSS than batches of 2,500; from 1,500 up the cost was back.
+   */
+  readonly batchFeatures?: number
   /** Stops between batches; the run resumes from its progress next time. */
   readonly signal?: AbortSignal
 }
@@ -55,6 +72,8 @@ export async function runNextBillingRun(ctx: PlatformContext, options: RunOption
 
 async function executeBillingRun(ctx: PlatformContext, run: Item, options: RunOptions): Promise<RunOutcome> {
   const batchSize = options.batchSize ?? 500
+  const batchFeatures = options.batchFeatures ?? 1_000
+  let pageSize = Math.min(batchSize, Math.ceil(batchFeatures / 10))
   const cutoff = run.cutoffDate as DateOnly
   let after = (run.progressCustomerID as string | null) ?? '0'
   let customers = 0
@@ -70,18 +89,31 @@ async function executeBillingRun(ctx: PlatformContext, run: Item, options: RunOp
       await ctx.store.ledger.refreshStatistics()
       refreshAt = writes * 2
     }
-    const batch = await ctx.store.transaction(async (store) => {
-      const page = await store.ledger.runCustomers(after, batchSize)
-      if (page.length === 0) return null
-      const result = await billBatch(ctx, store, run, cutoff, page)
-      await store.repository('billingRuns').update(run.id, { progressCustomerID: page.at(-1)!.id })
-      return { last: page.at(-1)!.id, count: page.length, ...result }
+    const step = await ctx.store.transaction(async (store) => {
+      const done = { last: after, size: pageSize, customers: 0, invoices: 0, writes: 0, finished: false }
+      for (let b = 0; b < TRANSACTION_BATCHES && !(b > 0 && options.signal?.aborted); b++) {
+        const page = await store.ledger.runCustomers(done.last, done.size)
+        if (page.length === 0) {
+          done.finished = true
+          break
+        }
+        const batch = await billBatch(ctx, store, run, cutoff, page)
+        done.last = page.at(-1)!.id
+        done.customers += page.length
+        done.invoices += batch.invoices
+        done.writes += batch.writes
+        // Sized from this batch's features per customer: memory follows features, not customers.
+        done.size = Math.max(1, Math.min(batchSize, Math.floor((batchFeatures * page.length) / Math.max(batch.features, 1))))
+      }
+      if (done.customers > 0) await store.repository('billingRuns').update(run.id, { progressCustomerID: done.last })
+      return done
     })
-    if (!batch) break
-    after = batch.last
-    customers += batch.count
-    invoices += batch.invoices
-    writes += batch.writes
+    after = step.last
+    pageSize = step.size
+    customers += step.customers
+    invoices += step.invoices
+    writes += step.writes
+    if (step.finished) break
   }
   const totals = await ctx.store.ledger.runInvoiceTotals(run.id)
   await ctx.store.repository('billingRuns').update(run.id, {
@@ -130,7 +162,7 @@ async function billBatch(ctx: PlatformContext, store: Store, run: Item, cutoff: 
   await store.ledger.write({ ...merged, inserts: [] })
   await billCalls(ctx, store, customers, cutoff, events, run.id)
   const invoices = await raiseInvoices(ctx, store, run, customers, cutoff, events, merged.inserts)
-  return { invoices, writes: merged.inserts.length + merged.updates.length + merged.deletes.length }
+  return { invoices, features: marked.length, writes: merged.inserts.length + merged.updates.length + merged.deletes.length }
 }
 
 /** A customer in final bill is charged and invoiced through its final-bill date. */

@@ -90,7 +90,7 @@ for (const target of activeTargets()) {
     )
   })
 
-  test('a run interrupted between batches resumes without double charging', async ({ h }) => {
+  test('a run interrupted between transactions resumes without double charging', async ({ h }) => {
     const customers: string[] = []
     for (let i = 0; i < 7; i++) {
       const c = await newCustomer(h)
@@ -103,14 +103,14 @@ for (const target of activeTargets()) {
     const originalTransaction = h.platform.context.store.transaction.bind(h.platform.context.store)
     ;(h.platform.context.store as any).transaction = async (work: any) => {
       const result = await originalTransaction(work)
-      if (++batches === 2) stop.abort() // "killed" after the second batch
+      if (++batches === 2) stop.abort() // "killed" after the second transaction (three batches each)
       return result
     }
-    const first = await runNextBillingRun(h.platform.context, { batchSize: 2, signal: stop.signal })
+    const first = await runNextBillingRun(h.platform.context, { batchSize: 1, signal: stop.signal })
     ;(h.platform.context.store as any).transaction = originalTransaction
     assert.is(first?.status, 'Interrupted')
     assert.is((await h.request('GET', `/billingRuns/${id}`)).body.status, 'Running')
-    const resumed = await runNextBillingRun(h.platform.context, { batchSize: 2 })
+    const resumed = await runNextBillingRun(h.platform.context, { batchSize: 1 })
     assert.is(resumed?.status, 'Complete')
     for (const c of customers) {
       const tx = (await h.request('GET', `/customers/${c}/transactions`)).body
