@@ -7,9 +7,10 @@ import { openHarness, type Harness } from '../support/harness.js'
 import { activeTargets } from '../support/targets.js'
 
 /**
- * A billing run's batches follow features, not customers: each takes as many customers as held
- * `batchFeatures` features in the batch before (the first guesses ten a customer), never more
- * than `batchSize`, and at least one. Every customer is billed once whatever the sizes.
+ * A billing run's batches follow the features it plans, not customers: each takes as many
+ * customers as had `batchFeatures` features to plan in the batch before (the first guesses ten
+ * a customer), never more than `batchSize`, and at least one. Every customer is billed once
+ * whatever the sizes.
  */
 
 /** Runs the requested run with `options`, returning how many customers each batch read. */
@@ -58,6 +59,8 @@ for (const target of activeTargets()) {
     assert.is(customers, 10)
     const transactions = await h.platform.database.db.selectFrom('transactions').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()
     assert.is(Number(transactions.n), 30, 'every feature charged once')
+    await request(h, '2026-01-31')
+    assert.equal((await pageSizes(h, { batchFeatures: 6 })).sizes, [1, 9, 0], 'a rerun plans nothing: whole pages')
   })
 
   test('batchSize caps a batch, and a customer with more features than a batch still gets one', async ({ h }) => {
