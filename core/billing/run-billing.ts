@@ -28,11 +28,12 @@ export interface RunOptions {
   readonly batchSize?: number
   /**
    * Features a batch aims at planning (default 1,000): each batch takes as many customers as
-   * had that many features to plan in the batch before (the first guesses ten a customer). A batch's objects live
-   * until it commits; kept to about this many features they die in V8's young generation instead
-   * of being promoted and collected with the old one. bench/billing-run.ts: batches of 1,250
-   * features (250 customers of 5) billed a million features with 12% less CPU and 60 MB less
-   * peak RSS than batches of 2,500; from 1,500 up the cost was back.
+   * had that many features to plan in the batch before (the first guesses ten a customer). A
+   * batch's objects live until it is written; kept to about this many features they die in V8's
+   * young generation instead of being promoted and collected with the old one.
+   * bench/billing-run.ts: batches of 1,250 features (250 customers of 5) billed a million
+   * features with 12% less CPU and 60 MB less peak RSS than batches of 2,500; from 1,500 up the
+   * cost was back.
    */
   readonly batchFeatures?: number
   /** Stops between batches; the run resumes from its progress next time. */

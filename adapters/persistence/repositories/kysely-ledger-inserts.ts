@@ -92,9 +92,9 @@ function fieldWriter(fields: readonly Field[], codec: RowCodec, dialect: Databas
 }
 
 /**
- * The stored fields any of the rows gives, in first-seen order. A row whose keys come as the
- * last new row's did (rows made by one object literal) is passed over by comparing names in
- * order, not by looking each one up: a run's million rows have 21 keys each.
+ * The stored fields any of the rows gives, in first-seen order. A row whose keys are those of the
+ * row looked at before it, in the same order (rows made by one object literal), is passed over
+ * by comparing names, not by looking each one up: a run's million rows have 21 keys each.
  */
 function storedFields(inserts: readonly Values[]): Field[] {
   const seen = new Set<string>()
@@ -135,18 +135,19 @@ export async function raiseRunInvoices(
 ): Promise<void> {
   const run = dialect.encodeBigint(BigInt(billingRunID))
   const ids = await dialect.reserveIds(db, 'transactions', inserts.length)
+  /** Per new row, the ID of the invoice it goes on, or null. */
   const invoiceIDs: unknown[] = new Array(inserts.length).fill(null)
   if (invoices.length) {
-    // Their IDs are reserved too, so the rows can point at them without the insert returning anything.
-    const invoiceIds = await dialect.reserveIds(db, 'invoices', invoices.length)
+    // The invoices' IDs are reserved too, so the rows know them without the insert returning anything.
+    const newInvoiceIds = await dialect.reserveIds(db, 'invoices', invoices.length)
     const codec = new RowCodec(catalogue.invoices, dialect)
     const encoded = invoices.map((i) => codec.encode({ ...i.values, transactionIDs: [...i.transactionIDs, ...i.inserted.map((k) => String(ids[k]))] }))
     const names = Object.keys(encoded[0])
     const columns = [{ name: 'id', type: dialect.idRefType }, ...names.map((name) => ({ name, type: columnType(catalogue.invoices.byName.get(name)!, dialect) }))]
-    const rows = encoded.map((r, n) => [dialect.encodeBigint(invoiceIds[n]), ...names.map((name) => r[name] ?? null)])
+    const rows = encoded.map((r, n) => [dialect.encodeBigint(newInvoiceIds[n]), ...names.map((name) => r[name] ?? null)])
     await dialect.bulkInsert(db, 'invoices', columns, rows)
     invoices.forEach((invoice, n) => {
-      const id = dialect.encodeBigint(invoiceIds[n])
+      const id = dialect.encodeBigint(newInvoiceIds[n])
       for (const k of invoice.inserted) invoiceIDs[k] = id
     })
   }
