@@ -1,9 +1,9 @@
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { sql } from 'kysely'
-import { connect, type Database } from '../../adapters/persistence/connect.js'
+import type { Database } from '../../adapters/persistence/connect.js'
 import type { RowWriter } from '../../adapters/persistence/dialect/bulk-rows.js'
-import { activeTargets, openTarget, type Target } from '../support/targets.js'
+import { activeTargets, connectBare, openTarget, type Target } from '../support/targets.js'
 
 /**
  * `DatabaseDialect.bulkInsert` stores the same rows whether they come as arrays or from a row
@@ -25,8 +25,7 @@ for (const name of activeTargets()) {
   const test = suite<{ target: Target; database: Database }>(`bulk inserts from arrays and from row writers [${name}]`)
   test.before(async (ctx) => {
     ctx.target = openTarget(name)
-    ctx.database = connect(ctx.target.databaseUrl, { schema: ctx.target.schema })
-    if (ctx.target.schema) await sql`create schema if not exists ${sql.id(ctx.target.schema)}`.execute(ctx.database.db)
+    ctx.database = await connectBare(ctx.target)
     await sql`create table bulk_probe (id bigint primary key, label text, amount bigint not null)`.execute(ctx.database.db)
   })
   test.before.each(async ({ database }) => {

@@ -2,10 +2,10 @@ import fc from 'fast-check'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { sql } from 'kysely'
-import { connect, type Database } from '../../adapters/persistence/connect.js'
+import type { Database } from '../../adapters/persistence/connect.js'
 import type { Field } from '../../core/fields/field.js'
 import { isStorableText } from '../../core/fields/storable-text.js'
-import { activeTargets, openTarget, type Target } from '../support/targets.js'
+import { activeTargets, connectBare, openTarget, type Target } from '../support/targets.js'
 
 /**
  * A bulk read's packed columns (`DatabaseDialect.packedRead`: SQLite's JSON array) give back
@@ -39,8 +39,7 @@ for (const name of activeTargets()) {
   const test = suite<{ target: Target; database: Database }>(`packed bulk reads give back stored values exactly [${name}]`)
   test.before(async (ctx) => {
     ctx.target = openTarget(name)
-    ctx.database = connect(ctx.target.databaseUrl, { schema: ctx.target.schema })
-    if (ctx.target.schema) await sql`create schema if not exists ${sql.id(ctx.target.schema)}`.execute(ctx.database.db)
+    ctx.database = await connectBare(ctx.target)
     await sql`create table packed_probe (id bigint primary key, amount bigint, flag integer not null, count double precision, label text, day text)`.execute(ctx.database.db)
   })
   test.after(async ({ database, target }) => {

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { sql } from 'kysely'
-import { connect } from '../../adapters/persistence/connect.js'
+import { connect, type Database } from '../../adapters/persistence/connect.js'
 
 /** The databases every repository and HTTP suite runs against (Kysely's dialect loop). */
 export const targetNames = ['sqlite-memory', 'sqlite-file', 'postgres'] as const
@@ -63,4 +63,11 @@ export function openTarget(name: TargetName): Target {
       }
     }
   }
+}
+
+/** A connection to the target without the platform's tables, its schema made (tests of a dialect itself). */
+export async function connectBare(target: Target): Promise<Database> {
+  const database = connect(target.databaseUrl, { schema: target.schema })
+  if (target.schema) await sql`create schema if not exists ${sql.id(target.schema)}`.execute(database.db)
+  return database
 }
