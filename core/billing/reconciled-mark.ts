@@ -111,7 +111,7 @@ function money(m: Money | null): void {
 
 /**
  * 64 bits of the lanes as 11 characters of base64url, made in one string: the 16 hex digits
- * this was before took five strings per feature (a fiftieth of a billing run's time). Marks
+ * this was before took five strings per feature (over 1% of a billing run's time). Marks
  * stored in the old form simply miss once. An unchanged mark for changed inputs needs a
  * 1-in-2^64 accident.
  */

@@ -65,14 +65,14 @@ export const sum = (xs: Iterable<Money>): Money => {
   return t as Money
 }
 
+/** The unit of each number of places, made once (a run rounds every amount it charges). */
+const STEPS = [10_000n, 1_000n, 100n, 10n, 1n]
+
 /** Rounds half away from zero to `places` (0..4) decimals. */
 export function round(m: Money, places: number): Money {
   const step = STEPS[places] ?? 10n ** BigInt(MONEY_SCALE - places)
   return (divRoundHalfUp(m, step) * step) as Money
 }
-
-/** The unit of each number of places, made once (a run rounds every amount it charges). */
-const STEPS = [10_000n, 1_000n, 100n, 10n, 1n]
 
 /** m × num / den, rounded half away from zero to 4 decimals; exact rational arithmetic. */
 export function mulRatio(m: Money, num: bigint | number, den: bigint | number): Money {
