@@ -86,9 +86,10 @@ export interface DatabaseDialect {
   /** A bigint parameter as the driver wants it. */
   encodeBigint(value: bigint): unknown
   /**
-   * An ID (decimal text, as the domain holds IDs) as a parameter, like `encodeBigint(BigInt(id))`
-   * but without a bigint on the way where the driver takes something cheaper: a billing run
-   * encodes four IDs for every ledger row it writes.
+   * An ID (decimal text, as the domain holds IDs) as a parameter: what `encodeBigint(BigInt(id))`
+   * would give, accepting and refusing the same texts, without a bigint on the way where the
+   * driver takes something cheaper (a billing run encodes four IDs for every ledger row it
+   * writes). Every ID a repository sends goes through it.
    */
   encodeId(id: string): unknown
   /** A bigint column value as the driver returns it. */

@@ -7,14 +7,14 @@ const LINKS = 'customer_shared_contacts'
 /** Contacts and their links to customers (shared contacts). */
 export class KyselyContactRepository extends KyselyResourceRepository implements ContactRepository {
   async listForCustomer(customerID: string, query: ListQuery): Promise<Item[]> {
-    const id = this.dialect.encodeBigint(BigInt(customerID))
+    const id = this.dialect.encodeId(customerID)
     let q = this.conditions.apply(this.select(), query.where).where((eb) =>
       eb.or([
         eb(`${this.table}.customerID`, '=', id),
         eb(`${this.table}.id`, 'in', eb.selectFrom(LINKS).select('contactID').where('customerID', '=', id)),
       ]),
     )
-    if (query.idAfter !== undefined) q = q.where(`${this.table}.id`, '>', this.dialect.encodeBigint(BigInt(query.idAfter)))
+    if (query.idAfter !== undefined) q = q.where(`${this.table}.id`, '>', this.dialect.encodeId(query.idAfter))
     q = q.orderBy(`${this.table}.id`).limit(query.limit)
     if (query.offset) q = q.offset(query.offset)
     return (await q.execute()).map((r) => this.codec.decode(r))
@@ -24,15 +24,15 @@ export class KyselyContactRepository extends KyselyResourceRepository implements
     if (await this.isLinked(customerID, contactID)) return
     await this.db
       .insertInto(LINKS)
-      .values({ customerID: this.dialect.encodeBigint(BigInt(customerID)), contactID: this.dialect.encodeBigint(BigInt(contactID)) })
+      .values({ customerID: this.dialect.encodeId(customerID), contactID: this.dialect.encodeId(contactID) })
       .execute()
   }
 
   async unlink(customerID: string, contactID: string): Promise<boolean> {
     const r = await this.db
       .deleteFrom(LINKS)
-      .where('customerID', '=', this.dialect.encodeBigint(BigInt(customerID)))
-      .where('contactID', '=', this.dialect.encodeBigint(BigInt(contactID)))
+      .where('customerID', '=', this.dialect.encodeId(customerID))
+      .where('contactID', '=', this.dialect.encodeId(contactID))
       .executeTakeFirst()
     return Number(r.numDeletedRows) > 0
   }
@@ -41,16 +41,16 @@ export class KyselyContactRepository extends KyselyResourceRepository implements
     const row = await this.db
       .selectFrom(LINKS)
       .select('contactID')
-      .where('customerID', '=', this.dialect.encodeBigint(BigInt(customerID)))
-      .where('contactID', '=', this.dialect.encodeBigint(BigInt(contactID)))
+      .where('customerID', '=', this.dialect.encodeId(customerID))
+      .where('contactID', '=', this.dialect.encodeId(contactID))
       .executeTakeFirst()
     return row !== undefined
   }
 
   async unlinkAll(by: { customerID?: string; contactID?: string }): Promise<void> {
     let q = this.db.deleteFrom(LINKS)
-    if (by.customerID) q = q.where('customerID', '=', this.dialect.encodeBigint(BigInt(by.customerID)))
-    if (by.contactID) q = q.where('contactID', '=', this.dialect.encodeBigint(BigInt(by.contactID)))
+    if (by.customerID) q = q.where('customerID', '=', this.dialect.encodeId(by.customerID))
+    if (by.contactID) q = q.where('contactID', '=', this.dialect.encodeId(by.contactID))
     if (!by.customerID && !by.contactID) throw new Error('unlinkAll needs a customer or a contact')
     await q.execute()
   }

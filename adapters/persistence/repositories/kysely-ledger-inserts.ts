@@ -133,7 +133,7 @@ export async function raiseRunInvoices(
   billingRunID: string,
   inserts: readonly Values[],
 ): Promise<void> {
-  const run = dialect.encodeBigint(BigInt(billingRunID))
+  const run = dialect.encodeId(billingRunID)
   const ids = await dialect.reserveIds(db, 'transactions', inserts.length)
   /** Per new row, the ID of the invoice it goes on, or null. */
   const invoiceIDs: unknown[] = new Array(inserts.length).fill(null)
@@ -166,7 +166,7 @@ export async function raiseRunInvoices(
           .where('invoices.billingRunID', '=', run)
           .whereRef('invoices.customerID', '=', 'transactions.customerID'),
       }))
-      .where('id', 'in', existing.slice(i, i + CHUNK).map((x) => dialect.encodeBigint(BigInt(x))))
+      .where('id', 'in', existing.slice(i, i + CHUNK).map((x) => dialect.encodeId(x)))
       .execute()
   }
 }

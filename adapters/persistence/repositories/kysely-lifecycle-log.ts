@@ -26,7 +26,7 @@ export class KyselyLifecycleLog implements LifecycleLog {
   ) {}
 
   private id(v: string) {
-    return this.dialect.encodeBigint(BigInt(v))
+    return this.dialect.encodeId(v)
   }
 
   async append(events: readonly StoredEvent[]): Promise<void> {

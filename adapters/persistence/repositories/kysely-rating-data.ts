@@ -125,7 +125,7 @@ export class KyselyRatingData implements RatingData {
     const n = calls.length
     if (n === 0) return 0
     const d = this.dialect
-    const id = (v: string | null) => (v === null ? null : d.encodeBigint(BigInt(v)))
+    const id = (v: string | null) => (v === null ? null : d.encodeId(v))
     const values = CALL_COLUMNS.map(() => new Array<unknown>(n))
     // In the order of CALL_COLUMNS.
     const [usageFileID, customerID, numberID, tariffID, callingNumber, dialledNumber, startTime, durationSeconds, bytes, events, callType, chargeBand, carrier, cost, ratedDuration, timeBand, rated, unbilledReason, deleted, fingerprint, createdStamp, updatedStamp] = values

@@ -77,7 +77,7 @@ export class KyselyResourceRepository implements ResourceRepository {
       return item && this.toWireItem(item)
     }
     if (!isId(id)) return undefined
-    const encoded = this.dialect.encodeBigint(BigInt(id))
+    const encoded = this.dialect.encodeId(id)
     const build = () => this.selectWire(wire).where(`${this.table}.id`, '=', encoded)
     const [row] = await this.queries.rows(this.db, `getWire ${this.table}`, build, [encoded])
     return row && { id, json: wire.assemble(row.w0) }
@@ -103,7 +103,7 @@ export class KyselyResourceRepository implements ResourceRepository {
   /** `column` is one of the parents' IDs: listed, or a subquery the parents' own repository writes. */
   private whereIn<Q extends SelectQueryBuilder<any, any, any>>(q: Q, column: string, parents: Parents): Q {
     const ids = isIdList(parents)
-      ? parents.map((id) => this.dialect.encodeBigint(BigInt(id)))
+      ? parents.map((id) => this.dialect.encodeId(id))
       : this.peers(parents.resource).selectParents(parents)
     return q.where(`${this.table}.${column}`, 'in', ids) as Q
   }
@@ -126,14 +126,14 @@ export class KyselyResourceRepository implements ResourceRepository {
   /** One item by ID: the read every GET of an item makes, so its query is compiled once. */
   async get(id: string): Promise<Item | undefined> {
     if (!isId(id)) return undefined
-    const encoded = this.dialect.encodeBigint(BigInt(id))
+    const encoded = this.dialect.encodeId(id)
     const [row] = await this.queries.rows(this.db, `get ${this.table}`, () => this.select().where(`${this.table}.id`, '=', encoded), [encoded])
     return this.finishOne(row)
   }
 
   async getForUpdate(id: string): Promise<Item | undefined> {
     if (!isId(id)) return undefined
-    let q = this.select().where(`${this.table}.id`, '=', this.dialect.encodeBigint(BigInt(id)))
+    let q = this.select().where(`${this.table}.id`, '=', this.dialect.encodeId(id))
     if (this.dialect.rowLocks) q = q.forUpdate(this.table)
     return this.finishOne(await q.executeTakeFirst())
   }
@@ -176,7 +176,7 @@ export class KyselyResourceRepository implements ResourceRepository {
     const row = this.codec.encode(values)
     if (Object.keys(row).length > 0) {
       await this.translate(() =>
-        this.db.updateTable(this.table).set(row).where('id', '=', this.dialect.encodeBigint(BigInt(id))).execute(),
+        this.db.updateTable(this.table).set(row).where('id', '=', this.dialect.encodeId(id)).execute(),
       )
     }
     return this.get(id)
@@ -184,7 +184,7 @@ export class KyselyResourceRepository implements ResourceRepository {
 
   async remove(id: string): Promise<boolean> {
     if (!isId(id)) return false
-    const r = await this.db.deleteFrom(this.table).where('id', '=', this.dialect.encodeBigint(BigInt(id))).executeTakeFirst()
+    const r = await this.db.deleteFrom(this.table).where('id', '=', this.dialect.encodeId(id)).executeTakeFirst()
     return Number(r.numDeletedRows) > 0
   }
 

@@ -45,7 +45,7 @@ export class KyselyRunReads {
     let q = this.db
       .selectFrom('customers')
       .select(select)
-      .where('customers.id', '>', this.dialect.encodeBigint(BigInt(afterID)))
+      .where('customers.id', '>', this.dialect.encodeId(afterID))
       .orderBy('customers.id')
       .limit(limit)
     if (this.dialect.rowLocks) q = q.forUpdate()
@@ -65,8 +65,8 @@ export class KyselyRunReads {
       .select(select)
       // A lookup by key per feature: as a join, Postgres hashed the whole marks table for every batch.
       .select((eb) => eb.selectFrom('ledger_reconciled').select('inputs').whereRef('ledger_reconciled.featureID', '=', 'features.id').as('reconciledInputs'))
-      .where('features.customerID', '>=', this.dialect.encodeBigint(BigInt(firstCustomerID)))
-      .where('features.customerID', '<=', this.dialect.encodeBigint(BigInt(lastCustomerID)))
+      .where('features.customerID', '>=', this.dialect.encodeId(firstCustomerID))
+      .where('features.customerID', '<=', this.dialect.encodeId(lastCustomerID))
       .orderBy('features.customerID')
       .orderBy('features.id')
       .execute()

@@ -49,7 +49,7 @@ export class ListConditions {
    * and 0.03 ms with them written out (bench/lists.ts).
    */
   paged(q: SelectQueryBuilder<any, any, any>, query: ListQuery): SelectQueryBuilder<any, any, any> {
-    if (query.idAfter !== undefined) q = q.where(`${this.table}.id`, '>', this.dialect.encodeBigint(BigInt(query.idAfter)))
+    if (query.idAfter !== undefined) q = q.where(`${this.table}.id`, '>', this.dialect.encodeId(query.idAfter))
     q = q.orderBy(`${this.table}.id`).limit(sql.lit(wholeNumber(query.limit)))
     return query.offset ? q.offset(sql.lit(wholeNumber(query.offset))) : q
   }
