@@ -1,0 +1,26 @@
+import type { H3Event, Middleware } from 'h3'
+import { authenticate } from '../../../core/access/api-keys.js'
+import { BillingError } from '../../../core/errors.js'
+import type { PlatformContext } from '../../../core/platform.js'
+import type { KeySecrets } from '../../../core/ports/key-hasher.js'
+
+/**
+ * Every request needs a valid key (contract 3) except on the public paths. It runs before any
+ * route is answered, so an unknown route without a key is 401, not 404 (contract 2's order).
+ * By path, not by the matched route: a public path asked with another method answers 405.
+ */
+export function authentication(platform: PlatformContext, secrets: KeySecrets, publicPaths: ReadonlySet<string>): Middleware {
+  return async (event, next) => {
+    if (!publicPaths.has(event.url.pathname.replace(/\/$/, ''))) event.context.key = await keyOf(event, platform, secrets)
+    return next()
+  }
+}
+
+async function keyOf(event: H3Event, platform: PlatformContext, secrets: KeySecrets) {
+  const header = event.req.headers.get('authorization') ?? ''
+  const m = /^Bearer ([\x21-\x7e]{1,512})$/.exec(header)
+  if (!m) {
+    throw new BillingError('unauthenticated', 'Missing or malformed Authorization header', 'Send Authorization: Bearer <key>.')
+  }
+  return authenticate(platform.store.apiKeys, secrets, m[1])
+}

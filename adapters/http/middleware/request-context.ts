@@ -1,0 +1,60 @@
+import { randomUUID } from 'node:crypto'
+import type { Middleware } from 'h3'
+import { withDeadline } from '../deadline.js'
+import { errorResponse } from '../respond.js'
+import { routeOf } from '../route-meta.js'
+import { fullPath } from '../route.js'
+
+/** What the request log line and the request metrics learn of each request. */
+export interface RequestLogEntry {
+  readonly requestId: string
+  readonly method: string
+  readonly path: string
+  /** The route's path pattern (`/backend/api/v1/customers/:id`), or null when no route matched. */
+  readonly route: string | null
+  readonly status: number
+  readonly keyName: string | null
+  readonly durationMs: number
+}
+
+export interface RequestContextOptions {
+  /** Called once per request when it ends, whatever answered it. */
+  readonly onRequestEnd?: (entry: RequestLogEntry) => void
+  readonly onUnexpectedError?: (error: unknown, requestId: string) => void
+  /** A request not answered within this many milliseconds answers 503001; no deadline when absent. */
+  readonly deadlineMs?: number
+}
+
+const REQUEST_ID = /^[\w.:@/+=-]{1,128}$/
+
+/**
+ * The outermost middleware: gives the request its ID (the client's own when it is sane), holds
+ * everything after it to the deadline, turns whatever they throw into the contract's error
+ * body, and reports the request's end. Every other middleware may simply throw.
+ */
+export function requestContext(options: RequestContextOptions): Middleware {
+  return async (event, next) => {
+    const started = performance.now()
+    const given = event.req.headers.get('x-request-id')
+    const requestId = given && REQUEST_ID.test(given) ? given : randomUUID()
+    event.context.requestId = requestId
+    event.context.logError = (e: unknown) => options.onUnexpectedError?.(e, requestId)
+    let response: Response
+    try {
+      response = (await withDeadline(Promise.resolve(next()), options.deadlineMs)) as Response
+    } catch (error) {
+      response = errorResponse(event, error)
+    }
+    const route = routeOf(event)
+    options.onRequestEnd?.({
+      requestId,
+      method: event.req.method,
+      path: event.url.pathname,
+      route: route ? fullPath(route) : null,
+      status: response.status,
+      keyName: (event.context.key as { name?: string } | undefined)?.name ?? null,
+      durationMs: Math.round((performance.now() - started) * 100) / 100,
+    })
+    return response
+  }
+}
