@@ -6,11 +6,16 @@ import type { JobDefinition, JobResult } from './job.js'
 
 export interface JobLogEntry {
   readonly job: string
+  /** The run's own lease holder (`<host>:<pid>:<scheduler>#<run>`). */
   readonly holder: string
+  /** `skipped`: the lease was held, here or elsewhere. `done` without a result: it found nothing to do. */
   readonly outcome: 'done' | 'failed' | 'skipped'
   readonly durationMs: number
   readonly result?: JobResult
+  /** The failure's message. */
   readonly error?: string
+  /** What the job threw, for the log's stack trace. */
+  readonly failure?: unknown
 }
 
 export interface SchedulerOptions {
@@ -22,16 +27,21 @@ export interface SchedulerOptions {
 }
 
 /**
- * Runs jobs on their croner schedules. Each run first takes the job's lease, so across every
- * process sharing the database a job never runs twice at once; the lease is renewed while the
- * job runs and released at the end. `stop()` waits for running jobs to finish.
+ * Runs jobs on their croner schedules. A job runs at most once at a time across every process
+ * sharing the database, including in this one: a run whose lease is already taken by a run of
+ * this scheduler is skipped without asking the database, and each run takes the lease under a
+ * holder of its own, so no other run can take it again, renew it or release it. The lease is
+ * renewed while the run lasts and released when it ends. `stop()` waits for running jobs.
  */
 export class Scheduler {
   readonly holder = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`
   private readonly crons: Cron[] = []
   private readonly running = new Set<Promise<void>>()
+  /** Leases taken (or being taken) by a run of this scheduler. */
+  private readonly leasesHere = new Set<string>()
   private readonly stopping = new AbortController()
   private readonly leaseMs: number
+  private runs = 0
 
   constructor(private readonly options: SchedulerOptions) {
     this.leaseMs = options.leaseMs ?? 60_000
@@ -56,35 +66,51 @@ export class Scheduler {
 
   private async execute(job: JobDefinition): Promise<void> {
     const started = performance.now()
-    const { leases, onJobEnd } = this.options
+    const lease = job.lease ?? job.name
+    const holder = `${this.holder}#${++this.runs}`
     const end = (entry: Omit<JobLogEntry, 'job' | 'holder' | 'durationMs'>) =>
-      onJobEnd?.({ job: job.name, holder: this.holder, durationMs: Math.round(performance.now() - started), ...entry })
-    let acquired = false
+      this.options.onJobEnd?.({ job: job.name, holder, durationMs: Math.round(performance.now() - started), ...entry })
+    // Claimed before the first await, so a run started meanwhile sees it.
+    if (this.leasesHere.has(lease)) return end({ outcome: 'skipped' })
+    this.leasesHere.add(lease)
     try {
-      acquired = await leases.acquire(job.lease ?? job.name, this.holder, this.leaseMs)
-    } catch (error) {
-      end({ outcome: 'failed', error: (error as Error).message })
-      return
+      const { leases } = this.options
+      let acquired: boolean
+      try {
+        acquired = await leases.acquire(lease, holder, this.leaseMs)
+      } catch (error) {
+        return end({ outcome: 'failed', error: (error as Error).message, failure: error })
+      }
+      if (!acquired) return end({ outcome: 'skipped' })
+      try {
+        const result = await this.runHoldingLease(job, lease, holder)
+        end({ outcome: 'done', ...(result ? { result } : {}) })
+      } catch (error) {
+        end({ outcome: 'failed', error: (error as Error).message, failure: error })
+      } finally {
+        await leases.release(lease, holder).catch(() => {})
+      }
+    } finally {
+      this.leasesHere.delete(lease)
     }
-    if (!acquired) return end({ outcome: 'skipped' })
+  }
+
+  /** The job's work, its lease renewed meanwhile; a lost lease or `stop()` aborts its signal. */
+  private async runHoldingLease(job: JobDefinition, lease: string, holder: string) {
     const abort = new AbortController()
     const onStop = () => abort.abort()
     this.stopping.signal.addEventListener('abort', onStop)
     const heartbeat = setInterval(() => {
-      leases.renew(job.lease ?? job.name, this.holder, this.leaseMs).then(
+      this.options.leases.renew(lease, holder, this.leaseMs).then(
         (kept) => kept || abort.abort(),
         () => abort.abort(),
       )
     }, Math.max(1000, Math.floor(this.leaseMs / 3)))
     try {
-      const result = await job.run(abort.signal)
-      end({ outcome: 'done', ...(result ? { result } : {}) })
-    } catch (error) {
-      end({ outcome: 'failed', error: (error as Error).message })
+      return await job.run(abort.signal)
     } finally {
       clearInterval(heartbeat)
       this.stopping.signal.removeEventListener('abort', onStop)
-      await leases.release(job.lease ?? job.name, this.holder).catch(() => {})
     }
   }
 

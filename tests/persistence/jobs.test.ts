@@ -6,6 +6,12 @@ import { openPlatform } from '../../apps/platform/platform.js'
 import { openHarness, type Harness } from '../support/harness.js'
 import { activeTargets } from '../support/targets.js'
 
+function deferred() {
+  let resolve!: () => void
+  const promise = new Promise<void>((r) => (resolve = r))
+  return { promise, resolve }
+}
+
 for (const target of activeTargets()) {
   const test = suite<{ h: Harness }>(`jobs: leases, scheduler, purge [${target}]`)
   test.before(async (ctx) => {
@@ -19,7 +25,7 @@ for (const target of activeTargets()) {
     const leases = new KyselyJobLeases(db, dialect, () => now)
     assert.ok(await leases.acquire('j', 'a', 1000))
     assert.not.ok(await leases.acquire('j', 'b', 1000))
-    assert.ok(await leases.acquire('j', 'a', 1000), 'the holder may take it again')
+    assert.not.ok(await leases.acquire('j', 'a', 1000), 'a holder does not take a lease it holds again')
     assert.ok(await leases.renew('j', 'a', 1000))
     assert.not.ok(await leases.renew('j', 'b', 1000))
     now += 1001 // a dies without releasing
@@ -27,8 +33,51 @@ for (const target of activeTargets()) {
     assert.not.ok(await leases.renew('j', 'a', 1000), 'the old holder has lost it')
     await leases.release('j', 'b')
     assert.ok(await leases.acquire('j', 'a', 1000))
+    now += 1001 // b lapses; a takes it; b, late, releases what it no longer holds
+    assert.ok(await leases.acquire('j', 'a', 1000))
+    await leases.release('j', 'b')
+    assert.not.ok(await leases.acquire('j', 'c', 1000), 'a release by a former holder leaves the lease held')
     const raced = await Promise.all(Array.from({ length: 10 }, (_, i) => leases.acquire('race', `w${i}`, 5000)))
     assert.is(raced.filter(Boolean).length, 1, 'exactly one of ten racing acquirers wins')
+  })
+
+  test('a job still running in this process is skipped, and only the run that took the lease releases it', async ({ h }) => {
+    const { db, dialect } = h.platform.database
+    const leases = new KyselyJobLeases(db, dialect)
+    const gate = deferred()
+    const firstStarted = deferred()
+    let starts = 0
+    const log: JobLogEntry[] = []
+    // Only the first run waits for the gate, so a run let in wrongly ends instead of hanging the test.
+    const blocking = async () => {
+      starts += 1
+      if (starts > 1) return
+      firstStarted.resolve()
+      await gate.promise
+    }
+    // Two jobs under one lease, as the billing poll and the billing catch-up are.
+    const scheduler = new Scheduler({
+      leases,
+      onJobEnd: (e) => log.push(e),
+      jobs: [
+        { name: 'poll', lease: 'shared', schedule: '0 0 1 1 *', run: blocking },
+        { name: 'catch-up', lease: 'shared', schedule: '0 0 1 1 *', run: async () => void (starts += 1) },
+      ],
+    })
+    const first = scheduler.runNow('poll')
+    await firstStarted.promise
+    // Each of these ends (skipped) or, were it let in, starts: neither needs the first to end.
+    await scheduler.runNow('poll')
+    await scheduler.runNow('catch-up')
+    assert.is(starts, 1, 'nothing else ran while the first held the lease')
+    assert.equal(log.map((e) => [e.job, e.outcome]), [['poll', 'skipped'], ['catch-up', 'skipped']])
+    assert.not.ok(await leases.acquire('shared', 'outsider', 60_000), 'the skipped runs left the lease with the first')
+    gate.resolve()
+    await first
+    assert.equal(log.map((e) => e.outcome), ['skipped', 'skipped', 'done'])
+    assert.ok(await leases.acquire('shared', 'outsider', 60_000), 'the first released it when it ended')
+    await leases.release('shared', 'outsider')
+    await scheduler.stop()
   })
 
   test('two schedulers racing for one job: it runs once at a time', async ({ h }) => {

@@ -3,8 +3,9 @@ import type { JobLeases } from '../../../core/ports/job-leases.js'
 import type { DatabaseDialect } from '../dialect/dialect.js'
 
 /**
- * Leases as rows: taking one is a single conditional UPDATE (or an INSERT that loses to a
- * concurrent one on the primary key), so two processes can never both hold a lease.
+ * Leases as rows: taking one is a single conditional UPDATE of an expired row (or an INSERT
+ * that loses to a concurrent one on the primary key), so two holders can never both hold a
+ * lease, and a holder cannot take one it holds again.
  */
 export class KyselyJobLeases implements JobLeases {
   constructor(
@@ -20,7 +21,7 @@ export class KyselyJobLeases implements JobLeases {
       .updateTable('job_leases')
       .set({ holder, expiresAt })
       .where('name', '=', name)
-      .where((eb) => eb.or([eb('expiresAt', '<', this.dialect.encodeBigint(BigInt(now))), eb('holder', '=', holder)]))
+      .where('expiresAt', '<', this.dialect.encodeBigint(BigInt(now)))
       .executeTakeFirst()
     if (Number(taken.numUpdatedRows) === 1) return true
     try {
