@@ -44,5 +44,5 @@ export type { PaymentLinkType, PaymentProvider } from './core/presets/presets.js
 export type { Logger } from './apps/platform/logger.js'
 /** A clock that stands still until moved (`set`, `advanceMs`): tests and simulations. */
 export { FixedClock } from './adapters/persistence/system-clock.js'
-/** A logger writing one JSON object per line (to stderr by default). */
-export { jsonLogger } from './apps/platform/logger.js'
+/** A pino logger writing JSON lines (to stderr by default), as the server and the worker log. */
+export { createLogger, type LoggerOptions } from './apps/platform/logger.js'

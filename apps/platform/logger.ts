@@ -1,66 +1,50 @@
-/** One JSON object per line on stdout/stderr; callers never pass secrets. */
+import { pino, type DestinationStream, type LevelWithSilent } from 'pino'
+
+/**
+ * Where the platform logs: pino's methods, fields first and the event name as the message. A
+ * pino logger is one, so an embedding application passes its own (or a child of it).
+ */
 export interface Logger {
-  info(event: string, fields?: object): void
-  error(event: string, fields?: object): void
+  debug(fields: object, event: string): void
+  info(fields: object, event: string): void
+  warn(fields: object, event: string): void
+  error(fields: object, event: string): void
 }
 
-/** A logger writing one JSON object per line (with time, level and event), to stderr by default. */
-export const jsonLogger = (write: (line: string) => void = batchedStderr()): Logger => ({
-  info: (event, fields) => write(jsonLine('info', event, fields)),
-  error: (event, fields) => write(jsonLine('error', event, fields)),
-})
+/** The values LOG_LEVEL takes (pino's levels). */
+export const LOG_LEVELS: readonly LevelWithSilent[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']
 
 /**
- * `{"time":…,"level":…,"event":…, ...fields}` as one line. The server writes one per request:
- * putting the fields after a prefix made once per millisecond, rather than spreading them into
- * a new object, halved its cost. Fields named like the prefix's members replace them, as a spread would.
+ * Fields that never reach a log line whatever logs them: API keys travel in the authorization
+ * header, passwords and secrets in bodies and settings. Nothing logs them on purpose; this is
+ * the net under a field logged by mistake (an error's request, a settings object).
  */
-function jsonLine(level: string, event: string, fields?: object): string {
-  if (fields && ('time' in fields || 'level' in fields || 'event' in fields)) {
-    return JSON.stringify({ time: new Date().toISOString(), level, event, ...fields })
-  }
-  const head = `{"time":"${isoNow()}","level":"${level}","event":${JSON.stringify(event)}`
-  const rest = fields ? JSON.stringify(fields) : '{}'
-  return rest === '{}' ? `${head}}` : `${head},${rest.slice(1)}`
+const REDACTED = ['authorization', 'password', 'secret', 'pin', 'apiKey', 'accountPassword', 'drPassword', 'databaseUrl']
+const REDACT_PATHS = [...REDACTED, ...REDACTED.map((f) => `*.${f}`), 'headers.authorization', 'req.headers.authorization', '*.headers.authorization']
+
+export interface LoggerOptions {
+  /** LOG_LEVEL; `info` when absent. */
+  readonly level?: LevelWithSilent
+  /** Where the lines go: stderr by default (stdout carries only what the commands print for scripts). */
+  readonly destination?: DestinationStream
 }
-
-let lastMs = -1
-let lastIso = ''
-function isoNow(): string {
-  const ms = Date.now()
-  if (ms !== lastMs) {
-    lastMs = ms
-    lastIso = new Date(ms).toISOString()
-  }
-  return lastIso
-}
-
-export const silentLogger: Logger = { info() {}, error() {} }
-
-/** Lines kept before they are written even if the event loop has not turned. */
-const BATCH_BYTES = 64 * 1024
 
 /**
- * Writes lines to stderr together, once per turn of the event loop. stderr to a file or a pipe
- * is a synchronous write: one per request line was a system call per request, a tenth of the
- * CPU time of a GET under load (bench/get-customer.ts). What is pending is written on exit, so a
- * crash still leaves its last lines.
+ * JSON lines by pino: `{"level":"info","time":"<ISO>","pid":…,"hostname":…,"msg":"<event>",…fields}`.
+ * Lines are written asynchronously in batches (what is pending is flushed on exit): one write
+ * per request line was a system call per request under load (bench/get-customer.ts).
  */
-export function batchedStderr(stream: { write(text: string): unknown } = process.stderr): (line: string) => void {
-  let pending: string[] = []
-  let bytes = 0
-  const flush = () => {
-    if (pending.length === 0) return
-    const text = pending.join('')
-    pending = []
-    bytes = 0
-    stream.write(text)
-  }
-  process.once('exit', flush)
-  return (line) => {
-    if (pending.length === 0) setImmediate(flush)
-    pending.push(`${line}\n`)
-    bytes += line.length + 1
-    if (bytes >= BATCH_BYTES) flush()
-  }
+export function createLogger(options: LoggerOptions = {}): Logger {
+  return pino(
+    {
+      level: options.level ?? 'info',
+      timestamp: pino.stdTimeFunctions.isoTime,
+      formatters: { level: (label) => ({ level: label }) },
+      redact: { paths: REDACT_PATHS, censor: '[redacted]' },
+    },
+    options.destination ?? pino.destination({ dest: 2, sync: false }),
+  )
 }
+
+/** Logs nothing (the library's default: an application chooses where its logs go). */
+export const silentLogger: Logger = pino({ level: 'silent' })

@@ -1,36 +1,75 @@
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { batchedStderr, jsonLogger } from '../../apps/platform/logger.js'
+import type { JobLogEntry } from '../../adapters/scheduler/scheduler.js'
+import { readEnvConfig } from '../../apps/platform/config.js'
+import { logJobEnd, throttledProgressLog } from '../../apps/platform/jobs.js'
+import { capturedLogger } from '../support/log-lines.js'
 
-const test = suite('apps logger')
+const test = suite('apps logger: pino JSON lines')
 
-test('each line is one JSON object: time, level, event, then the fields; fields may replace the first three', () => {
-  const lines: string[] = []
-  const log = jsonLogger((l) => lines.push(l))
-  log.info('request', { path: '/x"y', status: 200, nested: { a: [1, null] } })
-  log.error('failed')
-  log.info('odd', { event: 'renamed', level: 'warn' })
-  log.info('empty', {})
-  const [a, b, c, d] = lines.map((l) => JSON.parse(l))
-  assert.equal(Object.keys(a), ['time', 'level', 'event', 'path', 'status', 'nested'])
-  assert.equal({ ...a, time: 0 }, { time: 0, level: 'info', event: 'request', path: '/x"y', status: 200, nested: { a: [1, null] } })
-  assert.ok(!Number.isNaN(Date.parse(a.time)))
-  assert.equal({ ...b, time: 0 }, { time: 0, level: 'error', event: 'failed' })
-  assert.equal({ ...c, time: 0 }, { time: 0, level: 'warn', event: 'renamed' })
-  assert.equal({ ...d, time: 0 }, { time: 0, level: 'info', event: 'empty' })
-  assert.ok(lines.every((l) => !l.includes('\n')))
+test('one JSON object per line: level as a name, ISO time, the event as msg, then the fields', () => {
+  const { logger, lines, entries } = capturedLogger('info')
+  logger.info({ path: '/x"y', status: 200, nested: { a: [1, null] } }, 'request')
+  const [line] = entries()
+  assert.is(lines.length, 1)
+  assert.ok(lines[0].endsWith('\n') && !lines[0].slice(0, -1).includes('\n'))
+  assert.equal({ level: line.level, msg: line.msg, path: line.path, status: line.status, nested: line.nested }, { level: 'info', msg: 'request', path: '/x"y', status: 200, nested: { a: [1, null] } })
+  assert.match(line.time, /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/)
+  assert.is(line.pid, process.pid)
 })
 
-test('batched lines reach the stream together, in order, once the event loop turns', async () => {
-  const writes: string[] = []
-  const write = batchedStderr({ write: (t: string) => writes.push(t) })
-  write('one')
-  write('two')
-  assert.equal(writes, [], 'nothing is written synchronously')
-  await new Promise((r) => setImmediate(r))
-  assert.equal(writes, ['one\ntwo\n'])
-  write('x'.repeat(70 * 1024))
-  assert.is(writes.length, 2, 'a large batch is written at once')
+test('LOG_LEVEL: below the level nothing is written; a level pino does not know refuses to start', () => {
+  const { logger, entries } = capturedLogger('error')
+  logger.info({}, 'quiet')
+  logger.debug({}, 'quieter')
+  logger.error({}, 'loud')
+  assert.equal(entries().map((e) => e.msg), ['loud'])
+  assert.is(readEnvConfig({}).logLevel, 'info')
+  assert.is(readEnvConfig({ LOG_LEVEL: 'debug' }).logLevel, 'debug')
+  assert.throws(() => readEnvConfig({ LOG_LEVEL: 'verbose' }), /LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent \(got "verbose"\)/)
+})
+
+test('secrets are redacted wherever a field by their name is logged', () => {
+  const { logger, lines } = capturedLogger('info')
+  logger.info({ authorization: 'Bearer tbk_top', headers: { authorization: 'Bearer tbk_top' }, body: { accountPassword: 'hunter2', secret: 'whsec_x' }, password: 'p4ss' }, 'oops')
+  const [line] = lines
+  for (const secret of ['tbk_top', 'hunter2', 'whsec_x', 'p4ss']) assert.not.ok(line.includes(secret), line)
+  assert.equal(JSON.parse(line).headers, { authorization: '[redacted]' })
+})
+
+test('job end lines: a failure at error with its stack, work done at info, nothing found or skipped at debug', () => {
+  const { logger, entries } = capturedLogger('debug')
+  const log = logJobEnd(logger)
+  const base = { holder: 'h#1', durationMs: 3 }
+  const failure = new Error('the database went away')
+  const ended: JobLogEntry[] = [
+    { ...base, job: 'billing-poll', outcome: 'failed', error: failure.message, failure },
+    { ...base, job: 'billing-poll', outcome: 'done', result: { runs: 1 } },
+    { ...base, job: 'billing-poll', outcome: 'done' },
+    { ...base, job: 'billing-poll', outcome: 'skipped' },
+  ]
+  ended.forEach(log)
+  const [failed, done, idle, skipped] = entries()
+  assert.equal([failed.level, done.level, idle.level, skipped.level], ['error', 'info', 'debug', 'debug'])
+  assert.is(failed.err.message, 'the database went away')
+  assert.match(failed.err.stack, /logger\.test\.ts/)
+  assert.equal(done.result, { runs: 1 })
+})
+
+test('billing-run progress: the first step is logged, then at most one line every 10 s, each naming the run', () => {
+  const { logger, entries } = capturedLogger('info')
+  let now = 0
+  const progress = throttledProgressLog(logger, () => now)
+  const step = (done: number) => progress({ runID: '12', customersTotal: 100, customersDone: done, invoiceCount: done, estimatedCompletion: null })
+  for (const [ms, done] of [[0, 10], [4_000, 20], [9_999, 30], [10_000, 40], [15_000, 50], [20_001, 60]]) {
+    now = ms
+    step(done)
+  }
+  assert.equal(entries().map((e) => [e.msg, e.runID, e.customersDone]), [
+    ['billing-run-progress', '12', 10],
+    ['billing-run-progress', '12', 40],
+    ['billing-run-progress', '12', 60],
+  ])
 })
 
 test.run()

@@ -5,7 +5,7 @@ import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { fullPath, type Route } from '../../adapters/http/route.js'
 import { nodeKeySecrets } from '../../adapters/security/node-key-secrets.js'
-import { jsonLogger } from '../../apps/platform/logger.js'
+import { capturedLogger } from '../support/log-lines.js'
 import { authenticate, createApiKey } from '../../core/access/api-keys.js'
 import { generateArchive } from '../../core/disaster-recovery/archive-jobs.js'
 import type { KeySecrets } from '../../core/ports/key-hasher.js'
@@ -40,9 +40,9 @@ for (const target of activeTargets()) {
   }
   test.before(async (ctx) => {
     ctx.dir = mkdtempSync(join(tmpdir(), 'access-dr-'))
-    ctx.lines = []
     ctx.seen = []
-    const logger = jsonLogger((line) => ctx.lines.push(line))
+    const { logger, lines } = capturedLogger()
+    ctx.lines = lines
     ctx.h = await openHarness(target, { config: { drDir: ctx.dir, drPassword: PASSWORD, logger } })
     const { store } = ctx.h.platform.context
     const key = async (name: string, expertLevel: number, permissions: string[]) =>
@@ -170,7 +170,7 @@ for (const target of activeTargets()) {
       const leak = findLeak(r.text, secrets, '', r.status)
       assert.is(leak, null, `${r.status} ${r.text.slice(0, 200)}`)
     }
-    const requests = ctx.lines.map((l) => JSON.parse(l)).filter((e) => e.event === 'request')
+    const requests = ctx.lines.map((l) => JSON.parse(l)).filter((e) => e.msg === 'request')
     assert.ok(requests.length >= ctx.seen.length, `${requests.length} request lines for ${ctx.seen.length} responses`)
     assert.ok(requests.some((e) => e.keyName === 'test-admin' && e.status === 200))
     for (const line of ctx.lines) {

@@ -35,7 +35,7 @@ for (const target of targets) {
   test.before(async (ctx) => {
     ctx.dir = mkdtempSync(join(tmpdir(), 'fuzz-dr-'))
     ctx.logged = {}
-    const logger = { info() {}, error: (_: string, fields?: Record<string, unknown>) => void (ctx.logged.error = fields?.error) }
+    const logger = { debug() {}, info() {}, warn() {}, error: (fields: { err?: Error }) => void (ctx.logged.error = fields.err?.stack) }
     ctx.h = await openHarness(target, { config: { drDir: ctx.dir, drPassword: PASSWORD, logger } })
     ctx.ids = await createFixtures(ctx.h, true)
   })

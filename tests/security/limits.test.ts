@@ -7,6 +7,7 @@ import * as assert from 'uvu/assert'
 import { parseRateLimit } from '../../adapters/http/rate-limit.js'
 import { readEnvConfig } from '../../apps/platform/config.js'
 import { BASE, openHarness, type ApiResponse } from '../support/harness.js'
+import { capturedLogger } from '../support/log-lines.js'
 import { startServer } from '../support/server-process.js'
 import { activeTargets } from '../support/targets.js'
 
@@ -96,8 +97,7 @@ for (const target of activeTargets()) {
   })
 
   test('a handler past its deadline answers 503001 at the deadline; the others are unaffected', async () => {
-    const logged: Record<string, unknown>[] = []
-    const logger = { info: (_: string, f?: Record<string, unknown>) => void logged.push(f ?? {}), error() {} }
+    const { logger, entries } = capturedLogger()
     const h = await openHarness(target, { config: { requestTimeoutMs: 150, logger } })
     try {
       const id = (await h.request('POST', '/customers', { companyName: 'Slow Ltd' })).body.id
@@ -117,7 +117,7 @@ for (const target of activeTargets()) {
       assert.is(slow.headers.get('retry-after'), '1')
       assert.is(slow.headers.get('x-request-id'), 'slow-1')
       assert.ok(took >= 140 && took < 550, `answered after ${Math.round(took)} ms`)
-      assert.ok(logged.some((e) => e.requestId === 'slow-1' && e.status === 503), 'the request log shows the 503')
+      assert.ok(entries().some((e) => e.msg === 'request' && e.requestId === 'slow-1' && e.status === 503), 'the request log shows the 503')
       ;(repo as { getWire: unknown }).getWire = get
       assert.is((await h.request('GET', `/customers/${id}`)).status, 200)
       await new Promise((r) => setTimeout(r, 600))
