@@ -10,6 +10,7 @@ import { ledgerWrites, mergeWrites } from './ledger-writes.js'
 import { billingInputs, type BillingInput } from './billing-inputs.js'
 import { raiseInvoices } from './raise-invoices.js'
 import { billCalls, rateUnratedCalls } from '../rating/bill-calls.js'
+import { progressValues, RunProgressCounter, type RunProgress } from './run-progress.js'
 
 /** Ledger rows written before the first refresh of the database's statistics during a run. */
 const STATISTICS_FIRST = 5_000
@@ -38,6 +39,8 @@ export interface RunOptions {
   readonly batchFeatures?: number
   /** Stops between batches; the run resumes from its progress next time. */
   readonly signal?: AbortSignal
+  /** Called after each committed step with the run's progress (stored on the run too). */
+  readonly onProgress?: (progress: RunProgress) => void
 }
 
 /** What a billing run did: its ID and end state, and how many customers, invoices and ledger writes. */
@@ -66,7 +69,7 @@ export async function runNextBillingRun(ctx: PlatformContext, options: RunOption
     return await executeBillingRun(ctx, run, options)
   } catch (error) {
     const reason = error instanceof BillingError ? error.message : 'unexpected failure; see the worker log'
-    await runs.update(run.id, { status: 'Failed', failureReason: reason, completedDate: ctx.clock.now(), updatedStamp: ctx.clock.now() })
+    await runs.update(run.id, { status: 'Failed', failureReason: reason, estimatedCompletion: null, completedDate: ctx.clock.now(), updatedStamp: ctx.clock.now() })
     throw error
   }
 }
@@ -80,7 +83,13 @@ async function executeBillingRun(ctx: PlatformContext, run: Item, options: RunOp
   let customers = 0
   let invoices = 0
   let writes = 0
-  if (after === '0') await rateUnratedCalls(ctx, cutoff)
+  const resumed = after !== '0'
+  const progress = new RunProgressCounter(run.id, ctx.clock.now(), await ctx.store.ledger.runCustomerCount(after), {
+    customers: resumed ? Number(run.customersDone ?? 0) : 0,
+    invoices: resumed ? Number(run.invoiceCount ?? 0) : 0,
+  })
+  await ctx.store.repository('billingRuns').update(run.id, progressValues(progress.at(ctx.clock.now())))
+  if (!resumed) await rateUnratedCalls(ctx, cutoff)
   // Statistics are refreshed at the start and each time the run has doubled what it wrote.
   await ctx.store.ledger.refreshStatistics()
   let refreshAt = STATISTICS_FIRST
@@ -107,7 +116,10 @@ async function executeBillingRun(ctx: PlatformContext, run: Item, options: RunOp
         // and a feature skipped as reconciled holds little (a rerun of a cutoff takes whole pages).
         done.size = batch.planned === 0 ? batchSize : Math.max(1, Math.min(batchSize, Math.floor((batchFeatures * page.length) / batch.planned)))
       }
-      if (done.customers > 0) await store.repository('billingRuns').update(run.id, { progressCustomerID: done.last })
+      if (done.customers > 0) {
+        const values = progressValues(progress.at(ctx.clock.now(), { customers: done.customers, invoices: done.invoices }))
+        await store.repository('billingRuns').update(run.id, { progressCustomerID: done.last, ...values })
+      }
       return done
     })
     after = step.last
@@ -115,13 +127,19 @@ async function executeBillingRun(ctx: PlatformContext, run: Item, options: RunOp
     customers += step.customers
     invoices += step.invoices
     writes += step.writes
+    progress.add(step.customers, step.invoices)
+    if (step.customers > 0) options.onProgress?.(progress.at(ctx.clock.now()))
     if (step.finished) break
   }
   const totals = await ctx.store.ledger.runInvoiceTotals(run.id)
+  const { customersDone } = progress.at(ctx.clock.now())
   await ctx.store.repository('billingRuns').update(run.id, {
     status: 'Complete',
     invoiceAmount: totals.amount,
     invoiceCount: totals.count,
+    customersTotal: customersDone,
+    customersDone,
+    estimatedCompletion: null,
     completedDate: ctx.clock.now(),
     updatedStamp: ctx.clock.now(),
   })

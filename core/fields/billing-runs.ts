@@ -19,12 +19,16 @@ export const billingRuns = defineResource({
     date('transactionCutoffDate', { description: 'other transactions dated on or before it are invoiced' }),
     date('dueDate', { description: 'payment due date of the invoices' }),
     currency('invoiceAmount', { readOnly: true, description: 'total of the invoices raised' }),
-    num('invoiceCount', { readOnly: true, description: 'number of invoices raised' }),
+    num('invoiceCount', { readOnly: true, description: 'number of invoices raised (so far, while Running)' }),
     stamp('commencedDate', { description: 'when the run started' }),
     stamp('completedDate', { description: 'when the run completed or failed' }),
     ...stampFields(),
     // The last customer fully billed, so a run resumed after a crash skips what is done.
     field('progressCustomerID', 'id', { internal: true, readOnly: true }),
     field('failureReason', 'text', { readOnly: true, extension: true, description: 'why a Failed run failed' }),
+    // Progress (contract 13), written with each committed batch so any process reads it.
+    num('customersTotal', { readOnly: true, extension: true, description: 'customers the run covers (known once it is Running)' }),
+    num('customersDone', { readOnly: true, extension: true, description: 'customers billed so far' }),
+    stamp('estimatedCompletion', { description: 'when a Running run is expected to complete, from its pace so far' }),
   ],
 })

@@ -56,6 +56,8 @@ export interface Ledger {
   write(writes: LedgerWrites): Promise<void>
   /** The next `limit` customers after `afterID` in ID order (run fields only), locked for the transaction. */
   runCustomers(afterID: string, limit: number): Promise<Item[]>
+  /** How many customers follow `afterID` (what a run has still to bill, for its progress). */
+  runCustomerCount(afterID: string): Promise<number>
   /**
    * The features of the customers with IDs from `firstCustomerID` to `lastCustomerID` (a page of
    * `runCustomers`), by customer, then ID (run fields only), each with its reconciled mark.

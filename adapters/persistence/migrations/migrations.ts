@@ -11,6 +11,7 @@ import * as m0007 from './0007-billing.js'
 import * as m0008 from './0008-rating.js'
 import * as m0009 from './0009-ledger-reconciled.js'
 import * as m0010 from './0010-unrated-calls-index.js'
+import * as m0011 from './0011-billing-run-progress.js'
 
 type Step = { up(db: Kysely<any>, dialect: DatabaseDialect): Promise<void> }
 
@@ -26,22 +27,32 @@ const steps: Record<string, Step> = {
   '0008-rating': m0008,
   '0009-ledger-reconciled': m0009,
   '0010-unrated-calls-index': m0010,
+  '0011-billing-run-progress': m0011,
 }
 
 /** Brings the schema up to date; safe to call from several processes at once (Kysely locks). */
 export async function migrate(database: Database, schema?: string): Promise<void> {
-  const { db, dialect } = database
-  if (schema && dialect.name === 'postgres') await sql`create schema if not exists ${sql.id(schema)}`.execute(db)
-  const migrations: Record<string, Migration> = {}
-  for (const [name, step] of Object.entries(steps)) migrations[name] = { up: (d) => step.up(d, dialect) }
-  const migrator = new Migrator({
-    db,
-    provider: { getMigrations: async () => migrations },
-    ...(schema && dialect.name === 'postgres' ? { migrationTableSchema: schema } : {}),
-  })
-  const { error, results } = await migrator.migrateToLatest()
+  if (schema && database.dialect.name === 'postgres') await sql`create schema if not exists ${sql.id(schema)}`.execute(database.db)
+  const { error, results } = await migrator(database, schema).migrateToLatest()
   if (error) {
     const failed = results?.find((r) => r.status === 'Error')?.migrationName
     throw new Error(`migration ${failed ?? ''} failed: ${(error as Error).message ?? error}`)
   }
+}
+
+/** The migrations this version knows that the database has not applied (readiness). */
+export async function pendingMigrations(database: Database, schema?: string): Promise<string[]> {
+  const known = await migrator(database, schema).getMigrations()
+  return known.filter((m) => !m.executedAt).map((m) => m.name)
+}
+
+function migrator(database: Database, schema?: string): Migrator {
+  const { db, dialect } = database
+  const migrations: Record<string, Migration> = {}
+  for (const [name, step] of Object.entries(steps)) migrations[name] = { up: (d) => step.up(d, dialect) }
+  return new Migrator({
+    db,
+    provider: { getMigrations: async () => migrations },
+    ...(schema && dialect.name === 'postgres' ? { migrationTableSchema: schema } : {}),
+  })
 }

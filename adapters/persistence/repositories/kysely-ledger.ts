@@ -34,6 +34,10 @@ export class KyselyLedger implements Ledger {
     return this.reads.customersAfter(afterID, limit)
   }
 
+  runCustomerCount(afterID: string): Promise<number> {
+    return this.reads.customerCountAfter(afterID)
+  }
+
   runFeatures(firstCustomerID: string, lastCustomerID: string): Promise<MarkedFeature[]> {
     return this.reads.featuresOf(firstCustomerID, lastCustomerID)
   }

@@ -52,6 +52,15 @@ export class KyselyRunReads {
     return (await q.execute()).map(decode)
   }
 
+  async customerCountAfter(afterID: string): Promise<number> {
+    const r = await this.db
+      .selectFrom('customers')
+      .select((eb) => eb.fn.countAll().as('count'))
+      .where('customers.id', '>', this.dialect.encodeId(afterID))
+      .executeTakeFirstOrThrow()
+    return Number(r.count)
+  }
+
   /**
    * The features of the customers in an ID range, by customer, then ID, each with the mark its
    * ledger was reconciled with. One range of the customer index, in its own order: a list of

@@ -2,6 +2,7 @@ import type { ColumnDataType, CreateTableBuilder, Kysely } from 'kysely'
 import type { Field } from '../../../core/fields/field.js'
 import type { Resource } from '../../../core/fields/resource.js'
 import type { DatabaseDialect } from '../dialect/dialect.js'
+import { addedLater } from '../migrations/later-columns.js'
 
 /** The column type of a field: text for names, dates and stamps (text order is time order). */
 export function columnType(field: Field, dialect: DatabaseDialect): ColumnDataType {
@@ -21,7 +22,8 @@ export function columnType(field: Field, dialect: DatabaseDialect): ColumnDataTy
 
 /**
  * Creates a resource's table from its catalogue entry: one column per stored field, unique
- * fields backed by unique indexes, the given owner IDs by indexed foreign keys.
+ * fields backed by unique indexes, the given owner IDs by indexed foreign keys. Fields a later
+ * migration adds (migrations/later-columns.ts) are left to it.
  */
 export async function createResourceTable(
   db: Kysely<any>,
@@ -29,8 +31,10 @@ export async function createResourceTable(
   resource: Resource,
   foreignKeys: Record<string, string> = {},
 ): Promise<void> {
+  const later = addedLater(resource.name)
+  const columns = resource.columns.filter((f) => !later.has(f.name))
   let table = dialect.addIdColumn(db.schema.createTable(resource.table) as CreateTableBuilder<string, never>)
-  for (const f of resource.columns) {
+  for (const f of columns) {
     if (f.name === 'id') continue
     const target = foreignKeys[f.name]
     table = table.addColumn(f.name, columnType(f, dialect), (c) => {
@@ -40,7 +44,7 @@ export async function createResourceTable(
     })
   }
   await table.execute()
-  for (const f of resource.columns) {
+  for (const f of columns) {
     if (f.unique) {
       await db.schema.createIndex(`${resource.table}_${f.name}_key`).unique().on(resource.table).column(f.name).execute()
     } else if (foreignKeys[f.name] || f.digitsOf) {

@@ -1,0 +1,15 @@
+import type { ResourceName } from '../../../core/fields/resource.js'
+
+/**
+ * Columns added to a table by a migration after the one that created it, by that migration.
+ * Creating migrations build tables from today's catalogue (schema/columns.ts), so they leave
+ * these out: the adding migration then finds them missing on a new database as on an old one.
+ */
+export const laterColumns: Readonly<Record<string, Partial<Record<ResourceName, readonly string[]>>>> = {
+  '0011-billing-run-progress': { billingRuns: ['customersTotal', 'customersDone', 'estimatedCompletion'] },
+}
+
+/** The columns of a resource that a later migration adds. */
+export function addedLater(resource: ResourceName): ReadonlySet<string> {
+  return new Set(Object.values(laterColumns).flatMap((byResource) => byResource[resource] ?? []))
+}
