@@ -1,6 +1,9 @@
 import { readFileSync } from 'node:fs'
+import type { LevelWithSilent } from 'pino'
 import { DEFAULT_RATE_LIMIT, parseRateLimit, type RateLimit } from '../../adapters/http/rate-limit.js'
 import { mergePresets, defaultPresets, type Presets } from '../../core/presets/presets.js'
+import { readSchedules, type Schedules } from './jobs.js'
+import { LOG_LEVELS } from './logger.js'
 
 /** Settings from the environment (contract 1). */
 export interface EnvConfig {
@@ -11,6 +14,8 @@ export interface EnvConfig {
   readonly presetsFile: string | null
   readonly drPassword: string | null
   readonly drDir: string
+  /** Whether BILLING_DR_DIR was given: a given directory must exist, the default one is made. */
+  readonly drDirGiven: boolean
   readonly drRetentionDays: number
   readonly scheduler: boolean
   /** Requests per API key (BILLING_RATE_LIMIT, default "100/2"); null when "0". */
@@ -21,27 +26,66 @@ export interface EnvConfig {
   readonly leaseMs: number
   /** How long an active API key's lookup is kept (BILLING_KEY_CACHE_MS, default 1000; 0 keeps none). */
   readonly keyCacheMs: number
+  /** LOG_LEVEL (default info). */
+  readonly logLevel: LevelWithSilent
+  /** METRICS_PUBLIC=true: `/metrics` needs no key. */
+  readonly metricsPublic: boolean
+  /** The jobs' schedules, checked (BILLING_SCHEDULE_*, BILLING_BATCH_*). */
+  readonly schedules: Schedules
 }
 
+/**
+ * Every setting from the environment, checked: a bad value throws one message naming its
+ * variable, before the process opens the database (contract 13).
+ */
 export function readEnvConfig(env: NodeJS.ProcessEnv = process.env): EnvConfig {
-  const port = Number(env.PORT ?? 8080)
+  const port = Number(env.PORT || 8080)
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be 0..65535 (got ${env.PORT})`)
   const presetsFile = env.BILLING_PRESETS_FILE || null
   return {
-    databaseUrl: env.DATABASE_URL || 'sqlite:./data/billing.sqlite',
+    databaseUrl: databaseUrl(env.DATABASE_URL || 'sqlite:./data/billing.sqlite'),
     host: env.HOST || '127.0.0.1',
     port,
     presets: presetsFile ? loadPresetsFile(presetsFile) : defaultPresets,
     presetsFile,
     drPassword: env.BILLING_DR_PASSWORD || null,
     drDir: env.BILLING_DR_DIR || './data/dr',
+    drDirGiven: !!env.BILLING_DR_DIR,
     drRetentionDays: positiveInt('BILLING_DR_RETENTION_DAYS', env.BILLING_DR_RETENTION_DAYS, 7),
     scheduler: (env.BILLING_SCHEDULER ?? 'on') !== 'off',
     rateLimit: parseRateLimit(env.BILLING_RATE_LIMIT || DEFAULT_RATE_LIMIT),
     requestTimeoutMs: positiveInt('BILLING_REQUEST_TIMEOUT_MS', env.BILLING_REQUEST_TIMEOUT_MS, 30_000),
     leaseMs: positiveInt('BILLING_LEASE_MS', env.BILLING_LEASE_MS, 60_000),
     keyCacheMs: wholeNumber('BILLING_KEY_CACHE_MS', env.BILLING_KEY_CACHE_MS, DEFAULT_KEY_CACHE_MS),
+    logLevel: oneOf('LOG_LEVEL', env.LOG_LEVEL, LOG_LEVELS, 'info'),
+    metricsPublic: oneOf('METRICS_PUBLIC', env.METRICS_PUBLIC, ['true', 'false'], 'false') === 'true',
+    schedules: readSchedules(env),
   }
+}
+
+/** `sqlite:<file>`, `sqlite::memory:` or a Postgres URL that parses, with a database name. */
+function databaseUrl(url: string): string {
+  if (url.startsWith('sqlite:')) {
+    if (url.length === 'sqlite:'.length) throw new Error('DATABASE_URL sqlite: needs a file name, or :memory: (sqlite:./data/billing.sqlite)')
+    return url
+  }
+  if (!/^postgres(ql)?:\/\//.test(url)) throw new Error(`DATABASE_URL must start with sqlite: or postgres:// (got "${url.split(':')[0]}:")`)
+  let parsed: URL
+  try {
+    parsed = new URL(url)
+  } catch {
+    // The URL itself is not repeated: it may hold a password.
+    throw new Error('DATABASE_URL is not a valid URL (postgres://user[:password]@host[:port]/database; escape special characters in the password)')
+  }
+  if (!parsed.hostname) throw new Error('DATABASE_URL names no host (postgres://user[:password]@host[:port]/database)')
+  if (parsed.pathname.length <= 1) throw new Error('DATABASE_URL names no database (postgres://user[:password]@host[:port]/database)')
+  return url
+}
+
+function oneOf<T extends string>(name: string, value: string | undefined, allowed: readonly T[], fallback: T): T {
+  if (value === undefined || value === '') return fallback
+  if (!(allowed as readonly string[]).includes(value)) throw new Error(`${name} must be one of ${allowed.join(', ')} (got "${value}")`)
+  return value as T
 }
 
 export function loadPresetsFile(path: string): Presets {

@@ -1,8 +1,15 @@
+import { Cron } from 'croner'
 import type { JobDefinition, JobResult } from '../../adapters/scheduler/job.js'
+import type { JobLogEntry } from '../../adapters/scheduler/scheduler.js'
+import type { RunProgress } from '../../core/billing/run-progress.js'
 import { purgeDueCustomers } from '../../core/resources/removals.js'
 import { runNextBillingRun } from '../../core/billing/run-billing.js'
 import { ArchivesDisabled, ensureFreshArchive, expireArchives, runArchiveSchedule } from '../../core/disaster-recovery/archive-jobs.js'
 import type { PlatformContext } from '../../core/platform.js'
+import type { Logger } from './logger.js'
+
+/** A running billing run logs its progress at most this often. */
+export const PROGRESS_LOG_MS = 10_000
 
 /** Job schedules (croner patterns), each overridable from the environment. */
 export interface Schedules {
@@ -19,24 +26,48 @@ export interface Schedules {
   readonly billingBatchFeatures: number
 }
 
+/**
+ * The schedules from the environment. A pattern croner refuses fails here, naming its variable,
+ * so a process refuses to start before it writes anything (contract 13).
+ */
 export function readSchedules(env: NodeJS.ProcessEnv = process.env): Schedules {
   return {
-    purge: env.BILLING_SCHEDULE_PURGE || '15 2 * * *',
-    billingPoll: env.BILLING_SCHEDULE_BILLING_POLL || '*/15 * * * * *',
-    billingCatchUp: env.BILLING_SCHEDULE_BILLING_CATCHUP || '30 1 * * *',
-    archive: env.BILLING_SCHEDULE_DR || '0 3 * * *',
+    purge: cronPattern(env, 'BILLING_SCHEDULE_PURGE', '15 2 * * *'),
+    billingPoll: cronPattern(env, 'BILLING_SCHEDULE_BILLING_POLL', '*/15 * * * * *'),
+    billingCatchUp: cronPattern(env, 'BILLING_SCHEDULE_BILLING_CATCHUP', '30 1 * * *'),
+    archive: cronPattern(env, 'BILLING_SCHEDULE_DR', '0 3 * * *'),
     billingBatchSize: Number(env.BILLING_BATCH_SIZE) > 0 ? Number(env.BILLING_BATCH_SIZE) : 500,
     billingBatchFeatures: Number(env.BILLING_BATCH_FEATURES) > 0 ? Number(env.BILLING_BATCH_FEATURES) : 1_000,
   }
 }
 
-/** The platform's scheduled jobs; each is safe to re-run and to run on several workers. */
-export function platformJobs(ctx: PlatformContext, schedules: Schedules): JobDefinition[] {
-  const billing = async (signal: AbortSignal) => {
+function cronPattern(env: NodeJS.ProcessEnv, name: string, fallback: string): string {
+  const pattern = env[name] || fallback
+  try {
+    new Cron(pattern, { paused: true }).stop()
+  } catch (error) {
+    throw new Error(`${name} is not a valid cron pattern ("${pattern}"): ${(error as Error).message}`)
+  }
+  return pattern
+}
+
+/**
+ * The platform's scheduled jobs; each is safe to re-run and to run on several workers. A
+ * billing run logs its progress (at most every PROGRESS_LOG_MS) and one line when it ends.
+ */
+export function platformJobs(ctx: PlatformContext, schedules: Schedules, logger: Logger): JobDefinition[] {
+  const billing = async (signal: AbortSignal): Promise<JobResult | void> => {
     let runs = 0
     for (;;) {
-      const outcome = await runNextBillingRun(ctx, { signal, batchSize: schedules.billingBatchSize, batchFeatures: schedules.billingBatchFeatures })
-      if (!outcome || outcome.status === 'Interrupted') return { runs }
+      const started = performance.now()
+      const outcome = await runNextBillingRun(ctx, {
+        signal,
+        batchSize: schedules.billingBatchSize,
+        batchFeatures: schedules.billingBatchFeatures,
+        onProgress: throttledProgressLog(logger),
+      })
+      if (outcome) logger.info({ ...outcome, durationMs: Math.round(performance.now() - started) }, 'billing-run-ended')
+      if (!outcome || outcome.status === 'Interrupted') return runs > 0 ? { runs } : undefined
       runs += 1
     }
   }
@@ -68,4 +99,28 @@ export function platformJobs(ctx: PlatformContext, schedules: Schedules): JobDef
       run: async (signal) => purgeDueCustomers(ctx, signal),
     },
   ]
+}
+
+/** A progress line for the first step, then none until PROGRESS_LOG_MS have passed (`now` in ms, monotonic). */
+export function throttledProgressLog(logger: Logger, now: () => number = () => performance.now()): (progress: RunProgress) => void {
+  let last = -Infinity
+  return (progress) => {
+    const at = now()
+    if (at - last < PROGRESS_LOG_MS) return
+    last = at
+    logger.info(progress, 'billing-run-progress')
+  }
+}
+
+/**
+ * The job's end line: a failure at `error` with what was thrown (its stack), a run that did
+ * something at `info`; a run that found nothing to do or was skipped (another holds the lease)
+ * at `debug`, since every poll of every worker ends so.
+ */
+export function logJobEnd(logger: Logger): (entry: JobLogEntry) => void {
+  return ({ failure, ...entry }) => {
+    if (entry.outcome === 'failed') logger.error({ ...entry, err: failure }, 'job')
+    else if (entry.outcome === 'done' && entry.result) logger.info(entry, 'job')
+    else logger.debug(entry, 'job')
+  }
 }

@@ -14,9 +14,10 @@ export async function openFromEnv(config: EnvConfig, logger: Logger): Promise<Pl
     rateLimit: config.rateLimit,
     requestTimeoutMs: config.requestTimeoutMs,
     keyCacheMs: config.keyCacheMs,
+    metricsPublic: config.metricsPublic,
   })
   if (!config.drPassword) {
-    logger.info('archives-disabled', { reason: 'BILLING_DR_PASSWORD is not set: disaster-recovery archives are not generated' })
+    logger.info({ reason: 'BILLING_DR_PASSWORD is not set: disaster-recovery archives are not generated' }, 'archives-disabled')
   }
   return platform
 }

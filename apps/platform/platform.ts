@@ -1,38 +1,25 @@
 import 'reflect-metadata'
-import { Container } from 'inversify'
-import { DEFAULT_KEY_CACHE_MS } from './config.js'
 import type { H3 } from 'h3'
-import { createHttpApp } from '../../adapters/http/app.js'
-import { buildRoutes } from '../../adapters/http/routes/route-table.js'
+import { Container } from 'inversify'
+import type { Kysely } from 'kysely'
+import { sql } from 'kysely'
 import type { Route } from '../../adapters/http/route.js'
 import type { RateLimit } from '../../adapters/http/rate-limit.js'
-import { sql, type Kysely } from 'kysely'
+import type { Readiness } from '../../adapters/http/routes/health-routes.js'
+import type { PrometheusMetrics } from '../../adapters/metrics/prometheus-metrics.js'
 import { connect, wrapKysely, type Database } from '../../adapters/persistence/connect.js'
 import type { DialectName } from '../../adapters/persistence/dialect/dialect.js'
-import { KyselyStore } from '../../adapters/persistence/kysely-store.js'
-import { KyselyJobLeases } from '../../adapters/persistence/repositories/kysely-job-leases.js'
-import { KyselyIdempotencyStore } from '../../adapters/persistence/repositories/kysely-idempotency-store.js'
-import { Scheduler, type JobLogEntry } from '../../adapters/scheduler/scheduler.js'
-import { platformJobs, readSchedules, type Schedules } from './jobs.js'
 import { migrate } from '../../adapters/persistence/migrations/migrations.js'
-import { SystemClock } from '../../adapters/persistence/system-clock.js'
-import { nodeKeySecrets } from '../../adapters/security/node-key-secrets.js'
-import { scryptPasswordHasher } from '../../adapters/security/scrypt-password-hasher.js'
-import { nodeRandom } from '../../adapters/security/node-random.js'
-import { nodeDigest } from '../../adapters/security/node-digest.js'
-import { templatePaymentLinkProvider } from '../../adapters/payments/template-payment-link-provider.js'
-import type { PaymentLinkProvider } from '../../core/ports/payment-link-provider.js'
-import type { Resource, ResourceName } from '../../core/fields/resource.js'
-import { InputValidator } from '../../core/fields/validate.js'
+import type { JobLogEntry, Scheduler } from '../../adapters/scheduler/scheduler.js'
 import type { PlatformContext } from '../../core/platform.js'
-import { DEFAULT_RETENTION_DAYS, type DisasterRecovery } from '../../core/disaster-recovery/archive-files.js'
-import { FileArchiver } from '../../adapters/archive/file-archiver.js'
 import type { Clock } from '../../core/ports/clock.js'
 import type { KeySecrets } from '../../core/ports/key-hasher.js'
-import type { Store } from '../../core/ports/store.js'
-import { defaultPresets, type Presets } from '../../core/presets/presets.js'
-import { storedResources } from './stored-resources.js'
-import { silentLogger, type Logger } from './logger.js'
+import type { PaymentLinkProvider } from '../../core/ports/payment-link-provider.js'
+import type { Presets } from '../../core/presets/presets.js'
+import { coreBindings } from './core-bindings.js'
+import type { Schedules } from './jobs.js'
+import type { Logger } from './logger.js'
+import { serviceBindings, type SchedulerFactory } from './service-bindings.js'
 import { TYPES } from './tokens.js'
 
 export interface PlatformConfig {
@@ -69,9 +56,18 @@ export interface PlatformConfig {
    * (`npm run apikey -- revoke`) within this time.
    */
   readonly keyCacheMs?: number
+  /** METRICS_PUBLIC=true: `GET /metrics` answers without a key. */
+  readonly metricsPublic?: boolean
 }
 
-/** A running platform: the use-case context, the HTTP app and the database, wired by inversify. */
+/** Settings of a scheduler; `onJobEnd` replaces the job log line (metrics still count the run). */
+export interface SchedulerSettings {
+  readonly schedules?: Schedules
+  readonly leaseMs?: number
+  readonly onJobEnd?: (entry: JobLogEntry) => void
+}
+
+/** A running platform: what the server, the worker and the library resolve from its container. */
 export interface Platform {
   readonly context: PlatformContext
   readonly app: H3
@@ -79,13 +75,19 @@ export interface Platform {
   readonly database: Database
   readonly secrets: KeySecrets
   readonly logger: Logger
-  readonly container: Container
+  readonly metrics: PrometheusMetrics
+  readonly readiness: Readiness
   /** A scheduler for the platform's jobs (not started). */
-  createScheduler(options?: { schedules?: Schedules; leaseMs?: number; onJobEnd?: (entry: JobLogEntry) => void }): Scheduler
+  createScheduler(settings?: SchedulerSettings): Scheduler
   close(): Promise<void>
 }
 
-/** The composition root shared by the server, the worker and embedding applications. */
+/**
+ * The composition root shared by the server, the worker and embedding applications: opens and
+ * migrates the database, loads the bindings (core-bindings.ts, service-bindings.ts) and
+ * resolves what the callers use. Members are resolved when first read: a worker never builds
+ * the HTTP app.
+ */
 export async function openPlatform(config: PlatformConfig): Promise<Platform> {
   const database = openDatabase(config)
   try {
@@ -96,92 +98,33 @@ export async function openPlatform(config: PlatformConfig): Promise<Platform> {
     await database.close()
     throw e
   }
-  const c = new Container()
-  c.bind<Database>(TYPES.Database).toConstantValue(database)
-  c.bind<Clock>(TYPES.Clock).toConstantValue(config.clock ?? new SystemClock())
-  c.bind<Presets>(TYPES.Presets).toConstantValue(config.presets ?? defaultPresets)
-  c.bind<Logger>(TYPES.Logger).toConstantValue(config.logger ?? silentLogger)
-  c.bind<KeySecrets>(TYPES.KeySecrets).toConstantValue(nodeKeySecrets)
-  c.bind<ReadonlyMap<ResourceName, Resource>>(TYPES.Resources).toConstantValue(storedResources)
-  c.bind<Store>(TYPES.Store)
-    .toResolvedValue((db: Database, resources: ReadonlyMap<ResourceName, Resource>) => new KyselyStore(db.db, db.dialect, resources, { keyCacheMs: config.keyCacheMs ?? DEFAULT_KEY_CACHE_MS }), [
-      TYPES.Database,
-      TYPES.Resources,
-    ])
-    .inSingletonScope()
-  c.bind<InputValidator>(TYPES.Validator)
-    .toResolvedValue((presets: Presets) => new InputValidator(presets), [TYPES.Presets])
-    .inSingletonScope()
-  c.bind<DisasterRecovery>(TYPES.DisasterRecovery)
-    .toResolvedValue(
-      (db: Database) => ({
-        archiver: new FileArchiver(db, { dir: config.drDir ?? './data/dr', password: config.drPassword ?? null }),
-        retentionDays: config.drRetentionDays ?? DEFAULT_RETENTION_DAYS,
-      }),
-      [TYPES.Database],
-    )
-    .inSingletonScope()
-  c.bind<PlatformContext>(TYPES.PlatformContext)
-    .toResolvedValue(
-      (
-        store: Store,
-        validator: InputValidator,
-        clock: Clock,
-        presets: Presets,
-        resources: ReadonlyMap<ResourceName, Resource>,
-        disasterRecovery: DisasterRecovery,
-      ) => ({
-        store,
-        validator,
-        clock,
-        presets,
-        resources,
-        passwords: scryptPasswordHasher,
-        random: nodeRandom,
-        paymentLinks: config.paymentLinks ?? templatePaymentLinkProvider,
-        digest: nodeDigest,
-        disasterRecovery,
-      }),
-      [TYPES.Store, TYPES.Validator, TYPES.Clock, TYPES.Presets, TYPES.Resources, TYPES.DisasterRecovery],
-    )
-    .inSingletonScope()
-  c.bind<readonly Route[]>(TYPES.Routes)
-    .toResolvedValue((resources: ReadonlyMap<ResourceName, Resource>) => buildRoutes(resources), [TYPES.Resources])
-    .inSingletonScope()
-  c.bind<H3>(TYPES.HttpApp)
-    .toResolvedValue(
-      (platform: PlatformContext, secrets: KeySecrets, routes: readonly Route[], logger: Logger) =>
-        createHttpApp({
-          platform,
-          secrets,
-          routes,
-          rateLimit: config.rateLimit,
-          rateLimitClock: config.rateLimitClock,
-          handlerTimeoutMs: config.requestTimeoutMs,
-          idempotency: new KyselyIdempotencyStore(database.db, database.dialect),
-          onRequestEnd: (entry) => logger.info('request', entry),
-          onUnexpectedError: (error, requestId) =>
-            logger.error('unexpected', { requestId, error: error instanceof Error ? error.stack : String(error) }),
-        }),
-      [TYPES.PlatformContext, TYPES.KeySecrets, TYPES.Routes, TYPES.Logger],
-    )
-    .inSingletonScope()
-
+  const container = new Container({ defaultScope: 'Singleton' })
+  container.load(coreBindings(config, database), serviceBindings(config))
+  const get = <T>(token: symbol) => container.get<T>(token)
   return {
-    context: c.get<PlatformContext>(TYPES.PlatformContext),
-    app: c.get<H3>(TYPES.HttpApp),
-    routes: c.get<readonly Route[]>(TYPES.Routes),
+    get context() {
+      return get<PlatformContext>(TYPES.PlatformContext)
+    },
+    get app() {
+      return get<H3>(TYPES.HttpApp)
+    },
+    get routes() {
+      return get<readonly Route[]>(TYPES.Routes)
+    },
+    get secrets() {
+      return get<KeySecrets>(TYPES.KeySecrets)
+    },
+    get logger() {
+      return get<Logger>(TYPES.Logger)
+    },
+    get metrics() {
+      return get<PrometheusMetrics>(TYPES.Metrics)
+    },
+    get readiness() {
+      return get<Readiness>(TYPES.Readiness)
+    },
     database,
-    secrets: nodeKeySecrets,
-    logger: c.get<Logger>(TYPES.Logger),
-    container: c,
-    createScheduler: (o = {}) =>
-      new Scheduler({
-        jobs: platformJobs(c.get<PlatformContext>(TYPES.PlatformContext), o.schedules ?? readSchedules()),
-        leases: new KyselyJobLeases(database.db, database.dialect),
-        leaseMs: o.leaseMs,
-        onJobEnd: o.onJobEnd ?? ((entry) => c.get<Logger>(TYPES.Logger).info('job', { ...entry })),
-      }),
+    createScheduler: (settings) => get<SchedulerFactory>(TYPES.SchedulerFactory)(settings),
     close: () => database.close(),
   }
 }

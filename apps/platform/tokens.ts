@@ -1,6 +1,5 @@
-/** Service identifiers of the composition roots (inversify). */
+/** Service identifiers of the composition root (inversify); apps/platform/*-bindings.ts bind them. */
 export const TYPES = {
-  Config: Symbol.for('Config'),
   Database: Symbol.for('Database'),
   Store: Symbol.for('Store'),
   Clock: Symbol.for('Clock'),
@@ -8,9 +7,14 @@ export const TYPES = {
   Resources: Symbol.for('Resources'),
   Validator: Symbol.for('Validator'),
   KeySecrets: Symbol.for('KeySecrets'),
+  DisasterRecovery: Symbol.for('DisasterRecovery'),
   PlatformContext: Symbol.for('PlatformContext'),
+  Logger: Symbol.for('Logger'),
+  Metrics: Symbol.for('Metrics'),
+  Readiness: Symbol.for('Readiness'),
+  IdempotencyStore: Symbol.for('IdempotencyStore'),
   Routes: Symbol.for('Routes'),
   HttpApp: Symbol.for('HttpApp'),
-  Logger: Symbol.for('Logger'),
-  DisasterRecovery: Symbol.for('DisasterRecovery'),
+  JobLeases: Symbol.for('JobLeases'),
+  SchedulerFactory: Symbol.for('SchedulerFactory'),
 } as const

@@ -1,36 +1,39 @@
+#!/usr/bin/env node
 import { readEnvConfig } from '../platform/config.js'
-import { jsonLogger } from '../platform/logger.js'
+import { createLogger } from '../platform/logger.js'
 import { openFromEnv } from '../platform/open-from-env.js'
+import { checkArchiveDir, runMain } from '../platform/startup.js'
+
+process.setSourceMapsEnabled(true)
 
 /**
- * `npm run worker`: the scheduler alone. It migrates, then runs the scheduled jobs until
- * SIGTERM/SIGINT; with Postgres any number of workers may share one database.
+ * `npm run worker` (bin `telco-billing-worker`): the scheduler alone. It checks the settings,
+ * migrates, then runs the scheduled jobs until SIGTERM/SIGINT; with Postgres any number of
+ * workers may share one database.
  */
 async function main(): Promise<void> {
   const config = readEnvConfig()
-  const logger = jsonLogger()
+  const logger = createLogger({ level: config.logLevel })
+  await checkArchiveDir(config)
   const platform = await openFromEnv(config, logger)
-  const scheduler = platform.createScheduler({ leaseMs: config.leaseMs })
+  const scheduler = platform.createScheduler({ schedules: config.schedules, leaseMs: config.leaseMs })
   scheduler.start()
   const keepAlive = setInterval(() => {}, 1 << 30)
   let stopping = false
   const stop = async (signal: string) => {
     if (stopping) return
     stopping = true
-    logger.info('worker-stopping', { signal })
+    logger.info({ signal }, 'worker-stopping')
     clearInterval(keepAlive)
     await scheduler.stop()
     await platform.close()
-    logger.info('worker-stopped', {})
+    logger.info({}, 'worker-stopped')
     process.exit(0)
   }
   process.on('SIGTERM', () => void stop('SIGTERM'))
   process.on('SIGINT', () => void stop('SIGINT'))
   // Announced only once the signal handlers are in place, so a supervisor may stop it at once.
-  logger.info('worker-started', { database: platform.database.description })
+  logger.info({ database: platform.database.description }, 'worker-started')
 }
 
-main().catch((error) => {
-  process.stderr.write(`${JSON.stringify({ level: 'error', event: 'worker-startup-failed', error: (error as Error).message })}\n`)
-  process.exit(1)
-})
+runMain('worker-startup-failed', main)

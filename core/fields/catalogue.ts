@@ -13,7 +13,7 @@ import { tariffDetails } from './tariff-details.js'
 import { tariffs } from './tariffs.js'
 import { transactions } from './transactions.js'
 import { usageFiles } from './usage-files.js'
-import type { Resource, ResourceName } from './resource.js'
+import { resourceNames, type Resource, type ResourceName } from './resource.js'
 
 /** Every resource of the platform, by collection name: the one place fields are described. */
 export const catalogue = {
@@ -35,3 +35,6 @@ export const catalogue = {
 } as const satisfies Record<ResourceName, Resource>
 
 export const resources: readonly Resource[] = Object.values(catalogue)
+
+/** The catalogue as the store and the route table take it: every resource by name, in `resourceNames` order. */
+export const resourcesByName: ReadonlyMap<ResourceName, Resource> = new Map(resourceNames.map((n) => [n, catalogue[n]]))

@@ -4,7 +4,7 @@ import * as assert from 'uvu/assert'
 import { connect, type Database } from '../../adapters/persistence/connect.js'
 import { KyselyStore } from '../../adapters/persistence/kysely-store.js'
 import { migrate } from '../../adapters/persistence/migrations/migrations.js'
-import { storedResources } from '../../apps/platform/stored-resources.js'
+import { resourcesByName } from '../../core/fields/catalogue.js'
 import type { Condition, ListQuery, Parents, WireItem } from '../../core/ports/resource-repository.js'
 import { activeTargets, openTarget, type Target } from '../support/targets.js'
 
@@ -39,7 +39,7 @@ for (const name of activeTargets()) {
     ctx.target = openTarget(name)
     ctx.database = connect(ctx.target.databaseUrl, { schema: ctx.target.schema })
     await migrate(ctx.database, ctx.target.schema)
-    ctx.store = new KyselyStore(ctx.database.db, ctx.database.dialect, storedResources)
+    ctx.store = new KyselyStore(ctx.database.db, ctx.database.dialect, resourcesByName)
     // Customers with numbers and services (some dropped) and features on all three, created
     // interleaved so that a customer's children do not have consecutive IDs.
     const r = (n: 'customers' | 'numbers' | 'services' | 'features') => ctx.store.repository(n)

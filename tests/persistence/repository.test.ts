@@ -4,7 +4,7 @@ import * as assert from 'uvu/assert'
 import { connect, type Database } from '../../adapters/persistence/connect.js'
 import { KyselyStore } from '../../adapters/persistence/kysely-store.js'
 import { migrate } from '../../adapters/persistence/migrations/migrations.js'
-import { storedResources } from '../../apps/platform/stored-resources.js'
+import { resourcesByName } from '../../core/fields/catalogue.js'
 import { isBillingError } from '../../core/errors.js'
 import { formatMoney, fromUnits } from '../../core/money/money.js'
 import { activeTargets, openTarget, type Target } from '../support/targets.js'
@@ -16,7 +16,7 @@ for (const name of activeTargets()) {
     ctx.database = connect(ctx.target.databaseUrl, { schema: ctx.target.schema })
     await migrate(ctx.database, ctx.target.schema)
     await migrate(ctx.database, ctx.target.schema) // a second run is a no-op
-    ctx.store = new KyselyStore(ctx.database.db, ctx.database.dialect, storedResources)
+    ctx.store = new KyselyStore(ctx.database.db, ctx.database.dialect, resourcesByName)
   })
   test.after(async (ctx) => {
     await ctx.database.close()

@@ -6,7 +6,7 @@ import pg from 'pg'
 import { connect, wrapKysely, type Database } from '../../adapters/persistence/connect.js'
 import { KyselyStore } from '../../adapters/persistence/kysely-store.js'
 import { migrate } from '../../adapters/persistence/migrations/migrations.js'
-import { storedResources } from '../../apps/platform/stored-resources.js'
+import { resourcesByName } from '../../core/fields/catalogue.js'
 import type { Field } from '../../core/fields/field.js'
 import type { Values } from '../../core/fields/item.js'
 import type { ResourceName } from '../../core/fields/resource.js'
@@ -61,7 +61,7 @@ for (const name of activeTargets()) {
     ctx.target = openTarget(name)
     ctx.database = connect(ctx.target.databaseUrl, { schema: ctx.target.schema })
     await migrate(ctx.database, ctx.target.schema)
-    ctx.store = new KyselyStore(ctx.database.db, ctx.database.dialect, storedResources)
+    ctx.store = new KyselyStore(ctx.database.db, ctx.database.dialect, resourcesByName)
     ctx.parents = new Map()
     for (const [column, resource] of Object.entries(references)) {
       const owner = resource === 'customers' ? {} : resource === 'numbers' || resource === 'services' ? { customerID: ctx.parents.get('customerID')! } : {}
@@ -76,7 +76,7 @@ for (const name of activeTargets()) {
   let unique = 0
   // Features' computed fields come from the ledger in JavaScript, which reads their dates and
   // charge history: their wire reads are toWireJson of the items, tested with the HTTP suites.
-  for (const resource of [...storedResources.values()].filter((r) => r.name !== 'features')) {
+  for (const resource of [...resourcesByName.values()].filter((r) => r.name !== 'features')) {
     const stored = resource.columns.filter((f) => f.name !== 'id' && !f.digitsOf)
     const values = fc.record(Object.fromEntries(stored.map((f) => [f.name, valueOf(f)]))) as fc.Arbitrary<Values>
     test(`${resource.name}: getWire, listWire and listInWire give toWireJson's JSON for any stored values`, async ({ store, parents }) => {
@@ -165,7 +165,7 @@ for (const name of activeTargets()) {
       const pool = new pg.Pool({ connectionString: target.databaseUrl, options: `-c search_path=${target.schema}` })
       const own = wrapKysely(new Kysely<any>({ dialect: new PostgresDialect({ pool }) }), 'postgres')
       try {
-        const theirs = new KyselyStore(own.db, own.dialect, storedResources)
+        const theirs = new KyselyStore(own.db, own.dialect, resourcesByName)
         for (const kind of ['customers', 'numbers'] as const) {
           const page = await store.repository(kind).listWire({ where: [], limit: 50 })
           assert.ok(page.length > 0)

@@ -36,6 +36,8 @@ export interface Harness {
 }
 
 export const BASE = '/backend/api/v1'
+/** Paths served outside the API's base path (probes and metrics). */
+const ROOT_PATHS = /^\/(healthz|readyz|metrics)(\/|\?|$)/
 
 export async function openHarness(
   name: TargetName,
@@ -86,7 +88,7 @@ export async function openHarness(
         payload = JSON.stringify(body)
         headers['content-type'] ??= 'application/json'
       }
-      const url = path.startsWith('/') && !path.startsWith(BASE) && !path.startsWith('/healthz') ? `${BASE}${path}` : path
+      const url = path.startsWith('/') && !path.startsWith(BASE) && !ROOT_PATHS.test(path) ? `${BASE}${path}` : path
       const init = { method, headers, body: payload as BodyInit | undefined }
       const res = baseUrl ? await fetch(`${baseUrl}${url}`, init) : await platform.app.request(url, init)
       const text = await res.text()

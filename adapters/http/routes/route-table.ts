@@ -13,7 +13,7 @@ import { customerSideEffectActionDocs } from './customer-actions.js'
 import { customerRoutes } from './customer-routes.js'
 import { disasterRecoveryRoutes } from './disaster-recovery-routes.js'
 import { docsRoutes } from './docs-routes.js'
-import { healthRoute } from './health-routes.js'
+import { healthRoute, operationRoutes, type Operations } from './health-routes.js'
 import { lifecycleActionDocs } from './lifecycle-actions.js'
 import { presetRoute } from './preset-routes.js'
 import { expandingPresenter } from './presenters.js'
@@ -40,8 +40,11 @@ export function baseActions(): ActionTable {
   }
 }
 
-/** Every route the server answers; OpenAPI, access tests and the fuzzer read this same table. */
-export function buildRoutes(resources: ReadonlyMap<ResourceName, Resource>, actions: ActionTable = baseActions()): Route[] {
+/**
+ * Every route the server answers; OpenAPI, access tests and the fuzzer read this same table.
+ * `operations` adds `/readyz` and `/metrics` (a server has them; a bare route table need not).
+ */
+export function buildRoutes(resources: ReadonlyMap<ResourceName, Resource>, actions: ActionTable = baseActions(), operations?: Operations): Route[] {
   const r = (name: ResourceName) => {
     const resource = resources.get(name)
     if (!resource) throw new Error(`no resource ${name}`)
@@ -50,6 +53,7 @@ export function buildRoutes(resources: ReadonlyMap<ResourceName, Resource>, acti
   const children = (n: 'numbers' | 'services' | 'features') => r(n)
   const routes: Route[] = [
     healthRoute(),
+    ...(operations ? operationRoutes(operations) : []),
     ...customerRoutes(r('customers'), expandingPresenter('customers'), expansionFlags.customers),
     ...customerChildRoutes('numbers', children),
     ...customerChildRoutes('services', children),

@@ -1,0 +1,71 @@
+import { ContainerModule } from 'inversify'
+import { FileArchiver } from '../../adapters/archive/file-archiver.js'
+import { templatePaymentLinkProvider } from '../../adapters/payments/template-payment-link-provider.js'
+import type { Database } from '../../adapters/persistence/connect.js'
+import { KyselyStore } from '../../adapters/persistence/kysely-store.js'
+import { SystemClock } from '../../adapters/persistence/system-clock.js'
+import { nodeDigest } from '../../adapters/security/node-digest.js'
+import { nodeKeySecrets } from '../../adapters/security/node-key-secrets.js'
+import { nodeRandom } from '../../adapters/security/node-random.js'
+import { scryptPasswordHasher } from '../../adapters/security/scrypt-password-hasher.js'
+import { DEFAULT_RETENTION_DAYS, type DisasterRecovery } from '../../core/disaster-recovery/archive-files.js'
+import { resourcesByName } from '../../core/fields/catalogue.js'
+import type { Resource, ResourceName } from '../../core/fields/resource.js'
+import { InputValidator } from '../../core/fields/validate.js'
+import type { PlatformContext } from '../../core/platform.js'
+import type { Clock } from '../../core/ports/clock.js'
+import type { KeySecrets } from '../../core/ports/key-hasher.js'
+import type { Store } from '../../core/ports/store.js'
+import { defaultPresets, type Presets } from '../../core/presets/presets.js'
+import { DEFAULT_KEY_CACHE_MS } from './config.js'
+import { silentLogger, type Logger } from './logger.js'
+import type { PlatformConfig } from './platform.js'
+import { TYPES } from './tokens.js'
+
+/** What the use cases run on: the database and its store, the clock, presets, secrets and archives. */
+export function coreBindings(config: PlatformConfig, database: Database): ContainerModule {
+  return new ContainerModule(({ bind }) => {
+    bind<Database>(TYPES.Database).toConstantValue(database)
+    bind<Clock>(TYPES.Clock).toConstantValue(config.clock ?? new SystemClock())
+    bind<Presets>(TYPES.Presets).toConstantValue(config.presets ?? defaultPresets)
+    bind<Logger>(TYPES.Logger).toConstantValue(config.logger ?? silentLogger)
+    bind<KeySecrets>(TYPES.KeySecrets).toConstantValue(nodeKeySecrets)
+    bind<ReadonlyMap<ResourceName, Resource>>(TYPES.Resources).toConstantValue(resourcesByName)
+    bind<Store>(TYPES.Store)
+      .toResolvedValue(
+        (db: Database, resources: ReadonlyMap<ResourceName, Resource>) =>
+          new KyselyStore(db.db, db.dialect, resources, { keyCacheMs: config.keyCacheMs ?? DEFAULT_KEY_CACHE_MS }),
+        [TYPES.Database, TYPES.Resources],
+      )
+      .inSingletonScope()
+    bind<InputValidator>(TYPES.Validator)
+      .toResolvedValue((presets: Presets) => new InputValidator(presets), [TYPES.Presets])
+      .inSingletonScope()
+    bind<DisasterRecovery>(TYPES.DisasterRecovery)
+      .toResolvedValue(
+        (db: Database) => ({
+          archiver: new FileArchiver(db, { dir: config.drDir ?? './data/dr', password: config.drPassword ?? null }),
+          retentionDays: config.drRetentionDays ?? DEFAULT_RETENTION_DAYS,
+        }),
+        [TYPES.Database],
+      )
+      .inSingletonScope()
+    bind<PlatformContext>(TYPES.PlatformContext)
+      .toResolvedValue(
+        (store: Store, validator: InputValidator, clock: Clock, presets: Presets, resources: ReadonlyMap<ResourceName, Resource>, disasterRecovery: DisasterRecovery) => ({
+          store,
+          validator,
+          clock,
+          presets,
+          resources,
+          passwords: scryptPasswordHasher,
+          random: nodeRandom,
+          paymentLinks: config.paymentLinks ?? templatePaymentLinkProvider,
+          digest: nodeDigest,
+          disasterRecovery,
+        }),
+        [TYPES.Store, TYPES.Validator, TYPES.Clock, TYPES.Presets, TYPES.Resources, TYPES.DisasterRecovery],
+      )
+      .inSingletonScope()
+  })
+}
