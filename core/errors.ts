@@ -28,6 +28,13 @@ export const errorCodes = [
 /** The stable code of an expected failure. */
 export type ErrorCode = (typeof errorCodes)[number]
 
+/**
+ * Where the caller can read more than a hint says: the allowed values of a collection's preset
+ * fields, the description of its fields, or its list. Each face says where that is its own way (the HTTP
+ * adapter: the URL of the presets or OpenAPI document), so core's hints name no URL.
+ */
+export type Reference = { readonly presetsOf: string } | { readonly fieldsOf: string } | { readonly listOf: string }
+
 /** An expected failure: its stable `code`, a message naming what is wrong, and a `hint` on how to fix it. */
 export class BillingError extends Error {
   override readonly name = 'BillingError'
@@ -35,6 +42,8 @@ export class BillingError extends Error {
     readonly code: ErrorCode,
     message: string,
     readonly hint: string = '',
+    /** Where to read more, when the hint is not all there is to know. */
+    readonly see?: Reference,
   ) {
     super(message)
   }

@@ -1,4 +1,4 @@
-import type { InputValidator } from './fields/validate.js'
+import type { InputValidator } from './input/validate.js'
 import type { Presets } from './presets/presets.js'
 import type { Clock } from './ports/clock.js'
 import type { Store } from './ports/store.js'

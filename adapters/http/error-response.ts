@@ -1,4 +1,5 @@
-import { isBillingError, type ErrorCode } from '../../core/errors.js'
+import { isBillingError, type ErrorCode, type Reference } from '../../core/errors.js'
+import { BASE_PATH } from './route.js'
 
 /** Failures only the HTTP edge knows about. */
 export type HttpErrorCode = 'route_not_found' | 'method_not_allowed' | 'body_too_large' | 'unsupported_media_type' | 'handler_timeout'
@@ -56,7 +57,7 @@ export function toErrorParts(error: unknown): { status: number; body: ErrorBody;
     const [status, code] = table[error.code]
     return {
       status,
-      body: { error: error.message, error_code: code, hint: error.hint },
+      body: { error: error.message, error_code: code, hint: isBillingError(error) ? withReference(error.hint, error.see) : error.hint },
       headers: error instanceof HttpFailure ? error.headers : {},
       unexpected: false,
     }
@@ -71,6 +72,18 @@ export function toErrorParts(error: unknown): { status: number; body: ErrorBody;
     headers: {},
     unexpected: true,
   }
+}
+
+/** A core hint with the URL of what it refers to (core names no URL: contract 4, 9.7). */
+function withReference(hint: string, see: Reference | undefined): string {
+  if (!see) return hint
+  const where =
+    'presetsOf' in see
+      ? `GET ${BASE_PATH}/presets/${see.presetsOf}/ lists the allowed values`
+      : 'fieldsOf' in see
+        ? `GET ${BASE_PATH}/openapi.json describes the fields of ${see.fieldsOf}`
+        : `GET ${BASE_PATH}/${see.listOf}/ lists them`
+  return hint ? `${hint} ${where}.` : `${where}.`
 }
 
 export const statusOf = (code: ErrorCode | HttpErrorCode): number => table[code][0]

@@ -1,8 +1,9 @@
 import type { Kysely } from 'kysely'
+import type { Entity } from '../../core/fields/entity.js'
 import type { FieldRef } from '../../core/fields/field.js'
 import type { Resource, ResourceName } from '../../core/fields/resource.js'
 import type { ApiKeyRepository } from '../../core/ports/api-key-repository.js'
-import type { ContactRepository } from '../../core/ports/resource-repository.js'
+import type { ContactRepository, ResourceRepository } from '../../core/ports/resource-repository.js'
 import type { Store } from '../../core/ports/store.js'
 import { CompiledQueries } from './compiled-queries.js'
 import type { DatabaseDialect } from './dialect/dialect.js'
@@ -64,13 +65,21 @@ export class KyselyStore implements Store {
     this.rating = new KyselyRatingData(db, dialect)
   }
 
-  private readonly peers: Peers = (name) => this.repository(name)
+  private readonly peers: Peers = (name) => this.repositoryOf(name)
 
   get contacts(): ContactRepository {
-    return this.repository('customerContacts') as KyselyContactRepository
+    return this.repository('customerContacts') as ContactRepository
   }
 
-  repository(name: ResourceName): KyselyResourceRepository {
+  /**
+   * The repository of a collection, typed as its entity: a repository decodes every row by the
+   * resource's catalogue description, which is what the entity type is derived from.
+   */
+  repository<N extends ResourceName>(name: N): ResourceRepository<Entity<N>> {
+    return this.repositoryOf(name) as ResourceRepository as unknown as ResourceRepository<Entity<N>>
+  }
+
+  private repositoryOf(name: ResourceName): KyselyResourceRepository {
     let repo = this.repositories.get(name)
     if (!repo) {
       const resource = this.resources.get(name)

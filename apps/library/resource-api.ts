@@ -1,5 +1,6 @@
 import { itemActions, type ActionCollection, type ActionName, type ActionResult } from '../../core/actions/action-table.js'
-import { objectBody, runItemAction } from '../../core/actions/item-actions.js'
+import { runItemAction } from '../../core/actions/item-actions.js'
+import { objectBody } from '../../core/input/object-body.js'
 import type { Item, Values } from '../../core/fields/item.js'
 import type { Resource, ResourceName } from '../../core/fields/resource.js'
 import type { PlatformContext } from '../../core/platform.js'

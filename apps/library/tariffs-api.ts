@@ -1,11 +1,11 @@
-import { objectBody, runItemAction } from '../../core/actions/item-actions.js'
+import { itemActions } from '../../core/actions/action-table.js'
+import { runItemAction } from '../../core/actions/item-actions.js'
+import { objectBody } from '../../core/input/object-body.js'
 import type { Item } from '../../core/fields/item.js'
 import type { PlatformContext } from '../../core/platform.js'
 import { parentOwner, parentScope } from '../../core/resources/scopes.js'
 import { updateTariff } from '../../core/resources/tariffs.js'
-import { applyIncrease } from '../../core/tariffs/apply-increase.js'
 import { tariffKinds, type TariffKind } from '../../core/tariffs/increase-scopes.js'
-import { createIncreaseVersion } from '../../core/tariffs/increase-version.js'
 import { create, readPage, resourceApi, resourceOf, toPage, type Body, type ListParams, type Page, type ResourceApi } from './resource-api.js'
 
 /** Call tariffs or fixed fee tariffs: names unique, a rename carried to every user, deletion refused while in use. */
@@ -31,14 +31,7 @@ export interface TariffDetailsApi extends ResourceApi {
 
 export function tariffsApi(ctx: PlatformContext, kind: TariffKind): TariffsApi {
   const increase = (action: 'applyIncrease' | 'createIncreaseVersion') => (id: string, body: Body) =>
-    runItemAction(
-      ctx,
-      resourceOf(ctx, kind),
-      { [action]: (c, item, b) => (action === 'applyIncrease' ? applyIncrease : createIncreaseVersion)(c, kind, item.id, b) },
-      id,
-      action,
-      () => objectBody(body),
-    ) as Promise<Item>
+    runItemAction(ctx, resourceOf(ctx, kind), { [action]: itemActions[kind][action] }, id, action, () => objectBody(body)) as Promise<Item>
   return {
     ...resourceApi(ctx, kind),
     create: (body) => create(ctx, kind, body),

@@ -11,7 +11,7 @@ import { scryptPasswordHasher } from '../../adapters/security/scrypt-password-ha
 import { DEFAULT_RETENTION_DAYS, type DisasterRecovery } from '../../core/disaster-recovery/archive-files.js'
 import { resourcesByName } from '../../core/fields/catalogue.js'
 import type { Resource, ResourceName } from '../../core/fields/resource.js'
-import { InputValidator } from '../../core/fields/validate.js'
+import { InputValidator } from '../../core/input/validate.js'
 import type { PlatformContext } from '../../core/platform.js'
 import type { Clock } from '../../core/ports/clock.js'
 import type { KeySecrets } from '../../core/ports/key-hasher.js'

@@ -1,72 +1,73 @@
-import { changeRecurringCharge } from '../billing/change-charge.js'
-import { writeOff } from '../billing/write-offs.js'
-import { generatePaymentLinks, generatePIN, setAccountingID, UUID } from '../customers/side-effects.js'
+import { chargeChangeParams, changeRecurringCharge } from '../billing/change-charge.js'
+import { runLifecycleAction } from '../billing/lifecycle-action.js'
+import { writeOff, writeOffParams } from '../billing/write-offs.js'
+import { accountingParams, generatePaymentLinks, generatePIN, setAccountingID } from '../customers/side-effects.js'
+import type { BodyOf, Customer, Entities } from '../fields/entity.js'
+import type { Field } from '../fields/field.js'
 import type { Item } from '../fields/item.js'
-import { lifecycleActions, type LifecycleAction } from '../lifecycle/actions.js'
+import { toParsedAction } from '../lifecycle/action-params.js'
+import { lifecycleParams, type LifecycleAction } from '../lifecycle/actions.js'
 import type { Level } from '../lifecycle/levels.js'
-import { runLifecycleAction } from '../lifecycle/run-action.js'
 import { restoreCalls } from '../rating/calls.js'
-import { convertToSharedContact, setSharedContactLink } from '../resources/contacts.js'
-import { getItem } from '../resources/resources.js'
-import type { ItemAction } from './item-actions.js'
-import { idParam, readNoParams, readParams } from './params.js'
+import { convertToSharedContact, setSharedContactLink, sharedContactParams } from '../resources/contacts.js'
+import { applyIncrease } from '../tariffs/apply-increase.js'
+import { increaseParams, toIncreaseRequest } from '../tariffs/increase-request.js'
+import type { TariffKind } from '../tariffs/increase-scopes.js'
+import { createIncreaseVersion } from '../tariffs/increase-version.js'
+import { itemAction, type ItemAction } from './item-actions.js'
 
-/** The lifecycle actions of one level (contract 5); only a customer has a final bill. */
-function lifecycleRunners<A extends LifecycleAction>(level: Level, names: readonly A[]): Record<A, ItemAction> {
-  return Object.fromEntries(
-    names.map((action) => [action, (ctx, item, body) => runLifecycleAction(ctx, level, item.id, action, body)] satisfies [A, ItemAction]),
-  ) as Record<A, ItemAction>
+const none = [] as const
+
+/** The lifecycle actions of one level (contract 5), each with its parameters from `lifecycleParams`. */
+function lifecycleRunners<L extends Level>(level: L) {
+  const params = lifecycleParams[level]
+  const runners = Object.entries(params).map(([action, p]) => [
+    action,
+    itemAction()(p, (ctx, item, values) => runLifecycleAction(ctx, item.id, toParsedAction(level, action as LifecycleAction, values, ctx.clock))),
+  ])
+  // One runner per entry of the level's table, under its name: the table's own type, runners for values.
+  return Object.fromEntries(runners) as {
+    readonly [A in keyof (typeof lifecycleParams)[L]]: (typeof lifecycleParams)[L][A] extends infer P extends readonly Field[] ? ItemAction<P, Item> : never
+  }
 }
 
-const childLifecycle = lifecycleActions.filter((a): a is Exclude<LifecycleAction, 'finalBill'> => a !== 'finalBill')
+const customerAction = itemAction<Customer>()
 
 /** addSharedContact / removeSharedContact: the customer as it is after the link changed. */
-const sharedContactLink =
-  (name: 'addSharedContact' | 'removeSharedContact'): ItemAction =>
-  async (ctx, item, body) => {
-    const { sharedContactID } = readParams(name, body, { sharedContactID: idParam('sharedContactID') })
-    await setSharedContactLink(ctx, item.id, sharedContactID!, name === 'addSharedContact')
-    return getItem(ctx, ctx.resources.get('customers')!, item.id)
-  }
+const sharedContactLink = (linked: boolean) =>
+  customerAction(sharedContactParams, async (ctx, customer, { sharedContactID }) => {
+    await setSharedContactLink(ctx, customer.id, sharedContactID, linked)
+    return (await ctx.store.repository('customers').get(customer.id))!
+  })
+
+/** applyIncrease and createIncreaseVersion on a kind of tariff (contract 9.6). */
+const increaseActions = <K extends TariffKind>(kind: K) => ({
+  applyIncrease: itemAction()(increaseParams[kind], (ctx, tariff, params) =>
+    applyIncrease(ctx, kind, tariff.id, toIncreaseRequest(params, ctx.clock.today())),
+  ),
+  createIncreaseVersion: itemAction()(increaseParams[kind], (ctx, tariff, params) =>
+    createIncreaseVersion(ctx, kind, tariff.id, toIncreaseRequest(params, ctx.clock.today())),
+  ),
+})
 
 /** The actions on customers (contracts 5, 7, 9), in the order the API lists them. */
 const customerActions = {
-  ...lifecycleRunners('customers', lifecycleActions),
-  addSharedContact: sharedContactLink('addSharedContact'),
-  removeSharedContact: sharedContactLink('removeSharedContact'),
+  ...lifecycleRunners('customers'),
+  addSharedContact: sharedContactLink(true),
+  removeSharedContact: sharedContactLink(false),
   /** A new 6-digit portal PIN, answered once: `{ pin }`. */
-  async generatePIN(ctx, item, body): Promise<{ pin: string }> {
-    readNoParams('generatePIN', body)
-    return generatePIN(ctx, item)
-  },
-  async linkToAccounting(ctx, item, body): Promise<Item> {
-    const { accountingID } = readParams('linkToAccounting', body, {
-      accountingID: {
-        name: 'accountingID',
-        required: true,
-        hint: 'a UUID such as "0b8e0f0c-4f6a-4a8e-9a57-2d1c3e6f7a81".',
-        parse: (v) => (typeof v === 'string' && UUID.test(v) ? v : null),
-      },
-    })
-    return setAccountingID(ctx, item, accountingID)
-  },
-  async unlinkFromAccounting(ctx, item, body): Promise<Item> {
-    readNoParams('unlinkFromAccounting', body)
-    return setAccountingID(ctx, item, null)
-  },
+  generatePIN: customerAction(none, (ctx, customer) => generatePIN(ctx, customer)),
+  linkToAccounting: customerAction(accountingParams, (ctx, customer, { accountingID }) => setAccountingID(ctx, customer, accountingID)),
+  unlinkFromAccounting: customerAction(none, (ctx, customer) => setAccountingID(ctx, customer, null)),
   /** Payment links for the link types of the customer's portal profile. */
-  async generatePaymentLinks(ctx, item, body) {
-    readNoParams('generatePaymentLinks', body)
-    return generatePaymentLinks(ctx, item)
-  },
-  writeOffDebt: (ctx, item, body) => writeOff(ctx, item.id, 'debt', body),
-  writeOffCredit: (ctx, item, body) => writeOff(ctx, item.id, 'credit', body),
-  async restoreCalls(ctx, item, body): Promise<Item> {
-    readNoParams('restoreCalls', body)
-    await restoreCalls(ctx, item.id)
-    return getItem(ctx, ctx.resources.get('customers')!, item.id)
-  },
-} satisfies Record<string, ItemAction<unknown>>
+  generatePaymentLinks: customerAction(none, (ctx, customer) => generatePaymentLinks(ctx, customer)),
+  writeOffDebt: customerAction(writeOffParams, (ctx, customer, params) => writeOff(ctx, customer.id, 'debt', params)),
+  writeOffCredit: customerAction(writeOffParams, (ctx, customer, params) => writeOff(ctx, customer.id, 'credit', params)),
+  restoreCalls: customerAction(none, async (ctx, customer) => {
+    await restoreCalls(ctx, customer.id)
+    return (await ctx.store.repository('customers').get(customer.id))!
+  }),
+}
 
 /**
  * Every action of every collection that has them: the one table the HTTP action routes and the
@@ -74,23 +75,25 @@ const customerActions = {
  */
 export const itemActions = {
   customers: customerActions,
-  numbers: lifecycleRunners('numbers', childLifecycle),
-  services: lifecycleRunners('services', childLifecycle),
+  numbers: lifecycleRunners('numbers'),
+  services: lifecycleRunners('services'),
   features: {
-    ...lifecycleRunners('features', childLifecycle),
-    changeRecurringCharge: (ctx, item, body) => changeRecurringCharge(ctx, item.id, body),
-  } satisfies Record<string, ItemAction<unknown>>,
+    ...lifecycleRunners('features'),
+    changeRecurringCharge: itemAction<Entities['features']>()(chargeChangeParams, (ctx, feature, params) => changeRecurringCharge(ctx, feature.id, params)),
+  },
   customerContacts: {
-    async convertToSharedContact(ctx, item, body): Promise<Item> {
-      readNoParams('convertToSharedContact', body)
-      return convertToSharedContact(ctx, item.id)
-    },
-  } satisfies Record<string, ItemAction<unknown>>,
+    convertToSharedContact: itemAction<Entities['customerContacts']>()(none, (ctx, contact) => convertToSharedContact(ctx, contact.id)),
+  },
+  tariffs: increaseActions('tariffs'),
+  fixedFeeTariffs: increaseActions('fixedFeeTariffs'),
 }
 
 /** The collections that have actions. */
 export type ActionCollection = keyof typeof itemActions
 /** The action names of a collection. */
 export type ActionName<C extends ActionCollection> = keyof (typeof itemActions)[C] & string
+type ActionOf<C extends ActionCollection, N extends ActionName<C>> = (typeof itemActions)[C][N]
+/** The body an action takes, in the API's wire form (dates as `YYYY-MM-DD`, amounts as numbers or decimal strings). */
+export type ActionBody<C extends ActionCollection, N extends ActionName<C>> = ActionOf<C, N> extends ItemAction<infer P extends readonly Field[], unknown, never> ? BodyOf<P> : never
 /** What an action answers. */
-export type ActionResult<C extends ActionCollection, N extends ActionName<C>> = (typeof itemActions)[C][N] extends ItemAction<infer R> ? R : never
+export type ActionResult<C extends ActionCollection, N extends ActionName<C>> = ActionOf<C, N> extends ItemAction<readonly Field[], infer R, never> ? R : never

@@ -1,35 +1,43 @@
 import { BillingError } from '../errors.js'
+import type { ParamsOf } from '../fields/entity.js'
+import type { Field } from '../fields/field.js'
 import type { Item } from '../fields/item.js'
 import type { Resource } from '../fields/resource.js'
+import { readParams } from '../input/action-params.js'
 import type { PlatformContext } from '../platform.js'
 import { getItem } from '../resources/resources.js'
 
 /**
- * An action on an item that exists, given its body as an object: it checks its own parameters
- * and the item's state, then answers the updated item or its own result (a PIN, payment links).
+ * An action on an item that exists: its parameters, described as fields (name, wire type,
+ * required) once for the body check, the TypeScript body type (`BodyOf`) and the OpenAPI
+ * document; and what it does with the item and the checked parameters. It checks the item's
+ * state itself, then answers the updated item or its own result (a PIN, payment links).
  */
-export type ItemAction<R = Item> = (ctx: PlatformContext, item: Item, body: Record<string, unknown>) => Promise<R>
-
-/** The body of a request as an object, or `invalid_body` (a body must be a JSON object). */
-export function objectBody(body: unknown): Record<string, unknown> {
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) {
-    throw new BillingError('invalid_body', 'The body must be a JSON object', 'Send a JSON object such as {"field": "value"}.')
-  }
-  return body as Record<string, unknown>
+export interface ItemAction<P extends readonly Field[] = readonly Field[], R = unknown, E extends Item = Item> {
+  readonly params: P
+  run(ctx: PlatformContext, item: E, params: ParamsOf<P>): Promise<R>
 }
+
+/** An action of items of type `E`; `params` keeps its literal type for the body and result types. */
+export const itemAction = <E extends Item = Item>() =>
+  <const P extends readonly Field[], R>(params: P, run: (ctx: PlatformContext, item: E, params: ParamsOf<P>) => Promise<R>): ItemAction<P, R, E> => ({ params, run })
+
+/** A table of actions by name. */
+export type ActionTable = Readonly<Record<string, ItemAction<readonly Field[], unknown, never>>>
 
 /**
  * Runs a named action on an item in contract 2's order: the item must exist, then the body is
- * read, then the action name is looked up (`unknown_action`), then the action checks the rest.
+ * read, then the action name is looked up (`unknown_action`), then its parameters are read
+ * (`missing_parameter`, `invalid_parameter`), then the action checks the rest.
  * `readBody` is where a transport reads and checks its body (HTTP: JSON; a library: an object).
  */
-export async function runItemAction<A extends Readonly<Record<string, ItemAction<unknown>>>>(
+export async function runItemAction(
   ctx: PlatformContext,
   resource: Resource,
-  actions: A,
+  actions: ActionTable,
   id: string,
   name: string,
-  readBody: () => Record<string, unknown> | Promise<Record<string, unknown>>,
+  readBody: () => unknown,
 ): Promise<unknown> {
   const item = await getItem(ctx, resource, id)
   const body = await readBody()
@@ -41,5 +49,7 @@ export async function runItemAction<A extends Readonly<Record<string, ItemAction
       `Use ?action= with one of: ${Object.keys(actions).join(', ')}.`,
     )
   }
-  return action(ctx, item, body)
+  const params = readParams(name, action.params, body, ctx.validator)
+  // The table of a collection holds actions on its items: `getItem` read this one from it.
+  return (action as ItemAction).run(ctx, item, params)
 }

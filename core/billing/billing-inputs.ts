@@ -1,10 +1,9 @@
-import type { DateOnly } from '../dates/date-only.js'
-import type { Item } from '../fields/item.js'
-import type { Money } from '../money/money.js'
+import type { FixedFeeTariffDetail, Service, TelephoneNumber } from '../fields/entity.js'
 import type { Store } from '../ports/store.js'
 import type { BillingFeature } from './billing-feature.js'
 import type { ChargeHistory } from './charge-history.js'
 import { applicableTariff, fixedFeeHistory, priceOn, type FeatureTypes, type FixedFeeTariffs } from './fixed-fee-pricing.js'
+import type { RunCustomer, RunFeature } from './run-fields.js'
 import { featureCountOf, historyOf, toBillingFeature } from './stored-feature.js'
 
 /** A feature as the billing math sees it: its terms and its charge history. */
@@ -17,9 +16,15 @@ export interface BillingInput {
 export async function loadFixedFeeTariffs(store: Store): Promise<FixedFeeTariffs> {
   const tariffs = await store.repository('fixedFeeTariffs').list({ where: [], limit: Number.MAX_SAFE_INTEGER })
   const rows = await store.repository('fixedFeeTariffDetails').listIn('fixedFeeTariffID', tariffs.map((t) => t.id))
-  const byName = new Map<string, Item[]>()
-  for (const t of tariffs) byName.set(t.name as string, rows.filter((r) => r.fixedFeeTariffID === t.id))
+  const byName = new Map<string, FixedFeeTariffDetail[]>()
+  for (const t of tariffs) byName.set(t.name, rows.filter((r) => r.fixedFeeTariffID === t.id))
   return byName
+}
+
+/** The numbers and services features hang on, by ID. */
+interface Parents {
+  readonly numbers: ReadonlyMap<string, TelephoneNumber>
+  readonly services: ReadonlyMap<string, Service>
 }
 
 /**
@@ -27,50 +32,52 @@ export async function loadFixedFeeTariffs(store: Store): Promise<FixedFeeTariffs
  * customers (unless given), the numbers and services they hang on, and the fixed fee tariffs.
  * A feature with no charge of its own takes its prices from the fixed fee tariff that applies.
  */
-export async function billingInputs(store: Store, features: readonly Item[], customers?: ReadonlyMap<string, Item>): Promise<Map<string, BillingInput>> {
+export async function billingInputs(
+  store: Store,
+  features: readonly RunFeature[],
+  customers?: ReadonlyMap<string, RunCustomer>,
+): Promise<Map<string, BillingInput>> {
   const out = new Map<string, BillingInput>()
   if (features.length === 0) return out
-  const byCustomer = customers ?? new Map((await store.repository('customers').listIn('id', unique(features.map((f) => f.customerID as string)))).map((c) => [c.id, c]))
+  const byCustomer = customers ?? new Map((await store.repository('customers').listIn('id', unique(features.map((f) => f.customerID)))).map((c) => [c.id, c]))
   const needsPrice = features.filter((f) => f.serviceCharge == null || f.connectionCharge == null)
-  const tariffs = needsPrice.length ? await loadFixedFeeTariffs(store) : new Map<string, Item[]>()
-  const parents = new Map<string, Item>()
-  if (tariffs.size) {
-    for (const [level, column] of [
-      ['numbers', 'numberID'],
-      ['services', 'serviceID'],
-    ] as const) {
-      const ids = unique(needsPrice.map((f) => f[column] as string | null).filter((x): x is string => !!x))
-      for (const p of ids.length ? await store.repository(level).listIn('id', ids) : []) parents.set(`${level}:${p.id}`, p)
-    }
+  const tariffs = needsPrice.length ? await loadFixedFeeTariffs(store) : new Map<string, FixedFeeTariffDetail[]>()
+  const idsOf = (column: 'numberID' | 'serviceID') => unique(needsPrice.map((f) => f[column]))
+  const numbers = tariffs.size ? idsOf('numberID') : []
+  const services = tariffs.size ? idsOf('serviceID') : []
+  const parents: Parents = {
+    numbers: byID(numbers.length ? await store.repository('numbers').listIn('id', numbers) : []),
+    services: byID(services.length ? await store.repository('services').listIn('id', services) : []),
   }
   for (const f of features) {
-    const customer = byCustomer.get(f.customerID as string) ?? null
+    const customer = (f.customerID && byCustomer.get(f.customerID)) || null
     out.set(f.id, priced(f, customer, parents, tariffs))
   }
   return out
 }
 
-function priced(f: Item, customer: Item | null, parents: Map<string, Item>, tariffs: FixedFeeTariffs): BillingInput {
+function priced(f: RunFeature, customer: RunCustomer | null, parents: Parents, tariffs: FixedFeeTariffs): BillingInput {
   const feature = toBillingFeature(f, customer)
   const history = historyOf(f)
-  const parent = (f.numberID && parents.get(`numbers:${f.numberID}`)) || (f.serviceID && parents.get(`services:${f.serviceID}`)) || null
-  const name = tariffs.size ? applicableTariff(f, parent, customer) : null
+  const number = (f.numberID && parents.numbers.get(f.numberID)) || null
+  const service = (f.serviceID && parents.services.get(f.serviceID)) || null
+  const name = tariffs.size ? applicableTariff(f, number ?? service, customer) : null
   const rows = name ? tariffs.get(name) : undefined
-  if (!rows?.length || !feature.startDate) return { feature, history }
+  const start = feature.startDate
+  if (!rows?.length || !start) return { feature, history }
   const types: FeatureTypes = {
-    featureType: (f.featureType as string | null) ?? null,
-    numberType: (parent?.numberType as string | null) ?? null,
-    serviceType: (parent?.serviceType as string | null) ?? null,
-    transactionType: (f.serviceTransactionType as string | null) ?? 'Recurring Charge',
+    featureType: f.featureType,
+    numberType: number?.numberType ?? null,
+    serviceType: service?.serviceType ?? null,
+    transactionType: f.serviceTransactionType ?? 'Recurring Charge',
   }
-  const start = feature.startDate as DateOnly
   return {
-    feature:
-      feature.connectionCharge === null
-        ? { ...feature, connectionCharge: (priceOn(rows, types, start)?.connectionCharge as Money | null | undefined) ?? null }
-        : feature,
+    feature: feature.connectionCharge === null ? { ...feature, connectionCharge: priceOn(rows, types, start)?.connectionCharge ?? null } : feature,
     history: f.serviceCharge == null && !f.chargeHistory ? fixedFeeHistory(rows, types, start, featureCountOf(f)) : history,
   }
 }
 
-const unique = <T>(xs: T[]) => [...new Set(xs)]
+const byID = <T extends { readonly id: string }>(rows: readonly T[]) => new Map(rows.map((r) => [r.id, r]))
+
+/** The distinct values, nulls left out. */
+const unique = <T>(xs: readonly (T | null)[]): T[] => [...new Set(xs.filter((x): x is T => x !== null))]

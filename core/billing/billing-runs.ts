@@ -1,19 +1,22 @@
-import { objectBody } from '../actions/item-actions.js'
 import { BillingError, notFound } from '../errors.js'
-import type { Item, Values } from '../fields/item.js'
+import type { BillingRun } from '../fields/entity.js'
+import { objectBody } from '../input/object-body.js'
 import type { PlatformContext } from '../platform.js'
+import type { BillingRunStatus } from '../presets/engine-lists.js'
 import type { Store } from '../ports/store.js'
 import { createItem, updateItem } from '../resources/resources.js'
+import { catalogue } from '../fields/catalogue.js'
 
-const settable = ['Pending', 'Requested'] as const
+const settable: readonly unknown[] = ['Pending', 'Requested'] satisfies BillingRunStatus[]
 const lockedDates = ['invoiceDate', 'cutoffDate', 'transactionCutoffDate', 'dueDate'] as const
+const inProgressStatuses = ['Requested', 'Running'] as const satisfies BillingRunStatus[]
 
 /** A run is in progress from its request until it completes or fails. */
-const inProgress = (status: unknown) => status === 'Requested' || status === 'Running'
+const inProgress = (status: unknown) => (inProgressStatuses as readonly unknown[]).includes(status)
 
 function checkStatus(body: Record<string, unknown>): void {
   const status = body.status
-  if (status !== undefined && status !== null && !(settable as readonly unknown[]).includes(status)) {
+  if (status !== undefined && status !== null && !settable.includes(status)) {
     throw new BillingError(
       'invalid_field',
       `A billing run's status can only be set to Pending or Requested (got ${JSON.stringify(status)})`,
@@ -23,35 +26,36 @@ function checkStatus(body: Record<string, unknown>): void {
 }
 
 async function assertNoneInProgress(store: Store, except?: string): Promise<void> {
-  const running = await store.repository('billingRuns').list({ where: [{ op: 'in', column: 'status', values: ['Requested', 'Running'] }], limit: 2 })
+  const running = await store.repository('billingRuns').list({ where: [{ op: 'in', column: 'status', values: inProgressStatuses }], limit: 2 })
   const other = running.find((r) => r.id !== except)
   if (other) {
     throw new BillingError('locked', `Billing run ${other.id} is already in progress`, 'Wait until it completes, then request this one.')
   }
 }
 
-function assertDates(values: Values, current: Item | null): void {
-  const cutoff = (values.cutoffDate ?? current?.cutoffDate) as string | null | undefined
-  if (values.status === 'Requested' && !cutoff) {
+/** A run is requested only with a cutoff date: given in the body (before it is checked), or stored. */
+function assertDates(body: Record<string, unknown>, current: BillingRun | null): void {
+  const cutoff = body.cutoffDate ?? current?.cutoffDate
+  if (body.status === 'Requested' && !cutoff) {
     throw new BillingError('invalid_field', 'A billing run needs a cutoffDate before it is requested', 'Give cutoffDate (YYYY-MM-DD).')
   }
 }
 
 /** Creates a run, Pending (default) or Requested to start at once. */
-export async function createBillingRun(ctx: PlatformContext, input: unknown): Promise<Item> {
+export async function createBillingRun(ctx: PlatformContext, input: unknown): Promise<BillingRun> {
   const body = objectBody(input)
   checkStatus(body)
   return ctx.store.transaction(async (store) => {
     await store.lock('billing-runs')
-    const status = (body.status as string | undefined) ?? 'Pending'
+    const status = body.status ?? 'Pending'
     if (status === 'Requested') await assertNoneInProgress(store)
-    assertDates({ ...body, status } as Values, null)
-    return createItem({ ...ctx, store }, ctx.resources.get('billingRuns')!, { ...body, status })
+    assertDates({ ...body, status }, null)
+    return createItem({ ...ctx, store }, catalogue.billingRuns, { ...body, status })
   })
 }
 
 /** Updates a Pending run; `status: "Requested"` starts it and locks its dates (409003 after). */
-export async function updateBillingRun(ctx: PlatformContext, id: string, input: unknown): Promise<Item> {
+export async function updateBillingRun(ctx: PlatformContext, id: string, input: unknown): Promise<BillingRun> {
   return ctx.store.transaction(async (store) => {
     await store.lock('billing-runs')
     const current = await store.repository('billingRuns').getForUpdate(id)
@@ -59,20 +63,20 @@ export async function updateBillingRun(ctx: PlatformContext, id: string, input: 
     const body = objectBody(input)
     checkStatus(body)
     if (current.status !== 'Pending') {
-      const changing = [...lockedDates, 'status', 'name'].filter((f) => f in body && body[f] !== current[f])
+      const changing = ([...lockedDates, 'status', 'name'] as const).filter((f) => f in body && body[f] !== current[f])
       if (changing.length) {
         throw new BillingError('locked', `Billing run ${id} is ${current.status}: its ${changing.join(', ')} can no longer change`, 'Create a new billing run.')
       }
       return current
     }
     if (body.status === 'Requested') await assertNoneInProgress(store, id)
-    assertDates(body as Values, current)
-    return updateItem({ ...ctx, store }, ctx.resources.get('billingRuns')!, id, body)
+    assertDates(body, current)
+    return updateItem({ ...ctx, store }, catalogue.billingRuns, id, body)
   })
 }
 
 /** Deletes a run that has not been requested. */
-export async function deleteBillingRun(ctx: PlatformContext, id: string): Promise<Item> {
+export async function deleteBillingRun(ctx: PlatformContext, id: string): Promise<BillingRun> {
   return ctx.store.transaction(async (store) => {
     const current = await store.repository('billingRuns').getForUpdate(id)
     if (!current) throw notFound('billing run', id)

@@ -1,40 +1,35 @@
 import type { Stamp } from '../dates/stamp.js'
-import type { Item, Values } from '../fields/item.js'
-import type { Money } from '../money/money.js'
+import type { Transaction, ValuesOf } from '../fields/entity.js'
 import type { LedgerWrites } from '../ports/ledger.js'
 import type { Presets } from '../presets/presets.js'
 import type { LedgerDiff, LedgerRow } from './ledger-row.js'
-import { vatFor } from './vat.js'
+import type { RunCustomer, RunFeature } from './run-fields.js'
+import { vatOn } from './vat.js'
 
 /** The VAT rate name of a feature's charges: its own, else its customer's; null means no VAT. */
-export function vatRateOf(feature: Item, customer: Item | null): string | null {
-  return ((feature.VATRate as string | null) ?? (customer?.VATRate as string | null) ?? null) || null
-}
-
-/** VAT on an amount at a configured rate name (0 when unset or unknown). */
-export function vatOn(amount: Money, rate: string | null, presets: Presets): Money {
-  const percent = rate ? presets.vatRatePercents[rate] : undefined
-  return vatFor(amount, percent ?? '0')
+export function vatRateOf(feature: Pick<RunFeature, 'VATRate'>, customer: Pick<RunCustomer, 'VATRate'> | null): string | null {
+  return (feature.VATRate ?? customer?.VATRate ?? null) || null
 }
 
 /** What an engine row is called on an invoice: the feature's description, else its type. */
-const descriptionOf = (feature: Item, row: { transactionType: string }): string =>
-  ((feature.description as string | null) || (feature.featureType as string | null) || row.transactionType) as string
+const descriptionOf = (feature: RunFeature, row: { transactionType: string }): string => feature.description || feature.featureType || row.transactionType
+
+type TransactionValues = ValuesOf<Transaction>
 
 /** Turns a feature's ledger difference into rows of the `transactions` table. */
 export function ledgerWrites(
-  feature: Item,
-  customer: Item | null,
+  feature: RunFeature,
+  customer: Pick<RunCustomer, 'VATRate'> | null,
   diff: LedgerDiff,
   presets: Presets,
   now: Stamp,
   billingRunID: string | null = null,
 ): LedgerWrites {
   const VATRate = vatRateOf(feature, customer)
-  const inserts: Values[] = diff.insert.map((row) => ({
-    customerID: feature.customerID as string,
-    numberID: (feature.numberID as string | null) ?? null,
-    serviceID: (feature.serviceID as string | null) ?? null,
+  const inserts: TransactionValues[] = diff.insert.map((row) => ({
+    customerID: feature.customerID,
+    numberID: feature.numberID,
+    serviceID: feature.serviceID,
     featureID: feature.id,
     transactionType: row.transactionType,
     description: descriptionOf(feature, row),
@@ -55,7 +50,7 @@ export function ledgerWrites(
     updatedStamp: now,
   }))
   const updates = diff.update.map((u) => {
-    const values: Values = { updatedStamp: now }
+    const values: TransactionValues = { updatedStamp: now }
     if (u.set.transactionDate !== undefined) values.transactionDate = u.set.transactionDate
     if (u.set.periodEnd !== undefined) values.dateTo = u.set.periodEnd
     if (u.set.quantity !== undefined) values.quantity = u.set.quantity
@@ -72,8 +67,8 @@ export function ledgerWrites(
 
 /** Concatenates the writes of several features into one bulk write. */
 export function mergeWrites(all: readonly LedgerWrites[]): LedgerWrites {
-  const inserts: Values[] = []
-  const updates: { id: string; values: Values }[] = []
+  const inserts: TransactionValues[] = []
+  const updates: { id: string; values: TransactionValues }[] = []
   const deletes: string[] = []
   const features: string[] = []
   // Pushed one by one: flatMap over thousands of short lists cost more than building them.

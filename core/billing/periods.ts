@@ -1,21 +1,9 @@
 import { addDays, addMonths, daysBetween, maxDate, type DateOnly } from '../dates/date-only.js'
 
-/** The `serviceChargeIntervals` preset names the billing engine understands. */
-export const serviceChargeIntervals = [
-  'Monthly',
-  'Quarterly',
-  'Annually',
-  'Calendar Monthly',
-  'Calendar Quarterly',
-  'Calendar Annually',
-] as const
+import { serviceChargeIntervals, type ServiceChargeInterval } from '../presets/engine-lists.js'
 
-export type ServiceChargeInterval = (typeof serviceChargeIntervals)[number]
+export { serviceChargeIntervals, type ServiceChargeInterval }
 
-/** The interval for a preset name; null for a name the engine does not know. */
-export function parseInterval(name: unknown): ServiceChargeInterval | null {
-  return (serviceChargeIntervals as readonly unknown[]).includes(name) ? (name as ServiceChargeInterval) : null
-}
 
 const MONTHS: Readonly<Record<ServiceChargeInterval, number>> = {
   Monthly: 1,
@@ -76,7 +64,7 @@ export function* periodsFrom(s: Schedule, from: DateOnly): Generator<Period> {
  * A schedule's periods, numbered from 0 (the one holding the anchor) and laid out on first use.
  * Features with the same interval and start date share one layout (see `layoutOf`): a billing
  * run plans thousands of them, and computing each feature's periods again was most of planning
- * it and a tenth of what a run allocated (bench/billing-run.ts). Periods are never changed.
+ * it (bench/billing-run.ts; figures in bench/RESULTS.md). Periods are never changed.
  */
 export class PeriodLayout {
   private readonly periods: Period[] = []

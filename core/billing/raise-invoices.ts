@@ -1,15 +1,19 @@
 import { maxDate, type DateOnly } from '../dates/date-only.js'
-import type { Item, Values } from '../fields/item.js'
+import type { BillingRun, Transaction, ValuesOf } from '../fields/entity.js'
 import { effectiveStateOn, type LifecycleEvent } from '../lifecycle/events.js'
-import { add, ZERO, type Money } from '../money/money.js'
+import { add, ZERO } from '../money/money.js'
 import type { PlatformContext } from '../platform.js'
 import type { Invoiceable, NewInvoice } from '../ports/ledger.js'
 import type { Store } from '../ports/store.js'
+import type { RunCustomer } from './run-fields.js'
+
+/** The finalBillDate of a customer in final bill, else null. */
+const finalBillOf = (customer: RunCustomer): DateOnly | null => (customer.isFinalBill ? customer.finalBillDate : null)
 
 /** The last transaction date a customer's invoice takes: the run's cutoffs, or a later final-bill date. */
-function invoiceThrough(run: Item, customer: Item, cutoff: DateOnly): DateOnly {
-  const txCutoff = maxDate((run.transactionCutoffDate as DateOnly | null) ?? cutoff, cutoff)
-  const finalBill = customer.isFinalBill ? (customer.finalBillDate as DateOnly | null) : null
+function invoiceThrough(run: BillingRun, customer: RunCustomer, cutoff: DateOnly): DateOnly {
+  const txCutoff = maxDate(run.transactionCutoffDate ?? cutoff, cutoff)
+  const finalBill = finalBillOf(customer)
   return finalBill ? maxDate(txCutoff, finalBill) : txCutoff
 }
 
@@ -23,33 +27,34 @@ function invoiceThrough(run: Item, customer: Item, cutoff: DateOnly): DateOnly {
 export async function raiseInvoices(
   ctx: PlatformContext,
   store: Store,
-  run: Item,
-  customers: readonly Item[],
+  run: BillingRun,
+  customers: readonly RunCustomer[],
   cutoff: DateOnly,
   events: ReadonlyMap<string, LifecycleEvent[]>,
-  inserts: readonly Values[] = [],
+  inserts: readonly ValuesOf<Transaction>[] = [],
 ): Promise<number> {
   const due = customers.filter((customer) => {
     if (!effectiveStateOn(events.get(`customers:${customer.id}`) ?? [], cutoff).billable) return false
-    const finalBill = customer.isFinalBill ? (customer.finalBillDate as DateOnly | null) : null
+    const finalBill = finalBillOf(customer)
     return !(finalBill && customer.finalInvoicedDate === finalBill)
   })
   const latest = due.length ? due.map((c) => invoiceThrough(run, c, cutoff)).reduce(maxDate) : null
   const lines = latest ? await store.ledger.invoiceable(due.map((c) => c.id), latest) : new Map<string, Invoiceable[]>()
   const insertedOf = new Map<string, number[]>()
   inserts.forEach((row, i) => {
-    const list = insertedOf.get(row.customerID as string)
+    if (!row.customerID) return // every row of a run names its customer
+    const list = insertedOf.get(row.customerID)
     if (list) list.push(i)
-    else insertedOf.set(row.customerID as string, [i])
+    else insertedOf.set(row.customerID, [i])
   })
-  const invoiceDate = (run.invoiceDate as DateOnly | null) ?? ctx.clock.today()
+  const invoiceDate = run.invoiceDate ?? ctx.clock.today()
   const now = ctx.clock.now()
   const invoices: NewInvoice[] = []
-  const finalBills: Item[] = []
+  const finalBills: { id: string; finalBillDate: DateOnly }[] = []
   for (const customer of due) {
     const through = invoiceThrough(run, customer, cutoff)
     const mine = (lines.get(customer.id) ?? []).filter((l) => l.transactionDate <= through)
-    const inserted = (insertedOf.get(customer.id) ?? []).filter((i) => (inserts[i].transactionDate as string) <= through)
+    const inserted = (insertedOf.get(customer.id) ?? []).filter((i) => (inserts[i].transactionDate ?? through) <= through)
     if (mine.length === 0 && inserted.length === 0) continue
     // Summed in place rather than through four arrays per invoice (a run raises one per customer).
     let net = ZERO
@@ -59,8 +64,8 @@ export async function raiseInvoices(
       vat = add(vat, l.VATAmount)
     }
     for (const i of inserted) {
-      net = add(net, inserts[i].amount as Money)
-      vat = add(vat, inserts[i].VATAmount as Money)
+      net = add(net, inserts[i].amount ?? ZERO)
+      vat = add(vat, inserts[i].VATAmount ?? ZERO)
     }
     const transactionIDs = mine.map((l) => l.id)
     invoices.push({
@@ -70,7 +75,7 @@ export async function raiseInvoices(
         customerID: customer.id,
         billingRunID: run.id,
         invoiceDate,
-        dueDate: (run.dueDate as DateOnly | null) ?? invoiceDate,
+        dueDate: run.dueDate ?? invoiceDate,
         netAmount: net,
         VATAmount: vat,
         totalAmount: add(net, vat),
@@ -79,7 +84,8 @@ export async function raiseInvoices(
         updatedStamp: now,
       },
     })
-    if (customer.isFinalBill && customer.finalBillDate) finalBills.push(customer)
+    const finalBill = finalBillOf(customer)
+    if (finalBill) finalBills.push({ id: customer.id, finalBillDate: finalBill })
   }
   await store.ledger.raiseInvoices(invoices, run.id, inserts)
   for (const customer of finalBills) await store.repository('customers').update(customer.id, { finalInvoicedDate: customer.finalBillDate })

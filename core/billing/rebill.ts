@@ -1,9 +1,9 @@
-import type { Item } from '../fields/item.js'
 import type { PlatformContext } from '../platform.js'
 import type { Store } from '../ports/store.js'
 import { planLedgerDiff, type BillingCutoff } from './feature-billing.js'
 import { ledgerWrites, mergeWrites } from './ledger-writes.js'
 import { billingInputs } from './billing-inputs.js'
+import type { RunCustomer, RunFeature } from './run-fields.js'
 
 /**
  * Reconciles features with their ledger in the caller's transaction. With no cutoff it only
@@ -13,8 +13,8 @@ import { billingInputs } from './billing-inputs.js'
 export async function rebillFeatures(
   ctx: Pick<PlatformContext, 'presets' | 'clock'>,
   store: Store,
-  features: readonly Item[],
-  customer: Item,
+  features: readonly RunFeature[],
+  customer: RunCustomer,
   at: BillingCutoff = { cutoff: null, chargeable: false },
   billingRunID: string | null = null,
 ): Promise<number> {

@@ -101,9 +101,10 @@ export function reconcileSlots(expected: readonly ExpectedCharge[], ledger: read
 /**
  * What reconcile returns for a feature without ledger rows (its first billing, a million times
  * in a first monthly run): every expected charge inserted at revision 0, without the slots and
- * revision keys of the general path (reconcile was the largest allocator of a first run: 1.4 of
- * its 9.1 GB, bench/RESULTS.md). Null unless each charge follows the one before as the general
- * path would write them (as expected charges come); that path then orders and numbers them.
+ * revision keys of the general path (reconcile was the largest allocator of a first run:
+ * bench/billing-run.ts, figures in bench/RESULTS.md). Null unless each charge follows the one
+ * before as the general path would write them (as expected charges come); that path then
+ * orders and numbers them.
  */
 function firstCharges(expected: readonly ExpectedCharge[], feature: BillingFeature): NewLedgerRow[] | null {
   for (let i = 1; i < expected.length; i++) if (!follows(expected[i - 1], expected[i])) return null

@@ -28,7 +28,8 @@ void exhaustive
  * needs nothing: a billing run skips it without reading its ledger (see `Ledger.write`).
  * Every key of FEATURE_KEYS, CUTOFF_KEYS and VERSION_KEYS is hashed in one pass, value by
  * value, without writing them out as text first: the text (a template of a dozen parts, money
- * as decimal strings) was a tenth of what a billing run allocated (bench/billing-run.ts).
+ * as decimal strings) was a large part of what a billing run allocated (bench/billing-run.ts;
+ * figures in bench/RESULTS.md).
  * tests/core/billing-reconciled-mark.test.ts checks that every key counts.
  */
 export function reconciledMark(f: BillingFeature, history: ChargeHistory, at: BillingCutoff): string {
@@ -111,7 +112,7 @@ function money(m: Money | null): void {
 
 /**
  * 64 bits of the lanes as 11 characters of base64url, made in one string: the 16 hex digits
- * this was before took five strings per feature (over 1% of a billing run's time). Marks
+ * this was before took five strings per feature, which showed in a billing run's time. Marks
  * stored in the old form simply miss once. An unchanged mark for changed inputs needs a
  * 1-in-2^64 accident.
  */

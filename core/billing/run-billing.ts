@@ -1,6 +1,6 @@
 import { maxDate, type DateOnly } from '../dates/date-only.js'
 import { BillingError } from '../errors.js'
-import type { Item } from '../fields/item.js'
+import type { BillingRun } from '../fields/entity.js'
 import { effectiveStateOn, type LifecycleEvent } from '../lifecycle/events.js'
 import type { PlatformContext } from '../platform.js'
 import type { Store } from '../ports/store.js'
@@ -8,18 +8,19 @@ import { planLedgerDiff, type BillingCutoff } from './feature-billing.js'
 import { reconciledMark } from './reconciled-mark.js'
 import { ledgerWrites, mergeWrites } from './ledger-writes.js'
 import { billingInputs, type BillingInput } from './billing-inputs.js'
+import type { RunCustomer, RunFeature } from './run-fields.js'
 import { raiseInvoices } from './raise-invoices.js'
-import { billCalls, rateUnratedCalls } from '../rating/bill-calls.js'
+import { rateUnratedCalls } from '../rating/rate-unrated-calls.js'
+import { billCalls } from './bill-calls.js'
 import { progressValues, RunProgressCounter, type RunProgress } from './run-progress.js'
 
 /** Ledger rows written before the first refresh of the database's statistics during a run. */
 const STATISTICS_FIRST = 5_000
 /**
  * Batches a transaction bills before it commits. Batches are small for memory's sake (see
- * `RunOptions.batchFeatures`); a commit has a fixed cost besides the pages it writes (on SQLite
- * about 0.4 ms: a million features in 1,000 commits spent 1.45 s committing, in 400 1.23 s,
- * bench/billing-run.ts), and a transaction of three still holds the write lock for only tens
- * of milliseconds.
+ * `RunOptions.batchFeatures`); a commit has a fixed cost besides the pages it writes, which a
+ * few batches per transaction share (bench/billing-run.ts; figures in bench/RESULTS.md), and a
+ * transaction of three still holds the write lock only briefly.
  */
 const TRANSACTION_BATCHES = 3
 
@@ -31,10 +32,8 @@ export interface RunOptions {
    * Features a batch aims at planning (default 1,000): each batch takes as many customers as
    * had that many features to plan in the batch before (the first guesses ten a customer). A
    * batch's objects live until it is written; kept to about this many features they die in V8's
-   * young generation instead of being promoted and collected with the old one.
-   * bench/billing-run.ts: batches of 1,250 features (250 customers of 5) billed a million
-   * features with 12% less CPU and 60 MB less peak RSS than batches of 2,500; from 1,500 up the
-   * cost was back.
+   * young generation instead of being promoted and collected with the old one. The default is
+   * where bench/billing-run.ts measured the least CPU and peak memory (figures in bench/RESULTS.md).
    */
   readonly batchFeatures?: number
   /** Stops between batches; the run resumes from its progress next time. */
@@ -74,12 +73,14 @@ export async function runNextBillingRun(ctx: PlatformContext, options: RunOption
   }
 }
 
-async function executeBillingRun(ctx: PlatformContext, run: Item, options: RunOptions): Promise<RunOutcome> {
+async function executeBillingRun(ctx: PlatformContext, run: BillingRun, options: RunOptions): Promise<RunOutcome> {
   const batchSize = options.batchSize ?? 500
   const batchFeatures = options.batchFeatures ?? 1_000
   let pageSize = Math.min(batchSize, Math.ceil(batchFeatures / 10))
-  const cutoff = run.cutoffDate as DateOnly
-  let after = (run.progressCustomerID as string | null) ?? '0'
+  // A run is requested only with a cutoff (billing-runs.ts); one without has nothing to bill through.
+  const cutoff = run.cutoffDate
+  if (!cutoff) throw new BillingError('invalid_field', `Billing run ${run.id} has no cutoffDate`, 'Give the run a cutoffDate before requesting it.')
+  let after = run.progressCustomerID ?? '0'
   let customers = 0
   let invoices = 0
   let writes = 0
@@ -151,16 +152,16 @@ async function executeBillingRun(ctx: PlatformContext, run: Item, options: RunOp
  * reconciled mark matches its inputs is skipped: its ledger already holds what a plan would
  * write (see `reconciledMark`), so neither its ledger rows are read nor is it planned.
  */
-async function billBatch(ctx: PlatformContext, store: Store, run: Item, cutoff: DateOnly, customers: Item[]) {
+async function billBatch(ctx: PlatformContext, store: Store, run: BillingRun, cutoff: DateOnly, customers: RunCustomer[]) {
   const ids = customers.map((c) => c.id)
   // The batch is every customer from its first ID to its last (a page in ID order).
   const marked = await store.ledger.runFeatures(ids[0], ids.at(-1)!)
   const events = groupEvents(await store.lifecycle.eventsOfCustomers(ids))
   const byID = new Map(customers.map((c) => [c.id, c]))
   const inputs = await billingInputs(store, marked.map((m) => m.feature), byID)
-  const due: { item: Item; customer: Item; input: BillingInput; at: BillingCutoff; mark: string }[] = []
+  const due: { item: RunFeature; customer: RunCustomer; input: BillingInput; at: BillingCutoff; mark: string }[] = []
   for (const { feature: item, mark } of marked) {
-    const customer = byID.get(item.customerID as string)
+    const customer = item.customerID ? byID.get(item.customerID) : undefined
     if (!customer) continue // not of this page (cannot happen while customer IDs only grow)
     const on = featureCutoff(customer, cutoff)
     const state = effectiveStateOn(chainOf(events, item, customer.id), on)
@@ -186,15 +187,15 @@ async function billBatch(ctx: PlatformContext, store: Store, run: Item, cutoff: 
 }
 
 /** A customer in final bill is charged and invoiced through its final-bill date. */
-function featureCutoff(customer: Item, cutoff: DateOnly): DateOnly {
-  const finalBill = customer.isFinalBill ? (customer.finalBillDate as DateOnly | null) : null
+function featureCutoff(customer: RunCustomer, cutoff: DateOnly): DateOnly {
+  const finalBill = customer.isFinalBill ? customer.finalBillDate : null
   return finalBill ? maxDate(cutoff, finalBill) : cutoff
 }
 
 const NONE: readonly LifecycleEvent[] = []
 
 /** The lifecycle events of a feature and everything above it (most features have none of their own: no copy then). */
-function chainOf(events: ReadonlyMap<string, LifecycleEvent[]>, item: Item, customerID: string): readonly LifecycleEvent[] {
+function chainOf(events: ReadonlyMap<string, LifecycleEvent[]>, item: RunFeature, customerID: string): readonly LifecycleEvent[] {
   const own = events.get(`features:${item.id}`) ?? NONE
   const number = item.numberID ? (events.get(`numbers:${item.numberID}`) ?? NONE) : NONE
   const service = item.serviceID ? (events.get(`services:${item.serviceID}`) ?? NONE) : NONE

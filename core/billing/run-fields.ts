@@ -1,3 +1,5 @@
+import type { Customer, Feature } from '../fields/entity.js'
+
 /**
  * The stored fields a billing run reads, and only those: a full row of a feature (about 80
  * columns) or a customer (about 100) cost more to read and decode than billing the feature
@@ -30,3 +32,8 @@ export const runFeatureFields = [
   'VATRate',
   'fixedFeeTariff',
 ] as const
+
+/** A customer as a billing run reads it. */
+export type RunCustomer = Pick<Customer, (typeof runCustomerFields)[number]>
+/** A feature as a billing run reads it. */
+export type RunFeature = Pick<Feature, (typeof runFeatureFields)[number]>

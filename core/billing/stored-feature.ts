@@ -1,28 +1,30 @@
 import { minDate, type DateOnly } from '../dates/date-only.js'
-import type { Item } from '../fields/item.js'
-import { fromUnits, type Money } from '../money/money.js'
+import { fromUnits } from '../money/money.js'
 import type { BillingFeature } from './billing-feature.js'
 import { initialHistory, type ChargeHistory, type ChargeVersion } from './charge-history.js'
-import { parseInterval } from './periods.js'
+import type { RunCustomer, RunFeature } from './run-fields.js'
+
+/** Before any start date: the history of a feature without one starts here. */
+const EARLIEST = '0001-01-01' as DateOnly
 
 /**
  * The billing view of a stored feature. A customer in final bill bills its features through
  * `dateFinalBill` at the latest (contract 5.5).
  */
-export function toBillingFeature(feature: Item, customer: Item | null): BillingFeature {
-  const own = (feature.billToDate as DateOnly | null) ?? null
-  const finalBill = customer?.isFinalBill ? ((customer.finalBillDate as DateOnly | null) ?? null) : null
+export function toBillingFeature(feature: RunFeature, customer: Pick<RunCustomer, 'isFinalBill' | 'finalBillDate'> | null): BillingFeature {
+  const own = feature.billToDate
+  const finalBill = customer?.isFinalBill ? customer.finalBillDate : null
   return {
-    startDate: (feature.startDate as DateOnly | null) ?? null,
-    endDate: (feature.endDate as DateOnly | null) ?? null,
+    startDate: feature.startDate,
+    endDate: feature.endDate,
     billToDate: own && finalBill ? minDate(own, finalBill) : (own ?? finalBill),
-    interval: parseInterval(feature.serviceChargeInterval) ?? 'Monthly',
-    connectionCharge: (feature.connectionCharge as Money | null) ?? null,
-    featureCountCommitted: (feature.featureCountCommitted as number | null) ?? null,
-    committedTermDate: (feature.committedTermDate as DateOnly | null) ?? null,
-    totalFeatureValue: (feature.totalFeatureValue as Money | null) ?? null,
-    serviceTransactionType: (feature.serviceTransactionType as string | null) ?? null,
-    connectionTransactionType: (feature.connectionTransactionType as string | null) ?? null,
+    interval: feature.serviceChargeInterval ?? 'Monthly',
+    connectionCharge: feature.connectionCharge,
+    featureCountCommitted: feature.featureCountCommitted,
+    committedTermDate: feature.committedTermDate,
+    totalFeatureValue: feature.totalFeatureValue,
+    serviceTransactionType: feature.serviceTransactionType,
+    connectionTransactionType: feature.connectionTransactionType,
     isDropped: feature.isDropped === true,
   }
 }
@@ -34,11 +36,10 @@ type StoredVersion = Omit<ChargeVersion, 'serviceCharge'> & { serviceCharge: str
  * the feature's own charge from its start date; the latest version always carries the feature's
  * current `serviceCharge` and `featureCount`, so a PATCH corrects the charge in force.
  */
-export function historyOf(feature: Item): ChargeHistory {
-  const serviceCharge = (feature.serviceCharge as Money | null) ?? null
+export function historyOf(feature: Pick<RunFeature, 'serviceCharge' | 'featureCount' | 'startDate' | 'chargeHistory'>): ChargeHistory {
+  const { serviceCharge, chargeHistory: stored } = feature
   const featureCount = featureCountOf(feature)
-  const start = (feature.startDate as DateOnly | null) ?? ('0001-01-01' as DateOnly)
-  const stored = feature.chargeHistory as string | null
+  const start = feature.startDate ?? EARLIEST
   if (!stored) return initialHistory(start, serviceCharge, featureCount)
   const versions = (JSON.parse(stored) as StoredVersion[]).map((v) => ({
     ...v,
@@ -53,7 +54,7 @@ export function serializeHistory(history: ChargeHistory): string {
 }
 
 /** An unset count bills one instance. */
-export const featureCountOf = (feature: Item): number => {
+export const featureCountOf = (feature: Pick<RunFeature, 'featureCount'>): number => {
   const n = feature.featureCount
   return typeof n === 'number' && Number.isInteger(n) && n >= 0 ? n : 1
 }

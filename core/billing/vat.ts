@@ -1,4 +1,11 @@
 import { mulRatio, parseMoney, times, type Money } from '../money/money.js'
+import type { Presets } from '../presets/presets.js'
+
+/** VAT on an amount at a configured rate name (0 when unset or unknown). */
+export function vatOn(amount: Money, rate: string | null, presets: Pick<Presets, 'vatRatePercents'>): Money {
+  const percent = rate ? presets.vatRatePercents[rate] : undefined
+  return vatFor(amount, percent ?? '0')
+}
 
 /**
  * VAT on a net amount at a percentage given as decimal text ("20", "17.5"), rounded once, half

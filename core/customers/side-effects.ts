@@ -1,14 +1,16 @@
 import { BillingError } from '../errors.js'
-import type { Item } from '../fields/item.js'
+import type { Customer } from '../fields/entity.js'
+import { text } from '../fields/field.js'
 import type { PaymentLinkType } from '../presets/presets.js'
 import type { PlatformContext } from '../platform.js'
 
-export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i
-
 export type SideEffectContext = PlatformContext
 
+/** The parameter of linkToAccounting (contract 7). */
+export const accountingParams = [text('accountingID', { required: true, format: 'uuid', description: 'UUID of the customer in the external accounting system' })] as const
+
 /** A new 6-digit portal PIN from a cryptographic source, stored only as a hash (contract 7). */
-export async function generatePIN(ctx: SideEffectContext, customer: Item): Promise<{ pin: string }> {
+export async function generatePIN(ctx: SideEffectContext, customer: Customer): Promise<{ pin: string }> {
   const pin = ctx.random.digits(6)
   const hash = await ctx.passwords.hash(pin)
   await ctx.store.repository('customers').update(customer.id, { portalPIN: hash, updatedStamp: ctx.clock.now() })
@@ -16,7 +18,7 @@ export async function generatePIN(ctx: SideEffectContext, customer: Item): Promi
 }
 
 /** Stores (or clears) the customer's UUID in the external accounting system. */
-export async function setAccountingID(ctx: PlatformContext, customer: Item, accountingID: string | null): Promise<Item> {
+export async function setAccountingID(ctx: PlatformContext, customer: Customer, accountingID: string | null): Promise<Customer> {
   return (await ctx.store.repository('customers').update(customer.id, {
     accountingID: accountingID?.toLowerCase() ?? null,
     updatedStamp: ctx.clock.now(),
@@ -38,9 +40,9 @@ export interface PaymentLink {
  */
 export async function generatePaymentLinks(
   ctx: SideEffectContext,
-  customer: Item,
+  customer: Customer,
 ): Promise<{ success: true; paymentLinkUUID: string; links: PaymentLink[] }> {
-  const profile = customer.portalCustomerProfile as string | null
+  const profile = customer.portalCustomerProfile
   if (!profile) {
     throw new BillingError(
       'state_not_allowed',
@@ -60,7 +62,7 @@ export async function generatePaymentLinks(
         provider,
         paymentLinkUUID,
         customerID: customer.id,
-        accountNumber: (customer.accountNumber as string | null) ?? null,
+        accountNumber: customer.accountNumber,
       })
     } catch (e) {
       throw new BillingError(

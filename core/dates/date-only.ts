@@ -29,7 +29,7 @@ export function daysInMonth(y: number, month: number): number {
 /**
  * Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's days_from_civil). Billing
  * lays out periods for every feature of a run, so this is integer arithmetic rather than
- * Date objects and formatting (bench/billing-run.ts: a fifth of a run went on date math).
+ * Date objects and formatting (bench/billing-run.ts; figures in bench/RESULTS.md).
  * Out-of-range days roll over (Feb 30 is Mar 1 or 2), as Date's would.
  */
 function dayNumber(d: DateOnly): number {

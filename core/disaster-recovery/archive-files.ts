@@ -1,6 +1,6 @@
 import { addDays, type DateOnly } from '../dates/date-only.js'
 import { BillingError } from '../errors.js'
-import type { Item } from '../fields/item.js'
+import type { DisasterRecoveryFile } from '../fields/entity.js'
 import type { ArchiveContent, DisasterRecoveryArchiver } from '../ports/disaster-recovery-archiver.js'
 import type { Clock } from '../ports/clock.js'
 import type { Random } from '../ports/random.js'
@@ -29,8 +29,8 @@ export interface DisasterRecoveryContext {
  * An archive is available until its expiry date: on `expiresDate` itself it has expired
  * (`retentionDays` days of availability, generation day included).
  */
-export const isExpired = (item: Item, today: DateOnly): boolean =>
-  item.removedStamp !== null || typeof item.expiresDate !== 'string' || item.expiresDate <= today
+export const isExpired = (item: Pick<DisasterRecoveryFile, 'removedStamp' | 'expiresDate'>, today: DateOnly): boolean =>
+  item.removedStamp !== null || item.expiresDate === null || item.expiresDate <= today
 
 /** Storage conditions selecting the archives still available today. */
 export function unexpiredWhere(today: DateOnly): Condition[] {
@@ -44,20 +44,21 @@ export function drFileNotFound(id: string): BillingError {
   return new BillingError(
     'dr_file_not_found',
     `Disaster recovery file ${id} does not exist or has expired`,
-    'List /disasterRecoveryFiles/ for the files still available.',
+    'Use the ID of a file still available.',
+    { listOf: 'disasterRecoveryFiles' },
   )
 }
 
 /** An available archive's metadata; unknown or expired → `dr_file_not_found`. */
-export async function getArchive(ctx: DisasterRecoveryContext, id: string): Promise<Item> {
+export async function getArchive(ctx: DisasterRecoveryContext, id: string): Promise<DisasterRecoveryFile> {
   const item = await ctx.store.repository('disasterRecoveryFiles').get(id)
   if (!item || isExpired(item, ctx.clock.today())) throw drFileNotFound(id)
   return item
 }
 
 /** An available archive's bytes; a file gone from storage is as good as expired. */
-export async function openArchive(ctx: DisasterRecoveryContext, item: Item): Promise<ArchiveContent> {
-  const content = await ctx.disasterRecovery?.archiver.open(item.filename as string)
+export async function openArchive(ctx: DisasterRecoveryContext, item: DisasterRecoveryFile): Promise<ArchiveContent> {
+  const content = item.filename ? await ctx.disasterRecovery?.archiver.open(item.filename) : undefined
   if (!content) throw drFileNotFound(item.id)
   return content
 }

@@ -1,6 +1,6 @@
 import { addDays } from '../dates/date-only.js'
 import type { Stamp } from '../dates/stamp.js'
-import type { Item } from '../fields/item.js'
+import type { DisasterRecoveryFile } from '../fields/entity.js'
 import { unexpiredWhere, type DisasterRecovery, type DisasterRecoveryContext } from './archive-files.js'
 
 /** Archives cannot be written: no password is configured. The caller logs it; nothing was written. */
@@ -31,7 +31,7 @@ export function archiveFilename(now: Stamp, unique: string): string {
  * Writes an encrypted archive of a consistent snapshot now and records it; the record is
  * made only once the file is complete. No password → `ArchivesDisabled`.
  */
-export async function generateArchive(ctx: DisasterRecoveryContext): Promise<Item> {
+export async function generateArchive(ctx: DisasterRecoveryContext): Promise<DisasterRecoveryFile> {
   const dr = writer(ctx)
   const filename = archiveFilename(ctx.clock.now(), ctx.random.uuid())
   const { size } = await dr.archiver.write(filename)
@@ -67,7 +67,7 @@ export async function expireArchives(ctx: DisasterRecoveryContext): Promise<numb
   })
   for (const item of due) {
     // The file goes first: a crash in between leaves a row that the next run finishes.
-    await dr.archiver.remove(item.filename as string)
+    if (item.filename) await dr.archiver.remove(item.filename)
     const now = ctx.clock.now()
     await repo.update(item.id, { status: [...EXPIRED_STATUS], removedStamp: now, updatedStamp: now })
   }
@@ -79,7 +79,7 @@ export async function expireArchives(ctx: DisasterRecoveryContext): Promise<numb
  * when none is available. Returns the new archive, or null when one was already available.
  * Without a password it still expires, then refuses with `ArchivesDisabled`.
  */
-export async function ensureFreshArchive(ctx: DisasterRecoveryContext): Promise<Item | null> {
+export async function ensureFreshArchive(ctx: DisasterRecoveryContext): Promise<DisasterRecoveryFile | null> {
   await expireArchives(ctx)
   writer(ctx)
   const available = await ctx.store.repository('disasterRecoveryFiles').list({ where: unexpiredWhere(ctx.clock.today()), limit: 1 })
@@ -87,7 +87,7 @@ export async function ensureFreshArchive(ctx: DisasterRecoveryContext): Promise<
 }
 
 /** The scheduled run: expire what is due, then write a new archive (`ArchivesDisabled` without a password). */
-export async function runArchiveSchedule(ctx: DisasterRecoveryContext): Promise<{ expired: number; generated: Item }> {
+export async function runArchiveSchedule(ctx: DisasterRecoveryContext): Promise<{ expired: number; generated: DisasterRecoveryFile }> {
   const expired = await expireArchives(ctx)
   return { expired, generated: await generateArchive(ctx) }
 }

@@ -1,5 +1,6 @@
 import { idField, stampFields } from './common.js'
 import { currency, date, field, num, preset, stamp, text } from './field.js'
+import { billingRunStatuses } from '../presets/engine-lists.js'
 import { defineResource } from './resource.js'
 
 /**
@@ -13,7 +14,7 @@ export const billingRuns = defineResource({
   fields: [
     idField,
     text('name'),
-    preset('status', 'billingRunStatuses', { description: 'Pending, Requested (to start it), Running, Complete or Failed' }),
+    preset('status', 'billingRunStatuses', { values: billingRunStatuses, description: 'Pending, Requested (to start it), Running, Complete or Failed' }),
     date('invoiceDate', { description: 'date printed on the invoices' }),
     date('cutoffDate', { description: 'recurring charges and calls are billed up to this date' }),
     date('transactionCutoffDate', { description: 'other transactions dated on or before it are invoiced' }),

@@ -22,6 +22,9 @@ export const callClasses = [
 
 export type CallClass = (typeof callClasses)[number]['key']
 
+/** The class names, as stored in a call's `callType`. */
+export const callClassKeys: readonly CallClass[] = callClasses.map((c) => c.key)
+
 /** `inboundTariff` → `defaultInboundTariff`, the customer's field for the same class. */
-export const customerDefault = (fieldName: string): string =>
-  `default${fieldName[0].toUpperCase()}${fieldName.slice(1)}`
+export const customerDefault = <const S extends string>(fieldName: S) =>
+  `default${fieldName[0].toUpperCase()}${fieldName.slice(1)}` as `default${Capitalize<S>}`

@@ -1,5 +1,6 @@
 import { allReadOnly, idField, stampFields } from './common.js'
 import { currency, field, num, preset, ref, text } from './field.js'
+import { callClassKeys } from './call-classes.js'
 import { defineResource } from './resource.js'
 
 /**
@@ -22,7 +23,7 @@ export const calls = defineResource({
     num('durationSeconds', { description: 'duration in seconds, before rounding' }),
     num('bytes', { description: 'data volume, for data records' }),
     num('events', { description: 'event count, for event records' }),
-    text('callType', { description: 'call class that chooses the tariff (inbound, national, mobile, ...)' }),
+    text('callType', { values: callClassKeys, description: 'call class that chooses the tariff (inbound, national, mobile, ...)' }),
     text('chargeBand', { description: 'charge band looked up in the tariff details' }),
     preset('carrier', 'carriers', { description: 'carrier that supplied the record' }),
     ref('tariffID', { description: 'call tariff that priced it; null when priced by a markup fallback' }),

@@ -1,32 +1,29 @@
-import { date, field, flag, preset, ref, stamp, text, type Field } from './field.js'
+import { date, field, flag, preset, ref, stamp, text, type FieldOptions } from './field.js'
 import type { ListFilter } from './resource.js'
 
 export const idField = ref('id', { readOnly: true, description: 'identifier' })
 
 /** Status, its reason and the dates actions maintain: shared by every resource with a lifecycle. */
-export const statusFields = (): Field[] => [
+export const statusFields = () => [
   preset('status', 'statuses', { readOnly: true, createOnly: true, description: 'current status name' }),
   date('statusChangedStamp', { readOnly: true, description: 'when status last changed' }),
   date('updatedDate', { readOnly: true, description: 'when last dropped or reinstated' }),
   preset('statusReason', 'statusReasons', { readOnly: true, createOnly: true, description: 'reason for current status' }),
 ]
 
+const stateFlags = () => [flag('isDropped'), flag('isSuspended'), flag('isBillable')]
+const systemStamps = () => [stamp('createdStamp'), stamp('updatedStamp'), stamp('droppedStamp'), stamp('reinstatedStamp')]
+
 /** The read-only state flags and system stamps of contract 5.1. */
-export const stateFields = (options: { finalBill?: boolean } = {}): Field[] => [
-  flag('isDropped'),
-  flag('isSuspended'),
-  flag('isBillable'),
-  ...(options.finalBill ? [flag('isFinalBill')] : []),
-  stamp('createdStamp'),
-  stamp('updatedStamp'),
-  stamp('droppedStamp'),
-  stamp('reinstatedStamp'),
-]
+export const stateFields = () => [...stateFlags(), ...systemStamps()]
+
+/** A customer's state: the flags and stamps of every level, and its final bill (contract 5.1). */
+export const customerStateFields = () => [...stateFlags(), flag('isFinalBill'), ...systemStamps()]
 
 /** Stamps only, for resources without a lifecycle (tariffs, contacts). */
-export const stampFields = (): Field[] => [stamp('createdStamp'), stamp('updatedStamp')]
+export const stampFields = () => [stamp('createdStamp'), stamp('updatedStamp')]
 
-export const crmReference = (): Field => text('CRMReference', { unique: true, description: 'reference in an external CRM; unique' })
+export const crmReference = () => text('CRMReference', { unique: true, description: 'reference in an external CRM; unique' })
 
 /** Filters every lifecycle collection offers. */
 export const lifecycleFilters = (): ListFilter[] => [
@@ -45,17 +42,19 @@ export const lifecycleFilters = (): ListFilter[] => [
  * The ID of the item a child belongs to (a number's customer, a detail's tariff): set from
  * the path when the child is created, read-only afterwards.
  */
-export const ownerRef = (name: string, description: string, o: Omit<Field, 'name' | 'type'> = {}): Field =>
-  ref(name, { readOnly: true, description, ...o })
+export const ownerRef = <const N extends string, const O extends FieldOptions = {}>(name: N, description: string, o?: O) =>
+  ref(name, { readOnly: true, description, ...(o as O) })
 
 /** Marks every field read-only: for resources only the platform writes (invoices, calls, DR files). */
-export const allReadOnly = (fields: readonly Field[]): Field[] => fields.map((f) => ({ ...f, readOnly: true }))
+export const allReadOnly = <F extends FieldOptions>(fields: readonly F[]): (F & { readonly readOnly: true })[] =>
+  fields.map((f) => ({ ...f, readOnly: true as const }))
 
 /**
  * Bookkeeping of items that a parent can drop: which ancestor's drop cascaded to this item
  * (`customers:12`), so that reinstating that ancestor brings back exactly what it took.
  */
-export const cascadeFields = (): Field[] => [field('droppedBy', 'text', { internal: true, readOnly: true })]
+export const cascadeFields = () => [field('droppedBy', 'text', { internal: true, readOnly: true })]
 
 /** A hidden digits-only copy of a number field, indexed for searches that ignore spaces and dashes. */
-export const digitsField = (of: string): Field => field(`${of}Digits`, 'text', { internal: true, readOnly: true, digitsOf: of })
+export const digitsField = <const N extends string>(of: N) =>
+  field(`${of}Digits`, 'text', { internal: true, readOnly: true, digitsOf: of })

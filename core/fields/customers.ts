@@ -1,5 +1,5 @@
 import { callClasses, customerDefault } from './call-classes.js'
-import { crmReference, idField, lifecycleFilters, stateFields, statusFields } from './common.js'
+import { crmReference, customerStateFields, idField, lifecycleFilters, statusFields } from './common.js'
 import {
   currency,
   date,
@@ -124,7 +124,7 @@ export const customers = defineResource({
     text('countryCode'),
     idField,
     // Extensions of the contract (2, 5.1, 5.6, 7, 9.2).
-    ...stateFields({ finalBill: true }),
+    ...customerStateFields(),
     date('deletionScheduledDate', { readOnly: true, extension: true }),
     date('finalBillDate', { readOnly: true, extension: true, description: 'billed-until date of a final bill' }),
     currency('balance', { readOnly: true, computed: true, extension: true, description: 'sum of amount + VAT of all transactions' }),

@@ -1,5 +1,6 @@
 import { allReadOnly, idField, stampFields } from './common.js'
 import { date, field, presets, text } from './field.js'
+import { drFileStatuses } from '../presets/engine-lists.js'
 import { defineResource } from './resource.js'
 
 /**
@@ -14,7 +15,7 @@ export const disasterRecoveryFiles = defineResource({
     date('generatedDate', { description: 'when generated' }),
     date('expiresDate', { description: 'when it expires and is no longer available' }),
     idField,
-    presets('status', 'drFileStatuses'),
+    presets('status', 'drFileStatuses', { values: drFileStatuses }),
     text('filename', { description: 'file name of the 7z archive' }),
     ...stampFields(),
     // The archive's size in bytes, and when its file was deleted (it expired).

@@ -1,16 +1,17 @@
 import { callClasses } from './call-classes.js'
 import { cascadeFields, crmReference, idField, lifecycleFilters, ownerRef, stateFields, statusFields } from './common.js'
-import { currency, date, each, field, fixedFeeTariffRef, num, preset, presets, tariffRef, text, type Field } from './field.js'
+import { periodUnits, serviceChargeIntervals } from '../presets/engine-lists.js'
+import { currency, date, each, field, fixedFeeTariffRef, num, preset, presets, tariffRef, text } from './field.js'
 import { defineResource } from './resource.js'
 
 /** `<name>` and `<name>Type` (days, weeks, months, years): a period such as the notice period. */
-const period = (name: string, description: string): Field[] => [
+const period = <const N extends string>(name: N, description: string) => [
   num(name, { description }),
-  preset(`${name}Type`, 'periodUnits', { description: 'unit: days, weeks, months, years' }),
+  preset(`${name}Type`, 'periodUnits', { values: periodUnits, description: 'unit: days, weeks, months, years' }),
 ]
 
 /** A feature's updatedDate is the date changes to its charges take effect; actions maintain it. */
-const featureStatusFields = (): Field[] =>
+const featureStatusFields = () =>
   statusFields().map((f) =>
     f.name === 'updatedDate' ? { ...f, description: 'date from which changes to charges take effect' } : f,
   )
@@ -54,7 +55,7 @@ export const features = defineResource({
     text('connectionTransactionCode', { description: 'code for one-off transactions' }),
     preset('serviceTransactionType', 'transactionTypes', { description: 'transaction type for recurring charges' }),
     currency('serviceCharge', { description: 'recurring charge per interval' }),
-    preset('serviceChargeInterval', 'serviceChargeIntervals', { description: 'frequency of recurring charges' }),
+    preset('serviceChargeInterval', 'serviceChargeIntervals', { values: serviceChargeIntervals, description: 'frequency of recurring charges' }),
     text('serviceTransactionCode', { description: 'code for recurring transactions' }),
     text('callsTransactionCode', { description: 'code for call/usage transactions' }),
     preset('VATRate', 'vatRates', { description: 'VAT rate for one-off and recurring charges; customer default if unset' }),

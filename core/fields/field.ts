@@ -1,6 +1,7 @@
 /**
  * One field of a resource, described once. Validation, response shaping, database columns,
- * presets discovery and the OpenAPI document are all derived from these descriptions.
+ * presets discovery, the OpenAPI document and the TypeScript types of entities and inputs
+ * (`entity.ts`) are all derived from these descriptions.
  */
 export const wireTypes = [
   'id',       // positive integer, a string on the wire
@@ -18,11 +19,21 @@ export type WireType = (typeof wireTypes)[number]
 /** Which resource a preset field names, when its allowed values are that resource's names. */
 export type FieldRef = 'tariffs' | 'fixedFeeTariffs'
 
-export interface Field {
-  readonly name: string
-  readonly type: WireType
+/**
+ * A field. `N` and `T` keep its name and wire type as literal types, so that the catalogue's
+ * descriptions also give each resource a precise TypeScript type.
+ */
+export interface Field<N extends string = string, T extends WireType = WireType> {
+  readonly name: N
+  readonly type: T
   /** Preset list the allowed values come from (preset and presets fields). */
   readonly list?: string
+  /**
+   * The names the engine knows and branches on (a billing run's status, a charge interval): a
+   * configured list may narrow them, never add to them, and the field's type is their union.
+   * On a field without a list they are the allowed values themselves.
+   */
+  readonly values?: readonly string[]
   /** Allowed values are the names of rows of this resource, not a configured list. */
   readonly ref?: FieldRef
   /** Clients may not change it: a different value on update is refused, the same value ignored. */
@@ -32,7 +43,7 @@ export interface Field {
   /** Accepted in requests, never returned (stored hashed). */
   readonly writeOnly?: boolean
   readonly unique?: boolean
-  /** Must be given (not null) on create. */
+  /** Must be given (not null) on create; for an action parameter, in the body. */
   readonly required?: boolean
   /** Not stored in the resource's own row; computed when the resource is read (balance). */
   readonly computed?: boolean
@@ -45,6 +56,10 @@ export interface Field {
   readonly description?: string
   /** Longest text accepted; by default MAX_KEY_LENGTH for a unique field, else 10,000. */
   readonly maxLength?: number
+  /** A text in this form (an action's UUID parameter). */
+  readonly format?: 'uuid'
+  /** A number that must be a whole number of at least this (a feature count: 0). */
+  readonly wholeFrom?: number
 }
 
 /**
@@ -53,25 +68,51 @@ export interface Field {
  */
 export const MAX_KEY_LENGTH = 200
 
-type Options = Omit<Field, 'name' | 'type'>
+export type FieldOptions = Omit<Field, 'name' | 'type'>
 
-export const field = (name: string, type: WireType, options: Options = {}): Field => ({ name, type, ...options })
-export const text = (name: string, o: Options = {}) => field(name, 'text', o)
-export const num = (name: string, o: Options = {}) => field(name, 'number', o)
-export const currency = (name: string, o: Options = {}) => field(name, 'currency', o)
-export const date = (name: string, o: Options = {}) => field(name, 'date', o)
-export const stamp = (name: string, o: Options = {}) => field(name, 'datetime', { readOnly: true, extension: true, ...o })
-export const flag = (name: string, o: Options = {}) => field(name, 'boolean', { readOnly: true, extension: true, ...o })
-export const ref = (name: string, o: Options = {}) => field(name, 'id', o)
-export const preset = (name: string, list: string, o: Options = {}) => field(name, 'preset', { list, ...o })
-export const presets = (name: string, list: string, o: Options = {}) => field(name, 'presets', { list, ...o })
-export const tariffRef = (name: string, o: Options = {}) => field(name, 'preset', { ref: 'tariffs', ...o })
-export const fixedFeeTariffRef = (name: string, o: Options = {}) =>
-  field(name, 'preset', { ref: 'fixedFeeTariffs', ...o })
+/** A field whose options are kept as literal types (`readOnly: true`, `values: [...]`). */
+export type FieldOf<N extends string, T extends WireType, O extends FieldOptions> = Field<N, T> & O
 
-/** Expands `address1..5` style groups: each(1, 5, i => text(`address${i}`)). */
-export function each(from: number, to: number, make: (i: number, suffix: string) => Field): Field[] {
-  const out: Field[] = []
-  for (let i = from; i <= to; i++) out.push(make(i, i === 1 ? '' : String(i)))
+export const field = <const N extends string, const T extends WireType, const O extends FieldOptions = {}>(
+  name: N,
+  type: T,
+  options?: O,
+): FieldOf<N, T, O> => ({ name, type, ...(options as O) })
+
+export const text = <const N extends string, const O extends FieldOptions = {}>(name: N, o?: O) => field(name, 'text', o)
+export const num = <const N extends string, const O extends FieldOptions = {}>(name: N, o?: O) => field(name, 'number', o)
+export const currency = <const N extends string, const O extends FieldOptions = {}>(name: N, o?: O) => field(name, 'currency', o)
+export const date = <const N extends string, const O extends FieldOptions = {}>(name: N, o?: O) => field(name, 'date', o)
+export const ref = <const N extends string, const O extends FieldOptions = {}>(name: N, o?: O) => field(name, 'id', o)
+export const stamp = <const N extends string, const O extends FieldOptions = {}>(name: N, o?: O) =>
+  field(name, 'datetime', { readOnly: true, extension: true, ...(o as O) })
+export const flag = <const N extends string, const O extends FieldOptions = {}>(name: N, o?: O) =>
+  field(name, 'boolean', { readOnly: true, extension: true, ...(o as O) })
+export const preset = <const N extends string, const O extends FieldOptions = {}>(name: N, list: string, o?: O) =>
+  field(name, 'preset', { list, ...(o as O) })
+export const presets = <const N extends string, const O extends FieldOptions = {}>(name: N, list: string, o?: O) =>
+  field(name, 'presets', { list, ...(o as O) })
+export const tariffRef = <const N extends string, const O extends FieldOptions = {}>(name: N, o?: O) =>
+  field(name, 'preset', { ref: 'tariffs', ...(o as O) })
+export const fixedFeeTariffRef = <const N extends string, const O extends FieldOptions = {}>(name: N, o?: O) =>
+  field(name, 'preset', { ref: 'fixedFeeTariffs', ...(o as O) })
+
+/** The whole numbers `0..N`, as a union type (`Upto<3>` is 0 | 1 | 2 | 3). */
+type Upto<N extends number, Acc extends number[] = [0]> = Acc['length'] extends N ? [...Acc, N][number] : Upto<N, [...Acc, Acc['length']]>
+/** The whole numbers `From..To`. */
+export type Between<From extends number, To extends number> = Exclude<Upto<To>, Exclude<Upto<From>, From>>
+
+/**
+ * Expands `address1..5` style groups: each(1, 5, (i) => text(`address${i}`)). The second argument
+ * is the suffix that leaves the first one bare (`CDRNumber`, `CDRNumber2`, ...). Names keep
+ * their literal types (`address1` | ... | `address5`), so `address6` is no field of the type.
+ */
+export function each<const From extends number, const To extends number, F>(
+  from: From,
+  to: To,
+  make: (i: Between<From, To>, suffix: '' | `${Exclude<Between<From, To>, 1>}`) => F,
+): F[] {
+  const out: F[] = []
+  for (let i: number = from; i <= to; i++) out.push(make(i as Between<From, To>, (i === 1 ? '' : `${i}`) as '' | `${Exclude<Between<From, To>, 1>}`))
   return out
 }

@@ -69,7 +69,7 @@ export const numbers = defineResource({
     ...stateFields(),
     ...cascadeFields(),
     digitsField('number'),
-    ...['CDRNumber', 'CDRNumber2', 'CDRNumber3', 'CDRNumber4'].map(digitsField),
+    ...(['CDRNumber', 'CDRNumber2', 'CDRNumber3', 'CDRNumber4'] as const).map((of) => digitsField(of)),
   ],
   filters: [
     {

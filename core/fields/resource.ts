@@ -33,25 +33,29 @@ export interface ListFilter {
   readonly description: string
 }
 
-export interface Resource {
-  readonly name: ResourceName
+/**
+ * A resource: `N` is its collection name and `F` the union of its fields' types, which
+ * `entity.ts` turns into the resource's TypeScript types.
+ */
+export interface Resource<N extends ResourceName = ResourceName, F extends Field = Field> {
+  readonly name: N
   /** Singular, for messages ("customer 12 does not exist"). */
   readonly singular: string
   readonly table: string
-  readonly fields: readonly Field[]
+  readonly fields: readonly F[]
   readonly filters: readonly ListFilter[]
   readonly byName: ReadonlyMap<string, Field>
   /** Columns of the resource's own row (every field except computed ones). */
   readonly columns: readonly Field[]
 }
 
-export function defineResource(def: {
-  name: ResourceName
+export function defineResource<const N extends ResourceName, F extends Field>(def: {
+  name: N
   singular: string
   table: string
-  fields: readonly Field[]
+  fields: readonly F[]
   filters?: readonly ListFilter[]
-}): Resource {
+}): Resource<N, F> {
   const byName = new Map<string, Field>()
   for (const f of def.fields) {
     if (byName.has(f.name)) throw new Error(`${def.name}: field ${f.name} is described twice`)

@@ -1,5 +1,6 @@
 import { idField, ownerRef, stampFields } from './common.js'
 import { currency, date, preset, text } from './field.js'
+import { timeBands } from '../presets/engine-lists.js'
 import { defineResource } from './resource.js'
 import { surcharges } from './tariff-fields.js'
 
@@ -14,7 +15,7 @@ export const tariffDetails = defineResource({
   fields: [
     ownerRef('tariffID', 'call tariff the rate belongs to'),
     text('chargeBand', { description: 'the call type the rate applies to (free text)' }),
-    preset('timeBand', 'timeBands', { description: 'day, evening, weekend or any' }),
+    preset('timeBand', 'timeBands', { values: timeBands, description: 'day, evening, weekend or any' }),
     date('startDate', { description: 'first day the rate applies' }),
     date('endDate', { description: 'last day the rate applies (inclusive); blank for ongoing' }),
     currency('cost', { description: "rate per minute, MB or event, by the tariff's baseType" }),

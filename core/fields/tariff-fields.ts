@@ -1,4 +1,5 @@
-import { date, field, num, preset, type Field } from './field.js'
+import { callIncreaseScopes, fixedFeeIncreaseScopes } from '../presets/engine-lists.js'
+import { date, field, num, preset } from './field.js'
 
 /**
  * The surcharges a call tariff carries (`baseSurcharge<kind>`, `...Connection`, `...Rounding<kind>`)
@@ -16,12 +17,16 @@ export type SurchargeKind = (typeof surcharges)[number]['kind']
  * tariffs alike. `increaseOriginalID` holds the source tariff's ID (itself after an in-place
  * increase), so it is an `id`, not a preset (contract 4).
  */
-export const increaseFields = (scopeList: 'callIncreaseScopes' | 'fixedFeeIncreaseScopes'): Field[] => [
+export const increaseFields = (scopeList: 'callIncreaseScopes' | 'fixedFeeIncreaseScopes') => [
   field('increaseOriginalID', 'id', {
     readOnly: true,
     description: 'ID of the tariff the increase was based upon (itself for in-place increases)',
   }),
   num('increasePercent', { readOnly: true, description: 'increase percentage applied' }),
   date('increaseEffectiveDate', { readOnly: true, description: 'date from which the increase applies' }),
-  preset('increaseScope', scopeList, { readOnly: true, description: 'which charges the increase covered' }),
+  preset('increaseScope', scopeList, {
+    readOnly: true,
+    values: scopeList === 'callIncreaseScopes' ? callIncreaseScopes : fixedFeeIncreaseScopes,
+    description: 'which charges the increase covered',
+  }),
 ]

@@ -1,5 +1,6 @@
 import { idField, stampFields } from './common.js'
 import { num, preset, ref, text } from './field.js'
+import { baseTypes, roundingMethods } from '../presets/engine-lists.js'
 import { defineResource } from './resource.js'
 import { increaseFields, surcharges } from './tariff-fields.js'
 
@@ -26,7 +27,7 @@ export const tariffs = defineResource({
     preset('tariffClass', 'tariffClasses', { description: 'class of calls it applies to' }),
     text('parentTariff', { description: 'ID of the tariff it is based upon' }),
     preset('baseDiscountPlan', 'discountPlans'),
-    preset('baseType', 'baseTypes', { description: 'how rates are calculated: per minute, per MB, per event, ...' }),
+    preset('baseType', 'baseTypes', { values: baseTypes, description: 'how rates are calculated: per minute, per MB, per event, ...' }),
     preset('locationLookupCarrier', 'carriers', { description: 'carrier for dial string lookups and location routing' }),
     num('baseCost', { description: 'standard rate when no specific rate is defined' }),
     num('baseCostConnection', { description: 'connection charge per call' }),
@@ -34,11 +35,11 @@ export const tariffs = defineResource({
     num('baseCostMax', { description: 'maximum charge for any single call' }),
     num('baseAccessCharge', { description: 'additional access charge' }),
     num('baseAccessChargeConnection', { description: 'access charge connection component' }),
-    preset('baseRoundingAccessCharge', 'roundingMethods', { description: 'rounding of access charges' }),
+    preset('baseRoundingAccessCharge', 'roundingMethods', { values: roundingMethods, description: 'rounding of access charges' }),
     ...surcharges.flatMap(({ kind, label }) => [
       num(`baseSurcharge${kind}`, { description: `surcharge for ${label}` }),
       num(`baseSurcharge${kind}Connection`, { description: `connection component of the surcharge for ${label}` }),
-      preset(`baseSurchargeRounding${kind}`, 'roundingMethods', { description: `rounding of the surcharge for ${label}` }),
+      preset(`baseSurchargeRounding${kind}`, 'roundingMethods', { values: roundingMethods, description: `rounding of the surcharge for ${label}` }),
     ]),
     text('baseInitialCost', { description: 'cost during the initial period of a call' }),
     num('baseInitialDuration', { description: 'duration of the initial period' }),

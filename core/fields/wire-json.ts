@@ -7,8 +7,9 @@ const writers = new WeakMap<Resource, (item: Item) => string>()
 
 /**
  * `JSON.stringify(toWire(resource, item))`, written straight from the item. A page of 1000
- * customers with their numbers is 10 MB of JSON with 400,000 keys, and building the wire objects
- * and then having JSON.stringify walk them was half the time of the request (bench/lists.ts);
+ * customers with their numbers is hundreds of thousands of keys, and building the wire objects
+ * and then having JSON.stringify walk them was much of the request (bench/lists.ts; figures in
+ * bench/RESULTS.md);
  * here each resource gets a function that knows its keys and the type of each value.
  * tests/core/wire-json.test.ts holds the two equal over random items.
  */

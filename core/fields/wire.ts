@@ -7,9 +7,10 @@ const writers = new WeakMap<Resource, (item: Item) => Record<string, unknown>>()
 
 /**
  * A resource as the API returns it: every field present in catalogue order, unset ones null,
- * unset lists [], write-only ones null, internal ones left out. The function is written out per resource as one object literal: building the object key by key
- * cost a shape change per field, and a loop with a type test per field was a tenth of the CPU
- * time of a GET (bench/get-customer.ts).
+ * unset lists [], write-only ones null, internal ones left out. The function is written out per
+ * resource as one object literal: building the object key by key costs a shape change per
+ * field, and a loop with a type test per field showed in a GET's CPU time
+ * (bench/get-customer.ts; figures in bench/RESULTS.md).
  */
 export function toWire(resource: Resource, item: Item): Record<string, unknown> {
   let write = writers.get(resource)

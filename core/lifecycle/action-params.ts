@@ -1,9 +1,12 @@
-import { parseDate, type DateOnly } from '../dates/date-only.js'
+import type { DateOnly } from '../dates/date-only.js'
 import type { Stamp } from '../dates/stamp.js'
 import { BillingError } from '../errors.js'
+import type { FieldValue } from '../fields/item.js'
+import { readParams } from '../input/action-params.js'
+import { validatorFor } from '../input/validate.js'
 import type { Clock } from '../ports/clock.js'
 import type { Presets } from '../presets/presets.js'
-import { actionDateParam, actionsOf, isLifecycleAction, paramSpecs, type LifecycleAction, type ParamSpec } from './actions.js'
+import { actionDateParam, actionsOf, isLifecycleAction, paramSpecs, type LifecycleAction } from './actions.js'
 import type { Level } from './levels.js'
 
 /** A lifecycle action with its body checked: everything the pure functions downstream need. */
@@ -27,99 +30,36 @@ export interface ParsedAction {
   readonly stamp: Stamp
 }
 
-const SHOWN = 8
-
-function oneOf(name: string, allowed: readonly string[]): string {
-  const some = allowed.slice(0, SHOWN).map((s) => `"${s}"`).join(', ')
-  return `Give ${name} as one of the configured names: ${some}${allowed.length > SHOWN ? ', ...' : ''}.`
-}
-
-const invalid = (name: string, why: string, hint: string) =>
-  new BillingError('invalid_parameter', `Invalid action parameter ${name}: ${why}`, hint)
+/** Parameter values as `readParams` gives them for any lifecycle action (absent ones null). */
+export type LifecycleParams = Readonly<Record<string, FieldValue | undefined>>
 
 /**
  * Checks an action's body in the order of contract 2: the action name (`unknown_action`), then
- * missing required parameters (`missing_parameter`, naming them), then values and unknown
- * parameters (`invalid_parameter`, naming the parameter). A required parameter given as null
- * counts as missing; an optional one given as null counts as absent. The item's state is not
- * looked at here (see `assertAllowed`).
+ * the parameters of `lifecycleParams` (`readParams`: missing ones, then values and unknown
+ * names). The item's state is not looked at here (see `assertAllowed`).
  */
-export function parseActionParams(
-  level: Level,
-  action: string,
-  body: unknown,
-  presets: Presets,
-  clock: Clock,
-): ParsedAction {
+export function parseActionParams(level: Level, action: string, body: unknown, presets: Presets, clock: Clock): ParsedAction {
   if (!isLifecycleAction(level, action)) {
-    throw new BillingError(
-      'unknown_action',
-      `Action ${action} is not recognised on ${level}`,
-      `Use one of: ${actionsOf(level).join(', ')}.`,
-    )
+    throw new BillingError('unknown_action', `Action ${action} is not recognised on ${level}`, `Use one of: ${actionsOf(level).join(', ')}.`)
   }
-  if (body === undefined || body === null) body = {}
-  if (typeof body !== 'object' || Array.isArray(body)) {
-    throw new BillingError('invalid_body', 'The action body must be a JSON object', 'Send a JSON object, {} when empty.')
-  }
-  const input = body as Readonly<Record<string, unknown>>
-  const specs = paramSpecs(level, action)
-  const given = (name: string) => Object.hasOwn(input, name) && input[name] !== undefined && input[name] !== null
+  return toParsedAction(level, action, readParams(action, paramSpecs(level, action), body, validatorFor(presets)), clock)
+}
 
-  const missing = specs.filter((s) => s.required && !given(s.name)).map((s) => s.name)
-  if (missing.length > 0) {
-    const list = missing.join(', ')
-    throw new BillingError(
-      'missing_parameter',
-      `Missing required action parameter${missing.length > 1 ? 's' : ''} ${list}`,
-      `Add ${list} to the body of ${action}.`,
-    )
-  }
-
-  const known = new Set(specs.map((s) => s.name))
-  for (const name of Object.keys(input)) {
-    if (!known.has(name)) {
-      throw invalid(name, `${action} on ${level} takes no such parameter`, `Remove ${name}; ${action} takes ${[...known].join(', ')}.`)
-    }
-  }
-
-  const values = new Map<string, string | DateOnly>()
-  for (const spec of specs) {
-    if (given(spec.name)) values.set(spec.name, checkValue(spec, input[spec.name], presets))
-  }
-  const date = (name: string) => (values.get(name) as DateOnly | undefined) ?? null
-
+/** A lifecycle action from its checked parameters. */
+export function toParsedAction(level: Level, action: LifecycleAction, params: LifecycleParams, clock: Clock): ParsedAction {
+  // readParams checked each value against its parameter: dates are dates, names are configured.
+  const date = (name: string) => (params[name] ?? null) as DateOnly | null
+  const text = (name: string) => (params[name] ?? null) as string | null
   return {
     level,
     action,
     date: date(actionDateParam[action]) ?? clock.today(),
-    status: values.get('status') as string,
-    statusReason: (values.get('statusReason') as string | undefined) ?? null,
+    status: text('status') ?? '',
+    statusReason: text('statusReason'),
     cancellationNoticeGivenDate: date('cancellationNoticeGivenDate'),
-    ignoreTrafficNumberType: (values.get('ignoreTrafficNumberType') as string | undefined) ?? null,
+    ignoreTrafficNumberType: text('ignoreTrafficNumberType'),
     dateBillTo: date('dateBillTo'),
     dateReinstateNumbersFeatures: date('dateReinstateNumbersFeatures'),
     stamp: clock.now(),
   }
-}
-
-const lists: Record<Exclude<ParamSpec['kind'], 'date'>, string> = {
-  status: 'statuses',
-  statusReason: 'statusReasons',
-  ignoreTrafficType: 'ignoreTrafficTypes',
-}
-
-function checkValue(spec: ParamSpec, value: unknown, presets: Presets): string | DateOnly {
-  if (spec.kind === 'date') {
-    const d = parseDate(value)
-    if (d === null) {
-      throw invalid(spec.name, `${JSON.stringify(value)} is not a date`, `Give ${spec.name} as a real date, YYYY-MM-DD.`)
-    }
-    return d
-  }
-  const allowed = presets.lists[lists[spec.kind]] ?? []
-  if (typeof value !== 'string' || !allowed.includes(value)) {
-    throw invalid(spec.name, `${JSON.stringify(value)} is not a configured name`, oneOf(spec.name, allowed))
-  }
-  return value
 }

@@ -1,8 +1,9 @@
 import { addDays, addMonths, maxDate, type DateOnly } from '../dates/date-only.js'
 import type { FeatureTerms } from './state.js'
 
-export const periodUnits = ['days', 'weeks', 'months', 'years'] as const
-export type PeriodUnit = (typeof periodUnits)[number]
+import { periodUnits, type PeriodUnit } from '../presets/engine-lists.js'
+
+export type { PeriodUnit }
 
 /** A unit name as stored (case ignored); a missing or unknown unit reads as months, the usual notice unit. */
 export function toPeriodUnit(name: string | null): PeriodUnit {

@@ -35,8 +35,12 @@ export interface ActionOutcome {
  * `unknown_action`, `missing_parameter`, `invalid_parameter`, then `state_not_allowed`.
  */
 export function performAction(request: ActionRequest, presets: Presets, clock: Clock): ActionOutcome {
+  return performParsedAction(parseActionParams(request.item.level, request.action, request.body, presets, clock), request)
+}
+
+/** `performAction` with the body already checked: the state, then the changes. */
+export function performParsedAction(parsed: ParsedAction, request: Omit<ActionRequest, 'action' | 'body'>): ActionOutcome {
   const { item } = request
-  const parsed = parseActionParams(item.level, request.action, request.body, presets, clock)
   assertAllowed(
     parsed.action,
     item.state,

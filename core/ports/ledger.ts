@@ -1,11 +1,12 @@
 import type { LedgerRow } from '../billing/ledger-row.js'
-import type { Item, Values } from '../fields/item.js'
+import type { RunCustomer, RunFeature } from '../billing/run-fields.js'
+import type { Invoice, Transaction, ValuesOf } from '../fields/entity.js'
 import type { Money } from '../money/money.js'
 
 /** Writes to the ledger, in bulk: the billing run writes many features' differences at once. */
 export interface LedgerWrites {
-  readonly inserts: readonly Values[]
-  readonly updates: readonly { readonly id: string; readonly values: Values }[]
+  readonly inserts: readonly ValuesOf<Transaction>[]
+  readonly updates: readonly { readonly id: string; readonly values: ValuesOf<Transaction> }[]
   readonly deletes: readonly string[]
   /** Every feature whose rows the writes insert, update or delete (their marks are dropped). */
   readonly features: readonly string[]
@@ -19,7 +20,7 @@ export interface LedgerWrites {
 
 /** A feature as a billing run reads it (core/billing/run-fields.ts), with its reconciled mark or null. */
 export interface MarkedFeature {
-  readonly feature: Item
+  readonly feature: RunFeature
   readonly mark: string | null
 }
 
@@ -38,7 +39,7 @@ export interface Invoiceable {
  * The invoice's `transactionIDs` value is filled in with every one of them.
  */
 export interface NewInvoice {
-  readonly values: Values
+  readonly values: ValuesOf<Invoice>
   readonly transactionIDs: readonly string[]
   readonly inserted: readonly number[]
 }
@@ -55,7 +56,7 @@ export interface Ledger {
    */
   write(writes: LedgerWrites): Promise<void>
   /** The next `limit` customers after `afterID` in ID order (run fields only), locked for the transaction. */
-  runCustomers(afterID: string, limit: number): Promise<Item[]>
+  runCustomers(afterID: string, limit: number): Promise<RunCustomer[]>
   /** How many customers follow `afterID` (what a run has still to bill, for its progress). */
   runCustomerCount(afterID: string): Promise<number>
   /**
@@ -81,7 +82,7 @@ export interface Ledger {
    * new ledger rows, inserted here rather than by `write`: those an invoice takes go in approved
    * and on it, instead of being inserted and then updated; the others go in unapproved.
    */
-  raiseInvoices(invoices: readonly NewInvoice[], billingRunID: string, inserts?: readonly Values[]): Promise<void>
+  raiseInvoices(invoices: readonly NewInvoice[], billingRunID: string, inserts?: readonly ValuesOf<Transaction>[]): Promise<void>
   /** How many invoices a billing run raised and their total (summed by the database, not read back). */
   runInvoiceTotals(billingRunID: string): Promise<{ amount: Money; count: number }>
 }

@@ -1,4 +1,5 @@
-import type { FieldValue, Item, Values } from '../fields/item.js'
+import type { CustomerContact, ValuesOf } from '../fields/entity.js'
+import type { FieldValue, Item } from '../fields/item.js'
 import type { Resource, ResourceName } from '../fields/resource.js'
 
 /** One condition of a list query, on a stored column. */
@@ -44,17 +45,18 @@ export interface WireItem {
 }
 
 /**
- * Storage of one resource's rows, in domain form. Lists are ordered by ID ascending.
+ * Storage of one resource's rows, in domain form, typed as the resource's entity `E`
+ * (`Store.repository('customers')` holds `Customer`s). Lists are ordered by ID ascending.
  * A unique field already taken fails with `unique_taken`.
  */
-export interface ResourceRepository {
+export interface ResourceRepository<E extends Item = Item> {
   readonly resource: Resource
-  get(id: string): Promise<Item | undefined>
+  get(id: string): Promise<E | undefined>
   /** The row locked against concurrent writers until the transaction ends. */
-  getForUpdate(id: string): Promise<Item | undefined>
-  list(query: ListQuery): Promise<Item[]>
+  getForUpdate(id: string): Promise<E | undefined>
+  list(query: ListQuery): Promise<E[]>
   /** Rows whose `column` is one of the parents' IDs, ordered by ID: expansions fetch children in one query. */
-  listIn(column: string, parents: Parents, where?: readonly Condition[], options?: { readonly storedOnly?: boolean }): Promise<Item[]>
+  listIn(column: string, parents: Parents, where?: readonly Condition[], options?: { readonly storedOnly?: boolean }): Promise<E[]>
   /**
    * Reads that only answer a request: the items' JSON texts, written by the database where it
    * can (no item is built), else from the items. Same rows and order as `get`, `list`, `listIn`.
@@ -62,23 +64,21 @@ export interface ResourceRepository {
   getWire(id: string): Promise<WireItem | undefined>
   listWire(query: ListQuery): Promise<WireItem[]>
   listInWire(column: string, parents: Parents, where?: readonly Condition[]): Promise<WireItem[]>
-  insert(values: Values): Promise<Item>
-  update(id: string, values: Values): Promise<Item | undefined>
+  insert(values: ValuesOf<E>): Promise<E>
+  update(id: string, values: ValuesOf<E>): Promise<E | undefined>
   remove(id: string): Promise<boolean>
   /** Locks the rows (in ID order, so lockers never deadlock) until the transaction ends. */
   lockIds(ids: readonly string[]): Promise<void>
   /** Deletes every row matching the conditions; returns how many went. */
   removeWhere(where: readonly Condition[]): Promise<number>
   /** Sets `values` on every row matching the conditions; returns how many changed. */
-  updateWhere(where: readonly Condition[], values: Values): Promise<number>
+  updateWhere(where: readonly Condition[], values: ValuesOf<E>): Promise<number>
 }
 
-export type CustomerRepository = ResourceRepository
-
 /** Contacts: direct ones belong to a customer, shared ones are linked to many. */
-export interface ContactRepository extends ResourceRepository {
+export interface ContactRepository extends ResourceRepository<CustomerContact> {
   /** The customer's direct contacts plus the shared contacts linked to it, by ID. */
-  listForCustomer(customerID: string, query: ListQuery): Promise<Item[]>
+  listForCustomer(customerID: string, query: ListQuery): Promise<CustomerContact[]>
   link(customerID: string, contactID: string): Promise<void>
   unlink(customerID: string, contactID: string): Promise<boolean>
   isLinked(customerID: string, contactID: string): Promise<boolean>

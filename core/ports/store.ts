@@ -1,3 +1,4 @@
+import type { Entity } from '../fields/entity.js'
 import type { FieldRef } from '../fields/field.js'
 import type { ResourceName } from '../fields/resource.js'
 import type { ApiKeyRepository } from './api-key-repository.js'
@@ -12,7 +13,8 @@ import type { ContactRepository, ResourceRepository } from './resource-repositor
  * reads and writes within that transaction.
  */
 export interface Store {
-  repository(resource: ResourceName): ResourceRepository
+  /** The rows of a collection, typed as its entity (`Customer`, `BillingRun`, ...). */
+  repository<N extends ResourceName>(resource: N): ResourceRepository<Entity<N>>
   readonly apiKeys: ApiKeyRepository
   readonly contacts: ContactRepository
   readonly lifecycle: LifecycleLog

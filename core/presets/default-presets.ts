@@ -1,3 +1,15 @@
+import {
+  baseTypes,
+  billingRunStatuses,
+  callIncreaseScopes,
+  drFileStatuses,
+  fixedFeeIncreaseScopes,
+  periodUnits,
+  roundingMethods,
+  serviceChargeIntervals,
+  timeBands,
+} from './engine-lists.js'
+
 /**
  * The preset lists a new platform starts with: realistic defaults for a UK telecom reseller.
  * `BILLING_PRESETS_FILE` replaces or extends any of them (see presets.ts).
@@ -90,23 +102,23 @@ export const defaultLists: Record<string, readonly string[]> = {
     'Equipment Sale',
     'Installation',
   ],
-  serviceChargeIntervals: ['Monthly', 'Quarterly', 'Annually', 'Calendar Monthly', 'Calendar Quarterly', 'Calendar Annually'],
+  serviceChargeIntervals,
   discountSchemes: ['None', 'First Month Free', '10% First Year', '3 Months Half Price'],
   commissionProfiles: ['None', 'Standard Dealer', 'Premium Dealer', 'Internal Sales'],
   commissionTypes: ['Fixed Amount', 'Percentage'],
-  periodUnits: ['days', 'weeks', 'months', 'years'],
+  periodUnits,
   availabilities: ['All Customers', 'Selected Customers', 'Customer Groups', 'Withdrawn'],
   retailWholesale: ['Retail', 'Wholesale'],
   tariffClasses: ['Inbound', 'National', 'Mobile', 'Non-Geographic', 'Service Numbers', 'International', 'Extended International', 'Surcharges', 'Bespoke'],
-  baseTypes: ['Per Minute', 'Per Second', 'Per Call', 'Per MB', 'Per Event'],
-  roundingMethods: ['None', 'Round Up Penny', 'Round Nearest Penny', 'Round Up 0.1p'],
-  fixedFeeIncreaseScopes: ['recurringOnly', 'recurringAndConnections'],
-  callIncreaseScopes: ['costOnly', 'allCharges'],
-  timeBands: ['day', 'evening', 'weekend', 'any'],
-  billingRunStatuses: ['Pending', 'Requested', 'Running', 'Complete', 'Failed'],
+  baseTypes,
+  roundingMethods,
+  fixedFeeIncreaseScopes,
+  callIncreaseScopes,
+  timeBands,
+  billingRunStatuses,
   contactTypes: ['Primary', 'Billing', 'Technical', 'Decision Maker', 'Sales', 'Emergency'],
   contactRegarding: ['Invoices', 'Service Outages', 'Planned Works', 'Marketing', 'Contract Renewal', 'Price Changes'],
   correspondenceTypes: ['Invoice', 'Statement', 'Price Change Notice', 'Welcome Letter', 'Overdue Reminder'],
   ticketTypes: ['Fault', 'Order', 'Billing Query', 'Complaint', 'Porting'],
-  drFileStatuses: ['Complete', 'Encrypted', 'Expired'],
+  drFileStatuses,
 }

@@ -1,5 +1,6 @@
 import * as v from 'valibot'
 import { defaultLists } from './default-presets.js'
+import { engineLists } from './engine-lists.js'
 
 export const paymentLinkTypes = ['cardPayment', 'directDebitSetup'] as const
 /** The kinds of payment link a provider can make. */
@@ -99,6 +100,12 @@ export function mergePresets(content: unknown, base: Presets = defaultPresets): 
     vatRatePercents: { ...base.vatRatePercents, ...file.vatRatePercents },
     portalProfiles: file.portalProfiles ?? base.portalProfiles,
     paymentProviders: file.paymentProviders ?? base.paymentProviders,
+  }
+  for (const [name, known] of Object.entries(engineLists)) {
+    const unknown = presets.lists[name]?.find((value) => !known.includes(value))
+    if (unknown !== undefined) {
+      throw new Error(`presets file: ${name} may leave names out but not add any: the engine knows no ${JSON.stringify(unknown)} (it knows ${known.join(', ')})`)
+    }
   }
   for (const status of ['Active']) {
     if (!presets.lists.statuses.includes(status)) throw new Error(`presets file: statuses must include "${status}"`)

@@ -15,8 +15,8 @@
  * is kept, so withheld or odd numbers still compare exactly.
  */
 export function normaliseNumber(raw: string): string {
-  // Carriers send plain digits nearly always; three regex passes per number were a visible
-  // share of an import's time (bench/rating.ts), and digits need none of them.
+  // Carriers send plain digits nearly always, and digits need none of the three regex passes,
+  // which showed in an import's time (bench/rating.ts; figures in bench/RESULTS.md).
   const s = isDigits(raw) ? raw : stripFormatting(raw)
   if (s.startsWith('0044')) return `0${s.slice(4)}`
   if ((s.length === 11 || s.length === 12) && s.startsWith('44') && s[2] !== '0' && isDigits(s)) return `0${s.slice(2)}`

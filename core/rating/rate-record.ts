@@ -69,8 +69,8 @@ export function rateRecord(record: UsageRecord, context: RatingContext): RatingR
   const match = matchNumber(context.numbers, record)
   if ('unmatchedReason' in match) return { unbilledReason: match.unmatchedReason, numberID: null, customerID: null }
   const number = match.number
-  // Results are written out field by field: a spread of the IDs into a literal this wide made
-  // V8 build each result slowly, and it was most of the time of rating a record (bench/rating.ts).
+  // Results are written out field by field: a spread of the IDs into a literal this wide makes
+  // V8 build each result slowly (bench/rating.ts; figures in bench/RESULTS.md).
   const { numberID, customerID } = number
   const customer = context.customers.get(number.customerID) ?? {}
   const selected = selectTariff(record.callClass, number, customer, context.tariffs)

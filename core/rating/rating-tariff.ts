@@ -1,5 +1,5 @@
 import type { DateOnly } from '../dates/date-only.js'
-import type { TimeBand } from './time-band.js'
+import { baseTypes, type BaseType, type TimeBand } from '../presets/engine-lists.js'
 import type { WireNumber } from './wire-amount.js'
 
 /**
@@ -14,15 +14,10 @@ import type { WireNumber } from './wire-amount.js'
 export const rateSurchargeKinds = ['MobileOrigination', 'PayphoneOrigination', 'CallRecording'] as const
 export type RateSurchargeKind = (typeof rateSurchargeKinds)[number]
 
-/** `baseType` presets rating understands; unset means `Per Minute`. */
-export const baseTypes = ['Per Minute', 'Per Second', 'Per Call', 'Per MB', 'Per Event'] as const
-export type BaseType = (typeof baseTypes)[number]
 
 /** Bytes in one MB for `Per MB` rates: 1 MB = 1024 KB = 1,048,576 bytes, as UK carriers bill data. */
 export const BYTES_PER_MB = 1_048_576n
 
-/** `roundingMethods` presets for surcharge and access charge components; others mean none. */
-export type RoundingMethod = 'None' | 'Round Up Penny' | 'Round Nearest Penny' | 'Round Up 0.1p'
 
 type DetailSurcharges = {
   readonly [K in RateSurchargeKind as `surcharge${K}` | `surcharge${K}Connection`]?: WireNumber

@@ -1,4 +1,4 @@
-import { callClasses, type CallClass } from '../fields/call-classes.js'
+import { callClasses, customerDefault, type CallClass } from '../fields/call-classes.js'
 import { increaseByPercent, type Money } from '../money/money.js'
 import type { RatingTariff } from './rating-tariff.js'
 import { amountOf, type WireNumber } from './wire-amount.js'
@@ -33,11 +33,9 @@ export interface SelectedMarkup {
   readonly from: 'number' | 'customer' | 'number fallback' | 'tariff fallback' | 'customer fallback'
 }
 
-const capital = <S extends string>(s: S) => `default${s[0].toUpperCase()}${s.slice(1)}` as `default${Capitalize<S>}`
-
 /** A class's field names, the customer's defaults included, made once: rating asks for every record. */
 const classFields = new Map(
-  callClasses.map((c) => [c.key, { tariff: c.tariff, markup: c.markup, defaultTariff: capital(c.tariff), defaultMarkup: capital(c.markup) }] as const),
+  callClasses.map((c) => [c.key, { tariff: c.tariff, markup: c.markup, defaultTariff: customerDefault(c.tariff), defaultMarkup: customerDefault(c.markup) }] as const),
 )
 const fieldsOf = (c: CallClass) => classFields.get(c)!
 

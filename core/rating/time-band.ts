@@ -1,9 +1,9 @@
 import type { DateOnly } from '../dates/date-only.js'
 import type { Stamp } from '../dates/stamp.js'
 
-/** The time bands of tariff details; `any` is a rate valid at every time. */
-export const timeBands = ['day', 'evening', 'weekend', 'any'] as const
-export type TimeBand = (typeof timeBands)[number]
+import { timeBands, type TimeBand } from '../presets/engine-lists.js'
+
+export { timeBands, type TimeBand }
 
 /** First hour of the day band and first hour after it (UTC). */
 export const DAY_STARTS = 8

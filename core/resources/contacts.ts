@@ -1,5 +1,6 @@
 import { BillingError, notFound } from '../errors.js'
-import type { Item } from '../fields/item.js'
+import type { CustomerContact } from '../fields/entity.js'
+import { ref } from '../fields/field.js'
 import { parseListRequest, type RawParams } from './list-request.js'
 import type { ListPage } from './list-page.js'
 import { customerOwner } from './owners.js'
@@ -7,11 +8,11 @@ import type { ResourceContext } from './resources.js'
 import { sharedContactRefine } from './scopes.js'
 
 /** A direct contact becomes shared, staying linked to the customer it belonged to. */
-export async function convertToSharedContact(ctx: ResourceContext, contactID: string): Promise<Item> {
+export async function convertToSharedContact(ctx: ResourceContext, contactID: string): Promise<CustomerContact> {
   return ctx.store.transaction(async (store) => {
     const contact = await store.contacts.getForUpdate(contactID)
     if (!contact) throw notFound('customer contact', contactID)
-    const owner = contact.customerID as string | null
+    const owner = contact.customerID
     if (!owner) {
       throw new BillingError('state_not_allowed', `Contact ${contactID} is already shared`, 'Only a direct contact can be converted.')
     }
@@ -20,6 +21,9 @@ export async function convertToSharedContact(ctx: ResourceContext, contactID: st
     return (await store.contacts.get(contactID))!
   })
 }
+
+/** The parameter of addSharedContact and removeSharedContact. */
+export const sharedContactParams = [ref('sharedContactID', { required: true, description: 'ID of a shared contact' })] as const
 
 /** Links (or unlinks) an existing shared contact to a customer. */
 export async function setSharedContactLink(

@@ -2,8 +2,9 @@ import { addDays } from '../dates/date-only.js'
 import { BillingError, notFound } from '../errors.js'
 import type { Item, Values } from '../fields/item.js'
 import type { Field } from '../fields/field.js'
-import type { Resource } from '../fields/resource.js'
-import type { InputValidator, RefCheck } from '../fields/validate.js'
+import type { Entity } from '../fields/entity.js'
+import type { Resource, ResourceName } from '../fields/resource.js'
+import type { InputValidator, RefCheck } from '../input/validate.js'
 import type { Clock } from '../ports/clock.js'
 import type { ListQuery, WireItem } from '../ports/resource-repository.js'
 import type { Store } from '../ports/store.js'
@@ -41,32 +42,38 @@ function initialValues(resource: Resource, clock: Clock): Values {
 }
 
 /** Creates an item from a request body; `owner` sets the read-only owner IDs of a scoped create. */
-export async function createItem(ctx: ResourceContext, resource: Resource, body: unknown, owner: Values = {}): Promise<Item> {
-  const { values, refChecks } = ctx.validator.validateInput(resource, body)
+/*
+ * The use cases below serve any resource, read through the untyped repository of its name; they
+ * answer the resource's entity type, which is what that repository reads (`Entity<N>`).
+ */
+const repositoryOf = (store: Store, resource: Resource) => store.repository<ResourceName>(resource.name)
+
+export async function createItem<N extends ResourceName>(ctx: ResourceContext, resource: Resource<N>, body: unknown, owner: Values = {}): Promise<Entity<N>> {
+  const { values, refChecks } = ctx.validator.validateInput<ResourceName>(resource, body)
   await checkRefs(ctx, resource, refChecks)
   await hashSecrets(ctx, resource, values)
   const defaults = initialValues(resource, ctx.clock)
-  return ctx.store.repository(resource.name).insert(withDerived(resource, { ...defaults, ...values, ...owner }))
+  return (await repositoryOf(ctx.store, resource).insert(withDerived(resource, { ...defaults, ...values, ...owner }))) as Entity<N>
 }
 
-export async function getItem(ctx: ResourceContext, resource: Resource, id: string): Promise<Item> {
-  const item = await ctx.store.repository(resource.name).get(id)
+export async function getItem<N extends ResourceName>(ctx: ResourceContext, resource: Resource<N>, id: string): Promise<Entity<N>> {
+  const item = await repositoryOf(ctx.store, resource).get(id)
   if (!item) throw notFound(resource.singular, id)
-  return item
+  return item as Entity<N>
 }
 
 /** Partial merge: absent fields unchanged, null clears, read-only fields compared (contract 2). */
-export async function updateItem(ctx: ResourceContext, resource: Resource, id: string, body: unknown): Promise<Item> {
+export async function updateItem<N extends ResourceName>(ctx: ResourceContext, resource: Resource<N>, id: string, body: unknown): Promise<Entity<N>> {
   return ctx.store.transaction(async (store) => {
-    const repo = store.repository(resource.name)
+    const repo = repositoryOf(store, resource)
     const current = await repo.getForUpdate(id)
     if (!current) throw notFound(resource.singular, id)
-    const { values, refChecks } = ctx.validator.validateInput(resource, body, current)
-    if (Object.keys(values).length === 0) return current
+    const { values, refChecks } = ctx.validator.validateInput<ResourceName>(resource, body, current)
+    if (Object.keys(values).length === 0) return current as Entity<N>
     await checkRefs({ ...ctx, store }, resource, refChecks)
     await hashSecrets(ctx, resource, values)
     if (resource.byName.has('updatedStamp')) values.updatedStamp = ctx.clock.now()
-    return (await repo.update(id, withDerived(resource, values)))!
+    return (await repo.update(id, withDerived(resource, values))) as Entity<N>
   })
 }
 
@@ -167,7 +174,8 @@ async function checkRefs(ctx: ResourceContext, resource: Resource, checks: reado
       throw new BillingError(
         'invalid_field',
         `Field "${missing.field}" of ${resource.singular} names no existing ${kind}: "${missing.value}"`,
-        `Use the name of an existing ${kind}; GET /backend/api/v1/presets/${resource.name}/ lists them.`,
+        `Use the name of an existing ${kind}.`,
+        { presetsOf: resource.name },
       )
     }
   }

@@ -24,13 +24,13 @@ export async function parentScope(store: Store, parent: ResourceName, id: string
 
 /** A customer's numbers, services or direct contacts. */
 export async function customerScope(store: Store, customerID: string): Promise<Condition[]> {
-  return [eq('customerID', (await customerOwner(store, customerID)).customerID as string)]
+  return [eq('customerID', (await customerOwner(store, customerID)).customerID)]
 }
 
 /** The features listed under a customer, a number or a service (contract 6). */
 export async function featureScope(store: Store, parent: FeatureParent, id: string): Promise<Condition[]> {
   const owner = await featureOwner(store, parent, id)
-  if (parent === 'customers') return [eq('customerID', owner.customerID as string)]
+  if (parent === 'customers') return [eq('customerID', owner.customerID)]
   return [eq(parent === 'numbers' ? 'numberID' : 'serviceID', id)]
 }
 

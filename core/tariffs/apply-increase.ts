@@ -1,7 +1,7 @@
 import { notFound } from '../errors.js'
 import type { Item } from '../fields/item.js'
 import type { PlatformContext } from '../platform.js'
-import { increaseRecord, readIncrease } from './increase-request.js'
+import { increaseRecord, type IncreaseRequest } from './increase-request.js'
 import { fieldsOf, tariffKinds, type TariffKind } from './increase-scopes.js'
 import { increaseRow } from './price-increase.js'
 
@@ -14,8 +14,7 @@ export type IncreaseContext = Pick<PlatformContext, 'store' | 'clock'>
  * tariff row is locked first, so concurrent increases of one tariff apply one after the other.
  * Not idempotent by itself: a retry raises again (an `Idempotency-Key` makes a retry safe).
  */
-export async function applyIncrease(ctx: IncreaseContext, kind: TariffKind, id: string, body: Record<string, unknown>): Promise<Item> {
-  const request = readIncrease('applyIncrease', kind, body, ctx.clock.today())
+export async function applyIncrease(ctx: IncreaseContext, kind: TariffKind, id: string, request: IncreaseRequest): Promise<Item> {
   const fields = fieldsOf(kind, request.scope)
   return ctx.store.transaction(async (store) => {
     const tariffs = store.repository(kind)

@@ -4,14 +4,16 @@ import type { Resource } from '../fields/resource.js'
 import { tariffDetails } from '../fields/tariff-details.js'
 import { surcharges } from '../fields/tariff-fields.js'
 import { tariffs } from '../fields/tariffs.js'
+import { callIncreaseScopes, fixedFeeIncreaseScopes } from '../presets/engine-lists.js'
 
 /** The two kinds of tariff an increase applies to, each with its rate table (contract 9.6). */
 export const tariffKinds = {
-  tariffs: { details: 'tariffDetails', ownerField: 'tariffID', scopes: ['costOnly', 'allCharges'] },
+  tariffs: { details: 'tariffDetails', ownerField: 'tariffID', scopeList: 'callIncreaseScopes', scopes: callIncreaseScopes },
   fixedFeeTariffs: {
     details: 'fixedFeeTariffDetails',
     ownerField: 'fixedFeeTariffID',
-    scopes: ['recurringOnly', 'recurringAndConnections'],
+    scopeList: 'fixedFeeIncreaseScopes',
+    scopes: fixedFeeIncreaseScopes,
   },
 } as const
 
@@ -59,10 +61,6 @@ export const increasedFields: { readonly [K in TariffKind]: Readonly<Record<Incr
 /** The fields `scope` raises on a tariff of `kind` (a scope of another kind raises nothing). */
 export const fieldsOf = (kind: TariffKind, scope: IncreaseScope): IncreasedFields =>
   (increasedFields[kind] as Readonly<Record<string, IncreasedFields>>)[scope] ?? { tariff: [], details: [] }
-
-/** The scope names of a kind, for checking a request. */
-export const isScopeOf = (kind: TariffKind, value: unknown): value is IncreaseScope =>
-  (tariffKinds[kind].scopes as readonly unknown[]).includes(value)
 
 // A catalogue rename must not silently turn a scope into a no-op: every field named above is
 // a number or currency field of its resource (checked once, when the module loads).

@@ -3,7 +3,7 @@ import type { Item, Values } from '../fields/item.js'
 import { moneyToNumber } from '../money/money.js'
 import type { ResourceRepository } from '../ports/resource-repository.js'
 import type { IncreaseContext } from './apply-increase.js'
-import { increaseRecord, readIncrease, type IncreaseRequest } from './increase-request.js'
+import { increaseRecord, type IncreaseRequest } from './increase-request.js'
 import { fieldsOf, tariffKinds, type TariffKind } from './increase-scopes.js'
 import { increaseRow } from './price-increase.js'
 import { freeName, versionName } from './version-name.js'
@@ -21,9 +21,8 @@ export async function createIncreaseVersion(
   ctx: IncreaseContext,
   kind: TariffKind,
   id: string,
-  body: Record<string, unknown>,
+  request: IncreaseRequest,
 ): Promise<Item> {
-  const request = readIncrease('createIncreaseVersion', kind, body, ctx.clock.today())
   const fields = fieldsOf(kind, request.scope)
   return ctx.store.transaction(async (store) => {
     await store.lock(`${kind}:createIncreaseVersion`)

@@ -1,7 +1,8 @@
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { catalogue } from '../../core/fields/catalogue.js'
-import { InputValidator } from '../../core/fields/validate.js'
+import { InputValidator } from '../../core/input/validate.js'
+import type { BillingError } from '../../core/errors.js'
 import { defaultPresets, mergePresets } from '../../core/presets/presets.js'
 
 const test = suite('core/presets')
@@ -34,6 +35,45 @@ test('a malformed presets file is refused with every problem named', () => {
   assert.throws(() => mergePresets({ colours: [] }), /colours|invalid/)
   assert.throws(() => mergePresets({ lists: { statuses: ['Dropped'] } }), /Active/)
   assert.throws(() => mergePresets({ vatRatePercents: { x: 'twenty' } }), /vatRatePercents/)
+})
+
+test('a list the engine branches on may be narrowed, not extended: its fields are typed by its names', () => {
+  const narrowed = mergePresets({ lists: { serviceChargeIntervals: ['Monthly', 'Quarterly'] } })
+  assert.equal(narrowed.lists.serviceChargeIntervals, ['Monthly', 'Quarterly'])
+  assert.throws(() => mergePresets({ extend: { serviceChargeIntervals: ['Fortnightly'] } }), /serviceChargeIntervals.*Fortnightly/)
+  assert.throws(() => mergePresets({ lists: { billingRunStatuses: ['Pending', 'Started'] } }), /billingRunStatuses.*Started/)
+  assert.throws(() => mergePresets({ extend: { timeBands: ['night'] } }), /timeBands/)
+  // an open list takes any name
+  assert.ok(mergePresets({ extend: { transactionTypes: ['Late Fee'] } }).lists.transactionTypes.includes('Late Fee'))
+  // every field whose values the engine fixes names one of these lists, and its default list is exactly them
+  for (const r of Object.values(catalogue)) {
+    for (const f of r.fields) {
+      if (f.values && f.list) assert.equal(defaultPresets.lists[f.list], [...f.values], `${r.name}.${f.name}`)
+    }
+  }
+})
+
+test('core hints name no URL: a failure says where to read more, the HTTP face says how', () => {
+  const v = new InputValidator(defaultPresets)
+  const failure = (run: () => unknown) => {
+    try {
+      run()
+    } catch (e) {
+      return e as BillingError
+    }
+    throw new Error('no failure')
+  }
+  const unknown = failure(() => v.validateInput(catalogue.customers, { colour: 'red' }))
+  assert.equal([unknown.code, unknown.see], ['invalid_field', { fieldsOf: 'customers' }])
+  const misspelt = failure(() => v.validateInput(catalogue.customers, { FirstNames: 'Ada' }))
+  assert.equal([misspelt.see, misspelt.hint], [undefined, 'Property names are case-sensitive: did you mean "firstnames"?'])
+  const countries = Array.from({ length: 20 }, (_, i) => `C${i}`)
+  const long = new InputValidator(mergePresets({ lists: { countries } }))
+  const manyNames = failure(() => long.validateInput(catalogue.customers, { country: 'Narnia' }))
+  assert.equal(manyNames.see, { presetsOf: 'customers' })
+  const fewNames = failure(() => v.validateInput(catalogue.customers, { GDPRPECRConsentGiven: 'Maybe' }))
+  assert.equal(fewNames.see, undefined, 'every allowed name is in the hint')
+  for (const e of [unknown, misspelt, manyNames, fewNames]) assert.not.match(e.hint, /\/|GET /)
 })
 
 test('every preset field of every resource names a list that exists', () => {

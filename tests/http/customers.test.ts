@@ -207,5 +207,16 @@ for (const target of activeTargets()) {
     assert.equal(r.body.fixedFeeTariff, [])
     assert.is((await h.request('GET', '/presets/customers?x=1')).body.error_code, 400103)
   })
+
+  test('a hint that points elsewhere carries the URL of the API it is given by', async ({ h }) => {
+    const unknown = await h.request('POST', '/customers', { accountNumber: 'HINT-1', colour: 'red' })
+    assert.is(unknown.body.error_code, 400101)
+    assert.ok(unknown.body.hint.includes('GET /backend/api/v1/openapi.json'), unknown.body.hint)
+    const tariff = await h.request('POST', '/customers', { accountNumber: 'HINT-2', defaultNationalTariff: 'No Such Tariff' })
+    assert.is(tariff.body.error_code, 400101)
+    assert.ok(tariff.body.hint.includes('GET /backend/api/v1/presets/customers/'), tariff.body.hint)
+    const archive = await h.request('GET', '/disasterRecoveryFiles/999999')
+    assert.ok(archive.body.hint.includes('GET /backend/api/v1/disasterRecoveryFiles/'), archive.body.hint)
+  })
   test.run()
 }

@@ -59,7 +59,7 @@ for (const target of activeTargets()) {
     const f = await newFeature(h, c, { startDate: '2030-01-01', serviceCharge: '10.00', serviceChargeInterval: 'Monthly' })
     await run(h, '2030-01-31')
     // a stray unapproved charge for a period already charged, with the feature's inputs unchanged
-    const stray = { customerID: c, featureID: f, transactionType: 'Recurring Charge', transactionDate: '2030-01-01', dateFrom: '2030-01-01', dateTo: '2030-01-31', quantity: 1, amount: 100_000n as Money, approved: false, kind: 'recurring', series: 0, revision: 1, rate: 100_000n as Money }
+    const stray = { customerID: c, featureID: f, transactionType: 'Recurring Charge', transactionDate: '2030-01-01' as DateOnly, dateFrom: '2030-01-01' as DateOnly, dateTo: '2030-01-31' as DateOnly, quantity: 1, amount: 100_000n as Money, approved: false, kind: 'recurring', series: 0, revision: 1, rate: 100_000n as Money }
     await h.platform.context.store.ledger.write({ inserts: [stray], updates: [], deletes: [], features: [f] })
     const again = await run(h, '2030-01-31')
     assert.is(again.ledgerWrites, 1, 'the stray row is deleted')

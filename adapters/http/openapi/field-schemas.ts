@@ -1,5 +1,5 @@
 import type { Field } from '../../../core/fields/field.js'
-import { maxTextLength } from '../../../core/fields/validate.js'
+import { maxTextLength } from '../../../core/input/validate.js'
 import type { Presets } from '../../../core/presets/presets.js'
 
 /** A JSON Schema (2020-12, the dialect of OpenAPI 3.1) as plain data. */
@@ -39,9 +39,9 @@ function baseSchema(field: Field, presets: Presets, use: FieldUse): JsonSchema {
         ? { type: ['string', 'integer'], pattern: ID_PATTERN, minimum: 1 }
         : { type: 'string', pattern: ID_PATTERN }
     case 'text':
-      return { type: 'string', maxLength: maxTextLength(field) }
+      return field.format === 'uuid' ? { type: 'string', format: 'uuid' } : { type: 'string', maxLength: maxTextLength(field) }
     case 'number':
-      return { type: 'number' }
+      return field.wholeFrom === undefined ? { type: 'number' } : { type: 'integer', minimum: field.wholeFrom }
     case 'currency':
       // Exact to 4 decimal places; a request may give the amount as a decimal string.
       return use === 'request'
@@ -66,7 +66,8 @@ function presetSchema(field: Field, presets: Presets): JsonSchema {
     return { type: 'string', minLength: 1, maxLength: 200, 'x-names-of': field.ref, description: `name of an existing ${tariffKind[field.ref]}` }
   }
   const list = field.list ? presets.lists[field.list] : undefined
-  return list ? { type: 'string', enum: [...list], 'x-preset-list': field.list } : { type: 'string' }
+  if (list) return { type: 'string', enum: [...list], 'x-preset-list': field.list }
+  return field.values ? { type: 'string', enum: [...field.values] } : { type: 'string' }
 }
 
 /** Adds `null` to a schema's type (and to its enum, which would otherwise refuse it). */

@@ -1,14 +1,14 @@
 import type { Item } from '../../../core/fields/item.js'
 import type { Resource } from '../../../core/fields/resource.js'
 import { toWire } from '../../../core/fields/wire.js'
-import { runItemAction, type ItemAction } from '../../../core/actions/item-actions.js'
+import { runItemAction, type ActionTable, type ItemAction } from '../../../core/actions/item-actions.js'
 import { readJsonObject } from '../body.js'
 import { json } from '../respond.js'
 import type { ActionDoc, Route } from '../route.js'
 import { assertNoQuery } from './resource-routes.js'
 
-/** What the OpenAPI document says of an action (summary, params, result) and the errors it adds. */
-export interface ActionDocDef extends Omit<ActionDoc, 'name'> {
+/** What the OpenAPI document says of an action besides its parameters (core's): summary, result, the errors it adds. */
+export interface ActionDocDef extends Omit<ActionDoc, 'name' | 'params'> {
   /** Error codes this action can answer besides the generic ones. */
   readonly errors?: readonly number[]
 }
@@ -18,7 +18,7 @@ export interface ActionDocDef extends Omit<ActionDoc, 'name'> {
  * updated resource, or its own result when the documentation describes one (`result`).
  */
 export interface ActionDef extends ActionDocDef {
-  readonly run: ItemAction<unknown>
+  readonly action: ItemAction
 }
 
 /**
@@ -27,7 +27,7 @@ export interface ActionDef extends ActionDocDef {
  */
 export function actionRoute(resource: Resource, actions: Readonly<Record<string, ActionDef>>): Route {
   const names = Object.keys(actions)
-  const runners = Object.fromEntries(names.map((name) => [name, actions[name].run]))
+  const table: ActionTable = Object.fromEntries(names.map((name) => [name, actions[name].action]))
   return {
     method: 'POST',
     path: `/${resource.name}/:id`,
@@ -37,12 +37,12 @@ export function actionRoute(resource: Resource, actions: Readonly<Record<string,
       kind: 'action',
       query: ['action'],
       errors: [400501, 400502, 400503, 400504, ...new Set(names.flatMap((n) => actions[n].errors ?? []))],
-      actions: names.map((name) => ({ name, summary: actions[name].summary, params: actions[name].params, result: actions[name].result })),
+      actions: names.map((name) => ({ name, summary: actions[name].summary, params: actions[name].action.params, result: actions[name].result })),
     },
     async handler(event, ctx) {
       assertNoQuery(event, ['action'])
       const name = event.url.searchParams.get('action') ?? ''
-      const result = await runItemAction(ctx.platform, resource, runners, ctx.params.id, name, () => readJsonObject(event))
+      const result = await runItemAction(ctx.platform, resource, table, ctx.params.id, name, () => readJsonObject(event))
       const ownResult = Object.hasOwn(actions, name) && actions[name].result
       return json(event, 200, ownResult ? result : toWire(resource, result as Item))
     },
@@ -53,12 +53,12 @@ export function actionRoute(resource: Resource, actions: Readonly<Record<string,
  * Pairs each action of a core table with its documentation, in the table's order: the names
  * and behaviour come from the core, only the documentation from here.
  */
-export function documented(runners: Readonly<Record<string, ItemAction<unknown>>>, docs: Readonly<Record<string, ActionDocDef>>): Record<string, ActionDef> {
+export function documented(table: ActionTable, docs: Readonly<Record<string, ActionDocDef>>): Record<string, ActionDef> {
   return Object.fromEntries(
-    Object.entries(runners).map(([name, run]) => {
+    Object.entries(table).map(([name, action]) => {
       const doc = docs[name]
       if (!doc) throw new Error(`action ${name} has no documentation`)
-      return [name, { ...doc, run }]
+      return [name, { ...doc, action: action as ItemAction }]
     }),
   )
 }

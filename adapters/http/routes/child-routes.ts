@@ -30,7 +30,7 @@ export function customerChildRoutes(kind: 'numbers' | 'services', r: Catalogue):
     createRoute(resource, {
       path: `/customers/:id/${kind}`,
       summary: `Add a ${resource.singular} to a customer`,
-      owner: async (ctx) => (await customerOwner(ctx.platform.store, ctx.params.id)) as Record<string, string>,
+      owner: (ctx) => customerOwner(ctx.platform.store, ctx.params.id),
     }),
   ]
 }
@@ -52,7 +52,7 @@ export function featureRoutes(r: Catalogue): Route[] {
     createRoute(features, {
       path: `/${parent}/:id/features`,
       summary: `Add a feature to a ${singular[parent]}`,
-      owner: async (ctx) => (await featureOwner(ctx.platform.store, parent, ctx.params.id)) as Record<string, string>,
+      owner: (ctx) => featureOwner(ctx.platform.store, parent, ctx.params.id),
     }),
   ]
   return [

@@ -38,7 +38,7 @@ export function contactRoutes(contacts: Resource): Route[] {
     createRoute(contacts, {
       path: '/customers/:id/customerContacts',
       summary: 'Create a contact directly linked to the customer',
-      owner: async (ctx) => (await customerOwner(ctx.platform.store, ctx.params.id)) as Record<string, string>,
+      owner: (ctx) => customerOwner(ctx.platform.store, ctx.params.id),
     }),
   ]
 }

@@ -1,4 +1,3 @@
-import { text } from '../../../core/fields/field.js'
 import { paymentLinkTypes } from '../../../core/presets/presets.js'
 import type { ActionDocDef } from './action-routes.js'
 
@@ -29,18 +28,13 @@ const paymentLinksResult = {
 export const customerSideEffectActionDocs: Record<string, ActionDocDef> = {
   generatePIN: {
     summary: 'Generate a 6-digit portal PIN (stored hashed); answers {"pin": "..."} only',
-    params: [],
     result: { type: 'object', required: ['pin'], properties: { pin: { type: 'string', pattern: '^[0-9]{6}$' } } },
   },
-  linkToAccounting: {
-    summary: 'Store the UUID of the customer in the external accounting system (accountingID)',
-    params: [text('accountingID', { required: true, description: 'UUID of the customer in the external accounting system' })],
-  },
-  unlinkFromAccounting: { summary: 'Clear accountingID', params: [] },
+  linkToAccounting: { summary: 'Store the UUID of the customer in the external accounting system (accountingID)' },
+  unlinkFromAccounting: { summary: 'Clear accountingID' },
   generatePaymentLinks: {
     summary: "Payment links for the link types of the customer's portal profile",
     errors: [500521],
-    params: [],
     result: paymentLinksResult,
   },
 }

@@ -1,5 +1,4 @@
-import { date, preset, type Field } from '../../../core/fields/field.js'
-import { actionsOf, paramSpecs, type ParamSpec } from '../../../core/lifecycle/actions.js'
+import { actionsOf } from '../../../core/lifecycle/actions.js'
 import type { Level } from '../../../core/lifecycle/levels.js'
 import type { ActionDocDef } from './action-routes.js'
 
@@ -16,18 +15,6 @@ const summaries: Record<string, string> = {
 /** The documentation of the lifecycle actions of one level (contract 5); each answers the updated item. */
 export function lifecycleActionDocs(level: Level): Record<string, ActionDocDef> {
   return Object.fromEntries(
-    actionsOf(level).map((action) => [action, { summary: summaries[action], params: paramSpecs(level, action).map(toParamField) } satisfies ActionDocDef]),
+    actionsOf(level).map((action) => [action, { summary: summaries[action] } satisfies ActionDocDef]),
   )
-}
-
-const presetLists: Record<Exclude<ParamSpec['kind'], 'date'>, string> = {
-  status: 'statuses',
-  statusReason: 'statusReasons',
-  ignoreTrafficType: 'ignoreTrafficTypes',
-}
-
-/** A lifecycle action parameter described as a field, for the OpenAPI document. */
-function toParamField(spec: ParamSpec): Field {
-  const o = { required: spec.required }
-  return spec.kind === 'date' ? date(spec.name, o) : preset(spec.name, presetLists[spec.kind], o)
 }

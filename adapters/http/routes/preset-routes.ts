@@ -1,5 +1,5 @@
 import type { Resource } from '../../../core/fields/resource.js'
-import { presetValues } from '../../../core/presets/preset-values.js'
+import { presetValues } from '../../../core/resources/preset-values.js'
 import { json } from '../respond.js'
 import type { Route } from '../route.js'
 import { assertNoQuery } from './resource-routes.js'

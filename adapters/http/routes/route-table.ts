@@ -1,7 +1,7 @@
 import type { Resource, ResourceName } from '../../../core/fields/resource.js'
 import type { Route } from '../route.js'
 import { itemActions } from '../../../core/actions/action-table.js'
-import { takesPresetValue } from '../../../core/presets/preset-values.js'
+import { takesPresetValue } from '../../../core/resources/preset-values.js'
 import { expansionFlags } from '../../../core/resources/expansions.js'
 import { actionRoute, documented, type ActionDef } from './action-routes.js'
 import { chargeChangeActionDocs, writeOffActionDocs } from './billing-actions.js'

@@ -1,14 +1,12 @@
-import { currency, date, preset, type Field } from '../../../core/fields/field.js'
+import { itemActions } from '../../../core/actions/action-table.js'
+import { runItemAction, type ActionTable } from '../../../core/actions/item-actions.js'
 import type { Item } from '../../../core/fields/item.js'
 import type { Resource } from '../../../core/fields/resource.js'
 import { toWire } from '../../../core/fields/wire.js'
 import { getItem } from '../../../core/resources/resources.js'
 import { parentOwner, parentScope } from '../../../core/resources/scopes.js'
 import { updateTariff } from '../../../core/resources/tariffs.js'
-import { applyIncrease, type IncreaseContext } from '../../../core/tariffs/apply-increase.js'
-import { PERCENT_HINT } from '../../../core/tariffs/increase-request.js'
 import type { TariffKind } from '../../../core/tariffs/increase-scopes.js'
-import { createIncreaseVersion } from '../../../core/tariffs/increase-version.js'
 import { readJsonObject } from '../body.js'
 import { json } from '../respond.js'
 import type { Route } from '../route.js'
@@ -49,27 +47,14 @@ export function tariffRoutes(tariff: Resource, details: Resource, ownerField: st
   ]
 }
 
-type IncreaseUseCase = (ctx: IncreaseContext, kind: TariffKind, id: string, body: Record<string, unknown>) => Promise<Item>
-
 /**
  * `POST /<collection>/:id/applyIncrease` (expert level 5, enforced by the app before anything
  * else) and `POST /<collection>/:id/createIncreaseVersion`: the tariff, then the body, then the
  * parameters (contract 2's order). Both answer 200 with a tariff: the updated one, or the copy.
  */
 function increaseRoutes(tariff: Resource): Route[] {
-  const kind = tariff.name as TariffKind
-  const params: Field[] = [
-    currency('increasePercent', {
-      required: true,
-      description: `the percentage: ${PERCENT_HINT} Prices are rounded half up to 4 decimal places.`,
-    }),
-    preset('increaseScope', tariff.byName.get('increaseScope')?.list ?? '', {
-      required: true,
-      description: `which prices it raises: ${scopeMeaning[kind]}`,
-    }),
-    date('increaseEffectiveDate', { description: 'date from which the increase applies, recorded on the tariff; default today' }),
-  ]
-  const route = (action: 'applyIncrease' | 'createIncreaseVersion', summary: string, run: IncreaseUseCase): Route => ({
+  const actions: ActionTable = itemActions[tariff.name as TariffKind]
+  const route = (action: 'applyIncrease' | 'createIncreaseVersion', summary: string): Route => ({
     method: 'POST',
     path: `/${tariff.name}/:id/${action}`,
     ...(action === 'applyIncrease' ? { access: 'expertLevel5' as const } : {}),
@@ -78,29 +63,21 @@ function increaseRoutes(tariff: Resource): Route[] {
       resource: tariff.name,
       kind: 'action',
       errors: [...(action === 'applyIncrease' ? [403101] : []), 400503, 400504],
-      actions: [{ name: action, summary, params }],
+      actions: [{ name: action, summary, params: actions[action].params }],
     },
     async handler(event, ctx) {
       assertNoQuery(event)
-      await getItem(ctx.platform, tariff, ctx.params.id)
-      const body = await readJsonObject(event)
-      const item = await run(ctx.platform, kind, ctx.params.id, body)
-      return json(event, 200, toWire(tariff, item))
+      const item = await runItemAction(ctx.platform, tariff, { [action]: actions[action] }, ctx.params.id, action, () => readJsonObject(event))
+      return json(event, 200, toWire(tariff, item as Item))
     },
   })
   return [
-    route('applyIncrease', `Raise the prices of a ${tariff.singular} and its rates in place (expert level 5)`, applyIncrease),
+    route('applyIncrease', `Raise the prices of a ${tariff.singular} and its rates in place (expert level 5)`),
     route(
       'createIncreaseVersion',
       `Copy a ${tariff.singular} and its rates with prices raised; the same source, percentage and scope again answers the existing copy`,
-      createIncreaseVersion,
     ),
   ]
-}
-
-const scopeMeaning: Record<TariffKind, string> = {
-  tariffs: '`costOnly` (baseCost and each rate\'s cost) or `allCharges` (every price of the tariff and its rates).',
-  fixedFeeTariffs: '`recurringOnly` (each price\'s serviceCharge) or `recurringAndConnections` (serviceCharge and connectionCharge).',
 }
 
 const withErrors = (route: Route, errors: number[]): Route => ({ ...route, doc: { ...route.doc, errors } })

@@ -1,12 +1,15 @@
-import type { Item } from '../../../core/fields/item.js'
-import type { ContactRepository, ListQuery } from '../../../core/ports/resource-repository.js'
+import type { CustomerContact } from '../../../core/fields/entity.js'
+import type { ContactRepository, ListQuery, ResourceRepository } from '../../../core/ports/resource-repository.js'
 import { KyselyResourceRepository } from './kysely-resource-repository.js'
 
 const LINKS = 'customer_shared_contacts'
 
-/** Contacts and their links to customers (shared contacts). */
-export class KyselyContactRepository extends KyselyResourceRepository implements ContactRepository {
-  async listForCustomer(customerID: string, query: ListQuery): Promise<Item[]> {
+/**
+ * Contacts and their links to customers (shared contacts). Its rows are `CustomerContact`s; the
+ * store hands it out typed as such (`KyselyStore.repository`).
+ */
+export class KyselyContactRepository extends KyselyResourceRepository implements Omit<ContactRepository, keyof ResourceRepository> {
+  async listForCustomer(customerID: string, query: ListQuery): Promise<CustomerContact[]> {
     const id = this.dialect.encodeId(customerID)
     let q = this.conditions.apply(this.select(), query.where).where((eb) =>
       eb.or([
@@ -17,7 +20,7 @@ export class KyselyContactRepository extends KyselyResourceRepository implements
     if (query.idAfter !== undefined) q = q.where(`${this.table}.id`, '>', this.dialect.encodeId(query.idAfter))
     q = q.orderBy(`${this.table}.id`).limit(query.limit)
     if (query.offset) q = q.offset(query.offset)
-    return (await q.execute()).map((r) => this.codec.decode(r))
+    return (await q.execute()).map((r) => this.codec.decode(r) as CustomerContact)
   }
 
   async link(customerID: string, contactID: string): Promise<void> {

@@ -1,6 +1,7 @@
 import { dueDateOf } from '../../../core/billing/feature-billing.js'
 import { totalValueCharged, totalValueRemaining } from '../../../core/billing/feature-totals.js'
 import { historyOf, toBillingFeature } from '../../../core/billing/stored-feature.js'
+import type { Feature } from '../../../core/fields/entity.js'
 import type { Item } from '../../../core/fields/item.js'
 import { roleOf, type LedgerRow } from '../../../core/billing/ledger-row.js'
 import { addDays, type DateOnly } from '../../../core/dates/date-only.js'
@@ -11,7 +12,7 @@ import { KyselyResourceRepository } from './kysely-resource-repository.js'
  * The first day not yet charged. A feature priced by a fixed fee tariff has no charge of its
  * own to lay out periods with, so its due date is read off the ledger.
  */
-function dueDate(item: Item, rows: LedgerRow[]): DateOnly | null {
+function dueDate(item: Feature, rows: LedgerRow[]): DateOnly | null {
   const feature = toBillingFeature(item, null)
   if (!feature.startDate) return null
   if (item.serviceCharge != null || item.chargeHistory) return dueDateOf(feature, historyOf(item), rows)
@@ -25,7 +26,8 @@ export class KyselyFeatureRepository extends KyselyResourceRepository {
   protected override async finish(items: Item[]): Promise<Item[]> {
     if (items.length === 0) return items
     const ledger = await new KyselyLedger(this.db, this.dialect).engineRows(items.map((i) => i.id))
-    return items.map((item) => {
+    // Rows decoded by the features' catalogue entry: each is a Feature.
+    return (items as Feature[]).map((item) => {
       const rows = ledger.get(item.id) ?? []
       const charged = totalValueCharged(rows)
       const feature = toBillingFeature(item, null)

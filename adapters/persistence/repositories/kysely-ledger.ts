@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely'
 import type { ChargeKind, LedgerRow } from '../../../core/billing/ledger-row.js'
+import type { RunCustomer } from '../../../core/billing/run-fields.js'
 import type { DateOnly } from '../../../core/dates/date-only.js'
 import { catalogue } from '../../../core/fields/catalogue.js'
 import { fromUnits, ZERO, type Money } from '../../../core/money/money.js'
@@ -30,7 +31,7 @@ export class KyselyLedger implements Ledger {
     this.reads = new KyselyRunReads(db, dialect)
   }
 
-  runCustomers(afterID: string, limit: number): Promise<Item[]> {
+  runCustomers(afterID: string, limit: number): Promise<RunCustomer[]> {
     return this.reads.customersAfter(afterID, limit)
   }
 

@@ -1,5 +1,5 @@
 import type { AliasedRawBuilder, Kysely } from 'kysely'
-import { runCustomerFields, runFeatureFields } from '../../../core/billing/run-fields.js'
+import { runCustomerFields, runFeatureFields, type RunCustomer, type RunFeature } from '../../../core/billing/run-fields.js'
 import { catalogue } from '../../../core/fields/catalogue.js'
 import type { Item } from '../../../core/fields/item.js'
 import type { Resource } from '../../../core/fields/resource.js'
@@ -40,7 +40,7 @@ export class KyselyRunReads {
   }
 
   /** The next customers by ID, locked (Postgres) in ID order as `lockIds` would lock them. */
-  async customersAfter(afterID: string, limit: number): Promise<Item[]> {
+  async customersAfter(afterID: string, limit: number): Promise<RunCustomer[]> {
     const { select, decode } = this.columns('customers')
     let q = this.db
       .selectFrom('customers')
@@ -49,7 +49,8 @@ export class KyselyRunReads {
       .orderBy('customers.id')
       .limit(limit)
     if (this.dialect.rowLocks) q = q.forUpdate()
-    return (await q.execute()).map(decode)
+    // Decoded from exactly the run's customer fields.
+    return (await q.execute()).map(decode) as RunCustomer[]
   }
 
   async customerCountAfter(afterID: string): Promise<number> {
@@ -79,7 +80,7 @@ export class KyselyRunReads {
       .orderBy('features.customerID')
       .orderBy('features.id')
       .execute()
-    return rows.map((r) => ({ feature: decode(r), mark: (r.reconciledInputs as string | null) ?? null }))
+    return rows.map((r) => ({ feature: decode(r) as RunFeature, mark: (r.reconciledInputs as string | null) ?? null }))
   }
 }
 

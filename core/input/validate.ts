@@ -4,10 +4,12 @@ import { parseDatetime } from '../dates/stamp.js'
 import { BillingError } from '../errors.js'
 import { parseMoney, type Money } from '../money/money.js'
 import type { Presets } from '../presets/presets.js'
-import { MAX_KEY_LENGTH, type Field, type FieldRef } from './field.js'
-import type { FieldValue, Item, Values } from './item.js'
-import type { Resource } from './resource.js'
-import { isStorableText } from './storable-text.js'
+import { MAX_KEY_LENGTH, type Field, type FieldRef } from '../fields/field.js'
+import type { FieldValue, Item, Values } from '../fields/item.js'
+import type { Entity, ValuesOf } from '../fields/entity.js'
+import type { Resource, ResourceName } from '../fields/resource.js'
+import { isStorableText } from '../fields/storable-text.js'
+import { objectBody } from './object-body.js'
 
 export const MAX_TEXT_LENGTH = 10_000
 
@@ -15,6 +17,10 @@ export const MAX_TEXT_LENGTH = 10_000
 export const maxTextLength = (field: Field): number => field.maxLength ?? (field.unique ? MAX_KEY_LENGTH : MAX_TEXT_LENGTH)
 /** Amounts beyond this (1e11 in currency units, within exact doubles when stored) are refused rather than risking precision. */
 const MAX_MONEY = 10n ** 15n
+/** A UUID of RFC 9562 (versions 1 to 8, the RFC's variant). */
+export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i
+/** How many allowed values a hint shows. */
+const SHOWN = 12
 
 type Schema = v.GenericSchema<unknown, FieldValue>
 
@@ -25,15 +31,24 @@ export interface RefCheck {
   readonly value: string
 }
 
-export interface ValidatedInput {
-  readonly values: Values
+export interface ValidatedInput<V = Values> {
+  readonly values: V
   readonly refChecks: readonly RefCheck[]
 }
 
 /**
  * Builds the valibot schema of every field once, from the catalogue and the configured
- * presets; `validateInput` then checks request bodies against them.
+ * presets; `validateInput` then checks request bodies against them, and `readParams`
+ * (`action-params.ts`) action bodies, whose parameters are described as fields too.
  */
+/** The validator of a presets configuration, made once (pure functions given only presets use it). */
+export function validatorFor(presets: Presets): InputValidator {
+  let validator = validators.get(presets)
+  if (!validator) validators.set(presets, (validator = new InputValidator(presets)))
+  return validator
+}
+const validators = new WeakMap<Presets, InputValidator>()
+
 export class InputValidator {
   private readonly schemas = new Map<Field, Schema>()
 
@@ -48,15 +63,28 @@ export class InputValidator {
     return s
   }
 
-  /** Allowed values of a preset field, for errors and presets discovery. */
+  /** Allowed values of a preset field, for errors and presets discovery: its list, else the names it fixes. */
   allowed(field: Field): readonly string[] {
-    return field.list ? this.presets.lists[field.list] ?? [] : []
+    return field.list ? this.presets.lists[field.list] ?? [] : field.values ?? []
+  }
+
+  /** The field's value in domain form, or undefined when the schema refuses it. */
+  check(field: Field, value: unknown): FieldValue | undefined {
+    const result = v.safeParse(this.schemaFor(field), value)
+    return result.success ? result.output : undefined
   }
 
   parseField(resource: Resource, field: Field, value: unknown): FieldValue {
-    const result = v.safeParse(this.schemaFor(field), value)
-    if (result.success) return result.output
-    throw invalidField(resource, field, value, this.hintFor(field))
+    const checked = this.check(field, value)
+    if (checked !== undefined) return checked
+    const names = field.type === 'preset' || field.type === 'presets'
+    const listed = !field.ref && this.allowed(field).length <= SHOWN
+    throw new BillingError(
+      'invalid_field',
+      `Invalid value ${preview(value)} for field "${field.name}" of ${resource.singular}`,
+      this.hintFor(field),
+      names && !listed ? { presetsOf: resource.name } : undefined,
+    )
   }
 
   /**
@@ -64,17 +92,21 @@ export class InputValidator {
    * fields (a different value refused, the same ignored). Tariff names are returned for the
    * caller to check against the database.
    */
-  validateInput(resource: Resource, body: unknown, current?: Item): ValidatedInput {
-    if (body === null || typeof body !== 'object' || Array.isArray(body)) {
-      throw new BillingError('invalid_body', 'The body must be a JSON object', 'Send a JSON object of the resource fields.')
-    }
+  validateInput<N extends ResourceName>(resource: Resource<N>, input: unknown, current?: Item): ValidatedInput<ValuesOf<Entity<N>>> {
+    const body = objectBody(input, 'Send a JSON object of the resource fields.')
     const values: Values = {}
     const refChecks: RefCheck[] = []
     const readOnlyDiffs: string[] = []
     for (const [name, raw] of Object.entries(body)) {
       const field = resource.byName.get(name)
       if (!field || field.internal) {
-        throw new BillingError('invalid_field', `Unknown field "${name}" for ${resource.singular}`, unknownHint(resource, name))
+        const near = nearName(resource, name)
+        throw new BillingError(
+          'invalid_field',
+          `Unknown field "${name}" for ${resource.singular}`,
+          near ? `Property names are case-sensitive: did you mean "${near}"?` : `Remove "${name}".`,
+          near ? undefined : { fieldsOf: resource.name },
+        )
       }
       const value = this.parseField(resource, field, raw)
       const writable = field.createOnly ? !current : !field.readOnly
@@ -101,17 +133,19 @@ export class InputValidator {
         'Omit read-only fields, or send them unchanged; actions maintain status and state.',
       )
     }
-    return { values, refChecks }
+    // Each value was parsed by its field's schema: the entity's type of that field.
+    return { values: values as ValuesOf<Entity<N>>, refChecks }
   }
 
-  private hintFor(field: Field): string {
+  /** What to give instead of a refused value. */
+  hintFor(field: Field): string {
     switch (field.type) {
       case 'preset':
       case 'presets': {
         if (field.ref) return `Use the name of an existing ${field.ref === 'tariffs' ? 'call tariff' : 'fixed fee tariff'}.`
         const allowed = this.allowed(field)
-        const shown = allowed.slice(0, 12).map((a) => JSON.stringify(a)).join(', ')
-        const more = allowed.length > 12 ? `, … (${allowed.length} in all; GET /presets/)` : ''
+        const shown = allowed.slice(0, SHOWN).map((a) => JSON.stringify(a)).join(', ')
+        const more = allowed.length > SHOWN ? `, … (${allowed.length} in all)` : ''
         return field.type === 'presets'
           ? `An array of configured names: ${shown}${more}`
           : `Allowed values: ${shown}${more}`
@@ -123,12 +157,13 @@ export class InputValidator {
       case 'datetime':
         return 'A datetime as YYYY-MM-DDTHH:mm:ss with optional fraction and Z or ±HH:MM.'
       case 'number':
-        return 'A finite JSON number.'
+        return field.wholeFrom === undefined ? 'A finite JSON number.' : `A whole number of ${field.wholeFrom} or more.`
       case 'boolean':
         return 'true or false.'
       case 'id':
         return 'A positive integer ID as a string.'
       default:
+        if (field.format === 'uuid') return 'A UUID such as "0b8e0f0c-4f6a-4a8e-9a57-2d1c3e6f7a81".'
         return `A string of at most ${maxTextLength(field)} characters, without NUL (U+0000) or unpaired surrogates.`
     }
   }
@@ -136,8 +171,10 @@ export class InputValidator {
   private baseSchema(field: Field): v.GenericSchema<unknown, FieldValue> {
     switch (field.type) {
       case 'text':
+        if (field.format === 'uuid') return v.pipe(v.string(), v.regex(UUID))
         return v.pipe(v.string(), v.maxLength(maxTextLength(field)), v.check(isStorableText))
       case 'number':
+        if (field.wholeFrom !== undefined) return v.pipe(v.number(), v.safeInteger(), v.minValue(field.wholeFrom))
         return v.pipe(v.number(), v.finite(), v.check((n) => Math.abs(n) < 1e15))
       case 'boolean':
         return v.boolean()
@@ -185,12 +222,8 @@ export class InputValidator {
   }
 }
 
-function invalidField(resource: Resource, field: Field, value: unknown, hint: string): BillingError {
-  return new BillingError('invalid_field', `Invalid value ${preview(value)} for field "${field.name}" of ${resource.singular}`, hint)
-}
-
 /** A value as an error message quotes it: at most 60 characters, whatever its size or depth. */
-function preview(value: unknown): string {
+export function preview(value: unknown): string {
   let text: string
   try {
     text = typeof value === 'string' && value.length > 60 ? value : JSON.stringify(value) ?? 'undefined'
@@ -200,12 +233,10 @@ function preview(value: unknown): string {
   return text.length > 60 ? `${text.slice(0, 60)}…` : text
 }
 
-function unknownHint(resource: Resource, name: string): string {
+/** The field a misspelt name differs from only in case, if any. */
+function nearName(resource: Resource, name: string): string | undefined {
   const lower = name.toLowerCase()
-  const near = resource.fields.find((f) => !f.internal && f.name.toLowerCase() === lower)
-  return near
-    ? `Property names are case-sensitive: did you mean "${near.name}"?`
-    : `Remove "${name}"; see GET /backend/api/v1/openapi.json for the fields of ${resource.name}.`
+  return resource.fields.find((f) => !f.internal && f.name.toLowerCase() === lower)?.name
 }
 
 /** Equality of domain values, for read-only comparisons (arrays by content, bigints by value). */

@@ -1,7 +1,7 @@
 import type { Field } from '../fields/field.js'
 import type { Resource } from '../fields/resource.js'
 import type { Store } from '../ports/store.js'
-import type { Presets } from './presets.js'
+import type { Presets } from '../presets/presets.js'
 
 /** Whether clients give this field a preset value (presets discovery lists exactly these). */
 export const takesPresetValue = (f: Field): boolean =>

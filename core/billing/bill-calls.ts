@@ -1,0 +1,77 @@
+import type { DateOnly } from '../dates/date-only.js'
+import type { Call } from '../fields/entity.js'
+import { effectiveStateOn, type LifecycleEvent } from '../lifecycle/events.js'
+import { round, sum } from '../money/money.js'
+import type { PlatformContext } from '../platform.js'
+import type { Store } from '../ports/store.js'
+import { endOfDay } from '../rating/rate-unrated-calls.js'
+import { dateOfStamp } from '../rating/time-band.js'
+import type { RunCustomer } from './run-fields.js'
+import { vatOn } from './vat.js'
+
+/**
+ * Bills the rated, undeleted calls of a batch of customers started up to the cutoff: one
+ * `Call Charges` transaction per number, rounded once to pence, VAT at the calls rate. Usage is
+ * billed while suspended, not while non-billable (contract 5.4).
+ */
+export async function billCalls(
+  ctx: PlatformContext,
+  store: Store,
+  customers: readonly RunCustomer[],
+  cutoff: DateOnly,
+  events: ReadonlyMap<string, LifecycleEvent[]>,
+  billingRunID: string,
+): Promise<number> {
+  const byID = new Map(customers.map((c) => [c.id, c]))
+  const calls = await store.repository('calls').listIn(
+    'customerID',
+    customers.map((c) => c.id),
+    [
+      { op: 'eq', column: 'rated', value: true },
+      { op: 'eq', column: 'deleted', value: false },
+      { op: 'isNull', column: 'transactionID', value: true },
+      { op: 'lte', column: 'startTime', value: endOfDay(cutoff) },
+    ],
+  )
+  const groups = new Map<string, Call[]>()
+  for (const call of calls) {
+    if (call.startTime === endOfDay(cutoff)) continue
+    const key = `${call.customerID}:${call.numberID}`
+    const list = groups.get(key)
+    if (list) list.push(call)
+    else groups.set(key, [call])
+  }
+  let written = 0
+  for (const group of groups.values()) {
+    const customer = group[0].customerID ? byID.get(group[0].customerID) : undefined
+    if (!customer) continue // read by the batch's customer IDs: always one of them
+    const numberID = group[0].numberID
+    const chain = [...(events.get(`customers:${customer.id}`) ?? []), ...(numberID ? (events.get(`numbers:${numberID}`) ?? []) : [])]
+    if (!effectiveStateOn(chain, cutoff).billable) continue
+    // A rated call has a cost; its start time orders the dates the transaction covers.
+    const amount = round(sum(group.flatMap((c) => (c.cost === null ? [] : [c.cost]))), 2)
+    const VATRate = (customer.VATRateCalls ?? customer.VATRate ?? null) || null
+    const dates = group.flatMap((c) => (c.startTime ? [dateOfStamp(c.startTime)] : [])).sort()
+    const now = ctx.clock.now()
+    const tx = await store.repository('transactions').insert({
+      customerID: customer.id,
+      numberID,
+      transactionType: 'Call Charges',
+      description: `Calls (${group.length})`,
+      transactionDate: cutoff,
+      dateFrom: dates[0],
+      dateTo: dates.at(-1)!,
+      quantity: group.length,
+      amount,
+      VATRate,
+      VATAmount: vatOn(amount, VATRate, ctx.presets),
+      approved: false,
+      billingRunID,
+      createdStamp: now,
+      updatedStamp: now,
+    })
+    await store.repository('calls').updateWhere([{ op: 'in', column: 'id', values: group.map((c) => c.id) }], { transactionID: tx.id })
+    written++
+  }
+  return written
+}

@@ -1,0 +1,55 @@
+/**
+ * Preset lists whose names the engine branches on: a billing run's status, a charge interval, a
+ * tariff's base type. A presets file may narrow one of them (leave a name out of use) but not add
+ * a name, which the engine would not understand; the fields that name these lists carry them as
+ * `values`, so their TypeScript types are these unions and a misspelt name fails to compile.
+ */
+export const billingRunStatuses = ['Pending', 'Requested', 'Running', 'Complete', 'Failed'] as const
+export type BillingRunStatus = (typeof billingRunStatuses)[number]
+
+/** How often a recurring charge is made; the calendar ones align periods to month starts. */
+export const serviceChargeIntervals = [
+  'Monthly',
+  'Quarterly',
+  'Annually',
+  'Calendar Monthly',
+  'Calendar Quarterly',
+  'Calendar Annually',
+] as const
+export type ServiceChargeInterval = (typeof serviceChargeIntervals)[number]
+
+/** Units of a feature's notice, minimum-term, committed-term and renewal periods. */
+export const periodUnits = ['days', 'weeks', 'months', 'years'] as const
+export type PeriodUnit = (typeof periodUnits)[number]
+
+/** How a call tariff's `cost` is applied; unset means `Per Minute`. */
+export const baseTypes = ['Per Minute', 'Per Second', 'Per Call', 'Per MB', 'Per Event'] as const
+export type BaseType = (typeof baseTypes)[number]
+
+/** Rounding of a tariff's surcharge and access charge components. */
+export const roundingMethods = ['None', 'Round Up Penny', 'Round Nearest Penny', 'Round Up 0.1p'] as const
+export type RoundingMethod = (typeof roundingMethods)[number]
+
+/** The time bands of tariff details; `any` is a rate valid at every time. */
+export const timeBands = ['day', 'evening', 'weekend', 'any'] as const
+export type TimeBand = (typeof timeBands)[number]
+
+/** What a percentage increase raises: call tariffs, then fixed fee tariffs (contract 9.6). */
+export const callIncreaseScopes = ['costOnly', 'allCharges'] as const
+export const fixedFeeIncreaseScopes = ['recurringOnly', 'recurringAndConnections'] as const
+
+/** The states of a disaster-recovery archive. */
+export const drFileStatuses = ['Complete', 'Encrypted', 'Expired'] as const
+
+/** Every list above by its preset list name. */
+export const engineLists: Readonly<Record<string, readonly string[]>> = {
+  billingRunStatuses,
+  serviceChargeIntervals,
+  periodUnits,
+  baseTypes,
+  roundingMethods,
+  timeBands,
+  callIncreaseScopes,
+  fixedFeeIncreaseScopes,
+  drFileStatuses,
+}

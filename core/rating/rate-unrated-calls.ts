@@ -1,0 +1,73 @@
+import { addDays, type DateOnly } from '../dates/date-only.js'
+import type { Call } from '../fields/entity.js'
+import type { PlatformContext } from '../platform.js'
+import { isRated, rateRecord, type RatingContext } from './rate-record.js'
+import { loadRatingContext } from './rating-context.js'
+import type { UsageRecord } from './usage-record.js'
+
+/** The first instant after the cutoff day, as stamp text: calls started before it are billed. */
+export const endOfDay = (date: DateOnly): string => `${addDays(date, 1)}T00:00:00.000Z`
+
+/**
+ * Rates again the calls that could not be rated (a number or tariff may exist now), for calls
+ * started up to the cutoff, in pages.
+ */
+export async function rateUnratedCalls(ctx: PlatformContext, cutoff: DateOnly): Promise<number> {
+  const calls = ctx.store.repository('calls')
+  // Loaded at the first unrated call only: it holds every number, and most runs have none to rate.
+  let context: RatingContext | null = null
+  let after: string | undefined
+  let rated = 0
+  for (;;) {
+    const page = await calls.list({
+      where: [
+        { op: 'eq', column: 'rated', value: false },
+        { op: 'eq', column: 'deleted', value: false },
+        { op: 'lte', column: 'startTime', value: endOfDay(cutoff) },
+      ],
+      idAfter: after,
+      limit: 1000,
+    })
+    if (page.length === 0) return rated
+    context ??= await loadRatingContext(ctx.store.rating)
+    for (const call of page) {
+      const record = asRecord(call)
+      const result = record && rateRecord(record, context)
+      if (!result || !isRated(result)) continue
+      await calls.update(call.id, {
+        customerID: result.customerID,
+        numberID: result.numberID,
+        tariffID: result.tariffID,
+        cost: result.cost,
+        ratedDuration: result.ratedDuration,
+        timeBand: result.timeBand,
+        rated: true,
+        unbilledReason: null,
+        updatedStamp: ctx.clock.now(),
+      })
+      rated++
+    }
+    after = page.at(-1)!.id
+  }
+}
+
+/** A stored call as the rater reads a record; null for one without a start or a class (an import always writes both). */
+function asRecord(call: Call): UsageRecord | null {
+  if (!call.startTime || !call.callType) return null
+  return {
+    lineNumber: 0,
+    callingNumber: call.callingNumber ?? '',
+    dialledNumber: call.dialledNumber ?? '',
+    startTime: call.startTime,
+    durationSeconds: call.durationSeconds ?? 0,
+    chargeBand: call.chargeBand ?? '',
+    callClass: call.callType,
+    carrier: call.carrier ?? '',
+    bytes: call.bytes,
+    events: call.events,
+    origination: 'fixed',
+    recorded: false,
+    externalID: null,
+    wholesaleCost: null,
+  }
+}
