@@ -5,6 +5,7 @@ import { add, ZERO } from '../money/money.js'
 import type { PlatformContext } from '../platform.js'
 import type { Invoiceable, NewInvoice } from '../ports/ledger.js'
 import type { Store } from '../ports/store.js'
+import { cycleDue, cycleSkips, invoiceDueDate } from './invoice-terms.js'
 import type { RunCustomer } from './run-fields.js'
 
 /** The finalBillDate of a customer in final bill, else null. */
@@ -33,11 +34,16 @@ export async function raiseInvoices(
   events: ReadonlyMap<string, LifecycleEvent[]>,
   inserts: readonly ValuesOf<Transaction>[] = [],
 ): Promise<number> {
-  const due = customers.filter((customer) => {
+  const invoiceDate = run.invoiceDate ?? ctx.clock.today()
+  const billable = customers.filter((customer) => {
     if (!effectiveStateOn(events.get(`customers:${customer.id}`) ?? [], cutoff).billable) return false
     const finalBill = finalBillOf(customer)
     return !(finalBill && customer.finalInvoicedDate === finalBill)
   })
+  // Only a customer on a longer cycle can wait for a later run; its last invoice decides (contract 10.1).
+  const cycled = billable.filter((c) => !finalBillOf(c) && cycleSkips(c.billingCycle)).map((c) => c.id)
+  const lastInvoiced = cycled.length ? await store.ledger.lastInvoiceDates(cycled) : new Map<string, string>()
+  const due = billable.filter((c) => finalBillOf(c) || cycleDue(c.billingCycle, (lastInvoiced.get(c.id) as DateOnly | undefined) ?? null, invoiceDate))
   const latest = due.length ? due.map((c) => invoiceThrough(run, c, cutoff)).reduce(maxDate) : null
   const lines = latest ? await store.ledger.invoiceable(due.map((c) => c.id), latest) : new Map<string, Invoiceable[]>()
   const insertedOf = new Map<string, number[]>()
@@ -47,7 +53,6 @@ export async function raiseInvoices(
     if (list) list.push(i)
     else insertedOf.set(row.customerID, [i])
   })
-  const invoiceDate = run.invoiceDate ?? ctx.clock.today()
   const now = ctx.clock.now()
   const invoices: NewInvoice[] = []
   const finalBills: { id: string; finalBillDate: DateOnly }[] = []
@@ -68,6 +73,7 @@ export async function raiseInvoices(
       vat = add(vat, inserts[i].VATAmount ?? ZERO)
     }
     const transactionIDs = mine.map((l) => l.id)
+    const dueDate = invoiceDueDate(customer, invoiceDate, run.dueDate)
     invoices.push({
       transactionIDs,
       inserted,
@@ -75,7 +81,7 @@ export async function raiseInvoices(
         customerID: customer.id,
         billingRunID: run.id,
         invoiceDate,
-        dueDate: run.dueDate ?? invoiceDate,
+        dueDate,
         netAmount: net,
         VATAmount: vat,
         totalAmount: add(net, vat),

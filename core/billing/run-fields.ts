@@ -6,7 +6,21 @@ import type { Customer, Feature } from '../fields/entity.js'
  * (bench/billing-run.ts). Anything the run passes its customers or features to must read
  * nothing else: billing inputs, ledger rows, call billing (`billCalls`) and invoicing.
  */
-export const runCustomerFields = ['id', 'isFinalBill', 'finalBillDate', 'finalInvoicedDate', 'VATRate', 'VATRateCalls', 'fixedFeeTariff'] as const
+export const runCustomerFields = [
+  'id',
+  'isFinalBill',
+  'finalBillDate',
+  'finalInvoicedDate',
+  'VATRate',
+  'VATRateCalls',
+  'fixedFeeTariff',
+  // Invoicing (contract 10.1-10.4).
+  'billingCycle',
+  'paymentTerms',
+  'paymentTermsType',
+  'paymentGraceDays',
+  'paymentMethod',
+] as const
 
 export const runFeatureFields = [
   'id',

@@ -68,6 +68,8 @@ export interface Ledger {
   balances(customerIDs: readonly string[]): Promise<Map<string, Money>>
   /** Net and VAT totals of a customer's transactions. */
   totals(customerID: string): Promise<{ net: Money; vat: Money }>
+  /** The latest `invoiceDate` of each customer's invoices (customers without one are absent). */
+  lastInvoiceDates(customerIDs: readonly string[]): Promise<Map<string, string>>
   /** Unapproved, not invoiced transactions of the customers dated on or before `date`, by customer, in ID order. */
   invoiceable(customerIDs: readonly string[], date: string): Promise<Map<string, Invoiceable[]>>
   /**

@@ -38,6 +38,25 @@ export type TimeBand = (typeof timeBands)[number]
 export const callIncreaseScopes = ['costOnly', 'allCharges'] as const
 export const fixedFeeIncreaseScopes = ['recurringOnly', 'recurringAndConnections'] as const
 
+/** How often a customer is invoiced (contract 10.1); unset means `Monthly`. */
+export const billingCycles = ['Monthly', 'Quarterly', 'Annually'] as const
+export type BillingCycle = (typeof billingCycles)[number]
+
+/** The unit of a customer's `paymentTerms` (contract 10.2); unset means `Days`. */
+export const paymentTermsTypes = ['Days', 'Days after month end', 'Months'] as const
+export type PaymentTermsType = (typeof paymentTermsTypes)[number]
+
+/** What a run does for a customer with nothing to invoice (contract 10.4); unset means `Suppress`. */
+export const emptyInvoiceActions = ['Suppress', 'Send', 'Charge Minimum'] as const
+/** Which total decides that an invoice is low (contract 10.4). */
+export const lowInvoiceDetects = ['Net Total', 'Gross Total', 'Call Charges'] as const
+/** What a run does with a low invoice (contract 10.4); unset means it is raised as usual. */
+export const lowInvoiceActions = ['Suppress', 'Carry Forward', 'Charge Minimum'] as const
+
+/** An invoice's payment state (contract 10.3). */
+export const invoiceStatuses = ['Unpaid', 'Paid', 'Overdue'] as const
+export type InvoiceStatus = (typeof invoiceStatuses)[number]
+
 /** The states of a disaster-recovery archive. */
 export const drFileStatuses = ['Complete', 'Encrypted', 'Expired'] as const
 
@@ -52,4 +71,10 @@ export const engineLists: Readonly<Record<string, readonly string[]>> = {
   callIncreaseScopes,
   fixedFeeIncreaseScopes,
   drFileStatuses,
+  billingCycles,
+  paymentTermsTypes,
+  emptyInvoiceActions,
+  lowInvoiceDetects,
+  lowInvoiceActions,
+  invoiceStatuses,
 }

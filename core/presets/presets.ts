@@ -23,6 +23,8 @@ export interface Presets {
   /** Link types each portal profile offers. */
   readonly portalProfiles: Readonly<Record<string, readonly PaymentLinkType[]>>
   readonly paymentProviders: readonly PaymentProvider[]
+  /** Grace days after an invoice's due date by `paymentMethods` name (contract 10.3). */
+  readonly paymentMethodGraceDays: Readonly<Record<string, number>>
 }
 
 const defaultVat: Record<string, string> = {
@@ -51,6 +53,8 @@ export const defaultPresets: Presets = {
       urlTemplate: 'https://pay.example.com/dd/{paymentLinkUUID}',
     },
   ],
+  // A Direct Debit is collected a few working days after the date it is due.
+  paymentMethodGraceDays: { 'Direct Debit': 3 },
 }
 
 const nameList = v.array(v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(200)))
@@ -62,6 +66,7 @@ const PresetsFile = v.strictObject({
   extend: v.optional(v.record(v.string(), nameList)),
   vatRatePercents: v.optional(v.record(v.string(), v.pipe(v.string(), v.regex(/^\d{1,3}(\.\d{1,4})?$/)))),
   portalProfiles: v.optional(v.record(v.string(), v.array(v.picklist(paymentLinkTypes)))),
+  paymentMethodGraceDays: v.optional(v.record(v.string(), v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(3650)))),
   paymentProviders: v.optional(
     v.array(
       v.strictObject({
@@ -100,6 +105,7 @@ export function mergePresets(content: unknown, base: Presets = defaultPresets): 
     vatRatePercents: { ...base.vatRatePercents, ...file.vatRatePercents },
     portalProfiles: file.portalProfiles ?? base.portalProfiles,
     paymentProviders: file.paymentProviders ?? base.paymentProviders,
+    paymentMethodGraceDays: { ...base.paymentMethodGraceDays, ...file.paymentMethodGraceDays },
   }
   for (const [name, known] of Object.entries(engineLists)) {
     const unknown = presets.lists[name]?.find((value) => !known.includes(value))

@@ -118,6 +118,20 @@ export class KyselyLedger implements Ledger {
     return { net: fromUnits(this.dialect.decodeBigint(r.net ?? 0)), vat: fromUnits(this.dialect.decodeBigint(r.vat ?? 0)) }
   }
 
+  async lastInvoiceDates(customerIDs: readonly string[]): Promise<Map<string, string>> {
+    const out = new Map<string, string>()
+    for (let i = 0; i < customerIDs.length; i += CHUNK) {
+      const rows = await this.db
+        .selectFrom('invoices')
+        .select(['customerID', sql<string>`max(${sql.ref('invoiceDate')})`.as('last')])
+        .where('customerID', 'in', customerIDs.slice(i, i + CHUNK).map((c) => this.id(c)))
+        .groupBy('customerID')
+        .execute()
+      for (const r of rows) if (r.last) out.set(String(r.customerID), String(r.last))
+    }
+    return out
+  }
+
   async invoiceable(customerIDs: readonly string[], date: string): Promise<Map<string, Invoiceable[]>> {
     const out = new Map<string, Invoiceable[]>()
     for (let i = 0; i < customerIDs.length; i += CHUNK) {
