@@ -17,6 +17,8 @@ import { KyselyFeatureRepository } from './repositories/kysely-feature-repositor
 import type { Ledger } from '../../core/ports/ledger.js'
 import type { RatingData } from '../../core/ports/rating-data.js'
 import { KyselyRatingData } from './repositories/kysely-rating-data.js'
+import { KyselyReceivables } from './repositories/kysely-receivables.js'
+import type { Receivables } from '../../core/ports/receivables.js'
 import type { LifecycleLog } from '../../core/ports/lifecycle-log.js'
 import { KyselyResourceRepository, type Peers } from './repositories/kysely-resource-repository.js'
 
@@ -50,6 +52,7 @@ export class KyselyStore implements Store {
   readonly lifecycle: LifecycleLog
   readonly ledger: Ledger
   readonly rating: RatingData
+  readonly receivables: Receivables
 
   constructor(
     readonly db: Kysely<any>,
@@ -63,6 +66,7 @@ export class KyselyStore implements Store {
     this.lifecycle = new KyselyLifecycleLog(db, dialect)
     this.ledger = new KyselyLedger(db, dialect)
     this.rating = new KyselyRatingData(db, dialect)
+    this.receivables = new KyselyReceivables(db, dialect)
   }
 
   private readonly peers: Peers = (name) => this.repositoryOf(name)

@@ -4,6 +4,7 @@ import type { JobLogEntry } from '../../adapters/scheduler/scheduler.js'
 import type { RunProgress } from '../../core/billing/run-progress.js'
 import { purgeDueCustomers } from '../../core/resources/removals.js'
 import { runNextBillingRun } from '../../core/billing/run-billing.js'
+import { markOverdue } from '../../core/billing/settle-accounts.js'
 import { ArchivesDisabled, ensureFreshArchive, expireArchives, runArchiveSchedule } from '../../core/disaster-recovery/archive-jobs.js'
 import type { PlatformContext } from '../../core/platform.js'
 import type { Logger } from './logger.js'
@@ -20,6 +21,8 @@ export interface Schedules {
   readonly billingCatchUp: string
   /** Disaster-recovery archives (written at start when none is current, then on this schedule). */
   readonly archive: string
+  /** Invoices whose overdue date has passed become Overdue (contract 10.3). */
+  readonly overdue: string
   /** Customers per billing batch at most. */
   readonly billingBatchSize: number
   /** Features a billing batch aims at (see `RunOptions.batchFeatures`). */
@@ -36,6 +39,7 @@ export function readSchedules(env: NodeJS.ProcessEnv = process.env): Schedules {
     billingPoll: cronPattern(env, 'BILLING_SCHEDULE_BILLING_POLL', '*/15 * * * * *'),
     billingCatchUp: cronPattern(env, 'BILLING_SCHEDULE_BILLING_CATCHUP', '30 1 * * *'),
     archive: cronPattern(env, 'BILLING_SCHEDULE_DR', '0 3 * * *'),
+    overdue: cronPattern(env, 'BILLING_SCHEDULE_OVERDUE', '5 0 * * *'),
     billingBatchSize: Number(env.BILLING_BATCH_SIZE) > 0 ? Number(env.BILLING_BATCH_SIZE) : 500,
     billingBatchFeatures: Number(env.BILLING_BATCH_FEATURES) > 0 ? Number(env.BILLING_BATCH_FEATURES) : 1_000,
   }
@@ -93,6 +97,8 @@ export function platformJobs(ctx: PlatformContext, schedules: Schedules, logger:
     // Both billing jobs share one lease name, so a run is never executed twice at once.
     { name: 'billing-poll', lease: 'billing', schedule: schedules.billingPoll, runAtStart: true, run: billing },
     { name: 'billing-catch-up', lease: 'billing', schedule: schedules.billingCatchUp, run: billing },
+    // Just after midnight, and at start: an invoice is overdue the day after its overdue date.
+    { name: 'invoice-overdue', schedule: schedules.overdue, runAtStart: true, run: async (signal) => ({ customers: await markOverdue(ctx.store, ctx.clock.today(), ctx.clock.now(), signal) }) },
     {
       name: 'purge-customers',
       schedule: schedules.purge,

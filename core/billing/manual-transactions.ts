@@ -3,6 +3,7 @@ import { catalogue } from '../fields/catalogue.js'
 import type { Transaction } from '../fields/entity.js'
 import { neg, round } from '../money/money.js'
 import type { PlatformContext } from '../platform.js'
+import { settleAccounts } from './settle-accounts.js'
 import { vatOn } from './vat.js'
 
 /** Types whose amount is a credit to the customer: stored negative whatever sign is given. */
@@ -39,7 +40,8 @@ export async function addManualTransaction(ctx: PlatformContext, customerID: str
     const amount = creditTypes.has(type) ? (rounded > 0n ? neg(rounded) : rounded) : rounded
     const VATRate = type === 'Payment' ? null : (values.VATRate ?? feature?.VATRate ?? customer.VATRate ?? null)
     const now = ctx.clock.now()
-    return store.repository('transactions').insert({
+    const settles = type === 'Payment'
+    const inserted = await store.repository('transactions').insert({
       ...values,
       customerID,
       amount,
@@ -47,8 +49,12 @@ export async function addManualTransaction(ctx: PlatformContext, customerID: str
       VATAmount: vatOn(amount, VATRate, ctx.presets),
       transactionDate: values.transactionDate ?? ctx.clock.today(),
       approved: false,
+      // A payment pays invoices and never goes on one (contract 10.3).
+      settles,
       createdStamp: now,
       updatedStamp: now,
     })
+    if (settles) await settleAccounts(store, [customerID], ctx.clock.today(), now)
+    return inserted
   })
 }

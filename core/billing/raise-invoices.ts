@@ -5,7 +5,9 @@ import { add, ZERO } from '../money/money.js'
 import type { PlatformContext } from '../platform.js'
 import type { Invoiceable, NewInvoice } from '../ports/ledger.js'
 import type { Store } from '../ports/store.js'
-import { cycleDue, cycleSkips, invoiceDueDate } from './invoice-terms.js'
+import { statusOf } from './allocation.js'
+import { cycleDue, cycleSkips, invoiceDueDate, overdueDateOf } from './invoice-terms.js'
+import { settleAccounts } from './settle-accounts.js'
 import type { RunCustomer } from './run-fields.js'
 
 /** The finalBillDate of a customer in final bill, else null. */
@@ -54,6 +56,8 @@ export async function raiseInvoices(
     else insertedOf.set(row.customerID, [i])
   })
   const now = ctx.clock.now()
+  const today = ctx.clock.today()
+  const settle: string[] = []
   const invoices: NewInvoice[] = []
   const finalBills: { id: string; finalBillDate: DateOnly }[] = []
   for (const customer of due) {
@@ -74,6 +78,10 @@ export async function raiseInvoices(
     }
     const transactionIDs = mine.map((l) => l.id)
     const dueDate = invoiceDueDate(customer, invoiceDate, run.dueDate)
+    const overdueDate = overdueDateOf(customer, dueDate, ctx.presets)
+    const totalAmount = add(net, vat)
+    // Credit held from earlier payments, or this invoice's own credit, is allocated once it is raised.
+    if ((customer.heldCredit ?? ZERO) > 0n || totalAmount < 0n) settle.push(customer.id)
     invoices.push({
       transactionIDs,
       inserted,
@@ -84,8 +92,14 @@ export async function raiseInvoices(
         dueDate,
         netAmount: net,
         VATAmount: vat,
-        totalAmount: add(net, vat),
+        totalAmount,
         transactionIDs,
+        amountPaid: totalAmount < 0n ? totalAmount : ZERO,
+        amountOutstanding: totalAmount < 0n ? ZERO : totalAmount,
+        paidDate: totalAmount <= 0n ? invoiceDate : null,
+        overdueDate,
+        status: statusOf(totalAmount < 0n ? ZERO : totalAmount, overdueDate, today),
+        suppressed: false,
         createdStamp: now,
         updatedStamp: now,
       },
@@ -94,6 +108,7 @@ export async function raiseInvoices(
     if (finalBill) finalBills.push({ id: customer.id, finalBillDate: finalBill })
   }
   await store.ledger.raiseInvoices(invoices, run.id, inserts)
+  await settleAccounts(store, settle, today, now)
   for (const customer of finalBills) await store.repository('customers').update(customer.id, { finalInvoicedDate: customer.finalBillDate })
   return invoices.length
 }

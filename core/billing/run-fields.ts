@@ -20,6 +20,7 @@ export const runCustomerFields = [
   'paymentTermsType',
   'paymentGraceDays',
   'paymentMethod',
+  'heldCredit',
 ] as const
 
 export const runFeatureFields = [

@@ -3,6 +3,7 @@ import type { Customer, ParamsOf } from '../fields/entity.js'
 import { date, field } from '../fields/field.js'
 import { add, mulRatio, neg, round, sub, ZERO } from '../money/money.js'
 import type { PlatformContext } from '../platform.js'
+import { settleAccounts } from './settle-accounts.js'
 
 export const vatTreatments = ['standard', 'vat_exempt'] as const
 
@@ -48,9 +49,12 @@ export async function writeOff(ctx: PlatformContext, customerID: string, kind: '
       VATAmount: neg(vatPart),
       VATRate: null,
       approved: false,
+      // Written-off debt pays the invoices it writes off, like a payment (contract 10.3).
+      settles: kind === 'debt',
       createdStamp: now,
       updatedStamp: now,
     })
+    if (kind === 'debt') await settleAccounts(store, [customerID], ctx.clock.today(), now)
     return (await store.repository('customers').get(customerID))!
   })
 }

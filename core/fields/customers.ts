@@ -130,6 +130,9 @@ export const customers = defineResource({
     date('finalBillDate', { readOnly: true, extension: true, description: 'billed-until date of a final bill' }),
     currency('balance', { readOnly: true, computed: true, extension: true, description: 'sum of amount + VAT of all transactions' }),
     text('accountingID', { readOnly: true, extension: true, description: 'UUID in the external accounting system' }),
+    currency('overdueAmount', { readOnly: true, extension: true, description: 'sum of the outstanding amounts of its overdue invoices' }),
+    // Payments and credits not yet allocated to an invoice: the next invoice raised takes them.
+    field('heldCredit', 'currency', { internal: true, readOnly: true }),
     field('portalPIN', 'text', { internal: true, readOnly: true, description: 'hashed portal PIN' }),
     // The final-bill date a final invoice was raised for: no run invoices the customer again for it.
     field('finalInvoicedDate', 'date', { internal: true, readOnly: true }),

@@ -1,5 +1,6 @@
 import { allReadOnly, idField, stampFields } from './common.js'
-import { currency, date, field, ref } from './field.js'
+import { invoiceStatuses } from '../presets/engine-lists.js'
+import { currency, date, field, preset, ref } from './field.js'
 import { defineResource } from './resource.js'
 
 /**
@@ -22,5 +23,15 @@ export const invoices = defineResource({
     currency('totalAmount', { description: 'net plus VAT' }),
     field('transactionIDs', 'presets', { description: 'IDs of the transactions on the invoice' }),
     ...stampFields(),
+    // Payments and credit control (contract 10.3, 10.4), kept by the allocation of payments.
+    currency('amountPaid', { description: 'payments and credits allocated to it' }),
+    currency('amountOutstanding', { description: 'totalAmount minus amountPaid' }),
+    date('paidDate', { description: 'transaction date of the payment that completed it' }),
+    date('overdueDate', { description: 'dueDate plus the grace days: overdue after it while outstanding' }),
+    preset('status', 'invoiceStatuses', { values: invoiceStatuses, description: 'Paid, Overdue or Unpaid' }),
+    field('suppressed', 'boolean', { description: 'a low invoice raised but not to be sent (lowInvoiceAction Suppress)' }),
   ]),
+  filters: [
+    { name: 'status', filter: { kind: 'oneOf', column: 'status', values: invoiceStatuses }, description: 'only invoices with that status: Unpaid, Paid or Overdue' },
+  ],
 })

@@ -22,6 +22,7 @@ export type ResourceName = (typeof resourceNames)[number]
 /** How a list filter of a collection selects rows. */
 export type FilterKind =
   | { kind: 'equals'; column: string }
+  | { kind: 'oneOf'; column: string; values: readonly string[] } // equals one of the engine's names (an invoice's status)
   | { kind: 'digits'; column: string } // spaces and dashes ignored on both sides
   | { kind: 'flag'; column: string; value: boolean } // a flag parameter selecting column = value
   | { kind: 'since'; column: string }

@@ -35,6 +35,8 @@ export const transactions = defineResource({
     field('series', 'number', { internal: true, readOnly: true }),
     field('revision', 'number', { internal: true, readOnly: true }),
     field('rate', 'currency', { internal: true, readOnly: true }),
+    // Pays invoices instead of going on one: a payment, a written-off debt (contract 10.3).
+    field('settles', 'boolean', { internal: true, readOnly: true }),
   ],
   filters: [
     {

@@ -70,7 +70,7 @@ export interface Ledger {
   totals(customerID: string): Promise<{ net: Money; vat: Money }>
   /** The latest `invoiceDate` of each customer's invoices (customers without one are absent). */
   lastInvoiceDates(customerIDs: readonly string[]): Promise<Map<string, string>>
-  /** Unapproved, not invoiced transactions of the customers dated on or before `date`, by customer, in ID order. */
+  /** Unapproved, not invoiced transactions of the customers dated on or before `date`, by customer, in ID order; never one that settles invoices (a payment). */
   invoiceable(customerIDs: readonly string[], date: string): Promise<Map<string, Invoiceable[]>>
   /**
    * Brings the database's statistics of the ledger up to date. A billing run calls it as it

@@ -5,6 +5,7 @@ import type { ApiKeyRepository } from './api-key-repository.js'
 import type { LifecycleLog } from './lifecycle-log.js'
 import type { Ledger } from './ledger.js'
 import type { RatingData } from './rating-data.js'
+import type { Receivables } from './receivables.js'
 import type { ContactRepository, ResourceRepository } from './resource-repository.js'
 
 /**
@@ -20,6 +21,7 @@ export interface Store {
   readonly lifecycle: LifecycleLog
   readonly ledger: Ledger
   readonly rating: RatingData
+  readonly receivables: Receivables
   /** Which of `names` exist as names of the referenced resource (tariff names). */
   namesExisting(ref: FieldRef, names: readonly string[]): Promise<Set<string>>
   /** Every name of the referenced resource, in name order (presets discovery). */

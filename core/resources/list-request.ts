@@ -74,6 +74,10 @@ export function parseListRequest(resource: Resource, params: RawParams, extraFla
         where.push({ op: 'eq', column: kind.column, value })
         if (resource.byName.get(kind.column)?.unique) uniqueSearch = true
         break
+      case 'oneOf':
+        if (!kind.values.includes(value)) throw invalid(name, `must be one of ${kind.values.join(', ')}`)
+        where.push({ op: 'eq', column: kind.column, value })
+        break
       case 'digits':
         where.push({ op: 'eq', column: `${kind.column}Digits`, value: digitsOnly(value) })
         uniqueSearch = true

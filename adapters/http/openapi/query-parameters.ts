@@ -46,6 +46,8 @@ function filterSchema(kind: FilterKind): JsonSchema {
     case 'equals':
     case 'digits':
       return { type: 'string' }
+    case 'oneOf':
+      return { type: 'string', enum: [...kind.values] }
     case 'flag':
       return flag
     case 'since':

@@ -7,6 +7,11 @@ import type { ResourceName } from '../../../core/fields/resource.js'
  */
 export const laterColumns: Readonly<Record<string, Partial<Record<ResourceName, readonly string[]>>>> = {
   '0011-billing-run-progress': { billingRuns: ['customersTotal', 'customersDone', 'estimatedCompletion'] },
+  '0012-invoice-payments': {
+    invoices: ['amountPaid', 'amountOutstanding', 'paidDate', 'overdueDate', 'status', 'suppressed'],
+    customers: ['overdueAmount', 'heldCredit'],
+    transactions: ['settles'],
+  },
 }
 
 /** The columns of a resource that a later migration adds. */

@@ -12,6 +12,7 @@ import * as m0008 from './0008-rating.js'
 import * as m0009 from './0009-ledger-reconciled.js'
 import * as m0010 from './0010-unrated-calls-index.js'
 import * as m0011 from './0011-billing-run-progress.js'
+import * as m0012 from './0012-invoice-payments.js'
 
 type Step = { up(db: Kysely<any>, dialect: DatabaseDialect): Promise<void> }
 
@@ -28,6 +29,7 @@ const steps: Record<string, Step> = {
   '0009-ledger-reconciled': m0009,
   '0010-unrated-calls-index': m0010,
   '0011-billing-run-progress': m0011,
+  '0012-invoice-payments': m0012,
 }
 
 /** Brings the schema up to date; safe to call from several processes at once (Kysely locks). */

@@ -141,6 +141,7 @@ export class KyselyLedger implements Ledger {
         .where('customerID', 'in', customerIDs.slice(i, i + CHUNK).map((c) => this.id(c)))
         .where('approved', '=', 0)
         .where('invoiceID', 'is', null)
+        .where('settles', '=', 0)
         .where('transactionDate', '<=', date)
         .orderBy('id')
         .execute()

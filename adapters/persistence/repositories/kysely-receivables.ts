@@ -1,0 +1,106 @@
+import { sql, type Kysely } from 'kysely'
+import type { AccountAllocation, Settlement } from '../../../core/billing/allocation.js'
+import type { InvoiceStatus } from '../../../core/presets/engine-lists.js'
+import type { DateOnly } from '../../../core/dates/date-only.js'
+import { fromUnits, ZERO, type Money } from '../../../core/money/money.js'
+import type { Account, Receivables, StoredInvoice } from '../../../core/ports/receivables.js'
+import type { DatabaseDialect } from '../dialect/dialect.js'
+
+const CHUNK = 500
+
+/** Invoices' payments on the `invoices`, `transactions` and `invoice_allocations` tables. */
+export class KyselyReceivables implements Receivables {
+  constructor(
+    private readonly db: Kysely<any>,
+    private readonly dialect: DatabaseDialect,
+  ) {}
+
+  private money(v: unknown): Money {
+    return v === null || v === undefined ? ZERO : fromUnits(this.dialect.decodeBigint(v as never))
+  }
+
+  async accounts(customerIDs: readonly string[]): Promise<Map<string, Account>> {
+    const out = new Map<string, { invoices: StoredInvoice[]; settlements: Settlement[] }>()
+    for (const id of customerIDs) out.set(id, { invoices: [], settlements: [] })
+    for (let i = 0; i < customerIDs.length; i += CHUNK) {
+      const ids = customerIDs.slice(i, i + CHUNK).map((c) => this.dialect.encodeId(c))
+      const invoices = await this.db
+        .selectFrom('invoices')
+        .select(['id', 'customerID', 'invoiceDate', 'dueDate', 'overdueDate', 'totalAmount', 'amountPaid', 'amountOutstanding', 'paidDate', 'status'])
+        .where('customerID', 'in', ids)
+        .orderBy('id')
+        .execute()
+      for (const r of invoices) {
+        out.get(String(r.customerID))!.invoices.push({
+          id: String(r.id),
+          invoiceDate: r.invoiceDate as DateOnly,
+          dueDate: (r.dueDate ?? r.invoiceDate) as DateOnly,
+          overdueDate: (r.overdueDate ?? r.dueDate ?? r.invoiceDate) as DateOnly,
+          totalAmount: this.money(r.totalAmount),
+          amountPaid: this.money(r.amountPaid),
+          paidDate: (r.paidDate as DateOnly | null) ?? null,
+          status: (r.status as InvoiceStatus | null) ?? null,
+        })
+      }
+      const settlements = await this.db
+        .selectFrom('transactions')
+        .select(['id', 'customerID', 'transactionDate', 'amount', 'VATAmount'])
+        .where('customerID', 'in', ids)
+        .where('settles', '=', 1)
+        .orderBy('id')
+        .execute()
+      for (const r of settlements) {
+        const paid = -(this.money(r.amount) + this.money(r.VATAmount))
+        out.get(String(r.customerID))!.settlements.push({ kind: 'transaction', id: String(r.id), date: r.transactionDate as DateOnly, amount: paid as Money })
+      }
+    }
+    return out
+  }
+
+  async saveAllocation(customerID: string, allocation: AccountAllocation, before: Account, now: string): Promise<void> {
+    const customer = this.dialect.encodeId(customerID)
+    await this.db.deleteFrom('invoice_allocations').where('customerID', '=', customer).execute()
+    const rows = allocation.allocations.map((a) => ({
+      invoiceID: this.dialect.encodeId(a.invoiceID),
+      customerID: customer,
+      transactionID: a.source.kind === 'transaction' ? this.dialect.encodeId(a.source.id) : null,
+      creditInvoiceID: a.source.kind === 'invoice' ? this.dialect.encodeId(a.source.id) : null,
+      amount: this.dialect.encodeBigint(a.amount),
+      allocatedDate: a.source.date,
+    }))
+    for (let i = 0; i < rows.length; i += CHUNK) await this.db.insertInto('invoice_allocations').values(rows.slice(i, i + CHUNK)).execute()
+    for (const invoice of before.invoices) {
+      const to = allocation.invoices.get(invoice.id)!
+      if (invoice.amountPaid === to.amountPaid && invoice.paidDate === to.paidDate && invoice.status === to.status) continue
+      await this.db
+        .updateTable('invoices')
+        .set({
+          amountPaid: this.dialect.encodeBigint(to.amountPaid),
+          amountOutstanding: this.dialect.encodeBigint(to.amountOutstanding),
+          paidDate: to.paidDate,
+          status: to.status,
+          updatedStamp: now,
+        })
+        .where('id', '=', this.dialect.encodeId(invoice.id))
+        .execute()
+    }
+    await this.db
+      .updateTable('customers')
+      .set({ overdueAmount: this.dialect.encodeBigint(allocation.overdueAmount), heldCredit: this.dialect.encodeBigint(allocation.held) })
+      .where('id', '=', customer)
+      .execute()
+  }
+
+  async newlyOverdue(today: DateOnly, limit: number): Promise<string[]> {
+    const rows = await this.db
+      .selectFrom('invoices')
+      .select('customerID')
+      .distinct()
+      .where('status', '=', 'Unpaid')
+      .where('overdueDate', '<', today)
+      .orderBy('customerID')
+      .limit(limit)
+      .execute()
+    return rows.map((r) => String(r.customerID))
+  }
+}

@@ -1,0 +1,34 @@
+import type { DateOnly } from '../dates/date-only.js'
+import type { Store } from '../ports/store.js'
+import { allocateAccount } from './allocation.js'
+
+/**
+ * Allocates the payments and credits of each customer to its invoices again, from scratch
+ * (contract 10.3), and stores the result: after a payment, a write-off, an invoice raised with
+ * held credit or a credit invoice, and when invoices become overdue. Callers hold the customers'
+ * rows (a transaction with the customer locked) or run inside the billing job.
+ */
+export async function settleAccounts(store: Store, customerIDs: readonly string[], today: DateOnly, now: string): Promise<void> {
+  if (customerIDs.length === 0) return
+  const accounts = await store.receivables.accounts(customerIDs)
+  for (const id of customerIDs) {
+    const account = accounts.get(id) ?? { invoices: [], settlements: [] }
+    await store.receivables.saveAllocation(id, allocateAccount(account.invoices, account.settlements, today), account, now)
+  }
+}
+
+/** Moves invoices whose overdue date has passed to `Overdue`, a page of customers at a time. */
+export async function markOverdue(store: Store, today: DateOnly, now: string, signal?: AbortSignal): Promise<number> {
+  let customers = 0
+  for (;;) {
+    if (signal?.aborted) return customers
+    const page = await store.transaction(async (tx) => {
+      const ids = await tx.receivables.newlyOverdue(today, 200)
+      await tx.repository('customers').lockIds(ids)
+      await settleAccounts(tx, ids, today, now)
+      return ids.length
+    })
+    customers += page
+    if (page < 200) return customers
+  }
+}

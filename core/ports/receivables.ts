@@ -1,0 +1,30 @@
+import type { AccountAllocation, AccountInvoice, Settlement } from '../billing/allocation.js'
+import type { InvoiceStatus } from '../presets/engine-lists.js'
+import type { Money } from '../money/money.js'
+import type { DateOnly } from '../dates/date-only.js'
+
+/** An invoice with what is stored of its payment now. */
+export interface StoredInvoice extends AccountInvoice {
+  readonly amountPaid: Money
+  readonly paidDate: DateOnly | null
+  readonly status: InvoiceStatus | null
+}
+
+/** A customer's invoices and the money that pays them. */
+export interface Account {
+  readonly invoices: readonly StoredInvoice[]
+  readonly settlements: readonly Settlement[]
+}
+
+/** The accounts receivable side of the ledger: invoices' payments (contract 10.3). */
+export interface Receivables {
+  /** Each customer's invoices and settlements (payments, written-off debts). */
+  accounts(customerIDs: readonly string[]): Promise<Map<string, Account>>
+  /**
+   * Stores a customer's allocation: replaces its allocation rows, sets its invoices' paid and
+   * outstanding amounts, paid dates and statuses where they changed, its overdue amount and held credit.
+   */
+  saveAllocation(customerID: string, allocation: AccountAllocation, before: Account, now: string): Promise<void>
+  /** Customers with an unpaid invoice whose overdue date is before `today` (it has just become overdue). */
+  newlyOverdue(today: DateOnly, limit: number): Promise<string[]>
+}

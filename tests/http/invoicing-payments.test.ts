@@ -1,0 +1,90 @@
+import { suite } from 'uvu'
+import * as assert from 'uvu/assert'
+import { act, bill, newCustomer, newFeature } from '../support/billing.js'
+import { openHarness, type Harness } from '../support/harness.js'
+import { activeTargets } from '../support/targets.js'
+
+const invoicesOf = async (h: Harness, c: string, query = '') => (await h.request('GET', `/customers/${c}/invoices?limit=1000${query}`)).body as any[]
+const pay = async (h: Harness, c: string, amount: number | string, transactionDate: string, transactionType = 'Payment') => {
+  const r = await h.request('POST', `/customers/${c}/transactions`, { transactionType, amount, transactionDate })
+  assert.is(r.status, 201, JSON.stringify(r.body))
+  return r.body
+}
+const state = (i: any) => [i.totalAmount, i.amountPaid, i.amountOutstanding, i.paidDate, i.status]
+
+for (const target of activeTargets()) {
+  const test = suite<{ h: Harness }>(`invoicing: payments, allocation, status and overdue [${target}]`)
+  test.before(async (ctx) => {
+    ctx.h = await openHarness(target, { now: '2026-01-05T09:00:00Z' })
+  })
+  test.after(async (ctx) => ctx.h.close())
+
+  test('payments are never invoice lines; allocated oldest due date first; leftover credit pays the next invoice', async ({ h }) => {
+    h.clock.set('2026-01-05T09:00:00Z')
+    const c = await newCustomer(h, { paymentTerms: 14, paymentGraceDays: 2 })
+    await newFeature(h, c, { startDate: '2026-01-01', serviceCharge: '100.00', serviceChargeInterval: 'Calendar Monthly' })
+    await bill(h, '2026-01-31')
+    await bill(h, '2026-02-28')
+    let [jan, feb] = await invoicesOf(h, c)
+    assert.equal([jan.dueDate, jan.overdueDate, jan.status], ['2026-02-14', '2026-02-16', 'Unpaid'])
+    const p = await pay(h, c, 150, '2026-03-01')
+    ;[jan, feb] = await invoicesOf(h, c)
+    assert.equal(state(jan), [100, 100, 0, '2026-03-01', 'Paid'])
+    assert.equal(state(feb), [100, 50, 50, null, 'Unpaid'])
+    await pay(h, c, '80.00', '2026-03-05')
+    ;[jan, feb] = await invoicesOf(h, c)
+    assert.equal(state(feb), [100, 100, 0, '2026-03-05', 'Paid'], 'the second payment completes February')
+    await bill(h, '2026-03-31')
+    const all = await invoicesOf(h, c)
+    assert.is(all.length, 3)
+    assert.equal(state(all[2]), [100, 30, 70, null, 'Unpaid'], 'the 30.00 held pays the next invoice')
+    assert.not.ok(all.some((i) => i.transactionIDs.includes(p.id)), 'a payment is on no invoice')
+    const payment = (await h.request('GET', `/transactions/${p.id}`)).body
+    assert.equal([payment.invoiceID, payment.approved], [null, false])
+    assert.is((await h.request('GET', `/customers/${c}`)).body.balance, 70)
+  })
+
+  test('overdue after the overdue date; the status filter; customers show overdueAmount', async ({ h }) => {
+    h.clock.set('2026-01-05T09:00:00Z')
+    const c = await newCustomer(h, { paymentTerms: 10, paymentMethod: 'Direct Debit' })
+    await newFeature(h, c, { startDate: '2026-01-01', serviceCharge: '40.00', serviceChargeInterval: 'Calendar Monthly' })
+    await bill(h, '2026-01-31')
+    const [inv] = await invoicesOf(h, c)
+    assert.equal([inv.dueDate, inv.overdueDate], ['2026-02-10', '2026-02-13'], 'Direct Debit grace days from the presets map')
+    h.clock.set('2026-02-13T23:00:00Z')
+    const scheduler = h.platform.createScheduler({ onJobEnd: () => {} })
+    await scheduler.runNow('invoice-overdue')
+    assert.is((await invoicesOf(h, c))[0].status, 'Unpaid', 'not overdue on its overdue date')
+    h.clock.set('2026-02-14T00:10:00Z')
+    await scheduler.runNow('invoice-overdue')
+    await scheduler.stop()
+    assert.is((await invoicesOf(h, c))[0].status, 'Overdue')
+    assert.equal((await invoicesOf(h, c, '&status=Overdue')).map((i) => i.id), [inv.id])
+    assert.equal(await invoicesOf(h, c, '&status=Paid'), [])
+    assert.ok((await h.request('GET', '/invoices?status=Overdue')).body.some((i: any) => i.id === inv.id))
+    assert.is((await h.request('GET', '/invoices?status=Late')).body.error_code, 400103)
+    assert.is((await h.request('GET', `/customers/${c}`)).body.overdueAmount, 40)
+    await pay(h, c, 15, '2026-02-14')
+    assert.is((await h.request('GET', `/customers/${c}`)).body.overdueAmount, 25)
+    assert.equal(state((await invoicesOf(h, c))[0]), [40, 15, 25, null, 'Overdue'])
+  })
+
+  test('a credit invoice is Paid and its credit pays the next one; a write-off pays the invoices it writes off', async ({ h }) => {
+    h.clock.set('2026-01-05T09:00:00Z')
+    const c = await newCustomer(h)
+    await pay(h, c, 20, '2026-01-10', 'Credit Note')
+    await bill(h, '2026-01-31')
+    const [credit] = await invoicesOf(h, c)
+    assert.equal([credit.totalAmount, credit.status, credit.amountOutstanding], [-20, 'Paid', 0])
+    await h.request('POST', `/customers/${c}/transactions`, { transactionType: 'Debit Note', amount: 50, transactionDate: '2026-02-10' })
+    await bill(h, '2026-02-28')
+    const [, debit] = await invoicesOf(h, c)
+    assert.equal(state(debit), [50, 20, 30, null, 'Unpaid'])
+    await act(h, `/customers/${c}`, 'drop', { status: 'Dropped', dateDrop: '2026-03-01' })
+    const w = await h.request('POST', `/customers/${c}?action=writeOffDebt`, { dateWriteoff: '2026-03-02' })
+    assert.is(w.status, 200, JSON.stringify(w.body))
+    assert.equal(state((await invoicesOf(h, c))[1]), [50, 50, 0, '2026-03-02', 'Paid'])
+  })
+
+  test.run()
+}
