@@ -1,13 +1,16 @@
 import { maxDate, type DateOnly } from '../dates/date-only.js'
 import type { BillingRun, Transaction, ValuesOf } from '../fields/entity.js'
 import { effectiveStateOn, type LifecycleEvent } from '../lifecycle/events.js'
-import { add, ZERO } from '../money/money.js'
+import { add, ZERO, type Money } from '../money/money.js'
 import type { PlatformContext } from '../platform.js'
 import type { Invoiceable, NewInvoice } from '../ports/ledger.js'
 import type { Store } from '../ports/store.js'
 import { statusOf } from './allocation.js'
+import { callMinimumOf, decideInvoice, emptyRaises } from './invoice-rules.js'
 import { cycleDue, cycleSkips, invoiceDueDate, overdueDateOf } from './invoice-terms.js'
 import { settleAccounts } from './settle-accounts.js'
+import { vatOn } from './vat.js'
+import type { Stamp } from '../dates/stamp.js'
 import type { RunCustomer } from './run-fields.js'
 
 /** The finalBillDate of a customer in final bill, else null. */
@@ -60,23 +63,7 @@ export async function raiseInvoices(
   const settle: string[] = []
   const invoices: NewInvoice[] = []
   const finalBills: { id: string; finalBillDate: DateOnly }[] = []
-  for (const customer of due) {
-    const through = invoiceThrough(run, customer, cutoff)
-    const mine = (lines.get(customer.id) ?? []).filter((l) => l.transactionDate <= through)
-    const inserted = (insertedOf.get(customer.id) ?? []).filter((i) => (inserts[i].transactionDate ?? through) <= through)
-    if (mine.length === 0 && inserted.length === 0) continue
-    // Summed in place rather than through four arrays per invoice (a run raises one per customer).
-    let net = ZERO
-    let vat = ZERO
-    for (const l of mine) {
-      net = add(net, l.amount)
-      vat = add(vat, l.VATAmount)
-    }
-    for (const i of inserted) {
-      net = add(net, inserts[i].amount ?? ZERO)
-      vat = add(vat, inserts[i].VATAmount ?? ZERO)
-    }
-    const transactionIDs = mine.map((l) => l.id)
+  const raise = (customer: RunCustomer, transactionIDs: string[], inserted: number[], net: Money, vat: Money, suppressed: boolean) => {
     const dueDate = invoiceDueDate(customer, invoiceDate, run.dueDate)
     const overdueDate = overdueDateOf(customer, dueDate, ctx.presets)
     const totalAmount = add(net, vat)
@@ -99,7 +86,7 @@ export async function raiseInvoices(
         paidDate: totalAmount <= 0n ? invoiceDate : null,
         overdueDate,
         status: statusOf(totalAmount < 0n ? ZERO : totalAmount, overdueDate, today),
-        suppressed: false,
+        suppressed,
         createdStamp: now,
         updatedStamp: now,
       },
@@ -107,8 +94,127 @@ export async function raiseInvoices(
     const finalBill = finalBillOf(customer)
     if (finalBill) finalBills.push({ id: customer.id, finalBillDate: finalBill })
   }
-  await store.ledger.raiseInvoices(invoices, run.id, inserts)
+  const minimums = await numberMinimumsOf(store, due, events, cutoff)
+  // Rows this function adds (minimum charges) go in after the batch's own.
+  const rows: ValuesOf<Transaction>[] = [...inserts]
+  const emptyOnes: RunCustomer[] = []
+  for (const customer of due) {
+    const through = invoiceThrough(run, customer, cutoff)
+    const mine = (lines.get(customer.id) ?? []).filter((l) => l.transactionDate <= through)
+    const inserted = (insertedOf.get(customer.id) ?? []).filter((i) => (inserts[i].transactionDate ?? through) <= through)
+    if (mine.length === 0 && inserted.length === 0) {
+      if (emptyRaises(customer) && !customer.isDropped) emptyOnes.push(customer)
+      continue
+    }
+    // Summed in place rather than through four arrays per invoice (a run raises one per customer).
+    let net = ZERO
+    let vat = ZERO
+    let calls = ZERO
+    let callsByNumber: Map<string, Money> | null = null
+    const mins = minimums.get(customer.id)
+    for (const l of mine) {
+      net = add(net, l.amount)
+      vat = add(vat, l.VATAmount)
+      if (l.transactionType === CALL_CHARGES) {
+        calls = add(calls, l.amount)
+        if (mins && l.numberID) (callsByNumber ??= new Map()).set(l.numberID, add(callsByNumber.get(l.numberID) ?? ZERO, l.amount))
+      }
+    }
+    for (const i of inserted) {
+      net = add(net, inserts[i].amount ?? ZERO)
+      vat = add(vat, inserts[i].VATAmount ?? ZERO)
+    }
+    // A number's call-charge minimum tops up its calls on the invoice first (contract 10.4).
+    for (const number of mins ?? []) {
+      const gap = callMinimumOf(number.value, callsByNumber?.get(number.id) ?? ZERO)
+      if (gap === ZERO) continue
+      const row = chargeRow(ctx, run, customer, through, now, CALL_MINIMUM, gap, customer.VATRateCalls ?? customer.VATRate, number.id)
+      inserted.push(rows.push(row) - 1)
+      net = add(net, gap)
+      vat = add(vat, row.VATAmount ?? ZERO)
+      calls = add(calls, gap)
+    }
+    const finalBill = finalBillOf(customer)
+    const decision = decideInvoice(customer, { lines: mine.length + inserted.length, net, vat, calls }, finalBill !== null)
+    if (!decision.raise) {
+      // Carried forward: its rows stay unapproved for the next invoice; added minimums are dropped.
+      rows.length = Math.min(rows.length, ...inserted.filter((i) => i >= inserts.length))
+      continue
+    }
+    if (decision.minimum > 0n) {
+      const row = chargeRow(ctx, run, customer, through, now, MINIMUM_CHARGE, decision.minimum, customer.VATRate, null)
+      inserted.push(rows.push(row) - 1)
+      net = add(net, decision.minimum)
+      vat = add(vat, row.VATAmount ?? ZERO)
+    }
+    raise(customer, mine.map((l) => l.id), inserted, net, vat, decision.suppressed)
+  }
+  // Empty invoices that are sent or charged: not twice for one invoice date (a re-run of a run).
+  const last = emptyOnes.length ? await store.ledger.lastInvoiceDates(emptyOnes.map((c) => c.id)) : new Map<string, string>()
+  for (const customer of emptyOnes) {
+    if ((last.get(customer.id) ?? '') >= invoiceDate) continue
+    const decision = decideInvoice(customer, { lines: 0, net: ZERO, vat: ZERO, calls: ZERO }, finalBillOf(customer) !== null)
+    if (!decision.raise) continue
+    const inserted: number[] = []
+    let net = ZERO
+    let vat = ZERO
+    if (decision.minimum > 0n) {
+      const row = chargeRow(ctx, run, customer, invoiceThrough(run, customer, cutoff), now, MINIMUM_CHARGE, decision.minimum, customer.VATRate, null)
+      inserted.push(rows.push(row) - 1)
+      net = decision.minimum
+      vat = row.VATAmount ?? ZERO
+    }
+    raise(customer, [], inserted, net, vat, false)
+  }
+  await store.ledger.raiseInvoices(invoices, run.id, rows)
   await settleAccounts(store, settle, today, now)
   for (const customer of finalBills) await store.repository('customers').update(customer.id, { finalInvoicedDate: customer.finalBillDate })
   return invoices.length
+}
+
+const CALL_CHARGES = 'Call Charges'
+const MINIMUM_CHARGE = 'Minimum Charge'
+const CALL_MINIMUM = 'Call Charges Minimum'
+
+/** A minimum charge row of a run (contract 10.4): net `amount`, VAT at `VATRate`, dated on the invoice's last day. */
+function chargeRow(
+  ctx: PlatformContext,
+  run: BillingRun,
+  customer: RunCustomer,
+  through: DateOnly,
+  now: Stamp,
+  transactionType: string,
+  amount: Money,
+  VATRate: string | null,
+  numberID: string | null,
+): ValuesOf<Transaction> {
+  return {
+    customerID: customer.id,
+    numberID,
+    transactionType,
+    description: transactionType,
+    transactionDate: through,
+    amount,
+    VATRate,
+    VATAmount: vatOn(amount, VATRate, ctx.presets),
+    approved: false,
+    billingRunID: run.id,
+    createdStamp: now,
+    updatedStamp: now,
+  }
+}
+
+/** The call-charge minimums of the customers' numbers that are active and billable on the cutoff, by customer. */
+async function numberMinimumsOf(store: Store, customers: readonly RunCustomer[], events: ReadonlyMap<string, LifecycleEvent[]>, cutoff: DateOnly) {
+  const out = new Map<string, { id: string; value: Money }[]>()
+  if (customers.length === 0) return out
+  for (const n of await store.receivables.numberMinimums(customers.map((c) => c.id))) {
+    const chain = [...(events.get(`numbers:${n.id}`) ?? []), ...(events.get(`customers:${n.customerID}`) ?? [])]
+    const state = effectiveStateOn(chain, cutoff)
+    if (state.dropped || state.suspended || !state.billable) continue
+    const list = out.get(n.customerID)
+    if (list) list.push(n)
+    else out.set(n.customerID, [n])
+  }
+  return out
 }

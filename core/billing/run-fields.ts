@@ -21,6 +21,13 @@ export const runCustomerFields = [
   'paymentGraceDays',
   'paymentMethod',
   'heldCredit',
+  'isDropped',
+  'emptyInvoiceAction',
+  'emptyInvoiceActionValue',
+  'lowInvoiceDetect',
+  'lowInvoiceDetectValue',
+  'lowInvoiceAction',
+  'lowInvoiceActionValue',
 ] as const
 
 export const runFeatureFields = [

@@ -29,6 +29,8 @@ export interface Invoiceable {
   readonly id: string
   readonly customerID: string
   readonly transactionDate: string
+  readonly transactionType: string | null
+  readonly numberID: string | null
   readonly amount: Money
   readonly VATAmount: Money
 }

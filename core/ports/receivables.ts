@@ -25,6 +25,8 @@ export interface Receivables {
    * outstanding amounts, paid dates and statuses where they changed, its overdue amount and held credit.
    */
   saveAllocation(customerID: string, allocation: AccountAllocation, before: Account, now: string): Promise<void>
+  /** The numbers of the customers with a call-charge minimum (`lowInvoiceActionValue`), not dropped. */
+  numberMinimums(customerIDs: readonly string[]): Promise<{ id: string; customerID: string; value: Money }[]>
   /** Customers with an unpaid invoice whose overdue date is before `today` (it has just become overdue). */
   newlyOverdue(today: DateOnly, limit: number): Promise<string[]>
 }

@@ -19,6 +19,13 @@ export async function up(db: Kysely<any>, dialect: DatabaseDialect): Promise<voi
     status = case when ${sql.ref('totalAmount')} <= 0 then 'Paid' else 'Unpaid' end`.execute(db)
   await sql`update customers set ${sql.ref('overdueAmount')} = 0, ${sql.ref('heldCredit')} = 0`.execute(db)
   await sql`update transactions set settles = 1 where ${sql.ref('transactionType')} = 'Payment' and ${sql.ref('invoiceID')} is null`.execute(db)
+  // Billing runs look for numbers with a call-charge minimum in every batch: few numbers have one.
+  await db.schema
+    .createIndex('numbers_call_minimum_idx')
+    .on('numbers')
+    .column('customerID')
+    .where(sql.ref('lowInvoiceActionValue'), 'is not', null)
+    .execute()
   await db.schema.createIndex('invoices_status_overdue_idx').on('invoices').columns(['status', 'overdueDate']).execute()
   await db.schema
     .createTable('invoice_allocations')

@@ -137,7 +137,7 @@ export class KyselyLedger implements Ledger {
     for (let i = 0; i < customerIDs.length; i += CHUNK) {
       const rows = await this.db
         .selectFrom('transactions')
-        .select(['id', 'customerID', 'transactionDate', 'amount', 'VATAmount'])
+        .select(['id', 'customerID', 'transactionDate', 'transactionType', 'numberID', 'amount', 'VATAmount'])
         .where('customerID', 'in', customerIDs.slice(i, i + CHUNK).map((c) => this.id(c)))
         .where('approved', '=', 0)
         .where('invoiceID', 'is', null)
@@ -150,6 +150,8 @@ export class KyselyLedger implements Ledger {
           id: String(r.id),
           customerID: String(r.customerID),
           transactionDate: r.transactionDate as string,
+          transactionType: (r.transactionType as string | null) ?? null,
+          numberID: r.numberID === null ? null : String(r.numberID),
           amount: fromUnits(this.dialect.decodeBigint(r.amount ?? 0)),
           VATAmount: r.VATAmount === null ? ZERO : fromUnits(this.dialect.decodeBigint(r.VATAmount)),
         }

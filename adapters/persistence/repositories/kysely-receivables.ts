@@ -91,6 +91,22 @@ export class KyselyReceivables implements Receivables {
       .execute()
   }
 
+  async numberMinimums(customerIDs: readonly string[]): Promise<{ id: string; customerID: string; value: Money }[]> {
+    const out: { id: string; customerID: string; value: Money }[] = []
+    for (let i = 0; i < customerIDs.length; i += CHUNK) {
+      const rows = await this.db
+        .selectFrom('numbers')
+        .select(['id', 'customerID', 'lowInvoiceActionValue'])
+        .where('customerID', 'in', customerIDs.slice(i, i + CHUNK).map((c) => this.dialect.encodeId(c)))
+        .where('lowInvoiceActionValue', 'is not', null)
+        .where('isDropped', '=', 0)
+        .orderBy('id')
+        .execute()
+      for (const r of rows) out.push({ id: String(r.id), customerID: String(r.customerID), value: this.money(r.lowInvoiceActionValue) })
+    }
+    return out
+  }
+
   async newlyOverdue(today: DateOnly, limit: number): Promise<string[]> {
     const rows = await this.db
       .selectFrom('invoices')

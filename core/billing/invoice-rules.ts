@@ -1,0 +1,73 @@
+import type { Customer } from '../fields/entity.js'
+import { add, sub, ZERO, type Money } from '../money/money.js'
+import { moneyOfNumber } from './invoice-terms.js'
+
+/** The customer fields of the empty and low invoice rules (contract 10.4). */
+export type InvoiceRulesCustomer = Pick<
+  Customer,
+  'emptyInvoiceAction' | 'emptyInvoiceActionValue' | 'lowInvoiceDetect' | 'lowInvoiceDetectValue' | 'lowInvoiceAction' | 'lowInvoiceActionValue'
+>
+
+/** The totals of what an invoice would take. */
+export interface InvoiceTotals {
+  readonly lines: number
+  readonly net: Money
+  readonly vat: Money
+  /** Net of its `Call Charges` lines. */
+  readonly calls: Money
+}
+
+/**
+ * What a run does with a customer's invoice: raise it (adding a `Minimum Charge` of `minimum`
+ * net first, when above zero; marked `suppressed`), or raise none and leave its transactions
+ * unapproved for the next one.
+ */
+export type InvoiceDecision = { readonly raise: false } | { readonly raise: true; readonly minimum: Money; readonly suppressed: boolean }
+
+const NONE: InvoiceDecision = { raise: false }
+const PLAIN: InvoiceDecision = { raise: true, minimum: ZERO, suppressed: false }
+
+/**
+ * Contract 10.4. Empty (nothing to invoice): `Suppress` or unset raises none, `Send` an empty
+ * invoice, `Charge Minimum` one with a `Minimum Charge` of `emptyInvoiceActionValue`. Low (the
+ * detected total below `lowInvoiceDetectValue`): `Carry Forward` raises none (never for a final
+ * bill), `Charge Minimum` tops the net total up to `lowInvoiceActionValue`, `Suppress` raises it
+ * marked not to be sent; unset raises it as usual.
+ */
+export function decideInvoice(customer: InvoiceRulesCustomer, totals: InvoiceTotals, finalBill: boolean): InvoiceDecision {
+  if (totals.lines === 0) {
+    switch (customer.emptyInvoiceAction ?? 'Suppress') {
+      case 'Suppress':
+        return NONE
+      case 'Send':
+        return PLAIN
+      case 'Charge Minimum': {
+        const minimum = moneyOfNumber(customer.emptyInvoiceActionValue)
+        return minimum > 0n ? { raise: true, minimum, suppressed: false } : PLAIN
+      }
+    }
+  }
+  if (!customer.lowInvoiceDetect || !customer.lowInvoiceAction || customer.lowInvoiceDetectValue === null) return PLAIN
+  const detected =
+    customer.lowInvoiceDetect === 'Net Total' ? totals.net : customer.lowInvoiceDetect === 'Gross Total' ? add(totals.net, totals.vat) : totals.calls
+  if (detected >= moneyOfNumber(customer.lowInvoiceDetectValue)) return PLAIN
+  switch (customer.lowInvoiceAction) {
+    case 'Carry Forward':
+      return finalBill ? PLAIN : NONE
+    case 'Suppress':
+      return { raise: true, minimum: ZERO, suppressed: true }
+    case 'Charge Minimum': {
+      const gap = sub(moneyOfNumber(customer.lowInvoiceActionValue), totals.net)
+      return { raise: true, minimum: gap > 0n ? gap : ZERO, suppressed: false }
+    }
+  }
+}
+
+/** Whether an empty invoice raises anything for this customer (only then is its last invoice looked up). */
+export const emptyRaises = (customer: InvoiceRulesCustomer): boolean => (customer.emptyInvoiceAction ?? 'Suppress') !== 'Suppress'
+
+/** A number's `Call Charges Minimum` top-up: what its call charges on the invoice fall short of its value, or zero. */
+export function callMinimumOf(value: Money, calls: Money): Money {
+  const gap = sub(value, calls)
+  return gap > 0n ? gap : ZERO
+}

@@ -1,0 +1,108 @@
+import { suite } from 'uvu'
+import * as assert from 'uvu/assert'
+import { act, bill, newCustomer, newFeature } from '../support/billing.js'
+import { openHarness, type Harness } from '../support/harness.js'
+import { activeTargets } from '../support/targets.js'
+
+const invoicesOf = async (h: Harness, c: string) => (await h.request('GET', `/customers/${c}/invoices?limit=1000`)).body as any[]
+const transactionsOf = async (h: Harness, c: string, query = '') => (await h.request('GET', `/customers/${c}/transactions?limit=1000${query}`)).body as any[]
+const charge = async (h: Harness, c: string, amount: number, transactionDate: string, extra: Record<string, unknown> = {}) => {
+  const r = await h.request('POST', `/customers/${c}/transactions`, { transactionType: 'Debit Note', amount, transactionDate, ...extra })
+  assert.is(r.status, 201, JSON.stringify(r.body))
+  return r.body
+}
+
+for (const target of activeTargets()) {
+  const test = suite<{ h: Harness }>(`invoicing: empty and low invoices [${target}]`)
+  test.before(async (ctx) => {
+    ctx.h = await openHarness(target, { now: '2026-01-05T09:00:00Z' })
+  })
+  test.after(async (ctx) => ctx.h.close())
+
+  test('empty invoices: Suppress (default) raises none, Send an empty one, Charge Minimum a Minimum Charge; a re-run adds nothing', async ({ h }) => {
+    const plain = await newCustomer(h)
+    const send = await newCustomer(h, { emptyInvoiceAction: 'Send' })
+    const minimum = await newCustomer(h, { emptyInvoiceAction: 'Charge Minimum', emptyInvoiceActionValue: 5, VATRate: 'Standard 20%' })
+    const suppress = await newCustomer(h, { emptyInvoiceAction: 'Suppress' })
+    await bill(h, '2026-01-31')
+    await bill(h, '2026-01-31')
+    assert.equal(await invoicesOf(h, plain), [])
+    assert.equal(await invoicesOf(h, suppress), [])
+    const [sent, ...more] = await invoicesOf(h, send)
+    assert.equal(more, [], 'one invoice however often the run is repeated')
+    assert.equal([sent.totalAmount, sent.transactionIDs, sent.status], [0, [], 'Paid'])
+    const charged = await invoicesOf(h, minimum)
+    assert.is(charged.length, 1)
+    assert.equal([charged[0].netAmount, charged[0].VATAmount, charged[0].totalAmount], [5, 1, 6])
+    const [row] = await transactionsOf(h, minimum)
+    assert.equal([row.transactionType, row.amount, row.VATAmount, row.invoiceID, row.approved], ['Minimum Charge', 5, 1, charged[0].id, true])
+  })
+
+  test('low invoices: Net Total / Gross Total / Call Charges detection; Charge Minimum tops up; Suppress marks it', async ({ h }) => {
+    const topUp = await newCustomer(h, { lowInvoiceDetect: 'Net Total', lowInvoiceDetectValue: 10, lowInvoiceAction: 'Charge Minimum', lowInvoiceActionValue: 12 })
+    const gross = await newCustomer(h, { VATRate: 'Standard 20%', lowInvoiceDetect: 'Gross Total', lowInvoiceDetectValue: 10, lowInvoiceAction: 'Suppress' })
+    const net = await newCustomer(h, { VATRate: 'Standard 20%', lowInvoiceDetect: 'Net Total', lowInvoiceDetectValue: 10, lowInvoiceAction: 'Suppress' })
+    const calls = await newCustomer(h, { lowInvoiceDetect: 'Call Charges', lowInvoiceDetectValue: 1, lowInvoiceAction: 'Suppress' })
+    await charge(h, topUp, 7.5, '2026-02-03')
+    await charge(h, gross, 9, '2026-02-03') // 9.00 + 1.80 VAT = 10.80: not low by its gross total
+    await charge(h, net, 9, '2026-02-03') // low by its net total
+    await charge(h, calls, 50, '2026-02-03') // no calls at all: low by its call charges
+    await bill(h, '2026-02-28')
+    const [t] = await invoicesOf(h, topUp)
+    assert.equal([t.netAmount, t.suppressed], [12, false])
+    assert.equal((await transactionsOf(h, topUp, '&transactionType=Minimum%20Charge')).map((r) => r.amount), [4.5])
+    assert.is((await invoicesOf(h, gross))[0].suppressed, false)
+    assert.is((await invoicesOf(h, net))[0].suppressed, true)
+    assert.is((await invoicesOf(h, calls))[0].suppressed, true)
+  })
+
+  test('Carry Forward: no invoice now; its transactions go on the next one exactly once; never for a final bill', async ({ h }) => {
+    const c = await newCustomer(h, { lowInvoiceDetect: 'Net Total', lowInvoiceDetectValue: 20, lowInvoiceAction: 'Carry Forward' })
+    await newFeature(h, c, { startDate: '2026-03-01', serviceCharge: '12.00', serviceChargeInterval: 'Calendar Monthly' })
+    await bill(h, '2026-03-31')
+    assert.equal(await invoicesOf(h, c), [], 'March alone is 12.00: below 20.00')
+    assert.equal((await transactionsOf(h, c, '&approved=false')).map((r) => r.amount), [12])
+    await bill(h, '2026-03-31')
+    assert.equal(await invoicesOf(h, c), [], 'a re-run carries forward again')
+    await bill(h, '2026-04-30')
+    const [inv] = await invoicesOf(h, c)
+    assert.equal([inv.netAmount, inv.transactionIDs.length], [24, 2], 'March and April together')
+    await bill(h, '2026-04-30')
+    assert.is((await invoicesOf(h, c)).length, 1)
+    assert.equal(await transactionsOf(h, c, '&approved=false'), [])
+    await act(h, `/customers/${c}`, 'finalBill', { status: 'Final Bill', dateFinalBill: '2026-05-10' })
+    await bill(h, '2026-05-31')
+    const all = await invoicesOf(h, c)
+    assert.is(all.length, 2, 'a final bill is raised however low')
+    assert.ok(all[1].netAmount < 20)
+  })
+
+  test("a number's call-charge minimum tops its calls up with a Call Charges Minimum row; not for a dropped number", async ({ h }) => {
+    const c = await newCustomer(h)
+    const n = (await h.request('POST', `/customers/${c}/numbers`, { number: '0161 555 0001', lowInvoiceActionValue: 5 })).body.id
+    const m = (await h.request('POST', `/customers/${c}/numbers`, { number: '0161 555 0002', lowInvoiceActionValue: 5 })).body.id
+    const d = (await h.request('POST', `/customers/${c}/numbers`, { number: '0161 555 0003', lowInvoiceActionValue: 5 })).body.id
+    await act(h, `/numbers/${d}`, 'drop', { status: 'Dropped', dateDrop: '2026-01-10' })
+    await charge(h, c, 2, '2026-01-20', { numberID: n, transactionType: 'Call Charges' })
+    await charge(h, c, 7, '2026-01-20', { numberID: m, transactionType: 'Call Charges' })
+    await bill(h, '2026-01-31')
+    const top = await transactionsOf(h, c, '&transactionType=Call%20Charges%20Minimum')
+    assert.equal(top.map((r) => [r.numberID, r.amount]), [[n, 3]])
+    const [inv] = await invoicesOf(h, c)
+    assert.is(inv.netAmount, 12)
+    assert.ok(inv.transactionIDs.includes(top[0].id))
+  })
+
+  test('bad values of the rule fields get 400101; presets list the shipped names', async ({ h }) => {
+    for (const body of [{ emptyInvoiceAction: 'Ignore' }, { lowInvoiceDetect: 'Total' }, { lowInvoiceAction: 'Drop' }, { lowInvoiceDetectValue: 'x' }]) {
+      assert.is((await h.request('POST', '/customers', body)).body.error_code, 400101, JSON.stringify(body))
+    }
+    const presets = (await h.request('GET', '/presets/customers')).body
+    assert.equal(presets.emptyInvoiceAction, ['Suppress', 'Send', 'Charge Minimum'])
+    assert.equal(presets.lowInvoiceDetect, ['Net Total', 'Gross Total', 'Call Charges'])
+    assert.equal(presets.lowInvoiceAction, ['Suppress', 'Carry Forward', 'Charge Minimum'])
+    assert.ok((await h.request('GET', '/presets/transactions')).body.transactionType.includes('Call Charges Minimum'))
+  })
+
+  test.run()
+}
