@@ -8,7 +8,7 @@ import { fmt } from './support/stats.js'
  * `npm run bench -- [--db sqlite|postgres|both] [--scale 0.01] [--runs 3] [--only a,b]`: runs
  * every scenario, each in its own process, and prints their figures as one Markdown table.
  */
-export const scenarios = ['get-customer', 'create-customers', 'lists', 'billing-run', 'rating', 'server-memory'] as const
+export const scenarios = ['get-customer', 'create-customers', 'lists', 'billing-run', 'allocation', 'rating', 'server-memory'] as const
 
 const argv = process.argv.slice(2)
 const value = (name: string) => {
