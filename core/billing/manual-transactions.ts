@@ -3,6 +3,7 @@ import { catalogue } from '../fields/catalogue.js'
 import type { Transaction } from '../fields/entity.js'
 import { neg, round } from '../money/money.js'
 import type { PlatformContext } from '../platform.js'
+import { refreshCreditAlerts } from '../credit/credit-alerts.js'
 import { settleAccounts } from './settle-accounts.js'
 import { vatOn } from './vat.js'
 
@@ -55,6 +56,7 @@ export async function addManualTransaction(ctx: PlatformContext, customerID: str
       updatedStamp: now,
     })
     if (settles) await settleAccounts(store, [customerID], ctx.clock.today(), now)
+    else await refreshCreditAlerts(store, [customerID], now)
     return inserted
   })
 }

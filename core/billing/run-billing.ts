@@ -12,6 +12,7 @@ import type { RunCustomer, RunFeature } from './run-fields.js'
 import { raiseInvoices } from './raise-invoices.js'
 import { rateUnratedCalls } from '../rating/rate-unrated-calls.js'
 import { billCalls } from './bill-calls.js'
+import { hasCreditLimits, refreshCreditAlerts } from '../credit/credit-alerts.js'
 import { progressValues, RunProgressCounter, type RunProgress } from './run-progress.js'
 
 /** Ledger rows written before the first refresh of the database's statistics during a run. */
@@ -183,6 +184,9 @@ async function billBatch(ctx: PlatformContext, store: Store, run: BillingRun, cu
   await store.ledger.write({ ...merged, inserts: [] })
   await billCalls(ctx, store, customers, cutoff, events, run.id)
   const invoices = await raiseInvoices(ctx, store, run, customers, cutoff, events, merged.inserts)
+  // Charges, calls and invoices change credit alerts; only customers with a limit are measured.
+  const limited = new Set([...customers.filter(hasCreditLimits).map((c) => c.id), ...(await store.receivables.withNumberCreditLimits(ids))])
+  await refreshCreditAlerts(store, ids.filter((id) => limited.has(id)), now, { candidates: true })
   return { invoices, planned: due.length, writes: merged.inserts.length + merged.updates.length + merged.deletes.length }
 }
 

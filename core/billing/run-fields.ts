@@ -28,6 +28,12 @@ export const runCustomerFields = [
   'lowInvoiceDetectValue',
   'lowInvoiceAction',
   'lowInvoiceActionValue',
+  // Credit control (contract 10.6): whether the customer's alerts need measuring after its batch.
+  'creditLimit',
+  'creditLimitCalls',
+  'creditLimitOverdue',
+  'creditLimitUnsent',
+  'creditAlerts',
 ] as const
 
 export const runFeatureFields = [

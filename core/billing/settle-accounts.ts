@@ -1,5 +1,7 @@
 import type { DateOnly } from '../dates/date-only.js'
 import type { Store } from '../ports/store.js'
+import { refreshCreditAlerts } from '../credit/credit-alerts.js'
+import type { Stamp } from '../dates/stamp.js'
 import { allocateAccount } from './allocation.js'
 
 /**
@@ -15,9 +17,15 @@ export async function settleAccounts(store: Store, customerIDs: readonly string[
     const account = accounts.get(id) ?? { invoices: [], settlements: [] }
     await store.receivables.saveAllocation(id, allocateAccount(account.invoices, account.settlements, today), account, now)
   }
+  // Payments and overdue invoices change the balance and overdue amount that alerts measure.
+  await refreshCreditAlerts(store, customerIDs, now as Stamp)
 }
 
-/** Moves invoices whose overdue date has passed to `Overdue`, a page of customers at a time. */
+/**
+ * The daily credit-control job: moves invoices whose overdue date has passed to `Overdue`, a page
+ * of customers at a time, and measures again the customers whose unsent-invoices alert may
+ * have lapsed (invoices leave the last 7 days with no write).
+ */
 export async function markOverdue(store: Store, today: DateOnly, now: string, signal?: AbortSignal): Promise<number> {
   let customers = 0
   for (;;) {
@@ -29,6 +37,18 @@ export async function markOverdue(store: Store, today: DateOnly, now: string, si
       return ids.length
     })
     customers += page
-    if (page < 200) return customers
+    if (page < 200) break
+  }
+  let after = '0'
+  for (;;) {
+    if (signal?.aborted) return customers
+    const page = await store.transaction(async (tx) => {
+      const ids = (await tx.repository('customers').list({ where: [{ op: 'hasName', column: 'creditAlerts', value: 'creditLimitUnsent' }], idAfter: after, limit: 200, storedOnly: true })).map((c) => c.id)
+      await tx.repository('customers').lockIds(ids)
+      await refreshCreditAlerts(tx, ids, now as Stamp, { candidates: true })
+      return ids
+    })
+    if (page.length < 200) return customers
+    after = page.at(-1)!
   }
 }

@@ -3,6 +3,7 @@ import type { Customer, ParamsOf } from '../fields/entity.js'
 import { date, field } from '../fields/field.js'
 import { add, mulRatio, neg, round, sub, ZERO } from '../money/money.js'
 import type { PlatformContext } from '../platform.js'
+import { refreshCreditAlerts } from '../credit/credit-alerts.js'
 import { settleAccounts } from './settle-accounts.js'
 
 export const vatTreatments = ['standard', 'vat_exempt'] as const
@@ -55,6 +56,7 @@ export async function writeOff(ctx: PlatformContext, customerID: string, kind: '
       updatedStamp: now,
     })
     if (kind === 'debt') await settleAccounts(store, [customerID], ctx.clock.today(), now)
+    else await refreshCreditAlerts(store, [customerID], now)
     return (await store.repository('customers').get(customerID))!
   })
 }

@@ -12,7 +12,7 @@ import {
   tariffRef,
   field,
 } from './field.js'
-import { billingCycles, emptyInvoiceActions, lowInvoiceActions, lowInvoiceDetects, paymentTermsTypes } from '../presets/engine-lists.js'
+import { billingCycles, creditAlertNames, emptyInvoiceActions, lowInvoiceActions, lowInvoiceDetects, paymentTermsTypes } from '../presets/engine-lists.js'
 import { defineResource } from './resource.js'
 
 export const customers = defineResource({
@@ -131,6 +131,12 @@ export const customers = defineResource({
     currency('balance', { readOnly: true, computed: true, extension: true, description: 'sum of amount + VAT of all transactions' }),
     text('accountingID', { readOnly: true, extension: true, description: 'UUID in the external accounting system' }),
     currency('overdueAmount', { readOnly: true, extension: true, description: 'sum of the outstanding amounts of its overdue invoices' }),
+    presets('creditAlerts', 'creditAlertNames', {
+      values: creditAlertNames,
+      readOnly: true,
+      extension: true,
+      description: 'credit limits exceeded now: creditLimit, creditLimitCalls, creditLimitOverdue, creditLimitUnsent, numberCreditLimit',
+    }),
     // Payments and credits not yet allocated to an invoice: the next invoice raised takes them.
     field('heldCredit', 'currency', { internal: true, readOnly: true }),
     field('portalPIN', 'text', { internal: true, readOnly: true, description: 'hashed portal PIN' }),
@@ -141,6 +147,11 @@ export const customers = defineResource({
     { name: 'accountNumber', filter: { kind: 'equals', column: 'accountNumber' }, description: 'exact account number match' },
     ...lifecycleFilters(),
     { name: 'finalBill', filter: { kind: 'flag', column: 'isFinalBill', value: true }, description: 'only customers in final bill status' },
+    {
+      name: 'creditAlert',
+      filter: { kind: 'hasName', column: 'creditAlerts', values: creditAlertNames, any: 'any' },
+      description: 'only customers with that credit alert now (creditLimit, creditLimitCalls, creditLimitOverdue, creditLimitUnsent, numberCreditLimit), or any',
+    },
     {
       name: 'excludeFinalBill',
       filter: { kind: 'flag', column: 'isFinalBill', value: false },

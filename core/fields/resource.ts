@@ -23,6 +23,7 @@ export type ResourceName = (typeof resourceNames)[number]
 export type FilterKind =
   | { kind: 'equals'; column: string }
   | { kind: 'oneOf'; column: string; values: readonly string[] } // equals one of the engine's names (an invoice's status)
+  | { kind: 'hasName'; column: string; values: readonly string[]; any: string } // a Preset Value(s) column holds the name (or, for `any`, some name)
   | { kind: 'digits'; column: string } // spaces and dashes ignored on both sides
   | { kind: 'flag'; column: string; value: boolean } // a flag parameter selecting column = value
   | { kind: 'since'; column: string }

@@ -9,6 +9,8 @@ export type Condition =
   | { readonly op: 'lte'; readonly column: string; readonly value: string }
   | { readonly op: 'in'; readonly column: string; readonly values: readonly string[] }
   | { readonly op: 'isNull'; readonly column: string; readonly value: boolean }
+  /** A Preset Value(s) column holds the name; null: holds any name. */
+  | { readonly op: 'hasName'; readonly column: string; readonly value: string | null }
 
 export interface ListQuery {
   readonly where: readonly Condition[]

@@ -57,6 +57,10 @@ export const lowInvoiceActions = ['Suppress', 'Carry Forward', 'Charge Minimum']
 export const invoiceStatuses = ['Unpaid', 'Paid', 'Overdue'] as const
 export type InvoiceStatus = (typeof invoiceStatuses)[number]
 
+/** The credit limits a customer can exceed (contract 10.6), as its `creditAlerts` name them. */
+export const creditAlertNames = ['creditLimit', 'creditLimitCalls', 'creditLimitOverdue', 'creditLimitUnsent', 'numberCreditLimit'] as const
+export type CreditAlertName = (typeof creditAlertNames)[number]
+
 /** The states of a disaster-recovery archive. */
 export const drFileStatuses = ['Complete', 'Encrypted', 'Expired'] as const
 
@@ -77,4 +81,5 @@ export const engineLists: Readonly<Record<string, readonly string[]>> = {
   lowInvoiceDetects,
   lowInvoiceActions,
   invoiceStatuses,
+  creditAlertNames,
 }

@@ -1,4 +1,5 @@
 import { BillingError, notFound } from '../errors.js'
+import { refreshCreditAlerts } from '../credit/credit-alerts.js'
 import type { Item } from '../fields/item.js'
 import type { PlatformContext } from '../platform.js'
 
@@ -10,17 +11,24 @@ export async function deleteCall(ctx: PlatformContext, id: string): Promise<Item
     if (call.transactionID) {
       throw new BillingError('state_not_allowed', `Call ${id} is billed on transaction ${call.transactionID}`, 'Credit the customer with a manual transaction instead.')
     }
-    return (await store.repository('calls').update(id, { deleted: true, updatedStamp: ctx.clock.now() }))!
+    const deleted = (await store.repository('calls').update(id, { deleted: true, updatedStamp: ctx.clock.now() }))!
+    // A deleted call is no longer an unbilled call charge (contract 10.6).
+    if (call.customerID) await refreshCreditAlerts(store, [call.customerID], ctx.clock.now())
+    return deleted
   })
 }
 
 /** The customer action restoreCalls: its deleted calls come back to be billed. */
 export async function restoreCalls(ctx: PlatformContext, customerID: string): Promise<number> {
-  return ctx.store.repository('calls').updateWhere(
-    [
-      { op: 'eq', column: 'customerID', value: customerID },
-      { op: 'eq', column: 'deleted', value: true },
-    ],
-    { deleted: false, updatedStamp: ctx.clock.now() },
-  )
+  return ctx.store.transaction(async (store) => {
+    const restored = await store.repository('calls').updateWhere(
+      [
+        { op: 'eq', column: 'customerID', value: customerID },
+        { op: 'eq', column: 'deleted', value: true },
+      ],
+      { deleted: false, updatedStamp: ctx.clock.now() },
+    )
+    if (restored > 0) await refreshCreditAlerts(store, [customerID], ctx.clock.now())
+    return restored
+  })
 }

@@ -3,6 +3,7 @@ import type { Stamp } from '../dates/stamp.js'
 import type { Digest } from '../ports/digest.js'
 import type { PlatformContext } from '../platform.js'
 import type { NewCall } from '../ports/rating-data.js'
+import { refreshCreditAlerts } from '../credit/credit-alerts.js'
 import type { Store } from '../ports/store.js'
 import { isRated, rateRecord, type RatingContext } from './rate-record.js'
 import { loadRatingContext } from './rating-context.js'
@@ -65,6 +66,7 @@ async function importInto(ctx: PlatformContext, store: Store, lines: AsyncIterab
   let rows = 0
   let imported = 0
   let rated = 0
+  const customers = new Set<string>()
   // One batch is written while the next is read and rated: on Postgres the database and this
   // process then work at the same time. One write at a time keeps the connection's order.
   let writing: Promise<void> = Promise.resolve()
@@ -89,6 +91,7 @@ async function importInto(ctx: PlatformContext, store: Store, lines: AsyncIterab
       if (!record) continue
       const call = toNewCall(record, context, ctx.digest, file.id, now)
       if (call.rated) rated++
+      if (call.customerID) customers.add(call.customerID)
       rows++
       batch.push(call)
       if (batch.length >= BATCH) await flush()
@@ -101,6 +104,8 @@ async function importInto(ctx: PlatformContext, store: Store, lines: AsyncIterab
     await writing
     throw error
   }
+  // Rated calls are unbilled call charges: they can raise credit alerts (contract 10.6).
+  await refreshCreditAlerts(store, [...customers], now)
   return (await store.repository('usageFiles').update(file.id, {
     rows,
     imported,

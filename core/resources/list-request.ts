@@ -78,6 +78,10 @@ export function parseListRequest(resource: Resource, params: RawParams, extraFla
         if (!kind.values.includes(value)) throw invalid(name, `must be one of ${kind.values.join(', ')}`)
         where.push({ op: 'eq', column: kind.column, value })
         break
+      case 'hasName':
+        if (value !== kind.any && !kind.values.includes(value)) throw invalid(name, `must be ${kind.any} or one of ${kind.values.join(', ')}`)
+        where.push({ op: 'hasName', column: kind.column, value: value === kind.any ? null : value })
+        break
       case 'digits':
         where.push({ op: 'eq', column: `${kind.column}Digits`, value: digitsOnly(value) })
         uniqueSearch = true

@@ -9,6 +9,7 @@ import type { Clock } from '../ports/clock.js'
 import type { ListQuery, WireItem } from '../ports/resource-repository.js'
 import type { Store } from '../ports/store.js'
 import type { PasswordHasher } from '../ports/password-hasher.js'
+import { refreshCreditAlerts } from '../credit/credit-alerts.js'
 import { digitsOnly, type ListRequest } from './list-request.js'
 
 /** What the resource use cases need. */
@@ -73,8 +74,22 @@ export async function updateItem<N extends ResourceName>(ctx: ResourceContext, r
     await checkRefs({ ...ctx, store }, resource, refChecks)
     await hashSecrets(ctx, resource, values)
     if (resource.byName.has('updatedStamp')) values.updatedStamp = ctx.clock.now()
-    return (await repo.update(id, withDerived(resource, values))) as Entity<N>
+    const updated = (await repo.update(id, withDerived(resource, values))) as Entity<N>
+    // A changed credit limit changes the customer's credit alerts (contract 10.6).
+    const owner = creditLimitOwner(resource.name, updated as unknown as Item, values)
+    if (!owner) return updated
+    await refreshCreditAlerts(store, [owner], ctx.clock.now(), { candidates: true })
+    return resource.name === 'customers' ? ((await repo.get(id)) as Entity<N>) : updated
   })
+}
+
+const customerLimits = ['creditLimit', 'creditLimitCalls', 'creditLimitOverdue', 'creditLimitUnsent']
+
+/** The customer whose credit alerts an update of its limits (or a number's) changes, else null. */
+function creditLimitOwner(name: ResourceName, item: Item, values: Values): string | null {
+  if (name === 'customers' && customerLimits.some((f) => f in values)) return item.id
+  if (name === 'numbers' && 'creditLimit' in values) return (item.customerID as string | null) ?? null
+  return null
 }
 
 /** A resource's write-only and derived fields, found once: a create or update looks at only these. */

@@ -48,6 +48,8 @@ function filterSchema(kind: FilterKind): JsonSchema {
       return { type: 'string' }
     case 'oneOf':
       return { type: 'string', enum: [...kind.values] }
+    case 'hasName':
+      return { type: 'string', enum: [kind.any, ...kind.values] }
     case 'flag':
       return flag
     case 'since':

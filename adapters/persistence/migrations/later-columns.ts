@@ -12,6 +12,7 @@ export const laterColumns: Readonly<Record<string, Partial<Record<ResourceName, 
     customers: ['overdueAmount', 'heldCredit'],
     transactions: ['settles'],
   },
+  '0013-credit-alerts': { customers: ['creditAlerts'] },
 }
 
 /** The columns of a resource that a later migration adds. */

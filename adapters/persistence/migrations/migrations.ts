@@ -13,6 +13,7 @@ import * as m0009 from './0009-ledger-reconciled.js'
 import * as m0010 from './0010-unrated-calls-index.js'
 import * as m0011 from './0011-billing-run-progress.js'
 import * as m0012 from './0012-invoice-payments.js'
+import * as m0013 from './0013-credit-alerts.js'
 
 type Step = { up(db: Kysely<any>, dialect: DatabaseDialect): Promise<void> }
 
@@ -30,6 +31,7 @@ const steps: Record<string, Step> = {
   '0010-unrated-calls-index': m0010,
   '0011-billing-run-progress': m0011,
   '0012-invoice-payments': m0012,
+  '0013-credit-alerts': m0013,
 }
 
 /** Brings the schema up to date; safe to call from several processes at once (Kysely locks). */

@@ -1,5 +1,5 @@
 import { sql, type RawBuilder, type SelectQueryBuilder } from 'kysely'
-import type { Item } from '../../../core/fields/item.js'
+import type { Item, Values } from '../../../core/fields/item.js'
 import { ZERO } from '../../../core/money/money.js'
 import { KyselyResourceRepository } from './kysely-resource-repository.js'
 
@@ -20,6 +20,11 @@ export class KyselyCustomerRepository extends KyselyResourceRepository {
 
   private balance(): RawBuilder<string> {
     return sql<string>`(select coalesce(sum(t.amount) + sum(t.${sql.ref('VATAmount')}), 0) from transactions t where t.${sql.ref('customerID')} = ${sql.ref(`${this.table}.id`)})`
+  }
+
+  /** A new customer owes nothing overdue, holds no credit and has no credit alert (contract 10.3, 10.6). */
+  override insert(values: Values): Promise<Item> {
+    return super.insert({ overdueAmount: ZERO, heldCredit: ZERO, creditAlerts: [], ...values })
   }
 
   /** A customer just inserted has no transactions yet. */

@@ -37,6 +37,10 @@ export class ListConditions {
         case 'isNull':
           q = q.where(col, c.value ? 'is' : 'is not', null) as Q
           break
+        case 'hasName':
+          // Stored as a JSON array of names: a quoted name is one element, not a prefix of another.
+          q = (c.value === null ? q.where(col, 'is not', null).where(col, '<>', '[]') : q.where(col, 'like', `%${JSON.stringify(c.value)}%`)) as Q
+          break
       }
     }
     return q

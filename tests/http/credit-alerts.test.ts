@@ -1,0 +1,84 @@
+import { suite } from 'uvu'
+import * as assert from 'uvu/assert'
+import { bill, newCustomer } from '../support/billing.js'
+import { openHarness, type Harness } from '../support/harness.js'
+import { activeTargets } from '../support/targets.js'
+
+const alertsOf = async (h: Harness, c: string) => (await h.request('GET', `/customers/${c}`)).body.creditAlerts as string[]
+const post = async (h: Harness, c: string, body: Record<string, unknown>) => {
+  const r = await h.request('POST', `/customers/${c}/transactions`, body)
+  assert.is(r.status, 201, JSON.stringify(r.body))
+  return r.body
+}
+const listed = async (h: Harness, query: string) => ((await h.request('GET', `/customers?limit=1000&${query}`)).body as any[]).map((c) => c.id)
+
+for (const target of activeTargets()) {
+  const test = suite<{ h: Harness }>(`credit control: credit alerts [${target}]`)
+  test.before(async (ctx) => {
+    ctx.h = await openHarness(target, { now: '2026-01-05T09:00:00Z' })
+  })
+  test.after(async (ctx) => ctx.h.close())
+
+  test('creditLimit follows the balance through transactions and payments; the list filter finds it', async ({ h }) => {
+    h.clock.set('2026-01-05T09:00:00Z')
+    const c = await newCustomer(h, { creditLimit: 100 })
+    const quiet = await newCustomer(h)
+    assert.equal(await alertsOf(h, c), [])
+    assert.equal(await alertsOf(h, quiet), [])
+    await post(h, c, { transactionType: 'Debit Note', amount: 100, transactionDate: '2026-01-05' })
+    assert.equal(await alertsOf(h, c), [], 'at the limit is not above it')
+    await post(h, c, { transactionType: 'Debit Note', amount: 0.01, transactionDate: '2026-01-05' })
+    assert.equal(await alertsOf(h, c), ['creditLimit'])
+    assert.ok((await listed(h, 'creditAlert=creditLimit')).includes(c))
+    assert.ok((await listed(h, 'creditAlert=any')).includes(c))
+    assert.not.ok((await listed(h, 'creditAlert=any')).includes(quiet))
+    assert.not.ok((await listed(h, 'creditAlert=creditLimitCalls')).includes(c), 'a name is not a prefix of another')
+    assert.is((await h.request('GET', '/customers?creditAlert=tooMuch')).body.error_code, 400103)
+    await post(h, c, { transactionType: 'Payment', amount: 50, transactionDate: '2026-01-06' })
+    assert.equal(await alertsOf(h, c), [])
+    const r = await h.request('PATCH', `/customers/${c}`, { creditLimit: 10 })
+    assert.equal(r.body.creditAlerts, ['creditLimit'], 'a lower limit takes effect at once')
+    assert.is((await h.request('PATCH', `/customers/${c}`, { creditAlerts: ['creditLimitCalls'] })).body.error_code, 400102, 'read-only')
+  })
+
+  test('creditLimitCalls and a number creditLimit follow unbilled calls; a run bills them', async ({ h }) => {
+    h.clock.set('2026-01-05T09:00:00Z')
+    const c = await newCustomer(h, { creditLimitCalls: 5 })
+    const n = (await h.request('POST', `/customers/${c}/numbers`, { number: '0161 777 0001', creditLimit: 3 })).body.id
+    await post(h, c, { transactionType: 'Call Charges', amount: 4, numberID: n, transactionDate: '2026-01-05' })
+    assert.equal(await alertsOf(h, c), ['numberCreditLimit'])
+    await post(h, c, { transactionType: 'Call Charges', amount: 2, transactionDate: '2026-01-05' })
+    assert.equal(await alertsOf(h, c), ['creditLimitCalls', 'numberCreditLimit'])
+    await bill(h, '2026-01-31')
+    assert.equal(await alertsOf(h, c), [], 'invoiced calls are billed')
+    const r = await h.request('PATCH', `/numbers/${n}`, { creditLimit: -1 })
+    assert.is(r.status, 200)
+    assert.equal(await alertsOf(h, c), ['numberCreditLimit'], 'a number limit changed is measured at once')
+  })
+
+  test('creditLimitUnsent counts invoices raised in the last 7 days; creditLimitOverdue the overdue amount', async ({ h }) => {
+    h.clock.set('2026-02-01T09:00:00Z')
+    const c = await newCustomer(h, { creditLimitUnsent: 20, creditLimitOverdue: 10, paymentTerms: 5 })
+    await post(h, c, { transactionType: 'Debit Note', amount: 25, transactionDate: '2026-01-31' })
+    await bill(h, '2026-01-31')
+    assert.equal(await alertsOf(h, c), ['creditLimitUnsent'])
+    h.clock.set('2026-02-09T01:00:00Z')
+    const scheduler = h.platform.createScheduler({ onJobEnd: () => {} })
+    await scheduler.runNow('invoice-overdue')
+    await scheduler.stop()
+    assert.equal(await alertsOf(h, c), ['creditLimitOverdue'], 'overdue after Feb 5; raised more than 7 days ago')
+    await post(h, c, { transactionType: 'Payment', amount: 20, transactionDate: '2026-02-09' })
+    assert.equal(await alertsOf(h, c), [], '5.00 overdue is within 10.00')
+  })
+
+  test('creditAlerts is in the OpenAPI document and the filter is documented', async ({ h }) => {
+    const doc = (await h.request('GET', '/openapi.json')).body
+    const text = JSON.stringify(doc)
+    assert.ok(text.includes('creditAlerts'))
+    assert.ok(text.includes('overdueAmount'))
+    assert.ok(text.includes('amountOutstanding'))
+    assert.ok(text.includes('numberCreditLimit'))
+  })
+
+  test.run()
+}
