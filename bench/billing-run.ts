@@ -19,7 +19,15 @@ import { median } from './support/stats.js'
  * and one run's peak RSS by 75 MB with when V8 happened to collect).
  */
 const args = parseArgs()
-const report = new Report('billing-run', args)
+/**
+ * `--invoicing` (contract 10.1-10.4, 10.6) seeds the customers with what makes a run do more for
+ * them: a third on a Quarterly and a third on an Annually cycle, payment terms in each of the three
+ * units, a payment method with grace days, one in ten with a 5.00 payment held for the next
+ * invoice (which the run allocates), one in ten with a credit limit; and a number in twenty with
+ * a call-charge minimum and a credit limit.
+ */
+const invoicing = process.argv.includes('--invoicing')
+const report = new Report(invoicing ? 'billing-run --invoicing' : 'billing-run', args)
 const CUTOFF = '2026-01-31'
 
 interface WorkerResult {
@@ -66,7 +74,9 @@ async function billingOf(features: number) {
   const db = await openBenchDatabase(args.db, args.keep)
   try {
     const writer = openBulkWriter(db)
-    await seedCustomers(writer, { customers: Math.ceil(features / 5), numbersPerCustomer: 3, featuresPerCustomer: 5 })
+    const customers = Math.ceil(features / 5)
+    await seedCustomers(writer, { customers, numbersPerCustomer: 3, featuresPerCustomer: 5 })
+    if (invoicing) await seedInvoicing(writer, customers)
     await writer.close()
     await requestRun(db, 'first')
     const first = await runWorker(db)
@@ -78,6 +88,21 @@ async function billingOf(features: number) {
   } finally {
     await db.dispose()
   }
+}
+
+/** The customers' invoicing fields, their held payments and their numbers' minimums and limits (see `--invoicing`). */
+async function seedInvoicing(writer: ReturnType<typeof openBulkWriter>, customers: number): Promise<void> {
+  await writer.exec(`update customers set "billingCycle" = case id % 3 when 0 then 'Monthly' when 1 then 'Quarterly' else 'Annually' end,
+    "paymentTerms" = 30, "paymentTermsType" = case id % 3 when 0 then 'Days' when 1 then 'Months' else 'Days after month end' end,
+    "paymentMethod" = 'Direct Debit', "overdueAmount" = 0, "heldCredit" = case when id % 10 = 0 then 50000 else 0 end,
+    "creditLimit" = case when id % 10 = 1 then 1000000 else null end, "creditAlerts" = '[]'`)
+  await writer.exec(`update numbers set "lowInvoiceActionValue" = 10000, "creditLimit" = 500000 where id % 20 = 0`)
+  const t = (name: string): BulkColumn => ({ name, type: 'text' })
+  const b = (name: string): BulkColumn => ({ name, type: 'bigint' })
+  const i = (name: string): BulkColumn => ({ name, type: 'integer' })
+  await writer.insert('transactions', [b('customerID'), t('transactionType'), t('transactionDate'), b('amount'), b('VATAmount'), i('approved'), i('settles'), t('createdStamp'), t('updatedStamp')], (function* () {
+    for (let c = 10; c <= customers; c += 10) yield [c, 'Payment', '2026-01-10', -50_000, 0, 0, 1, '2026-01-10T09:00:00.000Z', '2026-01-10T09:00:00.000Z']
+  })())
 }
 
 /** The baseline: bulk-inserts `rows` ledger rows into an empty ledger (same table, same indexes). */
