@@ -63,9 +63,19 @@ export async function raiseInvoices(
   const settle: string[] = []
   const invoices: NewInvoice[] = []
   const finalBills: { id: string; finalBillDate: DateOnly }[] = []
+  // Customers share a few payment terms: each one's dates are worked out once per batch.
+  const terms = new Map<string, { dueDate: DateOnly; overdueDate: DateOnly }>()
+  const datesOf = (customer: RunCustomer) => {
+    const key = `${customer.paymentTerms}|${customer.paymentTermsType}|${customer.paymentGraceDays}|${customer.paymentMethod}`
+    let dates = terms.get(key)
+    if (!dates) {
+      const dueDate = invoiceDueDate(customer, invoiceDate, run.dueDate)
+      terms.set(key, (dates = { dueDate, overdueDate: overdueDateOf(customer, dueDate, ctx.presets) }))
+    }
+    return dates
+  }
   const raise = (customer: RunCustomer, transactionIDs: string[], inserted: number[], net: Money, vat: Money, suppressed: boolean) => {
-    const dueDate = invoiceDueDate(customer, invoiceDate, run.dueDate)
-    const overdueDate = overdueDateOf(customer, dueDate, ctx.presets)
+    const { dueDate, overdueDate } = datesOf(customer)
     const totalAmount = add(net, vat)
     // Credit held from earlier payments, or this invoice's own credit, is allocated once it is raised.
     if ((customer.heldCredit ?? ZERO) > 0n || totalAmount < 0n) settle.push(customer.id)
@@ -167,7 +177,8 @@ export async function raiseInvoices(
     raise(customer, [], inserted, net, vat, false)
   }
   await store.ledger.raiseInvoices(invoices, run.id, rows)
-  await settleAccounts(store, settle, today, now)
+  // Their credit alerts are measured with the batch's (run-billing.ts).
+  await settleAccounts(store, settle, today, now, { alerts: false })
   for (const customer of finalBills) await store.repository('customers').update(customer.id, { finalInvoicedDate: customer.finalBillDate })
   return invoices.length
 }

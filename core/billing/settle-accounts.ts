@@ -8,17 +8,19 @@ import { allocateAccount } from './allocation.js'
  * Allocates the payments and credits of each customer to its invoices again, from scratch
  * (contract 10.3), and stores the result: after a payment, a write-off, an invoice raised with
  * held credit or a credit invoice, and when invoices become overdue. Callers hold the customers'
- * rows (a transaction with the customer locked) or run inside the billing job.
+ * rows (a transaction with the customer locked) or run inside the billing job. `alerts: false`
+ * leaves their credit alerts to the caller.
  */
-export async function settleAccounts(store: Store, customerIDs: readonly string[], today: DateOnly, now: string): Promise<void> {
+export async function settleAccounts(store: Store, customerIDs: readonly string[], today: DateOnly, now: string, options: { readonly alerts?: boolean } = {}): Promise<void> {
   if (customerIDs.length === 0) return
   const accounts = await store.receivables.accounts(customerIDs)
-  for (const id of customerIDs) {
-    const account = accounts.get(id) ?? { invoices: [], settlements: [] }
-    await store.receivables.saveAllocation(id, allocateAccount(account.invoices, account.settlements, today), account, now)
-  }
+  const entries = customerIDs.map((customerID) => {
+    const before = accounts.get(customerID) ?? { invoices: [], settlements: [] }
+    return { customerID, before, allocation: allocateAccount(before.invoices, before.settlements, today) }
+  })
+  await store.receivables.saveAllocations(entries, now)
   // Payments and overdue invoices change the balance and overdue amount that alerts measure.
-  await refreshCreditAlerts(store, customerIDs, now as Stamp)
+  if (options.alerts !== false) await refreshCreditAlerts(store, customerIDs, now as Stamp)
 }
 
 /**

@@ -23,10 +23,11 @@ export interface Receivables {
   /** Each customer's invoices and settlements (payments, written-off debts). */
   accounts(customerIDs: readonly string[]): Promise<Map<string, Account>>
   /**
-   * Stores a customer's allocation: replaces its allocation rows, sets its invoices' paid and
-   * outstanding amounts, paid dates and statuses where they changed, its overdue amount and held credit.
+   * Stores customers' allocations: replaces their allocation rows, sets their invoices' paid and
+   * outstanding amounts, paid dates and statuses where they changed, their overdue amounts and
+   * held credit.
    */
-  saveAllocation(customerID: string, allocation: AccountAllocation, before: Account, now: string): Promise<void>
+  saveAllocations(entries: readonly { readonly customerID: string; readonly allocation: AccountAllocation; readonly before: Account }[], now: string): Promise<void>
   /** The numbers of the customers with a call-charge minimum (`lowInvoiceActionValue`), not dropped. */
   numberMinimums(customerIDs: readonly string[]): Promise<{ id: string; customerID: string; value: Money }[]>
   /** What each customer's credit alerts are measured on; invoices created since `unsentSince` are unsent. */

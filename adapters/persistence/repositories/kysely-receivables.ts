@@ -59,38 +59,42 @@ export class KyselyReceivables implements Receivables {
     return out
   }
 
-  async saveAllocation(customerID: string, allocation: AccountAllocation, before: Account, now: string): Promise<void> {
-    const customer = this.dialect.encodeId(customerID)
-    await this.db.deleteFrom('invoice_allocations').where('customerID', '=', customer).execute()
-    const rows = allocation.allocations.map((a) => ({
-      invoiceID: this.dialect.encodeId(a.invoiceID),
-      customerID: customer,
-      transactionID: a.source.kind === 'transaction' ? this.dialect.encodeId(a.source.id) : null,
-      creditInvoiceID: a.source.kind === 'invoice' ? this.dialect.encodeId(a.source.id) : null,
-      amount: this.dialect.encodeBigint(a.amount),
-      allocatedDate: a.source.date,
-    }))
+  async saveAllocations(entries: readonly { customerID: string; allocation: AccountAllocation; before: Account }[], now: string): Promise<void> {
+    const ids = entries.map((e) => this.dialect.encodeId(e.customerID))
+    for (let i = 0; i < ids.length; i += CHUNK) await this.db.deleteFrom('invoice_allocations').where('customerID', 'in', ids.slice(i, i + CHUNK)).execute()
+    const rows = entries.flatMap(({ customerID, allocation }) =>
+      allocation.allocations.map((a) => ({
+        invoiceID: this.dialect.encodeId(a.invoiceID),
+        customerID: this.dialect.encodeId(customerID),
+        transactionID: a.source.kind === 'transaction' ? this.dialect.encodeId(a.source.id) : null,
+        creditInvoiceID: a.source.kind === 'invoice' ? this.dialect.encodeId(a.source.id) : null,
+        amount: this.dialect.encodeBigint(a.amount),
+        allocatedDate: a.source.date,
+      })),
+    )
     for (let i = 0; i < rows.length; i += CHUNK) await this.db.insertInto('invoice_allocations').values(rows.slice(i, i + CHUNK)).execute()
-    for (const invoice of before.invoices) {
-      const to = allocation.invoices.get(invoice.id)!
-      if (invoice.amountPaid === to.amountPaid && invoice.paidDate === to.paidDate && invoice.status === to.status) continue
+    for (const { customerID, allocation, before } of entries) {
+      for (const invoice of before.invoices) {
+        const to = allocation.invoices.get(invoice.id)!
+        if (invoice.amountPaid === to.amountPaid && invoice.paidDate === to.paidDate && invoice.status === to.status) continue
+        await this.db
+          .updateTable('invoices')
+          .set({
+            amountPaid: this.dialect.encodeBigint(to.amountPaid),
+            amountOutstanding: this.dialect.encodeBigint(to.amountOutstanding),
+            paidDate: to.paidDate,
+            status: to.status,
+            updatedStamp: now,
+          })
+          .where('id', '=', this.dialect.encodeId(invoice.id))
+          .execute()
+      }
       await this.db
-        .updateTable('invoices')
-        .set({
-          amountPaid: this.dialect.encodeBigint(to.amountPaid),
-          amountOutstanding: this.dialect.encodeBigint(to.amountOutstanding),
-          paidDate: to.paidDate,
-          status: to.status,
-          updatedStamp: now,
-        })
-        .where('id', '=', this.dialect.encodeId(invoice.id))
+        .updateTable('customers')
+        .set({ overdueAmount: this.dialect.encodeBigint(allocation.overdueAmount), heldCredit: this.dialect.encodeBigint(allocation.held) })
+        .where('id', '=', this.dialect.encodeId(customerID))
         .execute()
     }
-    await this.db
-      .updateTable('customers')
-      .set({ overdueAmount: this.dialect.encodeBigint(allocation.overdueAmount), heldCredit: this.dialect.encodeBigint(allocation.held) })
-      .where('id', '=', customer)
-      .execute()
   }
 
   async numberMinimums(customerIDs: readonly string[]): Promise<{ id: string; customerID: string; value: Money }[]> {
@@ -140,14 +144,23 @@ export class KyselyReceivables implements Receivables {
           if (f) apply(f, r)
         }
       }
-      await sums(
-        this.db.selectFrom('transactions').select(['customerID', sql<string>`sum(amount) + sum(${sql.ref('VATAmount')})`.as('total')]).where('customerID', 'in', ids).groupBy('customerID'),
-        (f, r) => (f.balance = this.money(r.total ?? 0)),
-      )
-      await sums(
-        this.db.selectFrom('invoices').select(['customerID', sql<string>`sum(${sql.ref('totalAmount')})`.as('total')]).where('customerID', 'in', ids).where('createdStamp', '>=', unsentSince).groupBy('customerID'),
-        (f, r) => (f.unsent = this.money(r.total ?? 0)),
-      )
+      // Only the figures some limit measures are summed (a billing run measures many customers).
+      const chunk = customerIDs.slice(i, i + CHUNK)
+      const having = (test: (f: Mutable) => boolean) => chunk.filter((id) => out.has(id) && test(out.get(id)!)).map((id) => this.dialect.encodeId(id))
+      const balanceIDs = having((f) => f.creditLimit !== null)
+      if (balanceIDs.length) {
+        await sums(
+          this.db.selectFrom('transactions').select(['customerID', sql<string>`sum(amount) + sum(${sql.ref('VATAmount')})`.as('total')]).where('customerID', 'in', balanceIDs).groupBy('customerID'),
+          (f, r) => (f.balance = this.money(r.total ?? 0)),
+        )
+      }
+      const unsentIDs = having((f) => f.creditLimitUnsent !== null)
+      if (unsentIDs.length) {
+        await sums(
+          this.db.selectFrom('invoices').select(['customerID', sql<string>`sum(${sql.ref('totalAmount')})`.as('total')]).where('customerID', 'in', unsentIDs).where('createdStamp', '>=', unsentSince).groupBy('customerID'),
+          (f, r) => (f.unsent = this.money(r.total ?? 0)),
+        )
+      }
       const numbers = await this.db
         .selectFrom('numbers')
         .select(['id', 'customerID', 'creditLimit'])
@@ -155,6 +168,8 @@ export class KyselyReceivables implements Receivables {
         .where('creditLimit', 'is not', null)
         .execute()
       for (const r of numbers) out.get(String(r.customerID))?.numbers.push({ id: String(r.id), creditLimit: this.money(r.creditLimit), unbilledCalls: ZERO })
+      const callIDs = having((f) => f.creditLimitCalls !== null || f.numbers.length > 0)
+      if (callIDs.length === 0) continue
       // Unbilled call charges: unapproved Call Charges rows, and rated calls no run has billed yet.
       const addCalls = (f: Mutable, r: any) => {
         const amount = this.money(r.total ?? 0)
@@ -166,7 +181,7 @@ export class KyselyReceivables implements Receivables {
         this.db
           .selectFrom('transactions')
           .select(['customerID', 'numberID', sql<string>`sum(amount)`.as('total')])
-          .where('customerID', 'in', ids)
+          .where('customerID', 'in', callIDs)
           .where('transactionType', '=', 'Call Charges')
           .where('approved', '=', 0)
           .groupBy(['customerID', 'numberID']),
@@ -176,7 +191,7 @@ export class KyselyReceivables implements Receivables {
         this.db
           .selectFrom('calls')
           .select(['customerID', 'numberID', sql<string>`sum(cost)`.as('total')])
-          .where('customerID', 'in', ids)
+          .where('customerID', 'in', callIDs)
           .where('rated', '=', 1)
           .where('deleted', '=', 0)
           .where('transactionID', 'is', null)
