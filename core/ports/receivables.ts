@@ -12,6 +12,14 @@ export interface StoredInvoice extends AccountInvoice {
   readonly status: InvoiceStatus | null
 }
 
+/** One allocation to an invoice. */
+export interface InvoicePaymentLine {
+  readonly transactionID: string | null
+  readonly creditInvoiceID: string | null
+  readonly amount: Money
+  readonly date: DateOnly
+}
+
 /** A customer's invoices and the money that pays them. */
 export interface Account {
   readonly invoices: readonly StoredInvoice[]
@@ -28,6 +36,12 @@ export interface Receivables {
    * held credit.
    */
   saveAllocations(entries: readonly { readonly customerID: string; readonly allocation: AccountAllocation; readonly before: Account }[], now: string): Promise<void>
+  /**
+   * What pays an invoice, in allocation order: each payment or written-off debt (`transactionID`)
+   * or credit invoice (`creditInvoiceID`) with the amount of it allocated to this invoice and its date
+   * (an invoice document's Payments page, contract 10.5).
+   */
+  invoicePayments(invoiceID: string): Promise<InvoicePaymentLine[]>
   /** The numbers of the customers with a call-charge minimum (`lowInvoiceActionValue`), not dropped. */
   numberMinimums(customerIDs: readonly string[]): Promise<{ id: string; customerID: string; value: Money }[]>
   /** What each customer's credit alerts are measured on; invoices created since `unsentSince` are unsent. */

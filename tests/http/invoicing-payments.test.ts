@@ -34,6 +34,8 @@ for (const target of activeTargets()) {
     await pay(h, c, '80.00', '2026-03-05')
     ;[jan, feb] = await invoicesOf(h, c)
     assert.equal(state(feb), [100, 100, 0, '2026-03-05', 'Paid'], 'the second payment completes February')
+    const paidBy = await h.platform.context.store.receivables.invoicePayments(feb.id)
+    assert.equal(paidBy.map((p) => [p.date, Number(p.amount) / 10_000]), [['2026-03-01', 50], ['2026-03-05', 50]], 'what paid it, for its document')
     await bill(h, '2026-03-31')
     const all = await invoicesOf(h, c)
     assert.is(all.length, 3)

@@ -3,7 +3,7 @@ import type { AccountAllocation, Settlement } from '../../../core/billing/alloca
 import type { InvoiceStatus } from '../../../core/presets/engine-lists.js'
 import type { DateOnly } from '../../../core/dates/date-only.js'
 import { fromUnits, ZERO, type Money } from '../../../core/money/money.js'
-import type { Account, Receivables, StoredInvoice } from '../../../core/ports/receivables.js'
+import type { Account, InvoicePaymentLine, Receivables, StoredInvoice } from '../../../core/ports/receivables.js'
 import type { CreditFigures } from '../../../core/credit/credit-alerts.js'
 import type { Stamp } from '../../../core/dates/stamp.js'
 import type { DatabaseDialect } from '../dialect/dialect.js'
@@ -95,6 +95,23 @@ export class KyselyReceivables implements Receivables {
         .where('id', '=', this.dialect.encodeId(customerID))
         .execute()
     }
+  }
+
+  async invoicePayments(invoiceID: string): Promise<InvoicePaymentLine[]> {
+    // Rows are written in allocation order by one insert per customer: insertion order is theirs.
+    const rows = await this.db
+      .selectFrom('invoice_allocations')
+      .select(['transactionID', 'creditInvoiceID', 'amount', 'allocatedDate'])
+      .where('invoiceID', '=', this.dialect.encodeId(invoiceID))
+      .orderBy('allocatedDate')
+      .orderBy('transactionID')
+      .execute()
+    return rows.map((r) => ({
+      transactionID: r.transactionID === null ? null : String(r.transactionID),
+      creditInvoiceID: r.creditInvoiceID === null ? null : String(r.creditInvoiceID),
+      amount: this.money(r.amount),
+      date: r.allocatedDate as DateOnly,
+    }))
   }
 
   async numberMinimums(customerIDs: readonly string[]): Promise<{ id: string; customerID: string; value: Money }[]> {
