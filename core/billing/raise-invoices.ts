@@ -77,8 +77,10 @@ export async function raiseInvoices(
   const raise = (customer: RunCustomer, transactionIDs: string[], inserted: number[], net: Money, vat: Money, suppressed: boolean) => {
     const { dueDate, overdueDate } = datesOf(customer)
     const totalAmount = add(net, vat)
-    // Credit held from earlier payments, or this invoice's own credit, is allocated once it is raised.
-    if ((customer.heldCredit ?? ZERO) > 0n || totalAmount < 0n) settle.push(customer.id)
+    const status = statusOf(totalAmount < 0n ? ZERO : totalAmount, overdueDate, today)
+    // Credit held from earlier payments, or this invoice's own credit, is allocated once it is
+    // raised; an invoice overdue at once (a run dated in the past) counts in the overdue amount.
+    if ((customer.heldCredit ?? ZERO) > 0n || totalAmount < 0n || status === 'Overdue') settle.push(customer.id)
     invoices.push({
       transactionIDs,
       inserted,
@@ -95,7 +97,7 @@ export async function raiseInvoices(
         amountOutstanding: totalAmount < 0n ? ZERO : totalAmount,
         paidDate: totalAmount <= 0n ? invoiceDate : null,
         overdueDate,
-        status: statusOf(totalAmount < 0n ? ZERO : totalAmount, overdueDate, today),
+        status,
         suppressed,
         createdStamp: now,
         updatedStamp: now,

@@ -71,6 +71,15 @@ for (const target of activeTargets()) {
     assert.equal(state((await invoicesOf(h, c))[0]), [40, 15, 25, null, 'Overdue'])
   })
 
+  test('an invoice overdue as it is raised counts in the overdue amount at once', async ({ h }) => {
+    h.clock.set('2026-03-01T09:00:00Z')
+    const c = await newCustomer(h, { paymentTerms: 7 })
+    await h.request('POST', `/customers/${c}/transactions`, { transactionType: 'Debit Note', amount: 12, transactionDate: '2026-01-20' })
+    await bill(h, '2026-01-31')
+    assert.is((await invoicesOf(h, c))[0].status, 'Overdue')
+    assert.is((await h.request('GET', `/customers/${c}`)).body.overdueAmount, 12)
+  })
+
   test('a credit invoice is Paid and its credit pays the next one; a write-off pays the invoices it writes off', async ({ h }) => {
     h.clock.set('2026-01-05T09:00:00Z')
     const c = await newCustomer(h)
