@@ -3,9 +3,13 @@ import type { Resource } from '../fields/resource.js'
 import type { Store } from '../ports/store.js'
 import type { Presets } from '../presets/presets.js'
 
-/** Whether clients give this field a preset value (presets discovery lists exactly these). */
+/**
+ * Whether presets discovery lists this field (contract 4: every Preset Value(s) field): the ones
+ * clients give, and read-only ones whose names come from a list (an invoice's status, a
+ * customer's creditAlerts), so a client knows every name it can read.
+ */
 export const takesPresetValue = (f: Field): boolean =>
-  (f.type === 'preset' || f.type === 'presets') && !f.internal && (!f.readOnly || !!f.createOnly)
+  (f.type === 'preset' || f.type === 'presets') && !f.internal && (!f.readOnly || !!f.createOnly || f.list !== undefined)
 
 /** The allowed values of every preset field of a resource: configured lists, or tariff names (contract 4). */
 export async function presetValues(ctx: { store: Store; presets: Presets }, resource: Resource): Promise<Record<string, readonly string[]>> {

@@ -71,13 +71,15 @@ for (const target of activeTargets()) {
     assert.equal(await alertsOf(h, c), [], '5.00 overdue is within 10.00')
   })
 
-  test('creditAlerts is in the OpenAPI document and the filter is documented', async ({ h }) => {
+  test('the new fields are in the OpenAPI document and the presets endpoint', async ({ h }) => {
     const doc = (await h.request('GET', '/openapi.json')).body
     const text = JSON.stringify(doc)
     assert.ok(text.includes('creditAlerts'))
     assert.ok(text.includes('overdueAmount'))
     assert.ok(text.includes('amountOutstanding'))
     assert.ok(text.includes('numberCreditLimit'))
+    assert.equal((await h.request('GET', '/presets/customers')).body.creditAlerts, ['creditLimit', 'creditLimitCalls', 'creditLimitOverdue', 'creditLimitUnsent', 'numberCreditLimit'])
+    assert.equal((await h.request('GET', '/presets/invoices')).body.status, ['Unpaid', 'Paid', 'Overdue'])
   })
 
   test.run()
