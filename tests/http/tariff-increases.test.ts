@@ -263,6 +263,16 @@ for (const target of activeTargets()) {
     assert.equal((await h.request('GET', `/tariffs/${tariff.id}`)).body, tariff, 'nothing changed')
   })
 
+  test('presets discovery lists the increase scopes each kind of tariff takes', async ({ h }) => {
+    const fixed = await h.request('GET', '/presets/fixedFeeTariffs/')
+    assert.is(fixed.status, 200)
+    assert.equal(fixed.body.increaseScope, ['recurringOnly', 'recurringAndConnections'])
+    const calls = await h.request('GET', '/presets/tariffs/')
+    assert.is(calls.status, 200)
+    assert.equal(calls.body.increaseScope, ['costOnly', 'allCharges'])
+    assert.not.ok('increaseOriginalID' in fixed.body, 'a tariff ID is not a preset (contract 4)')
+  })
+
   test('the OpenAPI document describes both actions with their parameters', async ({ h }) => {
     const doc = (await h.request('GET', '/openapi.json')).body
     const apply = doc.paths['/backend/api/v1/fixedFeeTariffs/{id}/applyIncrease'].post
