@@ -18,6 +18,7 @@ import type { KeySecrets } from '../../core/ports/key-hasher.js'
 import type { Store } from '../../core/ports/store.js'
 import { defaultPresets, type Presets } from '../../core/presets/presets.js'
 import { DEFAULT_KEY_CACHE_MS } from './config.js'
+import { loggedArchiver } from './logged-archiver.js'
 import { silentLogger, type Logger } from './logger.js'
 import type { PlatformConfig } from './platform.js'
 import { TYPES } from './tokens.js'
@@ -43,11 +44,11 @@ export function coreBindings(config: PlatformConfig, database: Database): Contai
       .inSingletonScope()
     bind<DisasterRecovery>(TYPES.DisasterRecovery)
       .toResolvedValue(
-        (db: Database) => ({
-          archiver: new FileArchiver(db, { dir: config.drDir ?? './data/dr', password: config.drPassword ?? null }),
+        (db: Database, logger: Logger) => ({
+          archiver: loggedArchiver(new FileArchiver(db, { dir: config.drDir ?? './data/dr', password: config.drPassword ?? null }), logger),
           retentionDays: config.drRetentionDays ?? DEFAULT_RETENTION_DAYS,
         }),
-        [TYPES.Database],
+        [TYPES.Database, TYPES.Logger],
       )
       .inSingletonScope()
     bind<PlatformContext>(TYPES.PlatformContext)

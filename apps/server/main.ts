@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import { toNodeHandler } from 'h3/node'
+import { findMissingArchives } from '../../core/disaster-recovery/archive-files.js'
 import { ensureAdminKey } from '../platform/admin-key.js'
 import { readEnvConfig } from '../platform/config.js'
 import { createLogger } from '../platform/logger.js'
@@ -32,6 +33,8 @@ async function main(): Promise<void> {
   server.keepAliveTimeout = 65_000
   const port = await listen(server, config.port, config.host)
   const platform = await openFromEnv(config, logger)
+  // Each archive the database lists but storage lacks is logged (as an error) and marked Missing.
+  await findMissingArchives(platform.context)
   const adminKey = await ensureAdminKey(platform)
   if (adminKey) {
     process.stdout.write(`Created API key "admin" (expert level 5, dataProtectionDownload). It is shown only once:\n${adminKey}\n`)

@@ -56,9 +56,48 @@ export async function getArchive(ctx: DisasterRecoveryContext, id: string): Prom
   return item
 }
 
-/** An available archive's bytes; a file gone from storage is as good as expired. */
+/**
+ * An available archive's bytes. A file gone from storage cannot be served (404102, as if expired),
+ * but it is not normal: the archive's status gains `Missing` so that its metadata says so, and the
+ * composition root logs the archiver's miss as an error.
+ */
 export async function openArchive(ctx: DisasterRecoveryContext, item: DisasterRecoveryFile): Promise<ArchiveContent> {
   const content = item.filename ? await ctx.disasterRecovery?.archiver.open(item.filename) : undefined
-  if (!content) throw drFileNotFound(item.id)
-  return content
+  if (content) return content
+  await markMissing(ctx, item)
+  throw new BillingError(
+    'dr_file_not_found',
+    `Disaster recovery file ${item.id} is listed but its archive is missing from storage`,
+    'Use another file; the operator must restore the archive directory (BILLING_DR_DIR) or wait for the next archive.',
+    { listOf: 'disasterRecoveryFiles' },
+  )
+}
+
+/**
+ * The available archives whose file storage lacks, each marked `Missing` (a start-up check, so
+ * a lost or unmounted archive directory is noticed before anyone asks for a file).
+ */
+export async function findMissingArchives(ctx: DisasterRecoveryContext): Promise<DisasterRecoveryFile[]> {
+  const archiver = ctx.disasterRecovery?.archiver
+  if (!archiver) return []
+  const available = await ctx.store.repository('disasterRecoveryFiles').list({ where: unexpiredWhere(ctx.clock.today()), limit: 1000 })
+  const missing: DisasterRecoveryFile[] = []
+  for (const item of available) {
+    const content = item.filename ? await archiver.open(item.filename) : undefined
+    if (content) {
+      await content.stream.cancel()
+      continue
+    }
+    await markMissing(ctx, item)
+    missing.push(item)
+  }
+  return missing
+}
+
+async function markMissing(ctx: DisasterRecoveryContext, item: DisasterRecoveryFile): Promise<void> {
+  if (item.status?.includes('Missing')) return
+  await ctx.store.repository('disasterRecoveryFiles').update(item.id, {
+    status: [...(item.status ?? []), 'Missing'],
+    updatedStamp: ctx.clock.now(),
+  })
 }

@@ -62,7 +62,7 @@ export const creditAlertNames = ['creditLimit', 'creditLimitCalls', 'creditLimit
 export type CreditAlertName = (typeof creditAlertNames)[number]
 
 /** The states of a disaster-recovery archive. */
-export const drFileStatuses = ['Complete', 'Encrypted', 'Expired'] as const
+export const drFileStatuses = ['Complete', 'Encrypted', 'Expired', 'Missing'] as const
 
 /** Every list above by its preset list name. */
 export const engineLists: Readonly<Record<string, readonly string[]>> = {

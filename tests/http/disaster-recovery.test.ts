@@ -4,10 +4,12 @@ import { join } from 'node:path'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { prefersArchive } from '../../adapters/http/routes/disaster-recovery-routes.js'
+import { findMissingArchives } from '../../core/disaster-recovery/archive-files.js'
 import { generateArchive } from '../../core/disaster-recovery/archive-jobs.js'
 import { disasterRecoveryFiles } from '../../core/fields/disaster-recovery-files.js'
 import type { Item } from '../../core/fields/item.js'
 import { BASE, openHarness, type ApiResponse, type Harness } from '../support/harness.js'
+import { capturedLogger } from '../support/log-lines.js'
 import { activeTargets } from '../support/targets.js'
 
 const PASSWORD = 'dr-http-password-7f3a'
@@ -22,6 +24,7 @@ interface Ctx {
   item: Item
   /** Every response of the suite, checked at the end for the password. */
   seen: ApiResponse[]
+  logs: ReturnType<typeof capturedLogger>
 }
 
 const get = async (ctx: Ctx, path: string, options: Parameters<Harness['request']>[3] = {}) => {
@@ -43,7 +46,8 @@ for (const target of activeTargets()) {
   test.before(async (ctx) => {
     ctx.dir = mkdtempSync(join(tmpdir(), 'dr-http-'))
     ctx.seen = []
-    ctx.h = await openHarness(target, { now: START, config: { drDir: ctx.dir, drPassword: PASSWORD } })
+    ctx.logs = capturedLogger()
+    ctx.h = await openHarness(target, { now: START, config: { drDir: ctx.dir, drPassword: PASSWORD, logger: ctx.logs.logger } })
     await ctx.h.request('POST', '/customers', { companyName: 'Archived Ltd', accountNumber: 'DR-HTTP' })
     ctx.item = await generateArchive(ctx.h.platform.context)
   })
@@ -159,12 +163,30 @@ for (const target of activeTargets()) {
     }
   })
 
-  test('a file gone from the disk answers 404102 for the archive, not a 500', async (ctx) => {
+  test('a file gone from the disk answers 404102 for the archive, not a 500; its metadata and the log say so', async (ctx) => {
     const other = await generateArchive(ctx.h.platform.context)
     rmSync(join(ctx.dir, other.filename as string))
     const r = await get(ctx, `/disasterRecoveryFiles/${other.id}`, { headers: ARCHIVE })
     assert.is(r.status, 404)
     assert.is(r.body.error_code, 404102)
+    assert.match(r.body.error, /missing from storage/)
+    const meta = await get(ctx, `/disasterRecoveryFiles/${other.id}`)
+    assert.equal(meta.body.status, ['Complete', 'Encrypted', 'Missing'])
+    const missed = ctx.logs.entries().filter((e) => e.msg === 'dr-archive-missing')
+    assert.equal(missed.map((e) => [e.level, e.filename]), [['error', other.filename]])
+  })
+
+  test('the start-up check marks every listed archive whose file is gone, and only those', async (ctx) => {
+    const kept = await generateArchive(ctx.h.platform.context)
+    const lost = await generateArchive(ctx.h.platform.context)
+    rmSync(join(ctx.dir, lost.filename as string))
+    const missing = await findMissingArchives(ctx.h.platform.context)
+    assert.ok(missing.some((m) => m.id === lost.id))
+    assert.not.ok(missing.some((m) => m.id === kept.id))
+    assert.ok((await get(ctx, `/disasterRecoveryFiles/${lost.id}`)).body.status.includes('Missing'))
+    assert.equal((await get(ctx, `/disasterRecoveryFiles/${kept.id}`)).body.status, ['Complete', 'Encrypted'])
+    const again = await findMissingArchives(ctx.h.platform.context)
+    assert.ok(again.some((m) => m.id === lost.id), 'still missing, still reported')
   })
 
   test('the password appears in no response', async (ctx) => {

@@ -1,0 +1,77 @@
+import { existsSync, mkdtempSync, rmSync } from 'node:fs'
+import { createServer, type Server } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { suite } from 'uvu'
+import * as assert from 'uvu/assert'
+import { startServer } from '../support/server-process.js'
+
+/**
+ * Misconfiguration stops the server before anything is written (contract 13): one log line at
+ * `error` naming the setting, exit code 1, no stack trace, and no database file, so the admin key
+ * is still printed by the first start that succeeds.
+ */
+const test = suite<{ dir: string }>('apps: misconfiguration fails before anything is written')
+test.before((ctx) => {
+  ctx.dir = mkdtempSync(join(tmpdir(), 'billing-misconfig-'))
+})
+test.after((ctx) => rmSync(ctx.dir, { recursive: true, force: true }))
+
+/** The error lines of a refused start: exactly one, JSON, with no stack frames anywhere. */
+function oneErrorLine(stderr: string): { msg: string; error: string } {
+  assert.not.match(stderr, /\n\s+at /, `no stack trace: ${stderr}`)
+  const lines = stderr.split('\n').filter((l) => l.trim())
+  const errors = lines.map((l) => JSON.parse(l)).filter((l) => l.level === 'error' || l.level === 'fatal')
+  assert.is(errors.length, 1, stderr)
+  return errors[0]
+}
+
+test('a bad cron pattern: one clear line, exit 1, no key printed; the next good start prints the key', async ({ dir }) => {
+  const db = join(dir, 'cron.sqlite')
+  const bad = startServer({ DATABASE_URL: `sqlite:${db}`, BILLING_SCHEDULER: 'on', BILLING_SCHEDULE_BILLING_POLL: 'every now and then' })
+  bad.ready.catch(() => {})
+  assert.is(await bad.exited, 1)
+  assert.match(oneErrorLine(bad.err()).error, /BILLING_SCHEDULE_BILLING_POLL/)
+  assert.not.match(bad.out(), /shown only once/)
+  assert.not.ok(existsSync(db), 'the database was not created')
+  const good = startServer({ DATABASE_URL: `sqlite:${db}` })
+  await good.ready
+  assert.match(good.out(), /shown only once:\ntbk_/)
+  good.child.kill('SIGTERM')
+  assert.is(await good.exited, 0)
+})
+
+test('a port in use: one line that names it, exit 1, no stack trace, nothing written', async ({ dir }) => {
+  const holder: Server = createServer()
+  const port = await new Promise<number>((resolve) =>
+    holder.listen(0, '127.0.0.1', () => resolve((holder.address() as { port: number }).port)),
+  )
+  try {
+    const db = join(dir, 'port.sqlite')
+    const s = startServer({ DATABASE_URL: `sqlite:${db}`, PORT: String(port) })
+    s.ready.catch(() => {})
+    assert.is(await s.exited, 1)
+    assert.match(oneErrorLine(s.err()).error, new RegExp(`127\\.0\\.0\\.1:${port} is already in use`))
+    assert.not.ok(existsSync(db), 'the database was not created')
+  } finally {
+    holder.close()
+  }
+})
+
+test('a BILLING_DR_DIR that does not exist: one line that names it, exit 1', async ({ dir }) => {
+  const db = join(dir, 'dr.sqlite')
+  const s = startServer({ DATABASE_URL: `sqlite:${db}`, BILLING_DR_DIR: join(dir, 'no-such-mount') })
+  s.ready.catch(() => {})
+  assert.is(await s.exited, 1)
+  assert.match(oneErrorLine(s.err()).error, /BILLING_DR_DIR .*no-such-mount is not a directory/)
+  assert.not.ok(existsSync(db))
+})
+
+test('a DATABASE_URL of no supported kind: one line that names it, exit 1', async () => {
+  const s = startServer({ DATABASE_URL: 'mysql://root@127.0.0.1/billing' })
+  s.ready.catch(() => {})
+  assert.is(await s.exited, 1)
+  assert.match(oneErrorLine(s.err()).error, /DATABASE_URL|mysql/)
+})
+
+test.run()
