@@ -1,3 +1,4 @@
+#!/usr/bin/env node
 import { parseArgs } from 'node:util'
 import { createApiKey } from '../../core/access/api-keys.js'
 import { readEnvConfig } from '../platform/config.js'

@@ -1,3 +1,4 @@
+#!/usr/bin/env node
 import { access } from 'node:fs/promises'
 import { parseArgs } from 'node:util'
 import { restoreArchive } from '../../adapters/archive/restore-archive.js'

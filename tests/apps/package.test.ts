@@ -1,10 +1,11 @@
 import { execFile } from 'node:child_process'
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { promisify } from 'node:util'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
+import { installOffline, npm, provideSqliteAddon } from '../support/npm-install.js'
 
 const run = promisify(execFile)
 const root = resolve('.')
@@ -52,36 +53,6 @@ function lockedVersions(): Record<string, string> {
   return out
 }
 
-const npm = (args: string[], cwd: string) => run('npm', [...args, '--loglevel=error'], { cwd, maxBuffer: 64 * 1024 * 1024, env: { ...process.env, npm_config_update_notifier: 'false' } })
-
-/** Installs the tarball offline when the cache has everything, otherwise from the registry. */
-async function install(consumer: string, tarball: string): Promise<'offline' | 'online'> {
-  const args = ['install', '--no-audit', '--no-fund', '--ignore-scripts', tarball]
-  try {
-    await npm([...args, '--offline'], consumer)
-    return 'offline'
-  } catch (error) {
-    console.log(`[package] offline install failed (${(error as Error).message.split('\n')[0]}); installing from the registry`)
-    await npm(args, consumer)
-    return 'online'
-  }
-}
-
-/**
- * Scripts were skipped at install (no telemetry, no compiler): the SQLite addon of the same
- * version is copied from this project, or built when the versions differ.
- */
-async function provideSqliteAddon(consumer: string): Promise<void> {
-  const version = (dir: string) => JSON.parse(readFileSync(join(dir, 'node_modules/better-sqlite3/package.json'), 'utf8')).version
-  const addon = 'node_modules/better-sqlite3/build/Release/better_sqlite3.node'
-  if (version(root) === version(consumer) && existsSync(join(root, addon))) {
-    mkdirSync(join(consumer, 'node_modules/better-sqlite3/build/Release'), { recursive: true })
-    copyFileSync(join(root, addon), join(consumer, addon))
-  } else {
-    await npm(['rebuild', 'better-sqlite3', '--ignore-scripts=false'], consumer)
-  }
-}
-
 if (process.env.SKIP_PACK_TEST === '1') {
   console.log('\n[package] SKIPPED: SKIP_PACK_TEST=1; npm pack and the consumer install did not run.\n')
   test.skip('npm pack; a consumer installs the tarball and uses the library by name', () => {})
@@ -102,8 +73,8 @@ if (process.env.SKIP_PACK_TEST === '1') {
       const consumer = join(dir, 'consumer')
       mkdirSync(consumer)
       writeFileSync(join(consumer, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module', overrides: lockedVersions() }, null, 2))
-      const how = await install(consumer, join(dir, packed.filename))
-      await provideSqliteAddon(consumer)
+      const how = await installOffline(['install', join(dir, packed.filename)], consumer)
+      await provideSqliteAddon(root, consumer)
 
       writeFileSync(join(consumer, 'consumer.mjs'), consumerScript)
       const out = await run(process.execPath, ['consumer.mjs'], { cwd: consumer })
@@ -119,6 +90,13 @@ if (process.env.SKIP_PACK_TEST === '1') {
       const tsc = join(root, 'node_modules/typescript/bin/tsc')
       const flags = ['--noEmit', '--strict', '--skipLibCheck', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--target', 'es2022']
       await run(process.execPath, [tsc, ...flags, 'consumer.ts'], { cwd: consumer }).catch((e) => assert.unreachable(`the typings check: ${e.stdout}`))
+      // The CLIs through the package's bin entries, as an installed package offers them.
+      const bin = (name: string, ...args: string[]) =>
+        run(join(consumer, 'node_modules/.bin', name), args, { cwd: consumer, env: { ...process.env, DATABASE_URL: `sqlite:${join(consumer, 'cli.sqlite')}` } })
+      assert.match((await bin('telco-billing-apikey', 'create', '--name', 'ops')).stdout, /^tbk_[\w-]{32}\n$/)
+      assert.match((await bin('telco-billing-apikey', 'list')).stdout, /^ops\t/m)
+      const usage = await bin('telco-billing-restore', '--help')
+      assert.match(usage.stderr, /usage:/)
       console.log(`[package] ${packed.filename}: ${paths.length} files, installed ${how}`)
     } finally {
       rmSync(dir, { recursive: true, force: true })

@@ -58,9 +58,10 @@ test('usage files over a real socket: read as they arrive; a bad row answers 400
   }
 })
 
-test('npm run apikey: create prints the key alone; list; revoke is immediate', async ({ dir }) => {
+test('the API key CLI: create prints the key alone; list; revoke is immediate', async ({ dir }) => {
   const env = { ...process.env, DATABASE_URL: `sqlite:${join(dir, 'cli.sqlite')}` }
-  const run = (...args: string[]) => spawnSync('npm', ['run', 'apikey', '--', ...args], { env, encoding: 'utf8' })
+  // The source, so the test needs no build; tests/apps/production-install.test.ts runs `npm run apikey`.
+  const run = (...args: string[]) => spawnSync(process.execPath, ['--import', 'tsx', 'apps/cli/apikey.ts', ...args], { env, encoding: 'utf8' })
   const created = run('create', '--name', 'ops', '--expert-level', '3', '--permission', 'dataProtectionDownload')
   assert.is(created.status, 0, created.stderr)
   assert.match(created.stdout, /^tbk_[\w-]{32}\n$/)
