@@ -17,15 +17,20 @@ export interface Target {
 }
 
 const postgresUrl = process.env.TEST_DATABASE_URL
-let announced = false
+let skippedSuites = 0
 
-/** The targets this run can use; Postgres only with TEST_DATABASE_URL, said once when skipped. */
+/**
+ * The targets this run can use; Postgres only with TEST_DATABASE_URL. Each suite left without
+ * Postgres is counted, and the count is said once at the end, in the form scripts/test.mjs
+ * adds to its summary line.
+ */
 export function activeTargets(): TargetName[] {
   const only = process.env.TEST_TARGETS?.split(',').map((s) => s.trim())
   const names = targetNames.filter((n) => (n !== 'postgres' || postgresUrl) && (!only || only.includes(n)))
-  if (!postgresUrl && !announced) {
-    announced = true
-    console.log('\n[postgres] SKIPPED: TEST_DATABASE_URL is not set; the Postgres suites did not run.\n')
+  if (!postgresUrl && (!only || only.includes('postgres'))) {
+    if (skippedSuites++ === 0) {
+      process.on('exit', () => console.log(`\n[postgres] SKIPPED ${skippedSuites} suite${skippedSuites === 1 ? '' : 's'}: TEST_DATABASE_URL is not set, so the Postgres suites did not run\n`))
+    }
   }
   return names
 }
