@@ -26,21 +26,25 @@ export const assetFiles: readonly AssetFile[] = [
   { name: 'favicon-16x16.png', contentType: 'image/png', vendor: true },
 ]
 
-/** The page itself: no inline script, every asset from this server. */
-export const docsPage = `<!DOCTYPE html>
+/**
+ * The page itself: no inline script, every asset from this server, under the prefix the app is
+ * mounted at (`/billing` when mounted there; empty when not). docs.js reads the document's URL
+ * from the page, so the one static script serves every mount point.
+ */
+export const docsPage = (prefix: string): string => `<!DOCTYPE html>
 <html lang="en">
   <head>
     <meta charset="utf-8">
     <meta name="viewport" content="width=device-width, initial-scale=1">
     <title>Telecom billing API reference</title>
-    <link rel="stylesheet" href="${DOCS_PATH}/swagger-ui.css">
-    <link rel="icon" type="image/png" href="${DOCS_PATH}/favicon-32x32.png" sizes="32x32">
-    <link rel="icon" type="image/png" href="${DOCS_PATH}/favicon-16x16.png" sizes="16x16">
+    <link rel="stylesheet" href="${prefix}${DOCS_PATH}/swagger-ui.css">
+    <link rel="icon" type="image/png" href="${prefix}${DOCS_PATH}/favicon-32x32.png" sizes="32x32">
+    <link rel="icon" type="image/png" href="${prefix}${DOCS_PATH}/favicon-16x16.png" sizes="16x16">
   </head>
   <body>
-    <div id="swagger-ui"></div>
-    <script src="${DOCS_PATH}/swagger-ui-bundle.js"></script>
-    <script src="${DOCS_PATH}/docs.js"></script>
+    <div id="swagger-ui" data-openapi="${prefix}${OPENAPI_PATH}"></div>
+    <script src="${prefix}${DOCS_PATH}/swagger-ui-bundle.js"></script>
+    <script src="${prefix}${DOCS_PATH}/docs.js"></script>
   </body>
 </html>
 `
@@ -48,7 +52,7 @@ export const docsPage = `<!DOCTYPE html>
 /** Starts Swagger UI on the document; `validatorUrl: null` keeps it from calling out. */
 const initializer = `window.addEventListener('load', function () {
   window.ui = SwaggerUIBundle({
-    url: ${JSON.stringify(OPENAPI_PATH)},
+    url: document.getElementById('swagger-ui').getAttribute('data-openapi'),
     dom_id: '#swagger-ui',
     deepLinking: true,
     presets: [SwaggerUIBundle.presets.apis],

@@ -5,6 +5,8 @@ import type { IdempotencyStore } from '../../core/ports/idempotency-store.js'
 import type { KeySecrets } from '../../core/ports/key-hasher.js'
 import { accessLevel } from './middleware/access-level.js'
 import { authentication } from './middleware/authentication.js'
+import { compression } from './middleware/compression.js'
+import { cors } from './middleware/cors.js'
 import { idempotency } from './middleware/idempotency.js'
 import { notFound } from './middleware/not-found.js'
 import { rateLimit } from './middleware/rate-limit.js'
@@ -27,10 +29,15 @@ export interface HttpOptions extends Pick<RequestContextOptions, 'onRequestEnd' 
   readonly rateLimitClock?: () => number
   /** A request not answered within this many milliseconds answers 503001; no deadline when absent. */
   readonly handlerTimeoutMs?: number
+  /** Origins whose browsers may call the API (`*` for any); none when absent. */
+  readonly corsOrigins?: readonly string[]
+  /** Compress large answers when the client accepts brotli or gzip (default true). */
+  readonly compression?: boolean
 }
 
 /**
- * The h3 application, composed here and only here. Global middlewares in contract 2's order:
+ * The h3 application, composed here and only here. CORS comes first (a preflight carries no
+ * key), then compression of whatever is answered, then contract 2's order:
  * request ID, deadline and error bodies; authentication; the key's rate limit. Then each route
  * with its own middlewares (access level, idempotency), then 404/405 for what no route answers.
  */
@@ -39,6 +46,8 @@ export function createHttpApp(options: HttpOptions): H3 {
   // A malformed escape in the path (`/customers/%E0%A4%A`) reaches the middleware instead of
   // h3's own 400: authentication still comes first, and no route matches it or every ID check refuses it.
   const app = new H3({ silent: true, allowMalformedURL: true })
+  if (options.corsOrigins?.length) app.use(cors(options.corsOrigins))
+  if (options.compression !== false) app.use(compression())
   app.use(requestContext({ ...options, deadlineMs: options.handlerTimeoutMs }))
   app.use(authentication(platform, secrets, new Set(routes.filter((r) => r.public).map(fullPath))))
   if (options.rateLimit) app.use(rateLimit(new RateLimiter(options.rateLimit, options.rateLimitClock)))

@@ -1,3 +1,4 @@
+import { hash } from 'node:crypto'
 import type { H3Event } from 'h3'
 import { FastResponse } from 'srvx'
 import { toErrorParts } from './error-response.js'
@@ -21,6 +22,25 @@ export function jsonText(event: H3Event, status: number, text: string | Uint8Arr
     status,
     headers: { 'content-type': 'application/json; charset=utf-8', 'x-request-id': requestIdOf(event), ...headers },
   })
+}
+
+/**
+ * One item's JSON with a strong `ETag` (a digest of the bytes sent), or `304 Not Modified` when
+ * `If-None-Match` names it: a client that polls an item pays for a body only when it changed.
+ */
+export function jsonItem(event: H3Event, text: string | Uint8Array): Response {
+  const etag = `"${hash('sha1', text, 'base64url')}"`
+  if (noneMatch(event.req.headers.get('if-none-match'), etag)) {
+    return new FastResponse(null, { status: 304, headers: { etag, 'x-request-id': requestIdOf(event) } })
+  }
+  return jsonText(event, 200, text, { etag })
+}
+
+/** Whether an `If-None-Match` header names this entity tag (weak comparison, RFC 9110 13.1.2). */
+function noneMatch(header: string | null, etag: string): boolean {
+  if (!header) return false
+  if (header.trim() === '*') return true
+  return header.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag)
 }
 
 /** The contract's error response for any failure; unexpected ones are logged, never shown. */

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs'
 import type { LevelWithSilent } from 'pino'
+import { parseCorsOrigins } from '../../adapters/http/middleware/cors.js'
 import { DEFAULT_RATE_LIMIT, parseRateLimit, type RateLimit } from '../../adapters/http/rate-limit.js'
 import { mergePresets, defaultPresets, type Presets } from '../../core/presets/presets.js'
 import { readSchedules, type Schedules } from './jobs.js'
@@ -30,6 +31,8 @@ export interface EnvConfig {
   readonly logLevel: LevelWithSilent
   /** METRICS_PUBLIC=true: `/metrics` needs no key. */
   readonly metricsPublic: boolean
+  /** BILLING_CORS_ORIGINS: origins whose browsers may call the API (`*` for any). */
+  readonly corsOrigins: readonly string[]
   /** The jobs' schedules, checked (BILLING_SCHEDULE_*, BILLING_BATCH_*). */
   readonly schedules: Schedules
 }
@@ -59,6 +62,7 @@ export function readEnvConfig(env: NodeJS.ProcessEnv = process.env): EnvConfig {
     keyCacheMs: wholeNumber('BILLING_KEY_CACHE_MS', env.BILLING_KEY_CACHE_MS, DEFAULT_KEY_CACHE_MS),
     logLevel: oneOf('LOG_LEVEL', env.LOG_LEVEL, LOG_LEVELS, 'info'),
     metricsPublic: oneOf('METRICS_PUBLIC', env.METRICS_PUBLIC, ['true', 'false'], 'false') === 'true',
+    corsOrigins: parseCorsOrigins(env.BILLING_CORS_ORIGINS),
     schedules: readSchedules(env),
   }
 }

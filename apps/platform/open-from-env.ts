@@ -12,6 +12,7 @@ export async function openFromEnv(config: EnvConfig, logger: Logger): Promise<Pl
     drDir: config.drDir,
     drRetentionDays: config.drRetentionDays,
     rateLimit: config.rateLimit,
+    corsOrigins: config.corsOrigins,
     requestTimeoutMs: config.requestTimeoutMs,
     keyCacheMs: config.keyCacheMs,
     metricsPublic: config.metricsPublic,

@@ -46,6 +46,8 @@ export interface PlatformConfig {
   readonly drRetentionDays?: number
   /** Requests per API key (BILLING_RATE_LIMIT); no limit when absent or null. */
   readonly rateLimit?: RateLimit | null
+  /** Origins whose browsers may call the HTTP API (`*` for any); none when absent. */
+  readonly corsOrigins?: readonly string[]
   /** Milliseconds of a monotonic clock for the rate limit (tests pass their own). */
   readonly rateLimitClock?: () => number
   /** A request not answered within this many milliseconds answers 503001 (BILLING_REQUEST_TIMEOUT_MS); none when absent. */

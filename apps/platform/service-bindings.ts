@@ -55,6 +55,7 @@ export function serviceBindings(config: PlatformConfig): ContainerModule {
             rateLimit: config.rateLimit,
             rateLimitClock: config.rateLimitClock,
             handlerTimeoutMs: config.requestTimeoutMs,
+            corsOrigins: config.corsOrigins,
             onRequestEnd: (entry) => {
               metrics.observeRequest(entry)
               logger.info(entry, 'request')

@@ -12,6 +12,8 @@ export interface DocumentSource {
   readonly resources: ReadonlyMap<ResourceName, Resource>
   /** The platform's configured lists (a BILLING_PRESETS_FILE shows up as the enums). */
   readonly presets: Presets
+  /** Where the API is served (`/`, or the mount point); the paths below carry the base path. */
+  readonly serverUrl?: string
 }
 
 const description = `Billing and account management for telecom resellers and carriers.
@@ -32,6 +34,7 @@ export function toOpenApiDocument(source: DocumentSource): JsonSchema {
   return {
     openapi: '3.1.0',
     info: { title: 'Telecom billing API', version: '1', description },
+    servers: [{ url: source.serverUrl ?? '/', description: 'this server' }],
     tags: tagsOf(paths),
     paths,
     components: {

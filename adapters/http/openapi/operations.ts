@@ -38,7 +38,7 @@ function operation(route: Route, source: OperationSource): JsonSchema {
   const resource = doc.resource ? source.resources.get(doc.resource) : undefined
   const body = requestBody(route, resource, source.presets)
   return {
-    operationId: operationId(route),
+    operationId: operationId(route, (name) => source.resources.get(name as ResourceName)?.singular),
     summary: doc.summary,
     ...(route.access ? { description: access[route.access], 'x-access': route.access } : {}),
     tags: [tagOf(route)],
@@ -49,14 +49,42 @@ function operation(route: Route, source: OperationSource): JsonSchema {
   }
 }
 
-/** `getCustomersByIdNumbers`: unique, since a path and method name one route. */
-function operationId(route: Route): string {
-  const words = route.path
-    .split(/[^A-Za-z0-9:]+/)
-    .filter(Boolean)
-    .map((w) => (w.startsWith(':') ? `By${cap(w.slice(1))}` : cap(w)))
-  return route.method.toLowerCase() + words.join('')
+/**
+ * What the operation does, for generated clients: `listCustomers`, `createCustomer`,
+ * `getCustomer`, `listCustomerNumbers` (a list under a parent), `runCustomerAction` (the
+ * `?action=` route), `applyIncreaseTariff` (an action route of its own). Routes of no kind keep
+ * a name made of their method and path (`getHealthz`).
+ */
+export function operationId(route: Route, singularOf: (name: string) => string | undefined): string {
+  const segments = route.path.split('/').filter(Boolean)
+  const resource = route.doc.resource
+  const one = resource ? pascal(singularOf(resource) ?? resource) : ''
+  // `/customers/:id/numbers`: the parent is the collection before the `:id`.
+  const parent = segments.length >= 3 && segments[1].startsWith(':') && segments[2] === resource ? pascal(singularOf(segments[0]) ?? segments[0]) : ''
+  switch (resource ? route.doc.kind : 'other') {
+    case 'list':
+      return `list${parent}${cap(resource!)}`
+    case 'create':
+      return `create${parent}${one}`
+    case 'get':
+      return `get${one}`
+    case 'update':
+      return `update${one}`
+    case 'delete':
+      return `delete${one}`
+    case 'action': {
+      const last = segments[segments.length - 1]
+      return last.startsWith(':') ? `run${one}Action` : `${last}${one}`
+    }
+    default: {
+      const words = segments.map((w) => (w.startsWith(':') ? `By${cap(w.slice(1))}` : cap(w.replace(/[^A-Za-z0-9]/g, ''))))
+      return route.method.toLowerCase() + words.join('')
+    }
+  }
 }
+
+/** `fixed fee tariff` → `FixedFeeTariff`. */
+const pascal = (words: string): string => words.split(/\s+/).map(cap).join('')
 
 const cap = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1)
 

@@ -8,6 +8,7 @@ import { readJsonObject } from '../body.js'
 import { json } from '../respond.js'
 import { BASE_PATH, type Route } from '../route.js'
 import { assertNoQuery, getRoute, listRoute } from './resource-routes.js'
+import { apiPath } from '../mount-prefix.js'
 
 type Scope = 'customers' | 'numbers' | 'features'
 const scopeColumn: Record<Scope, string> = { customers: 'customerID', numbers: 'numberID', features: 'featureID' }
@@ -37,7 +38,7 @@ export function transactionRoutes(transactions: Resource, r: (n: Scope) => Resou
         await getItem(ctx.platform, r('customers'), ctx.params.id)
         const body = await readJsonObject(event)
         const item = await addManualTransaction(ctx.platform, ctx.params.id, body)
-        return json(event, 201, toWire(transactions, item), { location: `${BASE_PATH}/transactions/${item.id}` })
+        return json(event, 201, toWire(transactions, item), { location: apiPath(event, `/transactions/${item.id}`) })
       },
     },
   ]
@@ -55,7 +56,7 @@ export function billingRunRoutes(runs: Resource, invoices: Resource, customers: 
       async handler(event, ctx) {
         assertNoQuery(event)
         const item = await createBillingRun(ctx.platform, await readJsonObject(event))
-        return json(event, 201, toWire(runs, item), { location: `${BASE_PATH}/billingRuns/${item.id}` })
+        return json(event, 201, toWire(runs, item), { location: apiPath(event, `/billingRuns/${item.id}`) })
       },
     },
     {

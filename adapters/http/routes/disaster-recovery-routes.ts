@@ -2,7 +2,7 @@ import type { H3Event } from 'h3'
 import { getArchive, openArchive, unexpiredWhere } from '../../../core/disaster-recovery/archive-files.js'
 import type { Resource } from '../../../core/fields/resource.js'
 import { toWire } from '../../../core/fields/wire.js'
-import { json, requestIdOf } from '../respond.js'
+import { jsonItem, requestIdOf } from '../respond.js'
 import type { Route } from '../route.js'
 import { assertNoQuery, listRoute } from './resource-routes.js'
 
@@ -35,7 +35,7 @@ export function disasterRecoveryRoutes(files: Resource): Route[] {
       async handler(event, ctx) {
         const item = await getArchive(ctx.platform, ctx.params.id)
         assertNoQuery(event)
-        if (!prefersArchive(event.req.headers.get('accept'))) return json(event, 200, toWire(files, item))
+        if (!prefersArchive(event.req.headers.get('accept'))) return jsonItem(event, JSON.stringify(toWire(files, item)))
         const content = await openArchive(ctx.platform, item)
         return archiveResponse(event, item.filename as string, content)
       },

@@ -2,6 +2,7 @@ import type { H3Event } from 'h3'
 import type { PlatformContext } from '../../../core/platform.js'
 import { assetContent, assetFiles, assetVersion, docsPage, type AssetFile } from '../api-reference.js'
 import { toOpenApiDocument } from '../openapi/openapi-document.js'
+import { mountPrefix } from '../mount-prefix.js'
 import { requestIdOf } from '../respond.js'
 import type { Route } from '../route.js'
 
@@ -10,7 +11,8 @@ import type { Route } from '../route.js'
  * document describes `routes()`, the whole table these routes end up in, themselves included.
  */
 export function docsRoutes(routes: () => readonly Route[]): Route[] {
-  const documents = new WeakMap<PlatformContext, string>()
+  // One text per platform and mount point: the document's `servers` names where it is served.
+  const documents = new WeakMap<PlatformContext, Map<string, string>>()
   return [
     {
       method: 'GET',
@@ -18,11 +20,14 @@ export function docsRoutes(routes: () => readonly Route[]): Route[] {
       public: true,
       doc: { summary: 'This OpenAPI 3.1 document, generated from the field catalogue and the route table', kind: 'other' },
       async handler(event, ctx) {
-        let text = documents.get(ctx.platform)
+        const prefix = mountPrefix(event)
+        let texts = documents.get(ctx.platform)
+        if (!texts) documents.set(ctx.platform, (texts = new Map()))
+        let text = texts.get(prefix)
         if (text === undefined) {
           const { resources, presets } = ctx.platform
-          text = JSON.stringify(toOpenApiDocument({ routes: routes(), resources, presets }))
-          documents.set(ctx.platform, text)
+          text = JSON.stringify(toOpenApiDocument({ routes: routes(), resources, presets, serverUrl: prefix || '/' }))
+          texts.set(prefix, text)
         }
         return send(event, text, 'application/json; charset=utf-8', 'no-cache')
       },
@@ -33,7 +38,7 @@ export function docsRoutes(routes: () => readonly Route[]): Route[] {
       public: true,
       doc: { summary: 'Interactive API reference (Swagger UI, served from local files)', kind: 'other', contentType: 'text/html' },
       async handler(event) {
-        return send(event, docsPage, 'text/html; charset=utf-8', 'no-cache')
+        return send(event, docsPage(mountPrefix(event)), 'text/html; charset=utf-8', 'no-cache')
       },
     },
     ...assetFiles.map(assetRoute),

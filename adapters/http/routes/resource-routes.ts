@@ -10,8 +10,9 @@ import { createItem, getItem, getWireItem, updateItem } from '../../../core/reso
 import { readJsonObject } from '../body.js'
 import { nextLink, rawParams } from '../query.js'
 import { arrayPieces, joinPieces, type Pieces } from '../json-pieces.js'
-import { jsonText } from '../respond.js'
+import { jsonItem, jsonText } from '../respond.js'
 import { BASE_PATH, type RequestContext, type Route } from '../route.js'
+import { apiPath } from '../mount-prefix.js'
 
 /** How a route reads its items and writes their JSON; expansions hook in here. */
 export interface Present {
@@ -75,7 +76,7 @@ export function getRoute(resource: Resource, present = presentPlain, flags: read
       assertNoQuery(event, flags)
       const request = flags.length ? parseListRequest(resource, rawParams(event), flags) : null
       const body = await present.one(item, request, ctx)
-      return jsonText(event, 200, body.length === 1 ? body[0] : joinPieces(body))
+      return jsonItem(event, body.length === 1 ? body[0] : joinPieces(body))
     },
   }
 }
@@ -96,7 +97,7 @@ export function createRoute(resource: Resource, o: CreateOptions): Route {
       const owner = o.owner ? await o.owner(ctx) : {}
       const body = await readJsonObject(event)
       const item = await createItem(ctx.platform, resource, body, owner)
-      return jsonText(event, 201, toWireJson(resource, item), { location: `${BASE_PATH}/${resource.name}/${item.id}` })
+      return jsonText(event, 201, toWireJson(resource, item), { location: apiPath(event, `/${resource.name}/${item.id}`) })
     },
   }
 }

@@ -8,6 +8,7 @@ import { json } from '../respond.js'
 import { BASE_PATH, type Route } from '../route.js'
 import type { ActionDocDef } from './action-routes.js'
 import { assertNoQuery, getRoute, listRoute } from './resource-routes.js'
+import { apiPath } from '../mount-prefix.js'
 
 /** Usage files (CSV imports) and the calls they bring (contract 9.6). */
 export function usageRoutes(usageFiles: Resource, calls: Resource, customers: Resource, numbers: Resource): Route[] {
@@ -33,7 +34,7 @@ export function usageRoutes(usageFiles: Resource, calls: Resource, customers: Re
         assertCsv(event)
         const name = event.url.searchParams.get('name')
         const file = await importUsageFile(ctx.platform, bodyLines(event), name)
-        return json(event, 201, toWire(usageFiles, file), { location: `${BASE_PATH}/usageFiles/${file.id}` })
+        return json(event, 201, toWire(usageFiles, file), { location: apiPath(event, `/usageFiles/${file.id}`) })
       },
     },
     listRoute(usageFiles, { path: '/usageFiles', summary: 'List imported usage files' }),
