@@ -42,7 +42,7 @@ if (!existsSync(CHROMIUM)) {
   })
 
   test('the page lists the endpoints, loading nothing from outside this server', async ({ page, outside }) => {
-    await page.locator('#operations-customers-getCustomers').waitFor(WAIT)
+    await page.locator('#operations-customers-listCustomers').waitFor(WAIT)
     const paths = await page.locator('.opblock-summary-path').allInnerTexts()
     const normalised = paths.map((p) => p.replace(/\u200b/g, ''))
     assert.ok(normalised.includes('/backend/api/v1/customers'), normalised.slice(0, 5).join(' '))
@@ -57,7 +57,7 @@ if (!existsSync(CHROMIUM)) {
     await page.locator('.auth-btn-wrapper button[type=submit]').click(WAIT)
     await page.locator('.auth-btn-wrapper button.btn-done').click(WAIT)
 
-    const op = page.locator('#operations-customers-getCustomers')
+    const op = page.locator('#operations-customers-listCustomers')
     await op.locator('.opblock-summary').click(WAIT)
     await op.locator('.try-out__btn').click(WAIT)
     const answered = page.waitForResponse(
@@ -78,4 +78,66 @@ if (!existsSync(CHROMIUM)) {
   })
 
   test.run()
+
+  // Mounted inside another h3 app: the page, its files, the document and "try it" all live
+  // under the mount point.
+  const mounted = suite<{ h: Harness; base: string; browser: Browser; page: Page; failed: string[]; close: () => Promise<void> }>('browser: API reference page, mounted under /billing')
+  mounted.before(async (ctx) => {
+    const { chromium } = await import('playwright-core')
+    const { H3 } = await import('h3')
+    const { toNodeHandler } = await import('h3/node')
+    const { createServer } = await import('node:http')
+    ctx.h = await openHarness('sqlite-memory')
+    await ctx.h.request('POST', '/customers', { lastname: 'Hopper', accountNumber: 'ACC-MOUNT' })
+    const outer = new H3()
+    outer.mount('/billing', ctx.h.platform.app)
+    const server = createServer(toNodeHandler(outer))
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    ctx.base = `http://127.0.0.1:${(server.address() as { port: number }).port}`
+    ctx.close = () => new Promise<void>((resolve) => server.close(() => resolve()))
+    ctx.browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS })
+    ctx.page = await ctx.browser.newPage()
+    ctx.failed = []
+    ctx.page.on('response', (r) => {
+      if (r.status() >= 400) ctx.failed.push(`${r.status()} ${r.url()}`)
+    })
+    await ctx.page.goto(`${ctx.base}/billing/backend/api/v1/docs`)
+  })
+  mounted.after(async (ctx) => {
+    await ctx.browser?.close()
+    await ctx.close?.()
+    await ctx.h?.close()
+  })
+
+  mounted('the page renders from files under the mount point, and "try it" calls the mounted API', async ({ h, base, page, failed }) => {
+    await page.locator('#operations-customers-listCustomers').waitFor(WAIT)
+    assert.equal(failed, [])
+    await page.locator('button.authorize').first().click(WAIT)
+    await page.locator('#auth-bearer-value').fill(h.keys.low, WAIT)
+    await page.locator('.auth-btn-wrapper button[type=submit]').click(WAIT)
+    await page.locator('.auth-btn-wrapper button.btn-done').click(WAIT)
+    const op = page.locator('#operations-customers-listCustomers')
+    await op.locator('.opblock-summary').click(WAIT)
+    await op.locator('.try-out__btn').click(WAIT)
+    const answered = page.waitForResponse((r) => r.url().startsWith(`${base}/billing/backend/api/v1/customers`) && r.request().method() === 'GET', WAIT)
+    await op.locator('button.execute').click(WAIT)
+    const response = await answered
+    assert.is(response.status(), 200)
+    assert.equal(((await response.json()) as { accountNumber: string }[]).map((c) => c.accountNumber), ['ACC-MOUNT'])
+    assert.equal(failed, [])
+  })
+
+  mounted('Location and Link headers carry the mount point', async ({ h, base }) => {
+    const headers = { authorization: `Bearer ${h.keys.admin}`, 'content-type': 'application/json' }
+    const created = await fetch(`${base}/billing/backend/api/v1/customers`, { method: 'POST', headers, body: JSON.stringify({ accountNumber: 'ACC-MOUNT-2' }) })
+    assert.is(created.status, 201)
+    const id = ((await created.json()) as { id: string }).id
+    assert.is(created.headers.get('location'), `/billing/backend/api/v1/customers/${id}`)
+    const page = await fetch(`${base}/billing/backend/api/v1/customers?limit=1`, { headers })
+    assert.match(page.headers.get('link')!, /^<\/billing\/backend\/api\/v1\/customers\?limit=1&idAfter=\d+>; rel="next"$/)
+    const doc = (await (await fetch(`${base}/billing/backend/api/v1/openapi.json`)).json()) as { servers: { url: string }[] }
+    assert.equal(doc.servers.map((s) => s.url), ['/billing'])
+  })
+
+  mounted.run()
 }

@@ -79,16 +79,23 @@ for (const target of activeTargets()) {
       assert.equal(wire.required, names, resource.name)
     }
     const customer = schemas.Customer.properties
-    assert.ok(customer.title.enum.includes('Captain'), 'presets file shows up')
+    // An operator's list is a string with its names as examples (a presets file may add names);
+    // a list the engine branches on is closed.
+    assert.ok(customer.title.examples.includes('Captain'), 'presets file shows up')
+    assert.is(customer.title.enum, undefined)
     assert.equal(customer.title.type, ['string', 'null'])
-    assert.equal(customer.turnover, { type: ['number', 'null'], multipleOf: 0.0001 })
+    assert.equal(schemas.BillingRun.properties.status.enum.slice(0, 2), ['Pending', 'Requested'])
+    assert.equal(customer.turnover.type, ['number', 'null'])
+    assert.is(customer.turnover.format, 'decimal')
+    assert.is(customer.turnover.multipleOf, 0.0001)
+    assert.match(customer.turnover.description, /exact decimal/)
     assert.equal(customer.contractStartDate.format, 'date')
     assert.equal(customer.createdStamp.format, 'date-time')
     assert.ok(customer.id.readOnly)
     assert.is(customer.id.type, 'string')
     assert.ok(new RegExp(customer.id.pattern).test('12'))
     assert.equal(customer.customerGroups.type, 'array')
-    assert.ok(customer.customerGroups.items.enum.includes('VIP'))
+    assert.ok(customer.customerGroups.items.examples.includes('VIP'))
     assert.is(schemas.Number.properties.droppedBy, undefined, 'internal fields are not on the wire')
     assert.ok(schemas.CustomerContact.properties.accountPassword.writeOnly)
     // Create: writable fields plus createOnly (status); update: writable only, all optional.
@@ -97,6 +104,19 @@ for (const target of activeTargets()) {
     assert.is(schemas.CustomerUpdate.properties.status, undefined)
     assert.is(schemas.CustomerUpdate.required, undefined)
     assert.equal(schemas.CustomerUpdate.properties.turnover.type, ['number', 'string', 'null'])
+  })
+
+  test('operation IDs say what they do; servers names where the API is', ({ doc }) => {
+    const id = (path: string, method: string) => doc.paths[`/backend/api/v1${path}`][method].operationId
+    assert.is(id('/customers', 'get'), 'listCustomers')
+    assert.is(id('/customers', 'post'), 'createCustomer')
+    assert.is(id('/customers/{id}', 'get'), 'getCustomer')
+    assert.is(id('/customers/{id}', 'patch'), 'updateCustomer')
+    assert.is(id('/customers/{id}', 'post'), 'runCustomerAction')
+    assert.is(id('/customers/{id}/numbers', 'get'), 'listCustomerNumbers')
+    assert.is(id('/customers/{id}/numbers', 'post'), 'createCustomerNumber')
+    assert.is(id('/fixedFeeTariffs/{id}/applyIncrease', 'post'), 'applyIncreaseFixedFeeTariff')
+    assert.equal(doc.servers, [{ url: '/', description: 'this server' }])
   })
 
   test('operations: query types, 201 + Location on create, action names and parameters', ({ doc }) => {
@@ -118,7 +138,7 @@ for (const target of activeTargets()) {
     assert.ok(['drop', 'reinstate', 'finalBill', 'generatePIN', 'addSharedContact'].every((n) => names.schema.enum.includes(n)))
     const drop = action.requestBody.content['application/json'].schema.anyOf.find((s: any) => s.title === 'drop')
     assert.equal(drop.required, ['status', 'dateDrop'])
-    assert.ok(drop.properties.status.enum.includes('Dropped'))
+    assert.ok(drop.properties.status.examples.includes('Dropped'))
     assert.is(drop.properties.dateDrop.format, 'date')
     assert.ok(action.responses['200'].content['application/json'].schema.anyOf.some((s: any) => s.title === 'generatePIN'))
   })

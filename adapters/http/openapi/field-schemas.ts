@@ -14,12 +14,14 @@ export type FieldUse = 'response' | 'request'
 
 const ID_PATTERN = '^[1-9][0-9]{0,15}$'
 const AMOUNT_PATTERN = '^-?[0-9]{1,15}(\\.[0-9]{1,4})?$'
+const EXACT = 'An exact decimal amount with up to 4 decimal places, never rounded through binary floating point: read it as a decimal, and send it as a string to keep it exact.'
 const tariffKind = { tariffs: 'call tariff', fixedFeeTariffs: 'fixed fee tariff' } as const
 
 /** The JSON Schema of one field's value, from its wire type and, for presets, the configured list. */
 export function fieldSchema(field: Field, presets: Presets, use: FieldUse): JsonSchema {
   const schema = { ...baseSchema(field, presets, use) }
   if (field.description) schema.description = field.description
+  if (field.type === 'currency') schema.description = `${field.description ?? 'amount'}. ${EXACT}`
   if (use === 'response') {
     if (field.readOnly) schema.readOnly = true
     if (field.writeOnly) schema.writeOnly = true
@@ -45,8 +47,8 @@ function baseSchema(field: Field, presets: Presets, use: FieldUse): JsonSchema {
     case 'currency':
       // Exact to 4 decimal places; a request may give the amount as a decimal string.
       return use === 'request'
-        ? { type: ['number', 'string'], multipleOf: 0.0001, pattern: AMOUNT_PATTERN }
-        : { type: 'number', multipleOf: 0.0001 }
+        ? { type: ['number', 'string'], format: 'decimal', multipleOf: 0.0001, pattern: AMOUNT_PATTERN }
+        : { type: 'number', format: 'decimal', multipleOf: 0.0001 }
     case 'date':
       return { type: 'string', format: 'date' }
     case 'datetime':
@@ -60,13 +62,19 @@ function baseSchema(field: Field, presets: Presets, use: FieldUse): JsonSchema {
   }
 }
 
-/** A configured name: an enum of the platform's list, or the name of an existing tariff. */
+/**
+ * A configured name. A list the engine branches on (statuses, units, scopes) is closed: an enum
+ * of the platform's list. Any other list is the operator's to extend with a presets file, so it
+ * is a string with the configured names as examples: a client generated from one platform's
+ * document must not refuse a name another platform adds. Tariff fields name an existing tariff.
+ */
 function presetSchema(field: Field, presets: Presets): JsonSchema {
   if (field.ref) {
     return { type: 'string', minLength: 1, maxLength: 200, 'x-names-of': field.ref, description: `name of an existing ${tariffKind[field.ref]}` }
   }
   const list = field.list ? presets.lists[field.list] : undefined
-  if (list) return { type: 'string', enum: [...list], 'x-preset-list': field.list }
+  if (list && field.values) return { type: 'string', enum: [...list], 'x-preset-list': field.list }
+  if (list) return { type: 'string', minLength: 1, examples: [...list], 'x-preset-list': field.list }
   return field.values ? { type: 'string', enum: [...field.values] } : { type: 'string' }
 }
 
