@@ -90,9 +90,12 @@ for (const target of activeTargets()) {
       await h.request('POST', `/customers/${c.id}/features`, { featureType: 'Support' })
     }
     const query = `/customers?idAfter=${Number(made[0]) - 1}&expandNumbers&expandServices&expandFeatures&limit=6`
+    // The key's lookup is cached for BILLING_KEY_CACHE_MS (1 s): on a loaded machine it may lapse
+    // between the two requests, so only the reads of the page are counted.
+    const pageQueries = () => h.queries.filter((q) => !/from "api_keys"/.test(String(q))).length
     h.queries.length = 0
     const r = await h.request('GET', query)
-    const perRequest = h.queries.length
+    const perRequest = pageQueries()
     assert.is(r.body.length, 6)
     for (const c of r.body) {
       assert.is(c.numbers.length, 2)
@@ -105,7 +108,7 @@ for (const target of activeTargets()) {
     assert.ok(perRequest <= 12, `expansion took ${perRequest} queries`)
     h.queries.length = 0
     await h.request('GET', query.replace('limit=6', 'limit=2'))
-    assert.is(h.queries.length, perRequest, 'the number of queries does not grow with the page')
+    assert.is(pageQueries(), perRequest, 'the number of queries does not grow with the page')
     const one = await h.request('GET', `/customers/${made[0]}?expandNumbers`)
     assert.is(one.body.numbers.length, 2)
     assert.is(one.body.features, undefined)
