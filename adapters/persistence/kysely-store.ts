@@ -18,6 +18,8 @@ import type { Ledger } from '../../core/ports/ledger.js'
 import type { RatingData } from '../../core/ports/rating-data.js'
 import { KyselyRatingData } from './repositories/kysely-rating-data.js'
 import { KyselyReceivables } from './repositories/kysely-receivables.js'
+import { KyselyChangeLog, SYSTEM_ACTOR } from './repositories/kysely-change-log.js'
+import type { Actor, ChangeLog } from '../../core/ports/change-log.js'
 import type { Receivables } from '../../core/ports/receivables.js'
 import type { LifecycleLog } from '../../core/ports/lifecycle-log.js'
 import { KyselyResourceRepository, type Peers } from './repositories/kysely-resource-repository.js'
@@ -36,6 +38,8 @@ export interface StoreOptions {
   readonly keyCacheMs?: number
   /** Repositories to use instead of the generic one, by resource. */
   readonly factories?: Partial<Record<ResourceName, RepositoryFactory>>
+  /** Who history entries name (the request's API key); `system` by default. */
+  readonly actor?: () => Actor
 }
 
 /** What a store and the stores of its transactions share: they are all on one root database. */
@@ -43,6 +47,7 @@ interface Shared {
   readonly queries: CompiledQueries
   readonly recentKeys: RecentKeys
   readonly factories: Partial<Record<ResourceName, RepositoryFactory>>
+  readonly actor: () => Actor
 }
 
 /** The Kysely implementation of the Store port, for one connection or one transaction. */
@@ -53,6 +58,7 @@ export class KyselyStore implements Store {
   readonly ledger: Ledger
   readonly rating: RatingData
   readonly receivables: Receivables
+  readonly changes: ChangeLog
 
   constructor(
     readonly db: Kysely<any>,
@@ -60,13 +66,14 @@ export class KyselyStore implements Store {
     private readonly resources: ReadonlyMap<ResourceName, Resource>,
     options: StoreOptions = {},
     private readonly inTransaction = false,
-    private readonly shared: Shared = { queries: new CompiledQueries(), recentKeys: new RecentKeys(options.keyCacheMs ?? 0), factories: options.factories ?? {} },
+    private readonly shared: Shared = { queries: new CompiledQueries(), recentKeys: new RecentKeys(options.keyCacheMs ?? 0), factories: options.factories ?? {}, actor: options.actor ?? (() => SYSTEM_ACTOR) },
   ) {
     this.apiKeys = new KyselyApiKeyRepository(db, shared.queries, shared.recentKeys)
     this.lifecycle = new KyselyLifecycleLog(db, dialect)
     this.ledger = new KyselyLedger(db, dialect)
     this.rating = new KyselyRatingData(db, dialect)
     this.receivables = new KyselyReceivables(db, dialect)
+    this.changes = new KyselyChangeLog(db, dialect, shared.actor)
   }
 
   private readonly peers: Peers = (name) => this.repositoryOf(name)

@@ -38,6 +38,7 @@ export class RowCodec {
       case 'boolean':
         return value ? 1 : 0
       case 'presets':
+      case 'json':
         return JSON.stringify(value)
       case 'id':
         return this.dialect.encodeId(value as string)
@@ -76,6 +77,8 @@ export class RowCodec {
         return Number(raw)
       case 'presets':
         return JSON.parse(raw as string) as string[]
+      case 'json':
+        return JSON.parse(raw as string) as FieldValue
       default:
         return raw as string
     }
@@ -101,4 +104,4 @@ function compileDecoder(
   return decode(fields, convert) as (row: Record<string, unknown>, p?: readonly unknown[]) => Item
 }
 
-const isText = (f: Field): boolean => !['id', 'currency', 'boolean', 'number', 'presets'].includes(f.type)
+const isText = (f: Field): boolean => !['id', 'currency', 'boolean', 'number', 'presets', 'json'].includes(f.type)

@@ -6,6 +6,7 @@ import type { Resource } from '../fields/resource.js'
 import { readParams } from '../input/action-params.js'
 import type { PlatformContext } from '../platform.js'
 import { getItem } from '../resources/resources.js'
+import { recordChanges } from '../history/record-change.js'
 
 /**
  * An action on an item that exists: its parameters, described as fields (name, wire type,
@@ -50,6 +51,15 @@ export async function runItemAction(
     )
   }
   const params = readParams(name, action.params, body, ctx.validator)
-  // The table of a collection holds actions on its items: `getItem` read this one from it.
-  return (action as ItemAction).run(ctx, item, params)
+  // The action, its history entry and its event commit together (contract 12); the action's own
+  // transactions join this one.
+  return ctx.store.transaction(async (store) => {
+    const repo = store.repository(resource.name)
+    const before = (await repo.getForUpdate(id)) ?? item
+    // The table of a collection holds actions on its items: `getItem` read this one from it.
+    const result = await (action as ItemAction).run({ ...ctx, store }, before, params)
+    const after = (await repo.get(id)) ?? null
+    await recordChanges(store, ctx.clock, [{ resource, action: name, before, after }])
+    return result
+  })
 }

@@ -182,6 +182,11 @@ export async function raiseInvoices(
   // Their credit alerts are measured with the batch's (run-billing.ts).
   await settleAccounts(store, settle, today, now, { alerts: false })
   for (const customer of finalBills) await store.repository('customers').update(customer.id, { finalInvoicedDate: customer.finalBillDate })
+  // Announced in the batch's transaction, by one statement (contract 12: an outbox).
+  if (invoices.length) {
+    const customerIDs = invoices.map((i) => i.values.customerID as string)
+    await store.changes.appendEventsOf('invoice.raised', ctx.resources.get('invoices')!, { billingRunID: run.id, customerID: customerIDs }, now)
+  }
   return invoices.length
 }
 

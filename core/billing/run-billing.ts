@@ -10,6 +10,7 @@ import { ledgerWrites, mergeWrites } from './ledger-writes.js'
 import { billingInputs, type BillingInput } from './billing-inputs.js'
 import type { RunCustomer, RunFeature } from './run-fields.js'
 import { raiseInvoices } from './raise-invoices.js'
+import { appendEvents } from '../history/record-change.js'
 import { rateUnratedCalls } from '../rating/rate-unrated-calls.js'
 import { billCalls } from './bill-calls.js'
 import { hasCreditLimits, refreshCreditAlerts } from '../credit/credit-alerts.js'
@@ -69,7 +70,10 @@ export async function runNextBillingRun(ctx: PlatformContext, options: RunOption
     return await executeBillingRun(ctx, run, options)
   } catch (error) {
     const reason = error instanceof BillingError ? error.message : 'unexpected failure; see the worker log'
-    await runs.update(run.id, { status: 'Failed', failureReason: reason, estimatedCompletion: null, completedDate: ctx.clock.now(), updatedStamp: ctx.clock.now() })
+    await ctx.store.transaction(async (store) => {
+      const failed = await store.repository('billingRuns').update(run.id, { status: 'Failed', failureReason: reason, estimatedCompletion: null, completedDate: ctx.clock.now(), updatedStamp: ctx.clock.now() })
+      if (failed) await appendEvents(store, ctx.clock, 'billing_run.failed', ctx.resources.get('billingRuns')!, [failed])
+    })
     throw error
   }
 }
@@ -135,15 +139,20 @@ async function executeBillingRun(ctx: PlatformContext, run: BillingRun, options:
   }
   const totals = await ctx.store.ledger.runInvoiceTotals(run.id)
   const { customersDone } = progress.at(ctx.clock.now())
-  await ctx.store.repository('billingRuns').update(run.id, {
-    status: 'Complete',
-    invoiceAmount: totals.amount,
-    invoiceCount: totals.count,
-    customersTotal: customersDone,
-    customersDone,
-    estimatedCompletion: null,
-    completedDate: ctx.clock.now(),
-    updatedStamp: ctx.clock.now(),
+  // The run's completion and its event commit together (contract 12).
+  await ctx.store.transaction(async (store) => {
+    await store.repository('billingRuns').update(run.id, {
+      status: 'Complete',
+      invoiceAmount: totals.amount,
+      invoiceCount: totals.count,
+      customersTotal: customersDone,
+      customersDone,
+      estimatedCompletion: null,
+      completedDate: ctx.clock.now(),
+      updatedStamp: ctx.clock.now(),
+    })
+    const completed = (await store.repository('billingRuns').get(run.id))!
+    await appendEvents(store, ctx.clock, 'billing_run.completed', ctx.resources.get('billingRuns')!, [completed])
   })
   return { runID: run.id, status: 'Complete', customers, invoices, ledgerWrites: writes }
 }

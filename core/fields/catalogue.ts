@@ -13,6 +13,10 @@ import { tariffDetails } from './tariff-details.js'
 import { tariffs } from './tariffs.js'
 import { transactions } from './transactions.js'
 import { usageFiles } from './usage-files.js'
+import { history } from './history.js'
+import { events } from './events.js'
+import { webhooks } from './webhooks.js'
+import { webhookDeliveries } from './webhook-deliveries.js'
 import { resourceNames, type Resource, type ResourceName } from './resource.js'
 
 /** Every resource of the platform, by collection name: the one place fields are described. */
@@ -32,6 +36,10 @@ export const catalogue = {
   calls,
   usageFiles,
   disasterRecoveryFiles,
+  history,
+  events,
+  webhooks,
+  webhookDeliveries,
 } as const satisfies Record<ResourceName, Resource>
 
 export const resources: readonly Resource[] = Object.values(catalogue)

@@ -3,7 +3,7 @@ import type { Stamp } from '../dates/stamp.js'
 import type { Money } from '../money/money.js'
 import type { catalogue } from './catalogue.js'
 import type { Field } from './field.js'
-import type { Item, Values } from './item.js'
+import type { Item, JsonValue, Values } from './item.js'
 import type { Resource, ResourceName } from './resource.js'
 
 /**
@@ -24,6 +24,7 @@ interface DomainTypes {
   boolean: boolean
   preset: string
   presets: readonly string[]
+  json: JsonValue
 }
 
 /** A value of each wire type as a request may give it (contract 2, Wire types). */
@@ -39,6 +40,7 @@ interface InputTypes {
   boolean: boolean
   preset: string
   presets: readonly string[]
+  json: unknown
 }
 
 /** The fields of a resource, as a union of their literal types. */

@@ -13,6 +13,7 @@ export const wireTypes = [
   'boolean',
   'preset',   // a configured name
   'presets',  // array of configured names
+  'json',     // a JSON value the platform writes (a history entry's changes, an event's data); never from a request
 ] as const
 export type WireType = (typeof wireTypes)[number]
 

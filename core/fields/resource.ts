@@ -16,6 +16,10 @@ export const resourceNames = [
   'calls',
   'usageFiles',
   'disasterRecoveryFiles',
+  'history',
+  'events',
+  'webhooks',
+  'webhookDeliveries',
 ] as const
 export type ResourceName = (typeof resourceNames)[number]
 

@@ -213,6 +213,9 @@ export class InputValidator {
       case 'preset':
         if (field.ref) return v.pipe(v.string(), v.minLength(1), v.maxLength(MAX_KEY_LENGTH), v.check(isStorableText))
         return v.picklist(this.allowed(field) as string[])
+      case 'json':
+        // Only the platform writes these fields (they are read-only): any JSON value compares.
+        return v.unknown() as v.GenericSchema<unknown, FieldValue>
       case 'presets':
         return v.pipe(
           v.array(v.picklist(this.allowed(field) as string[])),

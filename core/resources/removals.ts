@@ -3,6 +3,7 @@ import type { Item } from '../fields/item.js'
 import type { ResourceName } from '../fields/resource.js'
 import type { Store } from '../ports/store.js'
 import type { ResourceContext } from './resources.js'
+import { recordChanges } from '../history/record-change.js'
 
 /**
  * What goes with an item when it is deleted, child tables first. Ledger rows, calls and
@@ -36,6 +37,7 @@ export async function deleteItem(ctx: ResourceContext, name: ResourceName, id: s
     if (name === 'customerContacts') await store.contacts.unlinkAll({ contactID: id })
     for (const d of dependents[name] ?? []) await store.repository(d.resource).removeWhere([{ op: 'eq', column: d.column, value: id }])
     await repo.remove(id)
+    await recordChanges(store, ctx.clock, [{ resource: repo.resource, action: 'delete', before: item, after: null }])
     return item
   })
 }

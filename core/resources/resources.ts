@@ -10,6 +10,7 @@ import type { ListQuery, WireItem } from '../ports/resource-repository.js'
 import type { Store } from '../ports/store.js'
 import type { PasswordHasher } from '../ports/password-hasher.js'
 import { refreshCreditAlerts } from '../credit/credit-alerts.js'
+import { recordChanges } from '../history/record-change.js'
 import { digitsOnly, type ListRequest } from './list-request.js'
 
 /** What the resource use cases need. */
@@ -54,7 +55,12 @@ export async function createItem<N extends ResourceName>(ctx: ResourceContext, r
   await checkRefs(ctx, resource, refChecks)
   await hashSecrets(ctx, resource, values)
   const defaults = initialValues(resource, ctx.clock)
-  return (await repositoryOf(ctx.store, resource).insert(withDerived(resource, { ...defaults, ...values, ...owner }))) as Entity<N>
+  // The item, its history entry and its event commit together (contract 12).
+  return ctx.store.transaction(async (store) => {
+    const created = await repositoryOf(store, resource).insert(withDerived(resource, { ...defaults, ...values, ...owner }))
+    await recordChanges(store, ctx.clock, [{ resource, action: 'create', before: null, after: created }])
+    return created as Entity<N>
+  })
 }
 
 export async function getItem<N extends ResourceName>(ctx: ResourceContext, resource: Resource<N>, id: string): Promise<Entity<N>> {
@@ -77,10 +83,17 @@ export async function updateItem<N extends ResourceName>(ctx: ResourceContext, r
     const updated = (await repo.update(id, withDerived(resource, values))) as Entity<N>
     // A changed credit limit changes the customer's credit alerts (contract 10.6).
     const owner = creditLimitOwner(resource.name, updated as unknown as Item, values)
-    if (!owner) return updated
-    await refreshCreditAlerts(store, [owner], ctx.clock.now(), { candidates: true })
-    return resource.name === 'customers' ? ((await repo.get(id)) as Entity<N>) : updated
+    const after = owner ? await refreshedItem(ctx, store, resource, updated, owner) : updated
+    await recordChanges(store, ctx.clock, [{ resource, action: 'update', before: current as Item, after: after as unknown as Item }])
+    return after
   })
+}
+
+/** The updated item after its customer's credit alerts were measured again. */
+async function refreshedItem<N extends ResourceName>(ctx: ResourceContext, store: Store, resource: Resource<N>, updated: Entity<N>, owner: string): Promise<Entity<N>> {
+  const id = (updated as unknown as Item).id
+  await refreshCreditAlerts(store, [owner], ctx.clock.now(), { candidates: true })
+  return resource.name === 'customers' ? ((await repositoryOf(store, resource).get(id)) as Entity<N>) : updated
 }
 
 const customerLimits = ['creditLimit', 'creditLimitCalls', 'creditLimitOverdue', 'creditLimitUnsent']
@@ -171,10 +184,12 @@ export async function scheduleCustomerDeletion(ctx: ResourceContext, resource: R
     const current = await repo.getForUpdate(id)
     if (!current) throw notFound(resource.singular, id)
     if (current.deletionScheduledDate) return current
-    return (await repo.update(id, {
+    const after = (await repo.update(id, {
       deletionScheduledDate: addDays(ctx.clock.today(), DELETION_GRACE_DAYS),
       updatedStamp: ctx.clock.now(),
     }))!
+    await recordChanges(store, ctx.clock, [{ resource, action: 'delete', before: current, after }])
+    return after
   })
 }
 

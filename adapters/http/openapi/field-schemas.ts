@@ -59,6 +59,9 @@ function baseSchema(field: Field, presets: Presets, use: FieldUse): JsonSchema {
       return presetSchema(field, presets)
     case 'presets':
       return { type: 'array', items: presetSchema(field, presets) }
+    case 'json':
+      // Written by the platform: a history entry's changes, an event's resource, a delivery's attempts.
+      return field.description ? { description: field.description } : {}
   }
 }
 

@@ -67,6 +67,8 @@ function convert(f: Field, v: RawBuilder<unknown>): RawBuilder<unknown> {
       return sql`case ${v} when 1 then true when 0 then false end`
     case 'presets':
       return sql`coalesce(${v}::json, '[]'::json)`
+    case 'json':
+      return sql`${v}::json`
     case 'currency':
       // numeric division is exact here; trim_scale drops the trailing zeros.
       return sql`trim_scale(${v}::numeric / 10000)`

@@ -31,6 +31,8 @@ function conversion(f: Field): ((v: RawBuilder<unknown> | ReturnType<typeof sql.
       return (v) => sql`case ${v} when 1 then json('true') when 0 then json('false') end`
     case 'presets':
       return (v) => sql`json(coalesce(${v}, '[]'))`
+    case 'json':
+      return (v) => sql`json(${v})`
     case 'currency':
       // Integer arithmetic on the ten-thousandths: the exact decimal, trailing zeros dropped.
       return (v) =>

@@ -14,6 +14,7 @@ import * as m0010 from './0010-unrated-calls-index.js'
 import * as m0011 from './0011-billing-run-progress.js'
 import * as m0012 from './0012-invoice-payments.js'
 import * as m0013 from './0013-credit-alerts.js'
+import * as m0014 from './0014-history-events.js'
 
 type Step = { up(db: Kysely<any>, dialect: DatabaseDialect): Promise<void> }
 
@@ -32,6 +33,7 @@ const steps: Record<string, Step> = {
   '0011-billing-run-progress': m0011,
   '0012-invoice-payments': m0012,
   '0013-credit-alerts': m0013,
+  '0014-history-events': m0014,
 }
 
 /** Brings the schema up to date; safe to call from several processes at once (Kysely locks). */

@@ -1,0 +1,55 @@
+import { sql, type Kysely } from 'kysely'
+import type { Stamp } from '../../../core/dates/stamp.js'
+import type { Resource } from '../../../core/fields/resource.js'
+import { wireMembers } from '../wire-members.js'
+import type { Actor, ChangeLog, NewEvent, NewHistoryEntry } from '../../../core/ports/change-log.js'
+import type { DatabaseDialect } from '../dialect/dialect.js'
+
+/** Who changes things when no request says otherwise: the worker, the scheduler, a script. */
+export const SYSTEM_ACTOR: Actor = { apiKeyName: 'system', requestID: null }
+
+/** Rows per insert statement: a run's invoices are appended a batch at a time, well under the parameter limits. */
+const CHUNK = 1000
+
+/** History and the events outbox in the tables of migration 0014, on the store's connection or transaction. */
+export class KyselyChangeLog implements ChangeLog {
+  constructor(
+    private readonly db: Kysely<any>,
+    private readonly dialect: DatabaseDialect,
+    private readonly actor: () => Actor,
+  ) {}
+
+  async append(entries: readonly NewHistoryEntry[], events: readonly NewEvent[]): Promise<void> {
+    if (entries.length) {
+      const { apiKeyName, requestID } = this.actor()
+      const id = (v: string | null) => (v === null ? null : this.dialect.encodeId(v))
+      const rows = entries.map((e) => ({
+        resource: e.resource,
+        resourceID: id(e.resourceID),
+        customerID: id(e.customerID),
+        action: e.action,
+        changes: JSON.stringify(e.changes),
+        apiKeyName,
+        requestID,
+        createdStamp: e.createdStamp,
+      }))
+      for (let i = 0; i < rows.length; i += CHUNK) await this.db.insertInto('history').values(rows.slice(i, i + CHUNK)).execute()
+    }
+    for (let i = 0; i < events.length; i += CHUNK) {
+      await this.db.insertInto('events').values(events.slice(i, i + CHUNK) as NewEvent[]).execute()
+    }
+  }
+
+  async appendEventsOf(type: string, resource: Resource, where: Readonly<Record<string, string | readonly string[]>>, createdStamp: Stamp): Promise<void> {
+    const wire = this.dialect.wireJson(wireMembers(resource, resource.table, {}))
+    let select = this.db
+      .selectFrom(resource.table)
+      .select([sql.lit(type).as('type'), sql`cast(${wire.column} as text)`.as('data'), sql.lit(createdStamp).as('createdStamp')])
+    for (const [column, value] of Object.entries(where)) {
+      if (typeof value === 'string') select = select.where(column, '=', this.dialect.encodeId(value))
+      else if (value.length === 0) return
+      else select = select.where(column, 'in', value.map((v) => this.dialect.encodeId(v)))
+    }
+    await this.db.insertInto('events').columns(['type', 'data', 'createdStamp']).expression(select.orderBy(`${resource.table}.id`)).execute()
+  }
+}
