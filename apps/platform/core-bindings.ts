@@ -1,3 +1,4 @@
+import { currentActor } from '../../adapters/security/actor-scope.js'
 import { ContainerModule } from 'inversify'
 import { FileArchiver } from '../../adapters/archive/file-archiver.js'
 import { templatePaymentLinkProvider } from '../../adapters/payments/template-payment-link-provider.js'
@@ -35,7 +36,7 @@ export function coreBindings(config: PlatformConfig, database: Database): Contai
     bind<Store>(TYPES.Store)
       .toResolvedValue(
         (db: Database, resources: ReadonlyMap<ResourceName, Resource>) =>
-          new KyselyStore(db.db, db.dialect, resources, { keyCacheMs: config.keyCacheMs ?? DEFAULT_KEY_CACHE_MS }),
+          new KyselyStore(db.db, db.dialect, resources, { keyCacheMs: config.keyCacheMs ?? DEFAULT_KEY_CACHE_MS, actor: currentActor }),
         [TYPES.Database, TYPES.Resources],
       )
       .inSingletonScope()

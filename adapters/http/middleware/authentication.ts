@@ -3,6 +3,7 @@ import { authenticate } from '../../../core/access/api-keys.js'
 import { BillingError } from '../../../core/errors.js'
 import type { PlatformContext } from '../../../core/platform.js'
 import type { KeySecrets } from '../../../core/ports/key-hasher.js'
+import { asActor } from '../../security/actor-scope.js'
 
 /**
  * Every request needs a valid key (contract 3) except on the public paths. It runs before any
@@ -11,8 +12,11 @@ import type { KeySecrets } from '../../../core/ports/key-hasher.js'
  */
 export function authentication(platform: PlatformContext, secrets: KeySecrets, publicPaths: ReadonlySet<string>): Middleware {
   return async (event, next) => {
-    if (!publicPaths.has(event.url.pathname.replace(/\/$/, ''))) event.context.key = await keyOf(event, platform, secrets)
-    return next()
+    if (publicPaths.has(event.url.pathname.replace(/\/$/, ''))) return next()
+    const key = await keyOf(event, platform, secrets)
+    event.context.key = key
+    // History entries of this request name its key and request ID (contract 12).
+    return asActor({ apiKeyName: key.name, requestID: (event.context.requestId as string | undefined) ?? null }, next)
   }
 }
 

@@ -13,6 +13,7 @@ import { customerSideEffectActionDocs } from './customer-actions.js'
 import { customerRoutes } from './customer-routes.js'
 import { disasterRecoveryRoutes } from './disaster-recovery-routes.js'
 import { docsRoutes } from './docs-routes.js'
+import { historyRoutes } from './history-routes.js'
 import { healthRoute, operationRoutes, type Operations } from './health-routes.js'
 import { lifecycleActionDocs } from './lifecycle-actions.js'
 import { presetRoute } from './preset-routes.js'
@@ -65,6 +66,7 @@ export function buildRoutes(resources: ReadonlyMap<ResourceName, Resource>, acti
     ...billingRunRoutes(r('billingRuns'), r('invoices'), r('customers')),
     ...usageRoutes(r('usageFiles'), r('calls'), r('customers'), r('numbers')),
     ...disasterRecoveryRoutes(r('disasterRecoveryFiles')),
+    ...historyRoutes(r('history'), r('events')),
   ]
   for (const [name, defs] of Object.entries(actions)) {
     if (defs && Object.keys(defs).length) routes.push(actionRoute(r(name as ResourceName), defs))

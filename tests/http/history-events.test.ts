@@ -1,0 +1,105 @@
+import { suite } from 'uvu'
+import * as assert from 'uvu/assert'
+import { createItem, updateItem } from '../../core/resources/resources.js'
+import { catalogue } from '../../core/fields/catalogue.js'
+import { openHarness, type Harness } from '../support/harness.js'
+import { activeTargets } from '../support/targets.js'
+
+for (const target of activeTargets()) {
+  const test = suite<{ h: Harness }>(`history and events [${target}]`)
+  test.before(async (ctx) => {
+    ctx.h = await openHarness(target)
+  })
+  test.after(async (ctx) => ctx.h.close())
+
+  test('create, update, action and delete each record who changed what, and an event', async ({ h }) => {
+    const c = (await h.request('POST', '/customers', { accountNumber: 'H-1', companyName: 'Acme' }, { headers: { 'x-request-id': 'req-create' } })).body
+    await h.request('PATCH', `/customers/${c.id}`, { companyName: 'Acme Ltd', creditLimit: '100.50' })
+    await h.request('PATCH', `/customers/${c.id}`, {}) // changes nothing: no entry
+    const dropped = await h.request('POST', `/customers/${c.id}?action=drop`, { status: 'Dropped', dateDrop: '2026-01-20' })
+    assert.is(dropped.status, 200)
+    const list = await h.request('GET', `/customers/${c.id}/history`)
+    assert.is(list.status, 200)
+    assert.equal(list.body.map((e: any) => e.action), ['create', 'update', 'drop'])
+    const [created, updated, drop] = list.body
+    assert.equal(Object.keys(created).sort(), catalogue.history.fields.map((f) => f.name).sort())
+    assert.is(created.resource, 'customers')
+    assert.is(created.resourceID, c.id)
+    assert.is(created.customerID, c.id)
+    assert.is(created.apiKeyName, 'test-admin')
+    assert.is(created.requestID, 'req-create')
+    assert.equal(created.changes.companyName, [null, 'Acme'])
+    assert.equal(updated.changes.companyName, ['Acme', 'Acme Ltd'])
+    assert.equal(updated.changes.creditLimit, [null, 100.5])
+    assert.not.ok('accountNumber' in updated.changes, 'only the fields that changed')
+    assert.equal(drop.changes.isDropped, [false, true])
+    const events = (await h.request('GET', '/events')).body
+    assert.equal(events.map((e: any) => e.type), ['customer.created', 'customer.updated', 'customer.dropped'])
+    assert.is(events[2].data.id, c.id)
+    assert.is(events[2].data.isDropped, true, 'the resource as GET answers it')
+    const after = (await h.request('GET', `/events?idAfter=${events[0].id}`)).body
+    assert.equal(after.map((e: any) => e.id), [events[1].id, events[2].id])
+    assert.equal((await h.request('GET', `/history?customerID=${c.id}&resource=customers`)).body.length, 3)
+    assert.equal((await h.request('GET', '/history?since=2099-01-01T00:00:00Z')).body, [])
+    assert.is((await h.request('GET', '/customers/999999/history')).body.error_code, 404001)
+  })
+
+  test('a contact password shows as [redacted]; a tariff delete is recorded', async ({ h }) => {
+    const c = (await h.request('POST', '/customers', {})).body
+    const contact = (await h.request('POST', `/customers/${c.id}/customerContacts`, { accountPassword: 'hunter2' })).body
+    await h.request('PATCH', `/customerContacts/${contact.id}`, { accountPassword: 'hunter3' })
+    const entries = (await h.request('GET', `/customerContacts/${contact.id}/history`)).body
+    assert.equal(entries.map((e: any) => e.changes.accountPassword), [[null, '[redacted]'], ['[redacted]', '[redacted]']])
+    assert.is(entries[0].customerID, c.id)
+    assert.not.ok(JSON.stringify(entries).includes('hunter'), 'no secret in history')
+    const t = (await h.request('POST', '/tariffs', { name: 'Hist Tariff' })).body
+    assert.is((await h.request('DELETE', `/tariffs/${t.id}`)).status, 200)
+    const del = (await h.request('GET', `/history?resource=tariffs&resourceID=${t.id}`)).body
+    assert.equal(del.map((e: any) => e.action), ['create', 'delete'])
+    assert.equal(del[1].changes.name, ['Hist Tariff', null])
+  })
+
+  test('outbox: a change that rolls back leaves neither history nor event; one that commits has both', async ({ h }) => {
+    const ctx = h.platform.context
+    const before = (await h.request('GET', '/events?limit=1000')).body.length
+    const historyBefore = (await h.request('GET', '/history?limit=1000')).body.length
+    const failed = await ctx.store
+      .transaction(async (store) => {
+        await createItem({ ...ctx, store }, catalogue.customers, { accountNumber: 'ROLLBACK-1' })
+        // Written: the item, its entry and its event are in this transaction. Now it fails.
+        assert.is((await store.repository('customers').list({ where: [{ op: 'eq', column: 'accountNumber', value: 'ROLLBACK-1' }], limit: 1 })).length, 1)
+        throw new Error('fail after the write')
+      })
+      .then(() => null, (e: Error) => e.message)
+    assert.is(failed, 'fail after the write')
+    assert.is((await h.request('GET', '/events?limit=1000')).body.length, before)
+    assert.is((await h.request('GET', '/history?limit=1000')).body.length, historyBefore)
+    assert.equal((await h.request('GET', '/customers?accountNumber=ROLLBACK-1')).body, [])
+    const c = await createItem(ctx, catalogue.customers, { accountNumber: 'COMMIT-1' })
+    await updateItem(ctx, catalogue.customers, c.id, { companyName: 'Committed' })
+    const entries = (await h.request('GET', `/customers/${c.id}/history`)).body
+    assert.equal(entries.map((e: any) => [e.action, e.apiKeyName]), [['create', 'system'], ['update', 'system']])
+    const events = (await h.request('GET', `/events?idAfter=0&limit=1000`)).body.slice(before)
+    assert.equal(events.map((e: any) => e.type), ['customer.created', 'customer.updated'])
+  })
+
+  test('a billing run announces each invoice and its completion', async ({ h }) => {
+    const c = (await h.request('POST', '/customers', { accountNumber: 'RUN-1' })).body
+    await h.request('POST', `/customers/${c.id}/features`, { featureType: 'Line Rental', startDate: '2026-01-01', serviceCharge: '10', serviceChargeInterval: 'Monthly' })
+    const last = (await h.request('GET', '/events?limit=1000')).body.at(-1).id
+    const run = (await h.request('POST', '/billingRuns', { name: 'R', cutoffDate: '2026-01-31', invoiceDate: '2026-02-01', status: 'Requested' })).body
+    const { runNextBillingRun } = await import('../../core/billing/run-billing.js')
+    await runNextBillingRun(h.platform.context)
+    const events = (await h.request('GET', `/events?idAfter=${last}`)).body
+    const raised = events.filter((e: any) => e.type === 'invoice.raised')
+    const invoices = (await h.request('GET', `/customers/${c.id}/invoices`)).body
+    assert.ok(invoices.length >= 1)
+    assert.equal(raised.filter((e: any) => e.data.customerID === c.id).map((e: any) => e.data), invoices)
+    const completed = events.filter((e: any) => e.type === 'billing_run.completed')
+    assert.is(completed.length, 1)
+    assert.is(completed[0].data.id, run.id)
+    assert.is(completed[0].data.status, 'Complete')
+  })
+
+  test.run()
+}
