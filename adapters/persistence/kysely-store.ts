@@ -19,6 +19,8 @@ import type { RatingData } from '../../core/ports/rating-data.js'
 import { KyselyRatingData } from './repositories/kysely-rating-data.js'
 import { KyselyReceivables } from './repositories/kysely-receivables.js'
 import { KyselyChangeLog, SYSTEM_ACTOR } from './repositories/kysely-change-log.js'
+import { KyselyWebhookOutbox } from './repositories/kysely-webhook-outbox.js'
+import type { WebhookOutbox } from '../../core/ports/webhook-outbox.js'
 import type { Actor, ChangeLog } from '../../core/ports/change-log.js'
 import type { Receivables } from '../../core/ports/receivables.js'
 import type { LifecycleLog } from '../../core/ports/lifecycle-log.js'
@@ -59,6 +61,7 @@ export class KyselyStore implements Store {
   readonly rating: RatingData
   readonly receivables: Receivables
   readonly changes: ChangeLog
+  readonly webhookOutbox: WebhookOutbox
 
   constructor(
     readonly db: Kysely<any>,
@@ -74,6 +77,7 @@ export class KyselyStore implements Store {
     this.rating = new KyselyRatingData(db, dialect)
     this.receivables = new KyselyReceivables(db, dialect)
     this.changes = new KyselyChangeLog(db, dialect, shared.actor)
+    this.webhookOutbox = new KyselyWebhookOutbox(db, dialect)
   }
 
   private readonly peers: Peers = (name) => this.repositoryOf(name)

@@ -8,6 +8,10 @@ import { markOverdue } from '../../core/billing/settle-accounts.js'
 import { ArchivesDisabled, ensureFreshArchive, expireArchives, runArchiveSchedule } from '../../core/disaster-recovery/archive-jobs.js'
 import type { PlatformContext } from '../../core/platform.js'
 import type { Logger } from './logger.js'
+import { randomUUID } from 'node:crypto'
+import type { JobLeases } from '../../core/ports/job-leases.js'
+import type { WebhookSender } from '../../core/ports/webhook-sender.js'
+import { deliverWebhooks } from '../../core/webhooks/deliver.js'
 
 /** A running billing run logs its progress at most this often. */
 export const PROGRESS_LOG_MS = 10_000
@@ -23,6 +27,8 @@ export interface Schedules {
   readonly archive: string
   /** Invoices whose overdue date has passed become Overdue (contract 10.3). */
   readonly overdue: string
+  /** How often the webhook delivery job starts (it then works for up to a minute, see `webhookJob`). */
+  readonly webhooks: string
   /** Customers per billing batch at most. */
   readonly billingBatchSize: number
   /** Features a billing batch aims at (see `RunOptions.batchFeatures`). */
@@ -40,6 +46,7 @@ export function readSchedules(env: NodeJS.ProcessEnv = process.env): Schedules {
     billingCatchUp: cronPattern(env, 'BILLING_SCHEDULE_BILLING_CATCHUP', '30 1 * * *'),
     archive: cronPattern(env, 'BILLING_SCHEDULE_DR', '0 3 * * *'),
     overdue: cronPattern(env, 'BILLING_SCHEDULE_OVERDUE', '5 0 * * *'),
+    webhooks: cronPattern(env, 'BILLING_SCHEDULE_WEBHOOKS', '* * * * * *'),
     billingBatchSize: Number(env.BILLING_BATCH_SIZE) > 0 ? Number(env.BILLING_BATCH_SIZE) : 500,
     billingBatchFeatures: Number(env.BILLING_BATCH_FEATURES) > 0 ? Number(env.BILLING_BATCH_FEATURES) : 1_000,
   }
@@ -59,7 +66,7 @@ function cronPattern(env: NodeJS.ProcessEnv, name: string, fallback: string): st
  * The platform's scheduled jobs; each is safe to re-run and to run on several workers. A
  * billing run logs its progress (at most every PROGRESS_LOG_MS) and one line when it ends.
  */
-export function platformJobs(ctx: PlatformContext, schedules: Schedules, logger: Logger): JobDefinition[] {
+export function platformJobs(ctx: PlatformContext, schedules: Schedules, logger: Logger, delivery?: WebhookDelivery): JobDefinition[] {
   const billing = async (signal: AbortSignal): Promise<JobResult | void> => {
     let runs = 0
     for (;;) {
@@ -104,8 +111,61 @@ export function platformJobs(ctx: PlatformContext, schedules: Schedules, logger:
       schedule: schedules.purge,
       run: async (signal) => purgeDueCustomers(ctx, signal),
     },
+    ...(delivery ? [webhookJob(ctx, schedules.webhooks, delivery)] : []),
   ]
 }
+
+/** What the webhook job needs besides the platform: the per-webhook leases and the signed sender. */
+export interface WebhookDelivery {
+  readonly leases: JobLeases
+  readonly sender: WebhookSender
+  /** A webhook's lease: a killed worker's delivery is sent again by another after this (default 60 s). */
+  readonly leaseMs?: number
+  /** How long one run of the job keeps polling for events (default 50 s). */
+  readonly runMs?: number
+  /** The pause between passes that found nothing to do (default 100 ms): the lag from commit to delivery. */
+  readonly idleMs?: number
+}
+
+/**
+ * Webhook delivery (contract 12). The job's lease is per process, so every worker delivers at
+ * once; the webhooks' own leases keep each webhook's deliveries with one worker at a time, in
+ * order. A run polls for new events for up to `runMs`, so an event waits about `idleMs`.
+ */
+function webhookJob(ctx: PlatformContext, schedule: string, delivery: WebhookDelivery): JobDefinition {
+  const processID = randomUUID()
+  return {
+    name: 'webhook-delivery',
+    lease: `webhook-delivery:${processID}`,
+    schedule,
+    runAtStart: true,
+    async run(signal) {
+      const until = performance.now() + (delivery.runMs ?? 50_000)
+      const holder = `${processID}:${randomUUID().slice(0, 8)}`
+      let delivered = 0
+      let failed = 0
+      while (!signal.aborted && performance.now() < until) {
+        const pass = await deliverWebhooks(
+          { store: ctx.store, clock: ctx.clock, leases: delivery.leases, sender: delivery.sender },
+          { holder, leaseMs: delivery.leaseMs ?? 60_000, signal },
+        )
+        delivered += pass.delivered
+        failed += pass.failed
+        if (pass.delivered === 0) await sleep(delivery.idleMs ?? 100, signal)
+      }
+      return delivered + failed > 0 ? { delivered, failed } : undefined
+    },
+  }
+}
+
+const sleep = (ms: number, signal: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, ms)
+    signal.addEventListener('abort', () => {
+      clearTimeout(timer)
+      resolve()
+    }, { once: true })
+  })
 
 /** A progress line for the first step, then none until PROGRESS_LOG_MS have passed (`now` in ms, monotonic). */
 export function throttledProgressLog(logger: Logger, now: () => number = () => performance.now()): (progress: RunProgress) => void {

@@ -1,3 +1,4 @@
+import type { WebhookDelivery } from './jobs.js'
 import 'reflect-metadata'
 import type { H3 } from 'h3'
 import { Container } from 'inversify'
@@ -67,6 +68,8 @@ export interface SchedulerSettings {
   readonly schedules?: Schedules
   readonly leaseMs?: number
   readonly onJobEnd?: (entry: JobLogEntry) => void
+  /** Webhook delivery timing (tests shorten a webhook's lease); the sender is the platform's own unless given. */
+  readonly webhooks?: Partial<Omit<WebhookDelivery, 'leases'>>
 }
 
 /** A running platform: what the server, the worker and the library resolve from its container. */

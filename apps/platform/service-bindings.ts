@@ -10,6 +10,7 @@ import { databaseReadiness } from '../../adapters/persistence/database-readiness
 import { KyselyIdempotencyStore } from '../../adapters/persistence/repositories/kysely-idempotency-store.js'
 import { KyselyJobLeases } from '../../adapters/persistence/repositories/kysely-job-leases.js'
 import { Scheduler } from '../../adapters/scheduler/scheduler.js'
+import { HttpWebhookSender } from '../../adapters/webhooks/http-webhook-sender.js'
 import type { Resource, ResourceName } from '../../core/fields/resource.js'
 import type { PlatformContext } from '../../core/platform.js'
 import type { IdempotencyStore } from '../../core/ports/idempotency-store.js'
@@ -70,7 +71,7 @@ export function serviceBindings(config: PlatformConfig): ContainerModule {
         (settings = {}) => {
           const log = settings.onJobEnd ?? logJobEnd(logger)
           return new Scheduler({
-            jobs: platformJobs(ctx, settings.schedules ?? readSchedules(), logger),
+            jobs: platformJobs(ctx, settings.schedules ?? readSchedules(), logger, { sender: new HttpWebhookSender(), ...settings.webhooks, leases }),
             leases,
             leaseMs: settings.leaseMs,
             onJobEnd: (entry) => {

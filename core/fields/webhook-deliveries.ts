@@ -2,8 +2,8 @@ import { allReadOnly, idField } from './common.js'
 import { field, num, ref, stamp, text } from './field.js'
 import { defineResource } from './resource.js'
 
-/** The states of a delivery: waiting (or retrying), delivered, or given up with its webhook. */
-export const deliveryStatuses = ['Pending', 'Delivered', 'Failed'] as const
+/** The states of a delivery: waiting (or retrying, or waiting for its webhook to be active again), or delivered. */
+export const deliveryStatuses = ['Pending', 'Delivered'] as const
 
 /** One event for one webhook, with its attempts (contract 12: `GET /webhooks/<id>/deliveries/`). */
 export const webhookDeliveries = defineResource({
@@ -15,7 +15,7 @@ export const webhookDeliveries = defineResource({
     ref('webhookID', { description: 'webhook delivered to' }),
     ref('eventID', { description: 'event delivered' }),
     text('eventType', { description: 'the event type' }),
-    field('status', 'preset', { values: deliveryStatuses, description: 'Pending, Delivered or Failed' }),
+    field('status', 'preset', { values: deliveryStatuses, description: 'Pending or Delivered' }),
     num('attempts', { description: 'attempts made' }),
     stamp('nextAttemptStamp', { description: 'not attempted again before this' }),
     stamp('deliveredStamp', { description: 'when a receiver answered 2xx' }),

@@ -1,6 +1,6 @@
 import { idField, stampFields } from './common.js'
 import { eventTypes } from './events.js'
-import { field, flag, stamp, text } from './field.js'
+import { field, stamp, text } from './field.js'
 import { defineResource } from './resource.js'
 
 /**
@@ -18,6 +18,8 @@ export const webhooks = defineResource({
     field('active', 'boolean', { extension: true, description: 'false: nothing is delivered; set false after 3 days of failures' }),
     text('secret', { internal: true, readOnly: true, description: 'whsec_ signing secret (shown once, on create)' }),
     stamp('failingSince', { description: 'first failed attempt since the last success' }),
+    // The worker's cursor into the events: the last one queued for this webhook.
+    field('queuedEventID', 'id', { internal: true, readOnly: true }),
     ...stampFields(),
   ],
 })

@@ -4,6 +4,7 @@ import type { ResourceName } from '../fields/resource.js'
 import type { ApiKeyRepository } from './api-key-repository.js'
 import type { LifecycleLog } from './lifecycle-log.js'
 import type { ChangeLog } from './change-log.js'
+import type { WebhookOutbox } from './webhook-outbox.js'
 import type { Ledger } from './ledger.js'
 import type { RatingData } from './rating-data.js'
 import type { Receivables } from './receivables.js'
@@ -25,6 +26,8 @@ export interface Store {
   readonly receivables: Receivables
   /** History entries and events, written with the change they describe (contract 12). */
   readonly changes: ChangeLog
+  /** Events fanned out to webhooks, and their deliveries' attempts. */
+  readonly webhookOutbox: WebhookOutbox
   /** Which of `names` exist as names of the referenced resource (tariff names). */
   namesExisting(ref: FieldRef, names: readonly string[]): Promise<Set<string>>
   /** Every name of the referenced resource, in name order (presets discovery). */

@@ -14,6 +14,7 @@ export const dependents: Partial<Record<ResourceName, { resource: ResourceName; 
   services: [{ resource: 'features', column: 'serviceID' }],
   tariffs: [{ resource: 'tariffDetails', column: 'tariffID' }],
   fixedFeeTariffs: [{ resource: 'fixedFeeTariffDetails', column: 'fixedFeeTariffID' }],
+  webhooks: [{ resource: 'webhookDeliveries', column: 'webhookID' }],
 }
 
 /** Everything a purged customer takes with it (contract 5.6); shared contacts stay, unlinked. */

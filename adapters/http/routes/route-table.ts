@@ -13,7 +13,7 @@ import { customerSideEffectActionDocs } from './customer-actions.js'
 import { customerRoutes } from './customer-routes.js'
 import { disasterRecoveryRoutes } from './disaster-recovery-routes.js'
 import { docsRoutes } from './docs-routes.js'
-import { historyRoutes } from './history-routes.js'
+import { historyRoutes, webhookRoutes } from './history-routes.js'
 import { healthRoute, operationRoutes, type Operations } from './health-routes.js'
 import { lifecycleActionDocs } from './lifecycle-actions.js'
 import { presetRoute } from './preset-routes.js'
@@ -67,6 +67,7 @@ export function buildRoutes(resources: ReadonlyMap<ResourceName, Resource>, acti
     ...usageRoutes(r('usageFiles'), r('calls'), r('customers'), r('numbers')),
     ...disasterRecoveryRoutes(r('disasterRecoveryFiles')),
     ...historyRoutes(r('history'), r('events')),
+    ...webhookRoutes(r('webhooks'), r('webhookDeliveries')),
   ]
   for (const [name, defs] of Object.entries(actions)) {
     if (defs && Object.keys(defs).length) routes.push(actionRoute(r(name as ResourceName), defs))

@@ -14,6 +14,4 @@ export async function up(db: Kysely<any>, dialect: DatabaseDialect): Promise<voi
   // One delivery per event and webhook: a second worker's copy collides instead of sending twice.
   await db.schema.createIndex('webhook_deliveries_key').unique().on('webhook_deliveries').columns(['webhookID', 'eventID']).execute()
   await db.schema.createIndex('webhook_deliveries_pending_idx').on('webhook_deliveries').columns(['status', 'webhookID', 'eventID']).execute()
-  // Each webhook remembers the last event queued for it: the worker's cursor into the outbox.
-  await db.schema.alterTable('webhooks').addColumn('queuedEventID', dialect.idRefType).execute()
 }

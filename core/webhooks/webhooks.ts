@@ -1,0 +1,54 @@
+import { BillingError } from '../errors.js'
+import type { Entity } from '../fields/entity.js'
+import type { Resource } from '../fields/resource.js'
+import type { Values } from '../fields/item.js'
+import type { PlatformContext } from '../platform.js'
+import { createItem, getItem, updateItem } from '../resources/resources.js'
+
+/** Prefix of a signing secret, as the Standard Webhooks libraries expect it. */
+export const SECRET_PREFIX = 'whsec_'
+
+/** A URL the worker can POST to: http or https, absolute. */
+function checkUrl(body: unknown): void {
+  const url = (body as { url?: unknown } | null)?.url
+  if (typeof url !== 'string') return // absent, or the wrong type: the field check says so
+  let parsed: URL | null = null
+  try {
+    parsed = new URL(url)
+  } catch {
+    parsed = null
+  }
+  if (!parsed || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')) {
+    throw new BillingError('invalid_field', `Field "url" of webhook is not an http or https URL: ${JSON.stringify(url.slice(0, 60))}`, 'Give an absolute URL such as "https://example.com/hooks/billing".')
+  }
+}
+
+/**
+ * Creates a webhook (contract 12): active unless told otherwise, a new signing secret, and sent
+ * only the events after this moment. The secret is answered here and never again.
+ */
+export async function createWebhook(ctx: PlatformContext, resource: Resource<'webhooks'>, body: unknown): Promise<{ webhook: Entity<'webhooks'>; secret: string }> {
+  checkUrl(body)
+  const secret = `${SECRET_PREFIX}${ctx.random.secret(24)}`
+  return ctx.store.transaction(async (store) => {
+    const queuedEventID = await store.webhookOutbox.lastEventID()
+    const set: Values = { secret, queuedEventID }
+    if (!(body && typeof body === 'object' && 'active' in body)) set.active = true
+    const webhook = await createItem({ ...ctx, store }, resource, body, set)
+    return { webhook, secret }
+  })
+}
+
+/** Updates a webhook; made active again, its failures are forgotten and its deliveries resume in order. */
+export async function updateWebhook(ctx: PlatformContext, resource: Resource<'webhooks'>, id: string, body: unknown): Promise<Entity<'webhooks'>> {
+  checkUrl(body)
+  return ctx.store.transaction(async (store) => {
+    const before = await getItem({ ...ctx, store }, resource, id)
+    const after = await updateItem({ ...ctx, store }, resource, id, body)
+    if (!before.active && after.active) {
+      await store.webhookOutbox.setFailing(id, null, true)
+      return getItem({ ...ctx, store }, resource, id)
+    }
+    return after
+  })
+}
