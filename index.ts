@@ -26,6 +26,7 @@ export type { TariffDetailsApi, TariffsApi } from './apps/library/tariffs-api.js
 export type { BillingRunsApi, InvoicesApi, TransactionsApi } from './apps/library/billing-api.js'
 export type { CallsApi, UsageApi } from './apps/library/usage-api.js'
 export type { ApiKeysApi } from './apps/library/api-keys-api.js'
+export type { BillingEvent, EventsApi, HistoryApi, SubscribeOptions, WebhooksApi } from './apps/library/events-api.js'
 
 export type { ActionCollection, ActionName, ActionResult } from './core/actions/action-table.js'
 export type { FieldValue, Item } from './core/fields/item.js'

@@ -12,6 +12,7 @@ import { loadPresetsFile } from '../platform/config.js'
 import type { Logger } from '../platform/logger.js'
 import { openPlatform, type Platform } from '../platform/platform.js'
 import { apiKeysApi, type ApiKeysApi } from './api-keys-api.js'
+import { eventsApi, historyApi, webhooksApi, type EventsApi, type HistoryApi, type WebhooksApi } from './events-api.js'
 import { billingRunsApi, invoicesApi, transactionsApi, type BillingRunsApi, type InvoicesApi, type TransactionsApi } from './billing-api.js'
 import { customerChildApi, featuresApi, type CustomerChildApi, type FeaturesApi } from './children-api.js'
 import { contactsApi, type ContactsApi } from './contacts-api.js'
@@ -97,6 +98,12 @@ export interface BillingPlatform {
   readonly calls: CallsApi
   /** API keys of the HTTP API. */
   readonly apiKeys: ApiKeysApi
+  /** Who changed what, when (contract 12). */
+  readonly history: HistoryApi
+  /** The ordered events feed, and `subscribe(handler)` in process. */
+  readonly events: EventsApi
+  /** Webhooks the worker delivers events to, and their deliveries. */
+  readonly webhooks: WebhooksApi
   /** The allowed values of a collection's preset fields (configured lists, tariff names). */
   presetValues(collection: ResourceName): Promise<Record<string, readonly string[]>>
   /** An item, or an expanded item, as the API's JSON returns it. */
@@ -137,6 +144,7 @@ export async function createBillingPlatform(options: BillingPlatformOptions): Pr
     await running?.stop()
   }
   let closing: Promise<void> | null = null
+  const events = eventsApi(ctx)
   return {
     customers: customersApi(ctx),
     numbers: customerChildApi(ctx, 'numbers'),
@@ -154,6 +162,9 @@ export async function createBillingPlatform(options: BillingPlatformOptions): Pr
     usageFiles: readApi(ctx, 'usageFiles'),
     calls: callsApi(ctx),
     apiKeys: apiKeysApi(ctx, platform.secrets),
+    history: historyApi(ctx),
+    events,
+    webhooks: webhooksApi(ctx),
     presetValues: (collection) => presetValues(ctx, resourceOf(ctx, collection)),
     toWire,
     http: platform.app,
@@ -164,6 +175,6 @@ export async function createBillingPlatform(options: BillingPlatformOptions): Pr
       scheduler.start()
     },
     stopScheduler,
-    close: () => (closing ??= stopScheduler().then(() => platform.close())),
+    close: () => (closing ??= (events.stopAll(), stopScheduler()).then(() => platform.close())),
   }
 }

@@ -55,9 +55,10 @@ export async function runItemAction(
   // transactions join this one.
   return ctx.store.transaction(async (store) => {
     const repo = store.repository(resource.name)
-    const before = (await repo.getForUpdate(id)) ?? item
+    // Read, not locked: the action takes its locks in its own order (a customer before its children).
+    const before = (await repo.get(id)) ?? item
     // The table of a collection holds actions on its items: `getItem` read this one from it.
-    const result = await (action as ItemAction).run({ ...ctx, store }, before, params)
+    const result = await (action as ItemAction).run({ ...ctx, store }, item, params)
     const after = (await repo.get(id)) ?? null
     await recordChanges(store, ctx.clock, [{ resource, action: name, before, after }])
     return result

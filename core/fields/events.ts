@@ -1,76 +1,8 @@
-import { allReadOnly, idField } from './common.js'
-import { field, stamp, text } from './field.js'
+import { allReadOnly, idField, stampFields } from './common.js'
+import { field, text } from './field.js'
 import { defineResource } from './resource.js'
 
-/** The event type prefix of each collection whose changes are announced (contract 12). */
-export const eventSubjects = {
-  customers: 'customer',
-  numbers: 'number',
-  services: 'service',
-  features: 'feature',
-  customerContacts: 'contact',
-  tariffs: 'tariff',
-  fixedFeeTariffs: 'fixed_fee_tariff',
-  tariffDetails: 'tariff_detail',
-  fixedFeeTariffDetails: 'fixed_fee_tariff_detail',
-  transactions: 'transaction',
-  billingRuns: 'billing_run',
-  invoices: 'invoice',
-  usageFiles: 'usage_file',
-} as const
-
-/** Past tense of the actions whose events the contract names (`customer.dropped`, `feature.charge_changed`). */
-export const actionEventNames: Readonly<Record<string, string>> = {
-  create: 'created',
-  update: 'updated',
-  delete: 'deleted',
-  drop: 'dropped',
-  reinstate: 'reinstated',
-  suspend: 'suspended',
-  unsuspend: 'unsuspended',
-  makeNonBillable: 'made_non_billable',
-  makeBillable: 'made_billable',
-  finalBill: 'final_billed',
-  changeRecurringCharge: 'charge_changed',
-  writeOffDebt: 'debt_written_off',
-  writeOffCredit: 'credit_written_off',
-  addSharedContact: 'shared_contact_added',
-  removeSharedContact: 'shared_contact_removed',
-  generatePIN: 'pin_generated',
-  linkToAccounting: 'linked_to_accounting',
-  generatePaymentLinks: 'payment_links_generated',
-  restoreCalls: 'calls_restored',
-  applyIncrease: 'increase_applied',
-  createIncreaseVersion: 'increase_version_created',
-  convertToSharedContact: 'converted_to_shared_contact',
-  scheduleDeletion: 'deletion_scheduled',
-}
-
-/** Events the platform raises besides a change of an item through the API. */
-const engineEvents = [
-  'invoice.raised',
-  'invoice.paid',
-  'invoice.overdue',
-  'billing_run.completed',
-  'billing_run.failed',
-  'customer.credit_alert',
-  'usage_file.imported',
-] as const
-
-/** Every event type, for a webhook's `eventTypes` ([] = all). */
-export const eventTypes: readonly string[] = [
-  ...new Set([
-    ...Object.values(eventSubjects).flatMap((s) => Object.values(actionEventNames).map((a) => `${s}.${a}`)),
-    ...engineEvents,
-  ]),
-].sort()
-
-/** The event type of an action on an item of a collection, or null when the collection announces none. */
-export function eventTypeOf(resource: string, action: string): string | null {
-  const subject = (eventSubjects as Record<string, string>)[resource]
-  if (!subject) return null
-  return `${subject}.${actionEventNames[action] ?? action.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)}`
-}
+export { eventTypeOf, eventTypes, eventSubjects } from '../presets/event-types.js'
 
 /**
  * The ordered feed of what happened (contract 12), appended in the transaction of the change
@@ -84,7 +16,8 @@ export const events = defineResource({
     idField,
     text('type', { description: 'what happened: customer.created, invoice.raised, ...' }),
     field('data', 'json', { description: 'the resource as GET answers it (as it was, for a delete)' }),
-    stamp('createdStamp'),
+    // Never changed: updatedStamp is createdStamp (so updatedSince works here as on every list).
+    ...stampFields(),
   ]),
   filters: [{ name: 'type', filter: { kind: 'equals', column: 'type' }, description: 'only events of this type' }],
 })

@@ -1,5 +1,5 @@
-import { allReadOnly, idField } from './common.js'
-import { field, ref, stamp, text } from './field.js'
+import { allReadOnly, idField, stampFields } from './common.js'
+import { field, ref, text } from './field.js'
 import { defineResource } from './resource.js'
 
 /**
@@ -20,7 +20,8 @@ export const history = defineResource({
     field('changes', 'json', { description: '{field: [before, after]} for the fields that changed' }),
     text('apiKeyName', { description: 'name of the API key that made the change, or system' }),
     text('requestID', { description: 'X-Request-Id of the request that made it' }),
-    stamp('createdStamp'),
+    // Never changed: updatedStamp is createdStamp (so updatedSince works here as on every list).
+    ...stampFields(),
   ]),
   filters: [
     { name: 'resource', filter: { kind: 'equals', column: 'resource' }, description: 'only entries of this collection (customers, features, ...)' },

@@ -1,9 +1,8 @@
-import { allReadOnly, idField } from './common.js'
+import { allReadOnly, idField, stampFields } from './common.js'
 import { field, num, ref, stamp, text } from './field.js'
 import { defineResource } from './resource.js'
+import { deliveryStatuses } from '../presets/engine-lists.js'
 
-/** The states of a delivery: waiting (or retrying, or waiting for its webhook to be active again), or delivered. */
-export const deliveryStatuses = ['Pending', 'Delivered'] as const
 
 /** One event for one webhook, with its attempts (contract 12: `GET /webhooks/<id>/deliveries/`). */
 export const webhookDeliveries = defineResource({
@@ -15,14 +14,14 @@ export const webhookDeliveries = defineResource({
     ref('webhookID', { description: 'webhook delivered to' }),
     ref('eventID', { description: 'event delivered' }),
     text('eventType', { description: 'the event type' }),
-    field('status', 'preset', { values: deliveryStatuses, description: 'Pending or Delivered' }),
+    field('status', 'preset', { list: 'deliveryStatuses', values: deliveryStatuses, description: 'Pending or Delivered' }),
     num('attempts', { description: 'attempts made' }),
     stamp('nextAttemptStamp', { description: 'not attempted again before this' }),
     stamp('deliveredStamp', { description: 'when a receiver answered 2xx' }),
     num('lastStatusCode', { description: 'HTTP status of the last attempt (null: no answer)' }),
     text('lastError', { description: 'why the last attempt failed' }),
     field('attemptLog', 'json', { description: 'every attempt: [{stamp, statusCode, error, durationMs}]' }),
-    stamp('createdStamp'),
+    ...stampFields(),
   ]),
   filters: [{ name: 'status', filter: { kind: 'oneOf', column: 'status', values: deliveryStatuses }, description: 'only deliveries with this status' }],
 })

@@ -1,5 +1,5 @@
 import { idField, stampFields } from './common.js'
-import { eventTypes } from './events.js'
+import { eventTypes } from '../presets/engine-lists.js'
 import { field, stamp, text } from './field.js'
 import { defineResource } from './resource.js'
 
@@ -14,7 +14,7 @@ export const webhooks = defineResource({
   fields: [
     idField,
     text('url', { required: true, maxLength: 2000, extension: true, description: 'http(s) URL the events are POSTed to' }),
-    field('eventTypes', 'presets', { values: eventTypes, extension: true, description: 'event types delivered; [] = all' }),
+    field('eventTypes', 'presets', { list: 'eventTypes', values: eventTypes, extension: true, description: 'event types delivered; [] = all' }),
     field('active', 'boolean', { extension: true, description: 'false: nothing is delivered; set false after 3 days of failures' }),
     text('secret', { internal: true, readOnly: true, description: 'whsec_ signing secret (shown once, on create)' }),
     stamp('failingSince', { description: 'first failed attempt since the last success' }),

@@ -64,6 +64,9 @@ export type CreditAlertName = (typeof creditAlertNames)[number]
 /** The states of a disaster-recovery archive. */
 export const drFileStatuses = ['Complete', 'Encrypted', 'Expired', 'Missing'] as const
 
+export { eventTypes, deliveryStatuses } from './event-types.js'
+import { deliveryStatuses, eventTypes } from './event-types.js'
+
 /** Every list above by its preset list name. */
 export const engineLists: Readonly<Record<string, readonly string[]>> = {
   billingRunStatuses,
@@ -82,4 +85,6 @@ export const engineLists: Readonly<Record<string, readonly string[]>> = {
   lowInvoiceActions,
   invoiceStatuses,
   creditAlertNames,
+  eventTypes,
+  deliveryStatuses,
 }

@@ -32,11 +32,12 @@ export class KyselyChangeLog implements ChangeLog {
         apiKeyName,
         requestID,
         createdStamp: e.createdStamp,
+        updatedStamp: e.createdStamp,
       }))
       for (let i = 0; i < rows.length; i += CHUNK) await this.db.insertInto('history').values(rows.slice(i, i + CHUNK)).execute()
     }
     for (let i = 0; i < events.length; i += CHUNK) {
-      await this.db.insertInto('events').values(events.slice(i, i + CHUNK) as NewEvent[]).execute()
+      await this.db.insertInto('events').values(events.slice(i, i + CHUNK).map((e) => ({ ...e, updatedStamp: e.createdStamp }))).execute()
     }
   }
 
@@ -44,12 +45,12 @@ export class KyselyChangeLog implements ChangeLog {
     const wire = this.dialect.wireJson(wireMembers(resource, resource.table, {}))
     let select = this.db
       .selectFrom(resource.table)
-      .select([sql.lit(type).as('type'), sql`cast(${wire.column} as text)`.as('data'), sql.lit(createdStamp).as('createdStamp')])
+      .select([sql.lit(type).as('type'), sql`cast(${wire.column} as text)`.as('data'), sql.lit(createdStamp).as('createdStamp'), sql.lit(createdStamp).as('updatedStamp')])
     for (const [column, value] of Object.entries(where)) {
       if (typeof value === 'string') select = select.where(column, '=', this.dialect.encodeId(value))
       else if (value.length === 0) return
       else select = select.where(column, 'in', value.map((v) => this.dialect.encodeId(v)))
     }
-    await this.db.insertInto('events').columns(['type', 'data', 'createdStamp']).expression(select.orderBy(`${resource.table}.id`)).execute()
+    await this.db.insertInto('events').columns(['type', 'data', 'createdStamp', 'updatedStamp']).expression(select.orderBy(`${resource.table}.id`)).execute()
   }
 }

@@ -33,7 +33,7 @@ export class KyselyWebhookOutbox implements WebhookOutbox {
       const types = new Set(JSON.parse((hook.eventTypes as string | null) ?? '[]') as string[])
       const rows = events
         .filter((e) => types.size === 0 || types.has(e.type as string))
-        .map((e) => ({ webhookID: hook.id, eventID: e.id, eventType: e.type, status: 'Pending', attempts: 0, attemptLog: '[]', createdStamp: now }))
+        .map((e) => ({ webhookID: hook.id, eventID: e.id, eventType: e.type, status: 'Pending', attempts: 0, attemptLog: '[]', createdStamp: now, updatedStamp: now }))
       for (let i = 0; i < rows.length; i += 1000) {
         await this.db
           .insertInto('webhook_deliveries')
@@ -89,7 +89,7 @@ export class KyselyWebhookOutbox implements WebhookOutbox {
       attempts: Number(r.attempts ?? 0),
       attemptLog: JSON.parse((r.attemptLog as string | null) ?? '[]') as AttemptRecord[],
       // The event as GET /events/<id> answers it; its data is stored as JSON text already.
-      body: `{"id":"${String(r.eventID)}","type":${JSON.stringify(r.type)},"data":${r.data as string},"createdStamp":${JSON.stringify(r.createdStamp)}}`,
+      body: `{"id":"${String(r.eventID)}","type":${JSON.stringify(r.type)},"data":${r.data as string},"createdStamp":${JSON.stringify(r.createdStamp)},"updatedStamp":${JSON.stringify(r.createdStamp)}}`,
     }))
   }
 
@@ -98,7 +98,7 @@ export class KyselyWebhookOutbox implements WebhookOutbox {
       const last = d.attemptLog.at(-1)
       await this.db
         .updateTable('webhook_deliveries')
-        .set({ status: 'Delivered', attempts: d.attempts, attemptLog: JSON.stringify(d.attemptLog), deliveredStamp: now, nextAttemptStamp: null, lastStatusCode: last?.statusCode ?? null, lastError: null })
+        .set({ status: 'Delivered', attempts: d.attempts, attemptLog: JSON.stringify(d.attemptLog), deliveredStamp: now, updatedStamp: now, nextAttemptStamp: null, lastStatusCode: last?.statusCode ?? null, lastError: null })
         .where('id', '=', this.id(d.id))
         .execute()
     }
@@ -108,7 +108,7 @@ export class KyselyWebhookOutbox implements WebhookOutbox {
     const last = d.attemptLog.at(-1)
     await this.db
       .updateTable('webhook_deliveries')
-      .set({ attempts: d.attempts, attemptLog: JSON.stringify(d.attemptLog), nextAttemptStamp, lastStatusCode: last?.statusCode ?? null, lastError: last?.error ?? null })
+      .set({ attempts: d.attempts, attemptLog: JSON.stringify(d.attemptLog), nextAttemptStamp, updatedStamp: last?.stamp ?? nextAttemptStamp, lastStatusCode: last?.statusCode ?? null, lastError: last?.error ?? null })
       .where('id', '=', this.id(d.id))
       .execute()
   }
