@@ -27,7 +27,12 @@ export type SchedulerFactory = (settings?: SchedulerSettings) => Scheduler
 export function serviceBindings(config: PlatformConfig): ContainerModule {
   return new ContainerModule(({ bind }) => {
     bind<PrometheusMetrics>(TYPES.Metrics)
-      .toResolvedValue((ctx: PlatformContext) => new PrometheusMetrics({ runningBillingRuns: () => runningBillingRuns(ctx) }), [TYPES.PlatformContext])
+      .toResolvedValue((ctx: PlatformContext) => {
+        const metrics = new PrometheusMetrics({ runningBillingRuns: () => runningBillingRuns(ctx) })
+        // Contract 13: the event delivery backlog, read from the outbox at each scrape.
+        metrics.eventBacklog(() => ctx.store.webhookOutbox.backlog())
+        return metrics
+      }, [TYPES.PlatformContext])
       .inSingletonScope()
     bind<Readiness>(TYPES.Readiness)
       .toResolvedValue((database: Database) => databaseReadiness(database, config.schema), [TYPES.Database])

@@ -77,9 +77,12 @@ for (const target of activeTargets()) {
       const c = (await h.request('POST', '/customers', { accountNumber: 'WH-1' })).body
       await h.request('PATCH', `/customers/${c.id}`, { companyName: 'Signed Ltd' })
       await h.request('POST', `/customers/${c.id}?action=drop`, { status: 'Dropped', dateDrop: '2026-01-20' })
+      const backlog = async () => Number(/^billing_event_delivery_backlog (\d+)$/m.exec((await h.request('GET', '/metrics')).text)?.[1])
+      assert.is(await backlog(), 4, '/metrics: three events for one webhook, one for the other, not yet queued')
       const run = worker(h)
       const pass = await run()
       assert.is(pass.delivered, 4)
+      assert.is(await backlog(), 0)
       assert.equal(all.received.map((r) => JSON.parse(r.body).type), ['customer.created', 'customer.updated', 'customer.dropped'])
       assert.equal(some.received.map((r) => JSON.parse(r.body).type), ['customer.dropped'])
       const events = (await h.request('GET', '/events')).body

@@ -119,11 +119,13 @@ export class KyselyWebhookOutbox implements WebhookOutbox {
 
   async backlog(): Promise<number> {
     const pending = await this.db.selectFrom('webhook_deliveries').select((eb) => eb.fn.countAll().as('n')).where('status', '=', 'Pending').executeTakeFirst()
-    const cursor = await this.db.selectFrom('webhooks').select((eb) => eb.fn.min('queuedEventID').as('c')).where('active', '=', 1).executeTakeFirst()
     let unqueued = 0
-    if (cursor?.c != null) {
-      const row = await this.db.selectFrom('events').select((eb) => eb.fn.countAll().as('n')).where('id', '>', cursor.c).executeTakeFirst()
-      unqueued = Number(row?.n ?? 0)
+    // Per webhook: the events after its cursor that it wants (few webhooks; each count uses the key).
+    for (const hook of await this.db.selectFrom('webhooks').select(['eventTypes', 'queuedEventID']).where('active', '=', 1).execute()) {
+      const types = JSON.parse((hook.eventTypes as string | null) ?? '[]') as string[]
+      let q = this.db.selectFrom('events').select((eb) => eb.fn.countAll().as('n')).where('id', '>', hook.queuedEventID ?? 0)
+      if (types.length) q = q.where('type', 'in', types)
+      unqueued += Number((await q.executeTakeFirst())?.n ?? 0)
     }
     return Number(pending?.n ?? 0) + unqueued
   }
