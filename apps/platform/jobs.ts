@@ -27,7 +27,7 @@ export interface Schedules {
   readonly archive: string
   /** Invoices whose overdue date has passed become Overdue (contract 10.3). */
   readonly overdue: string
-  /** How often the webhook delivery job starts (it then works for up to a minute, see `webhookJob`). */
+  /** How often the webhook delivery job starts (it then polls for 2 s, see `webhookJob`). */
   readonly webhooks: string
   /** Customers per billing batch at most. */
   readonly billingBatchSize: number
@@ -121,7 +121,10 @@ export interface WebhookDelivery {
   readonly sender: WebhookSender
   /** A webhook's lease: a killed worker's delivery is sent again by another after this (default 60 s). */
   readonly leaseMs?: number
-  /** How long one run of the job keeps polling for events (default 50 s). */
+  /**
+   * How long one run of the job keeps polling for events (default 2 s): short, because stopping
+   * the scheduler waits for running jobs before it aborts them.
+   */
   readonly runMs?: number
   /** The pause between passes that found nothing to do (default 100 ms): the lag from commit to delivery. */
   readonly idleMs?: number
@@ -140,7 +143,7 @@ function webhookJob(ctx: PlatformContext, schedule: string, delivery: WebhookDel
     schedule,
     runAtStart: true,
     async run(signal) {
-      const until = performance.now() + (delivery.runMs ?? 50_000)
+      const until = performance.now() + (delivery.runMs ?? 2_000)
       const holder = `${processID}:${randomUUID().slice(0, 8)}`
       let delivered = 0
       let failed = 0
@@ -160,11 +163,13 @@ function webhookJob(ctx: PlatformContext, schedule: string, delivery: WebhookDel
 
 const sleep = (ms: number, signal: AbortSignal) =>
   new Promise<void>((resolve) => {
-    const timer = setTimeout(resolve, ms)
-    signal.addEventListener('abort', () => {
+    const wake = () => {
       clearTimeout(timer)
+      signal.removeEventListener('abort', wake)
       resolve()
-    }, { once: true })
+    }
+    const timer = setTimeout(wake, ms)
+    signal.addEventListener('abort', wake, { once: true })
   })
 
 /** A progress line for the first step, then none until PROGRESS_LOG_MS have passed (`now` in ms, monotonic). */
