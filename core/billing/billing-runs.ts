@@ -1,3 +1,4 @@
+import { recordChanges } from '../history/record-change.js'
 import { BillingError, notFound } from '../errors.js'
 import type { BillingRun } from '../fields/entity.js'
 import { objectBody } from '../input/object-body.js'
@@ -84,6 +85,7 @@ export async function deleteBillingRun(ctx: PlatformContext, id: string): Promis
       throw new BillingError('locked', `Billing run ${id} is ${current.status} and cannot be deleted`, 'Only a Pending run can be deleted.')
     }
     await store.repository('billingRuns').remove(id)
+    await recordChanges(store, ctx.clock, [{ resource: catalogue.billingRuns, action: 'delete', before: current, after: null }])
     return current
   })
 }

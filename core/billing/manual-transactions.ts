@@ -1,3 +1,4 @@
+import { recordChanges } from '../history/record-change.js'
 import { BillingError, notFound } from '../errors.js'
 import { catalogue } from '../fields/catalogue.js'
 import type { Transaction } from '../fields/entity.js'
@@ -57,6 +58,7 @@ export async function addManualTransaction(ctx: PlatformContext, customerID: str
     })
     if (settles) await settleAccounts(store, [customerID], ctx.clock.today(), now)
     else await refreshCreditAlerts(store, [customerID], now)
+    await recordChanges(store, ctx.clock, [{ resource: ctx.resources.get('transactions')!, action: 'create', before: null, after: inserted }])
     return inserted
   })
 }

@@ -1,3 +1,4 @@
+import { appendEvents } from '../history/record-change.js'
 import type { Item } from '../fields/item.js'
 import type { Stamp } from '../dates/stamp.js'
 import type { Digest } from '../ports/digest.js'
@@ -106,11 +107,14 @@ async function importInto(ctx: PlatformContext, store: Store, lines: AsyncIterab
   }
   // Rated calls are unbilled call charges: they can raise credit alerts (contract 10.6).
   await refreshCreditAlerts(store, [...customers], now)
-  return (await store.repository('usageFiles').update(file.id, {
+  const done = (await store.repository('usageFiles').update(file.id, {
     rows,
     imported,
     duplicates: rows - imported,
     rated,
     unbilled: rows - rated,
   }))!
+  // One event for the file, in the import's transaction (contract 12), not one per call.
+  await appendEvents(store, ctx.clock, 'usage_file.imported', store.repository('usageFiles').resource, [done])
+  return done
 }

@@ -83,6 +83,22 @@ for (const target of activeTargets()) {
     assert.equal(events.map((e: any) => e.type), ['customer.created', 'customer.updated'])
   })
 
+  test('a manual transaction is recorded; a usage import is one event; a deleted billing run is recorded', async ({ h }) => {
+    const c = (await h.request('POST', '/customers', { accountNumber: 'TX-1' })).body
+    const tx = (await h.request('POST', `/customers/${c.id}/transactions`, { transactionType: 'Credit Note', amount: '5', description: 'goodwill' })).body
+    const entries = (await h.request('GET', `/transactions/${tx.id}/history`)).body
+    assert.equal(entries.map((e: any) => [e.action, e.customerID, e.changes.amount]), [['create', c.id, [null, -5]]])
+    const last = (await h.request('GET', '/events?limit=1000')).body.at(-1).id
+    const csv = 'callingNumber,dialledNumber,startTime,durationSeconds,chargeBand,callClass,carrier\n09999999999,07700900127,2026-01-14T12:00:00Z,30,MOB,mobile,Gamma\n09999999999,07700900128,2026-01-14T12:01:00Z,30,MOB,mobile,Gamma\n'
+    const file = await h.request('POST', '/usageFiles?name=u.csv', undefined, { raw: csv, headers: { 'content-type': 'text/csv' } })
+    assert.is(file.status, 201)
+    const imported = (await h.request('GET', `/events?idAfter=${last}`)).body
+    assert.equal(imported.map((e: any) => [e.type, e.data.id, e.data.rows]), [['usage_file.imported', file.body.id, 2]])
+    const run = (await h.request('POST', '/billingRuns', { name: 'Gone', cutoffDate: '2026-01-31' })).body
+    assert.is((await h.request('DELETE', `/billingRuns/${run.id}`)).status, 200)
+    assert.equal((await h.request('GET', `/history?resource=billingRuns&resourceID=${run.id}`)).body.map((e: any) => e.action), ['create', 'delete'])
+  })
+
   test('a billing run announces each invoice and its completion', async ({ h }) => {
     const c = (await h.request('POST', '/customers', { accountNumber: 'RUN-1' })).body
     await h.request('POST', `/customers/${c.id}/features`, { featureType: 'Line Rental', startDate: '2026-01-01', serviceCharge: '10', serviceChargeInterval: 'Monthly' })
