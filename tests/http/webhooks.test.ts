@@ -27,7 +27,7 @@ async function receiver(behave: (n: number) => number | 'hang' = () => 204) {
     req.on('data', (c) => (body += c))
     req.on('end', () => {
       const how = behave(n++)
-      if (how === 'hang') return setTimeout(() => res.writeHead(204).end(), 1500).unref()
+      if (how === 'hang') return setTimeout(() => res.writeHead(204).end(), 6000).unref()
       if (how < 300) received.push({ id: String(req.headers['webhook-id']), timestamp: String(req.headers['webhook-timestamp']), signature: String(req.headers['webhook-signature']), body })
       res.writeHead(how).end()
     })
@@ -37,7 +37,8 @@ async function receiver(behave: (n: number) => number | 'hang' = () => 204) {
   return { url, received, close: () => new Promise<void>((resolve) => server.close(() => resolve())) }
 }
 
-function worker(h: Harness, sender: WebhookSender = new HttpWebhookSender(500), leaseMs = 60_000) {
+/** The sender's timeout stands for the contract's 10 s: long enough for a loaded machine, short enough for a test. */
+function worker(h: Harness, sender: WebhookSender = new HttpWebhookSender(3000), leaseMs = 60_000) {
   const leases = new KyselyJobLeases(h.platform.database.db, h.platform.database.dialect)
   let runs = 0
   return (holder = `test-${++runs}`) => deliverWebhooks({ store: h.platform.context.store, clock: h.clock, leases, sender }, { holder, leaseMs })
@@ -189,7 +190,7 @@ for (const target of activeTargets()) {
       await h.request('POST', '/customers', { accountNumber: 'K-2' })
       // The first worker's sender posts the first event, then never returns: the process died
       // before it could mark the delivery delivered.
-      const real = new HttpWebhookSender(500)
+      const real = new HttpWebhookSender(3000)
       let dying: () => void = () => {}
       const dies: WebhookSender = {
         async send(message) {
