@@ -4,15 +4,14 @@ import { nodeRequestOf } from './body.js'
 import { HttpFailure } from './error-response.js'
 
 /**
- * The request body as lines, decoded as strict UTF-8 while it streams in: memory holds one
- * chunk and one partial line, never the body. When the Idempotency-Key check has read the
- * body already (its fingerprint), the lines come from the bytes it kept.
+ * The request body as text, decoded as strict UTF-8 while it streams in: memory holds one
+ * chunk, never the body. When the Idempotency-Key check has read the body already (its
+ * fingerprint), the text comes from the bytes it kept.
  */
-export async function* bodyLines(event: H3Event): AsyncGenerator<string> {
+export async function* bodyText(event: H3Event): AsyncGenerator<string> {
   const chunks = bodyChunks(event)
   if (!chunks) return
   const decoder = new TextDecoder('utf-8', { fatal: true })
-  let pending = ''
   const decode = (chunk?: Uint8Array) => {
     try {
       return chunk ? decoder.decode(chunk, { stream: true }) : decoder.decode()
@@ -21,16 +20,11 @@ export async function* bodyLines(event: H3Event): AsyncGenerator<string> {
     }
   }
   for await (const chunk of chunks) {
-    pending += decode(chunk)
-    let nl = pending.indexOf('\n')
-    while (nl >= 0) {
-      yield pending.slice(0, nl).replace(/\r$/, '')
-      pending = pending.slice(nl + 1)
-      nl = pending.indexOf('\n')
-    }
+    const text = decode(chunk)
+    if (text) yield text
   }
-  pending += decode()
-  if (pending !== '') yield pending.replace(/\r$/, '')
+  const rest = decode()
+  if (rest) yield rest
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { Item } from '../../core/fields/item.js'
 import type { PlatformContext } from '../../core/platform.js'
 import { deleteCall } from '../../core/rating/calls.js'
+import { usageLines } from '../../adapters/csv/usage-lines.js'
 import { importUsageFile } from '../../core/rating/import-usage.js'
 import { parentScope } from '../../core/resources/scopes.js'
 import { readApi, readPage, toPage, type ListParams, type Page, type ReadApi } from './resource-api.js'
@@ -8,9 +9,10 @@ import { readApi, readPage, toPage, type ListParams, type Page, type ReadApi } f
 /** Usage (call records) imports. */
 export interface UsageApi {
   /**
-   * Imports a CSV usage file, line by line (the header line first), all or nothing: a bad row
-   * rejects the whole file naming its line; records imported before are skipped. Answers the
-   * usage file with its counts (rows, imported, duplicates, rated, unbilled).
+   * Imports a CSV usage file given line by line (the header line first; a quoted field may go
+   * on over several lines), all or nothing: a bad row rejects the whole file naming its line;
+   * records imported before are skipped. Answers the usage file with its counts (rows,
+   * imported, duplicates, rated, unbilled).
    */
   importFile(lines: AsyncIterable<string> | Iterable<string>, name?: string): Promise<Item>
 }
@@ -23,12 +25,13 @@ export interface CallsApi extends ReadApi {
   delete(id: string): Promise<Item>
 }
 
-async function* each(lines: AsyncIterable<string> | Iterable<string>): AsyncGenerator<string> {
-  yield* lines
+/** The lines as one text, each ended by a line break, for the CSV parser. */
+async function* asText(lines: AsyncIterable<string> | Iterable<string>): AsyncGenerator<string> {
+  for await (const line of lines) yield `${line}\n`
 }
 
 export function usageApi(ctx: PlatformContext): UsageApi {
-  return { importFile: (lines, name) => importUsageFile(ctx, each(lines), name ?? null) }
+  return { importFile: (lines, name) => importUsageFile(ctx, usageLines(asText(lines)), name ?? null) }
 }
 
 export function callsApi(ctx: PlatformContext): CallsApi {

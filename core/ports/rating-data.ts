@@ -44,6 +44,8 @@ export interface RatingData {
   tariffs(): Promise<Map<string, RatingTariff>>
   /** Inserts calls, skipping those whose fingerprint is stored already; returns how many were new. */
   insertCalls(calls: readonly NewCall[]): Promise<number>
+  /** How many of a usage file's stored calls are rated. */
+  ratedCallsOf(usageFileID: string): Promise<number>
   /** Runs the writes of one import (inside its transaction), with the database's caches sized for a bulk write. */
   importing<T>(work: () => Promise<T>): Promise<T>
 }

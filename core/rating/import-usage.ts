@@ -8,7 +8,7 @@ import { refreshCreditAlerts } from '../credit/credit-alerts.js'
 import type { Store } from '../ports/store.js'
 import { isRated, rateRecord, type RatingContext } from './rate-record.js'
 import { loadRatingContext } from './rating-context.js'
-import { UsageFileReader } from './usage-file-reader.js'
+import { UsageFileReader, type UsageLine } from './usage-file-reader.js'
 import { usageFingerprint } from './usage-fingerprint.js'
 import type { UsageRecord } from './usage-record.js'
 
@@ -46,11 +46,12 @@ export function toNewCall(record: UsageRecord, context: RatingContext, digest: D
 }
 
 /**
- * Imports a usage file, one line at a time, in one transaction: a bad row rejects the whole file
- * (naming its line); records imported before (by any file) are skipped, so re-sending a file or
- * a record creates nothing twice. Memory holds one batch of rows, not the file.
+ * Imports a usage file, one CSV record at a time (the CSV adapter parses the text), in one
+ * transaction: a bad row rejects the whole file (naming its line); records imported before (by
+ * any file) are skipped, so re-sending a file or a record creates nothing twice. Memory holds
+ * one batch of rows, not the file.
  */
-export async function importUsageFile(ctx: PlatformContext, lines: AsyncIterable<string>, name: string | null): Promise<Item> {
+export async function importUsageFile(ctx: PlatformContext, lines: AsyncIterable<UsageLine>, name: string | null): Promise<Item> {
   // The name is stored as the file's `name` field: checked like any field (length, NUL).
   const files = ctx.resources.get('usageFiles')!
   if (name !== null) ctx.validator.parseField(files, files.byName.get('name')!, name)
@@ -58,7 +59,7 @@ export async function importUsageFile(ctx: PlatformContext, lines: AsyncIterable
 }
 
 /** The import's work inside its transaction. */
-async function importInto(ctx: PlatformContext, store: Store, lines: AsyncIterable<string>, name: string | null): Promise<Item> {
+async function importInto(ctx: PlatformContext, store: Store, lines: AsyncIterable<UsageLine>, name: string | null): Promise<Item> {
   const context = await loadRatingContext(store.rating)
   const now = ctx.clock.now()
   const file = await store.repository('usageFiles').insert({ name, createdStamp: now, updatedStamp: now })
@@ -107,12 +108,15 @@ async function importInto(ctx: PlatformContext, store: Store, lines: AsyncIterab
   }
   // Rated calls are unbilled call charges: they can raise credit alerts (contract 10.6).
   await refreshCreditAlerts(store, [...customers], now)
+  // The counts are of the calls this file stored: a record imported before is a duplicate, not
+  // a rated call (a file sent twice reports imported 0, rated 0, duplicates = rows).
+  const ratedNew = imported === rows ? rated : await store.rating.ratedCallsOf(file.id)
   const done = (await store.repository('usageFiles').update(file.id, {
     rows,
     imported,
     duplicates: rows - imported,
-    rated,
-    unbilled: rows - rated,
+    rated: ratedNew,
+    unbilled: imported - ratedNew,
   }))!
   // One event for the file, in the import's transaction (contract 12), not one per call.
   await appendEvents(store, ctx.clock, 'usage_file.imported', store.repository('usageFiles').resource, [done])

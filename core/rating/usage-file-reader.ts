@@ -1,36 +1,44 @@
 import { BillingError } from '../errors.js'
-import { parseCsvLine } from './csv-line.js'
+import { isStorableText } from '../fields/storable-text.js'
 import { parseUsageHeader, parseUsageRow, type UsageHeader, type UsageRecord } from './usage-record.js'
 
+/** One CSV record of a usage file, as the CSV adapter reads it, with the line it starts on. */
+export interface UsageLine {
+  readonly fields: readonly string[]
+  readonly line: number
+}
+
 /**
- * Reads a usage file one physical line at a time, so a large file never has to be held in
- * memory: the first non-blank line is the header, blank lines are skipped, line numbers count
- * every line from 1. Any bad line throws `invalid_field` naming its line; the caller then
- * keeps nothing of the file (contract 9.6).
+ * Reads a usage file one record at a time, so a large file never has to be held in memory: the
+ * first record is the header, records of blank fields only are skipped. Any bad record throws
+ * `invalid_field` naming its line; the caller then keeps nothing of the file (contract 9.6).
  */
 export class UsageFileReader {
   private header: UsageHeader | null = null
-  private lineNumber = 0
+  private records = 0
 
-  /** The record on the next line, or null for the header and blank lines. */
-  read(line: string): UsageRecord | null {
-    this.lineNumber++
-    if (line.trim() === '') return null
-    const fields = parseCsvLine(line, this.lineNumber)
+  /** The record, or null for the header and blank records. */
+  read({ fields, line }: UsageLine): UsageRecord | null {
+    this.records++
+    if (fields.every((f) => f.trim() === '')) return null
+    const nul = fields.findIndex((f) => !isStorableText(f))
+    if (nul >= 0) {
+      throw new BillingError('invalid_field', `line ${line}: field ${nul + 1} holds a NUL character`, 'Remove the NUL characters (no column stores them) and send the file again.')
+    }
     if (!this.header) {
-      this.header = parseUsageHeader(fields, this.lineNumber)
+      this.header = parseUsageHeader(fields, line)
       return null
     }
-    return parseUsageRow(this.header, fields, this.lineNumber)
+    return parseUsageRow(this.header, fields, line)
   }
 
-  /** Lines read so far. */
+  /** Records read so far, the header included. */
   get lines(): number {
-    return this.lineNumber
+    return this.records
   }
 
   /** Call at the end of the file: throws when it had no header line. */
   finish(): void {
-    if (!this.header) throw new BillingError('invalid_field', 'the usage file is empty: expected a header line')
+    if (!this.header) throw new BillingError('invalid_field', 'the usage file is empty: expected a header line', `Start the file with a header line naming its columns.`)
   }
 }

@@ -126,6 +126,17 @@ export function parseUsageHeader(fields: readonly string[], lineNumber = 1): Usa
   const fail = (reason: string): never => {
     throw new BillingError('invalid_field', `line ${lineNumber}: ${reason}`, `Columns: ${usageColumns.join(', ')}.`)
   }
+  if (fields.length === 1) {
+    const separator = [';', '\t', '|'].find((c) => fields[0].includes(c))
+    if (separator) {
+      const name = separator === '\t' ? 'tabs' : `"${separator}"`
+      throw new BillingError(
+        'invalid_field',
+        `line ${lineNumber}: the header is one column holding ${name}: the file looks separated by ${name}, not by commas`,
+        `Export the file as comma-separated CSV (RFC 4180), quoting fields that hold commas. Columns: ${usageColumns.join(', ')}.`,
+      )
+    }
+  }
   const byName = new Map(usageColumns.map((c) => [c.toLowerCase(), c]))
   const positions: Partial<Record<UsageColumn, number>> = {}
   fields.forEach((raw, i) => {
@@ -143,7 +154,7 @@ export function parseUsageHeader(fields: readonly string[], lineNumber = 1): Usa
 /** Validates one data row against the header; throws `invalid_field` naming the line and the reason. */
 export function parseUsageRow(header: UsageHeader, fields: readonly string[], lineNumber: number): UsageRecord {
   const fail = (reason: string): never => {
-    throw new BillingError('invalid_field', `line ${lineNumber}: ${reason}`)
+    throw new BillingError('invalid_field', `line ${lineNumber}: ${reason}`, `Correct line ${lineNumber} and send the whole file again: nothing of it was kept. The README's "Usage files" section gives each column's format.`)
   }
   if (fields.length !== header.width) fail(`expected ${header.width} fields, found ${fields.length}`)
   const value = (c: UsageColumn): string => {

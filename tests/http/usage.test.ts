@@ -33,7 +33,8 @@ for (const target of activeTargets()) {
       [0.12, 60, customer],
     ])
     const again = await upload(h, body)
-    assert.equal([again.body.rows, again.body.imported, again.body.duplicates], [2, 0, 2])
+    // A file sent twice: nothing imported, nothing rated, every row a duplicate.
+    assert.equal([again.body.rows, again.body.imported, again.body.duplicates, again.body.rated, again.body.unbilled], [2, 0, 2, 0, 0])
     assert.is((await h.request('GET', `/customers/${customer}/calls`)).body.length, 2)
   })
 
@@ -91,6 +92,42 @@ for (const target of activeTargets()) {
     const call = (await h.request('GET', '/calls?rated=false')).body.find((c: any) => c.callingNumber === '09999999998')
     assert.equal([call.dialledNumber, call.chargeBand, call.carrier, call.durationSeconds], [odd, odd, odd, 30.5])
     assert.equal([call.customerID, call.numberID, call.tariffID, call.cost, call.timeBand, call.rated, call.unbilledReason], [null, null, null, null, null, false, 'no matching number'])
+  })
+
+  test.run()
+}
+
+for (const target of activeTargets()) {
+  const test = suite<{ h: Harness }>(`usage files: counts of what a file stored, RFC 4180 [${target}]`)
+  test.before(async (ctx) => {
+    ctx.h = await openHarness(target)
+    const t = (await ctx.h.request('POST', '/tariffs', { name: 'UK Mobile', baseRoundSeconds: 60 })).body.id
+    await ctx.h.request('POST', `/tariffs/${t}/tariffDetails`, { chargeBand: 'MOB', timeBand: 'day', cost: '0.10' })
+    const customer = (await ctx.h.request('POST', '/customers', { defaultMobileTariff: 'UK Mobile' })).body.id
+    await ctx.h.request('POST', `/customers/${customer}/numbers`, { number: '01632 960 001' })
+  })
+  test.after(async (ctx) => ctx.h.close())
+
+  test('a file half sent before counts only what it stored: imported, rated and unbilled of the new rows', async ({ h }) => {
+    const first = await upload(h, csv('01632960001,07700900123,2026-01-14T10:00:00Z,61,MOB,mobile,Gamma'))
+    assert.equal([first.body.rows, first.body.imported, first.body.rated], [1, 1, 1])
+    const half = await upload(h, csv('01632960001,07700900123,2026-01-14T10:00:00Z,61,MOB,mobile,Gamma', '09999999999,07700900199,2026-01-14T12:00:00Z,5,MOB,mobile,Gamma'))
+    assert.equal([half.body.rows, half.body.imported, half.body.duplicates, half.body.rated, half.body.unbilled], [2, 1, 1, 0, 1])
+  })
+
+  test('RFC 4180 files: a quoted field may hold a line break; a semicolon-separated file is named as such', async ({ h }) => {
+    const quoted = [header, '01632960001,07700900131,2026-01-14T13:00:00Z,30,MOB,mobile,"Gamma', 'Telecom"', '01632960001,07700900132,2026-01-14T13:05:00Z,30,MOB,mobile,BT'].join('\r\n')
+    const r = await upload(h, quoted)
+    assert.is(r.status, 201, JSON.stringify(r.body))
+    assert.equal([r.body.rows, r.body.imported], [2, 2])
+    const calls = (await h.request('GET', '/calls?limit=500')).body.filter((c: any) => c.dialledNumber === '07700900131')
+    assert.equal(calls.map((c: any) => c.carrier), ['Gamma\r\nTelecom'])
+    const semi = await upload(h, [header.replaceAll(',', ';'), '01632960001;07700900133;2026-01-14T13:10:00Z;30;MOB;mobile;BT'].join('\n'))
+    assert.is(semi.status, 400)
+    assert.match(semi.body.error, /^line 1: the header is one column holding ";"/)
+    assert.match(semi.body.hint, /comma-separated/)
+    const bad = await upload(h, csv('01632960001,07700900134,2026-01-14T13:15:00Z,thirty,MOB,mobile,BT'))
+    assert.match(bad.body.hint, /Correct line 2 and send the whole file again/)
   })
 
   test.run()

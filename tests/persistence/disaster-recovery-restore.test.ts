@@ -42,7 +42,8 @@ csv('quoting follows RFC 4180; NULL is an empty field and the empty string ""', 
       for await (const _ of parseCsv(chunked(bad, 100))) void _
     })().then(
       () => assert.unreachable(bad),
-      (e: Error) => assert.match(e.message, /CSV line 1/),
+      // csv-parse finds an unclosed quote at the end of the file, a line after where it opened.
+      (e: Error) => assert.match(e.message, /^CSV line [12]: /),
     )
   }
 })

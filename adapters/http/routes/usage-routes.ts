@@ -3,7 +3,8 @@ import { toWire } from '../../../core/fields/wire.js'
 import { deleteCall } from '../../../core/rating/calls.js'
 import { importUsageFile } from '../../../core/rating/import-usage.js'
 import { parentScope } from '../../../core/resources/scopes.js'
-import { assertCsv, bodyLines } from '../lines.js'
+import { usageLines } from '../../csv/usage-lines.js'
+import { assertCsv, bodyText } from '../lines.js'
 import { json } from '../respond.js'
 import { BASE_PATH, type Route } from '../route.js'
 import type { ActionDocDef } from './action-routes.js'
@@ -33,7 +34,7 @@ export function usageRoutes(usageFiles: Resource, calls: Resource, customers: Re
         assertNoQuery(event, ['name'])
         assertCsv(event)
         const name = event.url.searchParams.get('name')
-        const file = await importUsageFile(ctx.platform, bodyLines(event), name)
+        const file = await importUsageFile(ctx.platform, usageLines(bodyText(event)), name)
         return json(event, 201, toWire(usageFiles, file), { location: apiPath(event, `/usageFiles/${file.id}`) })
       },
     },

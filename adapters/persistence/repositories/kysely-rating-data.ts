@@ -115,6 +115,16 @@ export class KyselyRatingData implements RatingData {
     }
   }
 
+  async ratedCallsOf(usageFileID: string): Promise<number> {
+    const row = await this.db
+      .selectFrom('calls')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .where('usageFileID', '=', this.dialect.encodeId(usageFileID))
+      .where('rated', '=', 1)
+      .executeTakeFirstOrThrow()
+    return Number(row.n)
+  }
+
   /**
    * Writes calls column by column in one fixed column order: turning each call into a keyed
    * row and collecting the union of keys per batch allocated more than the rest of the write,

@@ -1,0 +1,79 @@
+import { Readable } from 'node:stream'
+import { CsvError, parse, type CastingContext, type Options } from 'csv-parse'
+
+/** One record and the line it starts on (1-based, counting every physical line). */
+export interface CsvRecord<T> {
+  readonly fields: T[]
+  readonly line: number
+}
+
+/** A CSV syntax error, with the line csv-parse found it on. */
+export class CsvSyntaxError extends Error {
+  constructor(
+    readonly line: number,
+    readonly reason: string,
+  ) {
+    super(`line ${line}: ${reason}`)
+  }
+}
+
+export interface CsvReadOptions<T> {
+  /** Turns each field into its value (csv-parse's `cast`), knowing whether it was quoted. */
+  readonly cast?: (value: string, quoted: boolean) => T
+  /** Drops spaces and tabs around fields (around quotes too). */
+  readonly trim?: boolean
+  /** Skips lines with nothing on them. */
+  readonly skipEmptyLines?: boolean
+}
+
+/**
+ * Records of RFC 4180 CSV (comma separated, `""` for a quote, line breaks allowed inside quotes,
+ * CRLF or LF, a UTF-8 BOM ignored), parsed by csv-parse as the text arrives: memory holds the
+ * record being read, and the source is read only as fast as records are taken (backpressure).
+ */
+export async function* csvRecords<T = string>(text: AsyncIterable<string> | Iterable<string>, options: CsvReadOptions<T> = {}): AsyncGenerator<CsvRecord<T>> {
+  const cast = options.cast
+  const parserOptions: Options = {
+    bom: true,
+    info: true,
+    relax_column_count: true,
+    // Files mix CRLF and LF (a header typed on one system, rows appended on another).
+    record_delimiter: ['\r\n', '\n'],
+    skip_empty_lines: options.skipEmptyLines ?? false,
+    ltrim: options.trim ?? false,
+    rtrim: options.trim ?? false,
+    ...(cast ? { cast: (value: string, context: CastingContext) => cast(value, context.quoting) } : {}),
+  }
+  const parser = Readable.from(text, { objectMode: false }).pipe(parse(parserOptions))
+  let last = 0
+  try {
+    for await (const { record, info } of parser as AsyncIterable<{ record: T[]; info: { lines: number } }>) {
+      // csv-parse counts the line a record ends on; a field may hold line breaks of its own.
+      let inner = 0
+      for (const field of record) if (typeof field === 'string') inner += newlines(field)
+      last = info.lines
+      yield { fields: record, line: info.lines - inner }
+    }
+  } catch (error) {
+    throw toSyntaxError(error, last + 1)
+  } finally {
+    parser.destroy()
+  }
+}
+
+const newlines = (text: string): number => {
+  let n = 0
+  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) n++
+  return n
+}
+
+
+/** csv-parse's message ("Invalid Closing Quote: got "x" at line 3 instead of delimiter...") as a reason and a line. */
+function toSyntaxError(error: unknown, next: number): unknown {
+  if (!(error instanceof CsvError)) return error
+  const lines = (error as CsvError & { lines?: number }).lines ?? next
+  // An unclosed quote is only found at the end of the file; csv-parse names about where it opened.
+  if (error.code === 'CSV_QUOTE_NOT_CLOSED') return new CsvSyntaxError(lines, 'a quoted field is not closed (it runs to the end of the file)')
+  const reason = error.message.replace(/ at line \d+/, '').replace(/\.$/, '')
+  return new CsvSyntaxError(lines, reason)
+}
