@@ -23,6 +23,8 @@ import { KyselyWebhookOutbox } from './repositories/kysely-webhook-outbox.js'
 import type { WebhookOutbox } from '../../core/ports/webhook-outbox.js'
 import type { Actor, ChangeLog } from '../../core/ports/change-log.js'
 import type { Receivables } from '../../core/ports/receivables.js'
+import type { CreditControl } from '../../core/ports/credit-control.js'
+import { KyselyCreditControl } from './repositories/kysely-credit-control.js'
 import type { LifecycleLog } from '../../core/ports/lifecycle-log.js'
 import { KyselyResourceRepository, type Peers } from './repositories/kysely-resource-repository.js'
 
@@ -62,6 +64,7 @@ export class KyselyStore implements Store {
   readonly receivables: Receivables
   readonly changes: ChangeLog
   readonly webhookOutbox: WebhookOutbox
+  readonly creditControl: CreditControl
 
   constructor(
     readonly db: Kysely<any>,
@@ -78,6 +81,7 @@ export class KyselyStore implements Store {
     this.receivables = new KyselyReceivables(db, dialect)
     this.changes = new KyselyChangeLog(db, dialect, shared.actor)
     this.webhookOutbox = new KyselyWebhookOutbox(db, dialect)
+    this.creditControl = new KyselyCreditControl(db, dialect)
   }
 
   private readonly peers: Peers = (name) => this.repositoryOf(name)

@@ -49,14 +49,14 @@ export function unsentSince(now: Stamp): Stamp {
  */
 export async function refreshCreditAlerts(store: Store, customerIDs: readonly string[], now: Stamp, options: { readonly candidates?: boolean } = {}): Promise<string[]> {
   // A customer with no limit anywhere and no alert stored keeps none: not measured.
-  const ids = options.candidates ? customerIDs : await store.receivables.withCreditLimits(customerIDs)
+  const ids = options.candidates ? customerIDs : await store.creditControl.withCreditLimits(customerIDs)
   if (ids.length === 0) return []
-  const figures = await store.receivables.creditFigures(ids, unsentSince(now))
+  const figures = await store.creditControl.creditFigures(ids, unsentSince(now))
   const raised: string[] = []
   for (const [id, f] of figures) {
     const alerts = creditAlertsOf(f)
     if (alerts.length === f.stored.length && alerts.every((a, i) => a === f.stored[i])) continue
-    await store.receivables.setCreditAlerts(id, alerts)
+    await store.creditControl.setCreditAlerts(id, alerts)
     if (alerts.some((a) => !f.stored.includes(a))) raised.push(id)
   }
   return raised

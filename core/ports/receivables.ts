@@ -1,6 +1,4 @@
 import type { AccountAllocation, AccountInvoice, Settlement } from '../billing/allocation.js'
-import type { CreditFigures } from '../credit/credit-alerts.js'
-import type { Stamp } from '../dates/stamp.js'
 import type { InvoiceStatus } from '../presets/engine-lists.js'
 import type { Money } from '../money/money.js'
 import type { DateOnly } from '../dates/date-only.js'
@@ -44,16 +42,6 @@ export interface Receivables {
   invoicePayments(invoiceID: string): Promise<InvoicePaymentLine[]>
   /** The numbers of the customers with a call-charge minimum (`lowInvoiceActionValue`), not dropped. */
   numberMinimums(customerIDs: readonly string[]): Promise<{ id: string; customerID: string; value: Money }[]>
-  /** What each customer's credit alerts are measured on; invoices created since `unsentSince` are unsent. */
-  creditFigures(customerIDs: readonly string[], unsentSince: Stamp): Promise<Map<string, CreditFigures>>
-  setCreditAlerts(customerID: string, alerts: readonly string[]): Promise<void>
-  /**
-   * Of the customers, those whose alerts could be anything but none: a credit limit of their own
-   * or on one of their numbers, or an alert stored now. The others need no refresh.
-   */
-  withCreditLimits(customerIDs: readonly string[]): Promise<string[]>
-  /** Of the customers, those with a number that has a `creditLimit`. */
-  withNumberCreditLimits(customerIDs: readonly string[]): Promise<string[]>
   /** Customers with an unpaid invoice whose overdue date is before `today` (it has just become overdue). */
   newlyOverdue(today: DateOnly, limit: number): Promise<string[]>
 }

@@ -8,6 +8,7 @@ import type { WebhookOutbox } from './webhook-outbox.js'
 import type { Ledger } from './ledger.js'
 import type { RatingData } from './rating-data.js'
 import type { Receivables } from './receivables.js'
+import type { CreditControl } from './credit-control.js'
 import type { ContactRepository, ResourceRepository } from './resource-repository.js'
 
 /**
@@ -28,6 +29,7 @@ export interface Store {
   readonly changes: ChangeLog
   /** Events fanned out to webhooks, and their deliveries' attempts. */
   readonly webhookOutbox: WebhookOutbox
+  readonly creditControl: CreditControl
   /** Which of `names` exist as names of the referenced resource (tariff names). */
   namesExisting(ref: FieldRef, names: readonly string[]): Promise<Set<string>>
   /** Every name of the referenced resource, in name order (presets discovery). */

@@ -1,11 +1,9 @@
-import { sql, type Kysely } from 'kysely'
+import type { Kysely } from 'kysely'
 import type { AccountAllocation, Settlement } from '../../../core/billing/allocation.js'
 import type { InvoiceStatus } from '../../../core/presets/engine-lists.js'
 import type { DateOnly } from '../../../core/dates/date-only.js'
 import { fromUnits, ZERO, type Money } from '../../../core/money/money.js'
 import type { Account, InvoicePaymentLine, Receivables, StoredInvoice } from '../../../core/ports/receivables.js'
-import type { CreditFigures } from '../../../core/credit/credit-alerts.js'
-import type { Stamp } from '../../../core/dates/stamp.js'
 import type { DatabaseDialect } from '../dialect/dialect.js'
 
 const CHUNK = 500
@@ -128,133 +126,6 @@ export class KyselyReceivables implements Receivables {
       for (const r of rows) out.push({ id: String(r.id), customerID: String(r.customerID), value: this.money(r.lowInvoiceActionValue) })
     }
     return out
-  }
-
-  async creditFigures(customerIDs: readonly string[], unsentSince: Stamp): Promise<Map<string, CreditFigures>> {
-    type Mutable = { -readonly [K in Exclude<keyof CreditFigures, 'numbers'>]: CreditFigures[K] } & { numbers: { creditLimit: Money; unbilledCalls: Money; id: string }[] }
-    const out = new Map<string, Mutable>()
-    const limit = (v: unknown) => (v === null || v === undefined ? null : this.money(v))
-    for (let i = 0; i < customerIDs.length; i += CHUNK) {
-      const ids = customerIDs.slice(i, i + CHUNK).map((c) => this.dialect.encodeId(c))
-      const customers = await this.db
-        .selectFrom('customers')
-        .select(['id', 'creditLimit', 'creditLimitCalls', 'creditLimitOverdue', 'creditLimitUnsent', 'overdueAmount', 'creditAlerts'])
-        .where('id', 'in', ids)
-        .execute()
-      for (const r of customers) {
-        out.set(String(r.id), {
-          creditLimit: limit(r.creditLimit),
-          creditLimitCalls: limit(r.creditLimitCalls),
-          creditLimitOverdue: limit(r.creditLimitOverdue),
-          creditLimitUnsent: limit(r.creditLimitUnsent),
-          balance: ZERO,
-          unbilledCalls: ZERO,
-          overdueAmount: this.money(r.overdueAmount),
-          unsent: ZERO,
-          numbers: [],
-          stored: r.creditAlerts ? (JSON.parse(String(r.creditAlerts)) as string[]) : [],
-        })
-      }
-      const sums = async (q: any, apply: (f: Mutable, r: any) => void) => {
-        for (const r of await q.execute()) {
-          const f = out.get(String(r.customerID))
-          if (f) apply(f, r)
-        }
-      }
-      // Only the figures some limit measures are summed (a billing run measures many customers).
-      const chunk = customerIDs.slice(i, i + CHUNK)
-      const having = (test: (f: Mutable) => boolean) => chunk.filter((id) => out.has(id) && test(out.get(id)!)).map((id) => this.dialect.encodeId(id))
-      const balanceIDs = having((f) => f.creditLimit !== null)
-      if (balanceIDs.length) {
-        await sums(
-          this.db.selectFrom('transactions').select(['customerID', sql<string>`sum(amount) + sum(${sql.ref('VATAmount')})`.as('total')]).where('customerID', 'in', balanceIDs).groupBy('customerID'),
-          (f, r) => (f.balance = this.money(r.total ?? 0)),
-        )
-      }
-      const unsentIDs = having((f) => f.creditLimitUnsent !== null)
-      if (unsentIDs.length) {
-        await sums(
-          this.db.selectFrom('invoices').select(['customerID', sql<string>`sum(${sql.ref('totalAmount')})`.as('total')]).where('customerID', 'in', unsentIDs).where('createdStamp', '>=', unsentSince).groupBy('customerID'),
-          (f, r) => (f.unsent = this.money(r.total ?? 0)),
-        )
-      }
-      const numbers = await this.db
-        .selectFrom('numbers')
-        .select(['id', 'customerID', 'creditLimit'])
-        .where('customerID', 'in', ids)
-        .where('creditLimit', 'is not', null)
-        .execute()
-      for (const r of numbers) out.get(String(r.customerID))?.numbers.push({ id: String(r.id), creditLimit: this.money(r.creditLimit), unbilledCalls: ZERO })
-      const callIDs = having((f) => f.creditLimitCalls !== null || f.numbers.length > 0)
-      if (callIDs.length === 0) continue
-      // Unbilled call charges: unapproved Call Charges rows, and rated calls no run has billed yet.
-      const addCalls = (f: Mutable, r: any) => {
-        const amount = this.money(r.total ?? 0)
-        f.unbilledCalls = (f.unbilledCalls + amount) as Money
-        const n = r.numberID === null ? undefined : f.numbers.find((x) => x.id === String(r.numberID))
-        if (n) n.unbilledCalls = (n.unbilledCalls + amount) as Money
-      }
-      await sums(
-        this.db
-          .selectFrom('transactions')
-          .select(['customerID', 'numberID', sql<string>`sum(amount)`.as('total')])
-          .where('customerID', 'in', callIDs)
-          .where('transactionType', '=', 'Call Charges')
-          .where('approved', '=', 0)
-          .groupBy(['customerID', 'numberID']),
-        addCalls,
-      )
-      await sums(
-        this.db
-          .selectFrom('calls')
-          .select(['customerID', 'numberID', sql<string>`sum(cost)`.as('total')])
-          .where('customerID', 'in', callIDs)
-          .where('rated', '=', 1)
-          .where('deleted', '=', 0)
-          .where('transactionID', 'is', null)
-          .groupBy(['customerID', 'numberID']),
-        addCalls,
-      )
-    }
-    return out
-  }
-
-  async setCreditAlerts(customerID: string, alerts: readonly string[]): Promise<void> {
-    await this.db.updateTable('customers').set({ creditAlerts: JSON.stringify(alerts) }).where('id', '=', this.dialect.encodeId(customerID)).execute()
-  }
-
-  async withCreditLimits(customerIDs: readonly string[]): Promise<string[]> {
-    const out = new Set<string>()
-    for (let i = 0; i < customerIDs.length; i += CHUNK) {
-      const ids = customerIDs.slice(i, i + CHUNK).map((c) => this.dialect.encodeId(c))
-      const own = await this.db
-        .selectFrom('customers')
-        .select('id')
-        .where('id', 'in', ids)
-        .where((eb) =>
-          eb.or([
-            eb('creditLimit', 'is not', null),
-            eb('creditLimitCalls', 'is not', null),
-            eb('creditLimitOverdue', 'is not', null),
-            eb('creditLimitUnsent', 'is not', null),
-            eb.and([eb('creditAlerts', 'is not', null), eb('creditAlerts', '<>', '[]')]),
-          ]),
-        )
-        .execute()
-      for (const r of own) out.add(String(r.id))
-    }
-    for (const id of await this.withNumberCreditLimits(customerIDs)) out.add(id)
-    return customerIDs.filter((id) => out.has(id))
-  }
-
-  async withNumberCreditLimits(customerIDs: readonly string[]): Promise<string[]> {
-    const out = new Set<string>()
-    for (let i = 0; i < customerIDs.length; i += CHUNK) {
-      const ids = customerIDs.slice(i, i + CHUNK).map((c) => this.dialect.encodeId(c))
-      const rows = await this.db.selectFrom('numbers').select('customerID').distinct().where('customerID', 'in', ids).where('creditLimit', 'is not', null).execute()
-      for (const r of rows) out.add(String(r.customerID))
-    }
-    return customerIDs.filter((id) => out.has(id))
   }
 
   async newlyOverdue(today: DateOnly, limit: number): Promise<string[]> {
