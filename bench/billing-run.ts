@@ -94,7 +94,7 @@ async function billingOf(features: number) {
 async function seedInvoicing(writer: ReturnType<typeof openBulkWriter>, customers: number): Promise<void> {
   await writer.exec(`update customers set "billingCycle" = case id % 3 when 0 then 'Monthly' when 1 then 'Quarterly' else 'Annually' end,
     "paymentTerms" = 30, "paymentTermsType" = case id % 3 when 0 then 'Days' when 1 then 'Months' else 'Days after month end' end,
-    "paymentMethod" = 'Direct Debit', "overdueAmount" = 0, "heldCredit" = case when id % 10 = 0 then 50000 else 0 end,
+    "paymentMethod" = 'Direct Debit', "heldCredit" = case when id % 10 = 0 then 50000 else 0 end,
     "creditLimit" = case when id % 10 = 1 then 1000000 else null end, "creditAlerts" = '[]'`)
   await writer.exec(`update numbers set "lowInvoiceActionValue" = 10000, "creditLimit" = 500000 where id % 20 = 0`)
   const t = (name: string): BulkColumn => ({ name, type: 'text' })

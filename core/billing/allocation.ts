@@ -40,8 +40,6 @@ export interface AccountAllocation {
   readonly invoices: ReadonlyMap<string, InvoicePayment>
   /** Settlements not allocated: held for the next invoice raised. */
   readonly held: Money
-  /** Sum of the outstanding amounts of overdue invoices. */
-  readonly overdueAmount: Money
 }
 
 const byIdNumber = (a: string, b: string) => (a.length - b.length) || (a < b ? -1 : a > b ? 1 : 0)
@@ -89,7 +87,6 @@ export function allocateAccount(invoices: readonly AccountInvoice[], settlements
     held = add(held, left)
   }
   const out = new Map<string, InvoicePayment>()
-  let overdueAmount = ZERO
   for (const invoice of invoices) {
     if (invoice.totalAmount <= 0n) {
       // Paid by its own credit: nothing outstanding (its credit is a settlement above).
@@ -100,8 +97,7 @@ export function allocateAccount(invoices: readonly AccountInvoice[], settlements
     const amountPaid = p?.amount ?? ZERO
     const amountOutstanding = sub(invoice.totalAmount, amountPaid)
     const status = statusOf(amountOutstanding, invoice.overdueDate, today)
-    if (status === 'Overdue') overdueAmount = add(overdueAmount, amountOutstanding)
     out.set(invoice.id, { amountPaid, amountOutstanding, paidDate: p?.date ?? null, status })
   }
-  return { allocations, invoices: out, held, overdueAmount }
+  return { allocations, invoices: out, held }
 }

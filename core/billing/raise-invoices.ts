@@ -78,9 +78,8 @@ export async function raiseInvoices(
     const { dueDate, overdueDate } = datesOf(customer)
     const totalAmount = add(net, vat)
     const status = statusOf(totalAmount < 0n ? ZERO : totalAmount, overdueDate, today)
-    // Credit held from earlier payments, or this invoice's own credit, is allocated once it is
-    // raised; an invoice overdue at once (a run dated in the past) counts in the overdue amount.
-    if ((customer.heldCredit ?? ZERO) > 0n || totalAmount < 0n || status === 'Overdue') settle.push(customer.id)
+    // Credit held from earlier payments, or this invoice's own credit, is allocated once it is raised.
+    if ((customer.heldCredit ?? ZERO) > 0n || totalAmount < 0n) settle.push(customer.id)
     invoices.push({
       transactionIDs,
       inserted,

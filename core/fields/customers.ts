@@ -130,7 +130,7 @@ export const customers = defineResource({
     date('finalBillDate', { readOnly: true, extension: true, description: 'billed-until date of a final bill' }),
     currency('balance', { readOnly: true, computed: true, extension: true, description: 'sum of amount + VAT of all transactions' }),
     text('accountingID', { readOnly: true, extension: true, description: 'UUID in the external accounting system' }),
-    currency('overdueAmount', { readOnly: true, extension: true, description: 'sum of the outstanding amounts of its overdue invoices' }),
+    currency('overdueAmount', { readOnly: true, computed: true, extension: true, description: 'sum of the outstanding amounts of its overdue invoices' }),
     presets('creditAlerts', 'creditAlertNames', {
       values: creditAlertNames,
       readOnly: true,

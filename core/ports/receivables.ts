@@ -30,8 +30,7 @@ export interface Receivables {
   accounts(customerIDs: readonly string[]): Promise<Map<string, Account>>
   /**
    * Stores customers' allocations: replaces their allocation rows, sets their invoices' paid and
-   * outstanding amounts, paid dates and statuses where they changed, their overdue amounts and
-   * held credit.
+   * outstanding amounts, paid dates and statuses where they changed, and their held credit.
    */
   saveAllocations(entries: readonly { readonly customerID: string; readonly allocation: AccountAllocation; readonly before: Account }[], now: string): Promise<void>
   /**

@@ -15,6 +15,7 @@ import * as m0011 from './0011-billing-run-progress.js'
 import * as m0012 from './0012-invoice-payments.js'
 import * as m0013 from './0013-credit-alerts.js'
 import * as m0014 from './0014-history-events.js'
+import * as m0015 from './0015-overdue-amount-computed.js'
 
 type Step = { up(db: Kysely<any>, dialect: DatabaseDialect): Promise<void> }
 
@@ -34,6 +35,7 @@ const steps: Record<string, Step> = {
   '0012-invoice-payments': m0012,
   '0013-credit-alerts': m0013,
   '0014-history-events': m0014,
+  '0015-overdue-amount-computed': m0015,
 }
 
 /** Brings the schema up to date; safe to call from several processes at once (Kysely locks). */

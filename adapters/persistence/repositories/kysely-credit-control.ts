@@ -26,7 +26,7 @@ export class KyselyCreditControl implements CreditControl {
       const ids = customerIDs.slice(i, i + CHUNK).map((c) => this.dialect.encodeId(c))
       const customers = await this.db
         .selectFrom('customers')
-        .select(['id', 'creditLimit', 'creditLimitCalls', 'creditLimitOverdue', 'creditLimitUnsent', 'overdueAmount', 'creditAlerts'])
+        .select(['id', 'creditLimit', 'creditLimitCalls', 'creditLimitOverdue', 'creditLimitUnsent', 'creditAlerts'])
         .where('id', 'in', ids)
         .execute()
       for (const r of customers) {
@@ -37,7 +37,7 @@ export class KyselyCreditControl implements CreditControl {
           creditLimitUnsent: limit(r.creditLimitUnsent),
           balance: ZERO,
           unbilledCalls: ZERO,
-          overdueAmount: this.money(r.overdueAmount),
+          overdueAmount: ZERO,
           unsent: ZERO,
           numbers: [],
           stored: r.creditAlerts ? (JSON.parse(String(r.creditAlerts)) as string[]) : [],
@@ -57,6 +57,18 @@ export class KyselyCreditControl implements CreditControl {
         await sums(
           this.db.selectFrom('transactions').select(['customerID', sql<string>`sum(amount) + sum(${sql.ref('VATAmount')})`.as('total')]).where('customerID', 'in', balanceIDs).groupBy('customerID'),
           (f, r) => (f.balance = this.money(r.total ?? 0)),
+        )
+      }
+      const overdueIDs = having((f) => f.creditLimitOverdue !== null)
+      if (overdueIDs.length) {
+        await sums(
+          this.db
+            .selectFrom('invoices')
+            .select(['customerID', sql<string>`sum(${sql.ref('amountOutstanding')})`.as('total')])
+            .where('customerID', 'in', overdueIDs)
+            .where('status', '=', 'Overdue')
+            .groupBy('customerID'),
+          (f, r) => (f.overdueAmount = this.money(r.total ?? 0)),
         )
       }
       const unsentIDs = having((f) => f.creditLimitUnsent !== null)

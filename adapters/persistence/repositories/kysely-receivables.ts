@@ -89,7 +89,7 @@ export class KyselyReceivables implements Receivables {
       }
       await this.db
         .updateTable('customers')
-        .set({ overdueAmount: this.dialect.encodeBigint(allocation.overdueAmount), heldCredit: this.dialect.encodeBigint(allocation.held) })
+        .set({ heldCredit: this.dialect.encodeBigint(allocation.held) })
         .where('id', '=', this.dialect.encodeId(customerID))
         .execute()
     }
