@@ -105,7 +105,7 @@ export async function raiseInvoices(
     const finalBill = finalBillOf(customer)
     if (finalBill) finalBills.push({ id: customer.id, finalBillDate: finalBill })
   }
-  const minimums = await numberMinimumsOf(store, due, events, cutoff)
+  const minimums = await numberMinimumsOf(store, customers, events, cutoff)
   // Rows this function adds (minimum charges) go in after the batch's own.
   const rows: ValuesOf<Transaction>[] = [...inserts]
   const emptyOnes: RunCustomer[] = []
@@ -221,11 +221,14 @@ function chargeRow(
   }
 }
 
-/** The call-charge minimums of the customers' numbers that are active and billable on the cutoff, by customer. */
+/**
+ * The call-charge minimums of the numbers active and billable on the cutoff, by customer, of the
+ * batch's customers (every customer from its first ID to its last, as `runCustomers` pages them).
+ */
 async function numberMinimumsOf(store: Store, customers: readonly RunCustomer[], events: ReadonlyMap<string, LifecycleEvent[]>, cutoff: DateOnly) {
   const out = new Map<string, { id: string; value: Money }[]>()
   if (customers.length === 0) return out
-  for (const n of await store.receivables.numberMinimums(customers.map((c) => c.id))) {
+  for (const n of await store.receivables.numberMinimums(customers[0].id, customers.at(-1)!.id)) {
     const chain = [...(events.get(`numbers:${n.id}`) ?? []), ...(events.get(`customers:${n.customerID}`) ?? [])]
     const state = effectiveStateOn(chain, cutoff)
     if (state.dropped || state.suspended || !state.billable) continue

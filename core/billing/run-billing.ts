@@ -194,7 +194,7 @@ async function billBatch(ctx: PlatformContext, store: Store, run: BillingRun, cu
   await billCalls(ctx, store, customers, cutoff, events, run.id)
   const invoices = await raiseInvoices(ctx, store, run, customers, cutoff, events, merged.inserts)
   // Charges, calls and invoices change credit alerts; only customers with a limit are measured.
-  const limited = new Set([...customers.filter(hasCreditLimits).map((c) => c.id), ...(await store.creditControl.withNumberCreditLimits(ids))])
+  const limited = new Set([...customers.filter(hasCreditLimits).map((c) => c.id), ...(await store.creditControl.withNumberCreditLimitsBetween(ids[0], ids.at(-1)!))])
   await refreshCreditAlerts(store, ids.filter((id) => limited.has(id)), now, { candidates: true })
   return { invoices, planned: due.length, writes: merged.inserts.length + merged.updates.length + merged.deletes.length }
 }

@@ -39,8 +39,11 @@ export interface Receivables {
    * (an invoice document's Payments page, contract 10.5).
    */
   invoicePayments(invoiceID: string): Promise<InvoicePaymentLine[]>
-  /** The numbers of the customers with a call-charge minimum (`lowInvoiceActionValue`), not dropped. */
-  numberMinimums(customerIDs: readonly string[]): Promise<{ id: string; customerID: string; value: Money }[]>
+  /**
+   * The numbers with a call-charge minimum (`lowInvoiceActionValue`), not dropped, of the
+   * customers with IDs from `firstCustomerID` to `lastCustomerID` (a billing run's batch).
+   */
+  numberMinimums(firstCustomerID: string, lastCustomerID: string): Promise<{ id: string; customerID: string; value: Money }[]>
   /** Customers with an unpaid invoice whose overdue date is before `today` (it has just become overdue). */
   newlyOverdue(today: DateOnly, limit: number): Promise<string[]>
 }

@@ -147,6 +147,19 @@ export class KyselyCreditControl implements CreditControl {
     return customerIDs.filter((id) => out.has(id))
   }
 
+  async withNumberCreditLimitsBetween(firstCustomerID: string, lastCustomerID: string): Promise<string[]> {
+    // A range, not a list: one statement text for every batch, on the partial index.
+    const rows = await this.db
+      .selectFrom('numbers')
+      .select('customerID')
+      .distinct()
+      .where('customerID', '>=', this.dialect.encodeId(firstCustomerID))
+      .where('customerID', '<=', this.dialect.encodeId(lastCustomerID))
+      .where('creditLimit', 'is not', null)
+      .execute()
+    return rows.map((r) => String(r.customerID))
+  }
+
   async withNumberCreditLimits(customerIDs: readonly string[]): Promise<string[]> {
     const out = new Set<string>()
     for (let i = 0; i < customerIDs.length; i += CHUNK) {
