@@ -8,7 +8,6 @@ import type { Store } from '../ports/store.js'
 import { statusOf } from './allocation.js'
 import { callMinimumOf, decideInvoice, emptyRaises } from './invoice-rules.js'
 import { cycleDue, cycleSkips, invoiceDueDate, overdueDateOf } from './invoice-terms.js'
-import { settleAccounts } from './settle-accounts.js'
 import { vatOn } from './vat.js'
 import type { Stamp } from '../dates/stamp.js'
 import type { RunCustomer } from './run-fields.js'
@@ -38,7 +37,8 @@ export async function raiseInvoices(
   cutoff: DateOnly,
   events: ReadonlyMap<string, LifecycleEvent[]>,
   inserts: readonly ValuesOf<Transaction>[] = [],
-): Promise<number> {
+  numberMinimums: readonly NumberMinimum[] = [],
+): Promise<{ count: number; settle: string[] }> {
   const invoiceDate = run.invoiceDate ?? ctx.clock.today()
   const billable = customers.filter((customer) => {
     if (!effectiveStateOn(events.get(`customers:${customer.id}`) ?? [], cutoff).billable) return false
@@ -105,7 +105,7 @@ export async function raiseInvoices(
     const finalBill = finalBillOf(customer)
     if (finalBill) finalBills.push({ id: customer.id, finalBillDate: finalBill })
   }
-  const minimums = await numberMinimumsOf(store, customers, events, cutoff)
+  const minimums = activeMinimums(numberMinimums, events, cutoff)
   // Rows this function adds (minimum charges) go in after the batch's own.
   const rows: ValuesOf<Transaction>[] = [...inserts]
   const emptyOnes: RunCustomer[] = []
@@ -178,15 +178,14 @@ export async function raiseInvoices(
     raise(customer, [], inserted, net, vat, false)
   }
   await store.ledger.raiseInvoices(invoices, run.id, rows)
-  // Their credit alerts are measured with the batch's (run-billing.ts).
-  await settleAccounts(store, settle, today, now, { alerts: false })
   for (const customer of finalBills) await store.repository('customers').update(customer.id, { finalInvoicedDate: customer.finalBillDate })
   // Announced in the batch's transaction, by one statement (contract 12: an outbox).
   if (invoices.length) {
     const customerIDs = invoices.map((i) => i.values.customerID as string)
     await store.changes.appendEventsOf('invoice.raised', ctx.resources.get('invoices')!, { billingRunID: run.id, customerID: customerIDs }, now)
   }
-  return invoices.length
+  // The caller allocates their credit once the batch's objects are gone (run-billing.ts).
+  return { count: invoices.length, settle }
 }
 
 const CALL_CHARGES = 'Call Charges'
@@ -221,14 +220,17 @@ function chargeRow(
   }
 }
 
-/**
- * The call-charge minimums of the numbers active and billable on the cutoff, by customer, of the
- * batch's customers (every customer from its first ID to its last, as `runCustomers` pages them).
- */
-async function numberMinimumsOf(store: Store, customers: readonly RunCustomer[], events: ReadonlyMap<string, LifecycleEvent[]>, cutoff: DateOnly) {
-  const out = new Map<string, { id: string; value: Money }[]>()
-  if (customers.length === 0) return out
-  for (const n of await store.receivables.numberMinimums(customers[0].id, customers.at(-1)!.id)) {
+/** A number's call-charge minimum (`Receivables.numberMinimums`). */
+export interface NumberMinimum {
+  readonly id: string
+  readonly customerID: string
+  readonly value: Money
+}
+
+/** The call-charge minimums of the numbers active and billable on the cutoff, by customer. */
+function activeMinimums(numbers: readonly NumberMinimum[], events: ReadonlyMap<string, LifecycleEvent[]>, cutoff: DateOnly) {
+  const out = new Map<string, NumberMinimum[]>()
+  for (const n of numbers) {
     const chain = [...(events.get(`numbers:${n.id}`) ?? []), ...(events.get(`customers:${n.customerID}`) ?? [])]
     const state = effectiveStateOn(chain, cutoff)
     if (state.dropped || state.suspended || !state.billable) continue

@@ -1,4 +1,5 @@
 import type { AccountAllocation, AccountInvoice, Settlement } from '../billing/allocation.js'
+import type { NumberMinimum } from '../billing/raise-invoices.js'
 import type { InvoiceStatus } from '../presets/engine-lists.js'
 import type { Money } from '../money/money.js'
 import type { DateOnly } from '../dates/date-only.js'
@@ -43,7 +44,7 @@ export interface Receivables {
    * The numbers with a call-charge minimum (`lowInvoiceActionValue`), not dropped, of the
    * customers with IDs from `firstCustomerID` to `lastCustomerID` (a billing run's batch).
    */
-  numberMinimums(firstCustomerID: string, lastCustomerID: string): Promise<{ id: string; customerID: string; value: Money }[]>
+  numberMinimums(firstCustomerID: string, lastCustomerID: string): Promise<NumberMinimum[]>
   /** Customers with an unpaid invoice whose overdue date is before `today` (it has just become overdue). */
   newlyOverdue(today: DateOnly, limit: number): Promise<string[]>
 }
