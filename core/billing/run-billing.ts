@@ -97,6 +97,7 @@ async function executeBillingRun(ctx: PlatformContext, run: BillingRun, options:
   })
   await ctx.store.repository('billingRuns').update(run.id, progressValues(progress.at(ctx.clock.now())))
   if (!resumed) await rateUnratedCalls(ctx, cutoff)
+  const numbers: NumberSettings = { minimums: await ctx.store.receivables.anyNumberMinimums(), creditLimits: await ctx.store.creditControl.anyNumberCreditLimits() }
   // Statistics are refreshed at the start and each time the run has doubled what it wrote.
   await ctx.store.ledger.refreshStatistics()
   let refreshAt = STATISTICS_FIRST
@@ -114,7 +115,7 @@ async function executeBillingRun(ctx: PlatformContext, run: BillingRun, options:
           done.finished = true
           break
         }
-        const batch = await billBatch(ctx, store, run, cutoff, page)
+        const batch = await billBatch(ctx, store, run, cutoff, page, numbers)
         // Once the batch's objects are gone: held credit allocated to its new invoices, then the
         // credit alerts of its customers with a limit (contract 10.3, 10.6).
         await settleAccounts(store, batch.settle, ctx.clock.today(), ctx.clock.now(), { alerts: false })
@@ -167,13 +168,13 @@ async function executeBillingRun(ctx: PlatformContext, run: BillingRun, options:
  * reconciled mark matches its inputs is skipped: its ledger already holds what a plan would
  * write (see `reconciledMark`), so neither its ledger rows are read nor is it planned.
  */
-async function billBatch(ctx: PlatformContext, store: Store, run: BillingRun, cutoff: DateOnly, customers: RunCustomer[]) {
+async function billBatch(ctx: PlatformContext, store: Store, run: BillingRun, cutoff: DateOnly, customers: RunCustomer[], numbers: NumberSettings) {
   const ids = customers.map((c) => c.id)
-  // Few numbers have a call-charge minimum or a credit limit. They are read before the batch's
-  // features: a read in the middle of a batch made garbage while the batch's objects lived, and
-  // they were promoted out of V8's young generation (+40 MB peak RSS, bench/billing-run.ts).
-  const minimums = await store.receivables.numberMinimums(ids[0], ids.at(-1)!)
-  const numberLimited = await store.creditControl.withNumberCreditLimitsBetween(ids[0], ids.at(-1)!)
+  // Few numbers have a call-charge minimum or a credit limit, and most platforms none: they are
+  // read per batch only when some number has one (two reads a batch cost the 1,000,000-feature
+  // run 25 MB of peak RSS, bench/billing-run.ts), and before the batch's features.
+  const minimums = numbers.minimums ? await store.receivables.numberMinimums(ids[0], ids.at(-1)!) : []
+  const numberLimited = numbers.creditLimits ? await store.creditControl.withNumberCreditLimitsBetween(ids[0], ids.at(-1)!) : []
   // The batch is every customer from its first ID to its last (a page in ID order).
   const marked = await store.ledger.runFeatures(ids[0], ids.at(-1)!)
   const events = groupEvents(await store.lifecycle.eventsOfCustomers(ids))
@@ -212,6 +213,12 @@ async function billBatch(ctx: PlatformContext, store: Store, run: BillingRun, cu
     planned: due.length,
     writes: merged.inserts.length + merged.updates.length + merged.deletes.length,
   }
+}
+
+/** Whether any number has a call-charge minimum or a credit limit, as a run starts. */
+interface NumberSettings {
+  readonly minimums: boolean
+  readonly creditLimits: boolean
 }
 
 /** A customer in final bill is charged and invoiced through its final-bill date. */

@@ -15,4 +15,6 @@ export interface CreditControl {
   withNumberCreditLimits(customerIDs: readonly string[]): Promise<string[]>
   /** The customers with IDs from `firstCustomerID` to `lastCustomerID` that have a number with a `creditLimit` (a billing run's batch). */
   withNumberCreditLimitsBetween(firstCustomerID: string, lastCustomerID: string): Promise<string[]>
+  /** Whether any number has a `creditLimit` (a run reads them per batch only then). */
+  anyNumberCreditLimits(): Promise<boolean>
 }

@@ -45,6 +45,8 @@ export interface Receivables {
    * customers with IDs from `firstCustomerID` to `lastCustomerID` (a billing run's batch).
    */
   numberMinimums(firstCustomerID: string, lastCustomerID: string): Promise<NumberMinimum[]>
+  /** Whether any number has a call-charge minimum (a run reads them per batch only then). */
+  anyNumberMinimums(): Promise<boolean>
   /** Customers with an unpaid invoice whose overdue date is before `today` (it has just become overdue). */
   newlyOverdue(today: DateOnly, limit: number): Promise<string[]>
 }

@@ -147,6 +147,11 @@ export class KyselyCreditControl implements CreditControl {
     return customerIDs.filter((id) => out.has(id))
   }
 
+  async anyNumberCreditLimits(): Promise<boolean> {
+    const row = await this.db.selectFrom('numbers').select('id').where('creditLimit', 'is not', null).limit(1).executeTakeFirst()
+    return row !== undefined
+  }
+
   async withNumberCreditLimitsBetween(firstCustomerID: string, lastCustomerID: string): Promise<string[]> {
     // A range, not a list: one statement text for every batch, on the partial index.
     const rows = await this.db

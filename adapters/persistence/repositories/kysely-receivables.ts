@@ -112,6 +112,11 @@ export class KyselyReceivables implements Receivables {
     }))
   }
 
+  async anyNumberMinimums(): Promise<boolean> {
+    const row = await this.db.selectFrom('numbers').select('id').where('lowInvoiceActionValue', 'is not', null).limit(1).executeTakeFirst()
+    return row !== undefined
+  }
+
   async numberMinimums(firstCustomerID: string, lastCustomerID: string): Promise<{ id: string; customerID: string; value: Money }[]> {
     // A range, not a list: one statement text for every batch, on the partial index.
     const rows = await this.db
