@@ -71,6 +71,8 @@ export function parseListRequest(resource: Resource, params: RawParams, extraFla
     const kind = filter.filter
     switch (kind.kind) {
       case 'equals':
+        // An ID column holds only IDs: anything else is refused here, never sent to the database.
+        if (resource.byName.get(kind.column)?.type === 'id' && !ID_TEXT.test(value)) throw invalid(name, 'must be an ID (a positive whole number)')
         where.push({ op: 'eq', column: kind.column, value })
         if (resource.byName.get(kind.column)?.unique) uniqueSearch = true
         break
@@ -106,6 +108,9 @@ export function parseListRequest(resource: Resource, params: RawParams, extraFla
   }
   return { where, limit, offset, idAfter, flags, uniqueSearch }
 }
+
+/** An ID as the API writes it (as field validation accepts it). */
+const ID_TEXT = /^[1-9]\d{0,15}$/
 
 /** Removes spaces and dashes, so formatted numbers match the plain digits. */
 export const digitsOnly = (s: string): string => s.replace(/[\s-]/g, '')

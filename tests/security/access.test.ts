@@ -81,14 +81,15 @@ for (const target of activeTargets()) {
     }
   })
 
-  test('applyIncrease needs expert level 5 (403101); disaster recovery needs dataProtectionDownload (403102); both before 404', async (ctx) => {
+  test('applyIncrease and webhooks need expert level 5 (403101); disaster recovery needs dataProtectionDownload (403102); both before 404', async (ctx) => {
     const { h } = ctx
     const restricted = h.platform.routes.filter((r) => r.access)
     const level5 = restricted.filter((r) => r.access === 'expertLevel5')
     const dr = restricted.filter((r) => r.access === 'dataProtectionDownload')
     assert.ok(dr.length >= 2, 'the disaster-recovery routes are restricted')
-    assert.ok(level5.length >= 1, 'the applyIncrease routes are restricted')
-    for (const route of level5) assert.match(route.path, /applyIncrease/)
+    assert.ok(level5.some((r) => /applyIncrease/.test(r.path)), 'the applyIncrease routes are restricted')
+    assert.ok(level5.some((r) => /^\/webhooks/.test(r.path)), 'webhook management is restricted (contract 12)')
+    for (const route of level5) assert.match(route.path, /applyIncrease|^\/webhooks/)
     for (const route of restricted) assert.not.ok(route.public, `${route.path} is restricted, not public`)
     const expect = async (route: Route, key: string, code: number | null) => {
       const r = await call(ctx, route, { key })
