@@ -1,4 +1,4 @@
-import { Readable } from 'node:stream'
+import { pipeline, Readable } from 'node:stream'
 import { CsvError, parse, type CastingContext, type Options } from 'csv-parse'
 
 /** One record and the line it starts on (1-based, counting every physical line). */
@@ -40,7 +40,10 @@ export async function* csvRecords<T = string>(text: AsyncIterable<string> | Iter
     record_delimiter: ['\r\n', '\n'],
     ...(cast ? { cast: (value: string, context: CastingContext) => cast(value, context.quoting) } : {}),
   }
-  const parser = Readable.from(text, { objectMode: false }).pipe(parse(parserOptions))
+  const parser = parse(parserOptions)
+  // pipeline, not pipe: a source that fails (a body that is not UTF-8) fails the parser, and so
+  // the loop below, instead of being an unhandled 'error' event.
+  pipeline(Readable.from(text, { objectMode: false }), parser, () => {})
   let line = 1
   try {
     for await (const record of parser as AsyncIterable<T[]>) {
