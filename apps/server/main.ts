@@ -21,6 +21,7 @@ async function main(): Promise<void> {
   const logger = createLogger({ level: config.logLevel })
   await checkArchiveDir(config)
   let handle: ((req: IncomingMessage, res: ServerResponse) => unknown) | null = null
+  let stopping = false
   let opened: () => void
   const ready = new Promise<void>((resolve) => (opened = resolve))
   // Slow or stalled clients are cut off (408): the whole request must arrive within the
@@ -28,7 +29,12 @@ async function main(): Promise<void> {
   const timeout = config.requestTimeoutMs
   const server = createServer(
     { requestTimeout: timeout, headersTimeout: Math.min(timeout, 60_000), connectionsCheckingInterval: Math.min(timeout, 1_000) },
-    (req, res) => (handle ? handle(req, res) : void ready.then(() => handle!(req, res))),
+    (req, res) => {
+      // Once stopping, every answer closes its connection: clients that keep a keep-alive
+      // connection busy would otherwise hold server.close() open for as long as they send.
+      if (stopping) res.setHeader('connection', 'close')
+      return handle ? handle(req, res) : void ready.then(() => handle!(req, res))
+    },
   )
   server.keepAliveTimeout = 65_000
   const port = await listen(server, config.port, config.host)
@@ -43,7 +49,6 @@ async function main(): Promise<void> {
   scheduler?.start()
   handle = toNodeHandler(platform.app)
   opened!()
-  let stopping = false
   const stop = async (signal: string) => {
     if (stopping) return
     stopping = true
@@ -53,6 +58,8 @@ async function main(): Promise<void> {
       new Promise<void>((resolve) => {
         server.close(() => resolve())
         server.closeIdleConnections()
+        // A request still unanswered after the request timeout does not hold the stop longer.
+        setTimeout(() => server.closeAllConnections(), timeout).unref()
       }),
       scheduler?.stop(),
     ])
