@@ -2,7 +2,8 @@ import type { DateOnly } from '../dates/date-only.js'
 import type { Store } from '../ports/store.js'
 import { refreshCreditAlerts } from '../credit/credit-alerts.js'
 import type { Stamp } from '../dates/stamp.js'
-import { allocateAccount } from './allocation.js'
+import { allocateAccount, type AccountAllocation } from './allocation.js'
+import type { Account } from '../ports/receivables.js'
 
 /**
  * Allocates the payments and credits of each customer to its invoices again, from scratch
@@ -19,8 +20,30 @@ export async function settleAccounts(store: Store, customerIDs: readonly string[
     return { customerID, before, allocation: allocateAccount(before.invoices, before.settlements, today) }
   })
   await store.receivables.saveAllocations(entries, now)
+  await announceStatusChanges(store, entries, now as Stamp)
   // Payments and overdue invoices change the balance and overdue amount that alerts measure.
   if (options.alerts !== false) await refreshCreditAlerts(store, customerIDs, now as Stamp)
+}
+
+/**
+ * An invoice that allocation has just paid, or that has just become overdue, is announced
+ * (contract 12: `invoice.paid`, `invoice.overdue`), with the invoice as it now reads. The events
+ * are written by the database from the stored rows, so a run's batch costs one statement each.
+ */
+async function announceStatusChanges(store: Store, entries: readonly { readonly before: Account; readonly allocation: AccountAllocation }[], now: Stamp): Promise<void> {
+  const paid: string[] = []
+  const overdue: string[] = []
+  for (const { before, allocation } of entries) {
+    for (const invoice of before.invoices) {
+      const status = allocation.invoices.get(invoice.id)?.status
+      if (status === invoice.status) continue
+      if (status === 'Paid') paid.push(invoice.id)
+      else if (status === 'Overdue') overdue.push(invoice.id)
+    }
+  }
+  const invoices = store.repository('invoices').resource
+  if (paid.length) await store.changes.appendEventsOf('invoice.paid', invoices, { id: paid }, now)
+  if (overdue.length) await store.changes.appendEventsOf('invoice.overdue', invoices, { id: overdue }, now)
 }
 
 /**

@@ -44,7 +44,8 @@ export function unsentSince(now: Stamp): Stamp {
 /**
  * Brings the customers' `creditAlerts` up to date after a write that can change them
  * (transactions, usage imports, billing runs, payments, limits changed): only those that changed
- * are written. Returns the customers with an alert they did not have before. With `candidates`,
+ * are written, and each customer with an alert it did not have before gets a `customer.credit_alert`
+ * event. Returns those customers. With `candidates`,
  * the caller has already left out customers without any limit or alert.
  */
 export async function refreshCreditAlerts(store: Store, customerIDs: readonly string[], now: Stamp, options: { readonly candidates?: boolean } = {}): Promise<string[]> {
@@ -58,6 +59,16 @@ export async function refreshCreditAlerts(store: Store, customerIDs: readonly st
     if (alerts.length === f.stored.length && alerts.every((a, i) => a === f.stored[i])) continue
     await store.creditControl.setCreditAlerts(id, alerts)
     if (alerts.some((a) => !f.stored.includes(a))) raised.push(id)
+  }
+  // An alert that appears is announced (contract 10.6), with the customer as it now reads.
+  if (raised.length) {
+    const customers = store.repository('customers')
+    const events = []
+    for (const id of raised) {
+      const wire = await customers.getWire(id)
+      if (wire) events.push({ type: 'customer.credit_alert', data: wire.json.toString(), createdStamp: now })
+    }
+    await store.changes.append([], events)
   }
   return raised
 }

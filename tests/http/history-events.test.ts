@@ -117,5 +117,27 @@ for (const target of activeTargets()) {
     assert.is(completed[0].data.status, 'Complete')
   })
 
+  test('events of a long list of items are written a chunk at a time, in ID order, each once', async ({ h }) => {
+    const store = h.platform.context.store
+    const tariffs = store.repository('tariffs')
+    const ids = await store.transaction(async (tx) => {
+      const out: string[] = []
+      for (let i = 0; i < 2_345; i++) out.push((await tx.repository('tariffs').insert({ name: `Bulk ${i}` } as never)).id)
+      return out
+    })
+    const last = (await h.request('GET', '/events?limit=1000')).body.at(-1)?.id ?? '0'
+    const shuffled = [...ids].reverse()
+    await store.transaction((tx) => tx.changes.appendEventsOf('tariff.probed', tariffs.resource, { id: shuffled }, '2026-01-01T00:00:00.000Z' as never))
+    const events: any[] = []
+    for (let after = last; ; ) {
+      const page = (await h.request('GET', `/events?idAfter=${after}&limit=1000`)).body as any[]
+      events.push(...page)
+      if (page.length < 1000) break
+      after = page.at(-1).id
+    }
+    assert.equal(events.map((e) => e.data.id), ids, 'every tariff once, in ID order, across chunks of 1,000')
+    assert.equal(events[2_000].data, (await h.request('GET', `/tariffs/${ids[2_000]}`)).body)
+  })
+
   test.run()
 }

@@ -10,6 +10,9 @@ const pay = async (h: Harness, c: string, amount: number | string, transactionDa
   assert.is(r.status, 201, JSON.stringify(r.body))
   return r.body
 }
+/** The events of `type` whose data is the item `id`, in order, as the feed lists them. */
+const eventsOf = async (h: Harness, type: string, id: string) =>
+  ((await h.request('GET', '/events?idAfter=0&limit=1000')).body as any[]).filter((e) => e.type === type && e.data.id === id)
 const state = (i: any) => [i.totalAmount, i.amountPaid, i.amountOutstanding, i.paidDate, i.status]
 
 for (const target of activeTargets()) {
@@ -31,6 +34,8 @@ for (const target of activeTargets()) {
     ;[jan, feb] = await invoicesOf(h, c)
     assert.equal(state(jan), [100, 100, 0, '2026-03-01', 'Paid'])
     assert.equal(state(feb), [100, 50, 50, null, 'Unpaid'])
+    assert.equal((await eventsOf(h, 'invoice.paid', jan.id)).map((e) => state(e.data)), [state(jan)], 'invoice.paid carries the invoice as it reads paid')
+    assert.equal(await eventsOf(h, 'invoice.paid', feb.id), [], 'part paid is not paid')
     await pay(h, c, '80.00', '2026-03-05')
     ;[jan, feb] = await invoicesOf(h, c)
     assert.equal(state(feb), [100, 100, 0, '2026-03-05', 'Paid'], 'the second payment completes February')
@@ -69,6 +74,11 @@ for (const target of activeTargets()) {
     await pay(h, c, 15, '2026-02-14')
     assert.is((await h.request('GET', `/customers/${c}`)).body.overdueAmount, 25)
     assert.equal(state((await invoicesOf(h, c))[0]), [40, 15, 25, null, 'Overdue'])
+    const overdue = await eventsOf(h, 'invoice.overdue', inv.id)
+    assert.equal(overdue.map((e) => [e.data.status, e.data.amountOutstanding]), [['Overdue', 40]], 'announced once, when the job found it overdue')
+    await pay(h, c, 25, '2026-02-15')
+    assert.equal((await eventsOf(h, 'invoice.paid', inv.id)).map((e) => e.data.status), ['Paid'])
+    assert.is((await eventsOf(h, 'invoice.overdue', inv.id)).length, 1)
   })
 
   test('an invoice overdue as it is raised counts in the overdue amount at once', async ({ h }) => {

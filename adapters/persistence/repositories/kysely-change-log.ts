@@ -42,6 +42,13 @@ export class KyselyChangeLog implements ChangeLog {
   }
 
   async appendEventsOf(type: string, resource: Resource, where: Readonly<Record<string, string | readonly string[]>>, createdStamp: Stamp): Promise<void> {
+    // A long list of values goes a chunk at a time, under the parameter limits; ID order holds across chunks.
+    const list = Object.entries(where).find((e): e is [string, readonly string[]] => typeof e[1] !== 'string')
+    if (list && list[1].length > CHUNK) {
+      const values = [...list[1]].sort((a, b) => a.length - b.length || (a < b ? -1 : a > b ? 1 : 0))
+      for (let i = 0; i < values.length; i += CHUNK) await this.appendEventsOf(type, resource, { ...where, [list[0]]: values.slice(i, i + CHUNK) }, createdStamp)
+      return
+    }
     const wire = this.dialect.wireJson(wireMembers(resource, resource.table, {}))
     let select = this.db
       .selectFrom(resource.table)
