@@ -50,9 +50,11 @@ async function requestRun(db: BenchDatabase, name: string): Promise<void> {
 
 /**
  * The young-generation flags of `npm run worker` (package.json), which the worker is measured
- * with. It has none now: a 32 MB young generation scavenged half as often but was no faster
- * over three runs, and its peak RSS landed anywhere from 203 to 296 MB with when V8 collected old
- * space; V8's default 16 MB gave 227-232 MB every time.
+ * with: `--max-semi-space-size=32`. An earlier session found 32 MB no faster than V8's default
+ * 16 MB; since invoicing and events, a batch's objects outlive two 16 MB scavenges, are promoted
+ * and die in old space: 32 MB took the run from 14.6-14.9 s to 13.6 s and its peak RSS from
+ * 226-231 to 193-196 MB (back to back on one seeded database; bench/RESULTS.md). 64 MB was no
+ * faster again and added 60 MB.
  */
 function workerNodeFlags(): string[] {
   const script = (JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: Record<string, string> }).scripts.worker

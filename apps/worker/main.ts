@@ -1,4 +1,5 @@
-#!/usr/bin/env node
+#!/usr/bin/env -S node --max-semi-space-size=32
+// The young generation the worker is measured with (bench/billing-run.ts); `npm run worker` passes the same.
 import { readEnvConfig } from '../platform/config.js'
 import { createLogger } from '../platform/logger.js'
 import { openFromEnv } from '../platform/open-from-env.js'

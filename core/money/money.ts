@@ -50,10 +50,16 @@ export function formatMoney(m: Money): string {
   return `${neg ? '-' : ''}${whole}.${frac}`
 }
 
-/** The JSON number for an amount; exact because the text has at most 19 significant digits
- * and amounts are bounded well below 2^53 ten-thousandths. */
+const SAFE = BigInt(Number.MAX_SAFE_INTEGER)
+
+/**
+ * The JSON number for an amount: the double nearest to its decimal value, as `Number` of its
+ * text gives. Below 2^53 ten-thousandths both `m` and 10,000 are exact doubles, and one
+ * division is correctly rounded, so it is that same double without the text (a billing run
+ * writes five amounts for each of its 200,000 invoices' events).
+ */
 export function moneyToNumber(m: Money): number {
-  return Number(formatMoney(m))
+  return m <= SAFE && m >= -SAFE ? Number(m) / 10_000 : Number(formatMoney(m))
 }
 
 export const add = (a: Money, b: Money): Money => (a + b) as Money

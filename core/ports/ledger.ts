@@ -85,8 +85,9 @@ export interface Ledger {
    * them, approved: a few statements for a whole batch of customers. `inserts` are the batch's
    * new ledger rows, inserted here rather than by `write`: those an invoice takes go in approved
    * and on it, instead of being inserted and then updated; the others go in unapproved.
+   * Returns the invoices as stored (their IDs and every transaction on them), as GET reads them.
    */
-  raiseInvoices(invoices: readonly NewInvoice[], billingRunID: string, inserts?: readonly ValuesOf<Transaction>[]): Promise<void>
+  raiseInvoices(invoices: readonly NewInvoice[], billingRunID: string, inserts?: readonly ValuesOf<Transaction>[]): Promise<Invoice[]>
   /** How many invoices a billing run raised and their total (summed by the database, not read back). */
   runInvoiceTotals(billingRunID: string): Promise<{ amount: Money; count: number }>
 }

@@ -25,6 +25,12 @@ test('a JSON number round-trips through parse and moneyToNumber', () => {
   fc.assert(fc.property(units, (m) => parseMoney(moneyToNumber(m)) === m))
 })
 
+test('moneyToNumber is the number of the amount’s text, beyond 2^53 ten-thousandths too', () => {
+  const wide = fc.oneof(units, fc.bigInt({ min: -(2n ** 60n), max: 2n ** 60n }), fc.constantFrom(2n ** 53n - 1n, 2n ** 53n, -(2n ** 53n) + 1n, 1n, -1n, 0n))
+  fc.assert(fc.property(wide, (m) => Object.is(moneyToNumber(m as Money), Number(formatMoney(m as Money)))), { numRuns: 20_000 })
+  assert.is(JSON.stringify(moneyToNumber(-1234n as Money)), '-0.1234')
+})
+
 test('no float drift: 0.1 + 0.2 is exactly 0.3', () => {
   assert.is(add(parseMoney(0.1)!, parseMoney(0.2)!), parseMoney('0.3'))
   const tenths = Array.from({ length: 1000 }, () => parseMoney('0.1')!)

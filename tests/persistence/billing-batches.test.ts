@@ -79,8 +79,9 @@ for (const target of activeTargets()) {
       original((trx) => {
         const bill = trx.ledger.raiseInvoices.bind(trx.ledger)
         trx.ledger.raiseInvoices = async (...args) => {
-          await bill(...args)
+          const raised = await bill(...args)
           stop.abort() // during the first batch
+          return raised
         }
         return work(trx)
       })

@@ -3,6 +3,7 @@ import { catalogue } from '../../../core/fields/catalogue.js'
 import type { Field } from '../../../core/fields/field.js'
 import type { FieldValue, Values } from '../../../core/fields/item.js'
 import type { NewInvoice } from '../../../core/ports/ledger.js'
+import type { Invoice } from '../../../core/fields/entity.js'
 import type { RowWriter } from '../dialect/bulk-rows.js'
 import type { DatabaseDialect } from '../dialect/dialect.js'
 import { columnType } from '../schema/columns.js'
@@ -124,7 +125,7 @@ function storedFields(inserts: readonly Values[]): Field[] {
 /**
  * A run's invoices for a batch (see `Ledger.raiseInvoices`): IDs reserved for the new rows so
  * each invoice can list them, the invoices inserted, the new rows inserted on them, and the
- * rows already in the ledger put on them.
+ * rows already in the ledger put on them. Returns the invoices as stored.
  */
 export async function raiseRunInvoices(
   db: Kysely<any>,
@@ -132,16 +133,18 @@ export async function raiseRunInvoices(
   invoices: readonly NewInvoice[],
   billingRunID: string,
   inserts: readonly Values[],
-): Promise<void> {
+): Promise<Invoice[]> {
   const run = dialect.encodeId(billingRunID)
   const ids = await dialect.reserveIds(db, 'transactions', inserts.length)
   /** Per new row, the ID of the invoice it goes on, or null. */
   const invoiceIDs: unknown[] = new Array(inserts.length).fill(null)
+  let stored: Invoice[] = []
   if (invoices.length) {
     // The invoices' IDs are reserved too, so the rows know them without the insert returning anything.
     const newInvoiceIds = await dialect.reserveIds(db, 'invoices', invoices.length)
     const codec = new RowCodec(catalogue.invoices, dialect)
-    const encoded = invoices.map((i) => codec.encode({ ...i.values, transactionIDs: [...i.transactionIDs, ...i.inserted.map((k) => String(ids[k]))] }))
+    stored = invoices.map((i, n) => ({ id: String(newInvoiceIds[n]), ...i.values, transactionIDs: [...i.transactionIDs, ...i.inserted.map((k) => String(ids[k]))] }) as Invoice)
+    const encoded = stored.map((values) => codec.encode(values))
     const names = Object.keys(encoded[0])
     const columns = [{ name: 'id', type: dialect.idRefType }, ...names.map((name) => ({ name, type: columnType(catalogue.invoices.byName.get(name)!, dialect) }))]
     const rows = encoded.map((r, n) => [dialect.encodeBigint(newInvoiceIds[n]), ...names.map((name) => r[name] ?? null)])
@@ -169,4 +172,5 @@ export async function raiseRunInvoices(
       .where('id', 'in', existing.slice(i, i + CHUNK).map((x) => dialect.encodeId(x)))
       .execute()
   }
+  return stored
 }

@@ -6,6 +6,7 @@ import { catalogue } from '../../../core/fields/catalogue.js'
 import { fromUnits, ZERO, type Money } from '../../../core/money/money.js'
 import type { Item, Values } from '../../../core/fields/item.js'
 import type { Invoiceable, Ledger, LedgerWrites, MarkedFeature, NewInvoice } from '../../../core/ports/ledger.js'
+import type { Invoice } from '../../../core/fields/entity.js'
 import type { DatabaseDialect } from '../dialect/dialect.js'
 import { RowCodec } from '../row-codec.js'
 import { insertLedgerRows, raiseRunInvoices } from './kysely-ledger-inserts.js'
@@ -176,7 +177,7 @@ export class KyselyLedger implements Ledger {
     await this.dialect.analyze(this.db, ['transactions', 'invoices'])
   }
 
-  async raiseInvoices(invoices: readonly NewInvoice[], billingRunID: string, inserts: readonly Values[] = []): Promise<void> {
-    await raiseRunInvoices(this.db, this.dialect, invoices, billingRunID, inserts)
+  async raiseInvoices(invoices: readonly NewInvoice[], billingRunID: string, inserts: readonly Values[] = []): Promise<Invoice[]> {
+    return raiseRunInvoices(this.db, this.dialect, invoices, billingRunID, inserts)
   }
 }
