@@ -45,7 +45,7 @@ async function main(): Promise<void> {
   if (adminKey) {
     process.stdout.write(`Created API key "admin" (expert level 5, dataProtectionDownload). It is shown only once:\n${adminKey}\n`)
   }
-  const scheduler = config.scheduler ? platform.createScheduler({ schedules: config.schedules, leaseMs: config.leaseMs }) : null
+  const scheduler = config.scheduler ? platform.createScheduler({ schedules: config.schedules, leaseMs: config.leaseMs, webhooks: { leaseMs: config.leaseMs } }) : null
   scheduler?.start()
   handle = toNodeHandler(platform.app)
   opened!()

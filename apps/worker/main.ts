@@ -17,7 +17,8 @@ async function main(): Promise<void> {
   const logger = createLogger({ level: config.logLevel })
   await checkArchiveDir(config)
   const platform = await openFromEnv(config, logger)
-  const scheduler = platform.createScheduler({ schedules: config.schedules, leaseMs: config.leaseMs })
+  // BILLING_LEASE_MS also bounds a webhook's lease: a killed worker's deliveries resume elsewhere after it.
+  const scheduler = platform.createScheduler({ schedules: config.schedules, leaseMs: config.leaseMs, webhooks: { leaseMs: config.leaseMs } })
   scheduler.start()
   const keepAlive = setInterval(() => {}, 1 << 30)
   let stopping = false
