@@ -16,9 +16,12 @@ export {
   type SchedulerSettings,
 } from './apps/library/billing-platform.js'
 export { errorCodeOf, toWire } from './apps/library/wire.js'
+export { formatMoney, parseMoney, toWireMoney } from './apps/library/money.js'
 export { BillingError, errorCodes, isBillingError, type ErrorCode } from './core/errors.js'
 
-export type { ActionRunner, Body, ExpandablePage, ListParams, Page, ReadApi, ResourceApi } from './apps/library/resource-api.js'
+export type { ActionAnswer, ActionRunner, Body, ExpandablePage, ListParams, Page, ReadApi, ResourceApi } from './apps/library/resource-api.js'
+export type * from './apps/library/types.js'
+export type { InputOf, PatchOf, ShownOf } from './core/fields/entity.js'
 export type { CustomersApi } from './apps/library/customers-api.js'
 export type { CustomerChildApi, FeatureOwner, FeaturesApi } from './apps/library/children-api.js'
 export type { ContactsApi } from './apps/library/contacts-api.js'
@@ -28,7 +31,7 @@ export type { CallsApi, UsageApi } from './apps/library/usage-api.js'
 export type { ApiKeysApi } from './apps/library/api-keys-api.js'
 export type { BillingEvent, EventsApi, HistoryApi, SubscribeOptions, WebhooksApi } from './apps/library/events-api.js'
 
-export type { ActionCollection, ActionName, ActionResult } from './core/actions/action-table.js'
+export type { ActionBody, ActionCollection, ActionName, ActionResult } from './core/actions/action-table.js'
 export type { FieldValue, Item } from './core/fields/item.js'
 export type { ResourceName } from './core/fields/resource.js'
 export type { Expanded } from './core/resources/expansions.js'

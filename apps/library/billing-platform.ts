@@ -77,13 +77,13 @@ export interface BillingPlatform {
   /** Direct and shared contacts. */
   readonly contacts: ContactsApi
   /** Call tariffs. */
-  readonly tariffs: TariffsApi
+  readonly tariffs: TariffsApi<'tariffs'>
   /** Fixed fee tariffs. */
-  readonly fixedFeeTariffs: TariffsApi
+  readonly fixedFeeTariffs: TariffsApi<'fixedFeeTariffs'>
   /** The rates of call tariffs. */
-  readonly tariffDetails: TariffDetailsApi
+  readonly tariffDetails: TariffDetailsApi<'tariffDetails'>
   /** The prices of fixed fee tariffs. */
-  readonly fixedFeeTariffDetails: TariffDetailsApi
+  readonly fixedFeeTariffDetails: TariffDetailsApi<'fixedFeeTariffDetails'>
   /** The ledger and manual transactions. */
   readonly transactions: TransactionsApi
   /** Billing runs. */
@@ -93,7 +93,7 @@ export interface BillingPlatform {
   /** Usage file imports. */
   readonly usage: UsageApi
   /** Imported usage files. */
-  readonly usageFiles: ReadApi
+  readonly usageFiles: ReadApi<'usageFiles'>
   /** Calls. */
   readonly calls: CallsApi
   /** API keys of the HTTP API. */

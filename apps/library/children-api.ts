@@ -1,4 +1,4 @@
-import type { Item } from '../../core/fields/item.js'
+import type { InputOf, ShownOf } from '../../core/fields/entity.js'
 import type { PlatformContext } from '../../core/platform.js'
 import { customerOwner, featureOwner, type FeatureParent } from '../../core/resources/owners.js'
 import { customerScope, featureListFlags, featureRefine, featureScope } from '../../core/resources/scopes.js'
@@ -8,9 +8,9 @@ import {
   create,
   readPage,
   resourceApi,
+  shownPage,
   toPage,
   type ActionRunner,
-  type Body,
   type ExpandablePage,
   type ListParams,
   type Page,
@@ -18,13 +18,13 @@ import {
 } from './resource-api.js'
 
 /** A customer's numbers or services. */
-export interface CustomerChildApi<C extends 'numbers' | 'services'> extends ResourceApi {
+export interface CustomerChildApi<C extends 'numbers' | 'services'> extends ResourceApi<C> {
   /** Adds one to the customer (`not_found` when the customer does not exist). */
-  create(customerID: string, body: Body): Promise<Item>
+  create(customerID: string, body: InputOf<C>): Promise<ShownOf<C>>
   /** One page of the whole collection; filters and the flags expandFeatures, featureActive. */
-  list(params?: ListParams): Promise<ExpandablePage>
+  list(params?: ListParams): Promise<ExpandablePage<ShownOf<C>>>
   /** One page of the customer's. */
-  listOf(customerID: string, params?: ListParams): Promise<ExpandablePage>
+  listOf(customerID: string, params?: ListParams): Promise<ExpandablePage<ShownOf<C>>>
   /** Lifecycle actions (drop, reinstate, suspend, unsuspend, makeNonBillable, makeBillable); answer the updated item. */
   readonly action: ActionRunner<C>
 }
@@ -33,11 +33,11 @@ export interface CustomerChildApi<C extends 'numbers' | 'services'> extends Reso
 export type FeatureOwner = { readonly customerID: string } | { readonly numberID: string } | { readonly serviceID: string }
 
 /** Features (billable items) of customers, numbers and services. */
-export interface FeaturesApi extends ResourceApi {
+export interface FeaturesApi extends ResourceApi<'features'> {
   /** Adds a feature under its owner (`not_found` when the owner does not exist). */
-  create(owner: FeatureOwner, body: Body): Promise<Item>
+  create(owner: FeatureOwner, body: InputOf<'features'>): Promise<ShownOf<'features'>>
   /** Features listed under an owner; under a customer, the flags includeNumbers and includeServices add those. */
-  listOf(owner: FeatureOwner, params?: ListParams): Promise<Page>
+  listOf(owner: FeatureOwner, params?: ListParams): Promise<Page<ShownOf<'features'>>>
   /** Lifecycle actions and changeRecurringCharge; each answers the updated feature. */
   readonly action: ActionRunner<'features'>
 }
@@ -46,8 +46,8 @@ export function customerChildApi<C extends 'numbers' | 'services'>(ctx: Platform
   return {
     ...resourceApi(ctx, kind),
     create: (customerID, body) => create(ctx, kind, body, () => customerOwner(ctx.store, customerID)),
-    list: (params) => expandablePage(ctx, kind, params),
-    listOf: (customerID, params) => expandablePage(ctx, kind, params, { scope: () => customerScope(ctx.store, customerID) }),
+    list: (params) => expandablePage<C>(ctx, kind, params),
+    listOf: (customerID, params) => expandablePage<C>(ctx, kind, params, { scope: () => customerScope(ctx.store, customerID) }),
     action: actionRunner(ctx, kind),
   }
 }
@@ -64,13 +64,13 @@ export function featuresApi(ctx: PlatformContext): FeaturesApi {
     },
     listOf: async (owner, params) => {
       const [parent, id] = parentOf(owner)
-      return toPage(
+      return shownPage<'features'>(toPage(
         await readPage(ctx, 'features', params, {
           flags: featureListFlags(parent),
           scope: () => featureScope(ctx.store, parent, id),
           refine: (request) => featureRefine(parent, request),
         }),
-      )
+      ))
     },
     action: actionRunner(ctx, 'features'),
   }

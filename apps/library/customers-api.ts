@@ -1,22 +1,22 @@
-import type { Item } from '../../core/fields/item.js'
+import type { InputOf, ShownOf } from '../../core/fields/entity.js'
 import type { PlatformContext } from '../../core/platform.js'
 import { expandItems, expansionFlags, type ExpandingLevel } from '../../core/resources/expansions.js'
 import type { ListSpec } from '../../core/resources/list-page.js'
 import { scheduleCustomerDeletion } from '../../core/resources/resources.js'
-import { actionRunner, create, readPage, resourceApi, resourceOf, type ActionRunner, type Body, type ExpandablePage, type ListParams } from './resource-api.js'
+import { actionRunner, create, readPage, resourceApi, resourceOf, shown, type ActionRunner, type ExpandablePage, type ListParams, type ResourceApi } from './resource-api.js'
 
 /** Customers: create, read, update, schedule the deletion of, and act on (lifecycle, PIN, payment links, ...). */
 export interface CustomersApi {
   /** Creates a customer: active, billable, with the fields of `body`. */
-  create(body: Body): Promise<Item>
+  create(body: InputOf<'customers'>): Promise<ShownOf<'customers'>>
   /** One customer by ID (a customer scheduled for deletion stays readable until purged). */
-  get(id: string): Promise<Item>
+  get(id: string): Promise<ShownOf<'customers'>>
   /** One page of customers; filters and the flags expandNumbers, expandServices, expandFeatures, numberActive, serviceActive, featureActive. */
-  list(params?: ListParams): Promise<ExpandablePage>
+  list(params?: ListParams): Promise<ExpandablePage<ShownOf<'customers'>>>
   /** Partial merge of `body` into the customer. */
-  update(id: string, body: Body): Promise<Item>
+  update: ResourceApi<'customers'>['update']
   /** Schedules the purge of the customer 30 days from today (contract 5.6); answers the customer. */
-  scheduleDeletion(id: string): Promise<Item>
+  scheduleDeletion(id: string): Promise<ShownOf<'customers'>>
   /**
    * Runs an action: drop, reinstate, suspend, unsuspend, makeNonBillable, makeBillable, finalBill,
    * addSharedContact, removeSharedContact, generatePIN (answers `{ pin }`), linkToAccounting,
@@ -27,10 +27,11 @@ export interface CustomersApi {
 }
 
 /** A page of an expanding level, with `expanded` when an expansion flag was given. */
-export async function expandablePage(ctx: PlatformContext, level: ExpandingLevel, params: ListParams | undefined, spec: ListSpec = {}): Promise<ExpandablePage> {
+export async function expandablePage<L extends ExpandingLevel>(ctx: PlatformContext, level: L, params: ListParams | undefined, spec: ListSpec = {}): Promise<ExpandablePage<ShownOf<L>>> {
   const { items, hasMore, request } = await readPage(ctx, level, params, { ...spec, flags: expansionFlags[level] })
   const expanding = [...request.flags].some((f) => f.startsWith('expand'))
-  return expanding ? { items, hasMore, expanded: await expandItems(ctx.store, level, items, request.flags) } : { items, hasMore }
+  const page = expanding ? { items, hasMore, expanded: await expandItems(ctx.store, level, items, request.flags) } : { items, hasMore }
+  return page as unknown as ExpandablePage<ShownOf<L>>
 }
 
 export function customersApi(ctx: PlatformContext): CustomersApi {
@@ -38,9 +39,9 @@ export function customersApi(ctx: PlatformContext): CustomersApi {
   return {
     create: (body) => create(ctx, 'customers', body),
     get: crud.get,
-    list: (params) => expandablePage(ctx, 'customers', params),
+    list: (params) => expandablePage<'customers'>(ctx, 'customers', params),
     update: crud.update,
-    scheduleDeletion: (id) => scheduleCustomerDeletion(ctx, resourceOf(ctx, 'customers'), id),
+    scheduleDeletion: (id) => shown(scheduleCustomerDeletion(ctx, resourceOf(ctx, 'customers'), id)),
     action: actionRunner(ctx, 'customers'),
   }
 }

@@ -1,15 +1,14 @@
-import type { Entity } from '../../core/fields/entity.js'
-import type { Item } from '../../core/fields/item.js'
+import type { Entity, InputOf, PatchOf, ShownOf } from '../../core/fields/entity.js'
 import type { PlatformContext } from '../../core/platform.js'
 import { parentScope } from '../../core/resources/scopes.js'
 import { deleteItem } from '../../core/resources/removals.js'
 import { createWebhook, updateWebhook } from '../../core/webhooks/webhooks.js'
-import { readApi, readPage, resourceOf, toPage, type Body, type ListParams, type Page, type ReadApi } from './resource-api.js'
+import { readApi, readPage, resourceOf, shown, shownPage, toPage, type ListParams, type Page, type ReadApi } from './resource-api.js'
 
 /** History entries (contract 12): filters `resource`, `resourceID`, `customerID`, `since`. */
-export interface HistoryApi extends ReadApi {
+export interface HistoryApi extends ReadApi<'history'> {
   /** One page of the history of one item of a collection. */
-  listOf(collection: string, id: string, params?: ListParams): Promise<Page>
+  listOf(collection: string, id: string, params?: ListParams): Promise<Page<ShownOf<'history'>>>
 }
 
 /** An event as `subscribe` hands it over: as `GET /events/<id>` answers it, `data` the resource's JSON. */
@@ -25,7 +24,7 @@ export interface SubscribeOptions {
 }
 
 /** The ordered events feed, and subscription in process. */
-export interface EventsApi extends ReadApi {
+export interface EventsApi extends ReadApi<'events'> {
   /**
    * Calls `handler` with every event committed after the subscription starts, one at a time, in
    * event order, by any process sharing the database; a handler that throws gets the same event
@@ -35,27 +34,29 @@ export interface EventsApi extends ReadApi {
 }
 
 /** Webhooks (contract 12). */
-export interface WebhooksApi extends ReadApi {
+export interface WebhooksApi extends ReadApi<'webhooks'> {
   /** Creates a webhook; `secret` (to verify signatures) is given here only. */
-  create(body: Body): Promise<{ webhook: Item; secret: string }>
+  create(body: InputOf<'webhooks'>): Promise<{ webhook: ShownOf<'webhooks'>; secret: string }>
   /** Partial merge; `active: true` again resumes its deliveries in order. */
-  update(id: string, body: Body): Promise<Item>
-  delete(id: string): Promise<Item>
+  update(id: string, body: PatchOf<'webhooks'>): Promise<ShownOf<'webhooks'>>
+  delete(id: string): Promise<ShownOf<'webhooks'>>
   /** One page of a webhook's deliveries, each with its attempts. */
-  deliveries(id: string, params?: ListParams): Promise<Page>
+  deliveries(id: string, params?: ListParams): Promise<Page<ShownOf<'webhookDeliveries'>>>
 }
 
 export function historyApi(ctx: PlatformContext): HistoryApi {
   return {
     ...readApi(ctx, 'history'),
     listOf: async (collection, id, params) =>
-      toPage(
-        await readPage(ctx, 'history', params, {
-          scope: async () => [
-            { op: 'eq', column: 'resource', value: collection },
-            { op: 'eq', column: 'resourceID', value: id },
-          ],
-        }),
+      shownPage<'history'>(
+        toPage(
+          await readPage(ctx, 'history', params, {
+            scope: async () => [
+              { op: 'eq', column: 'resource', value: collection },
+              { op: 'eq', column: 'resourceID', value: id },
+            ],
+          }),
+        ),
       ),
   }
 }
@@ -110,9 +111,9 @@ export function webhooksApi(ctx: PlatformContext): WebhooksApi {
   return {
     ...readApi(ctx, 'webhooks'),
     create: (body) => createWebhook(ctx, hooks, body),
-    update: (id, body) => updateWebhook(ctx, hooks, id, body),
-    delete: (id) => deleteItem(ctx, 'webhooks', id),
+    update: (id, body) => shown(updateWebhook(ctx, hooks, id, body)),
+    delete: (id) => shown(deleteItem(ctx, 'webhooks', id)),
     deliveries: async (id, params) =>
-      toPage(await readPage(ctx, 'webhookDeliveries', params, { scope: () => parentScope(ctx.store, 'webhooks', id, 'webhookID') })),
+      shownPage<'webhookDeliveries'>(toPage(await readPage(ctx, 'webhookDeliveries', params, { scope: () => parentScope(ctx.store, 'webhooks', id, 'webhookID') }))),
   }
 }

@@ -1,4 +1,5 @@
-import { itemActions, type ActionCollection, type ActionName, type ActionResult } from '../../core/actions/action-table.js'
+import { itemActions, type ActionBody, type ActionCollection, type ActionName, type ActionResult } from '../../core/actions/action-table.js'
+import type { InputOf, PatchOf, ShownOf } from '../../core/fields/entity.js'
 import { runItemAction } from '../../core/actions/item-actions.js'
 import { objectBody } from '../../core/input/object-body.js'
 import type { Item, Values } from '../../core/fields/item.js'
@@ -10,7 +11,7 @@ import { listPage, type ListPage, type ListSpec } from '../../core/resources/lis
 import { deleteItem } from '../../core/resources/removals.js'
 import { createItem, getItem, updateItem } from '../../core/resources/resources.js'
 
-/** A request body: an object of the resource's fields, as the API's JSON takes them. */
+/** A request body of no particular collection: an object of fields, as the API's JSON takes them. */
 export type Body = Readonly<Record<string, unknown>>
 
 /**
@@ -21,40 +22,51 @@ export type Body = Readonly<Record<string, unknown>>
 export type ListParams = Readonly<Record<string, string | number | boolean | readonly string[] | undefined>>
 
 /** One page of a list: the items in ID order, and whether more follow (ask again with `idAfter`). */
-export interface Page {
+export interface Page<T = Item> {
   /** At most `limit` items (default 100). */
-  readonly items: Item[]
+  readonly items: T[]
   /** Whether a next page exists: ask again with `idAfter` = the last item's ID (or the next `offset`). */
   readonly hasMore: boolean
 }
 
 /** A page of customers, numbers or services; `expanded` is there when an expansion flag was given. */
-export interface ExpandablePage extends Page {
+export interface ExpandablePage<T = Item> extends Page<T> {
   /** The items with the children the flags asked for, in the same order; `toWire` shapes them as the API does. */
   readonly expanded?: Expanded[]
 }
 
 /** Reading one collection. */
-export interface ReadApi {
+export interface ReadApi<N extends ResourceName = ResourceName> {
   /** One item by ID; `not_found` when there is none. */
-  get(id: string): Promise<Item>
+  get(id: string): Promise<ShownOf<N>>
   /** One page of the whole collection. */
-  list(params?: ListParams): Promise<Page>
+  list(params?: ListParams): Promise<Page<ShownOf<N>>>
 }
 
 /** Reading, updating and deleting one collection. */
-export interface ResourceApi extends ReadApi {
+export interface ResourceApi<N extends ResourceName = ResourceName> extends ReadApi<N> {
   /** Partial merge: absent fields unchanged, null clears, read-only fields compared (contract 2). */
-  update(id: string, body: Body): Promise<Item>
+  update(id: string, body: PatchOf<N>): Promise<ShownOf<N>>
   /** Deletes the item and what depends on it; answers the item as it was. */
-  delete(id: string): Promise<Item>
+  delete(id: string): Promise<ShownOf<N>>
 }
 
-/** Runs a named action of the collection: typed names and answers, or any name (checked: `unknown_action`). */
-export interface ActionRunner<C extends ActionCollection> {
-  <N extends ActionName<C>>(id: string, name: N, body?: Body): Promise<ActionResult<C, N>>
-  (id: string, name: string, body?: unknown): Promise<unknown>
-}
+/** What an action answers: the collection's item when it answers one (most do), else its own result (`{ pin }`, links). */
+export type ActionAnswer<C extends ActionCollection, A extends ActionName<C>> = ActionResult<C, A> extends { readonly id: string } ? ShownOf<C> : ActionResult<C, A>
+
+/** The body argument of an action: required when the action has a required parameter. */
+type ActionArgs<C extends ActionCollection, A extends ActionName<C>> = {} extends ActionBody<C, A> ? [body?: ActionBody<C, A>] : [body: ActionBody<C, A>]
+
+/**
+ * Runs a named action of the collection. The name is one of the collection's actions and the
+ * body that action's parameters, both checked when compiling; a body is checked again at run
+ * time, as over HTTP (`invalid_field`, `unknown_action`).
+ */
+export type ActionRunner<C extends ActionCollection> = <A extends ActionName<C>>(id: string, name: A, ...body: ActionArgs<C, A>) => Promise<ActionAnswer<C, A>>
+
+/** The library's answer: the item core gives, as the shown fields of its collection. */
+export const shown = <N extends ResourceName>(item: Promise<Item>): Promise<ShownOf<N>> => item as Promise<unknown> as Promise<ShownOf<N>>
+export const shownPage = <N extends ResourceName>(page: Page): Page<ShownOf<N>> => page as unknown as Page<ShownOf<N>>
 
 /** The catalogue entry of a stored collection. */
 export function resourceOf(ctx: PlatformContext, name: ResourceName): Resource {
@@ -81,26 +93,26 @@ export async function readPage(ctx: PlatformContext, name: ResourceName, params:
 }
 
 /** get and list of a collection. */
-export function readApi(ctx: PlatformContext, name: ResourceName, spec: ListSpec = {}): ReadApi {
+export function readApi<N extends ResourceName>(ctx: PlatformContext, name: N, spec: ListSpec = {}): ReadApi<N> {
   return {
-    get: (id) => getItem(ctx, resourceOf(ctx, name), id),
-    list: async (params) => toPage(await readPage(ctx, name, params, spec)),
+    get: (id) => shown(getItem(ctx, resourceOf(ctx, name), id)),
+    list: async (params) => shownPage<N>(toPage(await readPage(ctx, name, params, spec))),
   }
 }
 
 /** get, list, update and delete of a collection, as its HTTP routes do them. */
-export function resourceApi(ctx: PlatformContext, name: ResourceName, spec: ListSpec = {}): ResourceApi {
+export function resourceApi<N extends ResourceName>(ctx: PlatformContext, name: N, spec: ListSpec = {}): ResourceApi<N> {
   return {
     ...readApi(ctx, name, spec),
-    update: (id, body) => updateItem(ctx, resourceOf(ctx, name), id, body),
-    delete: (id) => deleteItem(ctx, name, id),
+    update: (id, body) => shown(updateItem(ctx, resourceOf(ctx, name), id, body)),
+    delete: (id) => shown(deleteItem(ctx, name, id)),
   }
 }
 
 /** Creates an item; `owner` gives the owner IDs of a create under a parent (checked first). */
-export async function create(ctx: PlatformContext, name: ResourceName, body: Body, owner?: () => Promise<Values>): Promise<Item> {
+export async function create<N extends ResourceName>(ctx: PlatformContext, name: N, body: InputOf<N> | Body, owner?: () => Promise<Values>): Promise<ShownOf<N>> {
   const values = owner ? await owner() : {}
-  return createItem(ctx, resourceOf(ctx, name), body, values)
+  return shown(createItem(ctx, resourceOf(ctx, name), body, values))
 }
 
 /** The action runner of a collection: the item, then the body, then the action name (contract 2). */

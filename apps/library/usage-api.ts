@@ -1,10 +1,10 @@
-import type { Item } from '../../core/fields/item.js'
+import type { ShownOf } from '../../core/fields/entity.js'
 import type { PlatformContext } from '../../core/platform.js'
 import { deleteCall } from '../../core/rating/calls.js'
 import { usageLines } from '../../adapters/csv/usage-lines.js'
 import { importUsageFile } from '../../core/rating/import-usage.js'
 import { parentScope } from '../../core/resources/scopes.js'
-import { readApi, readPage, toPage, type ListParams, type Page, type ReadApi } from './resource-api.js'
+import { readApi, readPage, shown, shownPage, toPage, type ListParams, type Page, type ReadApi } from './resource-api.js'
 
 /** Usage (call records) imports. */
 export interface UsageApi {
@@ -14,15 +14,15 @@ export interface UsageApi {
    * records imported before are skipped. Answers the usage file with its counts (rows,
    * imported, duplicates, rated, unbilled).
    */
-  importFile(lines: AsyncIterable<string> | Iterable<string>, name?: string): Promise<Item>
+  importFile(lines: AsyncIterable<string> | Iterable<string>, name?: string): Promise<ShownOf<'usageFiles'>>
 }
 
 /** Calls imported from usage files. */
-export interface CallsApi extends ReadApi {
+export interface CallsApi extends ReadApi<'calls'> {
   /** One page of the calls of a customer or a number. */
-  listOf(owner: { readonly customerID: string } | { readonly numberID: string }, params?: ListParams): Promise<Page>
+  listOf(owner: { readonly customerID: string } | { readonly numberID: string }, params?: ListParams): Promise<Page<ShownOf<'calls'>>>
   /** Marks a call deleted so no run bills it (`state_not_allowed` once billed); `customers.action(id, 'restoreCalls')` brings them back. */
-  delete(id: string): Promise<Item>
+  delete(id: string): Promise<ShownOf<'calls'>>
 }
 
 /** The lines as one text, each ended by a line break, for the CSV parser. */
@@ -31,7 +31,7 @@ async function* asText(lines: AsyncIterable<string> | Iterable<string>): AsyncGe
 }
 
 export function usageApi(ctx: PlatformContext): UsageApi {
-  return { importFile: (lines, name) => importUsageFile(ctx, usageLines(asText(lines)), name ?? null) }
+  return { importFile: (lines, name) => shown(importUsageFile(ctx, usageLines(asText(lines)), name ?? null)) }
 }
 
 export function callsApi(ctx: PlatformContext): CallsApi {
@@ -39,8 +39,8 @@ export function callsApi(ctx: PlatformContext): CallsApi {
     ...readApi(ctx, 'calls'),
     listOf: async (owner, params) => {
       const [parent, column, id] = 'customerID' in owner ? (['customers', 'customerID', owner.customerID] as const) : (['numbers', 'numberID', owner.numberID] as const)
-      return toPage(await readPage(ctx, 'calls', params, { scope: () => parentScope(ctx.store, parent, id, column) }))
+      return shownPage<'calls'>(toPage(await readPage(ctx, 'calls', params, { scope: () => parentScope(ctx.store, parent, id, column) })))
     },
-    delete: (id) => deleteCall(ctx, id),
+    delete: (id) => shown(deleteCall(ctx, id)),
   }
 }

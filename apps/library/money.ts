@@ -1,0 +1,28 @@
+import { BillingError } from '../../core/errors.js'
+import { formatMoney as fourPlaces, moneyToNumber, parseMoney as parseAmount, type Money } from '../../core/money/money.js'
+
+/**
+ * An amount as the API's JSON gives it (a number such as 12.5, or a decimal string such as
+ * "12.50"), as the library's exact `Money` (bigint ten-thousandths). At most 4 decimal places;
+ * anything else is an `invalid_field` error, as the API answers it.
+ */
+export function parseMoney(value: number | string): Money {
+  const amount = parseAmount(value)
+  if (amount === null) throw new BillingError('invalid_field', `${JSON.stringify(value)} is not an amount`, 'Give a number or a decimal string with at most 4 decimal places, e.g. 12.5 or "12.50".')
+  return amount
+}
+
+/**
+ * An exact `Money` as decimal text with at least `places` decimals (default 2: "12.50"). Never
+ * rounded: a fourth decimal place that is not zero is shown ("0.1234").
+ */
+export function formatMoney(amount: Money, places: 0 | 1 | 2 | 3 | 4 = 2): string {
+  const text = fourPlaces(amount)
+  const point = text.indexOf('.')
+  const decimals = text.slice(point + 1).replace(/0+$/, '')
+  const shown = decimals.padEnd(places, '0')
+  return shown ? `${text.slice(0, point)}.${shown}` : text.slice(0, point)
+}
+
+/** An exact `Money` as the JSON number the API answers (12.5 for 12.50): exact for any amount below 900 billion. */
+export const toWireMoney = (amount: Money): number => moneyToNumber(amount)

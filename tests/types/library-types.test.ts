@@ -1,0 +1,48 @@
+import { execFile } from 'node:child_process'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { join, resolve } from 'node:path'
+import { promisify } from 'node:util'
+import { test } from 'uvu'
+import * as assert from 'uvu/assert'
+
+const run = promisify(execFile)
+const FIXTURE = resolve('tests/types/fixtures/library-usage.ts')
+
+/** tsc over one file with the project's settings: its exit code and what it printed. */
+async function compile(project: string): Promise<{ code: number; out: string }> {
+  try {
+    await run(process.execPath, ['node_modules/typescript/bin/tsc', '-p', project], { maxBuffer: 1 << 24 })
+    return { code: 0, out: '' }
+  } catch (e) {
+    const err = e as { code?: number; stdout?: string; stderr?: string }
+    return { code: err.code ?? 1, out: `${err.stdout ?? ''}${err.stderr ?? ''}` }
+  }
+}
+
+test('typed library calls compile, and every mistake in the fixture is a compile error', async () => {
+  const { code, out } = await compile('tests/types/tsconfig.json')
+  assert.is(out, '', 'tsc printed nothing: an @ts-expect-error that compiles after all would be "Unused \'@ts-expect-error\' directive"')
+  assert.is(code, 0)
+})
+
+test('without the @ts-expect-error marks, tsc reports each mistake on its own line', async () => {
+  const source = readFileSync(FIXTURE, 'utf8').split('\n')
+  const marked = source.flatMap((line, i) => (line.trim().startsWith('// @ts-expect-error') ? [i + 2] : []))
+  assert.ok(marked.length >= 10, `${marked.length} expected errors in the fixture`)
+  // The same file beside the original (its imports resolve alike), with the marks blanked.
+  const dir = mkdtempSync(join(resolve('tests/types/fixtures'), 'unmarked-'))
+  const name = dir.split('/').at(-1)!
+  try {
+    writeFileSync(`${dir}.ts`, source.map((l) => (l.trim().startsWith('// @ts-expect-error') ? '' : l)).join('\n'))
+    writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ extends: '../../tsconfig.json', compilerOptions: { noEmit: true }, include: [`../${name}.ts`] }))
+    const { code, out } = await compile(join(dir, 'tsconfig.json'))
+    assert.is.not(code, 0)
+    const lines = [...out.matchAll(/unmarked-\w+\.ts\((\d+),\d+\): error/g)].map((m) => Number(m[1]))
+    assert.equal([...new Set(lines)].sort((a, b) => a - b), marked, `errors on exactly the marked lines:\n${out}`)
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+    rmSync(`${dir}.ts`, { force: true })
+  }
+})
+
+test.run()
