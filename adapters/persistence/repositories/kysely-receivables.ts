@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely'
+import { sql, type Kysely } from 'kysely'
 import type { AccountAllocation, Settlement } from '../../../core/billing/allocation.js'
 import type { InvoiceStatus } from '../../../core/presets/engine-lists.js'
 import type { DateOnly } from '../../../core/dates/date-only.js'
@@ -7,6 +7,16 @@ import type { Account, InvoicePaymentLine, Receivables, StoredInvoice } from '..
 import type { DatabaseDialect } from '../dialect/dialect.js'
 
 const CHUNK = 500
+/** Rows an `updateEach` statement sets: five values and an ID each, well under the parameter limits. */
+const UPDATE_CHUNK = 200
+const INVOICE_PAYMENT_COLUMNS = [
+  { name: 'amountPaid', type: 'bigint' },
+  { name: 'amountOutstanding', type: 'bigint' },
+  { name: 'paidDate', type: 'text' },
+  { name: 'status', type: 'text' },
+  { name: 'updatedStamp', type: 'text' },
+] as const
+const HELD_CREDIT_COLUMNS = [{ name: 'heldCredit', type: 'bigint' }] as const
 
 /** Invoices' payments on the `invoices`, `transactions` and `invoice_allocations` tables. */
 export class KyselyReceivables implements Receivables {
@@ -71,27 +81,34 @@ export class KyselyReceivables implements Receivables {
       })),
     )
     for (let i = 0; i < rows.length; i += CHUNK) await this.db.insertInto('invoice_allocations').values(rows.slice(i, i + CHUNK)).execute()
+    const invoices: { id: unknown; values: unknown[] }[] = []
+    const customers: { id: unknown; values: unknown[] }[] = []
     for (const { customerID, allocation, before } of entries) {
       for (const invoice of before.invoices) {
         const to = allocation.invoices.get(invoice.id)!
         if (invoice.amountPaid === to.amountPaid && invoice.paidDate === to.paidDate && invoice.status === to.status) continue
-        await this.db
-          .updateTable('invoices')
-          .set({
-            amountPaid: this.dialect.encodeBigint(to.amountPaid),
-            amountOutstanding: this.dialect.encodeBigint(to.amountOutstanding),
-            paidDate: to.paidDate,
-            status: to.status,
-            updatedStamp: now,
-          })
-          .where('id', '=', this.dialect.encodeId(invoice.id))
-          .execute()
+        const values = [this.dialect.encodeBigint(to.amountPaid), this.dialect.encodeBigint(to.amountOutstanding), to.paidDate, to.status, now]
+        invoices.push({ id: this.dialect.encodeId(invoice.id), values })
       }
-      await this.db
-        .updateTable('customers')
-        .set({ heldCredit: this.dialect.encodeBigint(allocation.held) })
-        .where('id', '=', this.dialect.encodeId(customerID))
-        .execute()
+      customers.push({ id: this.dialect.encodeId(customerID), values: [this.dialect.encodeBigint(allocation.held)] })
+    }
+    await this.updateEach('invoices', INVOICE_PAYMENT_COLUMNS, invoices)
+    await this.updateEach('customers', HELD_CREDIT_COLUMNS, customers)
+  }
+
+  /**
+   * Sets each row's own values, a chunk of rows a statement (`column = case id when ... end`):
+   * a billing run settles thousands of accounts a batch, and a statement per row was most of it.
+   */
+  private async updateEach(table: string, columns: readonly { name: string; type: 'bigint' | 'text' }[], rows: readonly { id: unknown; values: unknown[] }[]): Promise<void> {
+    for (let i = 0; i < rows.length; i += UPDATE_CHUNK) {
+      const chunk = rows.slice(i, i + UPDATE_CHUNK)
+      const sets = columns.map((c, k) => {
+        const type = sql.raw(c.type === 'bigint' ? this.dialect.types.bigint : 'text')
+        const whens = chunk.map((r) => sql`when ${r.id} then cast(${r.values[k]} as ${type})`)
+        return sql`${sql.ref(c.name)} = case ${sql.ref('id')} ${sql.join(whens, sql` `)} end`
+      })
+      await sql`update ${sql.table(table)} set ${sql.join(sets)} where ${sql.ref('id')} in (${sql.join(chunk.map((r) => r.id))})`.execute(this.db)
     }
   }
 
