@@ -97,18 +97,22 @@ export class KyselyReceivables implements Receivables {
   }
 
   /**
-   * Sets each row's own values, a chunk of rows a statement (`column = case id when ... end`):
-   * a billing run settles thousands of accounts a batch, and a statement per row was most of it.
+   * Sets each row's own values, a chunk of rows a statement (`update ... from` a list of
+   * `select` rows, which both databases take): a billing run settles thousands of accounts a
+   * batch, and a statement per row was most of the allocation's time on Postgres.
    */
   private async updateEach(table: string, columns: readonly { name: string; type: 'bigint' | 'text' }[], rows: readonly { id: unknown; values: unknown[] }[]): Promise<void> {
+    const idType = sql.raw(this.dialect.idRefType)
+    const typeOf = (c: { type: 'bigint' | 'text' }) => sql.raw(c.type === 'bigint' ? this.dialect.types.bigint : 'text')
     for (let i = 0; i < rows.length; i += UPDATE_CHUNK) {
       const chunk = rows.slice(i, i + UPDATE_CHUNK)
-      const sets = columns.map((c, k) => {
-        const type = sql.raw(c.type === 'bigint' ? this.dialect.types.bigint : 'text')
-        const whens = chunk.map((r) => sql`when ${r.id} then cast(${r.values[k]} as ${type})`)
-        return sql`${sql.ref(c.name)} = case ${sql.ref('id')} ${sql.join(whens, sql` `)} end`
-      })
-      await sql`update ${sql.table(table)} set ${sql.join(sets)} where ${sql.ref('id')} in (${sql.join(chunk.map((r) => r.id))})`.execute(this.db)
+      const selects = chunk.map((r, n) =>
+        n === 0
+          ? sql`select ${r.id} as ${sql.ref('id')}, ${sql.join(columns.map((c, k) => sql`${r.values[k]} as ${sql.ref(`v${k}`)}`))}`
+          : sql`select ${sql.join([r.id, ...r.values])}`,
+      )
+      const sets = columns.map((c, k) => sql`${sql.ref(c.name)} = cast(${sql.ref(`v.v${k}`)} as ${typeOf(c)})`)
+      await sql`update ${sql.table(table)} set ${sql.join(sets)} from (${sql.join(selects, sql` union all `)}) as v where ${sql.ref(`${table}.id`)} = cast(${sql.ref('v.id')} as ${idType})`.execute(this.db)
     }
   }
 
