@@ -14,7 +14,7 @@ export interface TransactionsApi extends ReadApi<'transactions'> {
    */
   add(customerID: string, body: InputOf<'transactions'>): Promise<ShownOf<'transactions'>>
   /** One page of the transactions of a customer, a number or a feature. */
-  listOf(owner: { readonly customerID: string } | { readonly numberID: string } | { readonly featureID: string }, params?: ListParams): Promise<Page<ShownOf<'transactions'>>>
+  listOf(owner: { readonly customerID: string } | { readonly numberID: string } | { readonly featureID: string }, params?: ListParams<'transactions'>): Promise<Page<ShownOf<'transactions'>>>
 }
 
 /** Billing runs (contract 9.5). */
@@ -35,7 +35,7 @@ export interface BillingRunsApi extends ReadApi<'billingRuns'> {
 /** Invoices raised by billing runs. */
 export interface InvoicesApi extends ReadApi<'invoices'> {
   /** One page of a customer's invoices. */
-  listOf(customerID: string, params?: ListParams): Promise<Page<ShownOf<'invoices'>>>
+  listOf(customerID: string, params?: ListParams<'invoices'>): Promise<Page<ShownOf<'invoices'>>>
 }
 
 const transactionParents = { customerID: 'customers', numberID: 'numbers', featureID: 'features' } as const

@@ -1,7 +1,7 @@
 import type { H3 } from 'h3'
 import type { Kysely } from 'kysely'
 import type { ResourceName } from '../../core/fields/resource.js'
-import type { Item } from '../../core/fields/item.js'
+import type { ShownOf } from '../../core/fields/entity.js'
 import type { Clock } from '../../core/ports/clock.js'
 import type { PaymentLinkProvider } from '../../core/ports/payment-link-provider.js'
 import { presetValues } from '../../core/resources/preset-values.js'
@@ -20,7 +20,7 @@ import { customersApi, type CustomersApi } from './customers-api.js'
 import { readApi, resourceOf, type ReadApi } from './resource-api.js'
 import { tariffDetailsApi, tariffsApi, type TariffDetailsApi, type TariffsApi } from './tariffs-api.js'
 import { callsApi, usageApi, type CallsApi, type UsageApi } from './usage-api.js'
-import { toWire } from './wire.js'
+import { toWire, type WireExpanded } from './wire.js'
 
 /** Preset lists and the settings that go with them, in the shape of a presets file (README, "Preset lists"). */
 export interface PresetSettings {
@@ -107,7 +107,7 @@ export interface BillingPlatform {
   /** The allowed values of a collection's preset fields (configured lists, tariff names). */
   presetValues(collection: ResourceName): Promise<Record<string, readonly string[]>>
   /** An item, or an expanded item, as the API's JSON returns it. */
-  toWire(collection: ResourceName, value: Item | Expanded): Record<string, unknown>
+  toWire<N extends ResourceName>(collection: N, value: ShownOf<N> | Expanded): WireExpanded<N>
   /**
    * The HTTP API as an h3 app (routes under /backend/api/v1, API keys required): mount it with
    * `hostApp.mount('/billing', platform.http)`, serve it with `toNodeHandler(platform.http)` from

@@ -2,9 +2,10 @@ import type { InputOf, ShownOf } from '../../core/fields/entity.js'
 import type { PlatformContext } from '../../core/platform.js'
 import { customerOwner, featureOwner, type FeatureParent } from '../../core/resources/owners.js'
 import { customerScope, featureListFlags, featureRefine, featureScope } from '../../core/resources/scopes.js'
-import { expandablePage } from './customers-api.js'
+import { expandablePage, type ExpansionFlag } from './customers-api.js'
 import {
   actionRunner,
+  type AnyListParams,
   create,
   readPage,
   resourceApi,
@@ -22,9 +23,9 @@ export interface CustomerChildApi<C extends 'numbers' | 'services'> extends Reso
   /** Adds one to the customer (`not_found` when the customer does not exist). */
   create(customerID: string, body: InputOf<C>): Promise<ShownOf<C>>
   /** One page of the whole collection; filters and the flags expandFeatures, featureActive. */
-  list(params?: ListParams): Promise<ExpandablePage<ShownOf<C>>>
+  list(params?: ListParams<C, ExpansionFlag<C>>): Promise<ExpandablePage<ShownOf<C>>>
   /** One page of the customer's. */
-  listOf(customerID: string, params?: ListParams): Promise<ExpandablePage<ShownOf<C>>>
+  listOf(customerID: string, params?: ListParams<C, ExpansionFlag<C>>): Promise<ExpandablePage<ShownOf<C>>>
   /** Lifecycle actions (drop, reinstate, suspend, unsuspend, makeNonBillable, makeBillable); answer the updated item. */
   readonly action: ActionRunner<C>
 }
@@ -36,8 +37,10 @@ export type FeatureOwner = { readonly customerID: string } | { readonly numberID
 export interface FeaturesApi extends ResourceApi<'features'> {
   /** Adds a feature under its owner (`not_found` when the owner does not exist). */
   create(owner: FeatureOwner, body: InputOf<'features'>): Promise<ShownOf<'features'>>
-  /** Features listed under an owner; under a customer, the flags includeNumbers and includeServices add those. */
-  listOf(owner: FeatureOwner, params?: ListParams): Promise<Page<ShownOf<'features'>>>
+  /** Features listed under a customer; the flags includeNumbers and includeServices add those of its numbers and services. */
+  listOf(owner: { readonly customerID: string }, params?: ListParams<'features', 'includeNumbers' | 'includeServices'>): Promise<Page<ShownOf<'features'>>>
+  /** Features listed under a number or a service. */
+  listOf(owner: FeatureOwner, params?: ListParams<'features'>): Promise<Page<ShownOf<'features'>>>
   /** Lifecycle actions and changeRecurringCharge; each answers the updated feature. */
   readonly action: ActionRunner<'features'>
 }
@@ -62,7 +65,7 @@ export function featuresApi(ctx: PlatformContext): FeaturesApi {
       const [parent, id] = parentOf(owner)
       return create(ctx, 'features', body, () => featureOwner(ctx.store, parent, id))
     },
-    listOf: async (owner, params) => {
+    listOf: async (owner: FeatureOwner, params?: AnyListParams) => {
       const [parent, id] = parentOf(owner)
       return shownPage<'features'>(toPage(
         await readPage(ctx, 'features', params, {

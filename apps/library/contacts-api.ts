@@ -14,9 +14,9 @@ export interface ContactsApi extends ResourceApi<'customerContacts'> {
   /** Creates a contact directly linked to the customer. */
   createDirect(customerID: string, body: InputOf<'customerContacts'>): Promise<Contact>
   /** One page of every contact; a dealerCode filter lists shared contacts only. */
-  list(params?: ListParams): Promise<Page<Contact>>
+  list(params?: ListParams<'customerContacts'>): Promise<Page<Contact>>
   /** The customer's direct contacts plus the shared contacts linked to it. */
-  listOf(customerID: string, params?: ListParams): Promise<Page<Contact>>
+  listOf(customerID: string, params?: ListParams<'customerContacts'>): Promise<Page<Contact>>
   /** convertToSharedContact: a direct contact becomes shared, staying linked; answers the contact. */
   readonly action: ActionRunner<'customerContacts'>
 }

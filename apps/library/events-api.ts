@@ -1,4 +1,5 @@
 import type { Entity, InputOf, PatchOf, ShownOf } from '../../core/fields/entity.js'
+import type { ResourceName } from '../../core/fields/resource.js'
 import type { PlatformContext } from '../../core/platform.js'
 import { parentScope } from '../../core/resources/scopes.js'
 import { deleteItem } from '../../core/resources/removals.js'
@@ -8,7 +9,7 @@ import { readApi, readPage, resourceOf, shown, shownPage, toPage, type ListParam
 /** History entries (contract 12): filters `resource`, `resourceID`, `customerID`, `since`. */
 export interface HistoryApi extends ReadApi<'history'> {
   /** One page of the history of one item of a collection. */
-  listOf(collection: string, id: string, params?: ListParams): Promise<Page<ShownOf<'history'>>>
+  listOf(collection: ResourceName, id: string, params?: ListParams<'history'>): Promise<Page<ShownOf<'history'>>>
 }
 
 /** An event as `subscribe` hands it over: as `GET /events/<id>` answers it, `data` the resource's JSON. */
@@ -41,7 +42,7 @@ export interface WebhooksApi extends ReadApi<'webhooks'> {
   update(id: string, body: PatchOf<'webhooks'>): Promise<ShownOf<'webhooks'>>
   delete(id: string): Promise<ShownOf<'webhooks'>>
   /** One page of a webhook's deliveries, each with its attempts. */
-  deliveries(id: string, params?: ListParams): Promise<Page<ShownOf<'webhookDeliveries'>>>
+  deliveries(id: string, params?: ListParams<'webhookDeliveries'>): Promise<Page<ShownOf<'webhookDeliveries'>>>
 }
 
 export function historyApi(ctx: PlatformContext): HistoryApi {

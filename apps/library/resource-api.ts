@@ -1,5 +1,5 @@
 import { itemActions, type ActionBody, type ActionCollection, type ActionName, type ActionResult } from '../../core/actions/action-table.js'
-import type { InputOf, PatchOf, ShownOf } from '../../core/fields/entity.js'
+import type { FilterNameOf, InputOf, PatchOf, ShownOf } from '../../core/fields/entity.js'
 import { runItemAction } from '../../core/actions/item-actions.js'
 import { objectBody } from '../../core/input/object-body.js'
 import type { Item, Values } from '../../core/fields/item.js'
@@ -14,12 +14,27 @@ import { createItem, getItem, updateItem } from '../../core/resources/resources.
 /** A request body of no particular collection: an object of fields, as the API's JSON takes them. */
 export type Body = Readonly<Record<string, unknown>>
 
+/** A list parameter's value as the query string would carry it: numbers and booleans are read as their text. */
+export type ListParamValue = string | number | boolean | readonly string[] | undefined
+
+/** List parameters of no particular list, as the library passes them on. */
+export type AnyListParams = Readonly<Record<string, ListParamValue>>
+
 /**
- * List parameters as the API's query string takes them: paging (`limit`, `offset`, `idAfter`),
- * `createdSince` / `updatedSince`, the collection's filters and flags. Numbers and booleans are
- * read as their text; anything else is refused with `invalid_query`, as over HTTP.
+ * List parameters of collection `N` as the API's query string takes them: paging (`limit`,
+ * `offset`, `idAfter`), `createdSince` / `updatedSince`, the collection's filters (named by the
+ * catalogue) and the list's own flags `X` (expansions, includeNumbers). A misspelt name fails to
+ * compile; a value is checked at run time and refused with `invalid_query`, as over HTTP.
  */
-export type ListParams = Readonly<Record<string, string | number | boolean | readonly string[] | undefined>>
+export type ListParams<N extends ResourceName = ResourceName, X extends string = never> = {
+  readonly limit?: number | string
+  readonly offset?: number | string
+  readonly idAfter?: string | number
+  /** A datetime: items created at or after it. */
+  readonly createdSince?: string
+  /** A datetime: items changed at or after it. */
+  readonly updatedSince?: string
+} & { readonly [K in FilterNameOf<N> | X]?: ListParamValue }
 
 /** One page of a list: the items in ID order, and whether more follow (ask again with `idAfter`). */
 export interface Page<T = Item> {
@@ -40,7 +55,7 @@ export interface ReadApi<N extends ResourceName = ResourceName> {
   /** One item by ID; `not_found` when there is none. */
   get(id: string): Promise<ShownOf<N>>
   /** One page of the whole collection. */
-  list(params?: ListParams): Promise<Page<ShownOf<N>>>
+  list(params?: ListParams<N>): Promise<Page<ShownOf<N>>>
 }
 
 /** Reading, updating and deleting one collection. */
@@ -54,8 +69,12 @@ export interface ResourceApi<N extends ResourceName = ResourceName> extends Read
 /** What an action answers: the collection's item when it answers one (most do), else its own result (`{ pin }`, links). */
 export type ActionAnswer<C extends ActionCollection, A extends ActionName<C>> = ActionResult<C, A> extends { readonly id: string } ? ShownOf<C> : ActionResult<C, A>
 
-/** The body argument of an action: required when the action has a required parameter. */
-type ActionArgs<C extends ActionCollection, A extends ActionName<C>> = {} extends ActionBody<C, A> ? [body?: ActionBody<C, A>] : [body: ActionBody<C, A>]
+/**
+ * The body argument of an action: required when the action has a required parameter. Taken one
+ * name at a time, so a name that is not an action (inferred as the union of them all) allows the
+ * shortest call and the compiler faults the name itself, not the number of arguments.
+ */
+type ActionArgs<C extends ActionCollection, A extends ActionName<C>> = A extends unknown ? ({} extends ActionBody<C, A> ? [body?: ActionBody<C, A>] : [body: ActionBody<C, A>]) : never
 
 /**
  * Runs a named action of the collection. The name is one of the collection's actions and the
@@ -76,7 +95,7 @@ export function resourceOf(ctx: PlatformContext, name: ResourceName): Resource {
 }
 
 /** Query-style parameters from the library's friendlier ones (numbers and booleans as text). */
-export function toRawParams(params: ListParams = {}): RawParams {
+export function toRawParams(params: AnyListParams = {}): RawParams {
   const out: Record<string, string | readonly string[] | undefined> = {}
   for (const [name, value] of Object.entries(params)) {
     out[name] = typeof value === 'number' || typeof value === 'boolean' ? String(value) : value
@@ -88,7 +107,7 @@ export function toRawParams(params: ListParams = {}): RawParams {
 export const toPage = ({ items, hasMore }: ListPage): Page => ({ items, hasMore })
 
 /** Reads a page of a collection with the list's scope, flags and refinements. */
-export async function readPage(ctx: PlatformContext, name: ResourceName, params: ListParams | undefined, spec: ListSpec = {}): Promise<ListPage> {
+export async function readPage(ctx: PlatformContext, name: ResourceName, params: AnyListParams | undefined, spec: ListSpec = {}): Promise<ListPage> {
   return listPage(ctx, resourceOf(ctx, name), toRawParams(params), spec)
 }
 

@@ -28,7 +28,7 @@ export interface TariffDetailsApi<D extends TariffDetails = TariffDetails> exten
   /** Adds a rate to the tariff (`not_found` when the tariff does not exist). */
   create(tariffID: string, body: InputOf<D>): Promise<ShownOf<D>>
   /** One page of the tariff's rates. */
-  listOf(tariffID: string, params?: ListParams): Promise<Page<ShownOf<D>>>
+  listOf(tariffID: string, params?: ListParams<D>): Promise<Page<ShownOf<D>>>
 }
 
 type TariffDetails = (typeof tariffKinds)[TariffKind]['details']

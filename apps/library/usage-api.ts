@@ -20,7 +20,7 @@ export interface UsageApi {
 /** Calls imported from usage files. */
 export interface CallsApi extends ReadApi<'calls'> {
   /** One page of the calls of a customer or a number. */
-  listOf(owner: { readonly customerID: string } | { readonly numberID: string }, params?: ListParams): Promise<Page<ShownOf<'calls'>>>
+  listOf(owner: { readonly customerID: string } | { readonly numberID: string }, params?: ListParams<'calls'>): Promise<Page<ShownOf<'calls'>>>
   /** Marks a call deleted so no run bills it (`state_not_allowed` once billed); `customers.action(id, 'restoreCalls')` brings them back. */
   delete(id: string): Promise<ShownOf<'calls'>>
 }

@@ -26,7 +26,7 @@ export const stampFields = () => [stamp('createdStamp'), stamp('updatedStamp')]
 export const crmReference = () => text('CRMReference', { unique: true, description: 'reference in an external CRM; unique' })
 
 /** Filters every lifecycle collection offers. */
-export const lifecycleFilters = (): ListFilter[] => [
+export const lifecycleFilters = () => [
   { name: 'CRMReference', filter: { kind: 'equals', column: 'CRMReference' }, description: 'exact CRM reference match' },
   { name: 'dropped', filter: { kind: 'flag', column: 'isDropped', value: true }, description: 'only dropped items' },
   { name: 'active', filter: { kind: 'flag', column: 'isDropped', value: false }, description: 'only active (not dropped) items' },
@@ -36,7 +36,7 @@ export const lifecycleFilters = (): ListFilter[] => [
     filter: { kind: 'since', column: 'reinstatedStamp' },
     description: 'reinstated since (datetime)',
   },
-]
+] as const satisfies readonly ListFilter[]
 
 /**
  * The ID of the item a child belongs to (a number's customer, a detail's tariff): set from

@@ -46,6 +46,9 @@ interface InputTypes {
 /** The fields of a resource, as a union of their literal types. */
 export type FieldsOf<R> = R extends Resource<ResourceName, infer F> ? F : never
 
+/** The names of a collection's list filters, as literals. */
+export type FilterNameOf<N extends ResourceName> = (typeof catalogue)[N] extends Resource<ResourceName, Field, infer Q> ? Q : never
+
 /** The names a field's `values` fix, or never. */
 type Named<F> = F extends { readonly values: readonly (infer V extends string)[] } ? V : never
 
@@ -87,6 +90,32 @@ export type ShownOf<N extends ResourceName> = {
   readonly [F in Shown<FieldsOf<(typeof catalogue)[N]>> as F['name']]: ValueIn<DomainTypes, F> | Nullable<F>
 }
 
+/** A value of each wire type as the API's JSON answers it (contract 2, Wire types). */
+interface WireTypes {
+  id: string
+  text: string
+  number: number
+  /** A JSON number: 12.5 for 12.50. */
+  currency: number
+  /** `YYYY-MM-DD`. */
+  date: string
+  datetime: string
+  boolean: boolean
+  preset: string
+  presets: readonly string[]
+  json: JsonValue
+}
+
+/** What JSON gives for an unset field: [] for a list, null for the rest. */
+type WireUnset<F> = F extends { readonly type: 'presets' } ? never : Nullable<F>
+
+/** An item as the API's JSON answers it (`toWire`): every field not internal, write-only ones null. */
+export type WireOf<N extends ResourceName> = {
+  readonly [F in FieldsOf<(typeof catalogue)[N]> as F extends { readonly internal: true } ? never : F['name']]: F extends { readonly writeOnly: true }
+    ? null
+    : ValueIn<WireTypes, F> | WireUnset<F>
+}
+
 /** Fields a client may give: not internal or computed; read-only ones only when they may be set on create. */
 type Writable<F> = F extends { readonly internal: true } | { readonly computed: true }
   ? never
@@ -114,12 +143,17 @@ export type PatchOf<N extends ResourceName> = {
     | Nullable<F>
 }
 
+/** One object type of the members of `T` (an intersection), so editors and errors show the members. */
+type Flat<T> = { [K in keyof T]: T[K] } & {}
+
 /** The wire form of a list of action parameters (described as fields): required ones must be given. */
-export type BodyOf<P extends readonly Field[]> = {
-  readonly [F in P[number] as F extends { readonly required: true } ? F['name'] : never]: ValueIn<InputTypes, F>
-} & {
-  readonly [F in P[number] as F extends { readonly required: true } ? never : F['name']]?: ValueIn<InputTypes, F> | null
-}
+export type BodyOf<P extends readonly Field[]> = Flat<
+  {
+    readonly [F in P[number] as F extends { readonly required: true } ? F['name'] : never]: ValueIn<InputTypes, F>
+  } & {
+    readonly [F in P[number] as F extends { readonly required: true } ? never : F['name']]?: ValueIn<InputTypes, F> | null
+  }
+>
 
 /** Action parameters once read: domain values, null when an optional one was not given. */
 export type ParamsOf<P extends readonly Field[]> = {

@@ -33,35 +33,36 @@ export type FilterKind =
   | { kind: 'since'; column: string }
   | { kind: 'value'; column: string; type: 'boolean' | 'date-from' | 'date-to' }
 
-export interface ListFilter {
-  readonly name: string
+/** A list filter; `Q` is its name as a literal, so the library's list parameters are typed by it. */
+export interface ListFilter<Q extends string = string> {
+  readonly name: Q
   readonly filter: FilterKind
   readonly description: string
 }
 
 /**
- * A resource: `N` is its collection name and `F` the union of its fields' types, which
- * `entity.ts` turns into the resource's TypeScript types.
+ * A resource: `N` is its collection name, `F` the union of its fields' types and `Q` of its
+ * filters' names, which `entity.ts` turns into the resource's TypeScript types.
  */
-export interface Resource<N extends ResourceName = ResourceName, F extends Field = Field> {
+export interface Resource<N extends ResourceName = ResourceName, F extends Field = Field, Q extends string = string> {
   readonly name: N
   /** Singular, for messages ("customer 12 does not exist"). */
   readonly singular: string
   readonly table: string
   readonly fields: readonly F[]
-  readonly filters: readonly ListFilter[]
+  readonly filters: readonly ListFilter<Q>[]
   readonly byName: ReadonlyMap<string, Field>
   /** Columns of the resource's own row (every field except computed ones). */
   readonly columns: readonly Field[]
 }
 
-export function defineResource<const N extends ResourceName, F extends Field>(def: {
+export function defineResource<const N extends ResourceName, F extends Field, const Q extends string = never>(def: {
   name: N
   singular: string
   table: string
   fields: readonly F[]
-  filters?: readonly ListFilter[]
-}): Resource<N, F> {
+  filters?: readonly ListFilter<Q>[]
+}): Resource<N, F, Q> {
   const byName = new Map<string, Field>()
   for (const f of def.fields) {
     if (byName.has(f.name)) throw new Error(`${def.name}: field ${f.name} is described twice`)

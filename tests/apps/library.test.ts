@@ -62,6 +62,7 @@ const refusals: [string, (b: BillingPlatform, id: string) => Promise<unknown>, s
   // @ts-expect-error applyIncrease needs increasePercent: a TypeScript caller is told when compiling, a JavaScript one at run time
   ['increase of no tariff', (b) => b.tariffs.applyIncrease('999', {}), 'POST', () => '/tariffs/999/applyIncrease', {}],
   ['contacts of no customer', (b) => b.contacts.listOf('999'), 'GET', () => '/customers/999/customerContacts'],
+  // @ts-expect-error a flag contact lists do not take: a TypeScript caller is told when compiling, a JavaScript one at run time
   ['unknown contact flag', (b) => b.contacts.list({ expandNumbers: true }), 'GET', () => '/customerContacts?expandNumbers=true'],
 ]
 

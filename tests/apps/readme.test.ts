@@ -31,6 +31,31 @@ test('the README has tested examples of the library and of its HTTP app', () => 
   assert.ok(testedBlocks('<!-- tested -->\n```js\nx()\n```\n\n```js\nuntested()\n```').length === 1, 'only marked blocks are taken')
 })
 
+/** tsc over the README's TypeScript examples, as a user's editor would check them: what it printed, empty when they compile. */
+async function typeErrors(ts: { code: string; line: number }[]): Promise<string> {
+  const dir = join(scratch, `readme-types-${process.pid}`)
+  mkdirSync(dir, { recursive: true })
+  // NodeNext resolution: the `.js` name of index.ts, as the compiled package is imported.
+  ts.forEach((b, i) => writeFileSync(join(dir, `line-${b.line}-${i}.ts`), b.code.replace(/from\s+(['"])telco-billing\1/g, "from '../../index.js'")))
+  writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ extends: '../../tsconfig.json', compilerOptions: { noEmit: true, incremental: false }, include: ['*.ts'] }))
+  try {
+    await run(process.execPath, ['node_modules/typescript/bin/tsc', '-p', join(dir, 'tsconfig.json')], { cwd: root, maxBuffer: 1 << 24 })
+    return ''
+  } catch (error) {
+    const e = error as { stdout?: string; stderr?: string; message: string }
+    return `${e.stdout ?? ''}${e.stderr ?? ''}` || e.message
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+test('the README has a TypeScript example of the library, and it compiles with the typed calls', async () => {
+  const ts = blocks.filter((b) => b.lang === 'ts')
+  assert.ok(ts.some((b) => /createBillingPlatform/.test(b.code) && /CustomerInput/.test(b.code)), 'a typed library example')
+  assert.is(await typeErrors(ts), '', 'tsc reports nothing')
+  assert.match(await typeErrors([{ code: "import type { CustomerInput } from 'telco-billing'\nexport const c: CustomerInput = { lastName: 'x' }", line: 0 }]), /TS2561/, 'and would report a misspelt field')
+})
+
 for (const [i, block] of blocks.entries()) {
   test(`README line ${block.line}: the ${block.lang} example runs`, async () => {
     mkdirSync(scratch, { recursive: true })

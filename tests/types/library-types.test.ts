@@ -25,10 +25,23 @@ test('typed library calls compile, and every mistake in the fixture is a compile
   assert.is(code, 0)
 })
 
-test('without the @ts-expect-error marks, tsc reports each mistake on its own line', async () => {
+/** The marks of a fixture: the line each names (the one after it, 1-based) and the error code it expects there. */
+function marksOf(source: readonly string[]): { line: number; code: string }[] {
+  return source.flatMap((text, i) => {
+    const mark = /^\s*\/\/ @ts-expect-error\b(?:\s+(TS\d+))?/.exec(text)
+    return mark ? [{ line: i + 2, code: mark[1] ?? '' }] : []
+  })
+}
+
+test('every mark in the fixture names the error code it expects', () => {
+  const marks = marksOf(readFileSync(FIXTURE, 'utf8').split('\n'))
+  assert.ok(marks.length >= 20, `${marks.length} expected errors in the fixture`)
+  assert.equal(marks.filter((m) => !m.code), [], 'each @ts-expect-error is followed by its TSnnnn code')
+})
+
+test('without the @ts-expect-error marks, tsc reports each mistake on its own line, with the code marked', async () => {
   const source = readFileSync(FIXTURE, 'utf8').split('\n')
-  const marked = source.flatMap((line, i) => (line.trim().startsWith('// @ts-expect-error') ? [i + 2] : []))
-  assert.ok(marked.length >= 10, `${marked.length} expected errors in the fixture`)
+  const marks = marksOf(source)
   // The same file beside the original (its imports resolve alike), with the marks blanked.
   const dir = mkdtempSync(join(resolve('tests/types/fixtures'), 'unmarked-'))
   const name = dir.split('/').at(-1)!
@@ -37,8 +50,10 @@ test('without the @ts-expect-error marks, tsc reports each mistake on its own li
     writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ extends: '../../tsconfig.json', compilerOptions: { noEmit: true }, include: [`../${name}.ts`] }))
     const { code, out } = await compile(join(dir, 'tsconfig.json'))
     assert.is.not(code, 0)
-    const lines = [...out.matchAll(/unmarked-\w+\.ts\((\d+),\d+\): error/g)].map((m) => Number(m[1]))
-    assert.equal([...new Set(lines)].sort((a, b) => a - b), marked, `errors on exactly the marked lines:\n${out}`)
+    // One error per marked line, of the marked code: a mistake refused for another reason
+    // (a missing argument where a wrong name was meant) would show here.
+    const found = [...out.matchAll(/unmarked-\w+\.ts\((\d+),\d+\): error (TS\d+)/g)].map((m) => ({ line: Number(m[1]), code: m[2] }))
+    assert.equal(found, marks, `errors on exactly the marked lines, with the marked codes:\n${out}`)
   } finally {
     rmSync(dir, { recursive: true, force: true })
     rmSync(`${dir}.ts`, { force: true })
