@@ -66,9 +66,12 @@ export async function invoiceWorld(api: WorldApi, bill: () => Promise<void>, o: 
   })
   const c = customer.id as string
   const numberIDs: string[] = []
+  // Numbers of earlier worlds on the same platform are not reused: calls go to a number's owner.
+  const first = 100 + (await ok(api, 'GET', '/numbers?limit=1000')).length
+  const digits = (i: number) => String(first + i).padStart(4, '0')
   for (let i = 0; i < o.numbers; i++) {
     const n = await ok(api, 'POST', `/customers/${c}/numbers`, {
-      number: `0161 496 ${String(100 + i).padStart(4, '0')}`,
+      number: `0161 496 ${digits(i)}`,
       description: i === 0 ? 'Reception' : `Extension ${i + 1}`,
       displayWith: i % 2 === 0 ? 'Head office' : 'Warehouse',
     })
@@ -86,7 +89,7 @@ export async function invoiceWorld(api: WorldApi, bill: () => Promise<void>, o: 
       const day = 2 + (i % 28)
       const second = 8 * 3600 + ((i * 677) % (10 * 3600))
       const time = `${String(Math.floor(second / 3600)).padStart(2, '0')}:${String(Math.floor(second / 60) % 60).padStart(2, '0')}:${String(second % 60).padStart(2, '0')}`
-      const number = `0161496${String(100 + (i % o.numbers)).padStart(4, '0')}`
+      const number = `0161496${digits(i % o.numbers)}`
       rows.push(`${number},${prefix} ${String(i % 1000).padStart(3, '0')},2026-01-${String(day).padStart(2, '0')}T${time}Z,${15 + ((i * 53) % 900)},${band},${callClass},Gamma,${account}-${i}`)
     }
     await ok(api, 'POST', '/usageFiles?name=january.csv', undefined, { raw: rows.join('\n') + '\n', headers: { 'content-type': 'text/csv' } })
