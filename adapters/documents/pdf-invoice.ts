@@ -1,7 +1,7 @@
 import PDFDocument from 'pdfkit'
 import type { InvoiceDocument } from '../../core/documents/document-model.js'
 import { billLayouts, breaksBefore, SHADE } from './bill-layouts.js'
-import { documentFonts } from './fonts.js'
+import { registerDocumentFonts } from './fonts.js'
 import { CONTENT_WIDTH, PAGE, PdfSheet } from './pdf-sheet.js'
 import { drawTable, rowHeight } from './pdf-table.js'
 
@@ -12,16 +12,15 @@ const GREY = '#5a6270'
  * Sans embedded (subset) so that it prints the same everywhere. Sheets carry "page n of m".
  */
 export async function renderInvoicePdf(doc: InvoiceDocument): Promise<Uint8Array> {
-  const fonts = documentFonts()
-  const pdf = new PDFDocument({ size: 'A4', margin: 0, bufferPages: true, info: { Title: doc.title, Creator: 'telco-billing' } })
+  // `font: null`: no default Helvetica is loaded (and parsed) for a document that never uses it.
+  const pdf = new PDFDocument({ size: 'A4', margin: 0, bufferPages: true, font: null as unknown as string, info: { Title: doc.title, Creator: 'telco-billing' } })
   const chunks: Buffer[] = []
   pdf.on('data', (chunk: Buffer) => chunks.push(chunk))
   const ended = new Promise<void>((resolve, reject) => {
     pdf.on('end', resolve)
     pdf.on('error', reject)
   })
-  pdf.registerFont('regular', fonts.regular)
-  pdf.registerFont('bold', fonts.bold)
+  registerDocumentFonts(pdf)
   const sheet = new PdfSheet(pdf, billLayouts[doc.style])
   drawHeader(sheet, doc)
   doc.sections.forEach((section, i) => {

@@ -55,7 +55,7 @@ if (!existsSync(CHROMIUM)) {
       const calls = await page.locator('section[data-page="Itemised Calls"] tbody tr[data-key="call"]').count()
       assert.is(calls, 30)
       assert.match(await page.locator('aside.message').innerText(), /Our prices change from 1 April/)
-      const heights = await page.evaluate(() => [...document.querySelectorAll('section.bill-page')].map((s) => (s as HTMLElement).offsetHeight))
+      const heights = await page.locator('section.bill-page').evaluateAll((sections) => sections.map((s) => (s as HTMLElement).offsetHeight))
       assert.ok(heights.length === 7 && heights.every((px) => px > 20), 'every page is laid out')
       await page.close()
     })
