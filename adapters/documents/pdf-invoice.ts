@@ -35,7 +35,7 @@ export async function renderInvoicePdf(doc: InvoiceDocument): Promise<Uint8Array
       sheet.cell(section.note, PAGE.margin, CONTENT_WIDTH)
       sheet.y += h * 1.5
     }
-    for (const table of section.tables) drawTable(sheet, table)
+    for (const table of section.tables) drawTable(sheet, table, undefined, undefined, section.title)
   })
   drawFooters(sheet, doc)
   pdf.end()

@@ -9,9 +9,11 @@ export const rowHeight = (sheet: PdfSheet): number => Math.round(sheet.layout.fo
 
 /**
  * Draws a table row by row. A row that would not fit starts a new sheet, where the caption
- * (marked continued) and the column headings are drawn again: no row is ever split.
+ * (marked continued) and the column headings are drawn again: no row is ever split. A table
+ * with no caption of its own continues under `section`'s title, so a sheet that opens mid-table
+ * still says what the reader is looking at.
  */
-export function drawTable(sheet: PdfSheet, table: DocumentTable, x: number = PAGE.margin, width: number = CONTENT_WIDTH): void {
+export function drawTable(sheet: PdfSheet, table: DocumentTable, x: number = PAGE.margin, width: number = CONTENT_WIDTH, section?: string): void {
   const { layout } = sheet
   const h = rowHeight(sheet)
   const total = table.columns.reduce((t, c) => t + c.width, 0)
@@ -25,9 +27,10 @@ export function drawTable(sheet: PdfSheet, table: DocumentTable, x: number = PAG
   const hasHeadings = table.columns.some((c) => c.label)
 
   const head = (continued: boolean) => {
-    if (table.caption) {
+    const caption = table.caption ?? (continued ? section : undefined)
+    if (caption) {
       sheet.use('bold', layout.fontSize + 1, layout.accent)
-      sheet.cell(continued ? `${table.caption} (continued)` : table.caption, x, width)
+      sheet.cell(continued ? `${caption} (continued)` : caption, x, width)
       sheet.y += h
     }
     if (hasHeadings) {
