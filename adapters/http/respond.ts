@@ -28,12 +28,12 @@ export function jsonText(event: H3Event, status: number, text: string | Uint8Arr
  * One item's JSON with a strong `ETag` (a digest of the bytes sent), or `304 Not Modified` when
  * `If-None-Match` names it: a client that polls an item pays for a body only when it changed.
  */
-export function jsonItem(event: H3Event, text: string | Uint8Array): Response {
+export function jsonItem(event: H3Event, text: string | Uint8Array, headers: Record<string, string> = {}): Response {
   const etag = `"${hash('sha1', text, 'base64url')}"`
   if (noneMatch(event.req.headers.get('if-none-match'), etag)) {
-    return new FastResponse(null, { status: 304, headers: { etag, 'x-request-id': requestIdOf(event) } })
+    return new FastResponse(null, { status: 304, headers: { etag, 'x-request-id': requestIdOf(event), ...headers } })
   }
-  return jsonText(event, 200, text, { etag })
+  return jsonText(event, 200, text, { etag, ...headers })
 }
 
 /** Whether an `If-None-Match` header names this entity tag (weak comparison, RFC 9110 13.1.2). */

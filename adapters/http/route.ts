@@ -31,6 +31,8 @@ export interface RouteDoc {
   readonly actions?: readonly ActionDoc[]
   /** Media type of the answer when it is not JSON (the docs page and its assets). */
   readonly contentType?: string
+  /** Media types the route also answers with, chosen by `Accept`, each with what it is. */
+  readonly alternatives?: Readonly<Record<string, string>>
 }
 
 /** One named action of an action route, for the OpenAPI document. */

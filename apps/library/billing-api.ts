@@ -4,6 +4,9 @@ import { runNextBillingRun, type RunOptions, type RunOutcome } from '../../core/
 import type { InputOf, PatchOf, ShownOf } from '../../core/fields/entity.js'
 import type { PlatformContext } from '../../core/platform.js'
 import { parentScope } from '../../core/resources/scopes.js'
+import { readInvoiceDocument } from '../../core/documents/read-invoice-document.js'
+import { BillingError } from '../../core/errors.js'
+import { documentFormats, renderInvoice, type DocumentFormat } from '../../adapters/documents/render-invoice.js'
 import { readApi, readPage, shown, shownPage, toPage, type ListParams, type Page, type ReadApi } from './resource-api.js'
 
 /** The ledger: manual transactions, and every charge the billing writes. */
@@ -32,10 +35,23 @@ export interface BillingRunsApi extends ReadApi<'billingRuns'> {
   runNext(options?: RunOptions): Promise<RunOutcome | null>
 }
 
+/** What `invoices.document` renders: the format, and the customer's short or long page list (default long). */
+export interface DocumentOptions<F extends DocumentFormat = DocumentFormat> {
+  readonly format: F
+  readonly pages?: 'short' | 'long'
+}
+
 /** Invoices raised by billing runs. */
 export interface InvoicesApi extends ReadApi<'invoices'> {
   /** One page of a customer's invoices. */
   listOf(customerID: string, params?: ListParams<'invoices'>): Promise<Page<ShownOf<'invoices'>>>
+  /**
+   * The invoice's document (contract 10.5), as `GET /invoices/<id>` answers it by `Accept`: a PDF's
+   * bytes, or one self-contained HTML page. `pages` other than short or long fails with invalid_query.
+   */
+  document(id: string, options: DocumentOptions<'pdf'>): Promise<Uint8Array>
+  document(id: string, options: DocumentOptions<'html'>): Promise<string>
+  document(id: string, options: DocumentOptions): Promise<Uint8Array | string>
 }
 
 const transactionParents = { customerID: 'customers', numberID: 'numbers', featureID: 'features' } as const
@@ -62,9 +78,17 @@ export function billingRunsApi(ctx: PlatformContext): BillingRunsApi {
 }
 
 export function invoicesApi(ctx: PlatformContext): InvoicesApi {
+  async function document(id: string, options: DocumentOptions): Promise<Uint8Array | string> {
+    const format = options?.format
+    if (!documentFormats.includes(format)) {
+      throw new BillingError('invalid_query', `format must be pdf or html, not ${JSON.stringify(format)}`, 'Give { format: "pdf" } or { format: "html" }.')
+    }
+    return renderInvoice(await readInvoiceDocument(ctx, id, options.pages), format)
+  }
   return {
     ...readApi(ctx, 'invoices'),
     listOf: async (customerID, params) =>
       shownPage<'invoices'>(toPage(await readPage(ctx, 'invoices', params, { scope: () => parentScope(ctx.store, 'customers', customerID, 'customerID') }))),
+    document: document as InvoicesApi['document'],
   }
 }

@@ -7,6 +7,7 @@ import type { Invoiceable, NewInvoice } from '../ports/ledger.js'
 import type { Store } from '../ports/store.js'
 import { statusOf } from './allocation.js'
 import { appendEvents } from '../history/record-change.js'
+import { clearNextMessages, invoiceMessageOf } from './invoice-message.js'
 import { callMinimumOf, decideInvoice, emptyRaises } from './invoice-rules.js'
 import { cycleDue, cycleSkips, invoiceDueDate, overdueDateOf } from './invoice-terms.js'
 import { vatOn } from './vat.js'
@@ -64,6 +65,8 @@ export async function raiseInvoices(
   const settle: string[] = []
   const invoices: NewInvoice[] = []
   const finalBills: { id: string; finalBillDate: DateOnly }[] = []
+  // Customers whose next invoice message this batch uses up (contract 10.5).
+  const messagesUsed: string[] = []
   // Customers share a few payment terms: each one's dates are worked out once per batch.
   const terms = new Map<string, { dueDate: DateOnly; overdueDate: DateOnly }>()
   const datesOf = (customer: RunCustomer) => {
@@ -99,12 +102,14 @@ export async function raiseInvoices(
         overdueDate,
         status,
         suppressed,
+        invoiceMessage: invoiceMessageOf(customer),
         createdStamp: now,
         updatedStamp: now,
       },
     })
     const finalBill = finalBillOf(customer)
     if (finalBill) finalBills.push({ id: customer.id, finalBillDate: finalBill })
+    if (customer.nextInvoiceMessage) messagesUsed.push(customer.id)
   }
   const minimums = activeMinimums(numberMinimums, events, cutoff)
   // Rows this function adds (minimum charges) go in after the batch's own.
@@ -180,6 +185,7 @@ export async function raiseInvoices(
   }
   const stored = await store.ledger.raiseInvoices(invoices, run.id, rows)
   for (const customer of finalBills) await store.repository('customers').update(customer.id, { finalInvoicedDate: customer.finalBillDate })
+  await clearNextMessages(ctx, store, messagesUsed)
   // Announced in the batch's transaction (contract 12: an outbox), from the rows just written:
   // the database writing each invoice's JSON again took twice as long (bench/RESULTS.md).
   await appendEvents(store, ctx.clock, 'invoice.raised', ctx.resources.get('invoices')!, stored)

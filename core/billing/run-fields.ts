@@ -28,6 +28,9 @@ export const runCustomerFields = [
   'lowInvoiceDetectValue',
   'lowInvoiceAction',
   'lowInvoiceActionValue',
+  // The invoice's message (contract 10.5).
+  'defaultInvoiceMessage',
+  'nextInvoiceMessage',
   // Credit control (contract 10.6): whether the customer's alerts need measuring after its batch.
   'creditLimit',
   'creditLimitCalls',

@@ -30,6 +30,8 @@ export const invoices = defineResource({
     date('overdueDate', { description: 'dueDate plus the grace days: overdue after it while outstanding' }),
     preset('status', 'invoiceStatuses', { values: invoiceStatuses, description: 'Paid, Overdue or Unpaid' }),
     field('suppressed', 'boolean', { description: 'a low invoice raised but not to be sent (lowInvoiceAction Suppress)' }),
+    // Its document's message (contract 10.5), chosen when it is raised: the customer's next message then clears.
+    preset('invoiceMessage', 'invoiceMessages', { description: "the customer's nextInvoiceMessage when it was raised, else its defaultInvoiceMessage" }),
   ]),
   filters: [
     { name: 'status', filter: { kind: 'oneOf', column: 'status', values: invoiceStatuses }, description: 'only invoices with that status: Unpaid, Paid or Overdue' },

@@ -1,6 +1,8 @@
 import {
   baseTypes,
   billingCycles,
+  billPages,
+  billStyles,
   billingRunStatuses,
   emptyInvoiceActions,
   invoiceStatuses,
@@ -18,6 +20,14 @@ import {
   serviceChargeIntervals,
   timeBands,
 } from './engine-lists.js'
+
+/** What each default invoice message prints (contract 10.5); a presets file's `invoiceMessages` replaces them. */
+export const defaultInvoiceMessages: Record<string, string> = {
+  'Thank you for your business': 'Thank you for your business.',
+  'Price change notice': 'Our prices change from 1 April. See our website for the new prices, or call us to discuss your plan.',
+  'Holiday opening hours': 'Our support lines close at 2pm on 24 December and reopen at 8am on 2 January.',
+  'Direct Debit reminder': 'The amount due will be collected by Direct Debit on or shortly after the due date.',
+}
 
 /**
  * The preset lists a new platform starts with: realistic defaults for a UK telecom reseller.
@@ -81,11 +91,11 @@ export const defaultLists: Record<string, readonly string[]> = {
   creditAlertNames,
   eventTypes,
   deliveryStatuses,
-  billStyles: ['Standard', 'Detailed', 'Summary', 'Corporate'],
+  billStyles,
   billFormatOverrides: ['Landscape', 'Itemised by Site', 'Cost Centre'],
-  billPages: ['Summary', 'Charges', 'Calls by Number', 'Calls by Type', 'Itemised Calls', 'Services'],
+  billPages,
   billTypes: ['PDF', 'PDF + CSV', 'CSV', 'Summary Only', 'None'],
-  invoiceMessages: ['Thank you for your business', 'Price change notice', 'Holiday opening hours', 'Direct Debit reminder'],
+  invoiceMessages: Object.keys(defaultInvoiceMessages),
   usageReportProfiles: ['None', 'Summary', 'Itemised', 'Itemised + Summary'],
   autoTopupProfiles: ['None', 'Top up when below £10', 'Top up when below £50'],
   carrierCallAllocations: ['All Carriers', 'BT Wholesale', 'Openreach', 'Gamma', 'Daisy', 'TalkTalk Business', 'Vodafone'],

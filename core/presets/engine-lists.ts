@@ -61,6 +61,17 @@ export type InvoiceStatus = (typeof invoiceStatuses)[number]
 export const creditAlertNames = ['creditLimit', 'creditLimitCalls', 'creditLimitOverdue', 'creditLimitUnsent', 'numberCreditLimit'] as const
 export type CreditAlertName = (typeof creditAlertNames)[number]
 
+/**
+ * The pages of an invoice document (contract 10.5), in the order a document shows them: the
+ * renderers draw each one, so a presets file may leave pages out but not invent one.
+ */
+export const billPages = ['Summary', 'Charges', 'Services', 'Calls by Number', 'Calls by Type', 'Itemised Calls', 'Payments'] as const
+export type BillPage = (typeof billPages)[number]
+
+/** The layouts of an invoice document (contract 10.5): each changes layout, not content. */
+export const billStyles = ['Standard', 'Detailed', 'Summary', 'Corporate'] as const
+export type BillStyle = (typeof billStyles)[number]
+
 /** The states of a disaster-recovery archive. */
 export const drFileStatuses = ['Complete', 'Encrypted', 'Expired', 'Missing'] as const
 
@@ -85,6 +96,8 @@ export const engineLists: Readonly<Record<string, readonly string[]>> = {
   lowInvoiceActions,
   invoiceStatuses,
   creditAlertNames,
+  billPages,
+  billStyles,
   eventTypes,
   deliveryStatuses,
 }

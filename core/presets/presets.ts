@@ -1,5 +1,5 @@
 import * as v from 'valibot'
-import { defaultLists } from './default-presets.js'
+import { defaultInvoiceMessages, defaultLists } from './default-presets.js'
 import { engineLists } from './engine-lists.js'
 
 export const paymentLinkTypes = ['cardPayment', 'directDebitSetup'] as const
@@ -25,6 +25,8 @@ export interface Presets {
   readonly paymentProviders: readonly PaymentProvider[]
   /** Grace days after an invoice's due date by `paymentMethods` name (contract 10.3). */
   readonly paymentMethodGraceDays: Readonly<Record<string, number>>
+  /** The text an invoice prints for each `invoiceMessages` name (contract 10.5); a name without one prints as itself. */
+  readonly invoiceMessages: Readonly<Record<string, string>>
 }
 
 const defaultVat: Record<string, string> = {
@@ -55,6 +57,7 @@ export const defaultPresets: Presets = {
   ],
   // A Direct Debit is collected a few working days after the date it is due.
   paymentMethodGraceDays: { 'Direct Debit': 3 },
+  invoiceMessages: defaultInvoiceMessages,
 }
 
 const nameList = v.array(v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(200)))
@@ -67,6 +70,8 @@ const PresetsFile = v.strictObject({
   vatRatePercents: v.optional(v.record(v.string(), v.pipe(v.string(), v.regex(/^\d{1,3}(\.\d{1,4})?$/)))),
   portalProfiles: v.optional(v.record(v.string(), v.array(v.picklist(paymentLinkTypes)))),
   paymentMethodGraceDays: v.optional(v.record(v.string(), v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(3650)))),
+  /** Replaces the default messages; its names join the `invoiceMessages` list. */
+  invoiceMessages: v.optional(v.record(v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(200)), v.pipe(v.string(), v.maxLength(2000)))),
   paymentProviders: v.optional(
     v.array(
       v.strictObject({
@@ -106,7 +111,10 @@ export function mergePresets(content: unknown, base: Presets = defaultPresets): 
     portalProfiles: file.portalProfiles ?? base.portalProfiles,
     paymentProviders: file.paymentProviders ?? base.paymentProviders,
     paymentMethodGraceDays: { ...base.paymentMethodGraceDays, ...file.paymentMethodGraceDays },
+    invoiceMessages: file.invoiceMessages ?? base.invoiceMessages,
   }
+  // A map's names are names of its list (contract 10): a customer may choose any of them.
+  lists.invoiceMessages = unique([...(lists.invoiceMessages ?? []), ...Object.keys(presets.invoiceMessages)])
   for (const [name, known] of Object.entries(engineLists)) {
     const unknown = presets.lists[name]?.find((value) => !known.includes(value))
     if (unknown !== undefined) {

@@ -23,8 +23,15 @@ try {
 } catch (error) {
   refused = { isBillingError: error instanceof BillingError, code: error.code, errorCode: errorCodeOf(error) }
 }
+// An invoice's PDF: the installed package finds its embedded font in assets/fonts.
+await billing.features.create({ customerID: customer.id }, { featureType: 'Support', startDate: '2026-01-01', serviceCharge: '45.00', serviceChargeInterval: 'Calendar Monthly' })
+await billing.billingRuns.create({ name: 'January', cutoffDate: '2026-01-31', invoiceDate: '2026-01-31', status: 'Requested' })
+await billing.billingRuns.runNext()
+const [invoice] = (await billing.invoices.listOf(customer.id)).items
+const pdf = await billing.invoices.document(invoice.id, { format: 'pdf' })
+const pdfStart = Buffer.from(pdf.subarray(0, 5)).toString('latin1')
 await billing.close()
-console.log(JSON.stringify({ id: customer.id, listed: page.items.map((c) => c.accountNumber), wire: billing.toWire('customers', customer).lastname, refused }))
+console.log(JSON.stringify({ id: customer.id, listed: page.items.map((c) => c.accountNumber), wire: billing.toWire('customers', customer).lastname, refused, pdfStart }))
 `
 
 /** The same through the package's types (a TypeScript consumer type-checks against dist/index.d.ts). */
@@ -66,9 +73,10 @@ if (process.env.SKIP_PACK_TEST === '1') {
       })
       const [packed] = JSON.parse(stdout) as { filename: string; files: { path: string }[] }[]
       const paths = packed.files.map((f) => f.path)
-      for (const wanted of ['package.json', 'README.md', 'dist/index.js', 'dist/index.d.ts']) assert.ok(paths.includes(wanted), `${wanted} is packed`)
-      const stray = paths.filter((p) => !/^(package\.json|README\.md|docs\/|dist\/(index\.|core\/|adapters\/|apps\/))/.test(p))
-      assert.equal(stray, [], 'only the build, the README and the docs are packed')
+      const fonts = ['assets/fonts/DejaVuSans.ttf', 'assets/fonts/DejaVuSans-Bold.ttf', 'assets/fonts/LICENSE-DejaVu.txt']
+      for (const wanted of ['package.json', 'README.md', 'dist/index.js', 'dist/index.d.ts', ...fonts]) assert.ok(paths.includes(wanted), `${wanted} is packed`)
+      const stray = paths.filter((p) => !/^(package\.json|README\.md|docs\/|assets\/fonts\/|dist\/(index\.|core\/|adapters\/|apps\/))/.test(p))
+      assert.equal(stray, [], 'only the build, the README, the docs and the fonts are packed')
 
       const consumer = join(dir, 'consumer')
       mkdirSync(consumer)
@@ -84,6 +92,7 @@ if (process.env.SKIP_PACK_TEST === '1') {
         listed: ['ACC-1'],
         wire: 'Lovelace',
         refused: { isBillingError: true, code: 'invalid_field', errorCode: 400101 },
+        pdfStart: '%PDF-',
       })
 
       writeFileSync(join(consumer, 'consumer.ts'), consumerTypes)

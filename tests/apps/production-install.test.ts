@@ -63,8 +63,12 @@ if (process.env.SKIP_PACK_TEST === '1') {
       // the SQLite addon is copied rather than compiled, so the build is run as npm would run it.
       const how = await installOffline(['ci', '--omit=dev'], app)
       await provideSqliteAddon(root, app)
-      for (const dev of ['tsx', 'uvu', 'fast-check', 'playwright-core']) assert.not.ok(existsSync(join(app, 'node_modules', dev)), `${dev} is not installed`)
+      for (const dev of ['tsx', 'uvu', 'fast-check', 'playwright-core', 'pdfjs-dist', 'pngjs']) assert.not.ok(existsSync(join(app, 'node_modules', dev)), `${dev} is not installed`)
       await npm(['run', 'prepare'], app).catch((e) => assert.unreachable(`the build: ${e.stdout}\n${e.stderr}`))
+
+      // Invoice PDFs (contract 10.5) need pdfkit and the fonts the clone ships, no dev tool.
+      const fonts = execFileSync(process.execPath, ['--input-type=module', '-e', "const m = await import('./dist/adapters/documents/fonts.js'); const f = m.documentFonts(); console.log(f.regular.postscriptName, f.bold.postscriptName)"], { cwd: app, encoding: 'utf8' })
+      assert.is(fonts.trim(), 'DejaVuSans DejaVuSans-Bold')
 
       const env = { DATABASE_URL: `sqlite:${join(dir, 'prod.sqlite')}`, HOST: '127.0.0.1', PORT: '0', BILLING_SCHEDULER: 'off' }
       const server = npmRun(app, 'start', env)

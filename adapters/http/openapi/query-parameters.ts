@@ -1,3 +1,4 @@
+import { billLengths } from '../../../core/documents/bill-pages.js'
 import type { FilterKind, Resource } from '../../../core/fields/resource.js'
 import { DEFAULT_LIMIT, MAX_LIMIT } from '../../../core/resources/list-request.js'
 import type { JsonSchema } from './field-schemas.js'
@@ -32,9 +33,17 @@ const routeFlags: Record<string, string> = {
   includeServices: 'also list the features on the customer\'s services',
 }
 
+/** Route parameters that take a value but are not filters (an invoice document's page list, contract 10.5). */
+const routeValues: Record<string, [JsonSchema, string]> = {
+  pages: [
+    { type: 'string', enum: [...billLengths], default: 'long' },
+    "with a PDF or HTML document: the customer's shortBillPages or longBillPages (an empty list means every page)",
+  ],
+}
+
 /** The query parameter `name` of a route, typed from the paging rules or the resource's filters. */
 export function queryParameter(name: string, resource?: Resource): Parameter {
-  const fixed = paging[name]
+  const fixed = paging[name] ?? routeValues[name]
   if (fixed) return parameter(name, fixed[0], fixed[1])
   const filter = resource?.filters.find((f) => f.name === name)
   if (filter) return parameter(name, filterSchema(filter.filter), filter.description, filter.filter.kind === 'flag')

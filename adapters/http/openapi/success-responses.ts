@@ -11,10 +11,17 @@ export function successResponses(route: Route, resources: ReadonlyMap<ResourceNa
   const { doc } = route
   const resource = doc.resource ? resources.get(doc.resource) : undefined
   const one = resource ? expanded(resource, doc.query ?? [], resources) : undefined
+  // Other media types by Accept (an invoice's PDF and HTML documents): text, PDF as binary.
+  const alternatives = Object.fromEntries(
+    Object.entries(doc.alternatives ?? {}).map(([type, description]) => [
+      type,
+      { schema: type.startsWith('text/') ? { type: 'string', description } : { type: 'string', format: 'binary', description } },
+    ]),
+  )
   const ok = (description: string, schema: JsonSchema, headers: Record<string, JsonSchema> = {}) => ({
     description,
     headers: { 'X-Request-Id': header('X-Request-Id'), ...headers },
-    content: { [doc.contentType ?? 'application/json']: { schema } },
+    content: { [doc.contentType ?? 'application/json']: { schema }, ...alternatives },
   })
   switch (doc.kind) {
     case 'list':

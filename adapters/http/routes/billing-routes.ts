@@ -9,6 +9,7 @@ import { json } from '../respond.js'
 import { BASE_PATH, type Route } from '../route.js'
 import { assertNoQuery, getRoute, listRoute } from './resource-routes.js'
 import { apiPath } from '../mount-prefix.js'
+import { invoiceRoute } from './invoice-routes.js'
 
 type Scope = 'customers' | 'numbers' | 'features'
 const scopeColumn: Record<Scope, string> = { customers: 'customerID', numbers: 'numberID', features: 'featureID' }
@@ -80,7 +81,7 @@ export function billingRunRoutes(runs: Resource, invoices: Resource, customers: 
       },
     },
     listRoute(invoices, { path: '/invoices', summary: 'List invoices' }),
-    getRoute(invoices),
+    invoiceRoute(invoices),
     scoped(invoices, 'customers', customers),
   ]
 }

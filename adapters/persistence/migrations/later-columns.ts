@@ -13,6 +13,7 @@ export const laterColumns: Readonly<Record<string, Partial<Record<ResourceName, 
     transactions: ['settles'],
   },
   '0013-credit-alerts': { customers: ['creditAlerts'] },
+  '0016-invoice-messages': { invoices: ['invoiceMessage'] },
 }
 
 /** The columns of a resource that a later migration adds. */

@@ -16,6 +16,7 @@ import * as m0012 from './0012-invoice-payments.js'
 import * as m0013 from './0013-credit-alerts.js'
 import * as m0014 from './0014-history-events.js'
 import * as m0015 from './0015-overdue-amount-computed.js'
+import * as m0016 from './0016-invoice-messages.js'
 
 type Step = { up(db: Kysely<any>, dialect: DatabaseDialect): Promise<void> }
 
@@ -36,6 +37,7 @@ const steps: Record<string, Step> = {
   '0013-credit-alerts': m0013,
   '0014-history-events': m0014,
   '0015-overdue-amount-computed': m0015,
+  '0016-invoice-messages': m0016,
 }
 
 /** Brings the schema up to date; safe to call from several processes at once (Kysely locks). */

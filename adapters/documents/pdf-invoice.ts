@@ -1,0 +1,121 @@
+import PDFDocument from 'pdfkit'
+import type { InvoiceDocument } from '../../core/documents/document-model.js'
+import { billLayouts, breaksBefore, SHADE } from './bill-layouts.js'
+import { registerDocumentFonts } from './fonts.js'
+import { CONTENT_WIDTH, PAGE, PdfSheet } from './pdf-sheet.js'
+import { drawTable, rowHeight } from './pdf-table.js'
+
+const GREY = '#5a6270'
+
+/**
+ * An invoice as a PDF (contract 10.5), drawn with pdfkit from the document model, in DejaVu
+ * Sans embedded (subset) so that it prints the same everywhere. Sheets carry "page n of m".
+ */
+export async function renderInvoicePdf(doc: InvoiceDocument): Promise<Uint8Array> {
+  // `font: null`: no default Helvetica is loaded (and parsed) for a document that never uses it.
+  const pdf = new PDFDocument({ size: 'A4', margin: 0, bufferPages: true, font: null as unknown as string, info: { Title: doc.title, Creator: 'telco-billing' } })
+  const chunks: Buffer[] = []
+  pdf.on('data', (chunk: Buffer) => chunks.push(chunk))
+  const ended = new Promise<void>((resolve, reject) => {
+    pdf.on('end', resolve)
+    pdf.on('error', reject)
+  })
+  registerDocumentFonts(pdf)
+  const sheet = new PdfSheet(pdf, billLayouts[doc.style])
+  drawHeader(sheet, doc)
+  doc.sections.forEach((section, i) => {
+    const h = rowHeight(sheet)
+    if (breaksBefore(sheet.layout, section.page, i)) sheet.newPage()
+    else sheet.ensure(h * 5)
+    sheet.use('bold', sheet.layout.fontSize + 4, sheet.layout.accent)
+    sheet.cell(section.title, PAGE.margin, CONTENT_WIDTH)
+    sheet.y += h * 1.6
+    if (section.note) {
+      sheet.use('regular', sheet.layout.fontSize, GREY)
+      sheet.cell(section.note, PAGE.margin, CONTENT_WIDTH)
+      sheet.y += h * 1.5
+    }
+    for (const table of section.tables) drawTable(sheet, table, undefined, undefined, section.title)
+  })
+  drawFooters(sheet, doc)
+  pdf.end()
+  await ended
+  return Buffer.concat(chunks)
+}
+
+/** Letterhead, bill-to and details, totals with VAT by rate, and the message: the first sheet's top. */
+function drawHeader(sheet: PdfSheet, doc: InvoiceDocument): void {
+  const { layout } = sheet
+  const m = PAGE.margin
+  const half = CONTENT_WIDTH / 2
+  const h = rowHeight(sheet)
+  if (layout.letterhead === 'band') {
+    sheet.box(0, 0, PAGE.width, 78, layout.accent)
+    sheet.use('bold', 22, '#ffffff')
+    sheet.cell('INVOICE', m, half, 'left', 28)
+    sheet.use('regular', 10, '#ffffff')
+    sheet.cell(doc.notices.join(' · '), m + half, half, 'right', 36)
+  } else {
+    sheet.use('bold', 22, layout.accent)
+    sheet.cell('INVOICE', m, half, 'left', 34)
+    sheet.use('bold', 10, layout.accent)
+    sheet.cell(doc.notices.join(' · '), m + half, half, 'right', 42)
+    sheet.rule(m, 66, CONTENT_WIDTH, layout.accent, 1.5)
+  }
+  let left = 96
+  sheet.use('regular', layout.fontSize - 0.5, GREY)
+  sheet.cell('Bill to', m, half - 10, 'left', left)
+  left += h
+  doc.billTo.forEach((text, i) => {
+    sheet.use(i === 0 ? 'bold' : 'regular', layout.fontSize + 1)
+    sheet.cell(text, m, half - 10, 'left', left)
+    left += h
+  })
+  let right = 96
+  for (const d of doc.details) {
+    sheet.use('regular', layout.fontSize, GREY)
+    sheet.cell(d.label, m + half, half * 0.42, 'left', right)
+    sheet.use('bold', layout.fontSize)
+    sheet.cell(d.value, m + half + half * 0.42, half * 0.58, 'right', right)
+    right += h
+  }
+  sheet.y = Math.max(left, right) + h
+  const top = sheet.y
+  drawTable(sheet, doc.vatByRate, m, half - 16)
+  const afterVat = sheet.y
+  sheet.y = top
+  sheet.box(m + half, top - 4, half, rowHeight(sheet) * (doc.totals.rows.length + 1) + 8, SHADE)
+  drawTable(sheet, doc.totals, m + half, half)
+  sheet.y = Math.max(afterVat, sheet.y) + h * 0.5
+  if (doc.message) drawMessage(sheet, doc.message)
+  sheet.y += h
+}
+
+/** The invoice message in a shaded box with an accent bar; it may run over several lines. */
+function drawMessage(sheet: PdfSheet, message: string): void {
+  const { pdf, layout } = sheet
+  const m = PAGE.margin
+  const width = CONTENT_WIDTH - 24
+  sheet.use('regular', layout.fontSize + 0.5)
+  const height = pdf.heightOfString(message, { width }) + 16
+  sheet.ensure(height)
+  sheet.box(m, sheet.y, CONTENT_WIDTH, height, SHADE)
+  sheet.box(m, sheet.y, 3, height, layout.accent)
+  sheet.use('regular', layout.fontSize + 0.5)
+  pdf.text(message, m + 14, sheet.y + 8, { width })
+  sheet.y += height
+}
+
+/** "Invoice 42 · account ACC-1 · page 2 of 5" at the foot of every sheet. */
+function drawFooters(sheet: PdfSheet, doc: InvoiceDocument): void {
+  const { pdf } = sheet
+  const range = pdf.bufferedPageRange()
+  const account = doc.details.find((d) => d.label === 'Account number')?.value
+  for (let i = 0; i < range.count; i++) {
+    pdf.switchToPage(range.start + i)
+    sheet.use('regular', 7.5, GREY)
+    const text = [doc.title, account ? `Account ${account}` : null, `Page ${i + 1} of ${range.count}`].filter(Boolean).join(' · ')
+    sheet.rule(PAGE.margin, PAGE.height - 40, CONTENT_WIDTH, '#c9ced6', 0.5)
+    sheet.cell(text, PAGE.margin, CONTENT_WIDTH, 'right', PAGE.height - 34)
+  }
+}

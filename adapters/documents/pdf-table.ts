@@ -1,0 +1,60 @@
+import type { DocumentRow, DocumentTable } from '../../core/documents/document-model.js'
+import { RULE, SHADE } from './bill-layouts.js'
+import { CONTENT_WIDTH, PAGE, type PdfSheet } from './pdf-sheet.js'
+
+const PAD = 4
+
+/** Height of one table row for the layout's text size. */
+export const rowHeight = (sheet: PdfSheet): number => Math.round(sheet.layout.fontSize * 1.9 * 10) / 10
+
+/**
+ * Draws a table row by row. A row that would not fit starts a new sheet, where the caption
+ * (marked continued) and the column headings are drawn again: no row is ever split. A table
+ * with no caption of its own continues under `section`'s title, so a sheet that opens mid-table
+ * still says what the reader is looking at.
+ */
+export function drawTable(sheet: PdfSheet, table: DocumentTable, x: number = PAGE.margin, width: number = CONTENT_WIDTH, section?: string): void {
+  const { layout } = sheet
+  const h = rowHeight(sheet)
+  const total = table.columns.reduce((t, c) => t + c.width, 0)
+  const xs: number[] = []
+  let at = x
+  for (const c of table.columns) {
+    xs.push(at)
+    at += (c.width / total) * width
+  }
+  const colWidth = (i: number) => (table.columns[i].width / total) * width - 2 * PAD
+  const hasHeadings = table.columns.some((c) => c.label)
+
+  const head = (continued: boolean) => {
+    const caption = table.caption ?? (continued ? section : undefined)
+    if (caption) {
+      sheet.use('bold', layout.fontSize + 1, layout.accent)
+      sheet.cell(continued ? `${caption} (continued)` : caption, x, width)
+      sheet.y += h
+    }
+    if (hasHeadings) {
+      sheet.use('bold', layout.fontSize - 0.5, layout.accent)
+      table.columns.forEach((c, i) => sheet.cell(c.label, xs[i] + PAD, colWidth(i), c.align, sheet.y + 2))
+      sheet.y += h
+      sheet.rule(x, sheet.y - 3, width, layout.accent, 0.8)
+    }
+  }
+  const line = (row: DocumentRow, index: number, bold: boolean) => {
+    if (sheet.ensure(h)) head(true)
+    if (layout.zebra && !bold && index % 2 === 1) sheet.box(x, sheet.y - 2, width, h, SHADE)
+    if (bold) sheet.rule(x, sheet.y - 2, width, layout.accent, 0.8)
+    sheet.use(bold ? 'bold' : 'regular', layout.fontSize)
+    row.cells.forEach((text, i) => sheet.cell(text, xs[i] + PAD, colWidth(i), table.columns[i].align, sheet.y + 2))
+    sheet.y += h
+    if (layout.rowRules && !bold) sheet.rule(x, sheet.y - 2, width, RULE, 0.3)
+  }
+
+  // The caption, headings and first row go together: a heading never ends a sheet.
+  const captionRows = (table.caption ? 1 : 0) + (hasHeadings ? 1 : 0)
+  sheet.ensure(h * (captionRows + 1))
+  head(false)
+  table.rows.forEach((row, i) => line(row, i, false))
+  if (table.footer) line(table.footer, 0, true)
+  sheet.y += h * 0.6
+}
