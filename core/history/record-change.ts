@@ -7,8 +7,8 @@ import type { Resource, ResourceName } from '../fields/resource.js'
 import { toWire } from '../fields/wire.js'
 import { toWireJson } from '../fields/wire-json.js'
 
-/** Collections whose changes are recorded in history (contract 12). */
-const historied: ReadonlySet<ResourceName> = new Set([
+/** Collections whose changes are recorded in history (contract 12), each item with a history of its own. */
+export const historiedCollections = [
   'customers',
   'numbers',
   'services',
@@ -20,7 +20,9 @@ const historied: ReadonlySet<ResourceName> = new Set([
   'fixedFeeTariffDetails',
   'transactions',
   'billingRuns',
-])
+] as const satisfies readonly ResourceName[]
+
+const historied: ReadonlySet<ResourceName> = new Set(historiedCollections)
 
 export const REDACTED = '[redacted]'
 

@@ -18,6 +18,20 @@ const ARGS = [
 ]
 const WAIT = { timeout: 20_000 }
 
+/** "Try it" on GET /customers: authorize with `key`, expand the operation, execute; the answer to the request `isList` recognises. */
+async function tryListCustomers(page: Page, key: string, isList: (url: string) => boolean) {
+  await page.locator('button.authorize').first().click(WAIT)
+  await page.locator('#auth-bearer-value').fill(key, WAIT)
+  await page.locator('.auth-btn-wrapper button[type=submit]').click(WAIT)
+  await page.locator('.auth-btn-wrapper button.btn-done').click(WAIT)
+  const op = page.locator('#operations-customers-listCustomers')
+  await op.locator('.opblock-summary').click(WAIT)
+  await op.locator('.try-out__btn').click(WAIT)
+  const answered = page.waitForResponse((r) => isList(r.url()) && r.request().method() === 'GET', WAIT)
+  await op.locator('button.execute').click(WAIT)
+  return { op, response: await answered }
+}
+
 if (!existsSync(CHROMIUM)) {
   console.log(`\n[browser] SKIPPED: ${CHROMIUM} not installed; the API reference page was not tried in a browser.\n`)
 } else {
@@ -52,20 +66,7 @@ if (!existsSync(CHROMIUM)) {
   })
 
   test('"try it": authorize with a bearer key, expand GET /customers, execute → 200', async ({ h, page, outside }) => {
-    await page.locator('button.authorize').first().click(WAIT)
-    await page.locator('#auth-bearer-value').fill(h.keys.low, WAIT)
-    await page.locator('.auth-btn-wrapper button[type=submit]').click(WAIT)
-    await page.locator('.auth-btn-wrapper button.btn-done').click(WAIT)
-
-    const op = page.locator('#operations-customers-listCustomers')
-    await op.locator('.opblock-summary').click(WAIT)
-    await op.locator('.try-out__btn').click(WAIT)
-    const answered = page.waitForResponse(
-      (r) => new URL(r.url()).pathname === '/backend/api/v1/customers' && r.request().method() === 'GET',
-      WAIT,
-    )
-    await op.locator('button.execute').click(WAIT)
-    const response = await answered
+    const { op, response } = await tryListCustomers(page, h.keys.low, (url) => new URL(url).pathname === '/backend/api/v1/customers')
     assert.is(response.status(), 200)
     assert.is((await response.request().allHeaders()).authorization, `Bearer ${h.keys.low}`)
     const body = (await response.json()) as { accountNumber: string }[]
@@ -112,16 +113,7 @@ if (!existsSync(CHROMIUM)) {
   mounted('the page renders from files under the mount point, and "try it" calls the mounted API', async ({ h, base, page, failed }) => {
     await page.locator('#operations-customers-listCustomers').waitFor(WAIT)
     assert.equal(failed, [])
-    await page.locator('button.authorize').first().click(WAIT)
-    await page.locator('#auth-bearer-value').fill(h.keys.low, WAIT)
-    await page.locator('.auth-btn-wrapper button[type=submit]').click(WAIT)
-    await page.locator('.auth-btn-wrapper button.btn-done').click(WAIT)
-    const op = page.locator('#operations-customers-listCustomers')
-    await op.locator('.opblock-summary').click(WAIT)
-    await op.locator('.try-out__btn').click(WAIT)
-    const answered = page.waitForResponse((r) => r.url().startsWith(`${base}/billing/backend/api/v1/customers`) && r.request().method() === 'GET', WAIT)
-    await op.locator('button.execute').click(WAIT)
-    const response = await answered
+    const { response } = await tryListCustomers(page, h.keys.low, (url) => url.startsWith(`${base}/billing/backend/api/v1/customers`))
     assert.is(response.status(), 200)
     assert.equal(((await response.json()) as { accountNumber: string }[]).map((c) => c.accountNumber), ['ACC-MOUNT'])
     assert.equal(failed, [])

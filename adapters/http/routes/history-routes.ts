@@ -1,8 +1,9 @@
-import type { Resource, ResourceName } from '../../../core/fields/resource.js'
+import type { Resource } from '../../../core/fields/resource.js'
 import type { Condition } from '../../../core/ports/resource-repository.js'
 import { parentOwner, parentScope } from '../../../core/resources/scopes.js'
 import { toWireJson } from '../../../core/fields/wire-json.js'
 import { getItem } from '../../../core/resources/resources.js'
+import { historiedCollections } from '../../../core/history/record-change.js'
 import { createWebhook, updateWebhook } from '../../../core/webhooks/webhooks.js'
 import { readJsonObject } from '../body.js'
 import { jsonText } from '../respond.js'
@@ -10,26 +11,11 @@ import { BASE_PATH } from '../route.js'
 import type { Route } from '../route.js'
 import { assertNoQuery, deleteRoute, getRoute, listRoute } from './resource-routes.js'
 
-/** Collections whose items have a history of their own (`GET /<collection>/<id>/history/`). */
-const withHistory: readonly ResourceName[] = [
-  'customers',
-  'numbers',
-  'services',
-  'features',
-  'customerContacts',
-  'tariffs',
-  'fixedFeeTariffs',
-  'tariffDetails',
-  'fixedFeeTariffDetails',
-  'transactions',
-  'billingRuns',
-]
-
 /** History entries and the events feed (contract 12): read-only lists in ID order. */
 export function historyRoutes(history: Resource, events: Resource): Route[] {
   return [
     listRoute(history, { path: '/history', summary: 'List history entries: who changed what, and when' }),
-    ...withHistory.map((name) =>
+    ...historiedCollections.map((name) =>
       listRoute(history, {
         path: `/${name}/:id/history`,
         summary: `List the history of one item of ${name}`,

@@ -1,9 +1,10 @@
 import { sql, type Kysely } from 'kysely'
 import type { CreditFigures } from '../../../core/credit/credit-alerts.js'
 import type { Stamp } from '../../../core/dates/stamp.js'
-import { fromUnits, ZERO, type Money } from '../../../core/money/money.js'
+import { ZERO, type Money } from '../../../core/money/money.js'
 import type { CreditControl } from '../../../core/ports/credit-control.js'
 import type { DatabaseDialect } from '../dialect/dialect.js'
+import { moneyColumn } from '../money-column.js'
 
 const CHUNK = 500
 
@@ -15,7 +16,7 @@ export class KyselyCreditControl implements CreditControl {
   ) {}
 
   private money(v: unknown): Money {
-    return v === null || v === undefined ? ZERO : fromUnits(this.dialect.decodeBigint(v as never))
+    return moneyColumn(this.dialect, v)
   }
 
   async creditFigures(customerIDs: readonly string[], unsentSince: Stamp): Promise<Map<string, CreditFigures>> {

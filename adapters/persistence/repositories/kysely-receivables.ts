@@ -2,9 +2,10 @@ import { sql, type Kysely } from 'kysely'
 import type { AccountAllocation, Settlement } from '../../../core/billing/allocation.js'
 import type { InvoiceStatus } from '../../../core/presets/engine-lists.js'
 import type { DateOnly } from '../../../core/dates/date-only.js'
-import { fromUnits, ZERO, type Money } from '../../../core/money/money.js'
+import type { Money } from '../../../core/money/money.js'
 import type { Account, InvoicePaymentLine, Receivables, StoredInvoice } from '../../../core/ports/receivables.js'
 import type { DatabaseDialect } from '../dialect/dialect.js'
+import { moneyColumn } from '../money-column.js'
 
 const CHUNK = 500
 /** Rows an `updateEach` statement sets: five values and an ID each, well under the parameter limits. */
@@ -26,7 +27,7 @@ export class KyselyReceivables implements Receivables {
   ) {}
 
   private money(v: unknown): Money {
-    return v === null || v === undefined ? ZERO : fromUnits(this.dialect.decodeBigint(v as never))
+    return moneyColumn(this.dialect, v)
   }
 
   async accounts(customerIDs: readonly string[]): Promise<Map<string, Account>> {
