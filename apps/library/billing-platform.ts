@@ -6,6 +6,7 @@ import type { Clock } from '../../core/ports/clock.js'
 import type { PaymentLinkProvider } from '../../core/ports/payment-link-provider.js'
 import { presetValues } from '../../core/resources/preset-values.js'
 import { defaultPresets, mergePresets, type PaymentLinkType, type PaymentProvider } from '../../core/presets/presets.js'
+import { checkStandardFeatures } from '../../core/features/standard-feature.js'
 import type { Expanded } from '../../core/resources/expansions.js'
 import type { Scheduler } from '../../adapters/scheduler/scheduler.js'
 import { loadPresetsFile } from '../platform/config.js'
@@ -131,7 +132,7 @@ export async function createBillingPlatform(options: BillingPlatformOptions): Pr
     databaseUrl: options.databaseUrl,
     kysely: options.kysely,
     schema: options.schema,
-    presets: options.presets ? mergePresets(options.presets, base) : base,
+    presets: options.presets ? checkStandardFeatures(mergePresets(options.presets, base)) : base,
     clock: options.clock,
     paymentLinks: options.paymentLinks,
     logger: options.logger,

@@ -3,6 +3,7 @@ import type { LevelWithSilent } from 'pino'
 import { parseCorsOrigins } from '../../adapters/http/middleware/cors.js'
 import { DEFAULT_RATE_LIMIT, parseRateLimit, type RateLimit } from '../../adapters/http/rate-limit.js'
 import { mergePresets, defaultPresets, type Presets } from '../../core/presets/presets.js'
+import { checkStandardFeatures } from '../../core/features/standard-feature.js'
 import { readSchedules, type Schedules } from './jobs.js'
 import { LOG_LEVELS } from './logger.js'
 
@@ -99,7 +100,7 @@ export function loadPresetsFile(path: string): Presets {
   } catch (e) {
     throw new Error(`BILLING_PRESETS_FILE ${path}: ${(e as Error).message}`)
   }
-  return mergePresets(content)
+  return checkStandardFeatures(mergePresets(content))
 }
 
 /** An API key's lookup is kept this long: a revocation from another process takes effect within it. */

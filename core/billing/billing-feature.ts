@@ -1,5 +1,7 @@
 import { minDate, type DateOnly } from '../dates/date-only.js'
 import type { Money } from '../money/money.js'
+import type { FeatureDiscount } from './discounts.js'
+import type { Instalments } from './instalments.js'
 import type { ServiceChargeInterval } from './periods.js'
 
 /**
@@ -24,6 +26,12 @@ export interface BillingFeature {
   /** Transaction type of the connection charge row; default `Connection Charge`. */
   readonly connectionTransactionType: string | null
   readonly isDropped: boolean
+  /** `Peak Count`: the committed count of a period is the highest count in force by its start (contract 11). */
+  readonly committedPeak: boolean
+  /** Discount schemes in force, in order (see `discountsOf`); empty for most features. */
+  readonly discounts: readonly FeatureDiscount[]
+  /** Sold for a total in instalments (see `instalmentsOf`), or null. */
+  readonly instalments: Instalments | null
 }
 
 /** The last day the feature is charged for: the earlier of its end date and its bill-to date. */
@@ -35,10 +43,11 @@ export function featureEnd(f: BillingFeature): DateOnly | null {
 /**
  * The count a recurring charge is billed for, in a period starting on `date`: the feature count,
  * or the committed count when larger and `date` is on or before the committed term date (always,
- * when there is none).
+ * when there is none). Under `Peak Count` the committed count is `peak`, the highest count in
+ * force on or before `date`, so raising the count never re-prices periods before the raise.
  */
-export function billedCount(f: BillingFeature, featureCount: number, date: DateOnly): number {
-  const committed = f.featureCountCommitted
+export function billedCount(f: BillingFeature, featureCount: number, date: DateOnly, peak: number = featureCount): number {
+  const committed = f.committedPeak ? peak : f.featureCountCommitted
   if (committed === null || committed <= featureCount) return featureCount
   if (f.committedTermDate !== null && date > f.committedTermDate) return featureCount
   return committed

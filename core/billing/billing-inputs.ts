@@ -1,6 +1,8 @@
 import type { FixedFeeTariffDetail, Service, TelephoneNumber } from '../fields/entity.js'
 import type { Store } from '../ports/store.js'
+import type { Presets } from '../presets/presets.js'
 import type { BillingFeature } from './billing-feature.js'
+import { instalmentsOf } from './instalments.js'
 import type { ChargeHistory } from './charge-history.js'
 import { applicableTariff, fixedFeeHistory, priceOn, type FeatureTypes, type FixedFeeTariffs } from './fixed-fee-pricing.js'
 import type { RunCustomer, RunFeature } from './run-fields.js'
@@ -34,13 +36,15 @@ interface Parents {
  */
 export async function billingInputs(
   store: Store,
+  presets: Pick<Presets, 'featureDiscountSchemes'>,
   features: readonly RunFeature[],
   customers?: ReadonlyMap<string, RunCustomer>,
 ): Promise<Map<string, BillingInput>> {
   const out = new Map<string, BillingInput>()
   if (features.length === 0) return out
   const byCustomer = customers ?? new Map((await store.repository('customers').listIn('id', unique(features.map((f) => f.customerID)))).map((c) => [c.id, c]))
-  const needsPrice = features.filter((f) => f.serviceCharge == null || f.connectionCharge == null)
+  // A feature in instalments has its recurring price; it may still take its connection charge from a tariff.
+  const needsPrice = features.filter((f) => (f.serviceCharge == null && instalmentsOf(f) === null) || f.connectionCharge == null)
   const tariffs = needsPrice.length ? await loadFixedFeeTariffs(store) : new Map<string, FixedFeeTariffDetail[]>()
   const idsOf = (column: 'numberID' | 'serviceID') => unique(needsPrice.map((f) => f[column]))
   const numbers = tariffs.size ? idsOf('numberID') : []
@@ -51,13 +55,12 @@ export async function billingInputs(
   }
   for (const f of features) {
     const customer = (f.customerID && byCustomer.get(f.customerID)) || null
-    out.set(f.id, priced(f, customer, parents, tariffs))
+    out.set(f.id, priced(toBillingFeature(f, customer, presets.featureDiscountSchemes), f, customer, parents, tariffs))
   }
   return out
 }
 
-function priced(f: RunFeature, customer: RunCustomer | null, parents: Parents, tariffs: FixedFeeTariffs): BillingInput {
-  const feature = toBillingFeature(f, customer)
+function priced(feature: BillingFeature, f: RunFeature, customer: RunCustomer | null, parents: Parents, tariffs: FixedFeeTariffs): BillingInput {
   const history = historyOf(f)
   const number = (f.numberID && parents.numbers.get(f.numberID)) || null
   const service = (f.serviceID && parents.services.get(f.serviceID)) || null
@@ -73,7 +76,7 @@ function priced(f: RunFeature, customer: RunCustomer | null, parents: Parents, t
   }
   return {
     feature: feature.connectionCharge === null ? { ...feature, connectionCharge: priceOn(rows, types, start)?.connectionCharge ?? null } : feature,
-    history: f.serviceCharge == null && !f.chargeHistory ? fixedFeeHistory(rows, types, start, featureCountOf(f)) : history,
+    history: f.serviceCharge == null && !f.chargeHistory && feature.instalments === null ? fixedFeeHistory(rows, types, start, featureCountOf(f)) : history,
   }
 }
 

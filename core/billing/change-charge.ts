@@ -1,6 +1,7 @@
 import type { Feature, ParamsOf } from '../fields/entity.js'
 import { currency, date, num, text } from '../fields/field.js'
 import type { PlatformContext } from '../platform.js'
+import { autoCommittedCount } from '../features/feature-terms.js'
 import { planChargeChange } from './charge-change.js'
 import { ledgerWrites } from './ledger-writes.js'
 import { serializeHistory } from './stored-feature.js'
@@ -27,12 +28,15 @@ export async function changeRecurringCharge(ctx: PlatformContext, featureID: str
     const customer = (await store.repository('customers').getForUpdate(peek.customerID ?? ''))!
     const feature = (await store.repository('features').getForUpdate(featureID))!
     const ledger = (await store.ledger.engineRows([featureID])).get(featureID) ?? []
-    const { feature: terms, history } = (await billingInputs(store, [feature], new Map([[customer.id, customer]]))).get(featureID)!
+    const { feature: terms, history } = (await billingInputs(store, ctx.presets, [feature], new Map([[customer.id, customer]]))).get(featureID)!
     const plan = planChargeChange(params, terms, history, ledger, {
       transactionTypes: ctx.presets.lists.transactionTypes ?? [],
     })
     await store.ledger.write(ledgerWrites(feature, customer, plan.diff, ctx.presets, ctx.clock.now()))
+    // `Peak Count` follows the highest count the history holds (contract 11).
+    const peak = autoCommittedCount({ featureCount: Math.max(...plan.history.map((v) => v.featureCount)) }, feature)
     await store.repository('features').update(featureID, {
+      ...(peak !== null ? { featureCountCommitted: peak } : {}),
       chargeHistory: serializeHistory(plan.history),
       serviceCharge: plan.serviceCharge,
       featureCount: plan.featureCount,

@@ -3,7 +3,9 @@ import { round, times, type Money } from '../money/money.js'
 import { billedCount, featureEnd, type BillingFeature } from './billing-feature.js'
 import { effectiveHistory, versionAt, type ChargeHistory, type ChargeVersion } from './charge-history.js'
 import type { ChargeKind } from './ledger-row.js'
-import { daysCovered, layoutOf, periodContaining, type Schedule } from './periods.js'
+import { discountAmounts, discountOn } from './discounts.js'
+import { instalmentAt } from './instalments.js'
+import { daysCovered, layoutOf, periodContaining, type Period, type Schedule } from './periods.js'
 import { proRate } from './pro-rate.js'
 
 /** How a slot whose approved charges no longer match is corrected (see `reconcile`). */
@@ -12,6 +14,8 @@ export type SlotStyle = 'replace' | 'delta'
 /** A charge that should exist in the ledger. */
 export interface ExpectedCharge {
   readonly kind: ChargeKind
+  /** A `Recurring Charge Discount` row (contract 11), beside the charge of the same part. */
+  readonly discount?: true
   readonly series: number
   /** Start of the billing period it belongs to: groups it with the period's other rows. */
   readonly slotStart: DateOnly
@@ -83,25 +87,48 @@ export function expectedRecurring(feature: BillingFeature, history: ChargeHistor
       if (from > to) break
       // a period cut short by the feature's end is settled by refund (contract 5.5), even after a delta change
       const cutByEnd = end !== null && end < period.end
-      for (const piece of pieces(feature, run.versions, from, to, period.start)) {
-        const rate = piece.version.serviceCharge
-        if (rate === null) continue
-        out.push({
-          kind: 'recurring',
-          series: run.series,
-          slotStart: period.start,
-          periodStart: piece.start,
-          periodEnd: piece.end,
-          transactionDate: period.start,
-          quantity: piece.quantity,
-          rate,
-          amount: proRate(times(rate, piece.quantity), daysCovered(piece.start, piece.end), period.days),
-          style: piece.version.mode === 'delta' && !cutByEnd ? 'delta' : 'replace',
-        })
+      const instalment = feature.instalments ? instalmentAt(feature.instalments, k) : null
+      if (feature.instalments && instalment === null && run.versions.every((v) => v.serviceCharge === null)) break
+      for (const piece of pieces(feature, versions, run.versions, from, to, period.start)) {
+        const charge = chargeOf(feature, piece, period, instalment, cutByEnd, run.series)
+        if (charge === null) continue
+        out.push(charge)
+        const discount = feature.discounts.length ? discountOn(feature.discounts, period.start) : null
+        if (discount) {
+          const days = piece.version.serviceCharge === null ? daysCovered(period.start, period.end) : period.days
+          const off = discountAmounts(discount, charge.rate, charge.quantity, charge.amount, daysCovered(piece.start, piece.end), days)
+          if (off.amount !== 0n) out.push({ ...charge, discount: true, rate: off.rate, amount: off.amount })
+        }
       }
     }
   }
   return out
+}
+
+/**
+ * The charge of one part of a period: the version's price × the billed count, pro-rated by days;
+ * or, for a feature in instalments while the version has no price, period k's instalment (a
+ * whole period charges it whole, also a calendar feature's short first one; a part pro-rata).
+ */
+function chargeOf(feature: BillingFeature, piece: Piece, period: Period, instalment: Money | null, cutByEnd: boolean, series: number): ExpectedCharge | null {
+  const own = piece.version.serviceCharge
+  const rate = own ?? instalment
+  if (rate === null) return null
+  const quantity = own === null ? 1 : piece.quantity
+  const covered = daysCovered(piece.start, piece.end)
+  const amount = own === null ? proRate(rate, covered, daysCovered(period.start, period.end)) : proRate(times(rate, quantity), covered, period.days)
+  return {
+    kind: 'recurring',
+    series,
+    slotStart: period.start,
+    periodStart: piece.start,
+    periodEnd: piece.end,
+    transactionDate: period.start,
+    quantity,
+    rate,
+    amount,
+    style: piece.version.mode === 'delta' && !cutByEnd ? 'delta' : 'replace',
+  }
 }
 
 interface SeriesRun {
@@ -129,7 +156,7 @@ function seriesRuns(versions: readonly ChargeVersion[], schedule: Schedule): Ser
  * `from`..`to` of the period starting `periodStart`, split where a version of the run takes effect,
  * equal neighbours merged. The committed count applies by the period's start, so it never splits one.
  */
-function pieces(feature: BillingFeature, versions: readonly ChargeVersion[], from: DateOnly, to: DateOnly, periodStart: DateOnly): Piece[] {
+function pieces(feature: BillingFeature, all: readonly ChargeVersion[], versions: readonly ChargeVersion[], from: DateOnly, to: DateOnly, periodStart: DateOnly): Piece[] {
   const out: Piece[] = []
   // Versions are sorted by a strictly increasing `from`: the bounds are `from` and each version's day inside (from, to].
   let i = 0
@@ -138,7 +165,7 @@ function pieces(feature: BillingFeature, versions: readonly ChargeVersion[], fro
     const bound = i < versions.length && versions[i].from <= to ? versions[i].from : null
     const end = bound === null ? to : addDays(bound, -1)
     const version = versionAt(versions, start)!
-    const quantity = billedCount(feature, version.featureCount, periodStart)
+    const quantity = billedCount(feature, version.featureCount, periodStart, feature.committedPeak ? peakCount(all, periodStart) : version.featureCount)
     const prev = out[out.length - 1]
     if (prev && prev.version.serviceCharge === version.serviceCharge && prev.quantity === quantity) {
       prev.end = end
@@ -149,4 +176,14 @@ function pieces(feature: BillingFeature, versions: readonly ChargeVersion[], fro
     if (bound === null) return out
     start = bound
   }
+}
+
+/** The highest count of the versions in force on or before `date` (sorted history), at least the first's. */
+function peakCount(versions: readonly ChargeVersion[], date: DateOnly): number {
+  let peak = versions[0]?.featureCount ?? 0
+  for (const v of versions) {
+    if (v.from > date) break
+    if (v.featureCount > peak) peak = v.featureCount
+  }
+  return peak
 }

@@ -11,12 +11,16 @@ export const transactionTypeNames = {
   refund: 'Recurring Charge Refund',
   adjustment: 'Recurring Charge Adjustment',
   adjustmentRefund: 'Recurring Charge Adjustment Refund',
+  discount: 'Recurring Charge Discount',
 } as const
 
 /** What a row does: a charge for a period (segment), or a correction of a period's approved charges. */
 export type EntryRole = 'charge' | 'refund' | 'adjustment' | 'adjustment_refund'
 
-/** The role of a feature's ledger row, read from its transaction type (custom types are charges). */
+/**
+ * The role of a feature's ledger row, read from its transaction type (custom types are charges,
+ * and so is a discount: a negative part of its period's charge, settled with it).
+ */
 export function roleOf(transactionType: string): EntryRole {
   switch (transactionType) {
     case transactionTypeNames.refund:

@@ -20,7 +20,7 @@ export async function rebillFeatures(
 ): Promise<number> {
   if (features.length === 0) return 0
   const ledger = await store.ledger.engineRows(features.map((f) => f.id))
-  const inputs = await billingInputs(store, features, new Map([[customer.id, customer]]))
+  const inputs = await billingInputs(store, ctx.presets, features, new Map([[customer.id, customer]]))
   const now = ctx.clock.now()
   const writes = features.map((f) => {
     const { feature, history } = inputs.get(f.id)!

@@ -108,18 +108,20 @@ export function reconcileSlots(expected: readonly ExpectedCharge[], ledger: read
  */
 function firstCharges(expected: readonly ExpectedCharge[], feature: BillingFeature): NewLedgerRow[] | null {
   for (let i = 1; i < expected.length; i++) if (!follows(expected[i - 1], expected[i])) return null
-  return expected.map((e) => newRow(charge(e, chargeTypeOf(e.kind, feature)), 0))
+  return expected.map((e) => newRow(charge(e, e.discount ? transactionTypeNames.discount : chargeTypeOf(e.kind, feature)), 0))
 }
 
 /**
  * Whether `b` comes after `a` in the general path's order, with a natural key of its own: the
  * connection charge before recurring ones, series in order, and within a series a later piece
- * of the same slot or of a later one. A slot once left then never comes back, and no two
+ * of the same slot or of a later one, or the discount of the piece before. A slot once left then never comes back, and no two
  * charges of a series share a period start (their key's other parts follow from kind and series).
  */
 function follows(a: ExpectedCharge, b: ExpectedCharge): boolean {
   if (a.kind !== b.kind) return a.kind === 'connection'
   if (a.series !== b.series) return a.series < b.series
+  // A discount follows its charge, on the same part (its transaction type tells their keys apart).
+  if (b.discount) return !a.discount && a.periodStart === b.periodStart
   return a.slotStart <= b.slotStart && a.periodStart < b.periodStart
 }
 
@@ -146,7 +148,7 @@ function chargeTypeOf(kind: ChargeKind, feature: BillingFeature): string {
 
 function desiredRows(slot: Slot, feature: BillingFeature): Desired[] {
   const transactionType = chargeTypeOf(slot.kind, feature)
-  const charges = slot.expected.map((e) => charge(e, transactionType))
+  const charges = slot.expected.map((e) => charge(e, e.discount ? transactionTypeNames.discount : transactionType))
   if (slot.approved.length === 0) return charges
   if (slot.kind === 'connection') return []
   const approvedNet = sum(slot.approved.map((r) => r.amount))

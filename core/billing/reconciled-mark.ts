@@ -8,12 +8,12 @@ import type { DateOnly } from '../dates/date-only.js'
  * Bump when the billing rules change what `planFeatureBilling` returns for the same inputs:
  * every stored mark then misses once and every feature is planned again.
  */
-const RULES = 'rules-1'
+const RULES = 'rules-2'
 
 // Every field of what the plan reads, checked by the compiler: a field added to one of these
 // types and not listed here fails to compile, instead of being left out of the fingerprint;
 // tests/core/billing-reconciled-mark.test.ts checks that each listed field changes the mark.
-export const FEATURE_KEYS = ['startDate', 'endDate', 'billToDate', 'interval', 'connectionCharge', 'featureCountCommitted', 'committedTermDate', 'totalFeatureValue', 'serviceTransactionType', 'connectionTransactionType', 'isDropped'] as const
+export const FEATURE_KEYS = ['startDate', 'endDate', 'billToDate', 'interval', 'connectionCharge', 'featureCountCommitted', 'committedTermDate', 'totalFeatureValue', 'serviceTransactionType', 'connectionTransactionType', 'isDropped', 'committedPeak', 'discounts', 'instalments'] as const
 export const VERSION_KEYS = ['from', 'serviceCharge', 'featureCount', 'series', 'mode'] as const
 export const CUTOFF_KEYS = ['cutoff', 'chargeable'] as const
 type Exhaustive<T, K extends readonly (keyof T)[]> = Exclude<keyof T, K[number]> extends never ? true : false
@@ -47,6 +47,19 @@ export function reconciledMark(f: BillingFeature, history: ChargeHistory, at: Bi
   text(f.serviceTransactionType)
   text(f.connectionTransactionType)
   mix(f.isDropped ? TRUE : FALSE)
+  mix(f.committedPeak ? TRUE : FALSE)
+  mix(f.discounts.length)
+  for (const d of f.discounts) {
+    date(d.from)
+    date(d.through)
+    money(d.percent)
+    money(d.amount)
+  }
+  if (f.instalments === null) mix(NULL)
+  else {
+    count(f.instalments.count)
+    money(f.instalments.total)
+  }
   date(at.cutoff)
   mix(at.chargeable ? TRUE : FALSE)
   mix(history.length)

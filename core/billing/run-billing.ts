@@ -179,7 +179,7 @@ async function billBatch(ctx: PlatformContext, store: Store, run: BillingRun, cu
   const marked = await store.ledger.runFeatures(ids[0], ids.at(-1)!)
   const events = groupEvents(await store.lifecycle.eventsOfCustomers(ids))
   const byID = new Map(customers.map((c) => [c.id, c]))
-  const inputs = await billingInputs(store, marked.map((m) => m.feature), byID)
+  const inputs = await billingInputs(store, ctx.presets, marked.map((m) => m.feature), byID)
   const due: { item: RunFeature; customer: RunCustomer; input: BillingInput; at: BillingCutoff; mark: string }[] = []
   for (const { feature: item, mark } of marked) {
     const customer = item.customerID ? byID.get(item.customerID) : undefined

@@ -1,6 +1,9 @@
 import { minDate, type DateOnly } from '../dates/date-only.js'
 import { fromUnits } from '../money/money.js'
+import type { DiscountScheme } from '../presets/product-maps.js'
 import type { BillingFeature } from './billing-feature.js'
+import { discountsOf } from './discounts.js'
+import { instalmentsOf } from './instalments.js'
 import { initialHistory, type ChargeHistory, type ChargeVersion } from './charge-history.js'
 import type { RunCustomer, RunFeature } from './run-fields.js'
 
@@ -9,9 +12,14 @@ const EARLIEST = '0001-01-01' as DateOnly
 
 /**
  * The billing view of a stored feature. A customer in final bill bills its features through
- * `dateFinalBill` at the latest (contract 5.5).
+ * `dateFinalBill` at the latest (contract 5.5). Discount schemes are resolved from the presets'
+ * `schemes` (none without them: reads that only need dates).
  */
-export function toBillingFeature(feature: RunFeature, customer: Pick<RunCustomer, 'isFinalBill' | 'finalBillDate'> | null): BillingFeature {
+export function toBillingFeature(
+  feature: RunFeature,
+  customer: Pick<RunCustomer, 'isFinalBill' | 'finalBillDate'> | null,
+  schemes: Readonly<Record<string, DiscountScheme>> = {},
+): BillingFeature {
   const own = feature.billToDate
   const finalBill = customer?.isFinalBill ? customer.finalBillDate : null
   return {
@@ -26,6 +34,9 @@ export function toBillingFeature(feature: RunFeature, customer: Pick<RunCustomer
     serviceTransactionType: feature.serviceTransactionType,
     connectionTransactionType: feature.connectionTransactionType,
     isDropped: feature.isDropped === true,
+    committedPeak: feature.featureCountCommittedAuto === 'Peak Count',
+    discounts: discountsOf(feature, schemes),
+    instalments: instalmentsOf(feature),
   }
 }
 

@@ -118,6 +118,7 @@ export const defaultLists: Record<string, readonly string[]> = {
     'Recurring Charge Refund',
     'Recurring Charge Adjustment',
     'Recurring Charge Adjustment Refund',
+    'Recurring Charge Discount',
     'Call Charges',
     'Payment',
     'Credit Note',

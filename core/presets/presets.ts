@@ -1,6 +1,7 @@
 import * as v from 'valibot'
 import { defaultInvoiceMessages, defaultLists } from './default-presets.js'
 import { engineLists } from './engine-lists.js'
+import { mergeProductMaps, productMapsFile, type ProductMaps } from './product-maps.js'
 
 export const paymentLinkTypes = ['cardPayment', 'directDebitSetup'] as const
 /** The kinds of payment link a provider can make. */
@@ -16,7 +17,7 @@ export interface PaymentProvider {
 }
 
 /** The platform's configured lists and the settings that go with them. */
-export interface Presets {
+export interface Presets extends ProductMaps {
   readonly lists: Readonly<Record<string, readonly string[]>>
   /** VAT percentage of each `vatRates` name, as decimal text ("20"). */
   readonly vatRatePercents: Readonly<Record<string, string>>
@@ -58,6 +59,7 @@ export const defaultPresets: Presets = {
   // A Direct Debit is collected a few working days after the date it is due.
   paymentMethodGraceDays: { 'Direct Debit': 3 },
   invoiceMessages: defaultInvoiceMessages,
+  ...mergeProductMaps({}, null, { ...defaultLists }),
 }
 
 const nameList = v.array(v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(200)))
@@ -82,6 +84,7 @@ const PresetsFile = v.strictObject({
       }),
     ),
   ),
+  ...productMapsFile,
 })
 
 /**
@@ -112,6 +115,7 @@ export function mergePresets(content: unknown, base: Presets = defaultPresets): 
     paymentProviders: file.paymentProviders ?? base.paymentProviders,
     paymentMethodGraceDays: { ...base.paymentMethodGraceDays, ...file.paymentMethodGraceDays },
     invoiceMessages: file.invoiceMessages ?? base.invoiceMessages,
+    ...mergeProductMaps(file, base, lists),
   }
   // A map's names are names of its list (contract 10): a customer may choose any of them.
   lists.invoiceMessages = unique([...(lists.invoiceMessages ?? []), ...Object.keys(presets.invoiceMessages)])
@@ -128,3 +132,4 @@ export function mergePresets(content: unknown, base: Presets = defaultPresets): 
 }
 
 const unique = (xs: readonly string[]) => [...new Set(xs)]
+

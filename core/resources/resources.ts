@@ -11,6 +11,8 @@ import type { Store } from '../ports/store.js'
 import type { PasswordHasher } from '../ports/password-hasher.js'
 import { refreshCreditAlerts } from '../credit/credit-alerts.js'
 import { recordChanges } from '../history/record-change.js'
+import { derivedFeatureValues } from '../features/feature-terms.js'
+import { withStandardFeature } from '../features/standard-feature.js'
 import { digitsOnly, type ListRequest } from './list-request.js'
 
 /** What the resource use cases need. */
@@ -51,7 +53,10 @@ function initialValues(resource: Resource, clock: Clock): Values {
 const repositoryOf = (store: Store, resource: Resource) => store.repository<ResourceName>(resource.name)
 
 export async function createItem<N extends ResourceName>(ctx: ResourceContext, resource: Resource<N>, body: unknown, owner: Values = {}): Promise<Entity<N>> {
-  const { values, refChecks } = ctx.validator.validateInput<ResourceName>(resource, body)
+  const isFeature = resource.name === 'features'
+  const input = isFeature ? withStandardFeature(body, ctx.validator.presets.standardFeatures) : body
+  const { values, refChecks } = ctx.validator.validateInput<ResourceName>(resource, input)
+  if (isFeature) Object.assign(values, derivedFeatureValues(values, null))
   await checkRefs(ctx, resource, refChecks)
   await hashSecrets(ctx, resource, values)
   const defaults = initialValues(resource, ctx.clock)
@@ -79,6 +84,7 @@ export async function updateItem<N extends ResourceName>(ctx: ResourceContext, r
     if (Object.keys(values).length === 0) return current as Entity<N>
     await checkRefs({ ...ctx, store }, resource, refChecks)
     await hashSecrets(ctx, resource, values)
+    if (resource.name === 'features') Object.assign(values, derivedFeatureValues(values, current))
     if (resource.byName.has('updatedStamp')) values.updatedStamp = ctx.clock.now()
     const updated = (await repo.update(id, withDerived(resource, values))) as Entity<N>
     // A changed credit limit changes the customer's credit alerts (contract 10.6).

@@ -26,6 +26,15 @@ const otherFeature: { [K in keyof BillingFeature]: BillingFeature[K][] } = {
   serviceTransactionType: ['Line Rental', 'null'],
   connectionTransactionType: ['Installation', ''],
   isDropped: [true],
+  committedPeak: [true],
+  discounts: [
+    [{ from: d('2025-01-01'), through: d('2025-03-31'), percent: m(100_000n), amount: null }],
+    [{ from: d('2025-01-01'), through: null, percent: m(100_000n), amount: null }],
+    [{ from: d('2025-01-02'), through: d('2025-03-31'), percent: m(100_000n), amount: null }],
+    [{ from: d('2025-01-01'), through: d('2025-03-31'), percent: null, amount: m(100_000n) }],
+    [{ from: d('2025-01-01'), through: d('2025-03-31'), percent: m(100_000n), amount: null }, { from: d('2025-04-01'), through: null, percent: m(50_000n), amount: null }],
+  ],
+  instalments: [{ count: 12, total: m(1_000_000n) }, { count: 11, total: m(1_000_000n) }, { count: 12, total: m(1_000_001n) }],
 }
 const otherVersion: { [K in keyof ChargeVersion]: ChargeVersion[K][] } = {
   from: [d('2025-01-15')],

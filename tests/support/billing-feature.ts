@@ -15,6 +15,9 @@ export function billingFeature(over: Partial<BillingFeature> = {}): BillingFeatu
     serviceTransactionType: null,
     connectionTransactionType: null,
     isDropped: false,
+    committedPeak: false,
+    discounts: [],
+    instalments: null,
     ...over,
   }
 }

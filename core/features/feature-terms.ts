@@ -1,0 +1,87 @@
+import { addDays, addMonths, type DateOnly } from '../dates/date-only.js'
+import type { Item, Values } from '../fields/item.js'
+import type { PeriodUnit } from '../presets/engine-lists.js'
+
+/**
+ * The feature fields the contract derives from others on create and update (contract 11): term
+ * dates from term lengths, and the committed count from `featureCountCommittedAuto`.
+ */
+
+/** `start` moved on by `length` units (a length without a unit counts months, as contracts are sold). */
+export function addPeriod(start: DateOnly, length: number, unit: PeriodUnit | null): DateOnly {
+  switch (unit) {
+    case 'days':
+      return addDays(start, length)
+    case 'weeks':
+      return addDays(start, 7 * length)
+    case 'years':
+      return addMonths(start, 12 * length)
+    default:
+      return addMonths(start, length)
+  }
+}
+
+/** A date derived from a length: `…PeriodLength`/`…Type` → the date field, ending the day before (terms) or on (renewal). */
+const TERMS = [
+  { length: 'minimumTermPeriodLength', date: 'minimumTermDate', lastDay: true },
+  { length: 'committedTermPeriodLength', date: 'committedTermDate', lastDay: true },
+  { length: 'renewalPeriodLength', date: 'renewalDate', lastDay: false },
+] as const
+
+const isDate = (v: unknown): v is DateOnly => typeof v === 'string'
+const isLength = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v) && v > 0
+
+/** The date a term length gives from `start`, or null when the feature has no such length. */
+function termDate(item: Readonly<Record<string, unknown>>, term: (typeof TERMS)[number], start: unknown): DateOnly | null {
+  const length = item[term.length]
+  if (!isDate(start) || !isLength(length)) return null
+  const end = addPeriod(start, length, (item[`${term.length}Type`] as PeriodUnit | null) ?? null)
+  return term.lastDay ? addDays(end, -1) : end
+}
+
+/**
+ * The term dates to store besides `values` (a create when `current` is null): a date the request
+ * does not give is derived when the request sets its length, its unit or the start date, unless
+ * the stored date was not the one the old start and length gave (then a person set it, and it stays).
+ */
+export function derivedTermDates(values: Values, current: Item | null): Values {
+  const after = { ...current, ...values }
+  const out: Values = {}
+  for (const term of TERMS) {
+    if (term.date in values) continue
+    const lengthChanged = term.length in values || `${term.length}Type` in values
+    const startChanged = 'startDate' in values
+    if (current && !lengthChanged && !startChanged) continue
+    const derived = termDate(after, term, after.startDate)
+    if (derived === null) continue
+    if (current && !lengthChanged) {
+      const stored = current[term.date] ?? null
+      if (stored !== null && stored !== termDate(current, term, current.startDate)) continue
+    }
+    out[term.date] = derived
+  }
+  return out
+}
+
+/**
+ * The committed count `featureCountCommittedAuto` sets besides `values`: `Initial Count` fills it
+ * with the count on create when not given; `Peak Count` raises it to the highest count the feature
+ * has had (never lowers it). Null when the mode leaves it alone.
+ */
+export function autoCommittedCount(values: Values, current: Item | null): number | null {
+  const after = { ...current, ...values }
+  const mode = after.featureCountCommittedAuto
+  const count = typeof after.featureCount === 'number' ? after.featureCount : 1
+  const committed = typeof after.featureCountCommitted === 'number' ? after.featureCountCommitted : null
+  if (mode === 'Initial Count') return !current && committed === null ? count : null
+  if (mode === 'Peak Count') return committed === null || count > committed ? count : null
+  return null
+}
+
+/** Both rules of this module at once: the values to store besides the request's. */
+export function derivedFeatureValues(values: Values, current: Item | null): Values {
+  const out = derivedTermDates(values, current)
+  const committed = autoCommittedCount(values, current)
+  if (committed !== null) out.featureCountCommitted = committed
+  return out
+}
