@@ -5,6 +5,7 @@ import type { RunProgress } from '../../core/billing/run-progress.js'
 import { purgeDueCustomers } from '../../core/resources/removals.js'
 import { runNextBillingRun } from '../../core/billing/run-billing.js'
 import { markOverdue } from '../../core/billing/settle-accounts.js'
+import { applyAnnualIncreases } from '../../core/billing/annual-increases.js'
 import { ArchivesDisabled, ensureFreshArchive, expireArchives, runArchiveSchedule } from '../../core/disaster-recovery/archive-jobs.js'
 import type { PlatformContext } from '../../core/platform.js'
 import type { Logger } from './logger.js'
@@ -27,6 +28,8 @@ export interface Schedules {
   readonly archive: string
   /** Invoices whose overdue date has passed become Overdue (contract 10.3). */
   readonly overdue: string
+  /** Annual price increases that have come due (contract 11). */
+  readonly annualIncreases: string
   /** How often the webhook delivery job starts (it then polls for 2 s, see `webhookJob`). */
   readonly webhooks: string
   /** Customers per billing batch at most. */
@@ -47,6 +50,7 @@ export function readSchedules(env: NodeJS.ProcessEnv = process.env): Schedules {
     archive: cronPattern(env, 'BILLING_SCHEDULE_DR', '0 3 * * *'),
     overdue: cronPattern(env, 'BILLING_SCHEDULE_OVERDUE', '5 0 * * *'),
     webhooks: cronPattern(env, 'BILLING_SCHEDULE_WEBHOOKS', '* * * * * *'),
+    annualIncreases: cronPattern(env, 'BILLING_SCHEDULE_ANNUAL_INCREASES', '20 0 * * *'),
     billingBatchSize: Number(env.BILLING_BATCH_SIZE) > 0 ? Number(env.BILLING_BATCH_SIZE) : 500,
     billingBatchFeatures: Number(env.BILLING_BATCH_FEATURES) > 0 ? Number(env.BILLING_BATCH_FEATURES) : 1_000,
   }
@@ -106,6 +110,8 @@ export function platformJobs(ctx: PlatformContext, schedules: Schedules, logger:
     { name: 'billing-catch-up', lease: 'billing', schedule: schedules.billingCatchUp, run: billing },
     // Just after midnight, and at start: an invoice is overdue the day after its overdue date.
     { name: 'invoice-overdue', schedule: schedules.overdue, runAtStart: true, run: async (signal) => ({ customers: await markOverdue(ctx.store, ctx.clock.today(), ctx.clock.now(), signal) }) },
+    // Before the day's billing polls find a run: a run dated on a reference date charges the new price.
+    { name: 'annual-increases', schedule: schedules.annualIncreases, runAtStart: true, run: async (signal) => ({ features: await applyAnnualIncreases(ctx, signal) }) },
     {
       name: 'purge-customers',
       schedule: schedules.purge,

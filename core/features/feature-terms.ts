@@ -85,3 +85,19 @@ export function derivedFeatureValues(values: Values, current: Item | null): Valu
   if (committed !== null) out.featureCountCommitted = committed
   return out
 }
+
+/**
+ * The renewal date a billing run stores: moved on by the renewal length while it is before the
+ * run's cutoff (contract 11); null when it stays (no length, or not yet due).
+ */
+export function rolledRenewalDate(
+  f: { readonly renewalDate: DateOnly | null; readonly renewalPeriodLength: number | null; readonly renewalPeriodLengthType: string | null },
+  cutoff: DateOnly,
+): DateOnly | null {
+  const length = f.renewalPeriodLength
+  let date = f.renewalDate
+  if (date === null || date >= cutoff || !isLength(length)) return null
+  const unit = (f.renewalPeriodLengthType as PeriodUnit | null) ?? null
+  while (date < cutoff) date = addPeriod(date, length, unit)
+  return date
+}

@@ -40,6 +40,7 @@ export const actionEventNames: Readonly<Record<string, string>> = {
   createIncreaseVersion: 'increase_version_created',
   convertToSharedContact: 'converted_to_shared_contact',
   scheduleDeletion: 'deletion_scheduled',
+  annualIncrease: 'annual_increase_applied',
 }
 
 /** Events the platform raises besides a change of an item through the API. */

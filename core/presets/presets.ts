@@ -115,7 +115,7 @@ export function mergePresets(content: unknown, base: Presets = defaultPresets): 
     paymentProviders: file.paymentProviders ?? base.paymentProviders,
     paymentMethodGraceDays: { ...base.paymentMethodGraceDays, ...file.paymentMethodGraceDays },
     invoiceMessages: file.invoiceMessages ?? base.invoiceMessages,
-    ...mergeProductMaps(file, base, lists),
+    ...mergeProductMaps(file, base, lists, new Set([...Object.keys(file.lists ?? {}), ...Object.keys(file.extend ?? {})])),
   }
   // A map's names are names of its list (contract 10): a customer may choose any of them.
   lists.invoiceMessages = unique([...(lists.invoiceMessages ?? []), ...Object.keys(presets.invoiceMessages)])

@@ -101,20 +101,27 @@ const money = (text: string): Money => parseMoney(text)!
 /**
  * The maps of a presets file over a base (a map the file gives replaces the base's whole; a new
  * `cpi` moves every CPI profile), with every name its list holds checked to have an entry.
- * Throws naming the first entry at fault. `lists` gets each map's names added.
+ * A map's names join its list; a map given without its list (`listsGiven`) is its list.
+ * Throws naming the first entry at fault.
  */
-export function mergeProductMaps(file: ProductMapsInput, base: ProductMaps | null, lists: Record<string, readonly string[]>): ProductMaps {
+export function mergeProductMaps(
+  file: ProductMapsInput,
+  base: ProductMaps | null,
+  lists: Record<string, readonly string[]>,
+  listsGiven: ReadonlySet<string> = new Set(),
+): ProductMaps {
   const cpi = file.cpi ?? base?.cpi ?? defaultProductMaps.cpi
   const standardFeatures = file.standardFeatures ?? base?.standardFeatures ?? defaultProductMaps.standardFeatures
   const schemes = file.featureDiscountSchemes ? mapValues(file.featureDiscountSchemes, scheme) : (base?.featureDiscountSchemes ?? mapValues(defaultProductMaps.featureDiscountSchemes, scheme))
   const given = file.annualIncreaseProfiles ? mapValues(file.annualIncreaseProfiles, profile) : (base?.annualIncreaseProfiles ?? mapValues(defaultProductMaps.annualIncreaseProfiles, profile))
   const profiles = mapValues(given, (p) => (p.cpiPlus === null ? p : { ...p, percent: (money(cpi) + p.cpiPlus) as Money }))
-  for (const [list, map] of [
-    ['standardFeatures', standardFeatures],
-    ['discountSchemes', schemes],
-    ['annualIncreaseProfiles', profiles],
+  for (const [list, map, given] of [
+    ['standardFeatures', standardFeatures, file.standardFeatures],
+    ['discountSchemes', schemes, file.featureDiscountSchemes],
+    ['annualIncreaseProfiles', profiles, file.annualIncreaseProfiles],
   ] as const) {
-    lists[list] = [...new Set([...(lists[list] ?? []), ...Object.keys(map)])]
+    const names = given && !listsGiven.has(list) ? [] : (lists[list] ?? [])
+    lists[list] = [...new Set([...names, ...Object.keys(map)])]
     const missing = lists[list].find((name) => !(name in map))
     if (missing !== undefined) {
       const mapName = list === 'discountSchemes' ? 'featureDiscountSchemes' : list

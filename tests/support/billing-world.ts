@@ -26,7 +26,7 @@ export class World {
   private ids = 0
   constructor(
     public feature: BillingFeature,
-    charge: string | Money,
+    charge: string | Money | null,
     count = 1,
   ) {
     this.history = initialHistory(feature.startDate!, typeof charge === 'string' ? m(charge) : charge, count)

@@ -1,0 +1,94 @@
+import { addMonths, type DateOnly } from '../dates/date-only.js'
+import type { Customer, Feature, Service, TelephoneNumber } from '../fields/entity.js'
+import { recordChanges } from '../history/record-change.js'
+import { add, increaseByPercent, type Money } from '../money/money.js'
+import type { PlatformContext } from '../platform.js'
+import type { IncreaseProfile } from '../presets/product-maps.js'
+import { changeRecurringCharge } from './change-charge.js'
+import { effectiveHistory, versionAt } from './charge-history.js'
+import { historyOf } from './stored-feature.js'
+
+type Holder = Pick<Feature, 'annualIncreaseReferenceDate' | 'annualIncreaseProfile'>
+
+/**
+ * The reference date and profile an annual increase follows (contract 11): each is the feature's
+ * own, else its number's or service's, else its customer's, resolved independently.
+ */
+export function effectiveIncrease(levels: readonly (Holder | null)[]): { date: DateOnly | null; profile: string | null } {
+  const first = <K extends keyof Holder>(k: K) => levels.find((l) => l?.[k] != null)?.[k] ?? null
+  return { date: first('annualIncreaseReferenceDate'), profile: first('annualIncreaseProfile') }
+}
+
+/** The charge a profile raises `charge` to: by the percentage (half up to 4 places) or by the amount. */
+export function increasedCharge(charge: Money, profile: IncreaseProfile): Money {
+  return profile.percent !== null ? increaseByPercent(charge, profile.percent) : add(charge, profile.amount ?? (0n as Money))
+}
+
+/** Whether a profile changes anything (`No Increase` does not). */
+export const raisesPrices = (p: IncreaseProfile): boolean => (p.percent ?? 0n) !== 0n || (p.amount ?? 0n) !== 0n
+
+/** The reference date and the yearly dates after it up to `today`, and the next one after today. */
+export function increaseDates(reference: DateOnly, today: DateOnly): { due: DateOnly[]; next: DateOnly } {
+  const due: DateOnly[] = []
+  let years = 0
+  let date = reference
+  // Counted from the reference date each time, so 29 February comes back in leap years.
+  while (date <= today) {
+    due.push(date)
+    date = addMonths(reference, 12 * ++years)
+  }
+  return { due, next: date }
+}
+
+/** Features looked at per query of the job. */
+const PAGE = 500
+
+/**
+ * The daily annual increase job: every feature whose increase is due gets, for each yearly date
+ * from its reference date to today (from its start date on), a `replace` change of its recurring
+ * charge from that date, and its own reference date moves to the first date after today. Each
+ * feature is one transaction that re-reads its date under the customer's lock, so a date is
+ * applied once however often, and on however many workers, the job runs. Returns the features raised.
+ */
+export async function applyAnnualIncreases(ctx: PlatformContext, signal?: AbortSignal): Promise<number> {
+  const today = ctx.clock.today()
+  const profiles = Object.entries(ctx.presets.annualIncreaseProfiles)
+    .filter(([, p]) => raisesPrices(p))
+    .map(([name]) => name)
+  let raised = 0
+  for (let after: string | null = null; !signal?.aborted; ) {
+    const ids = await ctx.store.increases.featuresDue(today, profiles, after, PAGE)
+    for (const id of ids) if ((await raiseFeature(ctx, id, today)) && !signal?.aborted) raised++
+    if (ids.length < PAGE) break
+    after = ids[ids.length - 1]
+  }
+  return raised
+}
+
+async function raiseFeature(ctx: PlatformContext, id: string, today: DateOnly): Promise<boolean> {
+  return ctx.store.transaction(async (store) => {
+    const peek = await store.repository('features').get(id)
+    if (!peek?.customerID) return false
+    const customer = (await store.repository('customers').getForUpdate(peek.customerID)) as Customer | null
+    const before = await store.repository('features').getForUpdate(id)
+    if (!before || !customer || before.isDropped || before.serviceCharge === null || !before.startDate) return false
+    const number = before.numberID ? ((await store.repository('numbers').get(before.numberID)) as TelephoneNumber | null) : null
+    const service = before.serviceID ? ((await store.repository('services').get(before.serviceID)) as Service | null) : null
+    const { date, profile: name } = effectiveIncrease([before, number ?? service, customer])
+    const profile = name === null ? undefined : ctx.presets.annualIncreaseProfiles[name]
+    if (!date || date > today || !profile || !raisesPrices(profile)) return false
+    const { due, next } = increaseDates(date, today)
+    const inner = { ...ctx, store }
+    for (const from of due) {
+      if (from < before.startDate) continue
+      const current = await store.repository('features').get(id)
+      const charge = versionAt(effectiveHistory(historyOf(current!), before.startDate), from)?.serviceCharge ?? null
+      if (charge === null) continue
+      await changeRecurringCharge(inner, id, { serviceCharge: increasedCharge(charge, profile), featureCount: null, dateFrom: from, chargeChangeMode: 'replace' })
+    }
+    await store.repository('features').update(id, { annualIncreaseReferenceDate: next, updatedStamp: ctx.clock.now() })
+    const after = (await store.repository('features').get(id)) ?? null
+    await recordChanges(store, ctx.clock, [{ resource: ctx.resources.get('features')!, action: 'annualIncrease', before, after }])
+    return true
+  })
+}
