@@ -11,11 +11,17 @@ export interface Instalments {
   readonly total: Money
 }
 
-/** The instalment of period `k`, or null past the last one. */
+/**
+ * The instalment of period `k`, or null past the last one. Where rounding up would take more
+ * than the total before the last period (pennies in many instalments), an instalment takes only
+ * what is left, so none is ever negative.
+ */
 export function instalmentAt(plan: Instalments, k: number): Money | null {
   if (k < 0 || k >= plan.count) return null
   const each = round(mulRatio(plan.total, 1, plan.count), 2)
-  return k < plan.count - 1 ? each : sub(plan.total, times(each, plan.count - 1))
+  const before = times(each, k)
+  const left = before > plan.total ? (0n as Money) : sub(plan.total, before)
+  return k < plan.count - 1 && each < left ? each : left
 }
 
 /** The plan of a feature's fields, or null when it is not sold in instalments. */

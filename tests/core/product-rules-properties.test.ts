@@ -1,0 +1,164 @@
+import { suite } from 'uvu'
+import fc from 'fast-check'
+import type { BillingFeature } from '../../core/billing/billing-feature.js'
+import { discountsOf } from '../../core/billing/discounts.js'
+import { instalmentAt } from '../../core/billing/instalments.js'
+import { isEmptyDiff, transactionTypeNames, type LedgerRow } from '../../core/billing/ledger-row.js'
+import { periodContaining, serviceChargeIntervals } from '../../core/billing/periods.js'
+import { addDays, type DateOnly } from '../../core/dates/date-only.js'
+import { isBillingError } from '../../core/errors.js'
+import type { Money } from '../../core/money/money.js'
+import type { DiscountScheme } from '../../core/presets/product-maps.js'
+import { d, feature, World } from '../support/billing-world.js'
+
+/** Properties of contract 11's rules over random features and histories. */
+const test = suite('core/product rules: properties')
+
+const schemeArb: fc.Arbitrary<DiscountScheme> = fc.oneof(
+  fc.record({ percent: fc.bigInt({ min: 0n, max: 1_000_000n }).map((p) => p as Money), amount: fc.constant(null), months: fc.option(fc.integer({ min: 1, max: 14 }), { nil: null }) }),
+  fc.record({ percent: fc.constant(null), amount: fc.bigInt({ min: 0n, max: 300_000n }).map((a) => a as Money), months: fc.option(fc.integer({ min: 1, max: 14 }), { nil: null }) }),
+)
+const dayArb = (max: number) => fc.integer({ min: 0, max }).map((n) => addDays(d('2024-01-01'), n))
+
+/** A feature with every rule in play: discounts, instalments (no charge of its own), Peak Count. */
+const featureArb = fc
+  .record({
+    interval: fc.constantFrom(...serviceChargeIntervals),
+    start: dayArb(400),
+    initial: fc.option(schemeArb, { nil: null }),
+    initialEnd: fc.option(fc.integer({ min: -20, max: 400 }), { nil: null }),
+    ongoing: fc.option(schemeArb, { nil: null }),
+    ongoingEnd: fc.option(fc.integer({ min: 0, max: 800 }), { nil: null }),
+    instalments: fc.option(fc.record({ count: fc.integer({ min: 1, max: 24 }), total: fc.bigInt({ min: 0n, max: 50_000_000n }).map((t) => (t * 100n) as Money) }), { nil: null }),
+    rate: fc.bigInt({ min: 0n, max: 300_000n }),
+    count: fc.integer({ min: 0, max: 5 }),
+    peak: fc.boolean(),
+    endDays: fc.option(fc.integer({ min: 0, max: 900 }), { nil: null }),
+  })
+  .map((f): { feature: BillingFeature; rate: Money | null; count: number } => {
+    const schemes: Record<string, DiscountScheme> = {}
+    if (f.initial) schemes.initial = f.initial
+    if (f.ongoing) schemes.ongoing = f.ongoing
+    const discounts = discountsOf(
+      {
+        startDate: f.start,
+        initialFeatureDiscountScheme: f.initial ? 'initial' : null,
+        initialFeatureDiscountSchemeEndDate: f.initialEnd === null ? null : addDays(f.start, f.initialEnd),
+        ongoingFeatureDiscountScheme: f.ongoing ? 'ongoing' : null,
+        ongoingFeatureDiscountSchemeEndDate: f.ongoingEnd === null ? null : addDays(f.start, f.ongoingEnd),
+      },
+      schemes,
+    )
+    return {
+      feature: feature({
+        startDate: f.start,
+        interval: f.interval,
+        endDate: f.endDays === null ? null : addDays(f.start, f.endDays),
+        committedPeak: f.peak,
+        discounts,
+        instalments: f.instalments,
+        totalFeatureValue: f.instalments?.total ?? null,
+      }),
+      rate: f.instalments ? null : (f.rate as Money),
+      count: f.count,
+    }
+  })
+
+type Step = { t: 'run'; at: number; chargeable: boolean } | { t: 'approve' } | { t: 'count'; offset: number; count: number }
+const stepArb: fc.Arbitrary<Step> = fc.oneof(
+  { weight: 3, arbitrary: fc.record({ t: fc.constant('run' as const), at: fc.integer({ min: -30, max: 700 }), chargeable: fc.boolean() }) },
+  { weight: 2, arbitrary: fc.constant({ t: 'approve' as const }) },
+  { weight: 1, arbitrary: fc.record({ t: fc.constant('count' as const), offset: fc.integer({ min: -60, max: 60 }), count: fc.integer({ min: 0, max: 6 }) }) },
+)
+
+/**
+ * Net per billing period, zero nets left out. Charges and discounts are summed together: a
+ * period whose approved rows already add up to what is expected is left as it is (contract 9.3),
+ * whichever rows make up that total.
+ */
+function nets(w: World): string[] {
+  const schedule = { interval: w.feature.interval, anchor: w.feature.startDate! }
+  const out = new Map<string, bigint>()
+  for (const r of w.ledger) {
+    if (r.kind !== 'recurring') continue
+    const slot = periodContaining(schedule, r.periodStart)!.start
+    out.set(slot, (out.get(slot) ?? 0n) + r.amount)
+  }
+  return [...out].filter(([, v]) => v !== 0n).map(([k, v]) => `${k} ${v}`).sort()
+}
+
+const cutoffOf = (w: World, at: number): string => addDays(w.feature.startDate!, at)
+
+test('property: any sequence of runs and approvals leaves the ledger one catch-up run would write', () => {
+  fc.assert(
+    fc.property(featureArb, fc.array(stepArb, { maxLength: 10 }), (f, steps) => {
+      const stepped = new World(f.feature, f.rate, f.count)
+      const changes: { dateFrom: DateOnly; featureCount: number }[] = []
+      for (const s of steps) {
+        if (s.t === 'run') stepped.bill(cutoffOf(stepped, s.at), s.chargeable)
+        else if (s.t === 'approve') stepped.approve()
+        else {
+          const dateFrom = addDays(stepped.due ?? f.feature.startDate!, s.offset)
+          try {
+            stepped.change({ featureCount: s.count, dateFrom })
+            changes.push({ dateFrom, featureCount: s.count })
+          } catch (e) {
+            if (!isBillingError(e)) throw e
+          }
+        }
+        if (!isEmptyDiff(stepped.plan({ cutoff: null, chargeable: false }))) return false
+      }
+      const final = cutoffOf(stepped, 720)
+      stepped.bill(final, true)
+      const once = new World(f.feature, f.rate, f.count)
+      for (const c of changes) once.change(c)
+      once.bill(final, true)
+      return JSON.stringify(nets(stepped)) === JSON.stringify(nets(once))
+    }),
+    { numRuns: 300 },
+  )
+})
+
+test('property: a discount is never positive and never more than its charge, period by period', () => {
+  fc.assert(
+    fc.property(featureArb, fc.integer({ min: 0, max: 800 }), (f, at) => {
+      const w = new World(f.feature, f.rate, f.count)
+      w.bill(cutoffOf(w, at), true)
+      const byPart = new Map<string, { charge: bigint; discount: bigint }>()
+      for (const r of w.ledger) {
+        if (r.kind !== 'recurring') continue
+        const part = byPart.get(r.periodStart) ?? { charge: 0n, discount: 0n }
+        if (r.transactionType === transactionTypeNames.discount) part.discount += r.amount
+        else part.charge += r.amount
+        byPart.set(r.periodStart, part)
+      }
+      return [...byPart.values()].every((p) => p.discount <= 0n && -p.discount <= p.charge)
+    }),
+    { numRuns: 300 },
+  )
+})
+
+test('property: instalments add up to totalFeatureValue exactly, however the total divides', () => {
+  fc.assert(
+    fc.property(
+      fc.constantFrom(...serviceChargeIntervals),
+      dayArb(400),
+      fc.integer({ min: 1, max: 36 }),
+      fc.bigInt({ min: 1n, max: 10_000_000n }),
+      (interval, start, count, pence) => {
+        const total = (pence * 100n) as Money
+        const plan = { count, total }
+        let sum = 0n
+        for (let k = 0; k < count; k++) sum += instalmentAt(plan, k)!
+        const w = new World(feature({ startDate: start, interval, instalments: plan, totalFeatureValue: total }), null)
+        w.bill(addDays(start, 36 * 370), true)
+        const charged = w.ledger.reduce((s: bigint, r: LedgerRow) => s + r.amount, 0n)
+        const rows = w.ledger.filter((r) => r.kind === 'recurring').length
+        return sum === total && charged === total && rows === count && instalmentAt(plan, count) === null
+      },
+    ),
+    { numRuns: 300 },
+  )
+})
+
+test.run()
