@@ -1,0 +1,132 @@
+import { suite } from 'uvu'
+import * as assert from 'uvu/assert'
+import { applyAnnualIncreases } from '../../core/billing/annual-increases.js'
+import { act, bill, ledgerOf, newCustomer, newFeature } from '../support/billing.js'
+import { openHarness, type Harness } from '../support/harness.js'
+import { activeTargets } from '../support/targets.js'
+
+/** Contract 11 through the API, on every database: templates, terms, discounts, instalments, increases. */
+for (const target of activeTargets()) {
+  const test = suite<{ h: Harness }>(`product rules [${target}]`)
+  test.before(async (ctx) => {
+    ctx.h = await openHarness(target, { now: '2026-01-15T10:00:00.000Z' })
+  })
+  test.after(async (ctx) => ctx.h.close())
+
+  const recurring = async (h: Harness, f: string, type = 'Recurring Charge') => (await ledgerOf(h, f)).filter((r) => r[0] === type).map((r) => r[3])
+
+  test('a standard feature takes the template fields the request leaves out; an unknown one is refused', async ({ h }) => {
+    const c = await newCustomer(h)
+    const seat = (await h.request('GET', `/features/${await newFeature(h, c, { standardFeature: 'Hosted Seat', featureCount: 2, startDate: '2026-01-01' })}`)).body
+    assert.equal([seat.featureType, seat.serviceCharge, seat.serviceChargeInterval, seat.connectionCharge], ['Hosted Seat', 12.5, 'Monthly', 25])
+    const own = (await h.request('GET', `/features/${await newFeature(h, c, { standardFeature: 'Hosted Seat', serviceCharge: 10, connectionCharge: null })}`)).body
+    assert.equal([own.serviceCharge, own.connectionCharge, own.featureType], [10, null, 'Hosted Seat'])
+    const bad = await h.request('POST', `/customers/${c}/features`, { standardFeature: 'Gold Plated' })
+    assert.is(bad.status, 400)
+    assert.match(JSON.stringify(bad.body), /standardFeature/)
+  })
+
+  test('term lengths give term dates, given dates win; Initial and Peak Count keep the committed count', async ({ h }) => {
+    const c = await newCustomer(h)
+    const f = await newFeature(h, c, {
+      serviceCharge: 5,
+      startDate: '2026-01-31',
+      minimumTermPeriodLength: 36,
+      minimumTermPeriodLengthType: 'months',
+      committedTermPeriodLength: 2,
+      committedTermPeriodLengthType: 'years',
+      renewalPeriodLength: 1,
+      renewalPeriodLengthType: 'months',
+      featureCount: 3,
+      featureCountCommittedAuto: 'Initial Count',
+    })
+    const got = (await h.request('GET', `/features/${f}`)).body
+    assert.equal([got.minimumTermDate, got.committedTermDate, got.renewalDate, got.featureCountCommitted], ['2029-01-30', '2028-01-30', '2026-02-28', 3])
+    const given = (await h.request('POST', `/customers/${c}/features`, { startDate: '2026-01-31', minimumTermPeriodLength: 12, minimumTermDate: '2026-06-30' })).body
+    assert.is(given.minimumTermDate, '2026-06-30')
+
+    const peak = await newFeature(h, c, { serviceCharge: 5, startDate: '2026-01-01', featureCount: 2, featureCountCommittedAuto: 'Peak Count' })
+    assert.is((await h.request('GET', `/features/${peak}`)).body.featureCountCommitted, 2)
+    assert.is((await h.request('PATCH', `/features/${peak}`, { featureCount: 4 })).body.featureCountCommitted, 4)
+    assert.is((await h.request('PATCH', `/features/${peak}`, { featureCount: 1 })).body.featureCountCommitted, 4)
+    await act(h, `/features/${peak}`, 'changeRecurringCharge', { featureCount: 6, dateFrom: '2026-03-01' })
+    assert.is((await h.request('GET', `/features/${peak}`)).body.featureCountCommitted, 6)
+    // Billed at the peak in force by each period start: 1 unit in Jan and Feb (PATCH corrected the count), 6 from March.
+    await bill(h, '2026-04-01')
+    assert.equal(await recurring(h, peak), [5, 5, 30, 30])
+  })
+
+  test('a billing run writes discounts beside their charges, with VAT, and rolls renewal dates on', async ({ h }) => {
+    const c = await newCustomer(h)
+    const f = await newFeature(h, c, {
+      serviceCharge: 12.5,
+      featureCount: 2,
+      startDate: '2026-01-31',
+      VATRate: 'Standard 20%',
+      initialFeatureDiscountScheme: 'First Month Free',
+      ongoingFeatureDiscountScheme: '10% First Year',
+      ongoingFeatureDiscountSchemeEndDate: '2026-03-30',
+      renewalPeriodLength: 1,
+      renewalPeriodLengthType: 'months',
+    })
+    await bill(h, '2026-04-01')
+    // 2 × 12.50 = 25.00 a period (from 31 Jan, 28 Feb, 31 Mar): free through 27 Feb, then 10% (2.50)
+    // for periods starting by 30 Mar: the one from 28 Feb, not the one from 31 Mar.
+    assert.equal(await recurring(h, f), [25, 25, 25])
+    assert.equal(await recurring(h, f, 'Recurring Charge Discount'), [-25, -2.5])
+    const rows = (await h.request('GET', `/features/${f}/transactions?transactionType=Recurring Charge Discount`)).body as any[]
+    assert.equal(rows.map((r) => r.VATAmount), [-5, -0.5])
+    const feature = (await h.request('GET', `/features/${f}`)).body
+    assert.is(feature.totalValueCharged, 47.5)
+    // Created 28 Feb (31 Jan + 1 month), rolled by the run to the first date on or after its cutoff.
+    assert.is(feature.renewalDate, '2026-04-28')
+  })
+
+  test('instalments charge the total in equal parts, the last the remainder, then stop', async ({ h }) => {
+    const c = await newCustomer(h)
+    const f = await newFeature(h, c, { totalFeatureValue: 1000, instalments: 3, startDate: '2026-01-15', serviceChargeInterval: 'Calendar Monthly' })
+    await bill(h, '2026-06-01')
+    assert.equal(await recurring(h, f), [333.33, 333.33, 333.34])
+    const got = (await h.request('GET', `/features/${f}`)).body
+    assert.equal([got.totalValueCharged, got.totalValueRemaining], [1000, 0])
+  })
+
+  test('the annual increase job raises due charges once, compounding past years, and history shows it', async ({ h }) => {
+    h.clock.set('2026-01-15T10:00:00.000Z')
+    const c = await newCustomer(h, { annualIncreaseReferenceDate: '2026-04-01', annualIncreaseProfile: 'Fixed 5%' })
+    const inherits = await newFeature(h, c, { serviceCharge: 10, startDate: '2026-01-01' })
+    const own = await newFeature(h, c, { serviceCharge: 10, startDate: '2024-01-01', annualIncreaseReferenceDate: '2025-04-01' })
+    const none = await newFeature(h, c, { serviceCharge: 10, startDate: '2026-01-01', annualIncreaseProfile: 'No Increase' })
+    await bill(h, '2026-03-01')
+    await act(h, `/features/${inherits}`, 'suspend', { status: 'Suspended', dateSuspend: '2026-03-10' })
+
+    h.clock.set('2026-04-02T00:20:00.000Z')
+    // Two workers at once, then the job again: each date is applied once.
+    const ctx = h.platform.context
+    const [a, b] = await Promise.all([applyAnnualIncreases(ctx), applyAnnualIncreases(ctx)])
+    assert.is(a + b, 2)
+    assert.is(await applyAnnualIncreases(ctx), 0)
+    const scheduler = h.platform.createScheduler({ onJobEnd: () => {} })
+    await scheduler.runNow('annual-increases')
+    await scheduler.stop()
+
+    const get = async (id: string) => (await h.request('GET', `/features/${id}`)).body
+    // 10.00 × 1.05 on 1 Apr 2025, × 1.05 again on 1 Apr 2026: 10.50, then 11.025.
+    assert.equal([(await get(own)).serviceCharge, (await get(own)).annualIncreaseReferenceDate], [11.025, '2027-04-01'])
+    assert.equal([(await get(inherits)).serviceCharge, (await get(inherits)).annualIncreaseReferenceDate], [10.5, '2027-04-01'])
+    assert.equal([(await get(none)).serviceCharge, (await get(none)).annualIncreaseReferenceDate], [10, null])
+    const history = (await h.request('GET', `/features/${inherits}/history`)).body as any[]
+    const increases = history.filter((e) => e.action === 'annualIncrease')
+    assert.is(increases.length, 1)
+    assert.equal(increases[0].changes.serviceCharge, [10, 10.5])
+    const events = (await h.request('GET', '/events?limit=1000')).body as any[]
+    assert.is(events.filter((e) => e.type === 'feature.annual_increase_applied').length, 2)
+
+    // Suspended through April: unsuspended in May, the run back-fills April at the new price.
+    await act(h, `/features/${inherits}`, 'unsuspend', { status: 'Active', dateUnsuspend: '2026-05-05' })
+    await bill(h, '2026-06-01')
+    assert.equal(await recurring(h, inherits), [10, 10, 10, 10.5, 10.5, 10.5])
+  })
+
+  test.run()
+}
