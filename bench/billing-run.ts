@@ -27,7 +27,12 @@ const args = parseArgs()
  * a call-charge minimum and a credit limit.
  */
 const invoicing = process.argv.includes('--invoicing')
-const report = new Report(invoicing ? 'billing-run --invoicing' : 'billing-run', args)
+/**
+ * `--discounts` (contract 11) puts a tenth of the features on the `10% First Year` scheme: each
+ * of their periods gets a `Recurring Charge Discount` row beside its charge.
+ */
+const discounts = process.argv.includes('--discounts')
+const report = new Report(['billing-run', invoicing ? '--invoicing' : '', discounts ? '--discounts' : ''].filter(Boolean).join(' '), args)
 const CUTOFF = '2026-01-31'
 
 interface WorkerResult {
@@ -79,6 +84,7 @@ async function billingOf(features: number) {
     const customers = Math.ceil(features / 5)
     await seedCustomers(writer, { customers, numbersPerCustomer: 3, featuresPerCustomer: 5 })
     if (invoicing) await seedInvoicing(writer, customers)
+    if (discounts) await writer.exec(`update features set "initialFeatureDiscountScheme" = '10% First Year' where id % 10 = 0`)
     await writer.close()
     await requestRun(db, 'first')
     const first = await runWorker(db)

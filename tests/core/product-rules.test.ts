@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { increaseDates, increasedCharge } from '../../core/billing/annual-increases.js'
@@ -217,6 +218,15 @@ test('presets: maps are validated and a bad entry is named', () => {
   assert.is(show(increasedCharge(m('10.00'), p.annualIncreaseProfiles['CPI + 3.9%'])), '10.59')
   assert.ok(p.lists.discountSchemes.includes('Spring'))
   assert.equal(p.featureDiscountSchemes.Spring, { percent: null, amount: m('2.50'), months: 3 })
+})
+
+test("the README's presets example of the maps is a valid presets file", () => {
+  const readme = readFileSync('README.md', 'utf8')
+  const block = /Four maps carry[\s\S]*?```json\n([\s\S]*?)\n```/.exec(readme)
+  assert.ok(block, 'the README shows the maps')
+  const p = checkStandardFeatures(mergePresets(JSON.parse(block[1])))
+  assert.equal(p.lists.discountSchemes, ['None', 'First Month Free', '£5 Off'])
+  assert.equal(p.featureDiscountSchemes['£5 Off'], { percent: null, amount: m('5.00'), months: null })
 })
 
 test('a standard feature fills what the request does not give, and only that', () => {
