@@ -1,25 +1,11 @@
-import { addDays, addMonths, type DateOnly } from '../dates/date-only.js'
+import { addPeriod, toPeriodUnit } from '../dates/add-period.js'
+import { addDays, type DateOnly } from '../dates/date-only.js'
 import type { Item, Values } from '../fields/item.js'
-import type { PeriodUnit } from '../presets/engine-lists.js'
 
 /**
  * The feature fields the contract derives from others on create and update (contract 11): term
  * dates from term lengths, and the committed count from `featureCountCommittedAuto`.
  */
-
-/** `start` moved on by `length` units (a length without a unit counts months, as contracts are sold). */
-export function addPeriod(start: DateOnly, length: number, unit: PeriodUnit | null): DateOnly {
-  switch (unit) {
-    case 'days':
-      return addDays(start, length)
-    case 'weeks':
-      return addDays(start, 7 * length)
-    case 'years':
-      return addMonths(start, 12 * length)
-    default:
-      return addMonths(start, length)
-  }
-}
 
 /** A date derived from a length: `…PeriodLength`/`…Type` → the date field, ending the day before (terms) or on (renewal). */
 const TERMS = [
@@ -35,7 +21,7 @@ const isLength = (v: unknown): v is number => typeof v === 'number' && Number.is
 function termDate(item: Readonly<Record<string, unknown>>, term: (typeof TERMS)[number], start: unknown): DateOnly | null {
   const length = item[term.length]
   if (!isDate(start) || !isLength(length)) return null
-  const end = addPeriod(start, length, (item[`${term.length}Type`] as PeriodUnit | null) ?? null)
+  const end = addPeriod(start, length, toPeriodUnit((item[`${term.length}Type`] as string | null) ?? null))
   return term.lastDay ? addDays(end, -1) : end
 }
 
@@ -97,7 +83,7 @@ export function rolledRenewalDate(
   const length = f.renewalPeriodLength
   let date = f.renewalDate
   if (date === null || date >= cutoff || !isLength(length)) return null
-  const unit = (f.renewalPeriodLengthType as PeriodUnit | null) ?? null
+  const unit = toPeriodUnit(f.renewalPeriodLengthType)
   while (date < cutoff) date = addPeriod(date, length, unit)
   return date
 }

@@ -6,7 +6,8 @@ import type { BillingFeature } from '../../core/billing/billing-feature.js'
 import { discountsOf, type DiscountFields } from '../../core/billing/discounts.js'
 import { instalmentAt } from '../../core/billing/instalments.js'
 import type { LedgerRow } from '../../core/billing/ledger-row.js'
-import { addPeriod, derivedFeatureValues, rolledRenewalDate } from '../../core/features/feature-terms.js'
+import { addPeriod, toPeriodUnit } from '../../core/dates/add-period.js'
+import { derivedFeatureValues, rolledRenewalDate } from '../../core/features/feature-terms.js'
 import { checkStandardFeatures } from '../../core/features/standard-feature.js'
 import { withStandardFeature } from '../../core/features/standard-feature.js'
 import type { Item } from '../../core/fields/item.js'
@@ -163,7 +164,7 @@ test('term dates: lengths give dates, the last day of a term is the day before i
   assert.is(addPeriod(d('2025-01-31'), 1, 'months'), d('2025-02-28'))
   assert.is(addPeriod(d('2024-02-29'), 1, 'years'), d('2025-02-28'))
   assert.is(addPeriod(d('2025-01-01'), 2, 'weeks'), d('2025-01-15'))
-  assert.is(addPeriod(d('2025-01-01'), 36, null), d('2028-01-01'))
+  assert.is(addPeriod(d('2025-01-01'), 36, toPeriodUnit(null)), d('2028-01-01'))
   const created = derivedFeatureValues(
     { startDate: d('2025-01-31'), minimumTermPeriodLength: 36, minimumTermPeriodLengthType: 'months', committedTermPeriodLength: 12, renewalPeriodLength: 1, renewalPeriodLengthType: 'years', committedTermDate: d('2025-06-30') },
     null,
