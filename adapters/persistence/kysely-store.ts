@@ -12,6 +12,8 @@ import { RecentKeys } from './repositories/recent-keys.js'
 import { KyselyContactRepository } from './repositories/kysely-contact-repository.js'
 import { KyselyLifecycleLog } from './repositories/kysely-lifecycle-log.js'
 import { KyselyLedger } from './repositories/kysely-ledger.js'
+import { KyselyRunPartitions } from './repositories/kysely-run-partitions.js'
+import type { RunPartitions } from '../../core/ports/run-partitions.js'
 import { KyselyIncreaseSchedule } from './repositories/kysely-increase-schedule.js'
 import type { IncreaseSchedule } from '../../core/ports/increase-schedule.js'
 import { KyselyCustomerRepository } from './repositories/kysely-customer-repository.js'
@@ -62,6 +64,7 @@ export class KyselyStore implements Store {
   readonly apiKeys: ApiKeyRepository
   readonly lifecycle: LifecycleLog
   readonly ledger: Ledger
+  readonly runPartitions: RunPartitions
   readonly rating: RatingData
   readonly receivables: Receivables
   readonly changes: ChangeLog
@@ -80,6 +83,7 @@ export class KyselyStore implements Store {
     this.apiKeys = new KyselyApiKeyRepository(db, shared.queries, shared.recentKeys)
     this.lifecycle = new KyselyLifecycleLog(db, dialect)
     this.ledger = new KyselyLedger(db, dialect)
+    this.runPartitions = new KyselyRunPartitions(db, dialect)
     this.rating = new KyselyRatingData(db, dialect)
     this.receivables = new KyselyReceivables(db, dialect)
     this.changes = new KyselyChangeLog(db, dialect, shared.actor)

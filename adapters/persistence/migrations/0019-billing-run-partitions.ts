@@ -1,0 +1,25 @@
+import type { Kysely } from 'kysely'
+import type { DatabaseDialect } from '../dialect/dialect.js'
+
+/**
+ * A billing run's partitions (core/ports/run-partitions.ts): ranges of customer IDs that
+ * workers claim under expiring leases (`leaseExpiresAt`, milliseconds since the epoch on the
+ * claiming host), each with its progress, so several workers bill one run together.
+ */
+export async function up(db: Kysely<any>, dialect: DatabaseDialect): Promise<void> {
+  await dialect
+    .addIdColumn(db.schema.createTable('billing_run_partitions'))
+    .addColumn('billingRunID', dialect.idRefType, (c) => c.notNull().references('billing_runs.id').onDelete('cascade'))
+    .addColumn('status', 'text', (c) => c.notNull())
+    .addColumn('afterCustomerID', dialect.idRefType, (c) => c.notNull())
+    .addColumn('lastCustomerID', dialect.idRefType)
+    .addColumn('progressCustomerID', dialect.idRefType, (c) => c.notNull())
+    .addColumn('customersTotal', 'integer', (c) => c.notNull())
+    .addColumn('customersDone', 'integer', (c) => c.notNull().defaultTo(0))
+    .addColumn('invoiceCount', 'integer', (c) => c.notNull().defaultTo(0))
+    .addColumn('holder', 'text')
+    .addColumn('leaseExpiresAt', 'bigint', (c) => c.notNull().defaultTo(0))
+    .execute()
+  // A claim reads the run's partitions in ID order; totals read them all.
+  await db.schema.createIndex('billing_run_partitions_run_idx').on('billing_run_partitions').columns(['billingRunID', 'id']).execute()
+}
