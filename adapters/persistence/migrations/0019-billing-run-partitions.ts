@@ -1,10 +1,15 @@
-import type { Kysely } from 'kysely'
+import { sql, type Kysely } from 'kysely'
 import type { DatabaseDialect } from '../dialect/dialect.js'
 
 /**
  * A billing run's partitions (core/ports/run-partitions.ts): ranges of customer IDs that
  * workers claim under expiring leases (`leaseExpiresAt`, milliseconds since the epoch on the
  * claiming host), each with its progress, so several workers bill one run together.
+ *
+ * And two partial indexes for lists that look for few customers among many (operations views):
+ * those in final bill and those with a credit alert now. Without them Postgres reads the
+ * customers' ID index from the start, testing each row, until it has a page: at ten million
+ * customers and a handful in final bill, the whole table (tests/persistence/postgres-plans.test.ts).
  */
 export async function up(db: Kysely<any>, dialect: DatabaseDialect): Promise<void> {
   await dialect
@@ -22,4 +27,11 @@ export async function up(db: Kysely<any>, dialect: DatabaseDialect): Promise<voi
     .execute()
   // A claim reads the run's partitions in ID order; totals read them all.
   await db.schema.createIndex('billing_run_partitions_run_idx').on('billing_run_partitions').columns(['billingRunID', 'id']).execute()
+  await db.schema.createIndex('customers_final_bill_idx').on('customers').column('id').where(sql.ref('isFinalBill'), '=', 1).execute()
+  await db.schema
+    .createIndex('customers_credit_alert_idx')
+    .on('customers')
+    .column('id')
+    .where((eb) => eb.and([eb(sql.ref('creditAlerts'), 'is not', null), eb(sql.ref('creditAlerts'), '<>', sql.lit('[]'))]))
+    .execute()
 }
