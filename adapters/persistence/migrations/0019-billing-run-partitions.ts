@@ -10,6 +10,10 @@ import type { DatabaseDialect } from '../dialect/dialect.js'
  * those in final bill and those with a credit alert now. Without them Postgres reads the
  * customers' ID index from the start, testing each row, until it has a page: at ten million
  * customers and a handful in final bill, the whole table (tests/persistence/postgres-plans.test.ts).
+ *
+ * `transactions_feature_idx` goes: the natural key's unique index starts with `featureID` and
+ * serves every lookup by feature, and each index is written for each of the run's million
+ * ledger rows (bench/RESULTS.md, issue 24).
  */
 export async function up(db: Kysely<any>, dialect: DatabaseDialect): Promise<void> {
   await dialect
@@ -34,4 +38,5 @@ export async function up(db: Kysely<any>, dialect: DatabaseDialect): Promise<voi
     .column('id')
     .where((eb) => eb.and([eb(sql.ref('creditAlerts'), 'is not', null), eb(sql.ref('creditAlerts'), '<>', sql.lit('[]'))]))
     .execute()
+  await db.schema.dropIndex('transactions_feature_idx').execute()
 }
