@@ -10,6 +10,7 @@ import { seedCustomers } from './support/fixtures.js'
 import { log, Report } from './support/report.js'
 import { median } from './support/stats.js'
 import { databaseCpu } from './support/database-cpu.js'
+import { tableSizes } from './support/table-sizes.js'
 
 /**
  * The monthly billing run over 1,000,000 features: under 60 s, at least 0.3 of a baseline that
@@ -114,6 +115,8 @@ async function scaleOutOf(features: number, workers: number): Promise<ScaleOut> 
     const sum = (f: (r: WorkerResult) => number) => results.reduce((n, r) => n + f(r), 0)
     const outcome = { status: 'Complete', customers: sum((r) => r.outcome.customers), invoices: sum((r) => r.outcome.invoices), ledgerWrites: sum((r) => r.outcome.ledgerWrites) }
     const out: ScaleOut = { ms, workerCpuMs: sum((r) => r.cpuMs), databaseCpuMs: cpu ? cpu.seconds() * 1000 : null, outcome, shares: results.map((r) => r.outcome.customers) }
+    // What a row costs on disk, once per size (docs/scaling.md plans capacity from it).
+    if (workers === workerCounts![0]) await tableSizes(db, ['customers', 'numbers', 'features', 'transactions', 'invoices', 'ledger_reconciled', 'events', 'history'])
     log(`${workers} worker(s): ${(ms / 1000).toFixed(1)} s, workers' CPU ${(out.workerCpuMs / 1000).toFixed(1)} s, database backends' CPU ${out.databaseCpuMs === null ? 'n/a' : `${(out.databaseCpuMs / 1000).toFixed(1)} s`}, customers per worker ${out.shares.join(' / ')}, ${JSON.stringify(outcome)}`)
     return out
   } finally {

@@ -6,7 +6,7 @@ import { refreshCreditAlerts } from '../credit/credit-alerts.js'
 import { settleAccounts } from './settle-accounts.js'
 import { billBatch } from './bill-batch.js'
 import { progressValues, runProgress, type RunProgress } from './run-progress.js'
-import type { RunExecution } from './run-execution.js'
+import { statisticsDue, type RunExecution } from './run-execution.js'
 
 /**
  * Batches a transaction bills before it commits. Batches are small for memory's sake (see
@@ -32,7 +32,6 @@ export async function billPartition(ctx: PlatformContext, run: BillingRun, cutof
   let pageSize = Math.min(exec.batchSize, Math.ceil(exec.batchFeatures / 10))
   for (;;) {
     if (exec.signal?.aborted) return ctx.store.runPartitions.release(partition.id, exec.holder)
-    if (exec.statisticsDue()) await ctx.store.ledger.refreshStatistics()
     let step: Awaited<ReturnType<typeof billStep>>
     try {
       step = await ctx.store.transaction((store) => billStep({ ...ctx, store }, run, cutoff, partition, exec, after, pageSize))
@@ -44,6 +43,7 @@ export async function billPartition(ctx: PlatformContext, run: BillingRun, cutof
     pageSize = step.size
     exec.add(step)
     if (step.progress && step.customers > 0) exec.onProgress?.(step.progress)
+    if (step.progress && statisticsDue(step.progress.customersDone - step.customers, step.progress.customersDone)) await ctx.store.ledger.refreshStatistics()
     if (step.finished) return
   }
 }

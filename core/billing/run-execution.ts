@@ -2,8 +2,20 @@ import type { Stamp } from '../dates/stamp.js'
 import type { RunProgress } from './run-progress.js'
 import type { NumberSettings } from './bill-batch.js'
 
-/** Ledger rows written before the first refresh of the database's statistics during a run. */
-const STATISTICS_FIRST = 5_000
+/** Customers a run bills before the first refresh of the database's statistics (about 5,000 ledger rows). */
+const STATISTICS_FIRST = 1_000
+
+/**
+ * Whether a step that took the run's billed customers from `before` to `after` crossed a point
+ * where the database's statistics are refreshed: 1,000 customers, then each doubling (a plan
+ * chosen while the ledger looked empty scans it whole once it is large). Counted over the whole
+ * run, so the step that crosses a point refreshes, whichever worker made it: counted per worker,
+ * four workers would run about three times as many ANALYZEs as one.
+ */
+export function statisticsDue(before: number, after: number): boolean {
+  for (let at = STATISTICS_FIRST; at <= after; at *= 2) if (before < at) return true
+  return false
+}
 
 /** How one worker executes its share of a billing run (see `RunOptions`), and what it has done so far. */
 export class RunExecution {
@@ -12,7 +24,6 @@ export class RunExecution {
   writes = 0
   /** Partitions this execution claimed (a planning one included). */
   claimed = 0
-  private refreshAt = STATISTICS_FIRST
 
   constructor(
     readonly holder: string,
@@ -31,15 +42,5 @@ export class RunExecution {
     this.customers += step.customers
     this.invoices += step.invoices
     this.writes += step.writes
-  }
-
-  /**
-   * Whether the database's statistics are due a refresh: each time this execution has doubled
-   * what it wrote (a plan chosen while the ledger looked empty scans it whole once it is large).
-   */
-  statisticsDue(): boolean {
-    if (this.writes < this.refreshAt) return false
-    this.refreshAt = this.writes * 2
-    return true
   }
 }
