@@ -11,7 +11,7 @@ try {
   const rssAtStart = process.memoryUsage().rss / 2 ** 20
   const start = performance.now()
   const cpuStart = process.cpuUsage()
-  const outcome = await runNextBillingRun(platform.context)
+  const outcome = await runNextBillingRun(platform.context, process.env.BATCH_FEATURES ? { batchFeatures: Number(process.env.BATCH_FEATURES) } : {})
   const ms = performance.now() - start
   // CPU time of the worker alone: comparable between runs on a loaded machine, unlike wall time.
   const cpu = process.cpuUsage(cpuStart)

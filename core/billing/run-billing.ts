@@ -1,5 +1,4 @@
 import { maxDate, type DateOnly } from '../dates/date-only.js'
-import type { Stamp } from '../dates/stamp.js'
 import { rolledRenewalDate } from '../features/feature-terms.js'
 import { BillingError } from '../errors.js'
 import type { BillingRun } from '../fields/entity.js'
@@ -99,6 +98,7 @@ async function executeBillingRun(ctx: PlatformContext, run: BillingRun, options:
   })
   await ctx.store.repository('billingRuns').update(run.id, progressValues(progress.at(ctx.clock.now())))
   if (!resumed) await rateUnratedCalls(ctx, cutoff)
+  await rollRenewals(ctx, cutoff)
   const numbers: NumberSettings = { minimums: await ctx.store.receivables.anyNumberMinimums(), creditLimits: await ctx.store.creditControl.anyNumberCreditLimits() }
   // Statistics are refreshed at the start and each time the run has doubled what it wrote.
   await ctx.store.ledger.refreshStatistics()
@@ -195,7 +195,6 @@ async function billBatch(ctx: PlatformContext, store: Store, run: BillingRun, cu
   }
   const ledger = await store.ledger.engineRows(due.map((d) => d.item.id))
   const now = ctx.clock.now()
-  await rollRenewals(store, marked, cutoff, now)
   const reconciled = new Map<string, string>()
   const plans = due.map(({ item, customer, input, at, mark }) => {
     const diff = planLedgerDiff(input.feature, input.history, ledger.get(item.id) ?? [], at)
@@ -218,11 +217,22 @@ async function billBatch(ctx: PlatformContext, store: Store, run: BillingRun, cu
   }
 }
 
-/** Renewal dates before the cutoff move on by their length (few features have one to move). */
-async function rollRenewals(store: Store, marked: readonly { feature: RunFeature }[], cutoff: DateOnly, now: Stamp): Promise<void> {
-  for (const { feature } of marked) {
-    const renewalDate = feature.renewalDate === null ? null : rolledRenewalDate(feature, cutoff)
-    if (renewalDate !== null) await store.repository('features').update(feature.id, { renewalDate, updatedStamp: now })
+/**
+ * Renewal dates before the cutoff move on by their length (contract 11). Few features have one
+ * due, so they are found by an index once a run rather than read with every batch's features.
+ */
+async function rollRenewals(ctx: PlatformContext, cutoff: DateOnly): Promise<void> {
+  for (;;) {
+    const due = await ctx.store.terms.renewalsDue(cutoff, 500)
+    let moved = 0
+    for (const f of due) {
+      const renewalDate = rolledRenewalDate(f, cutoff)
+      if (renewalDate === null) continue
+      await ctx.store.repository('features').update(f.id, { renewalDate, updatedStamp: ctx.clock.now() })
+      moved++
+    }
+    // Each page moves its features past the cutoff; one that moved none (fractional lengths) ends it.
+    if (due.length < 500 || moved === 0) return
   }
 }
 
