@@ -93,7 +93,8 @@ export function expectedRecurring(feature: BillingFeature, history: ChargeHistor
         const charge = chargeOf(piece, period, instalment, cutByEnd, run.series)
         if (charge === null) continue
         out.push(charge)
-        const discount = feature.discounts.length ? discountOn(feature.discounts, period.start) : null
+        // A credit (a negative price) is not discounted: a discount only ever takes off.
+        const discount = feature.discounts.length && charge.amount > 0n ? discountOn(feature.discounts, period.start) : null
         if (discount) {
           const days = piece.version.serviceCharge === null ? daysCovered(period.start, period.end) : period.days
           const off = discountAmounts(discount, charge.rate, charge.quantity, charge.amount, daysCovered(piece.start, piece.end), days)
