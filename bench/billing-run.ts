@@ -6,7 +6,7 @@ import { openBulkWriter, type BulkColumn } from './support/bulk-insert.js'
 import { childCommand } from './support/build.js'
 import { startChild } from './support/child-process.js'
 import { openBenchDatabase, type BenchDatabase } from './support/database.js'
-import { seedCustomers } from './support/fixtures.js'
+import { seedCustomers, seedInvoicing } from './support/fixtures.js'
 import { log, Report } from './support/report.js'
 import { median } from './support/stats.js'
 import { databaseCpu } from './support/database-cpu.js'
@@ -183,21 +183,6 @@ async function billingOf(features: number) {
   } finally {
     await db.dispose()
   }
-}
-
-/** The customers' invoicing fields, their held payments and their numbers' minimums and limits (see `--invoicing`). */
-async function seedInvoicing(writer: ReturnType<typeof openBulkWriter>, customers: number): Promise<void> {
-  await writer.exec(`update customers set "billingCycle" = case id % 3 when 0 then 'Monthly' when 1 then 'Quarterly' else 'Annually' end,
-    "paymentTerms" = 30, "paymentTermsType" = case id % 3 when 0 then 'Days' when 1 then 'Months' else 'Days after month end' end,
-    "paymentMethod" = 'Direct Debit', "heldCredit" = case when id % 10 = 0 then 50000 else 0 end,
-    "creditLimit" = case when id % 10 = 1 then 1000000 else null end, "creditAlerts" = '[]'`)
-  await writer.exec(`update numbers set "lowInvoiceActionValue" = 10000, "creditLimit" = 500000 where id % 20 = 0`)
-  const t = (name: string): BulkColumn => ({ name, type: 'text' })
-  const b = (name: string): BulkColumn => ({ name, type: 'bigint' })
-  const i = (name: string): BulkColumn => ({ name, type: 'integer' })
-  await writer.insert('transactions', [b('customerID'), t('transactionType'), t('transactionDate'), b('amount'), b('VATAmount'), i('approved'), i('settles'), t('createdStamp'), t('updatedStamp')], (function* () {
-    for (let c = 10; c <= customers; c += 10) yield [c, 'Payment', '2026-01-10', -50_000, 0, 0, 1, '2026-01-10T09:00:00.000Z', '2026-01-10T09:00:00.000Z']
-  })())
 }
 
 /** The baseline: bulk-inserts `rows` ledger rows into an empty ledger (same table, same indexes). */

@@ -14,8 +14,8 @@ import { KyselyLifecycleLog } from './repositories/kysely-lifecycle-log.js'
 import { KyselyLedger } from './repositories/kysely-ledger.js'
 import { KyselyRunPartitions } from './repositories/kysely-run-partitions.js'
 import type { RunPartitions } from '../../core/ports/run-partitions.js'
-import { KyselyIncreaseSchedule } from './repositories/kysely-increase-schedule.js'
-import type { IncreaseSchedule } from '../../core/ports/increase-schedule.js'
+import { KyselyTermSchedule } from './repositories/kysely-term-schedule.js'
+import type { TermSchedule } from '../../core/ports/term-schedule.js'
 import { KyselyCustomerRepository } from './repositories/kysely-customer-repository.js'
 import { KyselyFeatureRepository } from './repositories/kysely-feature-repository.js'
 import type { Ledger } from '../../core/ports/ledger.js'
@@ -70,7 +70,7 @@ export class KyselyStore implements Store {
   readonly changes: ChangeLog
   readonly webhookOutbox: WebhookOutbox
   readonly creditControl: CreditControl
-  readonly increases: IncreaseSchedule
+  readonly terms: TermSchedule
 
   constructor(
     readonly db: Kysely<any>,
@@ -89,7 +89,7 @@ export class KyselyStore implements Store {
     this.changes = new KyselyChangeLog(db, dialect, shared.actor)
     this.webhookOutbox = new KyselyWebhookOutbox(db, dialect)
     this.creditControl = new KyselyCreditControl(db, dialect)
-    this.increases = new KyselyIncreaseSchedule(db, dialect)
+    this.terms = new KyselyTermSchedule(db, dialect)
   }
 
   private readonly peers: Peers = (name) => this.repositoryOf(name)

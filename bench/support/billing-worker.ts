@@ -21,7 +21,7 @@ try {
     outcome.ledgerWrites += o.ledgerWrites
   }
   for (;;) {
-    const o = await runNextBillingRun(platform.context, { leaseMs: 10_000 })
+    const o = await runNextBillingRun(platform.context, { leaseMs: 10_000, ...(process.env.BATCH_FEATURES ? { batchFeatures: Number(process.env.BATCH_FEATURES) } : {}) })
     if (o) add(o)
     // Another worker may complete the run: its status says when every partition is billed.
     const [open] = await platform.context.store.repository('billingRuns').list({ where: [{ op: 'in', column: 'status', values: ['Requested', 'Running'] }], limit: 1 })

@@ -1,6 +1,4 @@
 import { maxDate, type DateOnly } from '../dates/date-only.js'
-import type { Stamp } from '../dates/stamp.js'
-import { rolledRenewalDate } from '../features/feature-terms.js'
 import type { BillingRun } from '../fields/entity.js'
 import { effectiveStateOn, type LifecycleEvent } from '../lifecycle/events.js'
 import type { PlatformContext } from '../platform.js'
@@ -44,7 +42,6 @@ export async function billBatch(ctx: PlatformContext, store: Store, run: Billing
   }
   const ledger = await store.ledger.engineRows(due.map((d) => d.item.id))
   const now = ctx.clock.now()
-  await rollRenewals(store, marked, cutoff, now)
   const reconciled = new Map<string, string>()
   const plans = due.map(({ item, customer, input, at, mark }) => {
     const diff = planLedgerDiff(input.feature, input.history, ledger.get(item.id) ?? [], at)
@@ -64,14 +61,6 @@ export async function billBatch(ctx: PlatformContext, store: Store, run: Billing
     limited: ids.filter((id) => limited.has(id)),
     planned: due.length,
     writes: merged.inserts.length + merged.updates.length + merged.deletes.length,
-  }
-}
-
-/** Renewal dates before the cutoff move on by their length (few features have one to move). */
-async function rollRenewals(store: Store, marked: readonly { feature: RunFeature }[], cutoff: DateOnly, now: Stamp): Promise<void> {
-  for (const { feature } of marked) {
-    const renewalDate = feature.renewalDate === null ? null : rolledRenewalDate(feature, cutoff)
-    if (renewalDate !== null) await store.repository('features').update(feature.id, { renewalDate, updatedStamp: now })
   }
 }
 

@@ -1,4 +1,5 @@
 import type { DateOnly } from '../dates/date-only.js'
+import { rolledRenewalDate } from '../features/feature-terms.js'
 import type { BillingRun } from '../fields/entity.js'
 import type { PlatformContext } from '../platform.js'
 import type { PlannedPartition, RunPartition } from '../ports/run-partitions.js'
@@ -12,12 +13,13 @@ const WEIGHTS_PAGE = 10_000
 
 /**
  * Prepares a run whose `Planning` partition this worker claimed: rates the calls that could not
- * be rated before, then replaces the partition with the run's partitions (one where the
+ * be rated before, rolls the renewal dates the cutoff passed, then replaces the partition with the run's partitions (one where the
  * database has no parallel writers). A worker killed while planning leaves the partition to be
  * claimed and planned again after its lease; one that lost the lease meanwhile stores nothing.
  */
 export async function planRun(ctx: PlatformContext, run: BillingRun, cutoff: DateOnly, partition: RunPartition, exec: RunExecution): Promise<void> {
   await rateUnratedCalls(ctx, cutoff)
+  await rollRenewals(ctx, cutoff)
   await ctx.store.ledger.refreshStatistics()
   const after = partition.afterCustomerID
   const { runPartitions } = ctx.store
@@ -36,5 +38,25 @@ async function splitRun(ctx: PlatformContext, after: string, target: number): Pr
     splitter.add(page)
     if (page.length < WEIGHTS_PAGE) return splitter.finish()
     from = page.at(-1)!.id
+  }
+}
+
+/**
+ * Renewal dates before the cutoff move on by their length (contract 11). Few features have one
+ * due, so they are found by an index once a run rather than read with every batch's features.
+ * A worker planning the run again after a crash finds none left to move.
+ */
+async function rollRenewals(ctx: PlatformContext, cutoff: DateOnly): Promise<void> {
+  for (;;) {
+    const due = await ctx.store.terms.renewalsDue(cutoff, 500)
+    let moved = 0
+    for (const f of due) {
+      const renewalDate = rolledRenewalDate(f, cutoff)
+      if (renewalDate === null) continue
+      await ctx.store.repository('features').update(f.id, { renewalDate, updatedStamp: ctx.clock.now() })
+      moved++
+    }
+    // Each page moves its features past the cutoff; one that moved none (fractional lengths) ends it.
+    if (due.length < 500 || moved === 0) return
   }
 }

@@ -172,14 +172,16 @@ export class KyselyResourceRepository implements ResourceRepository {
     return (await this.finish([item]))[0]
   }
 
+  /**
+   * The row as stored after the update comes back from the update itself (`returning`, with the
+   * computed columns the select would add): no statement to read it again.
+   */
   async update(id: string, values: Values): Promise<Item | undefined> {
     const row = this.codec.encode(values)
-    if (Object.keys(row).length > 0) {
-      await this.translate(() =>
-        this.db.updateTable(this.table).set(row).where('id', '=', this.dialect.encodeId(id)).execute(),
-      )
-    }
-    return this.get(id)
+    if (Object.keys(row).length === 0) return this.get(id)
+    let q = this.db.updateTable(this.table).set(row).where('id', '=', this.dialect.encodeId(id)).returningAll()
+    for (const [name, expression] of Object.entries(this.computedSql() ?? {})) q = q.returning(expression.as(name))
+    return this.finishOne(await this.translate(() => q.executeTakeFirst()))
   }
 
   async remove(id: string): Promise<boolean> {

@@ -99,7 +99,7 @@ function selectedColumns(resource: Resource, dialect: DatabaseDialect): Selected
   if (!pack) return { select: resource.fields.map((f) => `${table}.${f.name}`), decode: (r) => codec.decode(r) }
   const inPack = new Map(pack.packed.map((f, i) => [f.name, i]))
   const plain = resource.fields.filter((f) => !inPack.has(f.name))
-  const decode = codec.decoderOf((f) => (inPack.has(f.name) ? `p[${inPack.get(f.name)}]` : `row[${JSON.stringify(f.name)}]`))
+  const decode = codec.decoderOf(inPack)
   return {
     select: [pack.column.as('packed'), ...plain.map((f) => `${table}.${f.name}`)],
     decode: (r) => decode(r, pack.unpack(r.packed)),
