@@ -6,6 +6,7 @@ import type { LifecycleLog } from './lifecycle-log.js'
 import type { ChangeLog } from './change-log.js'
 import type { WebhookOutbox } from './webhook-outbox.js'
 import type { Ledger } from './ledger.js'
+import type { RunPartitions } from './run-partitions.js'
 import type { RatingData } from './rating-data.js'
 import type { Receivables } from './receivables.js'
 import type { CreditControl } from './credit-control.js'
@@ -24,6 +25,8 @@ export interface Store {
   readonly contacts: ContactRepository
   readonly lifecycle: LifecycleLog
   readonly ledger: Ledger
+  /** The partitions of billing runs, claimed by the workers that bill them. */
+  readonly runPartitions: RunPartitions
   readonly rating: RatingData
   readonly receivables: Receivables
   /** History entries and events, written with the change they describe (contract 12). */

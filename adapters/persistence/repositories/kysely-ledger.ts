@@ -32,8 +32,8 @@ export class KyselyLedger implements Ledger {
     this.reads = new KyselyRunReads(db, dialect)
   }
 
-  runCustomers(afterID: string, limit: number): Promise<RunCustomer[]> {
-    return this.reads.customersAfter(afterID, limit)
+  runCustomers(afterID: string, limit: number, lastID?: string | null): Promise<RunCustomer[]> {
+    return this.reads.customersAfter(afterID, limit, lastID ?? null)
   }
 
   runCustomerCount(afterID: string): Promise<number> {

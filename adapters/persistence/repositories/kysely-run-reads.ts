@@ -39,8 +39,8 @@ export class KyselyRunReads {
     return columns
   }
 
-  /** The next customers by ID, locked (Postgres) in ID order as `lockIds` would lock them. */
-  async customersAfter(afterID: string, limit: number): Promise<RunCustomer[]> {
+  /** The next customers by ID (through `lastID` when not null), locked (Postgres) in ID order as `lockIds` would lock them. */
+  async customersAfter(afterID: string, limit: number, lastID: string | null): Promise<RunCustomer[]> {
     const { select, decode } = this.columns('customers')
     let q = this.db
       .selectFrom('customers')
@@ -48,6 +48,7 @@ export class KyselyRunReads {
       .where('customers.id', '>', this.dialect.encodeId(afterID))
       .orderBy('customers.id')
       .limit(limit)
+    if (lastID !== null) q = q.where('customers.id', '<=', this.dialect.encodeId(lastID))
     if (this.dialect.rowLocks) q = q.forUpdate()
     // Decoded from exactly the run's customer fields.
     return (await q.execute()).map(decode) as RunCustomer[]
