@@ -48,7 +48,7 @@ const band = v.pipe(v.string(), v.trim(), v.minLength(1, 'a charge band is not e
 const PlanEntry = v.strictObject({
   callClasses: v.array(v.picklist(planCallClasses, `a call class: one of ${planCallClasses.join(', ')}`)),
   chargeBands: v.optional(v.pipe(v.array(band), v.minLength(1, 'leave chargeBands out to cover every band'))),
-  allowanceMinutes: v.pipe(v.number('a number of minutes'), v.minValue(0, 'at least 0'), v.maxValue(10_000_000, 'at most 10,000,000'), v.multipleOf(0.001, 'at most 3 decimals')),
+  allowanceMinutes: v.pipe(v.number('a number of minutes'), v.minValue(0, 'at least 0'), v.maxValue(10_000_000, 'at most 10,000,000'), v.check((n) => Math.abs(n * 1000 - Math.round(n * 1000)) < 1e-6, 'at most 3 decimals')),
   period: v.picklist(discountPlanPeriods, `one of ${discountPlanPeriods.join(', ')}`),
 })
 

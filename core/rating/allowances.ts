@@ -117,26 +117,33 @@ export interface MonthCall {
 }
 
 /**
- * The milliseconds each call of one customer's month uses, the calls given in start order: each
- * uses what its buckets have left, up to its rated duration. A billed call takes again what it
- * took when billed (or what is left, if less), so a late call never makes a month give more than
- * its allowance. The same calls give the same result whatever order they were imported in.
+ * The milliseconds each call of one customer's month uses, the calls given in start order. Billed
+ * calls first take again what they took when billed (as far as it is there): that is on an
+ * invoice, so a late call never makes a month give more than its allowance. Then each other call,
+ * in start order, uses what its buckets have left, up to its rated duration. The same calls give
+ * the same result whatever order they were imported in.
  */
 export function allocateMonth(calls: readonly MonthCall[], allowances: CustomerAllowances): bigint[] {
   const left = new Map<string, bigint>()
-  return calls.map((call) => {
-    let want = call.billed ? call.usedMs : call.ratedMs
-    let used = 0n
+  const used = new Array<bigint>(calls.length).fill(0n)
+  const take = (call: MonthCall, want: bigint): bigint => {
+    let got = 0n
     for (const b of allowances.bucketsOf(call.numberID)) {
-      if (want <= 0n) break
+      if (want <= got) break
       if (!covers(b.plan, call.callType, call.chargeBand)) continue
       const remaining = left.get(b.key) ?? b.ms
-      const take = remaining < want ? remaining : want
-      if (take <= 0n) continue
-      left.set(b.key, remaining - take)
-      used += take
-      want -= take
+      const share = remaining < want - got ? remaining : want - got
+      if (share <= 0n) continue
+      left.set(b.key, remaining - share)
+      got += share
     }
-    return used
+    return got
+  }
+  calls.forEach((call, i) => {
+    if (call.billed) used[i] = take(call, call.usedMs)
   })
+  calls.forEach((call, i) => {
+    if (!call.billed) used[i] = take(call, call.ratedMs)
+  })
+  return used
 }
