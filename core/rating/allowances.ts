@@ -13,8 +13,9 @@ import type { DiscountPlan } from '../presets/discount-plans.js'
  *   plan any of them holds, for the calls of every number any of them covers. A feature on a
  *   customer or service that names a pool covers only the pool's numbers; a number that names a
  *   pool joins it even without a plan of its own. A holder without a pool name is a pool alone.
- * - A call uses the buckets (pool × plan) that cover its class and charge band, in order of pool
- *   then plan name, each as far as it has seconds left.
+ * - A call uses the buckets (pool × plan) that cover its class and charge band, each as far as it
+ *   has seconds left: first the pools its number belongs to, then those of features covering every
+ *   number of the customer (a fallback), each group in order of pool then plan name.
  */
 
 /** A number or feature holding a plan or naming a pool, as the rater reads it. */
@@ -78,10 +79,9 @@ export function customerAllowances(holders: readonly AllowanceHolder[], plans: R
     bucketsOf(numberID) {
       let list = byNumber.get(numberID)
       if (!list) {
-        list = ordered.filter((b) => {
-          const m = members.get(poolOf(b))
-          return m !== undefined && (m.has(numberID) || m.has(ALL))
-        })
+        const own = ordered.filter((b) => members.get(poolOf(b))?.has(numberID))
+        const everyNumber = ordered.filter((b) => !own.includes(b) && members.get(poolOf(b))?.has(ALL))
+        list = [...own, ...everyNumber]
         byNumber.set(numberID, list)
       }
       return list

@@ -49,7 +49,7 @@ export async function reallocateAllowances(data: RatingData, shared: RatingShare
 }
 
 /** Start time, then fingerprint: compared as code units, the same on every database. */
-function startOrder(a: AllowanceCall, b: AllowanceCall): number {
+export function startOrder(a: Pick<AllowanceCall, 'startTime' | 'fingerprint'>, b: Pick<AllowanceCall, 'startTime' | 'fingerprint'>): number {
   if (a.startTime !== b.startTime) return a.startTime < b.startTime ? -1 : 1
   return a.fingerprint < b.fingerprint ? -1 : a.fingerprint > b.fingerprint ? 1 : 0
 }

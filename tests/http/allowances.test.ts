@@ -148,8 +148,11 @@ for (const target of activeTargets()) {
   })
 
   test('property: charged + allowance = rated seconds, and the result does not depend on the order files arrive in', async ({ h }) => {
-    const day = fc.integer({ min: 1, max: 56 })
-    const record = fc.record({ day, minute: fc.integer({ min: 0, max: 479 }), seconds: fc.integer({ min: 1, max: 400 }), on: fc.integer({ min: 0, max: 2 }), mobile: fc.boolean() })
+    // Few days and minutes, so months meet and calls compete. Each record starts in its own
+    // second: calls starting together are ordered by their fingerprint, which holds the calling
+    // number, so two customers' alike calls could differ (tests/core/allowances.test.ts covers ties).
+    const day = fc.constantFrom(1, 2, 29, 30, 32)
+    const record = fc.record({ day, minute: fc.integer({ min: 0, max: 3 }), seconds: fc.integer({ min: 1, max: 400 }), on: fc.integer({ min: 0, max: 2 }), mobile: fc.boolean() })
     await fc.assert(
       fc.asyncProperty(fc.array(record, { minLength: 1, maxLength: 12 }), fc.integer({ min: 1, max: 3 }), fc.integer({ min: 0, max: 1000 }), async (records, files, seed) => {
         // Two customers alike: one gets the files in one order, the other in another.
@@ -162,7 +165,7 @@ for (const target of activeTargets()) {
             await newNumber(h, c, { discountPlan1: 'Five Mobile' }),
           ]
           const rows = records.map((r, i) => {
-            const date = new Date(Date.UTC(2026, 0, 1 + r.day, 9, r.minute, 0)).toISOString().slice(0, 19) + 'Z'
+            const date = new Date(Date.UTC(2026, 0, 1 + r.day, 9, r.minute, i)).toISOString().slice(0, 19) + 'Z'
             return `${numbers[r.on].number},07700${String(800000 + i).padStart(6, '0')},${date},${r.seconds},${r.mobile ? 'MOB' : 'UK'},${r.mobile ? 'mobile' : 'national'},Gamma`
           })
           const parts = Array.from({ length: files }, (_, f) => rows.filter((_, i) => i % files === f))
@@ -184,7 +187,7 @@ for (const target of activeTargets()) {
         }
         assert.is(outcomes[1], outcomes[0])
       }),
-      { numRuns: 15, seed: 22 },
+      { numRuns: 25, seed: 22 },
     )
   })
 
