@@ -2,6 +2,7 @@ import fc from 'fast-check'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { callClassKeys } from '../../core/fields/call-classes.js'
+import type { Stamp } from '../../core/dates/stamp.js'
 import { parseMoney } from '../../core/money/money.js'
 import { defaultPresets, mergePresets } from '../../core/presets/presets.js'
 import { planCallClasses, type DiscountPlan } from '../../core/presets/discount-plans.js'
@@ -114,7 +115,7 @@ test('property: calls starting together are ordered by fingerprint, so any arriv
     fc.property(arbitrary.chain((calls) => fc.tuple(fc.constant(calls), fc.shuffledSubarray(calls, { minLength: calls.length, maxLength: calls.length }))), ([calls, arrived]) => {
       const pools = customerAllowances([number('a', ['Five'], 'P'), number('b', ['Two'], 'P')], plans)
       const allocate = (list: typeof calls) => {
-        const withIDs = list.map((c) => ({ ...c, startTime: `2026-01-14T10:00:0${c.second}.000Z`, id: c.fingerprint }))
+        const withIDs = list.map((c) => ({ ...c, startTime: `2026-01-14T10:00:0${c.second}.000Z` as Stamp, id: c.fingerprint }))
         const ordered = [...withIDs].sort(startOrder)
         const used = allocateMonth(ordered.map((c) => call(c.on, c.rated)), pools)
         return new Map(ordered.map((c, i) => [c.id, used[i]]))
