@@ -36,6 +36,9 @@ export const postgresDialect: DatabaseDialect = {
     }
     return `{${parts.join(',')}}`
   },
+  inList(column, values) {
+    return sql<boolean>`${sql.ref(column)} = any(${this.arrayParameter(values)})`
+  },
   widenPageCache: async () => async () => {},
   encodeBigint: (v) => v.toString(),
   // An ID already in canonical form is the text pg would send; anything else goes through BigInt as before.

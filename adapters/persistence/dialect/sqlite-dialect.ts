@@ -13,6 +13,7 @@ export const sqliteDialect: DatabaseDialect = {
   analyze: async () => {},
   columnarInsertSql: () => null,
   arrayParameter: (values) => values,
+  inList: (column, values) => sql<boolean>`${sql.ref(column)} in (select value from json_each(${JSON.stringify(values)}))`,
   async widenPageCache(db, mib) {
     const before = Number((await sql<{ cache_size: number }>`pragma cache_size`.execute(db)).rows[0]?.cache_size ?? -2000)
     await sql.raw(`pragma cache_size = ${-Math.round(mib * 1024)}`).execute(db)

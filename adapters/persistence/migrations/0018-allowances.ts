@@ -8,9 +8,9 @@ import { laterColumns } from './later-columns.js'
 const MATCHED = ['number', 'CDRNumber', 'CDRNumber2', 'CDRNumber3', 'CDRNumber4'] as const
 const PAGE = 5000
 
-/** The partial indexes' condition: a number or feature that holds a plan or names a pool. */
+/** The partial indexes' condition, parenthesised to stand as one term of a query's: a number or feature that holds a plan (or names a pool). */
 export const holdsAllowance = (pool: boolean) =>
-  sql.raw<boolean>([1, 2, 3, 4].map((i) => `"discountPlan${i}" is not null`).concat(pool ? ['"discountPlanAllowancePoolName" is not null'] : []).join(' or '))
+  sql.raw<boolean>(`(${[1, 2, 3, 4].map((i) => `"discountPlan${i}" is not null`).concat(pool ? ['"discountPlanAllowancePoolName" is not null'] : []).join(' or ')})`)
 
 /**
  * Discount plan allowances and rating in batches (contract 11, issue 22).

@@ -14,6 +14,7 @@ import type { CustomerTariffSettings } from '../../../core/rating/select-tariff.
 import type { DatabaseDialect } from '../dialect/dialect.js'
 import { insertColumns } from '../insert-rows.js'
 import { RowCodec } from '../row-codec.js'
+import { normaliseNumber } from '../../../core/rating/phone-number.js'
 import { compareIds } from '../id-order.js'
 import { columnType } from '../schema/columns.js'
 import { holdsAllowance } from '../migrations/0018-allowances.js'
@@ -30,9 +31,10 @@ const numberColumns = [
   ...callClasses.flatMap((c) => [c.tariff, c.markup]),
 ]
 const settingColumns = numberColumns.filter((c) => c !== 'id' && c !== 'customerID')
-const matchKeys = ['numberKey', 'CDRNumberKey', 'CDRNumber2Key', 'CDRNumber3Key', 'CDRNumber4Key']
+const MATCHED_BY = ['number', 'CDRNumber', 'CDRNumber2', 'CDRNumber3', 'CDRNumber4']
+const matchKeys = MATCHED_BY.map((f) => `${f}Key`)
 /** Keys or IDs in one statement's IN list. */
-const IN_CHUNK = 2000
+const IN_CHUNK = 10_000
 const UPDATE_CHUNK = 500
 const IMPORT_PAGE_CACHE_MIB = 64
 const customerColumns = ['id', 'fallbackMarkup', ...callClasses.flatMap((c) => [customerDefault(c.tariff), customerDefault(c.markup)])]
@@ -74,16 +76,23 @@ export class KyselyRatingData implements RatingData {
    */
   async numbersByKeys(keys: readonly string[]): Promise<RatingNumber[]> {
     const byID = new Map<string, RatingNumber>()
-    // One statement per column: given an OR of the five, SQLite scanned the table instead.
-    for (const chunk of chunks(keys, IN_CHUNK)) {
-      for (const key of matchKeys) {
-        const rows = await this.db.selectFrom('numbers').select(numberColumns).where(live).where(key, 'in', chunk).execute()
+    // One statement per column, for the keys no column before it matched: a `number` beats a
+    // `CDRNumber` (buildNumberIndex), and most records match by `number`, so the later columns
+    // are rarely asked at all. (Given an OR of the five columns, SQLite scanned the table.)
+    let left = [...new Set(keys)]
+    for (const [i, key] of matchKeys.entries()) {
+      if (left.length === 0) break
+      const matched = new Set<string>()
+      for (const chunk of chunks(left, IN_CHUNK)) {
+        const rows = await this.db.selectFrom('numbers').select(numberColumns).where(live).where(this.dialect.inList(key, chunk)).execute()
         for (const r of rows) {
+          matched.add(normaliseNumber(r[MATCHED_BY[i]]))
           const n: Record<string, unknown> = { numberID: String(r.id), customerID: String(r.customerID) }
           for (const c of settingColumns) if (r[c] !== null && r[c] !== undefined) n[c] = r[c]
           byID.set(n.numberID as string, n as unknown as RatingNumber)
         }
       }
+      left = left.filter((k) => !matched.has(k))
     }
     // By ID: among numbers claiming the same digits the first wins (buildNumberIndex).
     return [...byID.values()].sort((a, b) => compareIds(a.numberID, b.numberID))
@@ -95,7 +104,7 @@ export class KyselyRatingData implements RatingData {
       const rows = await this.db
         .selectFrom('customers')
         .select(customerColumns)
-        .where('id', 'in', chunk.map((id) => this.dialect.encodeId(id)))
+        .where(this.dialect.inList('id', chunk.map(Number)))
         .execute()
       for (const r of rows) out.set(String(r.id), r as CustomerTariffSettings)
     }
@@ -105,11 +114,11 @@ export class KyselyRatingData implements RatingData {
   async allowanceHolders(customerIDs: readonly string[]): Promise<AllowanceHolder[]> {
     const out: AllowanceHolder[] = []
     for (const chunk of chunks(customerIDs, IN_CHUNK)) {
-      const ids = chunk.map((id) => this.dialect.encodeId(id))
+      const ids = chunk.map(Number)
       const numbers = await this.db
         .selectFrom('numbers')
         .select(['id', 'customerID', 'discountPlanAllowancePoolName', ...plans])
-        .where('customerID', 'in', ids)
+        .where(this.dialect.inList('customerID', ids))
         .where(holdsAllowance(true))
         .where(live)
         .orderBy('id')
@@ -120,7 +129,7 @@ export class KyselyRatingData implements RatingData {
       const features = await this.db
         .selectFrom('features')
         .select(['id', 'customerID', 'numberID', 'discountPlanAllowancePoolName', 'featureCount', ...plans, ...multipliers])
-        .where('customerID', 'in', ids)
+        .where(this.dialect.inList('customerID', ids))
         .where(holdsAllowance(false))
         .where(live)
         .orderBy('id')
@@ -148,7 +157,7 @@ export class KyselyRatingData implements RatingData {
       const rows = await this.db
         .selectFrom('calls')
         .select(allowanceCallColumns)
-        .where('customerID', 'in', chunk.map((id) => d.encodeId(id)))
+        .where(d.inList('customerID', chunk.map(Number)))
         .where('allowanceSeconds', 'is not', null)
         .where('startTime', '>=', from)
         .where('startTime', '<', to)
