@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs'
 import fc from 'fast-check'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
@@ -34,6 +35,14 @@ test('presets: the shipped plans have entries; a bad entry stops start-up naming
   const own = mergePresets({ discountPlans: { Basic: { callClasses: ['national'], chargeBands: ['UK'], allowanceMinutes: 100.5, period: 'Monthly' } } })
   assert.equal(own.lists.discountPlans, ['Basic'])
   assert.equal(own.discountPlans.Basic.chargeBands, ['UK'])
+})
+
+test("the README's discountPlans example is a valid presets file", () => {
+  const block = /`discountPlans` gives each name[\s\S]*?```json\n([\s\S]*?)\n```/.exec(readFileSync('README.md', 'utf8'))
+  assert.ok(block, 'the README shows the map')
+  const p = mergePresets(JSON.parse(block[1]))
+  assert.equal(p.lists.discountPlans, ['None', '1000 UK Minutes', 'UK Landlines 300'])
+  assert.equal(p.discountPlans['UK Landlines 300'].chargeBands, ['UK', 'LOCAL'])
 })
 
 test('allowance: minutes × multiplier (1 when unset) × featureCount (1 when unset), to the millisecond', () => {
