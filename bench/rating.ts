@@ -178,6 +178,8 @@ try {
     if (res.status !== 201) throw new Error(`POST ${path}: ${res.status} ${await res.text()}`)
     return (await res.json()) as { id: string }
   }
+  const startRss = (await rssOf(api.child.pid)) ?? 0
+  log(`server RSS after start: ${startRss.toFixed(0)} MB`)
   const tariff = await post('/tariffs', { name: 'UK Mobile', baseRoundSeconds: 60, baseCostMin: 0.05 })
   await post(`/tariffs/${tariff.id}/tariffDetails`, { chargeBand: 'MOB', timeBand: 'day', cost: '0.10', costConnection: '0.02' })
   await post(`/tariffs/${tariff.id}/tariffDetails`, { chargeBand: 'MOB', timeBand: 'evening', cost: '0.05', costConnection: '0.02' })
