@@ -76,6 +76,12 @@ export interface AllowanceUpdate {
  * numbers), with only the columns it needs, and how calls are written.
  */
 export interface RatingData {
+  /**
+   * Whether this reader's lookups (numbers, customers, holders, tariffs) may run on another
+   * connection beside an open write transaction: an import then looks up its next batch while
+   * the database writes the last one. False where the database has one connection (SQLite).
+   */
+  readonly readsBesideWrites: boolean
   /** Live numbers whose `number` or `CDRNumber..4`, in canonical form (`normaliseNumber`), is one of `keys`; by ID. */
   numbersByKeys(keys: readonly string[]): Promise<RatingNumber[]>
   ignoreTraffic(): Promise<IgnoreTrafficEntry[]>

@@ -64,7 +64,10 @@ export async function importUsageFile(ctx: PlatformContext, lines: AsyncIterable
 
 /** The import's work inside its transaction. */
 async function importInto(ctx: PlatformContext, store: Store, lines: AsyncIterable<UsageLine>, name: string | null): Promise<Item> {
-  const shared = await loadRatingShared(store.rating, ctx.presets.discountPlans)
+  // Lookups read what the import does not write (numbers, customers, features, tariffs): where the
+  // database allows, on another connection, so the next batch is looked up while this one is written.
+  const reads = ctx.store.rating.readsBesideWrites ? ctx.store.rating : store.rating
+  const shared = await loadRatingShared(reads, ctx.presets.discountPlans)
   const now = ctx.clock.now()
   const file = await store.repository('usageFiles').insert({ name, createdStamp: now, updatedStamp: now })
   const reader = new UsageFileReader()
@@ -86,7 +89,7 @@ async function importInto(ctx: PlatformContext, store: Store, lines: AsyncIterab
   const flush = async () => {
     const batch = records
     records = []
-    const context = await loadBatchContext(store.rating, shared, batch)
+    const context = await loadBatchContext(reads, shared, batch)
     const calls = batch.map((record) => {
       const call = toNewCall(record, context, ctx.digest, file.id, now)
       if (call.rated) rated++

@@ -105,6 +105,11 @@ export interface DatabaseDialect {
   uniqueViolation(error: unknown): { table?: string; columns: string[] } | null
   /** Whether SELECT … FOR UPDATE exists (SQLite serialises writers instead). */
   readonly rowLocks: boolean
+  /**
+   * Whether a statement on another pooled connection runs while a transaction is open (Postgres);
+   * SQLite has one connection, which the transaction holds until it ends.
+   */
+  readonly connectionsBesideTransactions: boolean
   /** Serialises a critical section across processes: a Postgres advisory lock inside the transaction; SQLite's single writer already does. */
   lockKey(trx: Kysely<any>, key: string): Promise<void>
   /** Every table of the current schema by name, Kysely's migration tables included (SQLite's own `sqlite_*` excluded). */

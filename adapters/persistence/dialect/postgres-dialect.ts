@@ -52,6 +52,7 @@ export const postgresDialect: DatabaseDialect = {
     return { table: e.table, columns: cols.split(',').map((c) => c.trim().replace(/^"|"$/g, '')).filter(Boolean) }
   },
   rowLocks: true,
+  connectionsBesideTransactions: true,
   async lockKey(trx, key) {
     await sql`select pg_advisory_xact_lock(hashtext(${key}))`.execute(trx)
   },

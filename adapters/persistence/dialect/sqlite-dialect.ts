@@ -32,6 +32,7 @@ export const sqliteDialect: DatabaseDialect = {
     return { table: parts[0]?.[0], columns: parts.map((p) => p[1]).filter(Boolean) }
   },
   rowLocks: false,
+  connectionsBesideTransactions: false,
   lockKey: async (_trx: Kysely<any>, _key: string) => {},
   async listTables(db) {
     const { rows } = await sql<{ name: string }>`

@@ -65,7 +65,10 @@ export class KyselyRatingData implements RatingData {
     this.tariffCodec = new RowCodec(catalogue.tariffs, dialect)
     this.detailCodec = new RowCodec(catalogue.tariffDetails, dialect)
     this.callTypes = CALL_COLUMNS.map((c) => columnType(catalogue.calls.byName.get(c)!, dialect))
+    this.readsBesideWrites = dialect.connectionsBesideTransactions
   }
+
+  readonly readsBesideWrites: boolean
 
   /**
    * Live numbers by their canonical `…Key` columns, each looked up in its partial index: an
