@@ -1,3 +1,4 @@
+import { normaliseNumber } from '../../core/rating/phone-number.js'
 import type { BulkColumn, BulkWriter } from './bulk-insert.js'
 import { log } from './report.js'
 
@@ -16,7 +17,7 @@ export const numberOf = (i: number, k: number): string => `0${String(1_000_000_0
 const spaced = (digits: string) => `${digits.slice(0, 5)} ${digits.slice(5)}`
 
 const customerColumns = [b('id'), t('accountNumber'), t('CRMReference'), t('title'), t('firstnames'), t('lastname'), t('companyName'), t('address1'), t('postcode'), t('email'), t('VATRate'), n('isFinalBill'), t('enteredDate'), ...lifecycle]
-const numberColumns = [b('id'), b('customerID'), t('number'), t('numberDigits'), t('numberType'), ...lifecycle]
+const numberColumns = [b('id'), b('customerID'), t('number'), t('numberDigits'), t('numberKey'), t('numberType'), ...lifecycle]
 const featureColumns = [b('id'), b('customerID'), b('numberID'), t('featureType'), { name: 'featureCount', type: 'double precision' } as BulkColumn, t('startDate'), b('serviceCharge'), t('serviceChargeInterval'), ...lifecycle]
 
 export interface Shape {
@@ -41,7 +42,7 @@ export async function seedCustomers(writer: BulkWriter, shape: Shape): Promise<v
     for (let i = 1; i <= count; i++) {
       for (let k = 0; k < np; k++) {
         const digits = numberOf(i, k)
-        yield [(i - 1) * np + k + 1, i, spaced(digits), digits, 'Geographic', ...active]
+        yield [(i - 1) * np + k + 1, i, spaced(digits), digits, normaliseNumber(spaced(digits)), 'Geographic', ...active]
       }
     }
   })())

@@ -79,16 +79,24 @@ async function raiseFeature(ctx: PlatformContext, id: string, today: DateOnly): 
     if (!date || date > today || !profile || !raisesPrices(profile)) return false
     const { due, next } = increaseDates(date, today)
     const inner = { ...ctx, store }
-    for (const from of due) {
-      if (from < before.startDate) continue
-      const current = await store.repository('features').get(id)
-      const charge = versionAt(effectiveHistory(historyOf(current!), before.startDate), from)?.serviceCharge ?? null
-      if (charge === null) continue
-      await changeRecurringCharge(inner, id, { serviceCharge: increasedCharge(charge, profile), featureCount: null, dateFrom: from, chargeChangeMode: 'replace' })
+    const features = store.repository('features')
+    const resource = ctx.resources.get('features')!
+    // One history entry per increase (each yearly date its own), the last one moving the reference date on.
+    const applied = due.filter((from) => from >= before.startDate!)
+    let previous: Feature = before
+    for (const [i, from] of applied.entries()) {
+      const charge = versionAt(effectiveHistory(historyOf(previous), before.startDate!), from)?.serviceCharge ?? null
+      if (charge !== null) await changeRecurringCharge(inner, id, { serviceCharge: increasedCharge(charge, profile), featureCount: null, dateFrom: from, chargeChangeMode: 'replace' })
+      if (i === applied.length - 1) await features.update(id, { annualIncreaseReferenceDate: next, updatedStamp: ctx.clock.now() })
+      const after = (await features.get(id))!
+      await recordChanges(store, ctx.clock, [{ resource, action: 'annualIncrease', before: previous, after }])
+      previous = after
     }
-    await store.repository('features').update(id, { annualIncreaseReferenceDate: next, updatedStamp: ctx.clock.now() })
-    const after = (await store.repository('features').get(id)) ?? null
-    await recordChanges(store, ctx.clock, [{ resource: ctx.resources.get('features')!, action: 'annualIncrease', before, after }])
+    // Every date before the feature started: only the reference date moves on.
+    if (applied.length === 0) {
+      const after = (await features.update(id, { annualIncreaseReferenceDate: next, updatedStamp: ctx.clock.now() }))!
+      await recordChanges(store, ctx.clock, [{ resource, action: 'annualIncrease', before, after }])
+    }
     return true
   })
 }

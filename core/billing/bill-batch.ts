@@ -20,8 +20,8 @@ import { hasCreditLimits } from '../credit/credit-alerts.js'
 export async function billBatch(ctx: PlatformContext, store: Store, run: BillingRun, cutoff: DateOnly, customers: RunCustomer[], numbers: NumberSettings) {
   const ids = customers.map((c) => c.id)
   // Few numbers have a call-charge minimum or a credit limit, and most platforms none: they are
-  // read per batch only when some number has one (two reads a batch cost the 1,000,000-feature
-  // run 25 MB of peak RSS, bench/billing-run.ts), and before the batch's features.
+  // read per batch only when some number has one (two reads a batch showed in the run's peak
+  // RSS, bench/billing-run.ts), and before the batch's features.
   const minimums = numbers.minimums ? await store.receivables.numberMinimums(ids[0], ids.at(-1)!) : []
   const numberLimited = numbers.creditLimits ? await store.creditControl.withNumberCreditLimitsBetween(ids[0], ids.at(-1)!) : []
   // The batch is every customer from its first ID to its last (a page in ID order).

@@ -1,9 +1,9 @@
 import type { DateOnly } from '../dates/date-only.js'
-import { rolledRenewalDate } from '../features/feature-terms.js'
 import type { BillingRun } from '../fields/entity.js'
 import type { PlatformContext } from '../platform.js'
 import type { PlannedPartition, RunPartition } from '../ports/run-partitions.js'
 import { rateUnratedCalls } from '../rating/rate-unrated-calls.js'
+import { rolledRenewalDate } from '../features/feature-terms.js'
 import { PartitionSplitter, wholeRun } from './run-partitions.js'
 import { progressValues, runProgress } from './run-progress.js'
 import type { RunExecution } from './run-execution.js'
@@ -13,7 +13,7 @@ const WEIGHTS_PAGE = 10_000
 
 /**
  * Prepares a run whose `Planning` partition this worker claimed: rates the calls that could not
- * be rated before, rolls the renewal dates the cutoff passed, then replaces the partition with the run's partitions (one where the
+ * be rated before, moves past renewal dates on, then replaces the partition with the run's partitions (one where the
  * database has no parallel writers). A worker killed while planning leaves the partition to be
  * claimed and planned again after its lease; one that lost the lease meanwhile stores nothing.
  */
@@ -44,7 +44,6 @@ async function splitRun(ctx: PlatformContext, after: string, target: number): Pr
 /**
  * Renewal dates before the cutoff move on by their length (contract 11). Few features have one
  * due, so they are found by an index once a run rather than read with every batch's features.
- * A worker planning the run again after a crash finds none left to move.
  */
 async function rollRenewals(ctx: PlatformContext, cutoff: DateOnly): Promise<void> {
   for (;;) {

@@ -1,6 +1,7 @@
 import { allReadOnly, idField, stampFields } from './common.js'
 import { currency, field, num, preset, ref, text } from './field.js'
 import { callClassKeys } from './call-classes.js'
+import { originations } from './originations.js'
 import { defineResource } from './resource.js'
 
 /**
@@ -35,6 +36,9 @@ export const calls = defineResource({
     ...stampFields(),
     field('ratedDuration', 'number', { description: 'duration charged after rounding and minimum, seconds' }),
     text('timeBand', { description: 'day, evening, weekend or any' }),
+    num('allowanceSeconds', { description: 'seconds of the rated duration a discount plan allowance covered (charged: ratedDuration minus these); null when no plan covers the call' }),
+    text('origination', { values: originations, description: 'fixed, mobile, payphone or voip, as in the record' }),
+    field('recorded', 'boolean', { description: 'whether the record says the call was recorded' }),
     // Hash of the record's canonical form: the same record sent twice is stored once.
     field('fingerprint', 'text', { internal: true, unique: true }),
   ]),

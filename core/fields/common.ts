@@ -58,3 +58,7 @@ export const cascadeFields = () => [field('droppedBy', 'text', { internal: true,
 /** A hidden digits-only copy of a number field, indexed for searches that ignore spaces and dashes. */
 export const digitsField = <const N extends string>(of: N) =>
   field(`${of}Digits`, 'text', { internal: true, readOnly: true, digitsOf: of })
+
+/** A hidden copy of a number field in the form call records are matched in, indexed for imports. */
+export const matchKeyField = <const N extends string>(of: N) =>
+  field(`${of}Key`, 'text', { internal: true, readOnly: true, matchKeyOf: of })

@@ -52,6 +52,8 @@ export interface Field<N extends string = string, T extends WireType = WireType>
   readonly internal?: boolean
   /** Kept equal to the digits of another field (spaces and dashes removed), for searching. */
   readonly digitsOf?: string
+  /** Kept equal to the rater's canonical form of another number field (core/rating/phone-number.ts), so an import looks numbers up by an index. */
+  readonly matchKeyOf?: string
   /** Not from billing-api.md: an extension the contract adds. */
   readonly extension?: boolean
   readonly description?: string

@@ -1,5 +1,5 @@
 import { callClasses } from './call-classes.js'
-import { cascadeFields, crmReference, digitsField, idField, lifecycleFilters, ownerRef, stateFields, statusFields } from './common.js'
+import { cascadeFields, crmReference, digitsField, idField, matchKeyField, lifecycleFilters, ownerRef, stateFields, statusFields } from './common.js'
 import { currency, date, each, fixedFeeTariffRef, MAX_KEY_LENGTH, num, preset, presets, tariffRef, text } from './field.js'
 import { defineResource } from './resource.js'
 
@@ -70,6 +70,7 @@ export const numbers = defineResource({
     ...cascadeFields(),
     digitsField('number'),
     ...(['CDRNumber', 'CDRNumber2', 'CDRNumber3', 'CDRNumber4'] as const).map((of) => digitsField(of)),
+    ...(['number', 'CDRNumber', 'CDRNumber2', 'CDRNumber3', 'CDRNumber4'] as const).map((of) => matchKeyField(of)),
   ],
   filters: [
     {

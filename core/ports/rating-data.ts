@@ -1,5 +1,7 @@
 import type { Stamp } from '../dates/stamp.js'
 import type { Money } from '../money/money.js'
+import type { Origination } from '../fields/originations.js'
+import type { AllowanceHolder } from '../rating/allowances.js'
 import type { IgnoreTrafficEntry } from '../rating/match-number.js'
 import type { RatingNumber } from '../rating/rate-record.js'
 import type { RatingTariff } from '../rating/rating-tariff.js'
@@ -26,6 +28,10 @@ export interface NewCall {
   readonly cost: Money | null
   readonly ratedDuration: number | null
   readonly timeBand: string | null
+  /** 0 for a call a plan may cover (the allowance is allocated after the import), else null. */
+  readonly allowanceSeconds: number | null
+  readonly origination: Origination
+  readonly recorded: boolean
   readonly rated: boolean
   readonly unbilledReason: string | null
   readonly deleted: boolean
@@ -34,14 +40,60 @@ export interface NewCall {
   readonly updatedStamp: Stamp
 }
 
-/** What rating reads in bulk, with only the columns it needs, and how calls are written. */
+/** A stored call that may use an allowance, with what pricing it again reads. */
+export interface AllowanceCall {
+  readonly id: string
+  readonly customerID: string
+  readonly numberID: string
+  readonly tariffID: string | null
+  readonly startTime: Stamp
+  /** Orders calls that start in the same second, the same way whatever order they came in. */
+  readonly fingerprint: string
+  readonly durationSeconds: number
+  readonly bytes: number | null
+  readonly events: number | null
+  readonly callType: string
+  readonly chargeBand: string
+  readonly origination: Origination
+  readonly recorded: boolean
+  readonly cost: Money | null
+  readonly ratedDuration: number | null
+  readonly allowanceSeconds: number
+  /** On a Call Charges transaction already. */
+  readonly billed: boolean
+}
+
+/** A call's price after its allowance changed. */
+export interface AllowanceUpdate {
+  readonly id: string
+  readonly cost: Money
+  readonly allowanceSeconds: number
+  readonly updatedStamp: Stamp
+}
+
+/**
+ * What rating reads, a batch of records at a time (memory follows the batch, not the number of
+ * numbers), with only the columns it needs, and how calls are written.
+ */
 export interface RatingData {
-  numbers(): Promise<RatingNumber[]>
+  /**
+   * Whether this reader's lookups (numbers, customers, holders, tariffs) may run on another
+   * connection beside an open write transaction: an import then looks up its next batch while
+   * the database writes the last one. False where the database has one connection (SQLite).
+   */
+  readonly readsBesideWrites: boolean
+  /** Live numbers whose `number` or `CDRNumber..4`, in canonical form (`normaliseNumber`), is one of `keys`; by ID. */
+  numbersByKeys(keys: readonly string[]): Promise<RatingNumber[]>
   ignoreTraffic(): Promise<IgnoreTrafficEntry[]>
-  /** Default tariffs and markups of customers that have any. */
-  customers(): Promise<Map<string, CustomerTariffSettings>>
+  /** Default tariffs and markups of those of these customers that have any. */
+  customersByIds(ids: readonly string[]): Promise<Map<string, CustomerTariffSettings>>
   /** Call tariffs with their rate rows, by name. */
   tariffs(): Promise<Map<string, RatingTariff>>
+  /** Live numbers and features of these customers that hold a discount plan, and live numbers that name a pool. */
+  allowanceHolders(customerIDs: readonly string[]): Promise<AllowanceHolder[]>
+  /** The undeleted calls of these customers started in [from, to) that may use an allowance. */
+  allowanceCalls(customerIDs: readonly string[], from: Stamp, to: Stamp): Promise<AllowanceCall[]>
+  updateAllowances(updates: readonly AllowanceUpdate[]): Promise<void>
   /** Inserts calls, skipping those whose fingerprint is stored already; returns how many were new. */
   insertCalls(calls: readonly NewCall[]): Promise<number>
   /** How many of a usage file's stored calls are rated. */

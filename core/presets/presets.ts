@@ -1,5 +1,6 @@
 import * as v from 'valibot'
 import { defaultInvoiceMessages, defaultLists } from './default-presets.js'
+import { discountPlansFile, mergeDiscountPlans, type DiscountPlanMaps } from './discount-plans.js'
 import { engineLists } from './engine-lists.js'
 import { mergeProductMaps, productMapsFile, type ProductMaps } from './product-maps.js'
 
@@ -17,7 +18,7 @@ export interface PaymentProvider {
 }
 
 /** The platform's configured lists and the settings that go with them. */
-export interface Presets extends ProductMaps {
+export interface Presets extends ProductMaps, DiscountPlanMaps {
   readonly lists: Readonly<Record<string, readonly string[]>>
   /** VAT percentage of each `vatRates` name, as decimal text ("20"). */
   readonly vatRatePercents: Readonly<Record<string, string>>
@@ -60,6 +61,7 @@ export const defaultPresets: Presets = {
   paymentMethodGraceDays: { 'Direct Debit': 3 },
   invoiceMessages: defaultInvoiceMessages,
   ...mergeProductMaps({}, null, { ...defaultLists }),
+  ...mergeDiscountPlans({}, null, { ...defaultLists }),
 }
 
 const nameList = v.array(v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(200)))
@@ -85,6 +87,7 @@ const PresetsFile = v.strictObject({
     ),
   ),
   ...productMapsFile,
+  ...discountPlansFile,
 })
 
 /**
@@ -116,6 +119,7 @@ export function mergePresets(content: unknown, base: Presets = defaultPresets): 
     paymentMethodGraceDays: { ...base.paymentMethodGraceDays, ...file.paymentMethodGraceDays },
     invoiceMessages: file.invoiceMessages ?? base.invoiceMessages,
     ...mergeProductMaps(file, base, lists, new Set([...Object.keys(file.lists ?? {}), ...Object.keys(file.extend ?? {})])),
+    ...mergeDiscountPlans(file, base, lists, new Set([...Object.keys(file.lists ?? {}), ...Object.keys(file.extend ?? {})])),
   }
   // A map's names are names of its list (contract 10): a customer may choose any of them.
   lists.invoiceMessages = unique([...(lists.invoiceMessages ?? []), ...Object.keys(presets.invoiceMessages)])

@@ -6,8 +6,9 @@ import type { PlatformContext } from '../platform.js'
 import type { NewCall } from '../ports/rating-data.js'
 import { refreshCreditAlerts } from '../credit/credit-alerts.js'
 import type { Store } from '../ports/store.js'
-import { isRated, rateRecord, type RatingContext } from './rate-record.js'
-import { loadRatingContext } from './rating-context.js'
+import { isRated, rateRecord } from './rate-record.js'
+import { reallocateAllowances } from './reallocate-allowances.js'
+import { loadBatchContext, loadRatingShared, provisionalAllowance, TouchedMonths, type BatchContext } from './rating-context.js'
 import { UsageFileReader, type UsageLine } from './usage-file-reader.js'
 import { usageFingerprint } from './usage-fingerprint.js'
 import type { UsageRecord } from './usage-record.js'
@@ -16,7 +17,7 @@ import type { UsageRecord } from './usage-record.js'
 const BATCH = 5000
 
 /** The call row for a record, rated (or kept unbilled with the reason); one object shape for every row. */
-export function toNewCall(record: UsageRecord, context: RatingContext, digest: Digest, usageFileID: string | null, now: Stamp): NewCall {
+export function toNewCall(record: UsageRecord, context: BatchContext, digest: Digest, usageFileID: string | null, now: Stamp): NewCall {
   const rated = rateRecord(record, context)
   const ok = isRated(rated)
   return {
@@ -36,6 +37,9 @@ export function toNewCall(record: UsageRecord, context: RatingContext, digest: D
     cost: ok ? rated.cost : null,
     ratedDuration: ok ? rated.ratedDuration : null,
     timeBand: ok ? rated.timeBand : null,
+    allowanceSeconds: ok ? provisionalAllowance(rated, record, context) : null,
+    origination: record.origination,
+    recorded: record.recorded,
     rated: ok,
     unbilledReason: ok ? null : rated.unbilledReason,
     deleted: false,
@@ -60,15 +64,19 @@ export async function importUsageFile(ctx: PlatformContext, lines: AsyncIterable
 
 /** The import's work inside its transaction. */
 async function importInto(ctx: PlatformContext, store: Store, lines: AsyncIterable<UsageLine>, name: string | null): Promise<Item> {
-  const context = await loadRatingContext(store.rating)
+  // Lookups read what the import does not write (numbers, customers, features, tariffs): where the
+  // database allows, on another connection, so the next batch is looked up while this one is written.
+  const reads = ctx.store.rating.readsBesideWrites ? ctx.store.rating : store.rating
+  const shared = await loadRatingShared(reads, ctx.presets.discountPlans)
   const now = ctx.clock.now()
   const file = await store.repository('usageFiles').insert({ name, createdStamp: now, updatedStamp: now })
   const reader = new UsageFileReader()
-  let batch: NewCall[] = []
+  let records: UsageRecord[] = []
   let rows = 0
   let imported = 0
   let rated = 0
   const customers = new Set<string>()
+  const touched = new TouchedMonths()
   // One batch is written while the next is read and rated: on Postgres the database and this
   // process then work at the same time. One write at a time keeps the connection's order.
   let writing: Promise<void> = Promise.resolve()
@@ -77,10 +85,19 @@ async function importInto(ctx: PlatformContext, store: Store, lines: AsyncIterab
     await writing
     if (failure) throw failure.error
   }
+  // A batch's numbers, customers and allowances are looked up for its records alone.
   const flush = async () => {
+    const batch = records
+    records = []
+    const context = await loadBatchContext(reads, shared, batch)
+    const calls = batch.map((record) => {
+      const call = toNewCall(record, context, ctx.digest, file.id, now)
+      if (call.rated) rated++
+      if (call.customerID) customers.add(call.customerID)
+      if (call.allowanceSeconds !== null) touched.add(call.customerID!, call.startTime)
+      return call
+    })
     await written()
-    const calls = batch
-    batch = []
     // The failure is kept at once (a rejection nobody awaits yet would end the process) and thrown at the next flush.
     writing = store.rating.insertCalls(calls).then(
       (n) => void (imported += n),
@@ -91,21 +108,20 @@ async function importInto(ctx: PlatformContext, store: Store, lines: AsyncIterab
     for await (const line of lines) {
       const record = reader.read(line)
       if (!record) continue
-      const call = toNewCall(record, context, ctx.digest, file.id, now)
-      if (call.rated) rated++
-      if (call.customerID) customers.add(call.customerID)
       rows++
-      batch.push(call)
-      if (batch.length >= BATCH) await flush()
+      records.push(record)
+      if (records.length >= BATCH) await flush()
     }
     reader.finish()
-    if (batch.length > 0) await flush()
+    if (records.length > 0) await flush()
     await written()
   } catch (error) {
     // The transaction rolls back after the write under way, never beside it.
     await writing
     throw error
   }
+  // Allowances are used in start order over each month's calls, those stored before included.
+  if (touched.size) await reallocateAllowances(store.rating, shared, touched, now)
   // Rated calls are unbilled call charges: they can raise credit alerts (contract 10.6).
   await refreshCreditAlerts(store, [...customers], now)
   // The counts are of the calls this file stored: a record imported before is a duplicate, not

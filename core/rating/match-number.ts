@@ -43,11 +43,12 @@ const MATCH_FIELDS: readonly MatchField[] = ['number', 'CDRNumber', 'CDRNumber2'
 /**
  * Indexes numbers by `number` and `CDRNumber..4`, normalised (`normaliseNumber`). When two
  * numbers claim the same digits, a `number` beats a `CDRNumber` (then `CDRNumber2`, ...), and
- * among equals the first given wins: pass live numbers before dropped ones.
+ * among equals the first given wins: pass live numbers before dropped ones. Ignore entries may
+ * come indexed already (`indexIgnores`), when one set serves many batches.
  */
 export function buildNumberIndex<N extends NumberEntry>(
   numbers: Iterable<N>,
-  ignores: Iterable<IgnoreTrafficEntry> = [],
+  ignores: Iterable<IgnoreTrafficEntry> | ReadonlyMap<string, readonly IgnoreTrafficEntry[]> = [],
 ): NumberIndex<N> {
   const list = [...numbers]
   const byNumber = new Map<string, { number: N; matchedBy: MatchField }>()
@@ -58,6 +59,11 @@ export function buildNumberIndex<N extends NumberEntry>(
       if (key && !byNumber.has(key)) byNumber.set(key, { number: n, matchedBy: field })
     }
   }
+  return { byNumber, ignored: ignores instanceof Map ? ignores : indexIgnores(ignores as Iterable<IgnoreTrafficEntry>) }
+}
+
+/** Ignore-traffic entries by normalised number. */
+export function indexIgnores(ignores: Iterable<IgnoreTrafficEntry>): ReadonlyMap<string, readonly IgnoreTrafficEntry[]> {
   const ignored = new Map<string, IgnoreTrafficEntry[]>()
   for (const entry of ignores) {
     const key = normaliseNumber(entry.number)
@@ -66,8 +72,12 @@ export function buildNumberIndex<N extends NumberEntry>(
     if (at) at.push(entry)
     else ignored.set(key, [entry])
   }
-  return { byNumber, ignored }
+  return ignored
 }
+
+/** The canonical number a record is matched by (see `matchNumber`). */
+export const recordKey = (record: Pick<UsageRecord, 'callingNumber' | 'dialledNumber' | 'callClass'>): string =>
+  normaliseNumber(directionOf(record) === 'inbound' ? record.dialledNumber : record.callingNumber)
 
 /** `inbound` records belong to the dialled number, every other class to the calling number. */
 export const directionOf = (r: Pick<UsageRecord, 'callClass'>): CallDirection =>

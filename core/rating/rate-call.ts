@@ -31,6 +31,8 @@ export interface CallCost {
   readonly ratedBytes: number | null
   /** Events charged (rounded up) on `Per Event` tariffs, else null. */
   readonly ratedEvents: number | null
+  /** Priced by time (`Per Minute`, `Per Second`): a discount plan allowance can cover it. */
+  readonly timed: boolean
 }
 
 export type CallCostFailure = { readonly unbilledReason: 'missing usage quantity' | 'unsupported base type' }
@@ -55,14 +57,16 @@ const SURCHARGE_APPLIES: Readonly<Record<RateSurchargeKind, (u: CallUsage) => bo
  *    `Per MB`: bytes rounded up to `baseRoundBytes`, per 1,048,576 bytes; `Per Event`: events
  *    (1 when the record has none) rounded up to `baseRoundEvents`; `Per Call`: one.
  * 2. Call charge = connection + cost × quantity, raised to `costMin`, then capped at `costMax`
- *    (the cap wins if they cross).
+ *    (the cap wins if they cross). With `allowanceMs` (a discount plan allowance's share of the
+ *    rated duration, contract 11) a time-priced call's quantity is the rated duration less the
+ *    allowance, and `costMin` does not apply (the connection charge still does).
  * 3. Access charge (`baseAccessChargeConnection` + `baseAccessCharge` × quantity) and each
  *    applicable surcharge (mobile or payphone origination, call recording: connection + rate ×
  *    quantity) are added, each rounded by its own `baseRounding...` method when one is set.
  * 4. The total is rounded up to the next `baseRoundPenceAfterSurcharge` pence, else
  *    `baseRoundPence` pence, once per call; with neither it is rounded half up to 4 places.
  */
-export function rateCall(tariff: RatingTariff, rate: Rate, usage: CallUsage): CallCost | CallCostFailure {
+export function rateCall(tariff: RatingTariff, rate: Rate, usage: CallUsage, allowanceMs = 0n): CallCost | CallCostFailure {
   const p = pricingOf(tariff)
   const baseType = p.baseType
   if (baseType === null) return { unbilledReason: 'unsupported base type' }
@@ -70,10 +74,12 @@ export function rateCall(tariff: RatingTariff, rate: Rate, usage: CallUsage): Ca
   let ratedBytes: number | null = null
   let ratedEvents: number | null = null
   let q: Quantity
-  if (baseType === 'Per Minute' || baseType === 'Per Second') {
-    const ms = roundUp(BigInt(Math.round(usage.durationSeconds * 1000)), p.roundMs)
-    const charged = ms > p.minMs ? ms : p.minMs
-    ratedDuration = Number(charged) / 1000
+  const timed = baseType === 'Per Minute' || baseType === 'Per Second'
+  if (timed) {
+    const rated = ratedMsOf(p, usage)
+    ratedDuration = Number(rated) / 1000
+    // An allowance covers the first seconds; the call is charged for the rest, pro rata.
+    const charged = allowanceMs >= rated ? 0n : rated - (allowanceMs > 0n ? allowanceMs : 0n)
     q = { num: charged, den: baseType === 'Per Minute' ? 60_000n : 1000n }
   } else if (baseType === 'Per MB') {
     if (usage.bytes === null) return { unbilledReason: 'missing usage quantity' }
@@ -89,7 +95,8 @@ export function rateCall(tariff: RatingTariff, rate: Rate, usage: CallUsage): Ca
   }
 
   let charge = component(rate.costConnection, rate.cost, q)
-  if (rate.costMin !== null) charge = maxFraction(charge, fromMoney(rate.costMin))
+  // The minimum is for a charged call: one an allowance covers pays its connection, no more.
+  if (rate.costMin !== null && allowanceMs <= 0n) charge = maxFraction(charge, fromMoney(rate.costMin))
   if (rate.costMax !== null) charge = minFraction(charge, fromMoney(rate.costMax))
 
   let total = charge
@@ -106,7 +113,13 @@ export function rateCall(tariff: RatingTariff, rate: Rate, usage: CallUsage): Ca
 
   // N pence = N/100 pounds = (N in ten-thousandths) / 100 ten-thousandths of a pound
   if (a.pence !== null) total = ceilToStep(total, fraction(a.pence, 100n))
-  return { cost: roundToMoney(total), callCharge: roundToMoney(charge), ratedDuration, ratedBytes, ratedEvents }
+  return { cost: roundToMoney(total), callCharge: roundToMoney(charge), ratedDuration, ratedBytes, ratedEvents, timed }
+}
+
+/** Milliseconds a time-priced call is rated for: its duration rounded up to `baseRoundSeconds`, at least `baseDurationMin`. */
+function ratedMsOf(p: TariffPricing, usage: Pick<CallUsage, 'durationSeconds'>): bigint {
+  const ms = roundUp(BigInt(Math.round(usage.durationSeconds * 1000)), p.roundMs)
+  return ms > p.minMs ? ms : p.minMs
 }
 
 /** What pricing reads of a tariff besides its rates, as exact values. */

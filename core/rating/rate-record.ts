@@ -45,6 +45,8 @@ export interface RatedCall {
   readonly tariffDetailID: string | null
   /** The markup percentage used, when priced by markup. */
   readonly markupPercent: Money | null
+  /** Priced by a rate per minute or second: a discount plan allowance can cover it (contract 11). */
+  readonly timed: boolean
 }
 
 export interface UnbilledCall {
@@ -93,6 +95,7 @@ export function rateRecord(record: UsageRecord, context: RatingContext): RatingR
       pricedBy: 'rate',
       tariffDetailID: found.rate.detailID,
       markupPercent: null,
+      timed: priced.timed,
     }
   }
 
@@ -111,5 +114,6 @@ export function rateRecord(record: UsageRecord, context: RatingContext): RatingR
     pricedBy: 'markup',
     tariffDetailID: null,
     markupPercent: markup.percent,
+    timed: false,
   }
 }

@@ -1,8 +1,9 @@
 import { addDays, type DateOnly } from '../dates/date-only.js'
 import type { Call } from '../fields/entity.js'
 import type { PlatformContext } from '../platform.js'
-import { isRated, rateRecord, type RatingContext } from './rate-record.js'
-import { loadRatingContext } from './rating-context.js'
+import { isRated, rateRecord } from './rate-record.js'
+import { reallocateAllowances } from './reallocate-allowances.js'
+import { loadBatchContext, loadRatingShared, provisionalAllowance, TouchedMonths, type RatingShared } from './rating-context.js'
 import type { UsageRecord } from './usage-record.js'
 
 /** The first instant after the cutoff day, as stamp text: calls started before it are billed. */
@@ -10,12 +11,14 @@ export const endOfDay = (date: DateOnly): string => `${addDays(date, 1)}T00:00:0
 
 /**
  * Rates again the calls that could not be rated (a number or tariff may exist now), for calls
- * started up to the cutoff, in pages.
+ * started up to the cutoff, in pages; the months of those that may use an allowance are then
+ * allocated again.
  */
 export async function rateUnratedCalls(ctx: PlatformContext, cutoff: DateOnly): Promise<number> {
   const calls = ctx.store.repository('calls')
-  // Loaded at the first unrated call only: it holds every number, and most runs have none to rate.
-  let context: RatingContext | null = null
+  // Loaded at the first unrated call only: most runs have none to rate.
+  let shared: RatingShared | null = null
+  const touched = new TouchedMonths()
   let after: string | undefined
   let rated = 0
   for (;;) {
@@ -28,12 +31,14 @@ export async function rateUnratedCalls(ctx: PlatformContext, cutoff: DateOnly): 
       idAfter: after,
       limit: 1000,
     })
-    if (page.length === 0) return rated
-    context ??= await loadRatingContext(ctx.store.rating)
-    for (const call of page) {
-      const record = asRecord(call)
+    if (page.length === 0) break
+    shared ??= await loadRatingShared(ctx.store.rating, ctx.presets.discountPlans)
+    const records = page.map((call) => ({ call, record: asRecord(call) }))
+    const context = await loadBatchContext(ctx.store.rating, shared, records.flatMap((r) => (r.record ? [r.record] : [])))
+    for (const { call, record } of records) {
       const result = record && rateRecord(record, context)
       if (!result || !isRated(result)) continue
+      const allowanceSeconds = provisionalAllowance(result, record, context)
       await calls.update(call.id, {
         customerID: result.customerID,
         numberID: result.numberID,
@@ -41,14 +46,18 @@ export async function rateUnratedCalls(ctx: PlatformContext, cutoff: DateOnly): 
         cost: result.cost,
         ratedDuration: result.ratedDuration,
         timeBand: result.timeBand,
+        allowanceSeconds,
         rated: true,
         unbilledReason: null,
         updatedStamp: ctx.clock.now(),
       })
+      if (allowanceSeconds !== null) touched.add(result.customerID, record.startTime)
       rated++
     }
     after = page.at(-1)!.id
   }
+  if (shared && touched.size) await reallocateAllowances(ctx.store.rating, shared, touched, ctx.clock.now())
+  return rated
 }
 
 /** A stored call as the rater reads a record; null for one without a start or a class (an import always writes both). */
@@ -65,8 +74,8 @@ function asRecord(call: Call): UsageRecord | null {
     carrier: call.carrier ?? '',
     bytes: call.bytes,
     events: call.events,
-    origination: 'fixed',
-    recorded: false,
+    origination: call.origination ?? 'fixed',
+    recorded: call.recorded ?? false,
     externalID: null,
     wholesaleCost: null,
   }

@@ -1,9 +1,83 @@
+import type { Stamp } from '../dates/stamp.js'
 import type { RatingData } from '../ports/rating-data.js'
-import { buildNumberIndex } from './match-number.js'
-import type { RatingContext } from './rate-record.js'
+import type { DiscountPlan } from '../presets/discount-plans.js'
+import { customerAllowances, mayUseAllowance, type AllowanceHolder, type CustomerAllowances } from './allowances.js'
+import { buildNumberIndex, indexIgnores, recordKey, type IgnoreTrafficEntry } from './match-number.js'
+import type { RatedCall, RatingContext } from './rate-record.js'
+import type { RatingTariff } from './rating-tariff.js'
+import type { UsageRecord } from './usage-record.js'
 
-/** Loads what rating needs once per import or billing run. */
-export async function loadRatingContext(data: RatingData): Promise<RatingContext> {
-  const [numbers, ignores, customers, tariffs] = await Promise.all([data.numbers(), data.ignoreTraffic(), data.customers(), data.tariffs()])
-  return { numbers: buildNumberIndex(numbers, ignores), customers, tariffs }
+/** What rating loads once per import or billing run: few rows, whatever the number of numbers. */
+export interface RatingShared {
+  readonly tariffs: ReadonlyMap<string, RatingTariff>
+  readonly tariffsById: ReadonlyMap<string, RatingTariff>
+  readonly ignored: ReadonlyMap<string, readonly IgnoreTrafficEntry[]>
+  readonly plans: Readonly<Record<string, DiscountPlan>>
+}
+
+/** A batch's context: its records' numbers and customers, and the customers' allowances. */
+export interface BatchContext extends RatingContext {
+  readonly allowances: ReadonlyMap<string, CustomerAllowances>
+}
+
+export async function loadRatingShared(data: RatingData, plans: Readonly<Record<string, DiscountPlan>>): Promise<RatingShared> {
+  const [ignores, tariffs] = await Promise.all([data.ignoreTraffic(), data.tariffs()])
+  return { tariffs, tariffsById: new Map([...tariffs.values()].map((t) => [t.id, t])), ignored: indexIgnores(ignores), plans }
+}
+
+/**
+ * Loads what a batch of records needs: the live numbers they match (looked up by index), those
+ * numbers' customers' tariff settings and allowances. Memory follows the batch.
+ */
+export async function loadBatchContext(data: RatingData, shared: RatingShared, records: readonly UsageRecord[]): Promise<BatchContext> {
+  const keys = new Set<string>()
+  for (const r of records) {
+    const key = recordKey(r)
+    if (key) keys.add(key)
+  }
+  const numbers = keys.size ? await data.numbersByKeys([...keys]) : []
+  const customerIDs = [...new Set(numbers.map((n) => n.customerID))]
+  const [customers, holders] = customerIDs.length
+    ? await Promise.all([data.customersByIds(customerIDs), data.allowanceHolders(customerIDs)])
+    : [new Map(), [] as AllowanceHolder[]]
+  return { numbers: buildNumberIndex(numbers, shared.ignored), customers, tariffs: shared.tariffs, allowances: allowancesByCustomer(holders, shared.plans) }
+}
+
+/** Each customer's pools, from its holders. */
+export function allowancesByCustomer(holders: readonly AllowanceHolder[], plans: Readonly<Record<string, DiscountPlan>>): Map<string, CustomerAllowances> {
+  const byCustomer = new Map<string, AllowanceHolder[]>()
+  for (const h of holders) {
+    const list = byCustomer.get(h.customerID)
+    if (list) list.push(h)
+    else byCustomer.set(h.customerID, [h])
+  }
+  return new Map([...byCustomer].map(([id, list]) => [id, customerAllowances(list, plans)]))
+}
+
+/** 0 when a plan of the call's number may cover a rated call (allocated once the calls are stored), else null. */
+export function provisionalAllowance(rated: RatedCall, record: Pick<UsageRecord, 'callClass' | 'chargeBand'>, context: BatchContext): number | null {
+  if (!rated.timed) return null
+  const allowances = context.allowances.get(rated.customerID)
+  return allowances && mayUseAllowance(allowances, rated.numberID, record.callClass, record.chargeBand) ? 0 : null
+}
+
+/** The customers and months whose allowances an import or run must allocate again. */
+export class TouchedMonths {
+  private readonly months = new Map<string, Set<string>>()
+
+  add(customerID: string, startTime: Stamp): void {
+    const month = startTime.slice(0, 7)
+    const set = this.months.get(month)
+    if (set) set.add(customerID)
+    else this.months.set(month, new Set([customerID]))
+  }
+
+  /** Months in order, each with its customers. */
+  entries(): [string, string[]][] {
+    return [...this.months].sort(([a], [b]) => (a < b ? -1 : 1)).map(([m, s]) => [m, [...s]])
+  }
+
+  get size(): number {
+    return this.months.size
+  }
 }

@@ -2,6 +2,7 @@ import { parseDate } from '../dates/date-only.js'
 import { parseDatetime, type Stamp } from '../dates/stamp.js'
 import { BillingError } from '../errors.js'
 import { callClasses, type CallClass } from '../fields/call-classes.js'
+import { originations, type Origination } from '../fields/originations.js'
 import { parseMoney, type Money } from '../money/money.js'
 
 /**
@@ -53,8 +54,7 @@ export type UsageColumn = (typeof usageColumns)[number]
 
 export const requiredUsageColumns: readonly UsageColumn[] = usageColumns.slice(0, 7)
 
-export const originations = ['fixed', 'mobile', 'payphone', 'voip'] as const
-export type Origination = (typeof originations)[number]
+export { originations, type Origination } from '../fields/originations.js'
 
 /** One call, data or event record of a usage file, validated. */
 export interface UsageRecord {

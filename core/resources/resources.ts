@@ -14,6 +14,7 @@ import { recordChanges } from '../history/record-change.js'
 import { derivedFeatureValues } from '../features/feature-terms.js'
 import { withStandardFeature } from '../features/standard-feature.js'
 import { digitsOnly, type ListRequest } from './list-request.js'
+import { normaliseNumber } from '../rating/phone-number.js'
 
 /** What the resource use cases need. */
 export interface ResourceContext {
@@ -116,7 +117,7 @@ const special = new WeakMap<Resource, { writeOnly: Field[]; derived: Field[] }>(
 function specialFields(resource: Resource): { writeOnly: Field[]; derived: Field[] } {
   let found = special.get(resource)
   if (!found) {
-    found = { writeOnly: resource.columns.filter((f) => f.writeOnly), derived: resource.columns.filter((f) => f.digitsOf) }
+    found = { writeOnly: resource.columns.filter((f) => f.writeOnly), derived: resource.columns.filter((f) => f.digitsOf || f.matchKeyOf) }
     special.set(resource, found)
   }
   return found
@@ -130,12 +131,17 @@ async function hashSecrets(ctx: ResourceContext, resource: Resource, values: Val
   }
 }
 
-/** Fills the hidden fields kept in step with others (digits-only copies of numbers). */
+/** Fills the hidden fields kept in step with others (digits-only and match-key copies of numbers). */
 export function withDerived(resource: Resource, values: Values): Values {
   for (const f of specialFields(resource).derived) {
     if (f.digitsOf && f.digitsOf in values) {
       const source = values[f.digitsOf]
       values[f.name] = typeof source === 'string' ? digitsOnly(source) : null
+    }
+    if (f.matchKeyOf && f.matchKeyOf in values) {
+      const source = values[f.matchKeyOf]
+      const key = typeof source === 'string' ? normaliseNumber(source) : ''
+      values[f.name] = key === '' ? null : key
     }
   }
   return values

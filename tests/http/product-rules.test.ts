@@ -115,12 +115,14 @@ for (const target of activeTargets()) {
     assert.equal([(await get(own)).serviceCharge, (await get(own)).annualIncreaseReferenceDate], [11.025, '2027-04-01'])
     assert.equal([(await get(inherits)).serviceCharge, (await get(inherits)).annualIncreaseReferenceDate], [10.5, '2027-04-01'])
     assert.equal([(await get(none)).serviceCharge, (await get(none)).annualIncreaseReferenceDate], [10, null])
-    const history = (await h.request('GET', `/features/${inherits}/history`)).body as any[]
-    const increases = history.filter((e) => e.action === 'annualIncrease')
-    assert.is(increases.length, 1)
-    assert.equal(increases[0].changes.serviceCharge, [10, 10.5])
+    const increasesOf = async (id: string) => ((await h.request('GET', `/features/${id}/history`)).body as any[]).filter((e) => e.action === 'annualIncrease')
+    assert.equal((await increasesOf(inherits)).map((e) => e.changes.serviceCharge), [[10, 10.5]])
+    // Each yearly date is an entry of its own; the last moves the reference date on.
+    const compounding = await increasesOf(own)
+    assert.equal(compounding.map((e) => e.changes.serviceCharge), [[10, 10.5], [10.5, 11.025]])
+    assert.equal(compounding.map((e) => e.changes.annualIncreaseReferenceDate ?? null), [null, ['2025-04-01', '2027-04-01']])
     const events = (await h.request('GET', '/events?limit=1000')).body as any[]
-    assert.is(events.filter((e) => e.type === 'feature.annual_increase_applied').length, 2)
+    assert.is(events.filter((e) => e.type === 'feature.annual_increase_applied').length, 3)
 
     // Suspended through April: unsuspended in May, the run back-fills April at the new price.
     await act(h, `/features/${inherits}`, 'unsuspend', { status: 'Active', dateUnsuspend: '2026-05-05' })

@@ -77,8 +77,15 @@ export interface DatabaseDialect {
   /** One column's values (strings, numbers, bigints, nulls) as the parameter `columnarInsertSql` takes. */
   arrayParameter(values: readonly unknown[]): unknown
   /**
+   * `column` is one of `values` (strings or numbers), the list sent as one parameter (SQLite:
+   * `in (select value from json_each(?))`, Postgres: `= any($1)`): one statement text whatever
+   * the list's length, prepared once, where an `in (?, ?, …)` list of each length was a new
+   * statement for SQLite to prepare and keep (an import looks up every batch's numbers this way).
+   */
+  inList(column: string, values: readonly (string | number)[]): RawBuilder<boolean>
+  /**
    * Lets the connection keep up to `mib` MiB of pages while a long write transaction runs, until
-   * the returned function restores the setting. SQLite: PRAGMA cache_size (its 2 MB default made a
+   * the returned function restores the setting. SQLite: PRAGMA cache_size (its default made a
    * large import spill and re-read index pages for every row); Postgres: the server's shared
    * buffers, nothing to do.
    */
@@ -98,6 +105,11 @@ export interface DatabaseDialect {
   uniqueViolation(error: unknown): { table?: string; columns: string[] } | null
   /** Whether SELECT … FOR UPDATE exists (SQLite serialises writers instead). */
   readonly rowLocks: boolean
+  /**
+   * Whether a statement on another pooled connection runs while a transaction is open (Postgres);
+   * SQLite has one connection, which the transaction holds until it ends.
+   */
+  readonly connectionsBesideTransactions: boolean
   /** Serialises a critical section across processes: a Postgres advisory lock inside the transaction; SQLite's single writer already does. */
   lockKey(trx: Kysely<any>, key: string): Promise<void>
   /** Every table of the current schema by name, Kysely's migration tables included (SQLite's own `sqlite_*` excluded). */
@@ -136,9 +148,9 @@ export interface DatabaseDialect {
   wireJson(members: readonly WireMember[]): WireSelect
   /**
    * How a bulk read of many rows selects these fields of a table as one value, for those that
-   * fit in it exactly, or null to select every column as it is. SQLite: a JSON array (a billing
-   * run reads 22 columns of a million features: 4.7 s as columns, 3.9 s packed, measured in
-   * isolation). Postgres: null, its driver parses the text of every column in any case.
+   * fit in it exactly, or null to select every column as it is. SQLite: a JSON array, which
+   * better-sqlite3 hands over faster than the columns one by one (bench/billing-run.ts; figures
+   * in bench/RESULTS.md). Postgres: null, its driver parses the text of every column in any case.
    */
   packedRead(table: string, fields: readonly Field[]): PackedRead | null
 }

@@ -36,6 +36,9 @@ export const postgresDialect: DatabaseDialect = {
     }
     return `{${parts.join(',')}}`
   },
+  inList(column, values) {
+    return sql<boolean>`${sql.ref(column)} = any(${this.arrayParameter(values)})`
+  },
   widenPageCache: async () => async () => {},
   encodeBigint: (v) => v.toString(),
   // An ID already in canonical form is the text pg would send; anything else goes through BigInt as before.
@@ -49,6 +52,7 @@ export const postgresDialect: DatabaseDialect = {
     return { table: e.table, columns: cols.split(',').map((c) => c.trim().replace(/^"|"$/g, '')).filter(Boolean) }
   },
   rowLocks: true,
+  connectionsBesideTransactions: true,
   async lockKey(trx, key) {
     await sql`select pg_advisory_xact_lock(hashtext(${key}))`.execute(trx)
   },

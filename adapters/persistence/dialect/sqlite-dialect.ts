@@ -13,6 +13,7 @@ export const sqliteDialect: DatabaseDialect = {
   analyze: async () => {},
   columnarInsertSql: () => null,
   arrayParameter: (values) => values,
+  inList: (column, values) => sql<boolean>`${sql.ref(column)} in (select value from json_each(${JSON.stringify(values)}))`,
   async widenPageCache(db, mib) {
     const before = Number((await sql<{ cache_size: number }>`pragma cache_size`.execute(db)).rows[0]?.cache_size ?? -2000)
     await sql.raw(`pragma cache_size = ${-Math.round(mib * 1024)}`).execute(db)
@@ -31,6 +32,7 @@ export const sqliteDialect: DatabaseDialect = {
     return { table: parts[0]?.[0], columns: parts.map((p) => p[1]).filter(Boolean) }
   },
   rowLocks: false,
+  connectionsBesideTransactions: false,
   lockKey: async (_trx: Kysely<any>, _key: string) => {},
   async listTables(db) {
     const { rows } = await sql<{ name: string }>`

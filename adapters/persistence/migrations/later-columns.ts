@@ -14,6 +14,10 @@ export const laterColumns: Readonly<Record<string, Partial<Record<ResourceName, 
   },
   '0013-credit-alerts': { customers: ['creditAlerts'] },
   '0016-invoice-messages': { invoices: ['invoiceMessage'] },
+  '0018-allowances': {
+    numbers: ['numberKey', 'CDRNumberKey', 'CDRNumber2Key', 'CDRNumber3Key', 'CDRNumber4Key'],
+    calls: ['allowanceSeconds', 'origination', 'recorded'],
+  },
 }
 
 /** The columns of a resource that a later migration adds. */

@@ -1,8 +1,12 @@
-import type { ColumnDataType, Kysely } from 'kysely'
+import { CompiledQuery, sql, type ColumnDataType, type Kysely } from 'kysely'
 import { callClasses, customerDefault } from '../../../core/fields/call-classes.js'
 import { catalogue } from '../../../core/fields/catalogue.js'
 import type { Values } from '../../../core/fields/item.js'
-import type { NewCall, RatingData } from '../../../core/ports/rating-data.js'
+import type { Stamp } from '../../../core/dates/stamp.js'
+import type { Origination } from '../../../core/fields/originations.js'
+import type { Money } from '../../../core/money/money.js'
+import type { AllowanceCall, AllowanceUpdate, NewCall, RatingData } from '../../../core/ports/rating-data.js'
+import type { AllowanceHolder } from '../../../core/rating/allowances.js'
 import type { IgnoreTrafficEntry, IgnoreTrafficType } from '../../../core/rating/match-number.js'
 import type { RatingNumber } from '../../../core/rating/rate-record.js'
 import type { RatingTariff } from '../../../core/rating/rating-tariff.js'
@@ -10,7 +14,10 @@ import type { CustomerTariffSettings } from '../../../core/rating/select-tariff.
 import type { DatabaseDialect } from '../dialect/dialect.js'
 import { insertColumns } from '../insert-rows.js'
 import { RowCodec } from '../row-codec.js'
+import { normaliseNumber } from '../../../core/rating/phone-number.js'
+import { compareIds } from '../id-order.js'
 import { columnType } from '../schema/columns.js'
+import { holdsAllowance } from '../migrations/0018-allowances.js'
 
 const numberColumns = [
   'id',
@@ -24,9 +31,25 @@ const numberColumns = [
   ...callClasses.flatMap((c) => [c.tariff, c.markup]),
 ]
 const settingColumns = numberColumns.filter((c) => c !== 'id' && c !== 'customerID')
-const NUMBERS_PAGE = 20_000
+const MATCHED_BY = ['number', 'CDRNumber', 'CDRNumber2', 'CDRNumber3', 'CDRNumber4']
+const matchKeys = MATCHED_BY.map((f) => `${f}Key`)
+/** Keys or IDs in one statement's IN list. */
+const IN_CHUNK = 10_000
+const UPDATE_CHUNK = 500
 const IMPORT_PAGE_CACHE_MIB = 64
 const customerColumns = ['id', 'fallbackMarkup', ...callClasses.flatMap((c) => [customerDefault(c.tariff), customerDefault(c.markup)])]
+const plans = [1, 2, 3, 4].map((i) => `discountPlan${i}`)
+const multipliers = [1, 2, 3, 4].map((i) => `discountPlanMultiplier${i}`)
+const allowanceCallColumns = ['id', 'customerID', 'numberID', 'tariffID', 'startTime', 'fingerprint', 'durationSeconds', 'bytes', 'events', 'callType', 'chargeBand', 'origination', 'recorded', 'cost', 'ratedDuration', 'allowanceSeconds', 'transactionID']
+// Written as literals, not parameters: SQLite uses a partial index only when the query's own
+// condition is the index's (migrations/0018-allowances.ts).
+const live = sql<boolean>`"isDropped" = 0`
+
+const chunks = <T>(xs: readonly T[], size: number): T[][] => {
+  const out: T[][] = []
+  for (let i = 0; i < xs.length; i += size) out.push(xs.slice(i, i + size))
+  return out
+}
 
 /** Rating's bulk reads: narrow selects, so a large number table stays small in memory. */
 export class KyselyRatingData implements RatingData {
@@ -42,48 +65,148 @@ export class KyselyRatingData implements RatingData {
     this.tariffCodec = new RowCodec(catalogue.tariffs, dialect)
     this.detailCodec = new RowCodec(catalogue.tariffDetails, dialect)
     this.callTypes = CALL_COLUMNS.map((c) => columnType(catalogue.calls.byName.get(c)!, dialect))
+    this.readsBesideWrites = dialect.connectionsBesideTransactions
   }
 
+  readonly readsBesideWrites: boolean
+
   /**
-   * Live numbers, read a page at a time and kept with only their set values: most of a
-   * number's 30 rating columns are null, and whole rows for 300,000 numbers took 900 MB
-   * while an import loaded them (bench/rating.ts). Absent and null read the same to rating.
+   * Live numbers by their canonical `…Key` columns, each looked up in its partial index: an
+   * import reads the numbers of each batch of records instead of every number (300,000 numbers
+   * held 441 MB of the server's memory while a 50,000-row file was imported, bench/rating.ts).
+   * Kept with only their set values: most of a number's 30 rating columns are null, and absent
+   * and null read the same to rating.
    */
-  async numbers(): Promise<RatingNumber[]> {
-    const out: RatingNumber[] = []
-    let after: unknown = 0
-    for (;;) {
+  async numbersByKeys(keys: readonly string[]): Promise<RatingNumber[]> {
+    const byID = new Map<string, RatingNumber>()
+    // One statement per column, for the keys no column before it matched: a `number` beats a
+    // `CDRNumber` (buildNumberIndex), and most records match by `number`, so the later columns
+    // are rarely asked at all. (Given an OR of the five columns, SQLite scanned the table.)
+    let left = [...new Set(keys)]
+    for (const [i, key] of matchKeys.entries()) {
+      if (left.length === 0) break
+      const matched = new Set<string>()
+      for (const chunk of chunks(left, IN_CHUNK)) {
+        const rows = await this.db.selectFrom('numbers').select(numberColumns).where(live).where(this.dialect.inList(key, chunk)).execute()
+        for (const r of rows) {
+          matched.add(normaliseNumber(r[MATCHED_BY[i]]))
+          const n: Record<string, unknown> = { numberID: String(r.id), customerID: String(r.customerID) }
+          for (const c of settingColumns) if (r[c] !== null && r[c] !== undefined) n[c] = r[c]
+          byID.set(n.numberID as string, n as unknown as RatingNumber)
+        }
+      }
+      left = left.filter((k) => !matched.has(k))
+    }
+    // By ID: among numbers claiming the same digits the first wins (buildNumberIndex).
+    return [...byID.values()].sort((a, b) => compareIds(a.numberID, b.numberID))
+  }
+
+  async customersByIds(ids: readonly string[]): Promise<Map<string, CustomerTariffSettings>> {
+    const out = new Map<string, CustomerTariffSettings>()
+    for (const chunk of chunks(ids, IN_CHUNK)) {
       const rows = await this.db
+        .selectFrom('customers')
+        .select(customerColumns)
+        .where(this.dialect.inList('id', chunk.map(Number)))
+        .execute()
+      for (const r of rows) out.set(String(r.id), r as CustomerTariffSettings)
+    }
+    return out
+  }
+
+  async allowanceHolders(customerIDs: readonly string[]): Promise<AllowanceHolder[]> {
+    const out: AllowanceHolder[] = []
+    for (const chunk of chunks(customerIDs, IN_CHUNK)) {
+      const ids = chunk.map(Number)
+      const numbers = await this.db
         .selectFrom('numbers')
-        .select(numberColumns)
-        .where('isDropped', '=', 0)
-        .where('id', '>', after)
+        .select(['id', 'customerID', 'discountPlanAllowancePoolName', ...plans])
+        .where(this.dialect.inList('customerID', ids))
+        .where(holdsAllowance(true))
+        .where(live)
         .orderBy('id')
-        .limit(NUMBERS_PAGE)
+        .execute()
+      for (const r of numbers) {
+        out.push({ kind: 'number', id: String(r.id), customerID: String(r.customerID), numberID: String(r.id), poolName: r.discountPlanAllowancePoolName ?? null, plans: plans.map((p) => r[p] ?? null), multipliers: [], featureCount: null })
+      }
+      const features = await this.db
+        .selectFrom('features')
+        .select(['id', 'customerID', 'numberID', 'discountPlanAllowancePoolName', 'featureCount', ...plans, ...multipliers])
+        .where(this.dialect.inList('customerID', ids))
+        .where(holdsAllowance(false))
+        .where(live)
+        .orderBy('id')
+        .execute()
+      for (const r of features) {
+        out.push({
+          kind: 'feature',
+          id: String(r.id),
+          customerID: String(r.customerID),
+          numberID: r.numberID === null ? null : String(r.numberID),
+          poolName: r.discountPlanAllowancePoolName ?? null,
+          plans: plans.map((p) => r[p] ?? null),
+          multipliers: multipliers.map((m) => (r[m] === null ? null : Number(r[m]))),
+          featureCount: r.featureCount === null ? null : Number(r.featureCount),
+        })
+      }
+    }
+    return out
+  }
+
+  async allowanceCalls(customerIDs: readonly string[], from: Stamp, to: Stamp): Promise<AllowanceCall[]> {
+    const out: AllowanceCall[] = []
+    const d = this.dialect
+    for (const chunk of chunks(customerIDs, IN_CHUNK)) {
+      const rows = await this.db
+        .selectFrom('calls')
+        .select(allowanceCallColumns)
+        .where(d.inList('customerID', chunk.map(Number)))
+        .where('allowanceSeconds', 'is not', null)
+        .where('startTime', '>=', from)
+        .where('startTime', '<', to)
+        .where('deleted', '=', 0)
         .execute()
       for (const r of rows) {
-        const n: Record<string, unknown> = { numberID: String(r.id), customerID: String(r.customerID) }
-        for (const c of settingColumns) if (r[c] !== null && r[c] !== undefined) n[c] = r[c]
-        out.push(n as unknown as RatingNumber)
+        out.push({
+          id: String(r.id),
+          customerID: String(r.customerID),
+          numberID: String(r.numberID),
+          tariffID: r.tariffID === null ? null : String(r.tariffID),
+          startTime: r.startTime as Stamp,
+          fingerprint: r.fingerprint,
+          durationSeconds: Number(r.durationSeconds),
+          bytes: r.bytes === null ? null : Number(r.bytes),
+          events: r.events === null ? null : Number(r.events),
+          callType: r.callType,
+          chargeBand: r.chargeBand,
+          origination: (r.origination ?? 'fixed') as Origination,
+          recorded: Number(r.recorded) === 1,
+          cost: r.cost === null ? null : (d.decodeBigint(r.cost) as Money),
+          ratedDuration: r.ratedDuration === null ? null : Number(r.ratedDuration),
+          allowanceSeconds: Number(r.allowanceSeconds),
+          billed: r.transactionID !== null,
+        })
       }
-      if (rows.length < NUMBERS_PAGE) return out
-      after = rows.at(-1)!.id
+    }
+    return out
+  }
+
+  /** Many rows' new prices in one statement: UPDATE … FROM a VALUES list (SQLite 3.33+, Postgres). */
+  async updateAllowances(updates: readonly AllowanceUpdate[]): Promise<void> {
+    const d = this.dialect
+    const types = [d.idRefType, d.types.bigint, d.types.real, 'text']
+    for (const chunk of chunks(updates, UPDATE_CHUNK)) {
+      let p = 1
+      const tuples = chunk.map(() => `(${types.map((t) => `cast(${d.placeholder(p++)} as ${t})`).join(', ')})`)
+      const text = `update "calls" set "cost" = v.column2, "allowanceSeconds" = v.column3, "updatedStamp" = v.column4 from (values ${tuples.join(', ')}) as v where "calls"."id" = v.column1`
+      const params = chunk.flatMap((u) => [d.encodeId(u.id), d.encodeBigint(u.cost), u.allowanceSeconds, u.updatedStamp])
+      await this.db.executeQuery(CompiledQuery.raw(text, params))
     }
   }
 
   async ignoreTraffic(): Promise<IgnoreTrafficEntry[]> {
     const rows = await this.db.selectFrom('ignore_traffic').select(['number', 'type', 'fromDate']).where('number', 'is not', null).execute()
     return rows.map((r) => ({ number: r.number as string, type: r.type as IgnoreTrafficType, fromDate: r.fromDate }))
-  }
-
-  async customers(): Promise<Map<string, CustomerTariffSettings>> {
-    const settings = customerColumns.filter((c) => c !== 'id')
-    const rows = await this.db
-      .selectFrom('customers')
-      .select(customerColumns)
-      .where((eb) => eb.or(settings.map((c) => eb(c, 'is not', null))))
-      .execute()
-    return new Map(rows.map((r) => [String(r.id), r as CustomerTariffSettings]))
   }
 
   async tariffs(): Promise<Map<string, RatingTariff>> {
@@ -138,7 +261,7 @@ export class KyselyRatingData implements RatingData {
     const id = (v: string | null) => (v === null ? null : d.encodeId(v))
     const values = CALL_COLUMNS.map(() => new Array<unknown>(n))
     // In the order of CALL_COLUMNS.
-    const [usageFileID, customerID, numberID, tariffID, callingNumber, dialledNumber, startTime, durationSeconds, bytes, events, callType, chargeBand, carrier, cost, ratedDuration, timeBand, rated, unbilledReason, deleted, fingerprint, createdStamp, updatedStamp] = values
+    const [usageFileID, customerID, numberID, tariffID, callingNumber, dialledNumber, startTime, durationSeconds, bytes, events, callType, chargeBand, carrier, cost, ratedDuration, timeBand, allowanceSeconds, origination, recorded, rated, unbilledReason, deleted, fingerprint, createdStamp, updatedStamp] = values
     for (let i = 0; i < n; i++) {
       const c = calls[i]
       usageFileID[i] = id(c.usageFileID)
@@ -157,6 +280,9 @@ export class KyselyRatingData implements RatingData {
       cost[i] = c.cost === null ? null : d.encodeBigint(c.cost)
       ratedDuration[i] = c.ratedDuration
       timeBand[i] = c.timeBand
+      allowanceSeconds[i] = c.allowanceSeconds
+      origination[i] = c.origination
+      recorded[i] = c.recorded ? 1 : 0
       rated[i] = c.rated ? 1 : 0
       unbilledReason[i] = c.unbilledReason
       deleted[i] = c.deleted ? 1 : 0
@@ -186,6 +312,9 @@ const CALL_COLUMNS = [
   'cost',
   'ratedDuration',
   'timeBand',
+  'allowanceSeconds',
+  'origination',
+  'recorded',
   'rated',
   'unbilledReason',
   'deleted',

@@ -94,8 +94,8 @@ export class KyselyResourceRepository implements ResourceRepository {
     const wire = this.wireSelect()
     if (!wire) return (await this.listIn(column, parents, where)).map((i) => this.toWireItem(i, column))
     if (isIdList(parents) && parents.length === 0) return []
-    // Put in ID order here, not by the database: Postgres sorted a page's 3,000 numbers with
-    // their JSON on disk (7 MB, beyond work_mem) and sent none before the last was made.
+    // Put in ID order here, not by the database: Postgres sorted a page's children with their
+    // JSON on disk (beyond work_mem) and sent none before the last was made (bench/lists.ts).
     const rows = await this.whereIn(this.conditions.apply(this.selectWire(wire, column), where), column, parents).execute()
     return inIdOrder(rows.map((r) => ({ id: String(r.id), json: wire.assemble(r.w0), key: r.key === null ? null : String(r.key) })))
   }

@@ -1,0 +1,149 @@
+import type { DiscountPlan } from '../presets/discount-plans.js'
+
+/**
+ * Discount plan allowances (contract 11): a holder's `discountPlan1..4` give calls minutes a
+ * calendar month, free of charge, used in call start order. Pure: who holds what comes in, which
+ * seconds each call used goes out.
+ *
+ * - A number's plans cover its own calls; a feature's cover the calls of the number it is on, or,
+ *   on a customer or a service, every number of the customer.
+ * - Each plan of a holder adds `allowanceMinutes` × its `discountPlanMultiplierN` (1 when unset;
+ *   numbers have none) × its `featureCount` (1 when unset; numbers have none) to a pool.
+ * - Holders with the same `discountPlanAllowancePoolName` under one customer share one pool: every
+ *   plan any of them holds, for the calls of every number any of them covers. A feature on a
+ *   customer or service that names a pool covers only the pool's numbers; a number that names a
+ *   pool joins it even without a plan of its own. A holder without a pool name is a pool alone.
+ * - A call uses the buckets (pool × plan) that cover its class and charge band, each as far as it
+ *   has seconds left: first the pools its number belongs to, then those of features covering every
+ *   number of the customer (a fallback), each group in order of pool then plan name.
+ */
+
+/** A number or feature holding a plan or naming a pool, as the rater reads it. */
+export interface AllowanceHolder {
+  readonly kind: 'number' | 'feature'
+  readonly id: string
+  readonly customerID: string
+  /** The number whose calls it covers; null for a feature on a customer or a service. */
+  readonly numberID: string | null
+  readonly poolName: string | null
+  /** `discountPlan1..4`. */
+  readonly plans: readonly (string | null)[]
+  /** `discountPlanMultiplier1..4` (features only). */
+  readonly multipliers: readonly (number | null)[]
+  readonly featureCount: number | null
+}
+
+/** One plan's allowance in one pool, for a month. */
+export interface AllowanceBucket {
+  readonly key: string
+  readonly plan: DiscountPlan
+  /** Milliseconds a month. */
+  readonly ms: bigint
+}
+
+/** What covers a call of a customer: the buckets of its number, in the order they are used. */
+export interface CustomerAllowances {
+  bucketsOf(numberID: string): readonly AllowanceBucket[]
+}
+
+/** Every number of the customer. */
+const ALL = '*'
+
+/** The pools of one customer's holders. */
+export function customerAllowances(holders: readonly AllowanceHolder[], plans: Readonly<Record<string, DiscountPlan>>): CustomerAllowances {
+  const members = new Map<string, Set<string>>()
+  const buckets = new Map<string, { key: string; plan: DiscountPlan; ms: bigint }>()
+  for (const h of holders) {
+    const pool = h.poolName !== null && h.poolName.trim() !== '' ? `pool:${h.poolName.trim()}` : `${h.kind}:${h.id}`
+    const member = h.numberID ?? (h.poolName !== null && h.poolName.trim() !== '' ? null : ALL)
+    if (member !== null) {
+      const set = members.get(pool) ?? new Set<string>()
+      set.add(member)
+      members.set(pool, set)
+    }
+    h.plans.forEach((name, i) => {
+      const plan = name === null ? undefined : plans[name]
+      if (!plan || plan.callClasses.length === 0) return
+      const ms = allowanceMs(plan, h.multipliers[i] ?? null, h.featureCount)
+      if (ms <= 0n) return
+      const key = `${pool}|${name}`
+      const bucket = buckets.get(key)
+      if (bucket) bucket.ms += ms
+      else buckets.set(key, { key, plan, ms })
+    })
+  }
+  const ordered = [...buckets.values()].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
+  const poolOf = (b: AllowanceBucket) => b.key.slice(0, b.key.lastIndexOf('|'))
+  const byNumber = new Map<string, AllowanceBucket[]>()
+  return {
+    bucketsOf(numberID) {
+      let list = byNumber.get(numberID)
+      if (!list) {
+        const own = ordered.filter((b) => members.get(poolOf(b))?.has(numberID))
+        const everyNumber = ordered.filter((b) => !own.includes(b) && members.get(poolOf(b))?.has(ALL))
+        list = [...own, ...everyNumber]
+        byNumber.set(numberID, list)
+      }
+      return list
+    },
+  }
+}
+
+/** minutes × multiplier × count, to the millisecond (rounded half up). */
+export function allowanceMs(plan: DiscountPlan, multiplier: number | null, featureCount: number | null): bigint {
+  const ms = plan.allowanceMinutes * 60_000 * (multiplier ?? 1) * (featureCount ?? 1)
+  return Number.isFinite(ms) && ms > 0 ? BigInt(Math.round(ms)) : 0n
+}
+
+/** Whether a bucket's plan covers a call of this class and charge band. */
+export const covers = (plan: DiscountPlan, callType: string, chargeBand: string): boolean =>
+  plan.callClasses.includes(callType) && (plan.chargeBands === null || plan.chargeBands.includes(chargeBand))
+
+/** Whether any plan of the number's buckets covers the call: then it can use an allowance. */
+export const mayUseAllowance = (allowances: CustomerAllowances, numberID: string, callType: string, chargeBand: string): boolean =>
+  allowances.bucketsOf(numberID).some((b) => covers(b.plan, callType, chargeBand))
+
+/** A call of the month as allocation reads it. */
+export interface MonthCall {
+  readonly numberID: string
+  readonly callType: string
+  readonly chargeBand: string
+  /** The rated duration in milliseconds. */
+  readonly ratedMs: bigint
+  /** Billed calls keep what they used: it is on an invoice. */
+  readonly billed: boolean
+  /** What it used when last rated. */
+  readonly usedMs: bigint
+}
+
+/**
+ * The milliseconds each call of one customer's month uses, the calls given in start order. Billed
+ * calls first take again what they took when billed (as far as it is there): that is on an
+ * invoice, so a late call never makes a month give more than its allowance. Then each other call,
+ * in start order, uses what its buckets have left, up to its rated duration. The same calls give
+ * the same result whatever order they were imported in.
+ */
+export function allocateMonth(calls: readonly MonthCall[], allowances: CustomerAllowances): bigint[] {
+  const left = new Map<string, bigint>()
+  const used = new Array<bigint>(calls.length).fill(0n)
+  const take = (call: MonthCall, want: bigint): bigint => {
+    let got = 0n
+    for (const b of allowances.bucketsOf(call.numberID)) {
+      if (want <= got) break
+      if (!covers(b.plan, call.callType, call.chargeBand)) continue
+      const remaining = left.get(b.key) ?? b.ms
+      const share = remaining < want - got ? remaining : want - got
+      if (share <= 0n) continue
+      left.set(b.key, remaining - share)
+      got += share
+    }
+    return got
+  }
+  calls.forEach((call, i) => {
+    if (call.billed) used[i] = take(call, call.usedMs)
+  })
+  calls.forEach((call, i) => {
+    if (!call.billed) used[i] = take(call, call.ratedMs)
+  })
+  return used
+}
