@@ -29,8 +29,10 @@ export interface BillingRunsApi extends ReadApi<'billingRuns'> {
   /** Deletes a Pending run; answers it as it was. */
   delete(id: string): Promise<ShownOf<'billingRuns'>>
   /**
-   * Executes the oldest requested run now (or resumes one a crash left Running), in this process;
-   * null when there is none. The scheduler does this on its own; call it when it is not started.
+   * Executes the oldest requested run now (or resumes one a crash left Running), in this process,
+   * claiming its partitions beside any other worker on the database (status `Running` when others
+   * still hold some); null when there is nothing to do. The scheduler does this on its own; call
+   * it when it is not started.
    */
   runNext(options?: RunOptions): Promise<RunOutcome | null>
 }

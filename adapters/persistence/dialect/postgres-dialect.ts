@@ -104,8 +104,8 @@ export const postgresDialect: DatabaseDialect = {
   },
   async reserveIds(db, table, count) {
     if (count === 0) return []
-    // The sequence looked up once, not once a row (inlined, Postgres called pg_get_serial_sequence
-    // for each ID: 3 µs an ID against 0.4 µs, most of the 7 s a 1,000,000-feature run spent here).
+    // The sequence looked up once, not once a row: inlined, Postgres called pg_get_serial_sequence
+    // for each ID, most of what reserving IDs cost a billing run (bench/billing-run.ts).
     const { rows } = await sql<{ id: string }>`
       with s as materialized (select pg_get_serial_sequence(${quoteIdent(table)}, 'id')::regclass as seq)
       select nextval(s.seq)::text as id from s, generate_series(1, ${count})`.execute(db)
