@@ -12,6 +12,8 @@ import { RecentKeys } from './repositories/recent-keys.js'
 import { KyselyContactRepository } from './repositories/kysely-contact-repository.js'
 import { KyselyLifecycleLog } from './repositories/kysely-lifecycle-log.js'
 import { KyselyLedger } from './repositories/kysely-ledger.js'
+import { KyselyBillingRunSource } from './repositories/kysely-billing-run-source.js'
+import type { BillingRunSource } from '../../core/ports/billing-run-source.js'
 import { KyselyTermSchedule } from './repositories/kysely-term-schedule.js'
 import type { TermSchedule } from '../../core/ports/term-schedule.js'
 import { KyselyRunPartitions } from './repositories/kysely-run-partitions.js'
@@ -64,6 +66,7 @@ export class KyselyStore implements Store {
   readonly apiKeys: ApiKeyRepository
   readonly lifecycle: LifecycleLog
   readonly ledger: Ledger
+  readonly runSource: BillingRunSource
   readonly runPartitions: RunPartitions
   readonly rating: RatingData
   readonly receivables: Receivables
@@ -83,6 +86,7 @@ export class KyselyStore implements Store {
     this.apiKeys = new KyselyApiKeyRepository(db, shared.queries, shared.recentKeys)
     this.lifecycle = new KyselyLifecycleLog(db, dialect)
     this.ledger = new KyselyLedger(db, dialect)
+    this.runSource = new KyselyBillingRunSource(db, dialect)
     this.runPartitions = new KyselyRunPartitions(db, dialect)
     this.rating = new KyselyRatingData(db, dialect)
     this.receivables = new KyselyReceivables(db, dialect)

@@ -25,7 +25,7 @@ export async function billBatch(ctx: PlatformContext, store: Store, run: Billing
   const minimums = numbers.minimums ? await store.receivables.numberMinimums(ids[0], ids.at(-1)!) : []
   const numberLimited = numbers.creditLimits ? await store.creditControl.withNumberCreditLimitsBetween(ids[0], ids.at(-1)!) : []
   // The batch is every customer from its first ID to its last (a page in ID order).
-  const marked = await store.ledger.runFeatures(ids[0], ids.at(-1)!)
+  const marked = await store.runSource.featuresOf(ids[0], ids.at(-1)!)
   const events = groupEvents(await store.lifecycle.eventsOfCustomers(ids))
   const byID = new Map(customers.map((c) => [c.id, c]))
   const inputs = await billingInputs(store, ctx.presets, marked.map((m) => m.feature), byID)

@@ -53,7 +53,7 @@ async function billStep(ctx: PlatformContext, run: BillingRun, cutoff: DateOnly,
   const { store } = ctx
   const done = { last: after, size, customers: 0, invoices: 0, writes: 0, finished: false, progress: null as RunProgress | null }
   for (let b = 0; b < TRANSACTION_BATCHES && !(b > 0 && exec.signal?.aborted); b++) {
-    const page = await store.ledger.runCustomers(done.last, done.size, partition.lastCustomerID)
+    const page = await store.runSource.customersAfter(done.last, done.size, partition.lastCustomerID)
     if (page.length === 0) {
       done.finished = true
       break

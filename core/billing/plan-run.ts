@@ -23,7 +23,7 @@ export async function planRun(ctx: PlatformContext, run: BillingRun, cutoff: Dat
   await ctx.store.ledger.refreshStatistics()
   const after = partition.afterCustomerID
   const { runPartitions } = ctx.store
-  const partitions = runPartitions.parallel ? await splitRun(ctx, after, exec.partitionFeatures) : wholeRun(after, await ctx.store.ledger.runCustomerCount(after))
+  const partitions = runPartitions.parallel ? await splitRun(ctx, after, exec.partitionFeatures) : wholeRun(after, await ctx.store.runSource.customerCountAfter(after))
   await ctx.store.transaction(async (store) => {
     if (!(await store.runPartitions.split(partition.id, exec.holder, partitions))) return
     const totals = await store.runPartitions.totals(run.id)

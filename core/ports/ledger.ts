@@ -1,5 +1,4 @@
 import type { LedgerRow } from '../billing/ledger-row.js'
-import type { RunCustomer, RunFeature } from '../billing/run-fields.js'
 import type { Invoice, Transaction, ValuesOf } from '../fields/entity.js'
 import type { Money } from '../money/money.js'
 
@@ -16,12 +15,6 @@ export interface LedgerWrites {
    * inputs of its own (a charge change, a rebill) passes none.
    */
   readonly reconciled?: ReadonlyMap<string, string>
-}
-
-/** A feature as a billing run reads it (core/billing/run-fields.ts), with its reconciled mark or null. */
-export interface MarkedFeature {
-  readonly feature: RunFeature
-  readonly mark: string | null
 }
 
 /** An unapproved transaction that an invoice may take. */
@@ -57,18 +50,6 @@ export interface Ledger {
    * reconciled (every unapproved engine row of a slot carries the slot's transaction date).
    */
   write(writes: LedgerWrites): Promise<void>
-  /**
-   * The next `limit` customers after `afterID` in ID order, through `lastID` when given (a
-   * partition's end), run fields only, locked for the transaction.
-   */
-  runCustomers(afterID: string, limit: number, lastID?: string | null): Promise<RunCustomer[]>
-  /** How many customers follow `afterID` (what a run has still to bill, for its progress). */
-  runCustomerCount(afterID: string): Promise<number>
-  /**
-   * The features of the customers with IDs from `firstCustomerID` to `lastCustomerID` (a page of
-   * `runCustomers`), by customer, then ID (run fields only), each with its reconciled mark.
-   */
-  runFeatures(firstCustomerID: string, lastCustomerID: string): Promise<MarkedFeature[]>
   /** Sum of amount + VAT per customer (contract 9.2's balance). */
   balances(customerIDs: readonly string[]): Promise<Map<string, Money>>
   /** Net and VAT totals of a customer's transactions. */

@@ -6,6 +6,7 @@ import type { LifecycleLog } from './lifecycle-log.js'
 import type { ChangeLog } from './change-log.js'
 import type { WebhookOutbox } from './webhook-outbox.js'
 import type { Ledger } from './ledger.js'
+import type { BillingRunSource } from './billing-run-source.js'
 import type { RunPartitions } from './run-partitions.js'
 import type { RatingData } from './rating-data.js'
 import type { Receivables } from './receivables.js'
@@ -25,6 +26,8 @@ export interface Store {
   readonly contacts: ContactRepository
   readonly lifecycle: LifecycleLog
   readonly ledger: Ledger
+  /** The customers and features a billing run reads. */
+  readonly runSource: BillingRunSource
   /** The partitions of billing runs, claimed by the workers that bill them. */
   readonly runPartitions: RunPartitions
   readonly rating: RatingData

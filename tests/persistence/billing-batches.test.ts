@@ -20,8 +20,8 @@ async function pageSizes(h: Harness, options: RunOptions): Promise<{ sizes: numb
   const original = store.transaction.bind(store)
   ;(store as { transaction: Store['transaction'] }).transaction = (work) =>
     original((trx) => {
-      const read = trx.ledger.runCustomers.bind(trx.ledger)
-      trx.ledger.runCustomers = async (after, limit, last) => {
+      const read = trx.runSource.customersAfter.bind(trx.runSource)
+      trx.runSource.customersAfter = async (after, limit, last) => {
         const page = await read(after, limit, last)
         sizes.push(page.length)
         return page

@@ -1,17 +1,15 @@
 import { sql, type Kysely } from 'kysely'
 import type { ChargeKind, LedgerRow } from '../../../core/billing/ledger-row.js'
-import type { RunCustomer } from '../../../core/billing/run-fields.js'
 import type { DateOnly } from '../../../core/dates/date-only.js'
 import { catalogue } from '../../../core/fields/catalogue.js'
 import { fromUnits, ZERO, type Money } from '../../../core/money/money.js'
 import type { Item, Values } from '../../../core/fields/item.js'
-import type { Invoiceable, Ledger, LedgerWrites, MarkedFeature, NewInvoice } from '../../../core/ports/ledger.js'
+import type { Invoiceable, Ledger, LedgerWrites, NewInvoice } from '../../../core/ports/ledger.js'
 import type { Invoice } from '../../../core/fields/entity.js'
 import type { DatabaseDialect } from '../dialect/dialect.js'
 import { RowCodec } from '../row-codec.js'
 import { insertLedgerRows, raiseRunInvoices } from './kysely-ledger-inserts.js'
 import { KyselyLedgerMarks } from './kysely-ledger-marks.js'
-import { KyselyRunReads } from './kysely-run-reads.js'
 
 const CHUNK = 500
 /** Features per ledger read: a billing run's whole batch (2,500 features) in one round trip, not five. */
@@ -21,7 +19,6 @@ const FEATURES_PER_READ = 5_000
 export class KyselyLedger implements Ledger {
   private readonly codec: RowCodec
   private readonly marks: KyselyLedgerMarks
-  private readonly reads: KyselyRunReads
 
   constructor(
     private readonly db: Kysely<any>,
@@ -29,19 +26,6 @@ export class KyselyLedger implements Ledger {
   ) {
     this.codec = new RowCodec(catalogue.transactions, dialect)
     this.marks = new KyselyLedgerMarks(db, dialect)
-    this.reads = new KyselyRunReads(db, dialect)
-  }
-
-  runCustomers(afterID: string, limit: number, lastID?: string | null): Promise<RunCustomer[]> {
-    return this.reads.customersAfter(afterID, limit, lastID ?? null)
-  }
-
-  runCustomerCount(afterID: string): Promise<number> {
-    return this.reads.customerCountAfter(afterID)
-  }
-
-  runFeatures(firstCustomerID: string, lastCustomerID: string): Promise<MarkedFeature[]> {
-    return this.reads.featuresOf(firstCustomerID, lastCustomerID)
   }
 
   private id(v: string) {

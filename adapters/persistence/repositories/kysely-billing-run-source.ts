@@ -3,7 +3,7 @@ import { runCustomerFields, runFeatureFields, type RunCustomer, type RunFeature 
 import { catalogue } from '../../../core/fields/catalogue.js'
 import type { Item } from '../../../core/fields/item.js'
 import type { Resource } from '../../../core/fields/resource.js'
-import type { MarkedFeature } from '../../../core/ports/ledger.js'
+import type { BillingRunSource, MarkedFeature } from '../../../core/ports/billing-run-source.js'
 import type { DatabaseDialect } from '../dialect/dialect.js'
 import { RowCodec } from '../row-codec.js'
 
@@ -24,7 +24,7 @@ const features = narrowed(catalogue.features, runFeatureFields)
 const selections = new WeakMap<DatabaseDialect, Map<string, SelectedColumns>>()
 
 /** The reads of a billing run's batch: narrow rows (core/billing/run-fields.ts), one query each. */
-export class KyselyRunReads {
+export class KyselyBillingRunSource implements BillingRunSource {
   constructor(
     private readonly db: Kysely<any>,
     private readonly dialect: DatabaseDialect,
@@ -40,7 +40,7 @@ export class KyselyRunReads {
   }
 
   /** The next customers by ID (through `lastID` when not null), locked (Postgres) in ID order as `lockIds` would lock them. */
-  async customersAfter(afterID: string, limit: number, lastID: string | null): Promise<RunCustomer[]> {
+  async customersAfter(afterID: string, limit: number, lastID: string | null = null): Promise<RunCustomer[]> {
     const { select, decode } = this.columns('customers')
     let q = this.db
       .selectFrom('customers')

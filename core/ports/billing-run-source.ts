@@ -1,0 +1,23 @@
+import type { RunCustomer, RunFeature } from '../billing/run-fields.js'
+
+/** A feature as a billing run reads it (core/billing/run-fields.ts), with its reconciled mark or null. */
+export interface MarkedFeature {
+  readonly feature: RunFeature
+  readonly mark: string | null
+}
+
+/** What a billing run reads of the customers and features it bills: narrow rows, a page at a time. */
+export interface BillingRunSource {
+  /**
+   * The next `limit` customers after `afterID` in ID order, through `lastID` when given (a
+   * partition's end), run fields only, locked for the transaction.
+   */
+  customersAfter(afterID: string, limit: number, lastID?: string | null): Promise<RunCustomer[]>
+  /** How many customers follow `afterID` (what a run has still to bill, for its progress). */
+  customerCountAfter(afterID: string): Promise<number>
+  /**
+   * The features of the customers with IDs from `firstCustomerID` to `lastCustomerID` (a page of
+   * `customersAfter`), by customer, then ID (run fields only), each with its reconciled mark.
+   */
+  featuresOf(firstCustomerID: string, lastCustomerID: string): Promise<MarkedFeature[]>
+}
