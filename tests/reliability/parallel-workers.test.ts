@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
+import { seedCrashCustomers } from '../support/crash-seed.js'
 import { openHarness, type Harness } from '../support/harness.js'
 import { activeTargets } from '../support/targets.js'
 
@@ -22,17 +23,7 @@ const PARTITION_FEATURES = 60
 
 /** Customers with a few features each, identical on every harness (the IDs match too). */
 async function seed(h: Harness): Promise<void> {
-  for (let i = 0; i < CUSTOMERS; i++) {
-    const c = (await h.request('POST', '/customers', { accountNumber: `P-${i}`, VATRate: 'Standard 20%' })).body.id
-    for (let j = 0; j < 3; j++) {
-      await h.request('POST', `/customers/${c}/features`, {
-        startDate: `2026-0${1 + (j % 3)}-${String(1 + ((i * 7 + j) % 27)).padStart(2, '0')}`,
-        serviceCharge: `${(i % 9) + j + 1}.${String((i * 13) % 100).padStart(2, '0')}`,
-        serviceChargeInterval: ['Calendar Monthly', 'Monthly', 'Calendar Quarterly'][j],
-        connectionCharge: j === 0 ? 15 : null,
-      })
-    }
-  }
+  await seedCrashCustomers(h, CUSTOMERS, 'P')
 }
 
 const requestRun = async (h: Harness) => {

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
+import { seedCrashCustomers } from '../support/crash-seed.js'
 import { openHarness, type Harness } from '../support/harness.js'
 import { activeTargets, type TargetName } from '../support/targets.js'
 
@@ -9,17 +10,7 @@ const CUSTOMERS = 120
 
 /** Customers with a few features each, identical on every harness (the IDs match too). */
 async function seed(h: Harness) {
-  for (let i = 0; i < CUSTOMERS; i++) {
-    const c = (await h.request('POST', '/customers', { accountNumber: `K-${i}`, VATRate: 'Standard 20%' })).body.id
-    for (let j = 0; j < 3; j++) {
-      await h.request('POST', `/customers/${c}/features`, {
-        startDate: `2026-0${1 + (j % 3)}-${String(1 + ((i * 7 + j) % 27)).padStart(2, '0')}`,
-        serviceCharge: `${(i % 9) + j + 1}.${String((i * 13) % 100).padStart(2, '0')}`,
-        serviceChargeInterval: ['Calendar Monthly', 'Monthly', 'Calendar Quarterly'][j],
-        connectionCharge: j === 0 ? 15 : null,
-      })
-    }
-  }
+  await seedCrashCustomers(h, CUSTOMERS, 'K')
   const run = await h.request('POST', '/billingRuns', { cutoffDate: '2026-06-30', invoiceDate: '2026-06-30', status: 'Requested' })
   assert.is(run.status, 201)
 }
