@@ -13,8 +13,13 @@ import { UsageFileReader, type UsageLine } from './usage-file-reader.js'
 import { usageFingerprint } from './usage-fingerprint.js'
 import type { UsageRecord } from './usage-record.js'
 
-/** Calls written per insert: large enough that statements are few, small enough that memory stays flat. */
-const BATCH = 5000
+/**
+ * Records looked up, rated and written together. A batch lives across its lookups and its insert,
+ * long enough for V8 to move it to the old generation: 5,000 took the server's peak RSS to 280-295 MB
+ * on a 50,000-row file with 300,000 numbers, 1,000 to 220-232 MB, at the same CPU per row
+ * (bench/rating.ts, bench/RESULTS.md).
+ */
+const BATCH = 1000
 
 /** The call row for a record, rated (or kept unbilled with the reason); one object shape for every row. */
 export function toNewCall(record: UsageRecord, context: BatchContext, digest: Digest, usageFileID: string | null, now: Stamp): NewCall {
