@@ -6,9 +6,11 @@ import { openBulkWriter, type BulkColumn } from './support/bulk-insert.js'
 import { childCommand } from './support/build.js'
 import { startChild } from './support/child-process.js'
 import { openBenchDatabase, type BenchDatabase } from './support/database.js'
-import { seedCustomers } from './support/fixtures.js'
+import { seedCustomers, seedInvoicing } from './support/fixtures.js'
 import { log, Report } from './support/report.js'
 import { median } from './support/stats.js'
+import { databaseCpu } from './support/database-cpu.js'
+import { tableSizes } from './support/table-sizes.js'
 
 /**
  * The monthly billing run over 1,000,000 features: under 60 s, at least 0.3 of a baseline that
@@ -32,7 +34,15 @@ const invoicing = process.argv.includes('--invoicing')
  * of their periods gets a `Recurring Charge Discount` row beside its charge.
  */
 const discounts = process.argv.includes('--discounts')
-const report = new Report(['billing-run', invoicing ? '--invoicing' : '', discounts ? '--discounts' : ''].filter(Boolean).join(' '), args)
+/**
+ * `--workers 1,2,4`: the scale-out scenario instead (issue 24). For each count, a fresh database
+ * of the full size is billed by that many worker processes at once (each claims the run's
+ * partitions), against the same-run floor (the ledger rows bulk-inserted), with the workers' CPU
+ * and their database backends' CPU (Postgres on this machine): where the time goes.
+ */
+const workersArg = process.argv.find((a, i) => a.startsWith('--workers') && (a.includes('=') || process.argv[i + 1]))
+const workerCounts = workersArg ? (workersArg.includes('=') ? workersArg.split('=')[1] : process.argv[process.argv.indexOf(workersArg) + 1]).split(',').map(Number) : null
+const report = new Report(['billing-run', invoicing ? '--invoicing' : '', discounts ? '--discounts' : '', workerCounts ? `--workers ${workerCounts.join(',')}` : ''].filter(Boolean).join(' '), args)
 const CUTOFF = '2026-01-31'
 
 interface WorkerResult {
@@ -66,14 +76,91 @@ function workerNodeFlags(): string[] {
   return script.split(/\s+/).filter((word) => /^--max-semi-space-size=\d+$/.test(word))
 }
 
-async function runWorker(db: BenchDatabase): Promise<WorkerResult> {
-  const child = startChild([...workerNodeFlags(), ...(await childCommand('bench/support/billing-worker.ts'))], { DATABASE_URL: db.childUrl })
+async function runWorker(db: BenchDatabase, url = db.childUrl, env: Record<string, string> = {}): Promise<WorkerResult> {
+  const child = startChild([...workerNodeFlags(), ...(await childCommand('bench/support/billing-worker.ts'))], { DATABASE_URL: url, ...env })
   const code = await child.exited
   const line = readFileSync(child.logFile, 'utf8').split('\n').find((l) => l.startsWith('WORKER '))
   if (code !== 0 || !line) throw new Error(`billing worker failed (exit ${code}):\n${child.log().slice(-3000)}`)
   const result = JSON.parse(line.slice('WORKER '.length)) as WorkerResult
-  if (result.outcome.status !== 'Complete') throw new Error(`run ended ${result.outcome.status}`)
+  if (!['Complete', 'none'].includes(result.outcome.status)) throw new Error(`run ended ${result.outcome.status}`)
   return result
+}
+
+/** What `workers` worker processes billing one run together did: wall time, their CPU and their backends'. */
+interface ScaleOut {
+  ms: number
+  workerCpuMs: number
+  databaseCpuMs: number | null
+  outcome: WorkerResult['outcome']
+  shares: number[]
+}
+
+/** Seeds `features` features, then bills them with `workers` processes at once; the run's wall time is until the last exits. */
+async function scaleOutOf(features: number, workers: number): Promise<ScaleOut> {
+  const db = await openBenchDatabase(args.db, args.keep)
+  const cpu = databaseCpu(db, `bench_billing_${process.pid}_${workers}`)
+  try {
+    const writer = openBulkWriter(db)
+    await seedCustomers(writer, { customers: Math.ceil(features / 5), numbersPerCustomer: 3, featuresPerCustomer: 5 })
+    await writer.close()
+    await requestRun(db, `workers ${workers}`)
+    // Built before the clock starts (the first call compiles the platform).
+    await childCommand('bench/support/billing-worker.ts')
+    const sampler = setInterval(() => void cpu?.sample(), 200)
+    const start = performance.now()
+    const results = await Promise.all(Array.from({ length: workers }, () => runWorker(db, cpu?.url ?? db.childUrl))).finally(() => clearInterval(sampler))
+    const ms = performance.now() - start
+    await cpu?.sample()
+    if (!results.some((r) => r.outcome.status === 'Complete')) throw new Error('no worker saw the run complete')
+    const sum = (f: (r: WorkerResult) => number) => results.reduce((n, r) => n + f(r), 0)
+    const outcome = { status: 'Complete', customers: sum((r) => r.outcome.customers), invoices: sum((r) => r.outcome.invoices), ledgerWrites: sum((r) => r.outcome.ledgerWrites) }
+    const out: ScaleOut = { ms, workerCpuMs: sum((r) => r.cpuMs), databaseCpuMs: cpu ? cpu.seconds() * 1000 : null, outcome, shares: results.map((r) => r.outcome.customers) }
+    // What a row costs on disk, once per size (docs/scaling.md plans capacity from it).
+    if (workers === workerCounts![0]) await tableSizes(db, ['customers', 'numbers', 'features', 'transactions', 'invoices', 'ledger_reconciled', 'events', 'history'])
+    log(`${workers} worker(s): ${(ms / 1000).toFixed(1)} s, workers' CPU ${(out.workerCpuMs / 1000).toFixed(1)} s, database backends' CPU ${out.databaseCpuMs === null ? 'n/a' : `${(out.databaseCpuMs / 1000).toFixed(1)} s`}, customers per worker ${out.shares.join(' / ')}, ${JSON.stringify(outcome)}`)
+    return out
+  } finally {
+    await cpu?.close()
+    await db.dispose()
+  }
+}
+
+if (workerCounts) {
+  const features = scaled(1_000_000, args.scale, 10_000)
+  const rows: { workers: number; runs: ScaleOut[]; baselines: number[] }[] = workerCounts.map((workers) => ({ workers, runs: [], baselines: [] }))
+  for (let r = 0; r < args.runs; r++) {
+    for (const row of rows) {
+      const run = await scaleOutOf(features, row.workers)
+      row.runs.push(run)
+      row.baselines.push(await insertBaseline(run.outcome.ledgerWrites))
+    }
+  }
+  const single = rows.find((r) => r.workers === 1)
+  const singleS = single ? median(single.runs.map((x) => x.ms)) / 1000 : null
+  for (const row of rows) {
+    const s = median(row.runs.map((x) => x.ms)) / 1000
+    const baselineS = median(row.baselines) / 1000
+    const workerCpu = median(row.runs.map((x) => x.workerCpuMs)) / 1000
+    const dbCpu = row.runs[0].databaseCpuMs === null ? null : median(row.runs.map((x) => x.databaseCpuMs!)) / 1000
+    const { outcome } = row.runs[0]
+    report.add({
+      name: `billing run over ${features.toLocaleString('en-GB')} features, ${row.workers} worker${row.workers === 1 ? '' : 's'}`,
+      target: 'info (speed-up bounded by the cores: see docs/scaling.md)',
+      measured: s,
+      unit: 's',
+      baseline: baselineS,
+      ratio: median(row.runs.map((x, i) => row.baselines[i] / x.ms)),
+      pass: null,
+      note:
+        `${outcome.ledgerWrites.toLocaleString('en-GB')} ledger rows; ${Math.round(features / s).toLocaleString('en-GB')} features/s` +
+        (singleS ? `; speed-up ${(singleS / s).toFixed(2)}x` : '') +
+        `; workers' CPU ${workerCpu.toFixed(1)} s` +
+        (dbCpu === null ? '' : `, database backends' CPU ${dbCpu.toFixed(1)} s, together ${((workerCpu + dbCpu) / s).toFixed(2)} cores busy`) +
+        `; customers per worker ${row.runs[0].shares.join('/')}`,
+    })
+  }
+  report.finish({ features, workers: workerCounts })
+  process.exit(0)
 }
 
 /** Seeds `features` features (5 a customer, 3 of them on numbers) and bills them once, then again. */
@@ -96,21 +183,6 @@ async function billingOf(features: number) {
   } finally {
     await db.dispose()
   }
-}
-
-/** The customers' invoicing fields, their held payments and their numbers' minimums and limits (see `--invoicing`). */
-async function seedInvoicing(writer: ReturnType<typeof openBulkWriter>, customers: number): Promise<void> {
-  await writer.exec(`update customers set "billingCycle" = case id % 3 when 0 then 'Monthly' when 1 then 'Quarterly' else 'Annually' end,
-    "paymentTerms" = 30, "paymentTermsType" = case id % 3 when 0 then 'Days' when 1 then 'Months' else 'Days after month end' end,
-    "paymentMethod" = 'Direct Debit', "heldCredit" = case when id % 10 = 0 then 50000 else 0 end,
-    "creditLimit" = case when id % 10 = 1 then 1000000 else null end, "creditAlerts" = '[]'`)
-  await writer.exec(`update numbers set "lowInvoiceActionValue" = 10000, "creditLimit" = 500000 where id % 20 = 0`)
-  const t = (name: string): BulkColumn => ({ name, type: 'text' })
-  const b = (name: string): BulkColumn => ({ name, type: 'bigint' })
-  const i = (name: string): BulkColumn => ({ name, type: 'integer' })
-  await writer.insert('transactions', [b('customerID'), t('transactionType'), t('transactionDate'), b('amount'), b('VATAmount'), i('approved'), i('settles'), t('createdStamp'), t('updatedStamp')], (function* () {
-    for (let c = 10; c <= customers; c += 10) yield [c, 'Payment', '2026-01-10', -50_000, 0, 0, 1, '2026-01-10T09:00:00.000Z', '2026-01-10T09:00:00.000Z']
-  })())
 }
 
 /** The baseline: bulk-inserts `rows` ledger rows into an empty ledger (same table, same indexes). */

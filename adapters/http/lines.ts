@@ -30,8 +30,8 @@ export async function* bodyText(event: H3Event): AsyncGenerator<string> {
 /**
  * The body's chunks as the reader asks for them. On node:http that is node's request itself,
  * read with backpressure: the web stream made of it (srvx) takes every chunk the socket gives,
- * so a server slower than its client held the unread rest of a 314 MB upload in memory (peak
- * RSS 689 MB for a 5,000,000-row file on SQLite, bench/rating.ts). Stopping early (a bad row)
+ * so a server slower than its client held the unread rest of a large upload in memory
+ * (bench/rating.ts; figures in bench/RESULTS.md). Stopping early (a bad row)
  * leaves the socket open for the error response.
  */
 function bodyChunks(event: H3Event): Iterable<Uint8Array> | AsyncIterable<Uint8Array> | null {

@@ -16,7 +16,8 @@ export class CompiledQueries {
 
   /**
    * A piece of SQL without parameters (the JSON expression of a wire read), compiled once and
-   * then used as text: compiling a customer's 147 members anew cost 0.4 ms a list request.
+   * then used as text: compiling a customer's members anew showed in every list request
+   * (bench/lists.ts; figures in bench/RESULTS.md).
    */
   fragment(db: Kysely<any>, name: string, build: () => RawBuilder<unknown>): RawBuilder<unknown> {
     let fragment = this.fragments.get(name)

@@ -7,7 +7,7 @@ import type { DatabaseDialect, DialectName } from './dialect/dialect.js'
 import { postgresBytesDialect, postgresDialect } from './dialect/postgres-dialect.js'
 import { jsonAsBytes } from './dialect/postgres-wire-json.js'
 import { sqliteDialect } from './dialect/sqlite-dialect.js'
-import { preparingStatements } from './prepared-statements.js'
+import { preparingClient } from './prepared-statements.js'
 import { cachingStatements } from './statement-cache.js'
 
 export interface Database {
@@ -56,14 +56,13 @@ function connectSqlite(file: string, options: ConnectOptions): Database {
 }
 
 function connectPostgres(url: string, options: ConnectOptions): Database {
-  const pool = preparingStatements(
-    new pg.Pool({
-      connectionString: url,
-      max: options.poolSize ?? 10,
-      types: jsonAsBytes,
-      ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
-    }),
-  )
+  const pool = new pg.Pool({
+    Client: preparingClient(),
+    connectionString: url,
+    max: options.poolSize ?? 10,
+    types: jsonAsBytes,
+    ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
+  })
   const db = new Kysely<any>({ dialect: new PostgresDialect({ pool }), ...logOption(options) })
   const safe = new URL(url)
   safe.password = ''

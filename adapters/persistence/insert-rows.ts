@@ -31,9 +31,8 @@ const COLUMNAR_ROWS = 10_000
  * write cost more than the database's insert (bench/billing-run.ts, bench/rating.ts). With
  * `doNothingOn`, rows whose value of that unique column exists already are skipped. With the
  * columns' `types`, a database that takes whole columns as arrays (Postgres) gets one short
- * statement per chunk instead of 1,400-row VALUES lists to parse and plan: for 50,000 calls it
- * cost this process 6-8 µs a row instead of 10-12, and Postgres 26-29 µs instead of 31-39
- * (bench/rating.ts). Columns are the input because that is what both statements read: a column
+ * statement per chunk instead of long VALUES lists to parse and plan, which cost less in this
+ * process and in Postgres (bench/rating.ts; figures in bench/RESULTS.md). Columns are the input because that is what both statements read: a column
  * array is the parameter itself, and SQLite's row-major parameters are filled from them in one
  * pass; an array per row was 5,000 more objects a batch for the collector to copy. Returns how
  * many rows were inserted.

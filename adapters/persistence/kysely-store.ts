@@ -12,8 +12,10 @@ import { RecentKeys } from './repositories/recent-keys.js'
 import { KyselyContactRepository } from './repositories/kysely-contact-repository.js'
 import { KyselyLifecycleLog } from './repositories/kysely-lifecycle-log.js'
 import { KyselyLedger } from './repositories/kysely-ledger.js'
-import { KyselyIncreaseSchedule } from './repositories/kysely-increase-schedule.js'
-import type { IncreaseSchedule } from '../../core/ports/increase-schedule.js'
+import { KyselyTermSchedule } from './repositories/kysely-term-schedule.js'
+import type { TermSchedule } from '../../core/ports/term-schedule.js'
+import { KyselyRunPartitions } from './repositories/kysely-run-partitions.js'
+import type { RunPartitions } from '../../core/ports/run-partitions.js'
 import { KyselyCustomerRepository } from './repositories/kysely-customer-repository.js'
 import { KyselyFeatureRepository } from './repositories/kysely-feature-repository.js'
 import type { Ledger } from '../../core/ports/ledger.js'
@@ -62,12 +64,13 @@ export class KyselyStore implements Store {
   readonly apiKeys: ApiKeyRepository
   readonly lifecycle: LifecycleLog
   readonly ledger: Ledger
+  readonly runPartitions: RunPartitions
   readonly rating: RatingData
   readonly receivables: Receivables
   readonly changes: ChangeLog
   readonly webhookOutbox: WebhookOutbox
   readonly creditControl: CreditControl
-  readonly increases: IncreaseSchedule
+  readonly terms: TermSchedule
 
   constructor(
     readonly db: Kysely<any>,
@@ -80,12 +83,13 @@ export class KyselyStore implements Store {
     this.apiKeys = new KyselyApiKeyRepository(db, shared.queries, shared.recentKeys)
     this.lifecycle = new KyselyLifecycleLog(db, dialect)
     this.ledger = new KyselyLedger(db, dialect)
+    this.runPartitions = new KyselyRunPartitions(db, dialect)
     this.rating = new KyselyRatingData(db, dialect)
     this.receivables = new KyselyReceivables(db, dialect)
     this.changes = new KyselyChangeLog(db, dialect, shared.actor)
     this.webhookOutbox = new KyselyWebhookOutbox(db, dialect)
     this.creditControl = new KyselyCreditControl(db, dialect)
-    this.increases = new KyselyIncreaseSchedule(db, dialect)
+    this.terms = new KyselyTermSchedule(db, dialect)
   }
 
   private readonly peers: Peers = (name) => this.repositoryOf(name)

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import type pg from 'pg'
+import pg from 'pg'
 
 /** Runs of the same text before it is prepared, and prepared statements a connection keeps at most. */
 const REPEATS = 3
@@ -13,30 +13,34 @@ const DML = /^\s*(select|insert|update|delete|with)\b/i
  * node-postgres sends every query unnamed, so Postgres parses and plans it each time. The SQL
  * of a wire read is 10 kB (a customer's 147 members): parsing and planning it took longer than
  * running it (bench/get-customer.ts, bench/lists.ts on Postgres). Statements the pool has run
- * a few times are sent named instead: each connection prepares one once and reuses its plan.
- * A connection keeps at most PER_CONNECTION of them; texts past that are sent unnamed as before.
- * The schema changes only in migrations, before any of this runs, so a prepared statement's
- * result never changes shape under it.
+ * a few times are sent as pg's named statements instead (`{ name, text, values }`): each
+ * connection prepares one once and reuses its plan. A connection keeps at most PER_CONNECTION
+ * of them; texts past that are sent unnamed as before. The schema changes only in migrations,
+ * before any of this runs, so a prepared statement's result never changes shape under it.
+ *
+ * The class is given to the pool as its `Client` (pg's own extension point for the client a
+ * pool makes); one class per pool shares the pool's counts of texts between its connections.
  */
-export function preparingStatements(pool: pg.Pool): pg.Pool {
+export function preparingClient(): typeof pg.Client {
   const runs = new Map<string, number>()
   const names = new Map<string, string>()
-  pool.on('connect', (client) => {
-    const prepared = new Set<string>()
-    const query = client.query.bind(client) as (...args: unknown[]) => unknown
-    ;(client as { query: unknown }).query = (config: unknown, values?: unknown, callback?: unknown) => {
+  return class PreparingClient extends pg.Client {
+    private readonly prepared = new Set<string>()
+
+    // pg's `query` has a dozen overloads; only (text, values) without a callback is named, as Kysely calls it.
+    override query(...args: any[]): any {
+      const [config, values, callback] = args
       if (typeof config !== 'string' || !Array.isArray(values) || callback !== undefined || !DML.test(config)) {
-        return query(config, values, callback)
+        return (super.query as (...a: unknown[]) => unknown)(...args)
       }
       const name = nameOf(config, runs, names)
-      if (name && (prepared.has(name) || prepared.size < PER_CONNECTION)) {
-        prepared.add(name)
-        return query({ name, text: config, values })
+      if (name && (this.prepared.has(name) || this.prepared.size < PER_CONNECTION)) {
+        this.prepared.add(name)
+        return super.query({ name, text: config, values })
       }
-      return query(config, values)
+      return super.query(config, values)
     }
-  })
-  return pool
+  }
 }
 
 /** The statement name of a text run REPEATS times or more (a digest of it), else null. */

@@ -1,3 +1,4 @@
+import { generatedFunction } from '../../core/codegen/generated-function.js'
 import type { Field } from '../../core/fields/field.js'
 import type { FieldValue, Item, Values } from '../../core/fields/item.js'
 import type { Resource } from '../../core/fields/resource.js'
@@ -57,12 +58,13 @@ export class RowCodec {
 
   /**
    * A decoder, like `decode`, of rows whose values are not all columns by name: `source(f)` is
-   * the JavaScript expression of field f's stored value over the arguments `p` and `row` (the
-   * billing run's reads take most values from one packed array, see `DatabaseDialect.packedRead`).
+   * `packed` the fields whose stored value is at an index of the array `p` rather than a column of
+   * `row` (the billing run's reads take most values from one packed array, see
+   * `DatabaseDialect.packedRead`).
    * Compiled on each call: callers keep it.
    */
-  decoderOf(source: (f: Field) => string): (row: Record<string, unknown>, p: readonly unknown[]) => Item {
-    return compileDecoder(this.resource.fields, (f, raw) => this.decodeValue(f, raw), source)
+  decoderOf(packed: ReadonlyMap<string, number>): (row: Record<string, unknown>, p: readonly unknown[]) => Item {
+    return compileDecoder(this.resource.fields, (f, raw) => this.decodeValue(f, raw), packed)
   }
 
   private decodeValue(f: Field, raw: unknown): FieldValue {
@@ -87,21 +89,34 @@ export class RowCodec {
 
 /**
  * `decode` for these fields. Text and numbers convert inline; other types call `convert`. The
- * names are quoted with JSON.stringify, so any field name is a safe literal key. A `source`
- * gives each field's value as an expression over `p` and `row` instead of `row[name]`.
+ * names are quoted with JSON.stringify, so any field name is a safe literal key. A field in
+ * `packed` is read from `p` at its index instead of from `row`.
  */
 function compileDecoder(
   fields: readonly Field[],
   convert: (f: Field, raw: unknown) => FieldValue,
-  source: (f: Field) => string = (f) => `row[${JSON.stringify(f.name)}]`,
+  packed: ReadonlyMap<string, number> = new Map(),
 ): (row: Record<string, unknown>, p?: readonly unknown[]) => Item {
+  const source = (f: Field) => (packed.has(f.name) ? `p[${packed.get(f.name)}]` : `row[${JSON.stringify(f.name)}]`)
   const parts = fields.map((f, i) => {
     const value = f.type === 'number' ? `Number(v)` : isText(f) ? 'v' : `convert(fields[${i}], v)`
     return `${JSON.stringify(f.name)}: (v = ${source(f)}) === null || v === undefined ? null : ${value}`
   })
-  const body = `let v; return {${parts.join(',\n')}}`
-  const decode = new Function('fields', 'convert', `return function decode(row, p) { ${body} }`)
-  return decode(fields, convert) as (row: Record<string, unknown>, p?: readonly unknown[]) => Item
+  return generatedFunction({
+    name: 'decode',
+    params: ['row', 'p'],
+    body: `let v; return {${parts.join(',\n')}}`,
+    scope: { fields, convert },
+    fallback: (row: Record<string, unknown>, p?: readonly unknown[]) => {
+      const item: Record<string, FieldValue> = {}
+      for (const f of fields) {
+        const at = packed.get(f.name)
+        const v = at === undefined ? row[f.name] : p![at]
+        item[f.name] = v === null || v === undefined ? null : f.type === 'number' ? Number(v) : isText(f) ? (v as string) : convert(f, v)
+      }
+      return item as Item
+    },
+  })
 }
 
 const isText = (f: Field): boolean => !['id', 'currency', 'boolean', 'number', 'presets', 'json'].includes(f.type)

@@ -1,5 +1,6 @@
 import type { Database as BetterSqlite, Statement } from 'better-sqlite3'
 import type { SqliteDatabase, SqliteStatement } from 'kysely'
+import { generatedFunction } from '../../core/codegen/generated-function.js'
 
 /** An insert longer than this is a bulk statement (a multi-row insert): kept in a smaller cache. */
 const BULK_SQL = 8_000
@@ -52,7 +53,16 @@ function rowsFromArrays(stmt: Statement): SqliteStatement & { readonly busy: boo
   if (!stmt.reader) return stmt as unknown as SqliteStatement & { readonly busy: boolean }
   const names = stmt.columns().map((c) => c.name)
   // The names are quoted with JSON.stringify, so any column name is a safe literal key.
-  const toRow = new Function('v', `return {${names.map((n, i) => `${JSON.stringify(n)}: v[${i}]`).join(', ')}}`) as (values: unknown[]) => Record<string, unknown>
+  const toRow = generatedFunction<(values: unknown[]) => Record<string, unknown>>({
+    name: 'toRow',
+    params: ['v'],
+    body: `return {${names.map((n, i) => `${JSON.stringify(n)}: v[${i}]`).join(', ')}}`,
+    fallback: (values) => {
+      const row: Record<string, unknown> = {}
+      names.forEach((n, i) => (row[n] = values[i]))
+      return row
+    },
+  })
   const raw = stmt.raw(true)
   return {
     reader: true,

@@ -59,10 +59,10 @@ const transactionParents = { customerID: 'customers', numberID: 'numbers', featu
 export function transactionsApi(ctx: PlatformContext): TransactionsApi {
   return {
     ...readApi(ctx, 'transactions'),
-    add: (customerID, body) => shown(addManualTransaction(ctx, customerID, body)),
+    add: (customerID, body) => shown('transactions', addManualTransaction(ctx, customerID, body)),
     listOf: async (owner, params) => {
       const [column, id] = Object.entries(owner)[0] as [keyof typeof transactionParents, string]
-      return shownPage<'transactions'>(toPage(await readPage(ctx, 'transactions', params, { scope: () => parentScope(ctx.store, transactionParents[column], id, column) })))
+      return shownPage('transactions', toPage(await readPage(ctx, 'transactions', params, { scope: () => parentScope(ctx.store, transactionParents[column], id, column) })))
     },
   }
 }
@@ -70,9 +70,9 @@ export function transactionsApi(ctx: PlatformContext): TransactionsApi {
 export function billingRunsApi(ctx: PlatformContext): BillingRunsApi {
   return {
     ...readApi(ctx, 'billingRuns'),
-    create: (body) => shown(createBillingRun(ctx, body)),
-    update: (id, body) => shown(updateBillingRun(ctx, id, body)),
-    delete: (id) => shown(deleteBillingRun(ctx, id)),
+    create: (body) => shown('billingRuns', createBillingRun(ctx, body)),
+    update: (id, body) => shown('billingRuns', updateBillingRun(ctx, id, body)),
+    delete: (id) => shown('billingRuns', deleteBillingRun(ctx, id)),
     runNext: (options) => runNextBillingRun(ctx, options),
   }
 }
@@ -88,7 +88,7 @@ export function invoicesApi(ctx: PlatformContext): InvoicesApi {
   return {
     ...readApi(ctx, 'invoices'),
     listOf: async (customerID, params) =>
-      shownPage<'invoices'>(toPage(await readPage(ctx, 'invoices', params, { scope: () => parentScope(ctx.store, 'customers', customerID, 'customerID') }))),
+      shownPage('invoices', toPage(await readPage(ctx, 'invoices', params, { scope: () => parentScope(ctx.store, 'customers', customerID, 'customerID') }))),
     document: document as InvoicesApi['document'],
   }
 }

@@ -67,7 +67,7 @@ export function featuresApi(ctx: PlatformContext): FeaturesApi {
     },
     listOf: async (owner: FeatureOwner, params?: AnyListParams) => {
       const [parent, id] = parentOf(owner)
-      return shownPage<'features'>(toPage(
+      return shownPage('features', toPage(
         await readPage(ctx, 'features', params, {
           flags: featureListFlags(parent),
           scope: () => featureScope(ctx.store, parent, id),

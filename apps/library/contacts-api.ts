@@ -26,7 +26,7 @@ export function contactsApi(ctx: PlatformContext): ContactsApi {
     ...resourceApi(ctx, 'customerContacts', { refine: sharedContactRefine }),
     create: (body) => create(ctx, 'customerContacts', body),
     createDirect: (customerID, body) => create(ctx, 'customerContacts', body, () => customerOwner(ctx.store, customerID)),
-    listOf: async (customerID, params) => shownPage<'customerContacts'>(toPage(await listCustomerContacts(ctx, customerID, toRawParams(params)))),
+    listOf: async (customerID, params) => shownPage('customerContacts', toPage(await listCustomerContacts(ctx, customerID, toRawParams(params)))),
     action: actionRunner(ctx, 'customerContacts'),
   }
 }

@@ -1,9 +1,9 @@
 import type { InputOf, ShownOf } from '../../core/fields/entity.js'
 import type { PlatformContext } from '../../core/platform.js'
-import { expandItems, expansionFlags, type ExpandingLevel } from '../../core/resources/expansions.js'
+import { expandItems, expansionFlags, type Expanded, type ExpandingLevel } from '../../core/resources/expansions.js'
 import type { ListSpec } from '../../core/resources/list-page.js'
 import { scheduleCustomerDeletion } from '../../core/resources/resources.js'
-import { actionRunner, create, readPage, resourceApi, resourceOf, shown, type ActionRunner, type AnyListParams, type ExpandablePage, type ListParams, type ResourceApi } from './resource-api.js'
+import { actionRunner, create, readPage, resourceApi, resourceOf, shown, visibleItem, type ActionRunner, type AnyListParams, type ExpandablePage, type ListParams, type ResourceApi } from './resource-api.js'
 
 /** Customers: create, read, update, schedule the deletion of, and act on (lifecycle, PIN, payment links, ...). */
 export interface CustomersApi {
@@ -33,8 +33,19 @@ export type ExpansionFlag<L extends ExpandingLevel> = (typeof expansionFlags)[L]
 export async function expandablePage<L extends ExpandingLevel>(ctx: PlatformContext, level: L, params: AnyListParams | undefined, spec: ListSpec = {}): Promise<ExpandablePage<ShownOf<L>>> {
   const { items, hasMore, request } = await readPage(ctx, level, params, { ...spec, flags: expansionFlags[level] })
   const expanding = [...request.flags].some((f) => f.startsWith('expand'))
-  const page = expanding ? { items, hasMore, expanded: await expandItems(ctx.store, level, items, request.flags) } : { items, hasMore }
+  const visible = items.map((i) => visibleItem(level, i))
+  const page = expanding ? { items: visible, hasMore, expanded: (await expandItems(ctx.store, level, items, request.flags)).map((e) => visibleExpanded(level, e)) } : { items: visible, hasMore }
   return page as unknown as ExpandablePage<ShownOf<L>>
+}
+
+/** An expanded item with every item in it as a library caller sees it (see `visibleItem`). */
+function visibleExpanded(level: ExpandingLevel, e: Expanded): Expanded {
+  return {
+    item: visibleItem(level, e.item),
+    ...(e.numbers ? { numbers: e.numbers.map((n) => visibleExpanded('numbers', n)) } : {}),
+    ...(e.services ? { services: e.services.map((n) => visibleExpanded('services', n)) } : {}),
+    ...(e.features ? { features: e.features.map((f) => visibleItem('features', f)) } : {}),
+  }
 }
 
 export function customersApi(ctx: PlatformContext): CustomersApi {
@@ -44,7 +55,7 @@ export function customersApi(ctx: PlatformContext): CustomersApi {
     get: crud.get,
     list: (params) => expandablePage<'customers'>(ctx, 'customers', params),
     update: crud.update,
-    scheduleDeletion: (id) => shown(scheduleCustomerDeletion(ctx, resourceOf(ctx, 'customers'), id)),
+    scheduleDeletion: (id) => shown('customers', scheduleCustomerDeletion(ctx, resourceOf(ctx, 'customers'), id)),
     action: actionRunner(ctx, 'customers'),
   }
 }

@@ -4,7 +4,7 @@ import type { PlatformContext } from '../../core/platform.js'
 import { parentScope } from '../../core/resources/scopes.js'
 import { deleteItem } from '../../core/resources/removals.js'
 import { createWebhook, updateWebhook } from '../../core/webhooks/webhooks.js'
-import { readApi, readPage, resourceOf, shown, shownPage, toPage, type ListParams, type Page, type ReadApi } from './resource-api.js'
+import { readApi, readPage, resourceOf, shown, shownPage, toPage, visibleItem, type ListParams, type Page, type ReadApi } from './resource-api.js'
 
 /** History entries (contract 12): filters `resource`, `resourceID`, `customerID`, `since`. */
 export interface HistoryApi extends ReadApi<'history'> {
@@ -49,7 +49,7 @@ export function historyApi(ctx: PlatformContext): HistoryApi {
   return {
     ...readApi(ctx, 'history'),
     listOf: async (collection, id, params) =>
-      shownPage<'history'>(
+      shownPage('history',
         toPage(
           await readPage(ctx, 'history', params, {
             scope: async () => [
@@ -111,10 +111,14 @@ export function webhooksApi(ctx: PlatformContext): WebhooksApi {
   const hooks = resourceOf(ctx, 'webhooks') as Parameters<typeof createWebhook>[1]
   return {
     ...readApi(ctx, 'webhooks'),
-    create: (body) => createWebhook(ctx, hooks, body),
-    update: (id, body) => shown(updateWebhook(ctx, hooks, id, body)),
-    delete: (id) => shown(deleteItem(ctx, 'webhooks', id)),
+    create: async (body) => {
+      // The secret is answered once, beside the webhook, never as one of its fields.
+      const { webhook, secret } = await createWebhook(ctx, hooks, body)
+      return { webhook: visibleItem('webhooks', webhook) as unknown as ShownOf<'webhooks'>, secret }
+    },
+    update: (id, body) => shown('webhooks', updateWebhook(ctx, hooks, id, body)),
+    delete: (id) => shown('webhooks', deleteItem(ctx, 'webhooks', id)),
     deliveries: async (id, params) =>
-      shownPage<'webhookDeliveries'>(toPage(await readPage(ctx, 'webhookDeliveries', params, { scope: () => parentScope(ctx.store, 'webhooks', id, 'webhookID') }))),
+      shownPage('webhookDeliveries', toPage(await readPage(ctx, 'webhookDeliveries', params, { scope: () => parentScope(ctx.store, 'webhooks', id, 'webhookID') }))),
   }
 }

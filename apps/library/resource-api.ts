@@ -4,6 +4,7 @@ import { runItemAction } from '../../core/actions/item-actions.js'
 import { objectBody } from '../../core/input/object-body.js'
 import type { Item, Values } from '../../core/fields/item.js'
 import type { Resource, ResourceName } from '../../core/fields/resource.js'
+import { resourcesByName } from '../../core/fields/catalogue.js'
 import type { PlatformContext } from '../../core/platform.js'
 import type { Expanded } from '../../core/resources/expansions.js'
 import type { RawParams } from '../../core/resources/list-request.js'
@@ -83,9 +84,30 @@ type ActionArgs<C extends ActionCollection, A extends ActionName<C>> = A extends
  */
 export type ActionRunner<C extends ActionCollection> = <A extends ActionName<C>>(id: string, name: A, ...body: ActionArgs<C, A>) => Promise<ActionAnswer<C, A>>
 
+/**
+ * An item as a library caller sees it: the item core gives without its collection's internal and
+ * write-only fields (a customer's hashed `portalPIN`, a contact's password hash, a feature's
+ * charge history), which the API never shows either. Items are copied, never changed in place.
+ */
+export function visibleItem(name: ResourceName, item: Item): Item {
+  const hidden = hiddenFields(name)
+  if (hidden.length === 0) return item
+  const out: Record<string, unknown> = { ...item }
+  for (const field of hidden) delete out[field]
+  return out as Item
+}
+
+const hiddenByName = new Map<ResourceName, string[]>()
+function hiddenFields(name: ResourceName): string[] {
+  let hidden = hiddenByName.get(name)
+  if (!hidden) hiddenByName.set(name, (hidden = (resourcesByName.get(name)?.fields ?? []).filter((f) => f.internal || f.writeOnly).map((f) => f.name)))
+  return hidden
+}
+
 /** The library's answer: the item core gives, as the shown fields of its collection. */
-export const shown = <N extends ResourceName>(item: Promise<Item>): Promise<ShownOf<N>> => item as Promise<unknown> as Promise<ShownOf<N>>
-export const shownPage = <N extends ResourceName>(page: Page): Page<ShownOf<N>> => page as unknown as Page<ShownOf<N>>
+export const shown = async <N extends ResourceName>(name: N, item: Promise<Item>): Promise<ShownOf<N>> => visibleItem(name, await item) as unknown as ShownOf<N>
+export const shownPage = <N extends ResourceName>(name: N, page: Page): Page<ShownOf<N>> =>
+  ({ ...page, items: page.items.map((i) => visibleItem(name, i)) }) as unknown as Page<ShownOf<N>>
 
 /** The catalogue entry of a stored collection. */
 export function resourceOf(ctx: PlatformContext, name: ResourceName): Resource {
@@ -114,8 +136,8 @@ export async function readPage(ctx: PlatformContext, name: ResourceName, params:
 /** get and list of a collection. */
 export function readApi<N extends ResourceName>(ctx: PlatformContext, name: N, spec: ListSpec = {}): ReadApi<N> {
   return {
-    get: (id) => shown(getItem(ctx, resourceOf(ctx, name), id)),
-    list: async (params) => shownPage<N>(toPage(await readPage(ctx, name, params, spec))),
+    get: (id) => shown(name, getItem(ctx, resourceOf(ctx, name), id)),
+    list: async (params) => shownPage(name, toPage(await readPage(ctx, name, params, spec))),
   }
 }
 
@@ -123,19 +145,24 @@ export function readApi<N extends ResourceName>(ctx: PlatformContext, name: N, s
 export function resourceApi<N extends ResourceName>(ctx: PlatformContext, name: N, spec: ListSpec = {}): ResourceApi<N> {
   return {
     ...readApi(ctx, name, spec),
-    update: (id, body) => shown(updateItem(ctx, resourceOf(ctx, name), id, body)),
-    delete: (id) => shown(deleteItem(ctx, name, id)),
+    update: (id, body) => shown(name, updateItem(ctx, resourceOf(ctx, name), id, body)),
+    delete: (id) => shown(name, deleteItem(ctx, name, id)),
   }
 }
 
 /** Creates an item; `owner` gives the owner IDs of a create under a parent (checked first). */
 export async function create<N extends ResourceName>(ctx: PlatformContext, name: N, body: InputOf<N> | Body, owner?: () => Promise<Values>): Promise<ShownOf<N>> {
   const values = owner ? await owner() : {}
-  return shown(createItem(ctx, resourceOf(ctx, name), body, values))
+  return shown(name, createItem(ctx, resourceOf(ctx, name), body, values))
 }
 
 /** The action runner of a collection: the item, then the body, then the action name (contract 2). */
 export function actionRunner<C extends ActionCollection>(ctx: PlatformContext, name: C): ActionRunner<C> {
-  return ((id: string, action: string, body: unknown = {}) =>
-    runItemAction(ctx, resourceOf(ctx, name), itemActions[name], id, action, () => objectBody(body))) as ActionRunner<C>
+  return (async (id: string, action: string, body: unknown = {}) => {
+    const result = await runItemAction(ctx, resourceOf(ctx, name), itemActions[name], id, action, () => objectBody(body))
+    // An action answers its item (most do) or a result of its own ({ pin }, links).
+    return isItem(result) ? visibleItem(name, result) : result
+  }) as ActionRunner<C>
 }
+
+const isItem = (value: unknown): value is Item => typeof value === 'object' && value !== null && typeof (value as { id?: unknown }).id === 'string'

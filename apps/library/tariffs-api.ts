@@ -35,11 +35,11 @@ type TariffDetails = (typeof tariffKinds)[TariffKind]['details']
 
 export function tariffsApi<K extends TariffKind>(ctx: PlatformContext, kind: K): TariffsApi<K> {
   const increase = (action: 'applyIncrease' | 'createIncreaseVersion') => (id: string, body: object) =>
-    shown<K>(runItemAction(ctx, resourceOf(ctx, kind), { [action]: itemActions[kind][action] }, id, action, () => objectBody(body)) as Promise<Item>)
+    shown(kind, runItemAction(ctx, resourceOf(ctx, kind), { [action]: itemActions[kind][action] }, id, action, () => objectBody(body)) as Promise<Item>)
   return {
     ...resourceApi(ctx, kind),
     create: (body) => create(ctx, kind, body),
-    update: (id, body) => shown(updateTariff(ctx, resourceOf(ctx, kind), id, body)),
+    update: (id, body) => shown(kind, updateTariff(ctx, resourceOf(ctx, kind), id, body)),
     applyIncrease: increase('applyIncrease'),
     createIncreaseVersion: increase('createIncreaseVersion'),
   }
@@ -51,6 +51,6 @@ export function tariffDetailsApi<K extends TariffKind>(ctx: PlatformContext, kin
   return {
     ...resourceApi(ctx, details),
     create: (tariffID, body) => create(ctx, details, body, () => parentOwner(ctx.store, kind, tariffID, ownerField)),
-    listOf: async (tariffID, params) => shownPage<D>(toPage(await readPage(ctx, details, params, { scope: () => parentScope(ctx.store, kind, tariffID, ownerField) }))),
+    listOf: async (tariffID, params) => shownPage(details, toPage(await readPage(ctx, details, params, { scope: () => parentScope(ctx.store, kind, tariffID, ownerField) }))),
   }
 }

@@ -31,7 +31,7 @@ async function* asText(lines: AsyncIterable<string> | Iterable<string>): AsyncGe
 }
 
 export function usageApi(ctx: PlatformContext): UsageApi {
-  return { importFile: (lines, name) => shown(importUsageFile(ctx, usageLines(asText(lines)), name ?? null)) }
+  return { importFile: (lines, name) => shown('usageFiles', importUsageFile(ctx, usageLines(asText(lines)), name ?? null)) }
 }
 
 export function callsApi(ctx: PlatformContext): CallsApi {
@@ -39,8 +39,8 @@ export function callsApi(ctx: PlatformContext): CallsApi {
     ...readApi(ctx, 'calls'),
     listOf: async (owner, params) => {
       const [parent, column, id] = 'customerID' in owner ? (['customers', 'customerID', owner.customerID] as const) : (['numbers', 'numberID', owner.numberID] as const)
-      return shownPage<'calls'>(toPage(await readPage(ctx, 'calls', params, { scope: () => parentScope(ctx.store, parent, id, column) })))
+      return shownPage('calls', toPage(await readPage(ctx, 'calls', params, { scope: () => parentScope(ctx.store, parent, id, column) })))
     },
-    delete: (id) => shown(deleteCall(ctx, id)),
+    delete: (id) => shown('calls', deleteCall(ctx, id)),
   }
 }

@@ -4,6 +4,8 @@ import type { JobLogEntry } from '../../adapters/scheduler/scheduler.js'
 import type { RunProgress } from '../../core/billing/run-progress.js'
 import { purgeDueCustomers } from '../../core/resources/removals.js'
 import { runNextBillingRun } from '../../core/billing/run-billing.js'
+import { PARTITION_FEATURES } from '../../core/billing/run-partitions.js'
+import { hostname } from 'node:os'
 import { markOverdue } from '../../core/billing/settle-accounts.js'
 import { applyAnnualIncreases } from '../../core/billing/annual-increases.js'
 import { ArchivesDisabled, ensureFreshArchive, expireArchives, runArchiveSchedule } from '../../core/disaster-recovery/archive-jobs.js'
@@ -36,6 +38,8 @@ export interface Schedules {
   readonly billingBatchSize: number
   /** Features a billing batch aims at (see `RunOptions.batchFeatures`). */
   readonly billingBatchFeatures: number
+  /** Features a billing run's partition aims at (see `RunOptions.partitionFeatures`). */
+  readonly billingPartitionFeatures: number
 }
 
 /**
@@ -53,6 +57,7 @@ export function readSchedules(env: NodeJS.ProcessEnv = process.env): Schedules {
     annualIncreases: cronPattern(env, 'BILLING_SCHEDULE_ANNUAL_INCREASES', '20 0 * * *'),
     billingBatchSize: Number(env.BILLING_BATCH_SIZE) > 0 ? Number(env.BILLING_BATCH_SIZE) : 500,
     billingBatchFeatures: Number(env.BILLING_BATCH_FEATURES) > 0 ? Number(env.BILLING_BATCH_FEATURES) : 1_000,
+    billingPartitionFeatures: Number(env.BILLING_PARTITION_FEATURES) > 0 ? Number(env.BILLING_PARTITION_FEATURES) : PARTITION_FEATURES,
   }
 }
 
@@ -69,8 +74,10 @@ function cronPattern(env: NodeJS.ProcessEnv, name: string, fallback: string): st
 /**
  * The platform's scheduled jobs; each is safe to re-run and to run on several workers. A
  * billing run logs its progress (at most every PROGRESS_LOG_MS) and one line when it ends.
+ * `leaseMs` is how long a billing run's partition stays with a worker that stopped committing.
  */
-export function platformJobs(ctx: PlatformContext, schedules: Schedules, logger: Logger, delivery?: WebhookDelivery): JobDefinition[] {
+export function platformJobs(ctx: PlatformContext, schedules: Schedules, logger: Logger, delivery?: WebhookDelivery, leaseMs = 60_000): JobDefinition[] {
+  const processID = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`
   const billing = async (signal: AbortSignal): Promise<JobResult | void> => {
     let runs = 0
     for (;;) {
@@ -79,6 +86,9 @@ export function platformJobs(ctx: PlatformContext, schedules: Schedules, logger:
         signal,
         batchSize: schedules.billingBatchSize,
         batchFeatures: schedules.billingBatchFeatures,
+        partitionFeatures: schedules.billingPartitionFeatures,
+        holder: `${processID}#${randomUUID().slice(0, 8)}`,
+        leaseMs,
         onProgress: throttledProgressLog(logger),
       })
       if (outcome) logger.info({ ...outcome, durationMs: Math.round(performance.now() - started) }, 'billing-run-ended')
@@ -105,9 +115,11 @@ export function platformJobs(ctx: PlatformContext, schedules: Schedules, logger:
   }
   return [
     { name: 'disaster-recovery', schedule: schedules.archive, runAtStart: true, run: archive },
-    // Both billing jobs share one lease name, so a run is never executed twice at once.
-    { name: 'billing-poll', lease: 'billing', schedule: schedules.billingPoll, runAtStart: true, run: billing },
-    { name: 'billing-catch-up', lease: 'billing', schedule: schedules.billingCatchUp, run: billing },
+    // Every process bills the run in progress (its partitions are claimed one by one, see
+    // core/billing/run-billing.ts); the two billing jobs share this process's lease, so they
+    // never run at once here.
+    { name: 'billing-poll', lease: `billing:${processID}`, schedule: schedules.billingPoll, runAtStart: true, run: billing },
+    { name: 'billing-catch-up', lease: `billing:${processID}`, schedule: schedules.billingCatchUp, run: billing },
     // Just after midnight, and at start: an invoice is overdue the day after its overdue date.
     { name: 'invoice-overdue', schedule: schedules.overdue, runAtStart: true, run: async (signal) => ({ customers: await markOverdue(ctx.store, ctx.clock.today(), ctx.clock.now(), signal) }) },
     // Before the day's billing polls find a run: a run dated on a reference date charges the new price.

@@ -1,17 +1,34 @@
 import { openPlatform } from '../../apps/platform/platform.js'
-import { runNextBillingRun } from '../../core/billing/run-billing.js'
+import { runNextBillingRun, type RunOutcome } from '../../core/billing/run-billing.js'
 
 /**
- * The worker side of bench/billing-run.ts: executes the requested billing run the way the
- * worker's job does, then prints one line `WORKER {json}` with the time and the peak RSS.
- * DATABASE_URL as for the worker.
+ * The worker side of bench/billing-run.ts: takes part in the requested billing run the way the
+ * worker's job does (with others, under `--workers`: each claims partitions until none is left)
+ * and stays until the run is complete, then prints one line `WORKER {json}` with its time, CPU,
+ * peak RSS and the customers, invoices and ledger writes it made. DATABASE_URL as for the worker.
  */
 const platform = await openPlatform({ databaseUrl: process.env.DATABASE_URL!, skipMigrations: true })
 try {
   const rssAtStart = process.memoryUsage().rss / 2 ** 20
   const start = performance.now()
   const cpuStart = process.cpuUsage()
-  const outcome = await runNextBillingRun(platform.context)
+  const outcome = { status: 'none', customers: 0, invoices: 0, ledgerWrites: 0 }
+  let runID: string | null = null
+  const add = (o: RunOutcome) => {
+    runID = o.runID
+    outcome.customers += o.customers
+    outcome.invoices += o.invoices
+    outcome.ledgerWrites += o.ledgerWrites
+  }
+  for (;;) {
+    const o = await runNextBillingRun(platform.context, { leaseMs: 10_000, ...(process.env.BATCH_FEATURES ? { batchFeatures: Number(process.env.BATCH_FEATURES) } : {}) })
+    if (o) add(o)
+    // Another worker may complete the run: its status says when every partition is billed.
+    const [open] = await platform.context.store.repository('billingRuns').list({ where: [{ op: 'in', column: 'status', values: ['Requested', 'Running'] }], limit: 1 })
+    if (!open) break
+    if (!o) await new Promise((r) => setTimeout(r, 50))
+  }
+  if (runID) outcome.status = String((await platform.context.store.repository('billingRuns').get(runID))?.status)
   const ms = performance.now() - start
   // CPU time of the worker alone: comparable between runs on a loaded machine, unlike wall time.
   const cpu = process.cpuUsage(cpuStart)

@@ -57,3 +57,15 @@ export async function seedCustomers(writer: BulkWriter, shape: Shape): Promise<v
   await writer.finish(['customers', 'numbers', 'features'])
   log(`seeded ${count.toLocaleString('en-GB')} customers, ${(count * np).toLocaleString('en-GB')} numbers, ${(count * fp).toLocaleString('en-GB')} features in ${((performance.now() - started) / 1000).toFixed(1)} s`)
 }
+
+/** The customers' invoicing fields, their held payments and their numbers' minimums and limits (bench/billing-run.ts `--invoicing`). */
+export async function seedInvoicing(writer: BulkWriter, customers: number): Promise<void> {
+  await writer.exec(`update customers set "billingCycle" = case id % 3 when 0 then 'Monthly' when 1 then 'Quarterly' else 'Annually' end,
+    "paymentTerms" = 30, "paymentTermsType" = case id % 3 when 0 then 'Days' when 1 then 'Months' else 'Days after month end' end,
+    "paymentMethod" = 'Direct Debit', "heldCredit" = case when id % 10 = 0 then 50000 else 0 end,
+    "creditLimit" = case when id % 10 = 1 then 1000000 else null end, "creditAlerts" = '[]'`)
+  await writer.exec(`update numbers set "lowInvoiceActionValue" = 10000, "creditLimit" = 500000 where id % 20 = 0`)
+  await writer.insert('transactions', [b('customerID'), t('transactionType'), t('transactionDate'), b('amount'), b('VATAmount'), n('approved'), n('settles'), t('createdStamp'), t('updatedStamp')], (function* () {
+    for (let c = 10; c <= customers; c += 10) yield [c, 'Payment', '2026-01-10', -50_000, 0, 0, 1, '2026-01-10T09:00:00.000Z', '2026-01-10T09:00:00.000Z']
+  })())
+}

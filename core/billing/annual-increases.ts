@@ -57,7 +57,7 @@ export async function applyAnnualIncreases(ctx: PlatformContext, signal?: AbortS
     .map(([name]) => name)
   let raised = 0
   for (let after: string | null = null; !signal?.aborted; ) {
-    const ids = await ctx.store.increases.featuresDue(today, profiles, after, PAGE)
+    const ids = await ctx.store.terms.increasesDue(today, profiles, after, PAGE)
     for (const id of ids) if ((await raiseFeature(ctx, id, today)) && !signal?.aborted) raised++
     if (ids.length < PAGE) break
     after = ids[ids.length - 1]

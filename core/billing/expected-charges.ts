@@ -90,10 +90,11 @@ export function expectedRecurring(feature: BillingFeature, history: ChargeHistor
       const instalment = feature.instalments ? instalmentAt(feature.instalments, k) : null
       if (feature.instalments && instalment === null && run.versions.every((v) => v.serviceCharge === null)) break
       for (const piece of pieces(feature, versions, run.versions, from, to, period.start)) {
-        const charge = chargeOf(feature, piece, period, instalment, cutByEnd, run.series)
+        const charge = chargeOf(piece, period, instalment, cutByEnd, run.series)
         if (charge === null) continue
         out.push(charge)
-        const discount = feature.discounts.length ? discountOn(feature.discounts, period.start) : null
+        // A credit (a negative price) is not discounted: a discount only ever takes off.
+        const discount = feature.discounts.length && charge.amount > 0n ? discountOn(feature.discounts, period.start) : null
         if (discount) {
           const days = piece.version.serviceCharge === null ? daysCovered(period.start, period.end) : period.days
           const off = discountAmounts(discount, charge.rate, charge.quantity, charge.amount, daysCovered(piece.start, piece.end), days)
@@ -110,7 +111,7 @@ export function expectedRecurring(feature: BillingFeature, history: ChargeHistor
  * or, for a feature in instalments while the version has no price, period k's instalment (a
  * whole period charges it whole, also a calendar feature's short first one; a part pro-rata).
  */
-function chargeOf(feature: BillingFeature, piece: Piece, period: Period, instalment: Money | null, cutByEnd: boolean, series: number): ExpectedCharge | null {
+function chargeOf(piece: Piece, period: Period, instalment: Money | null, cutByEnd: boolean, series: number): ExpectedCharge | null {
   const own = piece.version.serviceCharge
   const rate = own ?? instalment
   if (rate === null) return null

@@ -1,33 +1,12 @@
-import { maxDate, type DateOnly } from '../dates/date-only.js'
-import type { Stamp } from '../dates/stamp.js'
-import { rolledRenewalDate } from '../features/feature-terms.js'
 import { BillingError } from '../errors.js'
 import type { BillingRun } from '../fields/entity.js'
-import { effectiveStateOn, type LifecycleEvent } from '../lifecycle/events.js'
 import type { PlatformContext } from '../platform.js'
-import type { Store } from '../ports/store.js'
-import { planLedgerDiff, type BillingCutoff } from './feature-billing.js'
-import { reconciledMark } from './reconciled-mark.js'
-import { ledgerWrites, mergeWrites } from './ledger-writes.js'
-import { billingInputs, type BillingInput } from './billing-inputs.js'
-import type { RunCustomer, RunFeature } from './run-fields.js'
-import { raiseInvoices } from './raise-invoices.js'
 import { appendEvents } from '../history/record-change.js'
-import { rateUnratedCalls } from '../rating/rate-unrated-calls.js'
-import { billCalls } from './bill-calls.js'
-import { hasCreditLimits, refreshCreditAlerts } from '../credit/credit-alerts.js'
-import { settleAccounts } from './settle-accounts.js'
-import { progressValues, RunProgressCounter, type RunProgress } from './run-progress.js'
-
-/** Ledger rows written before the first refresh of the database's statistics during a run. */
-const STATISTICS_FIRST = 5_000
-/**
- * Batches a transaction bills before it commits. Batches are small for memory's sake (see
- * `RunOptions.batchFeatures`); a commit has a fixed cost besides the pages it writes, which a
- * few batches per transaction share (bench/billing-run.ts; figures in bench/RESULTS.md), and a
- * transaction of three still holds the write lock only briefly.
- */
-const TRANSACTION_BATCHES = 3
+import { billPartition } from './bill-partition.js'
+import { planRun } from './plan-run.js'
+import { PARTITION_FEATURES } from './run-partitions.js'
+import { RunExecution } from './run-execution.js'
+import type { RunProgress } from './run-progress.js'
 
 /** How a billing run executes. */
 export interface RunOptions {
@@ -41,36 +20,75 @@ export interface RunOptions {
    * where bench/billing-run.ts measured the least CPU and peak memory (figures in bench/RESULTS.md).
    */
   readonly batchFeatures?: number
+  /**
+   * Features a partition of the run aims at (default `PARTITION_FEATURES`), where several
+   * workers bill one run (Postgres): each claims partitions until none is left.
+   */
+  readonly partitionFeatures?: number
+  /**
+   * Who claims partitions (default a new random name): unique to this execution, since a
+   * partition's lease is extended and given up by its holder's name.
+   */
+  readonly holder?: string
+  /** How long a claimed partition stays with this worker without a committed step (default 60 s). */
+  readonly leaseMs?: number
   /** Stops between batches; the run resumes from its progress next time. */
   readonly signal?: AbortSignal
   /** Called after each committed step with the run's progress (stored on the run too). */
   readonly onProgress?: (progress: RunProgress) => void
 }
 
-/** What a billing run did: its ID and end state, and how many customers, invoices and ledger writes. */
+/**
+ * What a billing run's execution did: the run's ID and where it stands, and how many customers,
+ * invoices and ledger writes this execution made. `Running`: this worker found no partition left
+ * to claim while others still bill theirs (the last of them completes the run).
+ */
 export interface RunOutcome {
   readonly runID: string
-  readonly status: 'Complete' | 'Failed' | 'Interrupted'
+  readonly status: 'Complete' | 'Failed' | 'Interrupted' | 'Running'
   readonly customers: number
   readonly invoices: number
   readonly ledgerWrites: number
 }
 
 /**
- * Executes the oldest requested billing run, or resumes one a crash left Running. Returns null
- * when there is nothing to do. Callers hold the billing job's lease.
+ * Takes part in the billing run in progress (starting the oldest requested one): claims its
+ * partitions one after another and bills them, with every other worker doing the same, and
+ * completes the run when its last partition is done. Returns null when there was nothing to do
+ * here (no run, or every partition held by another worker).
  */
 export async function runNextBillingRun(ctx: PlatformContext, options: RunOptions = {}): Promise<RunOutcome | null> {
-  const runs = ctx.store.repository('billingRuns')
-  const [resumable] = await runs.list({ where: [{ op: 'eq', column: 'status', value: 'Running' }], limit: 1 })
-  const [requested] = resumable ? [resumable] : await runs.list({ where: [{ op: 'eq', column: 'status', value: 'Requested' }], limit: 1 })
-  if (!requested) return null
-  const run =
-    requested.status === 'Running'
-      ? requested
-      : (await runs.update(requested.id, { status: 'Running', commencedDate: ctx.clock.now(), updatedStamp: ctx.clock.now() }))!
+  const run = await runInProgress(ctx)
+  if (!run) return null
+  // A run is requested only with a cutoff (billing-runs.ts); one without has nothing to bill through.
+  const cutoff = run.cutoffDate
+  const exec = new RunExecution(
+    options.holder ?? ctx.random.uuid(),
+    options.leaseMs ?? 60_000,
+    options.batchSize ?? 500,
+    options.batchFeatures ?? 1_000,
+    options.partitionFeatures ?? PARTITION_FEATURES,
+    ctx.clock.now(),
+    { minimums: await ctx.store.receivables.anyNumberMinimums(), creditLimits: await ctx.store.creditControl.anyNumberCreditLimits() },
+    options.signal,
+    options.onProgress,
+  )
+  const outcome = (status: RunOutcome['status']): RunOutcome => ({ runID: run.id, status, customers: exec.customers, invoices: exec.invoices, ledgerWrites: exec.writes })
   try {
-    return await executeBillingRun(ctx, run, options)
+    if (!cutoff) throw new BillingError('invalid_field', `Billing run ${run.id} has no cutoffDate`, 'Give the run a cutoffDate before requesting it.')
+    for (;;) {
+      if (options.signal?.aborted) return outcome('Interrupted')
+      // A run failed by another worker is left alone.
+      if ((await ctx.store.repository('billingRuns').get(run.id))?.status !== 'Running') break
+      const partition = await ctx.store.runPartitions.claim(run.id, exec.holder, exec.leaseMs)
+      if (!partition) break
+      exec.claimed += 1
+      if (partition.status === 'Planning') await planRun(ctx, run, cutoff, partition, exec)
+      else await billPartition(ctx, run, cutoff, partition, exec)
+    }
+    if (options.signal?.aborted) return outcome('Interrupted')
+    if (await completeRun(ctx, run.id)) return outcome('Complete')
+    return exec.claimed > 0 ? outcome('Running') : null
   } catch (error) {
     const reason = error instanceof BillingError ? error.message : 'unexpected failure; see the worker log'
     await ctx.store.transaction(async (store) => {
@@ -81,182 +99,52 @@ export async function runNextBillingRun(ctx: PlatformContext, options: RunOption
   }
 }
 
-async function executeBillingRun(ctx: PlatformContext, run: BillingRun, options: RunOptions): Promise<RunOutcome> {
-  const batchSize = options.batchSize ?? 500
-  const batchFeatures = options.batchFeatures ?? 1_000
-  let pageSize = Math.min(batchSize, Math.ceil(batchFeatures / 10))
-  // A run is requested only with a cutoff (billing-runs.ts); one without has nothing to bill through.
-  const cutoff = run.cutoffDate
-  if (!cutoff) throw new BillingError('invalid_field', `Billing run ${run.id} has no cutoffDate`, 'Give the run a cutoffDate before requesting it.')
-  let after = run.progressCustomerID ?? '0'
-  let customers = 0
-  let invoices = 0
-  let writes = 0
-  const resumed = after !== '0'
-  const progress = new RunProgressCounter(run.id, ctx.clock.now(), await ctx.store.ledger.runCustomerCount(after), {
-    customers: resumed ? Number(run.customersDone ?? 0) : 0,
-    invoices: resumed ? Number(run.invoiceCount ?? 0) : 0,
-  })
-  await ctx.store.repository('billingRuns').update(run.id, progressValues(progress.at(ctx.clock.now())))
-  if (!resumed) await rateUnratedCalls(ctx, cutoff)
-  const numbers: NumberSettings = { minimums: await ctx.store.receivables.anyNumberMinimums(), creditLimits: await ctx.store.creditControl.anyNumberCreditLimits() }
-  // Statistics are refreshed at the start and each time the run has doubled what it wrote.
-  await ctx.store.ledger.refreshStatistics()
-  let refreshAt = STATISTICS_FIRST
-  for (;;) {
-    if (options.signal?.aborted) return { runID: run.id, status: 'Interrupted', customers, invoices, ledgerWrites: writes }
-    if (writes >= refreshAt) {
-      await ctx.store.ledger.refreshStatistics()
-      refreshAt = writes * 2
+/**
+ * The run in progress: the Running one, or the oldest Requested one, started here. A run
+ * without partitions gets its `Planning` partition, covering every customer after the run's
+ * progress (a run a version without partitions left Running resumes where it stopped).
+ */
+async function runInProgress(ctx: PlatformContext): Promise<BillingRun | null> {
+  return ctx.store.transaction(async (store) => {
+    await store.lock('billing-runs')
+    const runs = store.repository('billingRuns')
+    const [running] = await runs.list({ where: [{ op: 'eq', column: 'status', value: 'Running' }], limit: 1 })
+    const [requested] = running ? [] : await runs.list({ where: [{ op: 'eq', column: 'status', value: 'Requested' }], limit: 1 })
+    const run = running ?? (requested && (await runs.update(requested.id, { status: 'Running', commencedDate: ctx.clock.now(), updatedStamp: ctx.clock.now() })))
+    if (!run) return null
+    if ((await store.runPartitions.totals(run.id)).partitions === 0) {
+      await store.runPartitions.create(run.id, [{ status: 'Planning', afterCustomerID: run.progressCustomerID ?? '0', lastCustomerID: null, customersTotal: 0 }])
     }
-    const step = await ctx.store.transaction(async (store) => {
-      const done = { last: after, size: pageSize, customers: 0, invoices: 0, writes: 0, finished: false }
-      for (let b = 0; b < TRANSACTION_BATCHES && !(b > 0 && options.signal?.aborted); b++) {
-        const page = await store.ledger.runCustomers(done.last, done.size)
-        if (page.length === 0) {
-          done.finished = true
-          break
-        }
-        const batch = await billBatch(ctx, store, run, cutoff, page, numbers)
-        // Once the batch's objects are gone: held credit allocated to its new invoices, then the
-        // credit alerts of its customers with a limit (contract 10.3, 10.6).
-        await settleAccounts(store, batch.settle, ctx.clock.today(), ctx.clock.now(), { alerts: false })
-        await refreshCreditAlerts(store, batch.limited, ctx.clock.now(), { candidates: true })
-        done.last = page.at(-1)!.id
-        done.customers += page.length
-        done.invoices += batch.invoices
-        done.writes += batch.writes
-        // Sized from this batch's planned features per customer: memory follows what is planned,
-        // and a feature skipped as reconciled holds little (a rerun of a cutoff takes whole pages).
-        done.size = batch.planned === 0 ? batchSize : Math.max(1, Math.min(batchSize, Math.floor((batchFeatures * page.length) / batch.planned)))
-      }
-      if (done.customers > 0) {
-        const values = progressValues(progress.at(ctx.clock.now(), { customers: done.customers, invoices: done.invoices }))
-        await store.repository('billingRuns').update(run.id, { progressCustomerID: done.last, ...values })
-      }
-      return done
-    })
-    after = step.last
-    pageSize = step.size
-    customers += step.customers
-    invoices += step.invoices
-    writes += step.writes
-    progress.add(step.customers, step.invoices)
-    if (step.customers > 0) options.onProgress?.(progress.at(ctx.clock.now()))
-    if (step.finished) break
-  }
-  const totals = await ctx.store.ledger.runInvoiceTotals(run.id)
-  const { customersDone } = progress.at(ctx.clock.now())
+    return run
+  })
+}
+
+/**
+ * Completes a Running run whose partitions are all done; false when one is still open (or the
+ * run is no longer Running). Every worker tries after its last partition: the one that
+ * finished the last partition sees them all done, and the run's lock lets one complete it.
+ */
+async function completeRun(ctx: PlatformContext, runID: string): Promise<boolean> {
+  if ((await ctx.store.runPartitions.totals(runID)).open > 0) return false
+  const totals = await ctx.store.ledger.runInvoiceTotals(runID)
   // The run's completion and its event commit together (contract 12).
-  await ctx.store.transaction(async (store) => {
-    await store.repository('billingRuns').update(run.id, {
+  return ctx.store.transaction(async (store) => {
+    await store.lock('billing-runs')
+    const runs = store.repository('billingRuns')
+    if ((await runs.get(runID))?.status !== 'Running') return false
+    const partitions = await store.runPartitions.totals(runID)
+    if (partitions.open > 0) return false
+    await runs.update(runID, {
       status: 'Complete',
       invoiceAmount: totals.amount,
       invoiceCount: totals.count,
-      customersTotal: customersDone,
-      customersDone,
+      customersTotal: partitions.customersDone,
+      customersDone: partitions.customersDone,
       estimatedCompletion: null,
       completedDate: ctx.clock.now(),
       updatedStamp: ctx.clock.now(),
     })
-    const completed = (await store.repository('billingRuns').get(run.id))!
-    await appendEvents(store, ctx.clock, 'billing_run.completed', ctx.resources.get('billingRuns')!, [completed])
+    await appendEvents(store, ctx.clock, 'billing_run.completed', ctx.resources.get('billingRuns')!, [(await runs.get(runID))!])
+    return true
   })
-  return { runID: run.id, status: 'Complete', customers, invoices, ledgerWrites: writes }
-}
-
-/**
- * Charges one batch of customers through the cutoff and raises their invoices. A feature whose
- * reconciled mark matches its inputs is skipped: its ledger already holds what a plan would
- * write (see `reconciledMark`), so neither its ledger rows are read nor is it planned.
- */
-async function billBatch(ctx: PlatformContext, store: Store, run: BillingRun, cutoff: DateOnly, customers: RunCustomer[], numbers: NumberSettings) {
-  const ids = customers.map((c) => c.id)
-  // Few numbers have a call-charge minimum or a credit limit, and most platforms none: they are
-  // read per batch only when some number has one (two reads a batch cost the 1,000,000-feature
-  // run 25 MB of peak RSS, bench/billing-run.ts), and before the batch's features.
-  const minimums = numbers.minimums ? await store.receivables.numberMinimums(ids[0], ids.at(-1)!) : []
-  const numberLimited = numbers.creditLimits ? await store.creditControl.withNumberCreditLimitsBetween(ids[0], ids.at(-1)!) : []
-  // The batch is every customer from its first ID to its last (a page in ID order).
-  const marked = await store.ledger.runFeatures(ids[0], ids.at(-1)!)
-  const events = groupEvents(await store.lifecycle.eventsOfCustomers(ids))
-  const byID = new Map(customers.map((c) => [c.id, c]))
-  const inputs = await billingInputs(store, ctx.presets, marked.map((m) => m.feature), byID)
-  const due: { item: RunFeature; customer: RunCustomer; input: BillingInput; at: BillingCutoff; mark: string }[] = []
-  for (const { feature: item, mark } of marked) {
-    const customer = item.customerID ? byID.get(item.customerID) : undefined
-    if (!customer) continue // not of this page (cannot happen while customer IDs only grow)
-    const on = featureCutoff(customer, cutoff)
-    const state = effectiveStateOn(chainOf(events, item, customer.id), on)
-    const at: BillingCutoff = { cutoff: on, chargeable: !state.suspended && state.billable }
-    const input = inputs.get(item.id)!
-    const inputsMark = reconciledMark(input.feature, input.history, at)
-    if (inputsMark !== mark) due.push({ item, customer, input, at, mark: inputsMark })
-  }
-  const ledger = await store.ledger.engineRows(due.map((d) => d.item.id))
-  const now = ctx.clock.now()
-  await rollRenewals(store, marked, cutoff, now)
-  const reconciled = new Map<string, string>()
-  const plans = due.map(({ item, customer, input, at, mark }) => {
-    const diff = planLedgerDiff(input.feature, input.history, ledger.get(item.id) ?? [], at)
-    reconciled.set(item.id, mark)
-    return ledgerWrites(item, customer, diff, ctx.presets, now, run.id)
-  })
-  const merged = { ...mergeWrites(plans), reconciled }
-  // New rows are inserted with the invoices, already on them (see raiseInvoices).
-  await store.ledger.write({ ...merged, inserts: [] })
-  await billCalls(ctx, store, customers, cutoff, events, run.id)
-  const raised = await raiseInvoices(ctx, store, run, customers, cutoff, events, merged.inserts, minimums)
-  // Charges, calls and invoices change credit alerts; only customers with a limit are measured.
-  const limited = new Set([...customers.filter(hasCreditLimits).map((c) => c.id), ...numberLimited])
-  return {
-    invoices: raised.count,
-    settle: raised.settle,
-    limited: ids.filter((id) => limited.has(id)),
-    planned: due.length,
-    writes: merged.inserts.length + merged.updates.length + merged.deletes.length,
-  }
-}
-
-/** Renewal dates before the cutoff move on by their length (few features have one to move). */
-async function rollRenewals(store: Store, marked: readonly { feature: RunFeature }[], cutoff: DateOnly, now: Stamp): Promise<void> {
-  for (const { feature } of marked) {
-    const renewalDate = feature.renewalDate === null ? null : rolledRenewalDate(feature, cutoff)
-    if (renewalDate !== null) await store.repository('features').update(feature.id, { renewalDate, updatedStamp: now })
-  }
-}
-
-/** Whether any number has a call-charge minimum or a credit limit, as a run starts. */
-interface NumberSettings {
-  readonly minimums: boolean
-  readonly creditLimits: boolean
-}
-
-/** A customer in final bill is charged and invoiced through its final-bill date. */
-function featureCutoff(customer: RunCustomer, cutoff: DateOnly): DateOnly {
-  const finalBill = customer.isFinalBill ? customer.finalBillDate : null
-  return finalBill ? maxDate(cutoff, finalBill) : cutoff
-}
-
-const NONE: readonly LifecycleEvent[] = []
-
-/** The lifecycle events of a feature and everything above it (most features have none of their own: no copy then). */
-function chainOf(events: ReadonlyMap<string, LifecycleEvent[]>, item: RunFeature, customerID: string): readonly LifecycleEvent[] {
-  const own = events.get(`features:${item.id}`) ?? NONE
-  const number = item.numberID ? (events.get(`numbers:${item.numberID}`) ?? NONE) : NONE
-  const service = item.serviceID ? (events.get(`services:${item.serviceID}`) ?? NONE) : NONE
-  const customer = events.get(`customers:${customerID}`) ?? NONE
-  if (own.length + number.length + service.length === 0) return customer
-  return [...own, ...number, ...service, ...customer]
-}
-
-function groupEvents(events: readonly (LifecycleEvent & { customerID: string })[]): Map<string, LifecycleEvent[]> {
-  const out = new Map<string, LifecycleEvent[]>()
-  for (const e of events) {
-    const key = `${e.level}:${e.itemId}`
-    const list = out.get(key)
-    if (list) list.push(e)
-    else out.set(key, [e])
-  }
-  return out
 }

@@ -66,9 +66,7 @@ export const runFeatureFields = [
   'initialFeatureDiscountSchemeEndDate',
   'ongoingFeatureDiscountScheme',
   'ongoingFeatureDiscountSchemeEndDate',
-  'renewalDate',
-  'renewalPeriodLength',
-  'renewalPeriodLengthType',
+
   'chargeHistory',
   'VATRate',
   'fixedFeeTariff',

@@ -1,5 +1,6 @@
 import { toStamp, type Stamp } from '../dates/stamp.js'
 import type { Values } from '../fields/item.js'
+import type { PartitionTotals } from '../ports/run-partitions.js'
 
 /** What a running billing run has done, as `GET /billingRuns/<id>` shows it and the worker logs it. */
 export interface RunProgress {
@@ -11,43 +12,30 @@ export interface RunProgress {
   readonly estimatedCompletion: Stamp | null
 }
 
+/** How fast this worker's execution of a run goes: customers billed since it started. */
+export interface ExecutionPace {
+  readonly startedAt: Stamp
+  readonly customers: number
+}
+
 /**
- * A run's progress as its execution goes: counts carried over from an execution a crash
- * interrupted, plus this execution's. The estimate is the pace of this execution alone (time
- * per customer since it started), so a resumed run is not judged by the time it lay dead.
+ * A run's progress from its partitions' totals (every worker's committed steps). The estimate
+ * is this execution's pace (time per customer since it started, so a resumed run is not judged
+ * by the time it lay dead) times the customers left, shared among the workers holding
+ * partitions now (each is taken to go at this one's pace).
  */
-export class RunProgressCounter {
-  private customersHere = 0
-  private invoicesHere = 0
-
-  constructor(
-    private readonly runID: string,
-    private readonly startedAt: Stamp,
-    /** Customers that follow the run's resume point when the execution starts. */
-    private readonly customersLeft: number,
-    /** Customers and invoices of the executions before (0 for a fresh run). */
-    private readonly before: { readonly customers: number; readonly invoices: number },
-  ) {}
-
-  /** Counts a committed step of `customers` customers and `invoices` invoices. */
-  add(customers: number, invoices: number): void {
-    this.customersHere += customers
-    this.invoicesHere += invoices
-  }
-
-  /** The progress at `now`; `pending` counts a step not yet added (it commits with the progress it reports). */
-  at(now: Stamp, pending = { customers: 0, invoices: 0 }): RunProgress {
-    const here = this.customersHere + pending.customers
-    // Customers created during the run are billed too: the total grows rather than being passed.
-    const total = this.before.customers + Math.max(this.customersLeft, here)
-    const elapsed = Date.parse(now) - Date.parse(this.startedAt)
-    return {
-      runID: this.runID,
-      customersTotal: total,
-      customersDone: this.before.customers + here,
-      invoiceCount: this.before.invoices + this.invoicesHere + pending.invoices,
-      estimatedCompletion: here > 0 ? toStamp(Date.parse(now) + Math.round((elapsed / here) * (this.customersLeft - Math.min(here, this.customersLeft)))) : null,
-    }
+export function runProgress(runID: string, totals: PartitionTotals, pace: ExecutionPace, now: Stamp): RunProgress {
+  // Customers created during the run are billed too: the total grows rather than being passed.
+  const total = Math.max(totals.customersTotal, totals.customersDone)
+  const left = total - totals.customersDone
+  const elapsed = Date.parse(now) - Date.parse(pace.startedAt)
+  const workers = Math.max(1, totals.active)
+  return {
+    runID,
+    customersTotal: total,
+    customersDone: totals.customersDone,
+    invoiceCount: totals.invoiceCount,
+    estimatedCompletion: pace.customers > 0 ? toStamp(Date.parse(now) + Math.round(((elapsed / pace.customers) * left) / workers)) : null,
   }
 }
 

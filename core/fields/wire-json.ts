@@ -1,4 +1,5 @@
-import { moneyToNumber } from '../money/money.js'
+import { generatedFunction } from '../codegen/generated-function.js'
+import { moneyToNumber, type Money } from '../money/money.js'
 import type { Field } from './field.js'
 import type { Item } from './item.js'
 import type { Resource } from './resource.js'
@@ -28,9 +29,21 @@ function compileJsonWriter(fields: readonly Field[]): (item: Item) => string {
     const value = f.type === 'currency' ? 'num(money(v))' : 'any(v)'
     return `${JSON.stringify(key)} + ((v = item[${JSON.stringify(f.name)}]) === null || v === undefined ? ${JSON.stringify(unset)} : ${value})`
   })
-  const body = shown.length ? `let v; return ${parts.join(' +\n')} + '}'` : `return '{}'`
-  const make = new Function('money', 'num', 'any', `return function toWireJson(item) { ${body} }`)
-  return make(moneyToNumber, jsonNumber, jsonValue) as (item: Item) => string
+  return generatedFunction({
+    name: 'toWireJson',
+    params: ['item'],
+    body: shown.length ? `let v; return ${parts.join(' +\n')} + '}'` : `return '{}'`,
+    scope: { money: moneyToNumber, num: jsonNumber, any: jsonValue },
+    fallback: (item: Item) => {
+      let out = ''
+      shown.forEach((f, i) => {
+        const v = item[f.name]
+        const value = f.writeOnly ? 'null' : v === null || v === undefined ? (f.type === 'presets' ? '[]' : 'null') : f.type === 'currency' ? jsonNumber(moneyToNumber(v as Money)) : jsonValue(v)
+        out += `${i === 0 ? '{' : ','}${JSON.stringify(f.name)}:${value}`
+      })
+      return shown.length ? `${out}}` : '{}'
+    },
+  })
 }
 
 /** Characters a JSON string cannot hold as they are (and lone surrogates, which JSON.stringify escapes). */

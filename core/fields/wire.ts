@@ -1,3 +1,4 @@
+import { generatedFunction } from '../codegen/generated-function.js'
 import { moneyToNumber, type Money } from '../money/money.js'
 import type { Field } from './field.js'
 import type { Item } from './item.js'
@@ -19,15 +20,29 @@ export function toWire(resource: Resource, item: Item): Record<string, unknown> 
 }
 
 function compileWriter(fields: readonly Field[]): (item: Item) => Record<string, unknown> {
-  const parts = fields
-    .filter((f) => !f.internal)
-    .map((f) => {
-      const key = JSON.stringify(f.name)
-      if (f.writeOnly) return `${key}: null`
-      const unset = f.type === 'presets' ? '[]' : 'null'
-      const value = f.type === 'currency' ? 'money(v)' : 'v'
-      return `${key}: (v = item[${key}]) === null || v === undefined ? ${unset} : ${value}`
-    })
-  const make = new Function('money', `return function toWire(item) { let v; return {${parts.join(',\n')}} }`)
-  return make((m: Money) => moneyToNumber(m)) as (item: Item) => Record<string, unknown>
+  const shown = fields.filter((f) => !f.internal)
+  const parts = shown.map((f) => {
+    const key = JSON.stringify(f.name)
+    if (f.writeOnly) return `${key}: null`
+    const unset = f.type === 'presets' ? '[]' : 'null'
+    const value = f.type === 'currency' ? 'money(v)' : 'v'
+    return `${key}: (v = item[${key}]) === null || v === undefined ? ${unset} : ${value}`
+  })
+  return generatedFunction({
+    name: 'toWire',
+    params: ['item'],
+    body: `let v; return {${parts.join(',\n')}}`,
+    scope: { money: moneyToNumber },
+    fallback: (item: Item) => {
+      const out: Record<string, unknown> = {}
+      for (const f of shown) out[f.name] = wireValue(f, item[f.name])
+      return out
+    },
+  })
+}
+
+function wireValue(f: Field, v: unknown): unknown {
+  if (f.writeOnly) return null
+  if (v === null || v === undefined) return f.type === 'presets' ? [] : null
+  return f.type === 'currency' ? moneyToNumber(v as Money) : v
 }

@@ -57,8 +57,11 @@ export interface Ledger {
    * reconciled (every unapproved engine row of a slot carries the slot's transaction date).
    */
   write(writes: LedgerWrites): Promise<void>
-  /** The next `limit` customers after `afterID` in ID order (run fields only), locked for the transaction. */
-  runCustomers(afterID: string, limit: number): Promise<RunCustomer[]>
+  /**
+   * The next `limit` customers after `afterID` in ID order, through `lastID` when given (a
+   * partition's end), run fields only, locked for the transaction.
+   */
+  runCustomers(afterID: string, limit: number, lastID?: string | null): Promise<RunCustomer[]>
   /** How many customers follow `afterID` (what a run has still to bill, for its progress). */
   runCustomerCount(afterID: string): Promise<number>
   /**

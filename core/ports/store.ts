@@ -6,10 +6,11 @@ import type { LifecycleLog } from './lifecycle-log.js'
 import type { ChangeLog } from './change-log.js'
 import type { WebhookOutbox } from './webhook-outbox.js'
 import type { Ledger } from './ledger.js'
+import type { RunPartitions } from './run-partitions.js'
 import type { RatingData } from './rating-data.js'
 import type { Receivables } from './receivables.js'
 import type { CreditControl } from './credit-control.js'
-import type { IncreaseSchedule } from './increase-schedule.js'
+import type { TermSchedule } from './term-schedule.js'
 import type { ContactRepository, ResourceRepository } from './resource-repository.js'
 
 /**
@@ -24,6 +25,8 @@ export interface Store {
   readonly contacts: ContactRepository
   readonly lifecycle: LifecycleLog
   readonly ledger: Ledger
+  /** The partitions of billing runs, claimed by the workers that bill them. */
+  readonly runPartitions: RunPartitions
   readonly rating: RatingData
   readonly receivables: Receivables
   /** History entries and events, written with the change they describe (contract 12). */
@@ -31,8 +34,8 @@ export interface Store {
   /** Events fanned out to webhooks, and their deliveries' attempts. */
   readonly webhookOutbox: WebhookOutbox
   readonly creditControl: CreditControl
-  /** The features the annual increase job looks at (contract 11). */
-  readonly increases: IncreaseSchedule
+  /** Features whose dates are due: annual increases, renewals (contract 11). */
+  readonly terms: TermSchedule
   /** Which of `names` exist as names of the referenced resource (tariff names). */
   namesExisting(ref: FieldRef, names: readonly string[]): Promise<Set<string>>
   /** Every name of the referenced resource, in name order (presets discovery). */

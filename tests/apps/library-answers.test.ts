@@ -59,8 +59,15 @@ test.before(async (ctx) => {
   const payment = await billing.transactions.add(customer.id, { transactionType: 'Payment', amount: '-20.00', transactionDate: '2026-01-10' })
   const run = await billing.billingRuns.create({ invoiceDate: '2026-02-01' })
   const { webhook } = await billing.webhooks.create({ url: 'https://example.com/hook' })
+  const changed = await billing.features.action(feature.id, 'changeRecurringCharge', { serviceCharge: '15.00', dateFrom: '2026-01-10' })
   const dropped = await billing.features.action(feature.id, 'drop', { status: 'Dropped', dateDrop: '2026-01-31' })
+  const secret = await billing.contacts.createDirect(customer.id, { lastname: 'Turing', accountPassword: 'correct horse battery' })
+  await billing.customers.action(customer.id, 'generatePIN')
+  const expanded = (await billing.customers.list({ expandNumbers: true, expandFeatures: true })).expanded ?? []
   ctx.answers = [
+    ['features', changed],
+    ['customerContacts', secret],
+    ...expanded.flatMap((e): [ResourceName, object][] => [['customers', e.item], ...(e.numbers ?? []).map((n): [ResourceName, object] => ['numbers', n.item])]),
     ['customers', customer],
     ['customers', await billing.customers.get(customer.id)],
     ['numbers', number],
@@ -87,6 +94,15 @@ test('every answer has each field of its type, of the kind the type gives (money
       const value = (item as Record<string, unknown>)[field.name]
       assert.ok(domainKind(field, value), `${name}.${field.name} is a ${field.type}: ${String(value)}`)
     }
+  }
+})
+
+test('no answer carries an internal or write-only field (hashes, charge history, digits-only copies)', ({ answers }) => {
+  const names = new Set(answers.map(([name]) => name))
+  assert.ok(names.has('customers') && names.has('numbers') && names.has('customerContacts') && names.has('features'))
+  for (const [name, item] of answers) {
+    const hidden = (catalogue[name].fields as readonly Field[]).filter((f) => f.internal || f.writeOnly).map((f) => f.name)
+    assert.equal(hidden.filter((f) => f in item), [], `${name} hides ${hidden.join(', ')}`)
   }
 })
 

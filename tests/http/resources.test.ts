@@ -77,6 +77,25 @@ for (const target of activeTargets()) {
     assert.is((await h.request('POST', '/numbers/999999/features', {})).body.error_code, 404001)
   })
 
+  test('a PATCH reads its row once, inside its transaction, and the update itself answers it (balance and all)', async ({ h }) => {
+    const c = (await h.request('POST', '/customers', { lastname: 'Once' })).body
+    await h.request('POST', `/customers/${c.id}/transactions`, { transactionType: 'Debit Note', amount: 10, transactionDate: '2026-01-10' })
+    const ofCustomers = () => h.queries.filter((q) => /"customers"/.test(String(q)) && !/from "api_keys"/.test(String(q)))
+    h.queries.length = 0
+    const patched = await h.request('PATCH', `/customers/${c.id}`, { firstnames: 'Read' })
+    const statements = ofCustomers()
+    assert.is(patched.status, 200)
+    assert.equal([patched.body.firstnames, patched.body.balance], ['Read', (await h.request('GET', `/customers/${c.id}`)).body.balance])
+    assert.ok(patched.body.balance > 0, 'the computed balance comes back with the update')
+    const reads = statements.filter((q) => /^\s*select/i.test(String(q)) && /from "customers" where "customers"."id"/.test(String(q)))
+    const updates = statements.filter((q) => /^\s*update "customers"/i.test(String(q)))
+    assert.is(reads.length, 1, `one read of the row: ${reads.join(' | ')}`)
+    assert.is(updates.length, 1)
+    // Contract 2's order: a missing item is 404 before its body is looked at.
+    assert.is((await h.request('PATCH', '/customers/999999', { firstnames: 'x' })).body.error_code, 404001)
+    assert.is((await h.request('PATCH', '/customers/999999', undefined, { raw: '{bad', headers: { 'content-type': 'application/json' } })).body.error_code, 404001)
+  })
+
   test('expansions on customers, numbers and services, with the *Active filters, in a constant number of queries', async ({ h }) => {
     const made: string[] = []
     for (let i = 0; i < 6; i++) {

@@ -21,8 +21,8 @@ async function pageSizes(h: Harness, options: RunOptions): Promise<{ sizes: numb
   ;(store as { transaction: Store['transaction'] }).transaction = (work) =>
     original((trx) => {
       const read = trx.ledger.runCustomers.bind(trx.ledger)
-      trx.ledger.runCustomers = async (after, limit) => {
-        const page = await read(after, limit)
+      trx.ledger.runCustomers = async (after, limit, last) => {
+        const page = await read(after, limit, last)
         sizes.push(page.length)
         return page
       }

@@ -55,7 +55,7 @@ for (const target of fileTargets) {
       await scheduler.runNow('billing-poll')
       await scheduler.stop()
       let killedMidRun = 0
-      const progress = async () => (await crashed.platform.context.store.repository('billingRuns').get('1'))!.progressCustomerID
+      const progress = async () => (await crashed.platform.context.store.repository('billingRuns').get('1'))!.customersDone
       for (let i = 0; i < KILLS; i++) {
         const p = child(crashed)
         const exited = new Promise<number | null>((resolve) => p.on('exit', (code) => resolve(code)))

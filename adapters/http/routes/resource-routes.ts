@@ -108,8 +108,12 @@ export function updateRoute(resource: Resource): Route {
     path: `/${resource.name}/:id`,
     doc: { summary: `Update a ${resource.singular} (partial merge)`, resource: resource.name, kind: 'update', errors: [409001] },
     async handler(event, ctx) {
-      await getItem(ctx.platform, resource, ctx.params.id)
-      const body = await readJsonObject(event)
+      // The update checks that the item exists, inside its transaction; a body that cannot be
+      // read is answered after that check (contract 2's order), so only then is the item looked up here.
+      const body = await readJsonObject(event).catch(async (error: unknown) => {
+        await getItem(ctx.platform, resource, ctx.params.id)
+        throw error
+      })
       const item = await updateItem(ctx.platform, resource, ctx.params.id, body)
       return jsonText(event, 200, toWireJson(resource, item))
     },

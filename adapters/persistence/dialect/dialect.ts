@@ -85,7 +85,7 @@ export interface DatabaseDialect {
   inList(column: string, values: readonly (string | number)[]): RawBuilder<boolean>
   /**
    * Lets the connection keep up to `mib` MiB of pages while a long write transaction runs, until
-   * the returned function restores the setting. SQLite: PRAGMA cache_size (its 2 MB default made a
+   * the returned function restores the setting. SQLite: PRAGMA cache_size (its default made a
    * large import spill and re-read index pages for every row); Postgres: the server's shared
    * buffers, nothing to do.
    */
@@ -148,9 +148,9 @@ export interface DatabaseDialect {
   wireJson(members: readonly WireMember[]): WireSelect
   /**
    * How a bulk read of many rows selects these fields of a table as one value, for those that
-   * fit in it exactly, or null to select every column as it is. SQLite: a JSON array (a billing
-   * run reads 22 columns of a million features: 4.7 s as columns, 3.9 s packed, measured in
-   * isolation). Postgres: null, its driver parses the text of every column in any case.
+   * fit in it exactly, or null to select every column as it is. SQLite: a JSON array, which
+   * better-sqlite3 hands over faster than the columns one by one (bench/billing-run.ts; figures
+   * in bench/RESULTS.md). Postgres: null, its driver parses the text of every column in any case.
    */
   packedRead(table: string, fields: readonly Field[]): PackedRead | null
 }

@@ -27,10 +27,10 @@ const JSON_OID = 114
 /**
  * node-postgres type parsers that give json values as their UTF-8 bytes, for a pool whose
  * wire reads are `postgresWireJson('bytes')` (connect() makes one; the platform selects json
- * nowhere else). node-postgres makes every value a string; a page of 1000 customers with
- * their numbers is 4,000 strings of a few kB, kept until the last row came, which the young
- * generation copied and old space then collected: 14 ms of GC pauses a page and a third of the
- * server's CPU (bench/lists.ts). Each becomes bytes as its row arrives, and dies young.
+ * nowhere else). node-postgres makes every value a string; a page of customers with their
+ * numbers is thousands of strings of a few kB, kept until the last row came, which the young
+ * generation copied and old space then collected (bench/lists.ts; figures in bench/RESULTS.md).
+ * Each becomes bytes as its row arrives, and dies young.
  */
 export const jsonAsBytes = {
   getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
@@ -42,7 +42,7 @@ let slab = Buffer.allocUnsafe(SLAB)
 let used = 0
 
 /**
- * A text's UTF-8 bytes, written into a shared slab of 1 MB: Buffer.from takes an 8 kB pool
+ * A text's UTF-8 bytes, written into a shared slab: Buffer.from takes one of its small pools
  * per two or three items, and the thousand ArrayBuffers a page left for the collector were
  * themselves a cause of collections ("external memory pressure").
  */

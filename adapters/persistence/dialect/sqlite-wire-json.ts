@@ -6,7 +6,7 @@ import type { WireMember, WireSelect } from './dialect.js'
  * SQLite's `wireJson`: one json_object call. Values that are not JSON strings go through
  * json(), which marks text that is already JSON for json_object to embed as it is. The text is
  * taken as a blob: its UTF-8 bytes as they are, where text would be decoded into a JavaScript
- * string only to be encoded again for the response (a fifth of a 10 MB page, bench/lists.ts).
+ * string only to be encoded again for the response (bench/lists.ts; figures in bench/RESULTS.md).
  */
 export function sqliteWireJson(members: readonly WireMember[]): WireSelect {
   const pairs = members.map((m) => sql`${sql.lit(m.field.name)}, ${memberValue(m)}`)

@@ -17,7 +17,9 @@ import * as m0013 from './0013-credit-alerts.js'
 import * as m0014 from './0014-history-events.js'
 import * as m0015 from './0015-overdue-amount-computed.js'
 import * as m0016 from './0016-invoice-messages.js'
+import * as m0017 from './0017-renewal-dates.js'
 import * as m0018 from './0018-allowances.js'
+import * as m0019 from './0019-billing-run-partitions.js'
 
 type Step = { up(db: Kysely<any>, dialect: DatabaseDialect): Promise<void> }
 
@@ -39,7 +41,9 @@ const steps: Record<string, Step> = {
   '0014-history-events': m0014,
   '0015-overdue-amount-computed': m0015,
   '0016-invoice-messages': m0016,
+  '0017-renewal-dates': m0017,
   '0018-allowances': m0018,
+  '0019-billing-run-partitions': m0019,
 }
 
 /** Brings the schema up to date; safe to call from several processes at once (Kysely locks). */

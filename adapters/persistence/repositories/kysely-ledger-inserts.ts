@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely'
+import { generatedFunction } from '../../../core/codegen/generated-function.js'
 import { catalogue } from '../../../core/fields/catalogue.js'
 import type { Field } from '../../../core/fields/field.js'
 import type { FieldValue, Values } from '../../../core/fields/item.js'
@@ -87,7 +88,13 @@ function fieldWriter(fields: readonly Field[], codec: RowCodec, dialect: Databas
     const value = `v[${JSON.stringify(f.name)}]`
     return `into[at + ${c}] = ${PLAIN.has(f.type) ? `${value} ?? null` : `e[${c}](${value})`}`
   })
-  writer = new Function('e', `return (v, into, at) => {\n${lines.join('\n')}\n}`)(encoders) as FieldWriter
+  writer = generatedFunction<FieldWriter>({
+    name: 'writeFields',
+    params: ['v', 'into', 'at'],
+    body: lines.join('\n'),
+    scope: { e: encoders },
+    fallback: (v, into, at) => fields.forEach((f, c) => (into[at + c] = encoders[c](v[f.name]))),
+  })
   made.set(key, writer)
   return writer
 }

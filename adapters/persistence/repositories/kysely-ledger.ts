@@ -32,8 +32,8 @@ export class KyselyLedger implements Ledger {
     this.reads = new KyselyRunReads(db, dialect)
   }
 
-  runCustomers(afterID: string, limit: number): Promise<RunCustomer[]> {
-    return this.reads.customersAfter(afterID, limit)
+  runCustomers(afterID: string, limit: number, lastID?: string | null): Promise<RunCustomer[]> {
+    return this.reads.customersAfter(afterID, limit, lastID ?? null)
   }
 
   runCustomerCount(afterID: string): Promise<number> {
@@ -143,7 +143,7 @@ export class KyselyLedger implements Ledger {
         .where('approved', '=', 0)
         // `+` keeps SQLite off the invoiceID index, which it chose for `is null` without statistics:
         // every payment ever made sits under null there (payments are never on an invoice), and
-        // each batch walked them all (2.5 s of the --invoicing run in bench/billing-run.ts).
+        // each batch walked them all (bench/billing-run.ts --invoicing; figures in bench/RESULTS.md).
         // Postgres reads `+` as the identity and plans by its statistics either way.
         .where(sql`+${sql.ref('invoiceID')}`, 'is', null)
         .where('settles', '=', 0)

@@ -94,8 +94,8 @@ export class KyselyResourceRepository implements ResourceRepository {
     const wire = this.wireSelect()
     if (!wire) return (await this.listIn(column, parents, where)).map((i) => this.toWireItem(i, column))
     if (isIdList(parents) && parents.length === 0) return []
-    // Put in ID order here, not by the database: Postgres sorted a page's 3,000 numbers with
-    // their JSON on disk (7 MB, beyond work_mem) and sent none before the last was made.
+    // Put in ID order here, not by the database: Postgres sorted a page's children with their
+    // JSON on disk (beyond work_mem) and sent none before the last was made (bench/lists.ts).
     const rows = await this.whereIn(this.conditions.apply(this.selectWire(wire, column), where), column, parents).execute()
     return inIdOrder(rows.map((r) => ({ id: String(r.id), json: wire.assemble(r.w0), key: r.key === null ? null : String(r.key) })))
   }
@@ -172,14 +172,16 @@ export class KyselyResourceRepository implements ResourceRepository {
     return (await this.finish([item]))[0]
   }
 
+  /**
+   * The row as stored after the update comes back from the update itself (`returning`, with the
+   * computed columns the select would add): no statement to read it again.
+   */
   async update(id: string, values: Values): Promise<Item | undefined> {
     const row = this.codec.encode(values)
-    if (Object.keys(row).length > 0) {
-      await this.translate(() =>
-        this.db.updateTable(this.table).set(row).where('id', '=', this.dialect.encodeId(id)).execute(),
-      )
-    }
-    return this.get(id)
+    if (Object.keys(row).length === 0) return this.get(id)
+    let q = this.db.updateTable(this.table).set(row).where('id', '=', this.dialect.encodeId(id)).returningAll()
+    for (const [name, expression] of Object.entries(this.computedSql() ?? {})) q = q.returning(expression.as(name))
+    return this.finishOne(await this.translate(() => q.executeTakeFirst()))
   }
 
   async remove(id: string): Promise<boolean> {

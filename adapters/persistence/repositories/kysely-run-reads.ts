@@ -39,8 +39,8 @@ export class KyselyRunReads {
     return columns
   }
 
-  /** The next customers by ID, locked (Postgres) in ID order as `lockIds` would lock them. */
-  async customersAfter(afterID: string, limit: number): Promise<RunCustomer[]> {
+  /** The next customers by ID (through `lastID` when not null), locked (Postgres) in ID order as `lockIds` would lock them. */
+  async customersAfter(afterID: string, limit: number, lastID: string | null): Promise<RunCustomer[]> {
     const { select, decode } = this.columns('customers')
     let q = this.db
       .selectFrom('customers')
@@ -48,6 +48,7 @@ export class KyselyRunReads {
       .where('customers.id', '>', this.dialect.encodeId(afterID))
       .orderBy('customers.id')
       .limit(limit)
+    if (lastID !== null) q = q.where('customers.id', '<=', this.dialect.encodeId(lastID))
     if (this.dialect.rowLocks) q = q.forUpdate()
     // Decoded from exactly the run's customer fields.
     return (await q.execute()).map(decode) as RunCustomer[]
@@ -98,7 +99,7 @@ function selectedColumns(resource: Resource, dialect: DatabaseDialect): Selected
   if (!pack) return { select: resource.fields.map((f) => `${table}.${f.name}`), decode: (r) => codec.decode(r) }
   const inPack = new Map(pack.packed.map((f, i) => [f.name, i]))
   const plain = resource.fields.filter((f) => !inPack.has(f.name))
-  const decode = codec.decoderOf((f) => (inPack.has(f.name) ? `p[${inPack.get(f.name)}]` : `row[${JSON.stringify(f.name)}]`))
+  const decode = codec.decoderOf(inPack)
   return {
     select: [pack.column.as('packed'), ...plain.map((f) => `${table}.${f.name}`)],
     decode: (r) => decode(r, pack.unpack(r.packed)),

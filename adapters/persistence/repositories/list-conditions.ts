@@ -49,8 +49,8 @@ export class ListConditions {
   /**
    * A list's paging: IDs after `idAfter`, in ID order, `limit` of them from `offset`. The limit
    * and offset are written into the SQL (they are whole numbers the list request validated):
-   * bound as parameters, SQLite took 0.48 ms to find one customer by accountNumber in order,
-   * and 0.03 ms with them written out (bench/lists.ts).
+   * bound as parameters, SQLite planned a search by accountNumber in ID order as a scan, and
+   * used the index with them written out (bench/lists.ts; figures in bench/RESULTS.md).
    */
   paged(q: SelectQueryBuilder<any, any, any>, query: ListQuery): SelectQueryBuilder<any, any, any> {
     if (query.idAfter !== undefined) q = q.where(`${this.table}.id`, '>', this.dialect.encodeId(query.idAfter))

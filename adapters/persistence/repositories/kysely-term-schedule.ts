@@ -1,16 +1,16 @@
 import { sql, type Kysely } from 'kysely'
 import type { DateOnly } from '../../../core/dates/date-only.js'
-import type { IncreaseSchedule } from '../../../core/ports/increase-schedule.js'
+import type { RenewalDue, TermSchedule } from '../../../core/ports/term-schedule.js'
 import type { DatabaseDialect } from '../dialect/dialect.js'
 
-/** The features an annual increase may be due on, found with their parents in one query a page. */
-export class KyselyIncreaseSchedule implements IncreaseSchedule {
+/** The features whose dates are due: annual increases found with their parents, renewals by their index. */
+export class KyselyTermSchedule implements TermSchedule {
   constructor(
     private readonly db: Kysely<any>,
     private readonly dialect: DatabaseDialect,
   ) {}
 
-  async featuresDue(today: DateOnly, profiles: readonly string[], afterID: string | null, limit: number): Promise<string[]> {
+  async increasesDue(today: DateOnly, profiles: readonly string[], afterID: string | null, limit: number): Promise<string[]> {
     if (profiles.length === 0) return []
     // The feature's own value, else its number's or service's (a feature hangs on one of them at most), else its customer's.
     const effective = (column: string) =>
@@ -29,5 +29,19 @@ export class KyselyIncreaseSchedule implements IncreaseSchedule {
       .limit(limit)
     if (afterID !== null) q = q.where('f.id', '>', this.dialect.encodeId(afterID))
     return (await q.execute()).map((r) => String(r.id))
+  }
+
+  async renewalsDue(before: DateOnly, limit: number): Promise<RenewalDue[]> {
+    // Ordered by the indexed date (0017), so the few due are found without reading every feature.
+    const rows = await this.db
+      .selectFrom('features')
+      .select(['id', 'renewalDate', 'renewalPeriodLength', 'renewalPeriodLengthType'])
+      .where('renewalDate', '<', before)
+      .where('renewalPeriodLength', '>', 0)
+      .orderBy('renewalDate')
+      .orderBy('id')
+      .limit(limit)
+      .execute()
+    return rows.map((r) => ({ ...r, id: String(r.id), renewalPeriodLength: r.renewalPeriodLength === null ? null : Number(r.renewalPeriodLength) }) as RenewalDue)
   }
 }

@@ -1,0 +1,100 @@
+import { maxDate, type DateOnly } from '../dates/date-only.js'
+import type { BillingRun } from '../fields/entity.js'
+import { effectiveStateOn, type LifecycleEvent } from '../lifecycle/events.js'
+import type { PlatformContext } from '../platform.js'
+import type { Store } from '../ports/store.js'
+import { planLedgerDiff, type BillingCutoff } from './feature-billing.js'
+import { reconciledMark } from './reconciled-mark.js'
+import { ledgerWrites, mergeWrites } from './ledger-writes.js'
+import { billingInputs, type BillingInput } from './billing-inputs.js'
+import type { RunCustomer, RunFeature } from './run-fields.js'
+import { raiseInvoices } from './raise-invoices.js'
+import { billCalls } from './bill-calls.js'
+import { hasCreditLimits } from '../credit/credit-alerts.js'
+
+/**
+ * Charges one batch of customers through the cutoff and raises their invoices. A feature whose
+ * reconciled mark matches its inputs is skipped: its ledger already holds what a plan would
+ * write (see `reconciledMark`), so neither its ledger rows are read nor is it planned.
+ */
+export async function billBatch(ctx: PlatformContext, store: Store, run: BillingRun, cutoff: DateOnly, customers: RunCustomer[], numbers: NumberSettings) {
+  const ids = customers.map((c) => c.id)
+  // Few numbers have a call-charge minimum or a credit limit, and most platforms none: they are
+  // read per batch only when some number has one (two reads a batch showed in the run's peak
+  // RSS, bench/billing-run.ts), and before the batch's features.
+  const minimums = numbers.minimums ? await store.receivables.numberMinimums(ids[0], ids.at(-1)!) : []
+  const numberLimited = numbers.creditLimits ? await store.creditControl.withNumberCreditLimitsBetween(ids[0], ids.at(-1)!) : []
+  // The batch is every customer from its first ID to its last (a page in ID order).
+  const marked = await store.ledger.runFeatures(ids[0], ids.at(-1)!)
+  const events = groupEvents(await store.lifecycle.eventsOfCustomers(ids))
+  const byID = new Map(customers.map((c) => [c.id, c]))
+  const inputs = await billingInputs(store, ctx.presets, marked.map((m) => m.feature), byID)
+  const due: { item: RunFeature; customer: RunCustomer; input: BillingInput; at: BillingCutoff; mark: string }[] = []
+  for (const { feature: item, mark } of marked) {
+    const customer = item.customerID ? byID.get(item.customerID) : undefined
+    if (!customer) continue // not of this page (cannot happen while customer IDs only grow)
+    const on = featureCutoff(customer, cutoff)
+    const state = effectiveStateOn(chainOf(events, item, customer.id), on)
+    const at: BillingCutoff = { cutoff: on, chargeable: !state.suspended && state.billable }
+    const input = inputs.get(item.id)!
+    const inputsMark = reconciledMark(input.feature, input.history, at)
+    if (inputsMark !== mark) due.push({ item, customer, input, at, mark: inputsMark })
+  }
+  const ledger = await store.ledger.engineRows(due.map((d) => d.item.id))
+  const now = ctx.clock.now()
+  const reconciled = new Map<string, string>()
+  const plans = due.map(({ item, customer, input, at, mark }) => {
+    const diff = planLedgerDiff(input.feature, input.history, ledger.get(item.id) ?? [], at)
+    reconciled.set(item.id, mark)
+    return ledgerWrites(item, customer, diff, ctx.presets, now, run.id)
+  })
+  const merged = { ...mergeWrites(plans), reconciled }
+  // New rows are inserted with the invoices, already on them (see raiseInvoices).
+  await store.ledger.write({ ...merged, inserts: [] })
+  await billCalls(ctx, store, customers, cutoff, events, run.id)
+  const raised = await raiseInvoices(ctx, store, run, customers, cutoff, events, merged.inserts, minimums)
+  // Charges, calls and invoices change credit alerts; only customers with a limit are measured.
+  const limited = new Set([...customers.filter(hasCreditLimits).map((c) => c.id), ...numberLimited])
+  return {
+    invoices: raised.count,
+    settle: raised.settle,
+    limited: ids.filter((id) => limited.has(id)),
+    planned: due.length,
+    writes: merged.inserts.length + merged.updates.length + merged.deletes.length,
+  }
+}
+
+/** Whether any number has a call-charge minimum or a credit limit, as a run starts. */
+export interface NumberSettings {
+  readonly minimums: boolean
+  readonly creditLimits: boolean
+}
+
+/** A customer in final bill is charged and invoiced through its final-bill date. */
+function featureCutoff(customer: RunCustomer, cutoff: DateOnly): DateOnly {
+  const finalBill = customer.isFinalBill ? customer.finalBillDate : null
+  return finalBill ? maxDate(cutoff, finalBill) : cutoff
+}
+
+const NONE: readonly LifecycleEvent[] = []
+
+/** The lifecycle events of a feature and everything above it (most features have none of their own: no copy then). */
+function chainOf(events: ReadonlyMap<string, LifecycleEvent[]>, item: RunFeature, customerID: string): readonly LifecycleEvent[] {
+  const own = events.get(`features:${item.id}`) ?? NONE
+  const number = item.numberID ? (events.get(`numbers:${item.numberID}`) ?? NONE) : NONE
+  const service = item.serviceID ? (events.get(`services:${item.serviceID}`) ?? NONE) : NONE
+  const customer = events.get(`customers:${customerID}`) ?? NONE
+  if (own.length + number.length + service.length === 0) return customer
+  return [...own, ...number, ...service, ...customer]
+}
+
+function groupEvents(events: readonly (LifecycleEvent & { customerID: string })[]): Map<string, LifecycleEvent[]> {
+  const out = new Map<string, LifecycleEvent[]>()
+  for (const e of events) {
+    const key = `${e.level}:${e.itemId}`
+    const list = out.get(key)
+    if (list) list.push(e)
+    else out.set(key, [e])
+  }
+  return out
+}

@@ -1,0 +1,81 @@
+import type { BillingRun } from '../fields/entity.js'
+import type { DateOnly } from '../dates/date-only.js'
+import type { PlatformContext } from '../platform.js'
+import type { RunPartition } from '../ports/run-partitions.js'
+import { refreshCreditAlerts } from '../credit/credit-alerts.js'
+import { settleAccounts } from './settle-accounts.js'
+import { billBatch } from './bill-batch.js'
+import { progressValues, runProgress, type RunProgress } from './run-progress.js'
+import { statisticsDue, type RunExecution } from './run-execution.js'
+
+/**
+ * Batches a transaction bills before it commits. Batches are small for memory's sake (see
+ * `RunOptions.batchFeatures`); a commit has a fixed cost besides the pages it writes, which a
+ * few batches per transaction share (bench/billing-run.ts; figures in bench/RESULTS.md), and a
+ * transaction of three still holds the write lock only briefly.
+ */
+const TRANSACTION_BATCHES = 3
+
+/** Thrown inside a step whose partition's lease was taken over: the step rolls back. */
+class LeaseLost extends Error {}
+
+/**
+ * Bills a claimed partition from its progress to its end, a transaction at a time. Each step
+ * commits its batches with the partition's progress (and the lease's extension) and the run's
+ * progress summed over its partitions, so a worker killed mid-step loses only that step: the
+ * partition is claimed again once the lease lapses and resumes after its last committed
+ * customer. Returns when the partition is done, its lease was lost, or the execution is asked
+ * to stop (the lease is then given up so another worker may take the partition at once).
+ */
+export async function billPartition(ctx: PlatformContext, run: BillingRun, cutoff: DateOnly, partition: RunPartition, exec: RunExecution): Promise<void> {
+  let after = partition.progressCustomerID
+  let pageSize = Math.min(exec.batchSize, Math.ceil(exec.batchFeatures / 10))
+  for (;;) {
+    if (exec.signal?.aborted) return ctx.store.runPartitions.release(partition.id, exec.holder)
+    let step: Awaited<ReturnType<typeof billStep>>
+    try {
+      step = await ctx.store.transaction((store) => billStep({ ...ctx, store }, run, cutoff, partition, exec, after, pageSize))
+    } catch (error) {
+      if (error instanceof LeaseLost) return
+      throw error
+    }
+    after = step.last
+    pageSize = step.size
+    exec.add(step)
+    if (step.progress && step.customers > 0) exec.onProgress?.(step.progress)
+    if (step.progress && statisticsDue(step.progress.customersDone - step.customers, step.progress.customersDone)) await ctx.store.ledger.refreshStatistics()
+    if (step.finished) return
+  }
+}
+
+/** One transaction of a partition: up to TRANSACTION_BATCHES batches, then the partition's and the run's progress. */
+async function billStep(ctx: PlatformContext, run: BillingRun, cutoff: DateOnly, partition: RunPartition, exec: RunExecution, after: string, size: number) {
+  const { store } = ctx
+  const done = { last: after, size, customers: 0, invoices: 0, writes: 0, finished: false, progress: null as RunProgress | null }
+  for (let b = 0; b < TRANSACTION_BATCHES && !(b > 0 && exec.signal?.aborted); b++) {
+    const page = await store.ledger.runCustomers(done.last, done.size, partition.lastCustomerID)
+    if (page.length === 0) {
+      done.finished = true
+      break
+    }
+    const batch = await billBatch(ctx, store, run, cutoff, page, exec.numbers)
+    // Once the batch's objects are gone: held credit allocated to its new invoices, then the
+    // credit alerts of its customers with a limit (contract 10.3, 10.6).
+    await settleAccounts(store, batch.settle, ctx.clock.today(), ctx.clock.now(), { alerts: false })
+    await refreshCreditAlerts(store, batch.limited, ctx.clock.now(), { candidates: true })
+    done.last = page.at(-1)!.id
+    done.customers += page.length
+    done.invoices += batch.invoices
+    done.writes += batch.writes
+    // Sized from this batch's planned features per customer: memory follows what is planned,
+    // and a feature skipped as reconciled holds little (a rerun of a cutoff takes whole pages).
+    done.size = batch.planned === 0 ? exec.batchSize : Math.max(1, Math.min(exec.batchSize, Math.floor((exec.batchFeatures * page.length) / batch.planned)))
+  }
+  const step = { progressCustomerID: done.last, customers: done.customers, invoices: done.invoices, done: done.finished }
+  if (!(await store.runPartitions.advance(partition.id, exec.holder, exec.leaseMs, step))) throw new LeaseLost()
+  // The run's row last: every worker's steps update it, so it stays locked only while this one commits.
+  const totals = await store.runPartitions.totals(run.id)
+  done.progress = runProgress(run.id, totals, { startedAt: exec.startedAt, customers: exec.customers + done.customers }, ctx.clock.now())
+  await store.repository('billingRuns').update(run.id, progressValues(done.progress))
+  return done
+}
