@@ -15,9 +15,8 @@ import type { UsageRecord } from './usage-record.js'
 
 /**
  * Records looked up, rated and written together. A batch lives across its lookups and its insert,
- * long enough for V8 to move it to the old generation: 5,000 took the server's peak RSS to 280-295 MB
- * on a 50,000-row file with 300,000 numbers, 1,000 to 220-232 MB, at the same CPU per row
- * (bench/rating.ts, bench/RESULTS.md).
+ * long enough for V8 to move it to the old generation: 5,000 kept the server's peak RSS about
+ * 50 MB higher than 1,000, at the same CPU per row (bench/rating.ts).
  */
 const BATCH = 1000
 
