@@ -8,7 +8,7 @@ import { refreshCreditAlerts } from '../credit/credit-alerts.js'
 import type { Store } from '../ports/store.js'
 import { isRated, rateRecord } from './rate-record.js'
 import { reallocateAllowances } from './reallocate-allowances.js'
-import { loadBatchContext, loadRatingShared, provisionalAllowance, TouchedMonths, type BatchContext } from './rating-context.js'
+import { loadBatchContext, loadRatingShared, TouchedMonths, type BatchContext } from './rating-context.js'
 import { UsageFileReader, type UsageLine } from './usage-file-reader.js'
 import { usageFingerprint } from './usage-fingerprint.js'
 import type { UsageRecord } from './usage-record.js'
@@ -22,7 +22,7 @@ const BATCH = 1000
 
 /** The call row for a record, rated (or kept unbilled with the reason); one object shape for every row. */
 export function toNewCall(record: UsageRecord, context: BatchContext, digest: Digest, usageFileID: string | null, now: Stamp): NewCall {
-  const rated = rateRecord(record, context)
+  const rated = rateRecord(record, context, context.allowance)
   const ok = isRated(rated)
   return {
     usageFileID,
@@ -41,7 +41,7 @@ export function toNewCall(record: UsageRecord, context: BatchContext, digest: Di
     cost: ok ? rated.cost : null,
     ratedDuration: ok ? rated.ratedDuration : null,
     timeBand: ok ? rated.timeBand : null,
-    allowanceSeconds: ok ? provisionalAllowance(rated, record, context) : null,
+    allowanceSeconds: ok ? rated.allowanceSeconds : null,
     origination: record.origination,
     recorded: record.recorded,
     rated: ok,
