@@ -20,6 +20,9 @@ import type { UsageRecord } from './usage-record.js'
  */
 const BATCH = 1000
 
+/** Customers' months waiting for their allowances to be allocated, before they are allocated mid-import. */
+const TOUCHED_AT_MOST = 20_000
+
 /** The call row for a record, rated (or kept unbilled with the reason); one object shape for every row. */
 export function toNewCall(record: UsageRecord, context: BatchContext, digest: Digest, usageFileID: string | null, now: Stamp): NewCall {
   const rated = rateRecord(record, context, context.allowance)
@@ -79,7 +82,6 @@ async function importInto(ctx: PlatformContext, store: Store, lines: AsyncIterab
   let rows = 0
   let imported = 0
   let rated = 0
-  const customers = new Set<string>()
   const touched = new TouchedMonths()
   // One batch is written while the next is read and rated: on Postgres the database and this
   // process then work at the same time. One write at a time keeps the connection's order.
@@ -94,6 +96,7 @@ async function importInto(ctx: PlatformContext, store: Store, lines: AsyncIterab
     const batch = records
     records = []
     const context = await loadBatchContext(reads, shared, batch)
+    const customers = new Set<string>()
     const calls = batch.map((record) => {
       const call = toNewCall(record, context, ctx.digest, file.id, now)
       if (call.rated) rated++
@@ -103,10 +106,27 @@ async function importInto(ctx: PlatformContext, store: Store, lines: AsyncIterab
     })
     await written()
     // The failure is kept at once (a rejection nobody awaits yet would end the process) and thrown at the next flush.
-    writing = store.rating.insertCalls(calls).then(
-      (n) => void (imported += n),
-      (error: unknown) => void (failure ??= { error }),
-    )
+    // Rated calls are unbilled call charges: they can raise credit alerts (contract 10.6). A batch's
+    // customers are measured once its calls are in, so the last batch with a customer's calls
+    // measures all of them, and no set of every customer of the file is kept.
+    writing = store.rating
+      .insertCalls(calls)
+      .then(async (n) => {
+        imported += n
+        await refreshCreditAlerts(store, [...customers], now)
+      })
+      .then(undefined, (error: unknown) => void (failure ??= { error }))
+    // Allocated once its calls are in; a month touched again later is allocated again then. So
+    // the months waiting stay few whatever the file's size.
+    if (touched.customers >= TOUCHED_AT_MOST) {
+      await written()
+      await reallocate()
+    }
+  }
+  const reallocate = async () => {
+    const months = touched.take()
+    // Re-priced calls change unbilled charges: their customers are measured again.
+    await reallocateAllowances(store.rating, shared, months, now, (changed) => refreshCreditAlerts(store, changed, now))
   }
   try {
     for await (const line of lines) {
@@ -125,9 +145,7 @@ async function importInto(ctx: PlatformContext, store: Store, lines: AsyncIterab
     throw error
   }
   // Allowances are used in start order over each month's calls, those stored before included.
-  if (touched.size) await reallocateAllowances(store.rating, shared, touched, now)
-  // Rated calls are unbilled call charges: they can raise credit alerts (contract 10.6).
-  await refreshCreditAlerts(store, [...customers], now)
+  if (touched.customers > 0) await reallocate()
   // The counts are of the calls this file stored: a record imported before is a duplicate, not
   // a rated call (a file sent twice reports imported 0, rated 0, duplicates = rows).
   const ratedNew = imported === rows ? rated : await store.rating.ratedCallsOf(file.id)

@@ -56,7 +56,7 @@ export async function rateUnratedCalls(ctx: PlatformContext, cutoff: DateOnly): 
     }
     after = page.at(-1)!.id
   }
-  if (shared && touched.size) await reallocateAllowances(ctx.store.rating, shared, touched, ctx.clock.now())
+  if (shared && touched.customers > 0) await reallocateAllowances(ctx.store.rating, shared, touched, ctx.clock.now())
   return rated
 }
 

@@ -72,13 +72,19 @@ export function provisionalAllowance(byCustomer: ReadonlyMap<string, CustomerAll
 
 /** The customers and months whose allowances an import or run must allocate again. */
 export class TouchedMonths {
-  private readonly months = new Map<string, Set<string>>()
+  private months = new Map<string, Set<string>>()
+  private count = 0
 
   add(customerID: string, startTime: Stamp): void {
     const month = startTime.slice(0, 7)
     const set = this.months.get(month)
-    if (set) set.add(customerID)
-    else this.months.set(month, new Set([customerID]))
+    if (!set) {
+      this.months.set(month, new Set([customerID]))
+      this.count++
+    } else if (!set.has(customerID)) {
+      set.add(customerID)
+      this.count++
+    }
   }
 
   /** Months in order, each with its customers. */
@@ -86,7 +92,18 @@ export class TouchedMonths {
     return [...this.months].sort(([a], [b]) => (a < b ? -1 : 1)).map(([m, s]) => [m, [...s]])
   }
 
-  get size(): number {
-    return this.months.size
+  /** How many customer months wait. */
+  get customers(): number {
+    return this.count
+  }
+
+  /** The months waiting, leaving none. */
+  take(): TouchedMonths {
+    const taken = new TouchedMonths()
+    taken.months = this.months
+    taken.count = this.count
+    this.months = new Map()
+    this.count = 0
+    return taken
   }
 }
