@@ -47,7 +47,15 @@ export interface RatedCall {
   readonly markupPercent: Money | null
   /** Priced by a rate per minute or second: a discount plan allowance can cover it (contract 11). */
   readonly timed: boolean
+  /** Seconds an allowance covered (`allowance`); null when no plan covers the call. */
+  readonly allowanceSeconds: number | null
 }
+
+/**
+ * The milliseconds of a time-priced call's rated duration an allowance covers, or null when no
+ * plan covers it; given to `rateRecord` by the caller that tracks allowances.
+ */
+export type AllowanceOf = (number: RatingNumber, record: UsageRecord, ratedMs: bigint) => bigint | null
 
 export interface UnbilledCall {
   readonly unbilledReason: UnbilledReason
@@ -65,9 +73,10 @@ export const isRated = (r: RatingResult): r is RatedCall => !('unbilledReason' i
  * (`selectTariff`), finds the rate (`findRate`) and prices it (`rateCall`). When the tariff
  * has no rate, or no tariff is selected, the markup fallbacks (`selectMarkup`) price the
  * record's `wholesaleCost`; a record without one, or with no markup to apply, is unbilled with
- * `no tariff or markup`. Pure: the same record and context always give the same result.
+ * `no tariff or markup`. With `allowance`, a time-priced call is priced for its seconds past what
+ * an allowance covers (contract 11). Pure: the same record and context always give the same result.
  */
-export function rateRecord(record: UsageRecord, context: RatingContext): RatingResult {
+export function rateRecord(record: UsageRecord, context: RatingContext, allowance?: AllowanceOf): RatingResult {
   const match = matchNumber(context.numbers, record)
   if ('unmatchedReason' in match) return { unbilledReason: match.unmatchedReason, numberID: null, customerID: null }
   const number = match.number
@@ -80,8 +89,17 @@ export function rateRecord(record: UsageRecord, context: RatingContext): RatingR
 
   const found = tariff ? findRate(tariff, record) : null
   if (tariff && found) {
-    const priced = rateCall(tariff, found.rate, record)
+    let priced = rateCall(tariff, found.rate, record)
     if ('unbilledReason' in priced) return { unbilledReason: priced.unbilledReason, numberID, customerID }
+    let allowanceSeconds: number | null = null
+    if (priced.timed && allowance) {
+      const covered = allowance(number, record, BigInt(Math.round(priced.ratedDuration * 1000)))
+      const again = covered === null ? priced : rateCall(tariff, found.rate, record, covered)
+      if (covered !== null && !('unbilledReason' in again)) {
+        priced = again
+        allowanceSeconds = Number(covered) / 1000
+      }
+    }
     return {
       numberID,
       customerID,
@@ -96,6 +114,7 @@ export function rateRecord(record: UsageRecord, context: RatingContext): RatingR
       tariffDetailID: found.rate.detailID,
       markupPercent: null,
       timed: priced.timed,
+      allowanceSeconds,
     }
   }
 
@@ -115,5 +134,6 @@ export function rateRecord(record: UsageRecord, context: RatingContext): RatingR
     tariffDetailID: null,
     markupPercent: markup.percent,
     timed: false,
+    allowanceSeconds: null,
   }
 }

@@ -3,7 +3,7 @@ import type { Call } from '../fields/entity.js'
 import type { PlatformContext } from '../platform.js'
 import { isRated, rateRecord } from './rate-record.js'
 import { reallocateAllowances } from './reallocate-allowances.js'
-import { loadBatchContext, loadRatingShared, provisionalAllowance, TouchedMonths, type RatingShared } from './rating-context.js'
+import { loadBatchContext, loadRatingShared, TouchedMonths, type RatingShared } from './rating-context.js'
 import type { UsageRecord } from './usage-record.js'
 
 /** The first instant after the cutoff day, as stamp text: calls started before it are billed. */
@@ -36,9 +36,9 @@ export async function rateUnratedCalls(ctx: PlatformContext, cutoff: DateOnly): 
     const records = page.map((call) => ({ call, record: asRecord(call) }))
     const context = await loadBatchContext(ctx.store.rating, shared, records.flatMap((r) => (r.record ? [r.record] : [])))
     for (const { call, record } of records) {
-      const result = record && rateRecord(record, context)
+      const result = record && rateRecord(record, context, context.allowance)
       if (!result || !isRated(result)) continue
-      const allowanceSeconds = provisionalAllowance(result, record, context)
+      const allowanceSeconds = result.allowanceSeconds
       await calls.update(call.id, {
         customerID: result.customerID,
         numberID: result.numberID,
@@ -56,7 +56,7 @@ export async function rateUnratedCalls(ctx: PlatformContext, cutoff: DateOnly): 
     }
     after = page.at(-1)!.id
   }
-  if (shared && touched.size) await reallocateAllowances(ctx.store.rating, shared, touched, ctx.clock.now())
+  if (shared && touched.customers > 0) await reallocateAllowances(ctx.store.rating, shared, touched, ctx.clock.now())
   return rated
 }
 

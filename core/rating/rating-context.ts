@@ -3,7 +3,7 @@ import type { RatingData } from '../ports/rating-data.js'
 import type { DiscountPlan } from '../presets/discount-plans.js'
 import { customerAllowances, mayUseAllowance, type AllowanceHolder, type CustomerAllowances } from './allowances.js'
 import { buildNumberIndex, indexIgnores, recordKey, type IgnoreTrafficEntry } from './match-number.js'
-import type { RatedCall, RatingContext } from './rate-record.js'
+import type { AllowanceOf, RatingContext } from './rate-record.js'
 import type { RatingTariff } from './rating-tariff.js'
 import type { UsageRecord } from './usage-record.js'
 
@@ -18,6 +18,8 @@ export interface RatingShared {
 /** A batch's context: its records' numbers and customers, and the customers' allowances. */
 export interface BatchContext extends RatingContext {
   readonly allowances: ReadonlyMap<string, CustomerAllowances>
+  /** What `rateRecord` is given for these allowances (`provisionalAllowance`). */
+  readonly allowance: AllowanceOf
 }
 
 export async function loadRatingShared(data: RatingData, plans: Readonly<Record<string, DiscountPlan>>): Promise<RatingShared> {
@@ -40,7 +42,8 @@ export async function loadBatchContext(data: RatingData, shared: RatingShared, r
   const [customers, holders] = customerIDs.length
     ? await Promise.all([data.customersByIds(customerIDs), data.allowanceHolders(customerIDs)])
     : [new Map(), [] as AllowanceHolder[]]
-  return { numbers: buildNumberIndex(numbers, shared.ignored), customers, tariffs: shared.tariffs, allowances: allowancesByCustomer(holders, shared.plans) }
+  const allowances = allowancesByCustomer(holders, shared.plans)
+  return { numbers: buildNumberIndex(numbers, shared.ignored), customers, tariffs: shared.tariffs, allowances, allowance: provisionalAllowance(allowances) }
 }
 
 /** Each customer's pools, from its holders. */
@@ -54,22 +57,34 @@ export function allowancesByCustomer(holders: readonly AllowanceHolder[], plans:
   return new Map([...byCustomer].map(([id, list]) => [id, customerAllowances(list, plans)]))
 }
 
-/** 0 when a plan of the call's number may cover a rated call (allocated once the calls are stored), else null. */
-export function provisionalAllowance(rated: RatedCall, record: Pick<UsageRecord, 'callClass' | 'chargeBand'>, context: BatchContext): number | null {
-  if (!rated.timed) return null
-  const allowances = context.allowances.get(rated.customerID)
-  return allowances && mayUseAllowance(allowances, rated.numberID, record.callClass, record.chargeBand) ? 0 : null
+/**
+ * A batch's provisional allowances: a call a plan of its number covers is first priced as wholly
+ * covered; once the import's calls are stored, each month's calls are allocated in start order
+ * (`reallocateAllowances`) and only the calls whose share differs are written again. Allowances
+ * are sized to cover most calls, so most need no second write.
+ */
+export function provisionalAllowance(byCustomer: ReadonlyMap<string, CustomerAllowances>): AllowanceOf {
+  return (number, record, ratedMs) => {
+    const allowances = byCustomer.get(number.customerID)
+    return allowances && mayUseAllowance(allowances, number.numberID, record.callClass, record.chargeBand) ? ratedMs : null
+  }
 }
 
 /** The customers and months whose allowances an import or run must allocate again. */
 export class TouchedMonths {
-  private readonly months = new Map<string, Set<string>>()
+  private months = new Map<string, Set<string>>()
+  private count = 0
 
   add(customerID: string, startTime: Stamp): void {
     const month = startTime.slice(0, 7)
     const set = this.months.get(month)
-    if (set) set.add(customerID)
-    else this.months.set(month, new Set([customerID]))
+    if (!set) {
+      this.months.set(month, new Set([customerID]))
+      this.count++
+    } else if (!set.has(customerID)) {
+      set.add(customerID)
+      this.count++
+    }
   }
 
   /** Months in order, each with its customers. */
@@ -77,7 +92,18 @@ export class TouchedMonths {
     return [...this.months].sort(([a], [b]) => (a < b ? -1 : 1)).map(([m, s]) => [m, [...s]])
   }
 
-  get size(): number {
-    return this.months.size
+  /** How many customer months wait. */
+  get customers(): number {
+    return this.count
+  }
+
+  /** The months waiting, leaving none. */
+  take(): TouchedMonths {
+    const taken = new TouchedMonths()
+    taken.months = this.months
+    taken.count = this.count
+    this.months = new Map()
+    this.count = 0
+    return taken
   }
 }

@@ -16,7 +16,14 @@ const CUSTOMERS_AT_ONCE = 500
  * unbilled calls whose share changed. A late file thus moves allowance to its earlier calls and
  * charges the later ones (contract 11). Returns how many calls changed.
  */
-export async function reallocateAllowances(data: RatingData, shared: RatingShared, touched: TouchedMonths, now: Stamp): Promise<number> {
+export async function reallocateAllowances(
+  data: RatingData,
+  shared: RatingShared,
+  touched: TouchedMonths,
+  now: Stamp,
+  /** Told the customers whose calls changed price, a chunk at a time. */
+  changedCustomers?: (customerIDs: string[]) => Promise<unknown>,
+): Promise<number> {
   let changed = 0
   for (const [month, customers] of touched.entries()) {
     const from = `${month}-01T00:00:00.000Z` as Stamp
@@ -32,16 +39,23 @@ export async function reallocateAllowances(data: RatingData, shared: RatingShare
         else byCustomer.set(c.customerID, [c])
       }
       const updates: AllowanceUpdate[] = []
+      const repriced = new Set<string>()
       for (const [customerID, list] of byCustomer) {
         list.sort(startOrder)
         const pools = allowances.get(customerID)
         const used = pools ? allocateMonth(list.map(asMonthCall), pools) : list.map(() => 0n)
         list.forEach((call, k) => {
-          const update = repriced(call, used[k], shared, now)
-          if (update) updates.push(update)
+          const update = pricedAgain(call, used[k], shared, now)
+          if (update) {
+            updates.push(update)
+            repriced.add(customerID)
+          }
         })
       }
-      if (updates.length) await data.updateAllowances(updates)
+      if (updates.length) {
+        await data.updateAllowances(updates)
+        await changedCustomers?.([...repriced])
+      }
       changed += updates.length
     }
   }
@@ -61,7 +75,7 @@ function asMonthCall(c: AllowanceCall): MonthCall {
 }
 
 /** The call priced with its new share of the allowance; null when nothing changes (or it is billed). */
-function repriced(call: AllowanceCall, usedMs: bigint, shared: RatingShared, now: Stamp): AllowanceUpdate | null {
+function pricedAgain(call: AllowanceCall, usedMs: bigint, shared: RatingShared, now: Stamp): AllowanceUpdate | null {
   if (call.billed || usedMs === toMs(call.allowanceSeconds)) return null
   const tariff = call.tariffID === null ? undefined : shared.tariffsById.get(call.tariffID)
   const found = tariff ? findRate(tariff, call) : null

@@ -302,6 +302,7 @@ test('rateRecord: the number’s class tariff, else the customer’s default', (
     tariffDetailID: null,
     markupPercent: null,
     timed: true,
+    allowanceSeconds: null,
   })
   // mobile class: n1 has no mobileTariff, customer c1's defaultMobileTariff is Business: 1 min × 0.10
   const mobile = rateRecord(usage({ callClass: 'mobile', chargeBand: 'Mobile' }), ctx)

@@ -17,7 +17,7 @@ export const holdsAllowance = (pool: boolean) =>
  *
  * - Numbers keep their `number` and `CDRNumber..4` in the rater's canonical form (`…Key`), indexed
  *   for live numbers: an import looks up the numbers of each batch of records instead of loading
- *   every number (300,000 of them took 441 MB of the server's memory, bench/rating.ts).
+ *   every number, so its memory no longer grows with them (bench/rating.ts).
  * - Numbers and features that hold a plan or name a pool are indexed by customer, so a batch finds
  *   its customers' allowances without reading their other numbers and features.
  * - Calls keep the allowance seconds they used, and the record's origination and recording, so a

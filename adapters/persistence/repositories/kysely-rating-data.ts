@@ -72,8 +72,8 @@ export class KyselyRatingData implements RatingData {
 
   /**
    * Live numbers by their canonical `…Key` columns, each looked up in its partial index: an
-   * import reads the numbers of each batch of records instead of every number (300,000 numbers
-   * held 441 MB of the server's memory while a 50,000-row file was imported, bench/rating.ts).
+   * import reads the numbers of each batch of records instead of every number, whose memory grew
+   * with the number of numbers (bench/rating.ts).
    * Kept with only their set values: most of a number's 30 rating columns are null, and absent
    * and null read the same to rating.
    */
