@@ -8,6 +8,7 @@ import type { InputValidator, RefCheck } from '../input/validate.js'
 import type { Clock } from '../ports/clock.js'
 import type { ListQuery, WireItem } from '../ports/resource-repository.js'
 import type { Store } from '../ports/store.js'
+import type { Presets } from '../presets/presets.js'
 import type { PasswordHasher } from '../ports/password-hasher.js'
 import { refreshCreditAlerts } from '../credit/credit-alerts.js'
 import { recordChanges } from '../history/record-change.js'
@@ -46,6 +47,18 @@ function initialValues(resource: Resource, clock: Clock): Values {
   return values
 }
 
+/**
+ * What a collection's writes do besides validation: a create body filled from a template, and
+ * values derived from the request and the stored item (contract 11's feature rules).
+ */
+interface WriteRules {
+  template(body: unknown, presets: Presets): unknown
+  derive(values: Values, current: Item | null): Values
+}
+const writeRules: Partial<Record<ResourceName, WriteRules>> = {
+  features: { template: (body, presets) => withStandardFeature(body, presets.standardFeatures), derive: derivedFeatureValues },
+}
+
 /** Creates an item from a request body; `owner` sets the read-only owner IDs of a scoped create. */
 /*
  * The use cases below serve any resource, read through the untyped repository of its name; they
@@ -54,10 +67,10 @@ function initialValues(resource: Resource, clock: Clock): Values {
 const repositoryOf = (store: Store, resource: Resource) => store.repository<ResourceName>(resource.name)
 
 export async function createItem<N extends ResourceName>(ctx: ResourceContext, resource: Resource<N>, body: unknown, owner: Values = {}): Promise<Entity<N>> {
-  const isFeature = resource.name === 'features'
-  const input = isFeature ? withStandardFeature(body, ctx.validator.presets.standardFeatures) : body
+  const rules = writeRules[resource.name]
+  const input = rules ? rules.template(body, ctx.validator.presets) : body
   const { values, refChecks } = ctx.validator.validateInput<ResourceName>(resource, input)
-  if (isFeature) Object.assign(values, derivedFeatureValues(values, null))
+  if (rules) Object.assign(values, rules.derive(values, null))
   await checkRefs(ctx, resource, refChecks)
   await hashSecrets(ctx, resource, values)
   const defaults = initialValues(resource, ctx.clock)
@@ -85,7 +98,8 @@ export async function updateItem<N extends ResourceName>(ctx: ResourceContext, r
     if (Object.keys(values).length === 0) return current as Entity<N>
     await checkRefs({ ...ctx, store }, resource, refChecks)
     await hashSecrets(ctx, resource, values)
-    if (resource.name === 'features') Object.assign(values, derivedFeatureValues(values, current))
+    const rules = writeRules[resource.name]
+    if (rules) Object.assign(values, rules.derive(values, current))
     if (resource.byName.has('updatedStamp')) values.updatedStamp = ctx.clock.now()
     const updated = (await repo.update(id, withDerived(resource, values))) as Entity<N>
     // A changed credit limit changes the customer's credit alerts (contract 10.6).

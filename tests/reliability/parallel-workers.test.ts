@@ -113,6 +113,13 @@ for (const target of activeTargets().filter((t) => t === 'postgres')) {
     rmSync(ctx.drDir, { recursive: true, force: true })
   })
 
+  /** Seeds `h`, starts three workers into `workers` and requests the run once all three poll (so each finds it within a second). */
+  const runOnThreeWorkers = async (h: Harness, drDir: string, workers: Worker[]): Promise<string> => {
+    await seed(h)
+    for (let i = 0; i < 3; i++) workers.push(startWorker(h, drDir))
+    await until('three workers started', () => workers.every((w) => w.started()))
+    return requestRun(h)
+  }
   const partitions = (h: Harness) => h.platform.database.db.selectFrom('billing_run_partitions').selectAll().execute()
   const run = async (h: Harness, id: string) => (await h.request('GET', `/billingRuns/${id}`)).body
 
@@ -120,11 +127,7 @@ for (const target of activeTargets().filter((t) => t === 'postgres')) {
     const h = await openHarness(target, { now: '2026-06-30T12:00:00Z' })
     const workers: Worker[] = []
     try {
-      await seed(h)
-      for (let i = 0; i < 3; i++) workers.push(startWorker(h, drDir))
-      // All three poll before the run is requested, so each finds it within a second.
-      await until('three workers started', () => workers.every((w) => w.started()))
-      const id = await requestRun(h)
+      const id = await runOnThreeWorkers(h, drDir, workers)
       await until('the run complete', async () => (await run(h, id)).status === 'Complete')
       const done = await run(h, id)
       assert.equal([done.customersTotal, done.customersDone, done.invoiceCount], [CUSTOMERS, CUSTOMERS, CUSTOMERS])
@@ -149,10 +152,7 @@ for (const target of activeTargets().filter((t) => t === 'postgres')) {
     const h = await openHarness(target, { now: '2026-06-30T12:00:00Z' })
     const workers: Worker[] = []
     try {
-      await seed(h)
-      for (let i = 0; i < 3; i++) workers.push(startWorker(h, drDir))
-      await until('three workers started', () => workers.every((w) => w.started()))
-      const id = await requestRun(h)
+      const id = await runOnThreeWorkers(h, drDir, workers)
       const left: string[] = []
       for (let k = 0; k < 2; k++) {
         // A worker mid-partition: some of it committed, two steps (of three customers) or more to go.
