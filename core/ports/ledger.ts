@@ -1,3 +1,4 @@
+import type { DateOnly } from '../dates/date-only.js'
 import type { LedgerRow } from '../billing/ledger-row.js'
 import type { Invoice, Transaction, ValuesOf } from '../fields/entity.js'
 import type { Money } from '../money/money.js'
@@ -57,7 +58,7 @@ export interface Ledger {
   /** The latest `invoiceDate` of each customer's invoices (customers without one are absent). */
   lastInvoiceDates(customerIDs: readonly string[]): Promise<Map<string, string>>
   /** Unapproved, not invoiced transactions of the customers dated on or before `date`, by customer, in ID order; never one that settles invoices (a payment). */
-  invoiceable(customerIDs: readonly string[], date: string): Promise<Map<string, Invoiceable[]>>
+  invoiceable(customerIDs: readonly string[], date: DateOnly): Promise<Map<string, Invoiceable[]>>
   /**
    * Brings the database's statistics of the ledger up to date. A billing run calls it as it
    * grows the ledger: a plan chosen while the ledger looked empty scans the whole table once it

@@ -1,4 +1,5 @@
-import { sql, type Kysely } from 'kysely'
+import type { Db } from '../schema/tables.js'
+import { sql } from 'kysely'
 import type { ChargeKind, LedgerRow } from '../../../core/billing/ledger-row.js'
 import type { DateOnly } from '../../../core/dates/date-only.js'
 import { catalogue } from '../../../core/fields/catalogue.js'
@@ -21,7 +22,7 @@ export class KyselyLedger implements Ledger {
   private readonly marks: KyselyLedgerMarks
 
   constructor(
-    private readonly db: Kysely<any>,
+    private readonly db: Db,
     private readonly dialect: DatabaseDialect,
   ) {
     this.codec = new RowCodec(catalogue.transactions, dialect)
@@ -117,7 +118,7 @@ export class KyselyLedger implements Ledger {
     return out
   }
 
-  async invoiceable(customerIDs: readonly string[], date: string): Promise<Map<string, Invoiceable[]>> {
+  async invoiceable(customerIDs: readonly string[], date: DateOnly): Promise<Map<string, Invoiceable[]>> {
     const out = new Map<string, Invoiceable[]>()
     for (let i = 0; i < customerIDs.length; i += CHUNK) {
       const rows = await this.db

@@ -1,4 +1,5 @@
-import { sql, type Kysely } from 'kysely'
+import type { Db } from '../schema/tables.js'
+import { sql } from 'kysely'
 import type { AccountAllocation, Settlement } from '../../../core/billing/allocation.js'
 import type { InvoiceStatus } from '../../../core/presets/engine-lists.js'
 import type { DateOnly } from '../../../core/dates/date-only.js'
@@ -22,7 +23,7 @@ const HELD_CREDIT_COLUMNS = [{ name: 'heldCredit', type: 'bigint' }] as const
 /** Invoices' payments on the `invoices`, `transactions` and `invoice_allocations` tables. */
 export class KyselyReceivables implements Receivables {
   constructor(
-    private readonly db: Kysely<any>,
+    private readonly db: Db,
     private readonly dialect: DatabaseDialect,
   ) {}
 
@@ -130,7 +131,7 @@ export class KyselyReceivables implements Receivables {
       transactionID: r.transactionID === null ? null : String(r.transactionID),
       creditInvoiceID: r.creditInvoiceID === null ? null : String(r.creditInvoiceID),
       amount: this.money(r.amount),
-      date: r.allocatedDate as DateOnly,
+      date: r.allocatedDate,
     }))
   }
 

@@ -1,4 +1,5 @@
-import { sql, type Kysely } from 'kysely'
+import type { Db, Integer } from '../schema/tables.js'
+import { sql } from 'kysely'
 import type { Stamp } from '../../../core/dates/stamp.js'
 import type { AttemptRecord, DueWebhook, PendingDelivery, WebhookOutbox } from '../../../core/ports/webhook-outbox.js'
 import type { DatabaseDialect } from '../dialect/dialect.js'
@@ -8,11 +9,11 @@ type Marked = { id: string; attempts: number; attemptLog: readonly AttemptRecord
 /** The webhook outbox on the tables of migration 0014 (see `WebhookOutbox`). */
 export class KyselyWebhookOutbox implements WebhookOutbox {
   constructor(
-    private readonly db: Kysely<any>,
+    private readonly db: Db,
     private readonly dialect: DatabaseDialect,
   ) {}
 
-  private id(v: string): unknown {
+  private id(v: string): Integer {
     return this.dialect.encodeId(v)
   }
 
