@@ -56,7 +56,7 @@ export interface Ledger {
   /** Net and VAT totals of a customer's transactions. */
   totals(customerID: string): Promise<{ net: Money; vat: Money }>
   /** The latest `invoiceDate` of each customer's invoices (customers without one are absent). */
-  lastInvoiceDates(customerIDs: readonly string[]): Promise<Map<string, string>>
+  lastInvoiceDates(customerIDs: readonly string[]): Promise<Map<string, DateOnly>>
   /** Unapproved, not invoiced transactions of the customers dated on or before `date`, by customer, in ID order; never one that settles invoices (a payment). */
   invoiceable(customerIDs: readonly string[], date: DateOnly): Promise<Map<string, Invoiceable[]>>
   /**

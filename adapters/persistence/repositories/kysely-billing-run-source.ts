@@ -84,7 +84,7 @@ export class KyselyBillingRunSource implements BillingRunSource {
       .orderBy('features.customerID')
       .orderBy('features.id')
       .execute()
-    return rows.map((r) => ({ feature: decode(r) as RunFeature, mark: (r.reconciledInputs as string | null) ?? null }))
+    return rows.map((r) => ({ feature: decode(r) as RunFeature, mark: r.reconciledInputs ?? null }))
   }
 }
 

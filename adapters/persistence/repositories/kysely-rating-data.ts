@@ -3,7 +3,6 @@ import { callClasses, customerDefault } from '../../../core/fields/call-classes.
 import { catalogue } from '../../../core/fields/catalogue.js'
 import type { Values } from '../../../core/fields/item.js'
 import type { Stamp } from '../../../core/dates/stamp.js'
-import type { Origination } from '../../../core/fields/originations.js'
 import type { Money } from '../../../core/money/money.js'
 import type { AllowanceCall, AllowanceUpdate, NewCall, RatingData } from '../../../core/ports/rating-data.js'
 import type { AllowanceHolder } from '../../../core/rating/allowances.js'
@@ -182,7 +181,7 @@ export class KyselyRatingData implements RatingData {
           events: r.events === null ? null : Number(r.events),
           callType: r.callType!,
           chargeBand: r.chargeBand!,
-          origination: (r.origination ?? 'fixed') as Origination,
+          origination: r.origination ?? 'fixed',
           recorded: Number(r.recorded) === 1,
           cost: r.cost === null ? null : (d.decodeBigint(r.cost) as Money),
           ratedDuration: r.ratedDuration === null ? null : Number(r.ratedDuration),

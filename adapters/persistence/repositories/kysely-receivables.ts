@@ -1,7 +1,6 @@
 import type { Db } from '../schema/tables.js'
-import { sql } from 'kysely'
+import { sql, type NotNull } from 'kysely'
 import type { AccountAllocation, Settlement } from '../../../core/billing/allocation.js'
-import type { InvoiceStatus } from '../../../core/presets/engine-lists.js'
 import type { DateOnly } from '../../../core/dates/date-only.js'
 import type { Money } from '../../../core/money/money.js'
 import type { Account, InvoicePaymentLine, Receivables, StoredInvoice } from '../../../core/ports/receivables.js'
@@ -40,18 +39,20 @@ export class KyselyReceivables implements Receivables {
         .selectFrom('invoices')
         .select(['id', 'customerID', 'invoiceDate', 'dueDate', 'overdueDate', 'totalAmount', 'amountPaid', 'amountOutstanding', 'paidDate', 'status'])
         .where('customerID', 'in', ids)
+        // A run raises every invoice with its date; payments and credits are dated.
+        .$narrowType<{ invoiceDate: NotNull }>()
         .orderBy('id')
         .execute()
       for (const r of invoices) {
         out.get(String(r.customerID))!.invoices.push({
           id: String(r.id),
-          invoiceDate: r.invoiceDate as DateOnly,
-          dueDate: (r.dueDate ?? r.invoiceDate) as DateOnly,
-          overdueDate: (r.overdueDate ?? r.dueDate ?? r.invoiceDate) as DateOnly,
+          invoiceDate: r.invoiceDate,
+          dueDate: r.dueDate ?? r.invoiceDate,
+          overdueDate: r.overdueDate ?? r.dueDate ?? r.invoiceDate,
           totalAmount: this.money(r.totalAmount),
           amountPaid: this.money(r.amountPaid),
-          paidDate: (r.paidDate as DateOnly | null) ?? null,
-          status: (r.status as InvoiceStatus | null) ?? null,
+          paidDate: r.paidDate,
+          status: r.status,
         })
       }
       const settlements = await this.db
@@ -59,11 +60,12 @@ export class KyselyReceivables implements Receivables {
         .select(['id', 'customerID', 'transactionDate', 'amount', 'VATAmount'])
         .where('customerID', 'in', ids)
         .where('settles', '=', 1)
+        .$narrowType<{ transactionDate: NotNull }>()
         .orderBy('id')
         .execute()
       for (const r of settlements) {
         const paid = -(this.money(r.amount) + this.money(r.VATAmount))
-        out.get(String(r.customerID))!.settlements.push({ kind: 'transaction', id: String(r.id), date: r.transactionDate as DateOnly, amount: paid as Money })
+        out.get(String(r.customerID))!.settlements.push({ kind: 'transaction', id: String(r.id), date: r.transactionDate, amount: paid as Money })
       }
     }
     return out

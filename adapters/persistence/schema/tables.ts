@@ -40,13 +40,19 @@ interface StoredTypes {
   json: string
 }
 
-/** A stored field's column: null when unset, except the ID and flags (`not null default 0`). */
+/** The names a field's `values` fix (a billing run's status), or never. */
+type Named<F> = F extends { readonly values: readonly (infer V extends string)[] } ? V : never
+
+/**
+ * A stored field's column: null when unset, except the ID and flags (`not null default 0`); a
+ * single name with `values` is one of them, as in the entity types (core/fields/entity.ts).
+ */
 type ColumnOf<F> = F extends { readonly name: 'id' }
   ? Id
   : F extends { readonly type: 'boolean' }
     ? ColumnType<number, number | undefined, number>
     : F extends { readonly type: infer T extends WireType }
-      ? StoredTypes[T] | null
+      ? (T extends 'presets' ? string : [Named<F>] extends [never] ? StoredTypes[T] : Named<F>) | null
       : never
 
 /** The row of a catalogue resource's table: a column for each field not computed when read. */
