@@ -1,4 +1,5 @@
-import { createQueryId, sql, type Compilable, type CompiledQuery, type Kysely, type RawBuilder } from 'kysely'
+import { createQueryId, sql, type Compilable, type CompiledQuery, type RawBuilder } from 'kysely'
+import type { Db } from './schema/tables.js'
 
 /**
  * Queries Kysely builds and compiles once per database and then runs again with other
@@ -19,7 +20,7 @@ export class CompiledQueries {
    * then used as text: compiling a customer's members anew showed in every list request
    * (bench/lists.ts; figures in bench/RESULTS.md).
    */
-  fragment(db: Kysely<any>, name: string, build: () => RawBuilder<unknown>): RawBuilder<unknown> {
+  fragment(db: Db, name: string, build: () => RawBuilder<unknown>): RawBuilder<unknown> {
     let fragment = this.fragments.get(name)
     if (!fragment) {
       const compiled = build().compile(db)
@@ -31,7 +32,7 @@ export class CompiledQueries {
   }
 
   /** Runs the query named `name`, compiling `build()` the first time; returns its rows. */
-  async rows<R = Record<string, unknown>>(db: Kysely<any>, name: string, build: () => Compilable, parameters: readonly unknown[]): Promise<R[]> {
+  async rows<R = Record<string, unknown>>(db: Db, name: string, build: () => Compilable, parameters: readonly unknown[]): Promise<R[]> {
     let query = this.compiled.get(name)
     if (!query) {
       query = build().compile()

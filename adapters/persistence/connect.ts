@@ -9,9 +9,10 @@ import { jsonAsBytes } from './dialect/postgres-wire-json.js'
 import { sqliteDialect } from './dialect/sqlite-dialect.js'
 import { preparingClient } from './prepared-statements.js'
 import { cachingStatements } from './statement-cache.js'
+import type { AnyDb, Db, Tables } from './schema/tables.js'
 
 export interface Database {
-  readonly db: Kysely<any>
+  readonly db: Db
   readonly dialect: DatabaseDialect
   /** A short description without credentials, for logs. */
   readonly description: string
@@ -46,7 +47,7 @@ function connectSqlite(file: string, options: ConnectOptions): Database {
   sqlite.pragma('synchronous = NORMAL')
   sqlite.pragma('foreign_keys = ON')
   sqlite.pragma('busy_timeout = 10000')
-  const db = new Kysely<any>({ dialect: new SqliteDialect({ database: cachingStatements(sqlite) }), ...logOption(options) })
+  const db = new Kysely<Tables>({ dialect: new SqliteDialect({ database: cachingStatements(sqlite) }), ...logOption(options) })
   return {
     db,
     dialect: sqliteDialect,
@@ -63,7 +64,7 @@ function connectPostgres(url: string, options: ConnectOptions): Database {
     types: jsonAsBytes,
     ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
   })
-  const db = new Kysely<any>({ dialect: new PostgresDialect({ pool }), ...logOption(options) })
+  const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }), ...logOption(options) })
   const safe = new URL(url)
   safe.password = ''
   return {
@@ -75,10 +76,11 @@ function connectPostgres(url: string, options: ConnectOptions): Database {
 }
 
 /**
- * Wraps a Kysely instance the caller already has (an embedding application's pool). The caller
- * owns it: `close()` leaves it open. SQLite needs `PRAGMA foreign_keys = ON` on its connection.
+ * Wraps a Kysely instance the caller already has (an embedding application's pool, typed with
+ * its own tables, hence `AnyDb`). The caller owns it: `close()` leaves it open. SQLite needs
+ * `PRAGMA foreign_keys = ON` on its connection.
  */
-export function wrapKysely(db: Kysely<any>, dialect: DialectName): Database {
+export function wrapKysely(db: AnyDb, dialect: DialectName): Database {
   return {
     db,
     dialect: dialect === 'postgres' ? postgresDialect : sqliteDialect,

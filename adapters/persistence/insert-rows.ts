@@ -1,4 +1,5 @@
-import { CompiledQuery, type ColumnDataType, type Kysely } from 'kysely'
+import type { Db } from './schema/tables.js'
+import { CompiledQuery, type ColumnDataType } from 'kysely'
 import type { DatabaseDialect } from './dialect/dialect.js'
 
 /** Parameters in one statement, under SQLite's limit (32,766) and Postgres's (65,535). */
@@ -38,7 +39,7 @@ const COLUMNAR_ROWS = 10_000
  * many rows were inserted.
  */
 export async function insertColumns(
-  db: Kysely<any>,
+  db: Db,
   dialect: DatabaseDialect,
   table: string,
   columns: readonly string[],

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely'
+import { anyTables, type Db } from './schema/tables.js'
 import type { Entity } from '../../core/fields/entity.js'
 import type { FieldRef } from '../../core/fields/field.js'
 import type { Resource, ResourceName } from '../../core/fields/resource.js'
@@ -42,7 +42,7 @@ const specialised: Partial<Record<ResourceName, RepositoryFactory>> = {
   customerContacts: (...a) => new KyselyContactRepository(...a),
 }
 
-export type RepositoryFactory = (db: Kysely<any>, dialect: DatabaseDialect, resource: Resource, queries: CompiledQueries, peers: Peers) => KyselyResourceRepository
+export type RepositoryFactory = (db: Db, dialect: DatabaseDialect, resource: Resource, queries: CompiledQueries, peers: Peers) => KyselyResourceRepository
 
 export interface StoreOptions {
   /** How long an active API key's lookup is kept (see RecentKeys); 0, the default, keeps none. */
@@ -78,7 +78,7 @@ export class KyselyStore implements Store {
   readonly terms: TermSchedule
 
   constructor(
-    readonly db: Kysely<any>,
+    readonly db: Db,
     readonly dialect: DatabaseDialect,
     private readonly resources: ReadonlyMap<ResourceName, Resource>,
     options: StoreOptions = {},
@@ -140,13 +140,13 @@ export class KyselyStore implements Store {
   async namesExisting(ref: FieldRef, names: readonly string[]): Promise<Set<string>> {
     if (names.length === 0) return new Set()
     const table = this.resources.get(ref)?.table ?? ref
-    const rows = await this.db.selectFrom(table).select('name').where('name', 'in', [...new Set(names)]).execute()
+    const rows = await anyTables(this.db).selectFrom(table).select('name').where('name', 'in', [...new Set(names)]).execute()
     return new Set(rows.map((r) => r.name as string))
   }
 
   async tariffNames(ref: FieldRef): Promise<string[]> {
     const table = this.resources.get(ref)?.table ?? ref
-    const rows = await this.db.selectFrom(table).select('name').where('name', 'is not', null).orderBy('name').execute()
+    const rows = await anyTables(this.db).selectFrom(table).select('name').where('name', 'is not', null).orderBy('name').execute()
     return rows.map((r) => r.name as string)
   }
 
@@ -159,7 +159,7 @@ export class KyselyStore implements Store {
 
   async findReference(ref: FieldRef, name: string): Promise<string | null> {
     for (const { resource, fields } of this.referencingFields(ref)) {
-      const row = await this.db
+      const row = await anyTables(this.db)
         .selectFrom(resource.table)
         .select(['id', ...fields])
         .where((eb) => eb.or(fields.map((f) => eb(f, '=', name))))
@@ -175,7 +175,7 @@ export class KyselyStore implements Store {
 
   async renameReferences(ref: FieldRef, from: string, to: string): Promise<void> {
     for (const { resource, fields } of this.referencingFields(ref)) {
-      for (const f of fields) await this.db.updateTable(resource.table).set({ [f]: to }).where(f, '=', from).execute()
+      for (const f of fields) await anyTables(this.db).updateTable(resource.table).set({ [f]: to }).where(f, '=', from).execute()
     }
   }
 

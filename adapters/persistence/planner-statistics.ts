@@ -1,5 +1,5 @@
-import type { Kysely } from 'kysely'
 import type { StatisticsDialect } from './dialect/dialect.js'
+import type { Db } from './schema/tables.js'
 
 /** Rows written to a table before its statistics are first refreshed (a run's first thousand customers or so). */
 export const FIRST_REFRESH_ROWS = 5_000
@@ -37,7 +37,7 @@ export class PlannerStatistics {
   }
 
   /** Refreshes what has gone stale; call it outside a transaction, after the writes committed. */
-  async refresh(db: Kysely<any>): Promise<void> {
+  async refresh(db: Db): Promise<void> {
     if (!this.dialect) return
     for (const [table, written] of this.written) {
       if (!statisticsStale(written, this.known.get(table) ?? 0)) continue

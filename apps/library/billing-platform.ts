@@ -1,5 +1,4 @@
 import type { H3 } from 'h3'
-import type { Kysely } from 'kysely'
 import type { ResourceName } from '../../core/fields/resource.js'
 import type { ShownOf } from '../../core/fields/entity.js'
 import type { Clock } from '../../core/ports/clock.js'
@@ -9,6 +8,7 @@ import { defaultPresets, mergePresets, type PaymentLinkType, type PaymentProvide
 import { checkStandardFeatures } from '../../core/features/standard-feature.js'
 import type { Expanded } from '../../core/resources/expansions.js'
 import type { Scheduler } from '../../adapters/scheduler/scheduler.js'
+import type { AnyDb } from '../../adapters/persistence/schema/tables.js'
 import { loadPresetsFile } from '../platform/config.js'
 import type { Logger } from '../platform/logger.js'
 import { openPlatform, type Platform } from '../platform/platform.js'
@@ -42,7 +42,7 @@ export interface BillingPlatformOptions {
   /** `sqlite:<file>`, `sqlite::memory:` or `postgres://user[:pw]@host[:port]/db`; required unless `kysely` is given. */
   readonly databaseUrl?: string
   /** An existing Kysely instance to use instead; the application owns it (`close()` leaves it open). */
-  readonly kysely?: { readonly db: Kysely<any>; readonly dialect: 'sqlite' | 'postgres' }
+  readonly kysely?: { readonly db: AnyDb; readonly dialect: 'sqlite' | 'postgres' }
   /** Postgres schema to live in, created when missing (with `kysely`, set its search_path yourself). */
   readonly schema?: string
   /** Preset lists and settings, applied over `presetsFile` (or the defaults). */

@@ -2,7 +2,6 @@ import type { WebhookDelivery } from './jobs.js'
 import 'reflect-metadata'
 import type { H3 } from 'h3'
 import { Container } from 'inversify'
-import type { Kysely } from 'kysely'
 import { sql } from 'kysely'
 import type { Route } from '../../adapters/http/route.js'
 import type { RateLimit } from '../../adapters/http/rate-limit.js'
@@ -11,6 +10,7 @@ import type { PrometheusMetrics } from '../../adapters/metrics/prometheus-metric
 import { connect, wrapKysely, type Database } from '../../adapters/persistence/connect.js'
 import type { DialectName } from '../../adapters/persistence/dialect/dialect.js'
 import { migrate } from '../../adapters/persistence/migrations/migrations.js'
+import type { AnyDb } from '../../adapters/persistence/schema/tables.js'
 import type { JobLogEntry, Scheduler } from '../../adapters/scheduler/scheduler.js'
 import type { PlatformContext } from '../../core/platform.js'
 import type { Clock } from '../../core/ports/clock.js'
@@ -27,7 +27,7 @@ export interface PlatformConfig {
   /** `sqlite:<file>`, `sqlite::memory:` or `postgres://…`; required unless `kysely` is given. */
   readonly databaseUrl?: string
   /** An existing Kysely instance to use instead of `databaseUrl`; the caller owns and closes it. */
-  readonly kysely?: { readonly db: Kysely<any>; readonly dialect: DialectName }
+  readonly kysely?: { readonly db: AnyDb; readonly dialect: DialectName }
   /** Postgres schema to live in (created when missing). */
   readonly schema?: string
   readonly presets?: Presets

@@ -1,5 +1,5 @@
 import { addMonths, type DateOnly } from '../dates/date-only.js'
-import type { Customer, Feature, Service, TelephoneNumber } from '../fields/entity.js'
+import type { Feature } from '../fields/entity.js'
 import { recordChanges } from '../history/record-change.js'
 import { add, increaseByPercent, type Money } from '../money/money.js'
 import type { PlatformContext } from '../platform.js'
@@ -69,12 +69,12 @@ async function raiseFeature(ctx: PlatformContext, id: string, today: DateOnly): 
   return ctx.store.transaction(async (store) => {
     const peek = await store.repository('features').get(id)
     if (!peek?.customerID) return false
-    const customer = (await store.repository('customers').getForUpdate(peek.customerID)) as Customer | null
+    const customer = await store.repository('customers').getForUpdate(peek.customerID)
     const before = await store.repository('features').getForUpdate(id)
     if (!before || !customer || before.isDropped || before.serviceCharge === null || !before.startDate) return false
-    const number = before.numberID ? ((await store.repository('numbers').get(before.numberID)) as TelephoneNumber | null) : null
-    const service = before.serviceID ? ((await store.repository('services').get(before.serviceID)) as Service | null) : null
-    const { date, profile: name } = effectiveIncrease([before, number ?? service, customer])
+    const number = before.numberID ? await store.repository('numbers').get(before.numberID) : undefined
+    const service = before.serviceID ? await store.repository('services').get(before.serviceID) : undefined
+    const { date, profile: name } = effectiveIncrease([before, number ?? service ?? null, customer])
     const profile = name === null ? undefined : ctx.presets.annualIncreaseProfiles[name]
     if (!date || date > today || !profile || !raisesPrices(profile)) return false
     const { due, next } = increaseDates(date, today)

@@ -49,8 +49,8 @@ export async function raiseInvoices(
   })
   // Only a customer on a longer cycle can wait for a later run; its last invoice decides (contract 10.1).
   const cycled = billable.filter((c) => !finalBillOf(c) && cycleSkips(c.billingCycle)).map((c) => c.id)
-  const lastInvoiced = cycled.length ? await store.ledger.lastInvoiceDates(cycled) : new Map<string, string>()
-  const due = billable.filter((c) => finalBillOf(c) || cycleDue(c.billingCycle, (lastInvoiced.get(c.id) as DateOnly | undefined) ?? null, invoiceDate))
+  const lastInvoiced = cycled.length ? await store.ledger.lastInvoiceDates(cycled) : new Map<string, DateOnly>()
+  const due = billable.filter((c) => finalBillOf(c) || cycleDue(c.billingCycle, lastInvoiced.get(c.id) ?? null, invoiceDate))
   const latest = due.length ? due.map((c) => invoiceThrough(run, c, cutoff)).reduce(maxDate) : null
   const lines = latest ? await store.ledger.invoiceable(due.map((c) => c.id), latest) : new Map<string, Invoiceable[]>()
   const insertedOf = new Map<string, number[]>()

@@ -21,7 +21,8 @@ const isLength = (v: unknown): v is number => typeof v === 'number' && Number.is
 function termDate(item: Readonly<Record<string, unknown>>, term: (typeof TERMS)[number], start: unknown): DateOnly | null {
   const length = item[term.length]
   if (!isDate(start) || !isLength(length)) return null
-  const end = addPeriod(start, length, toPeriodUnit((item[`${term.length}Type`] as string | null) ?? null))
+  const unit = item[`${term.length}Type`]
+  const end = addPeriod(start, length, toPeriodUnit(typeof unit === 'string' ? unit : null))
   return term.lastDay ? addDays(end, -1) : end
 }
 

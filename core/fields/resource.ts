@@ -41,14 +41,15 @@ export interface ListFilter<Q extends string = string> {
 }
 
 /**
- * A resource: `N` is its collection name, `F` the union of its fields' types and `Q` of its
- * filters' names, which `entity.ts` turns into the resource's TypeScript types.
+ * A resource: `N` is its collection name, `F` the union of its fields' types, `Q` of its
+ * filters' names and `T` its table's name, which `entity.ts` turns into the resource's
+ * TypeScript types (and the persistence adapter into its table's row type).
  */
-export interface Resource<N extends ResourceName = ResourceName, F extends Field = Field, Q extends string = string> {
+export interface Resource<N extends ResourceName = ResourceName, F extends Field = Field, Q extends string = string, T extends string = string> {
   readonly name: N
   /** Singular, for messages ("customer 12 does not exist"). */
   readonly singular: string
-  readonly table: string
+  readonly table: T
   readonly fields: readonly F[]
   readonly filters: readonly ListFilter<Q>[]
   readonly byName: ReadonlyMap<string, Field>
@@ -56,13 +57,13 @@ export interface Resource<N extends ResourceName = ResourceName, F extends Field
   readonly columns: readonly Field[]
 }
 
-export function defineResource<const N extends ResourceName, F extends Field, const Q extends string = never>(def: {
+export function defineResource<const N extends ResourceName, F extends Field, const Q extends string = never, const T extends string = string>(def: {
   name: N
   singular: string
-  table: string
+  table: T
   fields: readonly F[]
   filters?: readonly ListFilter<Q>[]
-}): Resource<N, F, Q> {
+}): Resource<N, F, Q, T> {
   const byName = new Map<string, Field>()
   for (const f of def.fields) {
     if (byName.has(f.name)) throw new Error(`${def.name}: field ${f.name} is described twice`)

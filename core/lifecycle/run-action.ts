@@ -1,6 +1,6 @@
 import { notFound } from '../errors.js'
 import type { Customer } from '../fields/entity.js'
-import type { Item, Values } from '../fields/item.js'
+import type { Item } from '../fields/item.js'
 import type { Condition } from '../ports/resource-repository.js'
 import type { Store } from '../ports/store.js'
 import type { ParsedAction } from './action-params.js'
@@ -33,7 +33,7 @@ export async function applyLifecycleAction(store: Store, id: string, parsed: Par
     descendants: action === 'drop' || action === 'reinstate' ? await descendantsOf(store, node) : [],
   })
   for (const change of outcome.changes) {
-    await store.repository(change.level).update(change.id, { ...change.changes } as Values)
+    await store.repository(change.level).update(change.id, { ...change.changes })
   }
   await store.lifecycle.append(outcome.events.map((e) => ({ ...e, customerID })))
   await store.lifecycle.addIgnoreTraffic(outcome.ignoreTraffic.map((e) => ({ ...e, customerID })))

@@ -1,3 +1,4 @@
+import type { DateOnly } from '../dates/date-only.js'
 import type { LedgerRow } from '../billing/ledger-row.js'
 import type { Invoice, Transaction, ValuesOf } from '../fields/entity.js'
 import type { Money } from '../money/money.js'
@@ -55,9 +56,9 @@ export interface Ledger {
   /** Net and VAT totals of a customer's transactions. */
   totals(customerID: string): Promise<{ net: Money; vat: Money }>
   /** The latest `invoiceDate` of each customer's invoices (customers without one are absent). */
-  lastInvoiceDates(customerIDs: readonly string[]): Promise<Map<string, string>>
+  lastInvoiceDates(customerIDs: readonly string[]): Promise<Map<string, DateOnly>>
   /** Unapproved, not invoiced transactions of the customers dated on or before `date`, by customer, in ID order; never one that settles invoices (a payment). */
-  invoiceable(customerIDs: readonly string[], date: string): Promise<Map<string, Invoiceable[]>>
+  invoiceable(customerIDs: readonly string[], date: DateOnly): Promise<Map<string, Invoiceable[]>>
   /**
    * Inserts a billing run's invoices (one per customer at most) and puts their transactions on
    * them, approved: a few statements for a whole batch of customers. `inserts` are the batch's

@@ -65,6 +65,8 @@ const writeRules: Partial<Record<ResourceName, WriteRules>> = {
  * answer the resource's entity type, which is what that repository reads (`Entity<N>`).
  */
 const repositoryOf = (store: Store, resource: Resource) => store.repository<ResourceName>(resource.name)
+/** An item that repository read, as its collection's entity type (the one cast these use cases need). */
+const asEntity = <N extends ResourceName>(_resource: Resource<N>, item: Item): Entity<N> => item as Entity<N>
 
 export async function createItem<N extends ResourceName>(ctx: ResourceContext, resource: Resource<N>, body: unknown, owner: Values = {}): Promise<Entity<N>> {
   const rules = writeRules[resource.name]
@@ -78,14 +80,14 @@ export async function createItem<N extends ResourceName>(ctx: ResourceContext, r
   return ctx.store.transaction(async (store) => {
     const created = await repositoryOf(store, resource).insert(withDerived(resource, { ...defaults, ...values, ...owner }))
     await recordChanges(store, ctx.clock, [{ resource, action: 'create', before: null, after: created }])
-    return created as Entity<N>
+    return asEntity(resource, created)
   })
 }
 
 export async function getItem<N extends ResourceName>(ctx: ResourceContext, resource: Resource<N>, id: string): Promise<Entity<N>> {
   const item = await repositoryOf(ctx.store, resource).get(id)
   if (!item) throw notFound(resource.singular, id)
-  return item as Entity<N>
+  return asEntity(resource, item)
 }
 
 /** Partial merge: absent fields unchanged, null clears, read-only fields compared (contract 2). */
@@ -95,26 +97,27 @@ export async function updateItem<N extends ResourceName>(ctx: ResourceContext, r
     const current = await repo.getForUpdate(id)
     if (!current) throw notFound(resource.singular, id)
     const { values, refChecks } = ctx.validator.validateInput<ResourceName>(resource, body, current)
-    if (Object.keys(values).length === 0) return current as Entity<N>
+    if (Object.keys(values).length === 0) return asEntity(resource, current)
     await checkRefs({ ...ctx, store }, resource, refChecks)
     await hashSecrets(ctx, resource, values)
     const rules = writeRules[resource.name]
     if (rules) Object.assign(values, rules.derive(values, current))
     if (resource.byName.has('updatedStamp')) values.updatedStamp = ctx.clock.now()
-    const updated = (await repo.update(id, withDerived(resource, values))) as Entity<N>
+    // Locked above, so still there.
+    const updated = (await repo.update(id, withDerived(resource, values)))!
     // A changed credit limit changes the customer's credit alerts (contract 10.6).
-    const owner = creditLimitOwner(resource.name, updated as unknown as Item, values)
+    const owner = creditLimitOwner(resource.name, updated, values)
     const after = owner ? await refreshedItem(ctx, store, resource, updated, owner) : updated
-    await recordChanges(store, ctx.clock, [{ resource, action: 'update', before: current as Item, after: after as unknown as Item }])
-    return after
+    await recordChanges(store, ctx.clock, [{ resource, action: 'update', before: current, after }])
+    return asEntity(resource, after)
   })
 }
 
 /** The updated item after its customer's credit alerts were measured again. */
-async function refreshedItem<N extends ResourceName>(ctx: ResourceContext, store: Store, resource: Resource<N>, updated: Entity<N>, owner: string): Promise<Entity<N>> {
-  const id = (updated as unknown as Item).id
+async function refreshedItem(ctx: ResourceContext, store: Store, resource: Resource, updated: Item, owner: string): Promise<Item> {
   await refreshCreditAlerts(store, [owner], ctx.clock.now(), { candidates: true })
-  return resource.name === 'customers' ? ((await repositoryOf(store, resource).get(id)) as Entity<N>) : updated
+  // The customer updated in this transaction: still there.
+  return resource.name === 'customers' ? (await repositoryOf(store, resource).get(updated.id))! : updated
 }
 
 const customerLimits = ['creditLimit', 'creditLimitCalls', 'creditLimitOverdue', 'creditLimitUnsent']
@@ -122,7 +125,7 @@ const customerLimits = ['creditLimit', 'creditLimitCalls', 'creditLimitOverdue',
 /** The customer whose credit alerts an update of its limits (or a number's) changes, else null. */
 function creditLimitOwner(name: ResourceName, item: Item, values: Values): string | null {
   if (name === 'customers' && customerLimits.some((f) => f in values)) return item.id
-  if (name === 'numbers' && 'creditLimit' in values) return (item.customerID as string | null) ?? null
+  if (name === 'numbers' && 'creditLimit' in values) return typeof item.customerID === 'string' ? item.customerID : null
   return null
 }
 

@@ -93,7 +93,8 @@ test('answers alike: an item, an expanded list, a scoped list, an action with it
 
 test('an existing Kysely instance: used, migrated, and left open by close()', async () => {
   const sqlite = new SqliteDatabase(':memory:')
-  const db = new Kysely<any>({ dialect: new SqliteDialect({ database: sqlite }) })
+  // Typed with the embedder's own tables: any Kysely instance is accepted.
+  const db = new Kysely<{ orders: { id: number } }>({ dialect: new SqliteDialect({ database: sqlite }) })
   const billing = await createBillingPlatform({ kysely: { db, dialect: 'sqlite' } })
   await billing.customers.create({ accountNumber: 'K-1' })
   await billing.close()

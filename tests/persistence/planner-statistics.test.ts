@@ -1,10 +1,11 @@
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import fc from 'fast-check'
-import { sql, type Kysely } from 'kysely'
+import { sql } from 'kysely'
 import type { Values } from '../../core/fields/item.js'
 import type { Money } from '../../core/money/money.js'
 import { FIRST_REFRESH_ROWS, statisticsStale } from '../../adapters/persistence/planner-statistics.js'
+import type { Db } from '../../adapters/persistence/schema/tables.js'
 import { newCustomer } from '../support/billing.js'
 import { openHarness, type Harness } from '../support/harness.js'
 import { activeTargets } from '../support/targets.js'
@@ -48,7 +49,7 @@ rules('however the writes are cut into commits, a table that grows is refreshed 
 rules.run()
 
 /** The rows Postgres's planner counted in the ledger at its last ANALYZE (-1: never analysed). */
-async function plannerRows(db: Kysely<any>): Promise<number> {
+async function plannerRows(db: Db): Promise<number> {
   const { rows } = await sql<{ n: number }>`select reltuples::float8 as n from pg_class where oid = to_regclass('transactions')`.execute(db)
   return Number(rows[0].n)
 }

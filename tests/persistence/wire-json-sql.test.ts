@@ -163,7 +163,7 @@ for (const name of activeTargets()) {
   if (name === 'postgres') {
     test("an embedder's own pool (JSON as text, not bytes) gets the same JSON", async ({ target, store }) => {
       const pool = new pg.Pool({ connectionString: target.databaseUrl, options: `-c search_path=${target.schema}` })
-      const own = wrapKysely(new Kysely<any>({ dialect: new PostgresDialect({ pool }) }), 'postgres')
+      const own = wrapKysely(new Kysely<{ orders: { id: number } }>({ dialect: new PostgresDialect({ pool }) }), 'postgres')
       try {
         const theirs = new KyselyStore(own.db, own.dialect, resourcesByName)
         for (const kind of ['customers', 'numbers'] as const) {

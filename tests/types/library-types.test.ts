@@ -1,63 +1,7 @@
-import { execFile } from 'node:child_process'
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { join, resolve } from 'node:path'
-import { promisify } from 'node:util'
+import { resolve } from 'node:path'
 import { test } from 'uvu'
-import * as assert from 'uvu/assert'
+import { fixtureTests } from '../support/type-fixtures.js'
 
-const run = promisify(execFile)
-const FIXTURE = resolve('tests/types/fixtures/library-usage.ts')
-
-/** tsc over one file with the project's settings: its exit code and what it printed. */
-async function compile(project: string): Promise<{ code: number; out: string }> {
-  try {
-    await run(process.execPath, ['node_modules/typescript/bin/tsc', '-p', project], { maxBuffer: 1 << 24 })
-    return { code: 0, out: '' }
-  } catch (e) {
-    const err = e as { code?: number; stdout?: string; stderr?: string }
-    return { code: err.code ?? 1, out: `${err.stdout ?? ''}${err.stderr ?? ''}` }
-  }
-}
-
-test('typed library calls compile, and every mistake in the fixture is a compile error', async () => {
-  const { code, out } = await compile('tests/types/tsconfig.json')
-  assert.is(out, '', 'tsc printed nothing: an @ts-expect-error that compiles after all would be "Unused \'@ts-expect-error\' directive"')
-  assert.is(code, 0)
-})
-
-/** The marks of a fixture: the line each names (the one after it, 1-based) and the error code it expects there. */
-function marksOf(source: readonly string[]): { line: number; code: string }[] {
-  return source.flatMap((text, i) => {
-    const mark = /^\s*\/\/ @ts-expect-error\b(?:\s+(TS\d+))?/.exec(text)
-    return mark ? [{ line: i + 2, code: mark[1] ?? '' }] : []
-  })
-}
-
-test('every mark in the fixture names the error code it expects', () => {
-  const marks = marksOf(readFileSync(FIXTURE, 'utf8').split('\n'))
-  assert.ok(marks.length >= 20, `${marks.length} expected errors in the fixture`)
-  assert.equal(marks.filter((m) => !m.code), [], 'each @ts-expect-error is followed by its TSnnnn code')
-})
-
-test('without the @ts-expect-error marks, tsc reports each mistake on its own line, with the code marked', async () => {
-  const source = readFileSync(FIXTURE, 'utf8').split('\n')
-  const marks = marksOf(source)
-  // The same file beside the original (its imports resolve alike), with the marks blanked.
-  const dir = mkdtempSync(join(resolve('tests/types/fixtures'), 'unmarked-'))
-  const name = dir.split('/').at(-1)!
-  try {
-    writeFileSync(`${dir}.ts`, source.map((l) => (l.trim().startsWith('// @ts-expect-error') ? '' : l)).join('\n'))
-    writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ extends: '../../tsconfig.json', compilerOptions: { noEmit: true }, include: [`../${name}.ts`] }))
-    const { code, out } = await compile(join(dir, 'tsconfig.json'))
-    assert.is.not(code, 0)
-    // One error per marked line, of the marked code: a mistake refused for another reason
-    // (a missing argument where a wrong name was meant) would show here.
-    const found = [...out.matchAll(/unmarked-\w+\.ts\((\d+),\d+\): error (TS\d+)/g)].map((m) => ({ line: Number(m[1]), code: m[2] }))
-    assert.equal(found, marks, `errors on exactly the marked lines, with the marked codes:\n${out}`)
-  } finally {
-    rmSync(dir, { recursive: true, force: true })
-    rmSync(`${dir}.ts`, { force: true })
-  }
-})
+fixtureTests(test, 'typed library calls', resolve('tests/types/fixtures/library-usage.ts'), 'tests/types/tsconfig.json', 20)
 
 test.run()

@@ -1,5 +1,6 @@
-import type { ColumnDataType, CreateTableBuilder, Kysely, RawBuilder } from 'kysely'
+import type { ColumnDataType, CreateTableBuilder, RawBuilder } from 'kysely'
 import type { Field } from '../../../core/fields/field.js'
+import type { AnyDb, Db, Integer } from '../schema/tables.js'
 import type { BulkRows } from './bulk-rows.js'
 
 export type DialectName = 'sqlite' | 'postgres'
@@ -89,16 +90,16 @@ export interface DatabaseDialect {
    * large import spill and re-read index pages for every row); Postgres: the server's shared
    * buffers, nothing to do.
    */
-  widenPageCache(db: Kysely<any>, mib: number): Promise<() => Promise<void>>
+  widenPageCache(db: Db, mib: number): Promise<() => Promise<void>>
   /** A bigint parameter as the driver wants it. */
-  encodeBigint(value: bigint): unknown
+  encodeBigint(value: bigint): Integer
   /**
    * An ID (decimal text, as the domain holds IDs) as a parameter: what `encodeBigint(BigInt(id))`
    * would give, accepting and refusing the same texts, without a bigint on the way where the
    * driver takes something cheaper (a billing run encodes four IDs for every ledger row it
    * writes). Every ID a repository sends goes through it.
    */
-  encodeId(id: string): unknown
+  encodeId(id: string): Integer
   /** A bigint column value as the driver returns it. */
   decodeBigint(value: unknown): bigint
   /** The columns named by a unique-constraint violation, or null when the error is not one. */
@@ -111,15 +112,15 @@ export interface DatabaseDialect {
    */
   readonly connectionsBesideTransactions: boolean
   /** Serialises a critical section across processes: a Postgres advisory lock inside the transaction; SQLite's single writer already does. */
-  lockKey(trx: Kysely<any>, key: string): Promise<void>
+  lockKey(trx: Db, key: string): Promise<void>
   /** Every table of the current schema by name, Kysely's migration tables included (SQLite's own `sqlite_*` excluded). */
-  listTables(db: Kysely<any>): Promise<string[]>
-  describeTable(db: Kysely<any>, table: string): Promise<TableShape>
+  listTables(db: Db): Promise<string[]>
+  describeTable(db: Db, table: string): Promise<TableShape>
   /**
    * Runs `work` in one read-only transaction that sees a single consistent snapshot of every
    * table (Postgres: REPEATABLE READ, READ ONLY; SQLite: one transaction).
    */
-  readSnapshot<T>(db: Kysely<any>, work: (trx: Kysely<any>) => Promise<T>): Promise<T>
+  readSnapshot<T>(db: Db, work: (trx: AnyDb) => Promise<T>): Promise<T>
   /** A column selected for a snapshot, as its stored value's text (Postgres casts; SQLite values are read as they are). */
   snapshotColumn(column: string): RawBuilder<unknown>
   /**
@@ -129,14 +130,14 @@ export interface DatabaseDialect {
    * Postgres: one array per column through unnest, a few parameters a statement: a VALUES list
    * of 30,000 parameters cost Postgres more to parse and plan than the insert itself.
    */
-  bulkInsert(db: Kysely<any>, table: string, columns: readonly BulkColumn[], rows: BulkRows, options?: BulkOptions): Promise<void>
+  bulkInsert(db: Db, table: string, columns: readonly BulkColumn[], rows: BulkRows, options?: BulkOptions): Promise<void>
   /**
    * Takes `count` new IDs of the table's `id` generator, ascending, for rows a caller inserts
    * with their IDs (rows that must be referred to before they exist). No other writer gets them.
    */
-  reserveIds(db: Kysely<any>, table: string, count: number): Promise<bigint[]>
+  reserveIds(db: Db, table: string, count: number): Promise<bigint[]>
   /** After a restore loaded rows with their IDs, moves the table's `id` generator past them (SQLite's AUTOINCREMENT follows by itself). */
-  resetIdSequence(db: Kysely<any>, table: string): Promise<void>
+  resetIdSequence(db: Db, table: string): Promise<void>
   /**
    * The text of a JSON object with these members, in this order, each value written as
    * toWireJson writes it (money as its decimal number, booleans, IDs as strings, preset lists as
@@ -158,7 +159,7 @@ export interface DatabaseDialect {
 /** How a database's planner statistics of a table are read and refreshed. */
 export interface StatisticsDialect {
   /** Rows the planner last counted in the table, and rows written to it since by any connection (as far as the database has counted them yet). */
-  tableCounts(db: Kysely<any>, table: string): Promise<{ known: number; modified: number }>
+  tableCounts(db: Db, table: string): Promise<{ known: number; modified: number }>
   /** Counts the table again (`ANALYZE`). */
-  analyze(db: Kysely<any>, table: string): Promise<void>
+  analyze(db: Db, table: string): Promise<void>
 }

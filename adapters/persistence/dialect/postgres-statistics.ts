@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely'
+import { sql } from 'kysely'
 import type { StatisticsDialect } from './dialect.js'
 
 /**
@@ -8,14 +8,14 @@ import type { StatisticsDialect } from './dialect.js'
  * reports at most once a second, so the newest writes may not be in it yet).
  */
 export const postgresStatistics: StatisticsDialect = {
-  async tableCounts(db: Kysely<any>, table: string) {
+  async tableCounts(db, table) {
     const { rows } = await sql<{ known: number | string; modified: number | string | null }>`
       select greatest(c.reltuples, 0)::float8 as known, s.n_mod_since_analyze as modified
       from pg_class c left join pg_stat_user_tables s on s.relid = c.oid
       where c.oid = to_regclass(${table})`.execute(db)
     return { known: Number(rows[0]?.known ?? 0), modified: Number(rows[0]?.modified ?? 0) }
   },
-  async analyze(db: Kysely<any>, table: string) {
+  async analyze(db, table) {
     await sql`analyze ${sql.id(table)}`.execute(db)
   },
 }

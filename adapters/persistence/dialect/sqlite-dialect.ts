@@ -1,4 +1,4 @@
-import { CompiledQuery, sql, type Kysely } from 'kysely'
+import { CompiledQuery, sql } from 'kysely'
 import type { BulkColumn, BulkOptions, DatabaseDialect } from './dialect.js'
 import { writeRows } from './bulk-rows.js'
 import { sqlitePackedRead } from './sqlite-packed-read.js'
@@ -33,7 +33,7 @@ export const sqliteDialect: DatabaseDialect = {
   },
   rowLocks: false,
   connectionsBesideTransactions: false,
-  lockKey: async (_trx: Kysely<any>, _key: string) => {},
+  lockKey: async () => {},
   async listTables(db) {
     const { rows } = await sql<{ name: string }>`
       select name from sqlite_master where type = 'table' and substr(name, 1, 7) <> 'sqlite_' order by name`.execute(db)

@@ -1,10 +1,10 @@
-import type { Kysely } from 'kysely'
+import type { AnyDb } from '../schema/tables.js'
 import { customers } from '../../../core/fields/customers.js'
 import type { DatabaseDialect } from '../dialect/dialect.js'
 import { createResourceTable } from '../schema/columns.js'
 
 /** API keys and customers. */
-export async function up(db: Kysely<any>, dialect: DatabaseDialect): Promise<void> {
+export async function up(db: AnyDb, dialect: DatabaseDialect): Promise<void> {
   await dialect
     .addIdColumn(db.schema.createTable('api_keys') as any)
     .addColumn('name', 'text', (c) => c.notNull().unique())

@@ -1,10 +1,10 @@
-import type { Kysely } from 'kysely'
+import type { AnyDb } from '../schema/tables.js'
 import { catalogue } from '../../../core/fields/catalogue.js'
 import type { DatabaseDialect } from '../dialect/dialect.js'
 import { createResourceTable } from '../schema/columns.js'
 
 /** Numbers, services, features, both kinds of tariff with their rates, and contacts. */
-export async function up(db: Kysely<any>, dialect: DatabaseDialect): Promise<void> {
+export async function up(db: AnyDb, dialect: DatabaseDialect): Promise<void> {
   const c = catalogue
   await createResourceTable(db, dialect, c.tariffs)
   await createResourceTable(db, dialect, c.fixedFeeTariffs)

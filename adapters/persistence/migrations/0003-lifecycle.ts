@@ -1,8 +1,8 @@
-import type { Kysely } from 'kysely'
+import type { AnyDb } from '../schema/tables.js'
 import type { DatabaseDialect } from '../dialect/dialect.js'
 
 /** Lifecycle events (billing replays them) and ignore-traffic entries from number drops (rating reads them). */
-export async function up(db: Kysely<any>, dialect: DatabaseDialect): Promise<void> {
+export async function up(db: AnyDb, dialect: DatabaseDialect): Promise<void> {
   await dialect
     .addIdColumn(db.schema.createTable('lifecycle_events') as any)
     .addColumn('customerID', dialect.idRefType, (c) => c.notNull())

@@ -1,8 +1,8 @@
-import type { Kysely } from 'kysely'
+import type { AnyDb } from '../schema/tables.js'
 import type { DatabaseDialect } from '../dialect/dialect.js'
 
 /** Responses kept for Idempotency-Key retries (24 hours). */
-export async function up(db: Kysely<any>, dialect: DatabaseDialect): Promise<void> {
+export async function up(db: AnyDb, dialect: DatabaseDialect): Promise<void> {
   await db.schema
     .createTable('idempotency_keys')
     .addColumn('scope', 'text', (c) => c.notNull())

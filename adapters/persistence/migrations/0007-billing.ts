@@ -1,11 +1,11 @@
-import type { Kysely } from 'kysely'
+import type { AnyDb } from '../schema/tables.js'
 import { catalogue } from '../../../core/fields/catalogue.js'
 import { naturalKeyColumns } from '../../../core/billing/ledger-row.js'
 import type { DatabaseDialect } from '../dialect/dialect.js'
 import { createResourceTable } from '../schema/columns.js'
 
 /** The ledger, billing runs and invoices (contract 9.2, 9.5). */
-export async function up(db: Kysely<any>, dialect: DatabaseDialect): Promise<void> {
+export async function up(db: AnyDb, dialect: DatabaseDialect): Promise<void> {
   await createResourceTable(db, dialect, catalogue.billingRuns)
   await createResourceTable(db, dialect, catalogue.invoices)
   await createResourceTable(db, dialect, catalogue.transactions)

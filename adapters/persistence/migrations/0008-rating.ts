@@ -1,10 +1,10 @@
-import type { Kysely } from 'kysely'
+import type { AnyDb } from '../schema/tables.js'
 import { catalogue } from '../../../core/fields/catalogue.js'
 import type { DatabaseDialect } from '../dialect/dialect.js'
 import { createResourceTable } from '../schema/columns.js'
 
 /** Usage files and the call records imported from them. */
-export async function up(db: Kysely<any>, dialect: DatabaseDialect): Promise<void> {
+export async function up(db: AnyDb, dialect: DatabaseDialect): Promise<void> {
   await createResourceTable(db, dialect, catalogue.usageFiles)
   await createResourceTable(db, dialect, catalogue.calls)
   await db.schema.createIndex('calls_customer_idx').on('calls').columns(['customerID', 'transactionID', 'startTime']).execute()

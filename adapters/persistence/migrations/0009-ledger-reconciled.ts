@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely'
+import type { AnyDb } from '../schema/tables.js'
 import type { DatabaseDialect } from '../dialect/dialect.js'
 
 /**
@@ -7,7 +7,7 @@ import type { DatabaseDialect } from '../dialect/dialect.js'
  * instead of reading its ledger and planning it again. The ledger adapter deletes a feature's
  * row whenever it writes that feature's ledger rows otherwise, so a row is never stale.
  */
-export async function up(db: Kysely<any>, dialect: DatabaseDialect): Promise<void> {
+export async function up(db: AnyDb, dialect: DatabaseDialect): Promise<void> {
   await db.schema
     .createTable('ledger_reconciled')
     .addColumn('featureID', dialect.idRefType, (c) => c.primaryKey())

@@ -1,4 +1,5 @@
-import { sql, type Kysely } from 'kysely'
+import type { AnyDb } from '../schema/tables.js'
+import { sql } from 'kysely'
 import { catalogue } from '../../../core/fields/catalogue.js'
 import type { DatabaseDialect } from '../dialect/dialect.js'
 import { addColumns } from '../schema/columns.js'
@@ -9,7 +10,7 @@ import { laterColumns } from './later-columns.js'
  * and status; a customer's overdue amount and credit held for its next invoice; which
  * transactions settle invoices rather than go on them; and what was allocated where.
  */
-export async function up(db: Kysely<any>, dialect: DatabaseDialect): Promise<void> {
+export async function up(db: AnyDb, dialect: DatabaseDialect): Promise<void> {
   const added = laterColumns['0012-invoice-payments']
   await addColumns(db, dialect, catalogue.invoices, [...added.invoices!])
   await addColumns(db, dialect, catalogue.customers, [...added.customers!])

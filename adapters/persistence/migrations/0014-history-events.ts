@@ -1,10 +1,10 @@
-import type { Kysely } from 'kysely'
+import type { AnyDb } from '../schema/tables.js'
 import { catalogue } from '../../../core/fields/catalogue.js'
 import type { DatabaseDialect } from '../dialect/dialect.js'
 import { createResourceTable } from '../schema/columns.js'
 
 /** History entries, the events outbox, webhooks and their deliveries (contract 12). */
-export async function up(db: Kysely<any>, dialect: DatabaseDialect): Promise<void> {
+export async function up(db: AnyDb, dialect: DatabaseDialect): Promise<void> {
   await createResourceTable(db, dialect, catalogue.history)
   await db.schema.createIndex('history_resource_idx').on('history').columns(['resource', 'resourceID']).execute()
   await db.schema.createIndex('history_customer_idx').on('history').column('customerID').execute()

@@ -1,4 +1,5 @@
-import { sql, type Kysely } from 'kysely'
+import type { AnyDb } from '../schema/tables.js'
+import { sql } from 'kysely'
 import { catalogue } from '../../../core/fields/catalogue.js'
 import { normaliseNumber } from '../../../core/rating/phone-number.js'
 import type { DatabaseDialect } from '../dialect/dialect.js'
@@ -24,7 +25,7 @@ export const holdsAllowance = (pool: boolean) =>
  *   late file can price a month's calls again exactly; calls that can use an allowance are
  *   indexed by customer and start, the order the allowance is used in.
  */
-export async function up(db: Kysely<any>, dialect: DatabaseDialect): Promise<void> {
+export async function up(db: AnyDb, dialect: DatabaseDialect): Promise<void> {
   const added = laterColumns['0018-allowances']
   await addColumns(db, dialect, catalogue.numbers, [...added.numbers!])
   await addColumns(db, dialect, catalogue.calls, [...added.calls!])

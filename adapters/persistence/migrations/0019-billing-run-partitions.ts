@@ -1,4 +1,5 @@
-import { sql, type Kysely } from 'kysely'
+import type { AnyDb } from '../schema/tables.js'
+import { sql } from 'kysely'
 import type { DatabaseDialect } from '../dialect/dialect.js'
 
 /**
@@ -15,7 +16,7 @@ import type { DatabaseDialect } from '../dialect/dialect.js'
  * serves every lookup by feature, and each index is written for each of the run's million
  * ledger rows (bench/RESULTS.md, issue 24).
  */
-export async function up(db: Kysely<any>, dialect: DatabaseDialect): Promise<void> {
+export async function up(db: AnyDb, dialect: DatabaseDialect): Promise<void> {
   await dialect
     .addIdColumn(db.schema.createTable('billing_run_partitions'))
     .addColumn('billingRunID', dialect.idRefType, (c) => c.notNull().references('billing_runs.id').onDelete('cascade'))

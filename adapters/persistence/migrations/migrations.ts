@@ -1,4 +1,5 @@
-import { Migrator, sql, type Kysely, type Migration } from 'kysely'
+import type { AnyDb } from '../schema/tables.js'
+import { Migrator, sql, type Migration } from 'kysely'
 import type { Database } from '../connect.js'
 import type { DatabaseDialect } from '../dialect/dialect.js'
 import * as m0001 from './0001-foundation.js'
@@ -21,7 +22,7 @@ import * as m0017 from './0017-renewal-dates.js'
 import * as m0018 from './0018-allowances.js'
 import * as m0019 from './0019-billing-run-partitions.js'
 
-type Step = { up(db: Kysely<any>, dialect: DatabaseDialect): Promise<void> }
+type Step = { up(db: AnyDb, dialect: DatabaseDialect): Promise<void> }
 
 /** Every migration in order. Never edit one that has shipped: add the next. */
 const steps: Record<string, Step> = {

@@ -1,17 +1,10 @@
-import type { Kysely } from 'kysely'
+import type { Selectable } from 'kysely'
 import { CompiledQueries } from '../compiled-queries.js'
 import { RecentKeys } from './recent-keys.js'
+import type { ApiKeysTable, Db } from '../schema/tables.js'
 import type { ApiKey, ApiKeyRepository, Permission } from '../../../core/ports/api-key-repository.js'
 
-type Row = {
-  id: number | string
-  name: string
-  keyHash: string
-  expertLevel: number
-  permissions: string
-  createdStamp: string
-  revokedStamp: string | null
-}
+type Row = Selectable<ApiKeysTable>
 
 const toKey = (r: Row): ApiKey & { keyHash: string } => ({
   id: String(r.id),
@@ -25,7 +18,7 @@ const toKey = (r: Row): ApiKey & { keyHash: string } => ({
 
 export class KyselyApiKeyRepository implements ApiKeyRepository {
   constructor(
-    private readonly db: Kysely<any>,
+    private readonly db: Db,
     private readonly queries = new CompiledQueries(),
     private readonly recent = new RecentKeys(0),
   ) {}
@@ -52,7 +45,7 @@ export class KyselyApiKeyRepository implements ApiKeyRepository {
   async list(): Promise<ApiKey[]> {
     const rows = await this.db.selectFrom('api_keys').selectAll().orderBy('id').execute()
     return rows.map((r) => {
-      const { keyHash: _, ...key } = toKey(r as Row)
+      const { keyHash: _, ...key } = toKey(r)
       return key
     })
   }

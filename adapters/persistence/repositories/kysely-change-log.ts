@@ -1,4 +1,5 @@
-import { sql, type Kysely } from 'kysely'
+import { anyTables, type Db } from '../schema/tables.js'
+import { sql } from 'kysely'
 import type { Stamp } from '../../../core/dates/stamp.js'
 import type { Resource } from '../../../core/fields/resource.js'
 import { wireMembers } from '../wire-members.js'
@@ -16,7 +17,7 @@ const EVENT_COLUMNS = (['type', 'data', 'createdStamp', 'updatedStamp'] as const
 /** History and the events outbox in the tables of migration 0014, on the store's connection or transaction. */
 export class KyselyChangeLog implements ChangeLog {
   constructor(
-    private readonly db: Kysely<any>,
+    private readonly db: Db,
     private readonly dialect: DatabaseDialect,
     private readonly actor: () => Actor,
   ) {}
@@ -60,7 +61,7 @@ export class KyselyChangeLog implements ChangeLog {
       return
     }
     const wire = this.dialect.wireJson(wireMembers(resource, resource.table, {}))
-    let select = this.db
+    let select = anyTables(this.db)
       .selectFrom(resource.table)
       .select([sql.lit(type).as('type'), sql`cast(${wire.column} as text)`.as('data'), sql.lit(createdStamp).as('createdStamp'), sql.lit(createdStamp).as('updatedStamp')])
     for (const [column, value] of Object.entries(where)) {

@@ -1,4 +1,5 @@
-import { sql, type Kysely } from 'kysely'
+import type { Db } from '../schema/tables.js'
+import { sql } from 'kysely'
 import type { CreditFigures } from '../../../core/credit/credit-alerts.js'
 import type { Stamp } from '../../../core/dates/stamp.js'
 import { ZERO, type Money } from '../../../core/money/money.js'
@@ -11,7 +12,7 @@ const CHUNK = 500
 /** Credit control on the `customers`, `numbers`, `transactions`, `invoices` and `calls` tables. */
 export class KyselyCreditControl implements CreditControl {
   constructor(
-    private readonly db: Kysely<any>,
+    private readonly db: Db,
     private readonly dialect: DatabaseDialect,
   ) {}
 

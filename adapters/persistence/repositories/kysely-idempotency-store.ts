@@ -1,11 +1,11 @@
-import type { Kysely } from 'kysely'
+import type { Db } from '../schema/tables.js'
 import type { IdempotencyClaim, IdempotencyStore, StoredResponse } from '../../../core/ports/idempotency-store.js'
 import type { DatabaseDialect } from '../dialect/dialect.js'
 
 /** Idempotency records as rows keyed by (scope, key); the primary key arbitrates racing retries. */
 export class KyselyIdempotencyStore implements IdempotencyStore {
   constructor(
-    private readonly db: Kysely<any>,
+    private readonly db: Db,
     private readonly dialect: DatabaseDialect,
   ) {}
 

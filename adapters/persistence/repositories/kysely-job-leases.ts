@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely'
+import type { Db } from '../schema/tables.js'
 import type { JobLeases } from '../../../core/ports/job-leases.js'
 import type { DatabaseDialect } from '../dialect/dialect.js'
 
@@ -9,7 +9,7 @@ import type { DatabaseDialect } from '../dialect/dialect.js'
  */
 export class KyselyJobLeases implements JobLeases {
   constructor(
-    private readonly db: Kysely<any>,
+    private readonly db: Db,
     private readonly dialect: DatabaseDialect,
     private readonly now: () => number = Date.now,
   ) {}

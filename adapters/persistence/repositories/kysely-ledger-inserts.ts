@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely'
+import type { Db, Integer } from '../schema/tables.js'
 import { generatedFunction } from '../../../core/codegen/generated-function.js'
 import { catalogue } from '../../../core/fields/catalogue.js'
 import type { Field } from '../../../core/fields/field.js'
@@ -18,7 +18,7 @@ const PLACED = ['approved', 'invoiceID', 'billingRunID']
 interface Placement {
   readonly ids: readonly bigint[]
   readonly invoiceIDs: readonly unknown[]
-  readonly billingRunID: unknown
+  readonly billingRunID: Integer
 }
 
 /**
@@ -29,7 +29,7 @@ interface Placement {
  * outside its planning (bench/billing-run.ts). With a placement, rows carry their reserved IDs,
  * and those on an invoice go in approved and on it.
  */
-export async function insertLedgerRows(db: Kysely<any>, dialect: DatabaseDialect, inserts: readonly Values[], placed?: Placement): Promise<void> {
+export async function insertLedgerRows(db: Db, dialect: DatabaseDialect, inserts: readonly Values[], placed?: Placement): Promise<void> {
   if (inserts.length === 0) return
   const codec = new RowCodec(catalogue.transactions, dialect)
   const fields = storedFields(inserts).filter((f) => !placed || !PLACED.includes(f.name))
@@ -135,7 +135,7 @@ function storedFields(inserts: readonly Values[]): Field[] {
  * rows already in the ledger put on them. Returns the invoices as stored.
  */
 export async function raiseRunInvoices(
-  db: Kysely<any>,
+  db: Db,
   dialect: DatabaseDialect,
   invoices: readonly NewInvoice[],
   billingRunID: string,

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely'
+import type { Db } from '../schema/tables.js'
 import type { RowWriter } from '../dialect/bulk-rows.js'
 import type { DatabaseDialect } from '../dialect/dialect.js'
 
@@ -10,7 +10,7 @@ const CHUNK = 500
  */
 export class KyselyLedgerMarks {
   constructor(
-    private readonly db: Kysely<any>,
+    private readonly db: Db,
     private readonly dialect: DatabaseDialect,
   ) {}
 

@@ -1,4 +1,5 @@
-import { sql, type Kysely } from 'kysely'
+import type { Db } from '../schema/tables.js'
+import { sql, type NotNull } from 'kysely'
 import type { ChargeKind, LedgerRow } from '../../../core/billing/ledger-row.js'
 import type { DateOnly } from '../../../core/dates/date-only.js'
 import { catalogue } from '../../../core/fields/catalogue.js'
@@ -21,7 +22,7 @@ export class KyselyLedger implements Ledger {
   private readonly marks: KyselyLedgerMarks
 
   constructor(
-    private readonly db: Kysely<any>,
+    private readonly db: Db,
     private readonly dialect: DatabaseDialect,
     /** Told the rows each write adds to, changes in or removes from a table (see `PlannerStatistics`). */
     private readonly wrote: (table: string, rows: number) => Promise<void> = async () => {},
@@ -43,6 +44,8 @@ export class KyselyLedger implements Ledger {
         .select(['id', 'featureID', 'kind', 'series', 'revision', 'transactionType', 'transactionDate', 'dateFrom', 'dateTo', 'quantity', 'rate', 'amount', 'approved'])
         .where('featureID', 'in', ids)
         .where('kind', 'is not', null)
+        // The engine writes every row it keys by kind with a type and its dates.
+        .$narrowType<{ kind: NotNull; transactionType: NotNull; transactionDate: NotNull; dateFrom: NotNull; dateTo: NotNull }>()
         .orderBy('id')
         .execute()
       for (const r of rows) {
@@ -52,10 +55,10 @@ export class KyselyLedger implements Ledger {
           kind: r.kind as ChargeKind,
           series: Number(r.series),
           revision: Number(r.revision),
-          transactionType: r.transactionType as string,
-          transactionDate: r.transactionDate as DateOnly,
-          periodStart: r.dateFrom as DateOnly,
-          periodEnd: r.dateTo as DateOnly,
+          transactionType: r.transactionType,
+          transactionDate: r.transactionDate,
+          periodStart: r.dateFrom,
+          periodEnd: r.dateTo,
           quantity: r.quantity === null ? null : Number(r.quantity),
           rate: r.rate === null ? null : fromUnits(this.dialect.decodeBigint(r.rate)),
           amount: fromUnits(this.dialect.decodeBigint(r.amount)),
@@ -106,21 +109,21 @@ export class KyselyLedger implements Ledger {
     return { net: fromUnits(this.dialect.decodeBigint(r.net ?? 0)), vat: fromUnits(this.dialect.decodeBigint(r.vat ?? 0)) }
   }
 
-  async lastInvoiceDates(customerIDs: readonly string[]): Promise<Map<string, string>> {
-    const out = new Map<string, string>()
+  async lastInvoiceDates(customerIDs: readonly string[]): Promise<Map<string, DateOnly>> {
+    const out = new Map<string, DateOnly>()
     for (let i = 0; i < customerIDs.length; i += CHUNK) {
       const rows = await this.db
         .selectFrom('invoices')
-        .select(['customerID', sql<string>`max(${sql.ref('invoiceDate')})`.as('last')])
+        .select(['customerID', sql<DateOnly | null>`max(${sql.ref('invoiceDate')})`.as('last')])
         .where('customerID', 'in', customerIDs.slice(i, i + CHUNK).map((c) => this.id(c)))
         .groupBy('customerID')
         .execute()
-      for (const r of rows) if (r.last) out.set(String(r.customerID), String(r.last))
+      for (const r of rows) if (r.last) out.set(String(r.customerID), r.last)
     }
     return out
   }
 
-  async invoiceable(customerIDs: readonly string[], date: string): Promise<Map<string, Invoiceable[]>> {
+  async invoiceable(customerIDs: readonly string[], date: DateOnly): Promise<Map<string, Invoiceable[]>> {
     const out = new Map<string, Invoiceable[]>()
     for (let i = 0; i < customerIDs.length; i += CHUNK) {
       const rows = await this.db
@@ -135,14 +138,15 @@ export class KyselyLedger implements Ledger {
         .where(sql`+${sql.ref('invoiceID')}`, 'is', null)
         .where('settles', '=', 0)
         .where('transactionDate', '<=', date)
+        .$narrowType<{ transactionDate: NotNull }>()
         .orderBy('id')
         .execute()
       for (const r of rows) {
         const line: Invoiceable = {
           id: String(r.id),
           customerID: String(r.customerID),
-          transactionDate: r.transactionDate as string,
-          transactionType: (r.transactionType as string | null) ?? null,
+          transactionDate: r.transactionDate,
+          transactionType: r.transactionType,
           numberID: r.numberID === null ? null : String(r.numberID),
           amount: fromUnits(this.dialect.decodeBigint(r.amount ?? 0)),
           VATAmount: r.VATAmount === null ? ZERO : fromUnits(this.dialect.decodeBigint(r.VATAmount)),

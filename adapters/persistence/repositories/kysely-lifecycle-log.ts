@@ -1,27 +1,25 @@
-import type { Kysely } from 'kysely'
-import type { DateOnly } from '../../../core/dates/date-only.js'
-import type { Stamp } from '../../../core/dates/stamp.js'
+import type { Db, LifecycleEventsTable } from '../schema/tables.js'
+import type { Selectable } from 'kysely'
 import type { IgnoreTrafficEntry } from '../../../core/lifecycle/cascade.js'
-import type { LifecycleAction } from '../../../core/lifecycle/actions.js'
 import type { LifecycleEvent } from '../../../core/lifecycle/events.js'
-import { parseItemKey, type ItemKey, type Level } from '../../../core/lifecycle/levels.js'
+import { parseItemKey, type ItemKey } from '../../../core/lifecycle/levels.js'
 import type { LifecycleLog, StoredEvent } from '../../../core/ports/lifecycle-log.js'
 import type { DatabaseDialect } from '../dialect/dialect.js'
 
-type EventRow = { customerID: unknown; level: string; itemId: unknown; action: string; date: string; stamp: string }
+type EventRow = Selectable<LifecycleEventsTable>
 
 const toEvent = (r: EventRow): StoredEvent => ({
   customerID: String(r.customerID),
-  level: r.level as Level,
+  level: r.level,
   itemId: String(r.itemId),
-  action: r.action as LifecycleAction,
-  date: r.date as DateOnly,
-  stamp: r.stamp as Stamp,
+  action: r.action,
+  date: r.date,
+  stamp: r.stamp,
 })
 
 export class KyselyLifecycleLog implements LifecycleLog {
   constructor(
-    private readonly db: Kysely<any>,
+    private readonly db: Db,
     private readonly dialect: DatabaseDialect,
   ) {}
 
@@ -46,7 +44,7 @@ export class KyselyLifecycleLog implements LifecycleLog {
       .where((eb) => eb.or(keys.map((k) => eb.and([eb('level', '=', k.level), eb('itemId', '=', this.id(k.id))]))))
       .orderBy('id')
       .execute()
-    return rows.map((r) => toEvent(r as EventRow))
+    return rows.map(toEvent)
   }
 
   async eventsOfCustomers(customerIDs: readonly string[]): Promise<StoredEvent[]> {
@@ -57,7 +55,7 @@ export class KyselyLifecycleLog implements LifecycleLog {
       .where('customerID', 'in', customerIDs.map((c) => this.id(c)))
       .orderBy('id')
       .execute()
-    return rows.map((r) => toEvent(r as EventRow))
+    return rows.map(toEvent)
   }
 
   async addIgnoreTraffic(entries: readonly (IgnoreTrafficEntry & { customerID: string })[]): Promise<void> {
@@ -73,9 +71,9 @@ export class KyselyLifecycleLog implements LifecycleLog {
     return rows.map((r) => ({
       customerID: String(r.customerID),
       numberID: String(r.numberID),
-      number: r.number as string | null,
-      type: r.type as string,
-      fromDate: r.fromDate as DateOnly,
+      number: r.number,
+      type: r.type,
+      fromDate: r.fromDate,
     }))
   }
 

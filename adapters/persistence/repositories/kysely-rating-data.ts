@@ -1,9 +1,8 @@
-import { CompiledQuery, sql, type ColumnDataType, type Kysely } from 'kysely'
+import { CompiledQuery, sql, type ColumnDataType } from 'kysely'
 import { callClasses, customerDefault } from '../../../core/fields/call-classes.js'
 import { catalogue } from '../../../core/fields/catalogue.js'
 import type { Values } from '../../../core/fields/item.js'
 import type { Stamp } from '../../../core/dates/stamp.js'
-import type { Origination } from '../../../core/fields/originations.js'
 import type { Money } from '../../../core/money/money.js'
 import type { AllowanceCall, AllowanceUpdate, NewCall, RatingData } from '../../../core/ports/rating-data.js'
 import type { AllowanceHolder } from '../../../core/rating/allowances.js'
@@ -17,6 +16,7 @@ import { RowCodec } from '../row-codec.js'
 import { normaliseNumber } from '../../../core/rating/phone-number.js'
 import { compareIds } from '../id-order.js'
 import { columnType } from '../schema/columns.js'
+import type { Db } from '../schema/tables.js'
 import { holdsAllowance } from '../migrations/0018-allowances.js'
 
 const numberColumns = [
@@ -29,18 +29,18 @@ const numberColumns = [
   'CDRNumber4',
   'fallbackMarkup',
   ...callClasses.flatMap((c) => [c.tariff, c.markup]),
-]
+] as const
 const settingColumns = numberColumns.filter((c) => c !== 'id' && c !== 'customerID')
-const MATCHED_BY = ['number', 'CDRNumber', 'CDRNumber2', 'CDRNumber3', 'CDRNumber4']
+const MATCHED_BY = ['number', 'CDRNumber', 'CDRNumber2', 'CDRNumber3', 'CDRNumber4'] as const
 const matchKeys = MATCHED_BY.map((f) => `${f}Key`)
 /** Keys or IDs in one statement's IN list. */
 const IN_CHUNK = 10_000
 const UPDATE_CHUNK = 500
 const IMPORT_PAGE_CACHE_MIB = 64
-const customerColumns = ['id', 'fallbackMarkup', ...callClasses.flatMap((c) => [customerDefault(c.tariff), customerDefault(c.markup)])]
-const plans = [1, 2, 3, 4].map((i) => `discountPlan${i}`)
-const multipliers = [1, 2, 3, 4].map((i) => `discountPlanMultiplier${i}`)
-const allowanceCallColumns = ['id', 'customerID', 'numberID', 'tariffID', 'startTime', 'fingerprint', 'durationSeconds', 'bytes', 'events', 'callType', 'chargeBand', 'origination', 'recorded', 'cost', 'ratedDuration', 'allowanceSeconds', 'transactionID']
+const customerColumns = ['id', 'fallbackMarkup', ...callClasses.flatMap((c) => [customerDefault(c.tariff), customerDefault(c.markup)])] as const
+const plans = ([1, 2, 3, 4] as const).map((i) => `discountPlan${i}` as const)
+const multipliers = ([1, 2, 3, 4] as const).map((i) => `discountPlanMultiplier${i}` as const)
+const allowanceCallColumns = ['id', 'customerID', 'numberID', 'tariffID', 'startTime', 'fingerprint', 'durationSeconds', 'bytes', 'events', 'callType', 'chargeBand', 'origination', 'recorded', 'cost', 'ratedDuration', 'allowanceSeconds', 'transactionID'] as const
 // Written as literals, not parameters: SQLite uses a partial index only when the query's own
 // condition is the index's (migrations/0018-allowances.ts).
 const live = sql<boolean>`"isDropped" = 0`
@@ -59,7 +59,7 @@ export class KyselyRatingData implements RatingData {
   private readonly callTypes: ColumnDataType[]
 
   constructor(
-    private readonly db: Kysely<any>,
+    private readonly db: Db,
     private readonly dialect: DatabaseDialect,
   ) {
     this.tariffCodec = new RowCodec(catalogue.tariffs, dialect)
@@ -89,7 +89,8 @@ export class KyselyRatingData implements RatingData {
       for (const chunk of chunks(left, IN_CHUNK)) {
         const rows = await this.db.selectFrom('numbers').select(numberColumns).where(live).where(this.dialect.inList(key, chunk)).execute()
         for (const r of rows) {
-          matched.add(normaliseNumber(r[MATCHED_BY[i]]))
+          // Matched by its key, so the number the key was made from is set.
+          matched.add(normaliseNumber(r[MATCHED_BY[i]]!))
           const n: Record<string, unknown> = { numberID: String(r.id), customerID: String(r.customerID) }
           for (const c of settingColumns) if (r[c] !== null && r[c] !== undefined) n[c] = r[c]
           byID.set(n.numberID as string, n as unknown as RatingNumber)
@@ -172,14 +173,15 @@ export class KyselyRatingData implements RatingData {
           customerID: String(r.customerID),
           numberID: String(r.numberID),
           tariffID: r.tariffID === null ? null : String(r.tariffID),
-          startTime: r.startTime as Stamp,
-          fingerprint: r.fingerprint,
+          // An import writes a call's start, fingerprint, class and band (a record without them is refused).
+          startTime: r.startTime!,
+          fingerprint: r.fingerprint!,
           durationSeconds: Number(r.durationSeconds),
           bytes: r.bytes === null ? null : Number(r.bytes),
           events: r.events === null ? null : Number(r.events),
-          callType: r.callType,
-          chargeBand: r.chargeBand,
-          origination: (r.origination ?? 'fixed') as Origination,
+          callType: r.callType!,
+          chargeBand: r.chargeBand!,
+          origination: r.origination ?? 'fixed',
           recorded: Number(r.recorded) === 1,
           cost: r.cost === null ? null : (d.decodeBigint(r.cost) as Money),
           ratedDuration: r.ratedDuration === null ? null : Number(r.ratedDuration),

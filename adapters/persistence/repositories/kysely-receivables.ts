@@ -1,6 +1,6 @@
-import { sql, type Kysely } from 'kysely'
+import type { Db } from '../schema/tables.js'
+import { sql, type NotNull } from 'kysely'
 import type { AccountAllocation, Settlement } from '../../../core/billing/allocation.js'
-import type { InvoiceStatus } from '../../../core/presets/engine-lists.js'
 import type { DateOnly } from '../../../core/dates/date-only.js'
 import type { Money } from '../../../core/money/money.js'
 import type { Account, InvoicePaymentLine, Receivables, StoredInvoice } from '../../../core/ports/receivables.js'
@@ -22,7 +22,7 @@ const HELD_CREDIT_COLUMNS = [{ name: 'heldCredit', type: 'bigint' }] as const
 /** Invoices' payments on the `invoices`, `transactions` and `invoice_allocations` tables. */
 export class KyselyReceivables implements Receivables {
   constructor(
-    private readonly db: Kysely<any>,
+    private readonly db: Db,
     private readonly dialect: DatabaseDialect,
   ) {}
 
@@ -39,18 +39,20 @@ export class KyselyReceivables implements Receivables {
         .selectFrom('invoices')
         .select(['id', 'customerID', 'invoiceDate', 'dueDate', 'overdueDate', 'totalAmount', 'amountPaid', 'amountOutstanding', 'paidDate', 'status'])
         .where('customerID', 'in', ids)
+        // A run raises every invoice with its date; payments and credits are dated.
+        .$narrowType<{ invoiceDate: NotNull }>()
         .orderBy('id')
         .execute()
       for (const r of invoices) {
         out.get(String(r.customerID))!.invoices.push({
           id: String(r.id),
-          invoiceDate: r.invoiceDate as DateOnly,
-          dueDate: (r.dueDate ?? r.invoiceDate) as DateOnly,
-          overdueDate: (r.overdueDate ?? r.dueDate ?? r.invoiceDate) as DateOnly,
+          invoiceDate: r.invoiceDate,
+          dueDate: r.dueDate ?? r.invoiceDate,
+          overdueDate: r.overdueDate ?? r.dueDate ?? r.invoiceDate,
           totalAmount: this.money(r.totalAmount),
           amountPaid: this.money(r.amountPaid),
-          paidDate: (r.paidDate as DateOnly | null) ?? null,
-          status: (r.status as InvoiceStatus | null) ?? null,
+          paidDate: r.paidDate,
+          status: r.status,
         })
       }
       const settlements = await this.db
@@ -58,11 +60,12 @@ export class KyselyReceivables implements Receivables {
         .select(['id', 'customerID', 'transactionDate', 'amount', 'VATAmount'])
         .where('customerID', 'in', ids)
         .where('settles', '=', 1)
+        .$narrowType<{ transactionDate: NotNull }>()
         .orderBy('id')
         .execute()
       for (const r of settlements) {
         const paid = -(this.money(r.amount) + this.money(r.VATAmount))
-        out.get(String(r.customerID))!.settlements.push({ kind: 'transaction', id: String(r.id), date: r.transactionDate as DateOnly, amount: paid as Money })
+        out.get(String(r.customerID))!.settlements.push({ kind: 'transaction', id: String(r.id), date: r.transactionDate, amount: paid as Money })
       }
     }
     return out
@@ -130,7 +133,7 @@ export class KyselyReceivables implements Receivables {
       transactionID: r.transactionID === null ? null : String(r.transactionID),
       creditInvoiceID: r.creditInvoiceID === null ? null : String(r.creditInvoiceID),
       amount: this.money(r.amount),
-      date: r.allocatedDate as DateOnly,
+      date: r.allocatedDate,
     }))
   }
 

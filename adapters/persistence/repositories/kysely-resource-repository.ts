@@ -1,4 +1,5 @@
-import { CompiledQuery, type Kysely, type RawBuilder, type SelectQueryBuilder } from 'kysely'
+import type { AnyDb } from '../schema/tables.js'
+import { CompiledQuery, type RawBuilder, type SelectQueryBuilder } from 'kysely'
 import { BillingError } from '../../../core/errors.js'
 import type { Item, Values } from '../../../core/fields/item.js'
 import type { Resource, ResourceName } from '../../../core/fields/resource.js'
@@ -20,7 +21,7 @@ export class KyselyResourceRepository implements ResourceRepository {
   protected readonly conditions: ListConditions
 
   constructor(
-    protected readonly db: Kysely<any>,
+    protected readonly db: AnyDb,
     protected readonly dialect: DatabaseDialect,
     readonly resource: Resource,
     protected readonly queries: CompiledQueries,

@@ -1,6 +1,7 @@
-import { sql, type Kysely } from 'kysely'
+import { sql, type Selectable } from 'kysely'
 import type { CustomerWeight, PartitionStatus, PartitionStep, PartitionTotals, PlannedPartition, RunPartition, RunPartitions } from '../../../core/ports/run-partitions.js'
 import type { DatabaseDialect } from '../dialect/dialect.js'
+import type { BillingRunPartitionsTable, Db, Integer } from '../schema/tables.js'
 
 const TABLE = 'billing_run_partitions'
 
@@ -15,14 +16,14 @@ export class KyselyRunPartitions implements RunPartitions {
   readonly parallel: boolean
 
   constructor(
-    private readonly db: Kysely<any>,
+    private readonly db: Db,
     private readonly dialect: DatabaseDialect,
     private readonly now: () => number = Date.now,
   ) {
     this.parallel = dialect.rowLocks
   }
 
-  private ms(value: number): unknown {
+  private ms(value: number): Integer {
     return this.dialect.encodeBigint(BigInt(value))
   }
 
@@ -31,12 +32,12 @@ export class KyselyRunPartitions implements RunPartitions {
   }
 
   private async insert(billingRunID: string, partitions: readonly (PlannedPartition & { readonly status: PartitionStatus })[]): Promise<void> {
-    const id = (v: string | null) => (v === null ? null : this.dialect.encodeId(v))
+    const id = (v: string) => this.dialect.encodeId(v)
     const rows = partitions.map((p) => ({
       billingRunID: id(billingRunID),
       status: p.status,
       afterCustomerID: id(p.afterCustomerID),
-      lastCustomerID: id(p.lastCustomerID),
+      lastCustomerID: p.lastCustomerID === null ? null : id(p.lastCustomerID),
       progressCustomerID: id(p.afterCustomerID),
       customersTotal: p.customersTotal,
     }))
@@ -72,7 +73,7 @@ export class KyselyRunPartitions implements RunPartitions {
         progressCustomerID: this.dialect.encodeId(step.progressCustomerID),
         customersDone: eb('customersDone', '+', step.customers),
         invoiceCount: eb('invoiceCount', '+', step.invoices),
-        ...(step.done ? { status: 'Done', holder: null, leaseExpiresAt: 0 } : { leaseExpiresAt: this.ms(this.now() + ttlMs) }),
+        ...(step.done ? { status: 'Done' as const, holder: null, leaseExpiresAt: 0 } : { leaseExpiresAt: this.ms(this.now() + ttlMs) }),
       }))
       .where('id', '=', this.dialect.encodeId(partitionID))
       .where('holder', '=', holder)
@@ -134,11 +135,11 @@ export class KyselyRunPartitions implements RunPartitions {
     return rows.map((r) => ({ id: String(r.id), features: Number(r.features) }))
   }
 
-  private decode(r: Record<string, unknown>): RunPartition {
+  private decode(r: Selectable<BillingRunPartitionsTable>): RunPartition {
     return {
       id: String(r.id),
       billingRunID: String(r.billingRunID),
-      status: r.status as PartitionStatus,
+      status: r.status,
       afterCustomerID: String(r.afterCustomerID),
       lastCustomerID: r.lastCustomerID === null ? null : String(r.lastCustomerID),
       progressCustomerID: String(r.progressCustomerID),

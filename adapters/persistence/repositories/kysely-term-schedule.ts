@@ -1,4 +1,5 @@
-import { sql, type Kysely } from 'kysely'
+import type { Db } from '../schema/tables.js'
+import { sql } from 'kysely'
 import type { DateOnly } from '../../../core/dates/date-only.js'
 import type { RenewalDue, TermSchedule } from '../../../core/ports/term-schedule.js'
 import type { DatabaseDialect } from '../dialect/dialect.js'
@@ -6,7 +7,7 @@ import type { DatabaseDialect } from '../dialect/dialect.js'
 /** The features whose dates are due: annual increases found with their parents, renewals by their index. */
 export class KyselyTermSchedule implements TermSchedule {
   constructor(
-    private readonly db: Kysely<any>,
+    private readonly db: Db,
     private readonly dialect: DatabaseDialect,
   ) {}
 

@@ -1,4 +1,5 @@
-import { sql, type Kysely } from 'kysely'
+import type { Db, Integer } from '../schema/tables.js'
+import { sql } from 'kysely'
 import type { Stamp } from '../../../core/dates/stamp.js'
 import type { AttemptRecord, DueWebhook, PendingDelivery, WebhookOutbox } from '../../../core/ports/webhook-outbox.js'
 import type { DatabaseDialect } from '../dialect/dialect.js'
@@ -8,11 +9,11 @@ type Marked = { id: string; attempts: number; attemptLog: readonly AttemptRecord
 /** The webhook outbox on the tables of migration 0014 (see `WebhookOutbox`). */
 export class KyselyWebhookOutbox implements WebhookOutbox {
   constructor(
-    private readonly db: Kysely<any>,
+    private readonly db: Db,
     private readonly dialect: DatabaseDialect,
   ) {}
 
-  private id(v: string): unknown {
+  private id(v: string): Integer {
     return this.dialect.encodeId(v)
   }
 
@@ -30,7 +31,7 @@ export class KyselyWebhookOutbox implements WebhookOutbox {
       const after = hook.queuedEventID == null ? 0 : hook.queuedEventID
       const events = await this.db.selectFrom('events').select(['id', 'type']).where('id', '>', after).orderBy('id').limit(limit).execute()
       if (events.length === 0) continue
-      const types = new Set(JSON.parse((hook.eventTypes as string | null) ?? '[]') as string[])
+      const types = new Set(JSON.parse(hook.eventTypes ?? '[]') as string[])
       const rows = events
         .filter((e) => types.size === 0 || types.has(e.type as string))
         .map((e) => ({ webhookID: hook.id, eventID: e.id, eventType: e.type, status: 'Pending', attempts: 0, attemptLog: '[]', createdStamp: now, updatedStamp: now }))
@@ -70,7 +71,7 @@ export class KyselyWebhookOutbox implements WebhookOutbox {
       .orderBy('w.id')
       .limit(limit)
       .execute()
-    return rows.map((r) => ({ id: String(r.id), url: r.url as string, secret: r.secret as string, failingSince: (r.failingSince as Stamp | null) ?? null }))
+    return rows.map((r) => ({ id: String(r.id), url: r.url as string, secret: r.secret as string, failingSince: r.failingSince }))
   }
 
   async pending(webhookID: string, limit: number): Promise<PendingDelivery[]> {
@@ -87,9 +88,9 @@ export class KyselyWebhookOutbox implements WebhookOutbox {
       id: String(r.id),
       eventID: String(r.eventID),
       attempts: Number(r.attempts ?? 0),
-      attemptLog: JSON.parse((r.attemptLog as string | null) ?? '[]') as AttemptRecord[],
+      attemptLog: JSON.parse(r.attemptLog ?? '[]') as AttemptRecord[],
       // The event as GET /events/<id> answers it; its data is stored as JSON text already.
-      body: `{"id":"${String(r.eventID)}","type":${JSON.stringify(r.type)},"data":${r.data as string},"createdStamp":${JSON.stringify(r.createdStamp)},"updatedStamp":${JSON.stringify(r.createdStamp)}}`,
+      body: `{"id":"${String(r.eventID)}","type":${JSON.stringify(r.type)},"data":${r.data},"createdStamp":${JSON.stringify(r.createdStamp)},"updatedStamp":${JSON.stringify(r.createdStamp)}}`,
     }))
   }
 
@@ -122,7 +123,7 @@ export class KyselyWebhookOutbox implements WebhookOutbox {
     let unqueued = 0
     // Per webhook: the events after its cursor that it wants (few webhooks; each count uses the key).
     for (const hook of await this.db.selectFrom('webhooks').select(['eventTypes', 'queuedEventID']).where('active', '=', 1).execute()) {
-      const types = JSON.parse((hook.eventTypes as string | null) ?? '[]') as string[]
+      const types = JSON.parse(hook.eventTypes ?? '[]') as string[]
       let q = this.db.selectFrom('events').select((eb) => eb.fn.countAll().as('n')).where('id', '>', hook.queuedEventID ?? 0)
       if (types.length) q = q.where('type', 'in', types)
       unqueued += Number((await q.executeTakeFirst())?.n ?? 0)

@@ -1,4 +1,5 @@
-import type { ColumnDataType, CreateTableBuilder, Kysely } from 'kysely'
+import type { AnyDb } from './tables.js'
+import type { ColumnDataType, CreateTableBuilder } from 'kysely'
 import type { Field } from '../../../core/fields/field.js'
 import type { Resource } from '../../../core/fields/resource.js'
 import type { DatabaseDialect } from '../dialect/dialect.js'
@@ -26,7 +27,7 @@ export function columnType(field: Field, dialect: DatabaseDialect): ColumnDataTy
  * migration adds (migrations/later-columns.ts) are left to it.
  */
 export async function createResourceTable(
-  db: Kysely<any>,
+  db: AnyDb,
   dialect: DatabaseDialect,
   resource: Resource,
   foreignKeys: Record<string, string> = {},
@@ -54,7 +55,7 @@ export async function createResourceTable(
 }
 
 /** Adds columns for fields added to the catalogue after a table was created. */
-export async function addColumns(db: Kysely<any>, dialect: DatabaseDialect, resource: Resource, names: string[]): Promise<void> {
+export async function addColumns(db: AnyDb, dialect: DatabaseDialect, resource: Resource, names: string[]): Promise<void> {
   for (const name of names) {
     const f = resource.byName.get(name)
     if (!f) throw new Error(`${resource.name}.${name} is not in the catalogue`)

@@ -1,4 +1,5 @@
-import { sql, type Kysely, type RawBuilder } from 'kysely'
+import type { AnyDb } from '../schema/tables.js'
+import { sql, type RawBuilder } from 'kysely'
 import type { Database } from '../connect.js'
 import type { DatabaseDialect, TableShape } from '../dialect/dialect.js'
 
@@ -45,7 +46,7 @@ export async function exportSnapshot(
   })
 }
 
-async function* batches(trx: Kysely<any>, dialect: DatabaseDialect, table: string, shape: TableShape, size: number) {
+async function* batches(trx: AnyDb, dialect: DatabaseDialect, table: string, shape: TableShape, size: number) {
   const select = sql.join(shape.columns.map((c) => dialect.snapshotColumn(c)))
   const key = shape.primaryKey
   // Without a primary key, offset paging over every column: stable inside the snapshot.

@@ -1,4 +1,5 @@
-import { DEFAULT_MIGRATION_LOCK_TABLE, DEFAULT_MIGRATION_TABLE, sql, type Kysely } from 'kysely'
+import type { AnyDb } from '../schema/tables.js'
+import { DEFAULT_MIGRATION_LOCK_TABLE, DEFAULT_MIGRATION_TABLE, sql } from 'kysely'
 import type { Database } from '../connect.js'
 import type { Cell } from './export-snapshot.js'
 import { loadOrder } from './load-order.js'
@@ -52,7 +53,7 @@ export async function importSnapshot(database: Database, sources: readonly Snaps
   })
 }
 
-async function loadTable(trx: Kysely<any>, source: SnapshotSource, known: readonly string[]): Promise<number> {
+async function loadTable(trx: AnyDb, source: SnapshotSource, known: readonly string[]): Promise<number> {
   let header: readonly string[] | null = null
   let batch: Record<string, Cell>[] = []
   let rows = 0
@@ -83,7 +84,7 @@ async function loadTable(trx: Kysely<any>, source: SnapshotSource, known: readon
 }
 
 /** The snapshot's migrations must all be known here; returns those it had not run yet. */
-async function checkMigrations(db: Kysely<any>, source: SnapshotSource | undefined): Promise<string[]> {
+async function checkMigrations(db: AnyDb, source: SnapshotSource | undefined): Promise<string[]> {
   const ours = (await db.selectFrom(DEFAULT_MIGRATION_TABLE).select('name').execute()).map((r) => r.name as string)
   if (!source) return []
   const theirs: string[] = []
