@@ -1,6 +1,6 @@
 import { sql, type RawBuilder } from 'kysely'
 import type { Resource } from '../../core/fields/resource.js'
-import type { WireMember } from './dialect/dialect.js'
+import type { WireMember } from './dialect/wire-json.js'
 
 /**
  * The members of a resource's wire JSON as the database writes them: every field toWireJson

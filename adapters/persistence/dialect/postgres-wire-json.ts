@@ -1,7 +1,7 @@
 import { sql, type RawBuilder } from 'kysely'
 import pg from 'pg'
 import type { Field } from '../../../core/fields/field.js'
-import type { WireMember, WireSelect } from './dialect.js'
+import type { WireMember, WireSelect } from './wire-json.js'
 
 /** How the pool hands over a wire read's JSON: as text (any pool) or as bytes (`jsonAsBytes`). */
 export type WireTransfer = 'text' | 'bytes'

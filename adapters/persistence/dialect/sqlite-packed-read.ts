@@ -1,6 +1,6 @@
 import { sql } from 'kysely'
 import type { Field } from '../../../core/fields/field.js'
-import type { PackedRead } from './dialect.js'
+import type { PackedRead } from './reads.js'
 
 /** 2^53 - 1: integers beyond it do not survive JSON.parse exactly. */
 const EXACT = sql.raw('9007199254740991')

@@ -1,6 +1,6 @@
 import { sql, type RawBuilder } from 'kysely'
 import type { Field } from '../../../core/fields/field.js'
-import type { WireMember, WireSelect } from './dialect.js'
+import type { WireMember, WireSelect } from './wire-json.js'
 
 /**
  * SQLite's `wireJson`: one json_object call. Values that are not JSON strings go through

@@ -1,7 +1,8 @@
 import type { AnyDb } from '../schema/tables.js'
 import { sql, type RawBuilder } from 'kysely'
 import type { Database } from '../connect.js'
-import type { DatabaseDialect, TableShape } from '../dialect/dialect.js'
+import type { DatabaseDialect } from '../dialect/dialect.js'
+import type { TableShape } from '../dialect/snapshot.js'
 
 /** A stored value as text; null is NULL. */
 export type Cell = string | null

@@ -1,0 +1,43 @@
+import type { ColumnDataType } from 'kysely'
+import type { Db } from '../schema/tables.js'
+import type { BulkRows } from './bulk-rows.js'
+
+/** A column of a bulk insert, with its column type (Postgres casts each column's array to it). */
+export interface BulkColumn {
+  readonly name: string
+  readonly type: ColumnDataType
+}
+
+/** What a bulk insert adds to its statement: a conflict clause (written for both dialects). */
+export interface BulkOptions {
+  readonly onConflict?: string
+}
+
+/** How many rows are written at once (imports, billing runs, restores). */
+export interface BulkInsertDialect {
+  /** The placeholder of the `index`-th (from 1) parameter in SQL written by hand (bulk inserts). */
+  placeholder(index: number): string
+  /**
+   * SQL inserting rows sent column by column, one array parameter per column of the given
+   * types (Postgres: `INSERT … SELECT FROM unnest(…)`, a short statement whatever the row
+   * count), or null when the database has no such form and multi-row VALUES are used (SQLite).
+   */
+  columnarInsertSql(table: string, columns: readonly string[], types: readonly ColumnDataType[], doNothingOn?: string): string | null
+  /** One column's values (strings, numbers, bigints, nulls) as the parameter `columnarInsertSql` takes. */
+  arrayParameter(values: readonly unknown[]): unknown
+  /**
+   * Inserts many rows (values encoded for the driver), a statement per chunk. Rows that others
+   * must point at get their IDs from `reserveIds` first: nothing is returned. SQLite: multi-row
+   * VALUES, statements kept prepared.
+   * Postgres: one array per column through unnest, a few parameters a statement: a VALUES list
+   * of 30,000 parameters cost Postgres more to parse and plan than the insert itself.
+   */
+  bulkInsert(db: Db, table: string, columns: readonly BulkColumn[], rows: BulkRows, options?: BulkOptions): Promise<void>
+  /**
+   * Lets the connection keep up to `mib` MiB of pages while a long write transaction runs, until
+   * the returned function restores the setting. SQLite: PRAGMA cache_size (its default made a
+   * large import spill and re-read index pages for every row); Postgres: the server's shared
+   * buffers, nothing to do.
+   */
+  widenPageCache(db: Db, mib: number): Promise<() => Promise<void>>
+}

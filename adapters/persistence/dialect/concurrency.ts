@@ -1,0 +1,46 @@
+import { sql } from 'kysely'
+import type { Db } from '../schema/tables.js'
+
+/** How writers are kept apart, and what a unique-constraint violation looks like. */
+export interface ConcurrencyDialect {
+  /** Whether SELECT … FOR UPDATE exists (SQLite serialises writers instead). */
+  readonly rowLocks: boolean
+  /**
+   * Whether a statement on another pooled connection runs while a transaction is open (Postgres);
+   * SQLite has one connection, which the transaction holds until it ends.
+   */
+  readonly connectionsBesideTransactions: boolean
+  /** Serialises a critical section across processes: a Postgres advisory lock inside the transaction; SQLite's single writer already does. */
+  lockKey(trx: Db, key: string): Promise<void>
+  /** The columns named by a unique-constraint violation, or null when the error is not one. */
+  uniqueViolation(error: unknown): { table?: string; columns: string[] } | null
+}
+
+export const sqliteConcurrency: ConcurrencyDialect = {
+  rowLocks: false,
+  connectionsBesideTransactions: false,
+  lockKey: async () => {},
+  uniqueViolation(error) {
+    const e = error as { code?: string; message?: string }
+    if (e?.code !== 'SQLITE_CONSTRAINT_UNIQUE' && e?.code !== 'SQLITE_CONSTRAINT_PRIMARYKEY') return null
+    // "UNIQUE constraint failed: customers.accountNumber, customers.x"
+    const list = /failed: (.*)$/.exec(e.message ?? '')?.[1] ?? ''
+    const parts = list.split(',').map((s) => s.trim().split('.'))
+    return { table: parts[0]?.[0], columns: parts.map((p) => p[1]).filter(Boolean) }
+  },
+}
+
+export const postgresConcurrency: ConcurrencyDialect = {
+  rowLocks: true,
+  connectionsBesideTransactions: true,
+  async lockKey(trx, key) {
+    await sql`select pg_advisory_xact_lock(hashtext(${key}))`.execute(trx)
+  },
+  uniqueViolation(error) {
+    const e = error as { code?: string; table?: string; detail?: string; constraint?: string }
+    if (e?.code !== '23505') return null
+    // detail: 'Key ("accountNumber")=(A1) already exists.'
+    const cols = /^Key \((.*?)\)=/.exec(e.detail ?? '')?.[1] ?? ''
+    return { table: e.table, columns: cols.split(',').map((c) => c.trim().replace(/^"|"$/g, '')).filter(Boolean) }
+  },
+}

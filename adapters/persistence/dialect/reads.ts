@@ -1,0 +1,42 @@
+import { sql, type RawBuilder } from 'kysely'
+import type { Field } from '../../../core/fields/field.js'
+import { postgresArray } from './postgres-bulk-insert.js'
+import { sqlitePackedRead } from './sqlite-packed-read.js'
+
+/** Columns of a bulk read selected as one value (see `ReadsDialect.packedRead`). */
+export interface PackedRead {
+  /** The fields in `column`, in order; a read selects the others' columns as they are. */
+  readonly packed: readonly Field[]
+  readonly column: RawBuilder<unknown>
+  /** The selected value as the packed fields' column values, in order. */
+  unpack(value: unknown): unknown[]
+}
+
+/** How reads select their rows: lists of values as one parameter, columns as one value. */
+export interface ReadsDialect {
+  /**
+   * `column` is one of `values` (strings or numbers), the list sent as one parameter (SQLite:
+   * `in (select value from json_each(?))`, Postgres: `= any($1)`): one statement text whatever
+   * the list's length, prepared once, where an `in (?, ?, …)` list of each length was a new
+   * statement for SQLite to prepare and keep (an import looks up every batch's numbers this way).
+   */
+  inList(column: string, values: readonly (string | number)[]): RawBuilder<boolean>
+  /**
+   * How a read of many rows selects these fields of a table as one value, for those that fit in
+   * it exactly, or null to select every column as it is. SQLite: a JSON array, which
+   * better-sqlite3 hands over faster than the columns one by one (bench/billing-run.ts,
+   * bench/lists.ts; figures in bench/RESULTS.md). Postgres: null, its driver parses the text of
+   * every column in any case.
+   */
+  packedRead(table: string, fields: readonly Field[]): PackedRead | null
+}
+
+export const sqliteReads: ReadsDialect = {
+  inList: (column, values) => sql<boolean>`${sql.ref(column)} in (select value from json_each(${JSON.stringify(values)}))`,
+  packedRead: sqlitePackedRead,
+}
+
+export const postgresReads: ReadsDialect = {
+  inList: (column, values) => sql<boolean>`${sql.ref(column)} = any(${postgresArray(values)})`,
+  packedRead: () => null,
+}
