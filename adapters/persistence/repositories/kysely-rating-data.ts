@@ -5,7 +5,7 @@ import type { Values } from '../../../core/fields/item.js'
 import type { Stamp } from '../../../core/dates/stamp.js'
 import type { Origination } from '../../../core/fields/originations.js'
 import type { Money } from '../../../core/money/money.js'
-import type { AllowanceCall, AllowanceUpdate, NewCall, RatingData } from '../../../core/ports/rating-data.js'
+import type { AllowanceCall, AllowanceUpdate, BatchNumbers, NewCall, RatingData } from '../../../core/ports/rating-data.js'
 import type { AllowanceHolder } from '../../../core/rating/allowances.js'
 import type { IgnoreTrafficEntry, IgnoreTrafficType } from '../../../core/rating/match-number.js'
 import type { RatingNumber } from '../../../core/rating/rate-record.js'
@@ -37,13 +37,26 @@ const matchKeys = MATCHED_BY.map((f) => `${f}Key`)
 const IN_CHUNK = 10_000
 const UPDATE_CHUNK = 500
 const IMPORT_PAGE_CACHE_MIB = 64
-const customerColumns = ['id', 'fallbackMarkup', ...callClasses.flatMap((c) => [customerDefault(c.tariff), customerDefault(c.markup)])]
+const customerColumns = ['fallbackMarkup', ...callClasses.flatMap((c) => [customerDefault(c.tariff), customerDefault(c.markup)])]
+/** A customer's columns beside its number's in one joined row: `c_…`, as numbers share some names. */
+const customerAliases = customerColumns.map((c) => [c, `c_${c}`] as const)
+const CUSTOMER_ID = 'c_id'
+const CREDIT_WATCHED = 'c_creditWatched'
+/** What `KyselyCreditControl.withCreditLimits` asks of a customer's own row. */
+const creditWatchedSql = sql<number>`case when "c"."creditLimit" is not null or "c"."creditLimitCalls" is not null or "c"."creditLimitOverdue" is not null or "c"."creditLimitUnsent" is not null or ("c"."creditAlerts" is not null and "c"."creditAlerts" <> '[]') then 1 else 0 end`
+const joinedColumns = [
+  ...numberColumns.map((c) => `n.${c}`),
+  sql.ref('c.id').as(CUSTOMER_ID),
+  ...customerAliases.map(([c, as]) => sql.ref(`c.${c}`).as(as)),
+  creditWatchedSql.as(CREDIT_WATCHED),
+] as any[]
 const plans = [1, 2, 3, 4].map((i) => `discountPlan${i}`)
 const multipliers = [1, 2, 3, 4].map((i) => `discountPlanMultiplier${i}`)
 const allowanceCallColumns = ['id', 'customerID', 'numberID', 'tariffID', 'startTime', 'fingerprint', 'durationSeconds', 'bytes', 'events', 'callType', 'chargeBand', 'origination', 'recorded', 'cost', 'ratedDuration', 'allowanceSeconds', 'transactionID']
 // Written as literals, not parameters: SQLite uses a partial index only when the query's own
 // condition is the index's (migrations/0018-allowances.ts).
 const live = sql<boolean>`"isDropped" = 0`
+const liveJoined = sql<boolean>`"n"."isDropped" = 0`
 
 const chunks = <T>(xs: readonly T[], size: number): T[][] => {
   const out: T[][] = []
@@ -71,14 +84,18 @@ export class KyselyRatingData implements RatingData {
   readonly readsBesideWrites: boolean
 
   /**
-   * Live numbers by their canonical `…Key` columns, each looked up in its partial index: an
-   * import reads the numbers of each batch of records instead of every number, whose memory grew
-   * with the number of numbers (bench/rating.ts).
+   * Live numbers by their canonical `…Key` columns, each looked up in its partial index, joined
+   * to their customers: an import reads the numbers of each batch of records instead of every
+   * number, whose memory grew with the number of numbers, and reads a number's customer in the
+   * same statement rather than in two more lookups by customer ID, one for tariffs and one for
+   * credit limits (bench/rating.ts; figures in bench/RESULTS.md).
    * Kept with only their set values: most of a number's 30 rating columns are null, and absent
    * and null read the same to rating.
    */
-  async numbersByKeys(keys: readonly string[]): Promise<RatingNumber[]> {
+  async numbersByKeys(keys: readonly string[]): Promise<BatchNumbers> {
     const byID = new Map<string, RatingNumber>()
+    const customers = new Map<string, CustomerTariffSettings>()
+    const creditWatched = new Set<string>()
     // One statement per column, for the keys no column before it matched: a `number` beats a
     // `CDRNumber` (buildNumberIndex), and most records match by `number`, so the later columns
     // are rarely asked at all. (Given an OR of the five columns, SQLite scanned the table.)
@@ -87,31 +104,30 @@ export class KyselyRatingData implements RatingData {
       if (left.length === 0) break
       const matched = new Set<string>()
       for (const chunk of chunks(left, IN_CHUNK)) {
-        const rows = await this.db.selectFrom('numbers').select(numberColumns).where(live).where(this.dialect.inList(key, chunk)).execute()
+        const rows = await this.db
+          .selectFrom('numbers as n')
+          .leftJoin('customers as c', 'c.id', 'n.customerID')
+          .select(joinedColumns)
+          .where(liveJoined)
+          .where(this.dialect.inList(`n.${key}`, chunk))
+          .execute()
         for (const r of rows) {
           matched.add(normaliseNumber(r[MATCHED_BY[i]]))
           const n: Record<string, unknown> = { numberID: String(r.id), customerID: String(r.customerID) }
           for (const c of settingColumns) if (r[c] !== null && r[c] !== undefined) n[c] = r[c]
           byID.set(n.numberID as string, n as unknown as RatingNumber)
+          if (r[CUSTOMER_ID] === null || customers.has(n.customerID as string)) continue
+          const customer: Record<string, unknown> = {}
+          for (const [column, as] of customerAliases) if (r[as] !== null && r[as] !== undefined) customer[column] = r[as]
+          customers.set(n.customerID as string, customer as CustomerTariffSettings)
+          if (Number(r[CREDIT_WATCHED]) === 1) creditWatched.add(n.customerID as string)
         }
       }
       left = left.filter((k) => !matched.has(k))
     }
     // By ID: among numbers claiming the same digits the first wins (buildNumberIndex).
-    return [...byID.values()].sort((a, b) => compareIds(a.numberID, b.numberID))
-  }
-
-  async customersByIds(ids: readonly string[]): Promise<Map<string, CustomerTariffSettings>> {
-    const out = new Map<string, CustomerTariffSettings>()
-    for (const chunk of chunks(ids, IN_CHUNK)) {
-      const rows = await this.db
-        .selectFrom('customers')
-        .select(customerColumns)
-        .where(this.dialect.inList('id', chunk.map(Number)))
-        .execute()
-      for (const r of rows) out.set(String(r.id), r as CustomerTariffSettings)
-    }
-    return out
+    const numbers = [...byID.values()].sort((a, b) => compareIds(a.numberID, b.numberID))
+    return { numbers, customers, creditWatched }
   }
 
   async allowanceHolders(customerIDs: readonly string[]): Promise<AllowanceHolder[]> {
