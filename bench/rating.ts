@@ -13,6 +13,9 @@ import { numberOf, seedCustomers } from './support/fixtures.js'
 import { peakRssOf, rssOf } from './support/machine.js'
 import { log, Report } from './support/report.js'
 import { median } from './support/stats.js'
+import { batchedInsertSeconds } from './support/batch-floor.js'
+import { IMPORT_BATCH } from '../core/rating/import-usage.js'
+import { IMPORT_PAGE_CACHE_MIB } from '../adapters/persistence/repositories/kysely-rating-data.js'
 
 /**
  * Rating: at least 50,000 call records a second imported and rated (POST /usageFiles, streamed),
@@ -197,16 +200,22 @@ try {
   log(`big file: ${rows.toLocaleString('en-GB')} rows in ${big.seconds.toFixed(1)} s, rated ${big.body.rated}, peak RSS ${big.peakMB.toFixed(0)} MB, ${perRow(big)}`)
   if (big.body.imported !== rows || big.body.rated !== rows) throw new Error(`expected every row imported and rated: ${JSON.stringify(big.body)}`)
 
+  // Database floor, as issue 22 means it: the imported rows inserted again in the import's
+  // batches, through its statement, with no parsing, lookups or rating (bench/support/batch-floor.ts).
+  const batchFloorSeconds = await batchedInsertSeconds(db, String(big.body.id), CALL_COLUMNS, IMPORT_BATCH, IMPORT_PAGE_CACHE_MIB)
+  log(`database floor: the ${rows.toLocaleString('en-GB')} imported rows inserted again in batches of ${IMPORT_BATCH} in ${batchFloorSeconds.toFixed(1)} s`)
+
   // Database floor: the imported rows inserted again by the database itself, with the same values
   // (customers, numbers, times: the same index positions), fingerprints changed to new 64-character
   // keys and the import's conflict clause; nothing is sent, parsed or rated, so this is what the
   // database alone takes for these rows. SQLite gets the import's page cache.
+  // Run second, leaving out the first floor's rows (their fingerprints end in x, never a hex digit).
   const copied = CALL_COLUMNS.map((c) => (c === 'fingerprint' ? `substr("fingerprint", 2) || 'f'` : `"${c}"`)).join(', ')
   const floorWriter = openBulkWriter(db)
   if (db.kind === 'sqlite') await floorWriter.exec('pragma cache_size = -65536')
   const floorStart = performance.now()
   await floorWriter.exec(
-    `insert into calls (${CALL_COLUMNS.map((c) => `"${c}"`).join(', ')}) select ${copied} from calls where "usageFileID" = ${Number(big.body.id)} on conflict ("fingerprint") do nothing`,
+    `insert into calls (${CALL_COLUMNS.map((c) => `"${c}"`).join(', ')}) select ${copied} from calls where "usageFileID" = ${Number(big.body.id)} and substr("fingerprint", 64) <> 'x' on conflict ("fingerprint") do nothing`,
   )
   const floorSeconds = (performance.now() - floorStart) / 1000
   await floorWriter.close()
@@ -229,13 +238,22 @@ try {
   log(`baseline: ${rows.toLocaleString('en-GB')} rows bulk-inserted in ${baseSeconds.toFixed(1)} s`)
   report.add({ name: `call records imported and rated (${rows.toLocaleString('en-GB')}-row file, ${(customers * 3).toLocaleString('en-GB')} numbers, a tenth with allowances)`, target: '>= 50,000/s', measured: rate, unit: 'rows/s', baseline: baseRate, ratio: rate / baseRate, pass: rate >= 50_000 })
   report.add({
-    name: 'import throughput against the database floor of the same run (INSERT … SELECT of the same rows)',
+    name: `import throughput against the database floor of the same run (the same rows inserted in the import's batches of ${IMPORT_BATCH}, no rating)`,
     target: '>= 0.8 x floor',
+    measured: rate,
+    unit: 'rows/s',
+    baseline: rows / batchFloorSeconds,
+    ratio: rate / (rows / batchFloorSeconds),
+    pass: rate / (rows / batchFloorSeconds) >= 0.8,
+  })
+  report.add({
+    name: 'import throughput against the same rows inserted by one INSERT … SELECT (the database alone, no statement per batch)',
+    target: 'info',
     measured: rate,
     unit: 'rows/s',
     baseline: rows / floorSeconds,
     ratio: rate / (rows / floorSeconds),
-    pass: rate / (rows / floorSeconds) >= 0.8,
+    pass: null,
   })
   report.add({
     name: "database floor: the imported rows inserted again by the database itself (INSERT … SELECT, same values, new fingerprints)",

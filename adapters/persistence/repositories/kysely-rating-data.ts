@@ -36,7 +36,7 @@ const matchKeys = MATCHED_BY.map((f) => `${f}Key`)
 /** Keys or IDs in one statement's IN list. */
 const IN_CHUNK = 10_000
 const UPDATE_CHUNK = 500
-const IMPORT_PAGE_CACHE_MIB = 64
+export const IMPORT_PAGE_CACHE_MIB = 64
 const customerColumns = ['fallbackMarkup', ...callClasses.flatMap((c) => [customerDefault(c.tariff), customerDefault(c.markup)])]
 /** A customer's columns beside its number's in one joined row: `c_…`, as numbers share some names. */
 const customerAliases = customerColumns.map((c) => [c, `c_${c}`] as const)
