@@ -1,4 +1,5 @@
 import type { Stamp } from '../dates/stamp.js'
+import type { CallClass } from '../fields/call-classes.js'
 import type { Money } from '../money/money.js'
 import type { Origination } from '../fields/originations.js'
 import type { AllowanceHolder } from '../rating/allowances.js'
@@ -97,9 +98,10 @@ export interface RatingData {
   readonly readsBesideWrites: boolean
   /**
    * Live numbers whose `number` or `CDRNumber..4`, in canonical form (`normaliseNumber`), is one
-   * of `keys`, with their customers: read together, as one batch's lookup.
+   * of `keys`, with their customers: read together, as one batch's lookup. Only the tariffs and
+   * markups of `classes` (the batch's records' classes) are read.
    */
-  numbersByKeys(keys: readonly string[]): Promise<BatchNumbers>
+  numbersByKeys(keys: readonly string[], classes: readonly CallClass[]): Promise<BatchNumbers>
   ignoreTraffic(): Promise<IgnoreTrafficEntry[]>
   /** Call tariffs with their rate rows, by name. */
   tariffs(): Promise<Map<string, RatingTariff>>

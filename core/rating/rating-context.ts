@@ -1,4 +1,5 @@
 import type { Stamp } from '../dates/stamp.js'
+import type { CallClass } from '../fields/call-classes.js'
 import type { BatchNumbers, RatingData } from '../ports/rating-data.js'
 import type { DiscountPlan } from '../presets/discount-plans.js'
 import { customerAllowances, mayUseAllowance, type AllowanceHolder, type CustomerAllowances } from './allowances.js'
@@ -37,11 +38,13 @@ const NO_NUMBERS: BatchNumbers = { numbers: [], customers: new Map(), creditWatc
  */
 export async function loadBatchContext(data: RatingData, shared: RatingShared, records: readonly UsageRecord[]): Promise<BatchContext> {
   const keys = new Set<string>()
+  const classes = new Set<CallClass>()
   for (const r of records) {
     const key = recordKey(r)
     if (key) keys.add(key)
+    classes.add(r.callClass)
   }
-  const { numbers, customers, creditWatched } = keys.size ? await data.numbersByKeys([...keys]) : NO_NUMBERS
+  const { numbers, customers, creditWatched } = keys.size ? await data.numbersByKeys([...keys], [...classes]) : NO_NUMBERS
   const holders = customers.size ? await data.allowanceHolders([...customers.keys()]) : []
   const allowances = allowancesByCustomer(holders, shared.plans)
   return { numbers: buildNumberIndex(numbers, shared.ignored), customers, tariffs: shared.tariffs, allowances, allowance: provisionalAllowance(allowances), creditWatched }

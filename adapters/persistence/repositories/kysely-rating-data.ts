@@ -1,5 +1,5 @@
 import { CompiledQuery, sql, type ColumnDataType, type Kysely } from 'kysely'
-import { callClasses, customerDefault } from '../../../core/fields/call-classes.js'
+import { callClasses, customerDefault, type CallClass } from '../../../core/fields/call-classes.js'
 import { catalogue } from '../../../core/fields/catalogue.js'
 import type { Values } from '../../../core/fields/item.js'
 import type { Stamp } from '../../../core/dates/stamp.js'
@@ -19,37 +19,50 @@ import { compareIds } from '../id-order.js'
 import { columnType } from '../schema/columns.js'
 import { holdsAllowance } from '../migrations/0018-allowances.js'
 
-const numberColumns = [
-  'id',
-  'customerID',
-  'number',
-  'CDRNumber',
-  'CDRNumber2',
-  'CDRNumber3',
-  'CDRNumber4',
-  'fallbackMarkup',
-  ...callClasses.flatMap((c) => [c.tariff, c.markup]),
-]
-const settingColumns = numberColumns.filter((c) => c !== 'id' && c !== 'customerID')
+const matchColumns = ['id', 'customerID', 'number', 'CDRNumber', 'CDRNumber2', 'CDRNumber3', 'CDRNumber4', 'fallbackMarkup']
 const MATCHED_BY = ['number', 'CDRNumber', 'CDRNumber2', 'CDRNumber3', 'CDRNumber4']
 const matchKeys = MATCHED_BY.map((f) => `${f}Key`)
 /** Keys or IDs in one statement's IN list. */
 const IN_CHUNK = 10_000
 const UPDATE_CHUNK = 500
 export const IMPORT_PAGE_CACHE_MIB = 64
-const customerColumns = ['fallbackMarkup', ...callClasses.flatMap((c) => [customerDefault(c.tariff), customerDefault(c.markup)])]
-/** A customer's columns beside its number's in one joined row: `c_…`, as numbers share some names. */
-const customerAliases = customerColumns.map((c) => [c, `c_${c}`] as const)
 const CUSTOMER_ID = 'c_id'
 const CREDIT_WATCHED = 'c_creditWatched'
 /** What `KyselyCreditControl.withCreditLimits` asks of a customer's own row. */
 const creditWatchedSql = sql<number>`case when "c"."creditLimit" is not null or "c"."creditLimitCalls" is not null or "c"."creditLimitOverdue" is not null or "c"."creditLimitUnsent" is not null or ("c"."creditAlerts" is not null and "c"."creditAlerts" <> '[]') then 1 else 0 end`
-const joinedColumns = [
-  ...numberColumns.map((c) => `n.${c}`),
-  sql.ref('c.id').as(CUSTOMER_ID),
-  ...customerAliases.map(([c, as]) => sql.ref(`c.${c}`).as(as)),
-  creditWatchedSql.as(CREDIT_WATCHED),
-] as any[]
+
+/** A joined row's columns for some call classes: the number's, then its customer's as `c_…` (the tables share some names). */
+interface JoinedShape {
+  readonly select: any[]
+  /** The number's rating columns besides its ID and customer's. */
+  readonly settings: readonly string[]
+  /** Each customer column with its alias. */
+  readonly customer: readonly (readonly [string, string])[]
+}
+
+const shapes = new Map<string, JoinedShape>()
+
+/**
+ * The columns rating reads for these classes only: a row of every class's tariffs and markups
+ * (51 columns) took twice as long to read as one of a class's (bench/rating.ts, RESULTS), and a
+ * file's records are mostly of a few classes. One shape per set of classes, made once.
+ */
+function joinedShape(classes: readonly CallClass[]): JoinedShape {
+  const key = [...new Set(classes)].sort().join(',')
+  let shape = shapes.get(key)
+  if (!shape) {
+    const used = callClasses.filter((c) => classes.includes(c.key))
+    const numberColumns = [...matchColumns, ...used.flatMap((c) => [c.tariff, c.markup])]
+    const customer = ['fallbackMarkup', ...used.flatMap((c) => [customerDefault(c.tariff), customerDefault(c.markup)])].map((c) => [c, `c_${c}`] as const)
+    shape = {
+      select: [...numberColumns.map((c) => `n.${c}`), sql.ref('c.id').as(CUSTOMER_ID), ...customer.map(([c, as]) => sql.ref(`c.${c}`).as(as)), creditWatchedSql.as(CREDIT_WATCHED)],
+      settings: numberColumns.filter((c) => c !== 'id' && c !== 'customerID'),
+      customer,
+    }
+    shapes.set(key, shape)
+  }
+  return shape
+}
 const plans = [1, 2, 3, 4].map((i) => `discountPlan${i}`)
 const multipliers = [1, 2, 3, 4].map((i) => `discountPlanMultiplier${i}`)
 const allowanceCallColumns = ['id', 'customerID', 'numberID', 'tariffID', 'startTime', 'fingerprint', 'durationSeconds', 'bytes', 'events', 'callType', 'chargeBand', 'origination', 'recorded', 'cost', 'ratedDuration', 'allowanceSeconds', 'transactionID']
@@ -92,7 +105,8 @@ export class KyselyRatingData implements RatingData {
    * Kept with only their set values: most of a number's 30 rating columns are null, and absent
    * and null read the same to rating.
    */
-  async numbersByKeys(keys: readonly string[]): Promise<BatchNumbers> {
+  async numbersByKeys(keys: readonly string[], classes: readonly CallClass[]): Promise<BatchNumbers> {
+    const shape = joinedShape(classes)
     const byID = new Map<string, RatingNumber>()
     const customers = new Map<string, CustomerTariffSettings>()
     const creditWatched = new Set<string>()
@@ -107,18 +121,18 @@ export class KyselyRatingData implements RatingData {
         const rows = await this.db
           .selectFrom('numbers as n')
           .leftJoin('customers as c', 'c.id', 'n.customerID')
-          .select(joinedColumns)
+          .select(shape.select)
           .where(liveJoined)
           .where(this.dialect.inList(`n.${key}`, chunk))
           .execute()
         for (const r of rows) {
           matched.add(normaliseNumber(r[MATCHED_BY[i]]))
           const n: Record<string, unknown> = { numberID: String(r.id), customerID: String(r.customerID) }
-          for (const c of settingColumns) if (r[c] !== null && r[c] !== undefined) n[c] = r[c]
+          for (const c of shape.settings) if (r[c] !== null && r[c] !== undefined) n[c] = r[c]
           byID.set(n.numberID as string, n as unknown as RatingNumber)
           if (r[CUSTOMER_ID] === null || customers.has(n.customerID as string)) continue
           const customer: Record<string, unknown> = {}
-          for (const [column, as] of customerAliases) if (r[as] !== null && r[as] !== undefined) customer[column] = r[as]
+          for (const [column, as] of shape.customer) if (r[as] !== null && r[as] !== undefined) customer[column] = r[as]
           customers.set(n.customerID as string, customer as CustomerTariffSettings)
           if (Number(r[CREDIT_WATCHED]) === 1) creditWatched.add(n.customerID as string)
         }
