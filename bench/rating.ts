@@ -199,6 +199,8 @@ try {
   await api.stop()
   log(`big file: ${rows.toLocaleString('en-GB')} rows in ${big.seconds.toFixed(1)} s, rated ${big.body.rated}, peak RSS ${big.peakMB.toFixed(0)} MB, ${perRow(big)}`)
   if (big.body.imported !== rows || big.body.rated !== rows) throw new Error(`expected every row imported and rated: ${JSON.stringify(big.body)}`)
+  // The WAL keeps the size its largest transaction gave it: what an import with this page cache wrote.
+  if (db.kind === 'sqlite') log(`SQLite WAL after the big import: ${(statSync(`${db.file}-wal`, { throwIfNoEntry: false })?.size ?? 0) / 2 ** 20 | 0} MB`)
 
   // Database floor, as issue 22 means it: the imported rows inserted again in the import's
   // batches, through its statement, with no parsing, lookups or rating (bench/support/batch-floor.ts).
