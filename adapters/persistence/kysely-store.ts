@@ -12,6 +12,7 @@ import { RecentKeys } from './repositories/recent-keys.js'
 import { KyselyContactRepository } from './repositories/kysely-contact-repository.js'
 import { KyselyLifecycleLog } from './repositories/kysely-lifecycle-log.js'
 import { KyselyLedger } from './repositories/kysely-ledger.js'
+import { PlannerStatistics } from './planner-statistics.js'
 import { KyselyBillingRunSource } from './repositories/kysely-billing-run-source.js'
 import type { BillingRunSource } from '../../core/ports/billing-run-source.js'
 import { KyselyTermSchedule } from './repositories/kysely-term-schedule.js'
@@ -58,6 +59,7 @@ interface Shared {
   readonly recentKeys: RecentKeys
   readonly factories: Partial<Record<ResourceName, RepositoryFactory>>
   readonly actor: () => Actor
+  readonly statistics: PlannerStatistics
 }
 
 /** The Kysely implementation of the Store port, for one connection or one transaction. */
@@ -81,11 +83,21 @@ export class KyselyStore implements Store {
     private readonly resources: ReadonlyMap<ResourceName, Resource>,
     options: StoreOptions = {},
     private readonly inTransaction = false,
-    private readonly shared: Shared = { queries: new CompiledQueries(), recentKeys: new RecentKeys(options.keyCacheMs ?? 0), factories: options.factories ?? {}, actor: options.actor ?? (() => SYSTEM_ACTOR) },
+    private readonly shared: Shared = {
+      queries: new CompiledQueries(),
+      recentKeys: new RecentKeys(options.keyCacheMs ?? 0),
+      factories: options.factories ?? {},
+      actor: options.actor ?? (() => SYSTEM_ACTOR),
+      statistics: new PlannerStatistics(dialect.statistics),
+    },
   ) {
     this.apiKeys = new KyselyApiKeyRepository(db, shared.queries, shared.recentKeys)
     this.lifecycle = new KyselyLifecycleLog(db, dialect)
-    this.ledger = new KyselyLedger(db, dialect)
+    // Statistics are looked at once writes commit: at once here, after the commit in a transaction.
+    this.ledger = new KyselyLedger(db, dialect, async (table, rows) => {
+      shared.statistics.wrote(table, rows)
+      if (!inTransaction) await shared.statistics.refresh(db)
+    })
     this.runSource = new KyselyBillingRunSource(db, dialect)
     this.runPartitions = new KyselyRunPartitions(db, dialect)
     this.rating = new KyselyRatingData(db, dialect)
@@ -172,6 +184,10 @@ export class KyselyStore implements Store {
     return this.db
       .transaction()
       .execute((trx) => work(new KyselyStore(trx, this.dialect, this.resources, {}, true, this.shared)))
+      .then(async (result) => {
+        await this.shared.statistics.refresh(this.db)
+        return result
+      })
   }
 
   async lock(key: string): Promise<void> {

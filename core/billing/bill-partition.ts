@@ -6,7 +6,7 @@ import { refreshCreditAlerts } from '../credit/credit-alerts.js'
 import { settleAccounts } from './settle-accounts.js'
 import { billBatch } from './bill-batch.js'
 import { progressValues, runProgress, type RunProgress } from './run-progress.js'
-import { statisticsDue, type RunExecution } from './run-execution.js'
+import type { RunExecution } from './run-execution.js'
 
 /**
  * Batches a transaction bills before it commits. Batches are small for memory's sake (see
@@ -43,7 +43,6 @@ export async function billPartition(ctx: PlatformContext, run: BillingRun, cutof
     pageSize = step.size
     exec.add(step)
     if (step.progress && step.customers > 0) exec.onProgress?.(step.progress)
-    if (step.progress && statisticsDue(step.progress.customersDone - step.customers, step.progress.customersDone)) await ctx.store.ledger.refreshStatistics()
     if (step.finished) return
   }
 }

@@ -20,7 +20,6 @@ const WEIGHTS_PAGE = 10_000
 export async function planRun(ctx: PlatformContext, run: BillingRun, cutoff: DateOnly, partition: RunPartition, exec: RunExecution): Promise<void> {
   await rateUnratedCalls(ctx, cutoff)
   await rollRenewals(ctx, cutoff)
-  await ctx.store.ledger.refreshStatistics()
   const after = partition.afterCustomerID
   const { runPartitions } = ctx.store
   const partitions = runPartitions.parallel ? await splitRun(ctx, after, exec.partitionFeatures) : wholeRun(after, await ctx.store.runSource.customerCountAfter(after))

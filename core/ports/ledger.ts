@@ -59,12 +59,6 @@ export interface Ledger {
   /** Unapproved, not invoiced transactions of the customers dated on or before `date`, by customer, in ID order; never one that settles invoices (a payment). */
   invoiceable(customerIDs: readonly string[], date: string): Promise<Map<string, Invoiceable[]>>
   /**
-   * Brings the database's statistics of the ledger up to date. A billing run calls it as it
-   * grows the ledger: a plan chosen while the ledger looked empty scans the whole table once it
-   * holds a million rows (Postgres without fresh statistics: a full run slowed to a crawl).
-   */
-  refreshStatistics(): Promise<void>
-  /**
    * Inserts a billing run's invoices (one per customer at most) and puts their transactions on
    * them, approved: a few statements for a whole batch of customers. `inserts` are the batch's
    * new ledger rows, inserted here rather than by `write`: those an invoice takes go in approved

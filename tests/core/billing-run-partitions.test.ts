@@ -2,7 +2,6 @@ import fc from 'fast-check'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { PartitionSplitter, wholeRun } from '../../core/billing/run-partitions.js'
-import { statisticsDue } from '../../core/billing/run-execution.js'
 import type { CustomerWeight } from '../../core/ports/run-partitions.js'
 
 const test = suite('billing run partitions: customer ID ranges sized by features')
@@ -65,20 +64,6 @@ test('worked example: 5 features a customer, 12 a partition; a resumed run start
   ])
   assert.equal(split([], 12, 1), [{ afterCustomerID: '0', lastCustomerID: null, customersTotal: 0 }])
   assert.equal(wholeRun('0', 7), [{ afterCustomerID: '0', lastCustomerID: null, customersTotal: 7 }])
-})
-
-test('statistics are refreshed by the step that crosses 1,000 customers billed in the run, then each doubling', () => {
-  assert.equal([statisticsDue(0, 999), statisticsDue(0, 1_000), statisticsDue(999, 1_001), statisticsDue(1_000, 1_999), statisticsDue(1_999, 2_000), statisticsDue(2_000, 3_999)], [false, true, true, false, true, false])
-  // However the run's customers are cut into steps (by one worker or several), the refreshes are the points crossed.
-  fc.assert(
-    fc.property(fc.array(fc.integer({ min: 1, max: 700 }), { maxLength: 60 }), (steps) => {
-      let done = 0
-      let refreshes = 0
-      for (const s of steps) if (statisticsDue(done, (done += s))) refreshes++
-      const points = done < 1_000 ? 0 : Math.floor(Math.log2(done / 1_000)) + 1
-      assert.ok(refreshes <= points && (points === 0 || refreshes >= 1), `${refreshes} refreshes for ${points} points`)
-    }),
-  )
 })
 
 test.run()

@@ -64,8 +64,8 @@ export interface DatabaseDialect {
   addIdColumn<T extends string>(table: CreateTableBuilder<T, never>): CreateTableBuilder<T, 'id'>
   /** Column type for a foreign key to an `id` column. */
   readonly idRefType: ColumnDataType
-  /** Refreshes the planner's statistics of tables a job has just grown (Postgres `ANALYZE`; SQLite's planner needs none). */
-  analyze(db: Kysely<any>, tables: readonly string[]): Promise<void>
+  /** The planner's statistics of tables, kept current as jobs grow them (see `PlannerStatistics`); null where the planner needs none (SQLite). */
+  readonly statistics: StatisticsDialect | null
   /** The placeholder of the `index`-th (from 1) parameter in SQL written by hand (bulk inserts). */
   placeholder(index: number): string
   /**
@@ -153,4 +153,12 @@ export interface DatabaseDialect {
    * in bench/RESULTS.md). Postgres: null, its driver parses the text of every column in any case.
    */
   packedRead(table: string, fields: readonly Field[]): PackedRead | null
+}
+
+/** How a database's planner statistics of a table are read and refreshed. */
+export interface StatisticsDialect {
+  /** Rows the planner last counted in the table, and rows written to it since by any connection (as far as the database has counted them yet). */
+  tableCounts(db: Kysely<any>, table: string): Promise<{ known: number; modified: number }>
+  /** Counts the table again (`ANALYZE`). */
+  analyze(db: Kysely<any>, table: string): Promise<void>
 }

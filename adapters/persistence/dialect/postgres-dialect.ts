@@ -1,6 +1,7 @@
 import { CompiledQuery, sql } from 'kysely'
 import { writeRows } from './bulk-rows.js'
 import type { DatabaseDialect } from './dialect.js'
+import { postgresStatistics } from './postgres-statistics.js'
 import { postgresWireJson } from './postgres-wire-json.js'
 
 /** A bigint's canonical decimal text: no sign on zero, no leading zeros. */
@@ -13,9 +14,7 @@ export const postgresDialect: DatabaseDialect = {
   idRefType: 'bigint',
   // node-postgres has no BigInt serialiser; decimal text is exact.
   placeholder: (index) => `$${index}`,
-  async analyze(db, tables) {
-    for (const table of tables) await sql`analyze ${sql.id(table)}`.execute(db)
-  },
+  statistics: postgresStatistics,
   columnarInsertSql(table, columns, types, doNothingOn) {
     const arrays = types.map((type, i) => `$${i + 1}::${type}[]`).join(', ')
     const conflict = doNothingOn ? ` on conflict (${quoteIdent(doNothingOn)}) do nothing` : ''

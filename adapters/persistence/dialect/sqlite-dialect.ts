@@ -10,7 +10,7 @@ export const sqliteDialect: DatabaseDialect = {
   addIdColumn: (t) => t.addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement()),
   idRefType: 'integer',
   placeholder: () => '?',
-  analyze: async () => {},
+  statistics: null,
   columnarInsertSql: () => null,
   arrayParameter: (values) => values,
   inList: (column, values) => sql<boolean>`${sql.ref(column)} in (select value from json_each(${JSON.stringify(values)}))`,

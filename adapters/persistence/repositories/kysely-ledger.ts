@@ -23,6 +23,8 @@ export class KyselyLedger implements Ledger {
   constructor(
     private readonly db: Kysely<any>,
     private readonly dialect: DatabaseDialect,
+    /** Told the rows each write adds to, changes in or removes from a table (see `PlannerStatistics`). */
+    private readonly wrote: (table: string, rows: number) => Promise<void> = async () => {},
   ) {
     this.codec = new RowCodec(catalogue.transactions, dialect)
     this.marks = new KyselyLedgerMarks(db, dialect)
@@ -79,6 +81,7 @@ export class KyselyLedger implements Ledger {
     const reconciled = writes.reconciled ?? new Map<string, string>()
     await this.marks.drop([...new Set(writes.features)].filter((f) => !reconciled.has(f)))
     if (reconciled.size) await this.marks.store(reconciled)
+    await this.wrote('transactions', writes.deletes.length + writes.updates.length + writes.inserts.length)
   }
 
   async balances(customerIDs: readonly string[]): Promise<Map<string, Money>> {
@@ -161,11 +164,11 @@ export class KyselyLedger implements Ledger {
     return { amount: fromUnits(this.dialect.decodeBigint(r.amount ?? 0)), count: Number(r.count) }
   }
 
-  async refreshStatistics(): Promise<void> {
-    await this.dialect.analyze(this.db, ['transactions', 'invoices'])
-  }
-
   async raiseInvoices(invoices: readonly NewInvoice[], billingRunID: string, inserts: readonly Values[] = []): Promise<Invoice[]> {
-    return raiseRunInvoices(this.db, this.dialect, invoices, billingRunID, inserts)
+    const stored = await raiseRunInvoices(this.db, this.dialect, invoices, billingRunID, inserts)
+    await this.wrote('invoices', invoices.length)
+    // The batch's new rows, and the rows already in the ledger that went on the invoices.
+    await this.wrote('transactions', invoices.reduce((n, i) => n + i.transactionIDs.length, inserts.length))
+    return stored
   }
 }
