@@ -25,7 +25,8 @@ const matchKeys = MATCHED_BY.map((f) => `${f}Key`)
 /** Keys or IDs in one statement's IN list. */
 const IN_CHUNK = 10_000
 const UPDATE_CHUNK = 500
-export const IMPORT_PAGE_CACHE_MIB = 64
+/** SQLite pages an import keeps in memory (`importing`). */
+export const IMPORT_PAGE_CACHE_MIB = 16
 const CUSTOMER_ID = 'c_id'
 const CREDIT_WATCHED = 'c_creditWatched'
 /** What `KyselyCreditControl.withCreditLimits` asks of a customer's own row. */
@@ -256,8 +257,10 @@ export class KyselyRatingData implements RatingData {
   /**
    * A 5,000,000-row import into SQLite's default 2 MB page cache wrote 100 GB to the WAL in ten
    * minutes: the three indexes with random keys (fingerprint, customer, number) no longer fit, so
-   * every row spilled and re-read their pages. 64 MiB holds their upper levels; the memory is
-   * given back when the import ends.
+   * every row spilled and re-read their pages. A wider cache keeps their upper levels; 64 MiB
+   * was given once, but it also filled with the batch lookups' number and customer pages and held
+   * the server over its memory target, and 16 MiB is enough for the upper levels (sizes and
+   * figures in bench/RESULTS.md). The memory is given back when the import ends.
    */
   async importing<T>(work: () => Promise<T>): Promise<T> {
     const restore = await this.dialect.widenPageCache(this.db, IMPORT_PAGE_CACHE_MIB)
