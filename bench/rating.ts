@@ -13,6 +13,9 @@ import { numberOf, seedCustomers } from './support/fixtures.js'
 import { peakRssOf, rssOf } from './support/machine.js'
 import { log, Report } from './support/report.js'
 import { median } from './support/stats.js'
+import { batchedInsertSeconds } from './support/batch-floor.js'
+import { IMPORT_BATCH } from '../core/rating/import-usage.js'
+import { IMPORT_PAGE_CACHE_MIB } from '../adapters/persistence/repositories/kysely-rating-data.js'
 
 /**
  * Rating: at least 50,000 call records a second imported and rated (POST /usageFiles, streamed),
@@ -102,14 +105,17 @@ function databaseCpu(db: BenchDatabase): { readonly url: string; sample(): Promi
  * peak, and the server's CPU seconds: on a shared machine wall time follows the load, CPU time per
  * row much less.
  */
-async function upload(api: ApiServer, path: string): Promise<{ seconds: number; peakMB: number; rss: number[]; cpuSeconds: number; dbCpuSeconds: number | null; load: string; body: any }> {
+async function upload(api: ApiServer, path: string): Promise<{ seconds: number; peakMB: number; walPeak: number; rss: number[]; cpuSeconds: number; dbCpuSeconds: number | null; load: string; body: any }> {
   const load = loadavg().map((l) => l.toFixed(2)).join(' ')
   await dbCpu?.sample()
   const dbCpuBefore = dbCpu?.seconds() ?? 0
   const cpuBefore = cpuSecondsOf(api.child.pid)
   let peak = 0
+  let walPeak = 0
   const rss: number[] = []
   const sampler = setInterval(async () => {
+    // The WAL grows while the import's one transaction spills pages, and is emptied when the server stops.
+    if (db.file) walPeak = Math.max(walPeak, statSync(`${db.file}-wal`, { throwIfNoEntry: false })?.size ?? 0)
     const mb = await rssOf(api.child.pid)
     if (mb !== null) rss.push(mb)
     peak = Math.max(peak, mb ?? 0)
@@ -134,7 +140,7 @@ async function upload(api: ApiServer, path: string): Promise<{ seconds: number; 
     const cpuSeconds = cpuSecondsOf(api.child.pid) - cpuBefore
     await dbCpu?.sample()
     const dbCpuSeconds = dbCpu ? dbCpu.seconds() - dbCpuBefore : null
-    return { seconds, peakMB: Math.max(peak, (await peakRssOf(api.child.pid)) ?? 0), rss, cpuSeconds, dbCpuSeconds, load: `${load} → ${loadavg().map((l) => l.toFixed(2)).join(' ')}`, body }
+    return { seconds, peakMB: Math.max(peak, (await peakRssOf(api.child.pid)) ?? 0), walPeak, rss, cpuSeconds, dbCpuSeconds, load: `${load} → ${loadavg().map((l) => l.toFixed(2)).join(' ')}`, body }
   } finally {
     clearInterval(sampler)
   }
@@ -196,17 +202,24 @@ try {
   await api.stop()
   log(`big file: ${rows.toLocaleString('en-GB')} rows in ${big.seconds.toFixed(1)} s, rated ${big.body.rated}, peak RSS ${big.peakMB.toFixed(0)} MB, ${perRow(big)}`)
   if (big.body.imported !== rows || big.body.rated !== rows) throw new Error(`expected every row imported and rated: ${JSON.stringify(big.body)}`)
+  if (db.kind === 'sqlite') log(`SQLite WAL at most ${(big.walPeak / 2 ** 20).toFixed(0)} MB during the big import (what its page cache made it write)`)
+
+  // Database floor, as issue 22 means it: the imported rows inserted again in the import's
+  // batches, through its statement, with no parsing, lookups or rating (bench/support/batch-floor.ts).
+  const batchFloorSeconds = await batchedInsertSeconds(db, String(big.body.id), CALL_COLUMNS, IMPORT_BATCH, IMPORT_PAGE_CACHE_MIB)
+  log(`database floor: the ${rows.toLocaleString('en-GB')} imported rows inserted again in batches of ${IMPORT_BATCH} in ${batchFloorSeconds.toFixed(1)} s`)
 
   // Database floor: the imported rows inserted again by the database itself, with the same values
   // (customers, numbers, times: the same index positions), fingerprints changed to new 64-character
   // keys and the import's conflict clause; nothing is sent, parsed or rated, so this is what the
   // database alone takes for these rows. SQLite gets the import's page cache.
+  // Run second, leaving out the first floor's rows (their fingerprints end in x, never a hex digit).
   const copied = CALL_COLUMNS.map((c) => (c === 'fingerprint' ? `substr("fingerprint", 2) || 'f'` : `"${c}"`)).join(', ')
   const floorWriter = openBulkWriter(db)
-  if (db.kind === 'sqlite') await floorWriter.exec('pragma cache_size = -65536')
+  if (db.kind === 'sqlite') await floorWriter.exec(`pragma cache_size = ${-IMPORT_PAGE_CACHE_MIB * 1024}`)
   const floorStart = performance.now()
   await floorWriter.exec(
-    `insert into calls (${CALL_COLUMNS.map((c) => `"${c}"`).join(', ')}) select ${copied} from calls where "usageFileID" = ${Number(big.body.id)} on conflict ("fingerprint") do nothing`,
+    `insert into calls (${CALL_COLUMNS.map((c) => `"${c}"`).join(', ')}) select ${copied} from calls where "usageFileID" = ${Number(big.body.id)} and substr("fingerprint", 64) <> 'x' on conflict ("fingerprint") do nothing`,
   )
   const floorSeconds = (performance.now() - floorStart) / 1000
   await floorWriter.close()
@@ -229,13 +242,22 @@ try {
   log(`baseline: ${rows.toLocaleString('en-GB')} rows bulk-inserted in ${baseSeconds.toFixed(1)} s`)
   report.add({ name: `call records imported and rated (${rows.toLocaleString('en-GB')}-row file, ${(customers * 3).toLocaleString('en-GB')} numbers, a tenth with allowances)`, target: '>= 50,000/s', measured: rate, unit: 'rows/s', baseline: baseRate, ratio: rate / baseRate, pass: rate >= 50_000 })
   report.add({
-    name: 'import throughput against the database floor of the same run (INSERT … SELECT of the same rows)',
+    name: `import throughput against the database floor of the same run (the same rows inserted in the import's batches of ${IMPORT_BATCH}, no rating)`,
     target: '>= 0.8 x floor',
+    measured: rate,
+    unit: 'rows/s',
+    baseline: rows / batchFloorSeconds,
+    ratio: rate / (rows / batchFloorSeconds),
+    pass: rate / (rows / batchFloorSeconds) >= 0.8,
+  })
+  report.add({
+    name: 'import throughput against the same rows inserted by one INSERT … SELECT (the database alone, no statement per batch)',
+    target: 'info',
     measured: rate,
     unit: 'rows/s',
     baseline: rows / floorSeconds,
     ratio: rate / (rows / floorSeconds),
-    pass: rate / (rows / floorSeconds) >= 0.8,
+    pass: null,
   })
   report.add({
     name: "database floor: the imported rows inserted again by the database itself (INSERT … SELECT, same values, new fingerprints)",
@@ -261,8 +283,8 @@ try {
       pass: null,
     })
   }
-  // Flat: RSS stops growing once the import's fixed costs are paid (the page cache it widens to
-  // 64 MiB, the batch buffers); the median over the last quarter of the import against the median
+  // Flat: RSS stops growing once the import's fixed costs are paid (the page cache it widens,
+  // the batch buffers); the median over the last quarter of the import against the median
   // over its second quarter (RSS sampled five times a second).
   const quarter = Math.floor(big.rss.length / 4)
   const flatBy = median(big.rss.slice(-quarter)) - median(big.rss.slice(quarter, 2 * quarter))
@@ -284,7 +306,7 @@ try {
   })
   report.add({
     name: 'server peak RSS during the import, against a small file',
-    target: `informative (a ${small.toLocaleString('en-GB')}-row file does not fill the 64 MiB import page cache)`,
+    target: `informative (a ${small.toLocaleString('en-GB')}-row file does not fill the ${IMPORT_PAGE_CACHE_MIB} MiB import page cache)`,
     measured: big.peakMB,
     unit: 'MB',
     baseline: first.peakMB,

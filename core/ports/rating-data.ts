@@ -1,4 +1,5 @@
 import type { Stamp } from '../dates/stamp.js'
+import type { CallClass } from '../fields/call-classes.js'
 import type { Money } from '../money/money.js'
 import type { Origination } from '../fields/originations.js'
 import type { AllowanceHolder } from '../rating/allowances.js'
@@ -71,6 +72,19 @@ export interface AllowanceUpdate {
   readonly updatedStamp: Stamp
 }
 
+/** A batch's numbers and what their customers' rows say to rating and to credit control. */
+export interface BatchNumbers {
+  /** By ID. */
+  readonly numbers: RatingNumber[]
+  /** Default tariffs and markups of the numbers' customers, by customer ID. */
+  readonly customers: Map<string, CustomerTariffSettings>
+  /**
+   * Those customers with a credit limit or a stored credit alert of their own (contract 10.6):
+   * the others' alerts can only come from a number's `creditLimit`.
+   */
+  readonly creditWatched: ReadonlySet<string>
+}
+
 /**
  * What rating reads, a batch of records at a time (memory follows the batch, not the number of
  * numbers), with only the columns it needs, and how calls are written.
@@ -82,11 +96,13 @@ export interface RatingData {
    * the database writes the last one. False where the database has one connection (SQLite).
    */
   readonly readsBesideWrites: boolean
-  /** Live numbers whose `number` or `CDRNumber..4`, in canonical form (`normaliseNumber`), is one of `keys`; by ID. */
-  numbersByKeys(keys: readonly string[]): Promise<RatingNumber[]>
+  /**
+   * Live numbers whose `number` or `CDRNumber..4`, in canonical form (`normaliseNumber`), is one
+   * of `keys`, with their customers: read together, as one batch's lookup. Only the tariffs and
+   * markups of `classes` (the batch's records' classes) are read.
+   */
+  numbersByKeys(keys: readonly string[], classes: readonly CallClass[]): Promise<BatchNumbers>
   ignoreTraffic(): Promise<IgnoreTrafficEntry[]>
-  /** Default tariffs and markups of those of these customers that have any. */
-  customersByIds(ids: readonly string[]): Promise<Map<string, CustomerTariffSettings>>
   /** Call tariffs with their rate rows, by name. */
   tariffs(): Promise<Map<string, RatingTariff>>
   /** Live numbers and features of these customers that hold a discount plan, and live numbers that name a pool. */

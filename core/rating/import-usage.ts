@@ -18,7 +18,7 @@ import type { UsageRecord } from './usage-record.js'
  * long enough for V8 to move it to the old generation: 5,000 kept the server's peak RSS about
  * 50 MB higher than 1,000, at the same CPU per row (bench/rating.ts).
  */
-const BATCH = 1000
+export const IMPORT_BATCH = 1000
 
 /** Customers' months waiting for their allowances to be allocated, before they are allocated mid-import. */
 const TOUCHED_AT_MOST = 20_000
@@ -75,6 +75,9 @@ async function importInto(ctx: PlatformContext, store: Store, lines: AsyncIterab
   // database allows, on another connection, so the next batch is looked up while this one is written.
   const reads = ctx.store.rating.readsBesideWrites ? ctx.store.rating : store.rating
   const shared = await loadRatingShared(reads, ctx.presets.discountPlans)
+  // A customer's own limits come with its numbers' lookup (`creditWatched`); numbers' limits are
+  // asked of a batch's other customers only when some number has one.
+  const numberLimits = await store.creditControl.anyNumberCreditLimits()
   const now = ctx.clock.now()
   const file = await store.repository('usageFiles').insert({ name, createdStamp: now, updatedStamp: now })
   const reader = new UsageFileReader()
@@ -113,7 +116,7 @@ async function importInto(ctx: PlatformContext, store: Store, lines: AsyncIterab
       .insertCalls(calls)
       .then(async (n) => {
         imported += n
-        await refreshCreditAlerts(store, [...customers], now)
+        await refreshCreditAlerts(store, await creditCandidates([...customers], context.creditWatched), now, { candidates: true })
       })
       .then(undefined, (error: unknown) => void (failure ??= { error }))
     // Allocated once its calls are in; a month touched again later is allocated again then. So
@@ -122,6 +125,13 @@ async function importInto(ctx: PlatformContext, store: Store, lines: AsyncIterab
       await written()
       await reallocate()
     }
+  }
+  // Customers with a limit of their own or an alert stored, and when some number has a limit,
+  // those of the others with such a number: the customers whose alerts the calls can change.
+  const creditCandidates = async (customers: readonly string[], watched: ReadonlySet<string>) => {
+    const others = customers.filter((id) => !watched.has(id))
+    const byNumber = new Set(numberLimits && others.length ? await store.creditControl.withNumberCreditLimits(others) : [])
+    return customers.filter((id) => watched.has(id) || byNumber.has(id))
   }
   const reallocate = async () => {
     const months = touched.take()
@@ -134,7 +144,7 @@ async function importInto(ctx: PlatformContext, store: Store, lines: AsyncIterab
       if (!record) continue
       rows++
       records.push(record)
-      if (records.length >= BATCH) await flush()
+      if (records.length >= IMPORT_BATCH) await flush()
     }
     reader.finish()
     if (records.length > 0) await flush()

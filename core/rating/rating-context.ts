@@ -1,5 +1,6 @@
 import type { Stamp } from '../dates/stamp.js'
-import type { RatingData } from '../ports/rating-data.js'
+import type { CallClass } from '../fields/call-classes.js'
+import type { BatchNumbers, RatingData } from '../ports/rating-data.js'
 import type { DiscountPlan } from '../presets/discount-plans.js'
 import { customerAllowances, mayUseAllowance, type AllowanceHolder, type CustomerAllowances } from './allowances.js'
 import { buildNumberIndex, indexIgnores, recordKey, type IgnoreTrafficEntry } from './match-number.js'
@@ -20,6 +21,8 @@ export interface BatchContext extends RatingContext {
   readonly allowances: ReadonlyMap<string, CustomerAllowances>
   /** What `rateRecord` is given for these allowances (`provisionalAllowance`). */
   readonly allowance: AllowanceOf
+  /** The numbers' customers with a credit limit or stored alert of their own (`BatchNumbers`). */
+  readonly creditWatched: ReadonlySet<string>
 }
 
 export async function loadRatingShared(data: RatingData, plans: Readonly<Record<string, DiscountPlan>>): Promise<RatingShared> {
@@ -27,23 +30,24 @@ export async function loadRatingShared(data: RatingData, plans: Readonly<Record<
   return { tariffs, tariffsById: new Map([...tariffs.values()].map((t) => [t.id, t])), ignored: indexIgnores(ignores), plans }
 }
 
+const NO_NUMBERS: BatchNumbers = { numbers: [], customers: new Map(), creditWatched: new Set() }
+
 /**
  * Loads what a batch of records needs: the live numbers they match (looked up by index), those
  * numbers' customers' tariff settings and allowances. Memory follows the batch.
  */
 export async function loadBatchContext(data: RatingData, shared: RatingShared, records: readonly UsageRecord[]): Promise<BatchContext> {
   const keys = new Set<string>()
+  const classes = new Set<CallClass>()
   for (const r of records) {
     const key = recordKey(r)
     if (key) keys.add(key)
+    classes.add(r.callClass)
   }
-  const numbers = keys.size ? await data.numbersByKeys([...keys]) : []
-  const customerIDs = [...new Set(numbers.map((n) => n.customerID))]
-  const [customers, holders] = customerIDs.length
-    ? await Promise.all([data.customersByIds(customerIDs), data.allowanceHolders(customerIDs)])
-    : [new Map(), [] as AllowanceHolder[]]
+  const { numbers, customers, creditWatched } = keys.size ? await data.numbersByKeys([...keys], [...classes]) : NO_NUMBERS
+  const holders = customers.size ? await data.allowanceHolders([...customers.keys()]) : []
   const allowances = allowancesByCustomer(holders, shared.plans)
-  return { numbers: buildNumberIndex(numbers, shared.ignored), customers, tariffs: shared.tariffs, allowances, allowance: provisionalAllowance(allowances) }
+  return { numbers: buildNumberIndex(numbers, shared.ignored), customers, tariffs: shared.tariffs, allowances, allowance: provisionalAllowance(allowances), creditWatched }
 }
 
 /** Each customer's pools, from its holders. */

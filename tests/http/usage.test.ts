@@ -38,6 +38,21 @@ for (const target of activeTargets()) {
     assert.is((await h.request('GET', `/customers/${customer}/calls`)).body.length, 2)
   })
 
+  test("records of several classes in one batch are each priced by their class's tariff, the number's or the customer's", async ({ h }) => {
+    const t = (await h.request('POST', '/tariffs', { name: 'UK National', baseRoundSeconds: 60 })).body.id
+    await h.request('POST', `/tariffs/${t}/tariffDetails`, { chargeBand: 'NAT', timeBand: 'day', cost: '0.05', costConnection: '0.01' })
+    const customer = (await h.request('POST', '/customers', { defaultNationalTariff: 'UK National' })).body.id
+    const number = (await h.request('POST', `/customers/${customer}/numbers`, { number: '01632 960 050', mobileTariff: 'UK Mobile' })).body.id
+    // 61 s of mobile on the number's tariff: 0.02 + 0.10 × 2; 30 s national on the customer's: 0.01 + 0.05 × 1.
+    const r = await upload(h, csv('01632960050,07700900201,2026-01-14T10:00:00Z,61,MOB,mobile,Gamma', '01632960050,01632960999,2026-01-14T10:01:00Z,30,NAT,national,Gamma'))
+    assert.is(r.status, 201, JSON.stringify(r.body))
+    const calls = (await h.request('GET', `/numbers/${number}/calls`)).body
+    assert.equal(calls.map((c: any) => [c.callType, c.cost, c.tariffID === t]), [
+      ['mobile', 0.22, false],
+      ['national', 0.06, true],
+    ])
+  })
+
   test('one bad row rejects the whole file with its line number; nothing of it is kept', async ({ h, customer }) => {
     const before = (await h.request('GET', '/calls')).body.length
     const r = await upload(h, csv('01632960001,07700900125,2026-01-14T11:00:00Z,30,MOB,mobile,Gamma', '01632960001,07700900126,not-a-time,30,MOB,mobile,Gamma'))

@@ -1,10 +1,10 @@
 import { CompiledQuery, sql, type ColumnDataType } from 'kysely'
-import { callClasses, customerDefault } from '../../../core/fields/call-classes.js'
+import { callClasses, customerDefault, type CallClass } from '../../../core/fields/call-classes.js'
 import { catalogue } from '../../../core/fields/catalogue.js'
 import type { Values } from '../../../core/fields/item.js'
 import type { Stamp } from '../../../core/dates/stamp.js'
 import type { Money } from '../../../core/money/money.js'
-import type { AllowanceCall, AllowanceUpdate, NewCall, RatingData } from '../../../core/ports/rating-data.js'
+import type { AllowanceCall, AllowanceUpdate, BatchNumbers, NewCall, RatingData } from '../../../core/ports/rating-data.js'
 import type { AllowanceHolder } from '../../../core/rating/allowances.js'
 import type { IgnoreTrafficEntry, IgnoreTrafficType } from '../../../core/rating/match-number.js'
 import type { RatingNumber } from '../../../core/rating/rate-record.js'
@@ -19,31 +19,58 @@ import { columnType } from '../schema/columns.js'
 import type { Db } from '../schema/tables.js'
 import { holdsAllowance } from '../migrations/0018-allowances.js'
 
-const numberColumns = [
-  'id',
-  'customerID',
-  'number',
-  'CDRNumber',
-  'CDRNumber2',
-  'CDRNumber3',
-  'CDRNumber4',
-  'fallbackMarkup',
-  ...callClasses.flatMap((c) => [c.tariff, c.markup]),
-] as const
-const settingColumns = numberColumns.filter((c) => c !== 'id' && c !== 'customerID')
+const matchColumns = ['id', 'customerID', 'number', 'CDRNumber', 'CDRNumber2', 'CDRNumber3', 'CDRNumber4', 'fallbackMarkup']
 const MATCHED_BY = ['number', 'CDRNumber', 'CDRNumber2', 'CDRNumber3', 'CDRNumber4'] as const
 const matchKeys = MATCHED_BY.map((f) => `${f}Key`)
 /** Keys or IDs in one statement's IN list. */
 const IN_CHUNK = 10_000
 const UPDATE_CHUNK = 500
-const IMPORT_PAGE_CACHE_MIB = 64
-const customerColumns = ['id', 'fallbackMarkup', ...callClasses.flatMap((c) => [customerDefault(c.tariff), customerDefault(c.markup)])] as const
+/** SQLite pages an import keeps in memory (`importing`). */
+export const IMPORT_PAGE_CACHE_MIB = 16
+const CUSTOMER_ID = 'c_id'
+const CREDIT_WATCHED = 'c_creditWatched'
+/** What `KyselyCreditControl.withCreditLimits` asks of a customer's own row. */
+const creditWatchedSql = sql<number>`case when "c"."creditLimit" is not null or "c"."creditLimitCalls" is not null or "c"."creditLimitOverdue" is not null or "c"."creditLimitUnsent" is not null or ("c"."creditAlerts" is not null and "c"."creditAlerts" <> '[]') then 1 else 0 end`
+
+/** A joined row's columns for some call classes: the number's, then its customer's as `c_…` (the tables share some names). */
+interface JoinedShape {
+  readonly select: any[]
+  /** The number's rating columns besides its ID and customer's. */
+  readonly settings: readonly string[]
+  /** Each customer column with its alias. */
+  readonly customer: readonly (readonly [string, string])[]
+}
+
+const shapes = new Map<string, JoinedShape>()
+
+/**
+ * The columns rating reads for these classes only: a row of every class's tariffs and markups
+ * (51 columns) took twice as long to read as one of a class's (bench/rating.ts, RESULTS), and a
+ * file's records are mostly of a few classes. One shape per set of classes, made once.
+ */
+function joinedShape(classes: readonly CallClass[]): JoinedShape {
+  const key = [...new Set(classes)].sort().join(',')
+  let shape = shapes.get(key)
+  if (!shape) {
+    const used = callClasses.filter((c) => classes.includes(c.key))
+    const numberColumns = [...matchColumns, ...used.flatMap((c) => [c.tariff, c.markup])]
+    const customer = ['fallbackMarkup', ...used.flatMap((c) => [customerDefault(c.tariff), customerDefault(c.markup)])].map((c) => [c, `c_${c}`] as const)
+    shape = {
+      select: [...numberColumns.map((c) => `n.${c}`), sql.ref('c.id').as(CUSTOMER_ID), ...customer.map(([c, as]) => sql.ref(`c.${c}`).as(as)), creditWatchedSql.as(CREDIT_WATCHED)],
+      settings: numberColumns.filter((c) => c !== 'id' && c !== 'customerID'),
+      customer,
+    }
+    shapes.set(key, shape)
+  }
+  return shape
+}
 const plans = ([1, 2, 3, 4] as const).map((i) => `discountPlan${i}` as const)
 const multipliers = ([1, 2, 3, 4] as const).map((i) => `discountPlanMultiplier${i}` as const)
 const allowanceCallColumns = ['id', 'customerID', 'numberID', 'tariffID', 'startTime', 'fingerprint', 'durationSeconds', 'bytes', 'events', 'callType', 'chargeBand', 'origination', 'recorded', 'cost', 'ratedDuration', 'allowanceSeconds', 'transactionID'] as const
 // Written as literals, not parameters: SQLite uses a partial index only when the query's own
 // condition is the index's (migrations/0018-allowances.ts).
 const live = sql<boolean>`"isDropped" = 0`
+const liveJoined = sql<boolean>`"n"."isDropped" = 0`
 
 const chunks = <T>(xs: readonly T[], size: number): T[][] => {
   const out: T[][] = []
@@ -71,14 +98,19 @@ export class KyselyRatingData implements RatingData {
   readonly readsBesideWrites: boolean
 
   /**
-   * Live numbers by their canonical `…Key` columns, each looked up in its partial index: an
-   * import reads the numbers of each batch of records instead of every number, whose memory grew
-   * with the number of numbers (bench/rating.ts).
+   * Live numbers by their canonical `…Key` columns, each looked up in its partial index, joined
+   * to their customers: an import reads the numbers of each batch of records instead of every
+   * number, whose memory grew with the number of numbers, and reads a number's customer in the
+   * same statement rather than in two more lookups by customer ID, one for tariffs and one for
+   * credit limits (bench/rating.ts; figures in bench/RESULTS.md).
    * Kept with only their set values: most of a number's 30 rating columns are null, and absent
    * and null read the same to rating.
    */
-  async numbersByKeys(keys: readonly string[]): Promise<RatingNumber[]> {
+  async numbersByKeys(keys: readonly string[], classes: readonly CallClass[]): Promise<BatchNumbers> {
+    const shape = joinedShape(classes)
     const byID = new Map<string, RatingNumber>()
+    const customers = new Map<string, CustomerTariffSettings>()
+    const creditWatched = new Set<string>()
     // One statement per column, for the keys no column before it matched: a `number` beats a
     // `CDRNumber` (buildNumberIndex), and most records match by `number`, so the later columns
     // are rarely asked at all. (Given an OR of the five columns, SQLite scanned the table.)
@@ -87,32 +119,31 @@ export class KyselyRatingData implements RatingData {
       if (left.length === 0) break
       const matched = new Set<string>()
       for (const chunk of chunks(left, IN_CHUNK)) {
-        const rows = await this.db.selectFrom('numbers').select(numberColumns).where(live).where(this.dialect.inList(key, chunk)).execute()
+        const rows = await this.db
+          .selectFrom('numbers as n')
+          .leftJoin('customers as c', 'c.id', 'n.customerID')
+          .select(shape.select)
+          .where(liveJoined)
+          .where(this.dialect.inList(`n.${key}`, chunk))
+          .execute()
         for (const r of rows) {
           // Matched by its key, so the number the key was made from is set.
           matched.add(normaliseNumber(r[MATCHED_BY[i]]!))
           const n: Record<string, unknown> = { numberID: String(r.id), customerID: String(r.customerID) }
-          for (const c of settingColumns) if (r[c] !== null && r[c] !== undefined) n[c] = r[c]
+          for (const c of shape.settings) if (r[c] !== null && r[c] !== undefined) n[c] = r[c]
           byID.set(n.numberID as string, n as unknown as RatingNumber)
+          if (r[CUSTOMER_ID] === null || customers.has(n.customerID as string)) continue
+          const customer: Record<string, unknown> = {}
+          for (const [column, as] of shape.customer) if (r[as] !== null && r[as] !== undefined) customer[column] = r[as]
+          customers.set(n.customerID as string, customer as CustomerTariffSettings)
+          if (Number(r[CREDIT_WATCHED]) === 1) creditWatched.add(n.customerID as string)
         }
       }
       left = left.filter((k) => !matched.has(k))
     }
     // By ID: among numbers claiming the same digits the first wins (buildNumberIndex).
-    return [...byID.values()].sort((a, b) => compareIds(a.numberID, b.numberID))
-  }
-
-  async customersByIds(ids: readonly string[]): Promise<Map<string, CustomerTariffSettings>> {
-    const out = new Map<string, CustomerTariffSettings>()
-    for (const chunk of chunks(ids, IN_CHUNK)) {
-      const rows = await this.db
-        .selectFrom('customers')
-        .select(customerColumns)
-        .where(this.dialect.inList('id', chunk.map(Number)))
-        .execute()
-      for (const r of rows) out.set(String(r.id), r as CustomerTariffSettings)
-    }
-    return out
+    const numbers = [...byID.values()].sort((a, b) => compareIds(a.numberID, b.numberID))
+    return { numbers, customers, creditWatched }
   }
 
   async allowanceHolders(customerIDs: readonly string[]): Promise<AllowanceHolder[]> {
@@ -228,8 +259,10 @@ export class KyselyRatingData implements RatingData {
   /**
    * A 5,000,000-row import into SQLite's default 2 MB page cache wrote 100 GB to the WAL in ten
    * minutes: the three indexes with random keys (fingerprint, customer, number) no longer fit, so
-   * every row spilled and re-read their pages. 64 MiB holds their upper levels; the memory is
-   * given back when the import ends.
+   * every row spilled and re-read their pages. A wider cache keeps their upper levels; 64 MiB
+   * was given once, but it also filled with the batch lookups' number and customer pages and held
+   * the server over its memory target, and 16 MiB is enough for the upper levels (sizes and
+   * figures in bench/RESULTS.md). The memory is given back when the import ends.
    */
   async importing<T>(work: () => Promise<T>): Promise<T> {
     const restore = await this.dialect.widenPageCache(this.db, IMPORT_PAGE_CACHE_MIB)
