@@ -36,19 +36,28 @@ export class PlannerStatistics {
     if (this.dialect && rows > 0) this.written.set(table, (this.written.get(table) ?? 0) + rows)
   }
 
-  /** Refreshes what has gone stale; call it outside a transaction, after the writes committed. */
+  /**
+   * Refreshes what has gone stale; call it outside a transaction, after the writes committed.
+   * Never fails: the writes it follows are committed, and statistics only help the planner; a
+   * table whose refresh failed keeps its count and is tried again after the next commit.
+   */
   async refresh(db: Db): Promise<void> {
     if (!this.dialect) return
     for (const [table, written] of this.written) {
       if (!statisticsStale(written, this.known.get(table) ?? 0)) continue
-      const counts = await this.dialect.tableCounts(db, table)
-      if (statisticsStale(Math.max(written, counts.modified), counts.known)) {
-        await this.dialect.analyze(db, table)
-        this.written.set(table, 0)
-        this.known.set(table, (await this.dialect.tableCounts(db, table)).known)
-      } else {
-        this.known.set(table, counts.known)
-      }
+      await this.refreshTable(db, this.dialect, table, written).catch(() => {})
+    }
+  }
+
+  private async refreshTable(db: Db, dialect: StatisticsDialect, table: string, written: number): Promise<void> {
+    const counts = await dialect.tableCounts(db, table)
+    if (statisticsStale(Math.max(written, counts.modified), counts.known)) {
+      await dialect.analyze(db, table)
+      // Rows written while ANALYZE ran count towards the next refresh.
+      this.written.set(table, (this.written.get(table) ?? written) - written)
+      this.known.set(table, (await dialect.tableCounts(db, table)).known)
+    } else {
+      this.known.set(table, counts.known)
     }
   }
 }

@@ -4,7 +4,7 @@ import fc from 'fast-check'
 import { sql } from 'kysely'
 import type { Values } from '../../core/fields/item.js'
 import type { Money } from '../../core/money/money.js'
-import { FIRST_REFRESH_ROWS, statisticsStale } from '../../adapters/persistence/planner-statistics.js'
+import { FIRST_REFRESH_ROWS, PlannerStatistics, statisticsStale } from '../../adapters/persistence/planner-statistics.js'
 import type { Db } from '../../adapters/persistence/schema/tables.js'
 import { newCustomer } from '../support/billing.js'
 import { openHarness, type Harness } from '../support/harness.js'
@@ -45,6 +45,28 @@ rules('however the writes are cut into commits, a table that grows is refreshed 
       assert.ok(refreshes <= points && (points === 0 || refreshes >= 1), `${refreshes} refreshes for ${points} points at ${rows} rows`)
     }),
   )
+})
+rules('a refresh that fails does not fail the commit it follows, and is tried again after the next one', async () => {
+  let analyses = 0
+  let failing = true
+  const statistics = new PlannerStatistics({
+    tableCounts: async () => ({ known: 0, modified: 0 }),
+    analyze: async () => {
+      analyses++
+      if (failing) throw new Error('canceling statement due to lock timeout')
+    },
+  })
+  const db = {} as Db
+  statistics.wrote('transactions', 6_000)
+  await statistics.refresh(db)
+  assert.is(analyses, 1)
+  failing = false
+  statistics.wrote('transactions', 1)
+  await statistics.refresh(db)
+  assert.is(analyses, 2, 'the 6,001 rows still count')
+  statistics.wrote('transactions', 1)
+  await statistics.refresh(db)
+  assert.is(analyses, 2, 'and not after a refresh that succeeded')
 })
 rules.run()
 
