@@ -26,7 +26,7 @@ const matchKeys = MATCHED_BY.map((f) => `${f}Key`)
 const IN_CHUNK = 10_000
 const UPDATE_CHUNK = 500
 /** SQLite pages an import keeps in memory (`importing`). */
-export const IMPORT_PAGE_CACHE_MIB = 16
+export const IMPORT_PAGE_CACHE_MIB = 64
 const CUSTOMER_ID = 'c_id'
 const CREDIT_WATCHED = 'c_creditWatched'
 /** What `KyselyCreditControl.withCreditLimits` asks of a customer's own row. */
