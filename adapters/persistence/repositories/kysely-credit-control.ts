@@ -9,6 +9,16 @@ import { moneyColumn } from '../money-column.js'
 
 const CHUNK = 500
 
+/**
+ * Whether a customer row (as `alias`) has a credit limit or a stored alert of its own, the
+ * adapter's one statement of `hasCreditLimits` (core/credit/credit-alerts.ts): read by
+ * `withCreditLimits` and by rating's joined number lookup.
+ */
+export const creditWatched = (alias: string) => {
+  const c = (column: string) => sql.ref(`${alias}.${column}`)
+  return sql<boolean>`(${c('creditLimit')} is not null or ${c('creditLimitCalls')} is not null or ${c('creditLimitOverdue')} is not null or ${c('creditLimitUnsent')} is not null or (${c('creditAlerts')} is not null and ${c('creditAlerts')} <> '[]'))`
+}
+
 /** Credit control on the `customers`, `numbers`, `transactions`, `invoices` and `calls` tables. */
 export class KyselyCreditControl implements CreditControl {
   constructor(
@@ -133,15 +143,7 @@ export class KyselyCreditControl implements CreditControl {
         .selectFrom('customers')
         .select('id')
         .where('id', 'in', ids)
-        .where((eb) =>
-          eb.or([
-            eb('creditLimit', 'is not', null),
-            eb('creditLimitCalls', 'is not', null),
-            eb('creditLimitOverdue', 'is not', null),
-            eb('creditLimitUnsent', 'is not', null),
-            eb.and([eb('creditAlerts', 'is not', null), eb('creditAlerts', '<>', '[]')]),
-          ]),
-        )
+        .where(creditWatched('customers'))
         .execute()
       for (const r of own) out.add(String(r.id))
     }

@@ -18,6 +18,7 @@ import { compareIds } from '../id-order.js'
 import { columnType } from '../schema/columns.js'
 import type { Db } from '../schema/tables.js'
 import { holdsAllowance } from '../migrations/0018-allowances.js'
+import { creditWatched } from './kysely-credit-control.js'
 
 const matchColumns = ['id', 'customerID', 'number', 'CDRNumber', 'CDRNumber2', 'CDRNumber3', 'CDRNumber4', 'fallbackMarkup']
 const MATCHED_BY = ['number', 'CDRNumber', 'CDRNumber2', 'CDRNumber3', 'CDRNumber4'] as const
@@ -29,8 +30,7 @@ const UPDATE_CHUNK = 500
 export const IMPORT_PAGE_CACHE_MIB = 64
 const CUSTOMER_ID = 'c_id'
 const CREDIT_WATCHED = 'c_creditWatched'
-/** What `KyselyCreditControl.withCreditLimits` asks of a customer's own row. */
-const creditWatchedSql = sql<number>`case when "c"."creditLimit" is not null or "c"."creditLimitCalls" is not null or "c"."creditLimitOverdue" is not null or "c"."creditLimitUnsent" is not null or ("c"."creditAlerts" is not null and "c"."creditAlerts" <> '[]') then 1 else 0 end`
+const creditWatchedSql = sql<number>`case when ${creditWatched('c')} then 1 else 0 end`
 
 /** A joined row's columns for some call classes: the number's, then its customer's as `c_…` (the tables share some names). */
 interface JoinedShape {
