@@ -5,6 +5,7 @@ import { SystemClock } from '../adapters/persistence/system-clock.js'
 import { HttpWebhookSender } from '../adapters/webhooks/http-webhook-sender.js'
 import { openPlatform, type Platform } from '../apps/platform/platform.js'
 import { catalogue } from '../core/fields/catalogue.js'
+import { toWireJson } from '../core/fields/wire-json.js'
 import type { Stamp } from '../core/dates/stamp.js'
 import { deliverWebhooks } from '../core/webhooks/deliver.js'
 import { createWebhook } from '../core/webhooks/webhooks.js'
@@ -63,8 +64,7 @@ async function throughput(): Promise<{ rate: number; floor: number }> {
   try {
     await createWebhook(platform.context, catalogue.webhooks, { url: sink.url })
     // A customer's JSON as the events carry it, ~3 kB.
-    const customer = await platform.context.store.repository('customers').getWire((await platform.context.store.repository('customers').insert({ accountNumber: 'BENCH-1', companyName: 'Bench Ltd' })).id)
-    const body = Buffer.from(customer!.json).toString()
+    const body = toWireJson(catalogue.customers, await platform.context.store.repository('customers').insert({ accountNumber: 'BENCH-1', companyName: 'Bench Ltd' }))
     await appendEvents(platform, EVENTS, () => body)
     const deliver = worker(platform)
     const started = performance.now()

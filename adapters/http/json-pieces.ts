@@ -1,7 +1,7 @@
 /**
  * JSON texts in UTF-8 pieces, joined by one copy at the end: a page of 1000 customers with
  * their numbers is 10 MB read from the database as 4,000 pieces of bytes (see
- * ResourceRepository.listWire), written out without a string between.
+ * ListJson), written out without a string between.
  */
 export type Pieces = Uint8Array[]
 

@@ -16,7 +16,7 @@ export class CompiledQueries {
   private readonly fragments = new Map<string, RawBuilder<unknown>>()
 
   /**
-   * A piece of SQL without parameters (the JSON expression of a wire read), compiled once and
+   * A piece of SQL without parameters (the JSON expression of a list read), compiled once and
    * then used as text: compiling a customer's members anew showed in every list request
    * (bench/lists.ts; figures in bench/RESULTS.md).
    */

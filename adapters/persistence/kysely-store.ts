@@ -34,6 +34,8 @@ import type { CreditControl } from '../../core/ports/credit-control.js'
 import { KyselyCreditControl } from './repositories/kysely-credit-control.js'
 import type { LifecycleLog } from '../../core/ports/lifecycle-log.js'
 import { KyselyResourceRepository, type Peers } from './repositories/kysely-resource-repository.js'
+import { KyselyListJson, type ListJsonSelects } from './list-json/kysely-list-json.js'
+import type { ListJson } from '../../core/ports/list-json.js'
 
 /** Resources whose rows carry computed fields or extra queries. */
 const specialised: Partial<Record<ResourceName, RepositoryFactory>> = {
@@ -60,12 +62,15 @@ interface Shared {
   readonly factories: Partial<Record<ResourceName, RepositoryFactory>>
   readonly actor: () => Actor
   readonly statistics: PlannerStatistics
+  readonly listJsonSelects: ListJsonSelects
 }
 
 /** The Kysely implementation of the Store port, for one connection or one transaction. */
 export class KyselyStore implements Store {
   private readonly repositories = new Map<ResourceName, KyselyResourceRepository>()
+  private readonly peers: Peers = (name) => this.repositoryOf(name)
   readonly apiKeys: ApiKeyRepository
+  readonly listJson: ListJson
   readonly lifecycle: LifecycleLog
   readonly ledger: Ledger
   readonly runSource: BillingRunSource
@@ -89,9 +94,11 @@ export class KyselyStore implements Store {
       factories: options.factories ?? {},
       actor: options.actor ?? (() => SYSTEM_ACTOR),
       statistics: new PlannerStatistics(dialect.statistics),
+      listJsonSelects: new Map(),
     },
   ) {
     this.apiKeys = new KyselyApiKeyRepository(db, shared.queries, shared.recentKeys)
+    this.listJson = new KyselyListJson(db, dialect, shared.queries, this.peers, shared.listJsonSelects)
     this.lifecycle = new KyselyLifecycleLog(db, dialect)
     // Statistics are looked at once writes commit: at once here, after the commit in a transaction.
     this.ledger = new KyselyLedger(db, dialect, async (table, rows) => {
@@ -108,7 +115,6 @@ export class KyselyStore implements Store {
     this.terms = new KyselyTermSchedule(db, dialect)
   }
 
-  private readonly peers: Peers = (name) => this.repositoryOf(name)
 
   get contacts(): ContactRepository {
     return this.repository('customerContacts') as ContactRepository

@@ -11,7 +11,7 @@ const DML = /^\s*(select|insert|update|delete|with)\b/i
 
 /**
  * node-postgres sends every query unnamed, so Postgres parses and plans it each time. The SQL
- * of a wire read is 10 kB (a customer's 147 members): parsing and planning it took longer than
+ * of a list read is 10 kB (a customer's 147 members): parsing and planning it took longer than
  * running it (bench/get-customer.ts, bench/lists.ts on Postgres). Statements the pool has run
  * a few times are sent as pg's named statements instead (`{ name, text, values }`): each
  * connection prepares one once and reuses its plan. A connection keeps at most PER_CONNECTION

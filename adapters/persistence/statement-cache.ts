@@ -19,7 +19,7 @@ export function cachingStatements(db: BetterSqlite, size = 256, bulkSize = 8): S
   const bulk = new Map<string, SqliteStatement & { readonly busy: boolean }>()
   return {
     prepare(sql: string) {
-      // Only inserts are bulk: a wire read's select is as long (its JSON expression) but is one
+      // Only inserts are bulk: a list read's select is as long (its JSON expression) but is one
       // of the few statements every request makes.
       const cache = sql.length > BULK_SQL && BULK.test(sql) ? bulk : small
       const hit = cache.get(sql)

@@ -18,7 +18,7 @@ export interface PageFloor {
  * A page of 1000 customers with expandNumbers as a server that reads rows into JavaScript
  * must make it at the least: the two statements with rows as bare arrays, then JSON text of the
  * arrays (without member names). The platform has the database write each item's JSON instead
- * (ResourceRepository.listWire), so it can answer in less than this.
+ * (ListJson), so it can answer in less than this.
  */
 export async function measurePageFloor(db: BenchDatabase, afters: readonly number[]): Promise<PageFloor> {
   const read = db.kind === 'sqlite' ? sqliteReader(db.file!) : await postgresReader(db.childUrl)

@@ -41,6 +41,8 @@ export function unsentSince(now: Stamp): Stamp {
   return toStamp(Date.parse(now) - 7 * 86_400_000)
 }
 
+const utf8 = new TextDecoder()
+
 /**
  * Brings the customers' `creditAlerts` up to date after a write that can change them
  * (transactions, usage imports, billing runs, payments, limits changed): only those that changed
@@ -64,8 +66,8 @@ export async function refreshCreditAlerts(store: Store, customerIDs: readonly st
   // A run's batch may raise hundreds: read a chunk of customers a query, not one each.
   for (let i = 0; i < raised.length; i += 500) {
     const ids = raised.slice(i, i + 500)
-    const rows = await store.repository('customers').listWire({ where: [{ op: 'in', column: 'id', values: ids }], limit: ids.length })
-    await store.changes.append([], rows.map((row) => ({ type: 'customer.credit_alert', data: row.json.toString(), createdStamp: now })))
+    const rows = await store.listJson.list('customers', { where: [{ op: 'in', column: 'id', values: ids }], limit: ids.length })
+    await store.changes.append([], rows.map((row) => ({ type: 'customer.credit_alert', data: utf8.decode(row.json), createdStamp: now })))
   }
   return raised
 }

@@ -37,15 +37,6 @@ export type ParentQuery =
 
 export const isIdList = (parents: Parents): parents is readonly string[] => Array.isArray(parents)
 
-/** An item as the API answers it: its ID and its JSON text (what toWireJson writes) as UTF-8. */
-export interface WireItem {
-  readonly id: string
-  /** Bytes, not a string: a page of them is written out as it came from the database, never decoded and encoded again. */
-  readonly json: Uint8Array
-  /** From `listInWire`: the value of the column the items were asked for by (the parent's ID). */
-  readonly key?: string | null
-}
-
 /**
  * Storage of one resource's rows, in domain form, typed as the resource's entity `E`
  * (`Store.repository('customers')` holds `Customer`s). Lists are ordered by ID ascending.
@@ -59,13 +50,6 @@ export interface ResourceRepository<E extends Item = Item> {
   list(query: ListQuery): Promise<E[]>
   /** Rows whose `column` is one of the parents' IDs, ordered by ID: expansions fetch children in one query. */
   listIn(column: string, parents: Parents, where?: readonly Condition[], options?: { readonly storedOnly?: boolean }): Promise<E[]>
-  /**
-   * Reads that only answer a request: the items' JSON texts, written by the database where it
-   * can (no item is built), else from the items. Same rows and order as `get`, `list`, `listIn`.
-   */
-  getWire(id: string): Promise<WireItem | undefined>
-  listWire(query: ListQuery): Promise<WireItem[]>
-  listInWire(column: string, parents: Parents, where?: readonly Condition[]): Promise<WireItem[]>
   insert(values: ValuesOf<E>): Promise<E>
   update(id: string, values: ValuesOf<E>): Promise<E | undefined>
   remove(id: string): Promise<boolean>

@@ -13,6 +13,7 @@ import type { Receivables } from './receivables.js'
 import type { CreditControl } from './credit-control.js'
 import type { TermSchedule } from './term-schedule.js'
 import type { ContactRepository, ResourceRepository } from './resource-repository.js'
+import type { ListJson } from './list-json.js'
 
 /**
  * The persistence the domain sees: a repository per resource, and transactions that
@@ -22,6 +23,8 @@ import type { ContactRepository, ResourceRepository } from './resource-repositor
 export interface Store {
   /** The rows of a collection, typed as its entity (`Customer`, `BillingRun`, ...). */
   repository<N extends ResourceName>(resource: N): ResourceRepository<Entity<N>>
+  /** List pages as the JSON the API answers with, written by the database. */
+  readonly listJson: ListJson
   readonly apiKeys: ApiKeyRepository
   readonly contacts: ContactRepository
   readonly lifecycle: LifecycleLog

@@ -1,7 +1,8 @@
 import type { Item } from '../fields/item.js'
 import type { Resource, ResourceName } from '../fields/resource.js'
 import { toWire } from '../fields/wire.js'
-import type { Condition, Parents, WireItem } from '../ports/resource-repository.js'
+import type { Condition, Parents } from '../ports/resource-repository.js'
+import type { WireItem } from '../ports/list-json.js'
 import type { Store } from '../ports/store.js'
 
 /** Expansion flags each level accepts (billing-api.md, contract 6). */
@@ -47,7 +48,7 @@ const items = (store: Store): Children<Item> => ({
 })
 
 const wireItems = (store: Store): Children<WireItem> => ({
-  read: (kind, column, parents, where) => store.repository(kind).listInWire(column, parents, where),
+  read: (kind, column, parents, where) => store.listJson.listIn(kind, column, parents, where),
   id: (w) => w.id,
   parent: (w) => w.key as string,
 })

@@ -1,6 +1,7 @@
 import type { Item } from '../fields/item.js'
 import type { Resource } from '../fields/resource.js'
-import type { Condition, WireItem } from '../ports/resource-repository.js'
+import type { Condition } from '../ports/resource-repository.js'
+import type { WireItem } from '../ports/list-json.js'
 import { parseListRequest, type ListRequest, type RawParams } from './list-request.js'
 import { listItems, listWireItems, pageQuery, trimPage, type ResourceContext } from './resources.js'
 import { isExpandingLevel, wireChildren, type ExpandedOf } from './expansions.js'
@@ -27,7 +28,7 @@ export function listPage(ctx: ResourceContext, resource: Resource, params: RawPa
   return readListPage(resource, params, spec, (request, where) => listItems(ctx, resource, request, where))
 }
 
-/** `listPage` with each item as the JSON text the API answers with (see `ResourceRepository.listWire`). */
+/** `listPage` with each item as the JSON text the API answers with (see `ListJson`). */
 export function listWirePage(ctx: ResourceContext, resource: Resource, params: RawParams, spec: ListSpec = {}): Promise<ListPage<WireItem>> {
   return readListPage(resource, params, spec, (request, where) => listWireItems(ctx, resource, request, where))
 }
@@ -43,7 +44,7 @@ export function listExpandedWirePage(ctx: ResourceContext, resource: Resource, p
   return readListPage(resource, params, spec, async (request, where) => {
     const query = pageQuery(request, where)
     const [rows, attach] = await Promise.all([
-      ctx.store.repository(level).listWire(query),
+      ctx.store.listJson.list(level, query),
       wireChildren(ctx.store, level, { resource: level, page: query }, request.flags),
     ])
     const { items, hasMore } = trimPage(rows, request)

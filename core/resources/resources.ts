@@ -6,12 +6,14 @@ import type { Entity } from '../fields/entity.js'
 import type { Resource, ResourceName } from '../fields/resource.js'
 import type { InputValidator, RefCheck } from '../input/validate.js'
 import type { Clock } from '../ports/clock.js'
-import type { ListQuery, WireItem } from '../ports/resource-repository.js'
+import type { ListQuery } from '../ports/resource-repository.js'
+import type { WireItem } from '../ports/list-json.js'
 import type { Store } from '../ports/store.js'
 import type { Presets } from '../presets/presets.js'
 import type { PasswordHasher } from '../ports/password-hasher.js'
 import { refreshCreditAlerts } from '../credit/credit-alerts.js'
 import { recordChanges } from '../history/record-change.js'
+import { toWireJson } from '../fields/wire-json.js'
 import { derivedFeatureValues } from '../features/feature-terms.js'
 import { withStandardFeature } from '../features/standard-feature.js'
 import { digitsOnly, type ListRequest } from './list-request.js'
@@ -174,14 +176,14 @@ export async function listItems(
   return readPage((query) => ctx.store.repository(resource.name).list(query), request, scope)
 }
 
-/** `listItems` with each item as the JSON text the API answers with (see `ResourceRepository.listWire`). */
+/** `listItems` with each item as the JSON text the API answers with (see `ListJson`). */
 export async function listWireItems(
   ctx: ResourceContext,
   resource: Resource,
   request: ListRequest,
   scope: ListRequest['where'] = [],
 ): Promise<{ items: WireItem[]; hasMore: boolean }> {
-  return readPage((query) => ctx.store.repository(resource.name).listWire(query), request, scope)
+  return readPage((query) => ctx.store.listJson.list(resource.name, query), request, scope)
 }
 
 async function readPage<T>(read: (query: ListQuery) => Promise<T[]>, request: ListRequest, scope: ListRequest['where']) {
@@ -199,11 +201,13 @@ export function trimPage<T>(rows: T[], request: ListRequest): { items: T[]; hasM
   return { items: hasMore ? rows.slice(0, request.limit) : rows, hasMore }
 }
 
-/** One item as the JSON text the API answers with, or not_found. */
+const utf8 = new TextEncoder()
+
+/** One item as the JSON text the API answers with (toWireJson), or not_found. */
 export async function getWireItem(ctx: ResourceContext, resource: Resource, id: string): Promise<WireItem> {
-  const item = await ctx.store.repository(resource.name).getWire(id)
+  const item = await ctx.store.repository(resource.name).get(id)
   if (!item) throw notFound(resource.singular, id)
-  return item
+  return { id: item.id, json: utf8.encode(toWireJson(resource, item)) }
 }
 
 /** Deleting a customer schedules its purge; it stays readable until then (contract 5.6). */

@@ -5,7 +5,8 @@ import { connect, type Database } from '../../adapters/persistence/connect.js'
 import { KyselyStore } from '../../adapters/persistence/kysely-store.js'
 import { migrate } from '../../adapters/persistence/migrations/migrations.js'
 import { resourcesByName } from '../../core/fields/catalogue.js'
-import type { Condition, ListQuery, Parents, WireItem } from '../../core/ports/resource-repository.js'
+import type { Condition, ListQuery, Parents } from '../../core/ports/resource-repository.js'
+import type { WireItem } from '../../core/ports/list-json.js'
 import { activeTargets, openTarget, type Target } from '../support/targets.js'
 
 /**
@@ -66,10 +67,10 @@ for (const name of activeTargets()) {
   test('children of a page: the same rows, keys and JSON as for the IDs of the page read first', async ({ store, customerIds }) => {
     await fc.assert(
       fc.asyncProperty(pageQuery(customerIds), fc.constantFrom('numbers', 'services', 'features'), fc.boolean(), async (query, kind, onlyActive) => {
-        const page = (await store.repository('customers').listWire(query)).map((c) => c.id)
+        const page = (await store.listJson.list('customers', query)).map((c) => c.id)
         const where = onlyActive ? [active] : []
-        const byQuery = await store.repository(kind).listInWire('customerID', { resource: 'customers', page: query }, where)
-        assert.equal(wireView(byQuery), wireView(await store.repository(kind).listInWire('customerID', page, where)))
+        const byQuery = await store.listJson.listIn(kind, 'customerID', { resource: 'customers', page: query }, where)
+        assert.equal(wireView(byQuery), wireView(await store.listJson.listIn(kind, 'customerID', page, where)))
         assertIdOrder(byQuery)
         const items = await store.repository(kind).listIn('customerID', { resource: 'customers', page: query }, where)
         assert.equal(items, await store.repository(kind).listIn('customerID', page, where))
@@ -84,11 +85,11 @@ for (const name of activeTargets()) {
         const parentWhere = activeParents ? [active] : []
         const featureWhere = activeFeatures ? [active] : []
         const column = kind === 'numbers' ? 'numberID' : 'serviceID'
-        const page = (await store.repository('customers').listWire(query)).map((c) => c.id)
-        const parentIds = (await store.repository(kind).listInWire('customerID', page, parentWhere)).map((p) => p.id)
+        const page = (await store.listJson.list('customers', query)).map((c) => c.id)
+        const parentIds = (await store.listJson.listIn(kind, 'customerID', page, parentWhere)).map((p) => p.id)
         const parents: Parents = { resource: kind, where: parentWhere, column: 'customerID', parents: { resource: 'customers', page: query } }
-        const features = await store.repository('features').listInWire(column, parents, featureWhere)
-        assert.equal(wireView(features), wireView(await store.repository('features').listInWire(column, parentIds, featureWhere)))
+        const features = await store.listJson.listIn('features', column, parents, featureWhere)
+        assert.equal(wireView(features), wireView(await store.listJson.listIn('features', column, parentIds, featureWhere)))
         assertIdOrder(features)
       }),
       { numRuns: 40 },
@@ -97,7 +98,7 @@ for (const name of activeTargets()) {
 
   test('an empty page has no children; listed IDs still work alone', async ({ store, customerIds }) => {
     const none: ListQuery = { where: [], idAfter: customerIds.at(-1), limit: 10 }
-    assert.equal(await store.repository('numbers').listInWire('customerID', { resource: 'customers', page: none }), [])
+    assert.equal(await store.listJson.listIn('numbers', 'customerID', { resource: 'customers', page: none }), [])
     assert.equal(await store.repository('numbers').listIn('customerID', []), [])
   })
 

@@ -152,9 +152,9 @@ for (const target of activeTargets()) {
     }
     // An unexpected failure whose message holds SQL and a file position.
     const repo = h.platform.context.store.repository('numbers')
-    // A GET reads the item's wire JSON (getWire).
-    const get = repo.getWire
-    ;(repo as { getWire: unknown }).getWire = async () => {
+    // A GET reads the item (get) and writes its JSON.
+    const get = repo.get
+    ;(repo as { get: unknown }).get = async () => {
       throw new Error('select "keyHash" from "api_keys" where 1 -- at /work/main/core/x.ts:12')
     }
     try {
@@ -162,7 +162,7 @@ for (const target of activeTargets()) {
       assert.is(failed.status, 500)
       ctx.seen.push(failed)
     } finally {
-      ;(repo as { getWire: unknown }).getWire = get
+      ;(repo as { get: unknown }).get = get
     }
     const secrets = { keys: [...Object.values(h.keys), ctx.drOnly, ctx.fullNoDr], password: PASSWORD }
     for (const r of ctx.seen) {

@@ -102,10 +102,10 @@ for (const target of activeTargets()) {
     try {
       const id = (await h.request('POST', '/customers', { companyName: 'Slow Ltd' })).body.id
       const repo = h.platform.context.store.repository('customers')
-      // A GET reads the item's wire JSON (getWire).
-      const get = repo.getWire.bind(repo)
+      // A GET reads the item (get) and writes its JSON.
+      const get = repo.get.bind(repo)
       let finished = 0
-      ;(repo as { getWire: unknown }).getWire = async (i: string) => {
+      ;(repo as { get: unknown }).get = async (i: string) => {
         await new Promise((r) => setTimeout(r, 600))
         finished++
         return get(i)
@@ -118,7 +118,7 @@ for (const target of activeTargets()) {
       assert.is(slow.headers.get('x-request-id'), 'slow-1')
       assert.ok(took >= 140 && took < 550, `answered after ${Math.round(took)} ms`)
       assert.ok(entries().some((e) => e.msg === 'request' && e.requestId === 'slow-1' && e.status === 503), 'the request log shows the 503')
-      ;(repo as { getWire: unknown }).getWire = get
+      ;(repo as { get: unknown }).get = get
       assert.is((await h.request('GET', `/customers/${id}`)).status, 200)
       await new Promise((r) => setTimeout(r, 600))
       assert.is(finished, 1, 'the abandoned work ran to its end without harm')

@@ -1,4 +1,4 @@
-import type { WireItem } from '../../../core/ports/resource-repository.js'
+import type { WireItem } from '../../../core/ports/list-json.js'
 import { expandWireItems, type ExpandedOf, type ExpandingLevel } from '../../../core/resources/expansions.js'
 import { listExpandedWirePage } from '../../../core/resources/list-page.js'
 import { arrayPieces, withMemberPieces, type Pieces } from '../json-pieces.js'

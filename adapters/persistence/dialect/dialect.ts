@@ -6,7 +6,7 @@ import type { IdCodec } from './id-codec.js'
 import type { IdSequence } from './id-sequence.js'
 import type { ReadsDialect } from './reads.js'
 import type { SnapshotDialect } from './snapshot.js'
-import type { WireJsonDialect } from './wire-json.js'
+import type { ListJsonDialect } from '../list-json/list-json-dialect.js'
 
 export type DialectName = 'sqlite' | 'postgres'
 
@@ -16,8 +16,10 @@ export type DialectName = 'sqlite' | 'postgres'
  * sqlite-dialect.ts and postgres-dialect.ts. Repositories and migrations are written once
  * against this.
  */
-export interface DatabaseDialect extends DdlDialect, IdCodec, IdSequence, BulkInsertDialect, ReadsDialect, ConcurrencyDialect, SnapshotDialect, WireJsonDialect {
+export interface DatabaseDialect extends DdlDialect, IdCodec, IdSequence, BulkInsertDialect, ReadsDialect, ConcurrencyDialect, SnapshotDialect {
   readonly name: DialectName
+  /** How the database writes list pages' JSON (../list-json). */
+  readonly listJson: ListJsonDialect
   /** The planner's statistics of tables, kept current as jobs grow them (see `PlannerStatistics`); null where the planner needs none (SQLite). */
   readonly statistics: StatisticsDialect | null
 }

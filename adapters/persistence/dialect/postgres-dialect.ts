@@ -7,7 +7,7 @@ import { postgresIdSequence } from './id-sequence.js'
 import { postgresStatistics } from './postgres-statistics.js'
 import { postgresReads } from './reads.js'
 import { postgresSnapshot } from './snapshot.js'
-import { postgresWireJson } from './postgres-wire-json.js'
+import { postgresListJson } from '../list-json/postgres-list-json.js'
 
 /** Postgres's side of every concern (node-postgres, a pool of connections). */
 export const postgresDialect: DatabaseDialect = {
@@ -20,8 +20,8 @@ export const postgresDialect: DatabaseDialect = {
   ...postgresConcurrency,
   ...postgresSnapshot,
   statistics: postgresStatistics,
-  wireJson: postgresWireJson('text'),
+  listJson: postgresListJson('text'),
 }
 
-/** Postgres on a pool made with `jsonAsBytes`: wire reads come as bytes (see postgres-wire-json.ts). */
-export const postgresBytesDialect: DatabaseDialect = { ...postgresDialect, wireJson: postgresWireJson('bytes') }
+/** Postgres on a pool made with `jsonAsBytes`: list reads come as bytes (see postgres-list-json.ts). */
+export const postgresBytesDialect: DatabaseDialect = { ...postgresDialect, listJson: postgresListJson('bytes') }

@@ -1,7 +1,7 @@
 import { sql, type RawBuilder } from 'kysely'
 import type { Field } from '../../../core/fields/field.js'
 import { postgresArray } from './postgres-bulk-insert.js'
-import { sqlitePackedRead } from './sqlite-packed-read.js'
+import { postgresPackedRead, sqlitePackedRead } from './packed-read.js'
 
 /** Columns of a bulk read selected as one value (see `ReadsDialect.packedRead`). */
 export interface PackedRead {
@@ -25,18 +25,26 @@ export interface ReadsDialect {
    * How a read of many rows selects these fields of a table as one value, for those that fit in
    * it exactly, or null to select every column as it is. SQLite: a JSON array, which
    * better-sqlite3 hands over faster than the columns one by one (bench/billing-run.ts,
-   * bench/lists.ts; figures in bench/RESULTS.md). Postgres: null, its driver parses the text of
-   * every column in any case.
+   * bench/lists.ts; figures in bench/RESULTS.md). Postgres: null; packing a billing run's
+   * columns cost the database more than it saved the driver (bench/billing-run.ts).
    */
   packedRead(table: string, fields: readonly Field[]): PackedRead | null
+  /**
+   * `packedRead` for a read of one row of a wide table (a GET of an item). Postgres packs too:
+   * node-postgres describes every column of every result anew, which for a customer's 150
+   * columns was most of a GET's CPU time (bench/get-customer.ts; figures in bench/RESULTS.md).
+   */
+  packedRow(table: string, fields: readonly Field[]): PackedRead | null
 }
 
 export const sqliteReads: ReadsDialect = {
   inList: (column, values) => sql<boolean>`${sql.ref(column)} in (select value from json_each(${JSON.stringify(values)}))`,
   packedRead: sqlitePackedRead,
+  packedRow: sqlitePackedRead,
 }
 
 export const postgresReads: ReadsDialect = {
   inList: (column, values) => sql<boolean>`${sql.ref(column)} = any(${postgresArray(values)})`,
   packedRead: () => null,
+  packedRow: postgresPackedRead,
 }

@@ -6,7 +6,7 @@ import { sqliteIds } from './id-codec.js'
 import { sqliteIdSequence } from './id-sequence.js'
 import { sqliteReads } from './reads.js'
 import { sqliteSnapshot } from './snapshot.js'
-import { sqliteWireJson } from './sqlite-wire-json.js'
+import { sqliteListJson } from '../list-json/sqlite-list-json.js'
 
 /** SQLite's side of every concern (better-sqlite3, one connection, WAL). */
 export const sqliteDialect: DatabaseDialect = {
@@ -19,5 +19,5 @@ export const sqliteDialect: DatabaseDialect = {
   ...sqliteConcurrency,
   ...sqliteSnapshot,
   statistics: null,
-  wireJson: sqliteWireJson,
+  listJson: sqliteListJson,
 }

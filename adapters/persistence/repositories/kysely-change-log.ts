@@ -2,7 +2,7 @@ import { anyTables, type Db } from '../schema/tables.js'
 import { sql } from 'kysely'
 import type { Stamp } from '../../../core/dates/stamp.js'
 import type { Resource } from '../../../core/fields/resource.js'
-import { wireMembers } from '../wire-members.js'
+import { listJsonMembers } from '../list-json/list-json-dialect.js'
 import type { Actor, ChangeLog, NewEvent, NewHistoryEntry } from '../../../core/ports/change-log.js'
 import type { DatabaseDialect } from '../dialect/dialect.js'
 
@@ -60,7 +60,7 @@ export class KyselyChangeLog implements ChangeLog {
       for (let i = 0; i < values.length; i += CHUNK) await this.appendEventsOf(type, resource, { ...where, [list[0]]: values.slice(i, i + CHUNK) }, createdStamp)
       return
     }
-    const wire = this.dialect.wireJson(wireMembers(resource, resource.table, {}))
+    const wire = this.dialect.listJson(listJsonMembers(resource, resource.table, {}))
     let select = anyTables(this.db)
       .selectFrom(resource.table)
       .select([sql.lit(type).as('type'), sql`cast(${wire.column} as text)`.as('data'), sql.lit(createdStamp).as('createdStamp'), sql.lit(createdStamp).as('updatedStamp')])

@@ -14,7 +14,7 @@ export class KyselyCustomerRepository extends KyselyResourceRepository {
     return super.select().select([this.balance().as('balance'), this.overdueAmount().as('overdueAmount')])
   }
 
-  protected override computedSql(): Record<string, RawBuilder<unknown>> {
+  override computedSql(): Record<string, RawBuilder<unknown>> {
     return { balance: this.balance(), overdueAmount: this.overdueAmount() }
   }
 

@@ -1,17 +1,15 @@
 import type { AnyDb } from '../schema/tables.js'
 import { CompiledQuery, type RawBuilder, type SelectQueryBuilder } from 'kysely'
 import { BillingError } from '../../../core/errors.js'
+import type { Field } from '../../../core/fields/field.js'
 import type { Item, Values } from '../../../core/fields/item.js'
 import type { Resource, ResourceName } from '../../../core/fields/resource.js'
-import { toWireJson } from '../../../core/fields/wire-json.js'
-import { isIdList, type Condition, type ListQuery, type ParentQuery, type Parents, type ResourceRepository, type WireItem } from '../../../core/ports/resource-repository.js'
+import { isIdList, type Condition, type ListQuery, type ParentQuery, type Parents, type ResourceRepository } from '../../../core/ports/resource-repository.js'
 import type { DatabaseDialect } from '../dialect/dialect.js'
-import type { WireSelect } from '../dialect/wire-json.js'
+import type { PackedRead } from '../dialect/reads.js'
 import type { CompiledQueries } from '../compiled-queries.js'
-import { inIdOrder } from '../id-order.js'
 import { ListConditions } from './list-conditions.js'
 import { RowCodec } from '../row-codec.js'
-import { wireMembers } from '../wire-members.js'
 
 /** The repositories of the other resources of the same store (parents given as queries are theirs to write). */
 export type Peers = (name: ResourceName) => KyselyResourceRepository
@@ -19,7 +17,7 @@ export type Peers = (name: ResourceName) => KyselyResourceRepository
 /** One Kysely repository for any catalogued resource, on every dialect. */
 export class KyselyResourceRepository implements ResourceRepository {
   protected readonly codec: RowCodec
-  protected readonly conditions: ListConditions
+  readonly conditions: ListConditions
 
   constructor(
     protected readonly db: AnyDb,
@@ -42,68 +40,15 @@ export class KyselyResourceRepository implements ResourceRepository {
   }
 
   /**
-   * The SQL of the resource's computed fields, for the JSON the database writes; null when
-   * `finish` computes them in JavaScript (a feature's ledger figures), and wire reads build items.
+   * The SQL of the resource's computed fields, for the JSON the database writes (KyselyListJson);
+   * null when `finish` computes them in JavaScript (a feature's ledger figures), and lists build items.
    */
-  protected computedSql(): Record<string, RawBuilder<unknown>> | null {
+  computedSql(): Record<string, RawBuilder<unknown>> | null {
     return this.resource.fields.some((f) => f.computed) ? null : {}
   }
 
-  /** The select of wire reads: the ID, the column asked by (as `key`), and the JSON text (as `w0`). */
-  private selectWire(wire: WireSelect, key?: string): SelectQueryBuilder<any, any, any> {
-    const json = this.queries.fragment(this.db, `wire ${this.table}`, () => wire.column)
-    const q = this.db.selectFrom(this.table).select([`${this.table}.id`, json.as('w0')])
-    return key ? q.select(`${this.table}.${key} as key`) : q
-  }
-
-  /** How the database writes this resource's JSON; null when JavaScript computes some of its fields. */
-  private wireSelect(): WireSelect | null {
-    if (this.wire === undefined) {
-      const computed = this.computedSql()
-      this.wire = computed && this.dialect.wireJson(wireMembers(this.resource, this.table, computed))
-    }
-    return this.wire
-  }
-
-  private wire: WireSelect | null | undefined
-
-  private toWireItem(item: Item, key?: string): WireItem {
-    const json = Buffer.from(toWireJson(this.resource, item))
-    return key ? { id: item.id, json, key: (item[key] as string | null) ?? null } : { id: item.id, json }
-  }
-
-  async getWire(id: string): Promise<WireItem | undefined> {
-    const wire = this.wireSelect()
-    if (!wire) {
-      const item = await this.get(id)
-      return item && this.toWireItem(item)
-    }
-    if (!isId(id)) return undefined
-    const encoded = this.dialect.encodeId(id)
-    const build = () => this.selectWire(wire).where(`${this.table}.id`, '=', encoded)
-    const [row] = await this.queries.rows(this.db, `getWire ${this.table}`, build, [encoded])
-    return row && { id, json: wire.assemble(row.w0) }
-  }
-
-  async listWire(query: ListQuery): Promise<WireItem[]> {
-    const wire = this.wireSelect()
-    if (!wire) return (await this.list(query)).map((i) => this.toWireItem(i))
-    const rows = await this.conditions.paged(this.conditions.apply(this.selectWire(wire), query.where), query).execute()
-    return rows.map((r) => ({ id: String(r.id), json: wire.assemble(r.w0) }))
-  }
-
-  async listInWire(column: string, parents: Parents, where: readonly Condition[] = []): Promise<WireItem[]> {
-    const wire = this.wireSelect()
-    if (!wire) return (await this.listIn(column, parents, where)).map((i) => this.toWireItem(i, column))
-    if (isIdList(parents) && parents.length === 0) return []
-    // Put in ID order here, not by the database: Postgres sorted a page's children with their
-    // JSON on disk (beyond work_mem) and sent none before the last was made (bench/lists.ts).
-    const rows = await this.whereIn(this.conditions.apply(this.selectWire(wire, column), where), column, parents).execute()
-    return inIdOrder(rows.map((r) => ({ id: String(r.id), json: wire.assemble(r.w0), key: r.key === null ? null : String(r.key) })))
-  }
-
   /** `column` is one of the parents' IDs: listed, or a subquery the parents' own repository writes. */
-  private whereIn<Q extends SelectQueryBuilder<any, any, any>>(q: Q, column: string, parents: Parents): Q {
+  whereIn<Q extends SelectQueryBuilder<any, any, any>>(q: Q, column: string, parents: Parents): Q {
     const ids = isIdList(parents)
       ? parents.map((id) => this.dialect.encodeId(id))
       : this.peers(parents.resource).selectParents(parents)
@@ -125,12 +70,40 @@ export class KyselyResourceRepository implements ResourceRepository {
     return row ? (await this.finish([this.codec.decode(row)]))[0] : undefined
   }
 
-  /** One item by ID: the read every GET of an item makes, so its query is compiled once. */
+  /**
+   * One item by ID: the read every GET of an item makes, so its query is compiled once, and its
+   * stored columns are selected packed into one value where the dialect packs them (see
+   * `ReadsDialect.packedRow`), computed ones beside it.
+   */
   async get(id: string): Promise<Item | undefined> {
     if (!isId(id)) return undefined
     const encoded = this.dialect.encodeId(id)
-    const [row] = await this.queries.rows(this.db, `get ${this.table}`, () => this.select().where(`${this.table}.id`, '=', encoded), [encoded])
-    return this.finishOne(row)
+    const read = this.packedOne()
+    if (!read) {
+      const [row] = await this.queries.rows(this.db, `get ${this.table}`, () => this.select().where(`${this.table}.id`, '=', encoded), [encoded])
+      return this.finishOne(row)
+    }
+    const build = () => {
+      let q = this.db.selectFrom(this.table).select([read.pack.column.as('packed'), ...read.plain.map((f) => `${this.table}.${f.name}`)])
+      for (const [name, expression] of Object.entries(this.computedSql() ?? {})) q = q.select(expression.as(name))
+      return q.where(`${this.table}.id`, '=', encoded)
+    }
+    const [row] = await this.queries.rows(this.db, `get ${this.table}`, build, [encoded])
+    return row ? (await this.finish([read.decode(row, read.pack.unpack(row.packed))]))[0] : undefined
+  }
+
+  /** How `get` reads packed, made once per resource and dialect; null: every column as it is. */
+  private packedOne(): PackedOne | null {
+    let byDialect = packedReads.get(this.resource)
+    if (!byDialect) packedReads.set(this.resource, (byDialect = new WeakMap()))
+    let read = byDialect.get(this.dialect)
+    if (read === undefined) {
+      const pack = this.dialect.packedRow(this.table, this.resource.columns)
+      const packed = pack && new Map(pack.packed.map((f, i) => [f.name, i]))
+      read = pack && { pack, plain: this.resource.columns.filter((f) => !packed!.has(f.name)), decode: this.codec.decoderOf(packed!) }
+      byDialect.set(this.dialect, read)
+    }
+    return read
   }
 
   async getForUpdate(id: string): Promise<Item | undefined> {
@@ -236,6 +209,16 @@ export class KyselyResourceRepository implements ResourceRepository {
     }
   }
 }
+
+/** A packed read of one item's stored columns and its decoder (computed fields and those the pack leaves out come as columns beside it). */
+interface PackedOne {
+  readonly pack: PackedRead
+  /** Stored columns the pack leaves out, selected as they are. */
+  readonly plain: readonly Field[]
+  readonly decode: (row: Record<string, unknown>, packed: readonly unknown[]) => Item
+}
+
+const packedReads = new WeakMap<Resource, WeakMap<DatabaseDialect, PackedOne | null>>()
 
 const quote = (name: string) => `"${name.replace(/"/g, '""')}"`
 

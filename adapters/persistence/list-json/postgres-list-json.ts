@@ -1,19 +1,18 @@
-import { sql, type RawBuilder } from 'kysely'
+import { sql } from 'kysely'
 import pg from 'pg'
-import type { Field } from '../../../core/fields/field.js'
-import type { WireMember, WireSelect } from './wire-json.js'
+import { memberSql, type SqlConversions, type WireMember, type WireSelect } from './list-json-dialect.js'
 
-/** How the pool hands over a wire read's JSON: as text (any pool) or as bytes (`jsonAsBytes`). */
+/** How the pool hands over a list read's JSON: as text (any pool) or as bytes (`jsonAsBytes`). */
 export type WireTransfer = 'text' | 'bytes'
 
 /**
- * Postgres's `wireJson`: row_to_json of a one-row select whose columns are the members.
+ * Postgres's list JSON: row_to_json of a one-row select whose columns are the members.
  * json_build_object takes at most 100 arguments (50 members; a customer has 146) and writes
  * spaces around every colon; row_to_json has no limit and writes compact text.
  */
-export function postgresWireJson(transfer: WireTransfer): (members: readonly WireMember[]) => WireSelect {
+export function postgresListJson(transfer: WireTransfer): (members: readonly WireMember[]) => WireSelect {
   return (members) => {
-    const columns = members.map((m) => sql`${m.value ? convert(m.field, m.value) : sql`null`} as ${sql.id(m.field.name)}`)
+    const columns = members.map((m) => sql`${m.value ? memberSql(conversions, m.field, m.value) : sql`null`} as ${sql.id(m.field.name)}`)
     // Text comes as the pool gives it (bytea would come over the wire as hex, twice the size);
     // json is what a pool with jsonAsBytes turns into bytes.
     const type = transfer === 'bytes' ? sql`json` : sql`text`
@@ -26,7 +25,7 @@ const JSON_OID = 114
 
 /**
  * node-postgres type parsers that give json values as their UTF-8 bytes, for a pool whose
- * wire reads are `postgresWireJson('bytes')` (connect() makes one; the platform selects json
+ * list reads are `postgresListJson('bytes')` (connect() makes one; the platform selects json
  * nowhere else). node-postgres makes every value a string; a page of customers with their
  * numbers is thousands of strings of a few kB, kept until the last row came, which the young
  * generation copied and old space then collected (bench/lists.ts; figures in bench/RESULTS.md).
@@ -59,21 +58,17 @@ function toBytes(text: string): Uint8Array {
   return slab.subarray(start, start + written)
 }
 
-function convert(f: Field, v: RawBuilder<unknown>): RawBuilder<unknown> {
-  switch (f.type) {
-    case 'id':
-      return sql`${v}::text`
-    case 'boolean':
-      return sql`case ${v} when 1 then true when 0 then false end`
-    case 'presets':
-      return sql`coalesce(${v}::json, '[]'::json)`
-    case 'json':
-      return sql`${v}::json`
-    case 'currency':
-      // numeric division is exact here; trim_scale drops the trailing zeros.
-      return sql`trim_scale(${v}::numeric / 10000)`
-    default:
-      // Text as stored; double precision is written with the shortest digits that read back the same.
-      return v
-  }
+// Text as stored; double precision is written with the shortest digits that read back the same.
+const conversions: SqlConversions = {
+  id: (v) => sql`${v}::text`,
+  text: null,
+  number: null,
+  // numeric division is exact here; trim_scale drops the trailing zeros.
+  currency: (v) => sql`trim_scale(${v}::numeric / 10000)`,
+  date: null,
+  datetime: null,
+  boolean: (v) => sql`case ${v} when 1 then true when 0 then false end`,
+  preset: null,
+  presets: (v) => sql`${v}::json`,
+  json: (v) => sql`${v}::json`,
 }
