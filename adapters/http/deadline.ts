@@ -14,8 +14,8 @@ let tick = 0
 
 /**
  * Fails the requests whose deadline has passed. One interval timer serves every request in
- * flight: a timer set and cleared per request was 2 % of the CPU time of a GET under load
- * (bench/get-customer.ts). It ticks at a tenth of the shortest deadline seen (at most every
+ * flight: a timer set and cleared per request showed in the CPU time of a GET under load
+ * (bench/get-customer.ts; figures in bench/RESULTS.md). It ticks at a tenth of the shortest deadline seen (at most every
  * 100 ms), so a deadline is kept to within that, and stops when nothing is pending.
  */
 function sweep(): void {
