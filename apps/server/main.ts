@@ -1,4 +1,9 @@
-#!/usr/bin/env node
+#!/usr/bin/env -S node --heap-growing-percent=50
+// The old generation may grow by half its live size between full collections, not by V8's default
+// of up to a few times it: over a long import the promoted garbage of each batch otherwise held the
+// server far over its memory target, and the extra full collections cost no measurable CPU
+// (bench/rating.ts; figures in bench/RESULTS.md). `npm start` passes the same, and the benches
+// start the server with it (bench/support/api-server.ts).
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import { toNodeHandler } from 'h3/node'
 import { findMissingArchives } from '../../core/disaster-recovery/archive-files.js'

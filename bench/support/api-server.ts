@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs'
 import type { BenchDatabase } from './database.js'
 import { childCommand } from './build.js'
 import { freePort, startChild, waitForUrl, type Child } from './child-process.js'
@@ -12,9 +13,18 @@ export interface ApiServer {
   stop(): Promise<void>
 }
 
+/**
+ * The heap flags of `npm start` (package.json; apps/server/main.ts's shebang passes the same), which
+ * the server is measured with: the bench starts node itself, so a shebang alone would not apply.
+ */
+function serverNodeFlags(): string[] {
+  const script = (JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: Record<string, string> }).scripts.start
+  return script.split(/\s+/).filter((word) => /^--(max-semi-space-size|heap-growing-percent)=\d+$/.test(word))
+}
+
 export async function startApiServer(db: BenchDatabase): Promise<ApiServer> {
   const port = await freePort()
-  const child = startChild(await childCommand('apps/server/main.ts'), {
+  const child = startChild([...serverNodeFlags(), ...(await childCommand('apps/server/main.ts'))], {
     DATABASE_URL: db.childUrl,
     HOST: '127.0.0.1',
     PORT: String(port),

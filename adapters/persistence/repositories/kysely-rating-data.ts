@@ -259,10 +259,12 @@ export class KyselyRatingData implements RatingData {
   /**
    * A 5,000,000-row import into SQLite's default 2 MB page cache wrote 100 GB to the WAL in ten
    * minutes: the three indexes with random keys (fingerprint, customer, number) no longer fit, so
-   * every row spilled and re-read their pages. A wider cache keeps their upper levels; 64 MiB
-   * was given once, but it also filled with the batch lookups' number and customer pages and held
-   * the server over its memory target, and 16 MiB is enough for the upper levels (sizes and
-   * figures in bench/RESULTS.md). The memory is given back when the import ends.
+   * every row spilled and re-read their pages. A wider cache keeps their upper levels, and the
+   * batch lookups' number and customer pages too: with 16 MiB, enough for the upper levels alone,
+   * the lookups lost those pages and the import was much slower, and the server still peaked over
+   * its memory target, which was set by the heap's growth between full collections, not by this
+   * cache (apps/server/main.ts; figures in bench/RESULTS.md). The memory is given back when the
+   * import ends.
    */
   async importing<T>(work: () => Promise<T>): Promise<T> {
     const restore = await this.dialect.widenPageCache(this.db, IMPORT_PAGE_CACHE_MIB)
