@@ -73,7 +73,8 @@ export async function importUsageFile(ctx: PlatformContext, lines: AsyncIterable
 async function importInto(ctx: PlatformContext, store: Store, lines: AsyncIterable<UsageLine>, name: string | null): Promise<Item> {
   // Lookups read what the import does not write (numbers, customers, features, tariffs): where the
   // database allows, on another connection, so the next batch is looked up while this one is written.
-  const reads = ctx.store.rating.readsBesideWrites ? ctx.store.rating : store.rating
+  const beside = ctx.store.rating.readsBesideWrites
+  const reads = beside ? ctx.store.rating : store.rating
   const shared = await loadRatingShared(reads, ctx.presets.discountPlans)
   // A customer's own limits come with its numbers' lookup (`creditWatched`); numbers' limits are
   // asked of a batch's other customers only when some number has one.
@@ -94,11 +95,29 @@ async function importInto(ctx: PlatformContext, store: Store, lines: AsyncIterab
     await writing
     if (failure) throw failure.error
   }
-  // A batch's numbers, customers and allowances are looked up for its records alone.
+  // A batch's numbers, customers and allowances are looked up for its records alone. Beside the
+  // writes, while the next batch's records are read: the database looks up while this process
+  // parses, and the batch is rated and written once the next one is read (or the file ends).
+  // On the transaction's own connection (SQLite, one thread) there is nothing to overlap.
+  let looking: { readonly batch: UsageRecord[]; readonly context: Promise<BatchContext> } | null = null
   const flush = async () => {
     const batch = records
     records = []
-    const context = await loadBatchContext(reads, shared, batch)
+    const context = loadBatchContext(reads, shared, batch)
+    if (!beside) return rateAndWrite(batch, await context)
+    // Its failure is thrown where it is awaited; a rejection nobody awaits yet would end the process.
+    context.catch(() => undefined)
+    const previous = looking
+    looking = { batch, context }
+    if (previous) await rateAndWrite(previous.batch, await previous.context)
+  }
+  const flushed = async () => {
+    const last = looking
+    looking = null
+    if (last) await rateAndWrite(last.batch, await last.context)
+  }
+  const lookupSettled = async () => void (await looking?.context.catch(() => undefined))
+  const rateAndWrite = async (batch: readonly UsageRecord[], context: BatchContext) => {
     const customers = new Set<string>()
     const calls = batch.map((record) => {
       const call = toNewCall(record, context, ctx.digest, file.id, now)
@@ -148,10 +167,12 @@ async function importInto(ctx: PlatformContext, store: Store, lines: AsyncIterab
     }
     reader.finish()
     if (records.length > 0) await flush()
+    await flushed()
     await written()
   } catch (error) {
-    // The transaction rolls back after the write under way, never beside it.
+    // The transaction rolls back after the write and the lookup under way, never beside them.
     await writing
+    await lookupSettled()
     throw error
   }
   // Allowances are used in start order over each month's calls, those stored before included.
