@@ -15,8 +15,8 @@ import type { UsageRecord } from './usage-record.js'
 
 /**
  * Records looked up, rated and written together. A batch lives across its lookups and its insert,
- * long enough for V8 to move it to the old generation: 5,000 kept the server's peak RSS about
- * 50 MB higher than 1,000, at the same CPU per row (bench/rating.ts).
+ * long enough for V8 to move it to the old generation: larger batches raised the server's peak
+ * RSS at the same CPU per row (bench/rating.ts; figures in bench/RESULTS.md).
  */
 export const IMPORT_BATCH = 1000
 
