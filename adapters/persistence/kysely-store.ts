@@ -115,7 +115,6 @@ export class KyselyStore implements Store {
     this.terms = new KyselyTermSchedule(db, dialect)
   }
 
-
   get contacts(): ContactRepository {
     return this.repository('customerContacts') as ContactRepository
   }
