@@ -7,9 +7,9 @@ const EXACT = sql.raw('9007199254740991')
 
 /**
  * SQLite's `packedRead` and `packedRow`: the columns as one JSON array, parsed by JSON.parse,
- * which makes a row's values far faster than better-sqlite3 hands over columns one by one
- * (about 100 ns each). Reals stay out: JSON writes them with 15 significant digits. Integers (IDs, money)
- * beyond 2^53 - 1 go in as text, which the codec reads as it reads a column (BigInt, String).
+ * which makes a row's values far faster than better-sqlite3 hands over columns one by one.
+ * Reals stay out: JSON writes them with 15 significant digits. Integers (IDs, money) beyond
+ * 2^53 - 1 go in as text, which the codec reads as it reads a column (BigInt, String).
  */
 export function sqlitePackedRead(table: string, fields: readonly Field[]): PackedRead {
   const packed = fields.filter((f) => f.type !== 'number')

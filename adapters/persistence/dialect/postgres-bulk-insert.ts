@@ -1,20 +1,15 @@
-import { CompiledQuery } from 'kysely'
+import { CompiledQuery, type ColumnDataType } from 'kysely'
 import type { BulkInsertDialect } from './bulk-insert.js'
 import { writeRows } from './bulk-rows.js'
 import { quoteIdent } from './quote.js'
 
 export const postgresBulkInsert: BulkInsertDialect = {
   placeholder: (index) => `$${index}`,
-  columnarInsertSql(table, columns, types, doNothingOn) {
-    const arrays = types.map((type, i) => `$${i + 1}::${type}[]`).join(', ')
-    const conflict = doNothingOn ? ` on conflict (${quoteIdent(doNothingOn)}) do nothing` : ''
-    return `insert into ${quoteIdent(table)} (${columns.map(quoteIdent).join(', ')}) select * from unnest(${arrays})${conflict}`
-  },
+  columnarInsertSql: (table, columns, types, doNothingOn) =>
+    unnestInsertSql(table, columns, types, doNothingOn ? `on conflict (${quoteIdent(doNothingOn)}) do nothing` : undefined),
   arrayParameter: postgresArray,
   async bulkInsert(db, table, columns, rows, options = {}) {
-    const names = columns.map((c) => quoteIdent(c.name)).join(', ')
-    const arrays = columns.map((c, i) => `$${i + 1}::${c.type}[]`).join(', ')
-    const text = `insert into ${quoteIdent(table)} (${names}) select * from unnest(${arrays})${options.onConflict ? ` ${options.onConflict}` : ''}`
+    const text = unnestInsertSql(table, columns.map((c) => c.name), columns.map((c) => c.type), options.onConflict)
     for (let i = 0; i < rows.length; i += BULK_ROWS) {
       const count = Math.min(BULK_ROWS, rows.length - i)
       const width = columns.length
@@ -46,6 +41,12 @@ export function postgresArray(values: readonly unknown[]): string {
     }
   }
   return `{${parts.join(',')}}`
+}
+
+/** `INSERT … SELECT FROM unnest(…)` of one array parameter per column, cast to the column's type. */
+function unnestInsertSql(table: string, columns: readonly string[], types: readonly ColumnDataType[], conflict?: string): string {
+  const arrays = types.map((type, i) => `$${i + 1}::${type}[]`).join(', ')
+  return `insert into ${quoteIdent(table)} (${columns.map(quoteIdent).join(', ')}) select * from unnest(${arrays})${conflict ? ` ${conflict}` : ''}`
 }
 
 /** Rows per bulk statement: a few MB of arrays at most. */

@@ -1,12 +1,10 @@
-import { DynamicModule, type AliasedRawBuilder, type DynamicReferenceBuilder } from 'kysely'
 import { runCustomerFields, runFeatureFields, type RunCustomer, type RunFeature } from '../../../core/billing/run-fields.js'
 import { catalogue } from '../../../core/fields/catalogue.js'
-import type { Field } from '../../../core/fields/field.js'
-import type { Item } from '../../../core/fields/item.js'
 import type { Resource } from '../../../core/fields/resource.js'
 import type { BillingRunSource, MarkedFeature } from '../../../core/ports/billing-run-source.js'
 import type { DatabaseDialect } from '../dialect/dialect.js'
 import { RowCodec } from '../row-codec.js'
+import { selectedColumns, type SelectedColumns } from '../selected-columns.js'
 import type { Db } from '../schema/tables.js'
 
 /** A resource narrowed to some of its stored fields: its codec reads and decodes only those. */
@@ -23,7 +21,6 @@ function narrowed(resource: Resource, names: readonly string[]): Resource {
 const customers = narrowed(catalogue.customers, runCustomerFields)
 const features = narrowed(catalogue.features, runFeatureFields)
 /** The run's selections by dialect and table (each compiles a decoder). */
-const dynamic = new DynamicModule()
 const selections = new WeakMap<DatabaseDialect, Map<string, SelectedColumns>>()
 
 /** The reads of a billing run's batch: narrow rows (core/billing/run-fields.ts), one query each. */
@@ -38,7 +35,11 @@ export class KyselyBillingRunSource implements BillingRunSource {
     let byTable = selections.get(this.dialect)
     if (!byTable) selections.set(this.dialect, (byTable = new Map()))
     let columns = byTable.get(table)
-    if (!columns) byTable.set(table, (columns = selectedColumns(table === 'customers' ? customers : features, this.dialect)))
+    if (!columns) {
+      const resource = table === 'customers' ? customers : features
+      columns = selectedColumns(table, resource.fields, this.dialect.packedRead(table, resource.fields), new RowCodec(resource, this.dialect))
+      byTable.set(table, columns)
+    }
     return columns
   }
 
@@ -85,28 +86,5 @@ export class KyselyBillingRunSource implements BillingRunSource {
       .orderBy('features.id')
       .execute()
     return rows.map((r) => ({ feature: decode(r) as RunFeature, mark: r.reconciledInputs ?? null }))
-  }
-}
-
-/** What a bulk read selects for some fields of a table, and how a result row becomes an item of them. */
-interface SelectedColumns {
-  /** Columns named by the run's field lists, which are not literal types: references made at run time. */
-  readonly select: (AliasedRawBuilder<unknown, string> | DynamicReferenceBuilder<string>)[]
-  readonly decode: (r: Record<string, unknown>) => Item
-}
-
-/** The fields' columns one by one, or packed where the dialect packs them (`DatabaseDialect.packedRead`), decoded straight from the pack. */
-function selectedColumns(resource: Resource, dialect: DatabaseDialect): SelectedColumns {
-  const table = resource.table
-  const column = (f: Field) => dynamic.ref<string>(`${table}.${f.name}`)
-  const codec = new RowCodec(resource, dialect)
-  const pack = dialect.packedRead(table, resource.fields)
-  if (!pack) return { select: resource.fields.map(column), decode: (r) => codec.decode(r) }
-  const inPack = new Map(pack.packed.map((f, i) => [f.name, i]))
-  const plain = resource.fields.filter((f) => !inPack.has(f.name))
-  const decode = codec.decoderOf(inPack)
-  return {
-    select: [pack.column.as('packed'), ...plain.map(column)],
-    decode: (r) => decode(r, pack.unpack(r.packed)),
   }
 }

@@ -1,12 +1,11 @@
 import type { AnyDb } from '../schema/tables.js'
 import { CompiledQuery, type RawBuilder, type SelectQueryBuilder } from 'kysely'
 import { BillingError } from '../../../core/errors.js'
-import type { Field } from '../../../core/fields/field.js'
 import type { Item, Values } from '../../../core/fields/item.js'
 import type { Resource, ResourceName } from '../../../core/fields/resource.js'
 import { isIdList, type Condition, type ListQuery, type ParentQuery, type Parents, type ResourceRepository } from '../../../core/ports/resource-repository.js'
 import type { DatabaseDialect } from '../dialect/dialect.js'
-import type { PackedRead } from '../dialect/reads.js'
+import { selectedColumns, type SelectedColumns } from '../selected-columns.js'
 import type { CompiledQueries } from '../compiled-queries.js'
 import { ListConditions } from './list-conditions.js'
 import { RowCodec } from '../row-codec.js'
@@ -78,30 +77,24 @@ export class KyselyResourceRepository implements ResourceRepository {
   async get(id: string): Promise<Item | undefined> {
     if (!isId(id)) return undefined
     const encoded = this.dialect.encodeId(id)
-    const read = this.packedOne()
-    if (!read) {
-      const [row] = await this.queries.rows(this.db, `get ${this.table}`, () => this.select().where(`${this.table}.id`, '=', encoded), [encoded])
-      return this.finishOne(row)
-    }
+    const read = this.oneRow()
     const build = () => {
-      let q = this.db.selectFrom(this.table).select([read.pack.column.as('packed'), ...read.plain.map((f) => `${this.table}.${f.name}`)])
+      let q = this.db.selectFrom(this.table).select(read.select)
       for (const [name, expression] of Object.entries(this.computedSql() ?? {})) q = q.select(expression.as(name))
       return q.where(`${this.table}.id`, '=', encoded)
     }
     const [row] = await this.queries.rows(this.db, `get ${this.table}`, build, [encoded])
-    return row ? (await this.finish([read.decode(row, read.pack.unpack(row.packed))]))[0] : undefined
+    return row ? (await this.finish([read.decode(row)]))[0] : undefined
   }
 
-  /** How `get` reads packed, made once per resource and dialect; null: every column as it is. */
-  private packedOne(): PackedOne | null {
-    let byDialect = packedReads.get(this.resource)
-    if (!byDialect) packedReads.set(this.resource, (byDialect = new WeakMap()))
+  /** What `get` selects and decodes, made once per resource and dialect (repositories are made per transaction). */
+  private oneRow(): SelectedColumns {
+    let byDialect = oneRows.get(this.resource)
+    if (!byDialect) oneRows.set(this.resource, (byDialect = new WeakMap()))
     let read = byDialect.get(this.dialect)
-    if (read === undefined) {
-      const pack = this.dialect.packedRow(this.table, this.resource.columns)
-      const packed = pack && new Map(pack.packed.map((f, i) => [f.name, i]))
-      read = pack && { pack, plain: this.resource.columns.filter((f) => !packed!.has(f.name)), decode: this.codec.decoderOf(packed!) }
-      byDialect.set(this.dialect, read)
+    if (!read) {
+      const columns = this.resource.columns
+      byDialect.set(this.dialect, (read = selectedColumns(this.table, columns, this.dialect.packedRow(this.table, columns), this.codec)))
     }
     return read
   }
@@ -210,15 +203,7 @@ export class KyselyResourceRepository implements ResourceRepository {
   }
 }
 
-/** A packed read of one item's stored columns and its decoder (computed fields and those the pack leaves out come as columns beside it). */
-interface PackedOne {
-  readonly pack: PackedRead
-  /** Stored columns the pack leaves out, selected as they are. */
-  readonly plain: readonly Field[]
-  readonly decode: (row: Record<string, unknown>, packed: readonly unknown[]) => Item
-}
-
-const packedReads = new WeakMap<Resource, WeakMap<DatabaseDialect, PackedOne | null>>()
+const oneRows = new WeakMap<Resource, WeakMap<DatabaseDialect, SelectedColumns>>()
 
 const quote = (name: string) => `"${name.replace(/"/g, '""')}"`
 
