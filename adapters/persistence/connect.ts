@@ -9,6 +9,7 @@ import { jsonAsBytes } from './list-json/postgres-list-json.js'
 import { sqliteDialect } from './dialect/sqlite-dialect.js'
 import { preparingClient } from './prepared-statements.js'
 import { cachingStatements } from './statement-cache.js'
+import { workerReads } from './sqlite-reads/worker-reads-driver.js'
 import type { AnyDb, Db, Tables } from './schema/tables.js'
 
 export interface Database {
@@ -16,6 +17,13 @@ export interface Database {
   readonly dialect: DatabaseDialect
   /** A short description without credentials, for logs. */
   readonly description: string
+  /**
+   * Another connection, for reads that run while a transaction holds `db`'s: an import looks up
+   * a batch's numbers on it while the batch before is written. Postgres's pool gives one;
+   * a SQLite file gets a reads connection in a worker thread (`workerReads`); an in-memory
+   * SQLite database, which no second connection can open, has none.
+   */
+  readonly readsBeside?: Db
   close(): Promise<void>
 }
 
@@ -48,11 +56,16 @@ function connectSqlite(file: string, options: ConnectOptions): Database {
   sqlite.pragma('foreign_keys = ON')
   sqlite.pragma('busy_timeout = 10000')
   const db = new Kysely<Tables>({ dialect: new SqliteDialect({ database: cachingStatements(sqlite) }), ...logOption(options) })
+  const readsBeside = file === ':memory:' ? undefined : workerReads(file)
   return {
     db,
     dialect: sqliteDialect,
     description: `sqlite:${file}`,
-    close: () => db.destroy(),
+    readsBeside,
+    close: async () => {
+      await readsBeside?.destroy()
+      await db.destroy()
+    },
   }
 }
 
@@ -71,6 +84,7 @@ function connectPostgres(url: string, options: ConnectOptions): Database {
     db,
     dialect: postgresBytesDialect,
     description: `postgres://${safe.host}${safe.pathname}${options.schema ? `#${options.schema}` : ''}`,
+    readsBeside: db,
     close: () => db.destroy(),
   }
 }
@@ -85,6 +99,8 @@ export function wrapKysely(db: AnyDb, dialect: DialectName): Database {
     db,
     dialect: dialect === 'postgres' ? postgresDialect : sqliteDialect,
     description: `${dialect} (an existing Kysely instance)`,
+    // A pool's other connections; an embedder's SQLite connection is the only one we know of.
+    readsBeside: dialect === 'postgres' ? db : undefined,
     close: async () => {},
   }
 }

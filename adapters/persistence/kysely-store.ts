@@ -53,6 +53,8 @@ export interface StoreOptions {
   readonly factories?: Partial<Record<ResourceName, RepositoryFactory>>
   /** Who history entries name (the request's API key); `system` by default. */
   readonly actor?: () => Actor
+  /** Another connection for reads beside a transaction (`Database.readsBeside`): an import's lookups use it. */
+  readonly readsBeside?: Db
 }
 
 /** What a store and the stores of its transactions share: they are all on one root database. */
@@ -107,7 +109,7 @@ export class KyselyStore implements Store {
     })
     this.runSource = new KyselyBillingRunSource(db, dialect)
     this.runPartitions = new KyselyRunPartitions(db, dialect)
-    this.rating = new KyselyRatingData(db, dialect)
+    this.rating = new KyselyRatingData(db, dialect, options.readsBeside)
     this.receivables = new KyselyReceivables(db, dialect)
     this.changes = new KyselyChangeLog(db, dialect, shared.actor)
     this.webhookOutbox = new KyselyWebhookOutbox(db, dialect)

@@ -91,9 +91,9 @@ export interface BatchNumbers {
  */
 export interface RatingData {
   /**
-   * Whether this reader's lookups (numbers, customers, holders, tariffs) may run on another
-   * connection beside an open write transaction: an import then looks up its next batch while
-   * the database writes the last one. False where the database has one connection (SQLite).
+   * Whether this reader's lookups (numbers, customers, holders, tariffs) run on another
+   * connection, beside an open write transaction: an import then looks up its next batch while
+   * the last one is written. False where there is no other connection (in-memory SQLite).
    */
   readonly readsBesideWrites: boolean
   /**

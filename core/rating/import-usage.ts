@@ -20,6 +20,22 @@ import type { UsageRecord } from './usage-record.js'
  */
 export const IMPORT_BATCH = 1000
 
+/**
+ * Batches looked up ahead of the one being rated and written. A lookup on the other connection
+ * is a few statements, each sent once the last one's rows are back, so it spans some of the
+ * writes before it; two ahead hold one more batch of records (1,000) and measured no slower than
+ * one (bench/rating.ts; figures in bench/RESULTS.md).
+ */
+const LOOKAHEAD = 2
+
+/**
+ * Records read between turns of the event loop. Parsed records come as promises that are
+ * already settled, so reading runs on without one, and the lookups' answers (messages, socket
+ * reads) would wait for the next batch's write to end before the lookup's next statement is sent.
+ */
+const TURN_EVERY = 200
+const turn = () => new Promise<void>((resolve) => setImmediate(resolve))
+
 /** Customers' months waiting for their allowances to be allocated, before they are allocated mid-import. */
 const TOUCHED_AT_MOST = 20_000
 
@@ -96,10 +112,10 @@ async function importInto(ctx: PlatformContext, store: Store, lines: AsyncIterab
     if (failure) throw failure.error
   }
   // A batch's numbers, customers and allowances are looked up for its records alone. Beside the
-  // writes, while the next batch's records are read: the database looks up while this process
-  // parses, and the batch is rated and written once the next one is read (or the file ends).
-  // On the transaction's own connection (SQLite, one thread) there is nothing to overlap.
-  let looking: { readonly batch: UsageRecord[]; readonly context: Promise<BatchContext> } | null = null
+  // writes (Postgres's pool, a SQLite file's reads thread), while the next batches' records are
+  // read: the batch is rated and written once LOOKAHEAD more are read (or the file ends). An
+  // in-memory SQLite database has one connection, and nothing to overlap.
+  const looking: { readonly batch: UsageRecord[]; readonly context: Promise<BatchContext> }[] = []
   const flush = async () => {
     const batch = records
     records = []
@@ -107,16 +123,19 @@ async function importInto(ctx: PlatformContext, store: Store, lines: AsyncIterab
     if (!beside) return rateAndWrite(batch, await context)
     // Its failure is thrown where it is awaited; a rejection nobody awaits yet would end the process.
     context.catch(() => undefined)
-    const previous = looking
-    looking = { batch, context }
-    if (previous) await rateAndWrite(previous.batch, await previous.context)
+    looking.push({ batch, context })
+    if (looking.length > LOOKAHEAD) {
+      const oldest = looking.shift()!
+      await rateAndWrite(oldest.batch, await oldest.context)
+    }
   }
   const flushed = async () => {
-    const last = looking
-    looking = null
-    if (last) await rateAndWrite(last.batch, await last.context)
+    while (looking.length > 0) {
+      const oldest = looking.shift()!
+      await rateAndWrite(oldest.batch, await oldest.context)
+    }
   }
-  const lookupSettled = async () => void (await looking?.context.catch(() => undefined))
+  const lookupSettled = () => Promise.all(looking.map((l) => l.context.catch(() => undefined)))
   const rateAndWrite = async (batch: readonly UsageRecord[], context: BatchContext) => {
     const customers = new Set<string>()
     const calls = batch.map((record) => {
@@ -164,6 +183,7 @@ async function importInto(ctx: PlatformContext, store: Store, lines: AsyncIterab
       rows++
       records.push(record)
       if (records.length >= IMPORT_BATCH) await flush()
+      else if (beside && rows % TURN_EVERY === 0) await turn()
     }
     reader.finish()
     if (records.length > 0) await flush()
