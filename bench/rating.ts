@@ -13,7 +13,7 @@ import { numberOf, seedCustomers } from './support/fixtures.js'
 import { peakRssOf, rssOf } from './support/machine.js'
 import { log, Report } from './support/report.js'
 import { median } from './support/stats.js'
-import { batchedInsertSeconds } from './support/batch-floor.js'
+import { batchedInsertSeconds, removeFloorCalls, setCallsAside } from './support/batch-floor.js'
 import { IMPORT_BATCH } from '../core/rating/import-usage.js'
 import { IMPORT_PAGE_CACHE_MIB } from '../adapters/persistence/repositories/kysely-rating-data.js'
 
@@ -204,24 +204,28 @@ try {
   if (big.body.imported !== rows || big.body.rated !== rows) throw new Error(`expected every row imported and rated: ${JSON.stringify(big.body)}`)
   if (db.kind === 'sqlite') log(`SQLite WAL at most ${(big.walPeak / 2 ** 20).toFixed(0)} MB during the big import (what its page cache made it write)`)
 
-  // Database floor, as issue 22 means it: the imported rows inserted again in the import's
-  // batches, through its statement, with no parsing, lookups or rating (bench/support/batch-floor.ts).
-  const batchFloorSeconds = await batchedInsertSeconds(db, String(big.body.id), CALL_COLUMNS, IMPORT_BATCH, IMPORT_PAGE_CACHE_MIB)
-  log(`database floor: the ${rows.toLocaleString('en-GB')} imported rows inserted again in batches of ${IMPORT_BATCH} in ${batchFloorSeconds.toFixed(1)} s`)
+  // Both floors insert the imported rows into the calls table as the import found it: the rows
+  // are set aside first (bench/support/batch-floor.ts), and each floor's rows are removed before
+  // the next; none of that is timed. Inserted into a table already holding them, the same rows
+  // took up to half as long again.
+  await setCallsAside(db, String(big.body.id))
 
-  // Database floor: the imported rows inserted again by the database itself, with the same values
-  // (customers, numbers, times: the same index positions), fingerprints changed to new 64-character
-  // keys and the import's conflict clause; nothing is sent, parsed or rated, so this is what the
-  // database alone takes for these rows. SQLite gets the import's page cache.
-  // Run second, leaving out the first floor's rows (their fingerprints end in x, never a hex digit).
-  const copied = CALL_COLUMNS.map((c) => (c === 'fingerprint' ? `substr("fingerprint", 2) || 'f'` : `"${c}"`)).join(', ')
+  // Database floor, as issue 22 means it: the imported rows inserted again in the import's
+  // batches, through its statement, with no parsing, lookups or rating.
+  const batchFloorSeconds = await batchedInsertSeconds(db, CALL_COLUMNS, IMPORT_BATCH, IMPORT_PAGE_CACHE_MIB)
+  log(`database floor: the ${rows.toLocaleString('en-GB')} imported rows inserted again in batches of ${IMPORT_BATCH} in ${batchFloorSeconds.toFixed(1)} s`)
+  await removeFloorCalls(db, String(big.body.id))
+
+  // Database floor: the imported rows inserted again by the database itself, unchanged, with the
+  // import's conflict clause; nothing is sent, parsed or rated, so this is what the database alone
+  // takes for these rows. SQLite gets the import's page cache.
+  const columnList = CALL_COLUMNS.map((c) => `"${c}"`).join(', ')
   const floorWriter = openBulkWriter(db)
   if (db.kind === 'sqlite') await floorWriter.exec(`pragma cache_size = ${-IMPORT_PAGE_CACHE_MIB * 1024}`)
   const floorStart = performance.now()
-  await floorWriter.exec(
-    `insert into calls (${CALL_COLUMNS.map((c) => `"${c}"`).join(', ')}) select ${copied} from calls where "usageFileID" = ${Number(big.body.id)} and substr("fingerprint", 64) <> 'x' on conflict ("fingerprint") do nothing`,
-  )
+  await floorWriter.exec(`insert into calls (${columnList}) select ${columnList} from floor_rows where true order by id on conflict ("fingerprint") do nothing`)
   const floorSeconds = (performance.now() - floorStart) / 1000
+  await floorWriter.exec('drop table floor_rows')
   await floorWriter.close()
   log(`database floor: the ${rows.toLocaleString('en-GB')} imported rows inserted again by INSERT … SELECT in ${floorSeconds.toFixed(1)} s`)
 
@@ -252,15 +256,15 @@ try {
   })
   report.add({
     name: 'import throughput against the same rows inserted by one INSERT … SELECT (the database alone, no statement per batch)',
-    target: 'info',
+    target: '>= 0.8 x floor',
     measured: rate,
     unit: 'rows/s',
     baseline: rows / floorSeconds,
     ratio: rate / (rows / floorSeconds),
-    pass: null,
+    pass: rate / (rows / floorSeconds) >= 0.8,
   })
   report.add({
-    name: "database floor: the imported rows inserted again by the database itself (INSERT … SELECT, same values, new fingerprints)",
+    name: 'database floor: the imported rows inserted again by the database itself (INSERT … SELECT, the same rows into the table as the import found it)',
     target: 'info (>= 50,000/s for the target to be reachable)',
     measured: rows / floorSeconds,
     unit: 'rows/s',

@@ -4,16 +4,48 @@ import { insertColumns } from '../../adapters/persistence/insert-rows.js'
 import { columnType } from '../../adapters/persistence/schema/columns.js'
 import { anyTables } from '../../adapters/persistence/schema/tables.js'
 import { catalogue } from '../../core/fields/catalogue.js'
+import { openBulkWriter, type BulkWriter } from './bulk-insert.js'
 import type { BenchDatabase } from './database.js'
 
 /**
- * The database's own cost of an import's writes: a usage file's stored calls inserted again in
- * the import's batches (`batch` rows, in ID order), through the statement the import uses
- * (`insertColumns`, with its conflict clause), in one transaction, each row with a new
- * fingerprint (ending in x, never a hex digit). Reading a batch back is not timed; the inserts and the commit are. SQLite gets
- * the import's page cache. Returns the seconds taken.
+ * Sets an import's stored calls aside, untimed: copied to `floor_rows` and deleted from calls
+ * (Postgres then vacuums them away), so that a floor inserts them into the calls table as the
+ * import found it, not into one already holding them, whose larger indexes cost more a row.
  */
-export async function batchedInsertSeconds(db: BenchDatabase, usageFileID: string, columns: readonly string[], batch: number, pageCacheMiB: number): Promise<number> {
+export async function setCallsAside(db: BenchDatabase, usageFileID: string): Promise<void> {
+  const writer = openBulkWriter(db)
+  try {
+    await writer.exec('drop table if exists floor_rows')
+    await writer.exec(`create table floor_rows as select * from calls where "usageFileID" = ${Number(usageFileID)}`)
+    await removeCalls(writer, db, usageFileID)
+  } finally {
+    await writer.close()
+  }
+}
+
+/** Deletes what a floor inserted (the usage file's calls again), untimed, leaving calls as the import found it. */
+export async function removeFloorCalls(db: BenchDatabase, usageFileID: string): Promise<void> {
+  const writer = openBulkWriter(db)
+  try {
+    await removeCalls(writer, db, usageFileID)
+  } finally {
+    await writer.close()
+  }
+}
+
+async function removeCalls(writer: BulkWriter, db: BenchDatabase, usageFileID: string): Promise<void> {
+  await writer.exec(`delete from calls where "usageFileID" = ${Number(usageFileID)}`)
+  if (db.kind === 'postgres') await writer.exec('vacuum calls')
+}
+
+/**
+ * The database's own cost of an import's writes: the calls set aside (`setCallsAside`) inserted
+ * again, unchanged, in the import's batches (`batch` rows, in ID order), through the statement
+ * the import uses (`insertColumns`, with its conflict clause), in one transaction. Reading a batch
+ * back is not timed; the inserts and the commit are. SQLite gets the import's page cache.
+ * Returns the seconds taken.
+ */
+export async function batchedInsertSeconds(db: BenchDatabase, columns: readonly string[], batch: number, pageCacheMiB: number): Promise<number> {
   const { db: typed, dialect, close } = connect(db.childUrl)
   // The columns are the bench's list, named at run time.
   const kysely = anyTables(typed)
@@ -23,14 +55,12 @@ export async function batchedInsertSeconds(db: BenchDatabase, usageFileID: strin
     await kysely.connection().execute(async (conn) => {
       if (dialect.name === 'sqlite') await sql.raw(`pragma cache_size = ${-pageCacheMiB * 1024}`).execute(conn)
       await sql`begin`.execute(conn)
-      const file = dialect.encodeId(usageFileID)
-      const { last } = await conn.selectFrom('calls').select((eb) => eb.fn.max('id').as('last')).where('usageFileID', '=', file).executeTakeFirstOrThrow()
       let after = 0
       for (;;) {
-        const rows = await conn.selectFrom('calls').select(['id', ...columns]).where('usageFileID', '=', file).where('id', '>', after).where('id', '<=', last).orderBy('id').limit(batch).execute()
+        const rows = await conn.selectFrom('floor_rows').select(['id', ...columns]).where('id', '>', after).orderBy('id').limit(batch).execute()
         if (rows.length === 0) break
         after = Number(rows.at(-1)!.id)
-        const values = columns.map((c) => rows.map((r) => (c === 'fingerprint' ? `${String(r[c]).slice(1)}x` : r[c])))
+        const values = columns.map((c) => rows.map((r) => r[c]))
         const start = performance.now()
         await insertColumns(conn, dialect, 'calls', columns, values, rows.length, { doNothingOn: 'fingerprint', types })
         seconds += (performance.now() - start) / 1000
