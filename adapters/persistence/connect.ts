@@ -6,7 +6,7 @@ import pg from 'pg'
 import type { DatabaseDialect, DialectName } from './dialect/dialect.js'
 import { postgresBytesDialect, postgresDialect } from './dialect/postgres-dialect.js'
 import { jsonAsBytes } from './list-json/postgres-list-json.js'
-import { sqliteDialect } from './dialect/sqlite-dialect.js'
+import { sqliteCachingDialect, sqliteDialect } from './dialect/sqlite-dialect.js'
 import { preparingClient } from './prepared-statements.js'
 import { cachingStatements } from './statement-cache.js'
 import { workerReads } from './sqlite-reads/worker-reads-driver.js'
@@ -59,7 +59,7 @@ function connectSqlite(file: string, options: ConnectOptions): Database {
   const readsBeside = file === ':memory:' ? undefined : workerReads(file)
   return {
     db,
-    dialect: sqliteDialect,
+    dialect: sqliteCachingDialect,
     description: `sqlite:${file}`,
     readsBeside,
     close: async () => {

@@ -1,21 +1,21 @@
 import type { Db } from './schema/tables.js'
 import { CompiledQuery, type ColumnDataType } from 'kysely'
 import type { DatabaseDialect } from './dialect/dialect.js'
+import { quoteIdent } from './dialect/quote.js'
 
-/** Parameters in one statement, under SQLite's limit (32,766) and Postgres's (65,535). */
+/** Parameters in one multi-row VALUES statement, under SQLite's limit (32,766) and Postgres's (65,535). */
 const MAX_PARAMETERS = 30_000
 
 const statements = new Map<string, string>()
-const quote = (name: string) => `"${name.replace(/"/g, '""')}"`
 
 /** The multi-row INSERT for `count` rows, written once per shape (a full chunk repeats it). */
-function insertSql(dialect: DatabaseDialect, table: string, columns: readonly string[], count: number, doNothingOn?: string): string {
+function valuesSql(dialect: DatabaseDialect, table: string, columns: readonly string[], count: number, doNothingOn?: string): string {
   const key = `${dialect.name}|${table}|${columns.join(',')}|${count}|${doNothingOn ?? ''}`
   let text = statements.get(key)
   if (!text) {
     const tuples: string[] = []
     for (let r = 0, p = 1; r < count; r++) tuples.push(`(${columns.map(() => dialect.placeholder(p++)).join(', ')})`)
-    text = `insert into ${quote(table)} (${columns.map(quote).join(', ')}) values ${tuples.join(', ')}${doNothingOn ? ` on conflict (${quote(doNothingOn)}) do nothing` : ''}`
+    text = `insert into ${quoteIdent(table)} (${columns.map(quoteIdent).join(', ')}) values ${tuples.join(', ')}${doNothingOn ? ` on conflict (${quoteIdent(doNothingOn)}) do nothing` : ''}`
     if (statements.size > 64) statements.clear()
     statements.set(key, text)
   }
@@ -27,16 +27,16 @@ const COLUMNAR_ROWS = 10_000
 
 /**
  * Inserts many rows, given column by column (`values[c][r]` is row r's value of column c, every
- * array `count` long), with multi-row INSERTs of ~30,000 parameters each, written as SQL text
- * rather than through Kysely's builder: building a query node for every value of a 50,000-row
- * write cost more than the database's insert (bench/billing-run.ts, bench/rating.ts). With
- * `doNothingOn`, rows whose value of that unique column exists already are skipped. With the
- * columns' `types`, a database that takes whole columns as arrays (Postgres) gets one short
- * statement per chunk instead of long VALUES lists to parse and plan, which cost less in this
- * process and in Postgres (bench/rating.ts; figures in bench/RESULTS.md). Columns are the input because that is what both statements read: a column
- * array is the parameter itself, and SQLite's row-major parameters are filled from them in one
- * pass; an array per row was 5,000 more objects a batch for the collector to copy. Returns how
- * many rows were inserted.
+ * array `count` long), as SQL text rather than through Kysely's builder: building a query node
+ * for every value of a 50,000-row write cost more than the database's insert (bench/rating.ts).
+ * With `doNothingOn`, rows whose value of that unique column exists already are skipped.
+ * Postgres takes whole columns as arrays (the columns' `types` are needed): one short statement
+ * per chunk instead of long VALUES lists to parse and plan, which cost less in this process and
+ * in Postgres. SQLite on a connection of its own runs a prepared one-row statement for each row,
+ * all in one call to the driver (`EACH_ROW`), which cost a third less than multi-row VALUES
+ * lists of ~30,000 parameters (bench/RESULTS.md); on an embedder's connection it uses the lists.
+ * Columns are the input: a column array is Postgres's parameter itself, and SQLite's row-major
+ * parameters are filled from them in one pass. Returns how many rows were inserted.
  */
 export async function insertColumns(
   db: Db,
@@ -45,16 +45,17 @@ export async function insertColumns(
   columns: readonly string[],
   values: readonly (readonly unknown[])[],
   count: number,
-  options: { readonly doNothingOn?: string; readonly types?: readonly ColumnDataType[] } = {},
+  options: { readonly doNothingOn?: string; readonly types: readonly ColumnDataType[] },
 ): Promise<number> {
-  const columnar = options.types ? dialect.columnarInsertSql(table, columns, options.types, options.doNothingOn) : null
-  const perStatement = columnar ? COLUMNAR_ROWS : Math.max(1, Math.floor(MAX_PARAMETERS / Math.max(1, columns.length)))
+  const columnar = dialect.columnarInsertSql(table, columns, options.types, options.doNothingOn)
+  const eachRow = columnar ? null : dialect.eachRowInsertSql(table, columns, options.doNothingOn)
+  const perStatement = columnar ? COLUMNAR_ROWS : eachRow ? count : Math.max(1, Math.floor(MAX_PARAMETERS / Math.max(1, columns.length)))
   let inserted = 0
   for (let from = 0; from < count; from += perStatement) {
     const to = Math.min(count, from + perStatement)
     const query = columnar
       ? CompiledQuery.raw(columnar, values.map((column) => dialect.arrayParameter(from === 0 && to === column.length ? column : column.slice(from, to))))
-      : CompiledQuery.raw(insertSql(dialect, table, columns, to - from, options.doNothingOn), rowMajor(values, from, to))
+      : CompiledQuery.raw(eachRow ?? valuesSql(dialect, table, columns, to - from, options.doNothingOn), rowMajor(values, from, to))
     const result = await db.executeQuery(query)
     inserted += Number(result.numAffectedRows ?? 0)
   }

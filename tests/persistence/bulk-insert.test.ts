@@ -1,8 +1,11 @@
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { sql } from 'kysely'
+import { CompiledQuery, sql } from 'kysely'
 import type { Database } from '../../adapters/persistence/connect.js'
 import type { RowWriter } from '../../adapters/persistence/dialect/bulk-rows.js'
+import { sqliteDialect } from '../../adapters/persistence/dialect/sqlite-dialect.js'
+import { eachRowInsertSql } from '../../adapters/persistence/dialect/sqlite-bulk-insert.js'
+import { insertColumns } from '../../adapters/persistence/insert-rows.js'
 import { activeTargets, connectBare, openTarget, type Target } from '../support/targets.js'
 
 /**
@@ -61,6 +64,37 @@ for (const name of activeTargets()) {
     await d.bulkInsert(database.db, 'bulk_probe', columns(database), writer)
     assert.equal(await stored(database), expected)
   })
+
+  test('insertColumns stores rows given as columns, skips conflicts and counts only the rows it stored', async ({ database }) => {
+    // connect()'s dialect (SQLite: a one-row statement run for each row; Postgres: column
+    // arrays), and on SQLite also an embedder's (multi-row VALUES lists).
+    const dialects = database.dialect.name === 'sqlite' ? [database.dialect, sqliteDialect] : [database.dialect]
+    for (const d of dialects) {
+      await sql`delete from bulk_probe`.execute(database.db)
+      const ids = Array.from({ length: ROWS }, (_, k) => k + 1)
+      const columnsOf = (list: number[]) => [list.map((i) => d.encodeId(String(i))), list.map(labelOf), list.map((i) => d.encodeBigint(amountOf(i)))]
+      const types = columns(database).map((c) => c.type)
+      const names = ['id', 'label', 'amount']
+      assert.is(await insertColumns(database.db, d, 'bulk_probe', names, columnsOf(ids), ROWS, { doNothingOn: 'id', types }), ROWS)
+      assert.equal(await stored(database), expected)
+      // Ten rows stored already and one new: only the new one is stored and counted.
+      const again = [...ids.slice(0, 10), ROWS + 1]
+      assert.is(await insertColumns(database.db, d, 'bulk_probe', names, columnsOf(again), again.length, { doNothingOn: 'id', types }), 1)
+      assert.equal(await stored(database), [...expected, `${ROWS + 1}|${labelOf(ROWS + 1)}|${amountOf(ROWS + 1)}`])
+    }
+  })
+
+  if (name !== 'postgres') {
+    test('a one-row statement run for each row refuses parameters that are not whole rows, and stores nothing', async ({ database }) => {
+      await sql`delete from bulk_probe`.execute(database.db)
+      const text = eachRowInsertSql('bulk_probe', ['id', 'label', 'amount'])
+      await database.db.executeQuery(CompiledQuery.raw(text, [1, 'a', 10, 2, 'b'])).then(
+        () => assert.unreachable('accepted 5 parameters for rows of 3'),
+        (error: Error) => assert.match(error.message, /not whole rows of 3/),
+      )
+      assert.equal(await stored(database), [])
+    })
+  }
 
   test('an ID is stored exactly at every length, and junk is refused', async ({ database }) => {
     const d = database.dialect

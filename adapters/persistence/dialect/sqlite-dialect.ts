@@ -1,4 +1,4 @@
-import { sqliteBulkInsert } from './sqlite-bulk-insert.js'
+import { eachRowInsertSql, sqliteBulkInsert } from './sqlite-bulk-insert.js'
 import { sqliteConcurrency } from './concurrency.js'
 import { sqliteDdl } from './ddl.js'
 import type { DatabaseDialect } from './dialect.js'
@@ -21,3 +21,6 @@ export const sqliteDialect: DatabaseDialect = {
   statistics: null,
   listJson: sqliteListJson,
 }
+
+/** SQLite through `connect()`, whose statement cache runs a one-row insert for each row (`EACH_ROW`). */
+export const sqliteCachingDialect: DatabaseDialect = { ...sqliteDialect, eachRowInsertSql }

@@ -67,9 +67,14 @@ function startWorker(data: ReadsWorkerData): Worker {
   return new Worker(`import(${JSON.stringify(tsx)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(program.href)}) })`, { ...options, eval: true })
 }
 
+/** A started thread and the statements it has not answered yet. */
+interface Thread {
+  readonly worker: Worker
+  readonly pending: Map<number, { resolve(reply: ReadReply): void; reject(error: Error): void }>
+}
+
 class WorkerReadsDriver implements Driver {
-  private worker: Worker | null = null
-  private readonly pending = new Map<number, { resolve(reply: ReadReply): void; reject(error: Error): void }>()
+  private thread: Thread | null = null
   private nextId = 0
   private readonly connection: DatabaseConnection = {
     executeQuery: <R>(query: CompiledQuery) => this.execute<R>(query),
@@ -97,16 +102,16 @@ class WorkerReadsDriver implements Driver {
   async releaseConnection(): Promise<void> {}
 
   async destroy(): Promise<void> {
-    const worker = this.worker
-    this.worker = null
-    await worker?.terminate()
+    const thread = this.thread
+    this.thread = null
+    await thread?.worker.terminate()
   }
 
   private async execute<R>(query: CompiledQuery): Promise<QueryResult<R>> {
-    const worker = this.started()
+    const { worker, pending } = this.started()
     const id = this.nextId++
-    const reply = new Promise<ReadReply>((resolve, reject) => this.pending.set(id, { resolve, reject }))
-    if (this.pending.size === 1) worker.ref()
+    const reply = new Promise<ReadReply>((resolve, reject) => pending.set(id, { resolve, reject }))
+    if (pending.size === 1) worker.ref()
     worker.postMessage({ id, sql: query.sql, parameters: query.parameters } satisfies ReadRequest)
     const answer = await reply
     if ('error' in answer) throw Object.assign(new Error(answer.error.message), { code: answer.error.code })
@@ -114,26 +119,27 @@ class WorkerReadsDriver implements Driver {
     return { rows: rows.map((values) => rowOf(columns, values) as R) }
   }
 
-  private started(): Worker {
-    if (this.worker) return this.worker
-    const worker = startWorker(this.data)
+  private started(): Thread {
+    if (this.thread) return this.thread
+    const thread: Thread = { worker: startWorker(this.data), pending: new Map() }
+    const { worker, pending } = thread
     worker.unref()
     worker.on('message', (reply: ReadReply) => {
-      const waiting = this.pending.get(reply.id)
-      this.pending.delete(reply.id)
-      if (this.pending.size === 0) worker.unref()
+      const waiting = pending.get(reply.id)
+      pending.delete(reply.id)
+      if (pending.size === 0) worker.unref()
       waiting?.resolve(reply)
     })
     // A thread that fails (or is ended) fails what it was asked; the next query starts another.
     const fail = (error: Error) => {
-      if (this.worker === worker) this.worker = null
-      for (const { reject } of this.pending.values()) reject(error)
-      this.pending.clear()
+      if (this.thread === thread) this.thread = null
+      for (const { reject } of pending.values()) reject(error)
+      pending.clear()
     }
     worker.on('error', fail)
     worker.on('exit', (code) => fail(new Error(`the reads connection's thread ended (exit code ${code})`)))
-    this.worker = worker
-    return worker
+    this.thread = thread
+    return thread
   }
 }
 
