@@ -45,10 +45,9 @@ export function cachingStatements(db: BetterSqlite, size = 256, bulkSize = 8): S
 
 /**
  * Marks a one-row INSERT that is run once for each row of its parameters (all the rows' values,
- * row after row, as Kysely passes them in one array). Inserting an import's batch this way cost
- * a third less than one 1,000-row VALUES list (13.8 against 8.9 µs a row in a scratch test;
- * bench/RESULTS.md): SQLite runs the small prepared program again rather than one program as
- * long as the list.
+ * row after row, as Kysely passes them in one array): an import's batch cost a third less this
+ * way than as one 1,000-row VALUES list, and one Kysely query per row would cost more than that
+ * saves (figures in bench/RESULTS.md).
  */
 export const EACH_ROW = '/* each row */ '
 

@@ -93,7 +93,8 @@ export interface RatingData {
   /**
    * Whether this reader's lookups (numbers, customers, holders, tariffs) run on another
    * connection, beside an open write transaction: an import then looks up its next batch while
-   * the last one is written. False where there is no other connection (in-memory SQLite).
+   * the last one is written. False where there is no other connection (in-memory SQLite, an
+   * embedder's SQLite connection).
    */
   readonly readsBesideWrites: boolean
   /**
