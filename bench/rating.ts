@@ -207,7 +207,7 @@ try {
   // Both floors insert the imported rows into the calls table as the import found it: the rows
   // are set aside first (bench/support/batch-floor.ts), and each floor's rows are removed before
   // the next; none of that is timed. Inserted into a table already holding them, the same rows
-  // took up to half as long again.
+  // took two to three times as long (bench/RESULTS.md, session 13).
   await setCallsAside(db, String(big.body.id))
 
   // Database floor, as issue 22 means it: the imported rows inserted again in the import's
