@@ -2,6 +2,7 @@ import type { Db } from './schema/tables.js'
 import { CompiledQuery, type ColumnDataType } from 'kysely'
 import type { DatabaseDialect } from './dialect/dialect.js'
 import { quoteIdent } from './dialect/quote.js'
+import { EACH_ROW } from './statement-cache.js'
 
 /** Parameters in one multi-row VALUES statement, under SQLite's limit (32,766) and Postgres's (65,535). */
 const MAX_PARAMETERS = 30_000
@@ -48,7 +49,7 @@ export async function insertColumns(
   options: { readonly doNothingOn?: string; readonly types: readonly ColumnDataType[] },
 ): Promise<number> {
   const columnar = dialect.columnarInsertSql(table, columns, options.types, options.doNothingOn)
-  const eachRow = columnar ? null : dialect.eachRowInsertSql(table, columns, options.doNothingOn)
+  const eachRow = columnar ? null : dialect.insertsEachRow ? EACH_ROW + valuesSql(dialect, table, columns, 1, options.doNothingOn) : null
   const perStatement = columnar ? COLUMNAR_ROWS : eachRow ? count : Math.max(1, Math.floor(MAX_PARAMETERS / Math.max(1, columns.length)))
   let inserted = 0
   for (let from = 0; from < count; from += perStatement) {

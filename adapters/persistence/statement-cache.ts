@@ -89,18 +89,7 @@ function eachRow(stmt: Statement, sql: string): SqliteStatement & { readonly bus
  */
 function rowsFromArrays(stmt: Statement): SqliteStatement & { readonly busy: boolean } {
   if (!stmt.reader) return stmt as unknown as SqliteStatement & { readonly busy: boolean }
-  const names = stmt.columns().map((c) => c.name)
-  // The names are quoted with JSON.stringify, so any column name is a safe literal key.
-  const toRow = generatedFunction<(values: unknown[]) => Record<string, unknown>>({
-    name: 'toRow',
-    params: ['v'],
-    body: `return {${names.map((n, i) => `${JSON.stringify(n)}: v[${i}]`).join(', ')}}`,
-    fallback: (values) => {
-      const row: Record<string, unknown> = {}
-      names.forEach((n, i) => (row[n] = values[i]))
-      return row
-    },
-  })
+  const toRow = rowMaker(stmt.columns().map((c) => c.name))
   const raw = stmt.raw(true)
   return {
     reader: true,
@@ -113,4 +102,19 @@ function rowsFromArrays(stmt: Statement): SqliteStatement & { readonly busy: boo
       for (const values of raw.iterate(parameters) as IterableIterator<unknown[]>) yield toRow(values)
     },
   }
+}
+
+/** A row's values as an object keyed by the column names, made with one object literal (`rowsFromArrays`). */
+export function rowMaker(names: readonly string[]): (values: readonly unknown[]) => Record<string, unknown> {
+  // The names are quoted with JSON.stringify, so any column name is a safe literal key.
+  return generatedFunction<(values: readonly unknown[]) => Record<string, unknown>>({
+    name: 'toRow',
+    params: ['v'],
+    body: `return {${names.map((n, i) => `${JSON.stringify(n)}: v[${i}]`).join(', ')}}`,
+    fallback: (values) => {
+      const row: Record<string, unknown> = {}
+      names.forEach((n, i) => (row[n] = values[i]))
+      return row
+    },
+  })
 }

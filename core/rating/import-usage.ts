@@ -124,16 +124,14 @@ async function importInto(ctx: PlatformContext, store: Store, lines: AsyncIterab
     // Its failure is thrown where it is awaited; a rejection nobody awaits yet would end the process.
     context.catch(() => undefined)
     looking.push({ batch, context })
-    if (looking.length > LOOKAHEAD) {
-      const oldest = looking.shift()!
-      await rateAndWrite(oldest.batch, await oldest.context)
-    }
+    if (looking.length > LOOKAHEAD) await rateOldest()
+  }
+  const rateOldest = async () => {
+    const oldest = looking.shift()!
+    await rateAndWrite(oldest.batch, await oldest.context)
   }
   const flushed = async () => {
-    while (looking.length > 0) {
-      const oldest = looking.shift()!
-      await rateAndWrite(oldest.batch, await oldest.context)
-    }
+    while (looking.length > 0) await rateOldest()
   }
   const lookupSettled = () => Promise.all(looking.map((l) => l.context.catch(() => undefined)))
   const rateAndWrite = async (batch: readonly UsageRecord[], context: BatchContext) => {

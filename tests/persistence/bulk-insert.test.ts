@@ -4,7 +4,7 @@ import { CompiledQuery, sql } from 'kysely'
 import type { Database } from '../../adapters/persistence/connect.js'
 import type { RowWriter } from '../../adapters/persistence/dialect/bulk-rows.js'
 import { sqliteDialect } from '../../adapters/persistence/dialect/sqlite-dialect.js'
-import { eachRowInsertSql } from '../../adapters/persistence/dialect/sqlite-bulk-insert.js'
+import { EACH_ROW } from '../../adapters/persistence/statement-cache.js'
 import { insertColumns } from '../../adapters/persistence/insert-rows.js'
 import { activeTargets, connectBare, openTarget, type Target } from '../support/targets.js'
 
@@ -87,7 +87,7 @@ for (const name of activeTargets()) {
   if (name !== 'postgres') {
     test('a one-row statement run for each row refuses parameters that are not whole rows, and stores nothing', async ({ database }) => {
       await sql`delete from bulk_probe`.execute(database.db)
-      const text = eachRowInsertSql('bulk_probe', ['id', 'label', 'amount'])
+      const text = `${EACH_ROW}insert into bulk_probe (id, label, amount) values (?, ?, ?)`
       await database.db.executeQuery(CompiledQuery.raw(text, [1, 'a', 10, 2, 'b'])).then(
         () => assert.unreachable('accepted 5 parameters for rows of 3'),
         (error: Error) => assert.match(error.message, /not whole rows of 3/),

@@ -26,10 +26,10 @@ export interface BulkInsertDialect {
   /** One column's values (strings, numbers, bigints, nulls) as the parameter `columnarInsertSql` takes. */
   arrayParameter(values: readonly unknown[]): unknown
   /**
-   * SQL inserting one row, which the driver runs once for each row of a parameter list of many
-   * rows (SQLite: `EACH_ROW` in statement-cache.ts), or null where there is no such driver.
+   * Whether the connection's driver runs a one-row INSERT marked `EACH_ROW` (statement-cache.ts)
+   * once for each row of a parameter list of many rows: SQLite through `connect()`.
    */
-  eachRowInsertSql(table: string, columns: readonly string[], doNothingOn?: string): string | null
+  readonly insertsEachRow: boolean
   /**
    * Inserts many rows (values encoded for the driver), a statement per chunk. Rows that others
    * must point at get their IDs from `reserveIds` first: nothing is returned. SQLite: multi-row

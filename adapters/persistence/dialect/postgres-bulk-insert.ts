@@ -8,7 +8,7 @@ export const postgresBulkInsert: BulkInsertDialect = {
   columnarInsertSql: (table, columns, types, doNothingOn) =>
     unnestInsertSql(table, columns, types, doNothingOn ? `on conflict (${quoteIdent(doNothingOn)}) do nothing` : undefined),
   arrayParameter: postgresArray,
-  eachRowInsertSql: () => null,
+  insertsEachRow: false,
   async bulkInsert(db, table, columns, rows, options = {}) {
     const text = unnestInsertSql(table, columns.map((c) => c.name), columns.map((c) => c.type), options.onConflict)
     for (let i = 0; i < rows.length; i += BULK_ROWS) {

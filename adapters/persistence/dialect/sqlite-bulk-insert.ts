@@ -2,14 +2,13 @@ import { CompiledQuery, sql } from 'kysely'
 import type { BulkColumn, BulkInsertDialect, BulkOptions } from './bulk-insert.js'
 import { writeRows } from './bulk-rows.js'
 import { quoteIdent } from './quote.js'
-import { EACH_ROW } from '../statement-cache.js'
 
 export const sqliteBulkInsert: BulkInsertDialect = {
   placeholder: () => '?',
   columnarInsertSql: () => null,
   arrayParameter: (values) => values,
-  // A connection of its own runs them (`sqliteCachingDialect`); an embedder's may not.
-  eachRowInsertSql: () => null,
+  // A connection of its own does (`sqliteCachingDialect`); an embedder's may not.
+  insertsEachRow: false,
   async bulkInsert(db, table, columns, rows, options = {}) {
     const perStatement = Math.max(1, Math.floor(MAX_PARAMETERS / Math.max(1, columns.length)))
     const width = columns.length
@@ -46,8 +45,3 @@ function valuesSql(table: string, columns: readonly BulkColumn[], count: number,
   return text
 }
 
-/** A one-row INSERT that `cachingStatements` runs for each row of its parameters (`EACH_ROW`). */
-export function eachRowInsertSql(table: string, columns: readonly string[], doNothingOn?: string): string {
-  const conflict = doNothingOn ? ` on conflict (${quoteIdent(doNothingOn)}) do nothing` : ''
-  return `${EACH_ROW}insert into ${quoteIdent(table)} (${columns.map(quoteIdent).join(', ')}) values (${columns.map(() => '?').join(', ')})${conflict}`
-}

@@ -1,4 +1,4 @@
-import { eachRowInsertSql, sqliteBulkInsert } from './sqlite-bulk-insert.js'
+import { sqliteBulkInsert } from './sqlite-bulk-insert.js'
 import { sqliteConcurrency } from './concurrency.js'
 import { sqliteDdl } from './ddl.js'
 import type { DatabaseDialect } from './dialect.js'
@@ -23,4 +23,4 @@ export const sqliteDialect: DatabaseDialect = {
 }
 
 /** SQLite through `connect()`, whose statement cache runs a one-row insert for each row (`EACH_ROW`). */
-export const sqliteCachingDialect: DatabaseDialect = { ...sqliteDialect, eachRowInsertSql }
+export const sqliteCachingDialect: DatabaseDialect = { ...sqliteDialect, insertsEachRow: true }

@@ -3,6 +3,7 @@ import { extname } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { Kysely, SqliteAdapter, SqliteIntrospector, SqliteQueryCompiler, type CompiledQuery, type DatabaseConnection, type Driver, type QueryResult } from 'kysely'
 import type { Db, Tables } from '../schema/tables.js'
+import { rowMaker } from '../statement-cache.js'
 
 export interface ReadsWorkerData {
   readonly file: string
@@ -76,6 +77,7 @@ interface Thread {
 class WorkerReadsDriver implements Driver {
   private thread: Thread | null = null
   private nextId = 0
+  private readonly rowMakers = new Map<string, ReturnType<typeof rowMaker>>()
   private readonly connection: DatabaseConnection = {
     executeQuery: <R>(query: CompiledQuery) => this.execute<R>(query),
     streamQuery: () => {
@@ -115,8 +117,19 @@ class WorkerReadsDriver implements Driver {
     worker.postMessage({ id, sql: query.sql, parameters: query.parameters } satisfies ReadRequest)
     const answer = await reply
     if ('error' in answer) throw Object.assign(new Error(answer.error.message), { code: answer.error.code })
-    const { columns, rows } = answer
-    return { rows: rows.map((values) => rowOf(columns, values) as R) }
+    const toRow = this.rowMaker(answer.columns)
+    return { rows: answer.rows.map((values) => toRow(values) as R) }
+  }
+
+  /** The row objects of a statement's columns, made once per column list: the reads repeat a few statements. */
+  private rowMaker(columns: readonly string[]) {
+    const key = columns.join('\u0000')
+    let make = this.rowMakers.get(key)
+    if (!make) {
+      if (this.rowMakers.size >= 64) this.rowMakers.clear()
+      this.rowMakers.set(key, (make = rowMaker(columns)))
+    }
+    return make
   }
 
   private started(): Thread {
@@ -141,10 +154,4 @@ class WorkerReadsDriver implements Driver {
     this.thread = thread
     return thread
   }
-}
-
-function rowOf(columns: readonly string[], values: readonly unknown[]): Record<string, unknown> {
-  const row: Record<string, unknown> = {}
-  for (let i = 0; i < columns.length; i++) row[columns[i]] = values[i]
-  return row
 }
