@@ -2,26 +2,11 @@ import type { Db } from './schema/tables.js'
 import { CompiledQuery, type ColumnDataType } from 'kysely'
 import type { DatabaseDialect } from './dialect/dialect.js'
 import { quoteIdent } from './dialect/quote.js'
+import { valuesInsertSql } from './dialect/values-sql.js'
 import { EACH_ROW } from './statement-cache.js'
 
 /** Parameters in one multi-row VALUES statement, under SQLite's limit (32,766) and Postgres's (65,535). */
 const MAX_PARAMETERS = 30_000
-
-const statements = new Map<string, string>()
-
-/** The multi-row INSERT for `count` rows, written once per shape (a full chunk repeats it). */
-function valuesSql(dialect: DatabaseDialect, table: string, columns: readonly string[], count: number, doNothingOn?: string): string {
-  const key = `${dialect.name}|${table}|${columns.join(',')}|${count}|${doNothingOn ?? ''}`
-  let text = statements.get(key)
-  if (!text) {
-    const tuples: string[] = []
-    for (let r = 0, p = 1; r < count; r++) tuples.push(`(${columns.map(() => dialect.placeholder(p++)).join(', ')})`)
-    text = `insert into ${quoteIdent(table)} (${columns.map(quoteIdent).join(', ')}) values ${tuples.join(', ')}${doNothingOn ? ` on conflict (${quoteIdent(doNothingOn)}) do nothing` : ''}`
-    if (statements.size > 64) statements.clear()
-    statements.set(key, text)
-  }
-  return text
-}
 
 /** Rows in one columnar statement: the arrays of a chunk are built in memory before it is sent. */
 const COLUMNAR_ROWS = 10_000
@@ -49,14 +34,15 @@ export async function insertColumns(
   options: { readonly doNothingOn?: string; readonly types: readonly ColumnDataType[] },
 ): Promise<number> {
   const columnar = dialect.columnarInsertSql(table, columns, options.types, options.doNothingOn)
-  const eachRow = columnar ? null : dialect.insertsEachRow ? EACH_ROW + valuesSql(dialect, table, columns, 1, options.doNothingOn) : null
+  const conflict = options.doNothingOn ? `on conflict (${quoteIdent(options.doNothingOn)}) do nothing` : undefined
+  const eachRow = columnar ? null : dialect.insertsEachRow ? EACH_ROW + valuesInsertSql(dialect.placeholder, table, columns, 1, conflict) : null
   const perStatement = columnar ? COLUMNAR_ROWS : eachRow ? count : Math.max(1, Math.floor(MAX_PARAMETERS / Math.max(1, columns.length)))
   let inserted = 0
   for (let from = 0; from < count; from += perStatement) {
     const to = Math.min(count, from + perStatement)
     const query = columnar
       ? CompiledQuery.raw(columnar, values.map((column) => dialect.arrayParameter(from === 0 && to === column.length ? column : column.slice(from, to))))
-      : CompiledQuery.raw(eachRow ?? valuesSql(dialect, table, columns, to - from, options.doNothingOn), rowMajor(values, from, to))
+      : CompiledQuery.raw(eachRow ?? valuesInsertSql(dialect.placeholder, table, columns, to - from, conflict), rowMajor(values, from, to))
     const result = await db.executeQuery(query)
     inserted += Number(result.numAffectedRows ?? 0)
   }

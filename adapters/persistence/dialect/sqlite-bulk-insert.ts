@@ -1,10 +1,12 @@
 import { CompiledQuery, sql } from 'kysely'
-import type { BulkColumn, BulkInsertDialect, BulkOptions } from './bulk-insert.js'
+import type { BulkInsertDialect } from './bulk-insert.js'
 import { writeRows } from './bulk-rows.js'
-import { quoteIdent } from './quote.js'
+import { valuesInsertSql } from './values-sql.js'
+
+const placeholder = () => '?'
 
 export const sqliteBulkInsert: BulkInsertDialect = {
-  placeholder: () => '?',
+  placeholder,
   columnarInsertSql: () => null,
   arrayParameter: (values) => values,
   // A connection of its own does (`sqliteCachingDialect`); an embedder's may not.
@@ -18,7 +20,7 @@ export const sqliteBulkInsert: BulkInsertDialect = {
       // it a dozen times per statement, the largest allocation of a billing run.
       const parameters: unknown[] = new Array(count * width)
       writeRows(rows, i, i + count, width, parameters)
-      await db.executeQuery(CompiledQuery.raw(valuesSql(table, columns, count, options), parameters))
+      await db.executeQuery(CompiledQuery.raw(valuesInsertSql(placeholder, table, columns.map((c) => c.name), count, options.onConflict), parameters))
     }
   },
   async widenPageCache(db, mib) {
@@ -30,18 +32,3 @@ export const sqliteBulkInsert: BulkInsertDialect = {
 
 /** Parameters in one statement, under SQLite's limit (32,766). */
 const MAX_PARAMETERS = 30_000
-const statements = new Map<string, string>()
-
-/** The multi-row INSERT for `count` rows, written once per shape: full chunks repeat one text, which the statement cache keeps prepared. */
-function valuesSql(table: string, columns: readonly BulkColumn[], count: number, options: BulkOptions): string {
-  const key = `${table}|${columns.map((c) => c.name).join(',')}|${count}|${options.onConflict ?? ''}`
-  let text = statements.get(key)
-  if (!text) {
-    const tuple = `(${columns.map(() => '?').join(', ')})`
-    text = `insert into ${quoteIdent(table)} (${columns.map((c) => quoteIdent(c.name)).join(', ')}) values ${Array(count).fill(tuple).join(', ')}${options.onConflict ? ` ${options.onConflict}` : ''}`
-    if (statements.size > 64) statements.clear()
-    statements.set(key, text)
-  }
-  return text
-}
-
