@@ -136,8 +136,11 @@ for (const target of activeTargets().filter((t) => t === 'postgres')) {
       assert.ok(parts.every((p) => p.status === 'Done'))
       assert.is(parts.reduce((n, p) => n + Number(p.customersDone), 0), CUSTOMERS, 'each customer billed once')
       await until('every worker logged its share', () => workers.reduce((n, w) => n + w.billed(), 0) === CUSTOMERS)
+      // A worker whose poll finds the run still being planned comes back at its next poll, by
+      // which time the others may have billed every partition: so not every worker need bill,
+      // but one worker alone billing the run would mean partitions were not shared.
       const shares = workers.map((w) => w.billed())
-      assert.ok(shares.every((n) => n > 0), `every worker billed customers: ${shares}`)
+      assert.ok(shares.filter((n) => n > 0).length >= 2, `more than one worker billed customers: ${shares}`)
       const got = await outcome(h)
       assert.equal(got.tx, expected.tx)
       assert.equal(got.inv, expected.inv)
