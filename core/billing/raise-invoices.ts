@@ -189,7 +189,7 @@ export async function raiseInvoices(
   // Announced in the batch's transaction (contract 12: an outbox), from the rows just written:
   // the database writing each invoice's JSON again took twice as long (bench/RESULTS.md).
   await appendEvents(store, ctx.clock, 'invoice.raised', ctx.resources.get('invoices')!, stored)
-  // The caller allocates their credit once the batch's objects are gone (run-billing.ts).
+  // The caller allocates their credit once the batch's objects are gone, for a step's batches at once (bill-partition.ts).
   return { count: invoices.length, settle }
 }
 
