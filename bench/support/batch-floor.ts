@@ -13,21 +13,22 @@ import type { BenchDatabase } from './database.js'
  * import found it, not into one already holding them, whose larger indexes cost more a row.
  */
 export async function setCallsAside(db: BenchDatabase, usageFileID: string): Promise<void> {
-  const writer = openBulkWriter(db)
-  try {
+  await withWriter(db, async (writer) => {
     await writer.exec('drop table if exists floor_rows')
     await writer.exec(`create table floor_rows as select * from calls where "usageFileID" = ${Number(usageFileID)}`)
     await removeCalls(writer, db, usageFileID)
-  } finally {
-    await writer.close()
-  }
+  })
 }
 
 /** Deletes what a floor inserted (the usage file's calls again), untimed, leaving calls as the import found it. */
 export async function removeFloorCalls(db: BenchDatabase, usageFileID: string): Promise<void> {
+  await withWriter(db, (writer) => removeCalls(writer, db, usageFileID))
+}
+
+async function withWriter(db: BenchDatabase, work: (writer: BulkWriter) => Promise<void>): Promise<void> {
   const writer = openBulkWriter(db)
   try {
-    await removeCalls(writer, db, usageFileID)
+    await work(writer)
   } finally {
     await writer.close()
   }
