@@ -1,15 +1,16 @@
 import { BillingError } from '../../core/errors.js'
 import type { UsageLine } from '../../core/rating/usage-file-reader.js'
-import { csvRecords, CsvSyntaxError } from './csv-records.js'
+import { csvRecordBatches, CsvSyntaxError } from './csv-records.js'
 
 /**
- * A usage file's text as the records the importer reads: RFC 4180 CSV by csv-parse (a quoted
- * field may hold commas, quotes and line breaks), empty lines skipped (values are trimmed by the reader), each
- * record with the line it starts on. Malformed CSV is `invalid_field` naming the line.
+ * A usage file's text as the records the importer reads, in batches as the text arrives:
+ * RFC 4180 CSV by csv-parse (a quoted field may hold commas, quotes and line breaks), empty
+ * lines skipped (values are trimmed by the reader), each record with the line it starts on.
+ * Malformed CSV is `invalid_field` naming the line.
  */
-export async function* usageLines(text: AsyncIterable<string> | Iterable<string>): AsyncGenerator<UsageLine> {
+export async function* usageLines(text: AsyncIterable<string> | Iterable<string>): AsyncGenerator<UsageLine[]> {
   try {
-    yield* csvRecords(text, { skipEmptyLines: true })
+    yield* csvRecordBatches(text, { skipEmptyLines: true })
   } catch (error) {
     if (!(error instanceof CsvSyntaxError)) throw error
     throw new BillingError(

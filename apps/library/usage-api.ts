@@ -25,9 +25,20 @@ export interface CallsApi extends ReadApi<'calls'> {
   delete(id: string): Promise<ShownOf<'calls'>>
 }
 
-/** The lines as one text, each ended by a line break, for the CSV parser. */
+/** Characters of lines given to the CSV parser at once: a piece of text's records are parsed and imported together. */
+const TEXT_PIECE = 64 * 1024
+
+/** The lines as one text, each ended by a line break, for the CSV parser, in pieces of many lines. */
 async function* asText(lines: AsyncIterable<string> | Iterable<string>): AsyncGenerator<string> {
-  for await (const line of lines) yield `${line}\n`
+  let piece = ''
+  for await (const line of lines) {
+    piece += `${line}\n`
+    if (piece.length >= TEXT_PIECE) {
+      yield piece
+      piece = ''
+    }
+  }
+  if (piece) yield piece
 }
 
 export function usageApi(ctx: PlatformContext): UsageApi {

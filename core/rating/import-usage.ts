@@ -29,9 +29,10 @@ export const IMPORT_BATCH = 1000
 const LOOKAHEAD = 2
 
 /**
- * Records read between turns of the event loop. Parsed records come as promises that are
- * already settled, so reading runs on without one, and the lookups' answers (messages, socket
- * reads) would wait for the next batch's write to end before the lookup's next statement is sent.
+ * Records read between turns of the event loop. A batch of records the parser holds already
+ * comes as a settled promise, so reading runs on without a turn, and the lookups' answers
+ * (messages, socket reads) would wait for the next batch's write to end before the lookup's next
+ * statement is sent.
  */
 const TURN_EVERY = 200
 const turn = () => new Promise<void>((resolve) => setImmediate(resolve))
@@ -73,12 +74,12 @@ export function toNewCall(record: UsageRecord, context: BatchContext, digest: Di
 }
 
 /**
- * Imports a usage file, one CSV record at a time (the CSV adapter parses the text), in one
+ * Imports a usage file, its CSV records in the batches the CSV adapter parses them in, in one
  * transaction: a bad row rejects the whole file (naming its line); records imported before (by
  * any file) are skipped, so re-sending a file or a record creates nothing twice. Memory holds
  * one batch of rows, not the file.
  */
-export async function importUsageFile(ctx: PlatformContext, lines: AsyncIterable<UsageLine>, name: string | null): Promise<Item> {
+export async function importUsageFile(ctx: PlatformContext, lines: AsyncIterable<readonly UsageLine[]>, name: string | null): Promise<Item> {
   // The name is stored as the file's `name` field: checked like any field (length, NUL).
   const files = ctx.resources.get('usageFiles')!
   if (name !== null) ctx.validator.parseField(files, files.byName.get('name')!, name)
@@ -86,7 +87,7 @@ export async function importUsageFile(ctx: PlatformContext, lines: AsyncIterable
 }
 
 /** The import's work inside its transaction. */
-async function importInto(ctx: PlatformContext, store: Store, lines: AsyncIterable<UsageLine>, name: string | null): Promise<Item> {
+async function importInto(ctx: PlatformContext, store: Store, lines: AsyncIterable<readonly UsageLine[]>, name: string | null): Promise<Item> {
   // Lookups read what the import does not write (numbers, customers, features, tariffs): where the
   // database allows, on another connection, so the next batch is looked up while this one is written.
   const beside = ctx.store.rating.readsBesideWrites
@@ -175,13 +176,15 @@ async function importInto(ctx: PlatformContext, store: Store, lines: AsyncIterab
     await reallocateAllowances(store.rating, shared, months, now, (changed) => refreshCreditAlerts(store, changed, now))
   }
   try {
-    for await (const line of lines) {
-      const record = reader.read(line)
-      if (!record) continue
-      rows++
-      records.push(record)
-      if (records.length >= IMPORT_BATCH) await flush()
-      else if (beside && rows % TURN_EVERY === 0) await turn()
+    for await (const batch of lines) {
+      for (const line of batch) {
+        const record = reader.read(line)
+        if (!record) continue
+        rows++
+        records.push(record)
+        if (records.length >= IMPORT_BATCH) await flush()
+        else if (beside && rows % TURN_EVERY === 0) await turn()
+      }
     }
     reader.finish()
     if (records.length > 0) await flush()

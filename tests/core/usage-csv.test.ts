@@ -22,7 +22,7 @@ async function records(text: string, chunk = 7) {
   const pieces: string[] = []
   for (let i = 0; i < text.length; i += chunk) pieces.push(text.slice(i, i + chunk))
   const out: { fields: readonly string[]; line: number }[] = []
-  for await (const r of usageLines(pieces)) out.push(r)
+  for await (const batch of usageLines(pieces)) out.push(...batch)
   return out
 }
 
