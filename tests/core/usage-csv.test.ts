@@ -75,6 +75,57 @@ test('generated fields written as RFC 4180 CSV read back as they were, however t
   )
 })
 
+test('records come in batches, a piece of text\'s at a time, and the text is read only as fast as batches are taken', async () => {
+  const line = (n: number) => `0161496000${n % 10},07700900${String(n % 1000).padStart(3, '0')},2026-01-14T10:00:00Z,60,MOB,mobile,Gamma\n`
+  const PIECES = 400
+  const PER_PIECE = 100
+  let read = 0
+  function* pieces() {
+    yield `${HEADER}\n`
+    for (let p = 0; p < PIECES; p++) {
+      read++
+      let text = ''
+      for (let i = 0; i < PER_PIECE; i++) text += line(p * PER_PIECE + i)
+      yield text
+    }
+  }
+  const batches = usageLines(pieces())
+  const first = await batches.next()
+  assert.ok(!first.done && first.value.length >= 1, 'a first batch')
+  // The parser holds a few pieces' records at most: the rest of the text is not read yet.
+  assert.ok(read < 20, `read ${read} of ${PIECES} pieces for the first batch`)
+  let records = first.value.length
+  let lastLine = first.value.at(-1)!.line
+  let count = 1
+  for await (const batch of batches) {
+    assert.ok(batch.length > 0, 'no empty batch')
+    assert.is(batch[0].line, lastLine + 1, 'lines run on from batch to batch')
+    records += batch.length
+    lastLine = batch.at(-1)!.line
+    count++
+  }
+  assert.is(records, 1 + PIECES * PER_PIECE, 'the header and every record')
+  // Each batch holds at least a piece's records (the parser takes the next piece while one is read out).
+  assert.ok(count <= PIECES, `${count} batches for ${PIECES} pieces`)
+})
+
+test('a source that fails after some pieces fails the batches, after the records read before it', async () => {
+  async function* pieces() {
+    // csv-parse keeps the last record of what it has until it sees what follows.
+    yield `${HEADER}\n01614960001,07700900001,2026-01-14T10:00:00Z,60,MOB,mobile,Gamma\n01614960002,07700900002,2026-01-14T10:00:00Z,60,MOB,mobile,Gamma\n`
+    await new Promise((resolve) => setImmediate(resolve))
+    throw new Error('the connection dropped')
+  }
+  const seen: number[] = []
+  try {
+    for await (const batch of usageLines(pieces())) seen.push(...batch.map((r) => r.line))
+    assert.unreachable('the failure was not passed on')
+  } catch (error) {
+    assert.is((error as Error).message, 'the connection dropped')
+  }
+  assert.equal(seen, [1, 2])
+})
+
 test('a semicolon- or tab-separated file is named as such, with what to do', async () => {
   const semicolons = await refusal(`${HEADER.replaceAll(',', ';')}\n01632960000;02079460000`)
   assert.match(semicolons.message, /^line 1: the header is one column holding ";": the file looks separated by ";", not by commas/)
