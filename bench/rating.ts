@@ -202,37 +202,57 @@ try {
   log(`allowances: ${covered.length} of the first ${sample.length} calls on numbers with a plan, all within it`)
   log(`small file: ${small.toLocaleString('en-GB')} rows in ${first.seconds.toFixed(1)} s, rated ${first.body.rated}, peak RSS ${first.peakMB.toFixed(0)} MB, ${perRow(first)}`)
   await api.stop()
-  api = await startApiServer(serverDb)
-  const big = await upload(api, bigFile)
-  await api.stop()
-  log(`big file: ${rows.toLocaleString('en-GB')} rows in ${big.seconds.toFixed(1)} s, rated ${big.body.rated}, peak RSS ${big.peakMB.toFixed(0)} MB, ${perRow(big)}`)
-  if (big.body.imported !== rows || big.body.rated !== rows) throw new Error(`expected every row imported and rated: ${JSON.stringify(big.body)}`)
-  if (db.kind === 'sqlite') log(`SQLite WAL at most ${(big.walPeak / 2 ** 20).toFixed(0)} MB during the big import (what its page cache made it write)`)
+  // Each run imports the big file into a fresh server and takes both floors right after it; the
+  // figures judged are the medians over the runs, each ratio taken within its own run: on a
+  // shared machine the same code moved by a tenth between runs, and its floors with it.
+  const runs: { big: Awaited<ReturnType<typeof upload>>; batchFloorSeconds: number; floorSeconds: number }[] = []
+  for (let run = 1; run <= args.runs; run++) {
+    api = await startApiServer(serverDb)
+    const big = await upload(api, bigFile)
+    await api.stop()
+    const of = args.runs > 1 ? ` (run ${run} of ${args.runs})` : ''
+    log(`big file${of}: ${rows.toLocaleString('en-GB')} rows in ${big.seconds.toFixed(1)} s, rated ${big.body.rated}, peak RSS ${big.peakMB.toFixed(0)} MB, ${perRow(big)}`)
+    if (big.body.imported !== rows || big.body.rated !== rows) throw new Error(`expected every row imported and rated: ${JSON.stringify(big.body)}`)
+    if (db.kind === 'sqlite') log(`SQLite WAL at most ${(big.walPeak / 2 ** 20).toFixed(0)} MB during the big import (what its page cache made it write)`)
 
-  // Both floors insert the imported rows into the calls table as the import found it: the rows
-  // are set aside first (bench/support/batch-floor.ts), and each floor's rows are removed before
-  // the next; none of that is timed. Inserted into a table already holding them, the same rows
-  // took two to three times as long (bench/RESULTS.md, session 13).
-  await setCallsAside(db, String(big.body.id))
+    // Both floors insert the imported rows into the calls table as the import found it: the rows
+    // are set aside first (bench/support/batch-floor.ts), and each floor's rows are removed before
+    // the next; none of that is timed. Inserted into a table already holding them, the same rows
+    // took two to three times as long (bench/RESULTS.md, session 13). The next run's import finds
+    // the table as this one did.
+    await setCallsAside(db, String(big.body.id))
 
-  // Database floor, as issue 22 means it: the imported rows inserted again in the import's
-  // batches, through its statement, with no parsing, lookups or rating.
-  const batchFloorSeconds = await batchedInsertSeconds(db, CALL_COLUMNS, IMPORT_BATCH, IMPORT_PAGE_CACHE_MIB)
-  log(`database floor: the ${rows.toLocaleString('en-GB')} imported rows inserted again in batches of ${IMPORT_BATCH} in ${batchFloorSeconds.toFixed(1)} s`)
-  await removeFloorCalls(db, String(big.body.id))
+    // Database floor, as issue 22 means it: the imported rows inserted again in the import's
+    // batches, through its statement, with no parsing, lookups or rating.
+    const batchFloorSeconds = await batchedInsertSeconds(db, CALL_COLUMNS, IMPORT_BATCH, IMPORT_PAGE_CACHE_MIB)
+    log(`database floor${of}: the ${rows.toLocaleString('en-GB')} imported rows inserted again in batches of ${IMPORT_BATCH} in ${batchFloorSeconds.toFixed(1)} s`)
+    await removeFloorCalls(db, String(big.body.id))
 
-  // Database floor: the imported rows inserted again by the database itself, unchanged, with the
-  // import's conflict clause; nothing is sent, parsed or rated, so this is what the database alone
-  // takes for these rows. SQLite gets the import's page cache.
-  const columnList = CALL_COLUMNS.map((c) => `"${c}"`).join(', ')
-  const floorWriter = openBulkWriter(db)
-  if (db.kind === 'sqlite') await floorWriter.exec(`pragma cache_size = ${-IMPORT_PAGE_CACHE_MIB * 1024}`)
-  const floorStart = performance.now()
-  await floorWriter.exec(`insert into calls (${columnList}) select ${columnList} from floor_rows where true order by id on conflict ("fingerprint") do nothing`)
-  const floorSeconds = (performance.now() - floorStart) / 1000
-  await floorWriter.exec('drop table floor_rows')
-  await floorWriter.close()
-  log(`database floor: the ${rows.toLocaleString('en-GB')} imported rows inserted again by INSERT … SELECT in ${floorSeconds.toFixed(1)} s`)
+    // Database floor: the imported rows inserted again by the database itself, unchanged, with the
+    // import's conflict clause; nothing is sent, parsed or rated, so this is what the database alone
+    // takes for these rows. SQLite gets the import's page cache.
+    const columnList = CALL_COLUMNS.map((c) => `"${c}"`).join(', ')
+    const floorWriter = openBulkWriter(db)
+    if (db.kind === 'sqlite') await floorWriter.exec(`pragma cache_size = ${-IMPORT_PAGE_CACHE_MIB * 1024}`)
+    const floorStart = performance.now()
+    await floorWriter.exec(`insert into calls (${columnList}) select ${columnList} from floor_rows where true order by id on conflict ("fingerprint") do nothing`)
+    const floorSeconds = (performance.now() - floorStart) / 1000
+    await floorWriter.exec('drop table floor_rows')
+    await floorWriter.close()
+    log(`database floor${of}: the ${rows.toLocaleString('en-GB')} imported rows inserted again by INSERT … SELECT in ${floorSeconds.toFixed(1)} s`)
+    log(`ratios${of}: ${(batchFloorSeconds / big.seconds).toFixed(3)} of the same-batches floor, ${(floorSeconds / big.seconds).toFixed(3)} of INSERT … SELECT`)
+    if (run < args.runs) await removeFloorCalls(db, String(big.body.id))
+    runs.push({ big, batchFloorSeconds, floorSeconds })
+  }
+  // The middle run by import time (the faster middle one of an even count) stands for the memory and CPU figures.
+  const big = [...runs].sort((a, b) => a.big.seconds - b.big.seconds)[Math.floor((runs.length - 1) / 2)].big
+  const ratioOf = (floor: (r: (typeof runs)[number]) => number) => median(runs.map((r) => floor(r) / r.big.seconds))
+  const batchRatio = ratioOf((r) => r.batchFloorSeconds)
+  const floorRatio = ratioOf((r) => r.floorSeconds)
+  const batchFloorSeconds = median(runs.map((r) => r.batchFloorSeconds))
+  const floorSeconds = median(runs.map((r) => r.floorSeconds))
+  const bigPeak = Math.max(...runs.map((r) => r.big.peakMB))
+  const runsNote = args.runs > 1 ? `median of ${args.runs} runs, each ratio within its run: ${runs.map((r) => `${r.big.seconds.toFixed(1)} s`).join(', ')}` : undefined
 
   // Baseline: the same number of rows bulk-inserted into calls, with SHA-256 fingerprints like the
   // import's (their unique index is much of the insert's cost), but no parsing or rating.
@@ -246,7 +266,7 @@ try {
   })())
   const baseSeconds = (performance.now() - start) / 1000
   await base.close()
-  const rate = rows / big.seconds
+  const rate = rows / median(runs.map((r) => r.big.seconds))
   const baseRate = rows / baseSeconds
   log(`baseline: ${rows.toLocaleString('en-GB')} rows bulk-inserted in ${baseSeconds.toFixed(1)} s`)
   report.add({ name: `call records imported and rated (${rows.toLocaleString('en-GB')}-row file, ${(customers * 3).toLocaleString('en-GB')} numbers, a tenth with allowances)`, target: '>= 50,000/s', measured: rate, unit: 'rows/s', baseline: baseRate, ratio: rate / baseRate, pass: rate >= 50_000 })
@@ -256,8 +276,9 @@ try {
     measured: rate,
     unit: 'rows/s',
     baseline: rows / batchFloorSeconds,
-    ratio: rate / (rows / batchFloorSeconds),
-    pass: rate / (rows / batchFloorSeconds) >= 0.8,
+    ratio: batchRatio,
+    pass: batchRatio >= 0.8,
+    ...(runsNote ? { note: runsNote } : {}),
   })
   report.add({
     name: 'import throughput against the same rows inserted by one INSERT … SELECT (the database alone, no statement per batch)',
@@ -265,8 +286,9 @@ try {
     measured: rate,
     unit: 'rows/s',
     baseline: rows / floorSeconds,
-    ratio: rate / (rows / floorSeconds),
-    pass: rate / (rows / floorSeconds) >= 0.8,
+    ratio: floorRatio,
+    pass: floorRatio >= 0.8,
+    ...(runsNote ? { note: runsNote } : {}),
   })
   report.add({
     name: 'database floor: the imported rows inserted again by the database itself (INSERT … SELECT, the same rows into the table as the import found it)',
@@ -308,10 +330,10 @@ try {
   report.add({
     name: `server peak RSS during any import (${(customers * 3).toLocaleString('en-GB')} numbers): the larger of the two files' peaks`,
     target: '< 250 MB',
-    measured: Math.max(big.peakMB, first.peakMB),
+    measured: Math.max(bigPeak, first.peakMB),
     unit: 'MB',
-    pass: Math.max(big.peakMB, first.peakMB) < 250,
-    note: `small file ${first.peakMB.toFixed(0)} MB, big file ${big.peakMB.toFixed(0)} MB`,
+    pass: Math.max(bigPeak, first.peakMB) < 250,
+    note: `small file ${first.peakMB.toFixed(0)} MB, big file ${bigPeak.toFixed(0)} MB${runs.length > 1 ? ' (the highest of its runs)' : ''}`,
   })
   report.add({
     name: 'server peak RSS during the import, against a small file',
