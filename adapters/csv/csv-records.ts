@@ -34,11 +34,12 @@ export async function* csvRecords<T = string>(text: AsyncIterable<string> | Iter
 }
 
 /**
- * The records of `csvRecords`, given as the parser has them: those of each piece of text read,
- * together. An importer takes a batch in one step of its loop, where a record at a time cost
- * promises and async-iterator steps in three generators per record, about a tenth of what an
- * import allocated (bench/rating.ts, with a sampling heap profile; bench/RESULTS.md). Memory
- * holds one piece of text's records; the source is read only as fast as batches are taken.
+ * The records of `csvRecords`, given as the parser has them: all it has parsed at each step (a
+ * piece of text's records or a few pieces'), together. An importer takes a batch in one step of
+ * its loop, where a record at a time cost promises and async-iterator steps in three generators
+ * per record, about a fifth of what an import allocated (bench/rating.ts, with a sampling heap
+ * profile; bench/RESULTS.md). Memory holds the few pieces the parser has taken ahead; the
+ * source is read only as fast as batches are taken.
  */
 export async function* csvRecordBatches<T = string>(text: AsyncIterable<string> | Iterable<string>, options: CsvReadOptions<T> = {}): AsyncGenerator<CsvRecord<T>[]> {
   const cast = options.cast
