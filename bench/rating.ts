@@ -205,6 +205,7 @@ try {
   // Each run imports the big file into a fresh server and takes both floors right after it; the
   // figures judged are the medians over the runs, each ratio taken within its own run: on a
   // shared machine the same code moved by a tenth between runs, and its floors with it.
+  const columnList = CALL_COLUMNS.map((c) => `"${c}"`).join(', ')
   const runs: { big: Awaited<ReturnType<typeof upload>>; batchFloorSeconds: number; floorSeconds: number }[] = []
   for (let run = 1; run <= args.runs; run++) {
     api = await startApiServer(serverDb)
@@ -231,7 +232,6 @@ try {
     // Database floor: the imported rows inserted again by the database itself, unchanged, with the
     // import's conflict clause; nothing is sent, parsed or rated, so this is what the database alone
     // takes for these rows. SQLite gets the import's page cache.
-    const columnList = CALL_COLUMNS.map((c) => `"${c}"`).join(', ')
     const floorWriter = openBulkWriter(db)
     if (db.kind === 'sqlite') await floorWriter.exec(`pragma cache_size = ${-IMPORT_PAGE_CACHE_MIB * 1024}`)
     const floorStart = performance.now()

@@ -82,7 +82,8 @@ export async function* csvRecordBatches<T = string>(text: AsyncIterable<string> 
  */
 async function* readableBatches<T>(stream: Readable): AsyncGenerator<T[]> {
   let ended = false
-  let failed: { error: unknown } | null = null
+  let failed = false
+  let failure: unknown
   let wake: (() => void) | null = null
   const onReadable = () => wake?.()
   const onEnd = () => {
@@ -90,13 +91,13 @@ async function* readableBatches<T>(stream: Readable): AsyncGenerator<T[]> {
     wake?.()
   }
   const onError = (error: unknown) => {
-    failed ??= { error }
+    if (!failed) [failed, failure] = [true, error]
     wake?.()
   }
   stream.on('readable', onReadable).on('end', onEnd).on('error', onError)
   try {
     for (;;) {
-      if (failed) throw (failed as { error: unknown }).error
+      if (failed) throw failure
       const batch: T[] = []
       for (let chunk = stream.read() as T | null; chunk !== null; chunk = stream.read() as T | null) batch.push(chunk)
       if (batch.length > 0) {
