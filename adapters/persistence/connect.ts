@@ -1,4 +1,5 @@
 import { mkdirSync } from 'node:fs'
+import { availableParallelism } from 'node:os'
 import { dirname } from 'node:path'
 import SqliteDatabase from 'better-sqlite3'
 import { Kysely, PostgresDialect, SqliteDialect, type LogEvent } from 'kysely'
@@ -9,7 +10,7 @@ import { jsonAsBytes } from './list-json/postgres-list-json.js'
 import { sqliteCachingDialect, sqliteDialect } from './dialect/sqlite-dialect.js'
 import { preparingClient } from './prepared-statements.js'
 import { cachingStatements } from './statement-cache.js'
-import { workerReads } from './sqlite-reads/worker-reads-driver.js'
+import { workerReads, workerWrites } from './sqlite-thread/worker-driver.js'
 import type { AnyDb, Db, Tables } from './schema/tables.js'
 
 export interface Database {
@@ -24,6 +25,13 @@ export interface Database {
    * SQLite database, which no second connection can open, has none.
    */
   readonly readsBeside?: Db
+  /**
+   * Where a bulk transaction (an import) writes, when not on `db`: a SQLite file's writes
+   * connection in a worker thread (`workerWrites`), so the rows are inserted while the next are
+   * made. Postgres's server already works beside this process; an in-memory SQLite database has
+   * one connection.
+   */
+  readonly writesBeside?: Db
   close(): Promise<void>
 }
 
@@ -57,13 +65,18 @@ function connectSqlite(file: string, options: ConnectOptions): Database {
   sqlite.pragma('busy_timeout = 10000')
   const db = new Kysely<Tables>({ dialect: new SqliteDialect({ database: cachingStatements(sqlite) }), ...logOption(options) })
   const readsBeside = file === ':memory:' ? undefined : workerReads(file)
+  // Beside the main thread's parsing and rating, its inserts need a core of their own: on one,
+  // the thread's messages would only add to the import's CPU (bench/RESULTS.md, session 16).
+  const writesBeside = file === ':memory:' || availableParallelism() < 2 ? undefined : workerWrites(file)
   return {
     db,
     dialect: sqliteCachingDialect,
     description: `sqlite:${file}`,
     readsBeside,
+    writesBeside,
     close: async () => {
       await readsBeside?.destroy()
+      await writesBeside?.destroy()
       await db.destroy()
     },
   }

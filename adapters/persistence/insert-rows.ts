@@ -21,8 +21,9 @@ const COLUMNAR_ROWS = 10_000
  * in Postgres. SQLite on a connection of its own runs a prepared one-row statement for each row,
  * all in one call to the driver (`EACH_ROW`), which cost a third less than multi-row VALUES
  * lists of ~30,000 parameters (bench/RESULTS.md); on an embedder's connection it uses the lists.
- * Columns are the input: a column array is Postgres's parameter itself, and SQLite's row-major
- * parameters are filled from them in one pass. Returns how many rows were inserted.
+ * Columns are the input: a column array is Postgres's parameter itself and `EACH_ROW`'s, and the
+ * VALUES lists' row-major parameters are filled from them in one pass. Returns how many rows
+ * were inserted.
  */
 export async function insertColumns(
   db: Db,
@@ -37,12 +38,15 @@ export async function insertColumns(
   const conflict = options.doNothingOn ? `on conflict (${quoteIdent(options.doNothingOn)}) do nothing` : undefined
   const eachRow = columnar ? null : dialect.insertsEachRow ? EACH_ROW + valuesInsertSql(dialect.placeholder, table, columns, 1, conflict) : null
   const perStatement = columnar ? COLUMNAR_ROWS : eachRow ? count : Math.max(1, Math.floor(MAX_PARAMETERS / Math.max(1, columns.length)))
+  const chunk = (from: number, to: number) => values.map((column) => (from === 0 && to === column.length ? column : column.slice(from, to)))
   let inserted = 0
   for (let from = 0; from < count; from += perStatement) {
     const to = Math.min(count, from + perStatement)
     const query = columnar
-      ? CompiledQuery.raw(columnar, values.map((column) => dialect.arrayParameter(from === 0 && to === column.length ? column : column.slice(from, to))))
-      : CompiledQuery.raw(eachRow ?? valuesInsertSql(dialect.placeholder, table, columns, to - from, conflict), rowMajor(values, from, to))
+      ? CompiledQuery.raw(columnar, chunk(from, to).map((column) => dialect.arrayParameter(column)))
+      : eachRow
+        ? CompiledQuery.raw(eachRow, chunk(from, to))
+        : CompiledQuery.raw(valuesInsertSql(dialect.placeholder, table, columns, to - from, conflict), rowMajor(values, from, to))
     const result = await db.executeQuery(query)
     inserted += Number(result.numAffectedRows ?? 0)
   }

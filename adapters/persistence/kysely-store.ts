@@ -55,6 +55,8 @@ export interface StoreOptions {
   readonly actor?: () => Actor
   /** Another connection for reads beside a transaction (`Database.readsBeside`): an import's lookups use it. */
   readonly readsBeside?: Db
+  /** A connection of its own thread for bulk transactions (`Database.writesBeside`). */
+  readonly writesBeside?: Db
 }
 
 /** What a store and the stores of its transactions share: they are all on one root database. */
@@ -83,6 +85,7 @@ export class KyselyStore implements Store {
   readonly webhookOutbox: WebhookOutbox
   readonly creditControl: CreditControl
   readonly terms: TermSchedule
+  private readonly writesBeside?: Db
 
   constructor(
     readonly db: Db,
@@ -110,6 +113,7 @@ export class KyselyStore implements Store {
     this.runSource = new KyselyBillingRunSource(db, dialect)
     this.runPartitions = new KyselyRunPartitions(db, dialect)
     this.rating = new KyselyRatingData(db, dialect, options.readsBeside)
+    this.writesBeside = options.writesBeside
     this.receivables = new KyselyReceivables(db, dialect)
     this.changes = new KyselyChangeLog(db, dialect, shared.actor)
     this.webhookOutbox = new KyselyWebhookOutbox(db, dialect)
@@ -188,13 +192,27 @@ export class KyselyStore implements Store {
 
   transaction<T>(work: (store: Store) => Promise<T>): Promise<T> {
     if (this.inTransaction) return work(this)
-    return this.db
-      .transaction()
-      .execute((trx) => work(new KyselyStore(trx, this.dialect, this.resources, {}, true, this.shared)))
-      .then(async (result) => {
-        await this.shared.statistics.refresh(this.db)
-        return result
-      })
+    return this.committed(this.db.transaction().execute((trx) => work(this.within(trx))))
+  }
+
+  bulkTransaction<T>(work: (store: Store) => Promise<T>): Promise<T> {
+    const writes = this.writesBeside
+    if (!writes || this.inTransaction) return this.transaction(work)
+    // The main connection is held meanwhile, so everything else waits as it would for a
+    // transaction on it: a write there would wait for the file's lock, blocking this thread.
+    return this.committed(this.db.connection().execute(() => writes.transaction().execute((trx) => work(this.within(trx)))))
+  }
+
+  /** The store of a transaction on `trx`. */
+  private within(trx: Db): Store {
+    return new KyselyStore(trx, this.dialect, this.resources, {}, true, this.shared)
+  }
+
+  /** Statistics are looked at once a transaction's writes commit. */
+  private async committed<T>(transaction: Promise<T>): Promise<T> {
+    const result = await transaction
+    await this.shared.statistics.refresh(this.db)
+    return result
   }
 
   async lock(key: string): Promise<void> {

@@ -44,15 +44,17 @@ export function cachingStatements(db: BetterSqlite, size = 256, bulkSize = 8): S
 }
 
 /**
- * Marks a one-row INSERT that is run once for each row of its parameters (all the rows' values,
- * row after row, as Kysely passes them in one array): an import's batch cost a third less this
- * way than as one 1,000-row VALUES list, and one Kysely query per row would cost more than that
- * saves (figures in bench/RESULTS.md).
+ * Marks a one-row INSERT that is run once for each row of its parameters, which are the rows'
+ * columns (parameter c is every row's value of column c): an import's batch cost a third less
+ * this way than as one 1,000-row VALUES list, and one Kysely query per row would cost more than
+ * that saves (figures in bench/RESULTS.md). Columns, not one row-major list, because a write
+ * sent to another thread (`workerWrites`) is copied: arrays filled by index ("holey" to V8) copy
+ * about five times slower than the columns an import builds with `push` (bench/RESULTS.md).
  */
 export const EACH_ROW = '/* each row */ '
 
-/** Runs a one-row statement for every row of the parameters: `changes` is their sum. */
-function eachRow(stmt: Statement, sql: string): SqliteStatement & { readonly busy: boolean } {
+/** Runs a one-row statement for every row of the parameter columns: `changes` is their sum. */
+export function eachRow(stmt: Statement, sql: string): SqliteStatement & { readonly busy: boolean } {
   // Every parameter is a `?` (the SQLite dialect writes no other, and no `?` in a name).
   const width = sql.split('?').length - 1
   return {
@@ -64,12 +66,17 @@ function eachRow(stmt: Statement, sql: string): SqliteStatement & { readonly bus
       throw new Error('a statement run for each row returns no rows')
     },
     run(parameters) {
-      const values = parameters as readonly unknown[]
-      if (width === 0 || values.length % width !== 0) throw new Error(`${values.length} parameters are not whole rows of ${width}`)
+      const columns = parameters as readonly (readonly unknown[])[]
+      const count = columns[0]?.length ?? 0
+      if (width === 0 || columns.length !== width || columns.some((c) => !Array.isArray(c) || c.length !== count)) {
+        throw new Error(`${columns.length} parameters are not ${width} columns of one length`)
+      }
       let changes = 0
       let lastInsertRowid: number | bigint = 0
-      for (let at = 0; at < values.length; at += width) {
-        const result = stmt.run(values.slice(at, at + width))
+      const row = new Array<unknown>(width)
+      for (let r = 0; r < count; r++) {
+        for (let c = 0; c < width; c++) row[c] = columns[c][r]
+        const result = stmt.run(row)
         changes += result.changes
         lastInsertRowid = result.lastInsertRowid
       }

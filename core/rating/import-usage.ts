@@ -83,7 +83,7 @@ export async function importUsageFile(ctx: PlatformContext, lines: AsyncIterable
   // The name is stored as the file's `name` field: checked like any field (length, NUL).
   const files = ctx.resources.get('usageFiles')!
   if (name !== null) ctx.validator.parseField(files, files.byName.get('name')!, name)
-  return ctx.store.transaction((store) => store.rating.importing(() => importInto(ctx, store, lines, name)))
+  return ctx.store.bulkTransaction((store) => store.rating.importing(() => importInto(ctx, store, lines, name)))
 }
 
 /** The import's work inside its transaction. */

@@ -85,13 +85,15 @@ for (const name of activeTargets()) {
   })
 
   if (name !== 'postgres') {
-    test('a one-row statement run for each row refuses parameters that are not whole rows, and stores nothing', async ({ database }) => {
+    test('a one-row statement run for each row refuses parameters that are not its columns of one length, and stores nothing', async ({ database }) => {
       await sql`delete from bulk_probe`.execute(database.db)
       const text = `${EACH_ROW}insert into bulk_probe (id, label, amount) values (?, ?, ?)`
-      await database.db.executeQuery(CompiledQuery.raw(text, [1, 'a', 10, 2, 'b'])).then(
-        () => assert.unreachable('accepted 5 parameters for rows of 3'),
-        (error: Error) => assert.match(error.message, /not whole rows of 3/),
-      )
+      for (const parameters of [[1, 'a', 10, 2, 'b'], [[1, 2], ['a', 'b']], [[1, 2], ['a', 'b'], [10]]]) {
+        await database.db.executeQuery(CompiledQuery.raw(text, parameters)).then(
+          () => assert.unreachable(`accepted ${JSON.stringify(parameters)} for 3 columns`),
+          (error: Error) => assert.match(error.message, /are not 3 columns of one length/),
+        )
+      }
       assert.equal(await stored(database), [])
     })
   }

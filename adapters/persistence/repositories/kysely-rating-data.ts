@@ -304,36 +304,38 @@ export class KyselyRatingData implements RatingData {
     if (n === 0) return 0
     const d = this.dialect
     const id = (v: string | null) => (v === null ? null : d.encodeId(v))
-    const values = CALL_COLUMNS.map(() => new Array<unknown>(n))
+    // Filled with push, not by index: a SQLite file's writes thread is sent a copy, and V8 copies
+    // arrays with holes (as `new Array(n)` makes them) several times slower (`EACH_ROW`).
+    const values = CALL_COLUMNS.map(() => [] as unknown[])
     // In the order of CALL_COLUMNS.
     const [usageFileID, customerID, numberID, tariffID, callingNumber, dialledNumber, startTime, durationSeconds, bytes, events, callType, chargeBand, carrier, cost, ratedDuration, timeBand, allowanceSeconds, origination, recorded, rated, unbilledReason, deleted, fingerprint, createdStamp, updatedStamp] = values
     for (let i = 0; i < n; i++) {
       const c = calls[i]
-      usageFileID[i] = id(c.usageFileID)
-      customerID[i] = id(c.customerID)
-      numberID[i] = id(c.numberID)
-      tariffID[i] = id(c.tariffID)
-      callingNumber[i] = c.callingNumber
-      dialledNumber[i] = c.dialledNumber
-      startTime[i] = c.startTime
-      durationSeconds[i] = c.durationSeconds
-      bytes[i] = c.bytes
-      events[i] = c.events
-      callType[i] = c.callType
-      chargeBand[i] = c.chargeBand
-      carrier[i] = c.carrier
-      cost[i] = c.cost === null ? null : d.encodeBigint(c.cost)
-      ratedDuration[i] = c.ratedDuration
-      timeBand[i] = c.timeBand
-      allowanceSeconds[i] = c.allowanceSeconds
-      origination[i] = c.origination
-      recorded[i] = c.recorded ? 1 : 0
-      rated[i] = c.rated ? 1 : 0
-      unbilledReason[i] = c.unbilledReason
-      deleted[i] = c.deleted ? 1 : 0
-      fingerprint[i] = c.fingerprint
-      createdStamp[i] = c.createdStamp
-      updatedStamp[i] = c.updatedStamp
+      usageFileID.push(id(c.usageFileID))
+      customerID.push(id(c.customerID))
+      numberID.push(id(c.numberID))
+      tariffID.push(id(c.tariffID))
+      callingNumber.push(c.callingNumber)
+      dialledNumber.push(c.dialledNumber)
+      startTime.push(c.startTime)
+      durationSeconds.push(c.durationSeconds)
+      bytes.push(c.bytes)
+      events.push(c.events)
+      callType.push(c.callType)
+      chargeBand.push(c.chargeBand)
+      carrier.push(c.carrier)
+      cost.push(c.cost === null ? null : d.encodeBigint(c.cost))
+      ratedDuration.push(c.ratedDuration)
+      timeBand.push(c.timeBand)
+      allowanceSeconds.push(c.allowanceSeconds)
+      origination.push(c.origination)
+      recorded.push(c.recorded ? 1 : 0)
+      rated.push(c.rated ? 1 : 0)
+      unbilledReason.push(c.unbilledReason)
+      deleted.push(c.deleted ? 1 : 0)
+      fingerprint.push(c.fingerprint)
+      createdStamp.push(c.createdStamp)
+      updatedStamp.push(c.updatedStamp)
     }
     return insertColumns(this.db, d, 'calls', CALL_COLUMNS, values, n, { doNothingOn: 'fingerprint', types: this.callTypes })
   }

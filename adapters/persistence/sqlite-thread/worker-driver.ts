@@ -1,21 +1,24 @@
 import { Worker } from 'node:worker_threads'
 import { extname } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { Kysely, SqliteAdapter, SqliteIntrospector, SqliteQueryCompiler, type CompiledQuery, type DatabaseConnection, type Driver, type QueryResult } from 'kysely'
+import { CompiledQuery, Kysely, SqliteAdapter, SqliteIntrospector, SqliteQueryCompiler, type DatabaseConnection, type Driver, type QueryResult } from 'kysely'
 import type { Db, Tables } from '../schema/tables.js'
 import { rowMaker } from '../statement-cache.js'
 
-export interface ReadsWorkerData {
+export interface ThreadWorkerData {
   readonly file: string
   readonly cacheMib: number
+  /** A writes connection (`workerWrites`); otherwise it refuses a statement that writes. */
+  readonly writes: boolean
 }
-export interface ReadRequest {
+export interface ThreadRequest {
   readonly id: number
   readonly sql: string
   readonly parameters: readonly unknown[]
 }
-export type ReadReply =
+export type ThreadReply =
   | { readonly id: number; readonly columns: string[]; readonly rows: unknown[][] }
+  | { readonly id: number; readonly changes: number | bigint; readonly lastInsertRowid: number | bigint }
   | { readonly id: number; readonly error: { readonly message: string; readonly code?: string } }
 
 /**
@@ -34,17 +37,38 @@ export const READS_CACHE_MIB = 2
 const WORKER_HEAP = { maxYoungGenerationSizeMb: 2 }
 
 /**
+ * Page cache of the writes connection until a bulk transaction widens it (`importing`): between
+ * imports the thread is idle, and SQLite's default (2 MiB) is what the main connection keeps too.
+ */
+const WRITES_CACHE_MIB = 2
+
+/**
  * A Kysely instance over a second connection to a SQLite file, in a worker thread, for reads
  * beside a transaction: SQLite's one connection is held by a transaction until it ends, and a
  * second connection on the same thread would run its reads between the writer's statements, not
- * beside them. An import looks up the next batch's numbers here while the main thread rates and
- * inserts (bench/rating.ts; figures in bench/RESULTS.md). It sees what is committed (WAL), as
+ * beside them. An import looks up the next batch's numbers here while its rows are rated and
+ * inserted (bench/rating.ts; figures in bench/RESULTS.md). It sees what is committed (WAL), as
  * Postgres's other pooled connections do. The thread starts with the first query and keeps the
  * process alive only while a query is under way. Reads only: it has no transactions, and a
  * statement that writes is refused.
  */
 export function workerReads(file: string, cacheMib = READS_CACHE_MIB): Db {
-  const driver = new WorkerReadsDriver({ file, cacheMib })
+  return threadKysely(new WorkerDriver({ file, cacheMib, writes: false }))
+}
+
+/**
+ * A Kysely instance over a connection to a SQLite file in a worker thread that writes, for a
+ * bulk transaction (`Store.bulkTransaction`, an import): better-sqlite3 runs a statement on the
+ * thread that calls it, so on the main connection an import's inserts and the work that makes
+ * its next rows (parsing, rating) took turns on one core; here they run side by side, as they
+ * do with Postgres's server. Its transactions take the file's write lock when they begin
+ * (`begin immediate`), one at a time.
+ */
+export function workerWrites(file: string): Db {
+  return threadKysely(new WorkerDriver({ file, cacheMib: WRITES_CACHE_MIB, writes: true }))
+}
+
+function threadKysely(driver: WorkerDriver): Db {
   return new Kysely<Tables>({
     dialect: {
       createAdapter: () => new SqliteAdapter(),
@@ -59,9 +83,9 @@ export function workerReads(file: string, cacheMib = READS_CACHE_MIB): Db {
 // tsx, whose loader hooks do not reach worker threads on Node 20, so there the thread registers
 // them itself before it loads the program.
 const source = extname(fileURLToPath(import.meta.url)) === '.ts'
-const program = new URL(`./reads-worker${source ? '.ts' : '.js'}`, import.meta.url)
+const program = new URL(`./thread-worker${source ? '.ts' : '.js'}`, import.meta.url)
 
-function startWorker(data: ReadsWorkerData): Worker {
+function startWorker(data: ThreadWorkerData): Worker {
   const options = { workerData: data, resourceLimits: WORKER_HEAP }
   if (!source) return new Worker(program, options)
   const tsx = import.meta.resolve('tsx/esm/api')
@@ -71,37 +95,74 @@ function startWorker(data: ReadsWorkerData): Worker {
 /** A started thread and the statements it has not answered yet. */
 interface Thread {
   readonly worker: Worker
-  readonly pending: Map<number, { resolve(reply: ReadReply): void; reject(error: Error): void }>
+  readonly pending: Map<number, { resolve(reply: ThreadReply): void; reject(error: Error): void }>
 }
 
-class WorkerReadsDriver implements Driver {
+class WorkerDriver implements Driver {
   private thread: Thread | null = null
   private nextId = 0
+  /** The writes connection's holder: a transaction holds it from begin to commit or rollback. */
+  private held: Promise<void> = Promise.resolve()
+  private release: (() => void) | null = null
+  /**
+   * The open transaction's thread; `lost` once that thread has ended. Its transaction ended with
+   * its connection, so the transaction's later statements are refused, not run on a new thread's
+   * connection one by one, and its rollback has nothing left to do.
+   */
+  private transaction: { thread: Thread; lost: boolean } | null = null
   private readonly rowMakers = new Map<string, ReturnType<typeof rowMaker>>()
   private readonly connection: DatabaseConnection = {
     executeQuery: <R>(query: CompiledQuery) => this.execute<R>(query),
     streamQuery: () => {
-      throw new Error('the reads connection does not stream')
+      throw new Error('a connection in a worker thread does not stream')
     },
   }
 
-  constructor(private readonly data: ReadsWorkerData) {}
+  constructor(private readonly data: ThreadWorkerData) {}
 
   async init(): Promise<void> {}
 
   async acquireConnection(): Promise<DatabaseConnection> {
+    // Reads are answered in the order they were sent, whoever sent them; writes are one holder's at a time.
+    if (!this.data.writes) return this.connection
+    const before = this.held
+    let release!: () => void
+    this.held = new Promise<void>((resolve) => (release = resolve))
+    await before
+    this.release = release
     return this.connection
   }
 
-  async beginTransaction(): Promise<void> {
-    throw new Error('the reads connection has no transactions: it reads beside the main connection’s')
+  async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    if (!this.data.writes) throw new Error('the reads connection has no transactions: it reads beside the main connection’s')
+    this.transaction = { thread: this.started(), lost: false }
+    try {
+      await connection.executeQuery(CompiledQuery.raw('begin immediate'))
+    } catch (error) {
+      this.transaction = null
+      throw error
+    }
   }
 
-  async commitTransaction(): Promise<void> {}
+  async commitTransaction(connection: DatabaseConnection): Promise<void> {
+    try {
+      await connection.executeQuery(CompiledQuery.raw('commit'))
+    } finally {
+      this.transaction = null
+    }
+  }
 
-  async rollbackTransaction(): Promise<void> {}
+  async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    const lost = this.transaction?.lost
+    this.transaction = null
+    if (!lost) await connection.executeQuery(CompiledQuery.raw('rollback'))
+  }
 
-  async releaseConnection(): Promise<void> {}
+  async releaseConnection(): Promise<void> {
+    const release = this.release
+    this.release = null
+    release?.()
+  }
 
   async destroy(): Promise<void> {
     const thread = this.thread
@@ -110,13 +171,16 @@ class WorkerReadsDriver implements Driver {
   }
 
   private async execute<R>(query: CompiledQuery): Promise<QueryResult<R>> {
+    if (this.transaction?.lost) throw new Error('the writes connection’s thread ended during this transaction, which ended with it')
     const { worker, pending } = this.started()
     const id = this.nextId++
-    const reply = new Promise<ReadReply>((resolve, reject) => pending.set(id, { resolve, reject }))
+    const reply = new Promise<ThreadReply>((resolve, reject) => pending.set(id, { resolve, reject }))
     if (pending.size === 1) worker.ref()
-    worker.postMessage({ id, sql: query.sql, parameters: query.parameters } satisfies ReadRequest)
+    worker.postMessage({ id, sql: query.sql, parameters: query.parameters } satisfies ThreadRequest)
     const answer = await reply
     if ('error' in answer) throw Object.assign(new Error(answer.error.message), { code: answer.error.code })
+    // As Kysely's own SQLite driver answers a statement that writes.
+    if ('changes' in answer) return { numAffectedRows: BigInt(answer.changes), insertId: BigInt(answer.lastInsertRowid), rows: [] }
     const toRow = this.rowMaker(answer.columns)
     return { rows: answer.rows.map((values) => toRow(values) as R) }
   }
@@ -137,7 +201,7 @@ class WorkerReadsDriver implements Driver {
     const thread: Thread = { worker: startWorker(this.data), pending: new Map() }
     const { worker, pending } = thread
     worker.unref()
-    worker.on('message', (reply: ReadReply) => {
+    worker.on('message', (reply: ThreadReply) => {
       const waiting = pending.get(reply.id)
       pending.delete(reply.id)
       if (pending.size === 0) worker.unref()
@@ -146,11 +210,12 @@ class WorkerReadsDriver implements Driver {
     // A thread that fails (or is ended) fails what it was asked; the next query starts another.
     const fail = (error: Error) => {
       if (this.thread === thread) this.thread = null
+      if (this.transaction?.thread === thread) this.transaction.lost = true
       for (const { reject } of pending.values()) reject(error)
       pending.clear()
     }
     worker.on('error', fail)
-    worker.on('exit', (code) => fail(new Error(`the reads connection's thread ended (exit code ${code})`)))
+    worker.on('exit', (code) => fail(new Error(`the ${this.data.writes ? 'writes' : 'reads'} connection's thread ended (exit code ${code})`)))
     this.thread = thread
     return thread
   }
