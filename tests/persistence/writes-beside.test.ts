@@ -4,6 +4,8 @@ import { CompiledQuery, sql } from 'kysely'
 import { connect, type Database } from '../../adapters/persistence/connect.js'
 import { KyselyStore } from '../../adapters/persistence/kysely-store.js'
 import { insertColumns } from '../../adapters/persistence/insert-rows.js'
+import { threadKysely, WorkerDriver } from '../../adapters/persistence/sqlite-thread/worker-driver.js'
+import type { Worker } from 'node:worker_threads'
 import type { Db } from '../../adapters/persistence/schema/tables.js'
 import type { Store } from '../../core/ports/store.js'
 import { resourcesByName } from '../../core/fields/catalogue.js'
@@ -121,6 +123,32 @@ for (const name of activeTargets()) {
       await bulk
       await main
       assert.equal(seen, ['row 1', 'row 2', 'row 3'])
+    })
+
+    test('a writes thread that ends during a transaction fails the rest of it, stores nothing, and the next transaction gets a new thread', async ({ database, target }) => {
+      const driver = new WorkerDriver({ file: target.databaseUrl.slice('sqlite:'.length), cacheMib: 2, writes: true })
+      const writes = threadKysely(driver)
+      const worker = () => (driver as unknown as { thread: { worker: Worker } | null }).thread?.worker
+      try {
+        const error = await writes
+          .transaction()
+          .execute(async (trx) => {
+            await sql`insert into bulk_rows (id, label, amount) values (1, 'row 1', 10)`.execute(trx)
+            await worker()!.terminate()
+            // Not run one by one on a new thread's connection, outside any transaction.
+            await sql`insert into bulk_rows (id, label, amount) values (2, 'row 2', 20)`.execute(trx)
+          })
+          .then(
+            () => null,
+            (e: Error) => e,
+          )
+        assert.match(error?.message ?? '', /ended during this transaction/)
+        assert.equal(await labels(database.db), [])
+        await writes.transaction().execute((trx) => sql`insert into bulk_rows (id, label, amount) values (3, 'row 3', 30)`.execute(trx))
+        assert.equal(await labels(database.db), ['row 3'])
+      } finally {
+        await writes.destroy()
+      }
     })
   }
 

@@ -68,7 +68,8 @@ export function workerWrites(file: string): Db {
   return threadKysely(new WorkerDriver({ file, cacheMib: WRITES_CACHE_MIB, writes: true }))
 }
 
-function threadKysely(driver: WorkerDriver): Db {
+/** A Kysely instance whose statements go to `driver`'s thread. */
+export function threadKysely(driver: WorkerDriver): Db {
   return new Kysely<Tables>({
     dialect: {
       createAdapter: () => new SqliteAdapter(),
@@ -98,7 +99,8 @@ interface Thread {
   readonly pending: Map<number, { resolve(reply: ThreadReply): void; reject(error: Error): void }>
 }
 
-class WorkerDriver implements Driver {
+/** Kysely's driver for a connection in a worker thread: each statement a message to it. */
+export class WorkerDriver implements Driver {
   private thread: Thread | null = null
   private nextId = 0
   /** The writes connection's holder: a transaction holds it from begin to commit or rollback. */
