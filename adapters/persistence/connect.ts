@@ -29,7 +29,7 @@ export interface Database {
    * Where a bulk transaction (an import) writes, when not on `db`: a SQLite file's writes
    * connection in a worker thread (`workerWrites`), so the rows are inserted while the next are
    * made. Postgres's server already works beside this process; an in-memory SQLite database has
-   * one connection.
+   * one connection, and on a single core the thread would only add work.
    */
   readonly writesBeside?: Db
   close(): Promise<void>

@@ -52,9 +52,9 @@ export interface Store {
   renameReferences(ref: FieldRef, from: string, to: string): Promise<void>
   transaction<T>(work: (store: Store) => Promise<T>): Promise<T>
   /**
-   * A transaction for a long bulk write (an import), as `transaction`; where the database
-   * allows, its statements run on a thread of their own, so `work` makes the next rows while
-   * the last are written. Nothing else writes meanwhile, as in any transaction.
+   * A transaction for a long bulk write (an import), all-or-nothing as `transaction`; where the
+   * database allows, its statements run on a thread of their own, so `work` makes the next rows
+   * while the last are written.
    */
   bulkTransaction<T>(work: (store: Store) => Promise<T>): Promise<T>
   /** Serialises work on one key across processes for the rest of the transaction. */

@@ -105,7 +105,8 @@ async function importInto(ctx: PlatformContext, store: Store, lines: AsyncIterab
   let rated = 0
   const touched = new TouchedMonths()
   // One batch is written while the next is read and rated: on Postgres the database and this
-  // process then work at the same time. One write at a time keeps the connection's order.
+  // process then work at the same time, on a SQLite file its writes thread (`bulkTransaction`).
+  // One write at a time keeps the connection's order.
   let writing: Promise<void> = Promise.resolve()
   let failure: { error: unknown } | null = null
   const written = async () => {
