@@ -206,7 +206,7 @@ try {
   // figures judged are the medians over the runs, each ratio taken within its own run: on a
   // shared machine the same code moved by a tenth between runs, and its floors with it.
   const columnList = CALL_COLUMNS.map((c) => `"${c}"`).join(', ')
-  const runs: { big: Awaited<ReturnType<typeof upload>>; batchFloorSeconds: number; floorSeconds: number }[] = []
+  const runs: { big: Awaited<ReturnType<typeof upload>>; batchFloorSeconds: number; floorSeconds: number; batchRatio: number; floorRatio: number }[] = []
   for (let run = 1; run <= args.runs; run++) {
     api = await startApiServer(serverDb)
     const big = await upload(api, bigFile)
@@ -240,15 +240,16 @@ try {
     await floorWriter.exec('drop table floor_rows')
     await floorWriter.close()
     log(`database floor${of}: the ${rows.toLocaleString('en-GB')} imported rows inserted again by INSERT … SELECT in ${floorSeconds.toFixed(1)} s`)
-    log(`ratios${of}: ${(batchFloorSeconds / big.seconds).toFixed(3)} of the same-batches floor, ${(floorSeconds / big.seconds).toFixed(3)} of INSERT … SELECT`)
+    const batchRatio = batchFloorSeconds / big.seconds
+    const floorRatio = floorSeconds / big.seconds
+    log(`ratios${of}: ${batchRatio.toFixed(3)} of the same-batches floor, ${floorRatio.toFixed(3)} of INSERT … SELECT`)
     if (run < args.runs) await removeFloorCalls(db, String(big.body.id))
-    runs.push({ big, batchFloorSeconds, floorSeconds })
+    runs.push({ big, batchFloorSeconds, floorSeconds, batchRatio, floorRatio })
   }
   // The middle run by import time (the faster middle one of an even count) stands for the memory and CPU figures.
   const big = [...runs].sort((a, b) => a.big.seconds - b.big.seconds)[Math.floor((runs.length - 1) / 2)].big
-  const ratioOf = (floor: (r: (typeof runs)[number]) => number) => median(runs.map((r) => floor(r) / r.big.seconds))
-  const batchRatio = ratioOf((r) => r.batchFloorSeconds)
-  const floorRatio = ratioOf((r) => r.floorSeconds)
+  const batchRatio = median(runs.map((r) => r.batchRatio))
+  const floorRatio = median(runs.map((r) => r.floorRatio))
   const batchFloorSeconds = median(runs.map((r) => r.batchFloorSeconds))
   const floorSeconds = median(runs.map((r) => r.floorSeconds))
   const bigPeak = Math.max(...runs.map((r) => r.big.peakMB))

@@ -17,12 +17,10 @@ if (writes) {
 db.pragma('busy_timeout = 10000')
 db.pragma(`cache_size = ${-cacheMib * 1024}`)
 
-interface Prepared {
-  readonly reader: boolean
-  all(parameters: readonly unknown[]): unknown[]
-  run(parameters: readonly unknown[]): { changes: number | bigint; lastInsertRowid: number | bigint }
-  readonly columns: string[]
-}
+/** A read answers rows as arrays under its column names; a write, what it changed. */
+type Prepared =
+  | { readonly reader: true; readonly columns: string[]; all(parameters: readonly unknown[]): unknown[] }
+  | { readonly reader: false; run(parameters: readonly unknown[]): { changes: number | bigint; lastInsertRowid: number | bigint } }
 
 /** Prepared statements by SQL text, the least recently used dropped first (as statement-cache.ts). */
 const statements = new Map<string, Prepared>()
@@ -32,11 +30,11 @@ function prepare(sql: string): Prepared {
   const stmt: Statement = db.prepare(sql)
   if (stmt.reader) {
     const raw = stmt.raw(true)
-    return { reader: true, all: (p) => raw.all(p), run: (p) => raw.run(p), columns: stmt.columns().map((c) => c.name) }
+    return { reader: true, columns: stmt.columns().map((c) => c.name), all: (p) => raw.all(p) }
   }
   if (!writes) throw Object.assign(new Error('the reads connection only reads: a statement that writes goes on the main connection'), { code: 'READS_ONLY' })
-  const run = sql.startsWith(EACH_ROW) ? eachRow(stmt, sql) : stmt
-  return { reader: false, all: () => [], run: (p) => run.run(p), columns: [] }
+  const write = sql.startsWith(EACH_ROW) ? eachRow(stmt, sql) : stmt
+  return { reader: false, run: (p) => write.run(p) }
 }
 
 function prepared(sql: string): Prepared {
