@@ -22,6 +22,16 @@ export interface ReadsDialect {
    */
   inList(column: string, values: readonly (string | number)[]): RawBuilder<boolean>
   /**
+   * The rows of `table` whose ID column `column` is one of `ids` and that meet `where`, as a
+   * subquery to select from, each ID looked up in the index that leads with `column` however
+   * large or small the table looks to the planner. SQLite's `inList` is. Postgres 15 costs
+   * `= any(list)` on an index as one descent per value, and for a batch's 1,000 features chose
+   * to scan the whole ledger until it held about 100,000 rows (a first billing run's ledger read
+   * grew from 2 to 37 ms a batch; bench/RESULTS.md). There each ID (once, however often listed)
+   * is a lateral subquery, which `offset 0` keeps the planner from turning back into that join.
+   */
+  rowsByIds<R>(table: string, column: string, ids: readonly (string | number | bigint)[], where: RawBuilder<boolean>): RawBuilder<R>
+  /**
    * How a read of many rows selects these fields of a table as one value, for those that fit in
    * it exactly, or null to select every column as it is. SQLite: a JSON array, which
    * better-sqlite3 hands over faster than the columns one by one (bench/billing-run.ts,
@@ -39,12 +49,19 @@ export interface ReadsDialect {
 
 export const sqliteReads: ReadsDialect = {
   inList: (column, values) => sql<boolean>`${sql.ref(column)} in (select value from json_each(${JSON.stringify(values)}))`,
+  rowsByIds: (table, column, ids, where) =>
+    sql`(select * from ${sql.table(table)} where ${sql.ref(column)} in (select value from json_each(${jsonIds(ids)})) and ${where})`,
   packedRead: sqlitePackedRead,
   packedRow: sqlitePackedRead,
 }
 
 export const postgresReads: ReadsDialect = {
   inList: (column, values) => sql<boolean>`${sql.ref(column)} = any(${postgresArray(values)})`,
+  rowsByIds: (table, column, ids, where) =>
+    sql`(select "byId".* from unnest(${postgresArray([...new Set(ids.map(String))])}::bigint[]) as "id"("id") cross join lateral (select * from ${sql.table(table)} where ${sql.ref(column)} = "id"."id" and ${where} offset 0) as "byId")`,
   packedRead: () => null,
   packedRow: postgresPackedRead,
 }
+
+/** IDs for `json_each`: JSON has no BigInt (SQLite's IDs beyond 2^53), and the ID column's integer affinity reads their digits back. */
+const jsonIds = (ids: readonly (string | number | bigint)[]) => JSON.stringify(ids.map((id) => (typeof id === 'bigint' ? id.toString() : id)))

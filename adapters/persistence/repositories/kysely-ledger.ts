@@ -1,5 +1,5 @@
-import type { Db } from '../schema/tables.js'
-import { sql, type NotNull } from 'kysely'
+import type { Db, Tables } from '../schema/tables.js'
+import { sql, type NotNull, type Selectable } from 'kysely'
 import type { ChargeKind, LedgerRow } from '../../../core/billing/ledger-row.js'
 import type { DateOnly } from '../../../core/dates/date-only.js'
 import { catalogue } from '../../../core/fields/catalogue.js'
@@ -40,10 +40,8 @@ export class KyselyLedger implements Ledger {
     for (let i = 0; i < featureIDs.length; i += FEATURES_PER_READ) {
       const ids = featureIDs.slice(i, i + FEATURES_PER_READ).map((f) => this.id(f))
       const rows = await this.db
-        .selectFrom('transactions')
+        .selectFrom(this.dialect.rowsByIds<Selectable<Tables['transactions']>>('transactions', 'featureID', ids, sql`"kind" is not null`).as('transactions'))
         .select(['id', 'featureID', 'kind', 'series', 'revision', 'transactionType', 'transactionDate', 'dateFrom', 'dateTo', 'quantity', 'rate', 'amount', 'approved'])
-        .where('featureID', 'in', ids)
-        .where('kind', 'is not', null)
         // The engine writes every row it keys by kind with a type and its dates.
         .$narrowType<{ kind: NotNull; transactionType: NotNull; transactionDate: NotNull; dateFrom: NotNull; dateTo: NotNull }>()
         .orderBy('id')
