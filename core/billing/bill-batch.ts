@@ -19,13 +19,9 @@ import { hasCreditLimits } from '../credit/credit-alerts.js'
  */
 export async function billBatch(ctx: PlatformContext, store: Store, run: BillingRun, cutoff: DateOnly, customers: RunCustomer[], numbers: NumberSettings) {
   const ids = customers.map((c) => c.id)
-  // Few numbers have a call-charge minimum or a credit limit, and most platforms none: they are
-  // read per batch only when some number has one (two reads a batch showed in the run's peak
-  // RSS, bench/billing-run.ts), and before the batch's features.
-  const minimums = numbers.minimums ? await store.receivables.numberMinimums(ids[0], ids.at(-1)!) : []
-  const numberLimited = numbers.creditLimits ? await store.creditControl.withNumberCreditLimitsBetween(ids[0], ids.at(-1)!) : []
+  const [first, last] = [ids[0], ids.at(-1)!]
   // The batch is every customer from its first ID to its last (a page in ID order).
-  const marked = await store.runSource.featuresOf(ids[0], ids.at(-1)!)
+  const marked = await store.runSource.featuresOf(first, last)
   const events = groupEvents(await store.lifecycle.eventsOfCustomers(ids))
   const byID = new Map(customers.map((c) => [c.id, c]))
   const inputs = await billingInputs(store, ctx.presets, marked.map((m) => m.feature), byID)
@@ -43,22 +39,33 @@ export async function billBatch(ctx: PlatformContext, store: Store, run: Billing
   const ledger = await store.ledger.engineRows(due.map((d) => d.item.id))
   const now = ctx.clock.now()
   const reconciled = new Map<string, string>()
+  // Customers this batch writes to: only their credit alerts can change (below).
+  const written = new Set<string>()
   const plans = due.map(({ item, customer, input, at, mark }) => {
     const diff = planLedgerDiff(input.feature, input.history, ledger.get(item.id) ?? [], at)
     reconciled.set(item.id, mark)
-    return ledgerWrites(item, customer, diff, ctx.presets, now, run.id)
+    const writes = ledgerWrites(item, customer, diff, ctx.presets, now, run.id)
+    if (writes.features.length > 0) written.add(customer.id)
+    return writes
   })
   const merged = { ...mergeWrites(plans), reconciled }
   // New rows are inserted with the invoices, already on them (see raiseInvoices).
   await store.ledger.write({ ...merged, inserts: [] })
-  await billCalls(ctx, store, customers, cutoff, events, run.id)
+  for (const id of await billCalls(ctx, store, customers, cutoff, events, run.id)) written.add(id)
+  // Few numbers have a call-charge minimum or a credit limit, and most platforms none: they are
+  // read only when some number has one (two reads a batch showed in the run's peak RSS,
+  // bench/billing-run.ts), and only when needed (a re-run of a cutoff writes nothing).
+  const minimums = () => (numbers.minimums ? store.receivables.numberMinimums(first, last) : Promise.resolve([]))
   const raised = await raiseInvoices(ctx, store, run, customers, cutoff, events, merged.inserts, minimums)
-  // Charges, calls and invoices change credit alerts; only customers with a limit are measured.
+  for (const id of raised.invoiced) written.add(id)
+  // Charges, calls and invoices change credit alerts: the customers with a limit that this batch
+  // wrote to are measured. The others' alerts are as their last write left them.
+  const numberLimited = numbers.creditLimits && written.size > 0 ? await store.creditControl.withNumberCreditLimitsBetween(first, last) : []
   const limited = new Set([...customers.filter(hasCreditLimits).map((c) => c.id), ...numberLimited])
   return {
     invoices: raised.count,
     settle: raised.settle,
-    limited: ids.filter((id) => limited.has(id)),
+    limited: ids.filter((id) => limited.has(id) && written.has(id)),
     planned: due.length,
     writes: merged.inserts.length + merged.updates.length + merged.deletes.length,
   }

@@ -12,7 +12,7 @@ import { vatOn } from './vat.js'
 /**
  * Bills the rated, undeleted calls of a batch of customers started up to the cutoff: one
  * `Call Charges` transaction per number, rounded once to pence, VAT at the calls rate. Usage is
- * billed while suspended, not while non-billable (contract 5.4).
+ * billed while suspended, not while non-billable (contract 5.4). Returns the customers billed.
  */
 export async function billCalls(
   ctx: PlatformContext,
@@ -21,7 +21,7 @@ export async function billCalls(
   cutoff: DateOnly,
   events: ReadonlyMap<string, LifecycleEvent[]>,
   billingRunID: string,
-): Promise<number> {
+): Promise<Set<string>> {
   const byID = new Map(customers.map((c) => [c.id, c]))
   const calls = await store.repository('calls').listIn(
     'customerID',
@@ -41,7 +41,7 @@ export async function billCalls(
     if (list) list.push(call)
     else groups.set(key, [call])
   }
-  let written = 0
+  const billed = new Set<string>()
   for (const group of groups.values()) {
     const customer = group[0].customerID ? byID.get(group[0].customerID) : undefined
     if (!customer) continue // read by the batch's customer IDs: always one of them
@@ -71,7 +71,7 @@ export async function billCalls(
       updatedStamp: now,
     })
     await store.repository('calls').updateWhere([{ op: 'in', column: 'id', values: group.map((c) => c.id) }], { transactionID: tx.id })
-    written++
+    billed.add(customer.id)
   }
-  return written
+  return billed
 }

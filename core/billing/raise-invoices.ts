@@ -29,7 +29,9 @@ function invoiceThrough(run: BillingRun, customer: RunCustomer, cutoff: DateOnly
  * (none when empty; a final bill is invoiced once). The batch's transactions are read in one
  * query and its invoices written together, not a few queries per customer. `inserts` are the
  * batch's new ledger rows, not yet written: the ledger inserts them with the invoices, already
- * on them, which saved updating every row again (bench/billing-run.ts).
+ * on them, which saved updating every row again (bench/billing-run.ts). `numberMinimums` reads
+ * the batch's numbers' call-charge minimums, only once some customer has lines to invoice (a
+ * re-run of a cutoff has none). Returns the customers invoiced, and those whose credit to settle.
  */
 export async function raiseInvoices(
   ctx: PlatformContext,
@@ -39,8 +41,8 @@ export async function raiseInvoices(
   cutoff: DateOnly,
   events: ReadonlyMap<string, LifecycleEvent[]>,
   inserts: readonly ValuesOf<Transaction>[] = [],
-  numberMinimums: readonly NumberMinimum[] = [],
-): Promise<{ count: number; settle: string[] }> {
+  numberMinimums: () => Promise<readonly NumberMinimum[]> = async () => [],
+): Promise<{ count: number; invoiced: string[]; settle: string[] }> {
   const invoiceDate = run.invoiceDate ?? ctx.clock.today()
   const billable = customers.filter((customer) => {
     if (!effectiveStateOn(events.get(`customers:${customer.id}`) ?? [], cutoff).billable) return false
@@ -111,7 +113,8 @@ export async function raiseInvoices(
     if (finalBill) finalBills.push({ id: customer.id, finalBillDate: finalBill })
     if (customer.nextInvoiceMessage) messagesUsed.push(customer.id)
   }
-  const minimums = activeMinimums(numberMinimums, events, cutoff)
+  const anyLines = due.some((c) => (lines.get(c.id)?.length ?? 0) > 0 || insertedOf.has(c.id))
+  const minimums = activeMinimums(anyLines ? await numberMinimums() : [], events, cutoff)
   // Rows this function adds (minimum charges) go in after the batch's own.
   const rows: ValuesOf<Transaction>[] = [...inserts]
   const emptyOnes: RunCustomer[] = []
@@ -190,7 +193,7 @@ export async function raiseInvoices(
   // the database writing each invoice's JSON again took twice as long (bench/RESULTS.md).
   await appendEvents(store, ctx.clock, 'invoice.raised', ctx.resources.get('invoices')!, stored)
   // The caller allocates their credit once the batch's objects are gone, for a step's batches at once (bill-partition.ts).
-  return { count: invoices.length, settle }
+  return { count: invoices.length, invoiced: invoices.map((i) => i.values.customerID!), settle }
 }
 
 const CALL_CHARGES = 'Call Charges'
