@@ -11,6 +11,7 @@ import { log, Report } from './support/report.js'
 import { median } from './support/stats.js'
 import { databaseCpu } from './support/database-cpu.js'
 import { tableSizes } from './support/table-sizes.js'
+import type { StatementTime } from './support/statement-times.js'
 
 /**
  * The monthly billing run over 1,000,000 features: under 60 s, at least 0.3 of a baseline that
@@ -35,6 +36,12 @@ const invoicing = process.argv.includes('--invoicing')
  */
 const discounts = process.argv.includes('--discounts')
 /**
+ * `--statements`: each billing also logs the statements that took longest, each one's time
+ * summed over the run (Kysely's log, in the worker): where a run's database time goes, statement
+ * by statement (bench/RESULTS.md, session 17).
+ */
+const statementTimes = process.argv.includes('--statements')
+/**
  * `--workers 1,2,4`: the scale-out scenario instead (issue 24). For each count, a fresh database
  * of the full size is billed by that many worker processes at once (each claims the run's
  * partitions), against the same-run floor (the ledger rows bulk-inserted), with the workers' CPU
@@ -51,6 +58,8 @@ interface WorkerResult {
   peakRssMB: number
   rssAtStart: number
   heapTotalMB: number
+  /** With `--statements`. */
+  statements?: StatementTime[]
   outcome: { status: string; customers: number; invoices: number; ledgerWrites: number }
 }
 
@@ -84,6 +93,11 @@ async function runWorker(db: BenchDatabase, url = db.childUrl, env: Record<strin
   const result = JSON.parse(line.slice('WORKER '.length)) as WorkerResult
   if (!['Complete', 'none'].includes(result.outcome.status)) throw new Error(`run ended ${result.outcome.status}`)
   return result
+}
+
+/** The statements of a billing that took longest (`--statements`): ms, times run, the statement. */
+function logStatements(result: WorkerResult): void {
+  for (const s of result.statements ?? []) log(`  ${String(s.ms).padStart(6)} ms ${String(s.count).padStart(6)}× ${s.sql}`)
 }
 
 /** What `workers` worker processes billing one run together did: wall time, their CPU and their backends'. */
@@ -174,11 +188,14 @@ async function billingOf(features: number) {
     if (discounts) await writer.exec(`update features set "initialFeatureDiscountScheme" = '10% First Year' where id % 10 = 0`)
     await writer.close()
     await requestRun(db, 'first')
-    const first = await runWorker(db)
+    const env: Record<string, string> = statementTimes ? { BENCH_STATEMENTS: '1' } : {}
+    const first = await runWorker(db, db.childUrl, env)
     log(`first run: ${(first.ms / 1000).toFixed(1)} s (worker CPU ${(first.cpuMs / 1000).toFixed(1)} s), ${JSON.stringify(first.outcome)}, peak RSS ${first.peakRssMB.toFixed(0)} MB (at start ${first.rssAtStart.toFixed(0)}, V8 heap at end ${first.heapTotalMB})`)
     await requestRun(db, 'again')
-    const second = await runWorker(db)
+    logStatements(first)
+    const second = await runWorker(db, db.childUrl, env)
     log(`second run, same cutoff: ${(second.ms / 1000).toFixed(1)} s (worker CPU ${(second.cpuMs / 1000).toFixed(1)} s), ${JSON.stringify(second.outcome)}, peak RSS ${second.peakRssMB.toFixed(0)} MB`)
+    logStatements(second)
     return { first, second }
   } finally {
     await db.dispose()

@@ -40,8 +40,11 @@ export interface ConnectOptions {
   readonly schema?: string
   /** Postgres pool size. */
   readonly poolSize?: number
-  /** Called after every query (tests count queries to prove there is no query per item). */
-  readonly onQuery?: (sql: string) => void
+  /**
+   * Called after every query with its SQL and the milliseconds it took (tests count queries to
+   * prove there is no query per item; bench/billing-run.ts `--statements` sums their time).
+   */
+  readonly onQuery?: (sql: string, ms: number) => void
 }
 
 /** Opens `sqlite:<file>`, `sqlite::memory:` or `postgres://…`. */
@@ -53,7 +56,7 @@ export function connect(url: string, options: ConnectOptions = {}): Database {
 
 function logOption(options: ConnectOptions) {
   const onQuery = options.onQuery
-  return onQuery ? { log: (event: LogEvent) => onQuery(event.query.sql) } : {}
+  return onQuery ? { log: (event: LogEvent) => onQuery(event.query.sql, event.queryDurationMillis) } : {}
 }
 
 function connectSqlite(file: string, options: ConnectOptions): Database {

@@ -35,8 +35,8 @@ export interface PlatformConfig {
   readonly logger?: Logger
   /** Creates payment links (default: URL templates from the presets). */
   readonly paymentLinks?: PaymentLinkProvider
-  /** Called with the SQL of every query (diagnostics, query-count tests). */
-  readonly onQuery?: (sql: string) => void
+  /** Called with the SQL of every query and the milliseconds it took (diagnostics, query-count tests). */
+  readonly onQuery?: (sql: string, ms: number) => void
   /** Skip migrations (they ran elsewhere). */
   readonly skipMigrations?: boolean
   /** Disaster-recovery archive password (BILLING_DR_PASSWORD); without it no archive is written. */

@@ -1,13 +1,16 @@
 import { openPlatform } from '../../apps/platform/platform.js'
 import { runNextBillingRun, type RunOutcome } from '../../core/billing/run-billing.js'
+import { StatementTimes } from './statement-times.js'
 
 /**
  * The worker side of bench/billing-run.ts: takes part in the requested billing run the way the
  * worker's job does (with others, under `--workers`: each claims partitions until none is left)
  * and stays until the run is complete, then prints one line `WORKER {json}` with its time, CPU,
  * peak RSS and the customers, invoices and ledger writes it made. DATABASE_URL as for the worker.
+ * With BENCH_STATEMENTS=1 the line also has the statements that took longest, summed.
  */
-const platform = await openPlatform({ databaseUrl: process.env.DATABASE_URL!, skipMigrations: true })
+const statements = process.env.BENCH_STATEMENTS === '1' ? new StatementTimes() : null
+const platform = await openPlatform({ databaseUrl: process.env.DATABASE_URL!, skipMigrations: true, ...(statements ? { onQuery: statements.add } : {}) })
 try {
   const rssAtStart = process.memoryUsage().rss / 2 ** 20
   const start = performance.now()
@@ -36,7 +39,7 @@ try {
   const peakRssMB = process.resourceUsage().maxRSS / 1024
   const { heapTotal, heapUsed, external } = process.memoryUsage()
   const mb = (n: number) => Math.round(n / 2 ** 20)
-  process.stdout.write(`WORKER ${JSON.stringify({ ms, cpuMs, outcome, peakRssMB, rssAtStart, heapTotalMB: mb(heapTotal), heapUsedMB: mb(heapUsed), externalMB: mb(external) })}\n`)
+  process.stdout.write(`WORKER ${JSON.stringify({ ms, cpuMs, outcome, peakRssMB, rssAtStart, heapTotalMB: mb(heapTotal), heapUsedMB: mb(heapUsed), externalMB: mb(external), ...(statements ? { statements: statements.top(12) } : {}) })}\n`)
 } finally {
   await platform.close()
 }
