@@ -39,6 +39,13 @@ export interface RunOptions {
 }
 
 /**
+ * How often a worker that finds another splitting the run looks again for its partitions. They
+ * exist once the split commits; waiting for the next poll instead (15 s by default) left a run
+ * the split took a moment to bill to the worker that split it, and the others idle.
+ */
+const PLANNING_RECHECK_MS = 200
+
+/**
  * What a billing run's execution did: the run's ID and where it stands, and how many customers,
  * invoices and ledger writes this execution made. `Running`: this worker found no partition left
  * to claim while others still bill theirs (the last of them completes the run).
@@ -81,7 +88,13 @@ export async function runNextBillingRun(ctx: PlatformContext, options: RunOption
       // A run failed by another worker is left alone.
       if ((await ctx.store.repository('billingRuns').get(run.id))?.status !== 'Running') break
       const partition = await ctx.store.runPartitions.claim(run.id, exec.holder, exec.leaseMs)
-      if (!partition) break
+      if (!partition) {
+        // Another worker holds the run's Planning partition: its partitions come when it commits
+        // (or the partition is claimable here once that worker's lease lapses).
+        if (!(ctx.store.runPartitions.parallel && (await ctx.store.runPartitions.totals(run.id)).planning)) break
+        await new Promise((resolve) => setTimeout(resolve, PLANNING_RECHECK_MS))
+        continue
+      }
       exec.claimed += 1
       if (partition.status === 'Planning') await planRun(ctx, run, cutoff, partition, exec)
       else await billPartition(ctx, run, cutoff, partition, exec)

@@ -48,6 +48,8 @@ export interface PartitionTotals {
   readonly open: number
   /** Open partitions a live lease holds: the workers billing the run now. */
   readonly active: number
+  /** A `Planning` partition a live lease holds: a worker is splitting the run now. */
+  readonly planning: boolean
 }
 
 /** A customer and how many features it has, in ID order: what a run's partitions are sized by. */

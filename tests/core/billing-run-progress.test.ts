@@ -6,7 +6,7 @@ import type { PartitionTotals } from '../../core/ports/run-partitions.js'
 
 const test = suite('billing run progress: partition totals and the estimate')
 const at = (s: string) => `2026-02-01T10:${s}.000Z` as Stamp
-const totals = (t: Partial<PartitionTotals>): PartitionTotals => ({ partitions: 1, open: 1, active: 1, customersTotal: 0, customersDone: 0, invoiceCount: 0, ...t })
+const totals = (t: Partial<PartitionTotals>): PartitionTotals => ({ partitions: 1, open: 1, active: 1, planning: false, customersTotal: 0, customersDone: 0, invoiceCount: 0, ...t })
 
 test('nothing done here has no estimate; then the customers left at this execution pace', () => {
   assert.equal(runProgress('7', totals({ customersTotal: 10 }), { startedAt: at('00:00'), customers: 0 }, at('00:05')), {

@@ -52,7 +52,8 @@ interface Worker {
   readonly exited: Promise<number | null>
   /** Customers this worker's executions billed, from its `billing-run-ended` log lines. */
   billed(): number
-  started(): boolean
+  /** Its billing poll has run at least once (the one at start): the next is on the second. */
+  polled(): boolean
 }
 
 function startWorker(h: Harness, drDir: string): Worker {
@@ -62,7 +63,8 @@ function startWorker(h: Harness, drDir: string): Worker {
       DATABASE_URL: childUrl(h),
       BILLING_LEASE_MS: String(LEASE_MS),
       BILLING_DR_DIR: drDir,
-      LOG_LEVEL: 'info',
+      // Debug: a poll that finds no run logs its end only there.
+      LOG_LEVEL: 'debug',
       BILLING_BATCH_SIZE: '1',
       BILLING_PARTITION_FEATURES: String(PARTITION_FEATURES),
       BILLING_SCHEDULE_BILLING_POLL: '* * * * * *',
@@ -72,12 +74,12 @@ function startWorker(h: Harness, drDir: string): Worker {
   let log = ''
   child.stderr!.on('data', (c) => (log += c))
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)))
-  const lines = () => log.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as { msg: string; customers?: number })
+  const lines = () => log.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as { msg: string; customers?: number; job?: string })
   return {
     process: child,
     exited,
     billed: () => lines().filter((l) => l.msg === 'billing-run-ended').reduce((n, l) => n + (l.customers ?? 0), 0),
-    started: () => lines().some((l) => l.msg === 'worker-started'),
+    polled: () => lines().some((l) => l.msg === 'job' && l.job === 'billing-poll'),
   }
 }
 
@@ -113,11 +115,17 @@ for (const target of activeTargets().filter((t) => t === 'postgres')) {
     rmSync(ctx.drDir, { recursive: true, force: true })
   })
 
-  /** Seeds `h`, starts three workers into `workers` and requests the run once all three poll (so each finds it within a second). */
+  /**
+   * Seeds `h`, starts three workers into `workers` and requests the run once each has polled at
+   * start: their polls are on the second from then, so all three look for the run at the same
+   * tick. (A worker whose poll at start came after the request found the run alone, and billed
+   * all of it before the others' next poll.) Those that find another splitting it wait for its
+   * partitions.
+   */
   const runOnThreeWorkers = async (h: Harness, drDir: string, workers: Worker[]): Promise<string> => {
     await seed(h)
     for (let i = 0; i < 3; i++) workers.push(startWorker(h, drDir))
-    await until('three workers started', () => workers.every((w) => w.started()))
+    await until('three workers polled', () => workers.every((w) => w.polled()))
     return requestRun(h)
   }
   const partitions = (h: Harness) => h.platform.database.db.selectFrom('billing_run_partitions').selectAll().execute()
@@ -136,9 +144,9 @@ for (const target of activeTargets().filter((t) => t === 'postgres')) {
       assert.ok(parts.every((p) => p.status === 'Done'))
       assert.is(parts.reduce((n, p) => n + Number(p.customersDone), 0), CUSTOMERS, 'each customer billed once')
       await until('every worker logged its share', () => workers.reduce((n, w) => n + w.billed(), 0) === CUSTOMERS)
-      // A worker whose poll finds the run still being planned comes back at its next poll, by
-      // which time the others may have billed every partition: so not every worker need bill,
-      // but one worker alone billing the run would mean partitions were not shared.
+      // A worker that finds another splitting the run waits for its partitions, but may still
+      // find them all claimed: so not every worker need bill, but one worker alone billing the
+      // run would mean partitions were not shared.
       const shares = workers.map((w) => w.billed())
       assert.ok(shares.filter((n) => n > 0).length >= 2, `more than one worker billed customers: ${shares}`)
       const got = await outcome(h)
