@@ -16,6 +16,9 @@ export async function setCallsAside(db: BenchDatabase, usageFileID: string): Pro
   await withWriter(db, async (writer) => {
     await writer.exec('drop table if exists floor_rows')
     await writer.exec(`create table floor_rows as select * from calls where "usageFileID" = ${Number(usageFileID)}`)
+    // The floor reads the rows back a batch at a time by ID: without an index each batch sorted
+    // the whole table (on Postgres 333 ms a batch, five untimed minutes a run).
+    await writer.exec('create index floor_rows_id on floor_rows (id)')
     await removeCalls(writer, db, usageFileID)
   })
 }
