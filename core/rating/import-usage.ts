@@ -37,8 +37,14 @@ const LOOKAHEAD = 2
 const TURN_EVERY = 200
 const turn = () => new Promise<void>((resolve) => setImmediate(resolve))
 
-/** Customers' months waiting for their allowances to be allocated, before they are allocated mid-import. */
-const TOUCHED_AT_MOST = 20_000
+/**
+ * Customers' months waiting for their allowances to be allocated, before they are allocated
+ * mid-import (`ImportOptions.allocateAt`): a few MB of IDs at most. An allocation holds up the import (it reads and writes on
+ * the import's connection), and a month touched again after it is allocated again: with 20,000,
+ * a 1,000,000-row file whose calls covered 30,000 customers' months allocated 105,000 of them
+ * in six rounds, 6.8 s of a 93 s import; now one round of 30,000 at the end, 2.7 s (RESULTS).
+ */
+const TOUCHED_AT_MOST = 100_000
 
 /** The call row for a record, rated (or kept unbilled with the reason); one object shape for every row. */
 export function toNewCall(record: UsageRecord, context: BatchContext, digest: Digest, usageFileID: string | null, now: Stamp): NewCall {
@@ -73,21 +79,26 @@ export function toNewCall(record: UsageRecord, context: BatchContext, digest: Di
   }
 }
 
+export interface ImportOptions {
+  /** Customers' months whose allowances wait for their calls to be in before they are allocated mid-import (`TOUCHED_AT_MOST`). */
+  readonly allocateAt?: number
+}
+
 /**
  * Imports a usage file, its CSV records in the batches the CSV adapter parses them in, in one
  * transaction: a bad row rejects the whole file (naming its line); records imported before (by
  * any file) are skipped, so re-sending a file or a record creates nothing twice. Memory holds
  * one batch of rows, not the file.
  */
-export async function importUsageFile(ctx: PlatformContext, lines: AsyncIterable<readonly UsageLine[]>, name: string | null): Promise<Item> {
+export async function importUsageFile(ctx: PlatformContext, lines: AsyncIterable<readonly UsageLine[]>, name: string | null, options: ImportOptions = {}): Promise<Item> {
   // The name is stored as the file's `name` field: checked like any field (length, NUL).
   const files = ctx.resources.get('usageFiles')!
   if (name !== null) ctx.validator.parseField(files, files.byName.get('name')!, name)
-  return ctx.store.bulkTransaction((store) => store.rating.importing(() => importInto(ctx, store, lines, name)))
+  return ctx.store.bulkTransaction((store) => store.rating.importing(() => importInto(ctx, store, lines, name, options.allocateAt ?? TOUCHED_AT_MOST)))
 }
 
 /** The import's work inside its transaction. */
-async function importInto(ctx: PlatformContext, store: Store, lines: AsyncIterable<readonly UsageLine[]>, name: string | null): Promise<Item> {
+async function importInto(ctx: PlatformContext, store: Store, lines: AsyncIterable<readonly UsageLine[]>, name: string | null, allocateAt: number): Promise<Item> {
   // Lookups read what the import does not write (numbers, customers, features, tariffs): where the
   // database allows, on another connection, so the next batch is looked up while this one is written.
   const beside = ctx.store.rating.readsBesideWrites
@@ -159,7 +170,7 @@ async function importInto(ctx: PlatformContext, store: Store, lines: AsyncIterab
       .then(undefined, (error: unknown) => void (failure ??= { error }))
     // Allocated once its calls are in; a month touched again later is allocated again then. So
     // the months waiting stay few whatever the file's size.
-    if (touched.customers >= TOUCHED_AT_MOST) {
+    if (touched.customers >= allocateAt) {
       await written()
       await reallocate()
     }

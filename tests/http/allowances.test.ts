@@ -1,7 +1,9 @@
 import fc from 'fast-check'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
+import { usageLines } from '../../adapters/csv/usage-lines.js'
 import { mergePresets } from '../../core/presets/presets.js'
+import { importUsageFile } from '../../core/rating/import-usage.js'
 import { openHarness, type Harness } from '../support/harness.js'
 import { activeTargets } from '../support/targets.js'
 
@@ -145,6 +147,29 @@ for (const target of activeTargets()) {
       ['2026-01-10T10:00', 0.12, 240, 180],
       ['2026-01-20T10:00', 0.02, 120, 120],
     ])
+  })
+
+  test('allowances allocated mid-import (each batch) come out as when allocated once at the end', async ({ h }) => {
+    // 1,200 one-minute calls are two batches (IMPORT_BATCH); the month's five earliest, which
+    // the allowance covers, are the last records, in the second batch. Allocated after each
+    // batch, the first batch's calls take the allowance, and lose it again once the second is in.
+    const outcomes: unknown[] = []
+    for (const allocateAt of [1, undefined]) {
+      const c = await newCustomer(h)
+      const a = await newNumber(h, c, { discountPlan1: 'Five Mobile' })
+      const stamp = (k: number) => new Date(Date.UTC(2026, 0, 20, 8, 0, k * 10)).toISOString().slice(0, 19) + 'Z'
+      const rows = Array.from({ length: 1200 }, (_, i) => call(a.number, stamp(1200 - i), 60))
+      const file = await importUsageFile(h.platform.context, usageLines([csv(rows)]), 'late-first.csv', allocateAt === undefined ? {} : { allocateAt })
+      assert.is(file.rated, 1200)
+      // More than a page of the API: read from the store, in start order.
+      const stored = await h.platform.context.store.repository('calls').list({ where: [{ op: 'eq', column: 'numberID', value: a.id }], limit: 2000 })
+      const calls = stored.map((k) => [k.startTime, String(k.cost), k.ratedDuration, k.allowanceSeconds] as const).sort((x, y) => (x[0]! < y[0]! ? -1 : 1))
+      assert.is(calls.length, 1200)
+      assert.equal(calls.slice(0, 5).map((k) => k[3]), [60, 60, 60, 60, 60])
+      assert.ok(calls.slice(5).every((k) => k[3] === 0), JSON.stringify(calls.slice(5, 8)))
+      outcomes.push(calls.map((k) => k.slice(1)))
+    }
+    assert.equal(outcomes[0], outcomes[1])
   })
 
   test('property: charged + allowance = rated seconds, and the result does not depend on the order files arrive in', async ({ h }) => {

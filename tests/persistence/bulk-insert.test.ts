@@ -84,6 +84,18 @@ for (const name of activeTargets()) {
     }
   })
 
+  test('text that an array literal would split, trim, unescape or read as null is stored as it was', async ({ database }) => {
+    // Postgres takes each column as the text of an array: elements go in unquoted when they can.
+    const labels = ['', ' ', ' lead', 'trail ', 'in side', 'NULL', 'null', 'Null', 'nulls', 'a,b', '{x}', '}', 'q"uote', 'back\\slash', '\\', 'tab\there', 'new\nline', 'cr\r', 'ünï', 'plain', '2026-01-14T10:00:00.000Z', '07700 900000', "o'brien", '[1:2]', 'a;b']
+    const d = database.dialect
+    const types = columns(database).map((c) => c.type)
+    const ids = labels.map((_, k) => d.encodeId(String(k + 1)))
+    const amounts = labels.map(() => d.encodeBigint(0n))
+    assert.is(await insertColumns(database.db, d, 'bulk_probe', ['id', 'label', 'amount'], [ids, labels, amounts], labels.length, { types }), labels.length)
+    const { rows } = await sql<{ label: string | null }>`select label from bulk_probe order by id`.execute(database.db)
+    assert.equal(rows.map((r) => r.label), labels)
+  })
+
   if (name !== 'postgres') {
     test('a one-row statement run for each row refuses parameters that are not its columns of one length, and stores nothing', async ({ database }) => {
       await sql`delete from bulk_probe`.execute(database.db)
