@@ -39,10 +39,11 @@ const turn = () => new Promise<void>((resolve) => setImmediate(resolve))
 
 /**
  * Customers' months waiting for their allowances to be allocated, before they are allocated
- * mid-import (`ImportOptions.allocateAt`): a few MB of IDs at most. An allocation holds up the import (it reads and writes on
- * the import's connection), and a month touched again after it is allocated again: with 20,000,
- * a 1,000,000-row file whose calls covered 30,000 customers' months allocated 105,000 of them
- * in six rounds, 6.8 s of a 93 s import; now one round of 30,000 at the end, 2.7 s (RESULTS).
+ * mid-import (`ImportOptions.allocateAt`): a few MB of IDs at most. An allocation holds up the
+ * import (it reads and writes on the import's connection), and a month touched again after it
+ * is allocated again: with 20,000, a 1,000,000-row file whose calls covered 30,000 customers'
+ * months allocated 105,000 of them in six rounds, 6.8 s of a 93 s Postgres import; with
+ * 100,000, one round of 30,000 at the end, 2.7 s (bench/rating.ts; RESULTS).
  */
 const TOUCHED_AT_MOST = 100_000
 
