@@ -40,7 +40,7 @@ export function postgresArray(values: readonly unknown[]): string {
     else if (typeof v === 'number' || typeof v === 'bigint') parts[i] = String(v)
     else {
       const s = String(v)
-      parts[i] = !needsQuotes(s) ? s : s.includes('"') || s.includes('\\') ? `"${s.replace(/["\\]/g, '\\$&')}"` : `"${s}"`
+      parts[i] = needsQuotes(s) ? `"${s.replace(/["\\]/g, '\\$&')}"` : s
     }
   }
   return `{${parts.join(',')}}`
