@@ -1,4 +1,16 @@
-import type { ColumnDataType, CreateTableBuilder } from 'kysely'
+import { sql, type ColumnDataType, type CreateTableBuilder, type Kysely, type RawBuilder } from 'kysely'
+
+/** An index that holds more columns than it is searched by (`DdlDialect.createCoveringIndex`). */
+export interface CoveringIndex {
+  readonly name: string
+  readonly table: string
+  /** The column it is searched by. */
+  readonly key: string
+  /** The columns a read takes from it instead of the table's row. */
+  readonly covered: readonly string[]
+  /** A partial index's condition. */
+  readonly where?: RawBuilder<boolean>
+}
 
 /** How the schema is written: column types by role and the `id` key (migrations, schema/columns.ts). */
 export interface DdlDialect {
@@ -11,16 +23,31 @@ export interface DdlDialect {
   addIdColumn<T extends string>(table: CreateTableBuilder<T, never>): CreateTableBuilder<T, 'id'>
   /** Column type for a foreign key to an `id` column. */
   readonly idRefType: ColumnDataType
+  /**
+   * Creates `index`: Postgres keeps the covered columns beside the key (`include`), SQLite as
+   * further key columns. SQLite reads an index alone only when it holds every column the
+   * statement names, a partial index's condition included.
+   */
+  createCoveringIndex(db: Kysely<any>, index: CoveringIndex): Promise<void>
 }
+
+const where = (index: CoveringIndex) => (index.where ? sql` where ${index.where}` : sql``)
+const refs = (columns: readonly string[]) => sql.join(columns.map((c) => sql.ref(c)))
 
 export const sqliteDdl: DdlDialect = {
   types: { real: 'real', bigint: 'integer' },
   addIdColumn: (t) => t.addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement()),
   idRefType: 'integer',
+  createCoveringIndex: async (db, index) => {
+    await sql`create index ${sql.id(index.name)} on ${sql.table(index.table)} (${refs([index.key, ...index.covered])})${where(index)}`.execute(db)
+  },
 }
 
 export const postgresDdl: DdlDialect = {
   types: { real: 'double precision', bigint: 'bigint' },
   addIdColumn: (t) => t.addColumn('id', 'bigint', (c) => c.primaryKey().generatedByDefaultAsIdentity()),
   idRefType: 'bigint',
+  createCoveringIndex: async (db, index) => {
+    await sql`create index ${sql.id(index.name)} on ${sql.table(index.table)} (${sql.ref(index.key)}) include (${refs(index.covered)})${where(index)}`.execute(db)
+  },
 }

@@ -45,6 +45,12 @@ export interface ReadsDialect {
    * columns was most of a GET's CPU time (bench/get-customer.ts; figures in bench/RESULTS.md).
    */
   packedRow(table: string, fields: readonly Field[]): PackedRead | null
+  /**
+   * `table`'s rows to join through `index`, one that covers what the statement reads of them
+   * (`createCoveringIndex`). SQLite's planner, having no statistics, takes the rowid over any
+   * index on `id`, and is told (`indexed by`, in a subquery it flattens); Postgres chooses.
+   */
+  throughIndex(table: string, index: string): RawBuilder<unknown>
 }
 
 export const sqliteReads: ReadsDialect = {
@@ -53,6 +59,7 @@ export const sqliteReads: ReadsDialect = {
     sql`(select * from ${sql.table(table)} where ${sql.ref(column)} in (select value from json_each(${jsonIds(ids)})) and ${where})`,
   packedRead: sqlitePackedRead,
   packedRow: sqlitePackedRead,
+  throughIndex: (table, index) => sql`(select * from ${sql.table(table)} indexed by ${sql.id(index)})`,
 }
 
 export const postgresReads: ReadsDialect = {
@@ -61,6 +68,7 @@ export const postgresReads: ReadsDialect = {
     sql`(select "byId".* from unnest(${postgresArray([...new Set(ids.map(String))])}::bigint[]) as "id"("id") cross join lateral (select * from ${sql.table(table)} where ${sql.ref(column)} = "id"."id" and ${where} offset 0) as "byId")`,
   packedRead: () => null,
   packedRow: postgresPackedRead,
+  throughIndex: (table) => sql`${sql.table(table)}`,
 }
 
 /** IDs for `json_each`: JSON has no BigInt (SQLite's IDs beyond 2^53), and the ID column's integer affinity reads their digits back. */

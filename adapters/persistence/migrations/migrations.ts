@@ -21,6 +21,7 @@ import * as m0016 from './0016-invoice-messages.js'
 import * as m0017 from './0017-renewal-dates.js'
 import * as m0018 from './0018-allowances.js'
 import * as m0019 from './0019-billing-run-partitions.js'
+import * as m0020 from './0020-rating-lookup-indexes.js'
 
 type Step = { up(db: AnyDb, dialect: DatabaseDialect): Promise<void> }
 
@@ -45,6 +46,7 @@ const steps: Record<string, Step> = {
   '0017-renewal-dates': m0017,
   '0018-allowances': m0018,
   '0019-billing-run-partitions': m0019,
+  '0020-rating-lookup-indexes': m0020,
 }
 
 /** Brings the schema up to date; safe to call from several processes at once (Kysely locks). */

@@ -16,7 +16,7 @@ import { RowCodec } from '../row-codec.js'
 import { normaliseNumber } from '../../../core/rating/phone-number.js'
 import { compareIds } from '../id-order.js'
 import { columnType } from '../schema/columns.js'
-import type { Db } from '../schema/tables.js'
+import { anyTables, type Db } from '../schema/tables.js'
 import { holdsAllowance } from '../migrations/0018-allowances.js'
 import { creditWatched } from './kysely-credit-control.js'
 
@@ -48,7 +48,7 @@ const shapes = new Map<string, JoinedShape>()
  * (51 columns) took twice as long to read as one of a class's (bench/rating.ts, RESULTS), and a
  * file's records are mostly of a few classes. One shape per set of classes, made once.
  */
-function joinedShape(classes: readonly CallClass[]): JoinedShape {
+export function joinedShape(classes: readonly CallClass[]): JoinedShape {
   const key = [...new Set(classes)].sort().join(',')
   let shape = shapes.get(key)
   if (!shape) {
@@ -71,6 +71,19 @@ const allowanceCallColumns = ['id', 'customerID', 'numberID', 'tariffID', 'start
 // condition is the index's (migrations/0018-allowances.ts).
 const live = sql<boolean>`"isDropped" = 0`
 const liveJoined = sql<boolean>`"n"."isDropped" = 0`
+
+/**
+ * Live numbers whose `key` column is one of `keys`, with their customers: read from the covering
+ * indexes migration 0020 made for this statement, not from the wide rows (bench/RESULTS.md).
+ */
+export function numberLookup(db: Db, dialect: DatabaseDialect, key: string, keys: readonly string[], shape: Pick<JoinedShape, 'select'>) {
+  return anyTables(db)
+    .selectFrom('numbers as n')
+    .leftJoin(dialect.throughIndex('customers', 'customers_lookup_idx').as('c'), 'c.id', 'n.customerID')
+    .select(shape.select)
+    .where(liveJoined)
+    .where(dialect.inList(`n.${key}`, keys))
+}
 
 const chunks = <T>(xs: readonly T[], size: number): T[][] => {
   const out: T[][] = []
@@ -124,13 +137,7 @@ export class KyselyRatingData implements RatingData {
       if (left.length === 0) break
       const matched = new Set<string>()
       for (const chunk of chunks(left, IN_CHUNK)) {
-        const rows = await this.reads
-          .selectFrom('numbers as n')
-          .leftJoin('customers as c', 'c.id', 'n.customerID')
-          .select(shape.select)
-          .where(liveJoined)
-          .where(this.dialect.inList(`n.${key}`, chunk))
-          .execute()
+        const rows = await numberLookup(this.reads, this.dialect, key, chunk, shape).execute()
         for (const r of rows) {
           // Matched by its key, so the number the key was made from is set.
           matched.add(normaliseNumber(r[MATCHED_BY[i]]!))
