@@ -10,7 +10,7 @@ import { jsonAsBytes } from './list-json/postgres-list-json.js'
 import { sqliteCachingDialect, sqliteDialect } from './dialect/sqlite-dialect.js'
 import { preparingClient } from './prepared-statements.js'
 import { cachingStatements } from './statement-cache.js'
-import { workerReads, workerWrites } from './sqlite-thread/worker-driver.js'
+import { workerReads, workerWrites, type WriteAhead } from './sqlite-thread/worker-driver.js'
 import type { AnyDb, Db, Tables } from './schema/tables.js'
 
 export interface Database {
@@ -32,6 +32,8 @@ export interface Database {
    * one connection, and on a single core the thread would only add work.
    */
   readonly writesBeside?: Db
+  /** How a bulk transaction on `writesBeside` sends a write without waiting for the one before (`WriteAhead`). */
+  readonly writeAhead?: WriteAhead
   close(): Promise<void>
 }
 
@@ -70,16 +72,17 @@ function connectSqlite(file: string, options: ConnectOptions): Database {
   const readsBeside = file === ':memory:' ? undefined : workerReads(file)
   // Beside the main thread's parsing and rating, its inserts need a core of their own: on one,
   // the thread's messages would only add to the import's CPU (bench/RESULTS.md, session 16).
-  const writesBeside = file === ':memory:' || availableParallelism() < 2 ? undefined : workerWrites(file)
+  const writes = file === ':memory:' || availableParallelism() < 2 ? undefined : workerWrites(file)
   return {
     db,
     dialect: sqliteCachingDialect,
     description: `sqlite:${file}`,
     readsBeside,
-    writesBeside,
+    writesBeside: writes?.db,
+    writeAhead: writes?.writeAhead,
     close: async () => {
       await readsBeside?.destroy()
-      await writesBeside?.destroy()
+      await writes?.db.destroy()
       await db.destroy()
     },
   }

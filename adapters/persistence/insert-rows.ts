@@ -1,5 +1,5 @@
 import type { Db } from './schema/tables.js'
-import { CompiledQuery, type ColumnDataType } from 'kysely'
+import { CompiledQuery, type ColumnDataType, type QueryResult } from 'kysely'
 import type { DatabaseDialect } from './dialect/dialect.js'
 import { quoteIdent } from './dialect/quote.js'
 import { valuesInsertSql } from './dialect/values-sql.js'
@@ -32,7 +32,12 @@ export async function insertColumns(
   columns: readonly string[],
   values: readonly (readonly unknown[])[],
   count: number,
-  options: { readonly doNothingOn?: string; readonly types: readonly ColumnDataType[] },
+  options: {
+    readonly doNothingOn?: string
+    readonly types: readonly ColumnDataType[]
+    /** Runs each statement instead of `db` (a bulk transaction's `WriteAhead`). */
+    readonly send?: (query: CompiledQuery) => Promise<QueryResult<unknown>>
+  },
 ): Promise<number> {
   const columnar = dialect.columnarInsertSql(table, columns, options.types, options.doNothingOn)
   const conflict = options.doNothingOn ? `on conflict (${quoteIdent(options.doNothingOn)}) do nothing` : undefined
@@ -47,7 +52,7 @@ export async function insertColumns(
       : eachRow
         ? CompiledQuery.raw(eachRow, chunk(from, to))
         : CompiledQuery.raw(valuesInsertSql(dialect.placeholder, table, columns, to - from, conflict), rowMajor(values, from, to))
-    const result = await db.executeQuery(query)
+    const result = await (options.send ? options.send(query) : db.executeQuery(query))
     inserted += Number(result.numAffectedRows ?? 0)
   }
   return inserted

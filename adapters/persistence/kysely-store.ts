@@ -36,6 +36,7 @@ import type { LifecycleLog } from '../../core/ports/lifecycle-log.js'
 import { KyselyResourceRepository, type Peers } from './repositories/kysely-resource-repository.js'
 import { KyselyListJson, type ListJsonSelects } from './list-json/kysely-list-json.js'
 import type { ListJson } from '../../core/ports/list-json.js'
+import type { WriteAhead } from './sqlite-thread/worker-driver.js'
 
 /** Resources whose rows carry computed fields or extra queries. */
 const specialised: Partial<Record<ResourceName, RepositoryFactory>> = {
@@ -57,6 +58,8 @@ export interface StoreOptions {
   readonly readsBeside?: Db
   /** A connection of its own thread for bulk transactions (`Database.writesBeside`). */
   readonly writesBeside?: Db
+  /** How a bulk transaction there sends a write ahead (`Database.writeAhead`): its store's inserts of calls do. */
+  readonly writeAhead?: WriteAhead
 }
 
 /** What a store and the stores of its transactions share: they are all on one root database. */
@@ -86,6 +89,7 @@ export class KyselyStore implements Store {
   readonly creditControl: CreditControl
   readonly terms: TermSchedule
   private readonly writesBeside?: Db
+  private readonly writeAhead?: WriteAhead
 
   constructor(
     readonly db: Db,
@@ -112,8 +116,9 @@ export class KyselyStore implements Store {
     })
     this.runSource = new KyselyBillingRunSource(db, dialect)
     this.runPartitions = new KyselyRunPartitions(db, dialect)
-    this.rating = new KyselyRatingData(db, dialect, options.readsBeside)
+    this.rating = new KyselyRatingData(db, dialect, options.readsBeside, options.writeAhead)
     this.writesBeside = options.writesBeside
+    this.writeAhead = options.writeAhead
     this.receivables = new KyselyReceivables(db, dialect)
     this.changes = new KyselyChangeLog(db, dialect, shared.actor)
     this.webhookOutbox = new KyselyWebhookOutbox(db, dialect)
@@ -200,12 +205,12 @@ export class KyselyStore implements Store {
     if (!writes || this.inTransaction) return this.transaction(work)
     // The main connection is held meanwhile, so everything else waits as it would for a
     // transaction on it: a write there would wait for the file's lock, blocking this thread.
-    return this.committed(this.db.connection().execute(() => writes.transaction().execute((trx) => work(this.within(trx)))))
+    return this.committed(this.db.connection().execute(() => writes.transaction().execute((trx) => work(this.within(trx, { writeAhead: this.writeAhead })))))
   }
 
   /** The store of a transaction on `trx`. */
-  private within(trx: Db): Store {
-    return new KyselyStore(trx, this.dialect, this.resources, {}, true, this.shared)
+  private within(trx: Db, options: Pick<StoreOptions, 'writeAhead'> = {}): Store {
+    return new KyselyStore(trx, this.dialect, this.resources, options, true, this.shared)
   }
 
   /** Statistics are looked at once a transaction's writes commit. */

@@ -111,7 +111,10 @@ export interface RatingData {
   /** The undeleted calls of these customers started in [from, to) that may use an allowance. */
   allowanceCalls(customerIDs: readonly string[], from: Stamp, to: Stamp): Promise<AllowanceCall[]>
   updateAllowances(updates: readonly AllowanceUpdate[]): Promise<void>
-  /** Inserts calls, skipping those whose fingerprint is stored already; returns how many were new. */
+  /**
+   * Inserts calls, skipping those whose fingerprint is stored already; returns how many were new.
+   * A caller may call again before the last call's answer: the inserts are made in call order.
+   */
   insertCalls(calls: readonly NewCall[]): Promise<number>
   /** How many of a usage file's stored calls are rated. */
   ratedCallsOf(usageFileID: string): Promise<number>

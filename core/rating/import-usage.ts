@@ -29,6 +29,13 @@ export const IMPORT_BATCH = 1000
 const LOOKAHEAD = 2
 
 /**
+ * Inserts sent and not yet answered, at most. With one, a SQLite file's writes thread sat idle
+ * between batches while this process took the answer, made the next batch's message and sent it
+ * (4 s of a 28 s import); with two, the next batch waits at the writer (bench/RESULTS.md).
+ */
+const WRITES_AHEAD = 2
+
+/**
  * Records read between turns of the event loop. A batch of records the parser holds already
  * comes as a settled promise, so reading runs on without a turn, and the lookups' answers
  * (messages, socket reads) would wait for the next batch's write to end before the lookup's next
@@ -118,11 +125,17 @@ async function importInto(ctx: PlatformContext, store: Store, lines: AsyncIterab
   const touched = new TouchedMonths()
   // One batch is written while the next is read and rated: on Postgres the database and this
   // process then work at the same time, on a SQLite file its writes thread (`bulkTransaction`).
-  // One write at a time keeps the connection's order.
-  let writing: Promise<void> = Promise.resolve()
+  // A batch's insert is sent before the one before it is answered (WRITES_AHEAD), so the writer
+  // goes from one to the next without waiting for this process; the inserts keep their order.
+  const writes: Promise<void>[] = []
   let failure: { error: unknown } | null = null
   const written = async () => {
-    await writing
+    await Promise.all(writes)
+    writes.length = 0
+    if (failure) throw failure.error
+  }
+  const room = async () => {
+    while (writes.length >= WRITES_AHEAD) await writes.shift()
     if (failure) throw failure.error
   }
   // A batch's numbers, customers and allowances are looked up for its records alone. Beside the
@@ -157,18 +170,21 @@ async function importInto(ctx: PlatformContext, store: Store, lines: AsyncIterab
       if (call.allowanceSeconds !== null) touched.add(call.customerID!, call.startTime)
       return call
     })
-    await written()
+    await room()
     // The failure is kept at once (a rejection nobody awaits yet would end the process) and thrown at the next flush.
     // Rated calls are unbilled call charges: they can raise credit alerts (contract 10.6). A batch's
-    // customers are measured once its calls are in, so the last batch with a customer's calls
-    // measures all of them, and no set of every customer of the file is kept.
-    writing = store.rating
-      .insertCalls(calls)
-      .then(async (n) => {
-        imported += n
-        await refreshCreditAlerts(store, await creditCandidates([...customers], context.creditWatched), now, { candidates: true })
-      })
-      .then(undefined, (error: unknown) => void (failure ??= { error }))
+    // customers are measured once its calls are in (and perhaps the next batch's), so the last
+    // batch with a customer's calls measures all of them, and no set of every customer of the
+    // file is kept.
+    writes.push(
+      store.rating
+        .insertCalls(calls)
+        .then(async (n) => {
+          imported += n
+          await refreshCreditAlerts(store, await creditCandidates([...customers], context.creditWatched), now, { candidates: true })
+        })
+        .then(undefined, (error: unknown) => void (failure ??= { error })),
+    )
     // Allocated once its calls are in; a month touched again later is allocated again then. So
     // the months waiting stay few whatever the file's size.
     if (touched.customers >= allocateAt) {
@@ -204,8 +220,8 @@ async function importInto(ctx: PlatformContext, store: Store, lines: AsyncIterab
     await flushed()
     await written()
   } catch (error) {
-    // The transaction rolls back after the write and the lookup under way, never beside them.
-    await writing
+    // The transaction rolls back after the writes and the lookups under way, never beside them.
+    await Promise.all(writes)
     await lookupSettled()
     throw error
   }

@@ -23,8 +23,8 @@ for (const name of activeTargets()) {
     ctx.database = connect(ctx.target.databaseUrl, { schema: ctx.target.schema })
     if (ctx.target.schema) await sql`create schema if not exists ${sql.id(ctx.target.schema)}`.execute(ctx.database.db)
     await sql`create table bulk_rows (id integer primary key, label text not null unique, amount bigint)`.execute(ctx.database.db)
-    const { readsBeside, writesBeside } = ctx.database
-    ctx.store = new KyselyStore(ctx.database.db, ctx.database.dialect, resourcesByName, { readsBeside, writesBeside })
+    const { readsBeside, writesBeside, writeAhead } = ctx.database
+    ctx.store = new KyselyStore(ctx.database.db, ctx.database.dialect, resourcesByName, { readsBeside, writesBeside, writeAhead })
   })
   test.after(async (ctx) => {
     await ctx.database.close()
@@ -44,6 +44,40 @@ for (const name of activeTargets()) {
 
   test('a SQLite file, and only a SQLite file, writes a bulk transaction on a thread of its own', ({ database }) => {
     assert.is(database.writesBeside !== undefined, name === 'sqlite-file')
+    assert.is(database.writeAhead !== undefined, name === 'sqlite-file')
+  })
+
+  test('inserts sent before the last is answered are made in the order sent; one that fails fails the whole transaction', async ({ database, store }) => {
+    // A SQLite file's writes go to its thread at once (`writeAhead`); elsewhere they queue for the connection.
+    const send = database.writeAhead
+    const insertAhead = (trx: Store, ids: number[], label = (i: number) => `row ${i}`) =>
+      insertColumns(dbOf(trx), (trx as KyselyStore).dialect, 'bulk_rows', ['id', 'label', 'amount'], [ids, ids.map(label), ids.map((i) => i * 10)], ids.length, {
+        doNothingOn: 'label',
+        types: ['integer', 'text', 'bigint'],
+        send,
+      })
+    // The third repeats 'row 2': skipped only if the first was made before it.
+    const counts = await store.bulkTransaction((trx) => Promise.all([insertAhead(trx, [1, 2]), insertAhead(trx, [3]), insertAhead(trx, [20, 4], (i) => `row ${i / 10 === 2 ? 2 : i}`)]))
+    assert.equal(counts, [2, 1, 1])
+    assert.equal(await labels(database.db), ['row 1', 'row 2', 'row 3', 'row 4'])
+    const error = await store
+      .bulkTransaction(async (trx) => {
+        const sent = [insertAhead(trx, [5]), insertAhead(trx, [1], () => 'row 1 again'), insertAhead(trx, [6])]
+        await Promise.allSettled(sent)
+        await Promise.all(sent)
+      })
+      .then(
+        () => null,
+        (e: Error & { code?: string }) => e,
+      )
+    assert.ok(error?.code, 'the second insert’s primary key conflict fails the transaction, with the database’s code')
+    assert.equal(await labels(database.db), ['row 1', 'row 2', 'row 3', 'row 4'])
+    if (send) {
+      await send(CompiledQuery.raw('select 1')).then(
+        () => assert.unreachable('sent outside a transaction'),
+        (e: Error) => assert.match(e.message, /belongs to a transaction/),
+      )
+    }
   })
 
   test('commits what its work wrote, counting the rows an insert stored and skipping those already there', async ({ database, store }) => {

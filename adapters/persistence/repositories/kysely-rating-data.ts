@@ -12,6 +12,7 @@ import type { RatingTariff } from '../../../core/rating/rating-tariff.js'
 import type { CustomerTariffSettings } from '../../../core/rating/select-tariff.js'
 import type { DatabaseDialect } from '../dialect/dialect.js'
 import { insertColumns } from '../insert-rows.js'
+import type { WriteAhead } from '../sqlite-thread/worker-driver.js'
 import { RowCodec } from '../row-codec.js'
 import { normaliseNumber } from '../../../core/rating/phone-number.js'
 import { compareIds } from '../id-order.js'
@@ -105,6 +106,8 @@ export class KyselyRatingData implements RatingData {
     private readonly db: Db,
     private readonly dialect: DatabaseDialect,
     readsBeside?: Db,
+    /** A bulk transaction's way of sending its inserts of calls without waiting (`WriteAhead`). */
+    private readonly writeAhead?: WriteAhead,
   ) {
     this.reads = readsBeside ?? db
     this.readsBesideWrites = readsBeside !== undefined
@@ -344,7 +347,7 @@ export class KyselyRatingData implements RatingData {
       createdStamp.push(c.createdStamp)
       updatedStamp.push(c.updatedStamp)
     }
-    return insertColumns(this.db, d, 'calls', CALL_COLUMNS, values, n, { doNothingOn: 'fingerprint', types: this.callTypes })
+    return insertColumns(this.db, d, 'calls', CALL_COLUMNS, values, n, { doNothingOn: 'fingerprint', types: this.callTypes, send: this.writeAhead })
   }
 }
 
