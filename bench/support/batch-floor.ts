@@ -9,8 +9,8 @@ import type { BenchDatabase } from './database.js'
 
 /**
  * Sets an import's stored calls aside, untimed: copied to `floor_rows` and deleted from calls
- * (Postgres then vacuums them away), so that a floor inserts them into the calls table as the
- * import found it, not into one already holding them, whose larger indexes cost more a row.
+ * (the table then rebuilt), so that a floor inserts them into the calls table as the import
+ * found it, not into one already holding them, whose larger indexes cost more a row.
  */
 export async function setCallsAside(db: BenchDatabase, usageFileID: string): Promise<void> {
   await withWriter(db, async (writer) => {
@@ -39,7 +39,10 @@ async function withWriter(db: BenchDatabase, work: (writer: BulkWriter) => Promi
 
 async function removeCalls(writer: BulkWriter, db: BenchDatabase, usageFileID: string): Promise<void> {
   await writer.exec(`delete from calls where "usageFileID" = ${Number(usageFileID)}`)
-  if (db.kind === 'postgres') await writer.exec('vacuum calls')
+  // Rebuilt, not only cleared: the rows' deleted index entries left Postgres's indexes twice
+  // their size, and the floors then cost 18 % more than on the table the first import found
+  // (bench/RESULTS.md, session 19). SQLite's file is rebuilt for the same reason.
+  await writer.exec(db.kind === 'postgres' ? 'vacuum full calls' : 'vacuum')
 }
 
 /**
