@@ -16,11 +16,12 @@ const CUSTOMER_LOOKUP_COLUMNS = ['fallbackMarkup', ...CLASS_COLUMNS.map(defaultO
 /**
  * An import's lookup of a batch's numbers by `numberKey`, joined to their customers, reads
  * covering indexes instead of the rows. Numbers and customers have over a hundred columns
- * each: the rows of a batch's numbers and customers were pages apart and each read whole,
- * where these indexes are a fifth of the tables' size (300,000 numbers: 22 and 4 MB against
- * 60 and 56 MB). A lookup of 1,000 keys took 5.0 µs a key of backend CPU on Postgres and
- * 3.9 with both indexes (neither alone helped), and 5.0 against 3.7 on SQLite (bench/RESULTS.md).
- * The covering index replaces the plain one on `numberKey`; the other `…Key` columns, rarely
+ * each, of which the lookup reads about thirty, and their rows are several times the indexes'
+ * size, so under an import's inserts the rows fell out of Postgres's buffers where the indexes
+ * stay. A lookup of 1,000 keys took 5.0 µs a key of backend CPU on Postgres and 3.9 with both
+ * indexes (4.4 with the customers' alone, 5.0 with the numbers' alone), and 5.0 against 3.7 on
+ * SQLite; in a Postgres import the database's CPU fell by 6 µs a row (bench/RESULTS.md). The
+ * covering index replaces the plain one on `numberKey`; the other `…Key` columns, rarely
  * asked, keep theirs.
  */
 export async function up(db: AnyDb, dialect: DatabaseDialect): Promise<void> {
