@@ -1,5 +1,6 @@
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
+import { sql } from 'kysely'
 import { openHarness, type Harness } from '../support/harness.js'
 import { activeTargets } from '../support/targets.js'
 
@@ -142,6 +143,36 @@ for (const target of activeTargets()) {
     assert.is(calls.length, 2_500)
     // 10 s rounds to 60 s on UK Mobile by day: 0.02 + 0.10 = 0.12, in every batch.
     assert.ok(calls.every((c: any) => c.cost === 0.12 && c.rated === true), JSON.stringify(calls.find((c: any) => c.cost !== 0.12)))
+  })
+
+  test('the database refusing one batch’s insert, with the next batch’s sent behind it, keeps none of the file', async ({ h, number }) => {
+    // A trigger refuses one call of the second of three batches; a batch's insert is sent before
+    // the one before it is answered, so the third's may already wait behind it.
+    const { db, dialect } = h.platform.database
+    const refused = '07709999999'
+    const statements =
+      dialect.name === 'sqlite'
+        ? [`create trigger refuse_call before insert on calls when new."dialledNumber" = '${refused}' begin select raise(abort, 'refused by the test'); end`]
+        : [
+            `create function refuse_call() returns trigger language plpgsql as $$ begin if new."dialledNumber" = '${refused}' then raise exception 'refused by the test'; end if; return new; end $$`,
+            'create trigger refuse_call before insert on calls for each row execute function refuse_call()',
+          ]
+    for (const statement of statements) await sql.raw(statement).execute(db)
+    const rows = Array.from({ length: 2_500 }, (_, i) => `01632960001,${i === 1_400 ? refused : `0771${String(3_000_000 + i).padStart(7, '0')}`},2026-03-${String(2 + (i % 4)).padStart(2, '0')}T11:00:${String(i % 60).padStart(2, '0')}Z,10,MOB,mobile,Gamma`)
+    try {
+      const before = (await callsOf(h, number)).length
+      const failed = await upload(h, csv(...rows), 'refused.csv')
+      assert.is(failed.status, 500, JSON.stringify(failed.body))
+      assert.is((await callsOf(h, number)).length, before)
+      assert.ok(!(await h.request('GET', '/usageFiles?limit=500')).body.some((f: any) => f.name === 'refused.csv'), 'the file is not recorded either')
+    } finally {
+      await sql.raw('drop trigger refuse_call' + (dialect.name === 'sqlite' ? '' : ' on calls')).execute(db)
+      if (dialect.name !== 'sqlite') await sql.raw('drop function refuse_call()').execute(db)
+    }
+    // The connection is left clean: the same file now goes in whole.
+    const r = await upload(h, csv(...rows), 'refused-again.csv')
+    assert.is(r.status, 201, JSON.stringify(r.body))
+    assert.equal([r.body.rows, r.body.imported], [2_500, 2_500])
   })
 
   test.run()
