@@ -25,7 +25,7 @@ const COLUMNAR_ROWS = 10_000
  * VALUES lists' row-major parameters are filled from them in one pass. Returns how many rows
  * were inserted.
  */
-export async function insertColumns(
+export function insertColumns(
   db: Db,
   dialect: DatabaseDialect,
   table: string,
@@ -44,17 +44,29 @@ export async function insertColumns(
   const eachRow = columnar ? null : dialect.insertsEachRow ? EACH_ROW + valuesInsertSql(dialect.placeholder, table, columns, 1, conflict) : null
   const perStatement = columnar ? COLUMNAR_ROWS : eachRow ? count : Math.max(1, Math.floor(MAX_PARAMETERS / Math.max(1, columns.length)))
   const chunk = (from: number, to: number) => values.map((column) => (from === 0 && to === column.length ? column : column.slice(from, to)))
-  let inserted = 0
-  for (let from = 0; from < count; from += perStatement) {
-    const to = Math.min(count, from + perStatement)
-    const query = columnar
+  const statement = (from: number, to: number) =>
+    columnar
       ? CompiledQuery.raw(columnar, chunk(from, to).map((column) => dialect.arrayParameter(column)))
       : eachRow
         ? CompiledQuery.raw(eachRow, chunk(from, to))
         : CompiledQuery.raw(valuesInsertSql(dialect.placeholder, table, columns, to - from, conflict), rowMajor(values, from, to))
-    const result = await (options.send ? options.send(query) : db.executeQuery(query))
-    inserted += Number(result.numAffectedRows ?? 0)
+  const run = options.send ?? ((query: CompiledQuery) => db.executeQuery(query))
+  // One statement (an import's batch) is sent from a function that returns at once, so nothing
+  // here keeps the rows alive while the answer is awaited: an import has two batches in flight,
+  // and what lives across them is what each young-generation collection copies.
+  if (count > perStatement) return runEach(count, perStatement, statement, run)
+  try {
+    return run(statement(0, count)).then(affectedRows)
+  } catch (error) {
+    return Promise.reject(error)
   }
+}
+
+const affectedRows = (result: QueryResult<unknown>) => Number(result.numAffectedRows ?? 0)
+
+async function runEach(count: number, perStatement: number, statement: (from: number, to: number) => CompiledQuery, run: (query: CompiledQuery) => Promise<QueryResult<unknown>>): Promise<number> {
+  let inserted = 0
+  for (let from = 0; from < count; from += perStatement) inserted += affectedRows(await run(statement(from, Math.min(count, from + perStatement))))
   return inserted
 }
 

@@ -190,13 +190,26 @@ export class WorkerDriver implements Driver {
     return this.execute(query)
   }
 
-  private async execute<R>(query: CompiledQuery): Promise<QueryResult<R>> {
-    if (this.transaction?.lost) throw new Error('the writes connection’s thread ended during this transaction, which ended with it')
+  private execute<R>(query: CompiledQuery): Promise<QueryResult<R>> {
+    if (this.transaction?.lost) return Promise.reject(new Error('the writes connection’s thread ended during this transaction, which ended with it'))
     const { worker, pending } = this.started()
     const id = this.nextId++
     const reply = new Promise<ThreadReply>((resolve, reject) => pending.set(id, { resolve, reject }))
     if (pending.size === 1) worker.ref()
-    worker.postMessage({ id, sql: query.sql, parameters: query.parameters } satisfies ThreadRequest)
+    try {
+      worker.postMessage({ id, sql: query.sql, parameters: query.parameters } satisfies ThreadRequest)
+    } catch (error) {
+      // Parameters the thread cannot be sent (a function, say): the statement fails, not the caller.
+      pending.delete(id)
+      if (pending.size === 0) worker.unref()
+      return Promise.reject(error)
+    }
+    // Awaited apart from the query: the thread has its own copy of the parameters, and an import's
+    // batch sent ahead need not stay alive here until its answer.
+    return this.answer<R>(reply)
+  }
+
+  private async answer<R>(reply: Promise<ThreadReply>): Promise<QueryResult<R>> {
     const answer = await reply
     if ('error' in answer) throw Object.assign(new Error(answer.error.message), { code: answer.error.code })
     // As Kysely's own SQLite driver answers a statement that writes.
