@@ -81,6 +81,8 @@ for (const name of activeTargets()) {
       const again = [...ids.slice(0, 10), ROWS + 1]
       assert.is(await insertColumns(database.db, d, 'bulk_probe', names, columnsOf(again), again.length, { doNothingOn: 'id', types }), 1)
       assert.equal(await stored(database), [...expected, `${ROWS + 1}|${labelOf(ROWS + 1)}|${amountOf(ROWS + 1)}`])
+      // No rows is no statement (a VALUES list of none is not SQL).
+      assert.is(await insertColumns(database.db, d, 'bulk_probe', names, columnsOf([]), 0, { doNothingOn: 'id', types }), 0)
     }
   })
 
