@@ -51,11 +51,11 @@ export function insertColumns(
         ? CompiledQuery.raw(eachRow, chunk(from, to))
         : CompiledQuery.raw(valuesInsertSql(dialect.placeholder, table, columns, to - from, conflict), rowMajor(values, from, to))
   const run = options.send ?? ((query: CompiledQuery) => db.executeQuery(query))
+  if (count === 0) return Promise.resolve(0)
+  if (count > perStatement) return runEach(count, perStatement, statement, run)
   // One statement (an import's batch) is sent from a function that returns at once, so nothing
   // here keeps the rows alive while the answer is awaited: an import has two batches in flight,
   // and what lives across them is what each young-generation collection copies.
-  if (count === 0) return Promise.resolve(0)
-  if (count > perStatement) return runEach(count, perStatement, statement, run)
   try {
     return run(statement(0, count)).then(affectedRows)
   } catch (error) {
