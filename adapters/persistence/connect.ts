@@ -10,7 +10,7 @@ import { jsonAsBytes } from './list-json/postgres-list-json.js'
 import { sqliteCachingDialect, sqliteDialect } from './dialect/sqlite-dialect.js'
 import { preparingClient } from './prepared-statements.js'
 import { cachingStatements } from './statement-cache.js'
-import { workerReads, workerWrites, type WriteAhead } from './sqlite-thread/worker-driver.js'
+import { workerReads, workerWrites, type WritesBeside } from './sqlite-thread/worker-driver.js'
 import type { AnyDb, Db, Tables } from './schema/tables.js'
 
 export interface Database {
@@ -31,9 +31,7 @@ export interface Database {
    * made. Postgres's server already works beside this process; an in-memory SQLite database has
    * one connection, and on a single core the thread would only add work.
    */
-  readonly writesBeside?: Db
-  /** How a bulk transaction on `writesBeside` sends a write without waiting for the one before (`WriteAhead`). */
-  readonly writeAhead?: WriteAhead
+  readonly writesBeside?: WritesBeside
   close(): Promise<void>
 }
 
@@ -78,8 +76,7 @@ function connectSqlite(file: string, options: ConnectOptions): Database {
     dialect: sqliteCachingDialect,
     description: `sqlite:${file}`,
     readsBeside,
-    writesBeside: writes?.db,
-    writeAhead: writes?.writeAhead,
+    writesBeside: writes,
     close: async () => {
       await readsBeside?.destroy()
       await writes?.db.destroy()

@@ -36,7 +36,7 @@ import type { LifecycleLog } from '../../core/ports/lifecycle-log.js'
 import { KyselyResourceRepository, type Peers } from './repositories/kysely-resource-repository.js'
 import { KyselyListJson, type ListJsonSelects } from './list-json/kysely-list-json.js'
 import type { ListJson } from '../../core/ports/list-json.js'
-import type { WriteAhead } from './sqlite-thread/worker-driver.js'
+import type { WriteAhead, WritesBeside } from './sqlite-thread/worker-driver.js'
 
 /** Resources whose rows carry computed fields or extra queries. */
 const specialised: Partial<Record<ResourceName, RepositoryFactory>> = {
@@ -57,9 +57,7 @@ export interface StoreOptions {
   /** Another connection for reads beside a transaction (`Database.readsBeside`): an import's lookups use it. */
   readonly readsBeside?: Db
   /** A connection of its own thread for bulk transactions (`Database.writesBeside`). */
-  readonly writesBeside?: Db
-  /** How a bulk transaction there sends a write ahead (`Database.writeAhead`): its store's inserts of calls do. */
-  readonly writeAhead?: WriteAhead
+  readonly writesBeside?: WritesBeside
 }
 
 /** What a store and the stores of its transactions share: they are all on one root database. */
@@ -88,8 +86,7 @@ export class KyselyStore implements Store {
   readonly webhookOutbox: WebhookOutbox
   readonly creditControl: CreditControl
   readonly terms: TermSchedule
-  private readonly writesBeside?: Db
-  private readonly writeAhead?: WriteAhead
+  private readonly writesBeside?: WritesBeside
 
   constructor(
     readonly db: Db,
@@ -105,6 +102,8 @@ export class KyselyStore implements Store {
       statistics: new PlannerStatistics(dialect.statistics),
       listJsonSelects: new Map(),
     },
+    /** A bulk transaction's way of sending its inserts of calls ahead (`bulkTransaction`). */
+    writeAhead?: WriteAhead,
   ) {
     this.apiKeys = new KyselyApiKeyRepository(db, shared.queries, shared.recentKeys)
     this.listJson = new KyselyListJson(db, dialect, shared.queries, this.peers, shared.listJsonSelects)
@@ -116,9 +115,8 @@ export class KyselyStore implements Store {
     })
     this.runSource = new KyselyBillingRunSource(db, dialect)
     this.runPartitions = new KyselyRunPartitions(db, dialect)
-    this.rating = new KyselyRatingData(db, dialect, options.readsBeside, options.writeAhead)
+    this.rating = new KyselyRatingData(db, dialect, options.readsBeside, writeAhead)
     this.writesBeside = options.writesBeside
-    this.writeAhead = options.writeAhead
     this.receivables = new KyselyReceivables(db, dialect)
     this.changes = new KyselyChangeLog(db, dialect, shared.actor)
     this.webhookOutbox = new KyselyWebhookOutbox(db, dialect)
@@ -205,12 +203,12 @@ export class KyselyStore implements Store {
     if (!writes || this.inTransaction) return this.transaction(work)
     // The main connection is held meanwhile, so everything else waits as it would for a
     // transaction on it: a write there would wait for the file's lock, blocking this thread.
-    return this.committed(this.db.connection().execute(() => writes.transaction().execute((trx) => work(this.within(trx, { writeAhead: this.writeAhead })))))
+    return this.committed(this.db.connection().execute(() => writes.db.transaction().execute((trx) => work(this.within(trx, writes.writeAhead)))))
   }
 
-  /** The store of a transaction on `trx`. */
-  private within(trx: Db, options: Pick<StoreOptions, 'writeAhead'> = {}): Store {
-    return new KyselyStore(trx, this.dialect, this.resources, options, true, this.shared)
+  /** The store of a transaction on `trx`; a bulk transaction on the writes thread sends its inserts of calls with `writeAhead`. */
+  private within(trx: Db, writeAhead?: WriteAhead): Store {
+    return new KyselyStore(trx, this.dialect, this.resources, {}, true, this.shared, writeAhead)
   }
 
   /** Statistics are looked at once a transaction's writes commit. */

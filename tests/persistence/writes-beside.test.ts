@@ -23,8 +23,8 @@ for (const name of activeTargets()) {
     ctx.database = connect(ctx.target.databaseUrl, { schema: ctx.target.schema })
     if (ctx.target.schema) await sql`create schema if not exists ${sql.id(ctx.target.schema)}`.execute(ctx.database.db)
     await sql`create table bulk_rows (id integer primary key, label text not null unique, amount bigint)`.execute(ctx.database.db)
-    const { readsBeside, writesBeside, writeAhead } = ctx.database
-    ctx.store = new KyselyStore(ctx.database.db, ctx.database.dialect, resourcesByName, { readsBeside, writesBeside, writeAhead })
+    const { readsBeside, writesBeside } = ctx.database
+    ctx.store = new KyselyStore(ctx.database.db, ctx.database.dialect, resourcesByName, { readsBeside, writesBeside })
   })
   test.after(async (ctx) => {
     await ctx.database.close()
@@ -44,12 +44,12 @@ for (const name of activeTargets()) {
 
   test('a SQLite file, and only a SQLite file, writes a bulk transaction on a thread of its own', ({ database }) => {
     assert.is(database.writesBeside !== undefined, name === 'sqlite-file')
-    assert.is(database.writeAhead !== undefined, name === 'sqlite-file')
+    assert.is(database.writesBeside?.writeAhead !== undefined, name === 'sqlite-file')
   })
 
   test('inserts sent before the last is answered are made in the order sent; one that fails fails the whole transaction', async ({ database, store }) => {
     // A SQLite file's writes go to its thread at once (`writeAhead`); elsewhere they queue for the connection.
-    const send = database.writeAhead
+    const send = database.writesBeside?.writeAhead
     const insertAhead = (trx: Store, ids: number[], label = (i: number) => `row ${i}`) =>
       insertColumns(dbOf(trx), (trx as KyselyStore).dialect, 'bulk_rows', ['id', 'label', 'amount'], [ids, ids.map(label), ids.map((i) => i * 10)], ids.length, {
         doNothingOn: 'label',

@@ -64,7 +64,7 @@ export function workerReads(file: string, cacheMib = READS_CACHE_MIB): Db {
  * do with Postgres's server. Its transactions take the file's write lock when they begin
  * (`begin immediate`), one at a time.
  */
-export function workerWrites(file: string): { readonly db: Db; readonly writeAhead: WriteAhead } {
+export function workerWrites(file: string): WritesBeside {
   const driver = new WorkerDriver({ file, cacheMib: WRITES_CACHE_MIB, writes: true })
   return { db: threadKysely(driver), writeAhead: (query) => driver.ahead(query) }
 }
@@ -79,6 +79,12 @@ export function workerWrites(file: string): { readonly db: Db; readonly writeAhe
  * seventh of the import (bench/RESULTS.md).
  */
 export type WriteAhead = (query: CompiledQuery) => Promise<QueryResult<unknown>>
+
+/** A writes connection in a worker thread (`workerWrites`) and how its bulk transaction sends a write ahead. */
+export interface WritesBeside {
+  readonly db: Db
+  readonly writeAhead: WriteAhead
+}
 
 /** A Kysely instance whose statements go to `driver`'s thread. */
 export function threadKysely(driver: WorkerDriver): Db {
