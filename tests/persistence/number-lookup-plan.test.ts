@@ -5,6 +5,7 @@ import type { Database } from '../../adapters/persistence/connect.js'
 import { migrate } from '../../adapters/persistence/migrations/migrations.js'
 import { joinedShape, numberLookup } from '../../adapters/persistence/repositories/kysely-rating-data.js'
 import { callClassKeys } from '../../core/fields/call-classes.js'
+import { seedCustomersAndNumbers } from '../support/postgres-seed.js'
 import { activeTargets, connectBare, openTarget, type Target } from '../support/targets.js'
 
 /**
@@ -22,19 +23,8 @@ import { activeTargets, connectBare, openTarget, type Target } from '../support/
  * SQLite keeps no statistics here: its plan is the same for any number of rows.
  */
 async function seedPostgres(database: Database): Promise<void> {
-  const stamp = `'2026-01-01T09:00:00.000Z'`
-  const life = `'Active', '2026-01-01', 0, 0, 1, ${stamp}, ${stamp}`
-  const lifeCols = `"status", "statusChangedStamp", "isDropped", "isSuspended", "isBillable", "createdStamp", "updatedStamp"`
-  for (const statement of [
-    `insert into customers (id, "accountNumber", "lastname", "VATRate", "isFinalBill", "enteredDate", ${lifeCols})
-     select g, 'ACC' || g, 'Last' || g, 'Standard 20%', 0, '2026-01-01', ${life} from generate_series(1, 3000) g`,
-    `insert into numbers (id, "customerID", "number", "numberKey", "numberDigits", "numberType", ${lifeCols})
-     select g, (g + 2) / 3, '0' || (1000000000 + g), '0' || (1000000000 + g), '0' || (1000000000 + g), 'Geographic', ${life} from generate_series(1, 9000) g`,
-    'vacuum analyze customers',
-    'vacuum analyze numbers',
-  ]) {
-    await database.db.executeQuery(CompiledQuery.raw(statement))
-  }
+  await seedCustomersAndNumbers(database.db, 3000)
+  for (const table of ['customers', 'numbers']) await database.db.executeQuery(CompiledQuery.raw(`vacuum analyze ${table}`))
 }
 
 const explain = async (database: Database, query: CompiledQuery): Promise<string> => {

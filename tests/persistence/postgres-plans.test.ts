@@ -5,6 +5,7 @@ import * as assert from 'uvu/assert'
 import { bill } from '../support/billing.js'
 import { openHarness, type Harness } from '../support/harness.js'
 import { activeTargets } from '../support/targets.js'
+import { lifeColumns, lifeValues, seedCustomersAndNumbers } from '../support/postgres-seed.js'
 
 /**
  * Every statement a billing run and the request paths send to Postgres, explained on a seeded
@@ -24,25 +25,11 @@ const BIG = ['customers', 'numbers', 'features', 'transactions'] as const
 /** `CUSTOMERS` customers, three numbers and five features each (two on the customer), seeded by the database itself. */
 async function seed(h: Harness): Promise<void> {
   const db = h.platform.database.db
-  const stamp = `'2026-01-01T09:00:00.000Z'`
-  const life = `'Active', '2026-01-01', 0, 0, 1, ${stamp}, ${stamp}`
-  const lifeCols = `"status", "statusChangedStamp", "isDropped", "isSuspended", "isBillable", "createdStamp", "updatedStamp"`
+  await seedCustomersAndNumbers(db, CUSTOMERS)
   await sql
     .raw(
-      `insert into customers (id, "accountNumber", "lastname", "VATRate", "isFinalBill", "enteredDate", ${lifeCols})
-       select g, 'ACC' || lpad(g::text, 8, '0'), 'Last' || g, 'Standard 20%', 0, '2026-01-01', ${life} from generate_series(1, ${CUSTOMERS}) g`,
-    )
-    .execute(db)
-  await sql
-    .raw(
-      `insert into numbers (id, "customerID", "number", "numberDigits", "numberType", ${lifeCols})
-       select g, (g + 2) / 3, '0' || lpad((100000000 + g)::text, 10, '0'), '0' || lpad((100000000 + g)::text, 10, '0'), 'Geographic', ${life} from generate_series(1, ${CUSTOMERS * 3}) g`,
-    )
-    .execute(db)
-  await sql
-    .raw(
-      `insert into features (id, "customerID", "numberID", "featureType", "featureCount", "startDate", "serviceCharge", "serviceChargeInterval", ${lifeCols})
-       select g, (g + 4) / 5, case when (g - 1) % 5 < 3 then ((g + 4) / 5 - 1) * 3 + (g - 1) % 5 + 1 end, 'Line Rental', 1, '2026-01-01', 100000, 'Monthly', ${life}
+      `insert into features (id, "customerID", "numberID", "featureType", "featureCount", "startDate", "serviceCharge", "serviceChargeInterval", ${lifeColumns})
+       select g, (g + 4) / 5, case when (g - 1) % 5 < 3 then ((g + 4) / 5 - 1) * 3 + (g - 1) % 5 + 1 end, 'Line Rental', 1, '2026-01-01', 100000, 'Monthly', ${lifeValues}
        from generate_series(1, ${CUSTOMERS * 5}) g`,
     )
     .execute(db)
