@@ -66,7 +66,7 @@ function cpuSecondsOf(pid: number): number {
   }
 }
 
-/** The columns an import writes (adapters/persistence/repositories/kysely-rating-data.ts). */
+/** The columns an import writes (adapters/persistence/repositories/call-inserts.ts). */
 const CALL_COLUMNS = ['usageFileID', 'customerID', 'numberID', 'tariffID', 'callingNumber', 'dialledNumber', 'startTime', 'durationSeconds', 'bytes', 'events', 'callType', 'chargeBand', 'carrier', 'cost', 'ratedDuration', 'timeBand', 'allowanceSeconds', 'origination', 'recorded', 'rated', 'unbilledReason', 'deleted', 'fingerprint', 'createdStamp', 'updatedStamp']
 
 /**

@@ -9,7 +9,7 @@ import { tableSizes } from './support/table-sizes.js'
 
 /**
  * What a rated call costs on disk (Postgres): 1,000,000 calls as an import stores them (the
- * columns of kysely-rating-data.ts, a SHA-256 fingerprint each, rated to a customer and number),
+ * columns of call-inserts.ts, a SHA-256 fingerprint each, rated to a customer and number),
  * bulk-inserted, then measured heap and indexes apart, with the time the insert took. The
  * billing-run bench (`--workers`) measures the other tables; docs/scaling.md plans from both.
  *

@@ -1,0 +1,111 @@
+import { sql } from 'kysely'
+import { callClasses, customerDefault, type CallClass } from '../../../core/fields/call-classes.js'
+import type { BatchNumbers } from '../../../core/ports/rating-data.js'
+import { normaliseNumber } from '../../../core/rating/phone-number.js'
+import type { RatingNumber } from '../../../core/rating/rate-record.js'
+import type { CustomerTariffSettings } from '../../../core/rating/select-tariff.js'
+import type { DatabaseDialect } from '../dialect/dialect.js'
+import { compareIds } from '../id-order.js'
+import { anyTables, type Db } from '../schema/tables.js'
+import { creditWatched } from './kysely-credit-control.js'
+
+const matchColumns = ['id', 'customerID', 'number', 'CDRNumber', 'CDRNumber2', 'CDRNumber3', 'CDRNumber4', 'fallbackMarkup']
+const MATCHED_BY = ['number', 'CDRNumber', 'CDRNumber2', 'CDRNumber3', 'CDRNumber4'] as const
+const matchKeys = MATCHED_BY.map((f) => `${f}Key`)
+/** Keys in one lookup statement's IN list. */
+const IN_CHUNK = 10_000
+const CUSTOMER_ID = 'c_id'
+const CREDIT_WATCHED = 'c_creditWatched'
+const creditWatchedSql = sql<number>`case when ${creditWatched('c')} then 1 else 0 end`
+
+/** A joined row's columns for some call classes: the number's, then its customer's as `c_…` (the tables share some names). */
+interface JoinedShape {
+  readonly select: any[]
+  /** The number's rating columns besides its ID and customer's. */
+  readonly settings: readonly string[]
+  /** Each customer column with its alias. */
+  readonly customer: readonly (readonly [string, string])[]
+}
+
+const shapes = new Map<string, JoinedShape>()
+
+/**
+ * The columns rating reads for these classes only: a row of every class's tariffs and markups
+ * (51 columns) took twice as long to read as one of a class's (bench/rating.ts, RESULTS), and a
+ * file's records are mostly of a few classes. One shape per set of classes, made once.
+ */
+export function joinedShape(classes: readonly CallClass[]): JoinedShape {
+  const key = [...new Set(classes)].sort().join(',')
+  let shape = shapes.get(key)
+  if (!shape) {
+    const used = callClasses.filter((c) => classes.includes(c.key))
+    const numberColumns = [...matchColumns, ...used.flatMap((c) => [c.tariff, c.markup])]
+    const customer = ['fallbackMarkup', ...used.flatMap((c) => [customerDefault(c.tariff), customerDefault(c.markup)])].map((c) => [c, `c_${c}`] as const)
+    shape = {
+      select: [...numberColumns.map((c) => `n.${c}`), sql.ref('c.id').as(CUSTOMER_ID), ...customer.map(([c, as]) => sql.ref(`c.${c}`).as(as)), creditWatchedSql.as(CREDIT_WATCHED)],
+      settings: numberColumns.filter((c) => c !== 'id' && c !== 'customerID'),
+      customer,
+    }
+    shapes.set(key, shape)
+  }
+  return shape
+}
+// A literal, not a parameter: SQLite uses a partial index only when the query's own condition is the index's.
+const liveJoined = sql<boolean>`"n"."isDropped" = 0`
+
+/**
+ * Live numbers whose `key` column is one of `keys`, with their customers: read from the covering
+ * indexes migration 0020 made for this statement, not from the wide rows (bench/RESULTS.md).
+ */
+export function numberLookup(db: Db, dialect: DatabaseDialect, key: string, keys: readonly string[], shape: Pick<JoinedShape, 'select'>) {
+  return anyTables(db)
+    .selectFrom('numbers as n')
+    .leftJoin(dialect.throughIndex('customers', 'customers_lookup_idx').as('c'), 'c.id', 'n.customerID')
+    .select(shape.select)
+    .where(liveJoined)
+    .where(dialect.inList(`n.${key}`, keys))
+}
+
+/**
+ * Live numbers by their canonical `…Key` columns, each looked up in its partial index, joined
+ * to their customers: an import reads the numbers of each batch of records instead of every
+ * number, whose memory grew with the number of numbers, and reads a number's customer in the
+ * same statement rather than in two more lookups by customer ID, one for tariffs and one for
+ * credit limits (bench/rating.ts; figures in bench/RESULTS.md).
+ * Kept with only their set values: most of a number's 30 rating columns are null, and absent
+ * and null read the same to rating.
+ */
+export async function numbersByKeys(db: Db, dialect: DatabaseDialect, keys: readonly string[], classes: readonly CallClass[]): Promise<BatchNumbers> {
+  const shape = joinedShape(classes)
+  const byID = new Map<string, RatingNumber>()
+  const customers = new Map<string, CustomerTariffSettings>()
+  const creditWatched = new Set<string>()
+  // One statement per column, for the keys no column before it matched: a `number` beats a
+  // `CDRNumber` (buildNumberIndex), and most records match by `number`, so the later columns
+  // are rarely asked at all. (Given an OR of the five columns, SQLite scanned the table.)
+  let left = [...new Set(keys)]
+  for (const [i, key] of matchKeys.entries()) {
+    if (left.length === 0) break
+    const matched = new Set<string>()
+    for (let at = 0; at < left.length; at += IN_CHUNK) {
+      const chunk = left.slice(at, at + IN_CHUNK)
+      const rows = await numberLookup(db, dialect, key, chunk, shape).execute()
+      for (const r of rows) {
+        // Matched by its key, so the number the key was made from is set.
+        matched.add(normaliseNumber(r[MATCHED_BY[i]]!))
+        const n: Record<string, unknown> = { numberID: String(r.id), customerID: String(r.customerID) }
+        for (const c of shape.settings) if (r[c] !== null && r[c] !== undefined) n[c] = r[c]
+        byID.set(n.numberID as string, n as unknown as RatingNumber)
+        if (r[CUSTOMER_ID] === null || customers.has(n.customerID as string)) continue
+        const customer: Record<string, unknown> = {}
+        for (const [column, as] of shape.customer) if (r[as] !== null && r[as] !== undefined) customer[column] = r[as]
+        customers.set(n.customerID as string, customer as CustomerTariffSettings)
+        if (Number(r[CREDIT_WATCHED]) === 1) creditWatched.add(n.customerID as string)
+      }
+    }
+    left = left.filter((k) => !matched.has(k))
+  }
+  // By ID: among numbers claiming the same digits the first wins (buildNumberIndex).
+  const numbers = [...byID.values()].sort((a, b) => compareIds(a.numberID, b.numberID))
+  return { numbers, customers, creditWatched }
+}
