@@ -50,6 +50,7 @@ export function joinedShape(classes: readonly CallClass[]): JoinedShape {
   }
   return shape
 }
+
 // A literal, not a parameter: SQLite uses a partial index only when the query's own condition is the index's.
 const liveJoined = sql<boolean>`"n"."isDropped" = 0`
 
@@ -79,7 +80,8 @@ export async function numbersByKeys(db: Db, dialect: DatabaseDialect, keys: read
   const shape = joinedShape(classes)
   const byID = new Map<string, RatingNumber>()
   const customers = new Map<string, CustomerTariffSettings>()
-  const creditWatched = new Set<string>()
+  // Not named creditWatched: that is the imported SQL condition the lookup selects by.
+  const watched = new Set<string>()
   // One statement per column, for the keys no column before it matched: a `number` beats a
   // `CDRNumber` (buildNumberIndex), and most records match by `number`, so the later columns
   // are rarely asked at all. (Given an OR of the five columns, SQLite scanned the table.)
@@ -100,12 +102,12 @@ export async function numbersByKeys(db: Db, dialect: DatabaseDialect, keys: read
         const customer: Record<string, unknown> = {}
         for (const [column, as] of shape.customer) if (r[as] !== null && r[as] !== undefined) customer[column] = r[as]
         customers.set(n.customerID as string, customer as CustomerTariffSettings)
-        if (Number(r[CREDIT_WATCHED]) === 1) creditWatched.add(n.customerID as string)
+        if (Number(r[CREDIT_WATCHED]) === 1) watched.add(n.customerID as string)
       }
     }
     left = left.filter((k) => !matched.has(k))
   }
   // By ID: among numbers claiming the same digits the first wins (buildNumberIndex).
   const numbers = [...byID.values()].sort((a, b) => compareIds(a.numberID, b.numberID))
-  return { numbers, customers, creditWatched }
+  return { numbers, customers, creditWatched: watched }
 }
