@@ -7,7 +7,6 @@ import { columnType } from '../schema/columns.js'
 import type { Db } from '../schema/tables.js'
 import type { WriteAhead } from '../sqlite-thread/worker-driver.js'
 
-
 /** The columns an import writes, in the order of `insertCalls`'s column arrays. */
 const CALL_COLUMNS = [
   'usageFileID',
