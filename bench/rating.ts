@@ -16,6 +16,8 @@ import { median } from './support/stats.js'
 import { batchedInsertSeconds, removeFloorCalls, setCallsAside } from './support/batch-floor.js'
 import { IMPORT_BATCH } from '../core/rating/import-usage.js'
 import { IMPORT_PAGE_CACHE_MIB } from '../adapters/persistence/repositories/kysely-rating-data.js'
+// The floors insert exactly the columns an import writes.
+import { CALL_COLUMNS } from '../adapters/persistence/repositories/call-inserts.js'
 
 /**
  * Rating: at least 50,000 call records a second imported and rated (POST /usageFiles, streamed),
@@ -65,9 +67,6 @@ function cpuSecondsOf(pid: number): number {
     return 0
   }
 }
-
-/** The columns an import writes (adapters/persistence/repositories/call-inserts.ts). */
-const CALL_COLUMNS = ['usageFileID', 'customerID', 'numberID', 'tariffID', 'callingNumber', 'dialledNumber', 'startTime', 'durationSeconds', 'bytes', 'events', 'callType', 'chargeBand', 'carrier', 'cost', 'ratedDuration', 'timeBand', 'allowanceSeconds', 'origination', 'recorded', 'rated', 'unbilledReason', 'deleted', 'fingerprint', 'createdStamp', 'updatedStamp']
 
 /**
  * On Postgres the insert's work is the database backend's, not the server's: the server's

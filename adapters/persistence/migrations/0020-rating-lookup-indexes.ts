@@ -8,7 +8,7 @@ const CLASS_COLUMNS = ['inbound', 'national', 'mobile', 'nongeographic', 'servic
   .concat(['bespokeTariff1', 'bespokeTariff1Markup', 'bespokeTariff2', 'bespokeTariff2Markup'])
 const defaultOf = (column: string) => `default${column[0].toUpperCase()}${column.slice(1)}`
 
-/** What an import's number lookup reads of a number (`KyselyRatingData.numbersByKeys`). */
+/** What an import's number lookup reads of a number (`numbersByKeys`, repositories/rating-number-lookup.ts). */
 const NUMBER_LOOKUP_COLUMNS = ['id', 'customerID', 'number', 'CDRNumber', 'CDRNumber2', 'CDRNumber3', 'CDRNumber4', 'fallbackMarkup', ...CLASS_COLUMNS, 'isDropped']
 /** What it reads of the number's customer: rating defaults and whether credit is watched. */
 const CUSTOMER_LOOKUP_COLUMNS = ['fallbackMarkup', ...CLASS_COLUMNS.map(defaultOf), 'creditLimit', 'creditLimitCalls', 'creditLimitOverdue', 'creditLimitUnsent', 'creditAlerts']

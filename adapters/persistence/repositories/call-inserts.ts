@@ -7,8 +7,8 @@ import { columnType } from '../schema/columns.js'
 import type { Db } from '../schema/tables.js'
 import type { WriteAhead } from '../sqlite-thread/worker-driver.js'
 
-/** The columns an import writes, in the order of `insertCalls`'s column arrays. */
-const CALL_COLUMNS = [
+/** The columns an import writes, in the order of `insertCalls`'s column arrays (bench/rating.ts's floors insert the same). */
+export const CALL_COLUMNS = [
   'usageFileID',
   'customerID',
   'numberID',
