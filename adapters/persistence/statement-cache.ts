@@ -50,6 +50,8 @@ export function cachingStatements(db: BetterSqlite, size = 256, bulkSize = 8): S
  * that saves (figures in bench/RESULTS.md). Columns, not one row-major list, because a write
  * sent to another thread (`workerWrites`) is copied: arrays filled by index ("holey" to V8) copy
  * about five times slower than the columns an import builds with `push` (bench/RESULTS.md).
+ * A column of one value is that value in every row (`sameValueColumns`): a batch's file, stamps
+ * and mostly its carrier are the same in each row, and copied to the writes thread once.
  */
 export const EACH_ROW = '/* each row */ '
 
@@ -67,15 +69,21 @@ export function eachRow(stmt: Statement, sql: string): SqliteStatement & { reado
     },
     run(parameters) {
       const columns = parameters as readonly (readonly unknown[])[]
-      const count = columns[0]?.length ?? 0
-      if (width === 0 || columns.length !== width || columns.some((c) => !Array.isArray(c) || c.length !== count)) {
-        throw new Error(`${columns.length} parameters are not ${width} columns of one length`)
+      const count = columns.reduce((most, c) => (Array.isArray(c) && c.length > most ? c.length : most), 0)
+      if (width === 0 || columns.length !== width || columns.some((c) => !Array.isArray(c) || (c.length !== count && c.length !== 1))) {
+        throw new Error(`${columns.length} parameters are not ${width} columns of one length (or of one value)`)
       }
       let changes = 0
       let lastInsertRowid: number | bigint = 0
       const row = new Array<unknown>(width)
+      // A column of one value is bound in every row as it is; the others change row by row.
+      const varying: number[] = []
+      for (let c = 0; c < width; c++) {
+        if (columns[c].length === 1) row[c] = columns[c][0]
+        else varying.push(c)
+      }
       for (let r = 0; r < count; r++) {
-        for (let c = 0; c < width; c++) row[c] = columns[c][r]
+        for (const c of varying) row[c] = columns[c][r]
         const result = stmt.run(row)
         changes += result.changes
         lastInsertRowid = result.lastInsertRowid

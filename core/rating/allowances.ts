@@ -52,7 +52,7 @@ const ALL = '*'
 /** The pools of one customer's holders. */
 export function customerAllowances(holders: readonly AllowanceHolder[], plans: Readonly<Record<string, DiscountPlan>>): CustomerAllowances {
   const members = new Map<string, Set<string>>()
-  const buckets = new Map<string, { key: string; plan: DiscountPlan; ms: bigint }>()
+  const buckets = new Map<string, PoolBucket>()
   for (const h of holders) {
     const pool = h.poolName !== null && h.poolName.trim() !== '' ? `pool:${h.poolName.trim()}` : `${h.kind}:${h.id}`
     const member = h.numberID ?? (h.poolName !== null && h.poolName.trim() !== '' ? null : ALL)
@@ -61,32 +61,47 @@ export function customerAllowances(holders: readonly AllowanceHolder[], plans: R
       set.add(member)
       members.set(pool, set)
     }
-    h.plans.forEach((name, i) => {
+    for (let i = 0; i < h.plans.length; i++) {
+      const name = h.plans[i]
       const plan = name === null ? undefined : plans[name]
-      if (!plan || plan.callClasses.length === 0) return
+      if (!plan || plan.callClasses.length === 0) continue
       const ms = allowanceMs(plan, h.multipliers[i] ?? null, h.featureCount)
-      if (ms <= 0n) return
+      if (ms <= 0n) continue
       const key = `${pool}|${name}`
       const bucket = buckets.get(key)
       if (bucket) bucket.ms += ms
-      else buckets.set(key, { key, plan, ms })
-    })
+      else buckets.set(key, { key, pool, plan, ms })
+    }
   }
   const ordered = [...buckets.values()].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
-  const poolOf = (b: AllowanceBucket) => b.key.slice(0, b.key.lastIndexOf('|'))
   const byNumber = new Map<string, AllowanceBucket[]>()
+  // Built for each batch of an import, for the customers its calls are on: loops rather than
+  // closures and copies, about a twentieth of what an import allocated (bench/RESULTS.md, session 21).
   return {
     bucketsOf(numberID) {
       let list = byNumber.get(numberID)
       if (!list) {
-        const own = ordered.filter((b) => members.get(poolOf(b))?.has(numberID))
-        const everyNumber = ordered.filter((b) => !own.includes(b) && members.get(poolOf(b))?.has(ALL))
-        list = [...own, ...everyNumber]
+        const own: AllowanceBucket[] = []
+        const everyNumber: AllowanceBucket[] = []
+        for (const b of ordered) {
+          const pool = members.get(b.pool)
+          if (pool?.has(numberID)) own.push(b)
+          else if (pool?.has(ALL)) everyNumber.push(b)
+        }
+        list = everyNumber.length === 0 ? own : own.concat(everyNumber)
         byNumber.set(numberID, list)
       }
       return list
     },
   }
+}
+
+/** A bucket as `customerAllowances` builds it, with the pool its key starts with. */
+interface PoolBucket {
+  readonly key: string
+  readonly pool: string
+  readonly plan: DiscountPlan
+  ms: bigint
 }
 
 /** minutes × multiplier × count, to the millisecond (rounded half up). */
@@ -100,8 +115,10 @@ export const covers = (plan: DiscountPlan, callType: string, chargeBand: string)
   plan.callClasses.includes(callType) && (plan.chargeBands === null || plan.chargeBands.includes(chargeBand))
 
 /** Whether any plan of the number's buckets covers the call: then it can use an allowance. */
-export const mayUseAllowance = (allowances: CustomerAllowances, numberID: string, callType: string, chargeBand: string): boolean =>
-  allowances.bucketsOf(numberID).some((b) => covers(b.plan, callType, chargeBand))
+export function mayUseAllowance(allowances: CustomerAllowances, numberID: string, callType: string, chargeBand: string): boolean {
+  for (const b of allowances.bucketsOf(numberID)) if (covers(b.plan, callType, chargeBand)) return true
+  return false
+}
 
 /** A call of the month as allocation reads it. */
 export interface MonthCall {

@@ -89,20 +89,33 @@ function detailsForBand(details: readonly TariffDetail[], chargeBand: string): r
 export function findRate(tariff: RatingTariff, call: { readonly chargeBand: string; readonly startTime: Stamp }): FoundRate | null {
   const single = isSingleRate(tariff)
   const band: TimeBand = single ? 'any' : timeBandOf(call.startTime)
-  const date = dateOfStamp(call.startTime)
+  // The date only when a detail has dates: most have none, and slicing it out was a string a call.
+  let date: DateOnly | null = null
   let best: TariffDetail | null = null
   let bestScore = -1
   for (const { detail: d, timeBand } of detailsForBand(tariff.details, call.chargeBand)) {
     const score = bandScore(timeBand, band, single)
-    if (score < 0 || !inDates(d, date)) continue
+    if (score < 0) continue
+    if ((d.startDate || d.endDate) && !inDates(d, (date ??= dateOfStamp(call.startTime)))) continue
     if (score > bestScore || (score === bestScore && laterStart(d, best))) {
       best = d
       bestScore = score
     }
   }
-  if (best) return { rate: resolve(tariff, best), timeBand: band }
+  if (best) return foundRate(resolve(tariff, best), band)
   if (tariff.baseCost === null || tariff.baseCost === undefined) return null
-  return { rate: resolve(tariff, null), timeBand: band }
+  return foundRate(resolve(tariff, null), band)
+}
+
+/** A rate in a band, made once rather than once a call (results are read, never changed). */
+const found = new WeakMap<Rate, Map<TimeBand, FoundRate>>()
+
+function foundRate(rate: Rate, timeBand: TimeBand): FoundRate {
+  let byBand = found.get(rate)
+  if (!byBand) found.set(rate, (byBand = new Map()))
+  let f = byBand.get(timeBand)
+  if (!f) byBand.set(timeBand, (f = { rate, timeBand }))
+  return f
 }
 
 /** 2 exact band, 1 `any`, 0 another band of a single-rate tariff, −1 no match (`b`: the row's band key, null when it is none). */

@@ -162,14 +162,20 @@ async function importInto(ctx: PlatformContext, store: Store, lines: AsyncIterab
   }
   const lookupSettled = () => Promise.all(looking.map((l) => l.context.catch(() => undefined)))
   const rateAndWrite = async (batch: readonly UsageRecord[], context: BatchContext) => {
+    // The customers whose credit alerts these calls can change (`creditCandidates`): with no
+    // number holding a limit, only those the lookup found watched, most often none.
     const customers = new Set<string>()
-    const calls = batch.map((record) => {
+    const watched = context.creditWatched
+    // A loop, not a closure over `context`: the insert's callback below would keep the batch's
+    // whole lookup alive with it, through the next batches' inserts, where each scavenge copies it.
+    const calls: NewCall[] = []
+    for (const record of batch) {
       const call = toNewCall(record, context, ctx.digest, file.id, now)
       if (call.rated) rated++
-      if (call.customerID) customers.add(call.customerID)
+      if (call.customerID && (numberLimits || watched.has(call.customerID))) customers.add(call.customerID)
       if (call.allowanceSeconds !== null) touched.add(call.customerID!, call.startTime)
-      return call
-    })
+      calls.push(call)
+    }
     await room()
     // The failure is kept at once (a rejection nobody awaits yet would end the process) and thrown at the next flush.
     // Rated calls are unbilled call charges: they can raise credit alerts (contract 10.6). A batch's
@@ -181,7 +187,7 @@ async function importInto(ctx: PlatformContext, store: Store, lines: AsyncIterab
         .insertCalls(calls)
         .then(async (n) => {
           imported += n
-          await refreshCreditAlerts(store, await creditCandidates([...customers], context.creditWatched), now, { candidates: true })
+          await refreshCreditAlerts(store, await creditCandidates([...customers], watched), now, { candidates: true })
         })
         .then(undefined, (error: unknown) => void (failure ??= { error })),
     )

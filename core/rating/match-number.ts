@@ -8,6 +8,8 @@ export interface NumberEntry {
   readonly numberID: string
   readonly customerID: string
   readonly number?: string | null
+  /** `number` normalised, when the caller read it stored (`withDerived`): then it is not normalised again. */
+  readonly numberKey?: string | null
   readonly CDRNumber?: string | null
   readonly CDRNumber2?: string | null
   readonly CDRNumber3?: string | null
@@ -55,7 +57,7 @@ export function buildNumberIndex<N extends NumberEntry>(
   for (const field of MATCH_FIELDS) {
     for (const n of list) {
       const raw = n[field]
-      const key = raw ? normaliseNumber(raw) : ''
+      const key = field === 'number' && n.numberKey ? n.numberKey : raw ? normaliseNumber(raw) : ''
       if (key && !byNumber.has(key)) byNumber.set(key, { number: n, matchedBy: field })
     }
   }

@@ -75,8 +75,20 @@ export function rateCall(tariff: RatingTariff, rate: Rate, usage: CallUsage, all
   let ratedEvents: number | null = null
   let q: Quantity
   const timed = baseType === 'Per Minute' || baseType === 'Per Second'
+  let memo: Map<number, CallCost> | null = null
+  let key = 0
   if (timed) {
-    const rated = ratedMsOf(p, usage)
+    const ms = ratedMsNumber(p, usage)
+    // Wholly charged or wholly covered, the price follows from the rated milliseconds and the
+    // surcharges that apply: calls rounded to a minute repeat it, and pricing them again in
+    // bigint rationals was most of what rating allocated (bench/RESULTS.md, session 21).
+    if (ms !== null && (allowanceMs <= 0n || allowanceMs >= BigInt(ms))) {
+      memo = memoOf(tariff, rate)
+      key = (ms * 2 + (allowanceMs > 0n ? 1 : 0)) * 6 + surchargeCase(usage)
+      const known = memo.get(key)
+      if (known) return known
+    }
+    const rated = ms === null ? ratedMsOf(p, usage) : BigInt(ms)
     ratedDuration = Number(rated) / 1000
     // An allowance covers the first seconds; the call is charged for the rest, pro rata.
     const charged = allowanceMs >= rated ? 0n : rated - (allowanceMs > 0n ? allowanceMs : 0n)
@@ -113,7 +125,12 @@ export function rateCall(tariff: RatingTariff, rate: Rate, usage: CallUsage, all
 
   // N pence = N/100 pounds = (N in ten-thousandths) / 100 ten-thousandths of a pound
   if (a.pence !== null) total = ceilToStep(total, fraction(a.pence, 100n))
-  return { cost: roundToMoney(total), callCharge: roundToMoney(charge), ratedDuration, ratedBytes, ratedEvents, timed }
+  const cost: CallCost = { cost: roundToMoney(total), callCharge: roundToMoney(charge), ratedDuration, ratedBytes, ratedEvents, timed }
+  if (memo) {
+    if (memo.size >= MEMO_SIZE) memo.clear()
+    memo.set(key, cost)
+  }
+  return cost
 }
 
 /** Milliseconds a time-priced call is rated for: its duration rounded up to `baseRoundSeconds`, at least `baseDurationMin`. */
@@ -122,11 +139,48 @@ function ratedMsOf(p: TariffPricing, usage: Pick<CallUsage, 'durationSeconds'>):
   return ms > p.minMs ? ms : p.minMs
 }
 
+/**
+ * `ratedMsOf` in whole numbers, or null when the tariff's steps are too long for them: a
+ * duration has at most 3 decimals and 9 whole digits (usage-record.ts), so with steps up to
+ * `SMALL_MS` every value is an integer below 2^42, exact.
+ */
+function ratedMsNumber(p: TariffPricing, usage: Pick<CallUsage, 'durationSeconds'>): number | null {
+  if (!p.small) return null
+  const raw = Math.round(usage.durationSeconds * 1000)
+  const step = p.roundMsNumber
+  const over = step > 0 ? raw % step : 0
+  const ms = over === 0 ? raw : raw - over + step
+  return ms > p.minMsNumber ? ms : p.minMsNumber
+}
+
+/** A step that fits `ratedMsNumber`: 2^40 ms, about 35 years. */
+const SMALL_MS = 2n ** 40n
+
+/** Which surcharges a call's usage brings in (`SURCHARGE_APPLIES`), as 0-5: origination × recorded. */
+const surchargeCase = (u: CallUsage): number => (u.origination === 'mobile' ? 1 : u.origination === 'payphone' ? 2 : 0) + (u.recorded ? 3 : 0)
+
+/** Prices kept a rate, at most: a rate's calls come in a few rounded durations. */
+const MEMO_SIZE = 4096
+
+/** Timed prices by rated milliseconds, covered or not, and surcharge case: per rate, for its tariff. */
+const memos = new WeakMap<Rate, { readonly tariff: RatingTariff; readonly prices: Map<number, CallCost> }>()
+
+function memoOf(tariff: RatingTariff, rate: Rate): Map<number, CallCost> {
+  let memo = memos.get(rate)
+  // A rate belongs to one tariff (find-rate.ts); one priced under another tariff starts afresh.
+  if (!memo || memo.tariff !== tariff) memos.set(rate, (memo = { tariff, prices: new Map() }))
+  return memo.prices
+}
+
 /** What pricing reads of a tariff besides its rates, as exact values. */
 interface TariffPricing {
   readonly baseType: ReturnType<typeof baseTypeOf>
   readonly roundMs: bigint | null
   readonly minMs: bigint
+  /** Both steps fit whole numbers (`ratedMsNumber`), as these two. */
+  readonly small: boolean
+  readonly roundMsNumber: number
+  readonly minMsNumber: number
   readonly roundBytes: bigint | null
   readonly roundEvents: bigint | null
 }
@@ -145,10 +199,15 @@ const amounts = new WeakMap<RatingTariff, TariffAmounts>()
 function pricingOf(tariff: RatingTariff): TariffPricing {
   let p = pricings.get(tariff)
   if (!p) {
+    const roundMs = times1000(stepOf(tariff.baseRoundSeconds))
+    const minMs = times1000(stepOf(tariff.baseDurationMin)) ?? 0n
     p = {
       baseType: baseTypeOf(tariff),
-      roundMs: times1000(stepOf(tariff.baseRoundSeconds)),
-      minMs: times1000(stepOf(tariff.baseDurationMin)) ?? 0n,
+      roundMs,
+      minMs,
+      small: (roundMs ?? 0n) <= SMALL_MS && minMs <= SMALL_MS,
+      roundMsNumber: Number(roundMs ?? 0n),
+      minMsNumber: Number(minMs),
       roundBytes: stepOf(tariff.baseRoundBytes),
       roundEvents: stepOf(tariff.baseRoundEvents),
     }

@@ -58,7 +58,9 @@ export function allowancesByCustomer(holders: readonly AllowanceHolder[], plans:
     if (list) list.push(h)
     else byCustomer.set(h.customerID, [h])
   }
-  return new Map([...byCustomer].map(([id, list]) => [id, customerAllowances(list, plans)]))
+  const out = new Map<string, CustomerAllowances>()
+  for (const [id, list] of byCustomer) out.set(id, customerAllowances(list, plans))
+  return out
 }
 
 /**

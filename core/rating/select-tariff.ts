@@ -53,10 +53,19 @@ export function selectTariff<T extends RatingTariff>(
   const fields = fieldsOf(callClass)
   const own = number[fields.tariff]
   const fromNumber = own ? tariffsByName.get(own) : undefined
-  if (fromNumber) return { tariff: fromNumber, from: 'number' }
+  if (fromNumber) return selected(fromNumber, 'number')
   const dflt = customer[fields.defaultTariff]
   const fromCustomer = dflt ? tariffsByName.get(dflt) : undefined
-  return fromCustomer ? { tariff: fromCustomer, from: 'customer' } : null
+  return fromCustomer ? selected(fromCustomer, 'customer') : null
+}
+
+/** Each tariff's two selections, made once (results are read, never changed), not once a call. */
+const selections = new WeakMap<RatingTariff, { readonly number: SelectedTariff; readonly customer: SelectedTariff }>()
+
+function selected<T extends RatingTariff>(tariff: T, from: SelectedTariff['from']): SelectedTariff<T> {
+  let both = selections.get(tariff)
+  if (!both) selections.set(tariff, (both = { number: { tariff, from: 'number' }, customer: { tariff, from: 'customer' } }))
+  return both[from] as SelectedTariff<T>
 }
 
 /**

@@ -15,10 +15,19 @@ export const DAY_ENDS = 18
  * weekday time. Public holidays are ordinary days.
  */
 export function timeBandOf(start: Stamp): Exclude<TimeBand, 'any'> {
-  const weekday = weekdayOf(dateOfStamp(start))
+  // Read from the stamp's digits: slicing out the date and hour made four strings a call.
+  const canonical = start.charCodeAt(4) === 45 && start.charCodeAt(10) === 84 // YYYY-…T
+  const weekday = canonical ? weekdayOfDays(daysFromCivil(digits(start, 0, 4), digits(start, 5, 2), digits(start, 8, 2))) : weekdayOf(dateOfStamp(start))
   if (weekday === 0 || weekday === 6) return 'weekend'
-  const hour = Number(start.slice(11, 13))
+  const hour = canonical ? digits(start, 11, 2) : Number(start.slice(11, 13))
   return hour >= DAY_STARTS && hour < DAY_ENDS ? 'day' : 'evening'
+}
+
+/** The number `count` decimal digits at `at` spell. */
+function digits(s: string, at: number, count: number): number {
+  let n = 0
+  for (let i = at; i < at + count; i++) n = n * 10 + s.charCodeAt(i) - 48
+  return n
 }
 
 /** The UTC calendar date of a stamp (stamps are canonical UTC text). */
@@ -26,9 +35,10 @@ export const dateOfStamp = (s: Stamp): DateOnly => s.slice(0, 10) as DateOnly
 
 /** 0 = Sunday … 6 = Saturday, by pure arithmetic on the proleptic Gregorian calendar. */
 export function weekdayOf(d: DateOnly): number {
-  const days = daysFromCivil(Number(d.slice(0, 4)), Number(d.slice(5, 7)), Number(d.slice(8, 10)))
-  return (((days + 4) % 7) + 7) % 7 // 1970-01-01 was a Thursday
+  return weekdayOfDays(daysFromCivil(Number(d.slice(0, 4)), Number(d.slice(5, 7)), Number(d.slice(8, 10))))
 }
+
+const weekdayOfDays = (days: number): number => (((days + 4) % 7) + 7) % 7 // 1970-01-01 was a Thursday
 
 /** Days since 1970-01-01 (Howard Hinnant's days_from_civil). */
 function daysFromCivil(y: number, m: number, d: number): number {

@@ -153,42 +153,28 @@ export function parseUsageHeader(fields: readonly string[], lineNumber = 1): Usa
 
 /** Validates one data row against the header; throws `invalid_field` naming the line and the reason. */
 export function parseUsageRow(header: UsageHeader, fields: readonly string[], lineNumber: number): UsageRecord {
-  const fail = (reason: string): never => {
-    throw new BillingError('invalid_field', `line ${lineNumber}: ${reason}`, `Correct line ${lineNumber} and send the whole file again: nothing of it was kept. The README's "Usage files" section gives each column's format.`)
-  }
-  if (fields.length !== header.width) fail(`expected ${header.width} fields, found ${fields.length}`)
-  const value = (c: UsageColumn): string => {
-    const at = header.positions[c]
-    const v = at === undefined ? '' : fields[at].trim()
-    if (v.length > MAX_VALUE_LENGTH) fail(`${c} is longer than ${MAX_VALUE_LENGTH} characters`)
-    return v
-  }
-  const required = (c: UsageColumn): string => value(c) || fail(`${c} is empty`)
-  const count = (c: UsageColumn): number | null => {
-    const v = value(c)
-    if (!v) return null
-    return COUNT.test(v) ? Number(v) : fail(`${c} "${v}" is not a whole non-negative number`)
-  }
-
-  const startText = required('startTime')
-  const startTime = parseStartTime(startText) ?? fail(`startTime "${startText}" is not YYYY-MM-DDTHH:mm:ss (optional Z or ±HH:mm)`)
-  const durationText = required('durationSeconds')
-  if (!SECONDS.test(durationText)) fail(`durationSeconds "${durationText}" is not a non-negative number of seconds (up to 3 decimals)`)
-  const classText = required('callClass')
-  const callClass = classByName.get(classText) ?? classByName.get(squash(classText)) ?? fail(`callClass "${classText}" is not one of ${callClasses.map((c) => c.key).join(', ')}`)
-  const originText = value('origination').toLowerCase() || 'fixed'
+  // Helpers at module level, given the row: closures over it made four functions a record.
+  if (fields.length !== header.width) rowFails(lineNumber, `expected ${header.width} fields, found ${fields.length}`)
+  const startText = required(header, fields, 'startTime', lineNumber)
+  const startTime = parseStartTime(startText) ?? rowFails(lineNumber, `startTime "${startText}" is not YYYY-MM-DDTHH:mm:ss (optional Z or ±HH:mm)`)
+  const durationText = required(header, fields, 'durationSeconds', lineNumber)
+  if (!SECONDS.test(durationText)) rowFails(lineNumber, `durationSeconds "${durationText}" is not a non-negative number of seconds (up to 3 decimals)`)
+  const classText = required(header, fields, 'callClass', lineNumber)
+  const callClass = classByName.get(classText) ?? classByName.get(squash(classText)) ?? rowFails(lineNumber, `callClass "${classText}" is not one of ${callClasses.map((c) => c.key).join(', ')}`)
+  const originValue = value(header, fields, 'origination', lineNumber)
+  const originText = originValue.toLowerCase() || 'fixed'
   const origination = (originations as readonly string[]).includes(originText)
     ? (originText as Origination)
-    : fail(`origination "${value('origination')}" is not one of ${originations.join(', ')}`)
-  const recordedText = value('recorded').toLowerCase() || 'false'
-  const recorded = flags.get(recordedText) ?? fail(`recorded "${value('recorded')}" is not true or false`)
-  const costText = value('wholesaleCost')
-  const wholesaleCost = costText ? parseMoney(costText) ?? fail(`wholesaleCost "${costText}" is not an amount with up to 4 decimals`) : null
+    : rowFails(lineNumber, `origination "${originValue}" is not one of ${originations.join(', ')}`)
+  const recordedValue = value(header, fields, 'recorded', lineNumber)
+  const recorded = flags.get(recordedValue.toLowerCase() || 'false') ?? rowFails(lineNumber, `recorded "${recordedValue}" is not true or false`)
+  const costText = value(header, fields, 'wholesaleCost', lineNumber)
+  const wholesaleCost = costText ? parseMoney(costText) ?? rowFails(lineNumber, `wholesaleCost "${costText}" is not an amount with up to 4 decimals`) : null
 
-  const callingNumber = value('callingNumber')
-  const dialledNumber = value('dialledNumber')
-  if (callClass === 'inbound' && !dialledNumber) fail('dialledNumber is empty on an inbound record')
-  if (callClass !== 'inbound' && !callingNumber) fail('callingNumber is empty on an outbound record')
+  const callingNumber = value(header, fields, 'callingNumber', lineNumber)
+  const dialledNumber = value(header, fields, 'dialledNumber', lineNumber)
+  if (callClass === 'inbound' && !dialledNumber) rowFails(lineNumber, 'dialledNumber is empty on an inbound record')
+  if (callClass !== 'inbound' && !callingNumber) rowFails(lineNumber, 'callingNumber is empty on an outbound record')
 
   return {
     lineNumber,
@@ -196,14 +182,35 @@ export function parseUsageRow(header: UsageHeader, fields: readonly string[], li
     dialledNumber,
     startTime,
     durationSeconds: Number(durationText),
-    chargeBand: required('chargeBand'),
+    chargeBand: required(header, fields, 'chargeBand', lineNumber),
     callClass,
-    carrier: required('carrier'),
-    bytes: count('bytes'),
-    events: count('events'),
+    carrier: required(header, fields, 'carrier', lineNumber),
+    bytes: count(header, fields, 'bytes', lineNumber),
+    events: count(header, fields, 'events', lineNumber),
     origination,
     recorded,
-    externalID: value('externalID') || null,
+    externalID: value(header, fields, 'externalID', lineNumber) || null,
     wholesaleCost,
   }
+}
+
+function rowFails(lineNumber: number, reason: string): never {
+  throw new BillingError('invalid_field', `line ${lineNumber}: ${reason}`, `Correct line ${lineNumber} and send the whole file again: nothing of it was kept. The README's "Usage files" section gives each column's format.`)
+}
+
+/** A column's value, trimmed; empty when the file has no such column. */
+function value(header: UsageHeader, fields: readonly string[], c: UsageColumn, lineNumber: number): string {
+  const at = header.positions[c]
+  const v = at === undefined ? '' : fields[at].trim()
+  if (v.length > MAX_VALUE_LENGTH) rowFails(lineNumber, `${c} is longer than ${MAX_VALUE_LENGTH} characters`)
+  return v
+}
+
+const required = (header: UsageHeader, fields: readonly string[], c: UsageColumn, lineNumber: number): string =>
+  value(header, fields, c, lineNumber) || rowFails(lineNumber, `${c} is empty`)
+
+function count(header: UsageHeader, fields: readonly string[], c: UsageColumn, lineNumber: number): number | null {
+  const v = value(header, fields, c, lineNumber)
+  if (!v) return null
+  return COUNT.test(v) ? Number(v) : rowFails(lineNumber, `${c} "${v}" is not a whole non-negative number`)
 }

@@ -122,6 +122,24 @@ test('rating is deterministic and ignores the line number', () => {
   )
 })
 
+test("a rate's remembered prices are the prices worked afresh, covered or not", () => {
+  // Durations that repeat, as rounded ones do, so one call's price is asked for by another.
+  const call = fc.record({ d: fc.oneof(seconds, fc.constantFrom(0, 1, 59.5, 60, 61, 3600)), mobile: fc.boolean(), covered: fc.constantFrom('none', 'all', 'some') })
+  fc.assert(
+    fc.property(tariffs({ surcharges: true, pence: true }), fc.array(call, { minLength: 1, maxLength: 30 }), (s, calls) => {
+      // One tariff for every call, so later calls may be priced from what earlier ones left.
+      const shared = s.tariff
+      for (const c of calls) {
+        const r = usage(c.d, undefined, c.mobile)
+        const allowance = c.covered === 'none' ? 0n : c.covered === 'all' ? 10n ** 12n : BigInt(Math.round(c.d * 500))
+        // A copy of the tariff has rates of its own, priced from nothing.
+        const fresh = structuredClone(shared)
+        assert.equal(rateCall(shared, findRate(shared, r)!.rate, r, allowance), rateCall(fresh, findRate(fresh, r)!.rate, r, allowance))
+      }
+    }),
+  )
+})
+
 test('time bands agree with the UTC calendar', () => {
   fc.assert(
     fc.property(instant, (at) => {

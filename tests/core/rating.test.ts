@@ -230,7 +230,9 @@ test('numbers normalise: spaces, dashes, +44, 0044 and bare 44 are UK national f
     return t.startsWith('0044') ? `0${t.slice(4)}` : /^44[1-9]\d{8,9}$/.test(t) ? `0${t.slice(2)}` : t
   }
   const chars = fc.constantFrom(...'0123456789+-() .#4'.split(''))
-  fc.assert(fc.property(fc.oneof(fc.stringMatching(/^(44|0044|\+44)?\d{0,12}$/), fc.string({ unit: chars, maxLength: 16 })), (raw) => assert.is(normaliseNumber(raw), general(raw), raw)))
+  // Digits and spaces (how numbers are often stored) take a quicker path too.
+  const spaced = fc.stringMatching(/^(44|0044)?[\d ]{0,14}$/)
+  fc.assert(fc.property(fc.oneof(fc.stringMatching(/^(44|0044|\+44)?\d{0,12}$/), spaced, fc.string({ unit: chars, maxLength: 16 })), (raw) => assert.is(normaliseNumber(raw), general(raw), raw)))
 })
 
 const n1: RatingNumber = { numberID: 'n1', customerID: 'c1', number: '01632 960000', CDRNumber2: '+44 20-7946-0001', nationalTariff: 'Business' }

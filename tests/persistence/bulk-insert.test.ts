@@ -102,7 +102,7 @@ for (const name of activeTargets()) {
     test('a one-row statement run for each row refuses parameters that are not its columns of one length, and stores nothing', async ({ database }) => {
       await sql`delete from bulk_probe`.execute(database.db)
       const text = `${EACH_ROW}insert into bulk_probe (id, label, amount) values (?, ?, ?)`
-      for (const parameters of [[1, 'a', 10, 2, 'b'], [[1, 2], ['a', 'b']], [[1, 2], ['a', 'b'], [10]]]) {
+      for (const parameters of [[1, 'a', 10, 2, 'b'], [[1, 2], ['a', 'b']], [[1, 2, 3], ['a', 'b'], [10, 20, 30]], [[1, 2], ['a', 'b'], []]]) {
         await database.db.executeQuery(CompiledQuery.raw(text, parameters)).then(
           () => assert.unreachable(`accepted ${JSON.stringify(parameters)} for 3 columns`),
           (error: Error) => assert.match(error.message, /are not 3 columns of one length/),
@@ -110,7 +110,27 @@ for (const name of activeTargets()) {
       }
       assert.equal(await stored(database), [])
     })
+
+    test('a one-row statement run for each row binds a column of one value in every row', async ({ database }) => {
+      await sql`delete from bulk_probe`.execute(database.db)
+      const text = `${EACH_ROW}insert into bulk_probe (id, label, amount) values (?, ?, ?)`
+      const { numAffectedRows } = await database.db.executeQuery(CompiledQuery.raw(text, [[1, 2, 3], ['same'], [10, 20, 30]]))
+      assert.is(Number(numAffectedRows), 3)
+      assert.equal(await stored(database), ['1|same|10', '2|same|20', '3|same|30'])
+    })
   }
+
+  test('columns whose rows hold one value are stored in every row', async ({ database }) => {
+    // insertColumns sends such a column as its one value where the dialect binds it row by row.
+    const d = database.dialect
+    const types = columns(database).map((c) => c.type)
+    const ids = [1, 2, 3, 4].map((i) => d.encodeId(String(i)))
+    const same = ['one', 'one', 'one', 'one']
+    const amounts = [7n, 7n, 7n, 7n].map((a) => d.encodeBigint(a))
+    assert.is(await insertColumns(database.db, d, 'bulk_probe', ['id', 'label', 'amount'], [ids, same, amounts], 4, { types }), 4)
+    const { rows } = await sql<{ label: string | null; amount: unknown }>`select label, amount from bulk_probe order by id`.execute(database.db)
+    assert.equal(rows.map((r) => `${r.label}|${String(r.amount)}`), ['one|7', 'one|7', 'one|7', 'one|7'])
+  })
 
   test('an ID is stored exactly at every length, and junk is refused', async ({ database }) => {
     const d = database.dialect

@@ -9,7 +9,8 @@ import { compareIds } from '../id-order.js'
 import { anyTables, type Db } from '../schema/tables.js'
 import { creditWatched } from './kysely-credit-control.js'
 
-const matchColumns = ['id', 'customerID', 'number', 'CDRNumber', 'CDRNumber2', 'CDRNumber3', 'CDRNumber4', 'fallbackMarkup']
+// `numberKey` is the covering index's key: read with the row, it spares normalising `number` again (NumberEntry).
+const matchColumns = ['id', 'customerID', 'number', 'numberKey', 'CDRNumber', 'CDRNumber2', 'CDRNumber3', 'CDRNumber4', 'fallbackMarkup']
 const MATCHED_BY = ['number', 'CDRNumber', 'CDRNumber2', 'CDRNumber3', 'CDRNumber4'] as const
 const matchKeys = MATCHED_BY.map((f) => `${f}Key`)
 /** Keys in one lookup statement's IN list. */
@@ -78,26 +79,33 @@ export function numberLookup(db: Db, dialect: DatabaseDialect, key: string, keys
  */
 export async function numbersByKeys(db: Db, dialect: DatabaseDialect, keys: readonly string[], classes: readonly CallClass[]): Promise<BatchNumbers> {
   const shape = joinedShape(classes)
-  const byID = new Map<string, RatingNumber>()
+  const numbers: RatingNumber[] = []
+  // The IDs seen, once a later column is asked: a number matched by two columns is kept once.
+  let seen: Set<string> | null = null
   const customers = new Map<string, CustomerTariffSettings>()
   // Not named creditWatched: that is the imported SQL condition the lookup selects by.
   const watched = new Set<string>()
   // One statement per column, for the keys no column before it matched: a `number` beats a
   // `CDRNumber` (buildNumberIndex), and most records match by `number`, so the later columns
   // are rarely asked at all. (Given an OR of the five columns, SQLite scanned the table.)
-  let left = [...new Set(keys)]
+  // Repeated keys need removing only across statements: an IN list finds each number once.
+  let left = keys.length > IN_CHUNK ? [...new Set(keys)] : keys
   for (const [i, key] of matchKeys.entries()) {
     if (left.length === 0) break
+    if (i > 0) seen ??= new Set(numbers.map((n) => n.numberID))
     const matched = new Set<string>()
     for (let at = 0; at < left.length; at += IN_CHUNK) {
       const chunk = left.slice(at, at + IN_CHUNK)
       const rows = await numberLookup(db, dialect, key, chunk, shape).execute()
       for (const r of rows) {
         // Matched by its key, so the number the key was made from is set.
-        matched.add(normaliseNumber(r[MATCHED_BY[i]]!))
-        const n: Record<string, unknown> = { numberID: String(r.id), customerID: String(r.customerID) }
+        matched.add(i === 0 ? r.numberKey! : normaliseNumber(r[MATCHED_BY[i]]!))
+        const numberID = String(r.id)
+        if (seen?.has(numberID)) continue
+        seen?.add(numberID)
+        const n: Record<string, unknown> = { numberID, customerID: String(r.customerID) }
         for (const c of shape.settings) if (r[c] !== null && r[c] !== undefined) n[c] = r[c]
-        byID.set(n.numberID as string, n as unknown as RatingNumber)
+        numbers.push(n as unknown as RatingNumber)
         if (r[CUSTOMER_ID] === null || customers.has(n.customerID as string)) continue
         const customer: Record<string, unknown> = {}
         for (const [column, as] of shape.customer) if (r[as] !== null && r[as] !== undefined) customer[column] = r[as]
@@ -108,6 +116,6 @@ export async function numbersByKeys(db: Db, dialect: DatabaseDialect, keys: read
     left = left.filter((k) => !matched.has(k))
   }
   // By ID: among numbers claiming the same digits the first wins (buildNumberIndex).
-  const numbers = [...byID.values()].sort((a, b) => compareIds(a.numberID, b.numberID))
+  numbers.sort((a, b) => compareIds(a.numberID, b.numberID))
   return { numbers, customers, creditWatched: watched }
 }
