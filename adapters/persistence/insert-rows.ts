@@ -68,8 +68,8 @@ const affectedRows = (result: QueryResult<unknown>) => Number(result.numAffected
 /**
  * A column whose rows all hold one value, as that value alone (`EACH_ROW` binds it in every
  * row): an import's batch went to a SQLite file's writes thread with its file ID and stamps
- * copied a thousand times each, and copying its messages was a seventh of the import's main
- * thread (bench/RESULTS.md, session 21).
+ * copied a thousand times each. Its message is 150 KB rather than 242, and posting it takes half
+ * the time (bench/RESULTS.md, session 21).
  */
 function sameValueColumn(column: readonly unknown[]): readonly unknown[] {
   const first = column[0]

@@ -48,9 +48,9 @@ export function cachingStatements(db: BetterSqlite, size = 256, bulkSize = 8): S
  * columns (parameter c is every row's value of column c): an import's batch cost a third less
  * this way than as one 1,000-row VALUES list, and one Kysely query per row would cost more than
  * that saves (figures in bench/RESULTS.md). Columns, not one row-major list, because a write
- * sent to another thread (`workerWrites`) is copied: arrays filled by index ("holey" to V8) copy
- * about five times slower than the columns an import builds with `push` (bench/RESULTS.md).
- * A column of one value is that value in every row (`sameValueColumns`): a batch's file, stamps
+ * sent to another thread (`workerWrites`) is copied: arrays with holes (as `new Array(n)` makes
+ * them) copy about five times slower than packed ones, as an import's columns are (bench/RESULTS.md).
+ * A column of one value is that value in every row (`sameValueColumn`): a batch's file, stamps
  * and mostly its carrier are the same in each row, and copied to the writes thread once.
  */
 export const EACH_ROW = '/* each row */ '
