@@ -127,10 +127,7 @@ export function rateCall(tariff: RatingTariff, rate: Rate, usage: CallUsage, all
   // N pence = N/100 pounds = (N in ten-thousandths) / 100 ten-thousandths of a pound
   if (a.pence !== null) total = ceilToStep(total, fraction(a.pence, 100n))
   const cost: CallCost = { cost: roundToMoney(total), callCharge: roundToMoney(charge), ratedDuration, ratedBytes, ratedEvents, timed }
-  if (memo) {
-    if (memo.size >= MEMO_SIZE) memo.clear()
-    memo.set(key, cost)
-  }
+  if (memo) remember(tariff, rate, memo, key, cost)
   return cost
 }
 
@@ -160,17 +157,35 @@ const SMALL_MS = 2n ** 40n
 /** Which surcharges a call's usage brings in (`SURCHARGE_APPLIES`), as 0-5: origination × recorded. */
 const surchargeCase = (u: CallUsage): number => (u.origination === 'mobile' ? 1 : u.origination === 'payphone' ? 2 : 0) + (u.recorded ? 3 : 0)
 
-/** Prices kept a rate, at most: a rate's calls come in a few rounded durations. */
-const MEMO_SIZE = 4096
+/**
+ * Prices remembered over every rate, at most (a few MB): a rate's calls come in a few rounded
+ * durations, but a tariff of thousands of destinations priced by the second would otherwise keep
+ * one price for nearly every call it rates.
+ */
+const MEMO_SIZE = 16_384
 
-/** Timed prices by rated milliseconds, covered or not, and surcharge case: per rate, for its tariff. */
-const memos = new WeakMap<Rate, { readonly tariff: RatingTariff; readonly prices: Map<number, CallCost> }>()
+/**
+ * Timed prices by rated milliseconds, covered or not, and surcharge case: per rate, for its
+ * tariff. Replaced whole when full, which lets every price in it go at once.
+ */
+let memos = new WeakMap<Rate, { readonly tariff: RatingTariff; readonly prices: Map<number, CallCost> }>()
+let remembered = 0
 
 function memoOf(tariff: RatingTariff, rate: Rate): Map<number, CallCost> {
   let memo = memos.get(rate)
   // A rate belongs to one tariff (find-rate.ts); one priced under another tariff starts afresh.
   if (!memo || memo.tariff !== tariff) memos.set(rate, (memo = { tariff, prices: new Map() }))
   return memo.prices
+}
+
+function remember(tariff: RatingTariff, rate: Rate, memo: Map<number, CallCost>, key: number, cost: CallCost): void {
+  if (remembered >= MEMO_SIZE) {
+    memos = new WeakMap()
+    remembered = 0
+    memo = memoOf(tariff, rate)
+  }
+  memo.set(key, cost)
+  remembered++
 }
 
 /** What pricing reads of a tariff besides its rates, as exact values. */

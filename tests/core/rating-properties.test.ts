@@ -140,6 +140,19 @@ test("a rate's remembered prices are the prices worked afresh, covered or not", 
   )
 })
 
+test('prices stay right past the most that are remembered', () => {
+  // A tariff priced by the second keeps a price for nearly every duration, until the memo is full
+  // and starts afresh: 40,000 durations fill it twice over, and each is priced again after.
+  const tariff: RatingTariff = { id: 's', name: 'S', baseType: 'Per Second', details: [{ chargeBand: 'UK', timeBand: 'any', cost: 0.0123, costConnection: 0.01 }] }
+  const fresh = (d: number) => cost(structuredClone(tariff), usage(d))
+  const durations = Array.from({ length: 40_000 }, (_, i) => (i * 7) / 1000)
+  const first = durations.map((d) => cost(tariff, usage(d)))
+  for (const i of [0, 1, 16_383, 16_384, 20_000, 39_999]) {
+    assert.equal(cost(tariff, usage(durations[i])), first[i])
+    assert.equal(first[i], fresh(durations[i]))
+  }
+})
+
 test('time bands agree with the UTC calendar', () => {
   fc.assert(
     fc.property(instant, (at) => {
