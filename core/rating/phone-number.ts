@@ -18,7 +18,7 @@ export function normaliseNumber(raw: string): string {
   // Carriers send plain digits nearly always, and digits need none of the three regex passes,
   // which showed in an import's time (bench/rating.ts; figures in bench/RESULTS.md).
   // Numbers are often stored spaced (`01632 960000`): digits and spaces need no regex either.
-  const s = isDigits(raw) ? raw : isDigitsAndSpaces(raw) ? raw.replaceAll(' ', '') : stripFormatting(raw)
+  const s = digitsWithoutSpaces(raw) ?? stripFormatting(raw)
   if (s.startsWith('0044')) return `0${s.slice(4)}`
   if ((s.length === 11 || s.length === 12) && s.startsWith('44') && s[2] !== '0' && isDigits(s)) return `0${s.slice(2)}`
   return s
@@ -40,10 +40,13 @@ function isDigits(s: string): boolean {
   return true
 }
 
-function isDigitsAndSpaces(s: string): boolean {
+/** Text of digits and spaces without its spaces (itself when it has none); null for any other text. */
+function digitsWithoutSpaces(s: string): string | null {
+  let spaces = false
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i)
-    if ((c < 48 || c > 57) && c !== 32) return false
+    if (c === 32) spaces = true
+    else if (c < 48 || c > 57) return null
   }
-  return true
+  return spaces ? s.replaceAll(' ', '') : s
 }

@@ -23,8 +23,8 @@ export function timeBandOf(start: Stamp): Exclude<TimeBand, 'any'> {
   return hour >= DAY_STARTS && hour < DAY_ENDS ? 'day' : 'evening'
 }
 
-/** The number `count` decimal digits at `at` spell. */
-function digits(s: string, at: number, count: number): number {
+/** The number `count` decimal digits at `at` spell (the caller knows they are digits). */
+export function digits(s: string, at: number, count: number): number {
   let n = 0
   for (let i = at; i < at + count; i++) n = n * 10 + s.charCodeAt(i) - 48
   return n

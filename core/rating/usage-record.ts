@@ -4,6 +4,7 @@ import { BillingError } from '../errors.js'
 import { callClasses, type CallClass } from '../fields/call-classes.js'
 import { originations, type Origination } from '../fields/originations.js'
 import { parseMoney, type Money } from '../money/money.js'
+import { digits } from './time-band.js'
 
 /**
  * The columns of a usage file (`POST /usageFiles/`, `text/csv`). The first line is a header
@@ -106,7 +107,7 @@ export function parseStartTime(text: string): Stamp | null {
     validDates.set(date, valid)
   }
   if (!valid) return null
-  return two(text, 11) <= 23 && two(text, 14) <= 59 && two(text, 17) <= 59 ? (`${text.slice(0, 19)}.000Z` as Stamp) : null
+  return digits(text, 11, 2) <= 23 && digits(text, 14, 2) <= 59 && digits(text, 17, 2) <= 59 ? (`${text.slice(0, 19)}.000Z` as Stamp) : null
 }
 
 /** `dddd-dd-ddTdd:dd:dd`. */
@@ -119,7 +120,6 @@ function isSimpleDatetime(t: string): boolean {
   return true
 }
 
-const two = (t: string, at: number): number => (t.charCodeAt(at) - 48) * 10 + t.charCodeAt(at + 1) - 48
 
 /** Reads the header line's fields; throws `invalid_field` for unknown, repeated or missing columns. */
 export function parseUsageHeader(fields: readonly string[], lineNumber = 1): UsageHeader {

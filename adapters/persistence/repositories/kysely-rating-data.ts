@@ -14,10 +14,8 @@ import { RowCodec } from '../row-codec.js'
 import type { Db } from '../schema/tables.js'
 import { holdsAllowance } from '../migrations/0018-allowances.js'
 import { callColumnTypes, insertCalls } from './call-inserts.js'
-import { numbersByKeys } from './rating-number-lookup.js'
+import { IN_CHUNK, numbersByKeys } from './rating-number-lookup.js'
 
-/** Customer IDs in one statement's IN list. */
-const IN_CHUNK = 10_000
 const UPDATE_CHUNK = 500
 /** SQLite pages an import keeps in memory (`importing`). */
 export const IMPORT_PAGE_CACHE_MIB = 32

@@ -13,8 +13,8 @@ import { creditWatched } from './kysely-credit-control.js'
 const matchColumns = ['id', 'customerID', 'number', 'numberKey', 'CDRNumber', 'CDRNumber2', 'CDRNumber3', 'CDRNumber4', 'fallbackMarkup']
 const MATCHED_BY = ['number', 'CDRNumber', 'CDRNumber2', 'CDRNumber3', 'CDRNumber4'] as const
 const matchKeys = MATCHED_BY.map((f) => `${f}Key`)
-/** Keys in one lookup statement's IN list. */
-const IN_CHUNK = 10_000
+/** Keys or IDs in one rating statement's IN list (here and in kysely-rating-data.ts). */
+export const IN_CHUNK = 10_000
 const CUSTOMER_ID = 'c_id'
 const CREDIT_WATCHED = 'c_creditWatched'
 const creditWatchedSql = sql<number>`case when ${creditWatched('c')} then 1 else 0 end`
