@@ -10,7 +10,9 @@ import { jsonAsBytes } from './list-json/postgres-list-json.js'
 import { sqliteCachingDialect, sqliteDialect } from './dialect/sqlite-dialect.js'
 import { preparingClient } from './prepared-statements.js'
 import { cachingStatements } from './statement-cache.js'
-import { workerReads, workerWrites, type WritesBeside } from './sqlite-thread/worker-driver.js'
+import { workerReads, workerWrites } from './sqlite-thread/worker-driver.js'
+import type { BulkWrites } from './bulk-writes.js'
+import { pipelinedTransactions } from './pg-pipeline/pipelined-transaction.js'
 import type { AnyDb, Db, Tables } from './schema/tables.js'
 
 export interface Database {
@@ -26,12 +28,13 @@ export interface Database {
    */
   readonly readsBeside?: Db
   /**
-   * Where a bulk transaction (an import) writes, when not on `db`: a SQLite file's writes
-   * connection in a worker thread (`workerWrites`), so the rows are inserted while the next are
-   * made. Postgres's server already works beside this process; an in-memory SQLite database has
-   * one connection, and on a single core the thread would only add work.
+   * Where a bulk transaction (an import) runs, when not as an ordinary transaction on `db`: a
+   * SQLite file's writes connection in a worker thread (`workerWrites`), so the rows are inserted
+   * while the next are made; a Postgres connection that pipelines its inserts
+   * (`pipelinedTransactions`). An in-memory SQLite database has one connection, and on a single
+   * core the thread would only add work.
    */
-  readonly writesBeside?: WritesBeside
+  readonly bulkWrites?: BulkWrites
   close(): Promise<void>
 }
 
@@ -71,12 +74,15 @@ function connectSqlite(file: string, options: ConnectOptions): Database {
   // Beside the main thread's parsing and rating, its inserts need a core of their own: on one,
   // the thread's messages would only add to the import's CPU (bench/RESULTS.md, session 16).
   const writes = file === ':memory:' || availableParallelism() < 2 ? undefined : workerWrites(file)
+  // The main connection is held meanwhile, so everything else waits as it would for a
+  // transaction on it: a write there would wait for the file's lock, blocking this thread.
+  const bulkWrites: BulkWrites | undefined = writes && ((work) => db.connection().execute(() => writes.db.transaction().execute((trx) => work(trx, writes.writeAhead))))
   return {
     db,
     dialect: sqliteCachingDialect,
     description: `sqlite:${file}`,
     readsBeside,
-    writesBeside: writes,
+    bulkWrites,
     close: async () => {
       await readsBeside?.destroy()
       await writes?.db.destroy()
@@ -86,14 +92,16 @@ function connectSqlite(file: string, options: ConnectOptions): Database {
 }
 
 function connectPostgres(url: string, options: ConnectOptions): Database {
-  const pool = new pg.Pool({
+  const config: pg.PoolConfig = {
     Client: preparingClient(),
     connectionString: url,
     max: options.poolSize ?? 10,
     types: jsonAsBytes,
     ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
-  })
+  }
+  const pool = new pg.Pool(config)
   const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }), ...logOption(options) })
+  const bulk = pipelinedTransactions({ ...config, Client: preparingClient() }, logOption(options))
   const safe = new URL(url)
   safe.password = ''
   return {
@@ -101,7 +109,11 @@ function connectPostgres(url: string, options: ConnectOptions): Database {
     dialect: postgresBytesDialect,
     description: `postgres://${safe.host}${safe.pathname}${options.schema ? `#${options.schema}` : ''}`,
     readsBeside: db,
-    close: () => db.destroy(),
+    bulkWrites: bulk.bulkWrites,
+    close: async () => {
+      await bulk.end()
+      await db.destroy()
+    },
   }
 }
 

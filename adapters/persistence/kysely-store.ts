@@ -36,7 +36,7 @@ import type { LifecycleLog } from '../../core/ports/lifecycle-log.js'
 import { KyselyResourceRepository, type Peers } from './repositories/kysely-resource-repository.js'
 import { KyselyListJson, type ListJsonSelects } from './list-json/kysely-list-json.js'
 import type { ListJson } from '../../core/ports/list-json.js'
-import type { WriteAhead, WritesBeside } from './sqlite-thread/worker-driver.js'
+import type { BulkWrites, WriteAhead } from './bulk-writes.js'
 
 /** Resources whose rows carry computed fields or extra queries. */
 const specialised: Partial<Record<ResourceName, RepositoryFactory>> = {
@@ -56,8 +56,8 @@ export interface StoreOptions {
   readonly actor?: () => Actor
   /** Another connection for reads beside a transaction (`Database.readsBeside`): an import's lookups use it. */
   readonly readsBeside?: Db
-  /** A connection of its own thread for bulk transactions (`Database.writesBeside`). */
-  readonly writesBeside?: WritesBeside
+  /** Where bulk transactions run (`Database.bulkWrites`). */
+  readonly bulkWrites?: BulkWrites
 }
 
 /** What a store and the stores of its transactions share: they are all on one root database. */
@@ -86,7 +86,7 @@ export class KyselyStore implements Store {
   readonly webhookOutbox: WebhookOutbox
   readonly creditControl: CreditControl
   readonly terms: TermSchedule
-  private readonly writesBeside?: WritesBeside
+  private readonly bulkWrites?: BulkWrites
 
   constructor(
     readonly db: Db,
@@ -103,7 +103,7 @@ export class KyselyStore implements Store {
       listJsonSelects: new Map(),
     },
     /** A bulk transaction's way of sending its inserts of calls ahead (`bulkTransaction`). */
-    writeAhead?: WriteAhead,
+    readonly writeAhead?: WriteAhead,
   ) {
     this.apiKeys = new KyselyApiKeyRepository(db, shared.queries, shared.recentKeys)
     this.listJson = new KyselyListJson(db, dialect, shared.queries, this.peers, shared.listJsonSelects)
@@ -116,7 +116,7 @@ export class KyselyStore implements Store {
     this.runSource = new KyselyBillingRunSource(db, dialect)
     this.runPartitions = new KyselyRunPartitions(db, dialect)
     this.rating = new KyselyRatingData(db, dialect, options.readsBeside, writeAhead)
-    this.writesBeside = options.writesBeside
+    this.bulkWrites = options.bulkWrites
     this.receivables = new KyselyReceivables(db, dialect)
     this.changes = new KyselyChangeLog(db, dialect, shared.actor)
     this.webhookOutbox = new KyselyWebhookOutbox(db, dialect)
@@ -199,14 +199,12 @@ export class KyselyStore implements Store {
   }
 
   bulkTransaction<T>(work: (store: Store) => Promise<T>): Promise<T> {
-    const writes = this.writesBeside
-    if (!writes || this.inTransaction) return this.transaction(work)
-    // The main connection is held meanwhile, so everything else waits as it would for a
-    // transaction on it: a write there would wait for the file's lock, blocking this thread.
-    return this.committed(this.db.connection().execute(() => writes.db.transaction().execute((trx) => work(this.within(trx, writes.writeAhead)))))
+    const bulk = this.bulkWrites
+    if (!bulk || this.inTransaction) return this.transaction(work)
+    return this.committed(bulk((trx, writeAhead) => work(this.within(trx, writeAhead))))
   }
 
-  /** The store of a transaction on `trx`; a bulk transaction on the writes thread sends its inserts of calls with `writeAhead`. */
+  /** The store of a transaction on `trx`; a bulk transaction sends its inserts of calls with `writeAhead`. */
   private within(trx: Db, writeAhead?: WriteAhead): Store {
     return new KyselyStore(trx, this.dialect, this.resources, {}, true, this.shared, writeAhead)
   }

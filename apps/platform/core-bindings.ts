@@ -36,7 +36,7 @@ export function coreBindings(config: PlatformConfig, database: Database): Contai
     bind<Store>(TYPES.Store)
       .toResolvedValue(
         (db: Database, resources: ReadonlyMap<ResourceName, Resource>) =>
-          new KyselyStore(db.db, db.dialect, resources, { keyCacheMs: config.keyCacheMs ?? DEFAULT_KEY_CACHE_MS, actor: currentActor, readsBeside: db.readsBeside, writesBeside: db.writesBeside }),
+          new KyselyStore(db.db, db.dialect, resources, { keyCacheMs: config.keyCacheMs ?? DEFAULT_KEY_CACHE_MS, actor: currentActor, readsBeside: db.readsBeside, bulkWrites: db.bulkWrites }),
         [TYPES.Database, TYPES.Resources],
       )
       .inSingletonScope()

@@ -13,8 +13,9 @@ import { activeTargets, openTarget, type Target } from '../support/targets.js'
 
 /**
  * `Store.bulkTransaction`: an import's transaction. A SQLite file's runs on a writes connection
- * in a worker thread (`Database.writesBeside`) while the main connection is held; elsewhere it
- * is an ordinary transaction. Either way all-or-nothing. Written once, run against every database.
+ * in a worker thread while the main connection is held, and Postgres's on a connection that
+ * pipelines the inserts sent ahead (`Database.bulkWrites`); in-memory SQLite's is an ordinary
+ * transaction. Either way all-or-nothing. Written once, run against every database.
  */
 for (const name of activeTargets()) {
   const test = suite<{ target: Target; database: Database; store: KyselyStore }>(`bulk transactions [${name}]`)
@@ -23,8 +24,8 @@ for (const name of activeTargets()) {
     ctx.database = connect(ctx.target.databaseUrl, { schema: ctx.target.schema })
     if (ctx.target.schema) await sql`create schema if not exists ${sql.id(ctx.target.schema)}`.execute(ctx.database.db)
     await sql`create table bulk_rows (id integer primary key, label text not null unique, amount bigint)`.execute(ctx.database.db)
-    const { readsBeside, writesBeside } = ctx.database
-    ctx.store = new KyselyStore(ctx.database.db, ctx.database.dialect, resourcesByName, { readsBeside, writesBeside })
+    const { readsBeside, bulkWrites } = ctx.database
+    ctx.store = new KyselyStore(ctx.database.db, ctx.database.dialect, resourcesByName, { readsBeside, bulkWrites })
   })
   test.after(async (ctx) => {
     await ctx.database.close()
@@ -42,19 +43,21 @@ for (const name of activeTargets()) {
       types: ['integer', 'text', 'bigint'],
     })
 
-  test('a SQLite file, and only a SQLite file, writes a bulk transaction on a thread of its own', ({ database }) => {
-    assert.is(database.writesBeside !== undefined, name === 'sqlite-file')
-    assert.is(database.writesBeside?.writeAhead !== undefined, name === 'sqlite-file')
+  test('a SQLite file and Postgres, not in-memory SQLite, give a bulk transaction a way to send writes ahead', async ({ database, store }) => {
+    assert.is(database.bulkWrites !== undefined, name !== 'sqlite-memory')
+    const ahead = await store.bulkTransaction(async (trx) => (trx as KyselyStore).writeAhead)
+    assert.is(ahead !== undefined, name !== 'sqlite-memory')
+    assert.is(store.writeAhead, undefined, 'only inside one')
   })
 
   test('inserts sent before the last is answered are made in the order sent; one that fails fails the whole transaction', async ({ database, store }) => {
-    // A SQLite file's writes go to its thread at once (`writeAhead`); elsewhere they queue for the connection.
-    const send = database.writesBeside?.writeAhead
+    // A SQLite file's writes go to its thread at once, Postgres's down the connection (`writeAhead`); in memory they queue for the connection.
+    const sendOf = (trx: Store) => (trx as KyselyStore).writeAhead
     const insertAhead = (trx: Store, ids: number[], label = (i: number) => `row ${i}`) =>
       insertColumns(dbOf(trx), (trx as KyselyStore).dialect, 'bulk_rows', ['id', 'label', 'amount'], [ids, ids.map(label), ids.map((i) => i * 10)], ids.length, {
         doNothingOn: 'label',
         types: ['integer', 'text', 'bigint'],
-        send,
+        send: sendOf(trx),
       })
     // The third repeats 'row 2': skipped only if the first was made before it.
     const counts = await store.bulkTransaction((trx) => Promise.all([insertAhead(trx, [1, 2]), insertAhead(trx, [3]), insertAhead(trx, [20, 4], (i) => `row ${i / 10 === 2 ? 2 : i}`)]))
@@ -72,6 +75,7 @@ for (const name of activeTargets()) {
       )
     assert.ok(error?.code, 'the second insert’s primary key conflict fails the transaction, with the database’s code')
     assert.equal(await labels(database.db), ['row 1', 'row 2', 'row 3', 'row 4'])
+    const send = await store.bulkTransaction(async (trx) => sendOf(trx))
     if (send) {
       await send(CompiledQuery.raw('select 1')).then(
         () => assert.unreachable('sent outside a transaction'),
@@ -135,6 +139,22 @@ for (const name of activeTargets()) {
     if (name !== 'postgres') assert.equal(order, ['begin 10', 'end 10', 'begin 11', 'end 11'])
     assert.equal(await labels(database.db), ['row 10', 'row 11'])
   })
+
+  if (name === 'postgres') {
+    test('a write sent ahead goes down the connection before the one before it is answered', async ({ store }) => {
+      const at = await store.bulkTransaction(async (trx) => {
+        const send = (trx as KyselyStore).writeAhead!
+        const first = send(CompiledQuery.raw('select pg_sleep(0.2), extract(epoch from clock_timestamp())::float8 as t'))
+        const second = send(CompiledQuery.raw('select extract(epoch from clock_timestamp())::float8 as t'))
+        // This process takes no answer for half a second: a second statement sent only once the
+        // first is answered would start then, not as the first ends.
+        const until = performance.now() + 500
+        while (performance.now() < until);
+        return (await Promise.all([first, second])).map((r) => (r.rows[0] as { t: number }).t)
+      })
+      assert.ok(at[1] - at[0] < 0.15, `the second started ${(at[1] - at[0]).toFixed(3)} s after the first ended`)
+    })
+  }
 
   if (name === 'sqlite-file') {
     test('the main connection waits while a bulk transaction is open, then sees all of it', async ({ database, store }) => {

@@ -5,7 +5,7 @@ import type { DatabaseDialect } from '../dialect/dialect.js'
 import { insertColumns } from '../insert-rows.js'
 import { columnType } from '../schema/columns.js'
 import type { Db } from '../schema/tables.js'
-import type { WriteAhead } from '../sqlite-thread/worker-driver.js'
+import type { WriteAhead } from '../bulk-writes.js'
 
 /** The columns an import writes, in the order of `insertCalls`'s column arrays (bench/rating.ts's floors insert the same). */
 export const CALL_COLUMNS = [

@@ -3,6 +3,7 @@ import { extname } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { CompiledQuery, Kysely, SqliteAdapter, SqliteIntrospector, SqliteQueryCompiler, type DatabaseConnection, type Driver, type QueryResult } from 'kysely'
 import type { Db, Tables } from '../schema/tables.js'
+import type { WriteAhead } from '../bulk-writes.js'
 import { rowMaker } from '../statement-cache.js'
 
 export interface ThreadWorkerData {
@@ -69,18 +70,7 @@ export function workerWrites(file: string): WritesBeside {
   return { db: threadKysely(driver), writeAhead: (query) => driver.ahead(query) }
 }
 
-/**
- * Sends a write of the open bulk transaction to the writes thread now, rather than when Kysely's
- * transaction has the previous statement's answer back (it runs a transaction's statements one
- * at a time): the thread runs what it is sent in the order it was sent, so the write waits there,
- * behind the one under way, and starts the moment that one ends. An import sends each batch's
- * rows this way while the batch before is still being inserted: waiting for the answer, then
- * making and copying the next batch's message, had left the thread idle about 4 ms a batch, a
- * seventh of the import (bench/RESULTS.md).
- */
-export type WriteAhead = (query: CompiledQuery) => Promise<QueryResult<unknown>>
-
-/** A writes connection in a worker thread (`workerWrites`) and how its bulk transaction sends a write ahead. */
+/** A writes connection in a worker thread (`workerWrites`) and how its bulk transaction sends a write ahead (`WriteAhead`). */
 export interface WritesBeside {
   readonly db: Db
   readonly writeAhead: WriteAhead
