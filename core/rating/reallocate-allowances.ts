@@ -24,40 +24,54 @@ export async function reallocateAllowances(
   /** Told the customers whose calls changed price, a chunk at a time. */
   changedCustomers?: (customerIDs: string[]) => Promise<unknown>,
 ): Promise<number> {
-  let changed = 0
+  const chunks: { readonly from: Stamp; readonly to: Stamp; readonly customers: string[] }[] = []
   for (const [month, customers] of touched.entries()) {
     const from = `${month}-01T00:00:00.000Z` as Stamp
     const to = `${nextMonth(month)}-01T00:00:00.000Z` as Stamp
-    for (let i = 0; i < customers.length; i += CUSTOMERS_AT_ONCE) {
-      const chunk = customers.slice(i, i + CUSTOMERS_AT_ONCE)
-      const [holders, calls] = await Promise.all([data.allowanceHolders(chunk), data.allowanceCalls(chunk, from, to)])
-      const allowances = allowancesByCustomer(holders, shared.plans)
-      const byCustomer = new Map<string, AllowanceCall[]>()
-      for (const c of calls) {
-        const list = byCustomer.get(c.customerID)
-        if (list) list.push(c)
-        else byCustomer.set(c.customerID, [c])
-      }
-      const updates: AllowanceUpdate[] = []
-      const repriced = new Set<string>()
-      for (const [customerID, list] of byCustomer) {
-        list.sort(startOrder)
-        const pools = allowances.get(customerID)
-        const used = pools ? allocateMonth(list.map(asMonthCall), pools) : list.map(() => 0n)
-        list.forEach((call, k) => {
-          const update = pricedAgain(call, used[k], shared, now)
-          if (update) {
-            updates.push(update)
-            repriced.add(customerID)
-          }
-        })
-      }
-      if (updates.length) {
-        await data.updateAllowances(updates)
-        await changedCustomers?.([...repriced])
-      }
-      changed += updates.length
+    for (let i = 0; i < customers.length; i += CUSTOMERS_AT_ONCE) chunks.push({ from, to, customers: customers.slice(i, i + CUSTOMERS_AT_ONCE) })
+  }
+  // The next chunk is read while this one is allocated: at the end of an import this work holds
+  // everything up, and its reads and its allocation took about the same time (bench/RESULTS.md,
+  // session 22). Chunks are other customers or other months, so no write here changes what the
+  // next one reads.
+  const read = (i: number) => {
+    const { from, to, customers } = chunks[i]
+    const reading = Promise.all([data.allowanceHolders(customers), data.allowanceCalls(customers, from, to)])
+    // Its failure is thrown where it is awaited, not as a rejection nobody awaits yet.
+    reading.catch(() => undefined)
+    return reading
+  }
+  let changed = 0
+  let next = chunks.length > 0 ? read(0) : null
+  for (let i = 0; i < chunks.length; i++) {
+    const [holders, calls] = await next!
+    next = i + 1 < chunks.length ? read(i + 1) : null
+    const allowances = allowancesByCustomer(holders, shared.plans)
+    const byCustomer = new Map<string, AllowanceCall[]>()
+    for (const c of calls) {
+      const list = byCustomer.get(c.customerID)
+      if (list) list.push(c)
+      else byCustomer.set(c.customerID, [c])
     }
+    const updates: AllowanceUpdate[] = []
+    const repriced = new Set<string>()
+    for (const [customerID, list] of byCustomer) {
+      list.sort(startOrder)
+      const pools = allowances.get(customerID)
+      const used = pools ? allocateMonth(list.map(asMonthCall), pools) : list.map(() => 0n)
+      list.forEach((call, k) => {
+        const update = pricedAgain(call, used[k], shared, now)
+        if (update) {
+          updates.push(update)
+          repriced.add(customerID)
+        }
+      })
+    }
+    if (updates.length) {
+      await data.updateAllowances(updates)
+      await changedCustomers?.([...repriced])
+    }
+    changed += updates.length
   }
   return changed
 }
