@@ -8,13 +8,13 @@ import type { Db } from './schema/tables.js'
  * one under way, and starts the moment that one ends. An import sends each batch's rows this way
  * while the batch before is still being inserted: waiting for the answer, then making and
  * sending the next batch, had left a SQLite file's writes thread idle about 4 ms a batch, a
- * seventh of the import, and a Postgres backend about 2.5 ms (bench/RESULTS.md).
+ * seventh of the import, and a Postgres backend about 1.6 ms of a batch's 35 (bench/RESULTS.md).
  */
 export type WriteAhead = (query: CompiledQuery) => Promise<QueryResult<unknown>>
 
 /**
  * Runs a bulk transaction's work (an import) on a connection that takes writes ahead: a SQLite
  * file's writes thread (`workerWrites`), a Postgres connection that pipelines them
- * (`pipelinedTransaction`). Commits when the work resolves, rolls back when it throws.
+ * (`pipelinedTransactions`). Commits when the work resolves, rolls back when it throws.
  */
 export type BulkWrites = <T>(work: (trx: Db, writeAhead: WriteAhead) => Promise<T>) => Promise<T>

@@ -13,6 +13,7 @@ import { cachingStatements } from './statement-cache.js'
 import { workerReads, workerWrites } from './sqlite-thread/worker-driver.js'
 import type { BulkWrites } from './bulk-writes.js'
 import { pipelinedTransactions } from './pg-pipeline/pipelined-transaction.js'
+import { dropFailedIdleConnections } from './idle-connection-errors.js'
 import type { AnyDb, Db, Tables } from './schema/tables.js'
 
 export interface Database {
@@ -99,7 +100,7 @@ function connectPostgres(url: string, options: ConnectOptions): Database {
     types: jsonAsBytes,
     ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
   }
-  const pool = new pg.Pool(config)
+  const pool = dropFailedIdleConnections(new pg.Pool(config))
   const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }), ...logOption(options) })
   const bulk = pipelinedTransactions({ ...config, Client: preparingClient() }, logOption(options))
   const safe = new URL(url)

@@ -1,6 +1,7 @@
 import { Kysely, PostgresDialect, type CompiledQuery, type KyselyConfig, type PostgresCursor, type PostgresPoolClient, type PostgresQueryResult, type QueryResult } from 'kysely'
 import pg from 'pg'
 import type { BulkWrites } from '../bulk-writes.js'
+import { dropFailedIdleConnections } from '../idle-connection-errors.js'
 import type { Tables } from '../schema/tables.js'
 
 /**
@@ -54,7 +55,7 @@ export interface PipelinedTransactions {
  */
 export function pipelinedTransactions(config: pg.PoolConfig, options: Omit<KyselyConfig, 'dialect'> = {}): PipelinedTransactions {
   // `pipeline` is node-postgres's option (8.20+); its types do not have it yet.
-  const pool = new pg.Pool({ ...config, max: BULK_CONNECTIONS, pipeline: true } as pg.PoolConfig)
+  const pool = dropFailedIdleConnections(new pg.Pool({ ...config, max: BULK_CONNECTIONS, pipeline: true } as pg.PoolConfig))
   const bulkWrites: BulkWrites = async (work) => {
     const client = await pool.connect()
     const pipelined = new PipelinedClient(client)
