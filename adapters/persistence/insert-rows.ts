@@ -48,7 +48,7 @@ export function insertColumns(
     columnar
       ? CompiledQuery.raw(columnar, chunk(from, to).map((column) => dialect.arrayParameter(column)))
       : eachRow
-        ? CompiledQuery.raw(eachRow, chunk(from, to).map(sameValueColumn))
+        ? CompiledQuery.raw(eachRow, chunk(from, to).map((column, c) => (c === 0 ? column : sameValueColumn(column))))
         : CompiledQuery.raw(valuesInsertSql(dialect.placeholder, table, columns, to - from, conflict), rowMajor(values, from, to))
   const run = options.send ?? ((query: CompiledQuery) => db.executeQuery(query))
   if (count === 0) return Promise.resolve(0)
@@ -69,7 +69,9 @@ const affectedRows = (result: QueryResult<unknown>) => Number(result.numAffected
  * A column whose rows all hold one value, as that value alone (`EACH_ROW` binds it in every
  * row): an import's batch went to a SQLite file's writes thread with its file ID and stamps
  * copied a thousand times each. Its message is 150 KB rather than 242, and posting it takes half
- * the time (bench/RESULTS.md, session 21).
+ * the time (bench/RESULTS.md, session 21). The first column is sent whole whatever it holds:
+ * `EACH_ROW` counts the rows by the longest column, and rows alike in every column are still
+ * that many rows.
  */
 function sameValueColumn(column: readonly unknown[]): readonly unknown[] {
   const first = column[0]

@@ -132,6 +132,20 @@ for (const name of activeTargets()) {
     assert.equal(rows.map((r) => `${r.label}|${String(r.amount)}`), ['one|7', 'one|7', 'one|7', 'one|7'])
   })
 
+  test('rows alike in every column are each stored, not one for all', async ({ database }) => {
+    await sql`create table bulk_alike (label text, amount bigint)`.execute(database.db)
+    try {
+      const d = database.dialect
+      const types = [columns(database).find((c) => c.name === 'label')!.type, columns(database).find((c) => c.name === 'amount')!.type]
+      const amounts = [7n, 7n, 7n].map((a) => d.encodeBigint(a))
+      assert.is(await insertColumns(database.db, d, 'bulk_alike', ['label', 'amount'], [['one', 'one', 'one'], amounts], 3, { types }), 3)
+      const { rows } = await sql<{ n: unknown }>`select count(*) as n from bulk_alike`.execute(database.db)
+      assert.is(Number(rows[0].n), 3)
+    } finally {
+      await sql`drop table bulk_alike`.execute(database.db)
+    }
+  })
+
   test('an ID is stored exactly at every length, and junk is refused', async ({ database }) => {
     const d = database.dialect
     const ids = ['1', '-1', '0', '999999999999999', '-999999999999999', '1000000000000000', '9007199254740993', '9223372036854775807', '-9223372036854775808']
