@@ -8,7 +8,7 @@ export interface NumberEntry {
   readonly numberID: string
   readonly customerID: string
   readonly number?: string | null
-  /** `number` normalised, when the caller read it stored (`withDerived`): then it is not normalised again. */
+  /** `number` normalised, when the caller has it stored (the rating lookup reads it from its index): then it is not normalised again. */
   readonly numberKey?: string | null
   readonly CDRNumber?: string | null
   readonly CDRNumber2?: string | null

@@ -52,15 +52,20 @@ export async function loadBatchContext(data: RatingData, shared: RatingShared, r
 
 /** Each customer's pools, from its holders. */
 export function allowancesByCustomer(holders: readonly AllowanceHolder[], plans: Readonly<Record<string, DiscountPlan>>): Map<string, CustomerAllowances> {
-  const byCustomer = new Map<string, AllowanceHolder[]>()
-  for (const h of holders) {
-    const list = byCustomer.get(h.customerID)
-    if (list) list.push(h)
-    else byCustomer.set(h.customerID, [h])
-  }
   const out = new Map<string, CustomerAllowances>()
-  for (const [id, list] of byCustomer) out.set(id, customerAllowances(list, plans))
+  for (const [id, list] of byCustomer(holders)) out.set(id, customerAllowances(list, plans))
   return out
+}
+
+/** Items grouped by their customer, each group in the items' order. */
+export function byCustomer<T extends { readonly customerID: string }>(items: readonly T[]): Map<string, T[]> {
+  const groups = new Map<string, T[]>()
+  for (const item of items) {
+    const list = groups.get(item.customerID)
+    if (list) list.push(item)
+    else groups.set(item.customerID, [item])
+  }
+  return groups
 }
 
 /**

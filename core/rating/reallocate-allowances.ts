@@ -4,7 +4,7 @@ import type { AllowanceCall, AllowanceUpdate, RatingData } from '../ports/rating
 import { allocateMonth, type MonthCall } from './allowances.js'
 import { findRate } from './find-rate.js'
 import { rateCall } from './rate-call.js'
-import { allowancesByCustomer, type RatingShared, type TouchedMonths } from './rating-context.js'
+import { allowancesByCustomer, byCustomer, type RatingShared, type TouchedMonths } from './rating-context.js'
 
 /** Customers whose month is read and allocated at once. */
 const CUSTOMERS_AT_ONCE = 500
@@ -47,15 +47,9 @@ export async function reallocateAllowances(
     const [holders, calls] = await next!
     next = i + 1 < chunks.length ? read(i + 1) : null
     const allowances = allowancesByCustomer(holders, shared.plans)
-    const byCustomer = new Map<string, AllowanceCall[]>()
-    for (const c of calls) {
-      const list = byCustomer.get(c.customerID)
-      if (list) list.push(c)
-      else byCustomer.set(c.customerID, [c])
-    }
     const updates: AllowanceUpdate[] = []
     const repriced = new Set<string>()
-    for (const [customerID, list] of byCustomer) {
+    for (const [customerID, list] of byCustomer(calls)) {
       list.sort(startOrder)
       const pools = allowances.get(customerID)
       const used = pools ? allocateMonth(list.map(asMonthCall), pools) : list.map(() => 0n)
