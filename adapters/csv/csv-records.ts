@@ -1,5 +1,6 @@
 import { pipeline, Readable } from 'node:stream'
 import { CsvError, parse, type CastingContext, type Options } from 'csv-parse'
+import { UnquotedRecords } from './unquoted-records.js'
 
 /** One record and the line it starts on (1-based, counting every physical line). */
 export interface CsvRecord<T> {
@@ -26,27 +27,64 @@ export interface CsvReadOptions<T> {
 
 /**
  * Records of RFC 4180 CSV (comma separated, `""` for a quote, line breaks allowed inside quotes,
- * CRLF or LF, a UTF-8 BOM ignored), parsed by csv-parse as the text arrives: memory holds the
- * record being read, and the source is read only as fast as records are taken (backpressure).
+ * CRLF or LF, a UTF-8 BOM ignored), read as the text arrives: memory holds the record being
+ * read, and the source is read only as fast as records are taken (backpressure).
  */
 export async function* csvRecords<T = string>(text: AsyncIterable<string> | Iterable<string>, options: CsvReadOptions<T> = {}): AsyncGenerator<CsvRecord<T>> {
   for await (const batch of csvRecordBatches(text, options)) yield* batch
 }
 
 /**
- * The records of `csvRecords`, given as the parser has them: all it has parsed at each step (a
- * piece of text's records or a few pieces'), together. An importer takes a batch in one step of
- * its loop, where a record at a time cost promises and async-iterator steps in three generators
- * per record, about a fifth of what an import allocated (bench/rating.ts, with a sampling heap
- * profile; bench/RESULTS.md). Memory holds the few pieces the parser has taken ahead; the
- * source is read only as fast as batches are taken.
+ * The records of `csvRecords`, given as they are read: all of a piece of text's records (or a
+ * few pieces'), together. An importer takes a batch in one step of its loop, where a record at
+ * a time cost promises and async-iterator steps in three generators per record, about a fifth
+ * of what an import allocated (bench/rating.ts, with a sampling heap profile; bench/RESULTS.md).
+ * Text with no quote is split here (`UnquotedRecords`); from the first piece with a quote on,
+ * csv-parse reads the rest. The source is read only as fast as batches are taken.
  */
 export async function* csvRecordBatches<T = string>(text: AsyncIterable<string> | Iterable<string>, options: CsvReadOptions<T> = {}): AsyncGenerator<CsvRecord<T>[]> {
+  const pieces: AsyncIterator<string> | Iterator<string> = Symbol.asyncIterator in text ? text[Symbol.asyncIterator]() : text[Symbol.iterator]()
+  const unquoted = new UnquotedRecords<T>(options.cast)
+  const kept = (records: CsvRecord<T>[]) => (options.skipEmptyLines ? records.filter((r) => !isEmpty(r.fields)) : records)
+  try {
+    for (;;) {
+      const next = await pieces.next()
+      if (next.done) {
+        const last = kept(unquoted.end())
+        if (last.length > 0) yield last
+        return
+      }
+      const records = unquoted.take(next.value)
+      if (records === null) {
+        yield* parsedRecordBatches(readOn(unquoted.pending(next.value), pieces), options, unquoted.line, !unquoted.started)
+        return
+      }
+      const batch = kept(records)
+      if (batch.length > 0) yield batch
+    }
+  } finally {
+    await pieces.return?.()
+  }
+}
+
+/** `first`, then the rest of `pieces`. */
+async function* readOn(first: string, pieces: AsyncIterator<string> | Iterator<string>): AsyncGenerator<string> {
+  yield first
+  for (let next = await pieces.next(); !next.done; next = await pieces.next()) yield next.value
+}
+
+const isEmpty = (fields: readonly unknown[]) => fields.length === 1 && (fields[0] === '' || fields[0] === null)
+
+/**
+ * `csvRecordBatches` by csv-parse alone, as it has them: text whose first record starts on line
+ * `firstLine`, with a BOM at its start dropped when `bom` (the tests compare the two readings).
+ */
+export async function* parsedRecordBatches<T>(text: AsyncIterable<string>, options: CsvReadOptions<T>, firstLine: number, bom: boolean): AsyncGenerator<CsvRecord<T>[]> {
   const cast = options.cast
   // No `info` (it doubles csv-parse's cost per record) and no skipping of empty lines: then every
   // record takes one line plus the line breaks inside its fields, so lines are counted here.
   const parserOptions: Options = {
-    bom: true,
+    bom,
     relax_column_count: true,
     // Files mix CRLF and LF (a header typed on one system, rows appended on another).
     record_delimiter: ['\r\n', '\n'],
@@ -56,7 +94,7 @@ export async function* csvRecordBatches<T = string>(text: AsyncIterable<string> 
   // pipeline, not pipe: a source that fails (a body that is not UTF-8) fails the parser, and so
   // the loop below, instead of being an unhandled 'error' event.
   pipeline(Readable.from(text, { objectMode: false }), parser, () => {})
-  let line = 1
+  let line = firstLine
   try {
     for await (const records of readableBatches<T[]>(parser)) {
       const batch: CsvRecord<T>[] = []
@@ -64,13 +102,13 @@ export async function* csvRecordBatches<T = string>(text: AsyncIterable<string> 
         const start = line
         line++
         for (const field of record) if (typeof field === 'string' && field.includes('\n')) line += newlines(field)
-        if (options.skipEmptyLines && record.length === 1 && (record[0] === '' || record[0] === null)) continue
+        if (options.skipEmptyLines && isEmpty(record)) continue
         batch.push({ fields: record, line: start })
       }
       if (batch.length > 0) yield batch
     }
   } catch (error) {
-    throw toSyntaxError(error, line)
+    throw toSyntaxError(error, line, firstLine - 1)
   } finally {
     parser.destroy()
   }
@@ -122,9 +160,10 @@ const newlines = (text: string): number => {
 
 
 /** csv-parse's message ("Invalid Closing Quote: got "x" at line 3 instead of delimiter...") as a reason and a line. */
-function toSyntaxError(error: unknown, next: number): unknown {
+function toSyntaxError(error: unknown, next: number, linesBefore: number): unknown {
   if (!(error instanceof CsvError)) return error
-  const lines = (error as CsvError & { lines?: number }).lines ?? next
+  const counted = (error as CsvError & { lines?: number }).lines
+  const lines = counted === undefined ? next : counted + linesBefore
   // An unclosed quote is only found at the end of the file; csv-parse names about where it opened.
   if (error.code === 'CSV_QUOTE_NOT_CLOSED') return new CsvSyntaxError(lines, 'a quoted field is not closed (it runs to the end of the file)')
   const reason = error.message.replace(/ at line \d+/, '').replace(/\.$/, '')
