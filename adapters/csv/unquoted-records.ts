@@ -7,15 +7,18 @@
  * seventh of an import's CPU in this process (bench/RESULTS.md, session 23).
  */
 export class UnquotedRecords<T> {
-  /** The text after the last line break, waiting for the rest of its line. */
-  private rest = ''
+  /**
+   * The text after the last line break, waiting for the rest of its line: kept as pieces and
+   * joined once a line break comes, so a long line is not copied and searched again each piece.
+   */
+  private rest: string[] = []
   private begun = false
   /** The line the next record starts on (1-based). */
   line = 1
 
   constructor(private readonly cast?: (value: string, quoted: boolean) => T) {}
 
-  /** Whether any text has been taken (a BOM after that is data). */
+  /** Whether the text's start has been read and its BOM dropped (a BOM after that is data). */
   get started(): boolean {
     return this.begun
   }
@@ -26,26 +29,30 @@ export class UnquotedRecords<T> {
    */
   take(piece: string): { fields: T[]; line: number }[] | null {
     if (piece.includes('"')) return null
-    const text = this.begin(this.rest + piece)
+    if (!piece.includes('\n')) {
+      this.rest.push(piece)
+      return []
+    }
+    const text = this.begin(this.pending(piece))
     const records: { fields: T[]; line: number }[] = []
     let from = 0
     for (let at = text.indexOf('\n'); at >= 0; at = text.indexOf('\n', from)) {
       records.push(this.record(text.slice(from, at > from && text.charCodeAt(at - 1) === CR ? at - 1 : at)))
       from = at + 1
     }
-    this.rest = from === 0 ? text : text.slice(from)
+    this.rest = from === text.length ? [] : [from === 0 ? text : text.slice(from)]
     return records
   }
 
   /** The text a full parser reads on with: the unfinished line, then `piece`. */
   pending(piece: string): string {
-    return this.rest + piece
+    return this.rest.length === 0 ? piece : this.rest.join('') + piece
   }
 
   /** At the end of the text: the last line, when it has no line break after it. */
   end(): { fields: T[]; line: number }[] {
-    const last = this.rest
-    this.rest = ''
+    const last = this.begin(this.pending(''))
+    this.rest = []
     return last === '' ? [] : [this.record(last)]
   }
 

@@ -79,4 +79,15 @@ test('a BOM is dropped only at the start of the text', async () => {
   })
 })
 
+test('a line over many pieces is one record, read on from where the pieces before it ended', async () => {
+  const long = 'x'.repeat(1000)
+  const pieces = ['a,', ...Array.from({ length: 300 }, () => long), ',b\r', '\nc,d']
+  const records: { fields: string[]; line: number }[] = []
+  for await (const batch of csvRecordBatches(pieces)) records.push(...batch)
+  assert.equal(records, [
+    { fields: ['a', long.repeat(300), 'b'], line: 1 },
+    { fields: ['c', 'd'], line: 2 },
+  ])
+})
+
 test.run()
