@@ -12,29 +12,25 @@ export class UnquotedRecords<T> {
    * joined once a line break comes, so a long line is not copied and searched again each piece.
    */
   private rest: string[] = []
-  private begun = false
+  /** Whether the text's start has been read and its BOM dropped (a BOM after that is data). */
+  started = false
   /** The line the next record starts on (1-based). */
   line = 1
 
   constructor(private readonly cast?: (value: string, quoted: boolean) => T) {}
 
-  /** Whether the text's start has been read and its BOM dropped (a BOM after that is data). */
-  get started(): boolean {
-    return this.begun
-  }
-
   /**
    * The records `piece` completes, or null if it holds a quote: then the text from the start
    * of the unfinished line is `pending(piece)`, for a full parser to read on from `line`.
    */
-  take(piece: string): { fields: T[]; line: number }[] | null {
+  take(piece: string): Line<T>[] | null {
     if (piece.includes('"')) return null
     if (!piece.includes('\n')) {
       this.rest.push(piece)
       return []
     }
     const text = this.begin(this.pending(piece))
-    const records: { fields: T[]; line: number }[] = []
+    const records: Line<T>[] = []
     let from = 0
     for (let at = text.indexOf('\n'); at >= 0; at = text.indexOf('\n', from)) {
       records.push(this.record(text.slice(from, at > from && text.charCodeAt(at - 1) === CR ? at - 1 : at)))
@@ -50,24 +46,27 @@ export class UnquotedRecords<T> {
   }
 
   /** At the end of the text: the last line, when it has no line break after it. */
-  end(): { fields: T[]; line: number }[] {
+  end(): Line<T>[] {
     const last = this.begin(this.pending(''))
     this.rest = []
     return last === '' ? [] : [this.record(last)]
   }
 
   private begin(text: string): string {
-    if (this.begun || text === '') return text
-    this.begun = true
+    if (this.started || text === '') return text
+    this.started = true
     return text.charCodeAt(0) === BOM ? text.slice(1) : text
   }
 
-  private record(line: string): { fields: T[]; line: number } {
+  private record(line: string): Line<T> {
     const values = line.split(',')
     const cast = this.cast
     return { fields: (cast ? values.map((v) => cast(v, false)) : values) as T[], line: this.line++ }
   }
 }
+
+/** A record and the line it starts on, as `CsvRecord` (csv-records.ts, which reads through this). */
+type Line<T> = { fields: T[]; line: number }
 
 const CR = 13
 const BOM = 0xfeff
