@@ -36,6 +36,13 @@ export interface Database {
    * core the thread would only add work.
    */
   readonly bulkWrites?: BulkWrites
+  /**
+   * Where a pipelined transaction (a billing run's step) runs, reading beside it on
+   * `readsBeside`: Postgres's pipelining connections, so the server makes a batch's writes while
+   * this process plans the next. SQLite has none: on its writes thread, copying a run's rows to
+   * the thread cost more than the overlap gained (bench/RESULTS.md).
+   */
+  readonly pipelinedWrites?: BulkWrites
   close(): Promise<void>
 }
 
@@ -111,6 +118,7 @@ function connectPostgres(url: string, options: ConnectOptions): Database {
     description: `postgres://${safe.host}${safe.pathname}${options.schema ? `#${options.schema}` : ''}`,
     readsBeside: db,
     bulkWrites: bulk.bulkWrites,
+    pipelinedWrites: bulk.bulkWrites,
     close: async () => {
       await bulk.end()
       await db.destroy()

@@ -58,6 +58,8 @@ export interface StoreOptions {
   readonly readsBeside?: Db
   /** Where bulk transactions run (`Database.bulkWrites`). */
   readonly bulkWrites?: BulkWrites
+  /** Where pipelined transactions run (`Database.pipelinedWrites`), reading beside on `readsBeside`. */
+  readonly pipelinedWrites?: BulkWrites
 }
 
 /** What a store and the stores of its transactions share: they are all on one root database. */
@@ -87,6 +89,8 @@ export class KyselyStore implements Store {
   readonly creditControl: CreditControl
   readonly terms: TermSchedule
   private readonly bulkWrites?: BulkWrites
+  private readonly pipelinedWrites?: BulkWrites
+  private readonly readsBeside?: Db
 
   constructor(
     readonly db: Db,
@@ -102,7 +106,7 @@ export class KyselyStore implements Store {
       statistics: new PlannerStatistics(dialect.statistics),
       listJsonSelects: new Map(),
     },
-    /** A bulk transaction's way of sending its inserts of calls ahead (`bulkTransaction`). */
+    /** How a bulk or pipelined transaction sends writes ahead: an import's calls, a billing step's invoices. */
     readonly writeAhead?: WriteAhead,
   ) {
     this.apiKeys = new KyselyApiKeyRepository(db, shared.queries, shared.recentKeys)
@@ -112,11 +116,13 @@ export class KyselyStore implements Store {
     this.ledger = new KyselyLedger(db, dialect, async (table, rows) => {
       shared.statistics.wrote(table, rows)
       if (!inTransaction) await shared.statistics.refresh(db)
-    })
+    }, writeAhead)
     this.runSource = new KyselyBillingRunSource(db, dialect)
     this.runPartitions = new KyselyRunPartitions(db, dialect)
     this.rating = new KyselyRatingData(db, dialect, options.readsBeside, writeAhead)
     this.bulkWrites = options.bulkWrites
+    this.pipelinedWrites = options.pipelinedWrites
+    this.readsBeside = options.readsBeside
     this.receivables = new KyselyReceivables(db, dialect)
     this.changes = new KyselyChangeLog(db, dialect, shared.actor)
     this.webhookOutbox = new KyselyWebhookOutbox(db, dialect)
@@ -204,7 +210,15 @@ export class KyselyStore implements Store {
     return this.committed(bulk((trx, writeAhead) => work(this.within(trx, writeAhead))))
   }
 
-  /** The store of a transaction on `trx`; a bulk transaction sends its inserts of calls with `writeAhead`. */
+  pipelinedTransaction<T>(work: (store: Store, reads: Store) => Promise<T>): Promise<T> {
+    const pipelined = this.pipelinedWrites
+    const reads = this.readsBeside
+    if (!pipelined || !reads || this.inTransaction) return this.transaction((store) => work(store, store))
+    // Reads beside are never in a transaction of their own: the store says so, so that it reads as one.
+    return this.committed(pipelined((trx, writeAhead) => work(this.within(trx, writeAhead), new KyselyStore(reads, this.dialect, this.resources, {}, true, this.shared))))
+  }
+
+  /** The store of a transaction on `trx`; a bulk or pipelined transaction sends writes ahead with `writeAhead`. */
   private within(trx: Db, writeAhead?: WriteAhead): Store {
     return new KyselyStore(trx, this.dialect, this.resources, {}, true, this.shared, writeAhead)
   }

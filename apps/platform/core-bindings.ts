@@ -36,7 +36,7 @@ export function coreBindings(config: PlatformConfig, database: Database): Contai
     bind<Store>(TYPES.Store)
       .toResolvedValue(
         (db: Database, resources: ReadonlyMap<ResourceName, Resource>) =>
-          new KyselyStore(db.db, db.dialect, resources, { keyCacheMs: config.keyCacheMs ?? DEFAULT_KEY_CACHE_MS, actor: currentActor, readsBeside: db.readsBeside, bulkWrites: db.bulkWrites }),
+          new KyselyStore(db.db, db.dialect, resources, { keyCacheMs: config.keyCacheMs ?? DEFAULT_KEY_CACHE_MS, actor: currentActor, readsBeside: db.readsBeside, bulkWrites: db.bulkWrites, pipelinedWrites: db.pipelinedWrites }),
         [TYPES.Database, TYPES.Resources],
       )
       .inSingletonScope()

@@ -3,6 +3,7 @@ import type { BillingRun } from '../fields/entity.js'
 import { effectiveStateOn, type LifecycleEvent } from '../lifecycle/events.js'
 import type { PlatformContext } from '../platform.js'
 import type { Store } from '../ports/store.js'
+import type { LedgerWrites } from '../ports/ledger.js'
 import { planLedgerDiff, type BillingCutoff } from './feature-billing.js'
 import { reconciledMark } from './reconciled-mark.js'
 import { ledgerWrites, mergeWrites } from './ledger-writes.js'
@@ -13,18 +14,36 @@ import { billCalls } from './bill-calls.js'
 import { hasCreditLimits } from '../credit/credit-alerts.js'
 
 /**
- * Charges one batch of customers through the cutoff and raises their invoices. A feature whose
- * reconciled mark matches its inputs is skipped: its ledger already holds what a plan would
- * write (see `reconciledMark`), so neither its ledger rows are read nor is it planned.
+ * A batch of customers read and planned (`planBatch`), its writes not yet made (`writeBatch`).
+ * Planning reads nothing another batch writes (a batch's customers, features and ledger rows
+ * are its own), so the next batch is read and planned beside the transaction while this one is
+ * written (`Store.pipelinedTransaction`).
  */
-export async function billBatch(ctx: PlatformContext, store: Store, run: BillingRun, cutoff: DateOnly, customers: RunCustomer[], numbers: NumberSettings) {
+export interface PlannedBatch {
+  readonly customers: readonly RunCustomer[]
+  readonly events: ReadonlyMap<string, LifecycleEvent[]>
+  readonly merged: LedgerWrites & { readonly reconciled: ReadonlyMap<string, string> }
+  /** Customers whose ledger rows the plan changes. */
+  readonly written: ReadonlySet<string>
+  /** Features planned (their reconciled marks did not match). */
+  readonly planned: number
+  /** The batch's customers with a number that has a credit limit. */
+  readonly numberLimited: readonly string[]
+}
+
+/**
+ * Reads a batch of customers on `reads` and plans their charges through the cutoff. A feature
+ * whose reconciled mark matches its inputs is skipped: its ledger already holds what a plan
+ * would write (see `reconciledMark`), so neither its ledger rows are read nor is it planned.
+ */
+export async function planBatch(ctx: PlatformContext, reads: Store, run: BillingRun, cutoff: DateOnly, customers: readonly RunCustomer[], numbers: NumberSettings): Promise<PlannedBatch> {
   const ids = customers.map((c) => c.id)
   const [first, last] = [ids[0], ids.at(-1)!]
   // The batch is every customer from its first ID to its last (a page in ID order).
-  const marked = await store.runSource.featuresOf(first, last)
-  const events = groupEvents(await store.lifecycle.eventsOfCustomers(ids))
+  const marked = await reads.runSource.featuresOf(first, last)
+  const events = groupEvents(await reads.lifecycle.eventsOfCustomers(ids))
   const byID = new Map(customers.map((c) => [c.id, c]))
-  const inputs = await billingInputs(store, ctx.presets, marked.map((m) => m.feature), byID)
+  const inputs = await billingInputs(reads, ctx.presets, marked.map((m) => m.feature), byID)
   const due: { item: RunFeature; customer: RunCustomer; input: BillingInput; at: BillingCutoff; mark: string }[] = []
   for (const { feature: item, mark } of marked) {
     const customer = item.customerID ? byID.get(item.customerID) : undefined
@@ -36,10 +55,9 @@ export async function billBatch(ctx: PlatformContext, store: Store, run: Billing
     const inputsMark = reconciledMark(input.feature, input.history, at)
     if (inputsMark !== mark) due.push({ item, customer, input, at, mark: inputsMark })
   }
-  const ledger = await store.ledger.engineRows(due.map((d) => d.item.id))
+  const ledger = await reads.ledger.engineRows(due.map((d) => d.item.id))
   const now = ctx.clock.now()
   const reconciled = new Map<string, string>()
-  // Customers this batch writes to: only their credit alerts can change (below).
   const written = new Set<string>()
   const plans = due.map(({ item, customer, input, at, mark }) => {
     const diff = planLedgerDiff(input.feature, input.history, ledger.get(item.id) ?? [], at)
@@ -48,26 +66,49 @@ export async function billBatch(ctx: PlatformContext, store: Store, run: Billing
     if (writes.features.length > 0) written.add(customer.id)
     return writes
   })
-  const merged = { ...mergeWrites(plans), reconciled }
+  // Few numbers have a call-charge minimum or a credit limit, and most platforms none: their
+  // customers are read only when some number has one (two reads a batch showed in the run's
+  // peak RSS, bench/billing-run.ts).
+  const numberLimited = numbers.creditLimits ? await reads.creditControl.withNumberCreditLimitsBetween(first, last) : []
+  return { customers, events, merged: { ...mergeWrites(plans), reconciled }, written, planned: due.length, numberLimited }
+}
+
+/** What a batch's writes came to; `written` settles once the database has made them all (see `RaisedInvoices`). */
+export interface BatchOutcome {
+  readonly invoices: number
+  /** Customers whose held credit is allocated once the step's batches are written. */
+  readonly settle: readonly string[]
+  /** Customers with a credit limit this batch wrote to: their alerts are measured. */
+  readonly limited: readonly string[]
+  readonly writes: number
+  readonly written: Promise<void>
+}
+
+/**
+ * Writes a planned batch: its ledger rows, its calls' charges and its invoices. It returns once
+ * the last writes are sent, not answered (`written`): the caller plans the next batch meanwhile.
+ */
+export async function writeBatch(ctx: PlatformContext, store: Store, run: BillingRun, cutoff: DateOnly, batch: PlannedBatch, numbers: NumberSettings): Promise<BatchOutcome> {
+  const { customers, events, merged } = batch
+  const ids = customers.map((c) => c.id)
+  // Customers this batch writes to: only their credit alerts can change (below).
+  const written = new Set(batch.written)
   // New rows are inserted with the invoices, already on them (see raiseInvoices).
   await store.ledger.write({ ...merged, inserts: [] })
   for (const id of await billCalls(ctx, store, customers, cutoff, events, run.id)) written.add(id)
-  // Few numbers have a call-charge minimum or a credit limit, and most platforms none: they are
-  // read only when some number has one (two reads a batch showed in the run's peak RSS,
-  // bench/billing-run.ts), and only when needed (a re-run of a cutoff writes nothing).
-  const minimums = () => (numbers.minimums ? store.receivables.numberMinimums(first, last) : Promise.resolve([]))
+  // Read only once some customer has lines to invoice (a re-run of a cutoff has none).
+  const minimums = () => (numbers.minimums ? store.receivables.numberMinimums(ids[0], ids.at(-1)!) : Promise.resolve([]))
   const raised = await raiseInvoices(ctx, store, run, customers, cutoff, events, merged.inserts, minimums)
   for (const id of raised.invoiced) written.add(id)
   // Charges, calls and invoices change credit alerts: the customers with a limit that this batch
   // wrote to are measured. The others' alerts are as their last write left them.
-  const numberLimited = numbers.creditLimits && written.size > 0 ? await store.creditControl.withNumberCreditLimitsBetween(first, last) : []
-  const limited = new Set([...customers.filter(hasCreditLimits).map((c) => c.id), ...numberLimited])
+  const limited = new Set([...customers.filter(hasCreditLimits).map((c) => c.id), ...batch.numberLimited])
   return {
     invoices: raised.count,
     settle: raised.settle,
     limited: ids.filter((id) => limited.has(id) && written.has(id)),
-    planned: due.length,
     writes: merged.inserts.length + merged.updates.length + merged.deletes.length,
+    written: raised.written,
   }
 }
 

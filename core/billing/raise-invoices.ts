@@ -31,7 +31,8 @@ function invoiceThrough(run: BillingRun, customer: RunCustomer, cutoff: DateOnly
  * batch's new ledger rows, not yet written: the ledger inserts them with the invoices, already
  * on them, which saved updating every row again (bench/billing-run.ts). `numberMinimums` reads
  * the batch's numbers' call-charge minimums, only once some customer has lines to invoice (a
- * re-run of a cutoff has none). Returns the customers invoiced, and those whose credit to settle.
+ * re-run of a cutoff has none). Returns the customers invoiced, those whose credit to settle, and
+ * when the writes are made (`written`).
  */
 export async function raiseInvoices(
   ctx: PlatformContext,
@@ -42,7 +43,7 @@ export async function raiseInvoices(
   events: ReadonlyMap<string, LifecycleEvent[]>,
   inserts: readonly ValuesOf<Transaction>[] = [],
   numberMinimums: () => Promise<readonly NumberMinimum[]> = async () => [],
-): Promise<{ count: number; invoiced: string[]; settle: string[] }> {
+): Promise<{ count: number; invoiced: string[]; settle: string[]; written: Promise<void> }> {
   const invoiceDate = run.invoiceDate ?? ctx.clock.today()
   const billable = customers.filter((customer) => {
     if (!effectiveStateOn(events.get(`customers:${customer.id}`) ?? [], cutoff).billable) return false
@@ -186,14 +187,21 @@ export async function raiseInvoices(
     }
     raise(customer, [], inserted, net, vat, false)
   }
-  const stored = await store.ledger.raiseInvoices(invoices, run.id, rows)
-  for (const customer of finalBills) await store.repository('customers').update(customer.id, { finalInvoicedDate: customer.finalBillDate })
-  await clearNextMessages(ctx, store, messagesUsed)
-  // Announced in the batch's transaction (contract 12: an outbox), from the rows just written:
-  // the database writing each invoice's JSON again took twice as long (bench/RESULTS.md).
-  await appendEvents(store, ctx.clock, 'invoice.raised', ctx.resources.get('invoices')!, stored)
+  const raised = await store.ledger.raiseInvoices(invoices, run.id, rows)
+  // The writes after the invoices wait behind them at the database, not here: the caller plans
+  // its next batch meanwhile, and `written` settles with them all (see `RaisedInvoices`).
+  const after = (async () => {
+    for (const customer of finalBills) await store.repository('customers').update(customer.id, { finalInvoicedDate: customer.finalBillDate })
+    await clearNextMessages(ctx, store, messagesUsed)
+    // Announced in the batch's transaction (contract 12: an outbox), from the rows just written:
+    // the database writing each invoice's JSON again took twice as long (bench/RESULTS.md).
+    await appendEvents(store, ctx.clock, 'invoice.raised', ctx.resources.get('invoices')!, raised.invoices)
+  })()
+  const written = Promise.all([raised.written, after]).then(() => undefined)
+  // Failed, it is thrown where the caller awaits it; a rejection nobody awaits yet would end the process.
+  written.catch(() => undefined)
   // The caller allocates their credit once the batch's objects are gone, for a step's batches at once (bill-partition.ts).
-  return { count: invoices.length, invoiced: invoices.map((i) => i.values.customerID!), settle }
+  return { count: invoices.length, invoiced: invoices.map((i) => i.values.customerID!), settle, written }
 }
 
 const CALL_CHARGES = 'Call Charges'

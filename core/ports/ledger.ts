@@ -18,6 +18,17 @@ export interface LedgerWrites {
   readonly reconciled?: ReadonlyMap<string, string>
 }
 
+/**
+ * A batch's invoices as stored, and when the database has them: in a pipelined transaction
+ * (`Store.pipelinedTransaction`) the writes are sent at once and answered later, so the caller
+ * goes on while they are made. `written` rejects if they fail; the transaction must not commit
+ * before it settles.
+ */
+export interface RaisedInvoices {
+  readonly invoices: Invoice[]
+  readonly written: Promise<void>
+}
+
 /** An unapproved transaction that an invoice may take. */
 export interface Invoiceable {
   readonly id: string
@@ -66,7 +77,7 @@ export interface Ledger {
    * and on it, instead of being inserted and then updated; the others go in unapproved.
    * Returns the invoices as stored (their IDs and every transaction on them), as GET reads them.
    */
-  raiseInvoices(invoices: readonly NewInvoice[], billingRunID: string, inserts?: readonly ValuesOf<Transaction>[]): Promise<Invoice[]>
+  raiseInvoices(invoices: readonly NewInvoice[], billingRunID: string, inserts?: readonly ValuesOf<Transaction>[]): Promise<RaisedInvoices>
   /** How many invoices a billing run raised and their total (summed by the database, not read back). */
   runInvoiceTotals(billingRunID: string): Promise<{ amount: Money; count: number }>
 }

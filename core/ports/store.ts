@@ -57,6 +57,15 @@ export interface Store {
    * while the last are written.
    */
   bulkTransaction<T>(work: (store: Store) => Promise<T>): Promise<T>
+  /**
+   * A transaction, all-or-nothing as `transaction`, whose bulk writes (`Ledger.raiseInvoices`)
+   * are sent without waiting for their answers where the database allows (Postgres), with
+   * `reads`, a store that reads beside it on another connection: what is committed, without the
+   * transaction's own writes and without waiting for them. So `work` reads and plans its next
+   * writes while the database makes the last. Elsewhere it is `transaction`, and `reads` is the
+   * transaction's own store.
+   */
+  pipelinedTransaction<T>(work: (store: Store, reads: Store) => Promise<T>): Promise<T>
   /** Serialises work on one key across processes for the rest of the transaction. */
   lock(key: string): Promise<void>
 }

@@ -17,22 +17,23 @@ import { activeTargets } from '../support/targets.js'
 async function pageSizes(h: Harness, options: RunOptions): Promise<{ sizes: number[]; customers: number | undefined }> {
   const store = h.platform.context.store
   const sizes: number[] = []
-  const original = store.transaction.bind(store)
-  ;(store as { transaction: Store['transaction'] }).transaction = (work) =>
-    original((trx) => {
-      const read = trx.runSource.customersAfter.bind(trx.runSource)
-      trx.runSource.customersAfter = async (after, limit, last) => {
+  const original = store.pipelinedTransaction.bind(store)
+  ;(store as { pipelinedTransaction: Store['pipelinedTransaction'] }).pipelinedTransaction = (work) =>
+    original((trx, reads) => {
+      // A step reads its pages beside its writes (`reads`, the transaction's own store where there is no other connection).
+      const read = reads.runSource.customersAfter.bind(reads.runSource)
+      reads.runSource.customersAfter = async (after, limit, last) => {
         const page = await read(after, limit, last)
         sizes.push(page.length)
         return page
       }
-      return work(trx)
+      return work(trx, reads)
     })
   try {
     const outcome = await runNextBillingRun(h.platform.context, options)
     return { sizes, customers: outcome?.customers }
   } finally {
-    ;(store as { transaction: Store['transaction'] }).transaction = original
+    ;(store as { pipelinedTransaction: Store['pipelinedTransaction'] }).pipelinedTransaction = original
   }
 }
 
@@ -74,19 +75,19 @@ for (const target of activeTargets()) {
     await request(h, '2026-04-30')
     const stop = new AbortController()
     const store = h.platform.context.store
-    const original = store.transaction.bind(store)
-    ;(store as { transaction: Store['transaction'] }).transaction = (work) =>
-      original((trx) => {
+    const original = store.pipelinedTransaction.bind(store)
+    ;(store as { pipelinedTransaction: Store['pipelinedTransaction'] }).pipelinedTransaction = (work) =>
+      original((trx, reads) => {
         const bill = trx.ledger.raiseInvoices.bind(trx.ledger)
         trx.ledger.raiseInvoices = async (...args) => {
           const raised = await bill(...args)
           stop.abort() // during the first batch
           return raised
         }
-        return work(trx)
+        return work(trx, reads)
       })
     const first = await runNextBillingRun(h.platform.context, { batchSize: 2, signal: stop.signal }).finally(() => {
-      ;(store as { transaction: Store['transaction'] }).transaction = original
+      ;(store as { pipelinedTransaction: Store['pipelinedTransaction'] }).pipelinedTransaction = original
     })
     assert.is(first?.status, 'Interrupted')
     assert.is(first?.customers, 2, 'the batch in hand, and no other')

@@ -100,14 +100,14 @@ for (const target of activeTargets()) {
     const id = await requestRun(h, '2027-01-31')
     const stop = new AbortController()
     let batches = 0
-    const originalTransaction = h.platform.context.store.transaction.bind(h.platform.context.store)
-    ;(h.platform.context.store as any).transaction = async (work: any) => {
+    const originalTransaction = h.platform.context.store.pipelinedTransaction.bind(h.platform.context.store)
+    ;(h.platform.context.store as any).pipelinedTransaction = async (work: any) => {
       const result = await originalTransaction(work)
       if (++batches === 2) stop.abort() // "killed" after the second transaction (three batches each)
       return result
     }
     const first = await runNextBillingRun(h.platform.context, { batchSize: 1, signal: stop.signal })
-    ;(h.platform.context.store as any).transaction = originalTransaction
+    ;(h.platform.context.store as any).pipelinedTransaction = originalTransaction
     assert.is(first?.status, 'Interrupted')
     assert.is((await h.request('GET', `/billingRuns/${id}`)).body.status, 'Running')
     const resumed = await runNextBillingRun(h.platform.context, { batchSize: 1 })

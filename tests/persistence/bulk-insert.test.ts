@@ -65,6 +65,24 @@ for (const name of activeTargets()) {
     assert.equal(await stored(database), expected)
   })
 
+  test('with `send`, every statement is sent before the first is answered, and the insert settles with their answers', async ({ database }) => {
+    const d = database.dialect
+    const arrays = Array.from({ length: ROWS }, (_, k) => [d.encodeId(String(k + 1)), labelOf(k + 1), d.encodeBigint(amountOf(k + 1))])
+    let sent = 0
+    let answered = 0
+    const inserted = d.bulkInsert(database.db, 'bulk_probe', columns(database), arrays, {
+      send: (query) => {
+        sent++
+        assert.is(answered, 0, 'sent before any answer')
+        return database.db.executeQuery(query).finally(() => answered++)
+      },
+    })
+    assert.ok(sent >= 2, `several statements sent at once (${sent})`)
+    await inserted
+    assert.is(answered, sent, 'settled once every statement is answered')
+    assert.equal(await stored(database), expected)
+  })
+
   test('insertColumns stores rows given as columns, skips conflicts and counts only the rows it stored', async ({ database }) => {
     // connect()'s dialect (SQLite: a one-row statement run for each row; Postgres: column
     // arrays), and on SQLite also an embedder's (multi-row VALUES lists).

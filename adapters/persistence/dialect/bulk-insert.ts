@@ -1,4 +1,4 @@
-import type { ColumnDataType } from 'kysely'
+import type { ColumnDataType, CompiledQuery, QueryResult } from 'kysely'
 import type { Db } from '../schema/tables.js'
 import type { BulkRows } from './bulk-rows.js'
 
@@ -11,6 +11,11 @@ export interface BulkColumn {
 /** What a bulk insert adds to its statement: a conflict clause (written for both dialects). */
 export interface BulkOptions {
   readonly onConflict?: string
+  /**
+   * Sends each statement at once, not after the last one's answer (`WriteAhead`): the insert's
+   * statements then queue at the database together, and are awaited together.
+   */
+  readonly send?: (query: CompiledQuery) => Promise<QueryResult<unknown>>
 }
 
 /** How many rows are written at once (imports, billing runs, restores). */

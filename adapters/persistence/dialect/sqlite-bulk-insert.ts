@@ -14,14 +14,18 @@ export const sqliteBulkInsert: BulkInsertDialect = {
   async bulkInsert(db, table, columns, rows, options = {}) {
     const perStatement = Math.max(1, Math.floor(MAX_PARAMETERS / Math.max(1, columns.length)))
     const width = columns.length
+    const sent: Promise<unknown>[] = []
     for (let i = 0; i < rows.length; i += perStatement) {
       const count = Math.min(perStatement, rows.length - i)
       // Filled by index into an array of its final length: pushing 30,000 values grew and copied
       // it a dozen times per statement, the largest allocation of a billing run.
       const parameters: unknown[] = new Array(count * width)
       writeRows(rows, i, i + count, width, parameters)
-      await db.executeQuery(CompiledQuery.raw(valuesInsertSql(placeholder, table, columns.map((c) => c.name), count, options.onConflict), parameters))
+      const query = CompiledQuery.raw(valuesInsertSql(placeholder, table, columns.map((c) => c.name), count, options.onConflict), parameters)
+      if (options.send) sent.push(options.send(query))
+      else await db.executeQuery(query)
     }
+    await Promise.all(sent)
   },
   async widenPageCache(db, mib) {
     const before = Number((await sql<{ cache_size: number }>`pragma cache_size`.execute(db)).rows[0]?.cache_size ?? -2000)

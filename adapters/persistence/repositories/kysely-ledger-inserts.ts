@@ -3,12 +3,13 @@ import { generatedFunction } from '../../../core/codegen/generated-function.js'
 import { catalogue } from '../../../core/fields/catalogue.js'
 import type { Field } from '../../../core/fields/field.js'
 import type { FieldValue, Values } from '../../../core/fields/item.js'
-import type { NewInvoice } from '../../../core/ports/ledger.js'
+import type { NewInvoice, RaisedInvoices } from '../../../core/ports/ledger.js'
 import type { Invoice } from '../../../core/fields/entity.js'
 import type { RowWriter } from '../dialect/bulk-rows.js'
 import type { DatabaseDialect } from '../dialect/dialect.js'
 import { columnType } from '../schema/columns.js'
 import { RowCodec } from '../row-codec.js'
+import type { WriteAhead } from '../bulk-writes.js'
 
 const CHUNK = 500
 /** Set here for rows inserted on an invoice, whatever the row says. */
@@ -29,7 +30,7 @@ interface Placement {
  * outside its planning (bench/billing-run.ts). With a placement, rows carry their reserved IDs,
  * and those on an invoice go in approved and on it.
  */
-export async function insertLedgerRows(db: Db, dialect: DatabaseDialect, inserts: readonly Values[], placed?: Placement): Promise<void> {
+export async function insertLedgerRows(db: Db, dialect: DatabaseDialect, inserts: readonly Values[], placed?: Placement, send?: WriteAhead): Promise<void> {
   if (inserts.length === 0) return
   const codec = new RowCodec(catalogue.transactions, dialect)
   const fields = storedFields(inserts).filter((f) => !placed || !PLACED.includes(f.name))
@@ -55,7 +56,7 @@ export async function insertLedgerRows(db: Db, dialect: DatabaseDialect, inserts
     : { length: inserts.length, write: (i, into, at) => writeFields(inserts[i], into, at) }
   const types = new Map(fields.map((f) => [f.name, columnType(f, dialect)]))
   const typed = columns.map((name) => ({ name, type: name === 'id' ? dialect.idRefType : (types.get(name) ?? columnType(byName.get(name)!, dialect)) }))
-  await dialect.bulkInsert(db, 'transactions', typed, rows)
+  await dialect.bulkInsert(db, 'transactions', typed, rows, { send })
 }
 
 /** The codec's encoding of one field, as a function of the value alone (undefined is null, as in the codec). */
@@ -132,7 +133,9 @@ function storedFields(inserts: readonly Values[]): Field[] {
 /**
  * A run's invoices for a batch (see `Ledger.raiseInvoices`): IDs reserved for the new rows so
  * each invoice can list them, the invoices inserted, the new rows inserted on them, and the
- * rows already in the ledger put on them. Returns the invoices as stored.
+ * rows already in the ledger put on them. With `send` (a pipelined transaction's `WriteAhead`),
+ * the writes are sent together and the invoices returned at once, `written` settling with their
+ * answers: the database goes from one write to the next while this process plans the next batch.
  */
 export async function raiseRunInvoices(
   db: Db,
@@ -140,11 +143,15 @@ export async function raiseRunInvoices(
   invoices: readonly NewInvoice[],
   billingRunID: string,
   inserts: readonly Values[],
-): Promise<Invoice[]> {
+  send?: WriteAhead,
+): Promise<RaisedInvoices> {
   const run = dialect.encodeId(billingRunID)
   const ids = await dialect.reserveIds(db, 'transactions', inserts.length)
   /** Per new row, the ID of the invoice it goes on, or null. */
   const invoiceIDs: unknown[] = new Array(inserts.length).fill(null)
+  // Sent ahead, the writes are answered together (`written`); otherwise each is awaited in turn.
+  const writes: Promise<unknown>[] = []
+  const put = async (write: Promise<unknown>) => void (send ? writes.push(write) : await write)
   let stored: Invoice[] = []
   if (invoices.length) {
     // The invoices' IDs are reserved too, so the rows know them without the insert returning anything.
@@ -155,17 +162,17 @@ export async function raiseRunInvoices(
     const names = Object.keys(encoded[0])
     const columns = [{ name: 'id', type: dialect.idRefType }, ...names.map((name) => ({ name, type: columnType(catalogue.invoices.byName.get(name)!, dialect) }))]
     const rows = encoded.map((r, n) => [dialect.encodeBigint(newInvoiceIds[n]), ...names.map((name) => r[name] ?? null)])
-    await dialect.bulkInsert(db, 'invoices', columns, rows)
+    await put(dialect.bulkInsert(db, 'invoices', columns, rows, { send }))
     invoices.forEach((invoice, n) => {
       const id = dialect.encodeBigint(newInvoiceIds[n])
       for (const k of invoice.inserted) invoiceIDs[k] = id
     })
   }
-  await insertLedgerRows(db, dialect, inserts, { ids, invoiceIDs, billingRunID: run })
+  await put(insertLedgerRows(db, dialect, inserts, { ids, invoiceIDs, billingRunID: run }, send))
   // Rows already in the ledger go on their customer's invoice of this run (unique by run and customer).
   const existing = invoices.flatMap((i) => i.transactionIDs)
   for (let i = 0; i < existing.length; i += CHUNK) {
-    await db
+    const update = db
       .updateTable('transactions')
       .set((eb) => ({
         approved: 1,
@@ -177,7 +184,10 @@ export async function raiseRunInvoices(
           .whereRef('invoices.customerID', '=', 'transactions.customerID'),
       }))
       .where('id', 'in', existing.slice(i, i + CHUNK).map((x) => dialect.encodeId(x)))
-      .execute()
+    await put(send ? send(update.compile()) : update.execute())
   }
-  return stored
+  const written = Promise.all(writes).then(() => undefined)
+  // Failed, it is thrown where the caller awaits it; a rejection nobody awaits yet would end the process.
+  written.catch(() => undefined)
+  return { invoices: stored, written }
 }

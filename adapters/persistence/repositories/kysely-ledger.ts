@@ -5,12 +5,12 @@ import type { DateOnly } from '../../../core/dates/date-only.js'
 import { catalogue } from '../../../core/fields/catalogue.js'
 import { fromUnits, ZERO, type Money } from '../../../core/money/money.js'
 import type { Item, Values } from '../../../core/fields/item.js'
-import type { Invoiceable, Ledger, LedgerWrites, NewInvoice } from '../../../core/ports/ledger.js'
-import type { Invoice } from '../../../core/fields/entity.js'
+import type { Invoiceable, Ledger, LedgerWrites, NewInvoice, RaisedInvoices } from '../../../core/ports/ledger.js'
 import type { DatabaseDialect } from '../dialect/dialect.js'
 import { RowCodec } from '../row-codec.js'
 import { insertLedgerRows, raiseRunInvoices } from './kysely-ledger-inserts.js'
 import { KyselyLedgerMarks } from './kysely-ledger-marks.js'
+import type { WriteAhead } from '../bulk-writes.js'
 
 const CHUNK = 500
 /** Features per ledger read: a billing run's whole batch (2,500 features) in one round trip, not five. */
@@ -26,6 +26,8 @@ export class KyselyLedger implements Ledger {
     private readonly dialect: DatabaseDialect,
     /** Told the rows each write adds to, changes in or removes from a table (see `PlannerStatistics`). */
     private readonly wrote: (table: string, rows: number) => Promise<void> = async () => {},
+    /** A pipelined transaction's way of sending writes ahead (a billing run's step): a batch's invoices and rows go together. */
+    private readonly send?: WriteAhead,
   ) {
     this.codec = new RowCodec(catalogue.transactions, dialect)
     this.marks = new KyselyLedgerMarks(db, dialect)
@@ -166,11 +168,11 @@ export class KyselyLedger implements Ledger {
     return { amount: fromUnits(this.dialect.decodeBigint(r.amount ?? 0)), count: Number(r.count) }
   }
 
-  async raiseInvoices(invoices: readonly NewInvoice[], billingRunID: string, inserts: readonly Values[] = []): Promise<Invoice[]> {
-    const stored = await raiseRunInvoices(this.db, this.dialect, invoices, billingRunID, inserts)
+  async raiseInvoices(invoices: readonly NewInvoice[], billingRunID: string, inserts: readonly Values[] = []): Promise<RaisedInvoices> {
+    const raised = await raiseRunInvoices(this.db, this.dialect, invoices, billingRunID, inserts, this.send)
     await this.wrote('invoices', invoices.length)
     // The batch's new rows, and the rows already in the ledger that went on the invoices.
     await this.wrote('transactions', invoices.reduce((n, i) => n + i.transactionIDs.length, inserts.length))
-    return stored
+    return raised
   }
 }

@@ -1,0 +1,112 @@
+import { suite } from 'uvu'
+import * as assert from 'uvu/assert'
+import { sql } from 'kysely'
+import { runNextBillingRun } from '../../core/billing/run-billing.js'
+import type { Store } from '../../core/ports/store.js'
+import { newCustomer, newFeature } from '../support/billing.js'
+import { openHarness, type Harness } from '../support/harness.js'
+import { activeTargets } from '../support/targets.js'
+
+/**
+ * `Store.pipelinedTransaction`, a billing run's step: on Postgres its invoices are sent without
+ * waiting for their answers and the next batch is read beside the transaction while they are
+ * written; elsewhere it is an ordinary transaction. Either way a step is all-or-nothing, and a
+ * write the database refuses is the error the run reports. Written once, run against every database.
+ */
+const CUSTOMERS = 6
+
+for (const target of activeTargets()) {
+  const test = suite<{ h: Harness; customers: string[] }>(`billing steps planned while the last batch is written [${target}]`)
+  test.before(async (ctx) => {
+    ctx.h = await openHarness(target, { now: '2026-01-01T00:00:00Z' })
+    ctx.customers = []
+    for (let i = 0; i < CUSTOMERS; i++) {
+      const c = await newCustomer(ctx.h)
+      ctx.customers.push(c)
+      await newFeature(ctx.h, c, { startDate: '2026-01-01', serviceCharge: '10.00', serviceChargeInterval: 'Monthly' })
+    }
+  })
+  test.after(async (ctx) => ctx.h.close())
+
+  const request = async (h: Harness, cutoffDate: string) => {
+    const r = await h.request('POST', '/billingRuns', { cutoffDate, invoiceDate: cutoffDate, status: 'Requested' })
+    assert.is(r.status, 201, JSON.stringify(r.body))
+    return r.body.id as string
+  }
+  const count = async (h: Harness, table: 'invoices' | 'transactions') =>
+    Number((await h.platform.database.db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n)
+  const status = async (h: Harness, run: string) => (await h.request('GET', `/billingRuns/${run}`)).body.status
+
+  test('reads beside the transaction where the database pipelines (Postgres), and in it elsewhere', async ({ h, customers }) => {
+    const store = h.platform.context.store
+    const [customer] = customers
+    const seen = await store.pipelinedTransaction(async (trx, reads) => {
+      await trx.creditControl.setCreditAlerts(customer, ['creditLimit'])
+      return (await reads.repository('customers').get(customer))?.creditAlerts
+    })
+    assert.equal(seen, target === 'postgres' ? [] : ['creditLimit'], 'Postgres reads what is committed; SQLite reads in the transaction')
+    assert.equal((await store.repository('customers').get(customer))?.creditAlerts, ['creditLimit'], 'committed with the transaction')
+    await store.creditControl.setCreditAlerts(customer, [])
+  })
+
+  test('a batch whose writes fail once sent fails its whole step: nothing of it is kept, and the next run bills everyone once', async ({ h }) => {
+    const run = await request(h, '2026-01-31')
+    const store = h.platform.context.store
+    const original = store.pipelinedTransaction.bind(store)
+    let raised = 0
+    ;(store as { pipelinedTransaction: Store['pipelinedTransaction'] }).pipelinedTransaction = (work) =>
+      original((trx, reads) => {
+        const raise = trx.ledger.raiseInvoices.bind(trx.ledger)
+        trx.ledger.raiseInvoices = async (...args) => {
+          const result = await raise(...args)
+          if (++raised !== 2) return result
+          // The second batch's writes, as if the database refused them after they were sent.
+          const written = result.written.then(() => Promise.reject(new Error('injected: the batch was refused')))
+          written.catch(() => undefined)
+          return { ...result, written }
+        }
+        return work(trx, reads)
+      })
+    const error = await runNextBillingRun(h.platform.context, { batchSize: 2 })
+      .then(() => null, (e: Error) => e)
+      .finally(() => {
+        ;(store as { pipelinedTransaction: Store['pipelinedTransaction'] }).pipelinedTransaction = original
+      })
+    assert.match(error?.message ?? '', /injected/, 'the failed write is the error the run reports')
+    assert.is(await status(h, run), 'Failed')
+    assert.is(await count(h, 'invoices'), 0, 'the first batch, in the same step, is rolled back with the second')
+    assert.is(await count(h, 'transactions'), 0)
+    const again = await request(h, '2026-01-31')
+    assert.is((await runNextBillingRun(h.platform.context, { batchSize: 2 }))?.status, 'Complete')
+    assert.is(await status(h, again), 'Complete')
+    assert.is(await count(h, 'invoices'), CUSTOMERS, 'one invoice each')
+    assert.is(await count(h, 'transactions'), CUSTOMERS, 'one charge each')
+  })
+
+  test('an insert the database refuses is the error reported, not the statements it refused after it', async ({ h }) => {
+    const db = h.platform.database.db
+    // The invoices' ID generator moved back: the next invoices a run reserves IDs for already exist.
+    const moveBack = () =>
+      target === 'postgres'
+        ? sql`select setval(pg_get_serial_sequence('invoices', 'id'), 1)`.execute(db)
+        : sql`update sqlite_sequence set seq = 1 where name = 'invoices'`.execute(db)
+    const restore = () =>
+      target === 'postgres'
+        ? sql`select setval(pg_get_serial_sequence('invoices', 'id'), (select max(id) from invoices))`.execute(db)
+        : sql`update sqlite_sequence set seq = (select max(id) from invoices) where name = 'invoices'`.execute(db)
+    const before = await count(h, 'invoices')
+    const run = await request(h, '2026-02-28')
+    await moveBack()
+    const error = (await runNextBillingRun(h.platform.context, { batchSize: 2 }).then(() => null, (e: unknown) => e)) as { code?: string } | null
+    await restore()
+    assert.ok(error, 'the run fails')
+    assert.ok(['23505', 'SQLITE_CONSTRAINT_PRIMARYKEY'].includes(String(error?.code)), `a duplicate key, not ${error?.code}`)
+    assert.is(await status(h, run), 'Failed')
+    assert.is(await count(h, 'invoices'), before, 'nothing of the failed step')
+    await request(h, '2026-02-28')
+    assert.is((await runNextBillingRun(h.platform.context, { batchSize: 2 }))?.status, 'Complete')
+    assert.is(await count(h, 'invoices'), before + CUSTOMERS)
+  })
+
+  test.run()
+}
