@@ -214,7 +214,7 @@ export class KyselyStore implements Store {
     const pipelined = this.pipelinedWrites
     const reads = this.readsBeside
     if (!pipelined || !reads || this.inTransaction) return this.transaction((store) => work(store, store))
-    // Reads beside are never in a transaction of their own: the store says so, so that it reads as one.
+    // Marked as within a transaction: the reads store opens none of its own and leaves the planner's statistics to the commit.
     return this.committed(pipelined((trx, writeAhead) => work(this.within(trx, writeAhead), new KyselyStore(reads, this.dialect, this.resources, {}, true, this.shared))))
   }
 
