@@ -3,8 +3,8 @@
  * record a line, at `\n` or `\r\n` (a lone `\r` is data), fields at commas, a UTF-8 BOM dropped
  * at the very start, and an empty line one empty field. Without quotes nothing else can happen,
  * and a usage file seldom has any. csv-parse re-encodes each piece of text to bytes and decodes
- * each field back: 6.3-6.8 µs a row of the rating bench's file, against 0.9 split here, about a
- * seventh of an import's CPU in this process (bench/RESULTS.md, session 23).
+ * each field back: 4.5-6.0 µs a row of the rating bench's file, against 0.63-0.87 split here
+ * (bench/RESULTS.md, session 23).
  */
 export class UnquotedRecords<T> {
   /**

@@ -4,6 +4,7 @@ import type { DatabaseDialect } from './dialect/dialect.js'
 import { quoteIdent } from './dialect/quote.js'
 import { valuesInsertSql } from './dialect/values-sql.js'
 import { EACH_ROW } from './statement-cache.js'
+import type { WriteAhead } from './bulk-writes.js'
 
 /** Parameters in one multi-row VALUES statement, under SQLite's limit (32,766) and Postgres's (65,535). */
 const MAX_PARAMETERS = 30_000
@@ -36,7 +37,7 @@ export function insertColumns(
     readonly doNothingOn?: string
     readonly types: readonly ColumnDataType[]
     /** Runs each statement instead of `db` (a bulk transaction's `WriteAhead`). */
-    readonly send?: (query: CompiledQuery) => Promise<QueryResult<unknown>>
+    readonly send?: WriteAhead
   },
 ): Promise<number> {
   const columnar = dialect.columnarInsertSql(table, columns, options.types, options.doNothingOn)

@@ -27,8 +27,6 @@ export interface PlannedBatch {
   readonly written: ReadonlySet<string>
   /** Features planned (their reconciled marks did not match). */
   readonly planned: number
-  /** The batch's customers with a number that has a credit limit. */
-  readonly numberLimited: readonly string[]
 }
 
 /**
@@ -36,7 +34,7 @@ export interface PlannedBatch {
  * whose reconciled mark matches its inputs is skipped: its ledger already holds what a plan
  * would write (see `reconciledMark`), so neither its ledger rows are read nor is it planned.
  */
-export async function planBatch(ctx: PlatformContext, reads: Store, run: BillingRun, cutoff: DateOnly, customers: readonly RunCustomer[], numbers: NumberSettings): Promise<PlannedBatch> {
+export async function planBatch(ctx: PlatformContext, reads: Store, run: BillingRun, cutoff: DateOnly, customers: readonly RunCustomer[]): Promise<PlannedBatch> {
   const ids = customers.map((c) => c.id)
   const [first, last] = [ids[0], ids.at(-1)!]
   // The batch is every customer from its first ID to its last (a page in ID order).
@@ -66,11 +64,7 @@ export async function planBatch(ctx: PlatformContext, reads: Store, run: Billing
     if (writes.features.length > 0) written.add(customer.id)
     return writes
   })
-  // Few numbers have a call-charge minimum or a credit limit, and most platforms none: their
-  // customers are read only when some number has one (two reads a batch showed in the run's
-  // peak RSS, bench/billing-run.ts).
-  const numberLimited = numbers.creditLimits ? await reads.creditControl.withNumberCreditLimitsBetween(first, last) : []
-  return { customers, events, merged: { ...mergeWrites(plans), reconciled }, written, planned: due.length, numberLimited }
+  return { customers, events, merged: { ...mergeWrites(plans), reconciled }, written, planned: due.length }
 }
 
 /** What a batch's writes came to; `written` settles once the database has made them all (see `RaisedInvoices`). */
@@ -78,7 +72,9 @@ export interface BatchOutcome {
   readonly invoices: number
   /** Customers whose held credit is allocated once the step's batches are written. */
   readonly settle: readonly string[]
-  /** Customers with a credit limit this batch wrote to: their alerts are measured. */
+  /** Customers this batch wrote to, in ID order: only their credit alerts can change. */
+  readonly touched: readonly string[]
+  /** Of those, the ones with a credit limit of their own (numbers' limits are asked once a step). */
   readonly limited: readonly string[]
   readonly writes: number
   readonly written: Promise<void>
@@ -91,22 +87,22 @@ export interface BatchOutcome {
 export async function writeBatch(ctx: PlatformContext, store: Store, run: BillingRun, cutoff: DateOnly, batch: PlannedBatch, numbers: NumberSettings): Promise<BatchOutcome> {
   const { customers, events, merged } = batch
   const ids = customers.map((c) => c.id)
-  // Customers this batch writes to: only their credit alerts can change (below).
   const written = new Set(batch.written)
   // New rows are inserted with the invoices, already on them (see raiseInvoices).
   await store.ledger.write({ ...merged, inserts: [] })
   for (const id of await billCalls(ctx, store, customers, cutoff, events, run.id)) written.add(id)
-  // Read only once some customer has lines to invoice (a re-run of a cutoff has none).
+  // Few numbers have a call-charge minimum, and most platforms none: read only when some number
+  // has one, and once some customer has lines to invoice (a re-run of a cutoff has none).
   const minimums = () => (numbers.minimums ? store.receivables.numberMinimums(ids[0], ids.at(-1)!) : Promise.resolve([]))
   const raised = await raiseInvoices(ctx, store, run, customers, cutoff, events, merged.inserts, minimums)
   for (const id of raised.invoiced) written.add(id)
-  // Charges, calls and invoices change credit alerts: the customers with a limit that this batch
-  // wrote to are measured. The others' alerts are as their last write left them.
-  const limited = new Set([...customers.filter(hasCreditLimits).map((c) => c.id), ...batch.numberLimited])
+  const touched = ids.filter((id) => written.has(id))
+  const limited = new Set(customers.filter(hasCreditLimits).map((c) => c.id))
   return {
     invoices: raised.count,
     settle: raised.settle,
-    limited: ids.filter((id) => limited.has(id) && written.has(id)),
+    touched,
+    limited: touched.filter((id) => limited.has(id)),
     writes: merged.inserts.length + merged.updates.length + merged.deletes.length,
     written: raised.written,
   }

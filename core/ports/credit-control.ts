@@ -13,7 +13,7 @@ export interface CreditControl {
   withCreditLimits(customerIDs: readonly string[]): Promise<string[]>
   /** Of the customers, those with a number that has a `creditLimit`. */
   withNumberCreditLimits(customerIDs: readonly string[]): Promise<string[]>
-  /** The customers with IDs from `firstCustomerID` to `lastCustomerID` that have a number with a `creditLimit` (a billing run's batch). */
+  /** The customers with IDs from `firstCustomerID` to `lastCustomerID` that have a number with a `creditLimit` (a billing run's step). */
   withNumberCreditLimitsBetween(firstCustomerID: string, lastCustomerID: string): Promise<string[]>
   /** Whether any number has a `creditLimit` (a run reads them per batch only then). */
   anyNumberCreditLimits(): Promise<boolean>

@@ -61,6 +61,16 @@ for (const target of activeTargets()) {
     assert.equal(await alertsOf(h, c), ['numberCreditLimit'], 'a number limit changed is measured at once')
   })
 
+  test('a customer whose only limit is a number\'s is measured by the run that bills its calls', async ({ h }) => {
+    h.clock.set('2026-01-05T09:00:00Z')
+    const c = await newCustomer(h)
+    const n = (await h.request('POST', `/customers/${c}/numbers`, { number: '0161 777 0002', creditLimit: 3 })).body.id
+    await post(h, c, { transactionType: 'Call Charges', amount: 4, numberID: n, transactionDate: '2026-01-05' })
+    assert.equal(await alertsOf(h, c), ['numberCreditLimit'])
+    await bill(h, '2026-01-31')
+    assert.equal(await alertsOf(h, c), [], 'its invoiced calls are no longer unbilled')
+  })
+
   test('creditLimitUnsent counts invoices raised in the last 7 days; creditLimitOverdue the overdue amount', async ({ h }) => {
     h.clock.set('2026-02-01T09:00:00Z')
     const c = await newCustomer(h, { creditLimitUnsent: 20, creditLimitOverdue: 10, paymentTerms: 5 })

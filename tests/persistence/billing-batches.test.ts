@@ -1,8 +1,7 @@
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { runNextBillingRun, type RunOptions } from '../../core/billing/run-billing.js'
-import type { Store } from '../../core/ports/store.js'
-import { newCustomer, newFeature } from '../support/billing.js'
+import { newCustomer, newFeature, onBillingSteps } from '../support/billing.js'
 import { openHarness, type Harness } from '../support/harness.js'
 import { activeTargets } from '../support/targets.js'
 
@@ -17,23 +16,20 @@ import { activeTargets } from '../support/targets.js'
 async function pageSizes(h: Harness, options: RunOptions): Promise<{ sizes: number[]; customers: number | undefined }> {
   const store = h.platform.context.store
   const sizes: number[] = []
-  const original = store.pipelinedTransaction.bind(store)
-  ;(store as { pipelinedTransaction: Store['pipelinedTransaction'] }).pipelinedTransaction = (work) =>
-    original((trx, reads) => {
-      // A step reads its pages beside its writes (`reads`, the transaction's own store where there is no other connection).
-      const read = reads.runSource.customersAfter.bind(reads.runSource)
-      reads.runSource.customersAfter = async (after, limit, last) => {
-        const page = await read(after, limit, last)
-        sizes.push(page.length)
-        return page
-      }
-      return work(trx, reads)
-    })
+  // A step reads its pages beside its writes (`reads`, the transaction's own store where there is no other connection).
+  const restore = onBillingSteps(store, (_, reads) => {
+    const read = reads.runSource.customersAfter.bind(reads.runSource)
+    reads.runSource.customersAfter = async (after, limit, last) => {
+      const page = await read(after, limit, last)
+      sizes.push(page.length)
+      return page
+    }
+  })
   try {
     const outcome = await runNextBillingRun(h.platform.context, options)
     return { sizes, customers: outcome?.customers }
   } finally {
-    ;(store as { pipelinedTransaction: Store['pipelinedTransaction'] }).pipelinedTransaction = original
+    restore()
   }
 }
 
@@ -75,20 +71,15 @@ for (const target of activeTargets()) {
     await request(h, '2026-04-30')
     const stop = new AbortController()
     const store = h.platform.context.store
-    const original = store.pipelinedTransaction.bind(store)
-    ;(store as { pipelinedTransaction: Store['pipelinedTransaction'] }).pipelinedTransaction = (work) =>
-      original((trx, reads) => {
-        const bill = trx.ledger.raiseInvoices.bind(trx.ledger)
-        trx.ledger.raiseInvoices = async (...args) => {
-          const raised = await bill(...args)
-          stop.abort() // during the first batch
-          return raised
-        }
-        return work(trx, reads)
-      })
-    const first = await runNextBillingRun(h.platform.context, { batchSize: 2, signal: stop.signal }).finally(() => {
-      ;(store as { pipelinedTransaction: Store['pipelinedTransaction'] }).pipelinedTransaction = original
+    const restore = onBillingSteps(store, (trx) => {
+      const bill = trx.ledger.raiseInvoices.bind(trx.ledger)
+      trx.ledger.raiseInvoices = async (...args) => {
+        const raised = await bill(...args)
+        stop.abort() // during the first batch
+        return raised
+      }
     })
+    const first = await runNextBillingRun(h.platform.context, { batchSize: 2, signal: stop.signal }).finally(restore)
     assert.is(first?.status, 'Interrupted')
     assert.is(first?.customers, 2, 'the batch in hand, and no other')
     const resumed = await runNextBillingRun(h.platform.context, { batchSize: 2 })

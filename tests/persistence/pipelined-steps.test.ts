@@ -2,8 +2,7 @@ import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { sql } from 'kysely'
 import { runNextBillingRun } from '../../core/billing/run-billing.js'
-import type { Store } from '../../core/ports/store.js'
-import { newCustomer, newFeature } from '../support/billing.js'
+import { newCustomer, newFeature, onBillingSteps } from '../support/billing.js'
 import { openHarness, type Harness } from '../support/harness.js'
 import { activeTargets } from '../support/targets.js'
 
@@ -52,26 +51,21 @@ for (const target of activeTargets()) {
   test('a batch whose writes fail once sent fails its whole step: nothing of it is kept, and the next run bills everyone once', async ({ h }) => {
     const run = await request(h, '2026-01-31')
     const store = h.platform.context.store
-    const original = store.pipelinedTransaction.bind(store)
     let raised = 0
-    ;(store as { pipelinedTransaction: Store['pipelinedTransaction'] }).pipelinedTransaction = (work) =>
-      original((trx, reads) => {
-        const raise = trx.ledger.raiseInvoices.bind(trx.ledger)
-        trx.ledger.raiseInvoices = async (...args) => {
-          const result = await raise(...args)
-          if (++raised !== 2) return result
-          // The second batch's writes, as if the database refused them after they were sent.
-          const written = result.written.then(() => Promise.reject(new Error('injected: the batch was refused')))
-          written.catch(() => undefined)
-          return { ...result, written }
-        }
-        return work(trx, reads)
-      })
+    const restore = onBillingSteps(store, (trx) => {
+      const raise = trx.ledger.raiseInvoices.bind(trx.ledger)
+      trx.ledger.raiseInvoices = async (...args) => {
+        const result = await raise(...args)
+        if (++raised !== 2) return result
+        // The second batch's writes, as if the database refused them after they were sent.
+        const written = result.written.then(() => Promise.reject(new Error('injected: the batch was refused')))
+        written.catch(() => undefined)
+        return { ...result, written }
+      }
+    })
     const error = await runNextBillingRun(h.platform.context, { batchSize: 2 })
       .then(() => null, (e: Error) => e)
-      .finally(() => {
-        ;(store as { pipelinedTransaction: Store['pipelinedTransaction'] }).pipelinedTransaction = original
-      })
+      .finally(restore)
     assert.match(error?.message ?? '', /injected/, 'the failed write is the error the run reports')
     assert.is(await status(h, run), 'Failed')
     assert.is(await count(h, 'invoices'), 0, 'the first batch, in the same step, is rolled back with the second')

@@ -1,5 +1,23 @@
 import * as assert from 'uvu/assert'
+import type { Store } from '../../core/ports/store.js'
 import type { Harness } from './harness.js'
+
+/**
+ * Runs `hook` on the stores of each billing step (`Store.pipelinedTransaction`: the transaction's
+ * and the one that reads beside it) before the step's work, until the returned function is called.
+ */
+export function onBillingSteps(store: Store, hook: (trx: Store, reads: Store) => void): () => void {
+  const original = store.pipelinedTransaction.bind(store)
+  const steps = store as { pipelinedTransaction: Store['pipelinedTransaction'] }
+  steps.pipelinedTransaction = (work) =>
+    original((trx, reads) => {
+      hook(trx, reads)
+      return work(trx, reads)
+    })
+  return () => {
+    steps.pipelinedTransaction = original
+  }
+}
 
 /** Creates a run with the given cutoff, requests it and runs the billing job to completion. */
 export async function bill(h: Harness, cutoffDate: string, extra: Record<string, unknown> = {}) {

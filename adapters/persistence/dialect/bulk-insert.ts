@@ -1,4 +1,5 @@
-import type { ColumnDataType, CompiledQuery, QueryResult } from 'kysely'
+import type { ColumnDataType } from 'kysely'
+import type { WriteAhead } from '../bulk-writes.js'
 import type { Db } from '../schema/tables.js'
 import type { BulkRows } from './bulk-rows.js'
 
@@ -15,7 +16,7 @@ export interface BulkOptions {
    * Sends each statement at once, not after the last one's answer (`WriteAhead`): the insert's
    * statements then queue at the database together, and are awaited together.
    */
-  readonly send?: (query: CompiledQuery) => Promise<QueryResult<unknown>>
+  readonly send?: WriteAhead
 }
 
 /** How many rows are written at once (imports, billing runs, restores). */
