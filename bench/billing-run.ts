@@ -58,6 +58,8 @@ interface WorkerResult {
   peakRssMB: number
   rssAtStart: number
   heapTotalMB: number
+  /** Bytes the worker wrote, in MB (Linux; see billing-worker.ts). */
+  writtenMB?: number
   /** With `--statements`. */
   statements?: StatementTime[]
   outcome: { status: string; customers: number; invoices: number; ledgerWrites: number }
@@ -94,6 +96,9 @@ async function runWorker(db: BenchDatabase, url = db.childUrl, env: Record<strin
   if (!['Complete', 'none'].includes(result.outcome.status)) throw new Error(`run ended ${result.outcome.status}`)
   return result
 }
+
+/** What the worker wrote, when the system says: a SQLite worker's WAL and checkpoints, what a Postgres worker sent its server. */
+const written = (r: WorkerResult) => (r.writtenMB === undefined ? '' : `, wrote ${r.writtenMB} MB`)
 
 /** The statements of a billing that took longest (`--statements`): ms, times run, the statement. */
 function logStatements(result: WorkerResult): void {
@@ -190,7 +195,7 @@ async function billingOf(features: number) {
     await requestRun(db, 'first')
     const env: Record<string, string> = statementTimes ? { BENCH_STATEMENTS: '1' } : {}
     const first = await runWorker(db, db.childUrl, env)
-    log(`first run: ${(first.ms / 1000).toFixed(1)} s (worker CPU ${(first.cpuMs / 1000).toFixed(1)} s), ${JSON.stringify(first.outcome)}, peak RSS ${first.peakRssMB.toFixed(0)} MB (at start ${first.rssAtStart.toFixed(0)}, V8 heap at end ${first.heapTotalMB})`)
+    log(`first run: ${(first.ms / 1000).toFixed(1)} s (worker CPU ${(first.cpuMs / 1000).toFixed(1)} s), ${JSON.stringify(first.outcome)}, peak RSS ${first.peakRssMB.toFixed(0)} MB (at start ${first.rssAtStart.toFixed(0)}, V8 heap at end ${first.heapTotalMB})${written(first)}`)
     await requestRun(db, 'again')
     logStatements(first)
     const second = await runWorker(db, db.childUrl, env)

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs'
 import { openPlatform } from '../../apps/platform/platform.js'
 import { runNextBillingRun, type RunOutcome } from '../../core/billing/run-billing.js'
 import { StatementTimes } from './statement-times.js'
@@ -11,6 +12,7 @@ import { StatementTimes } from './statement-times.js'
  */
 const statements = process.env.BENCH_STATEMENTS === '1' ? new StatementTimes() : null
 const platform = await openPlatform({ databaseUrl: process.env.DATABASE_URL!, skipMigrations: true, ...(statements ? { onQuery: statements.add } : {}) })
+const writtenAtStart = wcharMB()
 try {
   const rssAtStart = process.memoryUsage().rss / 2 ** 20
   const start = performance.now()
@@ -39,7 +41,22 @@ try {
   const peakRssMB = process.resourceUsage().maxRSS / 1024
   const { heapTotal, heapUsed, external } = process.memoryUsage()
   const mb = (n: number) => Math.round(n / 2 ** 20)
-  process.stdout.write(`WORKER ${JSON.stringify({ ms, cpuMs, outcome, peakRssMB, rssAtStart, heapTotalMB: mb(heapTotal), heapUsedMB: mb(heapUsed), externalMB: mb(external), ...(statements ? { statements: statements.top(12) } : {}) })}\n`)
+  const writtenMB = wcharMB()
+  process.stdout.write(`WORKER ${JSON.stringify({ ms, cpuMs, outcome, peakRssMB, rssAtStart, heapTotalMB: mb(heapTotal), heapUsedMB: mb(heapUsed), externalMB: mb(external), ...(writtenMB === null ? {} : { writtenMB: writtenMB - writtenAtStart! }), ...(statements ? { statements: statements.top(12) } : {}) })}\n`)
 } finally {
   await platform.close()
+}
+
+/**
+ * The bytes this process has written to files so far (Linux's `wchar`), in MB; null elsewhere. On
+ * a machine whose speed moves between runs, a run's write volume still compares trees: a SQLite
+ * run's time follows the pages it writes, and each is written twice (WAL, then checkpoint).
+ */
+function wcharMB(): number | null {
+  try {
+    const chars = /^wchar: (\d+)$/m.exec(readFileSync('/proc/self/io', 'utf8'))
+    return chars ? Math.round(Number(chars[1]) / 2 ** 20) : null
+  } catch {
+    return null
+  }
 }

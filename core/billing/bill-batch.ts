@@ -76,6 +76,12 @@ export interface BatchOutcome {
   readonly touched: readonly string[]
   /** Of those, the ones with a credit limit of their own (numbers' limits are asked once a step). */
   readonly limited: readonly string[]
+  /**
+   * Of those, the ones whose calls it billed, in ID order. A run only moves a number's unbilled
+   * calls into its `Call Charges` (rounded to pence once): only their numbers' limits can be
+   * exceeded anew by it.
+   */
+  readonly callsBilled: readonly string[]
   readonly writes: number
   readonly written: Promise<void>
 }
@@ -90,7 +96,8 @@ export async function writeBatch(ctx: PlatformContext, store: Store, run: Billin
   const written = new Set(batch.written)
   // New rows are inserted with the invoices, already on them (see raiseInvoices).
   await store.ledger.write({ ...merged, inserts: [] })
-  for (const id of await billCalls(ctx, store, customers, cutoff, events, run.id)) written.add(id)
+  const callsBilled = await billCalls(ctx, store, customers, cutoff, events, run.id)
+  for (const id of callsBilled) written.add(id)
   // Few numbers have a call-charge minimum, and most platforms none: read only when some number
   // has one, and once some customer has lines to invoice (a re-run of a cutoff has none).
   const minimums = () => (numbers.minimums ? store.receivables.numberMinimums(ids[0], ids.at(-1)!) : Promise.resolve([]))
@@ -103,6 +110,7 @@ export async function writeBatch(ctx: PlatformContext, store: Store, run: Billin
     settle: raised.settle,
     touched,
     limited: touched.filter((id) => limited.has(id)),
+    callsBilled: ids.filter((id) => callsBilled.has(id)),
     writes: merged.inserts.length + merged.updates.length + merged.deletes.length,
     written: raised.written,
   }

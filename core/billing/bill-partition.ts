@@ -60,9 +60,11 @@ async function billStep(ctx: PlatformContext, reads: Store, run: BillingRun, cut
   const settle: string[] = []
   const touched: string[] = []
   const limited = new Set<string>()
+  const callsBilled: string[] = []
   const absorb = (batch: BatchOutcome) => {
     settle.push(...batch.settle)
     touched.push(...batch.touched)
+    callsBilled.push(...batch.callsBilled)
     for (const id of batch.limited) limited.add(id)
     done.invoices += batch.invoices
     done.writes += batch.writes
@@ -94,12 +96,14 @@ async function billStep(ctx: PlatformContext, reads: Store, run: BillingRun, cut
   }
   // Once the batches' objects are gone, and for the step's batches at once (a third of the
   // statements; bench/RESULTS.md): held credit allocated to their new invoices, then the credit
-  // alerts of the customers the step wrote to that have a limit (contract 10.3, 10.6). Few
-  // numbers have a credit limit, and most platforms none: theirs are read only when some number
-  // has one, over the step's range of customers (pages in ID order), and only when it wrote.
+  // alerts of the customers the step wrote to that have a limit (contract 10.3, 10.6). A number's
+  // limit measures its unbilled calls, which a run only lowers, but for the pence its calls'
+  // charges are rounded up to: numbers' limits are read only when some number has one, for the
+  // customers whose calls the step billed (pages in ID order, so a range).
   await settleAccounts(store, settle, ctx.clock.today(), ctx.clock.now(), { alerts: false })
-  const byNumber = exec.numbers.creditLimits && touched.length > 0 ? new Set(await store.creditControl.withNumberCreditLimitsBetween(touched[0], touched.at(-1)!)) : null
-  await refreshCreditAlerts(store, touched.filter((id) => limited.has(id) || byNumber?.has(id)), ctx.clock.now(), { candidates: true })
+  const billed = new Set(callsBilled)
+  const byNumber = exec.numbers.creditLimits && callsBilled.length > 0 ? (await store.creditControl.withNumberCreditLimitsBetween(callsBilled[0], callsBilled.at(-1)!)).filter((id) => billed.has(id)) : []
+  await refreshCreditAlerts(store, [...touched.filter((id) => limited.has(id)), ...byNumber.filter((id) => !limited.has(id))], ctx.clock.now(), { candidates: true })
   const step = { progressCustomerID: done.last, customers: done.customers, invoices: done.invoices, done: done.finished }
   if (!(await store.runPartitions.advance(partition.id, exec.holder, exec.leaseMs, step))) throw new LeaseLost()
   // The run's row last: every worker's steps update it, so it stays locked only while this one commits.

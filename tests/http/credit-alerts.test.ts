@@ -1,5 +1,7 @@
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
+import type { Stamp } from '../../core/dates/stamp.js'
+import { parseMoney } from '../../core/money/money.js'
 import { bill, newCustomer } from '../support/billing.js'
 import { openHarness, type Harness } from '../support/harness.js'
 import { activeTargets } from '../support/targets.js'
@@ -69,6 +71,20 @@ for (const target of activeTargets()) {
     assert.equal(await alertsOf(h, c), ['numberCreditLimit'])
     await bill(h, '2026-01-31')
     assert.equal(await alertsOf(h, c), [], 'its invoiced calls are no longer unbilled')
+  })
+
+  test('a run whose rounding to pence takes a number over its limit raises the alert', async ({ h }) => {
+    h.clock.set('2026-01-05T09:00:00Z')
+    // Carried forward, the calls' charge stays unbilled: 1.005 of calls is a 1.01 charge, above 1.0051.
+    const c = await newCustomer(h, { lowInvoiceDetect: 'Net Total', lowInvoiceDetectValue: 20, lowInvoiceAction: 'Carry Forward' })
+    const n = (await h.request('POST', `/customers/${c}/numbers`, { number: '0161 777 0003', creditLimit: 1.0051 })).body.id
+    const calls = h.platform.context.store.repository('calls')
+    await calls.insert({ customerID: c, numberID: n, startTime: '2026-01-10T10:00:00.000Z' as Stamp, cost: parseMoney('1.005'), rated: true, deleted: false, fingerprint: 'rounds-up' })
+    assert.equal(await alertsOf(h, c), [], '1.005 is not above 1.0051')
+    await bill(h, '2026-01-31')
+    const charge = ((await h.request('GET', `/customers/${c}/transactions`)).body as any[]).find((t) => t.transactionType === 'Call Charges')
+    assert.equal([charge.amount, charge.approved], [1.01, false])
+    assert.equal(await alertsOf(h, c), ['numberCreditLimit'])
   })
 
   test('creditLimitUnsent counts invoices raised in the last 7 days; creditLimitOverdue the overdue amount', async ({ h }) => {
