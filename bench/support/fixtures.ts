@@ -62,8 +62,9 @@ export async function seedCustomers(writer: BulkWriter, shape: Shape): Promise<v
 export async function seedInvoicing(writer: BulkWriter, customers: number): Promise<void> {
   await writer.exec(`update customers set "billingCycle" = case id % 3 when 0 then 'Monthly' when 1 then 'Quarterly' else 'Annually' end,
     "paymentTerms" = 30, "paymentTermsType" = case id % 3 when 0 then 'Days' when 1 then 'Months' else 'Days after month end' end,
-    "paymentMethod" = 'Direct Debit', "heldCredit" = case when id % 10 = 0 then 50000 else 0 end,
+    "paymentMethod" = 'Direct Debit',
     "creditLimit" = case when id % 10 = 1 then 1000000 else null end, "creditAlerts" = '[]'`)
+  await writer.exec(`insert into held_credits ("customerID", amount) select id, 50000 from customers where id % 10 = 0`)
   await writer.exec(`update numbers set "lowInvoiceActionValue" = 10000, "creditLimit" = 500000 where id % 20 = 0`)
   await writer.insert('transactions', [b('customerID'), t('transactionType'), t('transactionDate'), b('amount'), b('VATAmount'), n('approved'), n('settles'), t('createdStamp'), t('updatedStamp')], (function* () {
     for (let c = 10; c <= customers; c += 10) yield [c, 'Payment', '2026-01-10', -50_000, 0, 0, 1, '2026-01-10T09:00:00.000Z', '2026-01-10T09:00:00.000Z']

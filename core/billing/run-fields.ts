@@ -20,7 +20,6 @@ export const runCustomerFields = [
   'paymentTermsType',
   'paymentGraceDays',
   'paymentMethod',
-  'heldCredit',
   'isDropped',
   'emptyInvoiceAction',
   'emptyInvoiceActionValue',
@@ -72,7 +71,7 @@ export const runFeatureFields = [
   'fixedFeeTariff',
 ] as const
 
-/** A customer as a billing run reads it. */
-export type RunCustomer = Pick<Customer, (typeof runCustomerFields)[number]>
+/** A customer as a billing run reads it, with the credit it holds (kept beside its row). */
+export type RunCustomer = Pick<Customer, (typeof runCustomerFields)[number] | 'heldCredit'>
 /** A feature as a billing run reads it. */
 export type RunFeature = Pick<Feature, (typeof runFeatureFields)[number]>

@@ -22,6 +22,7 @@ import * as m0017 from './0017-renewal-dates.js'
 import * as m0018 from './0018-allowances.js'
 import * as m0019 from './0019-billing-run-partitions.js'
 import * as m0020 from './0020-rating-lookup-indexes.js'
+import * as m0021 from './0021-held-credits.js'
 
 type Step = { up(db: AnyDb, dialect: DatabaseDialect): Promise<void> }
 
@@ -47,12 +48,17 @@ const steps: Record<string, Step> = {
   '0018-allowances': m0018,
   '0019-billing-run-partitions': m0019,
   '0020-rating-lookup-indexes': m0020,
+  '0021-held-credits': m0021,
 }
 
-/** Brings the schema up to date; safe to call from several processes at once (Kysely locks). */
-export async function migrate(database: Database, schema?: string): Promise<void> {
+/**
+ * Brings the schema up to date, or up to the migration `to` (a database as an earlier version
+ * left it, for tests of a migration's data); safe to call from several processes at once (Kysely locks).
+ */
+export async function migrate(database: Database, schema?: string, to?: string): Promise<void> {
   if (schema && database.dialect.name === 'postgres') await sql`create schema if not exists ${sql.id(schema)}`.execute(database.db)
-  const { error, results } = await migrator(database, schema).migrateToLatest()
+  const m = migrator(database, schema)
+  const { error, results } = await (to ? m.migrateTo(to) : m.migrateToLatest())
   if (error) {
     const failed = results?.find((r) => r.status === 'Error')?.migrationName
     throw new Error(`migration ${failed ?? ''} failed: ${(error as Error).message ?? error}`)

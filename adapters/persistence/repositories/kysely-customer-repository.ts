@@ -4,18 +4,19 @@ import { ZERO } from '../../../core/money/money.js'
 import { KyselyResourceRepository } from './kysely-resource-repository.js'
 
 /**
- * Customers, with the read-only `balance` from the ledger and `overdueAmount` from its invoices. The balance is a correlated
+ * Customers, with the read-only `balance` from the ledger, `overdueAmount` from its invoices and
+ * the internal `heldCredit` from `held_credits`. The balance is a correlated
  * subquery of the same select (on the transactions_customer_idx index), so reading a customer
  * or a page of them is one statement, not one for the rows and one for their balances.
  */
 export class KyselyCustomerRepository extends KyselyResourceRepository {
   protected override select(storedOnly = false): SelectQueryBuilder<any, any, any> {
     if (storedOnly) return super.select()
-    return super.select().select([this.balance().as('balance'), this.overdueAmount().as('overdueAmount')])
+    return super.select().select([this.balance().as('balance'), this.overdueAmount().as('overdueAmount'), heldCredit(this.table).as('heldCredit')])
   }
 
   override computedSql(): Record<string, RawBuilder<unknown>> {
-    return { balance: this.balance(), overdueAmount: this.overdueAmount() }
+    return { balance: this.balance(), overdueAmount: this.overdueAmount(), heldCredit: heldCredit(this.table) }
   }
 
   private balance(): RawBuilder<string> {
@@ -31,13 +32,18 @@ export class KyselyCustomerRepository extends KyselyResourceRepository {
     return sql<string>`(select coalesce(sum(i.${sql.ref('amountOutstanding')}), 0) from invoices i where i.${sql.ref('customerID')} = ${sql.ref(`${this.table}.id`)} and i.status = 'Overdue')`
   }
 
-  /** A new customer holds no credit and has no credit alert (contract 10.3, 10.6). */
+  /** A new customer has no credit alert (contract 10.6). */
   override insert(values: Values): Promise<Item> {
-    return super.insert({ heldCredit: ZERO, creditAlerts: [], ...values })
+    return super.insert({ creditAlerts: [], ...values })
   }
 
-  /** A customer just inserted has no transactions yet. */
+  /** A customer just inserted has no transactions yet, and so holds no credit. */
   protected override async finishInserted(item: Item): Promise<Item> {
-    return { ...item, balance: ZERO, overdueAmount: ZERO }
+    return { ...item, balance: ZERO, overdueAmount: ZERO, heldCredit: ZERO }
   }
+}
+
+/** The credit a customer (the row of `table`) holds: `held_credits` has a row only while it holds some. */
+export function heldCredit(table: string): RawBuilder<string> {
+  return sql<string>`coalesce((select h.amount from held_credits h where h.${sql.ref('customerID')} = ${sql.ref(`${table}.id`)}), 0)`
 }

@@ -1,4 +1,4 @@
-import type { Db } from '../schema/tables.js'
+import type { Db, Integer } from '../schema/tables.js'
 import { sql, type NotNull } from 'kysely'
 import type { AccountAllocation, Settlement } from '../../../core/billing/allocation.js'
 import type { DateOnly } from '../../../core/dates/date-only.js'
@@ -17,7 +17,6 @@ const INVOICE_PAYMENT_COLUMNS = [
   { name: 'status', type: 'text' },
   { name: 'updatedStamp', type: 'text' },
 ] as const
-const HELD_CREDIT_COLUMNS = [{ name: 'heldCredit', type: 'bigint' }] as const
 
 /** Invoices' payments on the `invoices`, `transactions` and `invoice_allocations` tables. */
 export class KyselyReceivables implements Receivables {
@@ -73,7 +72,7 @@ export class KyselyReceivables implements Receivables {
 
   async saveAllocations(entries: readonly { customerID: string; allocation: AccountAllocation; before: Account }[], now: string): Promise<void> {
     const ids = entries.map((e) => this.dialect.encodeId(e.customerID))
-    for (let i = 0; i < ids.length; i += CHUNK) await this.db.deleteFrom('invoice_allocations').where('customerID', 'in', ids.slice(i, i + CHUNK)).execute()
+    await this.deleteOf('invoice_allocations', ids)
     const rows = entries.flatMap(({ customerID, allocation }) =>
       allocation.allocations.map((a) => ({
         invoiceID: this.dialect.encodeId(a.invoiceID),
@@ -86,7 +85,6 @@ export class KyselyReceivables implements Receivables {
     )
     for (let i = 0; i < rows.length; i += CHUNK) await this.db.insertInto('invoice_allocations').values(rows.slice(i, i + CHUNK)).execute()
     const invoices: { id: unknown; values: unknown[] }[] = []
-    const customers: { id: unknown; values: unknown[] }[] = []
     for (const { customerID, allocation, before } of entries) {
       for (const invoice of before.invoices) {
         const to = allocation.invoices.get(invoice.id)!
@@ -94,10 +92,17 @@ export class KyselyReceivables implements Receivables {
         const values = [this.dialect.encodeBigint(to.amountPaid), this.dialect.encodeBigint(to.amountOutstanding), to.paidDate, to.status, now]
         invoices.push({ id: this.dialect.encodeId(invoice.id), values })
       }
-      customers.push({ id: this.dialect.encodeId(customerID), values: [this.dialect.encodeBigint(allocation.held)] })
     }
+    const held = entries.filter((e) => e.allocation.held !== 0n).map((e) => ({ customerID: this.dialect.encodeId(e.customerID), amount: this.dialect.encodeBigint(e.allocation.held) }))
     await this.updateEach('invoices', INVOICE_PAYMENT_COLUMNS, invoices)
-    await this.updateEach('customers', HELD_CREDIT_COLUMNS, customers)
+    // A customer's row there is replaced like its allocations: none once it holds nothing.
+    await this.deleteOf('held_credits', ids)
+    for (let i = 0; i < held.length; i += CHUNK) await this.db.insertInto('held_credits').values(held.slice(i, i + CHUNK)).execute()
+  }
+
+  /** Deletes the customers' rows of a table kept by customer, a chunk of IDs a statement. */
+  private async deleteOf(table: 'invoice_allocations' | 'held_credits', customerIDs: readonly unknown[]): Promise<void> {
+    for (let i = 0; i < customerIDs.length; i += CHUNK) await this.db.deleteFrom(table).where('customerID', 'in', customerIDs.slice(i, i + CHUNK) as Integer[]).execute()
   }
 
   /**

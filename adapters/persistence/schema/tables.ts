@@ -140,6 +140,12 @@ export interface InvoiceAllocationsTable {
   allocatedDate: DateOnly
 }
 
+/** Credit a customer holds for its next invoice (contract 10.3): a row only while it holds some. */
+export interface HeldCreditsTable {
+  customerID: Integer
+  amount: Integer
+}
+
 /** A billing run's ranges of customers that workers claim (core/ports/run-partitions.ts). */
 export interface BillingRunPartitionsTable {
   id: Id
@@ -166,6 +172,7 @@ export interface Tables extends CatalogueTables {
   idempotency_keys: IdempotencyKeysTable
   ledger_reconciled: LedgerReconciledTable
   invoice_allocations: InvoiceAllocationsTable
+  held_credits: HeldCreditsTable
   billing_run_partitions: BillingRunPartitionsTable
 }
 
