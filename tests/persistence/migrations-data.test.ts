@@ -4,6 +4,8 @@ import * as assert from 'uvu/assert'
 import type { Database } from '../../adapters/persistence/connect.js'
 import { migrate } from '../../adapters/persistence/migrations/migrations.js'
 import { KyselyStore } from '../../adapters/persistence/kysely-store.js'
+import { exportSnapshot, type Cell } from '../../adapters/persistence/snapshot/export-snapshot.js'
+import { importSnapshot, type SnapshotSource } from '../../adapters/persistence/snapshot/import-snapshot.js'
 import { resourcesByName } from '../../core/fields/catalogue.js'
 import { activeTargets, connectBare, openTarget, type Target } from '../support/targets.js'
 
@@ -19,22 +21,52 @@ for (const name of activeTargets()) {
     await ctx.target.dispose()
   })
 
-  test('0021 moves held credit beside the customers, a row for each customer holding some', async ({ target, database }) => {
-    await migrate(database, target.schema, '0020-rating-lookup-indexes')
-    const { db } = database
+  /** Customers 1-3 holding 12.5000, nothing and 0.0007, in a database as 0020 left it. */
+  const holding = async (database: Database, schema: string | undefined) => {
+    await migrate(database, schema, '0020-rating-lookup-indexes')
     const customer = (id: number, held: number) =>
-      sql`insert into customers (id, "accountNumber", "createdStamp", "updatedStamp", "heldCredit") values (${id}, ${`ACC${id}`}, '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z', ${held})`.execute(db)
+      sql`insert into customers (id, "accountNumber", "createdStamp", "updatedStamp", "heldCredit") values (${id}, ${`ACC${id}`}, '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z', ${held})`.execute(database.db)
     await customer(1, 125_000)
     await customer(2, 0)
     await customer(3, 7)
+  }
+  const heldRows = async (database: Database) =>
+    (await sql<{ customerID: unknown; amount: unknown }>`select "customerID", amount from held_credits order by "customerID"`.execute(database.db)).rows.map((r) => [Number(r.customerID), Number(r.amount)])
+
+  test('0021 moves held credit beside the customers, a row for each customer holding some', async ({ target, database }) => {
+    await holding(database, target.schema)
+    const { db } = database
     await migrate(database, target.schema)
-    const rows = await sql<{ customerID: unknown; amount: unknown }>`select "customerID", amount from held_credits order by "customerID"`.execute(db)
-    assert.equal(rows.rows.map((r) => [Number(r.customerID), Number(r.amount)]), [[1, 125_000], [3, 7]])
+    assert.equal(await heldRows(database), [[1, 125_000], [3, 7]])
     const columns = await database.dialect.describeTable(db, 'customers')
     assert.not.ok(columns.columns.includes('heldCredit'), 'the column is gone')
     const store = new KyselyStore(db, database.dialect, resourcesByName)
     const read = async (id: string) => (await store.repository('customers').get(id))!.heldCredit
     assert.equal([await read('1'), await read('2'), await read('3')], [125_000n, 0n, 7n], 'as money: 12.5000, nothing, 0.0007')
+  })
+
+  test('an archive from before 0021 restores its held credit into held_credits', async ({ target, database }) => {
+    await holding(database, target.schema)
+    const tables: { table: string; records: Cell[][] }[] = []
+    await exportSnapshot(database, async ({ table, columns, batches }) => {
+      const records: Cell[][] = [[...columns]]
+      for await (const batch of batches) records.push(...batch)
+      tables.push({ table, records })
+    })
+    const to = openTarget(name)
+    const restored = await connectBare(to)
+    try {
+      await migrate(restored, to.schema)
+      const sources: SnapshotSource[] = tables.map(({ table, records }) => ({ table, records: async function* () { yield* records } }))
+      const summary = await importSnapshot(restored, sources)
+      assert.equal(summary.newerMigrations, ['0021-held-credits'])
+      assert.equal(await heldRows(restored), [[1, 125_000], [3, 7]])
+      const customers = await sql<{ n: unknown }>`select count(*) as n from customers`.execute(restored.db)
+      assert.is(Number(customers.rows[0].n), 3)
+    } finally {
+      await restored.close()
+      await to.dispose()
+    }
   })
 
   test.run()

@@ -3,6 +3,7 @@ import { DEFAULT_MIGRATION_LOCK_TABLE, DEFAULT_MIGRATION_TABLE, sql } from 'kyse
 import type { Database } from '../connect.js'
 import type { Cell } from './export-snapshot.js'
 import { loadOrder } from './load-order.js'
+import { movedColumns, type MovedColumn } from './moved-columns.js'
 
 /** One table of a snapshot to load: its records, the header (column names) first. */
 export interface SnapshotSource {
@@ -44,20 +45,30 @@ export async function importSnapshot(database: Database, sources: readonly Snaps
   const order = loadOrder(data.filter((t) => byTable.has(t)), (t) => shapes.get(t)!.references)
   return db.transaction().execute(async (trx) => {
     const tables: ImportSummary['tables'] = []
+    const moved: MovedRows = new Map()
     for (const table of order) {
-      const rows = await loadTable(trx, byTable.get(table)!, shapes.get(table)!.columns)
+      const rows = await loadTable(trx, byTable.get(table)!, shapes.get(table)!.columns, newerMigrations, moved)
       tables.push({ table, rows })
+    }
+    // An older archive's values of moved columns, where the tables keep them now (loaded after every table they point at).
+    for (const [table, rows] of moved) {
+      for (let i = 0; i < rows.length; i += 1000) await (trx as AnyDb).insertInto(table).values(rows.slice(i, i + 1000)).execute()
     }
     for (const table of order) if (shapes.get(table)!.columns.includes('id')) await dialect.resetIdSequence(trx, table)
     return { tables, newerMigrations }
   })
 }
 
-async function loadTable(trx: AnyDb, source: SnapshotSource, known: readonly string[]): Promise<number> {
+/** Rows for the tables that keep moved columns' values now, by table. */
+type MovedRows = Map<string, Record<string, Cell>[]>
+
+async function loadTable(trx: AnyDb, source: SnapshotSource, known: readonly string[], newerMigrations: readonly string[], moved: MovedRows): Promise<number> {
   let header: readonly string[] | null = null
   let batch: Record<string, Cell>[] = []
   let rows = 0
   let perInsert = 1
+  // Columns of an archive from before the migration that took them out: set aside, not loaded.
+  let aside: { at: number; into: MovedColumn['into'] }[] = []
   const flush = async () => {
     if (batch.length) await trx.insertInto(source.table).values(batch).execute()
     rows += batch.length
@@ -66,7 +77,10 @@ async function loadTable(trx: AnyDb, source: SnapshotSource, known: readonly str
   for await (const record of source.records()) {
     if (!header) {
       header = record.map((c) => c ?? '')
-      const unknown = header.filter((c) => !known.includes(c))
+      const movedHere = movedColumns[source.table] ?? {}
+      const isMoved = (c: string) => !known.includes(c) && newerMigrations.includes(movedHere[c]?.migration ?? '')
+      aside = header.flatMap((c, at) => (isMoved(c) ? [{ at, into: movedHere[c].into }] : []))
+      const unknown = header.filter((c) => !known.includes(c) && !isMoved(c))
       if (unknown.length) throw new Error(`${source.table}: the database has no column ${unknown.join(', ')}`)
       perInsert = Math.max(1, Math.floor(PARAMS_PER_INSERT / Math.max(1, header.length)))
       continue
@@ -76,6 +90,13 @@ async function loadTable(trx: AnyDb, source: SnapshotSource, known: readonly str
     }
     const row: Record<string, Cell> = {}
     header.forEach((c, i) => (row[c] = record[i]))
+    for (const { at, into } of aside) {
+      delete row[header[at]]
+      if (!into || record[at] === null || record[at] === into.skip) continue
+      const rows = moved.get(into.table) ?? []
+      moved.set(into.table, rows)
+      rows.push({ [into.key]: row.id, [into.column]: record[at] })
+    }
     batch.push(row)
     if (batch.length >= perInsert) await flush()
   }
