@@ -101,9 +101,9 @@ async function billStep(ctx: PlatformContext, reads: Store, run: BillingRun, cut
   // charges are rounded up to: numbers' limits are read only when some number has one, for the
   // customers whose calls the step billed (pages in ID order, so a range).
   await settleAccounts(store, settle, ctx.clock.today(), ctx.clock.now(), { alerts: false })
+  const byNumber = exec.numbers.creditLimits && callsBilled.length > 0 ? new Set(await store.creditControl.withNumberCreditLimitsBetween(callsBilled[0], callsBilled.at(-1)!)) : null
   const billed = new Set(callsBilled)
-  const byNumber = exec.numbers.creditLimits && callsBilled.length > 0 ? (await store.creditControl.withNumberCreditLimitsBetween(callsBilled[0], callsBilled.at(-1)!)).filter((id) => billed.has(id)) : []
-  await refreshCreditAlerts(store, [...touched.filter((id) => limited.has(id)), ...byNumber.filter((id) => !limited.has(id))], ctx.clock.now(), { candidates: true })
+  await refreshCreditAlerts(store, touched.filter((id) => limited.has(id) || (billed.has(id) && byNumber?.has(id))), ctx.clock.now(), { candidates: true })
   const step = { progressCustomerID: done.last, customers: done.customers, invoices: done.invoices, done: done.finished }
   if (!(await store.runPartitions.advance(partition.id, exec.holder, exec.leaseMs, step))) throw new LeaseLost()
   // The run's row last: every worker's steps update it, so it stays locked only while this one commits.

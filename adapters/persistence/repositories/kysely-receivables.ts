@@ -18,7 +18,7 @@ const INVOICE_PAYMENT_COLUMNS = [
   { name: 'updatedStamp', type: 'text' },
 ] as const
 
-/** Invoices' payments on the `invoices`, `transactions` and `invoice_allocations` tables. */
+/** Invoices' payments on the `invoices`, `transactions`, `invoice_allocations` and `held_credits` tables. */
 export class KyselyReceivables implements Receivables {
   constructor(
     private readonly db: Db,
