@@ -102,5 +102,40 @@ for (const target of activeTargets()) {
     assert.is(await count(h, 'invoices'), before + CUSTOMERS)
   })
 
+  test('an allocation write the database refuses fails its step: the credit stays held, and the next run allocates it', async ({ h }) => {
+    const { db, dialect } = h.platform.database
+    const c = await newCustomer(h)
+    await newFeature(h, c, { startDate: '2026-03-01', serviceCharge: '10.00', serviceChargeInterval: 'Monthly' })
+    const paid = await h.request('POST', `/customers/${c}/transactions`, { transactionType: 'Payment', amount: 5, transactionDate: '2026-03-02' })
+    assert.is(paid.status, 201, JSON.stringify(paid.body))
+    const held = async () => (await h.platform.context.store.repository('customers').get(c))!.heldCredit
+    assert.is(await held(), 50_000n, '5.00 held: no invoice to pay yet')
+    // With the step's other writes sent before it (Postgres), the refused insert is the one answered last.
+    const statements =
+      dialect.name === 'sqlite'
+        ? ["create trigger refuse_allocation before insert on invoice_allocations begin select raise(abort, 'refused by the test'); end"]
+        : [
+            "create function refuse_allocation() returns trigger language plpgsql as $$ begin raise exception 'refused by the test'; end $$",
+            'create trigger refuse_allocation before insert on invoice_allocations for each row execute function refuse_allocation()',
+          ]
+    for (const statement of statements) await sql.raw(statement).execute(db)
+    const invoicesOf = async () => (await h.request('GET', `/customers/${c}/invoices`)).body as any[]
+    const run = await request(h, '2026-03-31')
+    try {
+      const error = await runNextBillingRun(h.platform.context, { batchSize: 2 }).then(() => null, (e: Error) => e)
+      assert.match(error?.message ?? '', /refused by the test/)
+    } finally {
+      await sql.raw('drop trigger refuse_allocation' + (dialect.name === 'sqlite' ? '' : ' on invoice_allocations')).execute(db)
+      if (dialect.name !== 'sqlite') await sql.raw('drop function refuse_allocation()').execute(db)
+    }
+    assert.is(await status(h, run), 'Failed')
+    assert.is((await invoicesOf()).length, 0, 'nothing of its step: the steps before it are committed')
+    assert.is(await held(), 50_000n, 'the credit is still held')
+    await request(h, '2026-03-31')
+    assert.is((await runNextBillingRun(h.platform.context, { batchSize: 2 }))?.status, 'Complete')
+    assert.is(await held(), 0n)
+    assert.equal((await invoicesOf()).map((i) => [i.totalAmount, i.amountPaid]), [[10, 5]], 'the held 5.00 pays its invoice')
+  })
+
   test.run()
 }
