@@ -29,6 +29,8 @@ export interface Account {
 export interface Receivables {
   /** Each customer's invoices and settlements (payments, written-off debts). */
   accounts(customerIDs: readonly string[]): Promise<Map<string, Account>>
+  /** The credit each customer holds for its next invoice (contract 10.3): zero for one that holds none. */
+  heldCredits(customerIDs: readonly string[]): Promise<Map<string, Money>>
   /**
    * Stores customers' allocations: replaces their allocation rows, sets their invoices' paid and
    * outstanding amounts, paid dates and statuses where they changed, and their held credit.

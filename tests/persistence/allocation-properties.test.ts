@@ -102,7 +102,7 @@ for (const target of activeTargets()) {
           }
           assert.is(cents(i.amountOutstanding), Math.max(0, cents(i.totalAmount) - (i.totalAmount > 0 ? cents(i.amountPaid) : cents(i.totalAmount))))
         }
-        const held = Number((await h.platform.context.store.repository('customers').get(c))!.heldCredit ?? 0n) / 100
+        const held = Number((await h.platform.context.store.receivables.heldCredits([c])).get(c)) / 100
         const credits = invoices.filter((i) => i.totalAmount < 0).reduce((s, i) => s - cents(i.totalAmount), 0)
         const settled = [...payments, ...writtenOff].reduce((s, t) => s - cents(t.amount + t.VATAmount), 0)
         assert.is(paid + held, settled + credits, 'paid + held = payments + credits')

@@ -41,10 +41,11 @@ async function accounts(h: Harness, options: RunOptions) {
   for (const id of ids) {
     // Held credit is internal: not on the wire, read as stored.
     const customer = (await h.platform.context.store.repository('customers').get(id))!
+    const held = (await h.platform.context.store.receivables.heldCredits([id])).get(id)
     const invoices = (await h.request('GET', `/customers/${id}/invoices?limit=10`)).body as any[]
     out.push({
       invoices: invoices.map((i) => [i.totalAmount, i.amountPaid, i.amountOutstanding, i.status]),
-      heldCredit: String(customer.heldCredit ?? 0),
+      heldCredit: String(held),
       creditAlerts: customer.creditAlerts ?? [],
     })
   }

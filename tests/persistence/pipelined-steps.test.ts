@@ -108,7 +108,7 @@ for (const target of activeTargets()) {
     await newFeature(h, c, { startDate: '2026-03-01', serviceCharge: '10.00', serviceChargeInterval: 'Monthly' })
     const paid = await h.request('POST', `/customers/${c}/transactions`, { transactionType: 'Payment', amount: 5, transactionDate: '2026-03-02' })
     assert.is(paid.status, 201, JSON.stringify(paid.body))
-    const held = async () => (await h.platform.context.store.repository('customers').get(c))!.heldCredit
+    const held = async () => (await h.platform.context.store.receivables.heldCredits([c])).get(c)
     assert.is(await held(), 50_000n, '5.00 held: no invoice to pay yet')
     // With the step's other writes sent before it (Postgres), the refused insert is the one answered last.
     const statements =

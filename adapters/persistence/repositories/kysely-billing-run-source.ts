@@ -1,3 +1,4 @@
+import { sql } from 'kysely'
 import { runCustomerFields, runFeatureFields, type RunCustomer, type RunFeature } from '../../../core/billing/run-fields.js'
 import { catalogue } from '../../../core/fields/catalogue.js'
 import type { Resource } from '../../../core/fields/resource.js'
@@ -6,7 +7,6 @@ import type { DatabaseDialect } from '../dialect/dialect.js'
 import type { Money } from '../../../core/money/money.js'
 import { moneyColumn } from '../money-column.js'
 import { RowCodec } from '../row-codec.js'
-import { heldCredit } from './kysely-customer-repository.js'
 import { selectedColumns, type SelectedColumns } from '../selected-columns.js'
 import type { Db } from '../schema/tables.js'
 
@@ -52,7 +52,8 @@ export class KyselyBillingRunSource implements BillingRunSource {
     let q = this.db
       .selectFrom('customers')
       .select(select)
-      .select(heldCredit('customers').as('heldCredit'))
+      // Kept beside the row, a row only while the customer holds some (migration 0021).
+      .select(sql<string>`(select h.amount from held_credits h where h.${sql.ref('customerID')} = ${sql.ref('customers.id')})`.as('heldCredit'))
       .where('customers.id', '>', this.dialect.encodeId(afterID))
       .orderBy('customers.id')
       .limit(limit)

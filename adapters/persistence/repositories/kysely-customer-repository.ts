@@ -4,19 +4,19 @@ import { ZERO } from '../../../core/money/money.js'
 import { KyselyResourceRepository } from './kysely-resource-repository.js'
 
 /**
- * Customers, with the read-only `balance` from the ledger, `overdueAmount` from its invoices and
- * the internal `heldCredit` from `held_credits`. The balance is a correlated
+ * Customers, with the read-only `balance` from the ledger and `overdueAmount` from its invoices. The balance is a correlated
  * subquery of the same select (on the transactions_customer_idx index), so reading a customer
- * or a page of them is one statement, not one for the rows and one for their balances.
+ * or a page of them is one statement, not one for the rows and one for their balances. The
+ * internal `heldCredit` is not read with them (`Receivables.heldCredits`).
  */
 export class KyselyCustomerRepository extends KyselyResourceRepository {
   protected override select(storedOnly = false): SelectQueryBuilder<any, any, any> {
     if (storedOnly) return super.select()
-    return super.select().select([this.balance().as('balance'), this.overdueAmount().as('overdueAmount'), heldCredit(this.table).as('heldCredit')])
+    return super.select().select([this.balance().as('balance'), this.overdueAmount().as('overdueAmount')])
   }
 
   override computedSql(): Record<string, RawBuilder<unknown>> {
-    return { balance: this.balance(), overdueAmount: this.overdueAmount(), heldCredit: heldCredit(this.table) }
+    return { balance: this.balance(), overdueAmount: this.overdueAmount() }
   }
 
   private balance(): RawBuilder<string> {
@@ -37,13 +37,8 @@ export class KyselyCustomerRepository extends KyselyResourceRepository {
     return super.insert({ creditAlerts: [], ...values })
   }
 
-  /** A customer just inserted has no transactions yet, and so holds no credit. */
+  /** A customer just inserted has no transactions yet. */
   protected override async finishInserted(item: Item): Promise<Item> {
-    return { ...item, balance: ZERO, overdueAmount: ZERO, heldCredit: ZERO }
+    return { ...item, balance: ZERO, overdueAmount: ZERO }
   }
-}
-
-/** The credit a customer (the row of `table`) holds: `held_credits` has a row only while it holds some. */
-export function heldCredit(table: string): RawBuilder<string> {
-  return sql<string>`coalesce((select h.amount from held_credits h where h.${sql.ref('customerID')} = ${sql.ref(`${table}.id`)}), 0)`
 }

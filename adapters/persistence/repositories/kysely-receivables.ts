@@ -2,7 +2,7 @@ import type { Db, Integer } from '../schema/tables.js'
 import { sql, type NotNull } from 'kysely'
 import type { AccountAllocation, Settlement } from '../../../core/billing/allocation.js'
 import type { DateOnly } from '../../../core/dates/date-only.js'
-import type { Money } from '../../../core/money/money.js'
+import { ZERO, type Money } from '../../../core/money/money.js'
 import type { Account, InvoicePaymentLine, Receivables, StoredInvoice } from '../../../core/ports/receivables.js'
 import type { DatabaseDialect } from '../dialect/dialect.js'
 import { moneyColumn } from '../money-column.js'
@@ -66,6 +66,15 @@ export class KyselyReceivables implements Receivables {
         const paid = -(this.money(r.amount) + this.money(r.VATAmount))
         out.get(String(r.customerID))!.settlements.push({ kind: 'transaction', id: String(r.id), date: r.transactionDate, amount: paid as Money })
       }
+    }
+    return out
+  }
+
+  async heldCredits(customerIDs: readonly string[]): Promise<Map<string, Money>> {
+    const out = new Map(customerIDs.map((id) => [id, ZERO]))
+    for (let i = 0; i < customerIDs.length; i += CHUNK) {
+      const ids = customerIDs.slice(i, i + CHUNK).map((c) => this.dialect.encodeId(c))
+      for (const r of await this.db.selectFrom('held_credits').select(['customerID', 'amount']).where('customerID', 'in', ids).execute()) out.set(String(r.customerID), this.money(r.amount))
     }
     return out
   }
