@@ -40,7 +40,8 @@ export interface Database {
    * Where a pipelined transaction (a billing run's step) runs, reading beside it on
    * `readsBeside`: Postgres's pipelining connections, so the server makes a batch's writes while
    * this process plans the next. SQLite has none: on its writes thread, copying a run's rows to
-   * the thread cost more than the overlap gained (bench/RESULTS.md).
+   * the thread cost more than the overlap gained (bench/RESULTS.md). A SQLite file's step writes
+   * on `db` and reads its next page on `readsBeside` meanwhile (`Store.pipelinedTransaction`).
    */
   readonly pipelinedWrites?: BulkWrites
   close(): Promise<void>

@@ -60,6 +60,8 @@ export interface StoreOptions {
   readonly bulkWrites?: BulkWrites
   /** Where pipelined transactions run (`Database.pipelinedWrites`), reading beside on `readsBeside`. */
   readonly pipelinedWrites?: BulkWrites
+  /** Where a billing run's pages (`runSource`) are read, when not on `db`: a SQLite file's reads thread. */
+  readonly pagesBeside?: Db
 }
 
 /** What a store and the stores of its transactions share: they are all on one root database. */
@@ -117,7 +119,7 @@ export class KyselyStore implements Store {
       shared.statistics.wrote(table, rows)
       if (!inTransaction) await shared.statistics.refresh(db)
     }, writeAhead)
-    this.runSource = new KyselyBillingRunSource(db, dialect)
+    this.runSource = new KyselyBillingRunSource(options.pagesBeside ?? db, dialect)
     this.runPartitions = new KyselyRunPartitions(db, dialect)
     this.rating = new KyselyRatingData(db, dialect, options.readsBeside, writeAhead)
     this.bulkWrites = options.bulkWrites
@@ -213,14 +215,19 @@ export class KyselyStore implements Store {
   pipelinedTransaction<T>(work: (store: Store, reads: Store) => Promise<T>): Promise<T> {
     const pipelined = this.pipelinedWrites
     const reads = this.readsBeside
-    if (!pipelined || !reads || this.inTransaction) return this.transaction((store) => work(store, store))
+    if (!reads || this.inTransaction) return this.transaction((store) => work(store, store))
     // Marked as within a transaction: the reads store opens none of its own and leaves the planner's statistics to the commit.
+    // A SQLite file: written on this connection (on its writes thread, copying a run's rows there
+    // cost more than the overlap gained), the run's pages read on its reads thread, which reads
+    // the next page while this thread writes, and the rest of the reads here, where they wait
+    // for nothing (on the thread each was a round trip).
+    if (!pipelined) return this.committed(this.db.transaction().execute((trx) => work(this.within(trx), this.within(trx, undefined, reads))))
     return this.committed(pipelined((trx, writeAhead) => work(this.within(trx, writeAhead), new KyselyStore(reads, this.dialect, this.resources, {}, true, this.shared))))
   }
 
   /** The store of a transaction on `trx`; a bulk or pipelined transaction sends writes ahead with `writeAhead`. */
-  private within(trx: Db, writeAhead?: WriteAhead): Store {
-    return new KyselyStore(trx, this.dialect, this.resources, {}, true, this.shared, writeAhead)
+  private within(trx: Db, writeAhead?: WriteAhead, pagesBeside?: Db): Store {
+    return new KyselyStore(trx, this.dialect, this.resources, { pagesBeside }, true, this.shared, writeAhead)
   }
 
   /** Statistics are looked at once a transaction's writes commit. */

@@ -4,6 +4,7 @@ import { effectiveStateOn, type LifecycleEvent } from '../lifecycle/events.js'
 import type { PlatformContext } from '../platform.js'
 import type { Store } from '../ports/store.js'
 import type { LedgerWrites } from '../ports/ledger.js'
+import type { MarkedFeature } from '../ports/billing-run-source.js'
 import { planLedgerDiff, type BillingCutoff } from './feature-billing.js'
 import { reconciledMark } from './reconciled-mark.js'
 import { ledgerWrites, mergeWrites } from './ledger-writes.js'
@@ -29,16 +30,32 @@ export interface PlannedBatch {
   readonly planned: number
 }
 
+/** A page of customers in ID order and their features, read together (`readPage`). */
+export interface RunPage {
+  readonly customers: readonly RunCustomer[]
+  readonly marked: readonly MarkedFeature[]
+}
+
 /**
- * Reads a batch of customers on `reads` and plans their charges through the cutoff. A feature
- * whose reconciled mark matches its inputs is skipped: its ledger already holds what a plan
- * would write (see `reconciledMark`), so neither its ledger rows are read nor is it planned.
+ * The next `limit` customers after `afterID` (through `lastID`) and their features, on `reads`.
+ * The two reads are sent at once: a step reads the next page this way before it writes the
+ * batch in hand, and where `reads` is another thread's connection (a SQLite file) that thread
+ * answers both while this one writes (bench/RESULTS.md, session 26).
  */
-export async function planBatch(ctx: PlatformContext, reads: Store, run: BillingRun, cutoff: DateOnly, customers: readonly RunCustomer[]): Promise<PlannedBatch> {
+export function readPage(reads: Store, afterID: string, limit: number, lastID: string | null): Promise<RunPage> {
+  const customers = reads.runSource.customersAfter(afterID, limit, lastID)
+  const marked = reads.runSource.featuresOf(afterID, limit, lastID)
+  return Promise.all([customers, marked]).then(([customers, marked]) => ({ customers, marked }))
+}
+
+/**
+ * Plans a page's charges through the cutoff, reading the rest on `reads`. A feature whose
+ * reconciled mark matches its inputs is skipped: its ledger already holds what a plan would
+ * write (see `reconciledMark`), so neither its ledger rows are read nor is it planned.
+ */
+export async function planBatch(ctx: PlatformContext, reads: Store, run: BillingRun, cutoff: DateOnly, page: RunPage): Promise<PlannedBatch> {
+  const { customers, marked } = page
   const ids = customers.map((c) => c.id)
-  const [first, last] = [ids[0], ids.at(-1)!]
-  // The batch is every customer from its first ID to its last (a page in ID order).
-  const marked = await reads.runSource.featuresOf(first, last)
   const events = groupEvents(await reads.lifecycle.eventsOfCustomers(ids))
   const byID = new Map(customers.map((c) => [c.id, c]))
   const inputs = await billingInputs(reads, ctx.presets, marked.map((m) => m.feature), byID)

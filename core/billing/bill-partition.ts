@@ -5,7 +5,7 @@ import type { Store } from '../ports/store.js'
 import type { RunPartition } from '../ports/run-partitions.js'
 import { refreshCreditAlerts } from '../credit/credit-alerts.js'
 import { settleAccounts } from './settle-accounts.js'
-import { planBatch, writeBatch, type BatchOutcome } from './bill-batch.js'
+import { planBatch, readPage, writeBatch, type BatchOutcome, type RunPage } from './bill-batch.js'
 import { progressValues, runProgress, type RunProgress } from './run-progress.js'
 import type { RunExecution } from './run-execution.js'
 
@@ -31,17 +31,20 @@ class LeaseLost extends Error {}
 export async function billPartition(ctx: PlatformContext, run: BillingRun, cutoff: DateOnly, partition: RunPartition, exec: RunExecution): Promise<void> {
   let after = partition.progressCustomerID
   let pageSize = Math.min(exec.batchSize, Math.ceil(exec.batchFeatures / 10))
+  let next: Promise<RunPage> | null = null
   for (;;) {
     if (exec.signal?.aborted) return ctx.store.runPartitions.release(partition.id, exec.holder)
     let step: Awaited<ReturnType<typeof billStep>>
     try {
-      step = await ctx.store.pipelinedTransaction((store, reads) => billStep({ ...ctx, store }, reads, run, cutoff, partition, exec, after, pageSize))
+      const first = next
+      step = await ctx.store.pipelinedTransaction((store, reads) => billStep({ ...ctx, store }, reads, run, cutoff, partition, exec, after, pageSize, first))
     } catch (error) {
       if (error instanceof LeaseLost) return
       throw error
     }
     after = step.last
     pageSize = step.size
+    next = step.next
     exec.add(step)
     if (step.progress && step.customers > 0) exec.onProgress?.(step.progress)
     if (step.finished) return
@@ -54,9 +57,9 @@ export async function billPartition(ctx: PlatformContext, run: BillingRun, cutof
  * (`Store.pipelinedTransaction`): on Postgres the server makes one batch's inserts while this
  * process plans the next (bench/RESULTS.md).
  */
-async function billStep(ctx: PlatformContext, reads: Store, run: BillingRun, cutoff: DateOnly, partition: RunPartition, exec: RunExecution, after: string, size: number) {
+async function billStep(ctx: PlatformContext, reads: Store, run: BillingRun, cutoff: DateOnly, partition: RunPartition, exec: RunExecution, after: string, size: number, first: Promise<RunPage> | null) {
   const { store } = ctx
-  const done = { last: after, size, customers: 0, invoices: 0, writes: 0, finished: false, progress: null as RunProgress | null }
+  const done = { last: after, size, customers: 0, invoices: 0, writes: 0, finished: false, progress: null as RunProgress | null, next: null as Promise<RunPage> | null }
   const settle: string[] = []
   const touched: string[] = []
   const limited = new Set<string>()
@@ -71,24 +74,36 @@ async function billStep(ctx: PlatformContext, reads: Store, run: BillingRun, cut
   }
   // Each batch's writes are sent, not awaited: the next batch is planned while they are made.
   const written: Promise<void>[] = []
+  // The page read while the last step was written, if it was read on another connection.
+  let next = first
   try {
     for (let b = 0; b < TRANSACTION_BATCHES && !(b > 0 && exec.signal?.aborted); b++) {
-      const page = await reads.runSource.customersAfter(done.last, done.size, partition.lastCustomerID)
-      if (page.length === 0) {
+      const page = await (next ?? readPage(reads, done.last, done.size, partition.lastCustomerID))
+      next = null
+      if (page.customers.length === 0) {
         done.finished = true
         break
       }
       const batch = await planBatch(ctx, reads, run, cutoff, page)
+      done.last = page.customers.at(-1)!.id
+      done.customers += page.customers.length
+      // Sized from this batch's planned features per customer: memory follows what is planned,
+      // and a feature skipped as reconciled holds little (a rerun of a cutoff takes whole pages).
+      done.size = batch.planned === 0 ? exec.batchSize : Math.max(1, Math.min(exec.batchSize, Math.floor((exec.batchFeatures * page.customers.length) / batch.planned)))
+      // The next page is read while this batch is written: on another connection (Postgres), or a
+      // SQLite file's reads thread, the two go on at once. Its customers are not this batch's, nor
+      // this step's, so on another connection it may be the next step's, read before this commits.
+      if (b + 1 < TRANSACTION_BATCHES || reads !== store) {
+        next = readPage(reads, done.last, done.size, partition.lastCustomerID)
+        // Left unread if the step stops or fails first.
+        next.catch(() => undefined)
+      }
       const outcome = await writeBatch(ctx, store, run, cutoff, batch, exec.numbers)
       written.push(outcome.written)
       absorb(outcome)
-      done.last = page.at(-1)!.id
-      done.customers += page.length
-      // Sized from this batch's planned features per customer: memory follows what is planned,
-      // and a feature skipped as reconciled holds little (a rerun of a cutoff takes whole pages).
-      done.size = batch.planned === 0 ? exec.batchSize : Math.max(1, Math.min(exec.batchSize, Math.floor((exec.batchFeatures * page.length) / batch.planned)))
     }
     await Promise.all(written)
+    if (!done.finished) done.next = next
   } catch (error) {
     // The transaction rolls back once the writes under way are answered, never beside them.
     await Promise.allSettled(written)

@@ -16,8 +16,10 @@ export interface BillingRunSource {
   /** How many customers follow `afterID` (what a run has still to bill, for its progress). */
   customerCountAfter(afterID: string): Promise<number>
   /**
-   * The features of the customers with IDs from `firstCustomerID` to `lastCustomerID` (a page of
-   * `customersAfter`), by customer, then ID (run fields only), each with its reconciled mark.
+   * The features of the customers `customersAfter` returns for the same arguments (a page), by
+   * customer, then ID (run fields only), each with its reconciled mark. It does not wait for
+   * that page: the two are asked together, and a connection on another thread answers both in
+   * one turn of this one.
    */
-  featuresOf(firstCustomerID: string, lastCustomerID: string): Promise<MarkedFeature[]>
+  featuresOf(afterID: string, limit: number, lastID?: string | null): Promise<MarkedFeature[]>
 }

@@ -62,8 +62,9 @@ export interface Store {
    * are sent without waiting for their answers where the database allows (Postgres), with
    * `reads`, a store that reads beside it on another connection: what is committed, without the
    * transaction's own writes and without waiting for them. So `work` reads and plans its next
-   * writes while the database makes the last. Elsewhere it is `transaction`, and `reads` is the
-   * transaction's own store.
+   * writes while the database makes the last. On a SQLite file only `reads.runSource` (a run's
+   * pages) reads on another connection, a thread of its own, and the rest of `reads` in the
+   * transaction. Elsewhere it is `transaction`, and `reads` is the transaction's own store.
    */
   pipelinedTransaction<T>(work: (store: Store, reads: Store) => Promise<T>): Promise<T>
   /** Serialises work on one key across processes for the rest of the transaction. */

@@ -48,6 +48,31 @@ for (const target of activeTargets()) {
     await store.creditControl.setCreditAlerts(customer, [])
   })
 
+  test('a run reads its pages beside the transaction wherever there is another connection (Postgres, a SQLite file), and in it in memory', async ({ h, customers }) => {
+    const store = h.platform.context.store
+    const [customer] = customers
+    const before = String(BigInt(customer) - 1n)
+    const [{ feature }] = await store.runSource.featuresOf(before, 1)
+    const seen = await store.pipelinedTransaction(async (trx, reads) => {
+      await trx.repository('features').update(feature.id, { description: 'changed in the transaction' })
+      // Asked together, as a step asks for its next page.
+      const [page, features] = await Promise.all([reads.runSource.customersAfter(before, 1), reads.runSource.featuresOf(before, 1)])
+      assert.equal(
+        page.map((c) => c.id),
+        [customer],
+      )
+      assert.equal(
+        features.map((f) => f.feature.id),
+        [feature.id],
+        "the features of the page's customers",
+      )
+      return { page: features[0].feature.description, elsewhere: (await reads.repository('features').get(feature.id))?.description }
+    })
+    assert.is(seen.page, target === 'sqlite-memory' ? 'changed in the transaction' : feature.description, 'what is committed, on another connection')
+    assert.is(seen.elsewhere, target === 'postgres' ? feature.description : 'changed in the transaction', "a SQLite file's other reads are the transaction's own")
+    await store.repository('features').update(feature.id, { description: feature.description })
+  })
+
   test('a batch whose writes fail once sent fails its whole step: nothing of it is kept, and the next run bills everyone once', async ({ h }) => {
     const run = await request(h, '2026-01-31')
     const store = h.platform.context.store
@@ -135,6 +160,41 @@ for (const target of activeTargets()) {
     assert.is((await runNextBillingRun(h.platform.context, { batchSize: 2 }))?.status, 'Complete')
     assert.is(await held(), 0n)
     assert.equal((await invoicesOf()).map((i) => [i.totalAmount, i.amountPaid]), [[10, 5]], 'the held 5.00 pays its invoice')
+  })
+
+  test('a step reads the next page before it writes the batch in hand, and the next step’s first page before it commits, where it reads on another connection', async ({ h }) => {
+    await request(h, '2026-04-30')
+    const order: string[] = []
+    const restore = onBillingSteps(h.platform.context.store, (trx, reads) => {
+      const read = reads.runSource.customersAfter.bind(reads.runSource)
+      reads.runSource.customersAfter = async (after, limit, last) => {
+        order.push(`read after ${after}`)
+        return read(after, limit, last)
+      }
+      const raise = trx.ledger.raiseInvoices.bind(trx.ledger)
+      trx.ledger.raiseInvoices = async (invoices, ...rest) => {
+        order.push(`write ${invoices.map((i) => i.values.customerID).join(',')}`)
+        return raise(invoices, ...rest)
+      }
+      const advance = trx.runPartitions.advance.bind(trx.runPartitions)
+      trx.runPartitions.advance = async (...args) => {
+        order.push('commit')
+        return advance(...args)
+      }
+    })
+    try {
+      // One customer a batch (one feature each), three batches a step.
+      await runNextBillingRun(h.platform.context, { batchFeatures: 1 })
+    } finally {
+      restore()
+    }
+    const [c1, c2, c3, c4] = (await h.platform.context.store.runSource.customersAfter('0', 4)).map((c) => c.id)
+    const before = (c: string) => String(BigInt(c) - 1n)
+    const expected =
+      target === 'sqlite-memory'
+        ? [`read after ${before(c1)}`, `read after ${c1}`, `write ${c1}`, `read after ${c2}`, `write ${c2}`, `write ${c3}`, 'commit', `read after ${c3}`, `read after ${c4}`, `write ${c4}`]
+        : [`read after ${before(c1)}`, `read after ${c1}`, `write ${c1}`, `read after ${c2}`, `write ${c2}`, `read after ${c3}`, `write ${c3}`, 'commit', `read after ${c4}`, `write ${c4}`]
+    assert.equal(order.slice(0, expected.length), expected)
   })
 
   test.run()

@@ -77,20 +77,23 @@ export class KyselyBillingRunSource implements BillingRunSource {
   }
 
   /**
-   * The features of the customers in an ID range, by customer, then ID, each with the mark its
-   * ledger was reconciled with. One range of the customer index, in its own order: a list of
-   * 500 IDs was 500 seeks, and ordering by ID alone sorted every batch in a temporary B-tree
-   * (twice the cost of the query on SQLite).
+   * The features of a page of customers, by customer, then ID, each with the mark its ledger was
+   * reconciled with. One range of the customer index, in its own order, ending at the page's
+   * last customer: a list of 500 IDs was 500 seeks, and ordering by ID alone sorted every batch
+   * in a temporary B-tree (twice the cost of the query on SQLite).
    */
-  async featuresOf(firstCustomerID: string, lastCustomerID: string): Promise<MarkedFeature[]> {
+  async featuresOf(afterID: string, limit: number, lastID: string | null = null): Promise<MarkedFeature[]> {
     const { select, decode } = this.columns('features')
+    const after = this.dialect.encodeId(afterID)
+    let page = this.db.selectFrom('customers').select('customers.id').where('customers.id', '>', after).orderBy('customers.id').limit(limit)
+    if (lastID !== null) page = page.where('customers.id', '<=', this.dialect.encodeId(lastID))
     const rows = await this.db
       .selectFrom('features')
       .select(select)
       // A lookup by key per feature: as a join, Postgres hashed the whole marks table for every batch.
       .select((eb) => eb.selectFrom('ledger_reconciled').select('inputs').whereRef('ledger_reconciled.featureID', '=', 'features.id').as('reconciledInputs'))
-      .where('features.customerID', '>=', this.dialect.encodeId(firstCustomerID))
-      .where('features.customerID', '<=', this.dialect.encodeId(lastCustomerID))
+      .where('features.customerID', '>', after)
+      .where('features.customerID', '<=', (eb) => eb.selectFrom(page.as('page')).select((p) => p.fn.max('page.id').as('last')))
       .orderBy('features.customerID')
       .orderBy('features.id')
       .execute()
