@@ -69,7 +69,7 @@ export async function raiseInvoices(
   const invoices: NewInvoice[] = []
   const finalBills: { id: string; finalBillDate: DateOnly }[] = []
   // Customers whose next invoice message this batch uses up (contract 10.5).
-  const messagesUsed: string[] = []
+  const messagesUsed: { customerID: string; message: string }[] = []
   // Customers share a few payment terms: each one's dates are worked out once per batch.
   const terms = new Map<string, { dueDate: DateOnly; overdueDate: DateOnly }>()
   const datesOf = (customer: RunCustomer) => {
@@ -112,7 +112,7 @@ export async function raiseInvoices(
     })
     const finalBill = finalBillOf(customer)
     if (finalBill) finalBills.push({ id: customer.id, finalBillDate: finalBill })
-    if (customer.nextInvoiceMessage) messagesUsed.push(customer.id)
+    if (customer.nextInvoiceMessage) messagesUsed.push({ customerID: customer.id, message: customer.nextInvoiceMessage })
   }
   const anyLines = due.some((c) => (lines.get(c.id)?.length ?? 0) > 0 || insertedOf.has(c.id))
   const minimums = activeMinimums(anyLines ? await numberMinimums() : [], events, cutoff)

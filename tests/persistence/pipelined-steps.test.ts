@@ -197,5 +197,27 @@ for (const target of activeTargets()) {
     assert.equal(order.slice(0, expected.length), expected)
   })
 
+  test('a next invoice message set after a step read its customers stays for the next invoice', async ({ h }) => {
+    const c = await newCustomer(h, { nextInvoiceMessage: 'Price change notice' })
+    await newFeature(h, c, { startDate: '2026-05-01', serviceCharge: '10.00', serviceChargeInterval: 'Monthly' })
+    await request(h, '2026-05-31')
+    const restore = onBillingSteps(h.platform.context.store, (trx) => {
+      const raise = trx.ledger.raiseInvoices.bind(trx.ledger)
+      trx.ledger.raiseInvoices = async (invoices, ...rest) => {
+        // As a request would between the page's read and the batch's write.
+        if (invoices.some((i) => i.values.customerID === c)) await trx.repository('customers').update(c, { nextInvoiceMessage: 'Direct Debit reminder' })
+        return raise(invoices, ...rest)
+      }
+    })
+    try {
+      assert.is((await runNextBillingRun(h.platform.context, {}))?.status, 'Complete')
+    } finally {
+      restore()
+    }
+    const [invoice] = (await h.request('GET', `/customers/${c}/invoices`)).body as any[]
+    assert.is(invoice.invoiceMessage, 'Price change notice', 'the message the page was read with')
+    assert.is((await h.request('GET', `/customers/${c}`)).body.nextInvoiceMessage, 'Direct Debit reminder', 'the later message is kept')
+  })
+
   test.run()
 }
