@@ -87,7 +87,9 @@ export async function planBatch(ctx: PlatformContext, reads: Store, run: Billing
 /** What a batch's writes came to; `written` settles once the database has made them all (see `RaisedInvoices`). */
 export interface BatchOutcome {
   readonly invoices: number
-  /** Customers whose held credit is allocated once the step's batches are written. */
+  /** Customers invoiced, in ID order: their credit held is allocated once the step's batches are written. */
+  readonly invoiced: readonly string[]
+  /** Of those, the ones whose invoice is a credit, allocated then too. */
   readonly settle: readonly string[]
   /** Customers this batch wrote to, in ID order: only their credit alerts can change. */
   readonly touched: readonly string[]
@@ -124,6 +126,7 @@ export async function writeBatch(ctx: PlatformContext, store: Store, run: Billin
   const limited = new Set(customers.filter(hasCreditLimits).map((c) => c.id))
   return {
     invoices: raised.count,
+    invoiced: raised.invoiced,
     settle: raised.settle,
     touched,
     limited: touched.filter((id) => limited.has(id)),

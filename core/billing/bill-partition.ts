@@ -4,6 +4,7 @@ import type { PlatformContext } from '../platform.js'
 import type { Store } from '../ports/store.js'
 import type { RunPartition } from '../ports/run-partitions.js'
 import { refreshCreditAlerts } from '../credit/credit-alerts.js'
+import { ZERO, type Money } from '../money/money.js'
 import { settleAccounts } from './settle-accounts.js'
 import { planBatch, readPage, writeBatch, type BatchOutcome, type RunPage } from './bill-batch.js'
 import { progressValues, runProgress, type RunProgress } from './run-progress.js'
@@ -61,11 +62,13 @@ async function billStep(ctx: PlatformContext, reads: Store, run: BillingRun, cut
   const { store } = ctx
   const done = { last: after, size, customers: 0, invoices: 0, writes: 0, finished: false, progress: null as RunProgress | null, next: null as Promise<RunPage> | null }
   const settle: string[] = []
+  const invoiced: string[] = []
   const touched: string[] = []
   const limited = new Set<string>()
   const callsBilled: string[] = []
   const absorb = (batch: BatchOutcome) => {
     settle.push(...batch.settle)
+    invoiced.push(...batch.invoiced)
     touched.push(...batch.touched)
     callsBilled.push(...batch.callsBilled)
     for (const id of batch.limited) limited.add(id)
@@ -115,7 +118,11 @@ async function billStep(ctx: PlatformContext, reads: Store, run: BillingRun, cut
   // limit measures its unbilled calls, which a run only lowers, but for the pence its calls'
   // charges are rounded up to: numbers' limits are read only when some number has one, for the
   // customers whose calls the step billed (pages in ID order, so a range).
-  await settleAccounts(store, settle, ctx.clock.today(), ctx.clock.now(), { alerts: false })
+  // Credit held is read here, in the transaction, not with the page: a payment made since the page
+  // was read is allocated too.
+  const held = invoiced.length ? await store.receivables.heldCredits(invoiced) : new Map<string, Money>()
+  const credits = new Set(settle)
+  await settleAccounts(store, invoiced.filter((id) => credits.has(id) || (held.get(id) ?? ZERO) > 0n), ctx.clock.today(), ctx.clock.now(), { alerts: false })
   const byNumber = exec.numbers.creditLimits && callsBilled.length > 0 ? new Set(await store.creditControl.withNumberCreditLimitsBetween(callsBilled[0], callsBilled.at(-1)!)) : null
   const billed = new Set(callsBilled)
   await refreshCreditAlerts(store, touched.filter((id) => limited.has(id) || (billed.has(id) && byNumber?.has(id))), ctx.clock.now(), { candidates: true })

@@ -31,7 +31,7 @@ function invoiceThrough(run: BillingRun, customer: RunCustomer, cutoff: DateOnly
  * batch's new ledger rows, not yet written: the ledger inserts them with the invoices, already
  * on them, which saved updating every row again (bench/billing-run.ts). `numberMinimums` reads
  * the batch's numbers' call-charge minimums, only once some customer has lines to invoice (a
- * re-run of a cutoff has none). Returns the customers invoiced, those whose credit to settle, and
+ * re-run of a cutoff has none). Returns the customers invoiced, those with a credit invoice to settle, and
  * when the writes are made (`written`).
  */
 export async function raiseInvoices(
@@ -85,8 +85,9 @@ export async function raiseInvoices(
     const { dueDate, overdueDate } = datesOf(customer)
     const totalAmount = add(net, vat)
     const status = statusOf(totalAmount < 0n ? ZERO : totalAmount, overdueDate, today)
-    // Credit held from earlier payments, or this invoice's own credit, is allocated once it is raised.
-    if ((customer.heldCredit ?? ZERO) > 0n || totalAmount < 0n) settle.push(customer.id)
+    // This invoice's own credit is allocated once it is raised (credit held from earlier payments
+    // too, which the step reads in its transaction: bill-partition.ts).
+    if (totalAmount < 0n) settle.push(customer.id)
     invoices.push({
       transactionIDs,
       inserted,

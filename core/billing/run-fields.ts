@@ -72,6 +72,6 @@ export const runFeatureFields = [
 ] as const
 
 /** A customer as a billing run reads it, with the credit it holds (kept beside its row). */
-export type RunCustomer = Pick<Customer, (typeof runCustomerFields)[number] | 'heldCredit'>
+export type RunCustomer = Pick<Customer, (typeof runCustomerFields)[number]>
 /** A feature as a billing run reads it. */
 export type RunFeature = Pick<Feature, (typeof runFeatureFields)[number]>

@@ -140,7 +140,7 @@ export const customers = defineResource({
     // Payments and credits not yet allocated to an invoice: the next invoice raised takes them.
     // Kept beside the row (held_credits, migration 0021), not in it: a run settling a tenth of its
     // customers rewrote every page of this wide table (bench/RESULTS.md). Not read with the
-    // customer either: a billing run reads it with its customers, others `Receivables.heldCredits`.
+    // customer either: `Receivables.heldCredits` reads it (a billing step, for the customers it invoiced).
     field('heldCredit', 'currency', { internal: true, readOnly: true, computed: true }),
     field('portalPIN', 'text', { internal: true, readOnly: true, description: 'hashed portal PIN' }),
     // The final-bill date a final invoice was raised for: no run invoices the customer again for it.

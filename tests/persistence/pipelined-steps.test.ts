@@ -2,6 +2,7 @@ import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { sql } from 'kysely'
 import { runNextBillingRun } from '../../core/billing/run-billing.js'
+import { addManualTransaction } from '../../core/billing/manual-transactions.js'
 import { newCustomer, newFeature, onBillingSteps } from '../support/billing.js'
 import { openHarness, type Harness } from '../support/harness.js'
 import { activeTargets } from '../support/targets.js'
@@ -217,6 +218,32 @@ for (const target of activeTargets()) {
     const [invoice] = (await h.request('GET', `/customers/${c}/invoices`)).body as any[]
     assert.is(invoice.invoiceMessage, 'Price change notice', 'the message the page was read with')
     assert.is((await h.request('GET', `/customers/${c}`)).body.nextInvoiceMessage, 'Direct Debit reminder', 'the later message is kept')
+  })
+
+  test('a payment made after a step read its customers pays the invoice the step raises', async ({ h }) => {
+    const c = await newCustomer(h)
+    await newFeature(h, c, { startDate: '2026-06-01', serviceCharge: '10.00', serviceChargeInterval: 'Monthly' })
+    await request(h, '2026-06-30')
+    const restore = onBillingSteps(h.platform.context.store, (trx) => {
+      const raise = trx.ledger.raiseInvoices.bind(trx.ledger)
+      trx.ledger.raiseInvoices = async (invoices, ...rest) => {
+        // As a request would between the page's read and the batch's write: no invoice yet, so held.
+        if (invoices.some((i) => i.values.customerID === c)) await addManualTransaction({ ...h.platform.context, store: trx }, c, { transactionType: 'Payment', amount: 4, transactionDate: '2026-06-15' })
+        return raise(invoices, ...rest)
+      }
+    })
+    try {
+      assert.is((await runNextBillingRun(h.platform.context, {}))?.status, 'Complete')
+    } finally {
+      restore()
+    }
+    const invoices = (await h.request('GET', `/customers/${c}/invoices`)).body as any[]
+    assert.equal(
+      invoices.map((i) => [i.totalAmount, i.amountPaid]),
+      [[10, 4]],
+      'the held 4.00 pays its invoice',
+    )
+    assert.is((await h.platform.context.store.receivables.heldCredits([c])).get(c), 0n)
   })
 
   test.run()

@@ -1,11 +1,8 @@
-import { sql } from 'kysely'
 import { runCustomerFields, runFeatureFields, type RunCustomer, type RunFeature } from '../../../core/billing/run-fields.js'
 import { catalogue } from '../../../core/fields/catalogue.js'
 import type { Resource } from '../../../core/fields/resource.js'
 import type { BillingRunSource, MarkedFeature } from '../../../core/ports/billing-run-source.js'
 import type { DatabaseDialect } from '../dialect/dialect.js'
-import type { Money } from '../../../core/money/money.js'
-import { moneyColumn } from '../money-column.js'
 import { RowCodec } from '../row-codec.js'
 import { selectedColumns, type SelectedColumns } from '../selected-columns.js'
 import type { Db } from '../schema/tables.js'
@@ -52,19 +49,13 @@ export class KyselyBillingRunSource implements BillingRunSource {
     let q = this.db
       .selectFrom('customers')
       .select(select)
-      // Kept beside the row, a row only while the customer holds some (migration 0021).
-      .select(sql<string>`(select h.amount from held_credits h where h.${sql.ref('customerID')} = ${sql.ref('customers.id')})`.as('heldCredit'))
       .where('customers.id', '>', this.dialect.encodeId(afterID))
       .orderBy('customers.id')
       .limit(limit)
     if (lastID !== null) q = q.where('customers.id', '<=', this.dialect.encodeId(lastID))
     if (this.dialect.rowLocks) q = q.forUpdate()
-    // Decoded from exactly the run's customer fields, and the credit held beside the row.
-    return (await q.execute()).map((r) => {
-      const customer = decode(r) as unknown as { heldCredit: Money }
-      customer.heldCredit = moneyColumn(this.dialect, r.heldCredit)
-      return customer as unknown as RunCustomer
-    })
+    // Decoded from exactly the run's customer fields.
+    return (await q.execute()).map((r) => decode(r) as unknown as RunCustomer)
   }
 
   async customerCountAfter(afterID: string): Promise<number> {
