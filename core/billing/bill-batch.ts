@@ -56,7 +56,7 @@ export function readPage(reads: Store, afterID: string, limit: number, lastID: s
 export async function planBatch(ctx: PlatformContext, reads: Store, run: BillingRun, cutoff: DateOnly, page: RunPage): Promise<PlannedBatch> {
   const { customers, marked } = page
   const ids = customers.map((c) => c.id)
-  const events = groupEvents(await reads.lifecycle.eventsOfCustomers(ids))
+  const events = groupEvents(await reads.lifecycle.eventsOfCustomersBetween(ids[0], ids.at(-1)!))
   const byID = new Map(customers.map((c) => [c.id, c]))
   const inputs = await billingInputs(reads, ctx.presets, marked.map((m) => m.feature), byID)
   const due: { item: RunFeature; customer: RunCustomer; input: BillingInput; at: BillingCutoff; mark: string }[] = []

@@ -10,8 +10,11 @@ export interface LifecycleLog {
   append(events: readonly StoredEvent[]): Promise<void>
   /** Events of the given items, in the order they were recorded. */
   eventsOf(items: readonly ItemKey[]): Promise<LifecycleEvent[]>
-  /** Events of every item of the given customers, in recorded order. */
-  eventsOfCustomers(customerIDs: readonly string[]): Promise<StoredEvent[]>
+  /**
+   * Events of every item of the customers with IDs from `firstCustomerID` to `lastCustomerID`
+   * (a billing run's page), in recorded order.
+   */
+  eventsOfCustomersBetween(firstCustomerID: string, lastCustomerID: string): Promise<StoredEvent[]>
   addIgnoreTraffic(entries: readonly (IgnoreTrafficEntry & { customerID: string })[]): Promise<void>
   ignoreTraffic(): Promise<(IgnoreTrafficEntry & { customerID: string })[]>
   /** Removes every record of a customer's tree (purge). */
