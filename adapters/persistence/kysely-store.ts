@@ -217,9 +217,10 @@ export class KyselyStore implements Store {
     const reads = this.readsBeside
     if (!reads || this.inTransaction) return this.transaction((store) => work(store, store))
     // Marked as within a transaction: the reads store opens none of its own and leaves the planner's statistics to the commit.
-    // A SQLite file: written on this connection (on its writes thread, copying a run's rows there
-    // cost more than the overlap gained), the run's pages read on its reads thread, which reads
-    // the next page while this thread writes, and the rest of the reads here, where they wait
+    // A SQLite file (or an embedder's Postgres pool, which pipelines nothing): written on this
+    // connection (on a SQLite file's writes thread, copying a run's rows there cost more than the
+    // overlap gained), the run's pages read beside it (SQLite: on its reads thread, which reads
+    // the next page while this thread writes), and the rest of the reads here, where they wait
     // for nothing (on the thread each was a round trip).
     if (!pipelined) return this.committed(this.db.transaction().execute((trx) => work(this.within(trx), this.within(trx, undefined, reads))))
     return this.committed(pipelined((trx, writeAhead) => work(this.within(trx, writeAhead), new KyselyStore(reads, this.dialect, this.resources, {}, true, this.shared))))
