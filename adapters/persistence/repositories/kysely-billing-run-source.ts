@@ -46,13 +46,7 @@ export class KyselyBillingRunSource implements BillingRunSource {
   /** The next customers by ID (through `lastID` when not null), locked (Postgres) in ID order as `lockIds` would lock them. */
   async customersAfter(afterID: string, limit: number, lastID: string | null = null): Promise<RunCustomer[]> {
     const { select, decode } = this.columns('customers')
-    let q = this.db
-      .selectFrom('customers')
-      .select(select)
-      .where('customers.id', '>', this.dialect.encodeId(afterID))
-      .orderBy('customers.id')
-      .limit(limit)
-    if (lastID !== null) q = q.where('customers.id', '<=', this.dialect.encodeId(lastID))
+    let q = this.page(afterID, limit, lastID).select(select)
     if (this.dialect.rowLocks) q = q.forUpdate()
     // Decoded from exactly the run's customer fields.
     return (await q.execute()).map((r) => decode(r) as unknown as RunCustomer)
@@ -75,19 +69,23 @@ export class KyselyBillingRunSource implements BillingRunSource {
    */
   async featuresOf(afterID: string, limit: number, lastID: string | null = null): Promise<MarkedFeature[]> {
     const { select, decode } = this.columns('features')
-    const after = this.dialect.encodeId(afterID)
-    let page = this.db.selectFrom('customers').select('customers.id').where('customers.id', '>', after).orderBy('customers.id').limit(limit)
-    if (lastID !== null) page = page.where('customers.id', '<=', this.dialect.encodeId(lastID))
+    const page = this.page(afterID, limit, lastID).select('customers.id')
     const rows = await this.db
       .selectFrom('features')
       .select(select)
       // A lookup by key per feature: as a join, Postgres hashed the whole marks table for every batch.
       .select((eb) => eb.selectFrom('ledger_reconciled').select('inputs').whereRef('ledger_reconciled.featureID', '=', 'features.id').as('reconciledInputs'))
-      .where('features.customerID', '>', after)
+      .where('features.customerID', '>', this.dialect.encodeId(afterID))
       .where('features.customerID', '<=', (eb) => eb.selectFrom(page.as('page')).select((p) => p.fn.max('page.id').as('last')))
       .orderBy('features.customerID')
       .orderBy('features.id')
       .execute()
     return rows.map((r) => ({ feature: decode(r) as RunFeature, mark: r.reconciledInputs ?? null }))
+  }
+
+  /** The customers of a page, unselected: `customersAfter` reads them, `featuresOf` its last ID, so the two cannot differ. */
+  private page(afterID: string, limit: number, lastID: string | null) {
+    const page = this.db.selectFrom('customers').where('customers.id', '>', this.dialect.encodeId(afterID)).orderBy('customers.id').limit(limit)
+    return lastID === null ? page : page.where('customers.id', '<=', this.dialect.encodeId(lastID))
   }
 }
