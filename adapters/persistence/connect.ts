@@ -11,6 +11,7 @@ import { sqliteCachingDialect, sqliteDialect } from './dialect/sqlite-dialect.js
 import { preparingClient } from './prepared-statements.js'
 import { cachingStatements } from './statement-cache.js'
 import { workerReads, workerWrites } from './sqlite-thread/worker-driver.js'
+import { walCheckpoints } from './sqlite-thread/wal-checkpoints.js'
 import type { BulkWrites } from './bulk-writes.js'
 import { pipelinedTransactions } from './pg-pipeline/pipelined-transaction.js'
 import { dropFailedIdleConnections } from './idle-connection-errors.js'
@@ -86,6 +87,9 @@ function connectSqlite(file: string, options: ConnectOptions): Database {
   // The main connection is held meanwhile, so everything else waits as it would for a
   // transaction on it: a write there would wait for the file's lock, blocking this thread.
   const bulkWrites: BulkWrites | undefined = writes && ((work) => db.connection().execute(() => writes.db.transaction().execute((trx) => work(trx, writes.writeAhead))))
+  // The main connection's commits leave the copying of the log into the file to a thread of
+  // its own; on one core that thread would only take turns with them.
+  const checkpoints = file === ':memory:' || availableParallelism() < 2 ? undefined : walCheckpoints(sqlite, file)
   return {
     db,
     dialect: sqliteCachingDialect,
@@ -95,6 +99,7 @@ function connectSqlite(file: string, options: ConnectOptions): Database {
     close: async () => {
       await readsBeside?.destroy()
       await writes?.db.destroy()
+      await checkpoints?.stop()
       await db.destroy()
     },
   }
