@@ -31,8 +31,8 @@ function invoiceThrough(run: BillingRun, customer: RunCustomer, cutoff: DateOnly
  * batch's new ledger rows, not yet written: the ledger inserts them with the invoices, already
  * on them, which saved updating every row again (bench/billing-run.ts). `numberMinimums` reads
  * the batch's numbers' call-charge minimums, only once some customer has lines to invoice (a
- * re-run of a cutoff has none). Returns the customers invoiced, those with a credit invoice to settle, and
- * when the writes are made (`written`).
+ * re-run of a cutoff has none). Returns the customers invoiced, those with a credit invoice to
+ * settle, and when the writes are made (`written`).
  */
 export async function raiseInvoices(
   ctx: PlatformContext,

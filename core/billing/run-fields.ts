@@ -71,7 +71,7 @@ export const runFeatureFields = [
   'fixedFeeTariff',
 ] as const
 
-/** A customer as a billing run reads it, with the credit it holds (kept beside its row). */
+/** A customer as a billing run reads it (its credit held is read in the step's transaction: bill-partition.ts). */
 export type RunCustomer = Pick<Customer, (typeof runCustomerFields)[number]>
 /** A feature as a billing run reads it. */
 export type RunFeature = Pick<Feature, (typeof runFeatureFields)[number]>
