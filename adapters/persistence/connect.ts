@@ -81,15 +81,16 @@ function connectSqlite(file: string, options: ConnectOptions): Database {
   sqlite.pragma('busy_timeout = 10000')
   const db = new Kysely<Tables>({ dialect: new SqliteDialect({ database: cachingStatements(sqlite) }), ...logOption(options) })
   const readsBeside = file === ':memory:' ? undefined : workerReads(file)
-  // Beside the main thread's parsing and rating, its inserts need a core of their own: on one,
-  // the thread's messages would only add to the import's CPU (bench/RESULTS.md, session 16).
-  const writes = file === ':memory:' || availableParallelism() < 2 ? undefined : workerWrites(file)
+  // The threads that work beside the main one (writes, checkpoints) need a core of their own:
+  // on one, their messages and turns would only add to its CPU (bench/RESULTS.md, session 16).
+  const besideCores = file !== ':memory:' && availableParallelism() >= 2
+  // An import's inserts, beside the main thread's parsing and rating.
+  const writes = besideCores ? workerWrites(file) : undefined
   // The main connection is held meanwhile, so everything else waits as it would for a
   // transaction on it: a write there would wait for the file's lock, blocking this thread.
   const bulkWrites: BulkWrites | undefined = writes && ((work) => db.connection().execute(() => writes.db.transaction().execute((trx) => work(trx, writes.writeAhead))))
-  // The main connection's commits leave the copying of the log into the file to a thread of
-  // its own; on one core that thread would only take turns with them.
-  const checkpoints = file === ':memory:' || availableParallelism() < 2 ? undefined : walCheckpoints(sqlite, file)
+  // The main connection's commits leave the copying of the log into the file to a thread of its own.
+  const checkpoints = besideCores ? walCheckpoints(sqlite, file) : undefined
   return {
     db,
     dialect: sqliteCachingDialect,
