@@ -33,7 +33,8 @@ import type { Receivables } from '../../core/ports/receivables.js'
 import type { CreditControl } from '../../core/ports/credit-control.js'
 import { KyselyCreditControl } from './repositories/kysely-credit-control.js'
 import type { LifecycleLog } from '../../core/ports/lifecycle-log.js'
-import { KyselyResourceRepository, type Peers } from './repositories/kysely-resource-repository.js'
+import { KyselyResourceRepository, systemToday, type Peers, type Today } from './repositories/kysely-resource-repository.js'
+import { KyselyInvoiceRepository } from './repositories/kysely-invoice-repository.js'
 import { KyselyListJson, type ListJsonSelects } from './list-json/kysely-list-json.js'
 import type { ListJson } from '../../core/ports/list-json.js'
 import type { BulkWrites, WriteAhead } from './bulk-writes.js'
@@ -43,9 +44,10 @@ const specialised: Partial<Record<ResourceName, RepositoryFactory>> = {
   customers: (...a) => new KyselyCustomerRepository(...a),
   features: (...a) => new KyselyFeatureRepository(...a),
   customerContacts: (...a) => new KyselyContactRepository(...a),
+  invoices: (...a) => new KyselyInvoiceRepository(...a),
 }
 
-export type RepositoryFactory = (db: Db, dialect: DatabaseDialect, resource: Resource, queries: CompiledQueries, peers: Peers) => KyselyResourceRepository
+export type RepositoryFactory = (db: Db, dialect: DatabaseDialect, resource: Resource, queries: CompiledQueries, peers: Peers, today: Today) => KyselyResourceRepository
 
 export interface StoreOptions {
   /** How long an active API key's lookup is kept (see RecentKeys); 0, the default, keeps none. */
@@ -62,6 +64,11 @@ export interface StoreOptions {
   readonly pipelinedWrites?: BulkWrites
   /** Where a billing run's pages (`runSource`) are read, when not on `db`: a SQLite file's reads thread. */
   readonly pagesBeside?: Db
+  /**
+   * Today, from the platform's clock: what is overdue is worked out against it where it is read
+   * (contract 17.6). The system date by default.
+   */
+  readonly today?: Today
 }
 
 /** What a store and the stores of its transactions share: they are all on one root database. */
@@ -72,6 +79,7 @@ interface Shared {
   readonly actor: () => Actor
   readonly statistics: PlannerStatistics
   readonly listJsonSelects: ListJsonSelects
+  readonly today: Today
 }
 
 /** The Kysely implementation of the Store port, for one connection or one transaction. */
@@ -107,6 +115,7 @@ export class KyselyStore implements Store {
       actor: options.actor ?? (() => SYSTEM_ACTOR),
       statistics: new PlannerStatistics(dialect.statistics),
       listJsonSelects: new Map(),
+      today: options.today ?? systemToday,
     },
     /** How a bulk or pipelined transaction sends writes ahead: an import's calls, a billing step's invoices. */
     readonly writeAhead?: WriteAhead,
@@ -128,7 +137,7 @@ export class KyselyStore implements Store {
     this.receivables = new KyselyReceivables(db, dialect)
     this.changes = new KyselyChangeLog(db, dialect, shared.actor)
     this.webhookOutbox = new KyselyWebhookOutbox(db, dialect)
-    this.creditControl = new KyselyCreditControl(db, dialect)
+    this.creditControl = new KyselyCreditControl(db, dialect, shared.today)
     this.terms = new KyselyTermSchedule(db, dialect)
   }
 
@@ -153,7 +162,7 @@ export class KyselyStore implements Store {
         this.shared.factories[name] ??
         specialised[name] ??
         ((...a: Parameters<RepositoryFactory>) => new KyselyResourceRepository(...a))
-      repo = factory(this.db, this.dialect, resource, this.shared.queries, this.peers)
+      repo = factory(this.db, this.dialect, resource, this.shared.queries, this.peers, this.shared.today)
       this.repositories.set(name, repo)
     }
     return repo

@@ -1,5 +1,6 @@
 import type { InputOf, ShownOf } from '../../core/fields/entity.js'
 import type { PlatformContext } from '../../core/platform.js'
+import { updateFeature } from '../../core/billing/update-feature.js'
 import { customerOwner, featureOwner, type FeatureParent } from '../../core/resources/owners.js'
 import { customerScope, featureListFlags, featureRefine, featureScope } from '../../core/resources/scopes.js'
 import { expandablePage, type ExpansionFlag } from './customers-api.js'
@@ -9,6 +10,7 @@ import {
   create,
   readPage,
   resourceApi,
+  shown,
   shownPage,
   toPage,
   type ActionRunner,
@@ -61,6 +63,7 @@ const parentOf = (owner: FeatureOwner): [FeatureParent, string] =>
 export function featuresApi(ctx: PlatformContext): FeaturesApi {
   return {
     ...resourceApi(ctx, 'features'),
+    update: (id, body) => shown('features', updateFeature(ctx, id, body)),
     create: (owner, body) => {
       const [parent, id] = parentOf(owner)
       return create(ctx, 'features', body, () => featureOwner(ctx.store, parent, id))

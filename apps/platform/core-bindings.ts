@@ -35,9 +35,17 @@ export function coreBindings(config: PlatformConfig, database: Database): Contai
     bind<ReadonlyMap<ResourceName, Resource>>(TYPES.Resources).toConstantValue(resourcesByName)
     bind<Store>(TYPES.Store)
       .toResolvedValue(
-        (db: Database, resources: ReadonlyMap<ResourceName, Resource>) =>
-          new KyselyStore(db.db, db.dialect, resources, { keyCacheMs: config.keyCacheMs ?? DEFAULT_KEY_CACHE_MS, actor: currentActor, readsBeside: db.readsBeside, bulkWrites: db.bulkWrites, pipelinedWrites: db.pipelinedWrites }),
-        [TYPES.Database, TYPES.Resources],
+        (db: Database, resources: ReadonlyMap<ResourceName, Resource>, clock: Clock) =>
+          new KyselyStore(db.db, db.dialect, resources, {
+            keyCacheMs: config.keyCacheMs ?? DEFAULT_KEY_CACHE_MS,
+            actor: currentActor,
+            readsBeside: db.readsBeside,
+            bulkWrites: db.bulkWrites,
+            pipelinedWrites: db.pipelinedWrites,
+            // What is overdue is read against the platform's clock (contract 17.6).
+            today: () => clock.today(),
+          }),
+        [TYPES.Database, TYPES.Resources, TYPES.Clock],
       )
       .inSingletonScope()
     bind<InputValidator>(TYPES.Validator)

@@ -7,6 +7,7 @@ import { runNextBillingRun } from '../../core/billing/run-billing.js'
 import { PARTITION_FEATURES } from '../../core/billing/run-partitions.js'
 import { hostname } from 'node:os'
 import { markOverdue } from '../../core/billing/settle-accounts.js'
+import { applyDueIncreases } from '../../core/tariffs/due-increases.js'
 import { applyAnnualIncreases } from '../../core/billing/annual-increases.js'
 import { ArchivesDisabled, ensureFreshArchive, expireArchives, runArchiveSchedule } from '../../core/disaster-recovery/archive-jobs.js'
 import type { PlatformContext } from '../../core/platform.js'
@@ -123,7 +124,8 @@ export function platformJobs(ctx: PlatformContext, schedules: Schedules, logger:
     // Just after midnight, and at start: an invoice is overdue the day after its overdue date.
     { name: 'invoice-overdue', schedule: schedules.overdue, runAtStart: true, run: async (signal) => ({ customers: await markOverdue(ctx.store, ctx.clock.today(), ctx.clock.now(), signal) }) },
     // Before the day's billing polls find a run: a run dated on a reference date charges the new price.
-    { name: 'annual-increases', schedule: schedules.annualIncreases, runAtStart: true, run: async (signal) => ({ features: await applyAnnualIncreases(ctx, signal) }) },
+    // Increases due today: features' yearly ones, and call tariffs' own prices raised from a date (contract 17.5).
+    { name: 'annual-increases', schedule: schedules.annualIncreases, runAtStart: true, run: async (signal) => ({ features: await applyAnnualIncreases(ctx, signal), tariffs: await applyDueIncreases(ctx) }) },
     {
       name: 'purge-customers',
       schedule: schedules.purge,

@@ -27,15 +27,34 @@ export function increasedCharge(charge: Money, profile: IncreaseProfile): Money 
 /** Whether a profile changes anything (`No Increase` does not). */
 export const raisesPrices = (p: IncreaseProfile): boolean => (p.percent ?? 0n) !== 0n || (p.amount ?? 0n) !== 0n
 
-/** The reference date and the yearly dates after it up to `today`, and the next one after today. */
-export function increaseDates(reference: DateOnly, today: DateOnly): { due: DateOnly[]; next: DateOnly } {
-  const due: DateOnly[] = []
+/**
+ * The date yearly increase dates are counted from (contract 17.6): the `anchor` the job kept when
+ * it last moved the reference date on, while the reference date is still one of the anchor's
+ * yearly dates (else a person set a new date, and the count starts from it).
+ */
+export function countingFrom(reference: DateOnly, anchor: DateOnly | null): DateOnly {
+  if (!anchor || anchor > reference) return reference
+  for (let years = 0; ; years++) {
+    const date = addMonths(anchor, 12 * years)
+    if (date === reference) return anchor
+    if (date > reference) return reference
+  }
+}
+
+/**
+ * The reference date and the yearly dates after it up to `today`, and the next one after today,
+ * each counted from `anchor` (see `countingFrom`), so dates from a 29 February fall on 28 February
+ * in common years and on 29 February in leap years, however often the job has run.
+ */
+export function increaseDates(reference: DateOnly, today: DateOnly, anchor: DateOnly | null = null): { due: DateOnly[]; next: DateOnly } {
+  const from = countingFrom(reference, anchor)
   let years = 0
-  let date = reference
-  // Counted from the reference date each time, so 29 February comes back in leap years.
+  while (addMonths(from, 12 * years) < reference) years++
+  const due: DateOnly[] = []
+  let date = addMonths(from, 12 * years)
   while (date <= today) {
     due.push(date)
-    date = addMonths(reference, 12 * ++years)
+    date = addMonths(from, 12 * ++years)
   }
   return { due, next: date }
 }
@@ -77,7 +96,9 @@ async function raiseFeature(ctx: PlatformContext, id: string, today: DateOnly): 
     const { date, profile: name } = effectiveIncrease([before, number ?? service ?? null, customer])
     const profile = name === null ? undefined : ctx.presets.annualIncreaseProfiles[name]
     if (!date || date > today || !profile || !raisesPrices(profile)) return false
-    const { due, next } = increaseDates(date, today)
+    // The feature's own date keeps the anchor it was counted from; a date lent by a parent starts its own count.
+    const anchor = countingFrom(date, before.annualIncreaseReferenceDate ? before.annualIncreaseAnchorDate : null)
+    const { due, next } = increaseDates(date, today, anchor)
     const inner = { ...ctx, store }
     const features = store.repository('features')
     const resource = ctx.resources.get('features')!
@@ -87,14 +108,14 @@ async function raiseFeature(ctx: PlatformContext, id: string, today: DateOnly): 
     for (const [i, from] of applied.entries()) {
       const charge = versionAt(effectiveHistory(historyOf(previous), before.startDate!), from)?.serviceCharge ?? null
       if (charge !== null) await changeRecurringCharge(inner, id, { serviceCharge: increasedCharge(charge, profile), featureCount: null, dateFrom: from, chargeChangeMode: 'replace' })
-      if (i === applied.length - 1) await features.update(id, { annualIncreaseReferenceDate: next, updatedStamp: ctx.clock.now() })
+      if (i === applied.length - 1) await features.update(id, { annualIncreaseReferenceDate: next, annualIncreaseAnchorDate: anchor, updatedStamp: ctx.clock.now() })
       const after = (await features.get(id))!
       await recordChanges(store, ctx.clock, [{ resource, action: 'annualIncrease', before: previous, after }])
       previous = after
     }
     // Every date before the feature started: only the reference date moves on.
     if (applied.length === 0) {
-      const after = (await features.update(id, { annualIncreaseReferenceDate: next, updatedStamp: ctx.clock.now() }))!
+      const after = (await features.update(id, { annualIncreaseReferenceDate: next, annualIncreaseAnchorDate: anchor, updatedStamp: ctx.clock.now() }))!
       await recordChanges(store, ctx.clock, [{ resource, action: 'annualIncrease', before, after }])
     }
     return true

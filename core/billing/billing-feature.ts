@@ -26,7 +26,7 @@ export interface BillingFeature {
   /** Transaction type of the connection charge row; default `Connection Charge`. */
   readonly connectionTransactionType: string | null
   readonly isDropped: boolean
-  /** `Peak Count`: the committed count of a period is the highest count in force by its start (contract 11). */
+  /** `Peak Count`: the committed count of a period is at least the highest count in force by its start (contract 11, 17.6). */
   readonly committedPeak: boolean
   /** Discount schemes in force, in order (see `discountsOf`); empty for most features. */
   readonly discounts: readonly FeatureDiscount[]
@@ -43,11 +43,10 @@ export function featureEnd(f: BillingFeature): DateOnly | null {
 /**
  * The count a recurring charge is billed for, in a period starting on `date`: the feature count,
  * or the committed count when larger and `date` is on or before the committed term date (always,
- * when there is none). Under `Peak Count` the committed count is `peak`, the highest count in
- * force on or before `date`, so raising the count never re-prices periods before the raise.
+ * when there is none). `committed` is the one in force by `date` (see `committedAt` in
+ * expected-charges.ts), so a change of it never re-prices periods before the change.
  */
-export function billedCount(f: BillingFeature, featureCount: number, date: DateOnly, peak: number = featureCount): number {
-  const committed = f.committedPeak ? peak : f.featureCountCommitted
+export function billedCount(f: BillingFeature, featureCount: number, date: DateOnly, committed: number | null = f.featureCountCommitted): number {
   if (committed === null || committed <= featureCount) return featureCount
   if (f.committedTermDate !== null && date > f.committedTermDate) return featureCount
   return committed

@@ -76,7 +76,7 @@ function priced(feature: BillingFeature, f: RunFeature, customer: RunCustomer | 
   }
   return {
     feature: feature.connectionCharge === null ? { ...feature, connectionCharge: priceOn(rows, types, start)?.connectionCharge ?? null } : feature,
-    history: f.serviceCharge == null && !f.chargeHistory && feature.instalments === null ? fixedFeeHistory(rows, types, start, featureCountOf(f)) : history,
+    history: f.serviceCharge == null && !f.chargeHistory && feature.instalments === null ? fixedFeeHistory(rows, types, start, featureCountOf(f), f.featureCountCommitted ?? null) : history,
   }
 }
 

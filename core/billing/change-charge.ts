@@ -1,8 +1,10 @@
-import type { Feature, ParamsOf } from '../fields/entity.js'
+import type { Customer, Feature, ParamsOf } from '../fields/entity.js'
 import { currency, date, num, text } from '../fields/field.js'
 import type { PlatformContext } from '../platform.js'
+import type { Store } from '../ports/store.js'
 import { autoCommittedCount } from '../features/feature-terms.js'
-import { planChargeChange } from './charge-change.js'
+import { planChargeChange, type ChargeChangeParams } from './charge-change.js'
+import type { ChargeHistory } from './charge-history.js'
 import { ledgerWrites } from './ledger-writes.js'
 import { serializeHistory } from './stored-feature.js'
 import { billingInputs } from './billing-inputs.js'
@@ -27,22 +29,42 @@ export async function changeRecurringCharge(ctx: PlatformContext, featureID: str
     const peek = (await store.repository('features').get(featureID))!
     const customer = (await store.repository('customers').getForUpdate(peek.customerID ?? ''))!
     const feature = (await store.repository('features').getForUpdate(featureID))!
-    const ledger = (await store.ledger.engineRows([featureID])).get(featureID) ?? []
-    const { feature: terms, history } = (await billingInputs(store, ctx.presets, [feature], new Map([[customer.id, customer]]))).get(featureID)!
-    const plan = planChargeChange(params, terms, history, ledger, {
-      transactionTypes: ctx.presets.lists.transactionTypes ?? [],
-    })
-    await store.ledger.write(ledgerWrites(feature, customer, plan.diff, ctx.presets, ctx.clock.now()))
-    // `Peak Count` follows the highest count the history holds (contract 11).
-    const peak = autoCommittedCount({ featureCount: Math.max(...plan.history.map((v) => v.featureCount)) }, feature)
-    await store.repository('features').update(featureID, {
-      ...(peak !== null ? { featureCountCommitted: peak } : {}),
-      chargeHistory: serializeHistory(plan.history),
-      serviceCharge: plan.serviceCharge,
-      featureCount: plan.featureCount,
-      lastUpdatedDate: plan.dateFrom,
-      updatedStamp: ctx.clock.now(),
-    })
+    const { history } = (await billingInputs(store, ctx.presets, [feature], new Map([[customer.id, customer]]))).get(featureID)!
+    // `Peak Count` follows the highest count the feature has had (contract 11), from the change on.
+    const peak = params.featureCount == null ? null : autoCommittedCount({ featureCount: params.featureCount }, feature)
+    await recordChargeChange(ctx, store, feature, feature, customer, history, peak === null ? params : { ...params, featureCountCommitted: peak })
     return (await store.repository('features').get(featureID))!
+  })
+}
+
+/**
+ * Records a charge change of a feature whose rows the caller holds locked (the customer first):
+ * `history` is its charge history before the change, `feature` what it is to be after it but for
+ * its charge (a PATCH has stored its other fields). Writes the ledger difference, the new history,
+ * the charge in force last, the committed count and `lastUpdatedDate` (the date it took effect).
+ */
+export async function recordChargeChange(
+  ctx: Pick<PlatformContext, 'presets' | 'clock'>,
+  store: Store,
+  before: Feature,
+  feature: Feature,
+  customer: Customer,
+  history: ChargeHistory,
+  params: ChargeChangeParams,
+): Promise<void> {
+  const ledger = (await store.ledger.engineRows([feature.id])).get(feature.id) ?? []
+  const { feature: terms } = (await billingInputs(store, ctx.presets, [feature], new Map([[customer.id, customer]]))).get(feature.id)!
+  const plan = planChargeChange(params, { ...terms, isDropped: before.isDropped === true }, history, ledger, {
+    transactionTypes: ctx.presets.lists.transactionTypes ?? [],
+  })
+  await store.ledger.write(ledgerWrites(feature, customer, plan.diff, ctx.presets, ctx.clock.now()))
+  const latest = plan.history.reduce((a, b) => (b.from >= a.from ? b : a))
+  await store.repository('features').update(feature.id, {
+    ...(params.featureCountCommitted !== undefined ? { featureCountCommitted: latest.committed ?? null } : {}),
+    chargeHistory: serializeHistory(plan.history),
+    serviceCharge: plan.serviceCharge,
+    featureCount: plan.featureCount,
+    lastUpdatedDate: plan.dateFrom,
+    updatedStamp: ctx.clock.now(),
   })
 }

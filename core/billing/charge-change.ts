@@ -16,6 +16,8 @@ export interface ChargeChangeParams {
   readonly dateFrom?: DateOnly | null
   /** `replace` (default), `add` or `delta`; anything else is refused. */
   readonly chargeChangeMode?: string | null
+  /** The committed count from the effective date (a PATCH, `Peak Count`'s raise); absent keeps each version's. */
+  readonly featureCountCommitted?: number | null
 }
 
 /** The configuration a change depends on: the configured `transactionTypes` preset list. */
@@ -85,6 +87,7 @@ export function planChargeChange(
       from: dateFrom,
       serviceCharge: params.serviceCharge ?? current?.serviceCharge ?? null,
       featureCount: params.featureCount ?? current?.featureCount ?? 1,
+      ...(params.featureCountCommitted !== undefined ? { committed: params.featureCountCommitted } : {}),
       mode,
     },
     ledger.reduce((m, r) => Math.max(m, r.series), -1),

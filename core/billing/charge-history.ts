@@ -18,6 +18,11 @@ export interface ChargeVersion {
   /** Unit price per period; null: no recurring charge while this version is in force. */
   readonly serviceCharge: Money | null
   readonly featureCount: number
+  /**
+   * The committed count in force from this version (contract 9.3, 17.5); undefined in versions
+   * recorded before it was kept, which take the feature's own (see `committedAt`).
+   */
+  readonly committed?: number | null
   readonly series: number
   readonly mode: ChargeChangeMode
 }
@@ -25,8 +30,8 @@ export interface ChargeVersion {
 export type ChargeHistory = readonly ChargeVersion[]
 
 /** The history of a feature that has never been changed: its charge from its start date. */
-export function initialHistory(startDate: DateOnly, serviceCharge: Money | null, featureCount: number): ChargeVersion[] {
-  return [{ from: startDate, serviceCharge, featureCount, series: 0, mode: 'replace' }]
+export function initialHistory(startDate: DateOnly, serviceCharge: Money | null, featureCount: number, committed?: number | null): ChargeVersion[] {
+  return [committed === undefined ? { from: startDate, serviceCharge, featureCount, series: 0, mode: 'replace' } : { from: startDate, serviceCharge, featureCount, committed, series: 0, mode: 'replace' }]
 }
 
 /**
@@ -62,6 +67,8 @@ export interface ChargeChange {
   readonly from: DateOnly
   readonly serviceCharge: Money | null
   readonly featureCount: number
+  /** The committed count from `from` on; undefined keeps each version's own. */
+  readonly committed?: number | null
   readonly mode: ChargeChangeMode
 }
 
@@ -75,16 +82,21 @@ export function applyChange(history: ChargeHistory, change: ChargeChange, ledger
   const sorted = [...history].sort((a, b) => (a.from < b.from ? -1 : a.from > b.from ? 1 : 0))
   const before = sorted.filter((v) => v.from < change.from)
   const values = { serviceCharge: change.serviceCharge, featureCount: change.featureCount, mode: change.mode }
+  const committed = (v: ChargeVersion | null) => {
+    const c = change.committed !== undefined ? change.committed : v?.committed
+    return c === undefined ? {} : { committed: c }
+  }
+  const current = versionAt(sorted, change.from)
   if (change.mode === 'add') {
     const series = Math.max(ledgerMaxSeries, ...sorted.map((v) => v.series)) + 1
-    return [...before, { from: change.from, series, ...values }]
+    return [...before, { from: change.from, series, ...values, ...committed(current) }]
   }
-  let series = versionAt(sorted, change.from)?.series ?? 0
-  const out: ChargeVersion[] = [...before, { from: change.from, series, ...values }]
+  let series = current?.series ?? 0
+  const out: ChargeVersion[] = [...before, { from: change.from, series, ...values, ...committed(current) }]
   for (const v of sorted) {
     if (v.from <= change.from || v.series === series) continue
     series = v.series
-    out.push({ from: v.from, series, ...values })
+    out.push({ from: v.from, series, ...values, ...committed(v) })
   }
   return out
 }

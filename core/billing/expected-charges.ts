@@ -166,7 +166,7 @@ function pieces(feature: BillingFeature, all: readonly ChargeVersion[], versions
     const bound = i < versions.length && versions[i].from <= to ? versions[i].from : null
     const end = bound === null ? to : addDays(bound, -1)
     const version = versionAt(versions, start)!
-    const quantity = billedCount(feature, version.featureCount, periodStart, feature.committedPeak ? peakCount(all, periodStart) : version.featureCount)
+    const quantity = billedCount(feature, version.featureCount, periodStart, committedAt(feature, all, periodStart))
     const prev = out[out.length - 1]
     if (prev && prev.version.serviceCharge === version.serviceCharge && prev.quantity === quantity) {
       prev.end = end
@@ -177,6 +177,21 @@ function pieces(feature: BillingFeature, all: readonly ChargeVersion[], versions
     if (bound === null) return out
     start = bound
   }
+}
+
+/**
+ * The committed count of a period starting on `date`: the one the version in force then records
+ * (else, for a version recorded before counts were kept, the feature's own; under `Peak Count`
+ * none), and under `Peak Count` at least the highest count in force by then, so raising the
+ * count never re-prices earlier periods and the peak never bills below the committed count
+ * (contract 17.6).
+ */
+function committedAt(feature: BillingFeature, all: readonly ChargeVersion[], date: DateOnly): number | null {
+  const own = versionAt(all, date)?.committed
+  const base = own !== undefined ? own : feature.committedPeak ? null : feature.featureCountCommitted
+  if (!feature.committedPeak) return base
+  const peak = peakCount(all, date)
+  return base === null || base < peak ? peak : base
 }
 
 /** The highest count of the versions in force on or before `date` (sorted history), at least the first's. */

@@ -59,7 +59,7 @@ export function priceOn(rows: readonly FixedFeeTariffDetail[], types: FeatureTyp
  * A charge history from tariff prices: a version wherever the winning row can change (a row
  * starts or ends), each with that row's service charge.
  */
-export function fixedFeeHistory(rows: readonly FixedFeeTariffDetail[], types: FeatureTypes, start: DateOnly, featureCount: number): ChargeVersion[] {
+export function fixedFeeHistory(rows: readonly FixedFeeTariffDetail[], types: FeatureTypes, start: DateOnly, featureCount: number, committed: number | null): ChargeVersion[] {
   const boundaries = new Set<DateOnly>([start])
   for (const r of rows) {
     if (r.startDate && r.startDate > start) boundaries.add(r.startDate)
@@ -69,7 +69,7 @@ export function fixedFeeHistory(rows: readonly FixedFeeTariffDetail[], types: Fe
   for (const from of [...boundaries].sort()) {
     const serviceCharge = priceOn(rows, types, from)?.serviceCharge ?? null
     if (versions.length && versions.at(-1)!.serviceCharge === serviceCharge) continue
-    versions.push({ from, serviceCharge, featureCount, series: 0, mode: 'replace' })
+    versions.push({ from, serviceCharge, featureCount, committed, series: 0, mode: 'replace' })
   }
   return versions
 }

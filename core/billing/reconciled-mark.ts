@@ -8,13 +8,13 @@ import type { DateOnly } from '../dates/date-only.js'
  * Bump when the billing rules change what `planFeatureBilling` returns for the same inputs:
  * every stored mark then misses once and every feature is planned again.
  */
-const RULES = 'rules-2'
+const RULES = 'rules-3'
 
 // Every field of what the plan reads, checked by the compiler: a field added to one of these
 // types and not listed here fails to compile, instead of being left out of the fingerprint;
 // tests/core/billing-reconciled-mark.test.ts checks that each listed field changes the mark.
 export const FEATURE_KEYS = ['startDate', 'endDate', 'billToDate', 'interval', 'connectionCharge', 'featureCountCommitted', 'committedTermDate', 'totalFeatureValue', 'serviceTransactionType', 'connectionTransactionType', 'isDropped', 'committedPeak', 'discounts', 'instalments'] as const
-export const VERSION_KEYS = ['from', 'serviceCharge', 'featureCount', 'series', 'mode'] as const
+export const VERSION_KEYS = ['from', 'serviceCharge', 'featureCount', 'committed', 'series', 'mode'] as const
 export const CUTOFF_KEYS = ['cutoff', 'chargeable'] as const
 type Exhaustive<T, K extends readonly (keyof T)[]> = Exclude<keyof T, K[number]> extends never ? true : false
 const exhaustive: [Exhaustive<BillingFeature, typeof FEATURE_KEYS>, Exhaustive<ChargeVersion, typeof VERSION_KEYS>, Exhaustive<BillingCutoff, typeof CUTOFF_KEYS>] = [true, true, true]
@@ -67,6 +67,8 @@ export function reconciledMark(f: BillingFeature, history: ChargeHistory, at: Bi
     date(h.from)
     money(h.serviceCharge)
     count(h.featureCount)
+    if (h.committed === undefined) mix(UNSET)
+    else count(h.committed)
     count(h.series)
     text(h.mode)
   }
@@ -80,6 +82,8 @@ const FALSE = 0x10002
 const TEXT = 0x10003
 const INTEGER = 0x10004
 const DECIMAL = 0x10005
+/** A version's committed count recorded before counts were kept (not the same as none). */
+const UNSET = 0x10006
 
 /** The two lanes of the hash being computed (reconciledMark runs to the end without yielding). */
 let h1 = 0

@@ -43,21 +43,23 @@ export function toBillingFeature(
 type StoredVersion = Omit<ChargeVersion, 'serviceCharge'> & { serviceCharge: string | null }
 
 /**
- * The feature's charge history. Until `changeRecurringCharge` records versions, the history is
- * the feature's own charge from its start date; the latest version always carries the feature's
- * current `serviceCharge` and `featureCount`, so a PATCH corrects the charge in force.
+ * The feature's charge history. Until a charge change records versions (`changeRecurringCharge`,
+ * a PATCH of a charge field: contract 17.5), the history is the feature's own charge from its
+ * start date; the latest version always carries the feature's current `serviceCharge`,
+ * `featureCount` and committed count, which every write of them records as a version first.
  */
-export function historyOf(feature: Pick<RunFeature, 'serviceCharge' | 'featureCount' | 'startDate' | 'chargeHistory'>): ChargeHistory {
+export function historyOf(feature: Pick<RunFeature, 'serviceCharge' | 'featureCount' | 'featureCountCommitted' | 'startDate' | 'chargeHistory'>): ChargeHistory {
   const { serviceCharge, chargeHistory: stored } = feature
   const featureCount = featureCountOf(feature)
+  const committed = feature.featureCountCommitted ?? null
   const start = feature.startDate ?? EARLIEST
-  if (!stored) return initialHistory(start, serviceCharge, featureCount)
+  if (!stored) return initialHistory(start, serviceCharge, featureCount, committed)
   const versions = (JSON.parse(stored) as StoredVersion[]).map((v) => ({
     ...v,
     serviceCharge: v.serviceCharge === null ? null : fromUnits(v.serviceCharge),
   }))
   const last = versions.reduce((a, b) => (b.from >= a.from ? b : a))
-  return versions.map((v) => (v === last ? { ...v, serviceCharge, featureCount } : v))
+  return versions.map((v) => (v === last ? { ...v, serviceCharge, featureCount, committed } : v))
 }
 
 export function serializeHistory(history: ChargeHistory): string {

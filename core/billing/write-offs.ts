@@ -1,7 +1,9 @@
 import { BillingError } from '../errors.js'
 import type { Customer, ParamsOf } from '../fields/entity.js'
 import { date, field } from '../fields/field.js'
-import { add, mulRatio, neg, round, sub, ZERO } from '../money/money.js'
+import { add, mulRatio, neg, round, sub, ZERO, type Money } from '../money/money.js'
+import { allocateAccount, type AccountAllocation } from './allocation.js'
+import type { Account } from '../ports/receivables.js'
 import type { PlatformContext } from '../platform.js'
 import { refreshCreditAlerts } from '../credit/credit-alerts.js'
 import { settleAccounts } from './settle-accounts.js'
@@ -13,14 +15,14 @@ export const writeOffParams = [
   date('dateWriteoff', { required: true, description: 'date of the credit or debit note' }),
   field('vatTreatment', 'preset', {
     values: vatTreatments,
-    description: 'standard (default: VAT in the proportion of the customer\'s transactions) or vat_exempt (all written off as net)',
+    description: 'standard (default: the VAT share of what is written off) or vat_exempt (all written off as net)',
   }),
 ] as const
 
 /**
  * writeOffDebt (balance above zero → a Credit Note) and writeOffCredit (below zero → a Debit
- * Note) on a dropped customer, leaving a zero balance. `standard` splits the balance into net and
- * VAT in the proportion of the customer's transactions; `vat_exempt` writes it all off as net.
+ * Note) on a dropped customer, leaving a zero balance. `standard` carries the VAT share of what
+ * it writes off (contract 17.6, see `writtenOffVat`); `vat_exempt` writes it all off as net.
  */
 export async function writeOff(ctx: PlatformContext, customerID: string, kind: 'debt' | 'credit', params: ParamsOf<typeof writeOffParams>): Promise<Customer> {
   const action = kind === 'debt' ? 'writeOffDebt' : 'writeOffCredit'
@@ -38,7 +40,8 @@ export async function writeOff(ctx: PlatformContext, customerID: string, kind: '
         kind === 'debt' ? 'writeOffDebt needs a balance above zero.' : 'writeOffCredit needs a balance below zero.',
       )
     }
-    const vatPart = params.vatTreatment === 'vat_exempt' || balance === 0n ? ZERO : round(mulRatio(balance, vat, balance), 2)
+    const account = (await store.receivables.accounts([customerID])).get(customerID) ?? { invoices: [], settlements: [] }
+    const vatPart = params.vatTreatment === 'vat_exempt' ? ZERO : writtenOffVat(kind, allocateAccount(account.invoices, account.settlements, ctx.clock.today()), account, { total: balance, vat })
     const netPart = sub(balance, vatPart)
     const now = ctx.clock.now()
     await store.repository('transactions').insert({
@@ -60,3 +63,39 @@ export async function writeOff(ctx: PlatformContext, customerID: string, kind: '
     return (await store.repository('customers').get(customerID))!
   })
 }
+
+/**
+ * The VAT within a `standard` write-off (contract 17.6), signed like the balance. Of a debt: each
+ * outstanding invoice's outstanding amount × its VAT ÷ its total, and likewise the charges not
+ * invoiced yet (as one invoice, less the credit held for it). Of a credit: each held piece of a
+ * credit note or credit invoice × its VAT ÷ its amount, nothing of money paid in, and the VAT of
+ * credits not invoiced yet. Each share is rounded half up to the penny on its own.
+ */
+export function writtenOffVat(kind: 'debt' | 'credit', allocation: AccountAllocation, account: Account, balance: { total: Money; vat: Money }): Money {
+  // What no invoice carries and no settlement is: the balance less both (a charge not yet invoiced).
+  let uninvoiced = balance.total
+  let uninvoicedVat = balance.vat
+  for (const i of account.invoices) {
+    uninvoiced = sub(uninvoiced, i.totalAmount)
+    uninvoicedVat = sub(uninvoicedVat, i.VATAmount ?? ZERO)
+  }
+  for (const s of account.settlements) {
+    uninvoiced = add(uninvoiced, s.amount)
+    uninvoicedVat = add(uninvoicedVat, s.vat ?? ZERO)
+  }
+  let vat = ZERO
+  if (kind === 'debt') {
+    for (const invoice of account.invoices) {
+      const outstanding = allocation.invoices.get(invoice.id)?.amountOutstanding ?? ZERO
+      if (outstanding > 0n && invoice.totalAmount > 0n) vat = add(vat, share(outstanding, invoice.VATAmount ?? ZERO, invoice.totalAmount))
+    }
+    const outstanding = sub(uninvoiced, allocation.held)
+    if (uninvoiced > 0n && outstanding > 0n) vat = add(vat, share(outstanding, uninvoicedVat, uninvoiced))
+    return vat
+  }
+  for (const { source, amount } of allocation.heldFrom) if (source.vat) vat = sub(vat, share(amount, source.vat, source.amount))
+  return uninvoiced < 0n ? add(vat, uninvoicedVat) : vat
+}
+
+/** `part` of an amount that carries `vat` in `whole`: its VAT, half up to the penny. */
+const share = (part: Money, vat: Money, whole: Money): Money => round(mulRatio(part, vat, whole), 2)

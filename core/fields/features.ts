@@ -10,10 +10,13 @@ const period = <const N extends string>(name: N, description: string) => [
   preset(`${name}Type`, 'periodUnits', { values: periodUnits, description: 'unit: days, weeks, months, years' }),
 ]
 
-/** A feature's updatedDate is the date changes to its charges take effect; actions maintain it. */
+/**
+ * A feature's updatedDate is the date changes to its charges take effect (billing-api.md): a
+ * PATCH may set it with a charge change (contract 17.5); actions maintain it otherwise.
+ */
 const featureStatusFields = () =>
   statusFields().map((f) =>
-    f.name === 'updatedDate' ? { ...f, description: 'date from which changes to charges take effect' } : f,
+    f.name === 'updatedDate' ? { ...f, readOnly: false, description: 'date from which changes to charges take effect (writable with a change of a charge field)' } : f,
   )
 
 /**
@@ -113,6 +116,9 @@ export const features = defineResource({
     ...cascadeFields(),
     // Versions of the recurring charge over time (core/billing/charge-history.ts), as JSON.
     field('chargeHistory', 'text', { internal: true, readOnly: true }),
+    // The reference date the yearly increase dates are counted from (contract 17.6), kept when the
+    // job moves annualIncreaseReferenceDate on, so 29 February comes back in leap years.
+    date('annualIncreaseAnchorDate', { internal: true, readOnly: true }),
   ],
   filters: [
     ...lifecycleFilters(),

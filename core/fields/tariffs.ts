@@ -1,5 +1,5 @@
 import { idField, stampFields } from './common.js'
-import { num, preset, ref, text } from './field.js'
+import { field, num, preset, ref, text } from './field.js'
 import { baseTypes, roundingMethods } from '../presets/engine-lists.js'
 import { defineResource } from './resource.js'
 import { increaseFields, surcharges } from './tariff-fields.js'
@@ -53,6 +53,9 @@ export const tariffs = defineResource({
     num('fallbackMarkupSuggested', { description: 'suggested retail markup when rates are not defined' }),
     num('fallbackMarkup', { description: 'markup when specific rates are not available' }),
     ...increaseFields('callIncreaseScopes'),
+    // Base prices an increase raises from a later date (contract 17.5), as JSON: rating prices
+    // calls from that date with them, and the daily job moves them into the tariff's own fields.
+    field('pendingIncrease', 'text', { internal: true, readOnly: true }),
     idField,
     ...stampFields(),
   ],

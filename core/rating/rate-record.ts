@@ -2,7 +2,7 @@ import type { Money } from '../money/money.js'
 import { findRate } from './find-rate.js'
 import { matchNumber, type NumberEntry, type NumberIndex, type UnmatchedReason } from './match-number.js'
 import { rateCall } from './rate-call.js'
-import { isSingleRate, type RatingTariff } from './rating-tariff.js'
+import { isSingleRate, tariffOn, type RatingTariff } from './rating-tariff.js'
 import {
   applyMarkup,
   selectMarkup,
@@ -85,7 +85,7 @@ export function rateRecord(record: UsageRecord, context: RatingContext, allowanc
   const { numberID, customerID } = number
   const customer = context.customers.get(number.customerID) ?? {}
   const selected = selectTariff(record.callClass, number, customer, context.tariffs)
-  const tariff = selected?.tariff ?? null
+  const tariff = selected ? tariffOn(selected.tariff, record.startTime) : null
 
   const found = tariff ? findRate(tariff, record) : null
   if (tariff && found) {

@@ -64,6 +64,26 @@ export type RatingTariff = TariffSurcharges & {
   readonly baseRoundPenceAfterSurcharge?: WireNumber
   readonly fallbackMarkup?: WireNumber
   readonly details: readonly TariffDetail[]
+  /** The tariff with its own prices as an increase raises them from a later date (contract 17.5; see `tariffOn`). */
+  readonly raised?: { readonly from: DateOnly; readonly tariff: RatingTariff }
+}
+
+/**
+ * The tariff as it prices a call starting at `startTime` (a stamp): with its own prices raised
+ * once a pending increase has taken effect on that date, else as stored. Its details carry their
+ * own dates.
+ */
+export function tariffOn(tariff: RatingTariff, startTime: string): RatingTariff {
+  const raised = tariff.raised
+  return raised !== undefined && startTime.slice(0, 10) >= raised.from ? raised.tariff : tariff
+}
+
+/** A stored tariff with its pending increase (`pendingIncrease`, JSON `{from, values}`) read for `tariffOn`. */
+export function withPendingIncrease(tariff: RatingTariff & { readonly pendingIncrease?: unknown }): RatingTariff {
+  const stored = tariff.pendingIncrease
+  if (typeof stored !== 'string' || stored === '') return tariff
+  const pending = JSON.parse(stored) as { from: DateOnly; values: Record<string, WireNumber> }
+  return { ...tariff, raised: { from: pending.from, tariff: { ...tariff, ...pending.values, raised: undefined } } }
 }
 
 const SINGLE = new Set(['single', 'single rate', 'yes', 'y', 'true', '1'])

@@ -4,6 +4,7 @@ import type { AllowanceCall, AllowanceUpdate, RatingData } from '../ports/rating
 import { allocateMonth, type MonthCall } from './allowances.js'
 import { findRate } from './find-rate.js'
 import { rateCall } from './rate-call.js'
+import { tariffOn } from './rating-tariff.js'
 import { allowancesByCustomer, byCustomer, type RatingShared, type TouchedMonths } from './rating-context.js'
 
 /** Customers whose month is read and allocated at once. */
@@ -85,7 +86,8 @@ function asMonthCall(c: AllowanceCall): MonthCall {
 /** The call priced with its new share of the allowance; null when nothing changes (or it is billed). */
 function pricedAgain(call: AllowanceCall, usedMs: bigint, shared: RatingShared, now: Stamp): AllowanceUpdate | null {
   if (call.billed || usedMs === toMs(call.allowanceSeconds)) return null
-  const tariff = call.tariffID === null ? undefined : shared.tariffsById.get(call.tariffID)
+  const stored = call.tariffID === null ? undefined : shared.tariffsById.get(call.tariffID)
+  const tariff = stored && tariffOn(stored, call.startTime)
   const found = tariff ? findRate(tariff, call) : null
   if (!tariff || !found) return null
   const priced = rateCall(tariff, found.rate, call, usedMs)

@@ -1,33 +1,55 @@
-import { notFound } from '../errors.js'
-import type { Item } from '../fields/item.js'
+import { addDays } from '../dates/date-only.js'
+import { BillingError, notFound } from '../errors.js'
+import type { Item, Values } from '../fields/item.js'
 import type { PlatformContext } from '../platform.js'
+import type { ResourceRepository } from '../ports/resource-repository.js'
 import { increaseRecord, type IncreaseRequest } from './increase-request.js'
 import { fieldsOf, tariffKinds, type TariffKind } from './increase-scopes.js'
+import { pendingIncreaseOf, serializePending } from './pending-increase.js'
 import { increaseRow } from './price-increase.js'
 
 /** What the increase use cases need. */
 export type IncreaseContext = Pick<PlatformContext, 'store' | 'clock'>
 
 /**
- * applyIncrease: raises the prices of a tariff and of every one of its detail rows in place, in
- * one transaction, and records the increase on the tariff (`increaseOriginalID` = itself). The
- * tariff row is locked first, so concurrent increases of one tariff apply one after the other.
- * Not idempotent by itself: a retry raises again (an `Idempotency-Key` makes a retry safe).
+ * applyIncrease: raises the prices of a tariff and of every one of its detail rows, in one
+ * transaction, and records the increase on the tariff (`increaseOriginalID` = itself). With an
+ * effective date after today (contract 17.5), prices change from that date: each detail it raises
+ * ends the day before and a raised copy starts on it, and the tariff's own prices (which have no
+ * dates) are kept as pending from the date (see `PendingIncrease`). Otherwise they change in
+ * place at once. The tariff row is locked first, so concurrent increases of one tariff apply one
+ * after the other. Not idempotent by itself: a retry raises again (an `Idempotency-Key` makes a
+ * retry safe).
  */
 export async function applyIncrease(ctx: IncreaseContext, kind: TariffKind, id: string, request: IncreaseRequest): Promise<Item> {
   const fields = fieldsOf(kind, request.scope)
+  const from = request.effectiveDate > ctx.clock.today() ? request.effectiveDate : null
   return ctx.store.transaction(async (store) => {
     const tariffs = store.repository(kind)
     const tariff = await tariffs.getForUpdate(id)
     if (!tariff) throw notFound(tariffs.resource.singular, id)
+    const pending = pendingIncreaseOf(tariff)
+    if (pending) {
+      throw new BillingError('state_not_allowed', `an increase of this tariff's own prices from ${pending.from} is pending`, `Apply another increase on or after ${pending.from}, once that one has taken effect.`)
+    }
     const now = ctx.clock.now()
     const { details, ownerField } = tariffKinds[kind]
     const rates = store.repository(details)
     for (const row of await rates.listIn(ownerField, [id])) {
       const raised = increaseRow(row, fields.details, request.percent)
-      if (Object.keys(raised).length > 0) await rates.update(row.id, { ...raised, updatedStamp: now })
+      if (Object.keys(raised).length === 0) continue
+      if (from === null || (row.startDate ?? '') >= from) await rates.update(row.id, { ...raised, updatedStamp: now })
+      else if (row.endDate === null || row.endDate === undefined || row.endDate >= from) await splitAt(rates, row, raised, from, now)
     }
     const raised = increaseRow(tariff, fields.tariff, request.percent)
-    return (await tariffs.update(id, { ...raised, ...increaseRecord(id, request), updatedStamp: now }))!
+    const prices = from === null ? raised : Object.keys(raised).length ? { pendingIncrease: serializePending({ from, values: raised }) } : {}
+    return (await tariffs.update(id, { ...prices, ...increaseRecord(id, request), updatedStamp: now }))!
   })
+}
+
+/** A rate in force before `from` and after it: it ends the day before, and a raised copy starts on it. */
+async function splitAt(rates: ResourceRepository, row: Item, raised: Values, from: string, now: string): Promise<void> {
+  const { id: _id, ...values } = row
+  await rates.update(row.id, { endDate: addDays(from as never, -1), updatedStamp: now })
+  await rates.insert({ ...values, ...raised, startDate: from, endDate: row.endDate ?? null, createdStamp: now, updatedStamp: now })
 }

@@ -5,6 +5,7 @@ import type { ResourceRepository } from '../ports/resource-repository.js'
 import type { IncreaseContext } from './apply-increase.js'
 import { increaseRecord, type IncreaseRequest } from './increase-request.js'
 import { fieldsOf, tariffKinds, type TariffKind } from './increase-scopes.js'
+import { pendingIncreaseOf, serializePending } from './pending-increase.js'
 import { increaseRow } from './price-increase.js'
 import { freeName, versionName } from './version-name.js'
 
@@ -34,8 +35,11 @@ export async function createIncreaseVersion(
 
     const now = ctx.clock.now()
     const stamps = { createdStamp: now, updatedStamp: now }
+    // Prices the source raises from a later date are raised in the copy too (contract 17.5).
+    const pending = pendingIncreaseOf(source)
     const copy = await tariffs.insert({
       ...copyOf(source),
+      ...(pending ? { pendingIncrease: serializePending({ from: pending.from, values: { ...pending.values, ...increaseRow({ id, ...pending.values }, fields.tariff, request.percent) } }) } : {}),
       ...increaseRow(source, fields.tariff, request.percent),
       ...increaseRecord(id, request),
       name: await freeName(store, kind, versionName(String(source.name), request.percent)),

@@ -10,7 +10,7 @@ import { billingFeature } from '../support/billing-feature.js'
 
 const d = (s: string) => s as DateOnly
 const m = (n: bigint) => n as Money
-const version: ChargeVersion = { from: d('2025-01-01'), serviceCharge: m(100_000n), featureCount: 1, series: 0, mode: 'replace' }
+const version: ChargeVersion = { from: d('2025-01-01'), serviceCharge: m(100_000n), featureCount: 1, committed: 1, series: 0, mode: 'replace' }
 const at: BillingCutoff = { cutoff: d('2025-03-31'), chargeable: true }
 
 /** A different value of the same type for each field, and a second one (null where allowed). */
@@ -36,10 +36,11 @@ const otherFeature: { [K in keyof BillingFeature]: BillingFeature[K][] } = {
   ],
   instalments: [{ count: 12, total: m(1_000_000n) }, { count: 11, total: m(1_000_000n) }, { count: 12, total: m(1_000_001n) }],
 }
-const otherVersion: { [K in keyof ChargeVersion]: ChargeVersion[K][] } = {
+const otherVersion: { [K in keyof ChargeVersion]-?: ChargeVersion[K][] } = {
   from: [d('2025-01-15')],
   serviceCharge: [m(100_001n), null, m(-100_000n)],
   featureCount: [2, 0],
+  committed: [3, null, undefined],
   series: [1],
   mode: ['delta', 'add'],
 }

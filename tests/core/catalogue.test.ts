@@ -165,7 +165,8 @@ test('the fields the contract makes read-only are read-only (contract 2, 5.5, 6,
   const readOnly: Record<string, string[]> = {
     numbers: ['customerID', 'status', 'statusReason', 'statusChangedStamp', 'updatedDate', 'isDropped', 'isSuspended', 'isBillable'],
     services: ['customerID', 'status', 'statusReason', 'statusChangedStamp', 'updatedDate', 'isDropped'],
-    features: ['customerID', 'numberID', 'serviceID', 'billToDate', 'totalValueCharged', 'totalValueRemaining', 'dueDate', 'updatedDate'],
+    // A feature's updatedDate is writable: the date a charge change takes effect (contract 17.5).
+    features: ['customerID', 'numberID', 'serviceID', 'billToDate', 'totalValueCharged', 'totalValueRemaining', 'dueDate'],
     tariffs: ['increaseOriginalID', 'increasePercent', 'increaseEffectiveDate', 'increaseScope'],
     fixedFeeTariffs: ['increaseOriginalID', 'increasePercent', 'increaseEffectiveDate', 'increaseScope'],
     customerContacts: ['customerID'],

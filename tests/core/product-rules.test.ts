@@ -197,6 +197,10 @@ test('committed count: Initial Count on create, Peak Count only ever rises', () 
 test('annual increases: yearly dates from the reference date, 29 February kept in leap years; prices half up to 4 places', () => {
   assert.equal(increaseDates(d('2024-02-29'), d('2026-11-25')), { due: [d('2024-02-29'), d('2025-02-28'), d('2026-02-28')], next: d('2027-02-28') })
   assert.equal(increaseDates(d('2027-04-01'), d('2026-11-25')), { due: [], next: d('2027-04-01') })
+  // Moved on by a job that kept its anchor: 29 February comes back in the leap year (contract 17.6).
+  assert.equal(increaseDates(d('2027-02-28'), d('2028-03-01'), d('2024-02-29')), { due: [d('2027-02-28'), d('2028-02-29')], next: d('2029-02-28') })
+  // A date a person set, not one of the anchor's yearly dates, starts its own count.
+  assert.equal(increaseDates(d('2027-02-27'), d('2028-03-01'), d('2024-02-29')), { due: [d('2027-02-27'), d('2028-02-27')], next: d('2029-02-27') })
   const p = defaultPresets.annualIncreaseProfiles
   assert.is(formatMoney(increasedCharge(m('12.50'), p['Fixed 5%'])), '13.1250') // 12.50 × 1.05
   assert.is(formatMoney(increasedCharge(m('10.00'), p['CPI + 3.9%'])), '10.7700') // CPI 3.8 + 3.9 = 7.7%

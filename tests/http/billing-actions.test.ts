@@ -127,9 +127,10 @@ for (const target of activeTargets()) {
     const r = await w({ dateWriteoff: '2026-01-31' })
     assert.is(r.status, 200, JSON.stringify(r.body))
     assert.is(r.body.balance, 0)
-    // balance 90.00 = net 70 + VAT 20: the VAT share is 90 × 20/90 = 20.00, so the note is −70.00 net, −20.00 VAT
+    // The 120.00 debit note (20.00 VAT) is not invoiced yet and 30.00 paid is held for it: 90.00 of it
+    // is written off with its VAT share, 90 × 20/120 = 15.00, so the note is −75.00 net, −15.00 VAT (contract 17.6).
     const note = (await h.request('GET', `/customers/${c}/transactions?transactionType=Credit%20Note`)).body[0]
-    assert.equal([note.amount, note.VATAmount, note.transactionDate], [-70, -20, '2026-01-31'])
+    assert.equal([note.amount, note.VATAmount, note.transactionDate], [-75, -15, '2026-01-31'])
     assert.is((await w({ dateWriteoff: '2026-01-31' })).body.error_code, 400502, 'nothing left')
     const d = await newCustomer(h)
     await h.request('POST', `/customers/${d}/transactions`, { transactionType: 'Payment', amount: 12.34 })

@@ -51,9 +51,10 @@ for (const target of activeTargets()) {
     assert.is((await h.request('PATCH', `/features/${peak}`, { featureCount: 1 })).body.featureCountCommitted, 4)
     await act(h, `/features/${peak}`, 'changeRecurringCharge', { featureCount: 6, dateFrom: '2026-03-01' })
     assert.is((await h.request('GET', `/features/${peak}`)).body.featureCountCommitted, 6)
-    // Billed at the peak in force by each period start: 1 unit in Jan and Feb (PATCH corrected the count), 6 from March.
+    // Nothing was charged when the PATCHes came, so they took effect from the start date: the count
+    // 1 from January, but Peak Count never bills below the committed 4 (contract 17.6); 6 from March.
     await bill(h, '2026-04-01')
-    assert.equal(await recurring(h, peak), [5, 5, 30, 30])
+    assert.equal(await recurring(h, peak), [20, 20, 30, 30])
   })
 
   test('a billing run writes discounts beside their charges, with VAT, and rolls renewal dates on', async ({ h }) => {

@@ -81,12 +81,13 @@ for (const target of activeTargets()) {
     assert.equal((await h.request('GET', `/tariffs/${tariff.id}`)).body, r.body)
   })
 
+  // Effective today: in place at once (a later date splits the rates instead: charge-changes.test.ts, contract 17.5).
   test('call tariff, allCharges, in place: every price of the tariff and its rates, no rounding steps', async ({ h }) => {
     const { tariff } = await callTariff(h, 'Apply All')
     const r = await act(h, 'tariffs', tariff.id, 'applyIncrease', {
       increasePercent: '3.5',
       increaseScope: 'allCharges',
-      increaseEffectiveDate: '2026-04-01',
+      increaseEffectiveDate: '2026-01-15',
     })
     assert.is(r.status, 200, JSON.stringify(r.body))
     const t = r.body
@@ -105,7 +106,7 @@ for (const target of activeTargets()) {
     assert.is(t.fallbackMarkup, 25)
     assert.is(t.increasePercent, 3.5)
     assert.is(t.increaseScope, 'allCharges')
-    assert.is(t.increaseEffectiveDate, '2026-04-01')
+    assert.is(t.increaseEffectiveDate, '2026-01-15')
     const [m, n] = await rates(h, tariff.id)
     assert.is(m.cost, 0.0854) // 0.0825 × 1.035 = 0.0853875 → 0.0854
     assert.is(m.costConnection, 0.0104) // 0.01 × 1.035 = 0.01035 → half up → 0.0104

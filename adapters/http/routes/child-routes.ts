@@ -2,6 +2,7 @@ import type { Resource } from '../../../core/fields/resource.js'
 import { expansionFlags } from '../../../core/resources/expansions.js'
 import { customerOwner, featureOwner, type FeatureParent } from '../../../core/resources/owners.js'
 import { customerScope, featureListFlags, featureRefine, featureScope } from '../../../core/resources/scopes.js'
+import { updateFeature } from '../../../core/billing/update-feature.js'
 import type { Route } from '../route.js'
 import { expandingPresenter } from './presenters.js'
 import { createRoute, deleteRoute, getRoute, listRoute, updateRoute } from './resource-routes.js'
@@ -58,7 +59,7 @@ export function featureRoutes(r: Catalogue): Route[] {
   return [
     listRoute(features, { path: '/features', summary: 'List features' }),
     getRoute(features),
-    updateRoute(features),
+    updateRoute(features, updateFeature),
     deleteRoute(features),
     ...scoped('customers'),
     ...scoped('numbers'),

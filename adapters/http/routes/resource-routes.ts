@@ -3,6 +3,8 @@ import { BillingError } from '../../../core/errors.js'
 import type { Resource } from '../../../core/fields/resource.js'
 import { toWireJson } from '../../../core/fields/wire-json.js'
 import type { Condition } from '../../../core/ports/resource-repository.js'
+import type { Item } from '../../../core/fields/item.js'
+import type { PlatformContext } from '../../../core/platform.js'
 import type { WireItem } from '../../../core/ports/list-json.js'
 import { acceptedParams, parseListRequest, type ListRequest, type RawParams } from '../../../core/resources/list-request.js'
 import { deleteItem } from '../../../core/resources/removals.js'
@@ -103,7 +105,10 @@ export function createRoute(resource: Resource, o: CreateOptions): Route {
   }
 }
 
-export function updateRoute(resource: Resource): Route {
+/** How an item is updated: the generic merge, or a collection's own use case (a feature's charge change). */
+type Update = (platform: PlatformContext, id: string, body: unknown) => Promise<Item>
+
+export function updateRoute(resource: Resource, update: Update = (platform, id, body) => updateItem(platform, resource, id, body)): Route {
   return {
     method: 'PATCH',
     path: `/${resource.name}/:id`,
@@ -115,7 +120,7 @@ export function updateRoute(resource: Resource): Route {
         await getItem(ctx.platform, resource, ctx.params.id)
         throw error
       })
-      const item = await updateItem(ctx.platform, resource, ctx.params.id, body)
+      const item = await update(ctx.platform, ctx.params.id, body)
       return jsonText(event, 200, toWireJson(resource, item))
     },
   }

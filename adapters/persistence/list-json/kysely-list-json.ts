@@ -12,7 +12,7 @@ import type { AnyDb } from '../schema/tables.js'
 import { listJsonMembers, type WireSelect } from './list-json-dialect.js'
 
 /** What a store and its transactions' stores share: each resource's select, made once (null: JavaScript computes some of its fields). */
-export type ListJsonSelects = Map<ResourceName, WireSelect | null>
+export type ListJsonSelects = Map<string, WireSelect | null>
 
 /**
  * The `ListJson` port: list pages whose JSON the database writes (list-json-dialect.ts), on the
@@ -51,17 +51,17 @@ export class KyselyListJson implements ListJson {
   private select(repo: KyselyResourceRepository, wire: WireSelect, key?: string): SelectQueryBuilder<any, any, any> {
     const table = repo.resource.table
     // Compiled once: compiling a customer's members anew showed in every list request (bench/lists.ts).
-    const json = this.queries.fragment(this.db, `list json ${table}`, () => wire.column)
+    const json = this.queries.fragment(this.db, `list json ${table}${repo.computedKey()}`, () => wire.column)
     const q = this.db.selectFrom(table).select([`${table}.id`, json.as('w0')])
     return key ? q.select(`${table}.${key} as key`) : q
   }
 
   private wireSelect(repo: KyselyResourceRepository): WireSelect | null {
-    const name = repo.resource.name
+    const name = `${repo.resource.name}${repo.computedKey()}`
     let wire = this.selects.get(name)
     if (wire === undefined) {
       const computed = repo.computedSql()
-      wire = computed && this.dialect.listJson(listJsonMembers(repo.resource, repo.resource.table, computed))
+      wire = computed && this.dialect.listJson(listJsonMembers(repo.resource, repo.resource.table, { ...computed, ...repo.listJsonOverrides() }))
       this.selects.set(name, wire)
     }
     return wire

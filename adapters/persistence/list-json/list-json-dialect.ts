@@ -57,6 +57,8 @@ export function listJsonMembers(resource: Resource, table: string, computed: Rea
     .filter((f) => !f.internal)
     .map((field) => {
       if (field.writeOnly) return { field, value: null }
+      // A stored field the repository writes from an expression (a customer's credit alerts read against today).
+      if (!field.computed && computed[field.name]) return { field, value: computed[field.name], computed: true }
       if (field.computed) {
         const value = computed[field.name]
         if (!value) throw new Error(`${resource.name}.${field.name} is computed outside the database`)

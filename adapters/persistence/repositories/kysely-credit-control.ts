@@ -6,6 +6,7 @@ import { ZERO, type Money } from '../../../core/money/money.js'
 import type { CreditControl } from '../../../core/ports/credit-control.js'
 import type { DatabaseDialect } from '../dialect/dialect.js'
 import { moneyColumn } from '../money-column.js'
+import { systemToday, type Today } from './kysely-resource-repository.js'
 
 const CHUNK = 500
 
@@ -24,6 +25,8 @@ export class KyselyCreditControl implements CreditControl {
   constructor(
     private readonly db: Db,
     private readonly dialect: DatabaseDialect,
+    /** Overdue is read against it (contract 17.6): the stored status may wait for the daily job. */
+    private readonly today: Today = systemToday,
   ) {}
 
   private money(v: unknown): Money {
@@ -78,7 +81,8 @@ export class KyselyCreditControl implements CreditControl {
             .selectFrom('invoices')
             .select(['customerID', sql<string>`sum(${sql.ref('amountOutstanding')})`.as('total')])
             .where('customerID', 'in', overdueIDs)
-            .where('status', '=', 'Overdue')
+            .where('status', 'in', ['Unpaid', 'Overdue'])
+            .where('overdueDate', '<', this.today())
             .groupBy('customerID'),
           (f, r) => (f.overdueAmount = this.money(r.total ?? 0)),
         )

@@ -1,13 +1,21 @@
 import { sql, type RawBuilder, type SelectQueryBuilder } from 'kysely'
 import type { Item, Values } from '../../../core/fields/item.js'
 import { ZERO } from '../../../core/money/money.js'
+import { creditAlertNames } from '../../../core/presets/engine-lists.js'
 import { KyselyResourceRepository } from './kysely-resource-repository.js'
+
+const OVERDUE_ALERT = 'creditLimitOverdue'
+/** The alerts after the overdue one in the contract's order: it goes in before the first of them. */
+const AFTER_OVERDUE = creditAlertNames.slice(creditAlertNames.indexOf(OVERDUE_ALERT) + 1)
 
 /**
  * Customers, with the read-only `balance` from the ledger and `overdueAmount` from its invoices. The balance is a correlated
  * subquery of the same select (on the transactions_customer_idx index), so reading a customer
  * or a page of them is one statement, not one for the rows and one for their balances. The
  * internal `heldCredit` is not read with them (`Receivables.heldCredits`).
+ *
+ * What is overdue is read against today (contract 17.6): `overdueAmount`, and the overdue alert
+ * among the stored `creditAlerts`, are right whether or not the daily job has run.
  */
 export class KyselyCustomerRepository extends KyselyResourceRepository {
   protected override select(storedOnly = false): SelectQueryBuilder<any, any, any> {
@@ -19,17 +27,53 @@ export class KyselyCustomerRepository extends KyselyResourceRepository {
     return { balance: this.balance(), overdueAmount: this.overdueAmount() }
   }
 
+  override computedKey(): string {
+    return this.today()
+  }
+
+  override listJsonOverrides(): Record<string, RawBuilder<unknown>> {
+    return { creditAlerts: this.creditAlerts() }
+  }
+
   private balance(): RawBuilder<string> {
     return sql<string>`(select coalesce(sum(t.amount) + sum(t.${sql.ref('VATAmount')}), 0) from transactions t where t.${sql.ref('customerID')} = ${sql.ref(`${this.table}.id`)})`
   }
 
   /**
    * The outstanding amounts of its overdue invoices (contract 10.3), summed where it is read like
-   * the balance: an invoice's stored status says whether it is overdue, so nothing else is kept
-   * in step (a run whose invoices are overdue as they are raised writes no customer).
+   * the balance: an unpaid invoice is overdue once today is after its overdue date, so nothing
+   * else is kept in step (a run whose invoices are overdue as they are raised writes no customer).
+   * Today is written into the SQL, which is compiled anew each day (`computedKey`).
    */
   private overdueAmount(): RawBuilder<string> {
-    return sql<string>`(select coalesce(sum(i.${sql.ref('amountOutstanding')}), 0) from invoices i where i.${sql.ref('customerID')} = ${sql.ref(`${this.table}.id`)} and i.status = 'Overdue')`
+    return sql<string>`(select coalesce(sum(i.${sql.ref('amountOutstanding')}), 0) from invoices i where i.${sql.ref('customerID')} = ${sql.ref(`${this.table}.id`)} and i.status in ('Unpaid', 'Overdue') and i.${sql.ref('overdueDate')} < ${sql.lit(this.today())})`
+  }
+
+  /**
+   * The stored alerts (a JSON array of names, as `JSON.stringify` writes it) with the overdue one
+   * in or out by the overdue amount today: `withOverdueAlert` in SQL, for list pages.
+   */
+  private creditAlerts(): RawBuilder<string> {
+    const alerts = sql.ref(`${this.table}.creditAlerts`)
+    const limit = sql.ref(`${this.table}.${OVERDUE_ALERT}`)
+    const name = `"${OVERDUE_ALERT}"`
+    const without = sql`replace(replace(replace(${alerts}, ${sql.lit(`,${name}`)}, ''), ${sql.lit(`${name},`)}, ''), ${sql.lit(name)}, '')`
+    const insertBefore = AFTER_OVERDUE.map((next) => sql`when ${alerts} like ${sql.lit(`%"${next}"%`)} then replace(${alerts}, ${sql.lit(`"${next}"`)}, ${sql.lit(`${name},"${next}"`)})`)
+    const withIt = sql`case when ${alerts} like ${sql.lit(`%${name}%`)} then ${alerts} when ${alerts} is null or ${alerts} = '[]' then ${sql.lit(`[${name}]`)} ${sql.join(insertBefore, sql` `)} else replace(${alerts}, ']', ${sql.lit(`,${name}]`)}) end`
+    return sql<string>`case when ${limit} is null then ${alerts} when ${this.overdueAmount()} > ${limit} then ${withIt} else ${without} end`
+  }
+
+  /** Items read: the overdue alert in or out by today's overdue amount (`creditAlerts` for lists). */
+  protected override async finish(items: Item[]): Promise<Item[]> {
+    return items.map((item) => {
+      const limit = item.creditLimitOverdue
+      if (limit === null || limit === undefined || !Array.isArray(item.creditAlerts)) return item
+      const alerts = item.creditAlerts as readonly string[]
+      const over = (item.overdueAmount as bigint) > (limit as bigint)
+      if (over === alerts.includes(OVERDUE_ALERT)) return item
+      const creditAlerts = over ? creditAlertNames.filter((n) => n === OVERDUE_ALERT || alerts.includes(n)) : alerts.filter((n) => n !== OVERDUE_ALERT)
+      return { ...item, creditAlerts }
+    })
   }
 
   /** A new customer has no credit alert (contract 10.6). */

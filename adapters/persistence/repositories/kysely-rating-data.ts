@@ -7,7 +7,7 @@ import type { Money } from '../../../core/money/money.js'
 import type { AllowanceCall, AllowanceUpdate, BatchNumbers, NewCall, RatingData } from '../../../core/ports/rating-data.js'
 import type { AllowanceHolder } from '../../../core/rating/allowances.js'
 import type { IgnoreTrafficEntry, IgnoreTrafficType } from '../../../core/rating/match-number.js'
-import type { RatingTariff } from '../../../core/rating/rating-tariff.js'
+import { withPendingIncrease, type RatingTariff } from '../../../core/rating/rating-tariff.js'
 import type { DatabaseDialect } from '../dialect/dialect.js'
 import type { WriteAhead } from '../bulk-writes.js'
 import { RowCodec } from '../row-codec.js'
@@ -173,7 +173,7 @@ export class KyselyRatingData implements RatingData {
       byTariff.set(d.tariffID as string, list)
     }
     return new Map(
-      tariffs.filter((t) => typeof t.name === 'string').map((t) => [t.name as string, { ...t, details: byTariff.get(t.id) ?? [] } as unknown as RatingTariff]),
+      tariffs.filter((t) => typeof t.name === 'string').map((t) => [t.name as string, withPendingIncrease({ ...t, details: byTariff.get(t.id) ?? [] } as unknown as RatingTariff)]),
     )
   }
 

@@ -36,7 +36,7 @@ export class KyselyReceivables implements Receivables {
       const ids = customerIDs.slice(i, i + CHUNK).map((c) => this.dialect.encodeId(c))
       const invoices = await this.db
         .selectFrom('invoices')
-        .select(['id', 'customerID', 'invoiceDate', 'dueDate', 'overdueDate', 'totalAmount', 'amountPaid', 'amountOutstanding', 'paidDate', 'status'])
+        .select(['id', 'customerID', 'invoiceDate', 'dueDate', 'overdueDate', 'totalAmount', 'VATAmount', 'amountPaid', 'amountOutstanding', 'paidDate', 'status'])
         .where('customerID', 'in', ids)
         // A run raises every invoice with its date; payments and credits are dated.
         .$narrowType<{ invoiceDate: NotNull }>()
@@ -49,6 +49,7 @@ export class KyselyReceivables implements Receivables {
           dueDate: r.dueDate ?? r.invoiceDate,
           overdueDate: r.overdueDate ?? r.dueDate ?? r.invoiceDate,
           totalAmount: this.money(r.totalAmount),
+          VATAmount: this.money(r.VATAmount ?? 0),
           amountPaid: this.money(r.amountPaid),
           paidDate: r.paidDate,
           status: r.status,
@@ -63,8 +64,9 @@ export class KyselyReceivables implements Receivables {
         .orderBy('id')
         .execute()
       for (const r of settlements) {
-        const paid = -(this.money(r.amount) + this.money(r.VATAmount))
-        out.get(String(r.customerID))!.settlements.push({ kind: 'transaction', id: String(r.id), date: r.transactionDate, amount: paid as Money })
+        const vat = -this.money(r.VATAmount)
+        const paid = -this.money(r.amount) + vat
+        out.get(String(r.customerID))!.settlements.push({ kind: 'transaction', id: String(r.id), date: r.transactionDate, amount: paid as Money, vat: vat as Money })
       }
     }
     return out

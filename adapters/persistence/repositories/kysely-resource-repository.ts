@@ -1,4 +1,5 @@
 import type { AnyDb } from '../schema/tables.js'
+import type { DateOnly } from '../../../core/dates/date-only.js'
 import { CompiledQuery, type RawBuilder, type SelectQueryBuilder } from 'kysely'
 import { BillingError } from '../../../core/errors.js'
 import type { Item, Values } from '../../../core/fields/item.js'
@@ -13,6 +14,12 @@ import { RowCodec } from '../row-codec.js'
 /** The repositories of the other resources of the same store (parents given as queries are theirs to write). */
 export type Peers = (name: ResourceName) => KyselyResourceRepository
 
+/** Today's date, as the platform's clock tells it (what is overdue is read against it). */
+export type Today = () => DateOnly
+
+/** The system date in UTC, where no clock is given (a store opened by itself). */
+export const systemToday: Today = () => new Date().toISOString().slice(0, 10) as DateOnly
+
 /** One Kysely repository for any catalogued resource, on every dialect. */
 export class KyselyResourceRepository implements ResourceRepository {
   protected readonly codec: RowCodec
@@ -24,6 +31,7 @@ export class KyselyResourceRepository implements ResourceRepository {
     readonly resource: Resource,
     protected readonly queries: CompiledQueries,
     private readonly peers: Peers,
+    protected readonly today: Today = systemToday,
   ) {
     this.codec = new RowCodec(resource, dialect)
     this.conditions = new ListConditions(resource, this.codec, dialect)
@@ -44,6 +52,19 @@ export class KyselyResourceRepository implements ResourceRepository {
    */
   computedSql(): Record<string, RawBuilder<unknown>> | null {
     return this.resource.fields.some((f) => f.computed) ? null : {}
+  }
+
+  /**
+   * What the SQL of `computedSql` and `listJsonOverrides` depends on besides the resource (today,
+   * for what is overdue): statements compiled once are kept under it, so a new day compiles anew.
+   */
+  computedKey(): string {
+    return ''
+  }
+
+  /** Stored fields whose list JSON the database writes from an expression instead of the column (none by default). */
+  listJsonOverrides(): Record<string, RawBuilder<unknown>> {
+    return {}
   }
 
   /** `column` is one of the parents' IDs: listed, or a subquery the parents' own repository writes. */
@@ -83,7 +104,7 @@ export class KyselyResourceRepository implements ResourceRepository {
       for (const [name, expression] of Object.entries(this.computedSql() ?? {})) q = q.select(expression.as(name))
       return q.where(`${this.table}.id`, '=', encoded)
     }
-    const [row] = await this.queries.rows(this.db, `get ${this.table}`, build, [encoded])
+    const [row] = await this.queries.rows(this.db, `get ${this.table}${this.computedKey()}`, build, [encoded])
     return row ? (await this.finish([read.decode(row)]))[0] : undefined
   }
 

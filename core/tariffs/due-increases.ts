@@ -1,0 +1,28 @@
+import type { PlatformContext } from '../platform.js'
+import { pendingIncreaseOf } from './pending-increase.js'
+
+/**
+ * The daily job's part for tariffs: a call tariff's own prices raised from a date that has come
+ * (contract 17.5) move into its fields, so the tariff reads as it prices. Rating has priced calls
+ * from that date with them all along (`tariffOn`), so moving them changes no price. Each tariff
+ * is locked and read again, so a date is applied once however many workers run the job.
+ * Returns the tariffs changed.
+ */
+export async function applyDueIncreases(ctx: Pick<PlatformContext, 'store' | 'clock'>): Promise<number> {
+  const today = ctx.clock.today()
+  const waiting = await ctx.store.repository('tariffs').list({ where: [{ op: 'isNull', column: 'pendingIncrease', value: false }], limit: Number.MAX_SAFE_INTEGER, storedOnly: true })
+  let changed = 0
+  for (const candidate of waiting) {
+    const due = pendingIncreaseOf(candidate)
+    if (!due || due.from > today) continue
+    changed += await ctx.store.transaction(async (store) => {
+      const tariffs = store.repository('tariffs')
+      const tariff = await tariffs.getForUpdate(candidate.id)
+      const pending = tariff && pendingIncreaseOf(tariff)
+      if (!pending || pending.from > today) return 0
+      await tariffs.update(tariff.id, { ...pending.values, pendingIncrease: null, updatedStamp: ctx.clock.now() })
+      return 1
+    })
+  }
+  return changed
+}
