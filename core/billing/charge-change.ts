@@ -1,6 +1,7 @@
 import { maxDate, type DateOnly } from '../dates/date-only.js'
 import { BillingError } from '../errors.js'
 import type { Money } from '../money/money.js'
+import type { ServiceChargeInterval } from './periods.js'
 import type { BillingFeature } from './billing-feature.js'
 import { applyChange, chargeChangeModes, effectiveHistory, versionAt, type ChargeChangeMode, type ChargeHistory, type ChargeVersion } from './charge-history.js'
 import { dueDateOf, planFeatureBilling, type FeatureBillingPlan } from './feature-billing.js'
@@ -18,6 +19,8 @@ export interface ChargeChangeParams {
   readonly chargeChangeMode?: string | null
   /** The committed count from the effective date (a PATCH, `Peak Count`'s raise); absent keeps each version's. */
   readonly featureCountCommitted?: number | null
+  /** The interval from the effective date (a PATCH); absent keeps each version's. */
+  readonly serviceChargeInterval?: ServiceChargeInterval
 }
 
 /** The configuration a change depends on: the configured `transactionTypes` preset list. */
@@ -88,6 +91,7 @@ export function planChargeChange(
       serviceCharge: params.serviceCharge ?? current?.serviceCharge ?? null,
       featureCount: params.featureCount ?? current?.featureCount ?? 1,
       ...(params.featureCountCommitted !== undefined ? { committed: params.featureCountCommitted } : {}),
+      ...(params.serviceChargeInterval !== undefined ? { interval: params.serviceChargeInterval } : {}),
       mode,
     },
     ledger.reduce((m, r) => Math.max(m, r.series), -1),

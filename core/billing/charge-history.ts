@@ -1,4 +1,5 @@
 import { maxDate, type DateOnly } from '../dates/date-only.js'
+import type { ServiceChargeInterval } from '../presets/engine-lists.js'
 import type { Money } from '../money/money.js'
 
 export const chargeChangeModes = ['replace', 'add', 'delta'] as const
@@ -23,6 +24,11 @@ export interface ChargeVersion {
    * recorded before it was kept, which take the feature's own (see `committedAt`).
    */
   readonly committed?: number | null
+  /**
+   * The interval that lays out the periods from this version on (a PATCH of
+   * `serviceChargeInterval`, contract 17.5); undefined: the feature's own.
+   */
+  readonly interval?: ServiceChargeInterval
   readonly series: number
   readonly mode: ChargeChangeMode
 }
@@ -69,6 +75,8 @@ export interface ChargeChange {
   readonly featureCount: number
   /** The committed count from `from` on; undefined keeps each version's own. */
   readonly committed?: number | null
+  /** The interval from `from` on; undefined keeps each version's own. */
+  readonly interval?: ServiceChargeInterval
   readonly mode: ChargeChangeMode
 }
 
@@ -82,9 +90,11 @@ export function applyChange(history: ChargeHistory, change: ChargeChange, ledger
   const sorted = [...history].sort((a, b) => (a.from < b.from ? -1 : a.from > b.from ? 1 : 0))
   const before = sorted.filter((v) => v.from < change.from)
   const values = { serviceCharge: change.serviceCharge, featureCount: change.featureCount, mode: change.mode }
+  // The committed count and the interval: the change's, else each version keeps its own.
   const committed = (v: ChargeVersion | null) => {
     const c = change.committed !== undefined ? change.committed : v?.committed
-    return c === undefined ? {} : { committed: c }
+    const i = change.interval !== undefined ? change.interval : v?.interval
+    return { ...(c === undefined ? {} : { committed: c }), ...(i === undefined ? {} : { interval: i }) }
   }
   const current = versionAt(sorted, change.from)
   if (change.mode === 'add') {

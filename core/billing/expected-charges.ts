@@ -5,7 +5,8 @@ import { effectiveHistory, versionAt, type ChargeHistory, type ChargeVersion } f
 import type { ChargeKind } from './ledger-row.js'
 import { discountAmounts, discountOn } from './discounts.js'
 import { instalmentAt } from './instalments.js'
-import { daysCovered, layoutOf, periodContaining, type Period, type Schedule } from './periods.js'
+import { daysCovered, layoutOf, periodContaining, type Period } from './periods.js'
+import { layoutAt, layoutRuns, type LayoutRun } from './layout-runs.js'
 import { proRate } from './pro-rate.js'
 
 /** How a slot whose approved charges no longer match is corrected (see `reconcile`). */
@@ -31,8 +32,6 @@ export interface ExpectedCharge {
   readonly amount: Money
   readonly style: SlotStyle
 }
-
-export const scheduleOf = (f: BillingFeature & { startDate: DateOnly }): Schedule => ({ interval: f.interval, anchor: f.startDate })
 
 /** The connection charge and every recurring charge of periods starting on or before `cutoff`. */
 export function expectedCharges(feature: BillingFeature, history: ChargeHistory, cutoff: DateOnly): ExpectedCharge[] {
@@ -64,7 +63,8 @@ interface Piece {
 
 /**
  * Recurring charges of every period starting on or before `horizon`, through the feature's end
- * (end date or bill-to date, the last period pro-rated). A period is split where a version takes
+ * (end date or bill-to date, the last period pro-rated), periods laid out by the interval in
+ * force (see `LayoutRun`). A period is split where a version takes
  * effect inside it, each part pro-rated over the whole period's days; adjacent parts with the same
  * price and count are kept whole. A series (see `ChargeVersion`) runs until the next series starts,
  * through the end of the period that day falls in: an `add` never shortens what was charged before.
@@ -72,33 +72,40 @@ interface Piece {
 export function expectedRecurring(feature: BillingFeature, history: ChargeHistory, horizon: DateOnly | null): ExpectedCharge[] {
   const start = feature.startDate
   if (!start || !horizon || history.length === 0) return []
-  const schedule: Schedule = { interval: feature.interval, anchor: start }
   const end = featureEnd(feature)
   const versions = effectiveHistory(history, start)
+  const layouts = layoutRuns(feature.interval, start, versions)
   const out: ExpectedCharge[] = []
-  for (const run of seriesRuns(versions, schedule)) {
+  for (const run of seriesRuns(versions, layouts)) {
     const last = run.to && end ? minDate(run.to, end) : (run.to ?? end)
-    const periods = layoutOf(schedule)
-    for (let k = periods.indexOf(maxDate(run.from, start)); ; k++) {
-      const period = periods.at(k)
-      if (period.start > horizon || (last !== null && period.start > last)) break
-      const from = maxDate(period.start, run.from)
-      const to = last !== null ? minDate(period.end, last) : period.end
-      if (from > to) break
-      // a period cut short by the feature's end is settled by refund (contract 5.5), even after a delta change
-      const cutByEnd = end !== null && end < period.end
-      const instalment = feature.instalments ? instalmentAt(feature.instalments, k) : null
-      if (feature.instalments && instalment === null && run.versions.every((v) => v.serviceCharge === null)) break
-      for (const piece of pieces(feature, versions, run.versions, from, to, period.start)) {
-        const charge = chargeOf(piece, period, instalment, cutByEnd, run.series)
-        if (charge === null) continue
-        out.push(charge)
-        // A credit (a negative price) is not discounted: a discount only ever takes off.
-        const discount = feature.discounts.length && charge.amount > 0n ? discountOn(feature.discounts, period.start) : null
-        if (discount) {
-          const days = piece.version.serviceCharge === null ? daysCovered(period.start, period.end) : period.days
-          const off = discountAmounts(discount, charge.rate, charge.quantity, charge.amount, daysCovered(piece.start, piece.end), days)
-          if (off.amount !== 0n) out.push({ ...charge, discount: true, rate: off.rate, amount: off.amount })
+    // Each stretch of one interval (most features have one) lays out its own periods (contract 17.5).
+    for (const layout of layouts) {
+      if (layout.to !== null && layout.to < run.from) continue
+      if (last !== null && layout.from > last) break
+      const first = maxDate(run.from, layout.from)
+      const through = layout.to === null ? last : last === null ? layout.to : minDate(last, layout.to)
+      const periods = layoutOf(layout.schedule)
+      for (let k = periods.indexOf(first); ; k++) {
+        const period = periods.at(k)
+        if (period.start > horizon || (through !== null && period.start > through)) break
+        const from = maxDate(period.start, first)
+        const to = through !== null ? minDate(period.end, through) : period.end
+        if (from > to) break
+        // a period cut short by the feature's end is settled by refund (contract 5.5), even after a delta change
+        const cutByEnd = end !== null && end < period.end
+        const instalment = feature.instalments ? instalmentAt(feature.instalments, k) : null
+        if (feature.instalments && instalment === null && run.versions.every((v) => v.serviceCharge === null)) break
+        for (const piece of pieces(feature, versions, run.versions, from, to, period.start)) {
+          const charge = chargeOf(piece, period, instalment, cutByEnd, run.series)
+          if (charge === null) continue
+          out.push(charge)
+          // A credit (a negative price) is not discounted: a discount only ever takes off.
+          const discount = feature.discounts.length && charge.amount > 0n ? discountOn(feature.discounts, period.start) : null
+          if (discount) {
+            const days = piece.version.serviceCharge === null ? daysCovered(period.start, period.end) : period.days
+            const off = discountAmounts(discount, charge.rate, charge.quantity, charge.amount, daysCovered(piece.start, piece.end), days)
+            if (off.amount !== 0n) out.push({ ...charge, discount: true, rate: off.rate, amount: off.amount })
+          }
         }
       }
     }
@@ -140,7 +147,7 @@ interface SeriesRun {
   versions: ChargeVersion[]
 }
 
-function seriesRuns(versions: readonly ChargeVersion[], schedule: Schedule): SeriesRun[] {
+function seriesRuns(versions: readonly ChargeVersion[], layouts: readonly LayoutRun[]): SeriesRun[] {
   const runs: SeriesRun[] = []
   for (const v of versions) {
     const run = runs[runs.length - 1]
@@ -148,7 +155,8 @@ function seriesRuns(versions: readonly ChargeVersion[], schedule: Schedule): Ser
     else runs.push({ series: v.series, from: v.from, to: null, versions: [v] })
   }
   for (let i = 0; i + 1 < runs.length; i++) {
-    runs[i].to = periodContaining(schedule, addDays(runs[i + 1].from, -1))?.end ?? addDays(runs[i + 1].from, -1)
+    const dayBefore = addDays(runs[i + 1].from, -1)
+    runs[i].to = periodContaining(layoutAt(layouts, dayBefore).schedule, dayBefore)?.end ?? dayBefore
   }
   return runs
 }

@@ -13,7 +13,8 @@ import {
   type LedgerRowChanges,
   type NewLedgerRow,
 } from './ledger-row.js'
-import { periodContaining, type Schedule } from './periods.js'
+import { periodContaining } from './periods.js'
+import { layoutAt, layoutRuns } from './layout-runs.js'
 
 /** What reconcile needs besides the two lists: how the feature's periods and series are laid out. */
 export interface ReconcileContext {
@@ -63,12 +64,12 @@ export function reconcileSlots(expected: readonly ExpectedCharge[], ledger: read
 
   // Only rows need the schedule and the versions (a feature billed for the first time has none).
   const start = ledger.length ? ctx.feature.startDate : null
-  const schedule: Schedule | null = start ? { interval: ctx.feature.interval, anchor: start } : null
   const versions = start ? effectiveHistory(ctx.history, start) : []
+  const layouts = start ? layoutRuns(ctx.feature.interval, start, versions) : null
   for (const row of ledger) {
     let slotStart = row.periodStart
     if (row.kind === 'recurring') {
-      slotStart = (schedule && periodContaining(schedule, row.periodStart)?.start) ?? row.periodStart
+      slotStart = (layouts && periodContaining(layoutAt(layouts, row.periodStart).schedule, row.periodStart)?.start) ?? row.periodStart
       if (row.series < (versionAt(versions, slotStart)?.series ?? 0)) continue // frozen by a later `add`
     }
     const slot = slotOf(row.kind, row.series, slotStart)

@@ -24,12 +24,16 @@ export async function updateFeature(ctx: PlatformContext, id: string, body: unkn
     const after = (await updateItem({ ...ctx, store }, catalogue.features, id, body)) as Feature
     if (!before || !customer || !before.startDate || !after.startDate) return after
     if (!chargeFields.some((f) => before[f] !== after[f])) return after
-    const { history } = (await billingInputs(store, ctx.presets, [before], new Map([[customer.id, customer]]))).get(id)!
+    const inputs = (await billingInputs(store, ctx.presets, [before], new Map([[customer.id, customer]]))).get(id)!
+    const interval = after.serviceChargeInterval ?? 'Monthly'
+    // A new interval lays out the periods from the date on; those before keep the one they had.
+    const history = interval === inputs.feature.interval ? inputs.history : inputs.history.map((v) => ({ ...v, interval: v.interval ?? inputs.feature.interval }))
     const dateFrom = after.updatedDate !== before.updatedDate ? after.updatedDate : null
     await recordChargeChange(ctx, store, before, after, customer, history, {
       serviceCharge: after.serviceCharge,
       featureCount: after.featureCount ?? 1,
       featureCountCommitted: after.featureCountCommitted,
+      ...(interval === inputs.feature.interval ? {} : { serviceChargeInterval: interval }),
       dateFrom,
       chargeChangeMode: 'replace',
     })

@@ -10,7 +10,7 @@ import { billingFeature } from '../support/billing-feature.js'
 
 const d = (s: string) => s as DateOnly
 const m = (n: bigint) => n as Money
-const version: ChargeVersion = { from: d('2025-01-01'), serviceCharge: m(100_000n), featureCount: 1, committed: 1, series: 0, mode: 'replace' }
+const version: ChargeVersion = { from: d('2025-01-01'), serviceCharge: m(100_000n), featureCount: 1, committed: 1, interval: 'Monthly', series: 0, mode: 'replace' }
 const at: BillingCutoff = { cutoff: d('2025-03-31'), chargeable: true }
 
 /** A different value of the same type for each field, and a second one (null where allowed). */
@@ -41,6 +41,7 @@ const otherVersion: { [K in keyof ChargeVersion]-?: ChargeVersion[K][] } = {
   serviceCharge: [m(100_001n), null, m(-100_000n)],
   featureCount: [2, 0],
   committed: [3, null, undefined],
+  interval: ['Quarterly', undefined],
   series: [1],
   mode: ['delta', 'add'],
 }

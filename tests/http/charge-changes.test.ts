@@ -89,6 +89,35 @@ for (const target of activeTargets()) {
     assert.equal(await totals(h, c), [12, 12, 36, 24])
   })
 
+  test('a PATCH of serviceChargeInterval lays out the periods from its date on; those before keep theirs', async ({ h }) => {
+    h.clock.set('2026-01-01T10:00:00Z')
+    const { f } = await monthly(h, {})
+    await bill(h, '2026-01-01')
+    await bill(h, '2026-02-01')
+    h.clock.set('2026-02-20T10:00:00Z')
+    const after = await patch(h, f, { serviceChargeInterval: 'Quarterly', serviceCharge: 30 })
+    assert.is(after.lastUpdatedDate, '2026-03-01')
+    await bill(h, '2026-06-01')
+    assert.equal((await ledgerOf(h, f)).map((r) => [r[1], r[2], r[3]]), [
+      ['2026-01-01', '2026-01-31', 10],
+      ['2026-02-01', '2026-02-28', 10],
+      ['2026-03-01', '2026-05-31', 30],
+      ['2026-06-01', '2026-08-31', 30],
+    ])
+    const { f: g } = await monthly(h, {})
+    await bill(h, '2026-02-01')
+    await patch(h, g, { serviceChargeInterval: 'Calendar Quarterly', serviceCharge: 30, updatedDate: '2026-02-15' })
+    await bill(h, '2026-04-01')
+    // February cut at the 14th: 10.00 × 14/28 = 5.00 for the 10.00 approved; then the calendar
+    // quarter from the 15th, pro-rated 30.00 × 45/90 = 15.00, and April to June whole.
+    assert.equal((await ledgerOf(h, g)).map((r) => [r[0], r[1], r[2], r[3]]).slice(-4), [
+      ['Recurring Charge Refund', '2026-02-01', '2026-02-28', -10],
+      ['Recurring Charge', '2026-02-01', '2026-02-14', 5],
+      ['Recurring Charge', '2026-02-15', '2026-03-31', 15],
+      ['Recurring Charge', '2026-04-01', '2026-06-30', 30],
+    ])
+  })
+
   test('a read-only updatedDate is still refused elsewhere, and a PATCH without a charge field changes no charge', async ({ h }) => {
     const { c, f } = await monthly(h, {})
     const customer = await h.request('PATCH', `/customers/${c}`, { updatedDate: '2026-02-01' })
