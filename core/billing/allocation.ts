@@ -11,11 +11,6 @@ export interface AccountInvoice {
   readonly totalAmount: Money
   /** Its VAT: a credit invoice's credit carries its share of it (a write-off's VAT, contract 17.6). */
   readonly VATAmount?: Money
-  /**
-   * What was allocated to it before (stored): kept, since allocation is final (contract 17.6).
-   * Absent for an invoice not allocated yet.
-   */
-  readonly amountPaid?: Money
 }
 
 /** Money that pays invoices: a payment or written-off debt (a transaction), or a credit invoice's credit. */
@@ -33,6 +28,13 @@ export interface Settlement {
 export interface Allocation {
   readonly invoiceID: string
   readonly source: Settlement
+  readonly amount: Money
+}
+
+/** An allocation made before, as stored: its source by kind and ID. */
+export interface KeptAllocation {
+  readonly invoiceID: string
+  readonly source: { readonly kind: Settlement['kind']; readonly id: string }
   readonly amount: Money
 }
 
@@ -62,52 +64,55 @@ export function statusOf(outstanding: Money, overdueDate: DateOnly | null, today
 }
 
 /**
- * Allocates a customer's settlements to its invoices (contract 10.3, 17.6): settlements in date
- * order (then invoices' credits before transactions, then ID) first fill again what each invoice
- * was allocated before (allocation is final: a later invoice never takes money back off an
- * earlier one), then pay what is outstanding, oldest due date first, then lowest ID; what is left
- * over is held. An invoice with a total of zero or below is paid by itself, and its credit is a
- * settlement. The account is allocated from its stored state, so allocating again changes
- * nothing, and an invoice never takes more than its total. Only when the settlements no longer
- * cover what was allocated (a payment deleted) does an invoice keep less.
+ * Allocates a customer's settlements to its invoices (contract 10.3, 17.6). What was allocated
+ * before (`kept`) stays where it is: allocation is final, so a later invoice never takes money
+ * back off an earlier one (only a settlement that is gone or smaller now gives less). What is
+ * left of each settlement, in date order (then invoices' credits before transactions, then ID),
+ * pays what is outstanding, oldest due date first, then lowest ID; what is left over is held. An
+ * invoice with a total of zero or below is paid by itself, and its credit is a settlement. An
+ * invoice's paid date is the latest date of what paid it in full. Allocating the result again
+ * changes nothing, and an invoice never takes more than its total.
  */
-export function allocateAccount(invoices: readonly AccountInvoice[], settlements: readonly Settlement[], today: DateOnly): AccountAllocation {
+export function allocateAccount(invoices: readonly AccountInvoice[], settlements: readonly Settlement[], today: DateOnly, kept: readonly KeptAllocation[] = []): AccountAllocation {
   const credits: Settlement[] = invoices
     .filter((i) => i.totalAmount < 0n)
     .map((i) => ({ kind: 'invoice', id: i.id, date: i.invoiceDate, amount: -i.totalAmount as Money, vat: -(i.VATAmount ?? 0n) as Money }))
   const sources = [...settlements.filter((s) => s.amount > 0n), ...credits].sort(
     (a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0) || (a.kind === b.kind ? 0 : a.kind === 'invoice' ? -1 : 1) || byIdNumber(a.id, b.id),
   )
-  const byDue = (a: AccountInvoice, b: AccountInvoice) => (a.dueDate < b.dueDate ? -1 : a.dueDate > b.dueDate ? 1 : 0) || byIdNumber(a.id, b.id)
-  const payable = invoices.filter((i) => i.totalAmount > 0n).sort(byDue)
-  // What each invoice is to be filled to, in order: first what it kept, then the rest of its total.
-  const targets: { invoice: AccountInvoice; upTo: Money }[] = [
-    ...payable.filter((i) => (i.amountPaid ?? 0n) > 0n).map((invoice) => ({ invoice, upTo: (invoice.amountPaid! < invoice.totalAmount ? invoice.amountPaid! : invoice.totalAmount) as Money })),
-    ...payable.map((invoice) => ({ invoice, upTo: invoice.totalAmount })),
-  ]
+  const payable = invoices
+    .filter((i) => i.totalAmount > 0n)
+    .sort((a, b) => (a.dueDate < b.dueDate ? -1 : a.dueDate > b.dueDate ? 1 : 0) || byIdNumber(a.id, b.id))
+  const left = new Map(sources.map((s) => [`${s.kind}:${s.id}`, { source: s, amount: s.amount }]))
+  const paid = new Map<string, { amount: Money; date: DateOnly }>()
   const allocations: Allocation[] = []
-  const paid = new Map<string, { amount: Money; date: DateOnly | null }>()
-  const heldFrom: { source: Settlement; amount: Money }[] = []
-  let next = 0
-  let held = ZERO
-  for (const source of sources) {
-    let left = source.amount
-    while (left > 0n && next < targets.length) {
-      const { invoice, upTo } = targets[next]
-      const sofar = paid.get(invoice.id)?.amount ?? ZERO
-      if (sofar >= upTo) {
-        next++
-        continue
-      }
-      const take = (left < upTo - sofar ? left : upTo - sofar) as Money
-      const amount = add(sofar, take)
-      paid.set(invoice.id, { amount, date: amount === invoice.totalAmount ? source.date : null })
-      allocations.push({ invoiceID: invoice.id, source, amount: take })
-      left = sub(left, take)
-      if (amount === upTo) next++
+  const allocate = (invoice: AccountInvoice, from: { source: Settlement; amount: Money }, most: Money) => {
+    const sofar = paid.get(invoice.id)
+    const room = sub(invoice.totalAmount, sofar?.amount ?? ZERO)
+    const take = [most, from.amount, room].reduce((a, b) => (b < a ? b : a))
+    if (take <= 0n) return
+    from.amount = sub(from.amount, take)
+    paid.set(invoice.id, { amount: add(sofar?.amount ?? ZERO, take), date: sofar && sofar.date > from.source.date ? sofar.date : from.source.date })
+    allocations.push({ invoiceID: invoice.id, source: from.source, amount: take })
+  }
+  const byId = new Map(payable.map((i) => [i.id, i]))
+  for (const k of kept) {
+    const invoice = byId.get(k.invoiceID)
+    const from = left.get(`${k.source.kind}:${k.source.id}`)
+    if (invoice && from) allocate(invoice, from, k.amount)
+  }
+  for (const from of left.values()) {
+    for (const invoice of payable) {
+      if (from.amount <= 0n) break
+      allocate(invoice, from, from.amount)
     }
-    held = add(held, left)
-    if (left > 0n) heldFrom.push({ source, amount: left })
+  }
+  let held = ZERO
+  const heldFrom: { source: Settlement; amount: Money }[] = []
+  for (const from of left.values()) {
+    if (from.amount <= 0n) continue
+    held = add(held, from.amount)
+    heldFrom.push({ source: from.source, amount: from.amount })
   }
   const out = new Map<string, InvoicePayment>()
   for (const invoice of invoices) {
@@ -120,7 +125,7 @@ export function allocateAccount(invoices: readonly AccountInvoice[], settlements
     const amountPaid = p?.amount ?? ZERO
     const amountOutstanding = sub(invoice.totalAmount, amountPaid)
     const status = statusOf(amountOutstanding, invoice.overdueDate, today)
-    out.set(invoice.id, { amountPaid, amountOutstanding, paidDate: p?.date ?? null, status })
+    out.set(invoice.id, { amountPaid, amountOutstanding, paidDate: amountOutstanding === 0n ? p!.date : null, status })
   }
   return { allocations, invoices: out, held, heldFrom }
 }

@@ -6,8 +6,8 @@ import { allocateAccount, type AccountAllocation } from './allocation.js'
 import type { Account } from '../ports/receivables.js'
 
 /**
- * Allocates the payments and credits of each customer to its invoices again, from scratch
- * (contract 10.3), and stores the result: after a payment, a write-off, an invoice raised with
+ * Allocates the payments and credits of each customer to its invoices again, keeping what is
+ * allocated (contract 10.3, 17.6), and stores the result: after a payment, a write-off, an invoice raised with
  * held credit or a credit invoice, and when invoices become overdue. Callers hold the customers'
  * rows (a transaction with the customer locked) or run inside the billing job. `alerts: false`
  * leaves their credit alerts to the caller.
@@ -16,8 +16,8 @@ export async function settleAccounts(store: Store, customerIDs: readonly string[
   if (customerIDs.length === 0) return
   const accounts = await store.receivables.accounts(customerIDs)
   const entries = customerIDs.map((customerID) => {
-    const before = accounts.get(customerID) ?? { invoices: [], settlements: [] }
-    return { customerID, before, allocation: allocateAccount(before.invoices, before.settlements, today) }
+    const before = accounts.get(customerID) ?? { invoices: [], settlements: [], allocations: [] }
+    return { customerID, before, allocation: allocateAccount(before.invoices, before.settlements, today, before.allocations) }
   })
   await store.receivables.saveAllocations(entries, now)
   await announceStatusChanges(store, entries, now as Stamp)

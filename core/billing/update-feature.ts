@@ -4,6 +4,7 @@ import type { PlatformContext } from '../platform.js'
 import { updateItem } from '../resources/resources.js'
 import { recordChargeChange } from './change-charge.js'
 import { billingInputs } from './billing-inputs.js'
+import { chargePatch } from './charge-patch.js'
 
 /** The fields whose change is a change of the charge, never a rewrite of history (contract 17.5). */
 export const chargeFields = ['serviceCharge', 'featureCount', 'featureCountCommitted', 'serviceChargeInterval'] as const
@@ -25,18 +26,12 @@ export async function updateFeature(ctx: PlatformContext, id: string, body: unkn
     if (!before || !customer || !before.startDate || !after.startDate) return after
     if (!chargeFields.some((f) => before[f] !== after[f])) return after
     const inputs = (await billingInputs(store, ctx.presets, [before], new Map([[customer.id, customer]]))).get(id)!
-    const interval = after.serviceChargeInterval ?? 'Monthly'
-    // A new interval lays out the periods from the date on; those before keep the one they had.
-    const history = interval === inputs.feature.interval ? inputs.history : inputs.history.map((v) => ({ ...v, interval: v.interval ?? inputs.feature.interval }))
-    const dateFrom = after.updatedDate !== before.updatedDate ? after.updatedDate : null
-    await recordChargeChange(ctx, store, before, after, customer, history, {
-      serviceCharge: after.serviceCharge,
-      featureCount: after.featureCount ?? 1,
-      featureCountCommitted: after.featureCountCommitted,
-      ...(interval === inputs.feature.interval ? {} : { serviceChargeInterval: interval }),
-      dateFrom,
-      chargeChangeMode: 'replace',
-    })
+    const patch = chargePatch(
+      inputs,
+      { serviceCharge: after.serviceCharge, featureCount: after.featureCount ?? 1, featureCountCommitted: after.featureCountCommitted, interval: after.serviceChargeInterval ?? 'Monthly' },
+      after.updatedDate !== before.updatedDate ? after.updatedDate : null,
+    )
+    await recordChargeChange(ctx, store, before, after, customer, patch.history, patch.params)
     return (await features.get(id)) as Feature
   })
 }

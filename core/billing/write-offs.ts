@@ -40,8 +40,9 @@ export async function writeOff(ctx: PlatformContext, customerID: string, kind: '
         kind === 'debt' ? 'writeOffDebt needs a balance above zero.' : 'writeOffCredit needs a balance below zero.',
       )
     }
-    const account = (await store.receivables.accounts([customerID])).get(customerID) ?? { invoices: [], settlements: [] }
-    const vatPart = params.vatTreatment === 'vat_exempt' ? ZERO : writtenOffVat(kind, allocateAccount(account.invoices, account.settlements, ctx.clock.today()), account, { total: balance, vat })
+    const account = (await store.receivables.accounts([customerID])).get(customerID) ?? { invoices: [], settlements: [], allocations: [] }
+    const allocation = allocateAccount(account.invoices, account.settlements, ctx.clock.today(), account.allocations)
+    const vatPart = params.vatTreatment === 'vat_exempt' ? ZERO : writtenOffVat(kind, allocation, account, { total: balance, vat })
     const netPart = sub(balance, vatPart)
     const now = ctx.clock.now()
     await store.repository('transactions').insert({

@@ -1,4 +1,4 @@
-import type { AccountAllocation, AccountInvoice, Settlement } from '../billing/allocation.js'
+import type { AccountAllocation, AccountInvoice, KeptAllocation, Settlement } from '../billing/allocation.js'
 import type { NumberMinimum } from '../billing/raise-invoices.js'
 import type { InvoiceStatus } from '../presets/engine-lists.js'
 import type { Money } from '../money/money.js'
@@ -23,6 +23,8 @@ export interface InvoicePaymentLine {
 export interface Account {
   readonly invoices: readonly StoredInvoice[]
   readonly settlements: readonly Settlement[]
+  /** What is allocated now: it stays (contract 17.6). */
+  readonly allocations: readonly KeptAllocation[]
 }
 
 /** The accounts receivable side of the ledger: invoices' payments (contract 10.3). */

@@ -8,6 +8,8 @@ import { periodContaining, serviceChargeIntervals, type ServiceChargeInterval } 
 import { addDays, addMonths, daysBetween, daysInMonth, maxDate, minDate, type DateOnly } from '../../core/dates/date-only.js'
 import { isBillingError } from '../../core/errors.js'
 import type { Money } from '../../core/money/money.js'
+import { chargePatch } from '../../core/billing/charge-patch.js'
+import type { LedgerRow } from '../../core/billing/ledger-row.js'
 import { d, m, World, feature } from '../support/billing-world.js'
 
 /** Properties over random histories: idempotent reconciles, sound ledgers, agreement with an independent model. */
@@ -192,6 +194,86 @@ test('property: after any history, the ledger holds per period exactly what the 
       const nonZero = (mp: Map<string, bigint>): string[] => [...mp].filter(([, v]) => v !== 0n).map(([k, v]) => `${k}=${v}`).sort()
       assert.equal(nonZero(got), nonZero(want))
       assert.ok(w.ledger.filter((r) => r.kind === 'connection').length <= 1, 'the connection charge is one-off')
+      return true
+    }),
+    { numRuns: 300 },
+  )
+})
+
+type PatchOp =
+  | { t: 'run'; at: number; chargeable: boolean }
+  | { t: 'approve' }
+  | { t: 'patch'; rate: bigint; count: number; committed: number | null; interval: ServiceChargeInterval; offset: number | null }
+
+const patchOpArb: fc.Arbitrary<PatchOp> = fc.oneof(
+  { weight: 3, arbitrary: fc.record({ t: fc.constant('run' as const), at: fc.integer({ min: -30, max: 700 }), chargeable: fc.boolean() }) },
+  { weight: 2, arbitrary: fc.constant({ t: 'approve' as const }) },
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      t: fc.constant('patch' as const),
+      rate,
+      count,
+      committed: fc.option(fc.integer({ min: 1, max: 6 }), { nil: null }),
+      interval: fc.constantFrom(...serviceChargeIntervals),
+      // null: from the dueDate (a PATCH without updatedDate); else updatedDate this many days from it.
+      offset: fc.option(fc.integer({ min: -120, max: 120 }), { nil: null }),
+    }),
+  },
+)
+
+/** A feature's recurring rows by billing period (series and first day), each period's rows as text. */
+function periods(ledger: readonly LedgerRow[]): Map<string, { end: DateOnly; rows: string[] }> {
+  const out = new Map<string, { end: DateOnly; rows: string[] }>()
+  for (const r of ledger) {
+    if (r.kind !== 'recurring') continue
+    const key = `${r.series}|${r.transactionDate}`
+    const p = out.get(key) ?? { end: r.periodEnd, rows: [] }
+    p.end = maxDate(p.end, r.periodEnd)
+    p.rows.push(`${r.transactionType} ${r.periodStart}..${r.periodEnd} ${r.amount} ${r.approved}`)
+    out.set(key, p)
+  }
+  for (const p of out.values()) p.rows.sort()
+  return out
+}
+
+test('property: no sequence of PATCHes and runs changes a charge of a period before a change takes effect (contract 17.5)', () => {
+  fc.assert(
+    fc.property(featureArb, fc.array(patchOpArb, { maxLength: 12 }), (f, ops) => {
+      const w = build(f)
+      const start = w.feature.startDate!
+      for (const op of ops) {
+        const before = periods(w.ledger)
+        // Periods that end before this date must keep their rows: the patch's date, or for a run any period charged.
+        let keptBefore: DateOnly
+        if (op.t === 'run') {
+          w.bill(addDays(start, op.at), op.chargeable)
+          keptBefore = addDays(start, 10_000)
+        } else if (op.t === 'approve') {
+          w.approve()
+          continue
+        } else {
+          const due = w.due ?? start
+          const dateFrom = op.offset === null ? null : maxDate(addDays(due, op.offset), start)
+          const patch = chargePatch(
+            { feature: w.feature, history: w.history },
+            { serviceCharge: op.rate as Money, featureCount: op.count, featureCountCommitted: op.committed, interval: op.interval },
+            dateFrom,
+          )
+          w.history = [...patch.history]
+          w.feature = { ...w.feature, interval: op.interval, featureCountCommitted: op.committed }
+          w.change(patch.params)
+          keptBefore = dateFrom ?? due
+          // The change is written whole: planning it again, or a reconcile, writes nothing.
+          assert.ok(isEmptyDiff(w.plan({ cutoff: null, chargeable: false })), 'a patch reconciles')
+        }
+        const after = periods(w.ledger)
+        for (const [key, p] of before) {
+          if (p.end >= keptBefore) continue
+          assert.equal(after.get(key)?.rows, p.rows, `period ${key} ending ${p.end}, before ${keptBefore}, changed by ${JSON.stringify(op, (_, v) => (typeof v === 'bigint' ? String(v) : v))}`)
+        }
+        assert.ok(ledgerIsSound(w), 'ledger sound')
+      }
       return true
     }),
     { numRuns: 300 },

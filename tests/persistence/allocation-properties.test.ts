@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { allocateAccount, type AccountInvoice, type Settlement } from '../../core/billing/allocation.js'
+import { allocateAccount, type AccountInvoice, type KeptAllocation, type Settlement } from '../../core/billing/allocation.js'
 import { addDays, type DateOnly } from '../../core/dates/date-only.js'
 import type { Money } from '../../core/money/money.js'
 import { act, newCustomer } from '../support/billing.js'
@@ -43,6 +43,32 @@ pure('allocations never exceed an invoice total; paid + held = settlements + cre
       // Money is held only when every invoice is paid.
       if (a.held > 0n) assert.ok([...a.invoices.values()].every((p) => p.status === 'Paid'))
       assert.equal(allocateAccount(invoices, settlements, day(today)), a)
+    }),
+  )
+})
+
+pure('allocation is final: invoices raised and money paid in any order never take money off an invoice (contract 17.6)', () => {
+  const event = fc.oneof(
+    fc.record({ kind: fc.constant('invoice' as const), due: fc.integer({ min: 0, max: 120 }), total: fc.integer({ min: -5_000, max: 20_000 }) }),
+    fc.record({ kind: fc.constant('payment' as const), due: fc.constant(0), total: fc.integer({ min: 1, max: 20_000 }) }),
+  )
+  fc.assert(
+    fc.property(fc.array(event, { maxLength: 14 }), (events) => {
+      const invoices: AccountInvoice[] = []
+      const settlements: Settlement[] = []
+      let kept: KeptAllocation[] = []
+      let before = new Map<string, bigint>()
+      events.forEach((e, n) => {
+        // Raised or paid on day n; a new invoice's due date may fall before an older one's (terms changed).
+        if (e.kind === 'invoice') invoices.push({ id: String(n + 1), invoiceDate: day(n), dueDate: day(e.due), overdueDate: day(e.due), totalAmount: BigInt(e.total * 100) as Money })
+        else settlements.push({ kind: 'transaction', id: String(n + 1), date: day(n), amount: BigInt(e.total * 100) as Money })
+        const a = allocateAccount(invoices, settlements, day(n), kept)
+        for (const [id, paid] of before) assert.ok(a.invoices.get(id)!.amountPaid >= paid, `invoice ${id} lost money: ${paid} → ${a.invoices.get(id)!.amountPaid}`)
+        // What is stored is what the next allocation starts from.
+        kept = a.allocations.map((x) => ({ invoiceID: x.invoiceID, source: { kind: x.source.kind, id: x.source.id }, amount: x.amount }))
+        before = new Map([...a.invoices].map(([id, p]) => [id, p.amountPaid]))
+        assert.equal(allocateAccount(invoices, settlements, day(n), kept), a, 'allocating again changes nothing')
+      })
     }),
   )
 })

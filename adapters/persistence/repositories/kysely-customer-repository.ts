@@ -67,12 +67,14 @@ export class KyselyCustomerRepository extends KyselyResourceRepository {
   protected override async finish(items: Item[]): Promise<Item[]> {
     return items.map((item) => {
       const limit = item.creditLimitOverdue
-      if (limit === null || limit === undefined || !Array.isArray(item.creditAlerts)) return item
-      const alerts = item.creditAlerts as readonly string[]
+      if (limit === null || limit === undefined) return item
+      const alerts = (Array.isArray(item.creditAlerts) ? item.creditAlerts : []) as readonly string[]
       const over = (item.overdueAmount as bigint) > (limit as bigint)
       if (over === alerts.includes(OVERDUE_ALERT)) return item
-      const creditAlerts = over ? creditAlertNames.filter((n) => n === OVERDUE_ALERT || alerts.includes(n)) : alerts.filter((n) => n !== OVERDUE_ALERT)
-      return { ...item, creditAlerts }
+      if (!over) return { ...item, creditAlerts: alerts.filter((n) => n !== OVERDUE_ALERT) }
+      // In the contract's order: before the first alert that follows it, as the list SQL puts it.
+      const at = alerts.findIndex((n) => (AFTER_OVERDUE as readonly string[]).includes(n))
+      return { ...item, creditAlerts: at < 0 ? [...alerts, OVERDUE_ALERT] : [...alerts.slice(0, at), OVERDUE_ALERT, ...alerts.slice(at)] }
     })
   }
 

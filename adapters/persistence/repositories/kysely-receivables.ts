@@ -1,6 +1,6 @@
 import type { Db, Integer } from '../schema/tables.js'
 import { sql, type NotNull } from 'kysely'
-import type { AccountAllocation, Settlement } from '../../../core/billing/allocation.js'
+import type { AccountAllocation, KeptAllocation, Settlement } from '../../../core/billing/allocation.js'
 import type { DateOnly } from '../../../core/dates/date-only.js'
 import { ZERO, type Money } from '../../../core/money/money.js'
 import type { Account, InvoicePaymentLine, Receivables, StoredInvoice } from '../../../core/ports/receivables.js'
@@ -30,8 +30,8 @@ export class KyselyReceivables implements Receivables {
   }
 
   async accounts(customerIDs: readonly string[]): Promise<Map<string, Account>> {
-    const out = new Map<string, { invoices: StoredInvoice[]; settlements: Settlement[] }>()
-    for (const id of customerIDs) out.set(id, { invoices: [], settlements: [] })
+    const out = new Map<string, { invoices: StoredInvoice[]; settlements: Settlement[]; allocations: KeptAllocation[] }>()
+    for (const id of customerIDs) out.set(id, { invoices: [], settlements: [], allocations: [] })
     for (let i = 0; i < customerIDs.length; i += CHUNK) {
       const ids = customerIDs.slice(i, i + CHUNK).map((c) => this.dialect.encodeId(c))
       const invoices = await this.db
@@ -67,6 +67,18 @@ export class KyselyReceivables implements Receivables {
         const vat = -this.money(r.VATAmount)
         const paid = -this.money(r.amount) + vat
         out.get(String(r.customerID))!.settlements.push({ kind: 'transaction', id: String(r.id), date: r.transactionDate, amount: paid as Money, vat: vat as Money })
+      }
+      // What is allocated stays allocated (contract 17.6): the next allocation starts from it.
+      const allocations = await this.db
+        .selectFrom('invoice_allocations')
+        .select(['customerID', 'invoiceID', 'transactionID', 'creditInvoiceID', 'amount'])
+        .where('customerID', 'in', ids)
+        .orderBy('allocatedDate')
+        .orderBy('invoiceID')
+        .execute()
+      for (const r of allocations) {
+        const source = r.transactionID !== null ? { kind: 'transaction' as const, id: String(r.transactionID) } : { kind: 'invoice' as const, id: String(r.creditInvoiceID) }
+        out.get(String(r.customerID))!.allocations.push({ invoiceID: String(r.invoiceID), source, amount: this.money(r.amount) })
       }
     }
     return out
