@@ -16,6 +16,7 @@ export async function openFromEnv(config: EnvConfig, logger: Logger): Promise<Pl
     requestTimeoutMs: config.requestTimeoutMs,
     keyCacheMs: config.keyCacheMs,
     metricsPublic: config.metricsPublic,
+    allowPrivateWebhooks: config.allowPrivateWebhooks,
   })
   if (!config.drPassword) {
     logger.info({ reason: 'BILLING_DR_PASSWORD is not set: disaster-recovery archives are not generated' }, 'archives-disabled')
