@@ -98,6 +98,10 @@ export function platformJobs(ctx: PlatformContext, schedules: Schedules, logger:
   }
   let archivedOnce = false
   const archive = async (): Promise<JobResult> => {
+    // Under the job's lease no other process is writing: any work directory or partial
+    // archive is a killed run's, and its plain table copies (secrets among them) go now.
+    const leftovers = (await ctx.disasterRecovery?.archiver.removeLeftovers('all')) ?? 0
+    if (leftovers > 0) logger.warn({ leftovers }, 'dr-leftovers-removed')
     try {
       // The first run writes one only when none is current; later runs follow the schedule.
       if (!archivedOnce) {
