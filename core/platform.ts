@@ -8,6 +8,7 @@ import type { Random } from './ports/random.js'
 import type { Digest } from './ports/digest.js'
 import type { Resource, ResourceName } from './fields/resource.js'
 import type { DisasterRecovery } from './disaster-recovery/archive-files.js'
+import type { WebhookTargets } from './ports/webhook-targets.js'
 
 /** Everything the use cases need, assembled by a composition root. */
 export interface PlatformContext {
@@ -22,4 +23,6 @@ export interface PlatformContext {
   readonly digest: Digest
   /** Disaster-recovery archive storage and retention (contract 8); absent where archives are not kept. */
   readonly disasterRecovery?: DisasterRecovery
+  /** Where webhooks may point (contract 12); absent, any http(s) URL is accepted. */
+  readonly webhookTargets?: WebhookTargets
 }

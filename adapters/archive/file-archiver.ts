@@ -1,9 +1,10 @@
 import { createWriteStream } from 'node:fs'
 import { mkdir, mkdtemp, open, readdir, rename, rm, stat } from 'node:fs/promises'
 import { once } from 'node:events'
+import { hostname } from 'node:os'
 import { basename, join, resolve } from 'node:path'
 import { Readable } from 'node:stream'
-import type { ArchiveContent, DisasterRecoveryArchiver } from '../../core/ports/disaster-recovery-archiver.js'
+import type { ArchiveContent, DisasterRecoveryArchiver, LeftoverScope } from '../../core/ports/disaster-recovery-archiver.js'
 import type { Database } from '../persistence/connect.js'
 import { exportSnapshot, type SnapshotTable } from '../persistence/snapshot/export-snapshot.js'
 import { csvRecord } from './csv.js'
@@ -18,16 +19,21 @@ export interface FileArchiverOptions {
   readonly batchSize?: number
 }
 
-/** Work directories and partial archives older than this are left over from a crash. */
-const LEFTOVER_MS = 6 * 60 * 60 * 1000
+/**
+ * Private work directories (mode 0700) of the plain CSV copies: `<dir>/.work-<host>.<pid>-XXXXXX`,
+ * named for their process so that a start-up can tell a dead process's from a live one's.
+ */
 const WORK_PREFIX = '.work-'
+const OWNED = /^\.work-(.+)\.(\d+)-[^-]+$/
+const HOST = hostname().replace(/[^A-Za-z0-9.-]/g, '_')
 const PARTIAL_SUFFIX = '.partial'
 
 /**
  * Disaster-recovery archives as files in one directory: the snapshot is streamed table by
  * table into CSV files in a private work directory, 7za packs them into an encrypted archive
  * under a temporary name, which is renamed once complete and synced. The plain CSV files are
- * deleted whatever happens.
+ * deleted whatever happens: by `write` itself, by 7za's guard if this process dies while 7za
+ * packs them, or else by `removeLeftovers` when the next process starts its archive job.
  */
 export class FileArchiver implements DisasterRecoveryArchiver {
   private readonly options: FileArchiverOptions
@@ -50,8 +56,7 @@ export class FileArchiver implements DisasterRecoveryArchiver {
     const target = this.path(filename)
     const dir = this.options.dir
     await mkdir(dir, { recursive: true, mode: 0o700 })
-    await this.removeLeftovers()
-    const work = await mkdtemp(join(dir, WORK_PREFIX)) // mode 0700: the CSV files are plain text
+    const work = await mkdtemp(join(dir, `${WORK_PREFIX}${HOST}.${process.pid}-`)) // mode 0700: the CSV files are plain text
     const partial = join(dir, `.${filename}${PARTIAL_SUFFIX}`)
     try {
       const files: string[] = []
@@ -96,14 +101,38 @@ export class FileArchiver implements DisasterRecoveryArchiver {
     return join(this.options.dir, filename)
   }
 
-  /** Plain CSV files and partial archives a crashed run left behind. */
-  private async removeLeftovers(): Promise<void> {
+  /**
+   * Removes work directories (plain CSV copies) and partial archives that killed processes
+   * left: `all` of them under the archive job's lease (the job does, first thing), or those
+   * of this machine's processes that are gone (at start-up; partial archives are encrypted
+   * and wait for the job).
+   */
+  async removeLeftovers(scope: LeftoverScope): Promise<number> {
     const dir = this.options.dir
-    for (const name of await readdir(dir)) {
-      if (!name.startsWith(WORK_PREFIX) && !name.endsWith(PARTIAL_SUFFIX)) continue
-      const info = await stat(join(dir, name)).catch(() => null)
-      if (info && Date.now() - info.mtimeMs > LEFTOVER_MS) await rm(join(dir, name), { recursive: true, force: true })
-    }
+    const names = await readdir(dir).catch((e: NodeJS.ErrnoException) => {
+      if (e.code === 'ENOENT') return [] as string[]
+      throw e
+    })
+    const leftovers = names.filter((name) =>
+      scope === 'all' ? name.startsWith(WORK_PREFIX) || name.endsWith(PARTIAL_SUFFIX) : deadOwner(name),
+    )
+    for (const name of leftovers) await rm(join(dir, name), { recursive: true, force: true })
+    return leftovers.length
+  }
+}
+
+/** A work directory of a process of this machine that is gone (or whose PID is now ours: a restart). */
+function deadOwner(name: string): boolean {
+  const owner = OWNED.exec(name)
+  if (!owner || owner[1] !== HOST) return false
+  const pid = Number(owner[2])
+  if (pid === process.pid) return true
+  try {
+    process.kill(pid, 0)
+    return false
+  } catch (error) {
+    // EPERM: alive, another user's.
+    return (error as NodeJS.ErrnoException).code === 'ESRCH'
   }
 }
 

@@ -1,6 +1,6 @@
-import { spawn } from 'node:child_process'
 import { accessSync, chmodSync, constants } from 'node:fs'
 import { path7za } from '7zip-bin'
+import { guardedSpawn } from './guarded-spawn.js'
 
 /**
  * The 7za binary that the `7zip-bin` package ships (p7zip 16.02), run as a child process.
@@ -8,7 +8,10 @@ import { path7za } from '7zip-bin'
  * The password never appears on a command line (where `ps` would show it): 7za is given `-p`
  * with no value when packing, or no `-p` at all when reading, so it asks for the password and
  * reads it from its standard input. 7za reads the answer with getpass(), which prefers the
- * controlling terminal, so the child runs in a new session (`detached`) without one.
+ * controlling terminal, so the child runs in a new session without one.
+ *
+ * 7za runs through a guard (guarded-spawn.ts) that kills it when this process dies: a killed
+ * worker no longer leaves 7za packing the plain table copies for as long as they take.
  */
 
 let checked = false
@@ -34,13 +37,16 @@ export interface SevenZipRun {
 
 const KEEP = 64 * 1024
 
-/** Runs 7za; `input` (the password lines) is written to its stdin, which is otherwise empty. */
-export function run7za(args: readonly string[], options: { input?: string; cwd?: string; stdout?: boolean } = {}): Promise<SevenZipRun> {
+/**
+ * Runs 7za; `input` (the password lines) is written to its stdin, which is otherwise empty.
+ * `cleanup` is a directory to remove should this process die while 7za runs.
+ */
+export function run7za(args: readonly string[], options: { input?: string; cwd?: string; stdout?: boolean; cleanup?: string } = {}): Promise<SevenZipRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(binary(), args, {
+    const child = guardedSpawn(binary(), args, {
       cwd: options.cwd,
-      detached: true,
-      stdio: ['pipe', options.stdout ? 'pipe' : 'ignore', 'pipe'],
+      stdout: options.stdout,
+      cleanup: options.cleanup,
       env: { ...process.env, LC_ALL: 'C.UTF-8' },
     })
     let stdout = ''
@@ -68,10 +74,10 @@ export const packArgs = (archive: string, files: readonly string[]): string[] =>
   'a', '-t7z', '-mhe=on', '-p', '-y', '-bd', '-bso0', '-bsp0', archive, '--', ...files,
 ]
 
-/** Packs `files` (names relative to `cwd`) into a new encrypted 7z archive. */
+/** Packs `files` (names relative to `cwd`) into a new encrypted 7z archive; `cwd` goes should this process die meanwhile. */
 export async function packEncrypted(archive: string, cwd: string, files: readonly string[], password: string): Promise<void> {
   assertUsablePassword(password)
-  const run = await run7za(packArgs(archive, files), { cwd, input: `${password}\n${password}\n` })
+  const run = await run7za(packArgs(archive, files), { cwd, input: `${password}\n${password}\n`, cleanup: cwd })
   if (run.code !== 0) throw failure('pack', run)
 }
 

@@ -9,6 +9,11 @@ export interface JobDefinition {
   readonly runAtStart?: boolean
   /** `signal` aborts when the lease is lost or the scheduler stops: stop between batches. */
   readonly run: (signal: AbortSignal) => Promise<JobResult | void>
+  /**
+   * Ends work that outlives a run (a webhook's delivery still waiting for its receiver): the
+   * scheduler's `stop()` calls it once its runs have ended, and waits for it.
+   */
+  readonly stop?: () => Promise<void>
 }
 
 /** What a run reports for the job log line. */

@@ -129,5 +129,6 @@ export class Scheduler {
     clearTimeout(timer)
     this.stopping.abort()
     if (outcome === 'late') await all
+    await Promise.allSettled(this.options.jobs.map((job) => job.stop?.()))
   }
 }

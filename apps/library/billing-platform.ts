@@ -55,6 +55,12 @@ export interface BillingPlatformOptions {
   readonly paymentLinks?: PaymentLinkProvider
   /** Structured log of HTTP requests, scheduled jobs and unexpected errors (default: silent). */
   readonly logger?: Logger
+  /**
+   * Let webhooks point at loopback, private, link-local (cloud metadata) and other non-public
+   * addresses, as BILLING_WEBHOOK_ALLOW_PRIVATE=true does (default false: refused when saved,
+   * and checked again at each delivery).
+   */
+  readonly allowPrivateWebhooks?: boolean
 }
 
 /** Settings of the embedded scheduler. */
@@ -136,6 +142,7 @@ export async function createBillingPlatform(options: BillingPlatformOptions): Pr
     clock: options.clock,
     paymentLinks: options.paymentLinks,
     logger: options.logger,
+    allowPrivateWebhooks: options.allowPrivateWebhooks,
   })
   const ctx = platform.context
   let scheduler: Scheduler | null = null

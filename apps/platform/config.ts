@@ -34,6 +34,8 @@ export interface EnvConfig {
   readonly metricsPublic: boolean
   /** BILLING_CORS_ORIGINS: origins whose browsers may call the API (`*` for any). */
   readonly corsOrigins: readonly string[]
+  /** BILLING_WEBHOOK_ALLOW_PRIVATE=true: webhooks may reach loopback, private and link-local addresses. */
+  readonly allowPrivateWebhooks: boolean
   /** The jobs' schedules, checked (BILLING_SCHEDULE_*, BILLING_BATCH_*). */
   readonly schedules: Schedules
 }
@@ -64,6 +66,7 @@ export function readEnvConfig(env: NodeJS.ProcessEnv = process.env): EnvConfig {
     logLevel: oneOf('LOG_LEVEL', env.LOG_LEVEL, LOG_LEVELS, 'info'),
     metricsPublic: oneOf('METRICS_PUBLIC', env.METRICS_PUBLIC, ['true', 'false'], 'false') === 'true',
     corsOrigins: parseCorsOrigins(env.BILLING_CORS_ORIGINS),
+    allowPrivateWebhooks: oneOf('BILLING_WEBHOOK_ALLOW_PRIVATE', env.BILLING_WEBHOOK_ALLOW_PRIVATE, ['true', 'false'], 'false') === 'true',
     schedules: readSchedules(env),
   }
 }

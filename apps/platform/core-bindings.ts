@@ -5,6 +5,7 @@ import { templatePaymentLinkProvider } from '../../adapters/payments/template-pa
 import type { Database } from '../../adapters/persistence/connect.js'
 import { KyselyStore } from '../../adapters/persistence/kysely-store.js'
 import { SystemClock } from '../../adapters/persistence/system-clock.js'
+import { ResolvingWebhookTargets } from '../../adapters/webhooks/webhook-targets.js'
 import { nodeDigest } from '../../adapters/security/node-digest.js'
 import { nodeKeySecrets } from '../../adapters/security/node-key-secrets.js'
 import { nodeRandom } from '../../adapters/security/node-random.js'
@@ -73,6 +74,7 @@ export function coreBindings(config: PlatformConfig, database: Database): Contai
           paymentLinks: config.paymentLinks ?? templatePaymentLinkProvider,
           digest: nodeDigest,
           disasterRecovery,
+          webhookTargets: new ResolvingWebhookTargets(config.allowPrivateWebhooks ?? false),
         }),
         [TYPES.Store, TYPES.Validator, TYPES.Clock, TYPES.Presets, TYPES.Resources, TYPES.DisasterRecovery],
       )

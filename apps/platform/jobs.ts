@@ -15,7 +15,7 @@ import type { Logger } from './logger.js'
 import { randomUUID } from 'node:crypto'
 import type { JobLeases } from '../../core/ports/job-leases.js'
 import type { WebhookSender } from '../../core/ports/webhook-sender.js'
-import { deliverWebhooks } from '../../core/webhooks/deliver.js'
+import { WebhookDispatcher } from '../../core/webhooks/dispatcher.js'
 
 /** A running billing run logs its progress at most this often. */
 export const PROGRESS_LOG_MS = 10_000
@@ -99,6 +99,10 @@ export function platformJobs(ctx: PlatformContext, schedules: Schedules, logger:
   }
   let archivedOnce = false
   const archive = async (): Promise<JobResult> => {
+    // Under the job's lease no other process is writing: any work directory or partial
+    // archive is a killed run's, and its plain table copies (secrets among them) go now.
+    const leftovers = (await ctx.disasterRecovery?.archiver.removeLeftovers('all')) ?? 0
+    if (leftovers > 0) logger.warn({ leftovers }, 'dr-leftovers-removed')
     try {
       // The first run writes one only when none is current; later runs follow the schedule.
       if (!archivedOnce) {
@@ -153,10 +157,16 @@ export interface WebhookDelivery {
 /**
  * Webhook delivery (contract 12). The job's lease is per process, so every worker delivers at
  * once; the webhooks' own leases keep each webhook's deliveries with one worker at a time, in
- * order. A run polls for new events for up to `runMs`, so an event waits about `idleMs`.
+ * order. A run polls for new events for up to `runMs`, so an event waits about `idleMs`. Each
+ * webhook is delivered on its own (`WebhookDispatcher`): a delivery still waiting for a slow
+ * receiver when a run ends goes on into the next run, and the scheduler's stop waits for it.
  */
 function webhookJob(ctx: PlatformContext, schedule: string, delivery: WebhookDelivery): JobDefinition {
   const processID = randomUUID()
+  const dispatcher = new WebhookDispatcher(
+    { store: ctx.store, clock: ctx.clock, leases: delivery.leases, sender: delivery.sender },
+    { holder: `${processID}:${randomUUID().slice(0, 8)}`, leaseMs: delivery.leaseMs ?? 60_000 },
+  )
   return {
     name: 'webhook-delivery',
     lease: `webhook-delivery:${processID}`,
@@ -164,33 +174,20 @@ function webhookJob(ctx: PlatformContext, schedule: string, delivery: WebhookDel
     runAtStart: true,
     async run(signal) {
       const until = performance.now() + (delivery.runMs ?? 2_000)
-      const holder = `${processID}:${randomUUID().slice(0, 8)}`
       let delivered = 0
       let failed = 0
       while (!signal.aborted && performance.now() < until) {
-        const pass = await deliverWebhooks(
-          { store: ctx.store, clock: ctx.clock, leases: delivery.leases, sender: delivery.sender },
-          { holder, leaseMs: delivery.leaseMs ?? 60_000, signal },
-        )
-        delivered += pass.delivered
-        failed += pass.failed
-        if (pass.delivered === 0) await sleep(delivery.idleMs ?? 100, signal)
+        await dispatcher.poll()
+        const ended = dispatcher.take()
+        delivered += ended.delivered
+        failed += ended.failed
+        await dispatcher.pause(delivery.idleMs ?? 100, signal)
       }
       return delivered + failed > 0 ? { delivered, failed } : undefined
     },
+    stop: () => dispatcher.stop(),
   }
 }
-
-const sleep = (ms: number, signal: AbortSignal) =>
-  new Promise<void>((resolve) => {
-    const wake = () => {
-      clearTimeout(timer)
-      signal.removeEventListener('abort', wake)
-      resolve()
-    }
-    const timer = setTimeout(wake, ms)
-    signal.addEventListener('abort', wake, { once: true })
-  })
 
 /** A progress line for the first step, then none until PROGRESS_LOG_MS have passed (`now` in ms, monotonic). */
 export function throttledProgressLog(logger: Logger, now: () => number = () => performance.now()): (progress: RunProgress) => void {

@@ -13,6 +13,7 @@ export function loggedArchiver(archiver: DisasterRecoveryArchiver, logger: Logge
     },
     write: (filename) => archiver.write(filename),
     remove: (filename) => archiver.remove(filename),
+    removeLeftovers: (scope) => archiver.removeLeftovers(scope),
     async open(filename) {
       const content = await archiver.open(filename)
       if (!content) logger.error({ filename }, 'dr-archive-missing')

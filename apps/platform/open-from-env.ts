@@ -16,7 +16,12 @@ export async function openFromEnv(config: EnvConfig, logger: Logger): Promise<Pl
     requestTimeoutMs: config.requestTimeoutMs,
     keyCacheMs: config.keyCacheMs,
     metricsPublic: config.metricsPublic,
+    allowPrivateWebhooks: config.allowPrivateWebhooks,
   })
+  // A process killed mid-archive left its plain table copies (secrets among them): gone now,
+  // not when the archive job's lease lapses and its schedule comes round.
+  const leftovers = (await platform.context.disasterRecovery?.archiver.removeLeftovers('of-dead-processes')) ?? 0
+  if (leftovers > 0) logger.warn({ leftovers }, 'dr-leftovers-removed')
   if (!config.drPassword) {
     logger.info({ reason: 'BILLING_DR_PASSWORD is not set: disaster-recovery archives are not generated' }, 'archives-disabled')
   }

@@ -61,6 +61,12 @@ export interface PlatformConfig {
   readonly keyCacheMs?: number
   /** METRICS_PUBLIC=true: `GET /metrics` answers without a key. */
   readonly metricsPublic?: boolean
+  /**
+   * BILLING_WEBHOOK_ALLOW_PRIVATE=true: webhooks may point at loopback, private, link-local
+   * (cloud metadata) and other non-public addresses. Off by default: such URLs are refused
+   * when a webhook is saved and each delivery checks the address it connects to.
+   */
+  readonly allowPrivateWebhooks?: boolean
 }
 
 /** Settings of a scheduler; `onJobEnd` replaces the job log line (metrics still count the run). */

@@ -76,7 +76,7 @@ export function serviceBindings(config: PlatformConfig): ContainerModule {
         (settings = {}) => {
           const log = settings.onJobEnd ?? logJobEnd(logger)
           return new Scheduler({
-            jobs: platformJobs(ctx, settings.schedules ?? readSchedules(), logger, { sender: new HttpWebhookSender(), ...settings.webhooks, leases }, settings.leaseMs),
+            jobs: platformJobs(ctx, settings.schedules ?? readSchedules(), logger, { sender: new HttpWebhookSender({ allowPrivate: config.allowPrivateWebhooks ?? false }), ...settings.webhooks, leases }, settings.leaseMs),
             leases,
             leaseMs: settings.leaseMs,
             onJobEnd: (entry) => {

@@ -21,4 +21,14 @@ export interface DisasterRecoveryArchiver {
   open(filename: string): Promise<ArchiveContent | undefined>
   /** Deletes the archive's file; a missing file is not an error. */
   remove(filename: string): Promise<void>
+  /**
+   * Deletes what an interrupted write left (plain table copies, partial archives); answers how
+   * many. `all`: everything, only while no write can be running anywhere (under the archive
+   * job's lease). `of-dead-processes`: what processes of this machine that are gone left
+   * (at start-up, before this process writes any and before the lease can be had again).
+   */
+  removeLeftovers(scope: LeftoverScope): Promise<number>
 }
+
+export const LEFTOVER_SCOPES = ['all', 'of-dead-processes'] as const
+export type LeftoverScope = (typeof LEFTOVER_SCOPES)[number]

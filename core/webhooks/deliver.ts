@@ -45,25 +45,39 @@ const ms = (stamp: Stamp): number => Date.parse(stamp)
  */
 export async function deliverWebhooks(ctx: DeliveryContext, options: DeliveryOptions): Promise<{ delivered: number; failed: number }> {
   const outbox = ctx.store.webhookOutbox
-  await ctx.store.transaction((store) => store.webhookOutbox.enqueue(ctx.clock.now(), 10_000))
+  await enqueueEvents(ctx)
   let delivered = 0
   let failed = 0
   const due = await outbox.dueWebhooks(ctx.clock.now(), 100)
-  // Webhooks are independent: one slow receiver does not hold up the others.
+  // Webhooks are independent: one slow receiver does not hold up the others' sends (the
+  // pass still ends with the slowest: the delivery job uses `WebhookDispatcher` instead).
   await Promise.all(
     due.map(async (webhook) => {
-      const lease = `webhook:${webhook.id}`
-      if (!(await ctx.leases.acquire(lease, options.holder, options.leaseMs))) return
-      try {
-        const outcome = await deliverOne(ctx, webhook, options, lease)
-        delivered += outcome.delivered
-        failed += outcome.failed
-      } finally {
-        await ctx.leases.release(lease, options.holder)
-      }
+      const outcome = await deliverDueWebhook(ctx, webhook, options)
+      delivered += outcome.delivered
+      failed += outcome.failed
     }),
   )
   return { delivered, failed }
+}
+
+/** Queues the events after each active webhook's cursor as its deliveries. */
+export async function enqueueEvents(ctx: DeliveryContext): Promise<void> {
+  await ctx.store.transaction((store) => store.webhookOutbox.enqueue(ctx.clock.now(), 10_000))
+}
+
+/**
+ * One due webhook's pending deliveries, in order, under its lease (`webhook:<id>`); nothing
+ * when another worker holds it.
+ */
+export async function deliverDueWebhook(ctx: DeliveryContext, webhook: DueWebhook, options: DeliveryOptions): Promise<{ delivered: number; failed: number }> {
+  const lease = `webhook:${webhook.id}`
+  if (!(await ctx.leases.acquire(lease, options.holder, options.leaseMs))) return { delivered: 0, failed: 0 }
+  try {
+    return await deliverOne(ctx, webhook, options, lease)
+  } finally {
+    await ctx.leases.release(lease, options.holder)
+  }
 }
 
 /** A webhook's pending deliveries, in order, until one fails, none is left, or the lease runs short. */

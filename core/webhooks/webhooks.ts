@@ -8,8 +8,11 @@ import { createItem, getItem, updateItem } from '../resources/resources.js'
 /** Prefix of a signing secret, as the Standard Webhooks libraries expect it. */
 export const SECRET_PREFIX = 'whsec_'
 
-/** A URL the worker can POST to: http or https, absolute. */
-function checkUrl(body: unknown): void {
+/**
+ * A URL the worker can POST to: http or https, absolute, and (unless the platform allows
+ * private targets) not reaching inside the network: see `WebhookTargets`.
+ */
+async function checkUrl(ctx: PlatformContext, body: unknown): Promise<void> {
   const url = (body as { url?: unknown } | null)?.url
   if (typeof url !== 'string') return // absent, or the wrong type: the field check says so
   let parsed: URL | null = null
@@ -21,6 +24,14 @@ function checkUrl(body: unknown): void {
   if (!parsed || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')) {
     throw new BillingError('invalid_field', `Field "url" of webhook is not an http or https URL: ${JSON.stringify(url.slice(0, 60))}`, 'Give an absolute URL such as "https://example.com/hooks/billing".')
   }
+  const refusal = await ctx.webhookTargets?.refusal(url)
+  if (refusal) {
+    throw new BillingError(
+      'invalid_field',
+      `Field "url" of webhook points inside the network: ${refusal}`,
+      'Give a URL whose host is a public address; loopback, private and link-local targets need BILLING_WEBHOOK_ALLOW_PRIVATE=true (library: allowPrivateWebhooks).',
+    )
+  }
 }
 
 /**
@@ -28,7 +39,7 @@ function checkUrl(body: unknown): void {
  * only the events after this moment. The secret is answered here and never again.
  */
 export async function createWebhook(ctx: PlatformContext, resource: Resource<'webhooks'>, body: unknown): Promise<{ webhook: Entity<'webhooks'>; secret: string }> {
-  checkUrl(body)
+  await checkUrl(ctx, body)
   const secret = `${SECRET_PREFIX}${ctx.random.secret(24)}`
   return ctx.store.transaction(async (store) => {
     const queuedEventID = await store.webhookOutbox.lastEventID()
@@ -41,7 +52,7 @@ export async function createWebhook(ctx: PlatformContext, resource: Resource<'we
 
 /** Updates a webhook; made active again, its failures are forgotten and its deliveries resume in order. */
 export async function updateWebhook(ctx: PlatformContext, resource: Resource<'webhooks'>, id: string, body: unknown): Promise<Entity<'webhooks'>> {
-  checkUrl(body)
+  await checkUrl(ctx, body)
   return ctx.store.transaction(async (store) => {
     const before = await getItem({ ...ctx, store }, resource, id)
     const after = await updateItem({ ...ctx, store }, resource, id, body)

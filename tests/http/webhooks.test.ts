@@ -38,7 +38,7 @@ async function receiver(behave: (n: number) => number | 'hang' = () => 204) {
 }
 
 /** The sender's timeout stands for the contract's 10 s: long enough for a loaded machine, short enough for a test. */
-function worker(h: Harness, sender: WebhookSender = new HttpWebhookSender(3000), leaseMs = 60_000) {
+function worker(h: Harness, sender: WebhookSender = new HttpWebhookSender({ timeoutMs: 3000, allowPrivate: true }), leaseMs = 60_000) {
   const leases = new KyselyJobLeases(h.platform.database.db, h.platform.database.dialect)
   let runs = 0
   return (holder = `test-${++runs}`) => deliverWebhooks({ store: h.platform.context.store, clock: h.clock, leases, sender }, { holder, leaseMs })
@@ -47,7 +47,8 @@ function worker(h: Harness, sender: WebhookSender = new HttpWebhookSender(3000),
 for (const target of activeTargets()) {
   const test = suite<{ h: Harness }>(`webhooks [${target}]`)
   test.before.each(async (ctx) => {
-    ctx.h = await openHarness(target)
+    // The receivers listen on 127.0.0.1: private targets are allowed here (tests/security/webhook-targets.test.ts refuses them).
+    ctx.h = await openHarness(target, { config: { allowPrivateWebhooks: true } })
   })
   test.after.each(async (ctx) => ctx.h.close())
 
@@ -190,7 +191,7 @@ for (const target of activeTargets()) {
       await h.request('POST', '/customers', { accountNumber: 'K-2' })
       // The first worker's sender posts the first event, then never returns: the process died
       // before it could mark the delivery delivered.
-      const real = new HttpWebhookSender(3000)
+      const real = new HttpWebhookSender({ timeoutMs: 3000, allowPrivate: true })
       let dying: () => void = () => {}
       const dies: WebhookSender = {
         async send(message) {

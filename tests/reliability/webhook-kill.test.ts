@@ -57,7 +57,7 @@ function childUrl(h: Harness): string {
 
 function startWorker(h: Harness, drDir: string): { process: ChildProcess; exited: Promise<number | null> } {
   const child = spawn(process.execPath, ['--import', 'tsx', 'apps/worker/main.ts'], {
-    env: { ...process.env, DATABASE_URL: childUrl(h), BILLING_LEASE_MS: String(LEASE_MS), BILLING_DR_DIR: drDir, LOG_LEVEL: 'warn' },
+    env: { ...process.env, DATABASE_URL: childUrl(h), BILLING_LEASE_MS: String(LEASE_MS), BILLING_DR_DIR: drDir, LOG_LEVEL: 'warn', BILLING_WEBHOOK_ALLOW_PRIVATE: 'true' },
     stdio: ['ignore', 'ignore', 'pipe'],
   })
   let stderr = ''
@@ -81,7 +81,7 @@ const fileTargets = activeTargets().filter((t): t is Exclude<TargetName, 'sqlite
 for (const target of fileTargets) {
   const test = suite(`crashes: a worker SIGKILLed mid-delivery ${KILLS} times [${target}]`)
   test('each kill leads to a redelivery, not a loss; every event arrives in order after it', async () => {
-    const h = await openHarness(target)
+    const h = await openHarness(target, { config: { allowPrivateWebhooks: true } })
     const drDir = mkdtempSync(join(tmpdir(), 'webhook-kill-dr-'))
     // Kill points spread over the feed: the sender of the k-th delivery of each worker dies.
     const killAt = [3, 11, 25]
