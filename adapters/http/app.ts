@@ -29,6 +29,8 @@ export interface HttpOptions extends Pick<RequestContextOptions, 'onRequestEnd' 
   readonly rateLimitClock?: () => number
   /** A request not answered within this many milliseconds answers 503001; no deadline when absent. */
   readonly handlerTimeoutMs?: number
+  /** A body read waits this long at most for the client's next bytes, else 408001; no limit when absent. */
+  readonly bodyTimeoutMs?: number
   /** Origins whose browsers may call the API (`*` for any); none when absent. */
   readonly corsOrigins?: readonly string[]
   /** Compress large answers when the client accepts brotli or gzip (default true). */

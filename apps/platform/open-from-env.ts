@@ -14,6 +14,7 @@ export async function openFromEnv(config: EnvConfig, logger: Logger): Promise<Pl
     rateLimit: config.rateLimit,
     corsOrigins: config.corsOrigins,
     requestTimeoutMs: config.requestTimeoutMs,
+    bodyTimeoutMs: config.connections.bodyTimeoutMs,
     keyCacheMs: config.keyCacheMs,
     metricsPublic: config.metricsPublic,
   })

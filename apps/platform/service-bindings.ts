@@ -61,6 +61,7 @@ export function serviceBindings(config: PlatformConfig): ContainerModule {
             rateLimit: config.rateLimit,
             rateLimitClock: config.rateLimitClock,
             handlerTimeoutMs: config.requestTimeoutMs,
+            bodyTimeoutMs: config.bodyTimeoutMs,
             corsOrigins: config.corsOrigins,
             onRequestEnd: (entry) => {
               metrics.observeRequest(entry)
