@@ -15,6 +15,7 @@ export async function openFromEnv(config: EnvConfig, logger: Logger): Promise<Pl
     corsOrigins: config.corsOrigins,
     requestTimeoutMs: config.requestTimeoutMs,
     bodyTimeoutMs: config.connections.bodyTimeoutMs,
+    leaseMs: config.leaseMs,
     keyCacheMs: config.keyCacheMs,
     metricsPublic: config.metricsPublic,
   })

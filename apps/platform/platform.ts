@@ -63,6 +63,8 @@ export interface PlatformConfig {
   readonly keyCacheMs?: number
   /** METRICS_PUBLIC=true: `GET /metrics` answers without a key. */
   readonly metricsPublic?: boolean
+  /** How long an Idempotency-Key's claim lasts unrenewed (BILLING_LEASE_MS): a killed request's key is free after it. */
+  readonly leaseMs?: number
 }
 
 /** Settings of a scheduler; `onJobEnd` replaces the job log line (metrics still count the run). */

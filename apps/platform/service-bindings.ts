@@ -62,6 +62,7 @@ export function serviceBindings(config: PlatformConfig): ContainerModule {
             rateLimitClock: config.rateLimitClock,
             handlerTimeoutMs: config.requestTimeoutMs,
             bodyTimeoutMs: config.bodyTimeoutMs,
+            idempotencyLeaseMs: config.leaseMs,
             corsOrigins: config.corsOrigins,
             onRequestEnd: (entry) => {
               metrics.observeRequest(entry)
