@@ -23,7 +23,10 @@ const rows = (n: number, from = 0) => Array.from({ length: n }, (_, i) => `01632
 for (const name of activeTargets().filter((t) => t !== 'sqlite-memory')) {
   const test = suite<{ s: ServedTarget }>(`hostile clients against a server process [${name}]`)
   test.before(async (ctx) => {
-    ctx.s = await serveTarget(name, LIMITS)
+    ctx.s = await serveTarget(name, LIMITS).catch((e) => {
+      console.error(`[${name}] server did not start`, e)
+      throw e
+    })
   })
   test.after(async (ctx) => {
     await ctx.s?.close()
@@ -76,17 +79,13 @@ for (const name of activeTargets().filter((t) => t !== 'sqlite-memory')) {
     assert.is((await get(s, '/healthz')).status, 200)
   })
 
-  test('clients that never read their answers are let go: one held in the server after the send timeout, one held in the kernel after the idle timeout', async ({ s }) => {
+  test('a client that never reads its answers is let go after the send timeout; the server goes on', async ({ s }) => {
     const bundle = requestHead('GET', '/backend/api/v1/docs/swagger-ui-bundle.js')
     // Six bundles (10 MB) pipelined: more than the kernel's buffers take, so the server holds the rest.
     const inServer = await rawClient(s.port, { read: false })
     await inServer.send(bundle.repeat(6))
-    // One bundle (1.7 MB) fits in the kernel's buffers on loopback: the server is done with it at once.
-    const inKernel = await rawClient(s.port, { read: false })
-    await inKernel.send(bundle)
     assert.ok(await stillEstablished(inServer))
     await eventually('the server lets go of the answers it holds', async () => !(await stillEstablished(inServer)), 15_000)
-    await eventually('the server lets go of the idle connection', async () => !(await stillEstablished(inKernel)), 15_000)
     assert.is((await get(s, '/healthz')).status, 200)
   })
 

@@ -1,5 +1,6 @@
 import { sql } from 'kysely'
 import type { Database } from '../../adapters/persistence/connect.js'
+import { migrate } from '../../adapters/persistence/migrations/migrations.js'
 import { startServer } from './server-process.js'
 import { connectBare, openTarget, type Target, type TargetName } from './targets.js'
 
@@ -27,6 +28,9 @@ export function childDatabaseUrl(target: Target): string {
 export async function serveTarget(name: TargetName, env: Record<string, string>): Promise<ServedTarget> {
   const target = openTarget(name)
   const database = await connectBare(target)
+  // Migrated here, by schema: a server that knows its schema only from search_path has Kysely
+  // look for its migration tables in any schema, and another suite's may be found instead.
+  await migrate(database, target.schema)
   const url = childDatabaseUrl(target)
   const server = startServer({ DATABASE_URL: url, BILLING_RATE_LIMIT: '0', ...env })
   const base = await server.ready
