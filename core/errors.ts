@@ -55,3 +55,16 @@ export const isBillingError = (e: unknown): e is BillingError => e instanceof Bi
 export function notFound(what: string, id: string): BillingError {
   return new BillingError('not_found', `${what} ${id} does not exist`, 'Check the ID; list the collection to find it.')
 }
+
+/** At most this many characters of a value appear in an error message. */
+export const QUOTED_CHARS = 100
+
+/**
+ * A value as an error message quotes it: in double quotes, its first 100 characters at most,
+ * then how many more there were. A message echoing whole values let a 200 MB line come back,
+ * several times over, in its own error.
+ */
+export function quoted(text: string): string {
+  if (text.length <= QUOTED_CHARS) return `"${text}"`
+  return `"${text.slice(0, QUOTED_CHARS)}…" (${text.length - QUOTED_CHARS} more characters)`
+}

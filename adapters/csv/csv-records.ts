@@ -1,5 +1,6 @@
 import { pipeline, Readable } from 'node:stream'
 import { CsvError, parse, type CastingContext, type Options } from 'csv-parse'
+import { CsvLineTooLong, CsvSyntaxError, MAX_LINE_CHARS } from './csv-line-limit.js'
 import { UnquotedRecords } from './unquoted-records.js'
 
 /** One record and the line it starts on (1-based, counting every physical line). */
@@ -8,21 +9,15 @@ export interface CsvRecord<T> {
   readonly line: number
 }
 
-/** A CSV syntax error, with the line csv-parse found it on. */
-export class CsvSyntaxError extends Error {
-  constructor(
-    readonly line: number,
-    readonly reason: string,
-  ) {
-    super(`line ${line}: ${reason}`)
-  }
-}
+export { CsvLineTooLong, CsvSyntaxError } from './csv-line-limit.js'
 
 export interface CsvReadOptions<T> {
   /** Turns each field into its value (csv-parse's `cast`), knowing whether it was quoted. */
   readonly cast?: (value: string, quoted: boolean) => T
   /** Skips lines with nothing on them. */
   readonly skipEmptyLines?: boolean
+  /** The longest record taken (MAX_LINE_CHARS by default); a longer one throws `CsvLineTooLong`. */
+  readonly maxLineChars?: number
 }
 
 /**
@@ -44,7 +39,7 @@ export async function* csvRecords<T = string>(text: AsyncIterable<string> | Iter
  */
 export async function* csvRecordBatches<T = string>(text: AsyncIterable<string> | Iterable<string>, options: CsvReadOptions<T> = {}): AsyncGenerator<CsvRecord<T>[]> {
   const pieces: AsyncIterator<string> | Iterator<string> = Symbol.asyncIterator in text ? text[Symbol.asyncIterator]() : text[Symbol.iterator]()
-  const unquoted = new UnquotedRecords<T>(options.cast)
+  const unquoted = new UnquotedRecords<T>(options.cast, options.maxLineChars ?? MAX_LINE_CHARS)
   const kept = (records: CsvRecord<T>[]) => (options.skipEmptyLines ? records.filter((r) => !isEmpty(r.fields)) : records)
   try {
     for (;;) {
@@ -88,6 +83,8 @@ export async function* parsedRecordBatches<T>(text: AsyncIterable<string>, optio
     relax_column_count: true,
     // Files mix CRLF and LF (a header typed on one system, rows appended on another).
     record_delimiter: ['\r\n', '\n'],
+    // A field or a record this long fails (CSV_MAX_RECORD_SIZE) instead of growing its buffer for ever.
+    max_record_size: options.maxLineChars ?? MAX_LINE_CHARS,
     ...(cast ? { cast: (value: string, context: CastingContext) => cast(value, context.quoting) } : {}),
   }
   const parser = parse(parserOptions)
@@ -108,7 +105,7 @@ export async function* parsedRecordBatches<T>(text: AsyncIterable<string>, optio
       if (batch.length > 0) yield batch
     }
   } catch (error) {
-    throw toSyntaxError(error, line, firstLine - 1)
+    throw toSyntaxError(error, line, firstLine - 1, options.maxLineChars ?? MAX_LINE_CHARS)
   } finally {
     parser.destroy()
   }
@@ -160,11 +157,12 @@ const newlines = (text: string): number => {
 
 
 /** csv-parse's message ("Invalid Closing Quote: got "x" at line 3 instead of delimiter...") as a reason and a line. */
-function toSyntaxError(error: unknown, next: number, linesBefore: number): unknown {
+function toSyntaxError(error: unknown, next: number, linesBefore: number, maxLineChars: number): unknown {
   if (!(error instanceof CsvError)) return error
   const counted = (error as CsvError & { lines?: number }).lines
   const lines = counted === undefined ? next : counted + linesBefore
   // An unclosed quote is only found at the end of the file; csv-parse names about where it opened.
+  if (error.code === 'CSV_MAX_RECORD_SIZE') return new CsvLineTooLong(lines, maxLineChars)
   if (error.code === 'CSV_QUOTE_NOT_CLOSED') return new CsvSyntaxError(lines, 'a quoted field is not closed (it runs to the end of the file)')
   const reason = error.message.replace(/ at line \d+/, '').replace(/\.$/, '')
   return new CsvSyntaxError(lines, reason)

@@ -23,12 +23,16 @@ export interface HttpOptions extends Pick<RequestContextOptions, 'onRequestEnd' 
   readonly routes: readonly Route[]
   /** Enables the Idempotency-Key header on POST (contract 2). */
   readonly idempotency?: IdempotencyStore
+  /** How long an Idempotency-Key's claim lasts unrenewed (a killed request's key is free after it); 60 s when absent. */
+  readonly idempotencyLeaseMs?: number
   /** A token bucket per API key name, after authentication (429001); none when absent. */
   readonly rateLimit?: RateLimit | null
   /** Milliseconds of a monotonic clock for the rate limit (tests pass their own). */
   readonly rateLimitClock?: () => number
   /** A request not answered within this many milliseconds answers 503001; no deadline when absent. */
   readonly handlerTimeoutMs?: number
+  /** A body read waits this long at most for the client's next bytes, else 408001; no limit when absent. */
+  readonly bodyTimeoutMs?: number
   /** Origins whose browsers may call the API (`*` for any); none when absent. */
   readonly corsOrigins?: readonly string[]
   /** Compress large answers when the client accepts brotli or gzip (default true). */
@@ -55,7 +59,7 @@ export function createHttpApp(options: HttpOptions): H3 {
   for (const route of routes) {
     const middleware: Middleware[] = []
     if (route.access) middleware.push(accessLevel(route.access))
-    if (route.method === 'POST' && options.idempotency) middleware.push(idempotency(options.idempotency))
+    if (route.method === 'POST' && options.idempotency) middleware.push(idempotency(options.idempotency, options.idempotencyLeaseMs))
     const handler = (event: H3Event) =>
       route.handler(event, { platform, key: (event.context.key as ApiKey | undefined) ?? null, params: decodeParams(event.context.params ?? {}) })
     const path = fullPath(route)

@@ -1,6 +1,6 @@
-import type { IncomingMessage } from 'node:http'
 import type { H3Event } from 'h3'
 import { BillingError } from '../../core/errors.js'
+import { bodyChunks } from './body-chunks.js'
 import { HttpFailure } from './error-response.js'
 import { jsonStructureProblem, MAX_JSON_DEPTH } from './json-structure.js'
 
@@ -8,75 +8,26 @@ export const MAX_BODY_BYTES = 1024 * 1024
 
 /** Reads the raw body up to the limit: 413 past it, without buffering more than the limit. */
 export async function readBodyBytes(event: H3Event, limit = MAX_BODY_BYTES): Promise<Uint8Array> {
-  // Already read (and kept) by the idempotency check.
-  if (event.context.rawBody instanceof Uint8Array) return event.context.rawBody
   const declared = Number(event.req.headers.get('content-length') ?? NaN)
   if (declared > limit) throw tooLarge(limit)
-  const node = nodeRequestOf(event)
-  if (node) return readNodeBody(node, limit)
-  const stream = event.req.body
-  if (!stream) return new Uint8Array()
-  const chunks: Uint8Array[] = []
+  const chunks = bodyChunks(event)
+  if (!chunks) return new Uint8Array()
+  const parts: Uint8Array[] = []
   let size = 0
-  const reader = stream.getReader()
-  for (;;) {
-    const { done, value } = await reader.read()
-    if (done) break
-    size += value.byteLength
-    if (size > limit) {
-      await reader.cancel().catch(() => {})
-      throw tooLarge(limit)
-    }
-    chunks.push(value)
+  for await (const chunk of chunks) {
+    size += chunk.byteLength
+    // Past the limit the rest is not read: the answer closes the connection (request-life.ts).
+    if (size > limit) throw tooLarge(limit)
+    parts.push(chunk)
   }
+  if (parts.length === 1) return parts[0]
   const out = new Uint8Array(size)
   let offset = 0
-  for (const c of chunks) {
+  for (const c of parts) {
     out.set(c, offset)
     offset += c.byteLength
   }
   return out
-}
-
-/** Node's own request, when the server runs on node:http and nothing has read the body yet. */
-export function nodeRequestOf(event: H3Event): IncomingMessage | null {
-  const req = (event.req as { runtime?: { node?: { req?: IncomingMessage } } }).runtime?.node?.req
-  return req && !event.req.bodyUsed && !req.readableEnded ? req : null
-}
-
-/**
- * Reads node's request stream directly: going through the web stream srvx makes of it
- * (Readable.toWeb) cost a tenth of the CPU time of a small POST (bench/create-customers.ts).
- * Past the limit the rest is left to node, which discards it once the response is sent.
- */
-function readNodeBody(req: IncomingMessage, limit: number): Promise<Uint8Array> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = []
-    let size = 0
-    const done = () => {
-      req.off('data', onData)
-      req.off('end', onEnd)
-      req.off('error', onError)
-    }
-    const onData = (chunk: Buffer) => {
-      size += chunk.byteLength
-      if (size > limit) {
-        done()
-        reject(tooLarge(limit))
-      } else chunks.push(chunk)
-    }
-    const onEnd = () => {
-      done()
-      resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size))
-    }
-    const onError = (error: Error) => {
-      done()
-      reject(error)
-    }
-    req.on('data', onData)
-    req.on('end', onEnd)
-    req.on('error', onError)
-  })
 }
 
 /**

@@ -2,7 +2,7 @@ import { isBillingError, type ErrorCode, type Reference } from '../../core/error
 import { BASE_PATH } from './route.js'
 
 /** Failures only the HTTP edge knows about. */
-export type HttpErrorCode = 'route_not_found' | 'method_not_allowed' | 'body_too_large' | 'unsupported_media_type' | 'handler_timeout'
+export type HttpErrorCode = 'route_not_found' | 'method_not_allowed' | 'request_timeout' | 'body_too_large' | 'unsupported_media_type' | 'handler_timeout'
 
 /** The one place that turns a failure code into a status and the contract's `error_code`. */
 const table: Record<ErrorCode | HttpErrorCode, [status: number, errorCode: number]> = {
@@ -25,6 +25,7 @@ const table: Record<ErrorCode | HttpErrorCode, [status: number, errorCode: numbe
   unique_taken: [409, 409001],
   in_use: [409, 409002],
   locked: [409, 409003],
+  request_timeout: [408, 408001],
   idempotency_conflict: [409, 409004],
   body_too_large: [413, 413001],
   unsupported_media_type: [415, 415001],

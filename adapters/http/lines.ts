@@ -1,6 +1,6 @@
 import type { H3Event } from 'h3'
 import { BillingError } from '../../core/errors.js'
-import { nodeRequestOf } from './body.js'
+import { bodyChunks } from './body-chunks.js'
 import { HttpFailure } from './error-response.js'
 
 /**
@@ -25,35 +25,6 @@ export async function* bodyText(event: H3Event): AsyncGenerator<string> {
   }
   const rest = decode()
   if (rest) yield rest
-}
-
-/**
- * The body's chunks as the reader asks for them. On node:http that is node's request itself,
- * read with backpressure: the web stream made of it (srvx) takes every chunk the socket gives,
- * so a server slower than its client held the unread rest of a large upload in memory
- * (bench/rating.ts; figures in bench/RESULTS.md). Stopping early (a bad row)
- * leaves the socket open for the error response.
- */
-function bodyChunks(event: H3Event): Iterable<Uint8Array> | AsyncIterable<Uint8Array> | null {
-  const kept = event.context.rawBody
-  if (kept instanceof Uint8Array) return [kept]
-  const node = nodeRequestOf(event)
-  if (node) return node.iterator({ destroyOnReturn: false }) as AsyncIterable<Uint8Array>
-  return event.req.body && readerChunks(event.req.body)
-}
-
-/** A web stream's chunks (requests made in process, `app.request`). */
-async function* readerChunks(stream: ReadableStream<Uint8Array>): AsyncGenerator<Uint8Array> {
-  const reader = stream.getReader()
-  try {
-    for (;;) {
-      const { done, value } = await reader.read()
-      if (done) return
-      yield value
-    }
-  } finally {
-    reader.releaseLock()
-  }
 }
 
 /** Refuses a body that is not CSV (415). */

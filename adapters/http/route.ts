@@ -53,6 +53,11 @@ export interface Route {
   readonly absolute?: boolean
   readonly public?: boolean
   readonly access?: Access
+  /**
+   * The body is read as it arrives, of any size (a usage file): an Idempotency-Key's fingerprint
+   * then takes the body's digest as it streams, instead of the body read first (at most 1 MiB).
+   */
+  readonly streamsBody?: boolean
   readonly doc: RouteDoc
   readonly handler: (event: H3Event, ctx: RequestContext) => Promise<Response>
 }

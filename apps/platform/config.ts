@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs'
 import type { LevelWithSilent } from 'pino'
 import { parseCorsOrigins } from '../../adapters/http/middleware/cors.js'
+import { DEFAULT_CONNECTION_LIMITS, type ConnectionLimits } from '../../adapters/http/connection-limits.js'
 import { DEFAULT_RATE_LIMIT, parseRateLimit, type RateLimit } from '../../adapters/http/rate-limit.js'
 import { mergePresets, defaultPresets, type Presets } from '../../core/presets/presets.js'
 import { checkStandardFeatures } from '../../core/features/standard-feature.js'
@@ -24,6 +25,8 @@ export interface EnvConfig {
   readonly rateLimit: RateLimit | null
   /** Socket request/headers timeout and handler deadline (BILLING_REQUEST_TIMEOUT_MS, default 30000). */
   readonly requestTimeoutMs: number
+  /** The connection limits of the HTTP server (BILLING_MAX_CONNECTIONS, BILLING_*_TIMEOUT_MS). */
+  readonly connections: ConnectionLimits
   /** How long a job lease lasts unrenewed: a killed worker's job resumes elsewhere after it. */
   readonly leaseMs: number
   /** How long an active API key's lookup is kept (BILLING_KEY_CACHE_MS, default 1000; 0 keeps none). */
@@ -48,6 +51,7 @@ export function readEnvConfig(env: NodeJS.ProcessEnv = process.env): EnvConfig {
   const port = Number(env.PORT || 8080)
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be 0..65535 (got ${env.PORT})`)
   const presetsFile = env.BILLING_PRESETS_FILE || null
+  const requestTimeoutMs = positiveInt('BILLING_REQUEST_TIMEOUT_MS', env.BILLING_REQUEST_TIMEOUT_MS, 30_000)
   return {
     databaseUrl: databaseUrl(env.DATABASE_URL || 'sqlite:./data/billing.sqlite'),
     host: env.HOST || '127.0.0.1',
@@ -60,7 +64,8 @@ export function readEnvConfig(env: NodeJS.ProcessEnv = process.env): EnvConfig {
     drRetentionDays: positiveInt('BILLING_DR_RETENTION_DAYS', env.BILLING_DR_RETENTION_DAYS, 7),
     scheduler: (env.BILLING_SCHEDULER ?? 'on') !== 'off',
     rateLimit: parseRateLimit(env.BILLING_RATE_LIMIT || DEFAULT_RATE_LIMIT),
-    requestTimeoutMs: positiveInt('BILLING_REQUEST_TIMEOUT_MS', env.BILLING_REQUEST_TIMEOUT_MS, 30_000),
+    requestTimeoutMs,
+    connections: readConnectionLimits(env, requestTimeoutMs),
     leaseMs: positiveInt('BILLING_LEASE_MS', env.BILLING_LEASE_MS, 60_000),
     keyCacheMs: wholeNumber('BILLING_KEY_CACHE_MS', env.BILLING_KEY_CACHE_MS, DEFAULT_KEY_CACHE_MS),
     logLevel: oneOf('LOG_LEVEL', env.LOG_LEVEL, LOG_LEVELS, 'info'),
@@ -104,6 +109,21 @@ export function loadPresetsFile(path: string): Presets {
     throw new Error(`BILLING_PRESETS_FILE ${path}: ${(e as Error).message}`)
   }
   return checkStandardFeatures(mergePresets(content))
+}
+
+/**
+ * The HTTP server's connection limits. The headers timeout defaults to the request timeout (at
+ * most a minute), as it did before it had a setting of its own.
+ */
+function readConnectionLimits(env: NodeJS.ProcessEnv, requestTimeoutMs: number): ConnectionLimits {
+  const d = DEFAULT_CONNECTION_LIMITS
+  return {
+    maxConnections: positiveInt('BILLING_MAX_CONNECTIONS', env.BILLING_MAX_CONNECTIONS, d.maxConnections),
+    headersTimeoutMs: positiveInt('BILLING_HEADERS_TIMEOUT_MS', env.BILLING_HEADERS_TIMEOUT_MS, Math.min(requestTimeoutMs, d.headersTimeoutMs)),
+    bodyTimeoutMs: positiveInt('BILLING_BODY_TIMEOUT_MS', env.BILLING_BODY_TIMEOUT_MS, d.bodyTimeoutMs),
+    idleTimeoutMs: positiveInt('BILLING_IDLE_TIMEOUT_MS', env.BILLING_IDLE_TIMEOUT_MS, d.idleTimeoutMs),
+    sendTimeoutMs: positiveInt('BILLING_SEND_TIMEOUT_MS', env.BILLING_SEND_TIMEOUT_MS, d.sendTimeoutMs),
+  }
 }
 
 /** An API key's lookup is kept this long: a revocation from another process takes effect within it. */

@@ -14,6 +14,8 @@ export async function openFromEnv(config: EnvConfig, logger: Logger): Promise<Pl
     rateLimit: config.rateLimit,
     corsOrigins: config.corsOrigins,
     requestTimeoutMs: config.requestTimeoutMs,
+    bodyTimeoutMs: config.connections.bodyTimeoutMs,
+    leaseMs: config.leaseMs,
     keyCacheMs: config.keyCacheMs,
     metricsPublic: config.metricsPublic,
     allowPrivateWebhooks: config.allowPrivateWebhooks,

@@ -53,6 +53,8 @@ export interface PlatformConfig {
   readonly rateLimitClock?: () => number
   /** A request not answered within this many milliseconds answers 503001 (BILLING_REQUEST_TIMEOUT_MS); none when absent. */
   readonly requestTimeoutMs?: number
+  /** A body read waits this long at most for the client's next bytes, else 408 (BILLING_BODY_TIMEOUT_MS); none when absent. */
+  readonly bodyTimeoutMs?: number
   /**
    * How long an active API key's lookup is kept (BILLING_KEY_CACHE_MS, default 1000; 0 keeps
    * none). Revoking through this platform takes effect at once; revoking from another process
@@ -67,6 +69,8 @@ export interface PlatformConfig {
    * when a webhook is saved and each delivery checks the address it connects to.
    */
   readonly allowPrivateWebhooks?: boolean
+  /** How long an Idempotency-Key's claim lasts unrenewed (BILLING_LEASE_MS): a killed request's key is free after it. */
+  readonly leaseMs?: number
 }
 
 /** Settings of a scheduler; `onJobEnd` replaces the job log line (metrics still count the run). */

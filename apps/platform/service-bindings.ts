@@ -61,6 +61,8 @@ export function serviceBindings(config: PlatformConfig): ContainerModule {
             rateLimit: config.rateLimit,
             rateLimitClock: config.rateLimitClock,
             handlerTimeoutMs: config.requestTimeoutMs,
+            bodyTimeoutMs: config.bodyTimeoutMs,
+            idempotencyLeaseMs: config.leaseMs,
             corsOrigins: config.corsOrigins,
             onRequestEnd: (entry) => {
               metrics.observeRequest(entry)

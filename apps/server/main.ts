@@ -6,6 +6,7 @@
 // start the server with it (bench/support/api-server.ts).
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import { toNodeHandler } from 'h3/node'
+import { limitConnections, serverOptions } from '../../adapters/http/connection-limits.js'
 import { findMissingArchives } from '../../core/disaster-recovery/archive-files.js'
 import { ensureAdminKey } from '../platform/admin-key.js'
 import { readEnvConfig } from '../platform/config.js'
@@ -29,19 +30,16 @@ async function main(): Promise<void> {
   let stopping = false
   let opened: () => void
   const ready = new Promise<void>((resolve) => (opened = resolve))
-  // Slow or stalled clients are cut off (408): the whole request must arrive within the
-  // timeout, checked every second rather than Node's default 30.
+  // Connections are capped and every phase of a request is timed (connection-limits.ts): slow,
+  // stalled or never-reading clients are cut off instead of holding the server's memory.
   const timeout = config.requestTimeoutMs
-  const server = createServer(
-    { requestTimeout: timeout, headersTimeout: Math.min(timeout, 60_000), connectionsCheckingInterval: Math.min(timeout, 1_000) },
-    (req, res) => {
-      // Once stopping, every answer closes its connection: clients that keep a keep-alive
-      // connection busy would otherwise hold server.close() open for as long as they send.
-      if (stopping) res.setHeader('connection', 'close')
-      return handle ? handle(req, res) : void ready.then(() => handle!(req, res))
-    },
-  )
-  server.keepAliveTimeout = 65_000
+  const server = createServer(serverOptions(config.connections, timeout), (req, res) => {
+    // Once stopping, every answer closes its connection: clients that keep a keep-alive
+    // connection busy would otherwise hold server.close() open for as long as they send.
+    if (stopping) res.setHeader('connection', 'close')
+    return handle ? handle(req, res) : void ready.then(() => handle!(req, res))
+  })
+  limitConnections(server, config.connections)
   const port = await listen(server, config.port, config.host)
   const platform = await openFromEnv(config, logger)
   // Each archive the database lists but storage lacks is logged (as an error) and marked Missing.

@@ -1,4 +1,4 @@
-import { BillingError } from '../errors.js'
+import { BillingError, quoted } from '../errors.js'
 import type { ParamsOf } from '../fields/entity.js'
 import type { Field } from '../fields/field.js'
 import type { Item } from '../fields/item.js'
@@ -46,7 +46,7 @@ export async function runItemAction(
   if (!action) {
     throw new BillingError(
       'unknown_action',
-      name ? `Action "${name}" is not recognised on ${resource.name}` : 'No action given',
+      name ? `Action ${quoted(name)} is not recognised on ${resource.name}` : 'No action given',
       `Use ?action= with one of: ${Object.keys(actions).join(', ')}.`,
     )
   }

@@ -1,4 +1,4 @@
-import { BillingError } from '../errors.js'
+import { BillingError, quoted } from '../errors.js'
 import type { Customer, TelephoneNumber } from '../fields/entity.js'
 import { billPages, type BillPage } from '../presets/engine-lists.js'
 
@@ -10,7 +10,7 @@ export type BillLength = (typeof billLengths)[number]
 export function parseBillLength(raw: unknown): BillLength {
   if (raw === undefined || raw === null) return 'long'
   if (billLengths.includes(raw as BillLength)) return raw as BillLength
-  throw new BillingError('invalid_query', `pages must be short or long, not ${JSON.stringify(raw)}`, 'Give pages=short (the customer\'s shortBillPages) or pages=long (longBillPages, the default).')
+  throw new BillingError('invalid_query', `pages must be short or long, not ${quoted(String(raw))}`, 'Give pages=short (the customer\'s shortBillPages) or pages=long (longBillPages, the default).')
 }
 
 /** The pages a customer's document shows, in `billPages` order: its short or long list; an empty list means all. */

@@ -1,4 +1,4 @@
-import { BillingError } from '../errors.js'
+import { BillingError, quoted } from '../errors.js'
 import type { ParamsOf } from '../fields/entity.js'
 import type { Field } from '../fields/field.js'
 import type { FieldValue } from '../fields/item.js'
@@ -29,7 +29,7 @@ export function readParams<const P extends readonly Field[]>(action: string, par
   for (const name of Object.keys(body)) {
     if (!params.some((p) => p.name === name)) {
       const takes = params.length ? `${action} takes ${params.map((p) => p.name).join(', ')}` : `${action} takes no parameters`
-      throw new BillingError('invalid_parameter', `Action ${action} has no parameter "${name}"`, `Remove "${name}"; ${takes}.`)
+      throw new BillingError('invalid_parameter', `Action ${action} has no parameter ${quoted(name)}`, `Remove ${quoted(name)}; ${takes}.`)
     }
   }
   const out: Record<string, FieldValue> = {}

@@ -1,7 +1,7 @@
 import * as v from 'valibot'
 import { parseDate } from '../dates/date-only.js'
 import { parseDatetime } from '../dates/stamp.js'
-import { BillingError } from '../errors.js'
+import { BillingError, quoted } from '../errors.js'
 import { parseMoney, type Money } from '../money/money.js'
 import type { Presets } from '../presets/presets.js'
 import { MAX_KEY_LENGTH, type Field, type FieldRef } from '../fields/field.js'
@@ -103,8 +103,8 @@ export class InputValidator {
         const near = nearName(resource, name)
         throw new BillingError(
           'invalid_field',
-          `Unknown field "${name}" for ${resource.singular}`,
-          near ? `Property names are case-sensitive: did you mean "${near}"?` : `Remove "${name}".`,
+          `Unknown field ${quoted(name)} for ${resource.singular}`,
+          near ? `Property names are case-sensitive: did you mean "${near}"?` : `Remove ${quoted(name)}.`,
           near ? undefined : { fieldsOf: resource.name },
         )
       }

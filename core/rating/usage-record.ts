@@ -1,6 +1,6 @@
 import { parseDate } from '../dates/date-only.js'
 import { parseDatetime, type Stamp } from '../dates/stamp.js'
-import { BillingError } from '../errors.js'
+import { BillingError, quoted } from '../errors.js'
 import { callClasses, type CallClass } from '../fields/call-classes.js'
 import { originations, type Origination } from '../fields/originations.js'
 import { parseMoney, type Money } from '../money/money.js'
@@ -142,7 +142,7 @@ export function parseUsageHeader(fields: readonly string[], lineNumber = 1): Usa
   fields.forEach((raw, i) => {
     const name = (i === 0 ? raw.replace(/^\uFEFF/, '') : raw).trim()
     const column = byName.get(name.toLowerCase())
-    if (!column) fail(`unknown column "${name}"`)
+    if (!column) fail(`unknown column ${quoted(name)}`)
     else if (positions[column] !== undefined) fail(`column "${column}" appears twice`)
     else positions[column] = i
   })
@@ -156,20 +156,20 @@ export function parseUsageRow(header: UsageHeader, fields: readonly string[], li
   // Helpers at module level, given the row: closures over it made four functions a record.
   if (fields.length !== header.width) rowFails(lineNumber, `expected ${header.width} fields, found ${fields.length}`)
   const startText = required(header, fields, 'startTime', lineNumber)
-  const startTime = parseStartTime(startText) ?? rowFails(lineNumber, `startTime "${startText}" is not YYYY-MM-DDTHH:mm:ss (optional Z or ±HH:mm)`)
+  const startTime = parseStartTime(startText) ?? rowFails(lineNumber, `startTime ${quoted(startText)} is not YYYY-MM-DDTHH:mm:ss (optional Z or ±HH:mm)`)
   const durationText = required(header, fields, 'durationSeconds', lineNumber)
-  if (!SECONDS.test(durationText)) rowFails(lineNumber, `durationSeconds "${durationText}" is not a non-negative number of seconds (up to 3 decimals)`)
+  if (!SECONDS.test(durationText)) rowFails(lineNumber, `durationSeconds ${quoted(durationText)} is not a non-negative number of seconds (up to 3 decimals)`)
   const classText = required(header, fields, 'callClass', lineNumber)
-  const callClass = classByName.get(classText) ?? classByName.get(squash(classText)) ?? rowFails(lineNumber, `callClass "${classText}" is not one of ${callClasses.map((c) => c.key).join(', ')}`)
+  const callClass = classByName.get(classText) ?? classByName.get(squash(classText)) ?? rowFails(lineNumber, `callClass ${quoted(classText)} is not one of ${callClasses.map((c) => c.key).join(', ')}`)
   const originValue = value(header, fields, 'origination', lineNumber)
   const originText = originValue.toLowerCase() || 'fixed'
   const origination = (originations as readonly string[]).includes(originText)
     ? (originText as Origination)
-    : rowFails(lineNumber, `origination "${originValue}" is not one of ${originations.join(', ')}`)
+    : rowFails(lineNumber, `origination ${quoted(originValue)} is not one of ${originations.join(', ')}`)
   const recordedValue = value(header, fields, 'recorded', lineNumber)
-  const recorded = flags.get(recordedValue.toLowerCase() || 'false') ?? rowFails(lineNumber, `recorded "${recordedValue}" is not true or false`)
+  const recorded = flags.get(recordedValue.toLowerCase() || 'false') ?? rowFails(lineNumber, `recorded ${quoted(recordedValue)} is not true or false`)
   const costText = value(header, fields, 'wholesaleCost', lineNumber)
-  const wholesaleCost = costText ? parseMoney(costText) ?? rowFails(lineNumber, `wholesaleCost "${costText}" is not an amount with up to 4 decimals`) : null
+  const wholesaleCost = costText ? parseMoney(costText) ?? rowFails(lineNumber, `wholesaleCost ${quoted(costText)} is not an amount with up to 4 decimals`) : null
 
   const callingNumber = value(header, fields, 'callingNumber', lineNumber)
   const dialledNumber = value(header, fields, 'dialledNumber', lineNumber)
@@ -212,5 +212,5 @@ const required = (header: UsageHeader, fields: readonly string[], c: UsageColumn
 function count(header: UsageHeader, fields: readonly string[], c: UsageColumn, lineNumber: number): number | null {
   const v = value(header, fields, c, lineNumber)
   if (!v) return null
-  return COUNT.test(v) ? Number(v) : rowFails(lineNumber, `${c} "${v}" is not a whole non-negative number`)
+  return COUNT.test(v) ? Number(v) : rowFails(lineNumber, `${c} ${quoted(v)} is not a whole non-negative number`)
 }

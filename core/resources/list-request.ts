@@ -1,6 +1,6 @@
 import { parseDate } from '../dates/date-only.js'
 import { parseDatetime } from '../dates/stamp.js'
-import { BillingError } from '../errors.js'
+import { BillingError, quoted } from '../errors.js'
 import type { Resource } from '../fields/resource.js'
 import { isStorableText } from '../fields/storable-text.js'
 import type { Condition } from '../ports/resource-repository.js'
@@ -135,14 +135,14 @@ function datetime(name: string, value: string): string {
 }
 
 function invalid(name: string, why: string): BillingError {
-  return new BillingError('invalid_query', `Query parameter "${name}" ${why}`, `Correct or remove "${name}".`)
+  return new BillingError('invalid_query', `Query parameter ${quoted(name)} ${why}`, `Correct or remove ${quoted(name)}.`)
 }
 
 function unknown(resource: Resource, name: string, extraFlags: readonly string[]): BillingError {
   const accepted = acceptedParams(resource, extraFlags)
   return new BillingError(
     'invalid_query',
-    `Unknown query parameter "${name}"`,
+    `Unknown query parameter ${quoted(name)}`,
     `Accepted parameters: ${accepted.join(', ')}. Names are case-sensitive.`,
   )
 }

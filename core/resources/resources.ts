@@ -1,5 +1,5 @@
 import { addDays } from '../dates/date-only.js'
-import { BillingError, notFound } from '../errors.js'
+import { BillingError, notFound, quoted } from '../errors.js'
 import type { Item, Values } from '../fields/item.js'
 import type { Field } from '../fields/field.js'
 import type { Entity } from '../fields/entity.js'
@@ -236,7 +236,7 @@ async function checkRefs(ctx: ResourceContext, resource: Resource, checks: reado
       const kind = ref === 'tariffs' ? 'call tariff' : 'fixed fee tariff'
       throw new BillingError(
         'invalid_field',
-        `Field "${missing.field}" of ${resource.singular} names no existing ${kind}: "${missing.value}"`,
+        `Field "${missing.field}" of ${resource.singular} names no existing ${kind}: ${quoted(String(missing.value))}`,
         `Use the name of an existing ${kind}.`,
         { presetsOf: resource.name },
       )

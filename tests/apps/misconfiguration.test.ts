@@ -67,6 +67,17 @@ test('a BILLING_DR_DIR that does not exist: one line that names it, exit 1', asy
   assert.not.ok(existsSync(db))
 })
 
+test('a connection limit that is not a positive whole number: one line that names it, exit 1, nothing written', async ({ dir }) => {
+  const db = join(dir, 'limits.sqlite')
+  for (const [name, value] of [['BILLING_MAX_CONNECTIONS', 'many'], ['BILLING_SEND_TIMEOUT_MS', '0'], ['BILLING_BODY_TIMEOUT_MS', '-5']]) {
+    const s = startServer({ DATABASE_URL: `sqlite:${db}`, [name]: value })
+    s.ready.catch(() => {})
+    assert.is(await s.exited, 1, name)
+    assert.match(oneErrorLine(s.err()).error, new RegExp(`${name} must be a positive whole number`))
+  }
+  assert.not.ok(existsSync(db))
+})
+
 test('a DATABASE_URL of no supported kind: one line that names it, exit 1', async () => {
   const s = startServer({ DATABASE_URL: 'mysql://root@127.0.0.1/billing' })
   s.ready.catch(() => {})

@@ -126,6 +126,24 @@ test('a source that fails after some pieces fails the batches, after the records
   assert.equal(seen, [1, 2, 3])
 })
 
+test('a line past 16,384 characters is refused on its line, quoted or not, however the text is cut; shorter ones are read', async () => {
+  const refusal = async (text: string, chunk: number) => {
+    try {
+      await records(text, chunk)
+      return null
+    } catch (e) {
+      return e instanceof BillingError ? `${e.code} ${e.message}` : String(e)
+    }
+  }
+  const row = '01632960001,07700900123,2026-01-14T10:00:00Z,61,MOB,mobile,'
+  for (const chunk of [7, 1000, 65_536]) {
+    assert.is(await refusal(`${HEADER}\n${row}${'x'.repeat(40_000)}\n`, chunk), 'invalid_field line 2: the line is longer than 16384 characters', `unquoted, pieces of ${chunk}`)
+    assert.is(await refusal(`${HEADER}\n${row}"${'x'.repeat(40_000)}"\n`, chunk), 'invalid_field line 2: the line is longer than 16384 characters', `quoted, pieces of ${chunk}`)
+    assert.is(await refusal(`${'x'.repeat(40_000)}`, chunk), 'invalid_field line 1: the line is longer than 16384 characters', `no line break at all, pieces of ${chunk}`)
+    assert.is(await refusal(`${HEADER}\n${row}${'x'.repeat(16_000)}\n`, chunk), null, 'a long line within the bound is read')
+  }
+})
+
 test('a semicolon- or tab-separated file is named as such, with what to do', async () => {
   const semicolons = await refusal(`${HEADER.replaceAll(',', ';')}\n01632960000;02079460000`)
   assert.match(semicolons.message, /^line 1: the header is one column holding ";": the file looks separated by ";", not by commas/)

@@ -35,6 +35,13 @@ config('BILLING_RATE_LIMIT is "<requests>/<seconds>": a burst of <requests>, ref
   assert.is(readEnvConfig(base).requestTimeoutMs, 30_000)
   assert.is(readEnvConfig({ ...base, BILLING_REQUEST_TIMEOUT_MS: '1500' }).requestTimeoutMs, 1500)
   assert.throws(() => readEnvConfig({ ...base, BILLING_REQUEST_TIMEOUT_MS: 'soon' }), /BILLING_REQUEST_TIMEOUT_MS/)
+  assert.equal(readEnvConfig(base).connections, { maxConnections: 10_000, headersTimeoutMs: 30_000, bodyTimeoutMs: 10_000, idleTimeoutMs: 65_000, sendTimeoutMs: 30_000 })
+  assert.is(readEnvConfig({ ...base, BILLING_REQUEST_TIMEOUT_MS: '1500' }).connections.headersTimeoutMs, 1500, 'headers within the request timeout by default')
+  const set = readEnvConfig({ ...base, BILLING_MAX_CONNECTIONS: '50', BILLING_HEADERS_TIMEOUT_MS: '2000', BILLING_BODY_TIMEOUT_MS: '3000', BILLING_IDLE_TIMEOUT_MS: '4000', BILLING_SEND_TIMEOUT_MS: '5000' })
+  assert.equal(set.connections, { maxConnections: 50, headersTimeoutMs: 2000, bodyTimeoutMs: 3000, idleTimeoutMs: 4000, sendTimeoutMs: 5000 })
+  for (const name of ['BILLING_MAX_CONNECTIONS', 'BILLING_HEADERS_TIMEOUT_MS', 'BILLING_BODY_TIMEOUT_MS', 'BILLING_IDLE_TIMEOUT_MS', 'BILLING_SEND_TIMEOUT_MS']) {
+    for (const bad of ['0', '-1', '1.5', 'soon']) assert.throws(() => readEnvConfig({ ...base, [name]: bad }), new RegExp(name), `${name}=${bad}`)
+  }
 })
 
 config('the server reads both from the environment: a key past its rate answers 429; a stalled request is cut off', async () => {

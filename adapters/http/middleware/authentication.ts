@@ -22,7 +22,8 @@ export function authentication(platform: PlatformContext, secrets: KeySecrets, p
 
 async function keyOf(event: H3Event, platform: PlatformContext, secrets: KeySecrets) {
   const header = event.req.headers.get('authorization') ?? ''
-  const m = /^Bearer ([\x21-\x7e]{1,512})$/.exec(header)
+  // The scheme's name is case-insensitive (RFC 9110 11.1; contract 3): `bearer` and `BEARER` are Bearer.
+  const m = /^Bearer +([\x21-\x7e]{1,512})$/i.exec(header)
   if (!m) {
     throw new BillingError('unauthenticated', 'Missing or malformed Authorization header', 'Send Authorization: Bearer <key>.')
   }

@@ -7,7 +7,7 @@ import { errorResponse } from '../respond.js'
  * A POST with an Idempotency-Key runs at most once (contract 2). The route's failures become
  * responses inside, so that a 4xx is stored and replayed like any other answer.
  */
-export function idempotency(store: IdempotencyStore): Middleware {
+export function idempotency(store: IdempotencyStore, leaseMs?: number): Middleware {
   return async (event, next) => {
     const key = event.req.headers.get('idempotency-key')
     if (key === null) return next()
@@ -18,6 +18,6 @@ export function idempotency(store: IdempotencyStore): Middleware {
       } catch (error) {
         return errorResponse(event, error)
       }
-    })
+    }, leaseMs)
   }
 }

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto'
 import type { Middleware } from 'h3'
 import { withDeadline } from '../deadline.js'
+import { HttpFailure } from '../error-response.js'
+import { beginLife, bodyTimeout, finishLife } from '../request-life.js'
 import { errorResponse } from '../respond.js'
 import { routeOf } from '../route-meta.js'
 import { fullPath } from '../route.js'
@@ -23,14 +25,18 @@ export interface RequestContextOptions {
   readonly onUnexpectedError?: (error: unknown, requestId: string) => void
   /** A request not answered within this many milliseconds answers 503001; no deadline when absent. */
   readonly deadlineMs?: number
+  /** A body read waits this long at most for the client's next bytes, else 408001; no limit when absent. */
+  readonly bodyTimeoutMs?: number
 }
 
 const REQUEST_ID = /^[\w.:@/+=-]{1,128}$/
 
 /**
- * The outermost middleware: gives the request its ID (the client's own when it is sane), holds
- * everything after it to the deadline, turns whatever they throw into the contract's error
- * body, and reports the request's end. Every other middleware may simply throw.
+ * The outermost middleware: gives the request its ID (the client's own when it is sane) and its
+ * life (request-life.ts), holds everything after it to the deadline, turns whatever they throw
+ * into the contract's error body, ends the request's life with its answer, and reports the
+ * request's end. Every other middleware may simply throw. At the deadline a request whose body
+ * is still awaited from the client answers 408 (the client is late), any other 503.
  */
 export function requestContext(options: RequestContextOptions): Middleware {
   return async (event, next) => {
@@ -39,12 +45,15 @@ export function requestContext(options: RequestContextOptions): Middleware {
     const requestId = given && REQUEST_ID.test(given) ? given : randomUUID()
     event.context.requestId = requestId
     event.context.logError = (e: unknown) => options.onUnexpectedError?.(e, requestId)
+    const life = beginLife(event, options.bodyTimeoutMs)
     let response: Response
     try {
       response = (await withDeadline(Promise.resolve(next()), options.deadlineMs)) as Response
     } catch (error) {
-      response = errorResponse(event, error)
+      const late = error instanceof HttpFailure && error.code === 'handler_timeout' && life.waitingForClient
+      response = errorResponse(event, late ? bodyTimeout(options.deadlineMs!) : error)
     }
+    finishLife(event)
     const route = routeOf(event)
     options.onRequestEnd?.({
       requestId,

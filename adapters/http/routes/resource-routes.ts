@@ -1,5 +1,5 @@
 import type { H3Event } from 'h3'
-import { BillingError } from '../../../core/errors.js'
+import { BillingError, quoted } from '../../../core/errors.js'
 import type { Resource } from '../../../core/fields/resource.js'
 import { toWireJson } from '../../../core/fields/wire-json.js'
 import type { Condition } from '../../../core/ports/resource-repository.js'
@@ -130,7 +130,7 @@ export function updateRoute(resource: Resource, update: Update = (platform, id, 
 export function assertNoQuery(event: H3Event, allowed: readonly string[] = []): void {
   for (const name of event.url.searchParams.keys()) {
     if (!allowed.includes(name)) {
-      throw new BillingError('invalid_query', `Unknown query parameter "${name}"`, allowed.length ? `Accepted: ${allowed.join(', ')}.` : 'This route takes no query parameters.')
+      throw new BillingError('invalid_query', `Unknown query parameter ${quoted(name)}`, allowed.length ? `Accepted: ${allowed.join(', ')}.` : 'This route takes no query parameters.')
     }
   }
 }

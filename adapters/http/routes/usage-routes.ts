@@ -23,6 +23,7 @@ export function usageRoutes(usageFiles: Resource, calls: Resource, customers: Re
     {
       method: 'POST',
       path: '/usageFiles',
+      streamsBody: true,
       doc: {
         summary: 'Import a CSV usage file (text/csv); all-or-nothing, duplicates skipped',
         resource: 'usageFiles',

@@ -18,7 +18,7 @@ export const laterColumns: Readonly<Record<string, Partial<Record<ResourceName, 
     numbers: ['numberKey', 'CDRNumberKey', 'CDRNumber2Key', 'CDRNumber3Key', 'CDRNumber4Key'],
     calls: ['allowanceSeconds', 'origination', 'recorded'],
   },
-  '0022-dated-charges': { tariffs: ['pendingIncrease'], features: ['annualIncreaseAnchorDate'] },
+  '0023-dated-charges': { tariffs: ['pendingIncrease'], features: ['annualIncreaseAnchorDate'] },
 }
 
 /** The columns of a resource that a later migration adds. */

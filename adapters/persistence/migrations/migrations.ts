@@ -23,7 +23,8 @@ import * as m0018 from './0018-allowances.js'
 import * as m0019 from './0019-billing-run-partitions.js'
 import * as m0020 from './0020-rating-lookup-indexes.js'
 import * as m0021 from './0021-held-credits.js'
-import * as m0022 from './0022-dated-charges.js'
+import * as m0022 from './0022-idempotency-leases.js'
+import * as m0023 from './0023-dated-charges.js'
 
 type Step = { up(db: AnyDb, dialect: DatabaseDialect): Promise<void> }
 
@@ -50,7 +51,8 @@ const steps: Record<string, Step> = {
   '0019-billing-run-partitions': m0019,
   '0020-rating-lookup-indexes': m0020,
   '0021-held-credits': m0021,
-  '0022-dated-charges': m0022,
+  '0022-idempotency-leases': m0022,
+  '0023-dated-charges': m0023,
 }
 
 /**

@@ -1,48 +1,71 @@
+import { randomUUID } from 'node:crypto'
 import type { Db } from '../schema/tables.js'
 import type { IdempotencyClaim, IdempotencyStore, StoredResponse } from '../../../core/ports/idempotency-store.js'
 import type { DatabaseDialect } from '../dialect/dialect.js'
 
-/** Idempotency records as rows keyed by (scope, key); the primary key arbitrates racing retries. */
+/**
+ * Idempotency records as rows keyed by (scope, key); the primary key arbitrates racing retries,
+ * and a conditional update the takeover of a lapsed claim (one request wins it).
+ */
 export class KyselyIdempotencyStore implements IdempotencyStore {
   constructor(
     private readonly db: Db,
     private readonly dialect: DatabaseDialect,
   ) {}
 
-  async claim(scope: string, key: string, fingerprint: string, nowMs: number, ttlMs: number): Promise<IdempotencyClaim> {
+  async claim(scope: string, key: string, fingerprint: string, nowMs: number, ttlMs: number, leaseMs: number): Promise<IdempotencyClaim> {
+    const big = (ms: number) => this.dialect.encodeBigint(BigInt(ms))
     // An expired record no longer binds the key.
-    await this.db
-      .deleteFrom('idempotency_keys')
-      .where('scope', '=', scope)
-      .where('key', '=', key)
-      .where('createdAt', '<', this.dialect.encodeBigint(BigInt(nowMs - ttlMs)))
-      .execute()
+    await this.db.deleteFrom('idempotency_keys').where('scope', '=', scope).where('key', '=', key).where('createdAt', '<', big(nowMs - ttlMs)).execute()
+    const owner = randomUUID()
     try {
       await this.db
         .insertInto('idempotency_keys')
-        .values({ scope, key, fingerprint, createdAt: this.dialect.encodeBigint(BigInt(nowMs)) })
+        .values({ scope, key, fingerprint, createdAt: big(nowMs), owner, leaseUntil: big(nowMs + leaseMs) })
         .execute()
-      return { kind: 'claimed' }
+      return { kind: 'claimed', owner }
     } catch (error) {
       if (!this.dialect.uniqueViolation(error)) throw error
     }
-    const row = await this.db.selectFrom('idempotency_keys').selectAll().where('scope', '=', scope).where('key', '=', key).executeTakeFirst()
-    if (!row) return { kind: 'pending' }
-    if (row.fingerprint !== fingerprint) return { kind: 'mismatch' }
-    if (row.status === null || row.status === undefined) return { kind: 'pending' }
-    return { kind: 'replay', response: { status: Number(row.status), headers: JSON.parse(row.headers as string), body: row.body as string } }
-  }
-
-  async complete(scope: string, key: string, response: StoredResponse): Promise<void> {
-    await this.db
+    // A claim without a response whose lease lapsed: its request died; this one runs instead.
+    const taken = await this.db
       .updateTable('idempotency_keys')
-      .set({ status: response.status, headers: JSON.stringify(response.headers), body: response.body })
+      .set({ fingerprint, createdAt: big(nowMs), owner, leaseUntil: big(nowMs + leaseMs) })
       .where('scope', '=', scope)
       .where('key', '=', key)
+      .where('status', 'is', null)
+      .where((eb) => eb.or([eb('leaseUntil', 'is', null), eb('leaseUntil', '<', big(nowMs))]))
+      .executeTakeFirst()
+    if (Number(taken.numUpdatedRows) === 1) return { kind: 'claimed', owner }
+    const row = await this.db.selectFrom('idempotency_keys').selectAll().where('scope', '=', scope).where('key', '=', key).executeTakeFirst()
+    // Gone between the two (abandoned): the caller asks again.
+    if (!row) return { kind: 'taken', fingerprint, response: null }
+    const response = row.status === null || row.status === undefined ? null : { status: Number(row.status), headers: JSON.parse(row.headers as string), body: row.body as string }
+    return { kind: 'taken', fingerprint: row.fingerprint, response }
+  }
+
+  async renew(scope: string, key: string, owner: string, untilMs: number): Promise<boolean> {
+    const r = await this.db
+      .updateTable('idempotency_keys')
+      .set({ leaseUntil: this.dialect.encodeBigint(BigInt(untilMs)) })
+      .where('scope', '=', scope)
+      .where('key', '=', key)
+      .where('owner', '=', owner)
+      .executeTakeFirst()
+    return Number(r.numUpdatedRows) === 1
+  }
+
+  async complete(scope: string, key: string, owner: string, fingerprint: string, response: StoredResponse): Promise<void> {
+    await this.db
+      .updateTable('idempotency_keys')
+      .set({ fingerprint, status: response.status, headers: JSON.stringify(response.headers), body: response.body, owner: null, leaseUntil: null })
+      .where('scope', '=', scope)
+      .where('key', '=', key)
+      .where('owner', '=', owner)
       .execute()
   }
 
-  async abandon(scope: string, key: string): Promise<void> {
-    await this.db.deleteFrom('idempotency_keys').where('scope', '=', scope).where('key', '=', key).execute()
+  async abandon(scope: string, key: string, owner: string): Promise<void> {
+    await this.db.deleteFrom('idempotency_keys').where('scope', '=', scope).where('key', '=', key).where('owner', '=', owner).execute()
   }
 }

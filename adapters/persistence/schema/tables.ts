@@ -122,6 +122,10 @@ export interface IdempotencyKeysTable {
   status: ColumnType<number | null, number | null | undefined, number | null>
   headers: ColumnType<string | null, string | null | undefined, string | null>
   body: ColumnType<string | null, string | null | undefined, string | null>
+  /** The claiming request's token, while it runs. */
+  owner: ColumnType<string | null, string | null | undefined, string | null>
+  /** Epoch milliseconds the claim lasts to unrenewed; null or past: lapsed. */
+  leaseUntil: ColumnType<Integer | null, Integer | null | undefined, Integer | null>
 }
 
 /** A feature's reconciled mark (core/billing/reconciled-mark.ts). */

@@ -10,7 +10,7 @@ import { laterColumns } from './later-columns.js'
  * are counted from. Existing rows have neither.
  */
 export async function up(db: AnyDb, dialect: DatabaseDialect): Promise<void> {
-  const added = laterColumns['0022-dated-charges']
+  const added = laterColumns['0023-dated-charges']
   await addColumns(db, dialect, catalogue.tariffs, [...added.tariffs!])
   await addColumns(db, dialect, catalogue.features, [...added.features!])
 }

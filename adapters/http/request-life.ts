@@ -1,0 +1,106 @@
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { H3Event } from 'h3'
+import { HttpFailure } from './error-response.js'
+
+/**
+ * A request's life as its body readers see it: it ends when its answer is decided (in time,
+ * at the deadline or by a failure) or when the client goes, and a read still waiting for the
+ * body then fails. So work reading a body never outlives its request: a usage import whose
+ * client stopped sending after the deadline's answer waited for ever inside its transaction,
+ * which wedged a SQLite file and left a Postgres connection idle in transaction (issue 49).
+ */
+export class RequestLife {
+  private readonly ended = new AbortController()
+  private waiting = 0
+
+  constructor(private readonly bodyTimeoutMs: number | undefined) {}
+
+  /** Whether a body read is waiting for the client's bytes now: the client, not the server, is late. */
+  get waitingForClient(): boolean {
+    return this.waiting > 0
+  }
+
+  get signal(): AbortSignal {
+    return this.ended.signal
+  }
+
+  /**
+   * The outcome of `read` (the body's next bytes), or a failure: the request ended first, or
+   * nothing came within the body timeout (408001).
+   */
+  wait<T>(read: Promise<T>): Promise<T> {
+    if (this.signal.aborted) return Promise.reject(requestEnded())
+    this.waiting++
+    return new Promise<T>((resolve, reject) => {
+      let open = true
+      const settle = (): boolean => {
+        if (!open) return false
+        open = false
+        this.waiting--
+        if (timer) clearTimeout(timer)
+        this.signal.removeEventListener('abort', onEnd)
+        return true
+      }
+      const onEnd = () => settle() && reject(requestEnded())
+      const ms = this.bodyTimeoutMs
+      const timer = ms ? setTimeout(() => settle() && reject(bodyTimeout(ms)), ms) : undefined
+      this.signal.addEventListener('abort', onEnd)
+      read.then(
+        (value) => settle() && resolve(value),
+        (error) => settle() && reject(error),
+      )
+    })
+  }
+
+  end(): void {
+    this.ended.abort()
+  }
+}
+
+/** The request's life, once `beginLife` has given it one (the outermost middleware does). */
+export const lifeOf = (event: H3Event): RequestLife | undefined => event.context.life as RequestLife | undefined
+
+/** Gives the request its life; on node:http it also ends when the client goes. */
+export function beginLife(event: H3Event, bodyTimeoutMs: number | undefined): RequestLife {
+  const life = new RequestLife(bodyTimeoutMs)
+  event.context.life = life
+  nodeOf(event)?.res.once('close', () => life.end())
+  return life
+}
+
+/**
+ * Ends the request's life once its answer is decided. An answer given before the whole body
+ * arrived closes the connection after it: what is left of the body will never be read, and
+ * node would otherwise keep the connection for it (and, at its own request timeout, write a
+ * second answer, a 408, after ours). Node no longer destroys a request once its answer is
+ * sent, so it is destroyed here when its socket closes, which frees whoever still listens to it.
+ */
+export function finishLife(event: H3Event): void {
+  lifeOf(event)?.end()
+  const node = nodeOf(event)
+  if (!node || node.req.complete) return
+  const { req, res } = node
+  if (!res.headersSent) res.setHeader('connection', 'close')
+  res.once('close', () => {
+    const socket = req.socket
+    if (!socket || socket.destroyed) req.destroy()
+    else socket.once('close', () => req.destroy())
+  })
+}
+
+/** The 408 a request whose body is late answers (at the body timeout, or at its deadline). */
+export function bodyTimeout(ms: number): HttpFailure {
+  return new HttpFailure(
+    'request_timeout',
+    `The request's body did not arrive in time (${ms} ms)`,
+    'Send the body without pauses; split a large usage file into smaller ones.',
+  )
+}
+
+/** What a body read still waiting gets when its request has ended; nobody sees it answered. */
+const requestEnded = () => new HttpFailure('request_timeout', 'The request ended before its body was read', 'Send the request again.')
+
+function nodeOf(event: H3Event): { req: IncomingMessage; res: ServerResponse } | undefined {
+  const node = (event.req as { runtime?: { node?: { req?: IncomingMessage; res?: ServerResponse } } }).runtime?.node
+  return node?.req && node.res ? { req: node.req, res: node.res } : undefined
+}
