@@ -3,7 +3,14 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { startServer } from '../tests/support/server-process.js'
 import type { SoakTarget } from './soak/probe.js'
-import { probes } from './soak/probes.js'
+import { probes as requestProbes } from './soak/probes.js'
+import { privateWebhookProbes, webhookProbes, type Probe as WebhookProbe } from './soak/webhook-probes.js'
+
+/** A webhook probe (it speaks to the API with a key) as one of the list's. */
+const asProbe = (p: WebhookProbe, what: string) => ({ name: p.name, what, run: async (t: SoakTarget) => ((await p.run(t.base, t.key)) === 'held' ? null : 'broke') })
+const probes = [...requestProbes, ...webhookProbes.map((p) => asProbe(p, 'webhook URLs inside the network are refused, and nothing reaches a receiver on 127.0.0.1'))]
+/** Probes whose receivers are on 127.0.0.1: a server that allows private webhook targets, its scheduler on. */
+const privateProbes = privateWebhookProbes.map((p) => asProbe(p, 'a receiver that never answers delays only its own webhook'))
 
 /**
  * `npm run soak [-- --url http://127.0.0.1:8080 --key KEY] [--only name,name]`: runs each
@@ -42,18 +49,30 @@ async function main(): Promise<void> {
     target = { root, base, port: Number(new URL(base).port), key, patienceMs: Number(args.patience ?? 15_000) }
   }
   let broke = 0
-  try {
-    for (const probe of probes.filter((p) => !args.only || args.only.split(',').includes(p.name))) {
+  const run = async (list: readonly { name: string; what: string; run(t: SoakTarget): Promise<string | null> }[], on: SoakTarget) => {
+    for (const probe of list.filter((p) => !args.only || args.only.split(',').includes(p.name))) {
       const started = performance.now()
-      const failure = await probe.run(target).catch((e: Error) => `threw ${e.message}`)
+      const failure = await probe.run(on).catch((e: Error) => `threw ${e.message}`)
       const ms = Math.round(performance.now() - started)
       if (failure) broke++
       console.log(`${failure ? 'broke' : 'held '}  ${probe.name.padEnd(20)} ${String(ms).padStart(6)} ms  ${failure ?? probe.what}`)
     }
+  }
+  let second: ReturnType<typeof startServer> | null = null
+  try {
+    await run(probes, target)
+    // A server of its own that lets webhooks reach 127.0.0.1, for the receivers these probes start.
+    if (dir && privateProbes.some((p) => !args.only || args.only.split(',').includes(p.name))) {
+      second = startServer({ DATABASE_URL: `sqlite:${join(dir, 'soak-private.sqlite')}`, BILLING_WEBHOOK_ALLOW_PRIVATE: 'true', BILLING_SCHEDULER: 'on', ...SMALL_LIMITS })
+      const base = await second.ready
+      const key = /shown only once:\n(\S+)/.exec(second.out())![1]
+      await run(privateProbes, { ...target, root: new URL(base).origin, base, port: Number(new URL(base).port), key })
+    }
   } finally {
-    if (server) {
-      server.child.kill('SIGTERM')
-      await server.exited
+    for (const s of [server, second]) {
+      if (!s) continue
+      s.child.kill('SIGTERM')
+      await s.exited
     }
     if (dir) rmSync(dir, { recursive: true, force: true })
   }
