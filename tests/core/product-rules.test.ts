@@ -98,6 +98,20 @@ test('an amount comes off each unit, never more than the unit price', () => {
   assert.equal(rows(twenty.ledger), ['Recurring Charge 2025-01-01 37.50', 'Recurring Charge Discount 2025-01-01 -37.50'])
 })
 
+test('an amount discount is per unit per period, pro-rated like its charge (a reading contract 17.6 keeps)', () => {
+  // A Calendar Monthly first period of 16 of January's 31 days: 3 × 12.50 × 16/31 = 19.354… → 19.35;
+  // 5.00 off each of 3 units, pro-rated alike: 15.00 × 16/31 = 7.741… → 7.74.
+  const w = new World(discounted({ startDate: d('2025-01-16'), interval: 'Calendar Monthly' }, { initialFeatureDiscountScheme: 'Five Off' }), '12.50', 3)
+  w.bill('2025-01-31')
+  assert.equal(rows(w.ledger), ['Recurring Charge 2025-01-16 19.35', 'Recurring Charge Discount 2025-01-16 -7.74'])
+})
+
+test('instalments ignore featureCount: totalFeatureValue is the whole value (a reading contract 17.6 keeps)', () => {
+  const w = new World(feature({ instalments: { count: 3, total: m('300.00') } }), null, 2)
+  w.bill('2025-04-01')
+  assert.equal(rows(w.ledger), ['Recurring Charge 2025-01-01 100.00', 'Recurring Charge 2025-02-01 100.00', 'Recurring Charge 2025-03-01 100.00'])
+})
+
 test('the ongoing scheme starts the day after the initial one ends and lasts its months', () => {
   // Initial 100% through 31 Jan; ongoing 10% from 1 Feb through 1 Feb + 2 months − 1 day = 31 Mar.
   const f = discounted({}, { initialFeatureDiscountScheme: 'First Month Free', ongoingFeatureDiscountScheme: 'Ten Two Months' })

@@ -137,5 +137,46 @@ for (const target of activeTargets()) {
     assert.equal([paid.overdueAmount, paid.creditAlerts], [0, []])
     assert.equal(await listed('Paid'), [raised.id])
   })
+  // The readings contract 17.6 keeps as built, a test each.
+  test('kept: calendar months count month boundaries (last invoice 2024-01-20, run 2024-04-02: 3 months, due)', async ({ h }) => {
+    h.clock.set('2024-01-20T10:00:00Z')
+    const c = await newCustomer(h, { billingCycle: 'Quarterly' })
+    await post(h, c, { transactionType: 'Debit Note', amount: 10, transactionDate: '2024-01-20' })
+    await bill(h, '2024-01-20')
+    await post(h, c, { transactionType: 'Debit Note', amount: 10, transactionDate: '2024-03-31' })
+    h.clock.set('2024-03-31T10:00:00Z')
+    await bill(h, '2024-03-31')
+    h.clock.set('2024-04-02T10:00:00Z')
+    await bill(h, '2024-04-02')
+    assert.equal((await invoicesOf(h, c)).map((i) => i.invoiceDate), ['2024-01-20', '2024-04-02'])
+  })
+
+  test("kept: a zero-total invoice's paidDate is its invoiceDate", async ({ h }) => {
+    h.clock.set('2026-03-01T10:00:00Z')
+    const c = await newCustomer(h, { emptyInvoiceAction: 'Send' })
+    await bill(h, '2026-03-01')
+    assert.equal((await invoicesOf(h, c)).map((i) => [i.totalAmount, i.paidDate, i.status]), [[0, '2026-03-01', 'Paid']])
+  })
+
+  test("kept: low detection on Call Charges counts a number's call-charge minimum", async ({ h }) => {
+    h.clock.set('2026-03-01T10:00:00Z')
+    const c = await newCustomer(h, { lowInvoiceDetect: 'Call Charges', lowInvoiceDetectValue: 5, lowInvoiceAction: 'Carry Forward' })
+    const n = (await h.request('POST', `/customers/${c}/numbers`, { number: '0161 555 0777', lowInvoiceActionValue: 6 })).body.id
+    await post(h, c, { transactionType: 'Call Charges', amount: 1, transactionDate: '2026-02-20', numberID: n })
+    await bill(h, '2026-03-01')
+    // 1.00 of calls topped up to 6.00: not below 5.00, so raised, not carried forward.
+    assert.equal((await invoicesOf(h, c)).map((i) => i.netAmount), [6])
+  })
+
+  test("kept: annual-increase dates before a feature's start are skipped", async ({ h }) => {
+    h.clock.set('2026-03-01T10:00:00Z')
+    const c = await newCustomer(h)
+    const f = await newFeature(h, c, { serviceCharge: 10, startDate: '2026-03-01', annualIncreaseReferenceDate: '2025-04-01', annualIncreaseProfile: 'Fixed 5%' })
+    h.clock.set('2026-04-02T10:00:00Z')
+    await runJob(h, 'annual-increases')
+    const got = (await h.request('GET', `/features/${f}`)).body
+    // 1 Apr 2025 is before the start: only 1 Apr 2026 raises, 10.00 → 10.50.
+    assert.equal([got.serviceCharge, got.annualIncreaseReferenceDate, got.lastUpdatedDate], [10.5, '2027-04-01', '2026-04-01'])
+  })
   test.run()
 }
