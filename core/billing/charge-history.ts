@@ -29,6 +29,11 @@ export interface ChargeVersion {
    * `serviceChargeInterval`, contract 17.5); undefined: the feature's own.
    */
   readonly interval?: ServiceChargeInterval
+  /**
+   * Periods are laid out anew from this version's date: a change of interval took effect on it
+   * (even one back to the interval before, which lays out periods of its own from here).
+   */
+  readonly newLayout?: true
   readonly series: number
   readonly mode: ChargeChangeMode
 }
@@ -97,12 +102,13 @@ export function applyChange(history: ChargeHistory, change: ChargeChange, ledger
     return { ...(c === undefined ? {} : { committed: c }), ...(i === undefined ? {} : { interval: i }) }
   }
   const current = versionAt(sorted, change.from)
+  const layout = change.interval !== undefined ? { newLayout: true as const } : {}
   if (change.mode === 'add') {
     const series = Math.max(ledgerMaxSeries, ...sorted.map((v) => v.series)) + 1
-    return [...before, { from: change.from, series, ...values, ...committed(current) }]
+    return [...before, { from: change.from, series, ...values, ...committed(current), ...layout }]
   }
   let series = current?.series ?? 0
-  const out: ChargeVersion[] = [...before, { from: change.from, series, ...values, ...committed(current) }]
+  const out: ChargeVersion[] = [...before, { from: change.from, series, ...values, ...committed(current), ...layout }]
   for (const v of sorted) {
     if (v.from <= change.from || v.series === series) continue
     series = v.series

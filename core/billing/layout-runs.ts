@@ -17,14 +17,15 @@ export interface LayoutRun {
 
 /**
  * The stretches of a feature's effective history (sorted, the first from the start date). A
- * version without an interval of its own (nearly all of them) has the feature's.
+ * version without an interval of its own (nearly all of them) has the feature's; a new stretch
+ * starts where the interval changes, or where a change of interval took effect (`newLayout`).
  */
 export function layoutRuns(interval: ServiceChargeInterval, start: DateOnly, versions: readonly ChargeVersion[]): LayoutRun[] {
   const runs: { from: DateOnly; to: DateOnly | null; schedule: Schedule }[] = [{ from: start, to: null, schedule: { interval: versions[0]?.interval ?? interval, anchor: start } }]
   for (const v of versions) {
     const own = v.interval ?? interval
     const last = runs[runs.length - 1]
-    if (own === last.schedule.interval || v.from <= last.from) continue
+    if (v.from <= last.from || (own === last.schedule.interval && !v.newLayout)) continue
     last.to = addDays(v.from, -1)
     runs.push({ from: v.from, to: null, schedule: { interval: own, anchor: v.from } })
   }

@@ -42,6 +42,7 @@ const otherVersion: { [K in keyof ChargeVersion]-?: ChargeVersion[K][] } = {
   featureCount: [2, 0],
   committed: [3, null, undefined],
   interval: ['Quarterly', undefined],
+  newLayout: [true],
   series: [1],
   mode: ['delta', 'add'],
 }
