@@ -4,7 +4,7 @@ import type { Presets } from '../presets/presets.js'
 import type { BillingFeature } from './billing-feature.js'
 import { instalmentsOf } from './instalments.js'
 import type { ChargeHistory } from './charge-history.js'
-import { applicableTariff, fixedFeeHistory, priceOn, type FeatureTypes, type FixedFeeTariffs } from './fixed-fee-pricing.js'
+import { applicableTariff, fixedFeeHistory, priceOn, withTariffPrices, type FeatureTypes, type FixedFeeTariffs } from './fixed-fee-pricing.js'
 import type { RunCustomer, RunFeature } from './run-fields.js'
 import { featureCountOf, historyOf, toBillingFeature } from './stored-feature.js'
 
@@ -76,7 +76,12 @@ function priced(feature: BillingFeature, f: RunFeature, customer: RunCustomer | 
   }
   return {
     feature: feature.connectionCharge === null ? { ...feature, connectionCharge: priceOn(rows, types, start)?.connectionCharge ?? null } : feature,
-    history: f.serviceCharge == null && !f.chargeHistory && feature.instalments === null ? fixedFeeHistory(rows, types, start, featureCountOf(f), f.featureCountCommitted ?? null) : history,
+    history:
+      f.serviceCharge != null || feature.instalments !== null
+        ? history
+        : f.chargeHistory
+          ? withTariffPrices(history, rows, types, start)
+          : fixedFeeHistory(rows, types, start, featureCountOf(f), f.featureCountCommitted ?? null),
   }
 }
 

@@ -21,6 +21,8 @@ export interface ChargeChangeParams {
   readonly featureCountCommitted?: number | null
   /** The interval from the effective date (a PATCH); absent keeps each version's. */
   readonly serviceChargeInterval?: ServiceChargeInterval
+  /** From the effective date the fixed fee tariff prices it (a PATCH leaving `serviceCharge` unset). */
+  readonly tariffPriced?: boolean
 }
 
 /** The configuration a change depends on: the configured `transactionTypes` preset list. */
@@ -92,6 +94,7 @@ export function planChargeChange(
       featureCount: params.featureCount ?? current?.featureCount ?? 1,
       ...(params.featureCountCommitted !== undefined ? { committed: params.featureCountCommitted } : {}),
       ...(params.serviceChargeInterval !== undefined ? { interval: params.serviceChargeInterval } : {}),
+      ...(params.tariffPriced ? { tariffPriced: true } : {}),
       mode,
     },
     ledger.reduce((m, r) => Math.max(m, r.series), -1),

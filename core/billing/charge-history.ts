@@ -34,6 +34,11 @@ export interface ChargeVersion {
    * (even one back to the interval before, which lays out periods of its own from here).
    */
   readonly newLayout?: true
+  /**
+   * Priced by the fixed fee tariff that applies (contract 9.6), whatever it charges on each day,
+   * not by `serviceCharge` (which then records the price when the version was made).
+   */
+  readonly tariffPriced?: true
   readonly series: number
   readonly mode: ChargeChangeMode
 }
@@ -82,6 +87,8 @@ export interface ChargeChange {
   readonly committed?: number | null
   /** The interval from `from` on; undefined keeps each version's own. */
   readonly interval?: ServiceChargeInterval
+  /** From `from` on the price is the fixed fee tariff's (a PATCH leaving `serviceCharge` unset). */
+  readonly tariffPriced?: boolean
   readonly mode: ChargeChangeMode
 }
 
@@ -102,7 +109,7 @@ export function applyChange(history: ChargeHistory, change: ChargeChange, ledger
     return { ...(c === undefined ? {} : { committed: c }), ...(i === undefined ? {} : { interval: i }) }
   }
   const current = versionAt(sorted, change.from)
-  const layout = change.interval !== undefined ? { newLayout: true as const } : {}
+  const layout = { ...(change.interval !== undefined ? { newLayout: true as const } : {}), ...(change.tariffPriced ? { tariffPriced: true as const } : {}) }
   if (change.mode === 'add') {
     const series = Math.max(ledgerMaxSeries, ...sorted.map((v) => v.series)) + 1
     return [...before, { from: change.from, series, ...values, ...committed(current), ...layout }]
@@ -112,7 +119,7 @@ export function applyChange(history: ChargeHistory, change: ChargeChange, ledger
   for (const v of sorted) {
     if (v.from <= change.from || v.series === series) continue
     series = v.series
-    out.push({ from: v.from, series, ...values, ...committed(v) })
+    out.push({ from: v.from, series, ...values, ...committed(v), ...(change.tariffPriced ? { tariffPriced: true as const } : {}) })
   }
   return out
 }

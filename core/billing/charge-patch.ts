@@ -36,6 +36,7 @@ export function chargePatch(before: { readonly feature: BillingFeature; readonly
       featureCount: after.featureCount,
       featureCountCommitted: after.featureCountCommitted,
       ...(newInterval ? { serviceChargeInterval: after.interval } : {}),
+      ...(after.serviceCharge === null ? { tariffPriced: true } : {}),
       dateFrom,
       chargeChangeMode: 'replace',
     },

@@ -69,9 +69,28 @@ export function fixedFeeHistory(rows: readonly FixedFeeTariffDetail[], types: Fe
   for (const from of [...boundaries].sort()) {
     const serviceCharge = priceOn(rows, types, from)?.serviceCharge ?? null
     if (versions.length && versions.at(-1)!.serviceCharge === serviceCharge) continue
-    versions.push({ from, serviceCharge, featureCount, committed, series: 0, mode: 'replace' })
+    versions.push({ from, serviceCharge, featureCount, committed, tariffPriced: true, series: 0, mode: 'replace' })
   }
   return versions
+}
+
+/**
+ * A stored history whose versions the tariff prices (`tariffPriced`) with the tariff's price of
+ * each day: a version wherever a stored version starts or the winning row can change, so a count
+ * changed by a PATCH keeps following the tariff's prices, and its increases.
+ */
+export function withTariffPrices(history: readonly ChargeVersion[], rows: readonly FixedFeeTariffDetail[], types: FeatureTypes, start: DateOnly): ChargeVersion[] {
+  if (!history.some((v) => v.tariffPriced)) return [...history]
+  const sorted = [...history].sort((a, b) => (a.from < b.from ? -1 : a.from > b.from ? 1 : 0))
+  const boundaries = new Set<DateOnly>(sorted.map((v) => v.from))
+  for (const v of fixedFeeHistory(rows, types, start, 1, null)) boundaries.add(v.from)
+  const out: ChargeVersion[] = []
+  for (const from of [...boundaries].sort()) {
+    let version = sorted[0]
+    for (const v of sorted) if (v.from <= from) version = v
+    out.push(version.tariffPriced ? { ...version, from, serviceCharge: priceOn(rows, types, from)?.serviceCharge ?? null } : { ...version, from })
+  }
+  return out
 }
 
 /** The fixed fee tariff that applies: the feature's, else its service's or number's, else its customer's. */

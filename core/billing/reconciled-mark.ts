@@ -14,7 +14,7 @@ const RULES = 'rules-3'
 // types and not listed here fails to compile, instead of being left out of the fingerprint;
 // tests/core/billing-reconciled-mark.test.ts checks that each listed field changes the mark.
 export const FEATURE_KEYS = ['startDate', 'endDate', 'billToDate', 'interval', 'connectionCharge', 'featureCountCommitted', 'committedTermDate', 'totalFeatureValue', 'serviceTransactionType', 'connectionTransactionType', 'isDropped', 'committedPeak', 'discounts', 'instalments'] as const
-export const VERSION_KEYS = ['from', 'serviceCharge', 'featureCount', 'committed', 'interval', 'newLayout', 'series', 'mode'] as const
+export const VERSION_KEYS = ['from', 'serviceCharge', 'featureCount', 'committed', 'interval', 'newLayout', 'tariffPriced', 'series', 'mode'] as const
 export const CUTOFF_KEYS = ['cutoff', 'chargeable'] as const
 type Exhaustive<T, K extends readonly (keyof T)[]> = Exclude<keyof T, K[number]> extends never ? true : false
 const exhaustive: [Exhaustive<BillingFeature, typeof FEATURE_KEYS>, Exhaustive<ChargeVersion, typeof VERSION_KEYS>, Exhaustive<BillingCutoff, typeof CUTOFF_KEYS>] = [true, true, true]
@@ -72,6 +72,7 @@ export function reconciledMark(f: BillingFeature, history: ChargeHistory, at: Bi
     if (h.interval === undefined) mix(UNSET)
     else text(h.interval)
     mix(h.newLayout ? TRUE : FALSE)
+    mix(h.tariffPriced ? TRUE : FALSE)
     count(h.series)
     text(h.mode)
   }

@@ -43,6 +43,7 @@ const otherVersion: { [K in keyof ChargeVersion]-?: ChargeVersion[K][] } = {
   committed: [3, null, undefined],
   interval: ['Quarterly', undefined],
   newLayout: [true],
+  tariffPriced: [true],
   series: [1],
   mode: ['delta', 'add'],
 }

@@ -222,5 +222,21 @@ for (const target of activeTargets()) {
       ['2026-03-15', '2026-03-31', 6.03],
     ])
   })
+  test('a feature priced by its fixed fee tariff keeps following the tariff after a PATCH of its count', async ({ h }) => {
+    h.clock.set('2026-01-01T10:00:00Z')
+    const t = (await h.request('POST', '/fixedFeeTariffs', { name: 'Followed rental' })).body.id
+    await h.request('POST', `/fixedFeeTariffs/${t}/fixedFeeTariffDetails`, { description: 'Rental', serviceCharge: 10 })
+    const c = await newCustomer(h)
+    const f = await newFeature(h, c, { startDate: '2026-01-01', serviceChargeInterval: 'Monthly', fixedFeeTariff: 'Followed rental' })
+    await bill(h, '2026-01-01')
+    h.clock.set('2026-01-20T10:00:00Z')
+    const after = await patch(h, f, { featureCount: 2 })
+    assert.equal([after.serviceCharge, after.featureCount, after.lastUpdatedDate], [null, 2, '2026-02-01'])
+    const raised = await h.request('POST', `/fixedFeeTariffs/${t}/applyIncrease`, { increasePercent: 10, increaseScope: 'recurringOnly', increaseEffectiveDate: '2026-03-01' })
+    assert.is(raised.status, 200, JSON.stringify(raised.body))
+    await bill(h, '2026-03-01')
+    // January 1 × 10.00; February 2 × 10.00; March 2 × 11.00 (the tariff's price from 1 March).
+    assert.equal((await ledgerOf(h, f)).map((x) => x[3]), [10, 20, 22])
+  })
   test.run()
 }
