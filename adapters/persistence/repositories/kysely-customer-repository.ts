@@ -59,7 +59,9 @@ export class KyselyCustomerRepository extends KyselyResourceRepository {
     const name = `"${OVERDUE_ALERT}"`
     const without = sql`replace(replace(replace(${alerts}, ${sql.lit(`,${name}`)}, ''), ${sql.lit(`${name},`)}, ''), ${sql.lit(name)}, '')`
     const insertBefore = AFTER_OVERDUE.map((next) => sql`when ${alerts} like ${sql.lit(`%"${next}"%`)} then replace(${alerts}, ${sql.lit(`"${next}"`)}, ${sql.lit(`${name},"${next}"`)})`)
-    const withIt = sql`case when ${alerts} like ${sql.lit(`%${name}%`)} then ${alerts} when ${alerts} is null or ${alerts} = '[]' then ${sql.lit(`[${name}]`)} ${sql.join(insertBefore, sql` `)} else replace(${alerts}, ']', ${sql.lit(`,${name}]`)}) end`
+    // Appended by cutting the closing bracket off, not by replacing `]`, which a name may hold.
+    const appended = sql`substr(${alerts}, 1, length(${alerts}) - 1) || ${sql.lit(`,${name}]`)}`
+    const withIt = sql`case when ${alerts} like ${sql.lit(`%${name}%`)} then ${alerts} when ${alerts} is null or ${alerts} = '[]' then ${sql.lit(`[${name}]`)} ${sql.join(insertBefore, sql` `)} else ${appended} end`
     return sql<string>`case when ${limit} is null then ${alerts} when ${this.overdueAmount()} > ${limit} then ${withIt} else ${without} end`
   }
 
