@@ -1,6 +1,6 @@
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { eventually, rawClient, requestHead, stillEstablished } from '../support/raw-http.js'
+import { eventually, queuedToClient, rawClient, requestHead, stillEstablished } from '../support/raw-http.js'
 import { idleInTransaction, serveTarget, type ServedTarget } from '../support/served-target.js'
 import { activeTargets } from '../support/targets.js'
 
@@ -86,6 +86,15 @@ for (const name of activeTargets().filter((t) => t !== 'sqlite-memory')) {
     await inServer.send(bundle.repeat(6))
     assert.ok(await stillEstablished(inServer))
     await eventually('the server lets go of the answers it holds', async () => !(await stillEstablished(inServer)), 15_000)
+    assert.is((await get(s, '/healthz')).status, 200)
+  })
+
+  test('a client that never reads one answer the kernel holds whole is reset at the idle timeout: nothing stays queued for it', async ({ s }) => {
+    // One bundle (1.7 MB) fits in loopback's buffers: the server holds none of it, the kernel all of it.
+    const client = await rawClient(s.port, { read: false })
+    await client.send(requestHead('GET', '/backend/api/v1/docs/swagger-ui-bundle.js'))
+    await eventually('the answer is handed to the kernel', async () => (await queuedToClient(client)) > 0, 5_000)
+    await eventually('nothing stays queued for the client once the connection is idle', async () => (await queuedToClient(client)) === 0, 15_000)
     assert.is((await get(s, '/healthz')).status, 200)
   })
 

@@ -91,3 +91,22 @@ export async function stillEstablished(client: RawClient): Promise<boolean> {
     return cols[1]?.endsWith(`:${hex(local)}`) && cols[2]?.endsWith(`:${hex(remote)}`) && cols[3] === '01'
   })
 }
+
+/**
+ * Bytes the kernel holds to send to `client` on the server's side of its connection (the send
+ * queue of the server's socket, in any state: established, or closing with data still queued).
+ */
+export async function queuedToClient(client: RawClient): Promise<number> {
+  const { readFile } = await import('node:fs/promises')
+  const local = client.socket.localPort
+  const remote = client.socket.remotePort
+  if (local === undefined || remote === undefined) return 0
+  const hex = (port: number) => port.toString(16).toUpperCase().padStart(4, '0')
+  const text = await readFile('/proc/net/tcp', 'utf8')
+  let queued = 0
+  for (const line of text.split('\n')) {
+    const cols = line.trim().split(/\s+/)
+    if (cols[1]?.endsWith(`:${hex(remote)}`) && cols[2]?.endsWith(`:${hex(local)}`)) queued += parseInt(cols[4]?.split(':')[0] ?? '0', 16)
+  }
+  return queued
+}
