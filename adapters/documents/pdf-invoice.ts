@@ -4,6 +4,13 @@ import { billLayouts, breaksBefore, SHADE } from './bill-layouts.js'
 import { registerDocumentFonts } from './fonts.js'
 import { CONTENT_WIDTH, PAGE, PdfSheet } from './pdf-sheet.js'
 import { drawTable, rowHeight } from './pdf-table.js'
+import { drawPaymentDetails, drawSeller } from './pdf-seller.js'
+
+/**
+ * Where the bill-to address goes: 20 mm from the left and 50 mm from the top, inside the window
+ * of a DL or C5 window envelope once the sheet is folded (the print file relies on it, 14.2).
+ */
+export const ADDRESS_WINDOW = { x: 56.7, y: 141.7 } as const
 
 const GREY = '#5a6270'
 
@@ -62,16 +69,18 @@ function drawHeader(sheet: PdfSheet, doc: InvoiceDocument): void {
     sheet.cell(doc.notices.join(' · '), m + half, half, 'right', 42)
     sheet.rule(m, 66, CONTENT_WIDTH, layout.accent, 1.5)
   }
-  let left = 96
+  // The seller above the bill-to block (contract 14.1), which sits in the envelope's window.
+  drawSeller(sheet, doc.seller, m, 76, CONTENT_WIDTH)
+  let left = ADDRESS_WINDOW.y - h
   sheet.use('regular', layout.fontSize - 0.5, GREY)
-  sheet.cell('Bill to', m, half - 10, 'left', left)
+  sheet.cell('Bill to', ADDRESS_WINDOW.x, half - 10, 'left', left)
   left += h
   doc.billTo.forEach((text, i) => {
     sheet.use(i === 0 ? 'bold' : 'regular', layout.fontSize + 1)
-    sheet.cell(text, m, half - 10, 'left', left)
+    sheet.cell(text, ADDRESS_WINDOW.x, half - 10 - (ADDRESS_WINDOW.x - m), 'left', left)
     left += h
   })
-  let right = 96
+  let right = ADDRESS_WINDOW.y - h
   for (const d of doc.details) {
     sheet.use('regular', layout.fontSize, GREY)
     sheet.cell(d.label, m + half, half * 0.42, 'left', right)
@@ -88,7 +97,9 @@ function drawHeader(sheet: PdfSheet, doc: InvoiceDocument): void {
   drawTable(sheet, doc.totals, m + half, half)
   sheet.y = Math.max(afterVat, sheet.y) + h * 0.5
   if (doc.message) drawMessage(sheet, doc.message)
-  sheet.y += h
+  sheet.y += h * 0.5
+  drawPaymentDetails(sheet, doc.seller, m, CONTENT_WIDTH)
+  sheet.y += h * 0.5
 }
 
 /** The invoice message in a shaded box with an accent bar; it may run over several lines. */

@@ -28,6 +28,8 @@ import { KyselyReceivables } from './repositories/kysely-receivables.js'
 import { KyselyChangeLog, SYSTEM_ACTOR } from './repositories/kysely-change-log.js'
 import { KyselyWebhookOutbox } from './repositories/kysely-webhook-outbox.js'
 import type { WebhookOutbox } from '../../core/ports/webhook-outbox.js'
+import type { InvoiceNumbers } from '../../core/ports/invoice-numbers.js'
+import { KyselyInvoiceNumbers } from './repositories/kysely-invoice-numbers.js'
 import type { Actor, ChangeLog } from '../../core/ports/change-log.js'
 import type { Receivables } from '../../core/ports/receivables.js'
 import type { CreditControl } from '../../core/ports/credit-control.js'
@@ -90,6 +92,7 @@ export class KyselyStore implements Store {
   readonly webhookOutbox: WebhookOutbox
   readonly creditControl: CreditControl
   readonly terms: TermSchedule
+  readonly invoiceNumbers: InvoiceNumbers
   private readonly bulkWrites?: BulkWrites
   private readonly pipelinedWrites?: BulkWrites
   private readonly readsBeside?: Db
@@ -130,6 +133,7 @@ export class KyselyStore implements Store {
     this.webhookOutbox = new KyselyWebhookOutbox(db, dialect)
     this.creditControl = new KyselyCreditControl(db, dialect)
     this.terms = new KyselyTermSchedule(db, dialect)
+    this.invoiceNumbers = new KyselyInvoiceNumbers(db, dialect)
   }
 
   get contacts(): ContactRepository {

@@ -22,6 +22,7 @@ import type { Schedules } from './jobs.js'
 import type { Logger } from './logger.js'
 import { serviceBindings, type SchedulerFactory } from './service-bindings.js'
 import { TYPES } from './tokens.js'
+import { numberEarlierInvoices } from '../../core/numbering/number-invoices.js'
 
 export interface PlatformConfig {
   /** `sqlite:<file>`, `sqlite::memory:` or `postgres://…`; required unless `kysely` is given. */
@@ -106,6 +107,8 @@ export async function openPlatform(config: PlatformConfig): Promise<Platform> {
   const container = new Container({ defaultScope: 'Singleton' })
   container.load(coreBindings(config, database), serviceBindings(config))
   const get = <T>(token: symbol) => container.get<T>(token)
+  // Invoices raised before invoice numbers existed get theirs once, in the presets' format (contract 14.1).
+  if (!config.skipMigrations) await numberEarlierInvoices(get<PlatformContext>(TYPES.PlatformContext))
   return {
     get context() {
       return get<PlatformContext>(TYPES.PlatformContext)

@@ -13,6 +13,7 @@ import { cycleDue, cycleSkips, invoiceDueDate, overdueDateOf } from './invoice-t
 import { vatOn } from './vat.js'
 import type { Stamp } from '../dates/stamp.js'
 import type { RunCustomer } from './run-fields.js'
+import { numberInvoices } from '../numbering/number-invoices.js'
 
 /** The finalBillDate of a customer in final bill, else null. */
 const finalBillOf = (customer: RunCustomer): DateOnly | null => (customer.isFinalBill ? customer.finalBillDate : null)
@@ -188,7 +189,8 @@ export async function raiseInvoices(
     }
     raise(customer, [], inserted, net, vat, false)
   }
-  const raised = await store.ledger.raiseInvoices(invoices, run.id, rows)
+  // Numbered in the batch's transaction, from one counter (contract 14.1: no gap, no repeat).
+  const raised = await store.ledger.raiseInvoices(await numberInvoices(ctx, store, invoices), run.id, rows)
   // The writes after the invoices wait behind them at the database, not here: the caller plans
   // its next batch meanwhile, and `written` settles with them all (see `RaisedInvoices`).
   const after = (async () => {

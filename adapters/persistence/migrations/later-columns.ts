@@ -18,6 +18,7 @@ export const laterColumns: Readonly<Record<string, Partial<Record<ResourceName, 
     numbers: ['numberKey', 'CDRNumberKey', 'CDRNumber2Key', 'CDRNumber3Key', 'CDRNumber4Key'],
     calls: ['allowanceSeconds', 'origination', 'recorded'],
   },
+  '0022-invoice-delivery': { invoices: ['invoiceNumber', 'sentDate'] },
 }
 
 /** The columns of a resource that a later migration adds. */

@@ -23,6 +23,7 @@ import * as m0018 from './0018-allowances.js'
 import * as m0019 from './0019-billing-run-partitions.js'
 import * as m0020 from './0020-rating-lookup-indexes.js'
 import * as m0021 from './0021-held-credits.js'
+import * as m0022 from './0022-invoice-delivery.js'
 
 type Step = { up(db: AnyDb, dialect: DatabaseDialect): Promise<void> }
 
@@ -49,6 +50,7 @@ const steps: Record<string, Step> = {
   '0019-billing-run-partitions': m0019,
   '0020-rating-lookup-indexes': m0020,
   '0021-held-credits': m0021,
+  '0022-invoice-delivery': m0022,
 }
 
 /**
