@@ -30,6 +30,8 @@ import { KyselyWebhookOutbox } from './repositories/kysely-webhook-outbox.js'
 import type { WebhookOutbox } from '../../core/ports/webhook-outbox.js'
 import type { InvoiceNumbers } from '../../core/ports/invoice-numbers.js'
 import { KyselyInvoiceNumbers } from './repositories/kysely-invoice-numbers.js'
+import type { InvoiceOutbox } from '../../core/ports/invoice-outbox.js'
+import { KyselyInvoiceOutbox } from './repositories/kysely-invoice-outbox.js'
 import type { Actor, ChangeLog } from '../../core/ports/change-log.js'
 import type { Receivables } from '../../core/ports/receivables.js'
 import type { CreditControl } from '../../core/ports/credit-control.js'
@@ -93,6 +95,7 @@ export class KyselyStore implements Store {
   readonly creditControl: CreditControl
   readonly terms: TermSchedule
   readonly invoiceNumbers: InvoiceNumbers
+  readonly invoiceOutbox: InvoiceOutbox
   private readonly bulkWrites?: BulkWrites
   private readonly pipelinedWrites?: BulkWrites
   private readonly readsBeside?: Db
@@ -134,6 +137,7 @@ export class KyselyStore implements Store {
     this.creditControl = new KyselyCreditControl(db, dialect)
     this.terms = new KyselyTermSchedule(db, dialect)
     this.invoiceNumbers = new KyselyInvoiceNumbers(db, dialect)
+    this.invoiceOutbox = new KyselyInvoiceOutbox(db, dialect)
   }
 
   get contacts(): ContactRepository {

@@ -16,9 +16,12 @@ export async function openFromEnv(config: EnvConfig, logger: Logger): Promise<Pl
     requestTimeoutMs: config.requestTimeoutMs,
     keyCacheMs: config.keyCacheMs,
     metricsPublic: config.metricsPublic,
+    smtpUrl: config.smtpUrl,
+    mailDir: config.mailDir,
   })
   if (!config.drPassword) {
     logger.info({ reason: 'BILLING_DR_PASSWORD is not set: disaster-recovery archives are not generated' }, 'archives-disabled')
   }
+  logger.info({ mail: platform.mailer.description }, 'invoice-mail')
   return platform
 }

@@ -23,6 +23,7 @@ import type { Logger } from './logger.js'
 import { serviceBindings, type SchedulerFactory } from './service-bindings.js'
 import { TYPES } from './tokens.js'
 import { numberEarlierInvoices } from '../../core/numbering/number-invoices.js'
+import type { InvoiceMailer } from '../../core/ports/invoice-mailer.js'
 
 export interface PlatformConfig {
   /** `sqlite:<file>`, `sqlite::memory:` or `postgres://…`; required unless `kysely` is given. */
@@ -62,6 +63,12 @@ export interface PlatformConfig {
   readonly keyCacheMs?: number
   /** METRICS_PUBLIC=true: `GET /metrics` answers without a key. */
   readonly metricsPublic?: boolean
+  /** BILLING_SMTP_URL: invoice emails over SMTP; without it `.eml` files under `mailDir` (contract 14.2). */
+  readonly smtpUrl?: string | null
+  /** BILLING_MAIL_DIR (default ./data/mail). */
+  readonly mailDir?: string
+  /** Sends invoice emails (tests, embedders); default from `smtpUrl` / `mailDir`. */
+  readonly mailer?: InvoiceMailer
 }
 
 /** Settings of a scheduler; `onJobEnd` replaces the job log line (metrics still count the run). */
@@ -71,6 +78,8 @@ export interface SchedulerSettings {
   readonly onJobEnd?: (entry: JobLogEntry) => void
   /** Webhook delivery timing (tests shorten a webhook's lease); the sender is the platform's own unless given. */
   readonly webhooks?: Partial<Omit<WebhookDelivery, 'leases'>>
+  /** How long a claimed invoice delivery stays with its worker (default 10 minutes). */
+  readonly invoiceDeliveryLeaseMs?: number
 }
 
 /** A running platform: what the server, the worker and the library resolve from its container. */
@@ -83,6 +92,8 @@ export interface Platform {
   readonly logger: Logger
   readonly metrics: PrometheusMetrics
   readonly readiness: Readiness
+  /** Where invoice emails go (contract 14.2). */
+  readonly mailer: InvoiceMailer
   /** A scheduler for the platform's jobs (not started). */
   createScheduler(settings?: SchedulerSettings): Scheduler
   close(): Promise<void>
@@ -130,6 +141,9 @@ export async function openPlatform(config: PlatformConfig): Promise<Platform> {
     },
     get readiness() {
       return get<Readiness>(TYPES.Readiness)
+    },
+    get mailer() {
+      return get<InvoiceMailer>(TYPES.Mailer)
     },
     database,
     createScheduler: (settings) => get<SchedulerFactory>(TYPES.SchedulerFactory)(settings),

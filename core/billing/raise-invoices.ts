@@ -14,6 +14,7 @@ import { vatOn } from './vat.js'
 import type { Stamp } from '../dates/stamp.js'
 import type { RunCustomer } from './run-fields.js'
 import { numberInvoices } from '../numbering/number-invoices.js'
+import { recordDeliveries } from '../delivery/record-deliveries.js'
 
 /** The finalBillDate of a customer in final bill, else null. */
 const finalBillOf = (customer: RunCustomer): DateOnly | null => (customer.isFinalBill ? customer.finalBillDate : null)
@@ -199,6 +200,8 @@ export async function raiseInvoices(
     // Announced in the batch's transaction (contract 12: an outbox), from the rows just written:
     // the database writing each invoice's JSON again took twice as long (bench/RESULTS.md).
     await appendEvents(store, ctx.clock, 'invoice.raised', ctx.resources.get('invoices')!, raised.invoices)
+    // Their deliveries too (contract 14.2: an outbox), for the invoice-delivery job.
+    await recordDeliveries(store, raised.invoices, new Map(due.map((c) => [c.id, c])), now)
   })()
   const written = Promise.all([raised.written, after]).then(() => undefined)
   // Failed, it is thrown where the caller awaits it; a rejection nobody awaits yet would end the process.
