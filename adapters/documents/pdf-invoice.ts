@@ -19,8 +19,18 @@ const GREY = '#5a6270'
  * Sans embedded (subset) so that it prints the same everywhere. Sheets carry "page n of m".
  */
 export async function renderInvoicePdf(doc: InvoiceDocument): Promise<Uint8Array> {
+  return renderInvoicesPdf([doc], { title: doc.title })
+}
+
+/**
+ * Several invoices in one PDF (a billing run's print file, contract 14.2): each starts on a new
+ * sheet of paper, so a document that ends on an odd page is followed by a blank one (printed
+ * double-sided, the next invoice would otherwise be on the back of the last one's sheet); each
+ * keeps its own "page n of m" and its address where an envelope's window shows it.
+ */
+export async function renderInvoicesPdf(docs: readonly InvoiceDocument[], options: { title: string; sheets?: boolean }): Promise<Uint8Array> {
   // `font: null`: no default Helvetica is loaded (and parsed) for a document that never uses it.
-  const pdf = new PDFDocument({ size: 'A4', margin: 0, bufferPages: true, font: null as unknown as string, info: { Title: doc.title, Creator: 'telco-billing' } })
+  const pdf = new PDFDocument({ size: 'A4', margin: 0, bufferPages: true, autoFirstPage: false, font: null as unknown as string, info: { Title: options.title, Creator: 'telco-billing' } })
   const chunks: Buffer[] = []
   pdf.on('data', (chunk: Buffer) => chunks.push(chunk))
   const ended = new Promise<void>((resolve, reject) => {
@@ -28,7 +38,22 @@ export async function renderInvoicePdf(doc: InvoiceDocument): Promise<Uint8Array
     pdf.on('error', reject)
   })
   registerDocumentFonts(pdf)
-  const sheet = new PdfSheet(pdf, billLayouts[doc.style])
+  if (docs.length === 0) pdf.addPage()
+  docs.forEach((doc, i) => {
+    if (i > 0 && options.sheets && pdf.bufferedPageRange().count % 2 === 1) pdf.addPage()
+    const first = pdf.bufferedPageRange().count
+    const sheet = new PdfSheet(pdf, billLayouts[doc.style])
+    sheet.newPage()
+    drawInvoice(sheet, doc)
+    drawFooters(sheet, doc, first)
+  })
+  pdf.end()
+  await ended
+  return Buffer.concat(chunks)
+}
+
+/** One invoice from the top of a new sheet. */
+function drawInvoice(sheet: PdfSheet, doc: InvoiceDocument): void {
   drawHeader(sheet, doc)
   doc.sections.forEach((section, i) => {
     const h = rowHeight(sheet)
@@ -44,10 +69,6 @@ export async function renderInvoicePdf(doc: InvoiceDocument): Promise<Uint8Array
     }
     for (const table of section.tables) drawTable(sheet, table, undefined, undefined, section.title)
   })
-  drawFooters(sheet, doc)
-  pdf.end()
-  await ended
-  return Buffer.concat(chunks)
 }
 
 /** Letterhead, bill-to and details, totals with VAT by rate, and the message: the first sheet's top. */
@@ -117,10 +138,10 @@ function drawMessage(sheet: PdfSheet, message: string): void {
   sheet.y += height
 }
 
-/** "Invoice 42 · account ACC-1 · page 2 of 5" at the foot of every sheet. */
-function drawFooters(sheet: PdfSheet, doc: InvoiceDocument): void {
+/** "Invoice 42 · account ACC-1 · page 2 of 5" at the foot of every sheet of the document from page `first`. */
+function drawFooters(sheet: PdfSheet, doc: InvoiceDocument, first: number): void {
   const { pdf } = sheet
-  const range = pdf.bufferedPageRange()
+  const range = { start: first, count: pdf.bufferedPageRange().count - first }
   const account = doc.details.find((d) => d.label === 'Account number')?.value
   for (let i = 0; i < range.count; i++) {
     pdf.switchToPage(range.start + i)

@@ -2,7 +2,7 @@ import type { Customer, Invoice } from '../fields/entity.js'
 import { displayDate, displayMoney } from '../documents/display.js'
 import { ZERO } from '../money/money.js'
 import type { Seller } from '../presets/seller.js'
-import type { BillType } from './delivery-lists.js'
+import type { BillType } from '../presets/delivery-lists.js'
 
 /** What an email of a bill type attaches (contract 14.2). */
 export const attachmentsOf: Readonly<Record<BillType, readonly ('pdf' | 'csv')[]>> = {

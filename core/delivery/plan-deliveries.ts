@@ -1,6 +1,6 @@
 import type { Customer, Invoice } from '../fields/entity.js'
 import type { ContactCopy, NewDelivery } from '../ports/invoice-outbox.js'
-import { billTypes, type BillType } from './delivery-lists.js'
+import { billTypes, type BillType } from '../presets/delivery-lists.js'
 
 /** What deciding a customer's deliveries reads of it (a billing run reads these fields too). */
 export type DeliveryCustomer = Pick<Customer, 'id' | 'email' | 'emailBillType' | 'postBillType' | 'faxBillType' | 'GDPRPECRConsentGiven'>

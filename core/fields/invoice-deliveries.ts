@@ -1,7 +1,7 @@
 import { allReadOnly, idField, stampFields } from './common.js'
 import { field, num, ref, stamp, text } from './field.js'
 import { defineResource } from './resource.js'
-import { billTypes, deliveryChannels, invoiceDeliveryStatuses } from '../delivery/delivery-lists.js'
+import { billTypes, deliveryChannels, invoiceDeliveryStatuses } from '../presets/delivery-lists.js'
 
 /**
  * One invoice to one recipient on one channel (contract 14.2: `GET /invoices/<id>/deliveries/`),

@@ -1,5 +1,5 @@
 import type { Stamp } from '../dates/stamp.js'
-import type { BillType, DeliveryChannel, InvoiceDeliveryStatus } from '../delivery/delivery-lists.js'
+import type { BillType, DeliveryChannel, InvoiceDeliveryStatus } from '../presets/delivery-lists.js'
 
 /** A delivery to record: one recipient on one channel (contract 14.2). */
 export interface NewDelivery {

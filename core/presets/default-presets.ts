@@ -1,4 +1,4 @@
-import { billTypes, deliveryChannels, invoiceDeliveryStatuses } from '../delivery/delivery-lists.js'
+import { billTypes, deliveryChannels, invoiceDeliveryStatuses } from './delivery-lists.js'
 import {
   baseTypes,
   billingCycles,

@@ -4,7 +4,7 @@ import { discountPlansFile, mergeDiscountPlans, type DiscountPlanMaps } from './
 import { engineLists } from './engine-lists.js'
 import { mergeProductMaps, productMapsFile, type ProductMaps } from './product-maps.js'
 import { defaultSeller, SellerFile, type Seller } from './seller.js'
-import { DEFAULT_INVOICE_NUMBER_FORMAT, invoiceNumberFormatProblem } from '../numbering/invoice-number.js'
+import { DEFAULT_INVOICE_NUMBER_FORMAT, invoiceNumberFormatProblem } from './invoice-number-format.js'
 
 export const paymentLinkTypes = ['cardPayment', 'directDebitSetup'] as const
 /** The kinds of payment link a provider can make. */

@@ -1,9 +1,11 @@
 import { sql } from 'kysely'
 import type { Stamp } from '../../../core/dates/stamp.js'
-import type { BillType, DeliveryChannel } from '../../../core/delivery/delivery-lists.js'
+import type { BillType, DeliveryChannel } from '../../../core/presets/delivery-lists.js'
 import type { ClaimedDelivery, ContactCopy, InvoiceOutbox, NewDelivery } from '../../../core/ports/invoice-outbox.js'
 import type { DatabaseDialect } from '../dialect/dialect.js'
 import type { Db } from '../schema/tables.js'
+import { catalogue } from '../../../core/fields/catalogue.js'
+import { columnType } from '../schema/columns.js'
 
 const CHUNK = 500
 
@@ -43,19 +45,30 @@ export class KyselyInvoiceOutbox implements InvoiceOutbox {
   }
 
   async record(deliveries: readonly NewDelivery[], now: Stamp): Promise<void> {
-    const rows = deliveries.map((d) => ({
-      invoiceID: this.dialect.encodeId(d.invoiceID),
-      customerID: this.dialect.encodeId(d.customerID),
-      contactID: d.contactID === null ? null : this.dialect.encodeId(d.contactID),
-      channel: d.channel,
-      recipient: d.recipient,
-      billType: d.billType,
-      status: d.status,
-      attempts: 0,
-      createdStamp: now,
-      updatedStamp: now,
+    // A billing run records one or more a customer: the bulk insert of the ledger's rows, not
+    // an object per row through the query builder.
+    const d = this.dialect
+    const rows = deliveries.map((x) => [
+      d.encodeId(x.invoiceID),
+      d.encodeId(x.customerID),
+      x.contactID === null ? null : d.encodeId(x.contactID),
+      x.channel,
+      x.recipient,
+      x.billType,
+      x.status,
+      0,
+      now,
+      now,
+    ])
+    await d.bulkInsert(this.db, 'invoice_deliveries', this.columns(), rows)
+  }
+
+  private columns() {
+    const byName = catalogue.invoiceDeliveries.byName
+    return ['invoiceID', 'customerID', 'contactID', 'channel', 'recipient', 'billType', 'status', 'attempts', 'createdStamp', 'updatedStamp'].map((name) => ({
+      name,
+      type: columnType(byName.get(name)!, this.dialect),
     }))
-    for (let i = 0; i < rows.length; i += CHUNK) await this.db.insertInto('invoice_deliveries').values(rows.slice(i, i + CHUNK)).execute()
   }
 
   async claim(now: Stamp, leaseUntil: Stamp, limit: number): Promise<ClaimedDelivery[]> {
