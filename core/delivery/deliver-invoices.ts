@@ -46,7 +46,7 @@ export async function deliverInvoices(ctx: Ctx, sending: InvoiceSending, options
   for (;;) {
     if (options.signal?.aborted) return outcome
     const now = ctx.clock.now()
-    const claimed = await ctx.store.transaction((s) => s.invoiceOutbox.claim(now, toStamp(ms(now) + leaseMs), options.batch ?? 50))
+    const claimed = await ctx.store.transaction((s) => s.invoiceOutbox.claim(now, toStamp(ms(now) + leaseMs), options.batch ?? 10))
     if (claimed.length === 0) return outcome
     for (const delivery of claimed) {
       try {

@@ -138,6 +138,20 @@ for (const target of activeTargets()) {
     assert.ok(events.includes(`invoice.delivery_failed:${other.id}`))
   })
 
+  test('a claim takes at most its limit, oldest first, and not again before its lease lapses', async ({ h }) => {
+    const store = h.platform.context.store
+    const at = (s: string) => s as never
+    await store.invoiceOutbox.record(Array.from({ length: 25 }, (_, i) => ({ invoiceID: String(i + 1), customerID: '1', contactID: null, channel: 'email' as const, recipient: 'a@example.com', billType: 'PDF' as const, status: 'Pending' as const })), at('2026-02-01T09:00:00.000Z'))
+    const claim = () => store.transaction((s) => s.invoiceOutbox.claim(at('2026-02-01T09:00:00.000Z'), at('2026-02-01T09:10:00.000Z'), 10))
+    const first = await claim()
+    const second = await claim()
+    const third = await claim()
+    assert.equal([first.length, second.length, third.length], [10, 10, 5])
+    assert.is(new Set([...first, ...second, ...third].map((d) => d.id)).size, 25, 'no delivery claimed twice')
+    assert.equal((await claim()).length, 0)
+    assert.ok(first.every((d) => d.attempts === 1))
+  })
+
   test('resend queues another email, to another address if given; not for a suppressed invoice', async ({ h, sink }) => {
     const c = await customer(h, 'S-1', { email: 'first@example.com', emailBillType: 'PDF' })
     await bill(h)

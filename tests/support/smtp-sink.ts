@@ -4,9 +4,9 @@ import { SMTPServer } from 'smtp-server'
 
 /**
  * A real SMTP server on 127.0.0.1 for a suite (smtp-server), keeping each message it accepts as
- * mailparser reads it. `refuse` makes it answer 451 to the next messages until set back.
+ * mailparser reads it (after `delayMs`, a slow server). `refuse` makes it answer 451 to the next messages until set back.
  */
-export async function startSmtpSink() {
+export async function startSmtpSink(options: { delayMs?: number } = {}) {
   const received: ParsedMail[] = []
   const state = { refuse: false, seen: 0 }
   const server = new SMTPServer({
@@ -19,6 +19,7 @@ export async function startSmtpSink() {
       stream.on('end', async () => {
         state.seen++
         if (state.refuse) return callback(Object.assign(new Error('try again later'), { responseCode: 451 }))
+        if (options.delayMs) await new Promise((r) => setTimeout(r, options.delayMs))
         received.push(await simpleParser(Buffer.concat(chunks)))
         callback(null, `queued as Q${received.length}`)
       })

@@ -80,12 +80,16 @@ export class KyselyInvoiceOutbox implements InvoiceOutbox {
       .orderBy('id')
       .limit(limit)
     // Two workers claiming at once take different rows (Postgres); SQLite's writes take turns.
-    const locked = this.dialect.rowLocks ? due.forUpdate().skipLocked() : due
+    // Read first, then updated by ID: as a subquery of the UPDATE, Postgres ran the locking
+    // SELECT again for rows it rechecked and claimed every due row, not `limit` (a test claimed
+    // 30 of 30 with a limit of 10).
+    const ids = (await (this.dialect.rowLocks ? due.forUpdate().skipLocked() : due).execute()).map((r) => r.id)
+    if (ids.length === 0) return []
     const rows = await this.db
       .updateTable('invoice_deliveries')
       .set((eb) => ({ attempts: eb('attempts', '+', 1), nextAttemptStamp: leaseUntil, updatedStamp: now }))
-      .where('id', 'in', locked)
-      // Checked again on the row itself: a claim another worker committed meanwhile is not taken twice.
+      .where('id', 'in', ids)
+      // Checked again on the rows: another connection's claim committed since the read is not taken twice.
       .where('status', '=', 'Pending')
       .where((eb) => eb.or([eb('nextAttemptStamp', 'is', null), eb('nextAttemptStamp', '<=', now)]))
       .returning(['id', 'invoiceID', 'customerID', 'channel', 'recipient', 'billType', 'attempts', 'createdStamp'])
