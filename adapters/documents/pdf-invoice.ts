@@ -78,11 +78,12 @@ function drawHeader(sheet: PdfSheet, doc: InvoiceDocument): void {
   const half = CONTENT_WIDTH / 2
   const h = rowHeight(sheet)
   if (layout.letterhead === 'band') {
-    sheet.box(0, 0, PAGE.width, 78, layout.accent)
+    // Ends above the seller block (contract 14.1).
+    sheet.box(0, 0, PAGE.width, 64, layout.accent)
     sheet.use('bold', 22, '#ffffff')
-    sheet.cell('INVOICE', m, half, 'left', 28)
+    sheet.cell('INVOICE', m, half, 'left', 22)
     sheet.use('regular', 10, '#ffffff')
-    sheet.cell(doc.notices.join(' · '), m + half, half, 'right', 36)
+    sheet.cell(doc.notices.join(' · '), m + half, half, 'right', 30)
   } else {
     sheet.use('bold', 22, layout.accent)
     sheet.cell('INVOICE', m, half, 'left', 34)
@@ -91,7 +92,7 @@ function drawHeader(sheet: PdfSheet, doc: InvoiceDocument): void {
     sheet.rule(m, 66, CONTENT_WIDTH, layout.accent, 1.5)
   }
   // The seller above the bill-to block (contract 14.1), which sits in the envelope's window.
-  drawSeller(sheet, doc.seller, m, 76, CONTENT_WIDTH)
+  drawSeller(sheet, doc.seller, m, 74, CONTENT_WIDTH)
   let left = ADDRESS_WINDOW.y - h
   sheet.use('regular', layout.fontSize - 0.5, GREY)
   sheet.cell('Bill to', ADDRESS_WINDOW.x, half - 10, 'left', left)

@@ -11,7 +11,8 @@ const GREY = '#5a6270'
  */
 export function drawSeller(sheet: PdfSheet, seller: SellerBlock, x: number, y: number, width: number): number {
   const size = sheet.layout.fontSize - 0.5
-  const h = rowHeight(sheet) * 0.95
+  // Tight lines: the block fits between the letterhead and the envelope window below it.
+  const h = size * 1.35
   sheet.use('bold', size + 1.5)
   sheet.cell(seller.name, x, width, 'left', y)
   y += h * 1.15

@@ -119,7 +119,14 @@ export async function openPlatform(config: PlatformConfig): Promise<Platform> {
   container.load(coreBindings(config, database), serviceBindings(config))
   const get = <T>(token: symbol) => container.get<T>(token)
   // Invoices raised before invoice numbers existed get theirs once, in the presets' format (contract 14.1).
-  if (!config.skipMigrations) await numberEarlierInvoices(get<PlatformContext>(TYPES.PlatformContext))
+  if (!config.skipMigrations) {
+    try {
+      await numberEarlierInvoices(get<PlatformContext>(TYPES.PlatformContext))
+    } catch (e) {
+      await database.close()
+      throw e
+    }
+  }
   return {
     get context() {
       return get<PlatformContext>(TYPES.PlatformContext)
