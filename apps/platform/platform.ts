@@ -78,7 +78,7 @@ export interface SchedulerSettings {
   readonly onJobEnd?: (entry: JobLogEntry) => void
   /** Webhook delivery timing (tests shorten a webhook's lease); the sender is the platform's own unless given. */
   readonly webhooks?: Partial<Omit<WebhookDelivery, 'leases'>>
-  /** How long a claimed invoice delivery stays with its worker (default 10 minutes). */
+  /** How long a claimed invoice delivery stays with its worker (default 30 minutes). */
   readonly invoiceDeliveryLeaseMs?: number
 }
 

@@ -23,7 +23,10 @@ export interface InvoiceSending {
 }
 
 export interface SendOptions {
-  /** A claimed delivery stays with this worker this long: longer than any send takes. */
+  /**
+   * A claimed delivery stays with this worker this long (default 30 minutes): longer than a
+   * batch takes even when the server hangs (each message gives up after the mailer's timeouts).
+   */
   readonly leaseMs?: number
   readonly batch?: number
   readonly signal?: AbortSignal
@@ -42,7 +45,7 @@ const ms = (stamp: Stamp): number => Date.parse(stamp)
  */
 export async function deliverInvoices(ctx: Ctx, sending: InvoiceSending, options: SendOptions = {}): Promise<{ sent: number; failed: number; retrying: number }> {
   const outcome = { sent: 0, failed: 0, retrying: 0 }
-  const leaseMs = options.leaseMs ?? 10 * 60_000
+  const leaseMs = options.leaseMs ?? 30 * 60_000
   for (;;) {
     if (options.signal?.aborted) return outcome
     const now = ctx.clock.now()

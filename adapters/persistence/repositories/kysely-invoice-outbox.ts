@@ -79,16 +79,17 @@ export class KyselyInvoiceOutbox implements InvoiceOutbox {
       .where((eb) => eb.or([eb('nextAttemptStamp', 'is', null), eb('nextAttemptStamp', '<=', now)]))
       .orderBy('id')
       .limit(limit)
-    // Two workers claiming at once take different rows (Postgres); SQLite's writes take turns.
-    // Read first, then updated by ID: as a subquery of the UPDATE, Postgres ran the locking
-    // SELECT again for rows it rechecked and claimed every due row, not `limit` (a test claimed
-    // 30 of 30 with a limit of 10).
-    const ids = (await (this.dialect.rowLocks ? due.forUpdate().skipLocked() : due).execute()).map((r) => r.id)
-    if (ids.length === 0) return []
+    // Postgres: the due rows are locked and read (two workers take different rows), then updated
+    // by ID. As a subquery of the UPDATE, Postgres ran the locking SELECT again for rows it
+    // rechecked and claimed every due row, not `limit` (a test claimed 30 of 30 with a limit of
+    // 10). SQLite: one statement, which its single writer runs whole (a read then a write would
+    // fail on a snapshot another process's claim made stale).
+    const ids = this.dialect.rowLocks ? (await due.forUpdate().skipLocked().execute()).map((r) => r.id) : null
+    if (ids?.length === 0) return []
     const rows = await this.db
       .updateTable('invoice_deliveries')
       .set((eb) => ({ attempts: eb('attempts', '+', 1), nextAttemptStamp: leaseUntil, updatedStamp: now }))
-      .where('id', 'in', ids)
+      .where('id', 'in', ids ?? due)
       // Checked again on the rows: another connection's claim committed since the read is not taken twice.
       .where('status', '=', 'Pending')
       .where((eb) => eb.or([eb('nextAttemptStamp', 'is', null), eb('nextAttemptStamp', '<=', now)]))
