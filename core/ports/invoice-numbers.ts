@@ -10,6 +10,6 @@ export interface InvoiceNumbers {
   take(count: number): Promise<bigint>
   /** Invoices raised before numbers existed (none have been since), in ID order. */
   unnumbered(): Promise<{ id: string; invoiceDate: DateOnly }[]>
-  /** Gives invoices their numbers. */
-  assign(numbers: readonly { id: string; invoiceNumber: string }[]): Promise<void>
+  /** Gives earlier invoices their numbers; each counts as sent on its invoice date (it went out before the platform sent any). */
+  assignEarlier(numbers: readonly { id: string; invoiceNumber: string }[]): Promise<void>
 }

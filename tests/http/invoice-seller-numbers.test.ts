@@ -3,6 +3,8 @@ import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import type { DateOnly } from '../../core/dates/date-only.js'
 import { migrate } from '../../adapters/persistence/migrations/migrations.js'
+import { exportSnapshot, type Cell } from '../../adapters/persistence/snapshot/export-snapshot.js'
+import { importSnapshot } from '../../adapters/persistence/snapshot/import-snapshot.js'
 import { openPlatform } from '../../apps/platform/platform.js'
 import { formatInvoiceNumber, sequenceOf } from '../../core/numbering/invoice-number.js'
 import { invoiceNumberFormatProblem } from '../../core/presets/invoice-number-format.js'
@@ -116,6 +118,45 @@ for (const name of activeTargets().filter((t) => t !== 'sqlite-memory')) {
       const invoices = await platform.context.store.repository('invoices').list({ where: [], limit: 10 })
       assert.equal(invoices.map((i) => [i.id, i.invoiceNumber, i.sentDate]), [['3', 'OLD01-2025', '2025-03-01'], ['5', 'OLD02-2025', '2025-05-01'], ['9', 'OLD03-2025', '2025-09-01']])
       assert.is(await platform.context.store.transaction((s) => s.invoiceNumbers.take(2)), 4n, 'the counter is past them')
+    } finally {
+      await platform.close()
+      await target.dispose()
+    }
+  })
+
+  test('an archive from before 0022 restores into a new database; its invoices are numbered at the next start', async () => {
+    const source = openTarget(name)
+    const old = await connectBare(source)
+    const tables: { table: string; records: Cell[][] }[] = []
+    try {
+      await migrate(old, source.schema, '0021-held-credits')
+      await sql`insert into customers (id, "accountNumber", "createdStamp", "updatedStamp") values (1, 'OLD-1', '2025-01-01T00:00:00.000Z', '2025-01-01T00:00:00.000Z')`.execute(old.db)
+      for (const id of [1, 2]) {
+        await sql`insert into billing_runs (id, name, status, "createdStamp", "updatedStamp") values (${id}, 'old', 'Complete', '2025-01-01T00:00:00.000Z', '2025-01-01T00:00:00.000Z')`.execute(old.db)
+        await sql`insert into invoices (id, "customerID", "billingRunID", "invoiceDate", "totalAmount", "createdStamp", "updatedStamp") values (${id}, 1, ${id}, ${`2025-0${id}-01`}, 0, '2025-01-01T00:00:00.000Z', '2025-01-01T00:00:00.000Z')`.execute(old.db)
+      }
+      await exportSnapshot(old, async ({ table, columns, batches }) => {
+        const records: Cell[][] = [[...columns]]
+        for await (const batch of batches) records.push(...batch)
+        tables.push({ table, records })
+      })
+    } finally {
+      await old.close()
+      await source.dispose()
+    }
+    const target = openTarget(name)
+    const fresh = await connectBare(target)
+    try {
+      await migrate(fresh, target.schema)
+      await importSnapshot(fresh, tables.map(({ table, records }) => ({ table, records: async function* () { yield* records } })))
+    } finally {
+      await fresh.close()
+    }
+    const platform = await openPlatform({ databaseUrl: target.databaseUrl, schema: target.schema })
+    try {
+      const invoices = await platform.context.store.repository('invoices').list({ where: [], limit: 10 })
+      assert.equal(invoices.map((i) => [i.id, i.invoiceNumber, i.sentDate]), [['1', 'INV-000001', '2025-01-01'], ['2', 'INV-000002', '2025-02-01']])
+      assert.is(await platform.context.store.transaction((s) => s.invoiceNumbers.take(1)), 3n)
     } finally {
       await platform.close()
       await target.dispose()

@@ -1,4 +1,3 @@
-import { sql } from 'kysely'
 import type { AnyDb } from '../schema/tables.js'
 import { catalogue } from '../../../core/fields/catalogue.js'
 import type { DatabaseDialect } from '../dialect/dialect.js'
@@ -11,14 +10,13 @@ import { laterColumns } from './later-columns.js'
  *
  * The counter is a row updated in the transaction that raises invoices, not a sequence: a
  * sequence keeps the numbers a rolled-back transaction took, and the numbers must have no gap.
- * It starts past the invoices already raised, which keep 1..N: they are numbered in ID order
- * at start, with the presets' format (`numberEarlierInvoices`), which this migration cannot read.
+ * Its row is made by the first number taken, so a new database stays empty for a restore.
+ * Invoices raised before are numbered (1..N in ID order) and counted as sent at the next start,
+ * with the presets' format, which this migration cannot read (`numberEarlierInvoices`); so are
+ * those an archive from before this migration restores.
  */
 export async function up(db: AnyDb, dialect: DatabaseDialect): Promise<void> {
   await addColumns(db, dialect, catalogue.invoices, [...laterColumns['0022-invoice-delivery'].invoices!])
-  // Invoices raised before the platform sent any went out some other way: counted as sent on
-  // their date, or every customer's creditLimitUnsent would count its whole history (10.6).
-  await sql`update invoices set ${sql.ref('sentDate')} = ${sql.ref('invoiceDate')}`.execute(db)
   // No number twice, whatever a bug or a restore may try; unnumbered (earlier) invoices are null.
   await db.schema.createIndex('invoices_number_key').unique().on('invoices').column('invoiceNumber').execute()
   await db.schema
@@ -26,7 +24,6 @@ export async function up(db: AnyDb, dialect: DatabaseDialect): Promise<void> {
     .addColumn('id', 'integer', (c) => c.primaryKey())
     .addColumn('last', dialect.types.bigint, (c) => c.notNull())
     .execute()
-  await sql`insert into invoice_number_sequence (id, last) select 1, count(*) from invoices`.execute(db)
   await createResourceTable(db, dialect, catalogue.invoiceDeliveries)
   await db.schema.createIndex('invoice_deliveries_invoice_idx').on('invoice_deliveries').column('invoiceID').execute()
   await db.schema.createIndex('invoice_deliveries_due_idx').on('invoice_deliveries').columns(['status', 'nextAttemptStamp']).execute()

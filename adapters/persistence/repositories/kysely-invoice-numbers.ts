@@ -13,11 +13,12 @@ export class KyselyInvoiceNumbers implements InvoiceNumbers {
 
   async take(count: number): Promise<bigint> {
     // One statement moves the counter and answers it: Postgres holds the row's lock until the
-    // commit (the next taker waits, then reads the moved value), SQLite its write lock.
+    // commit (the next taker waits, then reads the moved value), SQLite its write lock. The
+    // first ever makes the row (a new database's table is empty, as a restore wants it).
     const row = await this.db
-      .updateTable('invoice_number_sequence')
-      .set({ last: sql`last + ${count}` })
-      .where('id', '=', 1)
+      .insertInto('invoice_number_sequence')
+      .values({ id: 1, last: BigInt(count) as never })
+      .onConflict((oc) => oc.column('id').doUpdateSet({ last: sql`invoice_number_sequence.last + ${count}` }))
       .returning('last')
       .executeTakeFirstOrThrow()
     return this.dialect.decodeBigint(row.last) - BigInt(count) + 1n
@@ -28,7 +29,13 @@ export class KyselyInvoiceNumbers implements InvoiceNumbers {
     return rows.map((r) => ({ id: String(r.id), invoiceDate: r.invoiceDate as DateOnly }))
   }
 
-  async assign(numbers: readonly { id: string; invoiceNumber: string }[]): Promise<void> {
-    for (const n of numbers) await this.db.updateTable('invoices').set({ invoiceNumber: n.invoiceNumber }).where('id', '=', this.dialect.encodeId(n.id)).execute()
+  async assignEarlier(numbers: readonly { id: string; invoiceNumber: string }[]): Promise<void> {
+    for (const n of numbers) {
+      await this.db
+        .updateTable('invoices')
+        .set({ invoiceNumber: n.invoiceNumber, sentDate: sql`coalesce(${sql.ref('sentDate')}, ${sql.ref('invoiceDate')})` })
+        .where('id', '=', this.dialect.encodeId(n.id))
+        .execute()
+    }
   }
 }
