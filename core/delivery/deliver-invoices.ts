@@ -51,7 +51,12 @@ export async function deliverInvoices(ctx: Ctx, sending: InvoiceSending, options
     const now = ctx.clock.now()
     const claimed = await ctx.store.transaction((s) => s.invoiceOutbox.claim(now, toStamp(ms(now) + leaseMs), options.batch ?? 10))
     if (claimed.length === 0) return outcome
-    for (const delivery of claimed) {
+    for (const [i, delivery] of claimed.entries()) {
+      if (options.signal?.aborted) {
+        // Stopping: the rest go back now rather than wait out their claim.
+        await ctx.store.transaction((s) => s.invoiceOutbox.release(claimed.slice(i).map((d) => d.id), ctx.clock.now()))
+        return outcome
+      }
       try {
         const messageID = delivery.channel === 'post' ? 'print file' : (await sendEmail(ctx, sending, delivery)).messageID
         await recordSent(ctx, delivery, messageID)

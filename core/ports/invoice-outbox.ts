@@ -46,6 +46,8 @@ export interface InvoiceOutbox {
    * sending leaves them to be sent again then, never lost.
    */
   claim(now: Stamp, leaseUntil: Stamp, limit: number): Promise<ClaimedDelivery[]>
+  /** Gives claimed deliveries back unsent (a stopping worker): due again at once, the attempt uncounted. */
+  release(ids: readonly string[], now: Stamp): Promise<void>
   /** Marks a claimed delivery sent; false when it was not pending any more (nothing changed). */
   sent(id: string, now: Stamp, messageID: string | null): Promise<boolean>
   /** Records a failed attempt: tried again at `nextAttempt`, or, when null, given up (`Failed`). */

@@ -154,6 +154,9 @@ for (const target of activeTargets()) {
     assert.is(new Set([...first, ...second, ...third].map((d) => d.id)).size, 25, 'no delivery claimed twice')
     assert.equal((await claim()).length, 0)
     assert.ok(first.every((d) => d.attempts === 1))
+    await store.transaction((s) => s.invoiceOutbox.release(first.slice(5).map((d) => d.id), at('2026-02-01T09:00:01.000Z')))
+    const again = await claim()
+    assert.equal(again.map((d) => [d.id, d.attempts]), first.slice(5).map((d) => [d.id, 1]), 'released ones are due again, their attempt uncounted')
   })
 
   test('resend queues another email, to another address if given; not for a suppressed invoice', async ({ h, sink }) => {

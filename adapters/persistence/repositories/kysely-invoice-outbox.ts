@@ -109,6 +109,16 @@ export class KyselyInvoiceOutbox implements InvoiceOutbox {
       .sort((a, b) => Number(a.id) - Number(b.id))
   }
 
+  async release(ids: readonly string[], now: Stamp): Promise<void> {
+    if (ids.length === 0) return
+    await this.db
+      .updateTable('invoice_deliveries')
+      .set((eb) => ({ attempts: eb('attempts', '-', 1), nextAttemptStamp: null, updatedStamp: now }))
+      .where('id', 'in', ids.map((id) => this.dialect.encodeId(id)))
+      .where('status', '=', 'Pending')
+      .execute()
+  }
+
   async sent(id: string, now: Stamp, messageID: string | null): Promise<boolean> {
     const r = await this.db
       .updateTable('invoice_deliveries')
