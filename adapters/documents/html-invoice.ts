@@ -1,5 +1,6 @@
 import type { DocumentRow, DocumentTable, InvoiceDocument } from '../../core/documents/document-model.js'
 import { billLayouts, breaksBefore, RULE, SHADE, type BillLayout } from './bill-layouts.js'
+import { paymentDetailsHtml, sellerCss, sellerHtml } from './html-seller.js'
 
 const escapes: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }
 /** Text made safe for HTML content and attribute values. */
@@ -20,7 +21,9 @@ export function renderInvoiceHtml(doc: InvoiceDocument): string {
     `<body data-style="${esc(doc.style)}"><main class="sheet">`,
     `<header class="letterhead ${layout.letterhead}"><h1>Invoice</h1>`,
     doc.notices.length ? `<p class="notices">${esc(doc.notices.join(' · '))}</p>` : '',
-    '</header><div class="parties"><address class="bill-to"><span class="label">Bill to</span>',
+    '</header>',
+    sellerHtml(doc.seller),
+    '<div class="parties"><address class="bill-to"><span class="label">Bill to</span>',
     doc.billTo.map((line, i) => (i === 0 ? `<strong>${esc(line)}</strong>` : `<span>${esc(line)}</span>`)).join(''),
     '</address><dl class="details">',
     doc.details.map((d) => `<div><dt>${esc(d.label)}</dt><dd>${esc(d.value)}</dd></div>`).join(''),
@@ -29,6 +32,7 @@ export function renderInvoiceHtml(doc: InvoiceDocument): string {
     table(doc.totals, 'totals'),
     '</div>',
     doc.message ? `<aside class="message">${esc(doc.message)}</aside>` : '',
+    paymentDetailsHtml(doc.seller),
   )
   doc.sections.forEach((section, i) => {
     const breaks = breaksBefore(layout, section.page, i) ? ' sheet-break' : ''
@@ -94,6 +98,7 @@ ${l.zebra ? 'tbody tr:nth-child(even){background:var(--shade)}' : ''}
 h2{color:var(--accent);font-size:1.35em;margin:18px 0 8px}
 .note{color:#5a6270}
 footer{margin-top:18px;color:#5a6270;font-size:.85em;text-align:right}
+${sellerCss}
 @media print{body{background:#fff}.sheet{box-shadow:none;margin:0;max-width:none}.sheet-break{break-before:page}tr{break-inside:avoid}}
 `.trim()
 }

@@ -4,6 +4,13 @@ import { billLayouts, breaksBefore, SHADE } from './bill-layouts.js'
 import { registerDocumentFonts } from './fonts.js'
 import { CONTENT_WIDTH, PAGE, PdfSheet } from './pdf-sheet.js'
 import { drawTable, rowHeight } from './pdf-table.js'
+import { drawPaymentDetails, drawSeller } from './pdf-seller.js'
+
+/**
+ * Where the bill-to address goes: 20 mm from the left and 50 mm from the top, inside the window
+ * of a DL or C5 window envelope once the sheet is folded (the print file relies on it, 14.2).
+ */
+export const ADDRESS_WINDOW = { x: 56.7, y: 141.7 } as const
 
 const GREY = '#5a6270'
 
@@ -12,8 +19,18 @@ const GREY = '#5a6270'
  * Sans embedded (subset) so that it prints the same everywhere. Sheets carry "page n of m".
  */
 export async function renderInvoicePdf(doc: InvoiceDocument): Promise<Uint8Array> {
+  return renderInvoicesPdf([doc], { title: doc.title })
+}
+
+/**
+ * Several invoices in one PDF (a billing run's print file, contract 14.2): each starts on a new
+ * sheet of paper, so a document that ends on an odd page is followed by a blank one (printed
+ * double-sided, the next invoice would otherwise be on the back of the last one's sheet); each
+ * keeps its own "page n of m" and its address where an envelope's window shows it.
+ */
+export async function renderInvoicesPdf(docs: readonly InvoiceDocument[], options: { title: string; sheets?: boolean }): Promise<Uint8Array> {
   // `font: null`: no default Helvetica is loaded (and parsed) for a document that never uses it.
-  const pdf = new PDFDocument({ size: 'A4', margin: 0, bufferPages: true, font: null as unknown as string, info: { Title: doc.title, Creator: 'telco-billing' } })
+  const pdf = new PDFDocument({ size: 'A4', margin: 0, bufferPages: true, autoFirstPage: false, font: null as unknown as string, info: { Title: options.title, Creator: 'telco-billing' } })
   const chunks: Buffer[] = []
   pdf.on('data', (chunk: Buffer) => chunks.push(chunk))
   const ended = new Promise<void>((resolve, reject) => {
@@ -21,7 +38,22 @@ export async function renderInvoicePdf(doc: InvoiceDocument): Promise<Uint8Array
     pdf.on('error', reject)
   })
   registerDocumentFonts(pdf)
-  const sheet = new PdfSheet(pdf, billLayouts[doc.style])
+  if (docs.length === 0) pdf.addPage()
+  docs.forEach((doc, i) => {
+    if (i > 0 && options.sheets && pdf.bufferedPageRange().count % 2 === 1) pdf.addPage()
+    const first = pdf.bufferedPageRange().count
+    const sheet = new PdfSheet(pdf, billLayouts[doc.style])
+    sheet.newPage()
+    drawInvoice(sheet, doc)
+    drawFooters(sheet, doc, first)
+  })
+  pdf.end()
+  await ended
+  return Buffer.concat(chunks)
+}
+
+/** One invoice from the top of a new sheet. */
+function drawInvoice(sheet: PdfSheet, doc: InvoiceDocument): void {
   drawHeader(sheet, doc)
   doc.sections.forEach((section, i) => {
     const h = rowHeight(sheet)
@@ -37,10 +69,6 @@ export async function renderInvoicePdf(doc: InvoiceDocument): Promise<Uint8Array
     }
     for (const table of section.tables) drawTable(sheet, table, undefined, undefined, section.title)
   })
-  drawFooters(sheet, doc)
-  pdf.end()
-  await ended
-  return Buffer.concat(chunks)
 }
 
 /** Letterhead, bill-to and details, totals with VAT by rate, and the message: the first sheet's top. */
@@ -50,11 +78,12 @@ function drawHeader(sheet: PdfSheet, doc: InvoiceDocument): void {
   const half = CONTENT_WIDTH / 2
   const h = rowHeight(sheet)
   if (layout.letterhead === 'band') {
-    sheet.box(0, 0, PAGE.width, 78, layout.accent)
+    // Ends above the seller block (contract 14.1).
+    sheet.box(0, 0, PAGE.width, 64, layout.accent)
     sheet.use('bold', 22, '#ffffff')
-    sheet.cell('INVOICE', m, half, 'left', 28)
+    sheet.cell('INVOICE', m, half, 'left', 22)
     sheet.use('regular', 10, '#ffffff')
-    sheet.cell(doc.notices.join(' · '), m + half, half, 'right', 36)
+    sheet.cell(doc.notices.join(' · '), m + half, half, 'right', 30)
   } else {
     sheet.use('bold', 22, layout.accent)
     sheet.cell('INVOICE', m, half, 'left', 34)
@@ -62,16 +91,18 @@ function drawHeader(sheet: PdfSheet, doc: InvoiceDocument): void {
     sheet.cell(doc.notices.join(' · '), m + half, half, 'right', 42)
     sheet.rule(m, 66, CONTENT_WIDTH, layout.accent, 1.5)
   }
-  let left = 96
+  // The seller above the bill-to block (contract 14.1), which sits in the envelope's window.
+  drawSeller(sheet, doc.seller, m, 74, CONTENT_WIDTH)
+  let left = ADDRESS_WINDOW.y - h
   sheet.use('regular', layout.fontSize - 0.5, GREY)
-  sheet.cell('Bill to', m, half - 10, 'left', left)
+  sheet.cell('Bill to', ADDRESS_WINDOW.x, half - 10, 'left', left)
   left += h
   doc.billTo.forEach((text, i) => {
     sheet.use(i === 0 ? 'bold' : 'regular', layout.fontSize + 1)
-    sheet.cell(text, m, half - 10, 'left', left)
+    sheet.cell(text, ADDRESS_WINDOW.x, half - 10 - (ADDRESS_WINDOW.x - m), 'left', left)
     left += h
   })
-  let right = 96
+  let right = ADDRESS_WINDOW.y - h
   for (const d of doc.details) {
     sheet.use('regular', layout.fontSize, GREY)
     sheet.cell(d.label, m + half, half * 0.42, 'left', right)
@@ -88,7 +119,9 @@ function drawHeader(sheet: PdfSheet, doc: InvoiceDocument): void {
   drawTable(sheet, doc.totals, m + half, half)
   sheet.y = Math.max(afterVat, sheet.y) + h * 0.5
   if (doc.message) drawMessage(sheet, doc.message)
-  sheet.y += h
+  sheet.y += h * 0.5
+  drawPaymentDetails(sheet, doc.seller, m, CONTENT_WIDTH)
+  sheet.y += h * 0.5
 }
 
 /** The invoice message in a shaded box with an accent bar; it may run over several lines. */
@@ -106,10 +139,10 @@ function drawMessage(sheet: PdfSheet, message: string): void {
   sheet.y += height
 }
 
-/** "Invoice 42 · account ACC-1 · page 2 of 5" at the foot of every sheet. */
-function drawFooters(sheet: PdfSheet, doc: InvoiceDocument): void {
+/** "Invoice 42 · account ACC-1 · page 2 of 5" at the foot of every sheet of the document from page `first`. */
+function drawFooters(sheet: PdfSheet, doc: InvoiceDocument, first: number): void {
   const { pdf } = sheet
-  const range = pdf.bufferedPageRange()
+  const range = { start: first, count: pdf.bufferedPageRange().count - first }
   const account = doc.details.find((d) => d.label === 'Account number')?.value
   for (let i = 0; i < range.count; i++) {
     pdf.switchToPage(range.start + i)

@@ -28,6 +28,10 @@ import { KyselyReceivables } from './repositories/kysely-receivables.js'
 import { KyselyChangeLog, SYSTEM_ACTOR } from './repositories/kysely-change-log.js'
 import { KyselyWebhookOutbox } from './repositories/kysely-webhook-outbox.js'
 import type { WebhookOutbox } from '../../core/ports/webhook-outbox.js'
+import type { InvoiceNumbers } from '../../core/ports/invoice-numbers.js'
+import { KyselyInvoiceNumbers } from './repositories/kysely-invoice-numbers.js'
+import type { InvoiceOutbox } from '../../core/ports/invoice-outbox.js'
+import { KyselyInvoiceOutbox } from './repositories/kysely-invoice-outbox.js'
 import type { Actor, ChangeLog } from '../../core/ports/change-log.js'
 import type { Receivables } from '../../core/ports/receivables.js'
 import type { CreditControl } from '../../core/ports/credit-control.js'
@@ -98,6 +102,8 @@ export class KyselyStore implements Store {
   readonly webhookOutbox: WebhookOutbox
   readonly creditControl: CreditControl
   readonly terms: TermSchedule
+  readonly invoiceNumbers: InvoiceNumbers
+  readonly invoiceOutbox: InvoiceOutbox
   private readonly bulkWrites?: BulkWrites
   private readonly pipelinedWrites?: BulkWrites
   private readonly readsBeside?: Db
@@ -139,6 +145,8 @@ export class KyselyStore implements Store {
     this.webhookOutbox = new KyselyWebhookOutbox(db, dialect)
     this.creditControl = new KyselyCreditControl(db, dialect, shared.today)
     this.terms = new KyselyTermSchedule(db, dialect)
+    this.invoiceNumbers = new KyselyInvoiceNumbers(db, dialect)
+    this.invoiceOutbox = new KyselyInvoiceOutbox(db, dialect)
   }
 
   get contacts(): ContactRepository {

@@ -7,7 +7,9 @@ import { parentScope } from '../../core/resources/scopes.js'
 import { readInvoiceDocument } from '../../core/documents/read-invoice-document.js'
 import { BillingError } from '../../core/errors.js'
 import { documentFormats, renderInvoice, type DocumentFormat } from '../../adapters/documents/render-invoice.js'
-import { readApi, readPage, shown, shownPage, toPage, type ListParams, type Page, type ReadApi } from './resource-api.js'
+import { actionRunner, readApi, readPage, shown, shownPage, toPage, type ActionRunner, type ListParams, type Page, type ReadApi } from './resource-api.js'
+import { readPrintFile } from '../../core/delivery/print-file.js'
+import { renderInvoicesPdf } from '../../adapters/documents/pdf-invoice.js'
 
 /** The ledger: manual transactions, and every charge the billing writes. */
 export interface TransactionsApi extends ReadApi<'transactions'> {
@@ -35,6 +37,8 @@ export interface BillingRunsApi extends ReadApi<'billingRuns'> {
    * it when it is not started.
    */
   runNext(options?: RunOptions): Promise<RunOutcome | null>
+  /** The run's print file (contract 14.2): one PDF of the invoices of customers with a post bill type, in account number order. */
+  printFile(id: string): Promise<Uint8Array>
 }
 
 /** What `invoices.document` renders: the format, and the customer's short or long page list (default long). */
@@ -54,6 +58,10 @@ export interface InvoicesApi extends ReadApi<'invoices'> {
   document(id: string, options: DocumentOptions<'pdf'>): Promise<Uint8Array>
   document(id: string, options: DocumentOptions<'html'>): Promise<string>
   document(id: string, options: DocumentOptions): Promise<Uint8Array | string>
+  /** One page of the invoice's deliveries (contract 14.2): email, post and fax, with their status and attempts. */
+  deliveries(id: string, params?: ListParams<'invoiceDeliveries'>): Promise<Page<ShownOf<'invoiceDeliveries'>>>
+  /** `resend` (`{}` or `{ email }`) queues another email of the invoice; answers the invoice. */
+  readonly action: ActionRunner<'invoices'>
 }
 
 const transactionParents = { customerID: 'customers', numberID: 'numbers', featureID: 'features' } as const
@@ -76,6 +84,7 @@ export function billingRunsApi(ctx: PlatformContext): BillingRunsApi {
     update: (id, body) => shown('billingRuns', updateBillingRun(ctx, id, body)),
     delete: (id) => shown('billingRuns', deleteBillingRun(ctx, id)),
     runNext: (options) => runNextBillingRun(ctx, options),
+    printFile: async (id) => renderInvoicesPdf(await readPrintFile(ctx, id), { title: `Billing run ${id} print file`, sheets: true }),
   }
 }
 
@@ -92,5 +101,8 @@ export function invoicesApi(ctx: PlatformContext): InvoicesApi {
     listOf: async (customerID, params) =>
       shownPage('invoices', toPage(await readPage(ctx, 'invoices', params, { scope: () => parentScope(ctx.store, 'customers', customerID, 'customerID') }))),
     document: document as InvoicesApi['document'],
+    deliveries: async (id, params) =>
+      shownPage('invoiceDeliveries', toPage(await readPage(ctx, 'invoiceDeliveries', params, { scope: () => parentScope(ctx.store, 'invoices', id, 'invoiceID') }))),
+    action: actionRunner(ctx, 'invoices'),
   }
 }

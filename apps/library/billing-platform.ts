@@ -22,6 +22,8 @@ import { readApi, resourceOf, type ReadApi } from './resource-api.js'
 import { tariffDetailsApi, tariffsApi, type TariffDetailsApi, type TariffsApi } from './tariffs-api.js'
 import { callsApi, usageApi, type CallsApi, type UsageApi } from './usage-api.js'
 import { toWire, type WireExpanded } from './wire.js'
+import type { Seller } from '../../core/presets/seller.js'
+import { checkSmtpUrl } from '../../adapters/delivery/smtp-mailer.js'
 
 /** Preset lists and the settings that go with them, in the shape of a presets file (README, "Preset lists"). */
 export interface PresetSettings {
@@ -35,6 +37,10 @@ export interface PresetSettings {
   readonly portalProfiles?: Readonly<Record<string, readonly PaymentLinkType[]>>
   /** The payment providers and their link URL templates; the first of each link type is used. */
   readonly paymentProviders?: readonly PaymentProvider[]
+  /** Who issues the invoices, printed on every document (contract 14.1); `name` is required. */
+  readonly seller?: { readonly name: string } & Partial<Omit<Seller, 'name'>>
+  /** How invoice numbers are written: `{yyyy}`, `{mm}`, `{seq:N}` (default `INV-{seq:6}`). */
+  readonly invoiceNumberFormat?: string
 }
 
 /** How to open a billing platform inside an application. */
@@ -61,6 +67,10 @@ export interface BillingPlatformOptions {
    * and checked again at each delivery).
    */
   readonly allowPrivateWebhooks?: boolean
+  /** Invoice emails over SMTP (`smtp://` or `smtps://`, as BILLING_SMTP_URL); without it `.eml` files under `mailDir`. */
+  readonly smtpUrl?: string
+  /** Where `.eml` files go without `smtpUrl` (default ./data/mail). */
+  readonly mailDir?: string
 }
 
 /** Settings of the embedded scheduler. */
@@ -143,6 +153,8 @@ export async function createBillingPlatform(options: BillingPlatformOptions): Pr
     paymentLinks: options.paymentLinks,
     logger: options.logger,
     allowPrivateWebhooks: options.allowPrivateWebhooks,
+    smtpUrl: options.smtpUrl ? checkSmtpUrl(options.smtpUrl) : null,
+    mailDir: options.mailDir,
   })
   const ctx = platform.context
   let scheduler: Scheduler | null = null

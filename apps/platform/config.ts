@@ -7,6 +7,7 @@ import { mergePresets, defaultPresets, type Presets } from '../../core/presets/p
 import { checkStandardFeatures } from '../../core/features/standard-feature.js'
 import { readSchedules, type Schedules } from './jobs.js'
 import { LOG_LEVELS } from './logger.js'
+import { checkSmtpUrl } from '../../adapters/delivery/smtp-mailer.js'
 
 /** Settings from the environment (contract 1). */
 export interface EnvConfig {
@@ -41,6 +42,10 @@ export interface EnvConfig {
   readonly allowPrivateWebhooks: boolean
   /** The jobs' schedules, checked (BILLING_SCHEDULE_*, BILLING_BATCH_*). */
   readonly schedules: Schedules
+  /** BILLING_SMTP_URL: where invoice emails go (contract 14.2); null writes .eml files instead. */
+  readonly smtpUrl: string | null
+  /** BILLING_MAIL_DIR (default ./data/mail): where .eml files go without SMTP. */
+  readonly mailDir: string
 }
 
 /**
@@ -73,6 +78,8 @@ export function readEnvConfig(env: NodeJS.ProcessEnv = process.env): EnvConfig {
     corsOrigins: parseCorsOrigins(env.BILLING_CORS_ORIGINS),
     allowPrivateWebhooks: oneOf('BILLING_WEBHOOK_ALLOW_PRIVATE', env.BILLING_WEBHOOK_ALLOW_PRIVATE, ['true', 'false'], 'false') === 'true',
     schedules: readSchedules(env),
+    smtpUrl: env.BILLING_SMTP_URL ? checkSmtpUrl(env.BILLING_SMTP_URL) : null,
+    mailDir: env.BILLING_MAIL_DIR || './data/mail',
   }
 }
 

@@ -16,6 +16,7 @@ import { randomUUID } from 'node:crypto'
 import type { JobLeases } from '../../core/ports/job-leases.js'
 import type { WebhookSender } from '../../core/ports/webhook-sender.js'
 import { WebhookDispatcher } from '../../core/webhooks/dispatcher.js'
+import { deliverInvoices, type InvoiceSending } from '../../core/delivery/deliver-invoices.js'
 
 /** A running billing run logs its progress at most this often. */
 export const PROGRESS_LOG_MS = 10_000
@@ -35,6 +36,8 @@ export interface Schedules {
   readonly annualIncreases: string
   /** How often the webhook delivery job starts (it then polls for 2 s, see `webhookJob`). */
   readonly webhooks: string
+  /** How often invoice deliveries are sent (contract 14.2). */
+  readonly invoiceDelivery: string
   /** Customers per billing batch at most. */
   readonly billingBatchSize: number
   /** Features a billing batch aims at (see `RunOptions.batchFeatures`). */
@@ -55,6 +58,7 @@ export function readSchedules(env: NodeJS.ProcessEnv = process.env): Schedules {
     archive: cronPattern(env, 'BILLING_SCHEDULE_DR', '0 3 * * *'),
     overdue: cronPattern(env, 'BILLING_SCHEDULE_OVERDUE', '5 0 * * *'),
     webhooks: cronPattern(env, 'BILLING_SCHEDULE_WEBHOOKS', '* * * * * *'),
+    invoiceDelivery: cronPattern(env, 'BILLING_SCHEDULE_INVOICE_DELIVERY', '* * * * *'),
     annualIncreases: cronPattern(env, 'BILLING_SCHEDULE_ANNUAL_INCREASES', '20 0 * * *'),
     billingBatchSize: Number(env.BILLING_BATCH_SIZE) > 0 ? Number(env.BILLING_BATCH_SIZE) : 500,
     billingBatchFeatures: Number(env.BILLING_BATCH_FEATURES) > 0 ? Number(env.BILLING_BATCH_FEATURES) : 1_000,
@@ -77,7 +81,7 @@ function cronPattern(env: NodeJS.ProcessEnv, name: string, fallback: string): st
  * billing run logs its progress (at most every PROGRESS_LOG_MS) and one line when it ends.
  * `leaseMs` is how long a billing run's partition stays with a worker that stopped committing.
  */
-export function platformJobs(ctx: PlatformContext, schedules: Schedules, logger: Logger, delivery?: WebhookDelivery, leaseMs = 60_000): JobDefinition[] {
+export function platformJobs(ctx: PlatformContext, schedules: Schedules, logger: Logger, delivery?: WebhookDelivery, leaseMs = 60_000, sending?: InvoiceSending & { leaseMs?: number }): JobDefinition[] {
   const processID = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`
   const billing = async (signal: AbortSignal): Promise<JobResult | void> => {
     let runs = 0
@@ -136,6 +140,7 @@ export function platformJobs(ctx: PlatformContext, schedules: Schedules, logger:
       run: async (signal) => purgeDueCustomers(ctx, signal),
     },
     ...(delivery ? [webhookJob(ctx, schedules.webhooks, delivery)] : []),
+    ...(sending ? [invoiceDeliveryJob(ctx, schedules.invoiceDelivery, sending)] : []),
   ]
 }
 
@@ -186,6 +191,23 @@ function webhookJob(ctx: PlatformContext, schedule: string, delivery: WebhookDel
       return delivered + failed > 0 ? { delivered, failed } : undefined
     },
     stop: () => dispatcher.stop(),
+  }
+}
+
+/**
+ * Invoice deliveries (contract 14.2). Like webhooks, the job's lease is per process: every worker
+ * sends at once, and each delivery's claim keeps it with one of them.
+ */
+function invoiceDeliveryJob(ctx: PlatformContext, schedule: string, sending: InvoiceSending & { leaseMs?: number }): JobDefinition {
+  return {
+    name: 'invoice-delivery',
+    lease: `invoice-delivery:${randomUUID()}`,
+    schedule,
+    runAtStart: true,
+    async run(signal) {
+      const outcome = await deliverInvoices(ctx, sending, { signal, leaseMs: sending.leaseMs })
+      return outcome.sent + outcome.failed + outcome.retrying > 0 ? outcome : undefined
+    },
   }
 }
 

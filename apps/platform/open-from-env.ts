@@ -19,6 +19,8 @@ export async function openFromEnv(config: EnvConfig, logger: Logger): Promise<Pl
     keyCacheMs: config.keyCacheMs,
     metricsPublic: config.metricsPublic,
     allowPrivateWebhooks: config.allowPrivateWebhooks,
+    smtpUrl: config.smtpUrl,
+    mailDir: config.mailDir,
   })
   // A process killed mid-archive left its plain table copies (secrets among them): gone now,
   // not when the archive job's lease lapses and its schedule comes round.
@@ -27,5 +29,6 @@ export async function openFromEnv(config: EnvConfig, logger: Logger): Promise<Pl
   if (!config.drPassword) {
     logger.info({ reason: 'BILLING_DR_PASSWORD is not set: disaster-recovery archives are not generated' }, 'archives-disabled')
   }
+  logger.info({ mail: platform.mailer.description }, 'invoice-mail')
   return platform
 }

@@ -22,6 +22,8 @@ import type { Schedules } from './jobs.js'
 import type { Logger } from './logger.js'
 import { serviceBindings, type SchedulerFactory } from './service-bindings.js'
 import { TYPES } from './tokens.js'
+import { numberEarlierInvoices } from '../../core/numbering/number-invoices.js'
+import type { InvoiceMailer } from '../../core/ports/invoice-mailer.js'
 
 export interface PlatformConfig {
   /** `sqlite:<file>`, `sqlite::memory:` or `postgres://…`; required unless `kysely` is given. */
@@ -71,6 +73,12 @@ export interface PlatformConfig {
   readonly allowPrivateWebhooks?: boolean
   /** How long an Idempotency-Key's claim lasts unrenewed (BILLING_LEASE_MS): a killed request's key is free after it. */
   readonly leaseMs?: number
+  /** BILLING_SMTP_URL: invoice emails over SMTP; without it `.eml` files under `mailDir` (contract 14.2). */
+  readonly smtpUrl?: string | null
+  /** BILLING_MAIL_DIR (default ./data/mail). */
+  readonly mailDir?: string
+  /** Sends invoice emails (tests, embedders); default from `smtpUrl` / `mailDir`. */
+  readonly mailer?: InvoiceMailer
 }
 
 /** Settings of a scheduler; `onJobEnd` replaces the job log line (metrics still count the run). */
@@ -80,6 +88,8 @@ export interface SchedulerSettings {
   readonly onJobEnd?: (entry: JobLogEntry) => void
   /** Webhook delivery timing (tests shorten a webhook's lease); the sender is the platform's own unless given. */
   readonly webhooks?: Partial<Omit<WebhookDelivery, 'leases'>>
+  /** How long a claimed invoice delivery stays with its worker (default 30 minutes). */
+  readonly invoiceDeliveryLeaseMs?: number
 }
 
 /** A running platform: what the server, the worker and the library resolve from its container. */
@@ -92,6 +102,8 @@ export interface Platform {
   readonly logger: Logger
   readonly metrics: PrometheusMetrics
   readonly readiness: Readiness
+  /** Where invoice emails go (contract 14.2). */
+  readonly mailer: InvoiceMailer
   /** A scheduler for the platform's jobs (not started). */
   createScheduler(settings?: SchedulerSettings): Scheduler
   close(): Promise<void>
@@ -116,6 +128,15 @@ export async function openPlatform(config: PlatformConfig): Promise<Platform> {
   const container = new Container({ defaultScope: 'Singleton' })
   container.load(coreBindings(config, database), serviceBindings(config))
   const get = <T>(token: symbol) => container.get<T>(token)
+  // Invoices raised before invoice numbers existed get theirs once, in the presets' format (contract 14.1).
+  if (!config.skipMigrations) {
+    try {
+      await numberEarlierInvoices(get<PlatformContext>(TYPES.PlatformContext))
+    } catch (e) {
+      await database.close()
+      throw e
+    }
+  }
   return {
     get context() {
       return get<PlatformContext>(TYPES.PlatformContext)
@@ -137,6 +158,9 @@ export async function openPlatform(config: PlatformConfig): Promise<Platform> {
     },
     get readiness() {
       return get<Readiness>(TYPES.Readiness)
+    },
+    get mailer() {
+      return get<InvoiceMailer>(TYPES.Mailer)
     },
     database,
     createScheduler: (settings) => get<SchedulerFactory>(TYPES.SchedulerFactory)(settings),

@@ -20,6 +20,10 @@ import { logJobEnd, platformJobs, readSchedules } from './jobs.js'
 import type { Logger } from './logger.js'
 import type { PlatformConfig, SchedulerSettings } from './platform.js'
 import { TYPES } from './tokens.js'
+import type { InvoiceMailer } from '../../core/ports/invoice-mailer.js'
+import { SmtpMailer } from '../../adapters/delivery/smtp-mailer.js'
+import { EmlFileMailer } from '../../adapters/delivery/eml-file-mailer.js'
+import { renderInvoicePdf } from '../../adapters/documents/pdf-invoice.js'
 
 export type SchedulerFactory = (settings?: SchedulerSettings) => Scheduler
 
@@ -73,12 +77,16 @@ export function serviceBindings(config: PlatformConfig): ContainerModule {
         [TYPES.PlatformContext, TYPES.KeySecrets, TYPES.Routes, TYPES.IdempotencyStore, TYPES.Logger, TYPES.Metrics],
       )
       .inSingletonScope()
+    bind<InvoiceMailer>(TYPES.Mailer)
+      .toResolvedValue(() => config.mailer ?? (config.smtpUrl ? new SmtpMailer(config.smtpUrl) : new EmlFileMailer(config.mailDir ?? './data/mail')))
+      .inSingletonScope()
     bind<SchedulerFactory>(TYPES.SchedulerFactory).toResolvedValue(
-      (ctx: PlatformContext, leases: JobLeases, logger: Logger, metrics: PrometheusMetrics) =>
+      (ctx: PlatformContext, leases: JobLeases, logger: Logger, metrics: PrometheusMetrics, mailer: InvoiceMailer) =>
         (settings = {}) => {
           const log = settings.onJobEnd ?? logJobEnd(logger)
+          const sending = { mailer, renderPdf: renderInvoicePdf, leaseMs: settings.invoiceDeliveryLeaseMs }
           return new Scheduler({
-            jobs: platformJobs(ctx, settings.schedules ?? readSchedules(), logger, { sender: new HttpWebhookSender({ allowPrivate: config.allowPrivateWebhooks ?? false }), ...settings.webhooks, leases }, settings.leaseMs),
+            jobs: platformJobs(ctx, settings.schedules ?? readSchedules(), logger, { sender: new HttpWebhookSender({ allowPrivate: config.allowPrivateWebhooks ?? false }), ...settings.webhooks, leases }, settings.leaseMs, sending),
             leases,
             leaseMs: settings.leaseMs,
             onJobEnd: (entry) => {
@@ -87,7 +95,7 @@ export function serviceBindings(config: PlatformConfig): ContainerModule {
             },
           })
         },
-      [TYPES.PlatformContext, TYPES.JobLeases, TYPES.Logger, TYPES.Metrics],
+      [TYPES.PlatformContext, TYPES.JobLeases, TYPES.Logger, TYPES.Metrics, TYPES.Mailer],
     )
   })
 }

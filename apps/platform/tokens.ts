@@ -17,4 +17,5 @@ export const TYPES = {
   HttpApp: Symbol.for('HttpApp'),
   JobLeases: Symbol.for('JobLeases'),
   SchedulerFactory: Symbol.for('SchedulerFactory'),
+  Mailer: Symbol.for('Mailer'),
 } as const

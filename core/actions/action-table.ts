@@ -15,6 +15,7 @@ import { increaseParams, toIncreaseRequest } from '../tariffs/increase-request.j
 import type { TariffKind } from '../tariffs/increase-scopes.js'
 import { createIncreaseVersion } from '../tariffs/increase-version.js'
 import { itemAction, type ItemAction } from './item-actions.js'
+import { queueResend, resendParams } from '../delivery/resend.js'
 
 const none = [] as const
 
@@ -86,6 +87,10 @@ export const itemActions = {
   },
   tariffs: increaseActions('tariffs'),
   fixedFeeTariffs: increaseActions('fixedFeeTariffs'),
+  invoices: {
+    /** Queues another email delivery (contract 14.2); answers the invoice. */
+    resend: itemAction<Entities['invoices']>()(resendParams, (ctx, invoice, { email }) => queueResend(ctx, invoice, email)),
+  },
 }
 
 /** The collections that have actions. */

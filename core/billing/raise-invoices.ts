@@ -13,6 +13,8 @@ import { cycleDue, cycleSkips, invoiceDueDate, overdueDateOf } from './invoice-t
 import { vatOn } from './vat.js'
 import type { Stamp } from '../dates/stamp.js'
 import type { RunCustomer } from './run-fields.js'
+import { numberInvoices } from '../numbering/number-invoices.js'
+import { recordDeliveries } from '../delivery/record-deliveries.js'
 
 /** The finalBillDate of a customer in final bill, else null. */
 const finalBillOf = (customer: RunCustomer): DateOnly | null => (customer.isFinalBill ? customer.finalBillDate : null)
@@ -188,7 +190,8 @@ export async function raiseInvoices(
     }
     raise(customer, [], inserted, net, vat, false)
   }
-  const raised = await store.ledger.raiseInvoices(invoices, run.id, rows)
+  // Numbered in the batch's transaction, from one counter (contract 14.1: no gap, no repeat).
+  const raised = await store.ledger.raiseInvoices(await numberInvoices(ctx, store, invoices), run.id, rows)
   // The writes after the invoices wait behind them at the database, not here: the caller plans
   // its next batch meanwhile, and `written` settles with them all (see `RaisedInvoices`).
   const after = (async () => {
@@ -197,6 +200,8 @@ export async function raiseInvoices(
     // Announced in the batch's transaction (contract 12: an outbox), from the rows just written:
     // the database writing each invoice's JSON again took twice as long (bench/RESULTS.md).
     await appendEvents(store, ctx.clock, 'invoice.raised', ctx.resources.get('invoices')!, raised.invoices)
+    // Their deliveries too (contract 14.2: an outbox), for the invoice-delivery job.
+    await recordDeliveries(store, raised.invoices, new Map(due.map((c) => [c.id, c])), now)
   })()
   const written = Promise.all([raised.written, after]).then(() => undefined)
   // Failed, it is thrown where the caller awaits it; a rejection nobody awaits yet would end the process.

@@ -36,6 +36,12 @@ export const runCustomerFields = [
   'creditLimitOverdue',
   'creditLimitUnsent',
   'creditAlerts',
+  // Sending (contract 14.2): the deliveries recorded with the invoice.
+  'email',
+  'emailBillType',
+  'postBillType',
+  'faxBillType',
+  'GDPRPECRConsentGiven',
 ] as const
 
 export const runFeatureFields = [

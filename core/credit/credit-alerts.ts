@@ -1,4 +1,4 @@
-import { toStamp, type Stamp } from '../dates/stamp.js'
+import type { Stamp } from '../dates/stamp.js'
 import type { Money } from '../money/money.js'
 import { creditAlertNames, type CreditAlertName } from '../presets/engine-lists.js'
 import type { Store } from '../ports/store.js'
@@ -14,7 +14,7 @@ export interface CreditFigures {
   /** Unapproved `Call Charges` and rated calls not yet billed. */
   readonly unbilledCalls: Money
   readonly overdueAmount: Money
-  /** Total of its invoices raised in the last 7 days. */
+  /** Total of its invoices not sent yet (no `sentDate`; contract 14.2), suppressed ones aside. */
   readonly unsent: Money
   /** Its numbers with a `creditLimit`, each with its unbilled call charges. */
   readonly numbers: readonly { readonly creditLimit: Money; readonly unbilledCalls: Money }[]
@@ -36,11 +36,6 @@ export function creditAlertsOf(f: CreditFigures): CreditAlertName[] {
   return creditAlertNames.filter((name) => exceeded[name])
 }
 
-/** Seven days back from `now`: invoices raised since count as unsent. */
-export function unsentSince(now: Stamp): Stamp {
-  return toStamp(Date.parse(now) - 7 * 86_400_000)
-}
-
 const utf8 = new TextDecoder()
 
 /**
@@ -54,7 +49,7 @@ export async function refreshCreditAlerts(store: Store, customerIDs: readonly st
   // A customer with no limit anywhere and no alert stored keeps none: not measured.
   const ids = options.candidates ? customerIDs : await store.creditControl.withCreditLimits(customerIDs)
   if (ids.length === 0) return []
-  const figures = await store.creditControl.creditFigures(ids, unsentSince(now))
+  const figures = await store.creditControl.creditFigures(ids)
   const raised: string[] = []
   for (const [id, f] of figures) {
     const alerts = creditAlertsOf(f)

@@ -1,4 +1,5 @@
 import type { BillPage, BillStyle } from '../presets/engine-lists.js'
+import type { SellerBlock } from './seller-block.js'
 
 /**
  * An invoice document as both renderers draw it (contract 10.5): every figure already worked
@@ -7,8 +8,10 @@ import type { BillPage, BillStyle } from '../presets/engine-lists.js'
  */
 export interface InvoiceDocument {
   readonly style: BillStyle
-  /** "Invoice 42". */
+  /** "Invoice INV-000042". */
   readonly title: string
+  /** Who issues it (contract 14.1), above the bill-to block. */
+  readonly seller: SellerBlock
   /** The bill-to block, one line each: name, department, address lines, postcode. */
   readonly billTo: readonly string[]
   /** Invoice number, dates and the customer's references, as label and value. */

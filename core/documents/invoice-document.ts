@@ -9,10 +9,11 @@ import { displayDate, displayMoney } from './display.js'
 import type { DocumentDetail, DocumentSection, DocumentTable, InvoiceDocument } from './document-model.js'
 import type { InvoiceSources } from './invoice-sources.js'
 import { paymentsSection } from './payment-section.js'
+import { sellerBlockOf } from './seller-block.js'
 
 export interface DocumentOptions {
   readonly length: BillLength
-  readonly presets: Pick<Presets, 'invoiceMessages'>
+  readonly presets: Pick<Presets, 'invoiceMessages' | 'seller'>
 }
 
 type SectionOf = (s: InvoiceSources, shows: NumberShows, currency: string | null) => DocumentSection
@@ -39,7 +40,8 @@ export function buildInvoiceDocument(s: InvoiceSources, options: DocumentOptions
   const name = invoice.invoiceMessage
   return {
     style: billStyles.includes(customer.billStyle as BillStyle) ? (customer.billStyle as BillStyle) : 'Standard',
-    title: `Invoice ${invoice.id}`,
+    title: `Invoice ${invoice.invoiceNumber ?? invoice.id}`,
+    seller: sellerBlockOf(options.presets.seller),
     billTo: billToOf(customer),
     details: detailsOf(invoice, customer),
     totals: totalsOf(invoice, currency),
@@ -59,7 +61,7 @@ function billToOf(c: Customer): string[] {
 
 function detailsOf(invoice: Invoice, c: Customer): DocumentDetail[] {
   const details: [string, string | null][] = [
-    ['Invoice number', invoice.id],
+    ['Invoice number', invoice.invoiceNumber ?? invoice.id],
     ['Invoice date', displayDate(invoice.invoiceDate)],
     ['Due date', displayDate(invoice.dueDate)],
     ['Account number', c.accountNumber],

@@ -1,6 +1,6 @@
 import { allReadOnly, idField, stampFields } from './common.js'
 import { invoiceStatuses } from '../presets/engine-lists.js'
-import { currency, date, field, preset, ref } from './field.js'
+import { currency, date, field, preset, ref, text } from './field.js'
 import { defineResource } from './resource.js'
 
 /**
@@ -32,6 +32,9 @@ export const invoices = defineResource({
     field('suppressed', 'boolean', { description: 'a low invoice raised but not to be sent (lowInvoiceAction Suppress)' }),
     // Its document's message (contract 10.5), chosen when it is raised: the customer's next message then clears.
     preset('invoiceMessage', 'invoiceMessages', { description: "the customer's nextInvoiceMessage when it was raised, else its defaultInvoiceMessage" }),
+    // Contract 14.1-14.2: the gapless number given when it is raised, and when it first reached its customer.
+    text('invoiceNumber', { description: 'from invoiceNumberFormat, strictly sequential with no gap across every worker' }),
+    date('sentDate', { description: 'when its first delivery was sent (null: not sent yet)' }),
   ]),
   filters: [
     { name: 'status', filter: { kind: 'oneOf', column: 'status', values: invoiceStatuses }, description: 'only invoices with that status: Unpaid, Paid or Overdue' },

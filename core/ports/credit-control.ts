@@ -4,7 +4,7 @@ import type { Stamp } from '../dates/stamp.js'
 /** What credit control reads and writes (contract 10.6): the figures limits measure, and the alerts. */
 export interface CreditControl {
   /** What each customer's credit alerts are measured on; invoices created since `unsentSince` are unsent. */
-  creditFigures(customerIDs: readonly string[], unsentSince: Stamp): Promise<Map<string, CreditFigures>>
+  creditFigures(customerIDs: readonly string[]): Promise<Map<string, CreditFigures>>
   setCreditAlerts(customerID: string, alerts: readonly string[]): Promise<void>
   /**
    * Of the customers, those whose alerts could be anything but none: a credit limit of their own

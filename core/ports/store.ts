@@ -14,6 +14,8 @@ import type { CreditControl } from './credit-control.js'
 import type { TermSchedule } from './term-schedule.js'
 import type { ContactRepository, ResourceRepository } from './resource-repository.js'
 import type { ListJson } from './list-json.js'
+import type { InvoiceNumbers } from './invoice-numbers.js'
+import type { InvoiceOutbox } from './invoice-outbox.js'
 
 /**
  * The persistence the domain sees: a repository per resource, and transactions that
@@ -42,6 +44,10 @@ export interface Store {
   readonly creditControl: CreditControl
   /** Features whose dates are due: annual increases, renewals (contract 11). */
   readonly terms: TermSchedule
+  /** The invoice number counter (contract 14.1). */
+  readonly invoiceNumbers: InvoiceNumbers
+  /** Invoice deliveries: recorded as invoices are raised, sent by the invoice-delivery job (contract 14.2). */
+  readonly invoiceOutbox: InvoiceOutbox
   /** Which of `names` exist as names of the referenced resource (tariff names). */
   namesExisting(ref: FieldRef, names: readonly string[]): Promise<Set<string>>
   /** Every name of the referenced resource, in name order (presets discovery). */

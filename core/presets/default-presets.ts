@@ -1,3 +1,4 @@
+import { billTypes, deliveryChannels, invoiceDeliveryStatuses } from './delivery-lists.js'
 import {
   baseTypes,
   billingCycles,
@@ -94,7 +95,9 @@ export const defaultLists: Record<string, readonly string[]> = {
   billStyles,
   billFormatOverrides: ['Landscape', 'Itemised by Site', 'Cost Centre'],
   billPages,
-  billTypes: ['PDF', 'PDF + CSV', 'CSV', 'Summary Only', 'None'],
+  billTypes,
+  deliveryChannels,
+  invoiceDeliveryStatuses,
   invoiceMessages: Object.keys(defaultInvoiceMessages),
   usageReportProfiles: ['None', 'Summary', 'Itemised', 'Itemised + Summary'],
   autoTopupProfiles: ['None', 'Top up when below £10', 'Top up when below £50'],

@@ -77,6 +77,7 @@ export const drFileStatuses = ['Complete', 'Encrypted', 'Expired', 'Missing'] as
 
 export { eventTypes, deliveryStatuses } from './event-types.js'
 import { deliveryStatuses, eventTypes } from './event-types.js'
+import { billTypes, deliveryChannels, invoiceDeliveryStatuses } from './delivery-lists.js'
 
 /** Every list above by its preset list name. */
 export const engineLists: Readonly<Record<string, readonly string[]>> = {
@@ -100,4 +101,7 @@ export const engineLists: Readonly<Record<string, readonly string[]>> = {
   billStyles,
   eventTypes,
   deliveryStatuses,
+  billTypes,
+  deliveryChannels,
+  invoiceDeliveryStatuses,
 }

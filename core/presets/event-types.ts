@@ -41,12 +41,15 @@ export const actionEventNames: Readonly<Record<string, string>> = {
   convertToSharedContact: 'converted_to_shared_contact',
   scheduleDeletion: 'deletion_scheduled',
   annualIncrease: 'annual_increase_applied',
+  resend: 'resend_queued',
 }
 
 /** Events the platform raises besides a change of an item through the API. */
 const engineEvents = [
   'invoice.raised',
   'invoice.paid',
+  'invoice.sent',
+  'invoice.delivery_failed',
   'invoice.overdue',
   'billing_run.completed',
   'billing_run.failed',

@@ -3,6 +3,8 @@ import { defaultInvoiceMessages, defaultLists } from './default-presets.js'
 import { discountPlansFile, mergeDiscountPlans, type DiscountPlanMaps } from './discount-plans.js'
 import { engineLists } from './engine-lists.js'
 import { mergeProductMaps, productMapsFile, type ProductMaps } from './product-maps.js'
+import { defaultSeller, SellerFile, type Seller } from './seller.js'
+import { DEFAULT_INVOICE_NUMBER_FORMAT, invoiceNumberFormatProblem } from './invoice-number-format.js'
 
 export const paymentLinkTypes = ['cardPayment', 'directDebitSetup'] as const
 /** The kinds of payment link a provider can make. */
@@ -29,6 +31,10 @@ export interface Presets extends ProductMaps, DiscountPlanMaps {
   readonly paymentMethodGraceDays: Readonly<Record<string, number>>
   /** The text an invoice prints for each `invoiceMessages` name (contract 10.5); a name without one prints as itself. */
   readonly invoiceMessages: Readonly<Record<string, string>>
+  /** Who issues the invoices (contract 14.1). */
+  readonly seller: Seller
+  /** How invoice numbers are written: `{yyyy}`, `{mm}`, `{seq:N}` (contract 14.1). */
+  readonly invoiceNumberFormat: string
 }
 
 const defaultVat: Record<string, string> = {
@@ -60,6 +66,8 @@ export const defaultPresets: Presets = {
   // A Direct Debit is collected a few working days after the date it is due.
   paymentMethodGraceDays: { 'Direct Debit': 3 },
   invoiceMessages: defaultInvoiceMessages,
+  seller: defaultSeller,
+  invoiceNumberFormat: DEFAULT_INVOICE_NUMBER_FORMAT,
   ...mergeProductMaps({}, null, { ...defaultLists }),
   ...mergeDiscountPlans({}, null, { ...defaultLists }),
 }
@@ -76,6 +84,8 @@ const PresetsFile = v.strictObject({
   paymentMethodGraceDays: v.optional(v.record(v.string(), v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(3650)))),
   /** Replaces the default messages; its names join the `invoiceMessages` list. */
   invoiceMessages: v.optional(v.record(v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(200)), v.pipe(v.string(), v.maxLength(2000)))),
+  seller: v.optional(SellerFile),
+  invoiceNumberFormat: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(100), v.check((f) => invoiceNumberFormatProblem(f) === null, 'must hold {seq} or {seq:N} once, and only the placeholders {yyyy}, {mm}, {seq:N}'))),
   paymentProviders: v.optional(
     v.array(
       v.strictObject({
@@ -118,6 +128,8 @@ export function mergePresets(content: unknown, base: Presets = defaultPresets): 
     paymentProviders: file.paymentProviders ?? base.paymentProviders,
     paymentMethodGraceDays: { ...base.paymentMethodGraceDays, ...file.paymentMethodGraceDays },
     invoiceMessages: file.invoiceMessages ?? base.invoiceMessages,
+    seller: file.seller ?? base.seller,
+    invoiceNumberFormat: file.invoiceNumberFormat ?? base.invoiceNumberFormat,
     ...mergeProductMaps(file, base, lists, new Set([...Object.keys(file.lists ?? {}), ...Object.keys(file.extend ?? {})])),
     ...mergeDiscountPlans(file, base, lists, new Set([...Object.keys(file.lists ?? {}), ...Object.keys(file.extend ?? {})])),
   }

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { createServer, type Server } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -83,6 +83,26 @@ test('a DATABASE_URL of no supported kind: one line that names it, exit 1', asyn
   s.ready.catch(() => {})
   assert.is(await s.exited, 1)
   assert.match(oneErrorLine(s.err()).error, /DATABASE_URL|mysql/)
+})
+
+test('a presets file whose seller has no name: one line that says so, exit 1, nothing written', async ({ dir }) => {
+  const db = join(dir, 'seller.sqlite')
+  const presets = join(dir, 'seller-presets.json')
+  writeFileSync(presets, JSON.stringify({ seller: { address: ['1 Street'], VATNumber: 'GB 123' } }))
+  const s = startServer({ DATABASE_URL: `sqlite:${db}`, BILLING_PRESETS_FILE: presets })
+  s.ready.catch(() => {})
+  assert.is(await s.exited, 1)
+  assert.match(oneErrorLine(s.err()).error, /seller\.name/)
+  assert.not.ok(existsSync(db), 'the database was not created')
+})
+
+test('a BILLING_SMTP_URL that is not smtp:// or smtps://: one line that names it, exit 1', async ({ dir }) => {
+  const db = join(dir, 'smtp.sqlite')
+  const s = startServer({ DATABASE_URL: `sqlite:${db}`, BILLING_SMTP_URL: 'http://mail.example.com' })
+  s.ready.catch(() => {})
+  assert.is(await s.exited, 1)
+  assert.match(oneErrorLine(s.err()).error, /BILLING_SMTP_URL/)
+  assert.not.ok(existsSync(db))
 })
 
 test.run()

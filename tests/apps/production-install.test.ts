@@ -56,6 +56,9 @@ if (process.env.SKIP_PACK_TEST === '1') {
       const files = execFileSync('git', ['ls-files', '-co', '--exclude-standard', '-z'], { cwd: root, encoding: 'utf8' }).split('\0').filter(Boolean)
       for (const file of files) {
         if (!existsSync(join(root, file))) continue // deleted in the work tree
+        // A worktree's node_modules may be an untracked symlink to another checkout's: copied,
+        // `npm ci` below emptied that checkout's node_modules through it (it did, 2026-11-28).
+        if (file === 'node_modules' || file.startsWith('node_modules/')) continue
         mkdirSync(dirname(join(app, file)), { recursive: true })
         cpSync(join(root, file), join(app, file))
       }

@@ -87,17 +87,19 @@ for (const target of activeTargets()) {
     assert.equal(await alertsOf(h, c), ['numberCreditLimit'])
   })
 
-  test('creditLimitUnsent counts invoices raised in the last 7 days; creditLimitOverdue the overdue amount', async ({ h }) => {
+  test('creditLimitUnsent counts invoices not sent yet (contract 14.2); creditLimitOverdue the overdue amount', async ({ h }) => {
     h.clock.set('2026-02-01T09:00:00Z')
-    const c = await newCustomer(h, { creditLimitUnsent: 20, creditLimitOverdue: 10, paymentTerms: 5 })
+    const c = await newCustomer(h, { creditLimitUnsent: 20, creditLimitOverdue: 10, paymentTerms: 5, email: 'unsent@example.com' })
     await post(h, c, { transactionType: 'Debit Note', amount: 25, transactionDate: '2026-01-31' })
     await bill(h, '2026-01-31')
     assert.equal(await alertsOf(h, c), ['creditLimitUnsent'])
     h.clock.set('2026-02-09T01:00:00Z')
     const scheduler = h.platform.createScheduler({ onJobEnd: () => {} })
     await scheduler.runNow('invoice-overdue')
+    assert.equal(await alertsOf(h, c), ['creditLimitOverdue', 'creditLimitUnsent'], 'overdue after Feb 5; still not sent')
+    await scheduler.runNow('invoice-delivery')
     await scheduler.stop()
-    assert.equal(await alertsOf(h, c), ['creditLimitOverdue'], 'overdue after Feb 5; raised more than 7 days ago')
+    assert.equal(await alertsOf(h, c), ['creditLimitOverdue'], 'sent: no longer unsent')
     await post(h, c, { transactionType: 'Payment', amount: 20, transactionDate: '2026-02-09' })
     assert.equal(await alertsOf(h, c), [], '5.00 overdue is within 10.00')
   })

@@ -58,7 +58,7 @@ for (const name of activeTargets()) {
       await migrate(restored, to.schema)
       const sources: SnapshotSource[] = tables.map(({ table, records }) => ({ table, records: async function* () { yield* records } }))
       const summary = await importSnapshot(restored, sources)
-      assert.equal(summary.newerMigrations[0], '0021-held-credits', 'the archive is from before 0021; later migrations follow it')
+      assert.ok(summary.newerMigrations.includes('0021-held-credits'), 'the archive is from before 0021 (and every later migration)')
       assert.equal(await heldRows(restored), [[1, 125_000], [3, 7]])
       const customers = await sql<{ n: unknown }>`select count(*) as n from customers`.execute(restored.db)
       assert.is(Number(customers.rows[0].n), 3)

@@ -26,6 +26,13 @@ async function seed(h: Harness): Promise<void> {
   await seedCrashCustomers(h, CUSTOMERS, 'P')
 }
 
+/** Contract 14.1: the run's invoice numbers are 1..N, whichever worker raised which, killed ones' rolled back steps included. */
+async function assertGaplessNumbers(h: Harness) {
+  const invoices = await h.platform.context.store.repository('invoices').list({ where: [], limit: 100_000 })
+  const seqs = invoices.map((i) => Number(/^INV-(\d{6})$/.exec(i.invoiceNumber ?? '')?.[1])).sort((a, b) => a - b)
+  assert.equal(seqs, Array.from({ length: CUSTOMERS }, (_, i) => i + 1), 'invoice numbers 1..N, no gap, no repeat')
+}
+
 const requestRun = async (h: Harness) => {
   const run = await h.request('POST', '/billingRuns', { cutoffDate: '2026-06-30', invoiceDate: '2026-06-30', status: 'Requested' })
   assert.is(run.status, 201)
@@ -152,6 +159,7 @@ for (const target of activeTargets().filter((t) => t === 'postgres')) {
       const got = await outcome(h)
       assert.equal(got.tx, expected.tx)
       assert.equal(got.inv, expected.inv)
+      await assertGaplessNumbers(h)
       console.log(`  [parallel ${target}] ${parts.length} partitions; customers billed by each worker: ${shares.join(', ')}; ${got.tx.length} ledger rows identical`)
     } finally {
       await stopAll(workers)
@@ -190,6 +198,7 @@ for (const target of activeTargets().filter((t) => t === 'postgres')) {
       const got = await outcome(h)
       assert.equal(got.tx, expected.tx)
       assert.equal(got.inv, expected.inv)
+      await assertGaplessNumbers(h)
       console.log(`  [parallel kills ${target}] partitions ${left.join(' and ')} left by killed workers, finished by others; ${got.tx.length} ledger rows identical`)
     } finally {
       await stopAll(workers)

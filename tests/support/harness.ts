@@ -1,4 +1,7 @@
+import { mkdtempSync, rmSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import type { AddressInfo } from 'node:net'
 import { toNodeHandler } from 'h3/node'
 import { FixedClock } from '../../adapters/persistence/system-clock.js'
@@ -52,7 +55,10 @@ export async function openHarness(
   const target = openTarget(name)
   const clock = new FixedClock((options.now ?? '2026-01-15T10:00:00.000Z') as never)
   const queries: string[] = []
+  // Invoice emails without a mailer of the test's own go to .eml files of the harness's own.
+  const mailDir = options.config?.mailer || options.config?.mailDir ? null : mkdtempSync(join(tmpdir(), 'billing-harness-mail-'))
   const platform = await openPlatform({
+    ...(mailDir ? { mailDir } : {}),
     ...options.config,
     databaseUrl: target.databaseUrl,
     schema: target.schema,
@@ -111,6 +117,7 @@ export async function openHarness(
       if (server) await new Promise<void>((resolve) => server!.close(() => resolve()))
       await platform.close()
       await target.dispose()
+      if (mailDir) rmSync(mailDir, { recursive: true, force: true })
     },
   }
   if (options.transport === 'socket') await harness.listen()

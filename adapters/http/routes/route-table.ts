@@ -6,6 +6,7 @@ import { expansionFlags } from '../../../core/resources/expansions.js'
 import { actionRoute, documented, type ActionDef } from './action-routes.js'
 import { chargeChangeActionDocs, writeOffActionDocs } from './billing-actions.js'
 import { billingRunRoutes, transactionRoutes } from './billing-routes.js'
+import { deliveryRoutes } from './delivery-routes.js'
 import { customerChildRoutes, featureRoutes } from './child-routes.js'
 import { contactActionDocs, sharedContactActionDocs } from './contact-actions.js'
 import { contactRoutes } from './contact-routes.js'
@@ -38,6 +39,7 @@ export function baseActions(): ActionTable {
     services: documented(itemActions.services, lifecycleActionDocs('services')),
     features: documented(itemActions.features, { ...lifecycleActionDocs('features'), ...chargeChangeActionDocs }),
     customerContacts: documented(itemActions.customerContacts, contactActionDocs),
+    invoices: documented(itemActions.invoices, { resend: { summary: 'Queue another email of the invoice: to the customer email, or to {"email": "..."}' } }),
   }
 }
 
@@ -64,6 +66,7 @@ export function buildRoutes(resources: ReadonlyMap<ResourceName, Resource>, acti
     ...contactRoutes(r('customerContacts')),
     ...transactionRoutes(r('transactions'), (n) => r(n)),
     ...billingRunRoutes(r('billingRuns'), r('invoices'), r('customers')),
+    ...deliveryRoutes(r('invoiceDeliveries')),
     ...usageRoutes(r('usageFiles'), r('calls'), r('customers'), r('numbers')),
     ...disasterRecoveryRoutes(r('disasterRecoveryFiles')),
     ...historyRoutes(r('history'), r('events')),

@@ -33,7 +33,7 @@ export class KyselyCreditControl implements CreditControl {
     return moneyColumn(this.dialect, v)
   }
 
-  async creditFigures(customerIDs: readonly string[], unsentSince: Stamp): Promise<Map<string, CreditFigures>> {
+  async creditFigures(customerIDs: readonly string[]): Promise<Map<string, CreditFigures>> {
     type Mutable = { -readonly [K in Exclude<keyof CreditFigures, 'numbers'>]: CreditFigures[K] } & { numbers: { creditLimit: Money; unbilledCalls: Money; id: string }[] }
     const out = new Map<string, Mutable>()
     const limit = (v: unknown) => (v === null || v === undefined ? null : this.money(v))
@@ -90,7 +90,11 @@ export class KyselyCreditControl implements CreditControl {
       const unsentIDs = having((f) => f.creditLimitUnsent !== null)
       if (unsentIDs.length) {
         await sums(
-          this.db.selectFrom('invoices').select(['customerID', sql<string>`sum(${sql.ref('totalAmount')})`.as('total')]).where('customerID', 'in', unsentIDs).where('createdStamp', '>=', unsentSince).groupBy('customerID'),
+          this.db.selectFrom('invoices').select(['customerID', sql<string>`sum(${sql.ref('totalAmount')})`.as('total')]).where('customerID', 'in', unsentIDs)
+            // Unsent (contract 14.2): no delivery sent yet; a suppressed invoice is never to be sent.
+            .where('sentDate', 'is', null)
+            .where('suppressed', '=', 0)
+            .groupBy('customerID'),
           (f, r) => (f.unsent = this.money(r.total ?? 0)),
         )
       }

@@ -166,6 +166,12 @@ export interface BillingRunPartitionsTable {
   leaseExpiresAt: ColumnType<Integer, Integer | undefined, Integer>
 }
 
+/** The last invoice number given (contract 14.1): one row, updated in the transaction that raises invoices. */
+export interface InvoiceNumberSequenceTable {
+  id: number
+  last: Integer
+}
+
 /** Every table of the platform (Kysely's own migration tables aside). */
 export interface Tables extends CatalogueTables {
   api_keys: ApiKeysTable
@@ -178,6 +184,7 @@ export interface Tables extends CatalogueTables {
   invoice_allocations: InvoiceAllocationsTable
   held_credits: HeldCreditsTable
   billing_run_partitions: BillingRunPartitionsTable
+  invoice_number_sequence: InvoiceNumberSequenceTable
 }
 
 /** The database as the adapters query it. */

@@ -1,0 +1,111 @@
+import { toStamp, type Stamp } from '../dates/stamp.js'
+import { buildInvoiceDocument } from '../documents/invoice-document.js'
+import type { InvoiceDocument } from '../documents/document-model.js'
+import { readInvoiceSources } from '../documents/invoice-sources.js'
+import { refreshCreditAlerts } from '../credit/credit-alerts.js'
+import type { PlatformContext } from '../platform.js'
+import type { ClaimedDelivery } from '../ports/invoice-outbox.js'
+import type { InvoiceMailer, MailMessage } from '../ports/invoice-mailer.js'
+import { itemisedCallsCsv } from './calls-csv.js'
+import { attachmentsOf, invoiceEmailText } from './invoice-email.js'
+
+/** A delivery is retried for this long after it was recorded, then `Failed` (contract 14.2). */
+export const RETRY_FOR_MS = 24 * 60 * 60 * 1000
+/** The first retry waits a minute, each next one twice as long, at most an hour. */
+export function retryAfterMs(attempts: number): number {
+  return Math.min(60 * 60_000, 60_000 * 2 ** Math.max(0, attempts - 1))
+}
+
+/** What sending needs besides the platform: the mailer and the PDF renderer (adapters). */
+export interface InvoiceSending {
+  readonly mailer: InvoiceMailer
+  readonly renderPdf: (doc: InvoiceDocument) => Promise<Uint8Array>
+}
+
+export interface SendOptions {
+  /**
+   * A claimed delivery stays with this worker this long (default 30 minutes): longer than a
+   * batch takes even when the server hangs (each message gives up after the mailer's timeouts).
+   */
+  readonly leaseMs?: number
+  readonly batch?: number
+  readonly signal?: AbortSignal
+}
+
+type Ctx = Pick<PlatformContext, 'store' | 'clock' | 'presets' | 'resources'>
+
+const ms = (stamp: Stamp): number => Date.parse(stamp)
+
+/**
+ * One pass of the `invoice-delivery` job: claims the due deliveries a batch at a time and sends
+ * them. A claim counts the attempt and keeps the delivery from other workers (so two workers
+ * never send one at once); it is marked `Sent` after the server accepted it, so a worker killed
+ * in between sends it again after the claim lapses: twice at worst, never lost. A `Sent`
+ * delivery is never claimed again.
+ */
+export async function deliverInvoices(ctx: Ctx, sending: InvoiceSending, options: SendOptions = {}): Promise<{ sent: number; failed: number; retrying: number }> {
+  const outcome = { sent: 0, failed: 0, retrying: 0 }
+  const leaseMs = options.leaseMs ?? 30 * 60_000
+  for (;;) {
+    if (options.signal?.aborted) return outcome
+    const now = ctx.clock.now()
+    const claimed = await ctx.store.transaction((s) => s.invoiceOutbox.claim(now, toStamp(ms(now) + leaseMs), options.batch ?? 10))
+    if (claimed.length === 0) return outcome
+    for (const [i, delivery] of claimed.entries()) {
+      if (options.signal?.aborted) {
+        // Stopping: the rest go back now rather than wait out their claim.
+        await ctx.store.transaction((s) => s.invoiceOutbox.release(claimed.slice(i).map((d) => d.id), ctx.clock.now()))
+        return outcome
+      }
+      try {
+        const messageID = delivery.channel === 'post' ? 'print file' : (await sendEmail(ctx, sending, delivery)).messageID
+        await recordSent(ctx, delivery, messageID)
+        outcome.sent++
+      } catch (error) {
+        const at = ctx.clock.now()
+        const gaveUp = ms(at) - ms(delivery.createdStamp) >= RETRY_FOR_MS
+        await ctx.store.transaction(async (s) => {
+          await s.invoiceOutbox.attemptFailed(delivery.id, (error as Error).message?.slice(0, 500) ?? String(error), at, gaveUp ? null : toStamp(ms(at) + retryAfterMs(delivery.attempts)))
+          if (gaveUp) await s.changes.appendEventsOf('invoice.delivery_failed', ctx.resources.get('invoices')!, { id: [delivery.invoiceID] }, at)
+        })
+        if (gaveUp) outcome.failed++
+        else outcome.retrying++
+      }
+    }
+  }
+}
+
+/** The delivery's email: the invoice document and calls as its bill type says, from the seller. */
+async function sendEmail(ctx: Ctx, sending: InvoiceSending, delivery: ClaimedDelivery): Promise<{ messageID: string }> {
+  if (!delivery.recipient) throw new Error('no recipient address')
+  const sources = await readInvoiceSources(ctx.store, delivery.invoiceID)
+  const { seller } = ctx.presets
+  const { subject, text } = invoiceEmailText(seller, sources.invoice, sources.customer, delivery.billType)
+  const name = `invoice-${sources.invoice.invoiceNumber ?? sources.invoice.id}`
+  const attachments: MailMessage['attachments'][number][] = []
+  for (const kind of attachmentsOf[delivery.billType]) {
+    if (kind === 'pdf') {
+      const built = buildInvoiceDocument(sources, { length: 'long', presets: ctx.presets })
+      // No itemisation by email without GDPR/PECR consent, in the PDF either.
+      const doc = sources.customer.GDPRPECRConsentGiven === 'Yes' ? built : { ...built, sections: built.sections.filter((s) => s.page !== 'Itemised Calls') }
+      attachments.push({ filename: `${name}.pdf`, contentType: 'application/pdf', content: await sending.renderPdf(doc) })
+    } else {
+      attachments.push({ filename: `${name}-calls.csv`, contentType: 'text/csv; charset=utf-8', content: itemisedCallsCsv(sources) })
+    }
+  }
+  return sending.mailer.send({ from: seller.email ?? 'billing@example.com', to: delivery.recipient, subject, text, attachments })
+}
+
+/**
+ * Marks a delivery sent with its invoice's first `sentDate`, the `invoice.sent` event and the
+ * customer's credit alerts (an invoice sent no longer counts as unsent), in one transaction.
+ */
+async function recordSent(ctx: Ctx, delivery: ClaimedDelivery, messageID: string): Promise<void> {
+  const now = ctx.clock.now()
+  await ctx.store.transaction(async (s) => {
+    if (!(await s.invoiceOutbox.sent(delivery.id, now, messageID))) return
+    const first = await s.invoiceOutbox.markInvoiceSent(delivery.invoiceID, ctx.clock.today())
+    await s.changes.appendEventsOf('invoice.sent', ctx.resources.get('invoices')!, { id: [delivery.invoiceID] }, now)
+    if (first) await refreshCreditAlerts(s, [delivery.customerID], now)
+  })
+}

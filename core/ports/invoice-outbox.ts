@@ -1,0 +1,57 @@
+import type { Stamp } from '../dates/stamp.js'
+import type { BillType, DeliveryChannel, InvoiceDeliveryStatus } from '../presets/delivery-lists.js'
+
+/** A delivery to record: one recipient on one channel (contract 14.2). */
+export interface NewDelivery {
+  readonly invoiceID: string
+  readonly customerID: string
+  readonly contactID: string | null
+  readonly channel: DeliveryChannel
+  readonly recipient: string | null
+  readonly billType: BillType
+  readonly status: Extract<InvoiceDeliveryStatus, 'Pending' | 'Skipped'>
+}
+
+/** A contact that gets a copy of its customer's invoices by email (Copy Email Bill). */
+export interface ContactCopy {
+  readonly customerID: string
+  readonly contactID: string
+  readonly email: string
+  readonly emailBillType: string
+}
+
+/** A delivery a worker claimed to send; `attempts` counts this one. */
+export interface ClaimedDelivery {
+  readonly id: string
+  readonly invoiceID: string
+  readonly customerID: string
+  readonly channel: DeliveryChannel
+  readonly recipient: string | null
+  readonly billType: BillType
+  readonly attempts: number
+  readonly createdStamp: Stamp
+}
+
+/**
+ * The invoice deliveries outbox: recorded in the transaction that raises an invoice (or queues a
+ * resend), claimed and sent by the `invoice-delivery` job.
+ */
+export interface InvoiceOutbox {
+  /** The contacts (direct, and shared ones associated) of the customers with an email bill type and an email. */
+  contactCopies(customerIDs: readonly string[]): Promise<ContactCopy[]>
+  record(deliveries: readonly NewDelivery[], now: Stamp): Promise<void>
+  /**
+   * Takes up to `limit` pending deliveries due at `now`, oldest first, counting an attempt on
+   * each and keeping them from every other worker until `leaseUntil`: a worker killed while
+   * sending leaves them to be sent again then, never lost.
+   */
+  claim(now: Stamp, leaseUntil: Stamp, limit: number): Promise<ClaimedDelivery[]>
+  /** Gives claimed deliveries back unsent (a stopping worker): due again at once, the attempt uncounted. */
+  release(ids: readonly string[], now: Stamp): Promise<void>
+  /** Marks a claimed delivery sent; false when it was not pending any more (nothing changed). */
+  sent(id: string, now: Stamp, messageID: string | null): Promise<boolean>
+  /** Records a failed attempt: tried again at `nextAttempt`, or, when null, given up (`Failed`). */
+  attemptFailed(id: string, error: string, now: Stamp, nextAttempt: Stamp | null): Promise<void>
+  /** Sets the invoice's `sentDate` unless it has one; true when it was set now. */
+  markInvoiceSent(invoiceID: string, sentDate: string): Promise<boolean>
+}
