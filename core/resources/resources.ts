@@ -18,6 +18,8 @@ import { derivedFeatureValues } from '../features/feature-terms.js'
 import { withStandardFeature } from '../features/standard-feature.js'
 import { digitsOnly, type ListRequest } from './list-request.js'
 import { normaliseNumber } from '../rating/phone-number.js'
+import { checkParentCycle } from '../tariffs/parent-cycles.js'
+import { checkTariffHolders } from '../tariffs/tariff-holders.js'
 
 /** What the resource use cases need. */
 export interface ResourceContext {
@@ -76,6 +78,7 @@ export async function createItem<N extends ResourceName>(ctx: ResourceContext, r
   const { values, refChecks } = ctx.validator.validateInput<ResourceName>(resource, input)
   if (rules) Object.assign(values, rules.derive(values, null))
   await checkRefs(ctx, resource, refChecks)
+  await checkTariffHolders(ctx.store, resource, refChecks, values, null, owner)
   await hashSecrets(ctx, resource, values)
   const defaults = initialValues(resource, ctx.clock)
   // The item, its history entry and its event commit together (contract 12).
@@ -101,6 +104,8 @@ export async function updateItem<N extends ResourceName>(ctx: ResourceContext, r
     const { values, refChecks } = ctx.validator.validateInput<ResourceName>(resource, body, current)
     if (Object.keys(values).length === 0) return asEntity(resource, current)
     await checkRefs({ ...ctx, store }, resource, refChecks)
+    await checkTariffHolders(store, resource, refChecks, values, current, {})
+    await checkParentCycle(store, resource, values, current)
     await hashSecrets(ctx, resource, values)
     const rules = writeRules[resource.name]
     if (rules) Object.assign(values, rules.derive(values, current))
