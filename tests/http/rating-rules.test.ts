@@ -133,5 +133,45 @@ for (const target of activeTargets()) {
     assert.equal((await costs(h, number)).map((c: any[]) => c[2]), [0.19, 0.1])
   })
 
+  test('who may have a tariff: each refusal names the field and rule, writes nothing; holders keep theirs', async ({ h }) => {
+    const owner = (await h.request('POST', '/customers', { customerGroups: ['VIP'], currency: 'GBP' })).body.id
+    const other = (await h.request('POST', '/customers', { customerGroups: ['Direct'], currency: 'EUR' })).body.id
+    const make = async (fields: Record<string, unknown>) => nameOf(h, await tariff(h, fields, []))
+    const cases: [Record<string, unknown>, string][] = [
+      [{ customerID: owner }, 'customerID'],
+      [{ customerGroups: 'VIP, Key Accounts' }, 'customerGroups'],
+      [{ currency: 'GBP' }, 'currency'],
+      [{ availability: 'Withdrawn' }, 'availability'],
+    ]
+    for (const [fields, field] of cases) {
+      const name = await make(fields)
+      const before = (await h.request('GET', `/customers/${other}`)).body
+      const r = await h.request('PATCH', `/customers/${other}`, { defaultNationalTariff: name })
+      assert.is(r.status, 400, JSON.stringify(r.body))
+      assert.is(r.body.error_code, 400101)
+      assert.match(r.body.error, 'defaultNationalTariff')
+      assert.match(r.body.error, `its ${field}`)
+      assert.equal((await h.request('GET', `/customers/${other}`)).body, before)
+      // The customer it is for (in the group, in the currency) may have it, unless withdrawn.
+      const ok = await h.request('PATCH', `/customers/${owner}`, { defaultNationalTariff: name })
+      assert.is(ok.status, field === 'availability' ? 400 : 200, JSON.stringify(ok.body))
+    }
+    // forNumberTypes: numbers of those types, and features on them.
+    const typedID = await tariff(h, { forNumberTypes: 'Mobile' }, [])
+    const typed = await nameOf(h, typedID)
+    const landline = await h.request('POST', `/customers/${owner}/numbers`, { number: '01632 975000', numberType: 'Geographic', mobileTariff: typed })
+    assert.is(landline.status, 400, JSON.stringify(landline.body))
+    assert.match(landline.body.error, 'its forNumberTypes')
+    const mobile = await h.request('POST', `/customers/${owner}/numbers`, { number: '07700 975000', numberType: 'Mobile', mobileTariff: typed })
+    assert.is(mobile.status, 201, JSON.stringify(mobile.body))
+    const f = await h.request('POST', `/numbers/${mobile.body.id}/features`, { featureType: 'SIP Channel', mobileTariff: typed })
+    assert.is(f.status, 201, JSON.stringify(f.body))
+    // Withdrawn later: the number keeps it, and a PATCH of it or of another field still succeeds.
+    assert.is((await h.request('PATCH', `/tariffs/${typedID}`, { availability: 'Withdrawn' })).status, 200)
+    const keep = await h.request('PATCH', `/numbers/${mobile.body.id}`, { mobileTariff: typed, description: 'kept' })
+    assert.is(keep.status, 200, JSON.stringify(keep.body))
+    assert.is(keep.body.mobileTariff, typed)
+  })
+
   test.run()
 }
