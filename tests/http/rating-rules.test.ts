@@ -173,5 +173,42 @@ for (const target of activeTargets()) {
     assert.is(keep.body.mobileTariff, typed)
   })
 
+  test("calls at a feature's, a number's and the customer's VAT rates land in separate Call Charges rows", async ({ h }) => {
+    const nat = await nameOf(h, await tariff(h, {}, [['NAT', '0.05']]))
+    const mob = await nameOf(h, await tariff(h, {}, [['MOB', '0.10']]))
+    const bundle = await nameOf(h, await tariff(h, {}, [['NAT', '0.05']]))
+    const { customer, number, digits } = await numberWith(h, { nationalTariff: nat, mobileTariff: mob }, { VATRate: 'Zero Rated', VATRateCalls: 'Standard 20%' })
+    const f = await h.request('POST', `/numbers/${number}/features`, { featureType: 'SIP Channel', startDate: '2026-01-15', nationalTariff: bundle, VATRateCalls: 'Reduced 5%' })
+    assert.is(f.status, 201, JSON.stringify(f.body))
+    const zero = `016329${String(70000 + ++serial).padStart(5, '0')}`
+    const other = await h.request('POST', `/customers/${customer}/numbers`, { number: zero, nationalTariff: nat, VATRateCalls: 'Zero Rated' })
+    assert.is(other.status, 201, JSON.stringify(other.body))
+    // Each 61 s call rounds to 2 minutes. Before the feature: national 0.05 × 2 = 0.10 at the
+    // customer's 20 %. From its start: national 0.05 × 2 twice = 0.20 at the feature's 5 %
+    // (VAT 0.01); mobile, which the feature does not price, 0.10 × 2 = 0.20 at 20 %: that row
+    // 0.30, VAT 0.06. The other number's national call 0.10 at its own Zero Rated, VAT 0.
+    await upload(
+      h,
+      csv(
+        `${digits},01632960999,2026-01-14T10:00:00Z,61,NAT,national,Gamma`,
+        `${digits},01632960999,2026-01-20T10:00:00Z,61,NAT,national,Gamma`,
+        `${digits},01632960999,2026-01-21T10:00:00Z,61,NAT,national,Gamma`,
+        `${digits},07700900999,2026-01-20T10:05:00Z,61,MOB,mobile,Gamma`,
+        `${zero},01632960999,2026-01-20T10:00:00Z,61,NAT,national,Gamma`,
+      ),
+    )
+    const { bill } = await import('../support/billing.js')
+    await bill(h, '2026-01-31')
+    const rows = (await h.request('GET', `/customers/${customer}/transactions?transactionType=Call%20Charges`)).body
+    assert.equal(
+      rows.map((t: any) => [t.numberID === number ? 'featured' : 'other', t.VATRate, t.amount, t.VATAmount, t.quantity, t.dateFrom, t.dateTo]).sort(),
+      [
+        ['featured', 'Reduced 5%', 0.2, 0.01, 2, '2026-01-20', '2026-01-21'],
+        ['featured', 'Standard 20%', 0.3, 0.06, 2, '2026-01-14', '2026-01-20'],
+        ['other', 'Zero Rated', 0.1, 0, 1, '2026-01-20', '2026-01-20'],
+      ],
+    )
+  })
+
   test.run()
 }
