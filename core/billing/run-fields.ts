@@ -36,6 +36,7 @@ export const runCustomerFields = [
   'creditLimitOverdue',
   'creditLimitUnsent',
   'creditAlerts',
+  'expectedSpend',
 ] as const
 
 export const runFeatureFields = [

@@ -27,6 +27,8 @@ export interface ResourceContext {
   readonly validator: InputValidator
   readonly clock: Clock
   readonly passwords: PasswordHasher
+  /** The expected spend ratio a limit's change measures against (contract 17.7). */
+  readonly presets: Pick<Presets, 'expectedSpendAlertRatio'>
 }
 
 /** A customer scheduled for deletion is purged this many days later (contract 5.6). */
@@ -122,17 +124,17 @@ export async function updateItem<N extends ResourceName>(ctx: ResourceContext, r
 
 /** The updated item after its customer's credit alerts were measured again. */
 async function refreshedItem(ctx: ResourceContext, store: Store, resource: Resource, updated: Item, owner: string): Promise<Item> {
-  await refreshCreditAlerts(store, [owner], ctx.clock.now(), { candidates: true })
+  await refreshCreditAlerts(store, [owner], ctx.clock.now(), { candidates: true, expectedSpendAlertRatio: ctx.presets.expectedSpendAlertRatio })
   // The customer updated in this transaction: still there.
   return resource.name === 'customers' ? (await repositoryOf(store, resource).get(updated.id))! : updated
 }
 
-const customerLimits = ['creditLimit', 'creditLimitCalls', 'creditLimitOverdue', 'creditLimitUnsent']
+const customerLimits = ['creditLimit', 'creditLimitCalls', 'creditLimitOverdue', 'creditLimitUnsent', 'expectedSpend']
 
 /** The customer whose credit alerts an update of its limits (or a number's) changes, else null. */
 function creditLimitOwner(name: ResourceName, item: Item, values: Values): string | null {
   if (name === 'customers' && customerLimits.some((f) => f in values)) return item.id
-  if (name === 'numbers' && 'creditLimit' in values) return typeof item.customerID === 'string' ? item.customerID : null
+  if (name === 'numbers' && ('creditLimit' in values || 'expectedSpend' in values)) return typeof item.customerID === 'string' ? item.customerID : null
   return null
 }
 

@@ -20,6 +20,7 @@ export const laterColumns: Readonly<Record<string, Partial<Record<ResourceName, 
   },
   '0023-dated-charges': { tariffs: ['pendingIncrease'], features: ['annualIncreaseAnchorDate'] },
   '0025-number-call-vat': { numbers: ['VATRateCalls'] },
+  '0026-expected-spend': { customers: ['spendAlertMonth'] },
 }
 
 /** The columns of a resource that a later migration adds. */

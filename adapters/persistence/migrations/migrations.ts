@@ -27,6 +27,7 @@ import * as m0022 from './0022-idempotency-leases.js'
 import * as m0023 from './0023-dated-charges.js'
 import * as m0024 from './0024-rating-rules.js'
 import * as m0025 from './0025-number-call-vat.js'
+import * as m0026 from './0026-expected-spend.js'
 
 type Step = { up(db: AnyDb, dialect: DatabaseDialect): Promise<void> }
 
@@ -57,6 +58,7 @@ const steps: Record<string, Step> = {
   '0023-dated-charges': m0023,
   '0024-rating-rules': m0024,
   '0025-number-call-vat': m0025,
+  '0026-expected-spend': m0026,
 }
 
 /**
