@@ -344,6 +344,56 @@ try {
     pass: null,
     note: `+${(big.peakMB - first.peakMB).toFixed(0)} MB`,
   })
+  // Contract 17.7 (issue 57): the same file with a tenth of the numbers carrying a feature that
+  // names its own mobile tariff and every tariff a child of a parent, against it without them, in
+  // this run: without, with, without again (each into a fresh server, each a new file), the
+  // "with" import compared with the mean of the two around it, so the growing table favours
+  // neither side.
+  const rulesRows = small
+  const rulesSeconds: number[] = []
+  for (const [k, withRules] of [false, true, false].entries()) {
+    const file = join(dir, `rules-${k}.csv`)
+    await writeFile(file, rulesRows, 3 + k)
+    const setup = openBulkWriter(db)
+    if (withRules) {
+      await setup.exec(`update tariffs set "parentTariff" = (select id from tariffs where name = 'UK Parent') where name <> 'UK Parent'`)
+      await setup.exec(
+        `insert into features ("customerID", "numberID", "featureType", "featureCount", "startDate", "mobileTariff", "status", "statusChangedStamp", "isDropped", "isSuspended", "isBillable", "createdStamp", "updatedStamp") ` +
+          `select "customerID", id, 'SIP Channel', 1, '2026-01-01', 'UK Feature', 'Active', '2026-01-01', 0, 0, 1, '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z' from numbers where id % 10 = 5`,
+      )
+    } else {
+      await setup.exec(`update tariffs set "parentTariff" = null`)
+      await setup.exec(`delete from features where "featureType" = 'SIP Channel'`)
+    }
+    if (db.kind === 'postgres') await setup.exec('vacuum (analyze) features')
+    await setup.close()
+    if (k === 0) {
+      api = await startApiServer(serverDb)
+      const parent = await post('/tariffs', { name: 'UK Parent', baseRoundSeconds: 60, baseCostMin: 0.05 })
+      for (const band of ['day', 'evening', 'weekend', 'any']) await post(`/tariffs/${parent.id}/tariffDetails`, { chargeBand: 'INT', timeBand: band, cost: '0.50' })
+      const feature = await post('/tariffs', { name: 'UK Feature' })
+      await post(`/tariffs/${feature.id}/tariffDetails`, { chargeBand: 'MOB', timeBand: 'any', cost: '0.04' })
+      await api.stop()
+    }
+    api = await startApiServer(serverDb)
+    const u = await upload(api, file)
+    await api.stop()
+    if (u.body.rated !== rulesRows) throw new Error(`expected every row rated: ${JSON.stringify(u.body)}`)
+    rulesSeconds.push(u.seconds)
+    log(`rules ${withRules ? 'with' : 'without'} features and parents: ${rulesRows.toLocaleString('en-GB')} rows in ${u.seconds.toFixed(2)} s`)
+  }
+  const withoutSeconds = (rulesSeconds[0] + rulesSeconds[2]) / 2
+  const rulesRatio = withoutSeconds / rulesSeconds[1]
+  report.add({
+    name: `import with a tenth of the numbers carrying a feature tariff and every tariff a child of a parent, against without (${rulesRows.toLocaleString('en-GB')} rows, same run)`,
+    target: '>= 0.9 x without',
+    measured: rulesRows / rulesSeconds[1],
+    unit: 'rows/s',
+    baseline: rulesRows / withoutSeconds,
+    ratio: rulesRatio,
+    pass: rulesRatio >= 0.9,
+    note: `without ${rulesSeconds[0].toFixed(2)} s and ${rulesSeconds[2].toFixed(2)} s, with ${rulesSeconds[1].toFixed(2)} s`,
+  })
   report.finish({ customers, rows })
 } finally {
   rmSync(dir, { recursive: true, force: true })

@@ -8,10 +8,11 @@ import { endOfDay } from '../rating/rate-unrated-calls.js'
 import { dateOfStamp } from '../rating/time-band.js'
 import type { RunCustomer } from './run-fields.js'
 import { vatOn } from './vat.js'
+import { callVATRates } from './call-vat-rates.js'
 
 /**
  * Bills the rated, undeleted calls of a batch of customers started up to the cutoff: one
- * `Call Charges` transaction per number, rounded once to pence, VAT at the calls rate. Usage is
+ * `Call Charges` transaction per number and VAT rate (`callVATRates`), rounded once to pence. Usage is
  * billed while suspended, not while non-billable (contract 5.4). Returns the customers billed.
  */
 export async function billCalls(
@@ -33,24 +34,26 @@ export async function billCalls(
       { op: 'lte', column: 'startTime', value: endOfDay(cutoff) },
     ],
   )
-  const groups = new Map<string, Call[]>()
-  for (const call of calls) {
-    if (call.startTime === endOfDay(cutoff)) continue
-    const key = `${call.customerID}:${call.numberID}`
-    const list = groups.get(key)
-    if (list) list.push(call)
-    else groups.set(key, [call])
+  const billable = calls.filter((call) => call.startTime !== endOfDay(cutoff))
+  const rateOf = await callVATRates(store, billable, customers.map((c) => c.id))
+  const groups = new Map<string, { VATRate: string | null; calls: Call[] }>()
+  for (const call of billable) {
+    const customer = call.customerID ? byID.get(call.customerID) : undefined
+    if (!customer) continue // read by the batch's customer IDs: always one of them
+    const VATRate = rateOf(call, customer)
+    const key = `${call.customerID}:${call.numberID}:${VATRate}`
+    const group = groups.get(key)
+    if (group) group.calls.push(call)
+    else groups.set(key, { VATRate, calls: [call] })
   }
   const billed = new Set<string>()
-  for (const group of groups.values()) {
-    const customer = group[0].customerID ? byID.get(group[0].customerID) : undefined
-    if (!customer) continue // read by the batch's customer IDs: always one of them
+  for (const { VATRate, calls: group } of groups.values()) {
+    const customer = byID.get(group[0].customerID!)!
     const numberID = group[0].numberID
     const chain = [...(events.get(`customers:${customer.id}`) ?? []), ...(numberID ? (events.get(`numbers:${numberID}`) ?? []) : [])]
     if (!effectiveStateOn(chain, cutoff).billable) continue
     // A rated call has a cost; its start time orders the dates the transaction covers.
     const amount = round(sum(group.flatMap((c) => (c.cost === null ? [] : [c.cost]))), 2)
-    const VATRate = (customer.VATRateCalls ?? customer.VATRate ?? null) || null
     const dates = group.flatMap((c) => (c.startTime ? [dateOfStamp(c.startTime)] : [])).sort()
     const now = ctx.clock.now()
     const tx = await store.repository('transactions').insert({

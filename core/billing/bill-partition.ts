@@ -125,7 +125,10 @@ async function billStep(ctx: PlatformContext, reads: Store, run: BillingRun, cut
   await settleAccounts(store, invoiced.filter((id) => credits.has(id) || (held.get(id) ?? ZERO) > 0n), ctx.clock.today(), ctx.clock.now(), { alerts: false })
   const byNumber = exec.numbers.creditLimits && callsBilled.length > 0 ? new Set(await store.creditControl.withNumberCreditLimitsBetween(callsBilled[0], callsBilled.at(-1)!)) : null
   const billed = new Set(callsBilled)
-  await refreshCreditAlerts(store, touched.filter((id) => limited.has(id) || (billed.has(id) && byNumber?.has(id))), ctx.clock.now(), { candidates: true })
+  await refreshCreditAlerts(store, touched.filter((id) => limited.has(id) || (billed.has(id) && byNumber?.has(id))), ctx.clock.now(), {
+    candidates: true,
+    expectedSpendAlertRatio: ctx.presets.expectedSpendAlertRatio,
+  })
   const step = { progressCustomerID: done.last, customers: done.customers, invoices: done.invoices, done: done.finished }
   if (!(await store.runPartitions.advance(partition.id, exec.holder, exec.leaseMs, step))) throw new LeaseLost()
   // The run's row last: every worker's steps update it, so it stays locked only while this one commits.

@@ -5,6 +5,7 @@ import type { BillingFeature } from './billing-feature.js'
 import { instalmentsOf } from './instalments.js'
 import type { ChargeHistory } from './charge-history.js'
 import { applicableTariff, fixedFeeHistory, priceOn, withTariffPrices, type FeatureTypes, type FixedFeeTariffs } from './fixed-fee-pricing.js'
+import { withParentRows } from './parent-fixed-fee-tariffs.js'
 import type { RunCustomer, RunFeature } from './run-fields.js'
 import { featureCountOf, historyOf, toBillingFeature } from './stored-feature.js'
 
@@ -14,13 +15,14 @@ export interface BillingInput {
   readonly history: ChargeHistory
 }
 
-/** Every fixed fee tariff's price rows, by tariff name (small tables, read once per batch). */
+/**
+ * Every fixed fee tariff's price rows, with those its ancestors lend (`withParentRows`), by
+ * tariff name (small tables, read once per batch).
+ */
 export async function loadFixedFeeTariffs(store: Store): Promise<FixedFeeTariffs> {
   const tariffs = await store.repository('fixedFeeTariffs').list({ where: [], limit: Number.MAX_SAFE_INTEGER })
   const rows = await store.repository('fixedFeeTariffDetails').listIn('fixedFeeTariffID', tariffs.map((t) => t.id))
-  const byName = new Map<string, FixedFeeTariffDetail[]>()
-  for (const t of tariffs) byName.set(t.name, rows.filter((r) => r.fixedFeeTariffID === t.id))
-  return byName
+  return withParentRows(tariffs, rows)
 }
 
 /** The numbers and services features hang on, by ID. */

@@ -42,6 +42,7 @@ export const runCustomerFields = [
   'postBillType',
   'faxBillType',
   'GDPRPECRConsentGiven',
+  'expectedSpend',
 ] as const
 
 export const runFeatureFields = [

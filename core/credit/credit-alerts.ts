@@ -1,5 +1,5 @@
 import type { Stamp } from '../dates/stamp.js'
-import type { Money } from '../money/money.js'
+import { mulRatio, parseMoney, type Money } from '../money/money.js'
 import { creditAlertNames, type CreditAlertName } from '../presets/engine-lists.js'
 import type { Store } from '../ports/store.js'
 
@@ -16,24 +16,54 @@ export interface CreditFigures {
   readonly overdueAmount: Money
   /** Total of its invoices not sent yet (no `sentDate`; contract 14.2), suppressed ones aside. */
   readonly unsent: Money
-  /** Its numbers with a `creditLimit`, each with its unbilled call charges. */
-  readonly numbers: readonly { readonly creditLimit: Money; readonly unbilledCalls: Money }[]
+  /** Its numbers with a `creditLimit` or an `expectedSpend`, each with its unbilled and its month's call charges. */
+  readonly numbers: readonly { readonly creditLimit: Money | null; readonly unbilledCalls: Money; readonly expectedSpend: Money | null; readonly monthCalls: Money }[]
+  readonly expectedSpend: Money | null
+  /** Cost of its rated, undeleted calls started in the month measured (billed or not); zero when none is. */
+  readonly monthCalls: Money
   /** The alerts stored now. */
   readonly stored: readonly string[]
+  /** The month (YYYY-MM) a spend alert was last announced, or null. */
+  readonly spendAlertMonth: string | null
 }
 
 const above = (value: Money, limit: Money | null) => limit !== null && value > limit
 
-/** The limits exceeded now, in the contract's order. */
-export function creditAlertsOf(f: CreditFigures): CreditAlertName[] {
+/** The names a month's call charges raise (contract 17.7), apart from the limits of 10.6. */
+export const spendAlertNames: readonly CreditAlertName[] = ['expectedSpend', 'numberExpectedSpend']
+
+/**
+ * The limits exceeded now, in the contract's order. With `ratio` null the month's calls were not
+ * measured (a write that cannot change them): the spend alerts stay as stored.
+ */
+export function creditAlertsOf(f: CreditFigures, ratio: Money | null): CreditAlertName[] {
+  const passed = (spend: Money, expected: Money | null) => expected !== null && above(spend, mulRatio(expected, ratio!, 10n ** 4n))
   const exceeded: Record<CreditAlertName, boolean> = {
     creditLimit: above(f.balance, f.creditLimit),
     creditLimitCalls: above(f.unbilledCalls, f.creditLimitCalls),
     creditLimitOverdue: above(f.overdueAmount, f.creditLimitOverdue),
     creditLimitUnsent: above(f.unsent, f.creditLimitUnsent),
     numberCreditLimit: f.numbers.some((n) => above(n.unbilledCalls, n.creditLimit)),
+    expectedSpend: ratio === null ? f.stored.includes('expectedSpend') : passed(f.monthCalls, f.expectedSpend),
+    numberExpectedSpend: ratio === null ? f.stored.includes('numberExpectedSpend') : f.numbers.some((n) => passed(n.monthCalls, n.expectedSpend)),
   }
   return creditAlertNames.filter((name) => exceeded[name])
+}
+
+/** What spend alerts are measured against: the presets' ratio and the calendar month of `now` (UTC). */
+export interface SpendMeasure {
+  readonly ratio: Money
+  readonly month: string
+  readonly from: Stamp
+  readonly to: Stamp
+}
+
+/** The measure of the month `now` falls in, with the presets' `expectedSpendAlertRatio`. */
+export function spendMeasure(expectedSpendAlertRatio: string, now: Stamp): SpendMeasure {
+  const month = now.slice(0, 7)
+  const [y, m] = month.split('-').map(Number)
+  const next = m === 12 ? `${y + 1}-01` : `${y}-${String(m + 1).padStart(2, '0')}`
+  return { ratio: parseMoney(expectedSpendAlertRatio)!, month, from: `${month}-01T00:00:00.000Z` as Stamp, to: `${next}-01T00:00:00.000Z` as Stamp }
 }
 
 const utf8 = new TextDecoder()
@@ -41,34 +71,53 @@ const utf8 = new TextDecoder()
 /**
  * Brings the customers' `creditAlerts` up to date after a write that can change them
  * (transactions, usage imports, billing runs, payments, limits changed): only those that changed
- * are written, and each customer with an alert it did not have before gets a `customer.credit_alert`
- * event. Returns those customers. With `candidates`,
- * the caller has already left out customers without any limit or alert.
+ * are written, and each customer with a limit alert it did not have before gets a
+ * `customer.credit_alert` event. A customer whose month's calls pass an expected spend gets one
+ * `customer.spend_alert` a calendar month (contract 17.7), however often they pass it again.
+ * Returns the customers with a new limit alert. With `candidates`, the caller has already left out
+ * customers without any limit or alert. With `expectedSpendAlertRatio` (the presets'), the month's
+ * calls are measured; a write that cannot change them leaves it out, and spend alerts stay as stored.
  */
-export async function refreshCreditAlerts(store: Store, customerIDs: readonly string[], now: Stamp, options: { readonly candidates?: boolean } = {}): Promise<string[]> {
+export async function refreshCreditAlerts(
+  store: Store,
+  customerIDs: readonly string[],
+  now: Stamp,
+  options: { readonly candidates?: boolean; readonly expectedSpendAlertRatio?: string } = {},
+): Promise<string[]> {
   // A customer with no limit anywhere and no alert stored keeps none: not measured.
   const ids = options.candidates ? customerIDs : await store.creditControl.withCreditLimits(customerIDs)
   if (ids.length === 0) return []
-  const figures = await store.creditControl.creditFigures(ids)
+  const spend = options.expectedSpendAlertRatio === undefined ? null : spendMeasure(options.expectedSpendAlertRatio, now)
+  const figures = await store.creditControl.creditFigures(ids, spend)
   const raised: string[] = []
+  const spent: string[] = []
   for (const [id, f] of figures) {
-    const alerts = creditAlertsOf(f)
-    if (alerts.length === f.stored.length && alerts.every((a, i) => a === f.stored[i])) continue
-    await store.creditControl.setCreditAlerts(id, alerts)
-    if (alerts.some((a) => !f.stored.includes(a))) raised.push(id)
+    const alerts = creditAlertsOf(f, spend?.ratio ?? null)
+    const spendMonth = spend !== null && f.spendAlertMonth !== spend.month && alerts.some((a) => spendAlertNames.includes(a)) ? spend.month : undefined
+    if (spendMonth) spent.push(id)
+    if (!spendMonth && alerts.length === f.stored.length && alerts.every((a, i) => a === f.stored[i])) continue
+    await store.creditControl.setCreditAlerts(id, alerts, spendMonth)
+    if (alerts.some((a) => !f.stored.includes(a) && !spendAlertNames.includes(a))) raised.push(id)
   }
   // An alert that appears is announced (contract 10.6), with the customer as it now reads.
-  // A run's batch may raise hundreds: read a chunk of customers a query, not one each.
-  for (let i = 0; i < raised.length; i += 500) {
-    const ids = raised.slice(i, i + 500)
-    const rows = await store.listJson.list('customers', { where: [{ op: 'in', column: 'id', values: ids }], limit: ids.length })
-    await store.changes.append([], rows.map((row) => ({ type: 'customer.credit_alert', data: utf8.decode(row.json), createdStamp: now })))
-  }
+  await announce(store, raised, 'customer.credit_alert', now)
+  await announce(store, spent, 'customer.spend_alert', now)
   return raised
+}
+
+/** One event of `type` for each customer, with the customer as it now reads. */
+async function announce(store: Store, customerIDs: readonly string[], type: string, now: Stamp): Promise<void> {
+  // A run's batch may raise hundreds: read a chunk of customers a query, not one each.
+  for (let i = 0; i < customerIDs.length; i += 500) {
+    const ids = customerIDs.slice(i, i + 500)
+    const rows = await store.listJson.list('customers', { where: [{ op: 'in', column: 'id', values: ids }], limit: ids.length })
+    await store.changes.append([], rows.map((row) => ({ type, data: utf8.decode(row.json), createdStamp: now })))
+  }
 }
 
 /** The customer fields that say whether a customer can have an alert at all (besides its numbers' limits). */
 export type CreditLimitsCustomer = {
+  readonly expectedSpend: Money | null
   readonly creditLimit: Money | null
   readonly creditLimitCalls: Money | null
   readonly creditLimitOverdue: Money | null
@@ -77,4 +126,4 @@ export type CreditLimitsCustomer = {
 }
 
 export const hasCreditLimits = (c: CreditLimitsCustomer): boolean =>
-  c.creditLimit !== null || c.creditLimitCalls !== null || c.creditLimitOverdue !== null || c.creditLimitUnsent !== null || (c.creditAlerts?.length ?? 0) > 0
+  c.expectedSpend !== null || c.creditLimit !== null || c.creditLimitCalls !== null || c.creditLimitOverdue !== null || c.creditLimitUnsent !== null || (c.creditAlerts?.length ?? 0) > 0

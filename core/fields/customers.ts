@@ -135,7 +135,7 @@ export const customers = defineResource({
       values: creditAlertNames,
       readOnly: true,
       extension: true,
-      description: 'credit limits exceeded now: creditLimit, creditLimitCalls, creditLimitOverdue, creditLimitUnsent, numberCreditLimit',
+      description: 'credit limits exceeded now (creditLimit, creditLimitCalls, creditLimitOverdue, creditLimitUnsent, numberCreditLimit) and expected spends passed this month (expectedSpend, numberExpectedSpend)',
     }),
     // Payments and credits not yet allocated to an invoice: the next invoice raised takes them.
     // Kept beside the row (held_credits, migration 0021), not in it: a run settling a tenth of its
@@ -145,6 +145,8 @@ export const customers = defineResource({
     field('portalPIN', 'text', { internal: true, readOnly: true, description: 'hashed portal PIN' }),
     // The final-bill date a final invoice was raised for: no run invoices the customer again for it.
     field('finalInvoicedDate', 'date', { internal: true, readOnly: true }),
+    // The month (YYYY-MM) a spend alert was last announced: \`customer.spend_alert\` is once a month (contract 17.7).
+    field('spendAlertMonth', 'text', { internal: true, readOnly: true }),
   ],
   filters: [
     { name: 'accountNumber', filter: { kind: 'equals', column: 'accountNumber' }, description: 'exact account number match' },
@@ -153,7 +155,7 @@ export const customers = defineResource({
     {
       name: 'creditAlert',
       filter: { kind: 'hasName', column: 'creditAlerts', values: creditAlertNames, any: 'any' },
-      description: 'only customers with that credit alert now (creditLimit, creditLimitCalls, creditLimitOverdue, creditLimitUnsent, numberCreditLimit), or any',
+      description: 'only customers with that credit alert now (creditLimit, creditLimitCalls, creditLimitOverdue, creditLimitUnsent, numberCreditLimit, expectedSpend, numberExpectedSpend), or any',
     },
     {
       name: 'excludeFinalBill',

@@ -71,6 +71,8 @@ export const numbers = defineResource({
     digitsField('number'),
     ...(['CDRNumber', 'CDRNumber2', 'CDRNumber3', 'CDRNumber4'] as const).map((of) => digitsField(of)),
     ...(['number', 'CDRNumber', 'CDRNumber2', 'CDRNumber3', 'CDRNumber4'] as const).map((of) => matchKeyField(of)),
+    // Contract 17.7 reads a number's call VAT rate between its feature's and its customer's.
+    preset('VATRateCalls', 'vatRates', { extension: true, description: "VAT rate for the number's call charges when no feature priced them; customer default if unset" }),
   ],
   filters: [
     {

@@ -3,6 +3,7 @@ import type { CallClass } from '../fields/call-classes.js'
 import type { Money } from '../money/money.js'
 import type { Origination } from '../fields/originations.js'
 import type { AllowanceHolder } from '../rating/allowances.js'
+import type { FeatureTariffs } from '../rating/feature-tariffs.js'
 import type { IgnoreTrafficEntry } from '../rating/match-number.js'
 import type { RatingNumber } from '../rating/rate-record.js'
 import type { RatingTariff } from '../rating/rating-tariff.js'
@@ -106,6 +107,11 @@ export interface RatingData {
   ignoreTraffic(): Promise<IgnoreTrafficEntry[]>
   /** Call tariffs with their rate rows, by name. */
   tariffs(): Promise<Map<string, RatingTariff>>
+  /**
+   * The features of these customers, on a number or on the customer itself, that name a call
+   * tariff for one of `classes` (every class when null): one batch's lookup (contract 17.7).
+   */
+  featureTariffs(customerIDs: readonly string[], classes: readonly CallClass[] | null): Promise<FeatureTariffs[]>
   /** Live numbers and features of these customers that hold a discount plan, and live numbers that name a pool. */
   allowanceHolders(customerIDs: readonly string[]): Promise<AllowanceHolder[]>
   /** The undeleted calls of these customers started in [from, to) that may use an allowance. */

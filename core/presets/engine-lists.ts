@@ -57,8 +57,11 @@ export const lowInvoiceActions = ['Suppress', 'Carry Forward', 'Charge Minimum']
 export const invoiceStatuses = ['Unpaid', 'Paid', 'Overdue'] as const
 export type InvoiceStatus = (typeof invoiceStatuses)[number]
 
-/** The credit limits a customer can exceed (contract 10.6), as its `creditAlerts` name them. */
-export const creditAlertNames = ['creditLimit', 'creditLimitCalls', 'creditLimitOverdue', 'creditLimitUnsent', 'numberCreditLimit'] as const
+/**
+ * The credit limits a customer can exceed (contract 10.6), then the expected spends its month's
+ * calls can pass (17.7), as its `creditAlerts` name them, in the order they are stored.
+ */
+export const creditAlertNames = ['creditLimit', 'creditLimitCalls', 'creditLimitOverdue', 'creditLimitUnsent', 'numberCreditLimit', 'expectedSpend', 'numberExpectedSpend'] as const
 export type CreditAlertName = (typeof creditAlertNames)[number]
 
 /**

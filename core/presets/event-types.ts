@@ -54,6 +54,7 @@ const engineEvents = [
   'billing_run.completed',
   'billing_run.failed',
   'customer.credit_alert',
+  'customer.spend_alert',
   'usage_file.imported',
 ] as const
 

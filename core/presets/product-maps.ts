@@ -36,6 +36,8 @@ export interface ProductMaps {
   readonly annualIncreaseProfiles: Readonly<Record<string, IncreaseProfile>>
   /** The CPI percentage profiles written `{"percent": "cpi"}` use, as decimal text. */
   readonly cpi: string
+  /** How many times its `expectedSpend` a month's call charges pass to raise a spend alert (contract 17.7), as decimal text. */
+  readonly expectedSpendAlertRatio: string
 }
 
 const decimal = v.pipe(v.string(), v.regex(/^\d{1,6}(\.\d{1,4})?$/, 'a decimal such as "3.9"'))
@@ -59,6 +61,7 @@ export const productMapsFile = {
   featureDiscountSchemes: v.optional(v.record(mapName, SchemeEntry)),
   annualIncreaseProfiles: v.optional(v.record(mapName, ProfileEntry)),
   cpi: v.optional(decimal),
+  expectedSpendAlertRatio: v.optional(decimal),
 }
 
 type SchemeInput = v.InferOutput<typeof SchemeEntry>
@@ -68,6 +71,7 @@ export interface ProductMapsInput {
   readonly featureDiscountSchemes?: Record<string, SchemeInput>
   readonly annualIncreaseProfiles?: Record<string, ProfileInput>
   readonly cpi?: string
+  readonly expectedSpendAlertRatio?: string
 }
 
 /** The shipped entries of the shipped names (default-presets.ts). */
@@ -94,6 +98,8 @@ export const defaultProductMaps: Required<ProductMapsInput> = {
   },
   // The UK CPI rate published in October 2026 for September; an operator sets its own each year.
   cpi: '3.8',
+  // Twice the expected spend: a month's bill that doubles is the classic sign of fraud (contract 17.7).
+  expectedSpendAlertRatio: '2',
 }
 
 const money = (text: string): Money => parseMoney(text)!
@@ -128,7 +134,8 @@ export function mergeProductMaps(
       throw new Error(`presets file: ${list} names ${JSON.stringify(missing)} but ${mapName} has no entry for it`)
     }
   }
-  return { standardFeatures, featureDiscountSchemes: schemes, annualIncreaseProfiles: profiles, cpi }
+  const expectedSpendAlertRatio = file.expectedSpendAlertRatio ?? base?.expectedSpendAlertRatio ?? defaultProductMaps.expectedSpendAlertRatio
+  return { standardFeatures, featureDiscountSchemes: schemes, annualIncreaseProfiles: profiles, cpi, expectedSpendAlertRatio }
 }
 
 const mapValues = <A, B>(map: Readonly<Record<string, A>>, f: (a: A) => B): Record<string, B> =>

@@ -115,6 +115,8 @@ async function importInto(ctx: PlatformContext, store: Store, lines: AsyncIterab
   // A customer's own limits come with its numbers' lookup (`creditWatched`); numbers' limits are
   // asked of a batch's other customers only when some number has one.
   const numberLimits = await store.creditControl.anyNumberCreditLimits()
+  // Calls are a month's spend: expected spends are measured with the limits (contract 17.7).
+  const ratio = ctx.presets.expectedSpendAlertRatio
   const now = ctx.clock.now()
   const file = await store.repository('usageFiles').insert({ name, createdStamp: now, updatedStamp: now })
   const reader = new UsageFileReader()
@@ -187,7 +189,7 @@ async function importInto(ctx: PlatformContext, store: Store, lines: AsyncIterab
         .insertCalls(calls)
         .then(async (n) => {
           imported += n
-          await refreshCreditAlerts(store, await creditCandidates([...customers], watched), now, { candidates: true })
+          await refreshCreditAlerts(store, await creditCandidates([...customers], watched), now, { candidates: true, expectedSpendAlertRatio: ratio })
         })
         .then(undefined, (error: unknown) => void (failure ??= { error })),
     )
@@ -208,7 +210,7 @@ async function importInto(ctx: PlatformContext, store: Store, lines: AsyncIterab
   const reallocate = async () => {
     const months = touched.take()
     // Re-priced calls change unbilled charges: their customers are measured again.
-    await reallocateAllowances(store.rating, shared, months, now, (changed) => refreshCreditAlerts(store, changed, now))
+    await reallocateAllowances(store.rating, shared, months, now, (changed) => refreshCreditAlerts(store, changed, now, { expectedSpendAlertRatio: ratio }))
   }
   try {
     for await (const batch of lines) {

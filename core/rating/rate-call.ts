@@ -1,4 +1,4 @@
-import { ZERO, type Money } from '../money/money.js'
+import { parseMoney, ZERO, type Money } from '../money/money.js'
 import type { Rate } from './find-rate.js'
 import {
   addFractions,
@@ -15,7 +15,7 @@ import {
 } from './fraction.js'
 import { baseTypeOf, BYTES_PER_MB, rateSurchargeKinds, type RatingTariff, type RateSurchargeKind } from './rating-tariff.js'
 import type { UsageRecord } from './usage-record.js'
-import { amountOf, stepOf } from './wire-amount.js'
+import { amountOf, stepOf, type WireNumber } from './wire-amount.js'
 
 /** What pricing reads of a usage record. */
 export type CallUsage = Pick<UsageRecord, 'durationSeconds' | 'bytes' | 'events' | 'origination' | 'recorded'>
@@ -107,13 +107,19 @@ export function rateCall(tariff: RatingTariff, rate: Rate, usage: CallUsage, all
     q = { num: 1n, den: 1n }
   }
 
-  let charge = component(rate.costConnection, rate.cost, q)
+  const a = amountsOf(tariff)
+  // Two-part pricing (contract 17.7): the first `baseInitialDuration` seconds cost
+  // `baseInitialCost` whatever part of them is used, the rest its own connection and the rate.
+  // Not for a call an allowance shares: the allowance covers its first seconds instead.
+  let charge =
+    timed && a.initial !== null && allowanceMs <= 0n
+      ? twoPart(a.initial, rate.cost, q)
+      : component(rate.costConnection, rate.cost, q)
   // The minimum is for a charged call: one an allowance covers pays its connection, no more.
   if (rate.costMin !== null && allowanceMs <= 0n) charge = maxFraction(charge, fromMoney(rate.costMin))
   if (rate.costMax !== null) charge = minFraction(charge, fromMoney(rate.costMax))
 
   let total = charge
-  const a = amountsOf(tariff)
   if (a.access !== null || a.accessConnection !== null) {
     const amount = component(a.accessConnection ?? ZERO, a.access ?? ZERO, q)
     total = addFractions(total, roundBy(amount, tariff.baseRoundingAccessCharge))
@@ -203,6 +209,8 @@ interface TariffPricing {
 
 /** The tariff's per-call amounts (read apart from the steps: an unreadable amount throws, as it did when read per call). */
 interface TariffAmounts {
+  /** Two-part pricing, when `baseInitialCost` and `baseInitialDuration` are both set. */
+  readonly initial: InitialPart | null
   readonly access: Money | null
   readonly accessConnection: Money | null
   readonly pence: Money | null
@@ -236,6 +244,7 @@ function amountsOf(tariff: RatingTariff): TariffAmounts {
   let a = amounts.get(tariff)
   if (!a) {
     a = {
+      initial: initialPartOf(tariff),
       access: amountOf(tariff.baseAccessCharge, 'baseAccessCharge'),
       accessConnection: amountOf(tariff.baseAccessChargeConnection, 'baseAccessChargeConnection'),
       pence:
@@ -245,6 +254,29 @@ function amountsOf(tariff: RatingTariff): TariffAmounts {
     amounts.set(tariff, a)
   }
   return a
+}
+
+/** The first part of a two-part price: its cost and length, and the connection of the rest. */
+interface InitialPart {
+  readonly cost: Money
+  readonly ms: bigint
+  readonly secondaryConnection: Money
+}
+
+function initialPartOf(tariff: RatingTariff): InitialPart | null {
+  // The catalogue has `baseInitialCost` as Text (billing-api.md): decimal text is read as money.
+  const raw = tariff.baseInitialCost as WireNumber | string
+  const cost = typeof raw === 'string' ? parseMoney(raw.trim()) : amountOf(raw, 'baseInitialCost')
+  const seconds = stepOf(tariff.baseInitialDuration)
+  if (cost === null || seconds === null) return null
+  return { cost, ms: seconds * 1000n, secondaryConnection: amountOf(tariff.baseCostSecondaryConnection, 'baseCostSecondaryConnection') ?? ZERO }
+}
+
+/** initial cost, plus for the time past the initial part its connection and perUnit × that time. */
+function twoPart(initial: InitialPart, perUnit: Money, q: Quantity): Fraction {
+  const rest = q.num - initial.ms
+  const first = fromMoney(initial.cost)
+  return rest > 0n ? addFractions(first, component(initial.secondaryConnection, perUnit, { num: rest, den: q.den })) : first
 }
 
 /** connection + perUnit × quantity, exactly. */

@@ -6,12 +6,14 @@ import { isSingleRate, tariffOn, type RatingTariff } from './rating-tariff.js'
 import {
   applyMarkup,
   selectMarkup,
+  selectFeatureTariff,
   selectTariff,
   type CustomerTariffSettings,
   type Lookup,
   type NumberTariffSettings,
 } from './select-tariff.js'
-import { timeBandOf, type TimeBand } from './time-band.js'
+import type { FeaturesByHolder } from './feature-tariffs.js'
+import { dateOfStamp, timeBandOf, type TimeBand } from './time-band.js'
 import type { UsageRecord } from './usage-record.js'
 
 /** A number as rating reads it: its matching fields and its per-class tariffs and markups. */
@@ -24,6 +26,8 @@ export interface RatingContext {
   readonly customers: Lookup<CustomerTariffSettings>
   /** Call tariffs with their details, by tariff name (number and customer fields hold names). */
   readonly tariffs: Lookup<RatingTariff>
+  /** The features of the numbers and customers that name call tariffs (contract 17.7); none when absent. */
+  readonly features?: FeaturesByHolder
 }
 
 export type UnbilledReason = UnmatchedReason | 'no tariff or markup' | 'missing usage quantity' | 'unsupported base type'
@@ -84,7 +88,11 @@ export function rateRecord(record: UsageRecord, context: RatingContext, allowanc
   // V8 build each result slowly (bench/rating.ts; figures in bench/RESULTS.md).
   const { numberID, customerID } = number
   const customer = context.customers.get(number.customerID) ?? {}
-  const selected = selectTariff(record.callClass, number, customer, context.tariffs)
+  const features = context.features
+  const selected =
+    (features !== undefined && (features.numbers.size > 0 || features.customers.size > 0)
+      ? selectFeatureTariff(features, record.callClass, number, dateOfStamp(record.startTime), context.tariffs)
+      : null) ?? selectTariff(record.callClass, number, customer, context.tariffs)
   const tariff = selected ? tariffOn(selected.tariff, record.startTime) : null
 
   const found = tariff ? findRate(tariff, record) : null

@@ -5,6 +5,8 @@ import type { DiscountPlan } from '../presets/discount-plans.js'
 import { customerAllowances, mayUseAllowance, type AllowanceHolder, type CustomerAllowances } from './allowances.js'
 import { buildNumberIndex, indexIgnores, recordKey, type IgnoreTrafficEntry } from './match-number.js'
 import type { AllowanceOf, RatingContext } from './rate-record.js'
+import { byHolder, NO_FEATURES } from './feature-tariffs.js'
+import { withParents } from './parent-tariffs.js'
 import type { RatingTariff } from './rating-tariff.js'
 import type { UsageRecord } from './usage-record.js'
 
@@ -26,7 +28,8 @@ export interface BatchContext extends RatingContext {
 }
 
 export async function loadRatingShared(data: RatingData, plans: Readonly<Record<string, DiscountPlan>>): Promise<RatingShared> {
-  const [ignores, tariffs] = await Promise.all([data.ignoreTraffic(), data.tariffs()])
+  const [ignores, stored] = await Promise.all([data.ignoreTraffic(), data.tariffs()])
+  const tariffs = withParents(stored)
   return { tariffs, tariffsById: new Map([...tariffs.values()].map((t) => [t.id, t])), ignored: indexIgnores(ignores), plans }
 }
 
@@ -45,9 +48,21 @@ export async function loadBatchContext(data: RatingData, shared: RatingShared, r
     classes.add(r.callClass)
   }
   const { numbers, customers, creditWatched } = keys.size ? await data.numbersByKeys([...keys], [...classes]) : NO_NUMBERS
-  const holders = customers.size ? await data.allowanceHolders([...customers.keys()]) : []
+  const customerIDs = [...customers.keys()]
+  // Asked together: beside an import's transaction each answer waits a turn of the event loop.
+  const [holders, features] = customers.size
+    ? await Promise.all([data.allowanceHolders(customerIDs), data.featureTariffs(customerIDs, [...classes])])
+    : [[], []]
   const allowances = allowancesByCustomer(holders, shared.plans)
-  return { numbers: buildNumberIndex(numbers, shared.ignored), customers, tariffs: shared.tariffs, allowances, allowance: provisionalAllowance(allowances), creditWatched }
+  return {
+    numbers: buildNumberIndex(numbers, shared.ignored),
+    customers,
+    tariffs: shared.tariffs,
+    features: features.length ? byHolder(features) : NO_FEATURES,
+    allowances,
+    allowance: provisionalAllowance(allowances),
+    creditWatched,
+  }
 }
 
 /** Each customer's pools, from its holders. */

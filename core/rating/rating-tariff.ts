@@ -56,6 +56,12 @@ export type RatingTariff = TariffSurcharges & {
   readonly baseAccessCharge?: WireNumber
   readonly baseAccessChargeConnection?: WireNumber
   readonly baseRoundingAccessCharge?: string | null
+  /** Two-part pricing (contract 17.7): this for the first `baseInitialDuration` seconds, then `baseCostSecondaryConnection` + the rate. */
+  readonly baseInitialCost?: WireNumber
+  readonly baseInitialDuration?: WireNumber
+  readonly baseCostSecondaryConnection?: WireNumber
+  /** The ID of the tariff this one is based upon: it lends what this one lacks (`withParents`). */
+  readonly parentTariff?: string | null
   readonly baseDurationMin?: WireNumber
   readonly baseRoundSeconds?: WireNumber
   readonly baseRoundBytes?: WireNumber

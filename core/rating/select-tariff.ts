@@ -1,5 +1,7 @@
 import { callClasses, customerDefault, type CallClass } from '../fields/call-classes.js'
+import type { DateOnly } from '../dates/date-only.js'
 import { increaseByPercent, type Money } from '../money/money.js'
+import { featureTariffName, pricingFeature, type FeaturesByHolder } from './feature-tariffs.js'
 import type { RatingTariff } from './rating-tariff.js'
 import { amountOf, type WireNumber } from './wire-amount.js'
 
@@ -24,7 +26,7 @@ export interface Lookup<V> {
 
 export interface SelectedTariff<T extends RatingTariff = RatingTariff> {
   readonly tariff: T
-  readonly from: 'number' | 'customer'
+  readonly from: 'feature' | 'number' | 'customer'
 }
 
 export interface SelectedMarkup {
@@ -59,13 +61,28 @@ export function selectTariff<T extends RatingTariff>(
   return fromCustomer ? selected(fromCustomer, 'customer') : null
 }
 
-/** Each tariff's two selections, made once (results are read, never changed), not once a call. */
-const selections = new WeakMap<RatingTariff, { readonly number: SelectedTariff; readonly customer: SelectedTariff }>()
+/**
+ * The tariff a feature gives the call (contract 17.7: feature, then number, then customer
+ * default), or null when no active feature of the number or its customer names one for the class.
+ */
+export function selectFeatureTariff<T extends RatingTariff>(
+  features: FeaturesByHolder,
+  callClass: CallClass,
+  number: { readonly numberID: string; readonly customerID: string },
+  date: DateOnly,
+  tariffsByName: Lookup<T>,
+): SelectedTariff<T> | null {
+  const feature = pricingFeature(features, number.numberID, number.customerID, callClass, date, (name) => tariffsByName.get(name) !== undefined)
+  return feature ? selected(tariffsByName.get(featureTariffName(feature, callClass)!)!, 'feature') : null
+}
+
+/** Each tariff's selections, made once (results are read, never changed), not once a call. */
+const selections = new WeakMap<RatingTariff, Record<SelectedTariff['from'], SelectedTariff>>()
 
 function selected<T extends RatingTariff>(tariff: T, from: SelectedTariff['from']): SelectedTariff<T> {
-  let both = selections.get(tariff)
-  if (!both) selections.set(tariff, (both = { number: { tariff, from: 'number' }, customer: { tariff, from: 'customer' } }))
-  return both[from] as SelectedTariff<T>
+  let all = selections.get(tariff)
+  if (!all) selections.set(tariff, (all = { feature: { tariff, from: 'feature' }, number: { tariff, from: 'number' }, customer: { tariff, from: 'customer' } }))
+  return all[from] as SelectedTariff<T>
 }
 
 /**

@@ -18,6 +18,8 @@ import { derivedFeatureValues } from '../features/feature-terms.js'
 import { withStandardFeature } from '../features/standard-feature.js'
 import { digitsOnly, type ListRequest } from './list-request.js'
 import { normaliseNumber } from '../rating/phone-number.js'
+import { checkParentCycle } from '../tariffs/parent-cycles.js'
+import { checkTariffHolders } from '../tariffs/tariff-holders.js'
 
 /** What the resource use cases need. */
 export interface ResourceContext {
@@ -25,6 +27,8 @@ export interface ResourceContext {
   readonly validator: InputValidator
   readonly clock: Clock
   readonly passwords: PasswordHasher
+  /** The expected spend ratio a limit's change measures against (contract 17.7). */
+  readonly presets: Pick<Presets, 'expectedSpendAlertRatio'>
 }
 
 /** A customer scheduled for deletion is purged this many days later (contract 5.6). */
@@ -76,6 +80,7 @@ export async function createItem<N extends ResourceName>(ctx: ResourceContext, r
   const { values, refChecks } = ctx.validator.validateInput<ResourceName>(resource, input)
   if (rules) Object.assign(values, rules.derive(values, null))
   await checkRefs(ctx, resource, refChecks)
+  await checkTariffHolders(ctx.store, resource, refChecks, values, null, owner)
   await hashSecrets(ctx, resource, values)
   const defaults = initialValues(resource, ctx.clock)
   // The item, its history entry and its event commit together (contract 12).
@@ -101,6 +106,8 @@ export async function updateItem<N extends ResourceName>(ctx: ResourceContext, r
     const { values, refChecks } = ctx.validator.validateInput<ResourceName>(resource, body, current)
     if (Object.keys(values).length === 0) return asEntity(resource, current)
     await checkRefs({ ...ctx, store }, resource, refChecks)
+    await checkTariffHolders(store, resource, refChecks, values, current, {})
+    await checkParentCycle(store, resource, values, current)
     await hashSecrets(ctx, resource, values)
     const rules = writeRules[resource.name]
     if (rules) Object.assign(values, rules.derive(values, current))
@@ -117,17 +124,17 @@ export async function updateItem<N extends ResourceName>(ctx: ResourceContext, r
 
 /** The updated item after its customer's credit alerts were measured again. */
 async function refreshedItem(ctx: ResourceContext, store: Store, resource: Resource, updated: Item, owner: string): Promise<Item> {
-  await refreshCreditAlerts(store, [owner], ctx.clock.now(), { candidates: true })
+  await refreshCreditAlerts(store, [owner], ctx.clock.now(), { candidates: true, expectedSpendAlertRatio: ctx.presets.expectedSpendAlertRatio })
   // The customer updated in this transaction: still there.
   return resource.name === 'customers' ? (await repositoryOf(store, resource).get(updated.id))! : updated
 }
 
-const customerLimits = ['creditLimit', 'creditLimitCalls', 'creditLimitOverdue', 'creditLimitUnsent']
+const customerLimits = ['creditLimit', 'creditLimitCalls', 'creditLimitOverdue', 'creditLimitUnsent', 'expectedSpend']
 
 /** The customer whose credit alerts an update of its limits (or a number's) changes, else null. */
 function creditLimitOwner(name: ResourceName, item: Item, values: Values): string | null {
   if (name === 'customers' && customerLimits.some((f) => f in values)) return item.id
-  if (name === 'numbers' && 'creditLimit' in values) return typeof item.customerID === 'string' ? item.customerID : null
+  if (name === 'numbers' && ('creditLimit' in values || 'expectedSpend' in values)) return typeof item.customerID === 'string' ? item.customerID : null
   return null
 }
 

@@ -111,8 +111,63 @@ for (const target of activeTargets()) {
     assert.ok(text.includes('overdueAmount'))
     assert.ok(text.includes('amountOutstanding'))
     assert.ok(text.includes('numberCreditLimit'))
-    assert.equal((await h.request('GET', '/presets/customers')).body.creditAlerts, ['creditLimit', 'creditLimitCalls', 'creditLimitOverdue', 'creditLimitUnsent', 'numberCreditLimit'])
+    assert.equal((await h.request('GET', '/presets/customers')).body.creditAlerts, [
+      'creditLimit',
+      'creditLimitCalls',
+      'creditLimitOverdue',
+      'creditLimitUnsent',
+      'numberCreditLimit',
+      'expectedSpend',
+      'numberExpectedSpend',
+    ])
     assert.equal((await h.request('GET', '/presets/invoices')).body.status, ['Unpaid', 'Paid', 'Overdue'])
+  })
+
+  test('expected spend (17.7): a month\'s calls past twice it raise the alert, announced once a month', async ({ h }) => {
+    h.clock.set('2026-01-10T09:00:00Z')
+    const t = await h.request('POST', '/tariffs', { name: 'Spend', baseRoundSeconds: 60 })
+    assert.is((await h.request('POST', `/tariffs/${t.body.id}/tariffDetails`, { chargeBand: 'NAT', timeBand: 'any', cost: '0.50' })).status, 201)
+    const c = await newCustomer(h, { expectedSpend: 1 })
+    assert.is((await h.request('POST', `/customers/${c}/numbers`, { number: '0161 888 0001', nationalTariff: 'Spend' })).status, 201)
+    const byNumber = await newCustomer(h)
+    assert.is((await h.request('POST', `/customers/${byNumber}/numbers`, { number: '0161 888 0002', nationalTariff: 'Spend', expectedSpend: 0.2 })).status, 201)
+    const upload = async (...rows: string[]) => {
+      const body = ['callingNumber,dialledNumber,startTime,durationSeconds,chargeBand,callClass,carrier', ...rows].join('\n') + '\n'
+      const r = await h.request('POST', '/usageFiles?name=spend.csv', undefined, { raw: body, headers: { 'content-type': 'text/csv' } })
+      assert.is(r.status, 201, JSON.stringify(r.body))
+    }
+    const call = (digits: string, at: string, seconds: number) => `${digits},01632960999,${at},${seconds},NAT,national,Gamma`
+    const events = async (type: string, id: string) => ((await h.request('GET', '/events?idAfter=0&limit=1000')).body as any[]).filter((e) => e.type === type && e.data.id === id)
+
+    // 61 s is 2 minutes at 0.50: 1.00 a call. Two are 2.00, twice the expected 1.00: not past it.
+    await upload(call('01618880001', '2026-01-06T10:00:00Z', 61), call('01618880001', '2026-01-07T10:00:00Z', 61))
+    assert.equal(await alertsOf(h, c), [])
+    // 30 s more (0.50): 2.50 is past 2.00.
+    await upload(call('01618880001', '2026-01-08T10:00:00Z', 30))
+    assert.equal(await alertsOf(h, c), ['expectedSpend'])
+    assert.equal((await events('customer.spend_alert', c)).map((e) => e.data.creditAlerts), [['expectedSpend']])
+    assert.is((await events('customer.credit_alert', c)).length, 0, 'a spend alert is announced as such, not as a credit limit')
+    // Crossing again in the same month: the alert comes back, the event does not.
+    assert.equal((await h.request('PATCH', `/customers/${c}`, { expectedSpend: 5 })).body.creditAlerts, [])
+    assert.equal((await h.request('PATCH', `/customers/${c}`, { expectedSpend: 1 })).body.creditAlerts, ['expectedSpend'])
+    assert.is((await events('customer.spend_alert', c)).length, 1, 'once a month')
+    // Billed calls still count: the month's call charges are billed and unbilled.
+    await bill(h, '2026-01-31')
+    assert.equal(await alertsOf(h, c), ['expectedSpend'])
+
+    // February starts from nothing: 0.50 is under 2.00; then 2.50 passes it, announced again.
+    h.clock.set('2026-02-03T09:00:00Z')
+    await upload(call('01618880001', '2026-02-02T10:00:00Z', 30))
+    assert.equal(await alertsOf(h, c), [])
+    await upload(call('01618880001', '2026-02-02T11:00:00Z', 61), call('01618880001', '2026-02-02T12:00:00Z', 61))
+    assert.equal(await alertsOf(h, c), ['expectedSpend'])
+    assert.is((await events('customer.spend_alert', c)).length, 2, 'the next month announces it again')
+
+    // A number's expected spend 0.20: its 0.50 passes 0.40.
+    await upload(call('01618880002', '2026-02-02T10:00:00Z', 30))
+    assert.equal(await alertsOf(h, byNumber), ['numberExpectedSpend'])
+    assert.ok((await listed(h, 'creditAlert=numberExpectedSpend')).includes(byNumber))
+    assert.is((await events('customer.spend_alert', byNumber)).length, 1)
   })
 
   test.run()

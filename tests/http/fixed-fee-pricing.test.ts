@@ -45,5 +45,34 @@ for (const target of activeTargets()) {
     assert.is((await h.request('GET', `/features/${rental}`)).body.dueDate, '2026-04-01')
   })
 
+  test('parent fixed fee tariffs (17.7): a child lacking a row for the types takes the nearest ancestor\'s', async ({ h }) => {
+    const tariff = async (name: string, parentFixedFeeTariff: string | null, rows: object[]) => {
+      const t = await h.request('POST', '/fixedFeeTariffs', { name, ...(parentFixedFeeTariff ? { parentFixedFeeTariff } : {}) })
+      assert.is(t.status, 201, JSON.stringify(t.body))
+      for (const body of rows) assert.is((await h.request('POST', `/fixedFeeTariffs/${t.body.id}/fixedFeeTariffDetails`, body)).status, 201)
+      return t.body.id as string
+    }
+    const grand = await tariff('Grand', null, [
+      { description: 'anything', serviceCharge: 10, connectionCharge: 50 },
+      { description: 'line rental', featureTypes: ['Line Rental'], serviceCharge: 15 },
+    ])
+    const parent = await tariff('Parent', grand, [{ description: 'line rental', featureTypes: ['Line Rental'], serviceCharge: 12 }])
+    await tariff('Child', parent, [{ description: 'support', featureTypes: ['Support'], serviceCharge: 8 }])
+    const c = await newCustomer(h, { fixedFeeTariff: 'Child' })
+    const monthly = { startDate: '2026-01-01', serviceChargeInterval: 'Calendar Monthly' }
+    const rental = await newFeature(h, c, { ...monthly, featureType: 'Line Rental' })
+    const support = await newFeature(h, c, { ...monthly, featureType: 'Support' })
+    const seat = await newFeature(h, c, { ...monthly, featureType: 'Hosted Seat' })
+    await bill(h, '2026-02-01')
+    const recurring = async (f: string) => (await ledgerOf(h, f)).filter((r) => r[0] === 'Recurring Charge').map((r) => r[3])
+    // Line Rental: the child has no row for it; the parent's 12, not the grandparent's 15.
+    assert.equal(await recurring(rental), [12, 12])
+    // Support: the child's own 8 (more specific than the lent catch-all).
+    assert.equal(await recurring(support), [8, 8])
+    // Hosted Seat: only the grandparent's catch-all matches, 10 with its connection charge 50.
+    assert.equal(await recurring(seat), [10, 10])
+    assert.ok((await ledgerOf(h, seat)).some((r) => r[0] === 'Connection Charge' && r[3] === 50))
+  })
+
   test.run()
 }

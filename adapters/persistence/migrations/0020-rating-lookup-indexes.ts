@@ -11,7 +11,7 @@ const defaultOf = (column: string) => `default${column[0].toUpperCase()}${column
 /** What an import's number lookup reads of a number (`numbersByKeys`, repositories/rating-number-lookup.ts). */
 const NUMBER_LOOKUP_COLUMNS = ['id', 'customerID', 'number', 'CDRNumber', 'CDRNumber2', 'CDRNumber3', 'CDRNumber4', 'fallbackMarkup', ...CLASS_COLUMNS, 'isDropped']
 /** What it reads of the number's customer: rating defaults and whether credit is watched. */
-const CUSTOMER_LOOKUP_COLUMNS = ['fallbackMarkup', ...CLASS_COLUMNS.map(defaultOf), 'creditLimit', 'creditLimitCalls', 'creditLimitOverdue', 'creditLimitUnsent', 'creditAlerts']
+export const CUSTOMER_LOOKUP_COLUMNS = ['fallbackMarkup', ...CLASS_COLUMNS.map(defaultOf), 'creditLimit', 'creditLimitCalls', 'creditLimitOverdue', 'creditLimitUnsent', 'creditAlerts']
 
 /**
  * An import's lookup of a batch's numbers by `numberKey`, joined to their customers, reads

@@ -20,6 +20,8 @@ export const laterColumns: Readonly<Record<string, Partial<Record<ResourceName, 
   },
   '0023-dated-charges': { tariffs: ['pendingIncrease'], features: ['annualIncreaseAnchorDate'] },
   '0024-invoice-delivery': { invoices: ['invoiceNumber', 'sentDate'] },
+  '0026-number-call-vat': { numbers: ['VATRateCalls'] },
+  '0027-expected-spend': { customers: ['spendAlertMonth'] },
 }
 
 /** The columns of a resource that a later migration adds. */

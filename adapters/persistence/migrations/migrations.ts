@@ -26,6 +26,9 @@ import * as m0021 from './0021-held-credits.js'
 import * as m0022 from './0022-idempotency-leases.js'
 import * as m0023 from './0023-dated-charges.js'
 import * as m0024 from './0024-invoice-delivery.js'
+import * as m0025 from './0025-rating-rules.js'
+import * as m0026 from './0026-number-call-vat.js'
+import * as m0027 from './0027-expected-spend.js'
 
 type Step = { up(db: AnyDb, dialect: DatabaseDialect): Promise<void> }
 
@@ -55,6 +58,9 @@ const steps: Record<string, Step> = {
   '0022-idempotency-leases': m0022,
   '0023-dated-charges': m0023,
   '0024-invoice-delivery': m0024,
+  '0025-rating-rules': m0025,
+  '0026-number-call-vat': m0026,
+  '0027-expected-spend': m0027,
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { Db } from '../schema/tables.js'
 import { sql } from 'kysely'
-import type { CreditFigures } from '../../../core/credit/credit-alerts.js'
+import type { CreditFigures, SpendMeasure } from '../../../core/credit/credit-alerts.js'
 import type { Stamp } from '../../../core/dates/stamp.js'
 import { ZERO, type Money } from '../../../core/money/money.js'
 import type { CreditControl } from '../../../core/ports/credit-control.js'
@@ -17,8 +17,11 @@ const CHUNK = 500
  */
 export const creditWatched = (alias: string) => {
   const c = (column: string) => sql.ref(`${alias}.${column}`)
-  return sql<boolean>`(${c('creditLimit')} is not null or ${c('creditLimitCalls')} is not null or ${c('creditLimitOverdue')} is not null or ${c('creditLimitUnsent')} is not null or (${c('creditAlerts')} is not null and ${c('creditAlerts')} <> '[]'))`
+  return sql<boolean>`(${c('expectedSpend')} is not null or ${c('creditLimit')} is not null or ${c('creditLimitCalls')} is not null or ${c('creditLimitOverdue')} is not null or ${c('creditLimitUnsent')} is not null or (${c('creditAlerts')} is not null and ${c('creditAlerts')} <> '[]'))`
 }
+
+/** A number whose calls some alert measures: a credit limit (10.6) or an expected spend (17.7), each on its partial index. */
+const watchedNumber = sql<boolean>`(${sql.ref('creditLimit')} is not null or ${sql.ref('expectedSpend')} is not null)`
 
 /** Credit control on the `customers`, `numbers`, `transactions`, `invoices` and `calls` tables. */
 export class KyselyCreditControl implements CreditControl {
@@ -33,15 +36,16 @@ export class KyselyCreditControl implements CreditControl {
     return moneyColumn(this.dialect, v)
   }
 
-  async creditFigures(customerIDs: readonly string[]): Promise<Map<string, CreditFigures>> {
-    type Mutable = { -readonly [K in Exclude<keyof CreditFigures, 'numbers'>]: CreditFigures[K] } & { numbers: { creditLimit: Money; unbilledCalls: Money; id: string }[] }
+  async creditFigures(customerIDs: readonly string[], spend: SpendMeasure | null): Promise<Map<string, CreditFigures>> {
+    type Number = { creditLimit: Money | null; unbilledCalls: Money; expectedSpend: Money | null; monthCalls: Money; id: string }
+    type Mutable = { -readonly [K in Exclude<keyof CreditFigures, 'numbers'>]: CreditFigures[K] } & { numbers: Number[] }
     const out = new Map<string, Mutable>()
     const limit = (v: unknown) => (v === null || v === undefined ? null : this.money(v))
     for (let i = 0; i < customerIDs.length; i += CHUNK) {
       const ids = customerIDs.slice(i, i + CHUNK).map((c) => this.dialect.encodeId(c))
       const customers = await this.db
         .selectFrom('customers')
-        .select(['id', 'creditLimit', 'creditLimitCalls', 'creditLimitOverdue', 'creditLimitUnsent', 'creditAlerts'])
+        .select(['id', 'creditLimit', 'creditLimitCalls', 'creditLimitOverdue', 'creditLimitUnsent', 'creditAlerts', 'expectedSpend', 'spendAlertMonth'])
         .where('id', 'in', ids)
         .execute()
       for (const r of customers) {
@@ -55,7 +59,10 @@ export class KyselyCreditControl implements CreditControl {
           overdueAmount: ZERO,
           unsent: ZERO,
           numbers: [],
+          expectedSpend: limit(r.expectedSpend),
+          monthCalls: ZERO,
           stored: r.creditAlerts ? (JSON.parse(String(r.creditAlerts)) as string[]) : [],
+          spendAlertMonth: r.spendAlertMonth ?? null,
         })
       }
       const sums = async (q: any, apply: (f: Mutable, r: any) => void) => {
@@ -98,14 +105,33 @@ export class KyselyCreditControl implements CreditControl {
           (f, r) => (f.unsent = this.money(r.total ?? 0)),
         )
       }
-      const numbers = await this.db
-        .selectFrom('numbers')
-        .select(['id', 'customerID', 'creditLimit'])
-        .where('customerID', 'in', ids)
-        .where('creditLimit', 'is not', null)
-        .execute()
-      for (const r of numbers) out.get(String(r.customerID))?.numbers.push({ id: String(r.id), creditLimit: this.money(r.creditLimit), unbilledCalls: ZERO })
-      const callIDs = having((f) => f.creditLimitCalls !== null || f.numbers.length > 0)
+      const numbers = await this.db.selectFrom('numbers').select(['id', 'customerID', 'creditLimit', 'expectedSpend']).where('customerID', 'in', ids).where(watchedNumber).execute()
+      for (const r of numbers) {
+        out.get(String(r.customerID))?.numbers.push({ id: String(r.id), creditLimit: limit(r.creditLimit), unbilledCalls: ZERO, expectedSpend: limit(r.expectedSpend), monthCalls: ZERO })
+      }
+      // The month's call charges (contract 17.7), billed or not: the cost of its rated calls,
+      // which keep their cost once a run bills them.
+      const spendIDs = spend ? having((f) => f.expectedSpend !== null || f.numbers.some((n) => n.expectedSpend !== null)) : []
+      if (spend && spendIDs.length) {
+        await sums(
+          this.db
+            .selectFrom('calls')
+            .select(['customerID', 'numberID', sql<string>`sum(cost)`.as('total')])
+            .where('customerID', 'in', spendIDs)
+            .where('startTime', '>=', spend.from)
+            .where('startTime', '<', spend.to)
+            .where('rated', '=', 1)
+            .where('deleted', '=', 0)
+            .groupBy(['customerID', 'numberID']),
+          (f, r) => {
+            const amount = this.money(r.total ?? 0)
+            f.monthCalls = (f.monthCalls + amount) as Money
+            const n = r.numberID === null ? undefined : f.numbers.find((x) => x.id === String(r.numberID))
+            if (n) n.monthCalls = (n.monthCalls + amount) as Money
+          },
+        )
+      }
+      const callIDs = having((f) => f.creditLimitCalls !== null || f.numbers.some((n) => n.creditLimit !== null))
       if (callIDs.length === 0) continue
       // Unbilled call charges: unapproved Call Charges rows, and rated calls no run has billed yet.
       const addCalls = (f: Mutable, r: any) => {
@@ -139,8 +165,11 @@ export class KyselyCreditControl implements CreditControl {
     return out
   }
 
-  async setCreditAlerts(customerID: string, alerts: readonly string[]): Promise<void> {
-    await this.db.updateTable('customers').set({ creditAlerts: JSON.stringify(alerts) }).where('id', '=', this.dialect.encodeId(customerID)).execute()
+  async setCreditAlerts(customerID: string, alerts: readonly string[], spendAlertMonth?: string): Promise<void> {
+    await this.db
+      .updateTable('customers')
+      .set({ creditAlerts: JSON.stringify(alerts), ...(spendAlertMonth === undefined ? {} : { spendAlertMonth }) })
+      .where('id', '=', this.dialect.encodeId(customerID)).execute()
   }
 
   async withCreditLimits(customerIDs: readonly string[]): Promise<string[]> {
@@ -160,19 +189,19 @@ export class KyselyCreditControl implements CreditControl {
   }
 
   async anyNumberCreditLimits(): Promise<boolean> {
-    const row = await this.db.selectFrom('numbers').select('id').where('creditLimit', 'is not', null).limit(1).executeTakeFirst()
+    const row = await this.db.selectFrom('numbers').select('id').where(watchedNumber).limit(1).executeTakeFirst()
     return row !== undefined
   }
 
   async withNumberCreditLimitsBetween(firstCustomerID: string, lastCustomerID: string): Promise<string[]> {
-    // A range, not a list: one statement text for every batch, on the partial index.
+    // A range, not a list: one statement text for every batch, on the partial indexes.
     const rows = await this.db
       .selectFrom('numbers')
       .select('customerID')
       .distinct()
       .where('customerID', '>=', this.dialect.encodeId(firstCustomerID))
       .where('customerID', '<=', this.dialect.encodeId(lastCustomerID))
-      .where('creditLimit', 'is not', null)
+      .where(watchedNumber)
       .execute()
     return rows.map((r) => String(r.customerID))
   }
@@ -181,7 +210,7 @@ export class KyselyCreditControl implements CreditControl {
     const out = new Set<string>()
     for (let i = 0; i < customerIDs.length; i += CHUNK) {
       const ids = customerIDs.slice(i, i + CHUNK).map((c) => this.dialect.encodeId(c))
-      const rows = await this.db.selectFrom('numbers').select('customerID').distinct().where('customerID', 'in', ids).where('creditLimit', 'is not', null).execute()
+      const rows = await this.db.selectFrom('numbers').select('customerID').distinct().where('customerID', 'in', ids).where(watchedNumber).execute()
       for (const r of rows) out.add(String(r.customerID))
     }
     return customerIDs.filter((id) => out.has(id))

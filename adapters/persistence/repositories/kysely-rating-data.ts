@@ -1,5 +1,6 @@
 import { CompiledQuery, sql, type ColumnDataType } from 'kysely'
-import type { CallClass } from '../../../core/fields/call-classes.js'
+import { callClasses, type CallClass } from '../../../core/fields/call-classes.js'
+import type { FeatureTariffs } from '../../../core/rating/feature-tariffs.js'
 import { catalogue } from '../../../core/fields/catalogue.js'
 import type { Values } from '../../../core/fields/item.js'
 import type { Stamp } from '../../../core/dates/stamp.js'
@@ -13,6 +14,7 @@ import type { WriteAhead } from '../bulk-writes.js'
 import { RowCodec } from '../row-codec.js'
 import type { Db } from '../schema/tables.js'
 import { holdsAllowance } from '../migrations/0018-allowances.js'
+import { namesCallTariff } from '../migrations/0025-rating-rules.js'
 import { callColumnTypes, insertCalls } from './call-inserts.js'
 import { IN_CHUNK, numbersByKeys } from './rating-number-lookup.js'
 
@@ -101,6 +103,39 @@ export class KyselyRatingData implements RatingData {
           multipliers: multipliers.map((m) => (r[m] === null ? null : Number(r[m]))),
           featureCount: r.featureCount === null ? null : Number(r.featureCount),
         })
+      }
+    }
+    return out
+  }
+
+  async featureTariffs(customerIDs: readonly string[], classes: readonly CallClass[] | null): Promise<FeatureTariffs[]> {
+    // Every class's column is read: the partial index serves only its own condition, and the
+    // classes asked for filter the rows here.
+    const fields = callClasses.map((c) => c.tariff)
+    const asked = callClasses.filter((c) => classes === null || classes.includes(c.key)).map((c) => c.tariff)
+    const out: FeatureTariffs[] = []
+    if (asked.length === 0) return out
+    for (const chunk of chunks(customerIDs, IN_CHUNK)) {
+      const rows = await this.reads
+        .selectFrom('features')
+        .select(['id', 'customerID', 'numberID', 'startDate', 'endDate', 'billToDate', 'isDropped', 'VATRateCalls', ...fields])
+        .where(this.dialect.inList('customerID', chunk.map(Number)))
+        .where(namesCallTariff)
+        .execute()
+      for (const r of rows) {
+        if (!asked.some((name) => r[name] !== null && r[name] !== undefined)) continue
+        const f: Record<string, unknown> = {
+          id: String(r.id),
+          customerID: String(r.customerID),
+          numberID: r.numberID === null ? null : String(r.numberID),
+          startDate: r.startDate ?? null,
+          endDate: r.endDate ?? null,
+          billToDate: r.billToDate ?? null,
+          isDropped: Number(r.isDropped) === 1 || (r.isDropped as unknown) === true,
+          VATRateCalls: r.VATRateCalls ?? null,
+        }
+        for (const name of asked) if (r[name] !== null && r[name] !== undefined) f[name] = r[name]
+        out.push(f as FeatureTariffs)
       }
     }
     return out

@@ -1,0 +1,103 @@
+import { BillingError, quoted } from '../errors.js'
+import type { Item, Values } from '../fields/item.js'
+import type { Resource } from '../fields/resource.js'
+import type { RefCheck } from '../input/validate.js'
+import type { Store } from '../ports/store.js'
+
+/** The `availability` name that closes a tariff to new holders (a shipped name of `availabilities`). */
+export const WITHDRAWN = 'Withdrawn'
+
+/** What "who may have a tariff" reads of the item given one (contract 17.7). */
+export interface TariffHolder {
+  readonly kind: string
+  readonly customer: Item | null
+  /** The number's type, for a number or a feature on one; undefined for anything else. */
+  readonly numberType: string | null | undefined
+}
+
+/** A tariff's restriction fields as stored. */
+type TariffRow = Pick<Item, 'id'> & Values
+
+/** A Text list field (`customerGroups`, `forNumberTypes`): names separated by commas or semicolons. */
+export const listOf = (text: unknown): string[] =>
+  typeof text === 'string' ? text.split(/[,;]/).map((s) => s.trim()).filter((s) => s !== '') : []
+
+/**
+ * Why `holder` may not be given `tariff`, as the field and the rule broken, or null when it may.
+ * `customerID` (that customer only), `customerGroups` (customers in one of them), `forNumberTypes`
+ * (numbers of those types and features on them), `currency` (customers of it; a customer with no
+ * currency states none to differ), `availability` `Withdrawn` (nobody new).
+ */
+export function refusal(tariff: TariffRow, holder: TariffHolder): { field: string; rule: string } | null {
+  if (tariff.availability === WITHDRAWN) return { field: 'availability', rule: 'it is withdrawn: nobody new may have it' }
+  const owner = tariff.customerID
+  if (owner !== null && owner !== undefined && owner !== '' && String(owner) !== holder.customer?.id) {
+    return { field: 'customerID', rule: `it is for customer ${owner} only` }
+  }
+  const groups = listOf(tariff.customerGroups)
+  if (groups.length > 0) {
+    const held = Array.isArray(holder.customer?.customerGroups) ? (holder.customer!.customerGroups as string[]) : []
+    if (!held.some((g) => groups.includes(g))) return { field: 'customerGroups', rule: `it is for customers in ${groups.map(quoted).join(', ')} only` }
+  }
+  const types = listOf(tariff.forNumberTypes)
+  if (types.length > 0 && (typeof holder.numberType !== 'string' || !types.includes(holder.numberType))) {
+    return { field: 'forNumberTypes', rule: `it is for numbers of type ${types.map(quoted).join(', ')} only` }
+  }
+  const currency = tariff.currency
+  const theirs = holder.customer?.currency
+  if (typeof currency === 'string' && currency !== '' && typeof theirs === 'string' && theirs !== '' && theirs !== currency) {
+    return { field: 'currency', rule: `it is for customers in ${currency} only` }
+  }
+  return null
+}
+
+/**
+ * Refuses a write that gives an item a tariff it may not have (contract 17.7): only the tariff
+ * names the write changes are checked, so items that already have a tariff keep it.
+ */
+export async function checkTariffHolders(
+  store: Store,
+  resource: Resource,
+  checks: readonly RefCheck[],
+  values: Values,
+  current: Item | null,
+  owner: Values,
+): Promise<void> {
+  const given = checks.filter((c) => current === null || current[c.field] !== c.value)
+  if (given.length === 0) return
+  const holder = await holderOf(store, resource, values, current, owner)
+  for (const ref of ['tariffs', 'fixedFeeTariffs'] as const) {
+    const wanted = given.filter((c) => c.ref === ref)
+    if (wanted.length === 0) continue
+    const names = [...new Set(wanted.map((c) => c.value))]
+    const rows = await store.repository(ref).list({ where: [{ op: 'in', column: 'name', values: names }], limit: names.length + 1, storedOnly: true })
+    for (const check of wanted) {
+      const tariff = rows.find((r) => r.name === check.value)
+      const no = tariff ? refusal(tariff, holder) : null
+      if (!no) continue
+      const kind = ref === 'tariffs' ? 'call tariff' : 'fixed fee tariff'
+      throw new BillingError(
+        'invalid_field',
+        `Field "${check.field}" of ${resource.singular}: the ${kind} ${quoted(check.value)} may not be given here: ${no.rule} (its ${no.field})`,
+        `Choose a ${kind} whose ${no.field} allows this ${resource.singular}.`,
+        { presetsOf: resource.name },
+      )
+    }
+  }
+}
+
+const idOf = (v: unknown): string | null => (v === null || v === undefined || v === '' ? null : String(v))
+
+/** The customer and number type a write's item will have. */
+async function holderOf(store: Store, resource: Resource, values: Values, current: Item | null, owner: Values): Promise<TariffHolder> {
+  const pick = (name: string) => (name in values ? values[name] : name in owner ? owner[name] : current?.[name])
+  if (resource.name === 'customers') {
+    return { kind: 'customer', customer: { ...(current ?? { id: '' }), ...values } as Item, numberType: undefined }
+  }
+  const numberID = resource.name === 'features' ? idOf(pick('numberID')) : null
+  const number = numberID === null ? null : await store.repository('numbers').get(numberID)
+  const customerID = idOf(pick('customerID')) ?? idOf(number?.customerID)
+  const customer = customerID === null ? null : ((await store.repository('customers').get(customerID)) ?? null)
+  if (resource.name === 'numbers') return { kind: 'number', customer, numberType: (pick('numberType') as string | null) ?? null }
+  return { kind: resource.name, customer, numberType: number ? ((number.numberType as string | null) ?? null) : undefined }
+}

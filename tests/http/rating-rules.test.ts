@@ -1,0 +1,214 @@
+import { suite } from 'uvu'
+import * as assert from 'uvu/assert'
+import { openHarness, type Harness } from '../support/harness.js'
+import { activeTargets } from '../support/targets.js'
+
+// Contract 17.7, with amounts worked by hand. Wed 2026-01-14 10:00 UTC is day time.
+const header = 'callingNumber,dialledNumber,startTime,durationSeconds,chargeBand,callClass,carrier'
+const csv = (...rows: string[]) => [header, ...rows].join('\n') + '\n'
+const upload = async (h: Harness, body: string) => {
+  const r = await h.request('POST', '/usageFiles?name=calls.csv', undefined, { raw: body, headers: { 'content-type': 'text/csv' } })
+  assert.is(r.status, 201, JSON.stringify(r.body))
+  return r.body
+}
+/** Each call of a number as [callType, startDate, cost]. */
+const costs = async (h: Harness, number: string) =>
+  (await h.request('GET', `/numbers/${number}/calls?limit=1000`)).body.map((c: any) => [c.callType, c.startTime.slice(0, 10), c.cost])
+
+let serial = 0
+/** A tariff with one `any` band row per [band, cost]; returns its ID. */
+async function tariff(h: Harness, fields: Record<string, unknown>, rows: [string, string][]): Promise<string> {
+  const r = await h.request('POST', '/tariffs', { name: `T${++serial}`, baseRoundSeconds: 60, ...fields })
+  assert.is(r.status, 201, JSON.stringify(r.body))
+  for (const [chargeBand, cost] of rows) {
+    const d = await h.request('POST', `/tariffs/${r.body.id}/tariffDetails`, { chargeBand, timeBand: 'any', cost })
+    assert.is(d.status, 201, JSON.stringify(d.body))
+  }
+  return r.body.id
+}
+const nameOf = async (h: Harness, id: string) => (await h.request('GET', `/tariffs/${id}`)).body.name as string
+
+/** A customer with one number; its digits are `01632 97xxxx`. */
+async function numberWith(h: Harness, fields: Record<string, unknown> = {}, customer: Record<string, unknown> = {}) {
+  const c = (await h.request('POST', '/customers', customer)).body.id
+  const digits = `016329${String(70000 + ++serial).padStart(5, '0')}`
+  const n = await h.request('POST', `/customers/${c}/numbers`, { number: digits, ...fields })
+  assert.is(n.status, 201, JSON.stringify(n.body))
+  return { customer: c as string, number: n.body.id as string, digits }
+}
+
+for (const target of activeTargets()) {
+  const test = suite<{ h: Harness }>(`rating rules of contract 17.7 [${target}]`)
+  test.before(async (ctx) => {
+    ctx.h = await openHarness(target)
+  })
+  test.after(async (ctx) => ctx.h.close())
+
+  test("a bundle feature prices national calls by its own tariff, mobile calls stay on the number's", async ({ h }) => {
+    const nat = await nameOf(h, await tariff(h, { baseCostConnection: 0.01 }, [['NAT', '0.05']]))
+    const mob = await nameOf(h, await tariff(h, {}, [['MOB', '0.10']]))
+    const bundle = await nameOf(h, await tariff(h, {}, [['NAT', '0.02']]))
+    const { number, digits } = await numberWith(h, { nationalTariff: nat, mobileTariff: mob })
+    const f = await h.request('POST', `/numbers/${number}/features`, { featureType: 'SIP Channel', startDate: '2026-01-01', nationalTariff: bundle })
+    assert.is(f.status, 201, JSON.stringify(f.body))
+    // 61 s rounds to 2 minutes: national on the bundle 0.02 × 2; mobile on the number's 0.10 × 2.
+    await upload(h, csv(`${digits},01632960999,2026-01-14T10:00:00Z,61,NAT,national,Gamma`, `${digits},07700900999,2026-01-14T10:05:00Z,61,MOB,mobile,Gamma`))
+    assert.equal(await costs(h, number), [
+      ['national', '2026-01-14', 0.04],
+      ['mobile', '2026-01-14', 0.2],
+    ])
+  })
+
+  test('a feature starting mid-month prices only the calls from its start; a customer feature prices numbers with none', async ({ h }) => {
+    const nat = await nameOf(h, await tariff(h, { baseCostConnection: 0.01 }, [['NAT', '0.05']]))
+    const bundle = await nameOf(h, await tariff(h, {}, [['NAT', '0.02']]))
+    const { number, digits, customer } = await numberWith(h, { nationalTariff: nat })
+    await h.request('POST', `/numbers/${number}/features`, { featureType: 'SIP Channel', startDate: '2026-01-15', nationalTariff: bundle })
+    // Before the 15th: the number's 0.01 + 0.05 × 2; from it: the bundle's 0.02 × 2.
+    await upload(h, csv(`${digits},01632960999,2026-01-14T10:00:00Z,61,NAT,national,Gamma`, `${digits},01632960999,2026-01-16T10:00:00Z,61,NAT,national,Gamma`))
+    assert.equal(await costs(h, number), [
+      ['national', '2026-01-14', 0.11],
+      ['national', '2026-01-16', 0.04],
+    ])
+    // A feature on the customer prices its other number, which has no such feature of its own.
+    const cheap = await nameOf(h, await tariff(h, {}, [['NAT', '0.01']]))
+    await h.request('POST', `/customers/${customer}/features`, { featureType: 'SIP Channel', startDate: '2026-01-01', nationalTariff: cheap })
+    const other = (await h.request('POST', `/customers/${customer}/numbers`, { number: `${digits.slice(0, -1)}9`, nationalTariff: nat })).body.id
+    await upload(h, csv(`${digits.slice(0, -1)}9,01632960999,2026-01-14T11:00:00Z,61,NAT,national,Gamma`, `${digits},01632960999,2026-01-16T11:00:00Z,30,NAT,national,Gamma`))
+    assert.equal(await costs(h, other), [['national', '2026-01-14', 0.02]])
+    assert.equal((await costs(h, number)).at(-1), ['national', '2026-01-16', 0.02])
+  })
+
+  test('two overlapping features: the later start wins, then the higher ID', async ({ h }) => {
+    const a = await nameOf(h, await tariff(h, {}, [['NAT', '0.02']]))
+    const b = await nameOf(h, await tariff(h, {}, [['NAT', '0.01']]))
+    const c = await nameOf(h, await tariff(h, {}, [['NAT', '0.03']]))
+    const { number, digits } = await numberWith(h)
+    await h.request('POST', `/numbers/${number}/features`, { featureType: 'SIP Channel', startDate: '2026-01-01', nationalTariff: a })
+    await h.request('POST', `/numbers/${number}/features`, { featureType: 'SIP Channel', startDate: '2026-01-10', nationalTariff: b })
+    await upload(h, csv(`${digits},01632960999,2026-01-05T10:00:00Z,61,NAT,national,Gamma`, `${digits},01632960999,2026-01-14T10:00:00Z,61,NAT,national,Gamma`))
+    // The 5th: only the first is active, 0.02 × 2; the 14th: the second started later, 0.01 × 2.
+    assert.equal(await costs(h, number), [
+      ['national', '2026-01-05', 0.04],
+      ['national', '2026-01-14', 0.02],
+    ])
+    // A third with the same start as the second and a higher ID wins from then on: 0.03 × 2.
+    await h.request('POST', `/numbers/${number}/features`, { featureType: 'SIP Channel', startDate: '2026-01-10', nationalTariff: c })
+    await upload(h, csv(`${digits},01632960999,2026-01-15T10:00:00Z,61,NAT,national,Gamma`))
+    assert.equal((await costs(h, number)).at(-1), ['national', '2026-01-15', 0.06])
+  })
+
+  test('a child tariff with one own band takes the rest, and its rounding, from its grandparent; cycles are refused', async ({ h }) => {
+    const grand = await tariff(h, {}, [['NAT', '0.04'], ['MOB', '0.08']])
+    const parent = await tariff(h, { parentTariff: grand, baseRoundSeconds: null }, [['INT', '0.50']])
+    const child = await tariff(h, { parentTariff: parent, baseRoundSeconds: null }, [['NAT', '0.03']])
+    const name = await nameOf(h, child)
+    const { number, digits } = await numberWith(h, { nationalTariff: name, mobileTariff: name, internationalTariff: name })
+    await upload(
+      h,
+      csv(
+        `${digits},01632960999,2026-01-14T10:00:00Z,60,NAT,national,Gamma`,
+        `${digits},07700900999,2026-01-14T10:01:00Z,61,MOB,mobile,Gamma`,
+        `${digits},0033100000,2026-01-14T10:03:00Z,60,INT,international,Gamma`,
+      ),
+    )
+    // National its own 0.03; mobile the grandparent's 0.08 × 2 (61 s to the grandparent's 60 s
+    // rounding); international the parent's 0.50.
+    assert.equal((await costs(h, number)).map((c: any[]) => c[2]), [0.03, 0.16, 0.5])
+    const before = (await h.request('GET', `/tariffs/${grand}`)).body
+    for (const parentTariff of [child, grand]) {
+      const r = await h.request('PATCH', `/tariffs/${grand}`, { parentTariff })
+      assert.is(r.status, 400, JSON.stringify(r.body))
+      assert.is(r.body.error_code, 400101)
+      assert.match(r.body.error, /parentTariff/)
+    }
+    assert.is((await h.request('GET', `/tariffs/${grand}`)).body.parentTariff, before.parentTariff)
+  })
+
+  test('two-part price: a 125 s call at 0.10 for the first 60 s, then 0.03 connection + 0.05 a minute', async ({ h }) => {
+    const t = await tariff(h, { baseRoundSeconds: null, baseInitialCost: '0.10', baseInitialDuration: 60, baseCostSecondaryConnection: 0.03, baseRoundPence: 1 }, [['NAT', '0.05']])
+    const { number, digits } = await numberWith(h, { nationalTariff: await nameOf(h, t) })
+    await upload(h, csv(`${digits},01632960999,2026-01-14T10:00:00Z,125,NAT,national,Gamma`, `${digits},01632960999,2026-01-14T10:05:00Z,30,NAT,national,Gamma`))
+    // 0.10 + 0.03 + 0.05 × 65/60 = 0.18417, up to the next penny 0.19; 30 s is within the first part: 0.10.
+    assert.equal((await costs(h, number)).map((c: any[]) => c[2]), [0.19, 0.1])
+  })
+
+  test('who may have a tariff: each refusal names the field and rule, writes nothing; holders keep theirs', async ({ h }) => {
+    const owner = (await h.request('POST', '/customers', { customerGroups: ['VIP'], currency: 'GBP' })).body.id
+    const other = (await h.request('POST', '/customers', { customerGroups: ['Direct'], currency: 'EUR' })).body.id
+    const make = async (fields: Record<string, unknown>) => nameOf(h, await tariff(h, fields, []))
+    const cases: [Record<string, unknown>, string][] = [
+      [{ customerID: owner }, 'customerID'],
+      [{ customerGroups: 'VIP, Key Accounts' }, 'customerGroups'],
+      [{ currency: 'GBP' }, 'currency'],
+      [{ availability: 'Withdrawn' }, 'availability'],
+    ]
+    for (const [fields, field] of cases) {
+      const name = await make(fields)
+      const before = (await h.request('GET', `/customers/${other}`)).body
+      const r = await h.request('PATCH', `/customers/${other}`, { defaultNationalTariff: name })
+      assert.is(r.status, 400, JSON.stringify(r.body))
+      assert.is(r.body.error_code, 400101)
+      assert.match(r.body.error, 'defaultNationalTariff')
+      assert.match(r.body.error, `its ${field}`)
+      assert.equal((await h.request('GET', `/customers/${other}`)).body, before)
+      // The customer it is for (in the group, in the currency) may have it, unless withdrawn.
+      const ok = await h.request('PATCH', `/customers/${owner}`, { defaultNationalTariff: name })
+      assert.is(ok.status, field === 'availability' ? 400 : 200, JSON.stringify(ok.body))
+    }
+    // forNumberTypes: numbers of those types, and features on them.
+    const typedID = await tariff(h, { forNumberTypes: 'Mobile' }, [])
+    const typed = await nameOf(h, typedID)
+    const landline = await h.request('POST', `/customers/${owner}/numbers`, { number: '01632 975000', numberType: 'Geographic', mobileTariff: typed })
+    assert.is(landline.status, 400, JSON.stringify(landline.body))
+    assert.match(landline.body.error, 'its forNumberTypes')
+    const mobile = await h.request('POST', `/customers/${owner}/numbers`, { number: '07700 975000', numberType: 'Mobile', mobileTariff: typed })
+    assert.is(mobile.status, 201, JSON.stringify(mobile.body))
+    const f = await h.request('POST', `/numbers/${mobile.body.id}/features`, { featureType: 'SIP Channel', mobileTariff: typed })
+    assert.is(f.status, 201, JSON.stringify(f.body))
+    // Withdrawn later: the number keeps it, and a PATCH of it or of another field still succeeds.
+    assert.is((await h.request('PATCH', `/tariffs/${typedID}`, { availability: 'Withdrawn' })).status, 200)
+    const keep = await h.request('PATCH', `/numbers/${mobile.body.id}`, { mobileTariff: typed, description: 'kept' })
+    assert.is(keep.status, 200, JSON.stringify(keep.body))
+    assert.is(keep.body.mobileTariff, typed)
+  })
+
+  test("calls at a feature's, a number's and the customer's VAT rates land in separate Call Charges rows", async ({ h }) => {
+    const nat = await nameOf(h, await tariff(h, {}, [['NAT', '0.05']]))
+    const mob = await nameOf(h, await tariff(h, {}, [['MOB', '0.10']]))
+    const bundle = await nameOf(h, await tariff(h, {}, [['NAT', '0.05']]))
+    const { customer, number, digits } = await numberWith(h, { nationalTariff: nat, mobileTariff: mob }, { VATRate: 'Zero Rated', VATRateCalls: 'Standard 20%' })
+    const f = await h.request('POST', `/numbers/${number}/features`, { featureType: 'SIP Channel', startDate: '2026-01-15', nationalTariff: bundle, VATRateCalls: 'Reduced 5%' })
+    assert.is(f.status, 201, JSON.stringify(f.body))
+    const zero = `016329${String(70000 + ++serial).padStart(5, '0')}`
+    const other = await h.request('POST', `/customers/${customer}/numbers`, { number: zero, nationalTariff: nat, VATRateCalls: 'Zero Rated' })
+    assert.is(other.status, 201, JSON.stringify(other.body))
+    // Each 61 s call rounds to 2 minutes. Before the feature: national 0.05 × 2 = 0.10 at the
+    // customer's 20 %. From its start: national 0.05 × 2 twice = 0.20 at the feature's 5 %
+    // (VAT 0.01); mobile, which the feature does not price, 0.10 × 2 = 0.20 at 20 %: that row
+    // 0.30, VAT 0.06. The other number's national call 0.10 at its own Zero Rated, VAT 0.
+    await upload(
+      h,
+      csv(
+        `${digits},01632960999,2026-01-14T10:00:00Z,61,NAT,national,Gamma`,
+        `${digits},01632960999,2026-01-20T10:00:00Z,61,NAT,national,Gamma`,
+        `${digits},01632960999,2026-01-21T10:00:00Z,61,NAT,national,Gamma`,
+        `${digits},07700900999,2026-01-20T10:05:00Z,61,MOB,mobile,Gamma`,
+        `${zero},01632960999,2026-01-20T10:00:00Z,61,NAT,national,Gamma`,
+      ),
+    )
+    const { bill } = await import('../support/billing.js')
+    await bill(h, '2026-01-31')
+    const rows = (await h.request('GET', `/customers/${customer}/transactions?transactionType=Call%20Charges`)).body
+    assert.equal(
+      rows.map((t: any) => [t.numberID === number ? 'featured' : 'other', t.VATRate, t.amount, t.VATAmount, t.quantity, t.dateFrom, t.dateTo]).sort(),
+      [
+        ['featured', 'Reduced 5%', 0.2, 0.01, 2, '2026-01-20', '2026-01-21'],
+        ['featured', 'Standard 20%', 0.3, 0.06, 2, '2026-01-14', '2026-01-20'],
+        ['other', 'Zero Rated', 0.1, 0, 1, '2026-01-20', '2026-01-20'],
+      ],
+    )
+  })
+
+  test.run()
+}
