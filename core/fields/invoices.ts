@@ -33,10 +33,11 @@ export const invoices = defineResource({
     // Its document's message (contract 10.5), chosen when it is raised: the customer's next message then clears.
     preset('invoiceMessage', 'invoiceMessages', { description: "the customer's nextInvoiceMessage when it was raised, else its defaultInvoiceMessage" }),
     // Contract 14.1-14.2: the gapless number given when it is raised, and when it first reached its customer.
-    text('invoiceNumber', { description: 'from invoiceNumberFormat, strictly sequential with no gap across every worker' }),
+    text('invoiceNumber', { unique: true, description: 'from invoiceNumberFormat, strictly sequential with no gap across every worker' }),
     date('sentDate', { description: 'when its first delivery was sent (null: not sent yet)' }),
   ]),
   filters: [
     { name: 'status', filter: { kind: 'oneOf', column: 'status', values: invoiceStatuses }, description: 'only invoices with that status: Unpaid, Paid or Overdue' },
+    { name: 'invoiceNumber', filter: { kind: 'equals', column: 'invoiceNumber' }, description: 'the invoice with this number' },
   ],
 })

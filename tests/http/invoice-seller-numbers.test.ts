@@ -90,6 +90,8 @@ for (const target of activeTargets()) {
     const seqs = invoices.map((i) => Number(sequenceOf('{yyyy}-{seq:5}', i.invoiceNumber))).sort((a, b) => a - b)
     assert.equal(seqs, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10])
     assert.ok(invoices.every((i) => i.invoiceNumber.startsWith(i.invoiceDate.slice(0, 4))))
+    const found = (await h.request('GET', `/invoices?invoiceNumber=${invoices[3].invoiceNumber}`)).body
+    assert.equal(found.map((i: any) => i.id), [invoices[3].id], 'found by its number')
     const raised = (await h.request('GET', '/events?limit=1000')).body.filter((e: any) => e.type === 'invoice.raised')
     assert.equal(raised.map((e: any) => e.data.invoiceNumber).sort(), invoices.map((i) => i.invoiceNumber).sort(), 'the events carry them')
   })

@@ -18,7 +18,7 @@ import { laterColumns } from './later-columns.js'
 export async function up(db: AnyDb, dialect: DatabaseDialect): Promise<void> {
   await addColumns(db, dialect, catalogue.invoices, [...laterColumns['0024-invoice-delivery'].invoices!])
   // No number twice, whatever a bug or a restore may try; unnumbered (earlier) invoices are null.
-  await db.schema.createIndex('invoices_number_key').unique().on('invoices').column('invoiceNumber').execute()
+  await db.schema.createIndex('invoices_invoiceNumber_key').unique().on('invoices').column('invoiceNumber').execute()
   await db.schema
     .createTable('invoice_number_sequence')
     .addColumn('id', 'integer', (c) => c.primaryKey())
