@@ -53,7 +53,7 @@ export function createHttpApp(options: HttpOptions): H3 {
   if (options.corsOrigins?.length) app.use(cors(options.corsOrigins))
   if (options.compression !== false) app.use(compression())
   app.use(requestContext({ ...options, deadlineMs: options.handlerTimeoutMs }))
-  app.use(authentication(platform, secrets, new Set(routes.filter((r) => r.public).map(fullPath))))
+  app.use(authentication(platform, secrets, publicPathMatcher(routes)))
   if (options.rateLimit) app.use(rateLimit(new RateLimiter(options.rateLimit, options.rateLimitClock)))
 
   for (const route of routes) {
@@ -67,6 +67,18 @@ export function createHttpApp(options: HttpOptions): H3 {
   }
   app.all('/**', notFound(routes))
   return app
+}
+
+/** Whether a path is one of the public routes' (`:name` segments match any one segment). */
+function publicPathMatcher(routes: readonly Route[]): (path: string) => boolean {
+  const exact = new Set<string>()
+  const patterns: RegExp[] = []
+  for (const route of routes.filter((r) => r.public)) {
+    const path = fullPath(route)
+    if (path.includes('/:')) patterns.push(new RegExp(`^${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/\/:\w+/g, '/[^/]+')}$`))
+    else exact.add(path)
+  }
+  return (path) => exact.has(path) || patterns.some((p) => p.test(path))
 }
 
 function decodeParams(params: Record<string, string>): Record<string, string> {

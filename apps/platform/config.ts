@@ -56,7 +56,7 @@ export function readEnvConfig(env: NodeJS.ProcessEnv = process.env): EnvConfig {
     databaseUrl: databaseUrl(env.DATABASE_URL || 'sqlite:./data/billing.sqlite'),
     host: env.HOST || '127.0.0.1',
     port,
-    presets: presetsFile ? loadPresetsFile(presetsFile) : defaultPresets,
+    presets: withProviderSecrets(presetsFile ? loadPresetsFile(presetsFile) : defaultPresets, env),
     presetsFile,
     drPassword: env.BILLING_DR_PASSWORD || null,
     drDir: env.BILLING_DR_DIR || './data/dr',
@@ -74,6 +74,18 @@ export function readEnvConfig(env: NodeJS.ProcessEnv = process.env): EnvConfig {
     allowPrivateWebhooks: oneOf('BILLING_WEBHOOK_ALLOW_PRIVATE', env.BILLING_WEBHOOK_ALLOW_PRIVATE, ['true', 'false'], 'false') === 'true',
     schedules: readSchedules(env),
   }
+}
+
+/**
+ * A provider's callback secret from `BILLING_PROVIDER_SECRET_<NAME>` (its name upper-cased, other
+ * characters as `_`), over the presets file's `callbackSecret` (contract 15.1): secrets stay out of files.
+ */
+export function withProviderSecrets(presets: Presets, env: NodeJS.ProcessEnv): Presets {
+  const paymentProviders = presets.paymentProviders.map((p) => {
+    const secret = env[`BILLING_PROVIDER_SECRET_${p.name.toUpperCase().replace(/[^A-Z0-9]/g, '_')}`]
+    return secret ? { ...p, callbackSecret: secret } : p
+  })
+  return { ...presets, paymentProviders }
 }
 
 /** `sqlite:<file>`, `sqlite::memory:` or a Postgres URL that parses, with a database name. */

@@ -3,6 +3,7 @@ import type { Customer } from '../fields/entity.js'
 import { text } from '../fields/field.js'
 import type { PaymentLinkType } from '../presets/presets.js'
 import type { PlatformContext } from '../platform.js'
+import { recordPaymentLink } from '../payments/payment-links.js'
 
 export type SideEffectContext = PlatformContext
 
@@ -73,5 +74,7 @@ export async function generatePaymentLinks(
     }
     links.push({ type, providerName: provider.name, label: provider.label, url })
   }
+  // Kept, so the provider's callback finds the customer it credits (contract 15.1).
+  await recordPaymentLink(ctx.store, ctx.clock, customer, paymentLinkUUID, links)
   return { success: true, paymentLinkUUID, links }
 }

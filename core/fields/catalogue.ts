@@ -17,6 +17,7 @@ import { history } from './history.js'
 import { events } from './events.js'
 import { webhooks } from './webhooks.js'
 import { webhookDeliveries } from './webhook-deliveries.js'
+import { paymentLinks } from './payment-links.js'
 import { resourceNames, type Resource, type ResourceName } from './resource.js'
 
 /** Every resource of the platform, by collection name: the one place fields are described. */
@@ -40,6 +41,7 @@ export const catalogue = {
   events,
   webhooks,
   webhookDeliveries,
+  paymentLinks,
 } as const satisfies Record<ResourceName, Resource>
 
 export const resources: readonly Resource[] = Object.values(catalogue)

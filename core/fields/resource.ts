@@ -20,6 +20,7 @@ export const resourceNames = [
   'events',
   'webhooks',
   'webhookDeliveries',
+  'paymentLinks',
 ] as const
 export type ResourceName = (typeof resourceNames)[number]
 

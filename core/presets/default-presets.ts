@@ -9,6 +9,7 @@ import {
   creditAlertNames,
   eventTypes,
   deliveryStatuses,
+  paymentLinkStatuses,
   lowInvoiceActions,
   lowInvoiceDetects,
   paymentTermsTypes,
@@ -147,4 +148,5 @@ export const defaultLists: Record<string, readonly string[]> = {
   correspondenceTypes: ['Invoice', 'Statement', 'Price Change Notice', 'Welcome Letter', 'Overdue Reminder'],
   ticketTypes: ['Fault', 'Order', 'Billing Query', 'Complaint', 'Porting'],
   drFileStatuses,
+  paymentLinkStatuses,
 }

@@ -52,6 +52,9 @@ const engineEvents = [
   'billing_run.failed',
   'customer.credit_alert',
   'usage_file.imported',
+  'payment.received',
+  'payment.failed',
+  'mandate.changed',
 ] as const
 
 /** Every event type, for a webhook's `eventTypes` ([] = all). */

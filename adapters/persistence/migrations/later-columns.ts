@@ -19,6 +19,7 @@ export const laterColumns: Readonly<Record<string, Partial<Record<ResourceName, 
     calls: ['allowanceSeconds', 'origination', 'recorded'],
   },
   '0023-dated-charges': { tariffs: ['pendingIncrease'], features: ['annualIncreaseAnchorDate'] },
+  '0024-payment-links': { customers: ['directDebitMandate'], transactions: ['providerReference'] },
 }
 
 /** The columns of a resource that a later migration adds. */
