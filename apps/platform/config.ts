@@ -39,6 +39,10 @@ export interface EnvConfig {
   readonly corsOrigins: readonly string[]
   /** BILLING_WEBHOOK_ALLOW_PRIVATE=true: webhooks may reach loopback, private and link-local addresses. */
   readonly allowPrivateWebhooks: boolean
+  /** BILLING_PUBLIC_URL: where browsers reach the server; an https URL marks portal cookies Secure. */
+  readonly publicUrl: string | null
+  /** BILLING_TRUST_PROXY=true: trust `X-Forwarded-Proto` from the proxy in front (portal cookies Secure behind it). */
+  readonly trustProxy: boolean
   /** The jobs' schedules, checked (BILLING_SCHEDULE_*, BILLING_BATCH_*). */
   readonly schedules: Schedules
 }
@@ -72,8 +76,23 @@ export function readEnvConfig(env: NodeJS.ProcessEnv = process.env): EnvConfig {
     metricsPublic: oneOf('METRICS_PUBLIC', env.METRICS_PUBLIC, ['true', 'false'], 'false') === 'true',
     corsOrigins: parseCorsOrigins(env.BILLING_CORS_ORIGINS),
     allowPrivateWebhooks: oneOf('BILLING_WEBHOOK_ALLOW_PRIVATE', env.BILLING_WEBHOOK_ALLOW_PRIVATE, ['true', 'false'], 'false') === 'true',
+    publicUrl: publicUrl(env.BILLING_PUBLIC_URL),
+    trustProxy: oneOf('BILLING_TRUST_PROXY', env.BILLING_TRUST_PROXY, ['true', 'false'], 'false') === 'true',
     schedules: readSchedules(env),
   }
+}
+
+/** BILLING_PUBLIC_URL, checked: an absolute http(s) URL, or none. */
+function publicUrl(value: string | undefined): string | null {
+  if (!value) return null
+  let url: URL
+  try {
+    url = new URL(value)
+  } catch {
+    throw new Error(`BILLING_PUBLIC_URL must be an absolute http(s) URL (got ${value})`)
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new Error(`BILLING_PUBLIC_URL must be an absolute http(s) URL (got ${value})`)
+  return url.href
 }
 
 /**

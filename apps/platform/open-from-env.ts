@@ -19,6 +19,8 @@ export async function openFromEnv(config: EnvConfig, logger: Logger): Promise<Pl
     keyCacheMs: config.keyCacheMs,
     metricsPublic: config.metricsPublic,
     allowPrivateWebhooks: config.allowPrivateWebhooks,
+    publicUrl: config.publicUrl,
+    trustProxy: config.trustProxy,
   })
   // A process killed mid-archive left its plain table copies (secrets among them): gone now,
   // not when the archive job's lease lapses and its schedule comes round.

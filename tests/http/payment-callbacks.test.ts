@@ -107,7 +107,7 @@ for (const target of activeTargets()) {
     assert.equal(await counts(h), before, 'nothing written')
     assert.is((await callback(h, { ...body, at: undefined }, { at: now - 299 })).status, 200, 'within five minutes is accepted')
     assert.is((await callback(h, { ...body, paymentLinkUUID: '00000000-0000-4000-8000-000000000000', providerReference: 'pi_y' })).status, 404)
-    assert.is((await callback(h, body, { provider: 'nope' })).status, 404)
+    assert.is((await callback(h, body, { provider: 'nope' })).status, 401, 'an unknown provider cannot sign')
   })
 
   test('mandates set and clear Direct Debit; payment.failed is announced', async ({ h }) => {

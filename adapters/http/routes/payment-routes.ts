@@ -1,5 +1,5 @@
 import type { Resource } from '../../../core/fields/resource.js'
-import { BillingError, notFound } from '../../../core/errors.js'
+import { BillingError } from '../../../core/errors.js'
 import { parentScope } from '../../../core/resources/scopes.js'
 import { expireLinks } from '../../../core/payments/payment-links.js'
 import { toProviderCallback } from '../../../core/payments/provider-callback.js'
@@ -34,12 +34,12 @@ export function paymentRoutes(paymentLinks: Resource): Route[] {
         errors: [400100, 400101, 401001, 404001],
       },
       async handler(event, ctx) {
+        // Authentication comes first (contract 2): a provider we do not know cannot sign, so it is 401 too.
         const provider = ctx.platform.presets.paymentProviders.find((p) => p.name === ctx.params.provider)
-        if (!provider) throw notFound('payment provider', ctx.params.provider)
         const raw = new TextDecoder().decode(await readBodyBytes(event))
         const h = (name: string) => event.req.headers.get(name) ?? ''
         const headers = { id: h('webhook-id'), timestamp: h('webhook-timestamp'), signature: h('webhook-signature') }
-        if (!isSignedCallback(provider.callbackSecret, headers, raw, Date.parse(ctx.platform.clock.now()))) {
+        if (!provider || !isSignedCallback(provider.callbackSecret, headers, raw, Date.parse(ctx.platform.clock.now()))) {
           throw new BillingError('unauthenticated', 'The callback signature is missing, wrong or too old', 'Sign the raw body with the Standard Webhooks scheme and the provider\'s callback secret; the timestamp must be within 5 minutes.')
         }
         let body: unknown

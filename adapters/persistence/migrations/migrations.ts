@@ -26,6 +26,7 @@ import * as m0021 from './0021-held-credits.js'
 import * as m0022 from './0022-idempotency-leases.js'
 import * as m0023 from './0023-dated-charges.js'
 import * as m0024 from './0024-payment-links.js'
+import * as m0025 from './0025-portal-sessions.js'
 
 type Step = { up(db: AnyDb, dialect: DatabaseDialect): Promise<void> }
 
@@ -55,6 +56,7 @@ const steps: Record<string, Step> = {
   '0022-idempotency-leases': m0022,
   '0023-dated-charges': m0023,
   '0024-payment-links': m0024,
+  '0025-portal-sessions': m0025,
 }
 
 /**
