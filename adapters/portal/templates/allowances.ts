@@ -8,7 +8,7 @@ export const allowances = `<% layout('@layout') %>
   <div><dt>Used</dt><dd><%= it.used %></dd></div>
   <div><dt>Left</dt><dd><%= it.left %></dd></div>
 </dl>
-<div class="table">
+<div class="table" role="region" aria-label="Allowances table" tabindex="0">
 <table>
   <caption>Allowances by plan and pool</caption>
   <thead><tr><th scope="col">Pool</th><th scope="col">Plan</th><th scope="col" class="num">Minutes a month</th></tr></thead>

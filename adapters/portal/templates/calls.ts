@@ -4,7 +4,7 @@ export const calls = `<% layout('@layout') %>
 <% if (it.calls.length === 0) { %>
 <p>No calls since your last invoice.</p>
 <% } else { %>
-<div class="table">
+<div class="table" role="region" aria-label="Calls table" tabindex="0">
 <table>
   <caption>Calls not yet invoiced, oldest first</caption>
   <thead><tr><th scope="col">Started</th><th scope="col">From</th><th scope="col">To</th><th scope="col" class="num">Duration</th><th scope="col" class="num">Cost</th><th scope="col" class="num">Running total</th></tr></thead>

@@ -3,7 +3,7 @@ export const invoices = `<% layout('@layout') %>
 <% if (it.invoices.length === 0) { %>
 <p>No invoices yet.</p>
 <% } else { %>
-<div class="table">
+<div class="table" role="region" aria-label="Invoices table" tabindex="0">
 <table>
   <caption>Your invoices, newest first</caption>
   <thead><tr><th scope="col">Invoice</th><th scope="col">Date</th><th scope="col" class="num">Total</th><th scope="col">Status</th><th scope="col">Download</th></tr></thead>

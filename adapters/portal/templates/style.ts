@@ -25,7 +25,7 @@ header button{background:#fff;color:#12355b;margin:0;padding:.3rem .75rem}
 .figures{display:grid;grid-template-columns:repeat(auto-fit,minmax(12rem,1fr));gap:1rem;margin:0 0 1rem}
 .figures div{background:#fff;border:1px solid #c9ced6;border-radius:6px;padding:.75rem}
 dt{font-weight:600;color:#374151}dd{margin:0;font-size:1.25rem}
-.table{overflow-x:auto;background:#fff;border:1px solid #c9ced6;border-radius:6px}
+.table{position:relative;overflow-x:auto;background:#fff;border:1px solid #c9ced6;border-radius:6px}
 table{border-collapse:collapse;width:100%}
 caption{text-align:left;padding:.5rem .75rem;font-weight:600}
 th,td{padding:.5rem .75rem;border-top:1px solid #e1e4e8;text-align:left;white-space:nowrap}
