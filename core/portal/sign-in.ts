@@ -80,9 +80,15 @@ export async function resumeSession(ctx: PlatformContext, sessions: PortalSessio
     await sessions.remove(tokenHash)
     return null
   }
+  // A write per page would serialise a busy portal on SQLite: the idle timer restarts at most every
+  // 30 seconds, so a session ends between 29.5 and 30 minutes after its last request.
+  if (Date.parse(now) - Date.parse(session.lastSeenStamp) < TOUCH_EVERY_MS) return session
   await sessions.touch(tokenHash, now)
   return { ...session, lastSeenStamp: now }
 }
+
+/** How often a session's last-seen stamp is written. */
+export const TOUCH_EVERY_MS = 30_000
 
 /** Idle sessions' cut-off now: sessions last seen before it are over. */
 export const idleCutoff = (now: Stamp): Stamp => toStamp(Date.parse(now) - SESSION_IDLE_MS)
