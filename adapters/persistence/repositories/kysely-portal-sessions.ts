@@ -40,6 +40,10 @@ export class KyselyPortalSessions implements PortalSessions {
     await this.db.insertInto('portal_login_failures').values({ login, stamp }).execute()
   }
 
+  async removeFailuresBefore(stamp: Stamp): Promise<void> {
+    await this.db.deleteFrom('portal_login_failures').where('stamp', '<', stamp).execute()
+  }
+
   async failuresSince(login: string, stamp: Stamp): Promise<Stamp[]> {
     const rows = await this.db
       .selectFrom('portal_login_failures')
