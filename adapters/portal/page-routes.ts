@@ -104,7 +104,7 @@ export function pageRoutes(o: PortalOptions): PageRoute[] {
         const fmt = (n: number) => n.toLocaleString('en-GB', { maximumFractionDigits: 1 })
         return page(event, 'allowances', {
           ...visit.layout('Allowances this month', 'allowances'),
-          rows: a.rows.map((r) => ({ ...r, minutes: fmt(r.minutes) })),
+          rows: a.rows.map((r) => ({ pool: r.pool, plan: r.plan, minutes: fmt(r.minutes), used: fmt(r.usedMinutes), left: fmt(r.leftMinutes) })),
           minutes: fmt(a.minutes),
           used: fmt(a.usedMinutes),
           left: fmt(a.leftMinutes),

@@ -4,7 +4,7 @@ import { notFound } from '../errors.js'
 import type { Customer, Entities } from '../fields/entity.js'
 import { add, ZERO, type Money } from '../money/money.js'
 import type { PlatformContext } from '../platform.js'
-import { allowanceMs } from '../rating/allowances.js'
+import { covers, customerAllowances, type AllowanceBucket } from '../rating/allowances.js'
 
 type Invoice = Entities['invoices']
 type Call = Entities['calls']
@@ -68,36 +68,58 @@ export async function uninvoicedCalls(ctx: PlatformContext, customerID: string):
   return { calls, total, more: rows.length > PAGE_ROWS }
 }
 
-/** One plan's allowance in one pool this month. */
+/** One plan's allowance in one pool this month, and how much of it is used. */
 export interface AllowanceRow {
   readonly pool: string
   readonly plan: string
   readonly minutes: number
+  readonly usedMinutes: number
+  readonly leftMinutes: number
 }
 
-/** The allowances of the customer's plans and pools this month, with the minutes used and left over all of them. */
+const toMinutes = (ms: bigint): number => Math.round(Number(ms) / 6_000) / 10
+
+/**
+ * The allowances of the customer's plans and pools this month (contract 14.3). What each call
+ * used is stored as one figure; it is shared out over the call's buckets in the order the rater
+ * takes them (core/rating/allowances.ts: billed calls first, then by start), which is how it was used.
+ */
 export async function monthAllowances(ctx: PlatformContext, customerID: string, now: Stamp): Promise<{ rows: AllowanceRow[]; minutes: number; usedMinutes: number; leftMinutes: number }> {
   const holders = await ctx.store.rating.allowanceHolders([customerID])
-  const byKey = new Map<string, AllowanceRow>()
-  for (const h of holders) {
-    const pool = h.poolName?.trim() ? h.poolName.trim() : `${h.kind === 'number' ? 'Number' : 'Feature'} ${h.id}`
-    h.plans.forEach((name, i) => {
-      const plan = name ? ctx.presets.discountPlans[name] : undefined
-      if (!name || !plan) return
-      const ms = allowanceMs(plan, h.multipliers[i] ?? null, h.featureCount)
-      const key = `${pool}\u0000${name}`
-      const was = byKey.get(key)
-      byKey.set(key, { pool, plan: name, minutes: (was?.minutes ?? 0) + Number(ms) / 60_000 })
-    })
-  }
+  const allowances = customerAllowances(holders, ctx.presets.discountPlans)
   const monthStart = `${now.slice(0, 7)}-01T00:00:00.000Z` as Stamp
   const next = toStamp(Date.parse(`${addMonths(now.slice(0, 10) as DateOnly, 1).slice(0, 7)}-01T00:00:00Z`))
   const calls = await ctx.store.rating.allowanceCalls([customerID], monthStart, next)
-  const usedSeconds = calls.reduce((s, c) => s + (c.allowanceSeconds ?? 0), 0)
-  const rows = [...byKey.values()]
-  const minutes = rows.reduce((s, r) => s + r.minutes, 0)
-  const usedMinutes = Math.round((usedSeconds / 60) * 10) / 10
-  return { rows, minutes, usedMinutes, leftMinutes: Math.max(0, Math.round((minutes - usedMinutes) * 10) / 10) }
+  const buckets = new Map<string, { bucket: AllowanceBucket; used: bigint }>()
+  const numbers = new Set([...holders.map((h) => h.numberID).filter((n): n is string => !!n), ...calls.map((c) => c.numberID)])
+  for (const n of numbers) for (const b of allowances.bucketsOf(n)) if (!buckets.has(b.key)) buckets.set(b.key, { bucket: b, used: 0n })
+  // A plan on the customer or a service covers every number: its buckets show under any number.
+  for (const b of allowances.bucketsOf('\u0000any')) if (!buckets.has(b.key)) buckets.set(b.key, { bucket: b, used: 0n })
+  for (const call of [...calls.filter((c) => c.billed), ...calls.filter((c) => !c.billed)]) {
+    let want = BigInt(call.allowanceSeconds ?? 0) * 1000n
+    for (const b of allowances.bucketsOf(call.numberID)) {
+      if (want <= 0n) break
+      if (!covers(b.plan, call.callType, call.chargeBand)) continue
+      const entry = buckets.get(b.key)!
+      const share = b.ms - entry.used < want ? b.ms - entry.used : want
+      if (share <= 0n) continue
+      entry.used += share
+      want -= share
+    }
+  }
+  const rows = [...buckets.values()].map(({ bucket, used }) => {
+    const [pool, plan] = [bucket.key.slice(0, bucket.key.lastIndexOf('|')), bucket.key.slice(bucket.key.lastIndexOf('|') + 1)]
+    return { pool: poolLabel(pool), plan, minutes: toMinutes(bucket.ms), usedMinutes: toMinutes(used), leftMinutes: toMinutes(bucket.ms - used) }
+  })
+  const total = (f: (r: AllowanceRow) => number) => Math.round(rows.reduce((s, r) => s + f(r), 0) * 10) / 10
+  return { rows, minutes: total((r) => r.minutes), usedMinutes: total((r) => r.usedMinutes), leftMinutes: total((r) => r.leftMinutes) }
+}
+
+/** `pool:Sales` → `Sales`; a holder's own allowance → `Number 12` / `Feature 7`. */
+function poolLabel(pool: string): string {
+  if (pool.startsWith('pool:')) return pool.slice(5)
+  const [kind, id] = pool.split(':')
+  return `${kind === 'number' ? 'Number' : 'Feature'} ${id}`
 }
 
 /** The customer's payments, newest first. */

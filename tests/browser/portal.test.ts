@@ -116,6 +116,11 @@ if (!existsSync(CHROMIUM)) {
       const [download] = await Promise.all([page.waitForEvent('download'), page.locator('tbody tr a[download]').first().click()])
       const text = (await pdfLines(readFileSync((await download.path())!))).flat().join(' ')
       assert.ok(text.includes(total), `the PDF shows the total ${total}`)
+      // Six February calls of 120..270 s on the number holding 1000 UK Minutes: 19.5 used, 980.5 left.
+      await page.goto(`${ctx.base}/portal/allowances`)
+      const row = await page.locator('tbody tr', { hasText: '1000 UK Minutes' }).innerText()
+      assert.match(row, /1,000\s+19\.5\s+980\.5/)
+      await page.goto(`${ctx.base}/portal/invoices`)
       await page.locator('tbody tr th a').first().click()
       assert.ok((await page.content()).includes(total), 'the HTML document shows the total')
       await close()

@@ -11,10 +11,10 @@ export const allowances = `<% layout('@layout') %>
 <div class="table" role="region" aria-label="Allowances table" tabindex="0">
 <table>
   <caption>Allowances by plan and pool</caption>
-  <thead><tr><th scope="col">Pool</th><th scope="col">Plan</th><th scope="col" class="num">Minutes a month</th></tr></thead>
+  <thead><tr><th scope="col">Pool</th><th scope="col">Plan</th><th scope="col" class="num">Minutes a month</th><th scope="col" class="num">Used</th><th scope="col" class="num">Left</th></tr></thead>
   <tbody>
 <% for (const r of it.rows) { %>
-    <tr><td><%= r.pool %></td><td><%= r.plan %></td><td class="num"><%= r.minutes %></td></tr>
+    <tr><td><%= r.pool %></td><td><%= r.plan %></td><td class="num"><%= r.minutes %></td><td class="num"><%= r.used %></td><td class="num"><%= r.left %></td></tr>
 <% } %>
   </tbody>
 </table>

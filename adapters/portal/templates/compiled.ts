@@ -351,7 +351,7 @@ __eta.res+='</dd></div>\n  <div><dt>Used</dt><dd>';
 __eta.res+=__eta.e(it.used);
 __eta.res+='</dd></div>\n  <div><dt>Left</dt><dd>';
 __eta.res+=__eta.e(it.left);
-__eta.res+='</dd></div>\n</dl>\n<div class="table" role="region" aria-label="Allowances table" tabindex="0">\n<table>\n  <caption>Allowances by plan and pool</caption>\n  <thead><tr><th scope="col">Pool</th><th scope="col">Plan</th><th scope="col" class="num">Minutes a month</th></tr></thead>\n  <tbody>\n';
+__eta.res+='</dd></div>\n</dl>\n<div class="table" role="region" aria-label="Allowances table" tabindex="0">\n<table>\n  <caption>Allowances by plan and pool</caption>\n  <thead><tr><th scope="col">Pool</th><th scope="col">Plan</th><th scope="col" class="num">Minutes a month</th><th scope="col" class="num">Used</th><th scope="col" class="num">Left</th></tr></thead>\n  <tbody>\n';
 for (const r of it.rows) {
 __eta.res+='    <tr><td>';
 __eta.res+=__eta.e(r.pool);
@@ -359,6 +359,10 @@ __eta.res+='</td><td>';
 __eta.res+=__eta.e(r.plan);
 __eta.res+='</td><td class="num">';
 __eta.res+=__eta.e(r.minutes);
+__eta.res+='</td><td class="num">';
+__eta.res+=__eta.e(r.used);
+__eta.res+='</td><td class="num">';
+__eta.res+=__eta.e(r.left);
 __eta.res+='</td></tr>\n';
 }
 __eta.res+='  </tbody>\n</table>\n</div>\n';
@@ -512,7 +516,7 @@ export const compiledFrom: Record<TemplateName, string> = {
   summary: '8ccae1192b7c52a5acbf4e11504e0bb3ffcaf4f0b2123e36c49abb019463debd',
   invoices: 'e054f54b199980ac7a5d3dc2fa74a4660d4ae077f97cc900ec50de0c609eae0a',
   calls: '0d2a3b0e6a5c4f7726a8e3229cc091921b36f1dc88049c89ed9251727cb82885',
-  allowances: 'd3713e3fa359a4cdf30566e52826c53d701c642356895f617415f33e830b4a47',
+  allowances: '622ef7e19026c85778de4de3797e37e627c9f8e70e46dda66186a8d05e0dd757',
   payments: '4febe350bec8bf40656aa4802614712d5ad45e2662c9d297dfd91342765eb520',
   pay: 'f11d57044e625d0a9fe942a7ec4f883ee25ccbdb8324d500b62d639002fbecaa',
   message: 'f62aa9322c376e363369cfc5418458ddfe1d181f9f7ece7ad92823e8b1f685e3',
