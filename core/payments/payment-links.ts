@@ -32,13 +32,13 @@ export async function amountOutstanding(store: Store, customerID: string): Promi
   return outstanding.length ? sum(outstanding) : ZERO
 }
 
-/** Records the links `generatePaymentLinks` made, Open, with the amount outstanding now. */
-export async function recordPaymentLink(store: Store, clock: Clock, customer: Customer, paymentLinkUUID: string, links: readonly PaymentLinkTarget[]): Promise<PaymentLinkRow> {
+/** Records the links `generatePaymentLinks` made, Open, with the amount outstanding they ask for. */
+export async function recordPaymentLink(store: Store, clock: Clock, customer: Customer, paymentLinkUUID: string, links: readonly PaymentLinkTarget[], amount: Money): Promise<PaymentLinkRow> {
   const now = clock.now()
   return store.repository('paymentLinks').insert({
     paymentLinkUUID,
     customerID: customer.id,
-    amount: await amountOutstanding(store, customer.id),
+    amount,
     status: 'Open',
     links: links as never,
     createdStamp: now,

@@ -13,7 +13,7 @@ export interface PaymentProvider {
   readonly name: string
   readonly label: string
   readonly type: PaymentLinkType
-  /** `{paymentLinkUUID}`, `{accountNumber}`, `{customerID}` are substituted. */
+  /** `{paymentLinkUUID}`, `{accountNumber}`, `{customerID}`, `{amount}` (outstanding, `120.00`) are substituted. */
   readonly urlTemplate: string
   /** Signs the provider's callbacks (contract 15.1); without one its callbacks are all refused. */
   readonly callbackSecret?: string

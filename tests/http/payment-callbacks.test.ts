@@ -8,7 +8,13 @@ import { openHarness, type Harness } from '../support/harness.js'
 import { activeTargets } from '../support/targets.js'
 
 const SECRET = 'whsec_' + Buffer.from('a provider callback secret, 32b!').toString('base64')
-const presets: Presets = withProviderSecrets(defaultPresets, { BILLING_PROVIDER_SECRET_STRIPE: SECRET, BILLING_PROVIDER_SECRET_GOCARDLESS: SECRET })
+const presets: Presets = withProviderSecrets(
+  {
+    ...defaultPresets,
+    paymentProviders: defaultPresets.paymentProviders.map((p) => (p.name === 'stripe' ? { ...p, urlTemplate: 'https://pay.example.com/card/{paymentLinkUUID}?amount={amount}' } : p)),
+  },
+  { BILLING_PROVIDER_SECRET_STRIPE: SECRET, BILLING_PROVIDER_SECRET_GOCARDLESS: SECRET },
+)
 
 let n = 0
 /** A signed callback over a real socket: `at` is the signing time (seconds), the clock's now by default. */
@@ -52,6 +58,7 @@ for (const target of activeTargets()) {
     const [link] = (await h.request('GET', `/customers/${c}/paymentLinks/`)).body
     assert.equal([link.paymentLinkUUID, link.customerID, link.amount, link.status], [uuid, c, 100, 'Open'])
     assert.is(link.links.length, 2)
+    assert.is(link.links[0].url, `https://pay.example.com/card/${uuid}?amount=100.00`, 'the link asks for the amount outstanding')
     assert.is((await h.request('GET', `/customers/999/paymentLinks`)).status, 404)
     h.clock.set('2026-04-02T09:00:00Z')
     assert.is((await h.request('GET', `/customers/${c}/paymentLinks`)).body[0].status, 'Expired')
