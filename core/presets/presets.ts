@@ -142,6 +142,7 @@ export function mergePresets(content: unknown, base: Presets = defaultPresets): 
   }
   // A map's names are names of its list (contract 10): a customer may choose any of them.
   lists.invoiceMessages = unique([...(lists.invoiceMessages ?? []), ...Object.keys(presets.invoiceMessages)])
+  lists.portalCustomerProfiles = unique([...(lists.portalCustomerProfiles ?? []), ...Object.keys(presets.portalProfiles)])
   for (const [name, known] of Object.entries(engineLists)) {
     const unknown = presets.lists[name]?.find((value) => !known.includes(value))
     if (unknown !== undefined) {

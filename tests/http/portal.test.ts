@@ -1,5 +1,6 @@
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
+import { mergePresets } from '../../core/presets/presets.js'
 import { bill, newCustomer, newFeature } from '../support/billing.js'
 import { openHarness, type Harness } from '../support/harness.js'
 import { activeTargets } from '../support/targets.js'
@@ -168,6 +169,24 @@ for (const target of activeTargets()) {
     assert.is((await v.go('GET', '/summary')).status, 200, 'idle time counts from the last request')
     h.clock.advanceMs(30 * 60_000)
     assert.is((await v.go('GET', '/summary')).location, '/portal/sign-in')
+  })
+
+  test('a profile given as {pages, paymentLinks} shows only its pages; the others are 404', async () => {
+    const presets = mergePresets({ portalProfiles: { 'Invoices Only': { pages: ['summary', 'invoices'] } } })
+    const h2 = await openHarness(target, { now: '2026-01-05T09:00:00Z', presets })
+    try {
+      const c = await newCustomer(h2, { accountNumber: 'IO-1', companyName: 'Invoices Only Ltd', portalCustomerProfile: 'Invoices Only' })
+      const pin = (await h2.request('POST', `/customers/${c}?action=generatePIN`, {})).body.pin
+      const v = new Visitor(await h2.listen())
+      assert.is((await v.signIn({ method: 'pin', accountNumber: 'IO-1', pin })).location, '/portal/summary')
+      const summary = await v.go('GET', '/summary')
+      assert.not.match(summary.text, /href="\/portal\/calls"/, 'no link to a page it does not show')
+      assert.is((await v.go('GET', '/invoices')).status, 200)
+      for (const p of ['/calls', '/allowances', '/payments', '/pay']) assert.is((await v.go('GET', p)).status, 404, p)
+      assert.is((await h2.request('POST', `/customers/${c}?action=generatePaymentLinks`, {})).body.links.length, 0)
+    } finally {
+      await h2.close()
+    }
   })
 
   test('Secure cookies behind HTTPS: a trusted proxy header', async () => {
