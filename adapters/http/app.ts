@@ -14,6 +14,7 @@ import { requestContext, type RequestContextOptions } from './middleware/request
 import { RateLimiter, type RateLimit } from './rate-limit.js'
 import { routeMeta } from './route-meta.js'
 import { fullPath, type Route } from './route.js'
+import type { PageRoute } from '../portal/portal-http.js'
 
 export type { RequestLogEntry } from './middleware/request-context.js'
 
@@ -37,6 +38,8 @@ export interface HttpOptions extends Pick<RequestContextOptions, 'onRequestEnd' 
   readonly corsOrigins?: readonly string[]
   /** Compress large answers when the client accepts brotli or gzip (default true). */
   readonly compression?: boolean
+  /** Web pages beside the API (the portal, contract 14.3): they authenticate their own visitors. */
+  readonly pages?: { readonly prefix: string; readonly routes: readonly PageRoute[] }
 }
 
 /**
@@ -53,7 +56,9 @@ export function createHttpApp(options: HttpOptions): H3 {
   if (options.corsOrigins?.length) app.use(cors(options.corsOrigins))
   if (options.compression !== false) app.use(compression())
   app.use(requestContext({ ...options, deadlineMs: options.handlerTimeoutMs }))
-  app.use(authentication(platform, secrets, new Set(routes.filter((r) => r.public).map(fullPath))))
+  const isPublic = publicPathMatcher(routes)
+  const pages = options.pages
+  app.use(authentication(platform, secrets, pages ? (path) => path === pages.prefix || path.startsWith(`${pages.prefix}/`) || isPublic(path) : isPublic))
   if (options.rateLimit) app.use(rateLimit(new RateLimiter(options.rateLimit, options.rateLimitClock)))
 
   for (const route of routes) {
@@ -65,8 +70,23 @@ export function createHttpApp(options: HttpOptions): H3 {
     const path = fullPath(route)
     for (const variant of [path, `${path}/`]) app.on(route.method, variant, handler, { middleware, meta: routeMeta(route) })
   }
+  for (const page of pages?.routes ?? []) {
+    for (const variant of page.path.endsWith('**') ? [page.path] : [page.path || '/', `${page.path}/`]) app.on(page.method, variant, page.handler)
+  }
   app.all('/**', notFound(routes))
   return app
+}
+
+/** Whether a path is one of the public routes' (`:name` segments match any one segment). */
+function publicPathMatcher(routes: readonly Route[]): (path: string) => boolean {
+  const exact = new Set<string>()
+  const patterns: RegExp[] = []
+  for (const route of routes.filter((r) => r.public)) {
+    const path = fullPath(route)
+    if (path.includes('/:')) patterns.push(new RegExp(`^${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/\/:\w+/g, '/[^/]+')}$`))
+    else exact.add(path)
+  }
+  return (path) => exact.has(path) || patterns.some((p) => p.test(path))
 }
 
 function decodeParams(params: Record<string, string>): Record<string, string> {

@@ -11,6 +11,7 @@ export const templatePaymentLinkProvider: PaymentLinkProvider = {
       paymentLinkUUID: request.paymentLinkUUID,
       customerID: request.customerID,
       accountNumber: request.accountNumber ?? '',
+      amount: request.amount,
     }
     const url = request.provider.urlTemplate.replace(/\{(\w+)\}/g, (_, name: string) => {
       if (!(name in values)) throw new Error(`unknown placeholder {${name}}`)

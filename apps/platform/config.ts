@@ -40,6 +40,10 @@ export interface EnvConfig {
   readonly corsOrigins: readonly string[]
   /** BILLING_WEBHOOK_ALLOW_PRIVATE=true: webhooks may reach loopback, private and link-local addresses. */
   readonly allowPrivateWebhooks: boolean
+  /** BILLING_PUBLIC_URL: where browsers reach the server; an https URL marks portal cookies Secure. */
+  readonly publicUrl: string | null
+  /** BILLING_TRUST_PROXY=true: trust `X-Forwarded-Proto` from the proxy in front (portal cookies Secure behind it). */
+  readonly trustProxy: boolean
   /** The jobs' schedules, checked (BILLING_SCHEDULE_*, BILLING_BATCH_*). */
   readonly schedules: Schedules
   /** BILLING_SMTP_URL: where invoice emails go (contract 14.2); null writes .eml files instead. */
@@ -61,7 +65,7 @@ export function readEnvConfig(env: NodeJS.ProcessEnv = process.env): EnvConfig {
     databaseUrl: databaseUrl(env.DATABASE_URL || 'sqlite:./data/billing.sqlite'),
     host: env.HOST || '127.0.0.1',
     port,
-    presets: presetsFile ? loadPresetsFile(presetsFile) : defaultPresets,
+    presets: withProviderSecrets(presetsFile ? loadPresetsFile(presetsFile) : defaultPresets, env),
     presetsFile,
     drPassword: env.BILLING_DR_PASSWORD || null,
     drDir: env.BILLING_DR_DIR || './data/dr',
@@ -77,10 +81,37 @@ export function readEnvConfig(env: NodeJS.ProcessEnv = process.env): EnvConfig {
     metricsPublic: oneOf('METRICS_PUBLIC', env.METRICS_PUBLIC, ['true', 'false'], 'false') === 'true',
     corsOrigins: parseCorsOrigins(env.BILLING_CORS_ORIGINS),
     allowPrivateWebhooks: oneOf('BILLING_WEBHOOK_ALLOW_PRIVATE', env.BILLING_WEBHOOK_ALLOW_PRIVATE, ['true', 'false'], 'false') === 'true',
+    publicUrl: publicUrl(env.BILLING_PUBLIC_URL),
+    trustProxy: oneOf('BILLING_TRUST_PROXY', env.BILLING_TRUST_PROXY, ['true', 'false'], 'false') === 'true',
     schedules: readSchedules(env),
     smtpUrl: env.BILLING_SMTP_URL ? checkSmtpUrl(env.BILLING_SMTP_URL) : null,
     mailDir: env.BILLING_MAIL_DIR || './data/mail',
   }
+}
+
+/** BILLING_PUBLIC_URL, checked: an absolute http(s) URL, or none. */
+function publicUrl(value: string | undefined): string | null {
+  if (!value) return null
+  let url: URL
+  try {
+    url = new URL(value)
+  } catch {
+    throw new Error(`BILLING_PUBLIC_URL must be an absolute http(s) URL (got ${value})`)
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new Error(`BILLING_PUBLIC_URL must be an absolute http(s) URL (got ${value})`)
+  return url.href
+}
+
+/**
+ * A provider's callback secret from `BILLING_PROVIDER_SECRET_<NAME>` (its name upper-cased, other
+ * characters as `_`), over the presets file's `callbackSecret` (contract 15.1): secrets stay out of files.
+ */
+export function withProviderSecrets(presets: Presets, env: NodeJS.ProcessEnv): Presets {
+  const paymentProviders = presets.paymentProviders.map((p) => {
+    const secret = env[`BILLING_PROVIDER_SECRET_${p.name.toUpperCase().replace(/[^A-Z0-9]/g, '_')}`]
+    return secret ? { ...p, callbackSecret: secret } : p
+  })
+  return { ...presets, paymentProviders }
 }
 
 /** `sqlite:<file>`, `sqlite::memory:` or a Postgres URL that parses, with a database name. */

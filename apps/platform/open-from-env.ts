@@ -21,6 +21,8 @@ export async function openFromEnv(config: EnvConfig, logger: Logger): Promise<Pl
     allowPrivateWebhooks: config.allowPrivateWebhooks,
     smtpUrl: config.smtpUrl,
     mailDir: config.mailDir,
+    publicUrl: config.publicUrl,
+    trustProxy: config.trustProxy,
   })
   // A process killed mid-archive left its plain table copies (secrets among them): gone now,
   // not when the archive job's lease lapses and its schedule comes round.

@@ -71,6 +71,10 @@ export interface PlatformConfig {
    * when a webhook is saved and each delivery checks the address it connects to.
    */
   readonly allowPrivateWebhooks?: boolean
+  /** BILLING_PUBLIC_URL: an https URL marks the portal's cookies Secure (contract 14.3). */
+  readonly publicUrl?: string | null
+  /** BILLING_TRUST_PROXY=true: `X-Forwarded-Proto: https` marks the portal's cookies Secure. */
+  readonly trustProxy?: boolean
   /** How long an Idempotency-Key's claim lasts unrenewed (BILLING_LEASE_MS): a killed request's key is free after it. */
   readonly leaseMs?: number
   /** BILLING_SMTP_URL: invoice emails over SMTP; without it `.eml` files under `mailDir` (contract 14.2). */

@@ -9,6 +9,9 @@ import type { Database } from '../../adapters/persistence/connect.js'
 import { databaseReadiness } from '../../adapters/persistence/database-readiness.js'
 import { KyselyIdempotencyStore } from '../../adapters/persistence/repositories/kysely-idempotency-store.js'
 import { KyselyJobLeases } from '../../adapters/persistence/repositories/kysely-job-leases.js'
+import { KyselyPortalSessions } from '../../adapters/persistence/repositories/kysely-portal-sessions.js'
+import { portalRoutes } from '../../adapters/portal/portal.js'
+import { PORTAL } from '../../adapters/portal/portal-http.js'
 import { Scheduler } from '../../adapters/scheduler/scheduler.js'
 import { HttpWebhookSender } from '../../adapters/webhooks/http-webhook-sender.js'
 import type { Resource, ResourceName } from '../../core/fields/resource.js'
@@ -56,7 +59,7 @@ export function serviceBindings(config: PlatformConfig): ContainerModule {
       .inSingletonScope()
     bind<H3>(TYPES.HttpApp)
       .toResolvedValue(
-        (platform: PlatformContext, secrets: KeySecrets, routes: readonly Route[], idempotency: IdempotencyStore, logger: Logger, metrics: PrometheusMetrics) =>
+        (platform: PlatformContext, secrets: KeySecrets, routes: readonly Route[], idempotency: IdempotencyStore, logger: Logger, metrics: PrometheusMetrics, database: Database) =>
           createHttpApp({
             platform,
             secrets,
@@ -68,13 +71,17 @@ export function serviceBindings(config: PlatformConfig): ContainerModule {
             bodyTimeoutMs: config.bodyTimeoutMs,
             idempotencyLeaseMs: config.leaseMs,
             corsOrigins: config.corsOrigins,
+            pages: {
+              prefix: PORTAL,
+              routes: portalRoutes({ platform, sessions: new KyselyPortalSessions(database.db, database.dialect), publicUrl: config.publicUrl, trustProxy: config.trustProxy }),
+            },
             onRequestEnd: (entry) => {
               metrics.observeRequest(entry)
               logger.info(entry, 'request')
             },
             onUnexpectedError: (err, requestId) => logger.error({ requestId, err }, 'unexpected'),
           }),
-        [TYPES.PlatformContext, TYPES.KeySecrets, TYPES.Routes, TYPES.IdempotencyStore, TYPES.Logger, TYPES.Metrics],
+        [TYPES.PlatformContext, TYPES.KeySecrets, TYPES.Routes, TYPES.IdempotencyStore, TYPES.Logger, TYPES.Metrics, TYPES.Database],
       )
       .inSingletonScope()
     bind<InvoiceMailer>(TYPES.Mailer)

@@ -3,6 +3,8 @@ import type { Customer } from '../fields/entity.js'
 import { text } from '../fields/field.js'
 import type { PaymentLinkType } from '../presets/presets.js'
 import type { PlatformContext } from '../platform.js'
+import { amountOutstanding, recordPaymentLink } from '../payments/payment-links.js'
+import { formatMoney, round } from '../money/money.js'
 
 export type SideEffectContext = PlatformContext
 
@@ -52,6 +54,7 @@ export async function generatePaymentLinks(
   }
   const types = ctx.presets.portalProfiles[profile] ?? []
   const paymentLinkUUID = ctx.random.uuid()
+  const outstanding = await amountOutstanding(ctx.store, customer.id)
   const links: PaymentLink[] = []
   for (const type of types) {
     const provider = ctx.presets.paymentProviders.find((p) => p.type === type)
@@ -63,6 +66,7 @@ export async function generatePaymentLinks(
         paymentLinkUUID,
         customerID: customer.id,
         accountNumber: customer.accountNumber,
+        amount: formatMoney(round(outstanding, 2)).slice(0, -2),
       })
     } catch (e) {
       throw new BillingError(
@@ -73,5 +77,7 @@ export async function generatePaymentLinks(
     }
     links.push({ type, providerName: provider.name, label: provider.label, url })
   }
+  // Kept, so the provider's callback finds the customer it credits (contract 15.1).
+  await recordPaymentLink(ctx.store, ctx.clock, customer, paymentLinkUUID, links, outstanding)
   return { success: true, paymentLinkUUID, links }
 }

@@ -18,6 +18,7 @@ import { events } from './events.js'
 import { webhooks } from './webhooks.js'
 import { webhookDeliveries } from './webhook-deliveries.js'
 import { invoiceDeliveries } from './invoice-deliveries.js'
+import { paymentLinks } from './payment-links.js'
 import { resourceNames, type Resource, type ResourceName } from './resource.js'
 
 /** Every resource of the platform, by collection name: the one place fields are described. */
@@ -42,6 +43,7 @@ export const catalogue = {
   webhooks,
   webhookDeliveries,
   invoiceDeliveries,
+  paymentLinks,
 } as const satisfies Record<ResourceName, Resource>
 
 export const resources: readonly Resource[] = Object.values(catalogue)

@@ -130,6 +130,7 @@ export const customers = defineResource({
     date('finalBillDate', { readOnly: true, extension: true, description: 'billed-until date of a final bill' }),
     currency('balance', { readOnly: true, computed: true, extension: true, description: 'sum of amount + VAT of all transactions' }),
     text('accountingID', { readOnly: true, extension: true, description: 'UUID in the external accounting system' }),
+    text('directDebitMandate', { readOnly: true, extension: true, description: "the payment provider's mandate reference while a Direct Debit is set up (contract 15.1)" }),
     currency('overdueAmount', { readOnly: true, computed: true, extension: true, description: 'sum of the outstanding amounts of its overdue invoices' }),
     presets('creditAlerts', 'creditAlertNames', {
       values: creditAlertNames,

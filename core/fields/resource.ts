@@ -21,6 +21,7 @@ export const resourceNames = [
   'webhooks',
   'webhookDeliveries',
   'invoiceDeliveries',
+  'paymentLinks',
 ] as const
 export type ResourceName = (typeof resourceNames)[number]
 

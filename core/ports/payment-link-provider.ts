@@ -5,6 +5,8 @@ export interface PaymentLinkRequest {
   readonly paymentLinkUUID: string
   readonly customerID: string
   readonly accountNumber: string | null
+  /** The amount outstanding the link asks for, as decimal text with 2 places ("120.00"). */
+  readonly amount: string
 }
 
 /** Creates a payment link at a provider; throws when the provider fails. */

@@ -10,6 +10,7 @@ import {
   creditAlertNames,
   eventTypes,
   deliveryStatuses,
+  paymentLinkStatuses,
   lowInvoiceActions,
   lowInvoiceDetects,
   paymentTermsTypes,
@@ -150,4 +151,5 @@ export const defaultLists: Record<string, readonly string[]> = {
   correspondenceTypes: ['Invoice', 'Statement', 'Price Change Notice', 'Welcome Letter', 'Overdue Reminder'],
   ticketTypes: ['Fault', 'Order', 'Billing Query', 'Complaint', 'Porting'],
   drFileStatuses,
+  paymentLinkStatuses,
 }

@@ -78,6 +78,10 @@ export type BillStyle = (typeof billStyles)[number]
 /** The states of a disaster-recovery archive. */
 export const drFileStatuses = ['Complete', 'Encrypted', 'Expired', 'Missing'] as const
 
+/** A payment link's states (contract 15.1): `Expired` once 30 days old and still unpaid. */
+export const paymentLinkStatuses = ['Open', 'Paid', 'Expired'] as const
+export type PaymentLinkStatus = (typeof paymentLinkStatuses)[number]
+
 export { eventTypes, deliveryStatuses } from './event-types.js'
 import { deliveryStatuses, eventTypes } from './event-types.js'
 import { billTypes, deliveryChannels, invoiceDeliveryStatuses } from './delivery-lists.js'
@@ -107,4 +111,5 @@ export const engineLists: Readonly<Record<string, readonly string[]>> = {
   billTypes,
   deliveryChannels,
   invoiceDeliveryStatuses,
+  paymentLinkStatuses,
 }

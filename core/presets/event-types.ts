@@ -56,6 +56,9 @@ const engineEvents = [
   'customer.credit_alert',
   'customer.spend_alert',
   'usage_file.imported',
+  'payment.received',
+  'payment.failed',
+  'mandate.changed',
 ] as const
 
 /** Every event type, for a webhook's `eventTypes` ([] = all). */

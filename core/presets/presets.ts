@@ -15,9 +15,15 @@ export interface PaymentProvider {
   readonly name: string
   readonly label: string
   readonly type: PaymentLinkType
-  /** `{paymentLinkUUID}`, `{accountNumber}`, `{customerID}` are substituted. */
+  /** `{paymentLinkUUID}`, `{accountNumber}`, `{customerID}`, `{amount}` (outstanding, `120.00`) are substituted. */
   readonly urlTemplate: string
+  /** Signs the provider's callbacks (contract 15.1); without one its callbacks are all refused. */
+  readonly callbackSecret?: string
 }
+
+export const portalPages = ['summary', 'invoices', 'calls', 'allowances', 'payments'] as const
+/** The pages of the self-service portal a profile can offer (contract 14.3). */
+export type PortalPage = (typeof portalPages)[number]
 
 /** The platform's configured lists and the settings that go with them. */
 export interface Presets extends ProductMaps, DiscountPlanMaps {
@@ -26,6 +32,8 @@ export interface Presets extends ProductMaps, DiscountPlanMaps {
   readonly vatRatePercents: Readonly<Record<string, string>>
   /** Link types each portal profile offers. */
   readonly portalProfiles: Readonly<Record<string, readonly PaymentLinkType[]>>
+  /** Portal pages each profile shows (contract 14.3); a profile given as an array of link types shows every page. */
+  readonly portalPages: Readonly<Record<string, readonly PortalPage[]>>
   readonly paymentProviders: readonly PaymentProvider[]
   /** Grace days after an invoice's due date by `paymentMethods` name (contract 10.3). */
   readonly paymentMethodGraceDays: Readonly<Record<string, number>>
@@ -54,6 +62,7 @@ export const defaultPresets: Presets = {
     'Direct Debit Only': ['directDebitSetup'],
     'View Only': [],
   },
+  portalPages: {},
   paymentProviders: [
     { name: 'stripe', label: 'Pay by card', type: 'cardPayment', urlTemplate: 'https://pay.example.com/card/{paymentLinkUUID}' },
     {
@@ -80,7 +89,16 @@ const PresetsFile = v.strictObject({
   /** Names to add to the default lists. */
   extend: v.optional(v.record(v.string(), nameList)),
   vatRatePercents: v.optional(v.record(v.string(), v.pipe(v.string(), v.regex(/^\d{1,3}(\.\d{1,4})?$/)))),
-  portalProfiles: v.optional(v.record(v.string(), v.array(v.picklist(paymentLinkTypes)))),
+  /** name → link types, or name → {pages, paymentLinks} (contract 14.3). */
+  portalProfiles: v.optional(
+    v.record(
+      v.string(),
+      v.union([
+        v.array(v.picklist(paymentLinkTypes)),
+        v.strictObject({ pages: v.optional(v.array(v.picklist(portalPages))), paymentLinks: v.optional(v.array(v.picklist(paymentLinkTypes))) }),
+      ]),
+    ),
+  ),
   paymentMethodGraceDays: v.optional(v.record(v.string(), v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(3650)))),
   /** Replaces the default messages; its names join the `invoiceMessages` list. */
   invoiceMessages: v.optional(v.record(v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(200)), v.pipe(v.string(), v.maxLength(2000)))),
@@ -93,6 +111,7 @@ const PresetsFile = v.strictObject({
         label: v.pipe(v.string(), v.minLength(1)),
         type: v.picklist(paymentLinkTypes),
         urlTemplate: v.pipe(v.string(), v.minLength(1)),
+        callbackSecret: v.optional(v.pipe(v.string(), v.minLength(16))),
       }),
     ),
   ),
@@ -124,7 +143,7 @@ export function mergePresets(content: unknown, base: Presets = defaultPresets): 
   const presets: Presets = {
     lists,
     vatRatePercents: { ...base.vatRatePercents, ...file.vatRatePercents },
-    portalProfiles: file.portalProfiles ?? base.portalProfiles,
+    ...portalProfilesOf(file.portalProfiles, base),
     paymentProviders: file.paymentProviders ?? base.paymentProviders,
     paymentMethodGraceDays: { ...base.paymentMethodGraceDays, ...file.paymentMethodGraceDays },
     invoiceMessages: file.invoiceMessages ?? base.invoiceMessages,
@@ -135,6 +154,7 @@ export function mergePresets(content: unknown, base: Presets = defaultPresets): 
   }
   // A map's names are names of its list (contract 10): a customer may choose any of them.
   lists.invoiceMessages = unique([...(lists.invoiceMessages ?? []), ...Object.keys(presets.invoiceMessages)])
+  lists.portalCustomerProfiles = unique([...(lists.portalCustomerProfiles ?? []), ...Object.keys(presets.portalProfiles)])
   for (const [name, known] of Object.entries(engineLists)) {
     const unknown = presets.lists[name]?.find((value) => !known.includes(value))
     if (unknown !== undefined) {
@@ -148,4 +168,25 @@ export function mergePresets(content: unknown, base: Presets = defaultPresets): 
 }
 
 const unique = (xs: readonly string[]) => [...new Set(xs)]
+
+type ProfileEntry = readonly PaymentLinkType[] | { readonly pages?: readonly PortalPage[]; readonly paymentLinks?: readonly PaymentLinkType[] }
+
+/** Both forms of `portalProfiles`: the link types each offers, and the pages of those given as objects. */
+function portalProfilesOf(file: Readonly<Record<string, ProfileEntry>> | undefined, base: Presets): Pick<Presets, 'portalProfiles' | 'portalPages'> {
+  if (!file) return { portalProfiles: base.portalProfiles, portalPages: base.portalPages }
+  const portalProfiles: Record<string, readonly PaymentLinkType[]> = {}
+  const pages: Record<string, readonly PortalPage[]> = {}
+  for (const [name, entry] of Object.entries(file)) {
+    if (Array.isArray(entry)) portalProfiles[name] = entry
+    else {
+      const object = entry as Exclude<ProfileEntry, readonly PaymentLinkType[]>
+      portalProfiles[name] = object.paymentLinks ?? []
+      pages[name] = object.pages ?? portalPages
+    }
+  }
+  return { portalProfiles, portalPages: pages }
+}
+
+/** The pages a portal profile shows: every page unless its entry lists them. */
+export const pagesOf = (presets: Presets, profile: string): readonly PortalPage[] => presets.portalPages[profile] ?? portalPages
 

@@ -23,6 +23,7 @@ export const customerDependents: { resource: ResourceName; column: string }[] = 
   { resource: 'numbers', column: 'customerID' },
   { resource: 'services', column: 'customerID' },
   { resource: 'customerContacts', column: 'customerID' },
+  { resource: 'paymentLinks', column: 'customerID' },
 ]
 
 /**

@@ -25,8 +25,8 @@ export async function send(h: Harness, req: FuzzRequest): Promise<FuzzResponse> 
   return { status: res.status, headers: res.headers, text: await res.text() }
 }
 
-/** Contract 3's public paths, and `/readyz` beside `/healthz` for load balancers (contract 13). */
-const PUBLIC = /^(\/healthz|\/readyz|\/backend\/api\/v1\/(openapi\.json|docs(\/[^/]+)?))\/?$/
+/** Contract 3's public paths, `/readyz` beside `/healthz` for load balancers (contract 13), and providers' signed callbacks (15.1). */
+const PUBLIC = /^(\/healthz|\/readyz|\/backend\/api\/v1\/(openapi\.json|docs(\/[^/]+)?|paymentProviders\/[^/]+\/callbacks))\/?$/
 
 /** What is wrong with an answer to a hostile request, or null: the contract's promises. */
 export function problemWith(req: FuzzRequest, res: FuzzResponse, secrets: Secrets): string | null {

@@ -10,9 +10,9 @@ import { asActor } from '../../security/actor-scope.js'
  * route is answered, so an unknown route without a key is 401, not 404 (contract 2's order).
  * By path, not by the matched route: a public path asked with another method answers 405.
  */
-export function authentication(platform: PlatformContext, secrets: KeySecrets, publicPaths: ReadonlySet<string>): Middleware {
+export function authentication(platform: PlatformContext, secrets: KeySecrets, isPublic: (path: string) => boolean): Middleware {
   return async (event, next) => {
-    if (publicPaths.has(event.url.pathname.replace(/\/$/, ''))) return next()
+    if (isPublic(event.url.pathname.replace(/\/$/, ''))) return next()
     const key = await keyOf(event, platform, secrets)
     event.context.key = key
     // History entries of this request name its key and request ID (contract 12).

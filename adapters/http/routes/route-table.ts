@@ -17,6 +17,7 @@ import { docsRoutes } from './docs-routes.js'
 import { historyRoutes, webhookRoutes } from './history-routes.js'
 import { healthRoute, operationRoutes, type Operations } from './health-routes.js'
 import { lifecycleActionDocs } from './lifecycle-actions.js'
+import { paymentRoutes } from './payment-routes.js'
 import { presetRoute } from './preset-routes.js'
 import { expandingPresenter } from './presenters.js'
 import { tariffRoutes } from './tariff-routes.js'
@@ -71,6 +72,7 @@ export function buildRoutes(resources: ReadonlyMap<ResourceName, Resource>, acti
     ...disasterRecoveryRoutes(r('disasterRecoveryFiles')),
     ...historyRoutes(r('history'), r('events')),
     ...webhookRoutes(r('webhooks'), r('webhookDeliveries')),
+    ...paymentRoutes(r('paymentLinks')),
   ]
   for (const [name, defs] of Object.entries(actions)) {
     if (defs && Object.keys(defs).length) routes.push(actionRoute(r(name as ResourceName), defs))

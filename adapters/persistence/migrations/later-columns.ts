@@ -22,6 +22,7 @@ export const laterColumns: Readonly<Record<string, Partial<Record<ResourceName, 
   '0024-invoice-delivery': { invoices: ['invoiceNumber', 'sentDate'] },
   '0026-number-call-vat': { numbers: ['VATRateCalls'] },
   '0027-expected-spend': { customers: ['spendAlertMonth'] },
+  '0028-payment-links': { customers: ['directDebitMandate'], transactions: ['providerReference'] },
 }
 
 /** The columns of a resource that a later migration adds. */

@@ -29,6 +29,8 @@ import * as m0024 from './0024-invoice-delivery.js'
 import * as m0025 from './0025-rating-rules.js'
 import * as m0026 from './0026-number-call-vat.js'
 import * as m0027 from './0027-expected-spend.js'
+import * as m0028 from './0028-payment-links.js'
+import * as m0029 from './0029-portal-sessions.js'
 
 type Step = { up(db: AnyDb, dialect: DatabaseDialect): Promise<void> }
 
@@ -61,6 +63,8 @@ const steps: Record<string, Step> = {
   '0025-rating-rules': m0025,
   '0026-number-call-vat': m0026,
   '0027-expected-spend': m0027,
+  '0028-payment-links': m0028,
+  '0029-portal-sessions': m0029,
 }
 
 /**

@@ -172,6 +172,24 @@ export interface InvoiceNumberSequenceTable {
   last: Integer
 }
 
+/** A portal session by the digest of its token (contract 14.3). */
+export interface PortalSessionsTable {
+  tokenHash: string
+  customerID: string | null
+  contactID: string | null
+  actor: string
+  csrfToken: string
+  createdStamp: string
+  lastSeenStamp: string
+}
+
+/** One failed portal sign-in of a login (`email:<address>` or `account:<number>`). */
+export interface PortalLoginFailuresTable {
+  id: Id
+  login: string
+  stamp: string
+}
+
 /** Every table of the platform (Kysely's own migration tables aside). */
 export interface Tables extends CatalogueTables {
   api_keys: ApiKeysTable
@@ -185,6 +203,8 @@ export interface Tables extends CatalogueTables {
   held_credits: HeldCreditsTable
   billing_run_partitions: BillingRunPartitionsTable
   invoice_number_sequence: InvoiceNumberSequenceTable
+  portal_sessions: PortalSessionsTable
+  portal_login_failures: PortalLoginFailuresTable
 }
 
 /** The database as the adapters query it. */

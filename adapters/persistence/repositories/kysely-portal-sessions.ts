@@ -1,0 +1,65 @@
+import type { Stamp } from '../../../core/dates/stamp.js'
+import type { PortalSession, PortalSessions } from '../../../core/ports/portal-sessions.js'
+import type { DatabaseDialect } from '../dialect/dialect.js'
+import type { Db } from '../schema/tables.js'
+
+/** Portal sessions and failed sign-ins as rows; the token's digest is the key, never the token. */
+export class KyselyPortalSessions implements PortalSessions {
+  constructor(
+    private readonly db: Db,
+    private readonly dialect: DatabaseDialect,
+  ) {}
+
+  async create(session: PortalSession): Promise<void> {
+    await this.db.insertInto('portal_sessions').values({ ...session }).execute()
+  }
+
+  async find(tokenHash: string): Promise<PortalSession | undefined> {
+    const row = await this.db.selectFrom('portal_sessions').selectAll().where('tokenHash', '=', tokenHash).executeTakeFirst()
+    return row && { ...row, createdStamp: row.createdStamp as Stamp, lastSeenStamp: row.lastSeenStamp as Stamp }
+  }
+
+  async touch(tokenHash: string, lastSeenStamp: Stamp, customerID?: string): Promise<void> {
+    await this.db
+      .updateTable('portal_sessions')
+      .set({ lastSeenStamp, ...(customerID ? { customerID } : {}) })
+      .where('tokenHash', '=', tokenHash)
+      .execute()
+  }
+
+  async remove(tokenHash: string): Promise<void> {
+    await this.db.deleteFrom('portal_sessions').where('tokenHash', '=', tokenHash).execute()
+  }
+
+  async removeIdleBefore(stamp: Stamp): Promise<number> {
+    const r = await this.db.deleteFrom('portal_sessions').where('lastSeenStamp', '<', stamp).executeTakeFirst()
+    return Number(r.numDeletedRows)
+  }
+
+  async recordFailure(login: string, stamp: Stamp): Promise<void> {
+    await this.db.insertInto('portal_login_failures').values({ login, stamp }).execute()
+  }
+
+  async removeFailuresBefore(stamp: Stamp): Promise<void> {
+    await this.db.deleteFrom('portal_login_failures').where('stamp', '<', stamp).execute()
+  }
+
+  async failuresSince(login: string, stamp: Stamp): Promise<Stamp[]> {
+    const rows = await this.db
+      .selectFrom('portal_login_failures')
+      .select('stamp')
+      .where('login', '=', login)
+      .where('stamp', '>=', stamp)
+      .orderBy('stamp')
+      .execute()
+    return rows.map((r) => r.stamp as Stamp)
+  }
+
+  async customersOfContact(contactID: string): Promise<string[]> {
+    const id = this.dialect.encodeId(contactID)
+    const own = await this.db.selectFrom('customer_contacts').select('customerID').where('id', '=', id).executeTakeFirst()
+    const shared = await this.db.selectFrom('customer_shared_contacts').select('customerID').where('contactID', '=', id).execute()
+    const ids = [own?.customerID, ...shared.map((r) => r.customerID)].filter((x) => x !== null && x !== undefined).map((x) => String(x))
+    return [...new Set(ids)].sort((a, b) => (BigInt(a) < BigInt(b) ? -1 : 1))
+  }
+}

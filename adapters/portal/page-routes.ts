@@ -1,0 +1,144 @@
+import { FastResponse } from 'srvx'
+import { itemActions } from '../../core/actions/action-table.js'
+import { runItemAction } from '../../core/actions/item-actions.js'
+import { displayDate, displayDuration, displayMoney, displayStamp } from '../../core/documents/display.js'
+import { readInvoiceDocument } from '../../core/documents/read-invoice-document.js'
+import type { Entities } from '../../core/fields/entity.js'
+import { ZERO, type Money } from '../../core/money/money.js'
+import { amountOutstanding } from '../../core/payments/payment-links.js'
+import { customerInvoices, customerPayments, monthAllowances, nextInvoiceDate, ownInvoice, PAGE_ROWS, uninvoicedCalls } from '../../core/portal/portal-pages.js'
+import type { PaymentLink } from '../../core/customers/side-effects.js'
+import { renderInvoice } from '../documents/render-invoice.js'
+import { DOCUMENT_CSP, page, pageHeaders, type PageRoute, type PortalOptions } from './portal-http.js'
+import { signedIn, type Visit } from './portal-session.js'
+
+type Invoice = Entities['invoices']
+
+/** The pages of a signed-in customer (contract 14.3): only its own data; any other ID is 404. */
+export function pageRoutes(o: PortalOptions): PageRoute[] {
+  const ctx = o.platform
+  const money = (visit: Visit, m: Money | null | undefined) => displayMoney((m ?? ZERO) as Money, visit.customer.currency ?? null)
+  const invoiceRow = (visit: Visit, i: Invoice) => ({
+    id: i.id,
+    number: (i as { invoiceNumber?: string | null }).invoiceNumber ?? `Invoice ${i.id}`,
+    date: displayDate(i.invoiceDate),
+    total: money(visit, i.totalAmount as Money),
+    status: i.status ?? 'Unpaid',
+  })
+
+  /** The Pay now page: the amount outstanding, and the links once made. */
+  const payPage = async (visit: Visit, links: readonly PaymentLink[] | null) => {
+    const outstanding = await amountOutstanding(ctx.store, visit.customer.id)
+    return { ...visit.layout('Pay now', 'pay'), outstanding: money(visit, outstanding), canPay: outstanding > 0n, links }
+  }
+
+  return [
+    {
+      method: 'GET',
+      path: '/summary',
+      handler: signedIn(o, 'summary', async (event, visit) => {
+        const c = visit.customer
+        const [last] = await customerInvoices(ctx, c.id)
+        const canPay = (ctx.presets.portalProfiles[c.portalCustomerProfile!] ?? []).length > 0
+        return page(event, 'summary', {
+          ...visit.layout('Summary', 'summary'),
+          balance: money(visit, c.balance as Money),
+          overdue: money(visit, c.overdueAmount as Money),
+          last: last ? invoiceRow(visit, last) : null,
+          nextInvoiceDate: displayDate(nextInvoiceDate(c, last, ctx.clock.today())),
+          canPay,
+        })
+      }),
+    },
+    {
+      method: 'GET',
+      path: '/invoices',
+      handler: signedIn(o, 'invoices', async (event, visit) =>
+        page(event, 'invoices', { ...visit.layout('Invoices', 'invoices'), invoices: (await customerInvoices(ctx, visit.customer.id)).map((i) => invoiceRow(visit, i)) }),
+      ),
+    },
+    {
+      method: 'GET',
+      path: '/invoices/:id',
+      handler: signedIn(o, 'invoices', async (event, visit) => {
+        const invoice = await ownInvoice(ctx, visit.customer.id, event.context.params?.id ?? '')
+        const html = await renderInvoice(await readInvoiceDocument(ctx, invoice.id), 'html')
+        return new FastResponse(html, { headers: { ...pageHeaders(event, DOCUMENT_CSP), 'content-type': 'text/html; charset=utf-8' } })
+      }),
+    },
+    {
+      method: 'GET',
+      path: '/invoices/:id/pdf',
+      handler: signedIn(o, 'invoices', async (event, visit) => {
+        const invoice = await ownInvoice(ctx, visit.customer.id, event.context.params?.id ?? '')
+        const pdf = await renderInvoice(await readInvoiceDocument(ctx, invoice.id), 'pdf')
+        return new FastResponse(pdf as Uint8Array<ArrayBuffer>, {
+          headers: { ...pageHeaders(event), 'content-type': 'application/pdf', 'content-disposition': `attachment; filename="invoice-${invoice.id}.pdf"` },
+        })
+      }),
+    },
+    {
+      method: 'GET',
+      path: '/calls',
+      handler: signedIn(o, 'calls', async (event, visit) => {
+        const { calls, total, more } = await uninvoicedCalls(ctx, visit.customer.id)
+        const rows = calls.map(({ call, runningTotal }) => {
+          const started = displayStamp(call.startTime ?? null)
+          return {
+            started: `${started.date} ${started.time}`,
+            from: call.callingNumber ?? '',
+            to: call.dialledNumber ?? '',
+            duration: displayDuration(call.durationSeconds ?? 0),
+            cost: money(visit, call.cost as Money),
+            running: money(visit, runningTotal),
+          }
+        })
+        return page(event, 'calls', { ...visit.layout('Calls not yet invoiced', 'calls'), calls: rows, total: money(visit, total), more, limit: PAGE_ROWS })
+      }),
+    },
+    {
+      method: 'GET',
+      path: '/allowances',
+      handler: signedIn(o, 'allowances', async (event, visit) => {
+        const a = await monthAllowances(ctx, visit.customer.id, ctx.clock.now())
+        const fmt = (n: number) => n.toLocaleString('en-GB', { maximumFractionDigits: 1 })
+        return page(event, 'allowances', {
+          ...visit.layout('Allowances this month', 'allowances'),
+          rows: a.rows.map((r) => ({ pool: r.pool, plan: r.plan, minutes: fmt(r.minutes), used: fmt(r.usedMinutes), left: fmt(r.leftMinutes) })),
+          minutes: fmt(a.minutes),
+          used: fmt(a.usedMinutes),
+          left: fmt(a.leftMinutes),
+        })
+      }),
+    },
+    {
+      method: 'GET',
+      path: '/payments',
+      handler: signedIn(o, 'payments', async (event, visit) => {
+        const payments = (await customerPayments(ctx, visit.customer.id)).map((p) => ({
+          date: displayDate(p.transactionDate),
+          description: p.description ?? 'Payment',
+          amount: money(visit, -(p.amount as Money) as Money),
+        }))
+        return page(event, 'payments', { ...visit.layout('Payments', 'payments'), payments })
+      }),
+    },
+    { method: 'GET', path: '/pay', handler: signedIn(o, 'pay', async (event, visit) => page(event, 'pay', await payPage(visit, null))) },
+    {
+      method: 'POST',
+      path: '/pay',
+      handler: signedIn(
+        o,
+        'pay',
+        async (event, visit) => {
+          // The action the API runs, recorded in history under the portal's actor.
+          const result = (await runItemAction(ctx, ctx.resources.get('customers')!, itemActions.customers, visit.customer.id, 'generatePaymentLinks', () => ({}))) as {
+            links: PaymentLink[]
+          }
+          return page(event, 'pay', await payPage(visit, result.links))
+        },
+        true,
+      ),
+    },
+  ]
+}

@@ -1,0 +1,98 @@
+import type { H3Event } from 'h3'
+import { FastResponse } from 'srvx'
+import { isBillingError } from '../../core/errors.js'
+import type { Credentials } from '../../core/portal/portal-login.js'
+import { customersOf, resumeSession, signIn } from '../../core/portal/sign-in.js'
+import { asActor } from '../security/actor-scope.js'
+import { requestIdOf } from '../http/respond.js'
+import { cookieOf, sameSecret, setCookie, SESSION_COOKIE, SIGN_IN_COOKIE } from './cookies.js'
+import { isHttps, page, pageHeaders, PORTAL, readForm, redirect, type PageRoute, type PortalOptions } from './portal-http.js'
+import { accountName, sellerOf } from './portal-session.js'
+import { stylesheet } from './templates/style.js'
+
+const REFUSED = 'The sign-in details are not right. Check them and try again.'
+
+/** Sign-in, choosing the account, sign-out, and the stylesheet (contract 14.3). */
+export function signInRoutes(o: PortalOptions): PageRoute[] {
+  const token = () => o.platform.random.secret(24).replace(/[+/=]/g, '')
+  const secure = (event: H3Event) => isHttps(event, o)
+
+  /** The sign-in page, with a fresh CSRF token in a cookie and the form (double submit: there is no session yet). */
+  const signInPage = (event: H3Event, status = 200, error: string | null = null, typed: Record<string, string> = {}) => {
+    const csrf = token()
+    return page(event, 'signIn', { title: 'Sign in', seller: sellerOf(o), csrf, error, email: typed.email ?? '', accountNumber: typed.accountNumber ?? '' }, status, [
+      setCookie(SIGN_IN_COOKIE, csrf, PORTAL, secure(event)),
+    ])
+  }
+
+  return [
+    { method: 'GET', path: '', handler: async (event) => redirect(event, '/summary') },
+    { method: 'GET', path: '/sign-in', handler: async (event) => signInPage(event) },
+    {
+      method: 'POST',
+      path: '/sign-in',
+      async handler(event) {
+        const form = await readForm(event)
+        if (!sameSecret(form.get('csrf') ?? '', cookieOf(event, SIGN_IN_COOKIE))) return signInPage(event, 403, 'The form expired. Please try again.')
+        const credentials: Credentials =
+          form.get('method') === 'pin'
+            ? { kind: 'pin', accountNumber: form.get('accountNumber') ?? '', pin: form.get('pin') ?? '' }
+            : { kind: 'password', email: form.get('email') ?? '', password: form.get('password') ?? '' }
+        const requestID = requestIdOf(event) || null
+        try {
+          const { token: session, customerIDs } = await signIn(o.platform, o.sessions, (actor, work) => asActor({ apiKeyName: actor, requestID }, work), credentials)
+          const cookies = [setCookie(SESSION_COOKIE, session, PORTAL, secure(event)), setCookie(SIGN_IN_COOKIE, '', PORTAL, secure(event))]
+          return redirect(event, customerIDs.length > 1 ? '/choose' : '/summary', cookies)
+        } catch (e) {
+          // A locked login, an unknown one and a wrong secret answer exactly alike (contract 14.3).
+          if (isBillingError(e) && e.code === 'unauthenticated') {
+            return signInPage(event, 401, REFUSED, credentials.kind === 'pin' ? { accountNumber: credentials.accountNumber } : { email: credentials.email })
+          }
+          throw e
+        }
+      },
+    },
+    {
+      method: 'GET',
+      path: '/choose',
+      async handler(event) {
+        const session = await resumeSession(o.platform, o.sessions, cookieOf(event, SESSION_COOKIE))
+        if (!session?.contactID) return redirect(event, session ? '/summary' : '/sign-in')
+        const customers = (await customersOf(o.platform, o.sessions, session.contactID)).map((c) => ({ id: c.id, number: c.accountNumber ?? c.id, name: accountName(c) }))
+        return page(event, 'choose', { title: 'Choose an account', seller: sellerOf(o), csrf: session.csrfToken, customers })
+      },
+    },
+    {
+      method: 'POST',
+      path: '/choose',
+      async handler(event) {
+        const session = await resumeSession(o.platform, o.sessions, cookieOf(event, SESSION_COOKIE))
+        if (!session?.contactID) return redirect(event, '/sign-in')
+        const form = await readForm(event)
+        if (!sameSecret(form.get('csrf') ?? '', session.csrfToken)) return redirect(event, '/choose')
+        const chosen = form.get('customerID') ?? ''
+        const allowed = await customersOf(o.platform, o.sessions, session.contactID)
+        if (!allowed.some((c) => c.id === chosen)) return redirect(event, '/choose')
+        await o.sessions.touch(session.tokenHash, o.platform.clock.now(), chosen)
+        return redirect(event, '/summary')
+      },
+    },
+    {
+      method: 'POST',
+      path: '/sign-out',
+      async handler(event) {
+        const session = await resumeSession(o.platform, o.sessions, cookieOf(event, SESSION_COOKIE))
+        const form = await readForm(event)
+        if (session && sameSecret(form.get('csrf') ?? '', session.csrfToken)) await o.sessions.remove(session.tokenHash)
+        else if (session) return redirect(event, '/summary')
+        return redirect(event, '/sign-in', [setCookie(SESSION_COOKIE, '', PORTAL, secure(event))])
+      },
+    },
+    {
+      method: 'GET',
+      path: '/style.css',
+      handler: async (event) =>
+        new FastResponse(stylesheet, { headers: { ...pageHeaders(event), 'content-type': 'text/css; charset=utf-8', 'cache-control': 'public, max-age=3600' } }),
+    },
+  ]
+}

@@ -1,0 +1,109 @@
+import { BillingError, isBillingError, notFound } from '../errors.js'
+import { describeChanges } from '../history/record-change.js'
+import type { Customer, Transaction } from '../fields/entity.js'
+import { toWireJson } from '../fields/wire-json.js'
+import { neg, round } from '../money/money.js'
+import type { PlatformContext } from '../platform.js'
+import type { Store } from '../ports/store.js'
+import type { PaymentProvider } from '../presets/presets.js'
+import { settleAccounts } from '../billing/settle-accounts.js'
+import { findPaymentLink, type PaymentLinkRow, type PaymentLinkTarget } from './payment-links.js'
+import type { ProviderCallback } from './provider-callback.js'
+
+/** What a callback did: `duplicate` when its payment was already recorded (answered 200 all the same). */
+export type CallbackOutcome = 'recorded' | 'duplicate'
+
+const DIRECT_DEBIT = 'Direct Debit'
+
+/**
+ * Applies a provider's signed callback (contract 15.1) in one transaction with its history
+ * entry and event. A link the provider did not make is as unknown as a link that does not exist.
+ */
+export async function applyProviderCallback(ctx: PlatformContext, provider: PaymentProvider, callback: ProviderCallback): Promise<CallbackOutcome> {
+  try {
+    return await ctx.store.transaction(async (store) => {
+      const link = await findPaymentLink(store, callback.paymentLinkUUID)
+      const made = (link?.links as readonly PaymentLinkTarget[] | null | undefined)?.some((l) => l.providerName === provider.name)
+      if (!link || !made) throw notFound('payment link', callback.paymentLinkUUID)
+      // The customer's row serialises callbacks for it: a second copy of a payment waits, then sees the first.
+      const customer = await store.repository('customers').getForUpdate(link.customerID!)
+      if (!customer) throw notFound('payment link', callback.paymentLinkUUID)
+      switch (callback.type) {
+        case 'payment.succeeded':
+          return paymentSucceeded(ctx, store, provider, customer, link, callback)
+        case 'payment.failed':
+          await announce(ctx, store, 'payment.failed', customer, 'paymentFailed', { ...linkData(link), providerReference: callback.providerReference, occurredAt: callback.occurredAt })
+          return 'recorded'
+        default:
+          return changeMandate(ctx, store, customer, callback)
+      }
+    })
+  } catch (e) {
+    // Two copies raced past the check on a database that does not lock rows: the unique index kept one.
+    if (isBillingError(e) && e.code === 'unique_taken' && callback.type === 'payment.succeeded') return 'duplicate'
+    throw e
+  }
+}
+
+async function paymentSucceeded(
+  ctx: PlatformContext,
+  store: Store,
+  provider: PaymentProvider,
+  customer: Customer,
+  link: PaymentLinkRow,
+  callback: ProviderCallback,
+): Promise<CallbackOutcome> {
+  const [already] = await store.repository('transactions').list({ where: [{ op: 'eq', column: 'providerReference', value: callback.providerReference }], limit: 1 })
+  if (already) return 'duplicate'
+  if (customer.currency && callback.currency && customer.currency.toUpperCase() !== callback.currency.toUpperCase()) {
+    throw new BillingError('invalid_field', `Field "currency" is ${callback.currency}; the customer is billed in ${customer.currency}`, 'Pay in the currency of the account.')
+  }
+  const now = ctx.clock.now()
+  const amount = neg(round(callback.amount!, 2))
+  const payment: Transaction = await store.repository('transactions').insert({
+    customerID: customer.id,
+    transactionType: 'Payment',
+    description: `${provider.label} (${callback.providerReference})`,
+    transactionDate: callback.occurredOn,
+    amount,
+    VATRate: null,
+    VATAmount: 0n as never,
+    approved: false,
+    settles: true,
+    providerReference: callback.providerReference,
+    createdStamp: now,
+    updatedStamp: now,
+  })
+  await store.repository('paymentLinks').update(link.id, { status: 'Paid', paidStamp: callback.occurredAt, updatedStamp: now })
+  // Allocated like any payment (contract 10.3): oldest due date first.
+  await settleAccounts(store, [customer.id], ctx.clock.today(), now)
+  const { entries } = describeChanges([{ resource: ctx.resources.get('transactions')!, action: 'create', before: null, after: payment }], ctx.clock)
+  await store.changes.append(entries, [{ type: 'payment.received', data: toWireJson(ctx.resources.get('transactions')!, payment), createdStamp: now }])
+  return 'recorded'
+}
+
+async function changeMandate(ctx: PlatformContext, store: Store, customer: Customer, callback: ProviderCallback): Promise<CallbackOutcome> {
+  const created = callback.type === 'mandate.created'
+  // A cancellation of a mandate the customer no longer has (replaced since) leaves the new one alone.
+  if (!created && customer.directDebitMandate !== callback.providerReference) return 'duplicate'
+  if (created && customer.directDebitMandate === callback.providerReference && customer.paymentMethod === DIRECT_DEBIT) return 'duplicate'
+  const values = created
+    ? { paymentMethod: DIRECT_DEBIT, directDebitMandate: callback.providerReference }
+    : { directDebitMandate: null, ...(customer.paymentMethod === DIRECT_DEBIT ? { paymentMethod: null } : {}) }
+  const after = (await store.repository('customers').update(customer.id, { ...values, updatedStamp: ctx.clock.now() }))!
+  const customers = ctx.resources.get('customers')!
+  const { entries } = describeChanges([{ resource: customers, action: created ? 'mandateCreated' : 'mandateCancelled', before: customer, after }], ctx.clock)
+  await store.changes.append(entries, [{ type: 'mandate.changed', data: toWireJson(customers, after), createdStamp: ctx.clock.now() }])
+  return 'recorded'
+}
+
+/** A history entry on the customer and an event, for what changes no row (a failed payment). */
+async function announce(ctx: PlatformContext, store: Store, type: string, customer: Customer, action: string, data: Record<string, unknown>): Promise<void> {
+  const createdStamp = ctx.clock.now()
+  await store.changes.append(
+    [{ resource: 'customers', resourceID: customer.id, customerID: customer.id, action, changes: {}, createdStamp }],
+    [{ type, data: JSON.stringify(data), createdStamp }],
+  )
+}
+
+const linkData = (link: PaymentLinkRow) => ({ paymentLinkUUID: link.paymentLinkUUID, customerID: link.customerID })

@@ -1,0 +1,60 @@
+import * as v from 'valibot'
+import { BillingError } from '../errors.js'
+import { parseDatetime, type Stamp } from '../dates/stamp.js'
+import type { DateOnly } from '../dates/date-only.js'
+import { parseMoney, type Money } from '../money/money.js'
+
+export const callbackTypes = ['payment.succeeded', 'payment.failed', 'mandate.created', 'mandate.cancelled'] as const
+/** What a provider can report (contract 15.1). */
+export type CallbackType = (typeof callbackTypes)[number]
+
+/** A provider's callback, checked. */
+export interface ProviderCallback {
+  readonly type: CallbackType
+  readonly paymentLinkUUID: string
+  /** Above zero for `payment.succeeded`; null where the callback gives none. */
+  readonly amount: Money | null
+  readonly currency: string | null
+  /** The provider's own reference: a payment's (one per payment) or a mandate's. */
+  readonly providerReference: string
+  readonly occurredAt: Stamp
+  readonly occurredOn: DateOnly
+}
+
+const Body = v.object({
+  type: v.picklist(callbackTypes),
+  paymentLinkUUID: v.pipe(v.string(), v.minLength(1), v.maxLength(100)),
+  amount: v.optional(v.nullable(v.union([v.number(), v.string()]))),
+  currency: v.optional(v.nullable(v.pipe(v.string(), v.maxLength(10)))),
+  providerReference: v.pipe(v.string(), v.minLength(1), v.maxLength(200)),
+  occurredAt: v.string(),
+})
+
+/** Reads a callback's JSON body; a malformed one is `invalid_field`, naming what is wrong. */
+export function toProviderCallback(body: unknown): ProviderCallback {
+  const parsed = v.safeParse(Body, body)
+  if (!parsed.success) {
+    const issue = parsed.issues[0]
+    const path = v.getDotPath(issue) ?? 'body'
+    throw new BillingError('invalid_field', `Field "${path}" of the callback is invalid: ${issue.message}`, 'Send type, paymentLinkUUID, amount, currency, providerReference and occurredAt.')
+  }
+  const b = parsed.output
+  const occurredAt = parseDatetime(b.occurredAt)
+  if (!occurredAt) throw new BillingError('invalid_field', 'Field "occurredAt" of the callback is not a datetime', 'Give YYYY-MM-DDTHH:mm:ssZ.')
+  const amount = b.amount === undefined || b.amount === null ? null : parseMoney(b.amount)
+  if (b.amount !== undefined && b.amount !== null && amount === null) {
+    throw new BillingError('invalid_field', 'Field "amount" of the callback is not an amount', 'Give a decimal amount with at most 4 places.')
+  }
+  if (b.type === 'payment.succeeded' && (amount === null || amount <= 0n)) {
+    throw new BillingError('invalid_field', 'Field "amount" of a payment.succeeded callback must be above zero', 'Give the amount paid.')
+  }
+  return {
+    type: b.type,
+    paymentLinkUUID: b.paymentLinkUUID.toLowerCase(),
+    amount,
+    currency: b.currency ?? null,
+    providerReference: b.providerReference,
+    occurredAt,
+    occurredOn: occurredAt.slice(0, 10) as DateOnly,
+  }
+}

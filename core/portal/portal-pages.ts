@@ -1,0 +1,135 @@
+import { addDays, addMonths, type DateOnly } from '../dates/date-only.js'
+import { toStamp, type Stamp } from '../dates/stamp.js'
+import { notFound } from '../errors.js'
+import type { Customer, Entities } from '../fields/entity.js'
+import { add, ZERO, type Money } from '../money/money.js'
+import type { PlatformContext } from '../platform.js'
+import { covers, customerAllowances, type AllowanceBucket } from '../rating/allowances.js'
+
+type Invoice = Entities['invoices']
+type Call = Entities['calls']
+type Transaction = Entities['transactions']
+
+/** At most this many rows on a page of the portal; the API lists the rest. */
+export const PAGE_ROWS = 500
+
+/** The signed-in customer, or 404 when it has gone (purged) or lost its portal. */
+export async function portalCustomer(ctx: PlatformContext, customerID: string): Promise<Customer> {
+  const customer = await ctx.store.repository('customers').get(customerID)
+  if (!customer?.portalCustomerProfile) throw notFound('customer', customerID)
+  return customer
+}
+
+/** The customer's invoices, newest first. */
+export async function customerInvoices(ctx: PlatformContext, customerID: string): Promise<Invoice[]> {
+  const rows = await ctx.store.repository('invoices').list({ where: [{ op: 'eq', column: 'customerID', value: customerID }], limit: 100_000 })
+  return rows.reverse()
+}
+
+/** One of the customer's own invoices; any other ID is `not_found`, as if it did not exist. */
+export async function ownInvoice(ctx: PlatformContext, customerID: string, invoiceID: string): Promise<Invoice> {
+  const invoice = /^\d{1,18}$/.test(invoiceID) ? await ctx.store.repository('invoices').get(invoiceID) : undefined
+  if (!invoice || invoice.customerID !== customerID) throw notFound('invoice', invoiceID)
+  return invoice
+}
+
+/** The date of a customer's next invoice by its billing cycle: a cycle after the last one, or the end of this month. */
+export function nextInvoiceDate(customer: Customer, last: Invoice | undefined, today: DateOnly): DateOnly {
+  const months = customer.billingCycle === 'Quarterly' ? 3 : customer.billingCycle === 'Annually' ? 12 : 1
+  if (last?.invoiceDate) {
+    let next = addMonths(last.invoiceDate, months)
+    while (next < today) next = addMonths(next, months)
+    return next
+  }
+  return addDays(addMonths(`${today.slice(0, 7)}-01` as DateOnly, 1), -1)
+}
+
+/** A call not yet invoiced, with the running total up to and including it. */
+export interface RunningCall {
+  readonly call: Call
+  readonly runningTotal: Money
+}
+
+/** Calls rated but not yet billed, oldest first, each with the running total (contract 14.3). */
+export async function uninvoicedCalls(ctx: PlatformContext, customerID: string): Promise<{ calls: RunningCall[]; total: Money; more: boolean }> {
+  const rows = await ctx.store.repository('calls').list({
+    where: [
+      { op: 'eq', column: 'customerID', value: customerID },
+      { op: 'isNull', column: 'transactionID', value: true },
+      { op: 'eq', column: 'deleted', value: false },
+    ],
+    limit: PAGE_ROWS + 1,
+  })
+  let total = ZERO
+  const calls = rows.slice(0, PAGE_ROWS).map((call) => {
+    total = add(total, (call.cost ?? ZERO) as Money)
+    return { call, runningTotal: total }
+  })
+  return { calls, total, more: rows.length > PAGE_ROWS }
+}
+
+/** One plan's allowance in one pool this month, and how much of it is used. */
+export interface AllowanceRow {
+  readonly pool: string
+  readonly plan: string
+  readonly minutes: number
+  readonly usedMinutes: number
+  readonly leftMinutes: number
+}
+
+const toMinutes = (ms: bigint): number => Math.round(Number(ms) / 6_000) / 10
+
+/**
+ * The allowances of the customer's plans and pools this month (contract 14.3). What each call
+ * used is stored as one figure; it is shared out over the call's buckets in the order the rater
+ * takes them (core/rating/allowances.ts: billed calls first, then by start), which is how it was used.
+ */
+export async function monthAllowances(ctx: PlatformContext, customerID: string, now: Stamp): Promise<{ rows: AllowanceRow[]; minutes: number; usedMinutes: number; leftMinutes: number }> {
+  const holders = await ctx.store.rating.allowanceHolders([customerID])
+  const allowances = customerAllowances(holders, ctx.presets.discountPlans)
+  const monthStart = `${now.slice(0, 7)}-01T00:00:00.000Z` as Stamp
+  const next = toStamp(Date.parse(`${addMonths(now.slice(0, 10) as DateOnly, 1).slice(0, 7)}-01T00:00:00Z`))
+  const calls = await ctx.store.rating.allowanceCalls([customerID], monthStart, next)
+  const buckets = new Map<string, { bucket: AllowanceBucket; used: bigint }>()
+  const numbers = new Set([...holders.map((h) => h.numberID).filter((n): n is string => !!n), ...calls.map((c) => c.numberID)])
+  for (const n of numbers) for (const b of allowances.bucketsOf(n)) if (!buckets.has(b.key)) buckets.set(b.key, { bucket: b, used: 0n })
+  // A plan on the customer or a service covers every number: its buckets show under any number.
+  for (const b of allowances.bucketsOf('\u0000any')) if (!buckets.has(b.key)) buckets.set(b.key, { bucket: b, used: 0n })
+  for (const call of [...calls.filter((c) => c.billed), ...calls.filter((c) => !c.billed)]) {
+    let want = BigInt(call.allowanceSeconds ?? 0) * 1000n
+    for (const b of allowances.bucketsOf(call.numberID)) {
+      if (want <= 0n) break
+      if (!covers(b.plan, call.callType, call.chargeBand)) continue
+      const entry = buckets.get(b.key)!
+      const share = b.ms - entry.used < want ? b.ms - entry.used : want
+      if (share <= 0n) continue
+      entry.used += share
+      want -= share
+    }
+  }
+  const rows = [...buckets.values()].map(({ bucket, used }) => {
+    const [pool, plan] = [bucket.key.slice(0, bucket.key.lastIndexOf('|')), bucket.key.slice(bucket.key.lastIndexOf('|') + 1)]
+    return { pool: poolLabel(pool), plan, minutes: toMinutes(bucket.ms), usedMinutes: toMinutes(used), leftMinutes: toMinutes(bucket.ms - used) }
+  })
+  const total = (f: (r: AllowanceRow) => number) => Math.round(rows.reduce((s, r) => s + f(r), 0) * 10) / 10
+  return { rows, minutes: total((r) => r.minutes), usedMinutes: total((r) => r.usedMinutes), leftMinutes: total((r) => r.leftMinutes) }
+}
+
+/** `pool:Sales` → `Sales`; a holder's own allowance → `Number 12` / `Feature 7`. */
+function poolLabel(pool: string): string {
+  if (pool.startsWith('pool:')) return pool.slice(5)
+  const [kind, id] = pool.split(':')
+  return `${kind === 'number' ? 'Number' : 'Feature'} ${id}`
+}
+
+/** The customer's payments, newest first. */
+export async function customerPayments(ctx: PlatformContext, customerID: string): Promise<Transaction[]> {
+  const rows = await ctx.store.repository('transactions').list({
+    where: [
+      { op: 'eq', column: 'customerID', value: customerID },
+      { op: 'eq', column: 'transactionType', value: 'Payment' },
+    ],
+    limit: 100_000,
+  })
+  return rows.reverse()
+}

@@ -1,0 +1,143 @@
+import { BillingError } from '../errors.js'
+import type { Customer, CustomerContact } from '../fields/entity.js'
+import type { PlatformContext } from '../platform.js'
+import type { PortalSession, PortalSessions } from '../ports/portal-sessions.js'
+import { toStamp, type Stamp } from '../dates/stamp.js'
+import { failuresFrom, isLocked, loginOf, SESSION_IDLE_MS, type Credentials } from './portal-login.js'
+
+/** Runs `work` with history entries naming `actor` (the HTTP edge's actor scope). */
+export type RunAs = <T>(actor: string, work: () => Promise<T>) => Promise<T>
+
+/** A new session: the token goes to the browser once; only its digest is kept. */
+export interface SignedIn {
+  readonly token: string
+  readonly session: PortalSession
+  /** The customers the visitor may look at; more than one: it chooses. */
+  readonly customerIDs: readonly string[]
+}
+
+/** One answer for every refusal (wrong secret, unknown login, no portal, locked): nothing tells them apart. */
+export const signInRefused = () => new BillingError('unauthenticated', 'The sign-in details are not right', 'Check them and try again.')
+
+/** A hash that no secret matches, verified when nothing is found, so a miss costs what a wrong secret does. */
+let decoy: Promise<string> | null = null
+
+/**
+ * Signs a visitor in (contract 14.3). Secrets are checked against their stored hashes by the
+ * password hasher (constant time); a locked login, an unknown one and a wrong secret all verify
+ * one hash and answer `signInRefused`. Sign-ins and failures on a known account are history
+ * entries naming `portal:<contact ID>` or `portal:pin`.
+ */
+export async function signIn(ctx: PlatformContext, sessions: PortalSessions, runAs: RunAs, credentials: Credentials): Promise<SignedIn> {
+  const now = ctx.clock.now()
+  const login = loginOf(credentials)
+  const locked = isLocked(await sessions.failuresSince(login, failuresFrom(now)), now)
+  const found = credentials.kind === 'password' ? await byPassword(ctx, sessions, credentials) : await byPin(ctx, credentials)
+  decoy ??= ctx.passwords.hash('portal decoy secret')
+  const secret = credentials.kind === 'password' ? credentials.password : credentials.pin
+  const hashes = found?.hashes.length ? found.hashes : [await decoy]
+  let matched: number = -1
+  for (let i = 0; i < hashes.length; i++) {
+    // Every candidate is verified, so the time taken does not say which one matched.
+    if ((await ctx.passwords.verify(secret, hashes[i])) && matched < 0) matched = i
+  }
+  const ok = !locked && found !== null && found.hashes.length > 0 && matched >= 0
+  if (!ok) {
+    if (!locked) await sessions.recordFailure(login, now)
+    if (found?.customers.length) {
+      const actor = found.actors[Math.max(matched, 0)] ?? found.actors[0]
+      await runAs(actor, () => recordPortal(ctx, found.customers, 'portalSignInFailed'))
+    }
+    throw signInRefused()
+  }
+  const actor = found.actors[matched]
+  const contactID = credentials.kind === 'password' ? found.contactIDs[matched] : null
+  const customers = credentials.kind === 'password' ? await customersOf(ctx, sessions, contactID!) : found.customers
+  if (customers.length === 0) throw signInRefused()
+  const token = ctx.random.secret(32).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')
+  const session: PortalSession = {
+    tokenHash: ctx.digest.sha256(token),
+    customerID: customers.length === 1 ? customers[0].id : null,
+    contactID,
+    actor,
+    csrfToken: ctx.random.secret(24).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, ''),
+    createdStamp: now,
+    lastSeenStamp: now,
+  }
+  await sessions.create(session)
+  // Housekeeping rides on sign-ins: sessions idle too long and failures too old to lock anything go.
+  await sessions.removeIdleBefore(idleCutoff(now))
+  await sessions.removeFailuresBefore(failuresFrom(now))
+  await runAs(actor, () => recordPortal(ctx, customers, 'portalSignIn'))
+  return { token, session, customerIDs: customers.map((c) => c.id) }
+}
+
+/** The session a token stands for, if it has not been idle for 30 minutes; its idle timer restarts. */
+export async function resumeSession(ctx: PlatformContext, sessions: PortalSessions, token: string): Promise<PortalSession | null> {
+  if (!token) return null
+  const tokenHash = ctx.digest.sha256(token)
+  const session = await sessions.find(tokenHash)
+  if (!session) return null
+  const now = ctx.clock.now()
+  if (Date.parse(now) - Date.parse(session.lastSeenStamp) >= SESSION_IDLE_MS) {
+    await sessions.remove(tokenHash)
+    return null
+  }
+  // A write per page would serialise a busy portal on SQLite: the idle timer restarts at most every
+  // 30 seconds, so a session ends between 29.5 and 30 minutes after its last request.
+  if (Date.parse(now) - Date.parse(session.lastSeenStamp) < TOUCH_EVERY_MS) return session
+  await sessions.touch(tokenHash, now)
+  return { ...session, lastSeenStamp: now }
+}
+
+/** How often a session's last-seen stamp is written. */
+export const TOUCH_EVERY_MS = 30_000
+
+/** Idle sessions' cut-off now: sessions last seen before it are over. */
+export const idleCutoff = (now: Stamp): Stamp => toStamp(Date.parse(now) - SESSION_IDLE_MS)
+
+/** The customers a contact may sign in to: its own or those it is shared with, that have a portal profile. */
+export async function customersOf(ctx: PlatformContext, sessions: PortalSessions, contactID: string): Promise<Customer[]> {
+  const ids = await sessions.customersOfContact(contactID)
+  const customers = await Promise.all(ids.map((id) => ctx.store.repository('customers').get(id)))
+  return customers.filter((c): c is Customer => !!c && !!c.portalCustomerProfile)
+}
+
+interface Found {
+  readonly hashes: string[]
+  readonly actors: string[]
+  readonly contactIDs: string[]
+  readonly customers: Customer[]
+}
+
+async function byPassword(ctx: PlatformContext, sessions: PortalSessions, c: Extract<Credentials, { kind: 'password' }>): Promise<Found | null> {
+  const email = c.email.trim()
+  if (!email || email.length > 320) return null
+  const contacts = (await ctx.store.contacts.list({ where: [{ op: 'eq', column: 'email', value: email }], limit: 20 })) as CustomerContact[]
+  const withPassword = contacts.filter((k) => typeof k.accountPassword === 'string' && k.accountPassword)
+  if (withPassword.length === 0) return null
+  const customers = (await Promise.all(withPassword.map((k) => customersOf(ctx, sessions, k.id)))).flat()
+  return {
+    hashes: withPassword.map((k) => k.accountPassword as string),
+    actors: withPassword.map((k) => `portal:${k.id}`),
+    contactIDs: withPassword.map((k) => k.id),
+    customers,
+  }
+}
+
+async function byPin(ctx: PlatformContext, c: Extract<Credentials, { kind: 'pin' }>): Promise<Found | null> {
+  const accountNumber = c.accountNumber.trim()
+  if (!accountNumber || accountNumber.length > 200) return null
+  const [customer] = await ctx.store.repository('customers').list({ where: [{ op: 'eq', column: 'accountNumber', value: accountNumber }], limit: 1 })
+  if (!customer?.portalCustomerProfile || !customer.portalPIN) return null
+  return { hashes: [customer.portalPIN], actors: ['portal:pin'], contactIDs: [], customers: [customer] }
+}
+
+/** A history entry on each customer for a portal sign-in or failure (contract 14.3). */
+async function recordPortal(ctx: PlatformContext, customers: readonly Customer[], action: string): Promise<void> {
+  const createdStamp = ctx.clock.now()
+  await ctx.store.changes.append(
+    customers.map((c) => ({ resource: 'customers', resourceID: c.id, customerID: c.id, action, changes: {}, createdStamp })),
+    [],
+  )
+}

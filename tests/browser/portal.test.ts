@@ -1,0 +1,131 @@
+import { existsSync, readFileSync, writeFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import type { Browser, Page } from 'playwright-core'
+import { PNG } from 'pngjs'
+import { suite } from 'uvu'
+import * as assert from 'uvu/assert'
+import { openHarness, type Harness } from '../support/harness.js'
+import { pdfLines } from '../support/pdf-text.js'
+import { pounds, worldOn } from '../support/invoice-documents.js'
+import type { World } from '../support/invoice-world.js'
+import { activeTargets } from '../support/targets.js'
+
+/** Debian's Chromium (.ci/run installs it), as tests/browser/docs.test.ts drives it. */
+const CHROMIUM = '/usr/bin/chromium'
+const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync']
+const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8')
+const WIDTHS = { desktop: { width: 1280, height: 900 }, phone: { width: 390, height: 844 } } as const
+const PAGES = ['summary', 'invoices', 'calls', 'allowances', 'payments', 'pay'] as const
+/** `PORTAL_SCREENSHOTS=docs` writes the README's pictures (docs/portal-*.png). */
+const WRITE_DOCS = process.env.PORTAL_SCREENSHOTS === 'docs'
+
+function distinctColours(png: Buffer): number {
+  const { data } = PNG.sync.read(png)
+  const seen = new Set<number>()
+  for (let i = 0; i < data.length; i += 4) seen.add(data.readUInt32BE(i))
+  return seen.size
+}
+
+/** WCAG 2.1 A and AA violations of the page, as "rule: target" lines. */
+async function axeViolations(page: Page): Promise<string[]> {
+  await page.addScriptTag({ content: AXE })
+  const result = await page.evaluate(() =>
+    (window as any).axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } }),
+  )
+  return (result.violations as any[]).flatMap((v) => v.nodes.map((n: any) => `${v.id}: ${n.target.join(' ')}`))
+}
+
+if (!existsSync(CHROMIUM)) {
+  console.log(`\n[browser] SKIPPED: ${CHROMIUM} not installed; the portal was not opened in a browser.\n`)
+} else {
+  for (const target of activeTargets()) {
+    const test = suite<{ h: Harness; world: World; browser: Browser; base: string; pin: string }>(`browser: self-service portal [${target}]`)
+    test.before(async (ctx) => {
+      const { chromium } = await import('playwright-core')
+      ctx.h = await openHarness(target, { now: '2026-02-10T09:00:00Z' })
+      const h = ctx.h
+      ctx.world = await worldOn(h, { numbers: 2, calls: 12, payment: '75.00', accountNumber: 'NW-1001', customer: { portalCustomerProfile: 'Standard Portal' } })
+      const c = ctx.world.customerID
+      await h.request('POST', `/customers/${c}/customerContacts`, { firstnames: 'Nia', lastname: 'Walker', email: 'nia@northwind.example', accountPassword: 'portal pass phrase' })
+      ctx.pin = (await h.request('POST', `/customers/${c}?action=generatePIN`, {})).body.pin
+      await h.request('PATCH', `/numbers/${ctx.world.numberIDs[0]}`, { discountPlan1: '1000 UK Minutes' })
+      const number = (await h.request('GET', `/numbers/${ctx.world.numberIDs[0]}`)).body.number.replace(/\s/g, '')
+      const rows = ['callingNumber,dialledNumber,startTime,durationSeconds,chargeBand,callClass,carrier,externalID']
+      for (let i = 0; i < 6; i++) rows.push(`${number},07700 900${100 + i},2026-02-0${i + 2}T10:0${i}:00Z,${120 + i * 30},MOB,mobile,Gamma,feb-${i}`)
+      const imported = await h.request('POST', '/usageFiles?name=february.csv', undefined, { raw: rows.join('\n') + '\n', headers: { 'content-type': 'text/csv' } })
+      assert.ok(imported.status < 300, JSON.stringify(imported.body))
+      ctx.base = await h.listen()
+      ctx.browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS })
+    })
+    test.after(async (ctx) => {
+      await ctx.browser?.close()
+      await ctx.h?.close()
+    })
+
+    async function signedInPage(ctx: { browser: Browser; base: string }, how: 'password' | 'pin', pin: string, viewport: { width: number; height: number }) {
+      // CSP allows no script: axe is injected with the page's CSP bypassed, as a browser extension would be.
+      const context = await ctx.browser.newContext({ viewport, bypassCSP: true, acceptDownloads: true })
+      const page = await context.newPage()
+      const outside: string[] = []
+      page.on('request', (r) => {
+        if (!r.url().startsWith(ctx.base)) outside.push(r.url())
+      })
+      await page.goto(`${ctx.base}/portal/sign-in`)
+      if (how === 'password') {
+        await page.fill('#email', 'nia@northwind.example')
+        await page.fill('#password', 'portal pass phrase')
+        await page.locator('form:has(#email) button').click()
+      } else {
+        await page.fill('#accountNumber', 'NW-1001')
+        await page.fill('#pin', pin)
+        await page.locator('form:has(#pin) button').click()
+      }
+      await page.waitForURL(/\/portal\/summary$/)
+      return { page, outside, close: () => context.close() }
+    }
+
+    test('signs in both ways; every page at desktop and phone width: not blank, no outside request, no WCAG 2.1 AA violation', async (ctx) => {
+      for (const how of ['password', 'pin'] as const) {
+        for (const [size, viewport] of Object.entries(WIDTHS)) {
+          const { page, outside, close } = await signedInPage(ctx, how, ctx.pin, viewport)
+          for (const name of PAGES) {
+            await page.goto(`${ctx.base}/portal/${name}`)
+            assert.is(await page.locator('h1').count(), 1, name)
+            const png = await page.screenshot({ fullPage: true })
+            assert.ok(distinctColours(png) > 20, `${name} at ${size} is not blank`)
+            if (WRITE_DOCS && how === 'password' && (name === 'summary' || name === 'invoices')) writeFileSync(`docs/portal-${name}${size === 'phone' ? '-phone' : ''}.png`, png)
+            const scroll = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)
+            assert.ok(scroll <= 1, `${name} at ${size} does not scroll sideways (${scroll}px)`)
+            assert.equal(await axeViolations(page), [], `${name} at ${size}`)
+          }
+          // The sign-in page itself, after signing out by its form.
+          await page.locator('form.sign-out button').click()
+          await page.waitForURL(/\/portal\/sign-in$/)
+          assert.equal(await axeViolations(page), [], `sign-in at ${size}`)
+          assert.equal(outside, [], 'nothing asked from another origin')
+          await close()
+        }
+      }
+    })
+
+    test('the invoices page opens the HTML document and downloads the PDF with its totals', async (ctx) => {
+      const { page, close } = await signedInPage(ctx, 'password', ctx.pin, WIDTHS.desktop)
+      await page.goto(`${ctx.base}/portal/invoices`)
+      const total = pounds(ctx.world.invoice.totalAmount)
+      assert.match(await page.locator('tbody tr').first().innerText(), new RegExp(total.replace(/[£.]/g, (c) => `\\${c}`)))
+      const [download] = await Promise.all([page.waitForEvent('download'), page.locator('tbody tr a[download]').first().click()])
+      const text = (await pdfLines(readFileSync((await download.path())!))).flat().join(' ')
+      assert.ok(text.includes(total), `the PDF shows the total ${total}`)
+      // Six February calls of 120..270 s on the number holding 1000 UK Minutes: 19.5 used, 980.5 left.
+      await page.goto(`${ctx.base}/portal/allowances`)
+      const row = await page.locator('tbody tr', { hasText: '1000 UK Minutes' }).innerText()
+      assert.match(row, /1,000\s+19\.5\s+980\.5/)
+      await page.goto(`${ctx.base}/portal/invoices`)
+      await page.locator('tbody tr th a').first().click()
+      assert.ok((await page.content()).includes(total), 'the HTML document shows the total')
+      await close()
+    })
+
+    test.run()
+  }
+}

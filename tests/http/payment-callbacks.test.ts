@@ -1,0 +1,139 @@
+import { suite } from 'uvu'
+import * as assert from 'uvu/assert'
+import { signWebhook } from '../../adapters/webhooks/signature.js'
+import { defaultPresets, type Presets } from '../../core/presets/presets.js'
+import { withProviderSecrets } from '../../apps/platform/config.js'
+import { bill, newCustomer, newFeature } from '../support/billing.js'
+import { openHarness, type Harness } from '../support/harness.js'
+import { activeTargets } from '../support/targets.js'
+
+const SECRET = 'whsec_' + Buffer.from('a provider callback secret, 32b!').toString('base64')
+const presets: Presets = withProviderSecrets(
+  {
+    ...defaultPresets,
+    paymentProviders: defaultPresets.paymentProviders.map((p) => (p.name === 'stripe' ? { ...p, urlTemplate: 'https://pay.example.com/card/{paymentLinkUUID}?amount={amount}' } : p)),
+  },
+  { BILLING_PROVIDER_SECRET_STRIPE: SECRET, BILLING_PROVIDER_SECRET_GOCARDLESS: SECRET },
+)
+
+let n = 0
+/** A signed callback over a real socket: `at` is the signing time (seconds), the clock's now by default. */
+async function callback(h: Harness, body: Record<string, unknown>, o: { provider?: string; secret?: string; at?: number; signature?: string | null } = {}) {
+  const raw = JSON.stringify(body)
+  const at = o.at ?? Math.floor(Date.parse(h.clock.now()) / 1000)
+  const id = `msg_${++n}`
+  const headers: Record<string, string> = { 'content-type': 'application/json', 'webhook-id': id, 'webhook-timestamp': String(at) }
+  const signature = o.signature === undefined ? signWebhook(o.secret ?? SECRET, id, at, raw) : o.signature
+  if (signature !== null) headers['webhook-signature'] = signature
+  return h.request('POST', `/paymentProviders/${o.provider ?? 'stripe'}/callbacks`, undefined, { key: null, raw, headers })
+}
+
+const counts = async (h: Harness) => ({
+  transactions: (await h.request('GET', '/transactions?limit=1000')).body.length,
+  events: (await h.request('GET', '/events?limit=1000')).body.length,
+  history: (await h.request('GET', '/history?limit=1000')).body.length,
+})
+
+for (const target of activeTargets()) {
+  const test = suite<{ h: Harness; base: string }>(`payment links and provider callbacks [${target}]`)
+  test.before.each(async (ctx) => {
+    ctx.h = await openHarness(target, { presets, now: '2026-03-02T09:00:00Z' })
+    ctx.base = await ctx.h.listen()
+  })
+  test.after.each(async (ctx) => ctx.h.close())
+
+  async function customerWithInvoice(h: Harness) {
+    h.clock.set('2026-01-05T09:00:00Z')
+    const c = await newCustomer(h, { portalCustomerProfile: 'Standard Portal', paymentTerms: 14 })
+    await newFeature(h, c, { startDate: '2026-01-01', serviceCharge: '100.00', serviceChargeInterval: 'Calendar Monthly' })
+    await bill(h, '2026-01-31')
+    h.clock.set('2026-03-02T09:00:00Z')
+    const links = await h.request('POST', `/customers/${c}?action=generatePaymentLinks`, {})
+    assert.is(links.status, 200, JSON.stringify(links.body))
+    return { c, uuid: links.body.paymentLinkUUID as string }
+  }
+
+  test('generatePaymentLinks records its link: Open with the amount outstanding, Expired after 30 days', async ({ h }) => {
+    const { c, uuid } = await customerWithInvoice(h)
+    const [link] = (await h.request('GET', `/customers/${c}/paymentLinks/`)).body
+    assert.equal([link.paymentLinkUUID, link.customerID, link.amount, link.status], [uuid, c, 100, 'Open'])
+    assert.is(link.links.length, 2)
+    assert.is(link.links[0].url, `https://pay.example.com/card/${uuid}?amount=100.00`, 'the link asks for the amount outstanding')
+    assert.is((await h.request('GET', `/customers/999/paymentLinks`)).status, 404)
+    h.clock.set('2026-04-02T09:00:00Z')
+    assert.is((await h.request('GET', `/customers/${c}/paymentLinks`)).body[0].status, 'Expired')
+  })
+
+  test('payment.succeeded: one Payment dated occurredAt, allocated, link Paid; the same reference again changes nothing', async ({ h }) => {
+    const { c, uuid } = await customerWithInvoice(h)
+    const body = { type: 'payment.succeeded', paymentLinkUUID: uuid, amount: '100.00', currency: 'GBP', providerReference: 'pi_123', occurredAt: '2026-03-01T23:10:00Z' }
+    const first = await callback(h, body)
+    assert.equal([first.status, first.body.duplicate], [200, false], first.text)
+    const payments = (await h.request('GET', `/customers/${c}/transactions?transactionType=Payment`)).body
+    assert.equal(payments.map((t: any) => [t.amount, t.transactionDate, t.providerReference]), [[-100, '2026-03-01', 'pi_123']])
+    const [invoice] = (await h.request('GET', `/customers/${c}/invoices`)).body
+    assert.equal([invoice.status, invoice.paidDate], ['Paid', '2026-03-01'])
+    assert.is((await h.request('GET', `/customers/${c}/paymentLinks`)).body[0].status, 'Paid')
+    const events = (await h.request('GET', '/events?type=payment.received')).body
+    assert.equal(events.map((e: any) => e.data.providerReference), ['pi_123'])
+    const history = (await h.request('GET', `/history?customerID=${c}`)).body.filter((e: any) => e.resource === 'transactions')
+    assert.equal(history.map((e: any) => e.apiKeyName), ['provider:stripe'])
+    const before = await counts(h)
+    const again = await callback(h, body)
+    assert.equal([again.status, again.body.duplicate], [200, true])
+    assert.equal(await counts(h), before, 'nothing new')
+  })
+
+  test('two copies arriving at once make one payment', async ({ h }) => {
+    const { c, uuid } = await customerWithInvoice(h)
+    const body = { type: 'payment.succeeded', paymentLinkUUID: uuid, amount: 50, currency: 'GBP', providerReference: 'pi_race', occurredAt: '2026-03-02T08:00:00Z' }
+    const answers = await Promise.all([1, 2, 3, 4].map(() => callback(h, body)))
+    assert.equal(answers.map((a) => a.status), [200, 200, 200, 200], answers.map((a) => a.text).join())
+    assert.is(answers.filter((a) => !a.body.duplicate).length, 1)
+    assert.is((await h.request('GET', `/customers/${c}/transactions?transactionType=Payment`)).body.length, 1)
+    assert.is((await h.request('GET', '/events?type=payment.received')).body.length, 1)
+  })
+
+  test('a bad, missing or old signature is 401 with nothing written; an unknown link 404', async ({ h }) => {
+    const { uuid } = await customerWithInvoice(h)
+    const body = { type: 'payment.succeeded', paymentLinkUUID: uuid, amount: 10, currency: 'GBP', providerReference: 'pi_x', occurredAt: '2026-03-02T08:00:00Z' }
+    const before = await counts(h)
+    const now = Math.floor(Date.parse(h.clock.now()) / 1000)
+    for (const o of [{ signature: null }, { secret: 'whsec_' + Buffer.from('wrong secret, not the provider!!').toString('base64') }, { at: now - 301 }, { at: now + 301 }, { signature: 'v1,AAAA' }]) {
+      const r = await callback(h, body, o)
+      assert.equal([r.status, r.body.error_code], [401, 401001], JSON.stringify(o))
+    }
+    // A signature over another body does not carry over to this one.
+    const raw = JSON.stringify({ ...body, amount: 10000 })
+    const r = await h.request('POST', '/paymentProviders/stripe/callbacks', undefined, {
+      key: null,
+      raw,
+      headers: { 'webhook-id': 'm', 'webhook-timestamp': String(now), 'webhook-signature': signWebhook(SECRET, 'm', now, JSON.stringify(body)) },
+    })
+    assert.is(r.status, 401)
+    assert.equal(await counts(h), before, 'nothing written')
+    assert.is((await callback(h, { ...body, at: undefined }, { at: now - 299 })).status, 200, 'within five minutes is accepted')
+    assert.is((await callback(h, { ...body, paymentLinkUUID: '00000000-0000-4000-8000-000000000000', providerReference: 'pi_y' })).status, 404)
+    assert.is((await callback(h, body, { provider: 'nope' })).status, 401, 'an unknown provider cannot sign')
+  })
+
+  test('mandates set and clear Direct Debit; payment.failed is announced', async ({ h }) => {
+    const { c, uuid } = await customerWithInvoice(h)
+    const base = { paymentLinkUUID: uuid, currency: 'GBP', occurredAt: '2026-03-02T08:00:00Z' }
+    assert.is((await callback(h, { ...base, type: 'mandate.created', providerReference: 'MD-1' }, { provider: 'gocardless' })).status, 200)
+    let customer = (await h.request('GET', `/customers/${c}`)).body
+    assert.equal([customer.paymentMethod, customer.directDebitMandate], ['Direct Debit', 'MD-1'])
+    assert.is((await h.request('PATCH', `/customers/${c}`, { directDebitMandate: 'other' })).body.error_code, 400102, 'read-only')
+    assert.is((await callback(h, { ...base, type: 'mandate.cancelled', providerReference: 'MD-1' }, { provider: 'gocardless' })).status, 200)
+    customer = (await h.request('GET', `/customers/${c}`)).body
+    assert.equal([customer.paymentMethod, customer.directDebitMandate], [null, null])
+    assert.is((await callback(h, { ...base, type: 'payment.failed', amount: 5, providerReference: 'pi_f' })).status, 200)
+    const types = (await h.request('GET', '/events?limit=1000')).body.map((e: any) => e.type)
+    assert.equal(types.filter((t: string) => /^(mandate|payment)\./.test(t)), ['mandate.changed', 'mandate.changed', 'payment.failed'])
+    const actions = (await h.request('GET', `/customers/${c}/history`)).body.map((e: any) => [e.action, e.apiKeyName])
+    assert.ok(actions.some(([a, k]: string[]) => a === 'mandateCreated' && k === 'provider:gocardless'), JSON.stringify(actions))
+    assert.ok(actions.some(([a]: string[]) => a === 'paymentFailed'))
+  })
+
+  test.run()
+}

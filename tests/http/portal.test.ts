@@ -1,0 +1,206 @@
+import { suite } from 'uvu'
+import * as assert from 'uvu/assert'
+import { mergePresets } from '../../core/presets/presets.js'
+import { bill, newCustomer, newFeature } from '../support/billing.js'
+import { openHarness, type Harness } from '../support/harness.js'
+import { activeTargets } from '../support/targets.js'
+
+/** A browser without JavaScript, over a real socket: keeps its cookies, follows nothing by itself. */
+class Visitor {
+  cookies = new Map<string, string>()
+  constructor(readonly base: string, readonly headers: Record<string, string> = {}) {}
+  async go(method: string, path: string, form?: Record<string, string>) {
+    const res = await fetch(`${this.base}/portal${path}`, {
+      method,
+      redirect: 'manual',
+      headers: {
+        ...this.headers,
+        cookie: [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; '),
+        ...(form ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
+      },
+      body: form ? new URLSearchParams(form).toString() : undefined,
+    })
+    for (const c of res.headers.getSetCookie()) {
+      const [pair] = c.split(';')
+      const [k, v] = pair.split('=')
+      if (v) this.cookies.set(k, v)
+      else this.cookies.delete(k)
+    }
+    return { status: res.status, headers: res.headers, text: await res.text(), location: res.headers.get('location') }
+  }
+  csrf(html: string) {
+    return /name="csrf" value="([^"]+)"/.exec(html)?.[1] ?? ''
+  }
+  async signIn(fields: Record<string, string>) {
+    const page = await this.go('GET', '/sign-in')
+    return this.go('POST', '/sign-in', { csrf: this.csrf(page.text), ...fields })
+  }
+}
+
+for (const target of activeTargets()) {
+  const test = suite<{ h: Harness; base: string }>(`portal sign-in, sessions and pages [${target}]`)
+  test.before.each(async (ctx) => {
+    ctx.h = await openHarness(target, { now: '2026-01-05T09:00:00Z' })
+    ctx.base = await ctx.h.listen()
+  })
+  test.after.each(async (ctx) => ctx.h.close())
+
+  async function world(h: Harness) {
+    const a = await newCustomer(h, { accountNumber: 'ACC-1', companyName: 'Alpha Ltd', portalCustomerProfile: 'Standard Portal', paymentTerms: 14 })
+    const b = await newCustomer(h, { accountNumber: 'ACC-2', companyName: 'Beta Ltd', portalCustomerProfile: 'Standard Portal' })
+    const none = await newCustomer(h, { accountNumber: 'ACC-3', companyName: 'No Portal Ltd' })
+    await newFeature(h, a, { startDate: '2026-01-01', serviceCharge: '100.00', serviceChargeInterval: 'Calendar Monthly' })
+    await newFeature(h, b, { startDate: '2026-01-01', serviceCharge: '40.00', serviceChargeInterval: 'Calendar Monthly' })
+    await bill(h, '2026-01-31')
+    h.clock.set('2026-02-03T09:00:00Z')
+    const contact = (await h.request('POST', `/customers/${a}/customerContacts`, { email: 'ann@alpha.example', accountPassword: 'correct horse battery' })).body
+    const shared = (await h.request('POST', '/customerContacts', { email: 'sam@shared.example', accountPassword: 'shared secret words' })).body
+    for (const c of [a, b, none]) await h.request('POST', `/customers/${c}?action=addSharedContact`, { sharedContactID: shared.id })
+    const pin = (await h.request('POST', `/customers/${b}?action=generatePIN`, {})).body.pin
+    const noPortalPin = (await h.request('POST', `/customers/${none}?action=generatePIN`, {})).body.pin
+    const [invA] = (await h.request('GET', `/customers/${a}/invoices`)).body
+    const [invB] = (await h.request('GET', `/customers/${b}/invoices`)).body
+    return { a, b, none, contact, shared, pin, noPortalPin, invA, invB }
+  }
+
+  test('sign in by email and password: cookie flags, CSP, pages, only its own invoices; sign out', async ({ h, base }) => {
+    const w = await world(h)
+    const v = new Visitor(base)
+    const r = await v.signIn({ method: 'password', email: 'ann@alpha.example', password: 'correct horse battery' })
+    assert.is(r.status, 303, r.text)
+    assert.is(r.location, '/portal/summary')
+    const cookie = r.headers.getSetCookie().find((c) => c.startsWith('portal_session='))!
+    assert.match(cookie, /HttpOnly/)
+    assert.match(cookie, /SameSite=Lax/)
+    assert.not.match(cookie, /Secure/, 'plain HTTP without a public https URL')
+    const token = cookie.split(';')[0].split('=')[1]
+    assert.ok(Buffer.from(token, 'base64url').length >= 16, 'at least 128 bits')
+    const summary = await v.go('GET', '/summary')
+    assert.is(summary.status, 200)
+    const csp = summary.headers.get('content-security-policy')!
+    assert.match(csp, /default-src 'none'/)
+    assert.not.match(csp, /https?:/, 'no outside origin')
+    assert.match(summary.text, /Alpha Ltd/)
+    assert.match(summary.text, /£100\.00/)
+    for (const p of ['/invoices', '/calls', '/allowances', '/payments', '/pay']) assert.is((await v.go('GET', p)).status, 200, p)
+    assert.is((await v.go('GET', `/invoices/${w.invA.id}`)).status, 200)
+    const pdf = await v.go('GET', `/invoices/${w.invA.id}/pdf`)
+    assert.equal([pdf.status, pdf.headers.get('content-type')], [200, 'application/pdf'])
+    for (const p of [`/invoices/${w.invB.id}`, `/invoices/${w.invB.id}/pdf`, '/invoices/999999', '/invoices/abc', '/nope']) {
+      assert.is((await v.go('GET', p)).status, 404, p)
+    }
+    const history = (await h.request('GET', `/customers/${w.a}/history`)).body
+    assert.ok(history.some((e: any) => e.action === 'portalSignIn' && e.apiKeyName === `portal:${w.contact.id}`))
+    // Sign-out needs the CSRF token; then the session is over.
+    assert.is((await v.go('POST', '/sign-out', { csrf: 'wrong' })).location, '/portal/summary')
+    assert.is((await v.go('GET', '/summary')).status, 200)
+    const out = await v.go('POST', '/sign-out', { csrf: v.csrf(summary.text) })
+    assert.is(out.location, '/portal/sign-in')
+    const stolen = new Visitor(base)
+    stolen.cookies.set('portal_session', token)
+    assert.is((await stolen.go('GET', '/summary')).location, '/portal/sign-in', 'the old token is dead')
+  })
+
+  test('sign in by account number and PIN; only customers with a portal profile', async ({ h, base }) => {
+    const w = await world(h)
+    const v = new Visitor(base)
+    assert.is((await v.signIn({ method: 'pin', accountNumber: 'ACC-2', pin: w.pin })).location, '/portal/summary')
+    assert.match((await v.go('GET', '/summary')).text, /Beta Ltd/)
+    assert.ok((await h.request('GET', `/customers/${w.b}/history`)).body.some((e: any) => e.action === 'portalSignIn' && e.apiKeyName === 'portal:pin'))
+    const refused = await new Visitor(base).signIn({ method: 'pin', accountNumber: 'ACC-3', pin: w.noPortalPin })
+    assert.is(refused.status, 401)
+  })
+
+  test('a shared contact of several customers chooses the account; CSRF refused without the token', async ({ h, base }) => {
+    const w = await world(h)
+    const v = new Visitor(base)
+    assert.is((await v.signIn({ method: 'password', email: 'sam@shared.example', password: 'shared secret words' })).location, '/portal/choose')
+    assert.is((await v.go('GET', '/summary')).location, '/portal/choose')
+    const choose = await v.go('GET', '/choose')
+    assert.match(choose.text, /Alpha Ltd/)
+    assert.match(choose.text, /Beta Ltd/)
+    assert.not.match(choose.text, /No Portal Ltd/)
+    assert.is((await v.go('POST', '/choose', { csrf: v.csrf(choose.text), customerID: w.none })).location, '/portal/choose', 'not one of its accounts')
+    assert.is((await v.go('POST', '/choose', { customerID: w.b })).location, '/portal/choose', 'no CSRF token')
+    assert.is((await v.go('POST', '/choose', { csrf: v.csrf(choose.text), customerID: w.b })).location, '/portal/summary')
+    assert.match((await v.go('GET', '/summary')).text, /Beta Ltd/)
+    const pay = await v.go('GET', '/pay')
+    assert.is((await v.go('POST', '/pay', { csrf: 'forged' })).status, 403)
+    assert.is((await h.request('GET', `/customers/${w.b}/paymentLinks`)).body.length, 0, 'nothing made by a forged form')
+    const made = await v.go('POST', '/pay', { csrf: v.csrf(pay.text) })
+    assert.is(made.status, 200)
+    assert.match(made.text, /https:\/\/pay\.example\.com\/card\//)
+    const [link] = (await h.request('GET', `/customers/${w.b}/paymentLinks`)).body
+    assert.is(link.amount, 40)
+    assert.ok((await h.request('GET', `/customers/${w.b}/history`)).body.some((e: any) => e.action === 'generatePaymentLinks' && e.apiKeyName === `portal:${w.shared.id}`))
+    // The sign-in form itself needs its token too.
+    assert.is((await v.go('POST', '/sign-in', { method: 'pin', accountNumber: 'ACC-2', pin: w.pin })).status, 403)
+  })
+
+  test('5 failures in 15 minutes lock the login for 15 minutes, answering exactly like a wrong password', async ({ h, base }) => {
+    await world(h)
+    const wrong = () => new Visitor(base).signIn({ method: 'password', email: 'ann@alpha.example', password: 'wrong' })
+    const right = () => new Visitor(base).signIn({ method: 'password', email: 'ann@alpha.example', password: 'correct horse battery' })
+    const first = await wrong()
+    assert.is(first.status, 401)
+    const body = first.text.replace(/value="[^"]{20,}"/g, '')
+    for (let i = 0; i < 4; i++) {
+      h.clock.advanceMs(60_000)
+      await wrong()
+    }
+    const locked = await right()
+    assert.is(locked.status, 401, 'locked: the right password is refused')
+    assert.is(locked.text.replace(/value="[^"]{20,}"/g, ''), body, 'the same page as a wrong password')
+    assert.is((await new Visitor(base).signIn({ method: 'password', email: 'nobody@x.example', password: 'x' })).text.replace(/value="[^"]{20,}"/g, '').replace('nobody@x.example', 'ann@alpha.example'), body, 'and as an unknown login')
+    h.clock.advanceMs(14 * 60_000)
+    assert.is((await right()).status, 401, 'still locked after 14 minutes')
+    h.clock.advanceMs(61_000)
+    assert.is((await right()).status, 303, 'open again 15 minutes after the lock')
+    assert.ok((await h.request('GET', '/history?limit=1000')).body.some((e: any) => e.action === 'portalSignInFailed'))
+  })
+
+  test('a session ends after 30 minutes idle; activity keeps it alive', async ({ h, base }) => {
+    const w = await world(h)
+    const v = new Visitor(base)
+    await v.signIn({ method: 'pin', accountNumber: 'ACC-2', pin: w.pin })
+    h.clock.advanceMs(29 * 60_000)
+    assert.is((await v.go('GET', '/summary')).status, 200)
+    h.clock.advanceMs(29 * 60_000)
+    assert.is((await v.go('GET', '/summary')).status, 200, 'idle time counts from the last request')
+    h.clock.advanceMs(30 * 60_000)
+    assert.is((await v.go('GET', '/summary')).location, '/portal/sign-in')
+  })
+
+  test('a profile given as {pages, paymentLinks} shows only its pages; the others are 404', async () => {
+    const presets = mergePresets({ portalProfiles: { 'Invoices Only': { pages: ['summary', 'invoices'] } } })
+    const h2 = await openHarness(target, { now: '2026-01-05T09:00:00Z', presets })
+    try {
+      const c = await newCustomer(h2, { accountNumber: 'IO-1', companyName: 'Invoices Only Ltd', portalCustomerProfile: 'Invoices Only' })
+      const pin = (await h2.request('POST', `/customers/${c}?action=generatePIN`, {})).body.pin
+      const v = new Visitor(await h2.listen())
+      assert.is((await v.signIn({ method: 'pin', accountNumber: 'IO-1', pin })).location, '/portal/summary')
+      const summary = await v.go('GET', '/summary')
+      assert.not.match(summary.text, /href="\/portal\/calls"/, 'no link to a page it does not show')
+      assert.is((await v.go('GET', '/invoices')).status, 200)
+      for (const p of ['/calls', '/allowances', '/payments', '/pay']) assert.is((await v.go('GET', p)).status, 404, p)
+      assert.is((await h2.request('POST', `/customers/${c}?action=generatePaymentLinks`, {})).body.links.length, 0)
+    } finally {
+      await h2.close()
+    }
+  })
+
+  test('Secure cookies behind HTTPS: a trusted proxy header', async () => {
+    const h2 = await openHarness(target, { now: '2026-01-05T09:00:00Z', config: { trustProxy: true } })
+    try {
+      const w = await world(h2)
+      const base = await h2.listen()
+      const behind = new Visitor(base, { 'x-forwarded-proto': 'https' })
+      const r = await behind.signIn({ method: 'pin', accountNumber: 'ACC-2', pin: w.pin })
+      assert.match(r.headers.getSetCookie().find((c) => c.startsWith('portal_session='))!, /; Secure/)
+    } finally {
+      await h2.close()
+    }
+  })
+
+  test.run()
+}
