@@ -13,7 +13,7 @@ export const paymentLinks = defineResource({
   table: 'payment_links',
   fields: allReadOnly([
     idField,
-    text('paymentLinkUUID', { description: 'the identifier the links and the provider callbacks carry' }),
+    text('paymentLinkUUID', { unique: true, description: 'the identifier the links and the provider callbacks carry' }),
     ownerRef('customerID', 'customer the link is for'),
     currency('amount', { description: 'the amount outstanding when the link was generated' }),
     field('status', 'preset', { list: 'paymentLinkStatuses', values: paymentLinkStatuses, description: 'Open, Paid, or Expired (30 days old and unpaid)' }),

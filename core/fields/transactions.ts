@@ -30,7 +30,7 @@ export const transactions = defineResource({
     ref('invoiceID', { readOnly: true, description: 'invoice it is on, once invoiced' }),
     ref('billingRunID', { readOnly: true, description: 'billing run that wrote or invoiced it' }),
     ...stampFields(),
-    text('providerReference', { readOnly: true, extension: true, description: "the payment provider's reference of a payment it reported (contract 15.1); unique" }),
+    text('providerReference', { readOnly: true, unique: true, extension: true, description: "the payment provider's reference of a payment it reported (contract 15.1); unique" }),
     // The billing engine's bookkeeping (core/billing/ledger-row.ts): null on manual transactions.
     field('kind', 'text', { internal: true, readOnly: true }),
     field('series', 'number', { internal: true, readOnly: true }),

@@ -10,7 +10,6 @@ import { laterColumns } from './later-columns.js'
  */
 export async function up(db: AnyDb, dialect: DatabaseDialect): Promise<void> {
   await createResourceTable(db, dialect, catalogue.paymentLinks)
-  await db.schema.createIndex('payment_links_uuid_key').unique().on('payment_links').column('paymentLinkUUID').execute()
   await db.schema.createIndex('payment_links_customer_idx').on('payment_links').columns(['customerID', 'status']).execute()
   const added = laterColumns['0028-payment-links']
   await addColumns(db, dialect, catalogue.customers, [...added.customers!])
