@@ -63,7 +63,7 @@ async function* readerChunks(stream: ReadableStream<Uint8Array>, life: RequestLi
       yield value
     }
   } finally {
-    if (life?.signal.aborted) await reader.cancel().catch(() => {})
+    if (life?.ended) await reader.cancel().catch(() => {})
     reader.releaseLock()
   }
 }
