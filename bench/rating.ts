@@ -13,6 +13,7 @@ import { numberOf, seedCustomers } from './support/fixtures.js'
 import { peakRssOf, rssOf } from './support/machine.js'
 import { log, Report } from './support/report.js'
 import { median } from './support/stats.js'
+import { createRuleTariffs, setRatingRules } from './support/rating-rules.js'
 import { batchedInsertSeconds, removeFloorCalls, setCallsAside } from './support/batch-floor.js'
 import { IMPORT_BATCH } from '../core/rating/import-usage.js'
 import { IMPORT_PAGE_CACHE_MIB } from '../adapters/persistence/repositories/kysely-rating-data.js'
@@ -354,25 +355,10 @@ try {
   for (const [k, withRules] of [false, true, false].entries()) {
     const file = join(dir, `rules-${k}.csv`)
     await writeFile(file, rulesRows, 3 + k)
-    const setup = openBulkWriter(db)
-    if (withRules) {
-      await setup.exec(`update tariffs set "parentTariff" = (select id from tariffs where name = 'UK Parent') where name <> 'UK Parent'`)
-      await setup.exec(
-        `insert into features ("customerID", "numberID", "featureType", "featureCount", "startDate", "mobileTariff", "status", "statusChangedStamp", "isDropped", "isSuspended", "isBillable", "createdStamp", "updatedStamp") ` +
-          `select "customerID", id, 'SIP Channel', 1, '2026-01-01', 'UK Feature', 'Active', '2026-01-01', 0, 0, 1, '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z' from numbers where id % 10 = 5`,
-      )
-    } else {
-      await setup.exec(`update tariffs set "parentTariff" = null`)
-      await setup.exec(`delete from features where "featureType" = 'SIP Channel'`)
-    }
-    if (db.kind === 'postgres') await setup.exec('vacuum (analyze) features')
-    await setup.close()
+    await setRatingRules(db, withRules)
     if (k === 0) {
       api = await startApiServer(serverDb)
-      const parent = await post('/tariffs', { name: 'UK Parent', baseRoundSeconds: 60, baseCostMin: 0.05 })
-      for (const band of ['day', 'evening', 'weekend', 'any']) await post(`/tariffs/${parent.id}/tariffDetails`, { chargeBand: 'INT', timeBand: band, cost: '0.50' })
-      const feature = await post('/tariffs', { name: 'UK Feature' })
-      await post(`/tariffs/${feature.id}/tariffDetails`, { chargeBand: 'MOB', timeBand: 'any', cost: '0.04' })
+      await createRuleTariffs(post)
       await api.stop()
     }
     api = await startApiServer(serverDb)
