@@ -6,10 +6,14 @@ import { KyselyResourceRepository, type Today } from './kysely-resource-reposito
 import type { Resource } from '../../../core/fields/resource.js'
 import type { RowCodec } from '../row-codec.js'
 import type { DatabaseDialect } from '../dialect/dialect.js'
-import { statusConditions, statusToday } from './invoice-status.js'
+import { statusConditions } from './invoice-status.js'
+import { statusOf } from '../../../core/billing/allocation.js'
+import type { DateOnly } from '../../../core/dates/date-only.js'
+import type { Money } from '../../../core/money/money.js'
 
 /**
- * Invoices, with their status read against today (contract 17.6, see `statusToday`). Their list
+ * Invoices, with their status read against today (contract 17.6) by the rule allocation uses
+ * (`statusOf`: paid when nothing is outstanding, overdue after the overdue date). Their list
  * JSON is made from items (`computedSql` null), since the status is worked out here.
  */
 export class KyselyInvoiceRepository extends KyselyResourceRepository {
@@ -22,7 +26,7 @@ export class KyselyInvoiceRepository extends KyselyResourceRepository {
   protected override async finish(items: Item[]): Promise<Item[]> {
     const today = this.today()
     return items.map((i) => {
-      const status = statusToday(i.status, i.overdueDate, today)
+      const status = statusOf(i.amountOutstanding as Money, (i.overdueDate as DateOnly | null) ?? null, today)
       return status === i.status ? i : ({ ...i, status } as Item)
     })
   }
