@@ -1,6 +1,7 @@
 import type { DateOnly } from '../dates/date-only.js'
 import { baseTypes, type BaseType, type TimeBand } from '../presets/engine-lists.js'
 import type { WireNumber } from './wire-amount.js'
+import { pendingIncreaseOf } from '../tariffs/pending-increase.js'
 
 /**
  * A call tariff and its rates as rating reads them, under their catalogue field names, so a
@@ -84,12 +85,11 @@ export function tariffOn(tariff: RatingTariff, startTime: string): RatingTariff 
   return raised !== undefined && startTime.slice(0, 10) >= raised.from ? raised.tariff : tariff
 }
 
-/** A stored tariff with its pending increase (`pendingIncrease`, JSON `{from, values}`) read for `tariffOn`. */
+/** A stored tariff with its pending increase (`pendingIncreaseOf`) read for `tariffOn`. */
 export function withPendingIncrease(tariff: RatingTariff & { readonly pendingIncrease?: unknown }): RatingTariff {
-  const stored = tariff.pendingIncrease
-  if (typeof stored !== 'string' || stored === '') return tariff
-  const pending = JSON.parse(stored) as { from: DateOnly; values: Record<string, WireNumber> }
-  return { ...tariff, raised: { from: pending.from, tariff: { ...tariff, ...pending.values, raised: undefined } } }
+  const pending = pendingIncreaseOf(tariff)
+  if (!pending) return tariff
+  return { ...tariff, raised: { from: pending.from, tariff: { ...tariff, ...(pending.values as Record<string, WireNumber>), raised: undefined } } }
 }
 
 const SINGLE = new Set(['single', 'single rate', 'yes', 'y', 'true', '1'])
