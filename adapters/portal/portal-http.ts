@@ -3,11 +3,15 @@ import { FastResponse } from 'srvx'
 import type { PlatformContext } from '../../core/platform.js'
 import type { PortalSessions } from '../../core/ports/portal-sessions.js'
 import { readBodyBytes } from '../http/body.js'
+import { mountPrefix } from '../http/mount-prefix.js'
 import { requestIdOf } from '../http/respond.js'
 import { renderView, type View } from './views.js'
 
-/** Where the portal is served. */
+/** Where the portal is served in the app. */
 export const PORTAL = '/portal'
+
+/** The portal's path as the browser reaches it: under the mount point when the app is mounted in another. */
+export const portalBase = (event: H3Event): string => `${mountPrefix(event, PORTAL)}${PORTAL}`
 
 /** No outside origin, no script at all; styles from the portal's own stylesheet. */
 export const PAGE_CSP = "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
@@ -53,12 +57,12 @@ export function pageHeaders(event: H3Event, csp = PAGE_CSP): Record<string, stri
 export function page(event: H3Event, view: View, data: Record<string, unknown>, status = 200, cookies: readonly string[] = []): Response {
   const headers = new Headers({ ...pageHeaders(event), 'content-type': 'text/html; charset=utf-8' })
   for (const c of cookies) headers.append('set-cookie', c)
-  return new FastResponse(renderView(view, { base: PORTAL, ...data }), { status, headers })
+  return new FastResponse(renderView(view, { base: portalBase(event), ...data }), { status, headers })
 }
 
 /** A 303 to a portal path (after a form, or to the sign-in page). */
 export function redirect(event: H3Event, path: string, cookies: readonly string[] = []): Response {
-  const headers = new Headers({ ...pageHeaders(event), location: `${PORTAL}${path}` })
+  const headers = new Headers({ ...pageHeaders(event), location: `${portalBase(event)}${path}` })
   for (const c of cookies) headers.append('set-cookie', c)
   return new FastResponse(null, { status: 303, headers })
 }

@@ -6,7 +6,7 @@ import { customersOf, resumeSession, signIn } from '../../core/portal/sign-in.js
 import { asActor } from '../security/actor-scope.js'
 import { requestIdOf } from '../http/respond.js'
 import { cookieOf, sameSecret, setCookie, SESSION_COOKIE, SIGN_IN_COOKIE } from './cookies.js'
-import { isHttps, page, pageHeaders, PORTAL, readForm, redirect, type PageRoute, type PortalOptions } from './portal-http.js'
+import { isHttps, page, pageHeaders, portalBase, readForm, redirect, type PageRoute, type PortalOptions } from './portal-http.js'
 import { accountName, sellerOf } from './portal-session.js'
 import { stylesheet } from './templates/style.js'
 
@@ -21,7 +21,7 @@ export function signInRoutes(o: PortalOptions): PageRoute[] {
   const signInPage = (event: H3Event, status = 200, error: string | null = null, typed: Record<string, string> = {}) => {
     const csrf = token()
     return page(event, 'signIn', { title: 'Sign in', seller: sellerOf(o), csrf, error, email: typed.email ?? '', accountNumber: typed.accountNumber ?? '' }, status, [
-      setCookie(SIGN_IN_COOKIE, csrf, PORTAL, secure(event)),
+      setCookie(SIGN_IN_COOKIE, csrf, portalBase(event), secure(event)),
     ])
   }
 
@@ -41,7 +41,7 @@ export function signInRoutes(o: PortalOptions): PageRoute[] {
         const requestID = requestIdOf(event) || null
         try {
           const { token: session, customerIDs } = await signIn(o.platform, o.sessions, (actor, work) => asActor({ apiKeyName: actor, requestID }, work), credentials)
-          const cookies = [setCookie(SESSION_COOKIE, session, PORTAL, secure(event)), setCookie(SIGN_IN_COOKIE, '', PORTAL, secure(event))]
+          const cookies = [setCookie(SESSION_COOKIE, session, portalBase(event), secure(event)), setCookie(SIGN_IN_COOKIE, '', portalBase(event), secure(event))]
           return redirect(event, customerIDs.length > 1 ? '/choose' : '/summary', cookies)
         } catch (e) {
           // A locked login, an unknown one and a wrong secret answer exactly alike (contract 14.3).
@@ -85,7 +85,7 @@ export function signInRoutes(o: PortalOptions): PageRoute[] {
         const form = await readForm(event)
         if (session && sameSecret(form.get('csrf') ?? '', session.csrfToken)) await o.sessions.remove(session.tokenHash)
         else if (session) return redirect(event, '/summary')
-        return redirect(event, '/sign-in', [setCookie(SESSION_COOKIE, '', PORTAL, secure(event))])
+        return redirect(event, '/sign-in', [setCookie(SESSION_COOKIE, '', portalBase(event), secure(event))])
       },
     },
     {

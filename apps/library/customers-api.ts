@@ -3,7 +3,9 @@ import type { PlatformContext } from '../../core/platform.js'
 import { expandItems, expansionFlags, type Expanded, type ExpandingLevel } from '../../core/resources/expansions.js'
 import type { ListSpec } from '../../core/resources/list-page.js'
 import { scheduleCustomerDeletion } from '../../core/resources/resources.js'
-import { actionRunner, create, readPage, resourceApi, resourceOf, shown, visibleItem, type ActionRunner, type AnyListParams, type ExpandablePage, type ListParams, type ResourceApi } from './resource-api.js'
+import { parentScope } from '../../core/resources/scopes.js'
+import { expireLinks } from '../../core/payments/payment-links.js'
+import { actionRunner, create, readPage, resourceApi, resourceOf, shown, shownPage, toPage, visibleItem, type ActionRunner, type AnyListParams, type ExpandablePage, type ListParams, type Page, type ResourceApi } from './resource-api.js'
 
 /** Customers: create, read, update, schedule the deletion of, and act on (lifecycle, PIN, payment links, ...). */
 export interface CustomersApi {
@@ -24,6 +26,11 @@ export interface CustomersApi {
    * restoreCalls. The others answer the updated customer.
    */
   readonly action: ActionRunner<'customers'>
+  /**
+   * One page of the links `generatePaymentLinks` recorded for the customer (contract 15.1), as
+   * `GET /customers/<id>/paymentLinks/` answers them: Open, Paid, or Expired after 30 days.
+   */
+  paymentLinks(id: string, params?: ListParams<'paymentLinks'>): Promise<Page<ShownOf<'paymentLinks'>>>
 }
 
 /** The expansion flags a level's lists take (expandNumbers, featureActive, ...). */
@@ -57,5 +64,13 @@ export function customersApi(ctx: PlatformContext): CustomersApi {
     update: crud.update,
     scheduleDeletion: (id) => shown('customers', scheduleCustomerDeletion(ctx, resourceOf(ctx, 'customers'), id)),
     action: actionRunner(ctx, 'customers'),
+    paymentLinks: async (id, params) => {
+      const scope = async () => {
+        const found = await parentScope(ctx.store, 'customers', id, 'customerID')
+        await expireLinks(ctx.store, ctx.clock, id)
+        return found
+      }
+      return shownPage('paymentLinks', toPage(await readPage(ctx, 'paymentLinks', params, { scope })))
+    },
   }
 }

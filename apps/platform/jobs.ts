@@ -17,6 +17,8 @@ import type { JobLeases } from '../../core/ports/job-leases.js'
 import type { WebhookSender } from '../../core/ports/webhook-sender.js'
 import { WebhookDispatcher } from '../../core/webhooks/dispatcher.js'
 import { deliverInvoices, type InvoiceSending } from '../../core/delivery/deliver-invoices.js'
+import { sweepPortal } from '../../core/portal/housekeeping.js'
+import type { PortalSessions } from '../../core/ports/portal-sessions.js'
 
 /** A running billing run logs its progress at most this often. */
 export const PROGRESS_LOG_MS = 10_000
@@ -38,6 +40,8 @@ export interface Schedules {
   readonly webhooks: string
   /** How often invoice deliveries are sent (contract 14.2). */
   readonly invoiceDelivery: string
+  /** How often idle portal sessions and old failed sign-ins are removed (contract 14.3). */
+  readonly portalSweep: string
   /** Customers per billing batch at most. */
   readonly billingBatchSize: number
   /** Features a billing batch aims at (see `RunOptions.batchFeatures`). */
@@ -60,6 +64,7 @@ export function readSchedules(env: NodeJS.ProcessEnv = process.env): Schedules {
     webhooks: cronPattern(env, 'BILLING_SCHEDULE_WEBHOOKS', '* * * * * *'),
     invoiceDelivery: cronPattern(env, 'BILLING_SCHEDULE_INVOICE_DELIVERY', '* * * * *'),
     annualIncreases: cronPattern(env, 'BILLING_SCHEDULE_ANNUAL_INCREASES', '20 0 * * *'),
+    portalSweep: cronPattern(env, 'BILLING_SCHEDULE_PORTAL_SWEEP', '*/5 * * * *'),
     billingBatchSize: Number(env.BILLING_BATCH_SIZE) > 0 ? Number(env.BILLING_BATCH_SIZE) : 500,
     billingBatchFeatures: Number(env.BILLING_BATCH_FEATURES) > 0 ? Number(env.BILLING_BATCH_FEATURES) : 1_000,
     billingPartitionFeatures: Number(env.BILLING_PARTITION_FEATURES) > 0 ? Number(env.BILLING_PARTITION_FEATURES) : PARTITION_FEATURES,
@@ -81,7 +86,15 @@ function cronPattern(env: NodeJS.ProcessEnv, name: string, fallback: string): st
  * billing run logs its progress (at most every PROGRESS_LOG_MS) and one line when it ends.
  * `leaseMs` is how long a billing run's partition stays with a worker that stopped committing.
  */
-export function platformJobs(ctx: PlatformContext, schedules: Schedules, logger: Logger, delivery?: WebhookDelivery, leaseMs = 60_000, sending?: InvoiceSending & { leaseMs?: number }): JobDefinition[] {
+export function platformJobs(
+  ctx: PlatformContext,
+  schedules: Schedules,
+  logger: Logger,
+  delivery?: WebhookDelivery,
+  leaseMs = 60_000,
+  sending?: InvoiceSending & { leaseMs?: number },
+  portal?: PortalSessions,
+): JobDefinition[] {
   const processID = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`
   const billing = async (signal: AbortSignal): Promise<JobResult | void> => {
     let runs = 0
@@ -141,6 +154,7 @@ export function platformJobs(ctx: PlatformContext, schedules: Schedules, logger:
     },
     ...(delivery ? [webhookJob(ctx, schedules.webhooks, delivery)] : []),
     ...(sending ? [invoiceDeliveryJob(ctx, schedules.invoiceDelivery, sending)] : []),
+    ...(portal ? [{ name: 'portal-sweep', schedule: schedules.portalSweep, run: async () => sweepPortal(portal, ctx.clock) }] : []),
   ]
 }
 

@@ -19,6 +19,7 @@ import type { PlatformContext } from '../../core/platform.js'
 import type { IdempotencyStore } from '../../core/ports/idempotency-store.js'
 import type { JobLeases } from '../../core/ports/job-leases.js'
 import type { KeySecrets } from '../../core/ports/key-hasher.js'
+import type { PortalSessions } from '../../core/ports/portal-sessions.js'
 import { logJobEnd, platformJobs, readSchedules } from './jobs.js'
 import type { Logger } from './logger.js'
 import type { PlatformConfig, SchedulerSettings } from './platform.js'
@@ -47,6 +48,9 @@ export function serviceBindings(config: PlatformConfig): ContainerModule {
     bind<IdempotencyStore>(TYPES.IdempotencyStore)
       .toResolvedValue((database: Database) => new KyselyIdempotencyStore(database.db, database.dialect), [TYPES.Database])
       .inSingletonScope()
+    bind<PortalSessions>(TYPES.PortalSessions)
+      .toResolvedValue((database: Database) => new KyselyPortalSessions(database.db, database.dialect), [TYPES.Database])
+      .inSingletonScope()
     bind<JobLeases>(TYPES.JobLeases)
       .toResolvedValue((database: Database) => new KyselyJobLeases(database.db, database.dialect), [TYPES.Database])
       .inSingletonScope()
@@ -59,7 +63,7 @@ export function serviceBindings(config: PlatformConfig): ContainerModule {
       .inSingletonScope()
     bind<H3>(TYPES.HttpApp)
       .toResolvedValue(
-        (platform: PlatformContext, secrets: KeySecrets, routes: readonly Route[], idempotency: IdempotencyStore, logger: Logger, metrics: PrometheusMetrics, database: Database) =>
+        (platform: PlatformContext, secrets: KeySecrets, routes: readonly Route[], idempotency: IdempotencyStore, logger: Logger, metrics: PrometheusMetrics, sessions: PortalSessions) =>
           createHttpApp({
             platform,
             secrets,
@@ -73,7 +77,7 @@ export function serviceBindings(config: PlatformConfig): ContainerModule {
             corsOrigins: config.corsOrigins,
             pages: {
               prefix: PORTAL,
-              routes: portalRoutes({ platform, sessions: new KyselyPortalSessions(database.db, database.dialect), publicUrl: config.publicUrl, trustProxy: config.trustProxy }),
+              routes: portalRoutes({ platform, sessions, publicUrl: config.publicUrl, trustProxy: config.trustProxy }),
             },
             onRequestEnd: (entry) => {
               metrics.observeRequest(entry)
@@ -81,19 +85,19 @@ export function serviceBindings(config: PlatformConfig): ContainerModule {
             },
             onUnexpectedError: (err, requestId) => logger.error({ requestId, err }, 'unexpected'),
           }),
-        [TYPES.PlatformContext, TYPES.KeySecrets, TYPES.Routes, TYPES.IdempotencyStore, TYPES.Logger, TYPES.Metrics, TYPES.Database],
+        [TYPES.PlatformContext, TYPES.KeySecrets, TYPES.Routes, TYPES.IdempotencyStore, TYPES.Logger, TYPES.Metrics, TYPES.PortalSessions],
       )
       .inSingletonScope()
     bind<InvoiceMailer>(TYPES.Mailer)
       .toResolvedValue(() => config.mailer ?? (config.smtpUrl ? new SmtpMailer(config.smtpUrl) : new EmlFileMailer(config.mailDir ?? './data/mail')))
       .inSingletonScope()
     bind<SchedulerFactory>(TYPES.SchedulerFactory).toResolvedValue(
-      (ctx: PlatformContext, leases: JobLeases, logger: Logger, metrics: PrometheusMetrics, mailer: InvoiceMailer) =>
+      (ctx: PlatformContext, leases: JobLeases, logger: Logger, metrics: PrometheusMetrics, mailer: InvoiceMailer, sessions: PortalSessions) =>
         (settings = {}) => {
           const log = settings.onJobEnd ?? logJobEnd(logger)
           const sending = { mailer, renderPdf: renderInvoicePdf, leaseMs: settings.invoiceDeliveryLeaseMs }
           return new Scheduler({
-            jobs: platformJobs(ctx, settings.schedules ?? readSchedules(), logger, { sender: new HttpWebhookSender({ allowPrivate: config.allowPrivateWebhooks ?? false }), ...settings.webhooks, leases }, settings.leaseMs, sending),
+            jobs: platformJobs(ctx, settings.schedules ?? readSchedules(), logger, { sender: new HttpWebhookSender({ allowPrivate: config.allowPrivateWebhooks ?? false }), ...settings.webhooks, leases }, settings.leaseMs, sending, sessions),
             leases,
             leaseMs: settings.leaseMs,
             onJobEnd: (entry) => {
@@ -102,7 +106,7 @@ export function serviceBindings(config: PlatformConfig): ContainerModule {
             },
           })
         },
-      [TYPES.PlatformContext, TYPES.JobLeases, TYPES.Logger, TYPES.Metrics, TYPES.Mailer],
+      [TYPES.PlatformContext, TYPES.JobLeases, TYPES.Logger, TYPES.Metrics, TYPES.Mailer, TYPES.PortalSessions],
     )
   })
 }

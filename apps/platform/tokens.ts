@@ -18,4 +18,5 @@ export const TYPES = {
   JobLeases: Symbol.for('JobLeases'),
   SchedulerFactory: Symbol.for('SchedulerFactory'),
   Mailer: Symbol.for('Mailer'),
+  PortalSessions: Symbol.for('PortalSessions'),
 } as const

@@ -50,22 +50,34 @@ export interface RunningCall {
   readonly runningTotal: Money
 }
 
-/** Calls rated but not yet billed, oldest first, each with the running total (contract 14.3). */
+/**
+ * Calls not yet on an invoice, oldest first, each with the running total (contract 14.3): those
+ * no run has billed, and those billed into a `Call Charges` row still unapproved (a low invoice
+ * carried forward, or a run that has not finished), which are on no invoice either.
+ */
 export async function uninvoicedCalls(ctx: PlatformContext, customerID: string): Promise<{ calls: RunningCall[]; total: Money; more: boolean }> {
-  const rows = await ctx.store.repository('calls').list({
+  const calls = ctx.store.repository('calls')
+  const open = [{ op: 'eq', column: 'customerID', value: customerID }, { op: 'eq', column: 'deleted', value: false }] as const
+  const pending = await ctx.store.repository('transactions').list({
     where: [
       { op: 'eq', column: 'customerID', value: customerID },
-      { op: 'isNull', column: 'transactionID', value: true },
-      { op: 'eq', column: 'deleted', value: false },
+      { op: 'eq', column: 'transactionType', value: 'Call Charges' },
+      { op: 'eq', column: 'approved', value: false },
     ],
-    limit: PAGE_ROWS + 1,
+    limit: 100_000,
+    storedOnly: true,
   })
+  const [unbilled, carried] = await Promise.all([
+    calls.list({ where: [...open, { op: 'isNull', column: 'transactionID', value: true }], limit: PAGE_ROWS + 1 }),
+    pending.length ? calls.list({ where: [...open, { op: 'in', column: 'transactionID', values: pending.map((t) => t.id) }], limit: PAGE_ROWS + 1 }) : [],
+  ])
+  const rows = [...unbilled, ...carried].sort((a, b) => Number(BigInt(a.id) - BigInt(b.id))).slice(0, PAGE_ROWS + 1)
   let total = ZERO
-  const calls = rows.slice(0, PAGE_ROWS).map((call) => {
+  const shown = rows.slice(0, PAGE_ROWS).map((call) => {
     total = add(total, (call.cost ?? ZERO) as Money)
     return { call, runningTotal: total }
   })
-  return { calls, total, more: rows.length > PAGE_ROWS }
+  return { calls: shown, total, more: rows.length > PAGE_ROWS }
 }
 
 /** One plan's allowance in one pool this month, and how much of it is used. */

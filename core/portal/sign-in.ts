@@ -65,9 +65,6 @@ export async function signIn(ctx: PlatformContext, sessions: PortalSessions, run
     lastSeenStamp: now,
   }
   await sessions.create(session)
-  // Housekeeping rides on sign-ins: sessions idle too long and failures too old to lock anything go.
-  await sessions.removeIdleBefore(idleCutoff(now))
-  await sessions.removeFailuresBefore(failuresFrom(now))
   await runAs(actor, () => recordPortal(ctx, customers, 'portalSignIn'))
   return { token, session, customerIDs: customers.map((c) => c.id) }
 }

@@ -25,8 +25,8 @@ export interface PortalSessions {
   /** Ends every session idle since before `stamp`; returns how many. */
   removeIdleBefore(stamp: Stamp): Promise<number>
   recordFailure(login: string, stamp: Stamp): Promise<void>
-  /** Forgets failed sign-ins from before `stamp` (they can no longer lock anything). */
-  removeFailuresBefore(stamp: Stamp): Promise<void>
+  /** Forgets failed sign-ins from before `stamp` (they can no longer lock anything); returns how many. */
+  removeFailuresBefore(stamp: Stamp): Promise<number>
   /** The stamps of a login's failed sign-ins since `stamp`, oldest first. */
   failuresSince(login: string, stamp: Stamp): Promise<Stamp[]>
   /** The customers a contact belongs to: its own customer, or those it is shared with, in ID order. */

@@ -91,6 +91,16 @@ test('answers alike: an item, an expanded list, a scoped list, an action with it
   assert.equal(Object.keys(await billing.presetValues('customers')), Object.keys((await http(ctx, 'GET', '/presets/customers')).body))
 })
 
+test("payment links: the link generatePaymentLinks recorded, read as GET /customers/<id>/paymentLinks/ answers it", async (ctx) => {
+  const { billing } = ctx
+  const customer = await billing.customers.create({ accountNumber: 'ACC-LINKS', lastname: 'Byron', portalCustomerProfile: 'Standard Portal' })
+  const made = (await billing.customers.action(customer.id, 'generatePaymentLinks')) as { paymentLinkUUID: string }
+  const page = await billing.customers.paymentLinks(customer.id)
+  assert.equal(page.items.map((l) => [l.paymentLinkUUID, l.status]), [[made.paymentLinkUUID, 'Open']])
+  assert.equal(page.items.map((l) => billing.toWire('paymentLinks', l)), (await http(ctx, 'GET', `/customers/${customer.id}/paymentLinks/`)).body)
+  assert.equal(await failure(() => billing.customers.paymentLinks('999')), await failure(() => billing.customers.get('999')), 'an unknown customer fails as a read of it does')
+})
+
 test('an existing Kysely instance: used, migrated, and left open by close()', async () => {
   const sqlite = new SqliteDatabase(':memory:')
   // Typed with the embedder's own tables: any Kysely instance is accepted.

@@ -1,3 +1,6 @@
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { H3, toNodeHandler } from 'h3'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { mergePresets } from '../../core/presets/presets.js'
@@ -8,9 +11,9 @@ import { activeTargets } from '../support/targets.js'
 /** A browser without JavaScript, over a real socket: keeps its cookies, follows nothing by itself. */
 class Visitor {
   cookies = new Map<string, string>()
-  constructor(readonly base: string, readonly headers: Record<string, string> = {}) {}
+  constructor(readonly base: string, readonly headers: Record<string, string> = {}, readonly portal = '/portal') {}
   async go(method: string, path: string, form?: Record<string, string>) {
-    const res = await fetch(`${this.base}/portal${path}`, {
+    const res = await fetch(`${this.base}${this.portal}${path}`, {
       method,
       redirect: 'manual',
       headers: {
@@ -171,6 +174,53 @@ for (const target of activeTargets()) {
     assert.is((await v.go('GET', '/summary')).location, '/portal/sign-in')
   })
 
+  test('calls not yet invoiced: unbilled ones and those on a carried-forward Call Charges row, with the running total', async ({ h, base }) => {
+    const tariff = (await h.request('POST', '/tariffs', { name: 'Portal Mobile', baseRoundSeconds: 60 })).body.id
+    for (const timeBand of ['day', 'evening', 'weekend']) await h.request('POST', `/tariffs/${tariff}/tariffDetails`, { chargeBand: 'MOB', timeBand, cost: '0.10', costConnection: '0.02' })
+    const c = await newCustomer(h, { accountNumber: 'ACC-9', portalCustomerProfile: 'Standard Portal', defaultMobileTariff: 'Portal Mobile', lowInvoiceDetect: 'Net Total', lowInvoiceDetectValue: 20, lowInvoiceAction: 'Carry Forward' })
+    const number = (await h.request('POST', `/customers/${c}/numbers`, { number: '01632960001' })).body
+    const row = (start: string, seconds: number) => `01632960001,07700900123,${start},${seconds},MOB,mobile,Gamma`
+    const upload = async (rows: string[]) => {
+      const r = await h.request('POST', '/usageFiles?name=calls.csv', undefined, { raw: ['callingNumber,dialledNumber,startTime,durationSeconds,chargeBand,callClass,carrier', ...rows].join('\n') + '\n', headers: { 'content-type': 'text/csv' } })
+      assert.is(r.status, 201, JSON.stringify(r.body))
+    }
+    // 0.02 + 0.10 a started minute: 0.12 and 0.22, billed on 31 January but carried forward (below 20.00).
+    await upload([row('2026-01-14T10:00:00Z', 50), row('2026-01-14T11:00:00Z', 100)])
+    await bill(h, '2026-01-31')
+    assert.is((await h.request('GET', `/customers/${c}/invoices`)).body.length, 0)
+    assert.ok((await h.request('GET', `/numbers/${number.id}/calls`)).body.every((call: any) => call.transactionID), 'both calls are on a Call Charges row')
+    // 0.32, after the cutoff: on no row yet.
+    await upload([row('2026-02-02T10:00:00Z', 170)])
+    const pin = (await h.request('POST', `/customers/${c}?action=generatePIN`, {})).body.pin
+    const v = new Visitor(base)
+    await v.signIn({ method: 'pin', accountNumber: 'ACC-9', pin })
+    const text = (await v.go('GET', '/calls')).text
+    const cells = [...text.matchAll(/<td class="num">([^<]*)<\/td><td class="num">([^<]*)<\/td><\/tr>/g)].map((m) => [m[1], m[2]])
+    assert.equal(cells, [['£0.12', '£0.12'], ['£0.22', '£0.34'], ['£0.32', '£0.66']])
+    assert.match(text, /Total so far: <strong>£0.66<\/strong>/)
+  })
+
+  test('the portal-sweep job ends sessions idle 30 minutes and forgets failures too old to lock a login', async ({ h, base }) => {
+    const w = await world(h)
+    await new Visitor(base).signIn({ method: 'pin', accountNumber: 'ACC-2', pin: w.pin })
+    assert.is((await new Visitor(base).signIn({ method: 'pin', accountNumber: 'ACC-1', pin: '000000' })).status, 401)
+    const sweep = async () => {
+      const ends: { result?: unknown }[] = []
+      const scheduler = h.platform.createScheduler({ onJobEnd: (e) => ends.push(e) })
+      await scheduler.runNow('portal-sweep')
+      await scheduler.stop()
+      return ends[0]?.result
+    }
+    h.clock.advanceMs(15 * 60_000)
+    const later = new Visitor(base)
+    await later.signIn({ method: 'pin', accountNumber: 'ACC-2', pin: w.pin })
+    h.clock.advanceMs(14 * 60_000)
+    assert.equal(await sweep(), { sessions: 0, failures: 0 }, 'nothing is 30 minutes old yet')
+    h.clock.advanceMs(2 * 60_000)
+    assert.equal(await sweep(), { sessions: 1, failures: 1 }, 'the first session, idle 31 minutes, and the failure, which can no longer lock')
+    assert.is((await later.go('GET', '/summary')).status, 200, 'the later session is kept')
+  })
+
   test('a profile given as {pages, paymentLinks} shows only its pages; the others are 404', async () => {
     const presets = mergePresets({ portalProfiles: { 'Invoices Only': { pages: ['summary', 'invoices'] } } })
     const h2 = await openHarness(target, { now: '2026-01-05T09:00:00Z', presets })
@@ -186,6 +236,31 @@ for (const target of activeTargets()) {
       assert.is((await h2.request('POST', `/customers/${c}?action=generatePaymentLinks`, {})).body.links.length, 0)
     } finally {
       await h2.close()
+    }
+  })
+
+  test('mounted in another app at /billing: links, redirects and cookies carry the mount point', async ({ h }) => {
+    const w = await world(h)
+    const outer = new H3()
+    outer.mount('/billing', h.platform.app)
+    const server = createServer(toNodeHandler(outer))
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    try {
+      const v = new Visitor(`http://127.0.0.1:${(server.address() as AddressInfo).port}`, {}, '/billing/portal')
+      const form = await v.go('GET', '/sign-in')
+      assert.is(form.status, 200)
+      assert.match(form.text, /href="\/billing\/portal\/style.css"/)
+      assert.match(form.text, /action="\/billing\/portal\/sign-in"/)
+      const r = await v.signIn({ method: 'pin', accountNumber: 'ACC-2', pin: w.pin })
+      assert.is(r.location, '/billing/portal/summary')
+      assert.match(r.headers.getSetCookie().find((c) => c.startsWith('portal_session='))!, /Path=\/billing\/portal;/)
+      const summary = await v.go('GET', '/summary')
+      assert.is(summary.status, 200)
+      assert.match(summary.text, /href="\/billing\/portal\/invoices"/)
+      assert.not.match(summary.text, /(href|action)="\/portal/, 'no link leaves the mount point')
+      assert.is((await v.go('GET', '/invoices')).status, 200)
+    } finally {
+      await new Promise<void>((resolve) => server.close(() => resolve()))
     }
   })
 

@@ -40,8 +40,9 @@ export class KyselyPortalSessions implements PortalSessions {
     await this.db.insertInto('portal_login_failures').values({ login, stamp }).execute()
   }
 
-  async removeFailuresBefore(stamp: Stamp): Promise<void> {
-    await this.db.deleteFrom('portal_login_failures').where('stamp', '<', stamp).execute()
+  async removeFailuresBefore(stamp: Stamp): Promise<number> {
+    const r = await this.db.deleteFrom('portal_login_failures').where('stamp', '<', stamp).executeTakeFirst()
+    return Number(r.numDeletedRows)
   }
 
   async failuresSince(login: string, stamp: Stamp): Promise<Stamp[]> {
