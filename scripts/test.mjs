@@ -2,33 +2,86 @@
 // followed by why anything was skipped. Suites announce what they skip with a line
 // "[<what>] SKIPPED: <reason>" (one skipped test, counted by uvu) or "[<what>] SKIPPED <n> suites:
 // <reason>" (suites that were never registered, which uvu cannot count).
-import { spawn } from 'node:child_process'
+//
+// Files run in TEST_JOBS processes at once (default: up to 2, one a core): most suites wait on a
+// database or a child process as much as they compute, so a second process roughly halves the
+// suite's time on a 2-core machine. Each file's output is printed whole when it ends, and the slowest
+// files are listed before the summary so that the suite's time stays visible.
+import { fork } from 'node:child_process'
+import { availableParallelism } from 'node:os'
+import { parse } from 'uvu/parse'
 
-const args = process.argv.slice(2)
-const dir = args[0] ?? 'tests'
-const pattern = args[1] ?? '\\.test\\.ts$'
-const child = spawn(process.execPath, ['--import', 'tsx', 'node_modules/uvu/bin.js', dir, pattern], {
-  stdio: ['ignore', 'pipe', 'inherit'],
-})
-let out = ''
-child.stdout.on('data', (chunk) => {
-  process.stdout.write(chunk)
-  out += chunk.toString()
-  if (out.length > 1_000_000) out = out.slice(-100_000)
-})
-child.on('close', (code) => {
-  const clean = out.replace(/\x1b\[[0-9;]*m/g, '')
-  const total = Number(/Total:\s+(\d+)/.exec(clean)?.[1] ?? 0)
+const MARKER = '\u0000uvu-file-done'
+const [dir = 'tests', pattern = '\\.test\\.ts$'] = process.argv.slice(2)
+const { suites } = await parse(dir, pattern)
+const jobs = Math.max(1, Math.min(Number(process.env.TEST_JOBS) || Math.min(2, availableParallelism()), suites.length))
+
+// Longest first keeps the two processes finishing together: the suites that start real processes,
+// browsers and databases of their own sit in these folders.
+const weight = (name) => (/^(reliability|browser|apps)\//.test(name) ? 0 : /^persistence\//.test(name) ? 1 : /^http\//.test(name) ? 2 : 3)
+const queue = [...suites].sort((a, b) => weight(a.name) - weight(b.name) || a.name.localeCompare(b.name))
+
+const totals = { total: 0, passed: 0, skipped: 0 }
+const reasons = []
+let unregistered = 0
+const durations = []
+
+function account(name, output, ms) {
+  process.stdout.write(output)
+  const clean = output.replace(/\x1b\[[0-9;]*m/g, '')
+  const total = Number(/Total:\s+(\d+)/.exec(clean)?.[1] ?? 1)
   const passed = Number(/Passed:\s+(\d+)/.exec(clean)?.[1] ?? 0)
   const skipped = Number(/Skipped:\s+(\d+)/.exec(clean)?.[1] ?? 0)
-  const failed = Math.max(total - passed - skipped, code === 0 ? 0 : 1)
-  let unregistered = 0
-  const reasons = []
+  // uvu swallows what a before or after hook throws (its runner returns from a finally block):
+  // only the count shows it, so say so where the file's output ends.
+  if (total > passed + skipped && !clean.includes('FAIL')) process.stdout.write(`  ${name}: ${total - passed - skipped} tests did not run; a before or after hook failed (uvu does not print its error)\n`)
+  totals.total += total
+  totals.passed += passed
+  totals.skipped += skipped
   for (const m of clean.matchAll(/^\[([\w-]+)\] SKIPPED(?: (\d+) suites?)?: (.*)$/gm)) {
     unregistered += Number(m[2] ?? 0)
     reasons.push(`${m[1]}${m[2] ? ` (${m[2]} suite${m[2] === '1' ? '' : 's'})` : ''}: ${m[3]}`)
   }
-  const why = reasons.length ? ` (${reasons.join('; ')})` : ''
-  console.log(`${passed} passed, ${failed} failed, ${skipped + unregistered} skipped${why}`)
-  process.exit(code === 0 && failed === 0 ? 0 : 1)
-})
+  durations.push({ name, ms })
+}
+
+function worker() {
+  return new Promise((resolve) => {
+    const child = fork('scripts/test-worker.mjs', [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'pipe', 'inherit', 'ipc'] })
+    let current = null
+    let started = 0
+    let buffer = ''
+    const next = () => {
+      current = queue.shift() ?? null
+      if (!current) return child.disconnect()
+      started = performance.now()
+      buffer = ''
+      child.send(current)
+    }
+    child.stdout.on('data', (chunk) => {
+      buffer += chunk.toString()
+      const at = buffer.indexOf(MARKER)
+      if (at < 0 || !current) return
+      account(current.name, buffer.slice(0, at), performance.now() - started)
+      next()
+    })
+    child.once('message', next)
+    child.on('exit', (code, signal) => {
+      if (current) {
+        // The process died inside a file (a crash or process.exit): that file fails, the rest go on.
+        account(current.name, `${buffer}\n${current.name}: the test process ended (${signal ?? code}) before the file finished\n`, performance.now() - started)
+        current = null
+        resolve(worker())
+      } else resolve()
+    })
+  })
+}
+
+await Promise.all(Array.from({ length: jobs }, worker))
+
+const slowest = durations.sort((a, b) => b.ms - a.ms).slice(0, 10)
+console.log(`\nSlowest files (${jobs} processes):\n${slowest.map((d) => `  ${(d.ms / 1000).toFixed(1).padStart(6)} s  ${d.name}`).join('\n')}`)
+const failed = totals.total - totals.passed - totals.skipped
+const why = reasons.length ? ` (${reasons.join('; ')})` : ''
+console.log(`${totals.passed} passed, ${failed} failed, ${totals.skipped + unregistered} skipped${why}`)
+process.exit(failed === 0 ? 0 : 1)
