@@ -21,7 +21,7 @@ import type { JobLeases } from '../../core/ports/job-leases.js'
 import type { KeySecrets } from '../../core/ports/key-hasher.js'
 import type { PortalSessions } from '../../core/ports/portal-sessions.js'
 import { logJobEnd, platformJobs, readSchedules } from './jobs.js'
-import type { Logger } from './logger.js'
+import { requestLineLogger, type Logger } from './logger.js'
 import type { PlatformConfig, SchedulerSettings } from './platform.js'
 import { TYPES } from './tokens.js'
 import type { InvoiceMailer } from '../../core/ports/invoice-mailer.js'
@@ -63,8 +63,9 @@ export function serviceBindings(config: PlatformConfig): ContainerModule {
       .inSingletonScope()
     bind<H3>(TYPES.HttpApp)
       .toResolvedValue(
-        (platform: PlatformContext, secrets: KeySecrets, routes: readonly Route[], idempotency: IdempotencyStore, logger: Logger, metrics: PrometheusMetrics, sessions: PortalSessions) =>
-          createHttpApp({
+        (platform: PlatformContext, secrets: KeySecrets, routes: readonly Route[], idempotency: IdempotencyStore, logger: Logger, metrics: PrometheusMetrics, sessions: PortalSessions) => {
+          const requestLines = requestLineLogger(logger)
+          return createHttpApp({
             platform,
             secrets,
             routes,
@@ -81,10 +82,11 @@ export function serviceBindings(config: PlatformConfig): ContainerModule {
             },
             onRequestEnd: (entry) => {
               metrics.observeRequest(entry)
-              logger.info(entry, 'request')
+              requestLines.info(entry, 'request')
             },
             onUnexpectedError: (err, requestId) => logger.error({ requestId, err }, 'unexpected'),
-          }),
+          })
+        },
         [TYPES.PlatformContext, TYPES.KeySecrets, TYPES.Routes, TYPES.IdempotencyStore, TYPES.Logger, TYPES.Metrics, TYPES.PortalSessions],
       )
       .inSingletonScope()

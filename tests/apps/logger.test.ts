@@ -3,6 +3,7 @@ import * as assert from 'uvu/assert'
 import type { JobLogEntry } from '../../adapters/scheduler/scheduler.js'
 import { readEnvConfig } from '../../apps/platform/config.js'
 import { logJobEnd, throttledProgressLog } from '../../apps/platform/jobs.js'
+import { requestLineLogger } from '../../apps/platform/logger.js'
 import { capturedLogger } from '../support/log-lines.js'
 
 const test = suite('apps logger: pino JSON lines')
@@ -35,6 +36,21 @@ test('secrets are redacted wherever a field by their name is logged', () => {
   const [line] = lines
   for (const secret of ['tbk_top', 'hunter2', 'whsec_x', 'p4ss']) assert.not.ok(line.includes(secret), line)
   assert.equal(JSON.parse(line).headers, { authorization: '[redacted]' })
+})
+
+test('request lines: the same JSON line at the same level, through a logger that skips the redaction net; others keep it', () => {
+  const { logger, entries } = capturedLogger('info')
+  const requests = requestLineLogger(logger)
+  assert.is.not(requests, logger)
+  requests.info({ requestId: 'r-1', method: 'GET', path: '/backend/api/v1/customers/7', status: 200 }, 'request')
+  requests.debug({}, 'below the level')
+  logger.info({ password: 'p4ss' }, 'oops')
+  const [line, other] = entries()
+  assert.equal([line.level, line.msg, line.requestId, line.path, line.status, line.pid], ['info', 'request', 'r-1', '/backend/api/v1/customers/7', 200, process.pid])
+  assert.match(line.time, /^\d{4}-\d{2}-\d{2}T/)
+  assert.is(other.password, '[redacted]')
+  const own = { info() {}, debug() {}, warn() {}, error() {} }
+  assert.is(requestLineLogger(own), own, "an application's own logger is used as it is")
 })
 
 test('job end lines: a failure at error with its stack, work done at info, nothing found or skipped at debug', () => {
