@@ -8,12 +8,21 @@
 // suite's time on a 2-core machine. Each file's output is printed whole when it ends, and the slowest
 // files are listed before the summary so that the suite's time stays visible.
 import { fork } from 'node:child_process'
+import { rmSync } from 'node:fs'
 import { availableParallelism } from 'node:os'
 import { parse } from 'uvu/parse'
+import { buildForChildren } from './test-build.mjs'
 
 const MARKER = '\u0000uvu-file-done'
 const [dir = 'tests', pattern = '\\.test\\.ts$'] = process.argv.slice(2)
 const { suites } = await parse(dir, pattern)
+// Child processes run the tree built once here (tests/support/child-entry.ts), not tsx again each.
+const buildDir = `.tmp/test-build-${process.pid}`
+const built = await buildForChildren(buildDir).then(
+  () => true,
+  (error) => (console.log(`The build for child processes failed; they run under tsx: ${error.message}`), false),
+)
+const env = built ? { ...process.env, TEST_BUILD_DIR: buildDir } : process.env
 const jobs = Math.max(1, Math.min(Number(process.env.TEST_JOBS) || Math.min(2, availableParallelism()), suites.length))
 
 // Longest first keeps the two processes finishing together: the suites that start real processes,
@@ -47,7 +56,7 @@ function account(name, output, ms) {
 
 function worker() {
   return new Promise((resolve) => {
-    const child = fork('scripts/test-worker.mjs', [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'pipe', 'inherit', 'ipc'] })
+    const child = fork('scripts/test-worker.mjs', [], { env, execArgv: ['--import', 'tsx'], stdio: ['ignore', 'pipe', 'inherit', 'ipc'] })
     let current = null
     let started = 0
     let buffer = ''
@@ -78,6 +87,7 @@ function worker() {
 }
 
 await Promise.all(Array.from({ length: jobs }, worker))
+rmSync(buildDir, { recursive: true, force: true })
 
 const slowest = durations.sort((a, b) => b.ms - a.ms).slice(0, 10)
 console.log(`\nSlowest files (${jobs} processes):\n${slowest.map((d) => `  ${(d.ms / 1000).toFixed(1).padStart(6)} s  ${d.name}`).join('\n')}`)

@@ -5,6 +5,7 @@ import { join } from 'node:path'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { startServer } from '../support/server-process.js'
+import { childEntry } from '../support/child-entry.js'
 
 const test = suite<{ dir: string }>('apps: server process, API key CLI, worker')
 test.before((ctx) => {
@@ -61,7 +62,7 @@ test('usage files over a real socket: read as they arrive; a bad row answers 400
 test('the API key CLI: create prints the key alone; list; revoke is immediate', async ({ dir }) => {
   const env = { ...process.env, DATABASE_URL: `sqlite:${join(dir, 'cli.sqlite')}` }
   // The source, so the test needs no build; tests/apps/production-install.test.ts runs `npm run apikey`.
-  const run = (...args: string[]) => spawnSync(process.execPath, ['--import', 'tsx', 'apps/cli/apikey.ts', ...args], { env, encoding: 'utf8' })
+  const run = (...args: string[]) => spawnSync(process.execPath, [...childEntry('apps/cli/apikey.ts'), ...args], { env, encoding: 'utf8' })
   const created = run('create', '--name', 'ops', '--expert-level', '3', '--permission', 'dataProtectionDownload')
   assert.is(created.status, 0, created.stderr)
   assert.match(created.stdout, /^tbk_[\w-]{32}\n$/)
@@ -85,7 +86,7 @@ test('a bad presets file stops the server with a clear message', async ({ dir })
 })
 
 test('the worker starts and stops on SIGTERM', async ({ dir }) => {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/worker/main.ts'], {
+  const child = spawn(process.execPath, [...childEntry('apps/worker/main.ts')], {
     env: { ...process.env, DATABASE_URL: `sqlite:${join(dir, 'w.sqlite')}` },
     stdio: ['ignore', 'pipe', 'pipe'],
   })

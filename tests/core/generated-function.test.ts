@@ -3,6 +3,7 @@ import { promisify } from 'node:util'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { generatedFunction } from '../../core/codegen/generated-function.js'
+import { childEntry } from '../support/child-entry.js'
 
 const run = promisify(execFile)
 const test = suite('core/codegen: generated functions and their fallbacks')
@@ -31,7 +32,7 @@ test('a fault in generated source is thrown, not hidden behind the fallback', ()
 
 test('under --disallow-code-generation-from-strings every generator falls back and answers the same', async () => {
   const answers = async (flags: string[]) => {
-    const { stdout } = await run(process.execPath, [...flags, '--import', 'tsx', 'tests/support/codegen-child.ts'], { timeout: 60_000 })
+    const { stdout } = await run(process.execPath, [...flags, ...childEntry('tests/support/codegen-child.ts')], { timeout: 60_000 })
     return JSON.parse(stdout.split('\n').find((l) => l.startsWith('ANSWERS '))!.slice('ANSWERS '.length)) as Record<string, unknown>
   }
   const [generated, fallback] = await Promise.all([answers([]), answers(['--disallow-code-generation-from-strings'])])

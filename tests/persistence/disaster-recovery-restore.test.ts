@@ -13,6 +13,7 @@ import { generateArchive } from '../../core/disaster-recovery/archive-jobs.js'
 import { readArchive, readTable, seedAwkwardRows } from '../support/archives.js'
 import { openHarness, type Harness } from '../support/harness.js'
 import { activeTargets, openTarget } from '../support/targets.js'
+import { childEntry } from '../support/child-entry.js'
 
 const PASSWORD = 'correct horse, "battery" staple'
 
@@ -110,7 +111,7 @@ cli('restores an archive into the empty database at DATABASE_URL; the password c
     const archive = join(dir, item.filename as string)
     const run = (env: Record<string, string>) =>
       new Promise<{ code: number; out: string; err: string }>((resolve) => {
-        const child = spawn(process.execPath, ['--import', 'tsx', 'apps/cli/restore.ts', '--archive', archive, '--password-env', 'DR_TEST_PASSWORD'], {
+        const child = spawn(process.execPath, [...childEntry('apps/cli/restore.ts'), '--archive', archive, '--password-env', 'DR_TEST_PASSWORD'], {
           env: { ...process.env, ...env },
         })
         let out = ''

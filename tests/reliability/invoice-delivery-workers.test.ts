@@ -7,6 +7,7 @@ import * as assert from 'uvu/assert'
 import { openHarness, type Harness } from '../support/harness.js'
 import { startSmtpSink } from '../support/smtp-sink.js'
 import { activeTargets } from '../support/targets.js'
+import { childEntry } from '../support/child-entry.js'
 
 /**
  * Two worker processes (`apps/worker/main.ts`, as `npm run worker` runs it) send one run's
@@ -21,7 +22,7 @@ function childUrl(h: Harness): string {
 }
 
 function startWorker(h: Harness, smtpUrl: string, drDir: string): { process: ChildProcess; exited: Promise<number | null>; log: () => string } {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/worker/main.ts'], {
+  const child = spawn(process.execPath, [...childEntry('apps/worker/main.ts')], {
     env: {
       ...process.env,
       DATABASE_URL: childUrl(h),

@@ -7,6 +7,7 @@ import * as assert from 'uvu/assert'
 import { seedCrashCustomers } from '../support/crash-seed.js'
 import { openHarness, type Harness } from '../support/harness.js'
 import { activeTargets } from '../support/targets.js'
+import { childEntry } from '../support/child-entry.js'
 
 /**
  * Several workers bill one run (Postgres): real worker processes (`apps/worker/main.ts`, as
@@ -64,7 +65,7 @@ interface Worker {
 }
 
 function startWorker(h: Harness, drDir: string): Worker {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/worker/main.ts'], {
+  const child = spawn(process.execPath, [...childEntry('apps/worker/main.ts')], {
     env: {
       ...process.env,
       DATABASE_URL: childUrl(h),

@@ -4,12 +4,13 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
+import { childEntry } from '../support/child-entry.js'
 
 const test = suite('crashes: restarting the server during load')
 
 /** The server on a port of the system's choosing (PORT=0): `ready` is the base URL it reports. */
 function start(databaseUrl: string) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/main.ts'], {
+  const child = spawn(process.execPath, [...childEntry('apps/server/main.ts')], {
     env: { ...process.env, DATABASE_URL: databaseUrl, PORT: '0', BILLING_SCHEDULER: 'off', BILLING_RATE_LIMIT: '0' },
     stdio: ['ignore', 'pipe', 'pipe'],
   })

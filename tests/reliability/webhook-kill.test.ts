@@ -8,6 +8,7 @@ import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { openHarness, type Harness } from '../support/harness.js'
 import { activeTargets, type TargetName } from '../support/targets.js'
+import { childEntry } from '../support/child-entry.js'
 
 /**
  * Contract 12, "at least once, in event order per webhook", with real processes: the worker
@@ -56,7 +57,7 @@ function childUrl(h: Harness): string {
 }
 
 function startWorker(h: Harness, drDir: string): { process: ChildProcess; exited: Promise<number | null> } {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/worker/main.ts'], {
+  const child = spawn(process.execPath, [...childEntry('apps/worker/main.ts')], {
     env: { ...process.env, DATABASE_URL: childUrl(h), BILLING_LEASE_MS: String(LEASE_MS), BILLING_DR_DIR: drDir, LOG_LEVEL: 'warn', BILLING_WEBHOOK_ALLOW_PRIVATE: 'true' },
     stdio: ['ignore', 'ignore', 'pipe'],
   })

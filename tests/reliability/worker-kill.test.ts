@@ -4,6 +4,7 @@ import * as assert from 'uvu/assert'
 import { seedCrashCustomers } from '../support/crash-seed.js'
 import { openHarness, type Harness } from '../support/harness.js'
 import { activeTargets, type TargetName } from '../support/targets.js'
+import { childEntry } from '../support/child-entry.js'
 
 const KILLS = 20
 const CUSTOMERS = 120
@@ -27,7 +28,7 @@ async function outcome(h: Harness) {
 }
 
 function child(h: Harness) {
-  return spawn(process.execPath, ['--import', 'tsx', 'tests/support/billing-child.ts'], {
+  return spawn(process.execPath, [...childEntry('tests/support/billing-child.ts')], {
     env: { ...process.env, DATABASE_URL: h.target.databaseUrl, TEST_SCHEMA: h.target.schema ?? '', BILLING_LEASE_MS: '800', BILLING_BATCH_SIZE: '1' },
     stdio: ['ignore', 'pipe', 'pipe'],
   })

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import type { Target } from './targets.js'
+import { childEntry } from './child-entry.js'
 
 /** DATABASE_URL for a child process: the Postgres schema rides in the URL's search_path. */
 export function childDatabaseUrl(target: Target): string {
@@ -20,7 +21,7 @@ export interface PlatformProcess {
  * `env` over the test's environment.
  */
 export function startWorkerProcess(target: Target, env: Record<string, string>): PlatformProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/worker/main.ts'], {
+  const child = spawn(process.execPath, [...childEntry('apps/worker/main.ts')], {
     env: { ...process.env, DATABASE_URL: childDatabaseUrl(target), LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'ignore', 'pipe'],
   })

@@ -1,8 +1,9 @@
 import { spawn } from 'node:child_process'
+import { childEntry } from './child-entry.js'
 
 /** `apps/server/main.ts` as a child process on a free port; `ready` is its base URL. */
 export function startServer(env: Record<string, string>) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/main.ts'], {
+  const child = spawn(process.execPath, [...childEntry('apps/server/main.ts')], {
     env: { ...process.env, HOST: '127.0.0.1', PORT: '0', BILLING_SCHEDULER: 'off', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
