@@ -9,7 +9,7 @@ export const BASE_PATH = '/backend/api/v1'
 export type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE'
 
 /** Extra access a route needs beyond a valid key (contract 3). */
-export type Access = 'expertLevel5' | 'dataProtectionDownload'
+export type Access = 'expertLevel5' | 'expertLevel3' | 'dataProtectionDownload'
 
 export interface RequestContext {
   readonly platform: PlatformContext

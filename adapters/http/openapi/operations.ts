@@ -30,6 +30,7 @@ export function pathsOf(routes: readonly Route[], source: OperationSource): Reco
 
 const access = {
   expertLevel5: 'Needs a key with expert level 5 (Full); otherwise 403101.',
+  expertLevel3: 'Needs a key with expert level 3 (Standard) or above; otherwise 403103.',
   dataProtectionDownload: 'Needs a key with the dataProtectionDownload permission; otherwise 403102.',
 } as const
 
