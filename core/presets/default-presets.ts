@@ -1,4 +1,4 @@
-import { billTypes, deliveryChannels, invoiceDeliveryStatuses } from './delivery-lists.js'
+import { billTypes, deliveryChannels, deliveryPurposes, invoiceDeliveryStatuses } from './delivery-lists.js'
 import {
   baseTypes,
   billingCycles,
@@ -72,6 +72,8 @@ export const defaultLists: Record<string, readonly string[]> = {
     'Price Increase',
     'Service Issue',
     'Payment Received',
+    'Dunning',
+    'Dunning cleared',
     'Billing Dispute',
     'Other',
   ],
@@ -100,6 +102,7 @@ export const defaultLists: Record<string, readonly string[]> = {
   billTypes,
   deliveryChannels,
   invoiceDeliveryStatuses,
+  deliveryPurposes,
   invoiceMessages: Object.keys(defaultInvoiceMessages),
   usageReportProfiles: ['None', 'Summary', 'Itemised', 'Itemised + Summary'],
   autoTopupProfiles: ['None', 'Top up when below £10', 'Top up when below £50'],

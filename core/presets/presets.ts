@@ -158,7 +158,9 @@ export function mergePresets(content: unknown, base: Presets = defaultPresets): 
   }
   // A map's names are names of its list (contract 10): a customer may choose any of them.
   lists.invoiceMessages = unique([...(lists.invoiceMessages ?? []), ...Object.keys(presets.invoiceMessages)])
-  lists.dunningProfiles = unique([...(lists.dunningProfiles ?? []), ...Object.keys(presets.dunningProfiles)])
+  // A dunning profile without an entry would do nothing silently: the list is the map's names unless a file lists more.
+  const listsProfiles = file.lists?.dunningProfiles ?? file.extend?.dunningProfiles
+  lists.dunningProfiles = unique([...(listsProfiles ? lists.dunningProfiles : []), ...Object.keys(presets.dunningProfiles)])
   lists.portalCustomerProfiles = unique([...(lists.portalCustomerProfiles ?? []), ...Object.keys(presets.portalProfiles)])
   for (const [name, known] of Object.entries(engineLists)) {
     const unknown = presets.lists[name]?.find((value) => !known.includes(value))
