@@ -2,11 +2,9 @@ import { markOverdue } from '../billing/settle-accounts.js'
 import type { DateOnly } from '../dates/date-only.js'
 import type { Customer, Invoice } from '../fields/entity.js'
 import { toWireJson } from '../fields/wire-json.js'
-import { recordChanges } from '../history/record-change.js'
-import { toParsedAction } from '../lifecycle/action-params.js'
-import { applyLifecycleAction } from '../lifecycle/run-action.js'
+import { systemCustomerAction } from '../lifecycle/system-action.js'
 import type { PlatformContext } from '../platform.js'
-import type { DunningProfile } from '../presets/collections.js'
+import { profileOf } from '../presets/collections.js'
 import type { Store } from '../ports/store.js'
 import { dueSteps, takenSteps, type TakenStep } from './dunning-plan.js'
 
@@ -15,12 +13,6 @@ export const DUNNING_REASON = 'Dunning'
 export const DUNNING_CLEARED_REASON = 'Dunning cleared'
 
 const PAGE = 200
-
-/** The profile a customer follows: its own, else the presets' default (also for a name no longer configured). */
-export function profileOf(ctx: Pick<PlatformContext, 'presets'>, customer: Pick<Customer, 'dunningProfile'>): DunningProfile {
-  const { dunningProfiles, defaultDunningProfile } = ctx.presets
-  return (customer.dunningProfile && dunningProfiles[customer.dunningProfile]) || dunningProfiles[defaultDunningProfile]
-}
 
 /**
  * The daily `dunning` job (contract 15.2). Invoices are first made `Overdue` where their date
@@ -55,7 +47,7 @@ export async function runDunning(ctx: PlatformContext, signal?: AbortSignal): Pr
 async function dunCustomer(ctx: PlatformContext, store: Store, customerID: string, today: DateOnly): Promise<number> {
   const customer = await store.repository('customers').getForUpdate(customerID)
   if (!customer) return 0
-  const profile = profileOf(ctx, customer)
+  const profile = profileOf(ctx.presets, customer)
   // Read again under the lock: what another worker recorded meanwhile is seen here.
   const overdue = await store.repository('invoices').list({
     where: [
@@ -110,7 +102,7 @@ async function takeStep(ctx: PlatformContext, store: Store, customerID: string, 
   if (step.action === 'suspend') {
     const before = (await store.repository('customers').get(customerID))!
     if (before.isSuspended || before.isDropped) return
-    await lifecycle(ctx, store, before, 'suspend', DUNNING_REASON)
+    await systemCustomerAction(ctx, store, before, 'suspend', DUNNING_REASON)
     return
   }
   // bar: barring is the network's; the event carries the customer and its active numbers.
@@ -125,15 +117,6 @@ async function takeStep(ctx: PlatformContext, store: Store, customerID: string, 
   const customer = (await store.repository('customers').get(customerID))!
   const data = `{"reason":"dunning","invoiceID":${JSON.stringify(invoice.id)},"customer":${toWireJson(customers, customer)},"numbers":[${numbers.map((n) => toWireJson(ctx.resources.get('numbers')!, n)).join(',')}]}`
   await store.changes.append([], [{ type: 'customer.bar_requested', data, createdStamp: now }])
-}
-
-/** The customer action `suspend` or `unsuspend`, as a person's would be: cascade, history and event. */
-async function lifecycle(ctx: PlatformContext, store: Store, before: Customer, action: 'suspend' | 'unsuspend', statusReason: string): Promise<void> {
-  const status = action === 'suspend' ? 'Suspended' : 'Active'
-  const parsed = toParsedAction('customers', action, { status, statusReason }, ctx.clock)
-  await applyLifecycleAction(store, before.id, parsed)
-  const after = (await store.repository('customers').get(before.id))!
-  await recordChanges(store, ctx.clock, [{ resource: ctx.resources.get('customers')!, action, before, after }])
 }
 
 /**
@@ -168,7 +151,7 @@ async function liftClearedSuspensions(ctx: PlatformContext, signal?: AbortSignal
           storedOnly: true,
         })
         if (owed.length) return 0
-        await lifecycle(ctx, store, customer, 'unsuspend', DUNNING_CLEARED_REASON)
+        await systemCustomerAction(ctx, store, customer, 'unsuspend', DUNNING_CLEARED_REASON)
         return 1
       })
     }

@@ -84,3 +84,8 @@ export function mergeCollections(file: CollectionsFile, base: CollectionPresets)
   }
   return { creditNoteNumberFormat: file.creditNoteNumberFormat ?? base.creditNoteNumberFormat, dunningProfiles, defaultDunningProfile }
 }
+
+/** The profile a customer follows: its own, else the presets' default (also for a name no longer configured). */
+export function profileOf(presets: Pick<CollectionPresets, 'dunningProfiles' | 'defaultDunningProfile'>, customer: { readonly dunningProfile: string | null }): DunningProfile {
+  return (customer.dunningProfile && presets.dunningProfiles[customer.dunningProfile]) || presets.dunningProfiles[presets.defaultDunningProfile]
+}

@@ -74,6 +74,7 @@ export const defaultLists: Record<string, readonly string[]> = {
     'Payment Received',
     'Dunning',
     'Dunning cleared',
+    'Credit Limit',
     'Billing Dispute',
     'Other',
   ],
