@@ -69,7 +69,7 @@ export function spreadProRata(lines: readonly CreditableLine[], amount: Money): 
   return shares.map((s) => (s * PENNY) as Money)
 }
 
-const invalid = (field: string, message: string, hint: string) => new BillingError('invalid_field', message, hint)
+const invalid = (message: string, hint: string) => new BillingError('invalid_field', message, hint)
 const shown = (m: Money) => formatMoney(round(m, 2))
 
 /**
@@ -83,27 +83,27 @@ export function creditLinesOf(lines: readonly CreditableLine[], request: CreditR
   if (request.kind === 'amount') {
     const creditable = lines.filter((l) => leftOf(l) > 0n)
     const left = sum(creditable.map(leftOf))
-    if (request.amount <= 0n) throw invalid('amount', 'Field "amount" of credit note must be above zero', 'Give the net amount to credit, above zero.')
+    if (request.amount <= 0n) throw invalid('Field "amount" of credit note must be above zero', 'Give the net amount to credit, above zero.')
     if (request.amount > left) {
-      throw invalid('amount', `Field "amount" of credit note is ${shown(request.amount)}, more than the ${shown(left)} left to credit on the invoice`, `Give at most ${shown(left)}.`)
+      throw invalid(`Field "amount" of credit note is ${shown(request.amount)}, more than the ${shown(left)} left to credit on the invoice`, `Give at most ${shown(left)}.`)
     }
     const shares = spreadProRata(creditable, request.amount)
     return creditable.flatMap((line, i) => (shares[i] > 0n ? [out(line, shares[i])] : []))
   }
-  if (request.lines.length === 0) throw invalid('lines', 'Field "lines" of credit note is empty', 'List at least one line: {"transactionID": "...", "amount": "..."}.')
+  if (request.lines.length === 0) throw invalid('Field "lines" of credit note is empty', 'List at least one line: {"transactionID": "...", "amount": "..."}.')
   const byId = new Map(lines.map((l) => [l.id, l]))
   const seen = new Set<string>()
   return request.lines.map((wanted, i) => {
     const name = `lines[${i}]`
     const line = byId.get(wanted.transactionID)
-    if (!line) throw invalid(`${name}.transactionID`, `Field "${name}.transactionID" (${wanted.transactionID}) is not a line of this invoice`, "Give the ID of one of the invoice's transactions (its transactionIDs).")
-    if (seen.has(line.id)) throw invalid(`${name}.transactionID`, `Field "${name}.transactionID" (${line.id}) is given twice`, 'Credit each line once per credit note.')
+    if (!line) throw invalid(`Field "${name}.transactionID" (${wanted.transactionID}) is not a line of this invoice`, "Give the ID of one of the invoice's transactions (its transactionIDs).")
+    if (seen.has(line.id)) throw invalid(`Field "${name}.transactionID" (${line.id}) is given twice`, 'Credit each line once per credit note.')
     seen.add(line.id)
     const left = leftOf(line)
     const net = wanted.amount ?? left
-    if (wanted.amount !== null && wanted.amount <= 0n) throw invalid(`${name}.amount`, `Field "${name}.amount" must be above zero`, 'Give the net amount to credit of this line, or leave it out to credit all that is left.')
-    if (left <= 0n) throw invalid(`${name}.transactionID`, `Field "${name}.transactionID": line ${line.id} has nothing left to credit`, 'Earlier credit notes have credited all of it.')
-    if (net > left) throw invalid(`${name}.amount`, `Field "${name}.amount" is ${shown(net)}, more than the ${shown(left)} left to credit on line ${line.id}`, `Give at most ${shown(left)}.`)
+    if (wanted.amount !== null && wanted.amount <= 0n) throw invalid(`Field "${name}.amount" must be above zero`, 'Give the net amount to credit of this line, or leave it out to credit all that is left.')
+    if (left <= 0n) throw invalid(`Field "${name}.transactionID": line ${line.id} has nothing left to credit`, 'Earlier credit notes have credited all of it.')
+    if (net > left) throw invalid(`Field "${name}.amount" is ${shown(net)}, more than the ${shown(left)} left to credit on line ${line.id}`, `Give at most ${shown(left)}.`)
     return out(line, net)
   })
 }

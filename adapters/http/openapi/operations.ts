@@ -136,6 +136,7 @@ function headerParameters(route: Route): Parameter[] {
 
 function requestBody(route: Route, resource: Resource | undefined, presets: Presets): JsonSchema | undefined {
   const json = (schema: JsonSchema, required: boolean) => ({ required, content: { 'application/json': { schema } } })
+  if (route.doc.body) return json(route.doc.body, true)
   switch (route.doc.kind) {
     case 'create':
       return json(resource ? schemaRef(resource, 'create') : { type: 'object' }, true)

@@ -14,6 +14,28 @@ import type { Route } from '../route.js'
 import { negotiateInvoiceFormat } from './invoice-routes.js'
 import { assertNoQuery, listRoute } from './resource-routes.js'
 
+const money = { oneOf: [{ type: 'number' }, { type: 'string', pattern: '^-?\\d+(\\.\\d{1,4})?$' }], description: 'an amount: a JSON number or a decimal string, at most 4 decimals' }
+const creditNoteBody = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['reason'],
+  properties: {
+    reason: { type: 'string', minLength: 1, maxLength: 1000 },
+    lines: {
+      type: 'array',
+      minItems: 1,
+      items: { type: 'object', additionalProperties: false, required: ['transactionID'], properties: { transactionID: { type: 'string' }, amount: { ...money, description: 'net to credit of the line; left out: all that is left of it' } } },
+    },
+    amount: { ...money, description: 'net to credit, spread over the lines pro rata (give lines or amount, not both)' },
+  },
+}
+const refundBody = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['amount'],
+  properties: { amount: { ...money, description: 'at most the credit held' }, date: { type: 'string', format: 'date' }, reference: { type: 'string', maxLength: 200 } },
+}
+
 /** Credit notes and refunds (contract 15.3): every route needs expert level 3. */
 export function creditNoteRoutes(creditNotes: Resource, invoices: Resource, customers: Resource, transactions: Resource): Route[] {
   const routes: Route[] = [
@@ -68,6 +90,7 @@ export function creditNoteRoutes(creditNotes: Resource, invoices: Resource, cust
         summary: 'Issue a credit note: {"reason", "lines": [{"transactionID", "amount"?}]} or {"reason", "amount"} spread pro rata by net',
         resource: 'creditNotes',
         kind: 'create',
+        body: creditNoteBody,
         errors: [400502],
       },
       async handler(event, ctx) {
@@ -80,7 +103,7 @@ export function creditNoteRoutes(creditNotes: Resource, invoices: Resource, cust
     {
       method: 'POST',
       path: '/customers/:id/refunds',
-      doc: { summary: 'Pay held credit back: {"amount", "date"?, "reference"?} makes a Refund transaction; never more than the credit held', resource: 'transactions', kind: 'create' },
+      doc: { summary: 'Pay held credit back: {"amount", "date"?, "reference"?} makes a Refund transaction; never more than the credit held', resource: 'transactions', kind: 'create', body: refundBody },
       async handler(event, ctx) {
         assertNoQuery(event)
         await getItem(ctx.platform, customers, ctx.params.id)
