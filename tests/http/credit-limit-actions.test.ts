@@ -65,6 +65,27 @@ for (const target of activeTargets()) {
     assert.equal((await events(h, 'number.bar_requested')).filter((e) => e.data.number.customerID === barring).length, 4)
   })
 
+  test('after a billing run: the balance passing creditLimit suspends a Suspending customer once; an Alert customer only alerts', async ({ h }) => {
+    h.clock.set('2026-02-20T09:00:00Z')
+    const suspending = await newCustomer(h, { creditLimit: 50, dunningProfile: 'Suspending' })
+    const alertOnly = await newCustomer(h, { creditLimit: 50 })
+    for (const c of [suspending, alertOnly]) {
+      assert.is((await h.request('POST', `/customers/${c}/transactions`, { transactionType: 'Installation', amount: '40.00', transactionDate: '2026-02-10' })).status, 201)
+    }
+    assert.is((await h.request('GET', `/customers/${suspending}`)).body.isSuspended, false, 'within the limit')
+    // The run adds no charge of its own here; a recurring charge would: a feature of 30.00 a month takes the balance to 70.00.
+    for (const c of [suspending, alertOnly]) {
+      assert.is((await h.request('POST', `/customers/${c}/features`, { startDate: '2026-02-01', serviceCharge: '30.00', serviceChargeInterval: 'Calendar Monthly' })).status, 201)
+    }
+    await bill(h, '2026-02-28')
+    const s = (await h.request('GET', `/customers/${suspending}`)).body
+    assert.equal([s.creditAlerts, s.isSuspended, s.statusReason], [['creditLimit'], true, 'Credit Limit'])
+    const a = (await h.request('GET', `/customers/${alertOnly}`)).body
+    assert.equal([a.creditAlerts, a.isSuspended], [['creditLimit'], false])
+    await bill(h, '2026-03-31')
+    assert.is((await events(h, 'customer.suspended')).filter((e) => e.data.id === suspending).length, 1, 'still over: no second suspension')
+  })
+
   test('onCreditLimit is checked in the presets file', () => {
     assert.throws(() => mergePresets({ dunningProfiles: { X: { steps: [], onCreditLimit: 'cut off' } } }), /onCreditLimit/)
     assert.throws(() => mergePresets({ dunningProfiles: { X: { steps: [{ afterDays: 3, action: 'shout' }] } } }), /action/)
