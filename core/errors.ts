@@ -14,6 +14,7 @@ export const errorCodes = [
   'invalid_parameter',
   'unauthenticated',
   'expert_level_required',
+  'expert_level_3_required', // credit notes, refunds (contract 3, 15.3)
   'data_protection_required',
   'not_found',
   'dr_file_not_found',

@@ -19,7 +19,7 @@ export function renderInvoiceHtml(doc: InvoiceDocument): string {
     '<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">',
     `<title>${esc(doc.title)}</title><style>${css(layout)}</style></head>`,
     `<body data-style="${esc(doc.style)}"><main class="sheet">`,
-    `<header class="letterhead ${layout.letterhead}"><h1>Invoice</h1>`,
+    `<header class="letterhead ${layout.letterhead}"><h1>${esc(doc.heading)}</h1>`,
     doc.notices.length ? `<p class="notices">${esc(doc.notices.join(' · '))}</p>` : '',
     '</header>',
     sellerHtml(doc.seller),

@@ -81,12 +81,12 @@ function drawHeader(sheet: PdfSheet, doc: InvoiceDocument): void {
     // Ends above the seller block (contract 14.1).
     sheet.box(0, 0, PAGE.width, 64, layout.accent)
     sheet.use('bold', 22, '#ffffff')
-    sheet.cell('INVOICE', m, half, 'left', 22)
+    sheet.cell(doc.heading.toUpperCase(), m, half, 'left', 22)
     sheet.use('regular', 10, '#ffffff')
     sheet.cell(doc.notices.join(' · '), m + half, half, 'right', 30)
   } else {
     sheet.use('bold', 22, layout.accent)
-    sheet.cell('INVOICE', m, half, 'left', 34)
+    sheet.cell(doc.heading.toUpperCase(), m, half, 'left', 34)
     sheet.use('bold', 10, layout.accent)
     sheet.cell(doc.notices.join(' · '), m + half, half, 'right', 42)
     sheet.rule(m, 66, CONTENT_WIDTH, layout.accent, 1.5)

@@ -17,6 +17,7 @@ const table: Record<ErrorCode | HttpErrorCode, [status: number, errorCode: numbe
   invalid_parameter: [400, 400504],
   unauthenticated: [401, 401001],
   expert_level_required: [403, 403101],
+  expert_level_3_required: [403, 403103],
   data_protection_required: [403, 403102],
   route_not_found: [404, 404000],
   not_found: [404, 404001],

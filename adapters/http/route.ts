@@ -9,7 +9,7 @@ export const BASE_PATH = '/backend/api/v1'
 export type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE'
 
 /** Extra access a route needs beyond a valid key (contract 3). */
-export type Access = 'expertLevel5' | 'dataProtectionDownload'
+export type Access = 'expertLevel5' | 'expertLevel3' | 'dataProtectionDownload'
 
 export interface RequestContext {
   readonly platform: PlatformContext
@@ -31,6 +31,8 @@ export interface RouteDoc {
   readonly actions?: readonly ActionDoc[]
   /** Media type of the answer when it is not JSON (the docs page and its assets). */
   readonly contentType?: string
+  /** JSON Schema of the request body when it is not the resource's create or update schema (a credit note's request). */
+  readonly body?: Readonly<Record<string, unknown>>
   /** Media types the route also answers with, chosen by `Accept`, each with what it is. */
   readonly alternatives?: Readonly<Record<string, string>>
 }

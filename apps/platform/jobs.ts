@@ -19,6 +19,7 @@ import { WebhookDispatcher } from '../../core/webhooks/dispatcher.js'
 import { deliverInvoices, type InvoiceSending } from '../../core/delivery/deliver-invoices.js'
 import { sweepPortal } from '../../core/portal/housekeeping.js'
 import type { PortalSessions } from '../../core/ports/portal-sessions.js'
+import { runDunning } from '../../core/dunning/run-dunning.js'
 
 /** A running billing run logs its progress at most this often. */
 export const PROGRESS_LOG_MS = 10_000
@@ -42,6 +43,8 @@ export interface Schedules {
   readonly invoiceDelivery: string
   /** How often idle portal sessions and old failed sign-ins are removed (contract 14.3). */
   readonly portalSweep: string
+  /** The daily dunning steps (contract 15.2). */
+  readonly dunning: string
   /** Customers per billing batch at most. */
   readonly billingBatchSize: number
   /** Features a billing batch aims at (see `RunOptions.batchFeatures`). */
@@ -65,6 +68,7 @@ export function readSchedules(env: NodeJS.ProcessEnv = process.env): Schedules {
     invoiceDelivery: cronPattern(env, 'BILLING_SCHEDULE_INVOICE_DELIVERY', '* * * * *'),
     annualIncreases: cronPattern(env, 'BILLING_SCHEDULE_ANNUAL_INCREASES', '20 0 * * *'),
     portalSweep: cronPattern(env, 'BILLING_SCHEDULE_PORTAL_SWEEP', '*/5 * * * *'),
+    dunning: cronPattern(env, 'BILLING_SCHEDULE_DUNNING', '30 0 * * *'),
     billingBatchSize: Number(env.BILLING_BATCH_SIZE) > 0 ? Number(env.BILLING_BATCH_SIZE) : 500,
     billingBatchFeatures: Number(env.BILLING_BATCH_FEATURES) > 0 ? Number(env.BILLING_BATCH_FEATURES) : 1_000,
     billingPartitionFeatures: Number(env.BILLING_PARTITION_FEATURES) > 0 ? Number(env.BILLING_PARTITION_FEATURES) : PARTITION_FEATURES,
@@ -147,6 +151,15 @@ export function platformJobs(
     // Before the day's billing polls find a run: a run dated on a reference date charges the new price.
     // Increases due today: features' yearly ones, and call tariffs' own prices raised from a date (contract 17.5).
     { name: 'annual-increases', schedule: schedules.annualIncreases, runAtStart: true, run: async (signal) => ({ features: await applyAnnualIncreases(ctx, signal), tariffs: await applyDueIncreases(ctx) }) },
+    // After the overdue job: a step counts days past the overdue date; reminders go out through the invoice outbox.
+    {
+      name: 'dunning',
+      schedule: schedules.dunning,
+      run: async (signal) => {
+        const outcome = await runDunning(ctx, signal)
+        return outcome.steps + outcome.unsuspended > 0 ? outcome : undefined
+      },
+    },
     {
       name: 'purge-customers',
       schedule: schedules.purge,

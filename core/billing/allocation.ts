@@ -13,15 +13,20 @@ export interface AccountInvoice {
   readonly VATAmount?: Money
 }
 
-/** Money that pays invoices: a payment or written-off debt (a transaction), or a credit invoice's credit. */
+/**
+ * Money that pays invoices: a payment, written-off debt or credit note line (a transaction), or a
+ * credit invoice's credit; or, below zero, money paid back out of what is held (a refund).
+ */
 export interface Settlement {
   readonly kind: 'transaction' | 'invoice'
   readonly id: string
   readonly date: DateOnly
-  /** What it pays, above zero. */
+  /** What it pays, above zero; a refund's is below zero (what it takes back). */
   readonly amount: Money
   /** The VAT within `amount` (a credit note's, a credit invoice's); none for money paid in. */
   readonly vat?: Money
+  /** The invoice it pays first (a credit note's, contract 15.3), before the rest of 10.3's order. */
+  readonly invoiceID?: string
 }
 
 /** One piece of a settlement allocated to an invoice. */
@@ -69,9 +74,12 @@ export function statusOf(outstanding: Money, overdueDate: DateOnly | null, today
  * back off an earlier one (only a settlement that is gone or smaller now gives less). What is
  * left of each settlement, in date order (then invoices' credits before transactions, then ID),
  * pays what is outstanding, oldest due date first, then lowest ID; what is left over is held. An
- * invoice with a total of zero or below is paid by itself, and its credit is a settlement. An
- * invoice's paid date is the latest date of what paid it in full. Allocating the result again
- * changes nothing, and an invoice never takes more than its total.
+ * invoice with a total of zero or below is paid by itself, and its credit is a settlement. A
+ * credit note's line pays its own invoice first (contract 15.3). A refund (a settlement below
+ * zero) takes back what is left of earlier settlements, latest first, before anything new is
+ * allocated: it paid out held credit, which no later invoice may then take. An invoice's paid
+ * date is the latest date of what paid it in full. Allocating the result again changes nothing,
+ * and an invoice never takes more than its total.
  */
 export function allocateAccount(invoices: readonly AccountInvoice[], settlements: readonly Settlement[], today: DateOnly, kept: readonly KeptAllocation[] = []): AccountAllocation {
   const credits: Settlement[] = invoices
@@ -101,7 +109,22 @@ export function allocateAccount(invoices: readonly AccountInvoice[], settlements
     const from = left.get(`${k.source.kind}:${k.source.id}`)
     if (invoice && from) allocate(invoice, from, k.amount)
   }
+  const refunds = settlements.filter((s) => s.amount < 0n).sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0) || byIdNumber(a.id, b.id))
+  const pieces = [...left.values()]
+  for (const refund of refunds) {
+    let owed = -refund.amount as Money
+    // What was held when it was paid out: the settlements dated up to it first, latest first; then any.
+    const order = [...pieces.filter((p) => p.source.date <= refund.date).reverse(), ...pieces.filter((p) => p.source.date > refund.date)]
+    for (const from of order) {
+      if (owed <= 0n) break
+      const take = from.amount < owed ? from.amount : owed
+      from.amount = sub(from.amount, take)
+      owed = sub(owed, take)
+    }
+  }
   for (const from of left.values()) {
+    const own = from.source.invoiceID === undefined ? undefined : byId.get(from.source.invoiceID)
+    if (own) allocate(own, from, from.amount)
     for (const invoice of payable) {
       if (from.amount <= 0n) break
       allocate(invoice, from, from.amount)

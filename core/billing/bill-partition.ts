@@ -128,6 +128,8 @@ async function billStep(ctx: PlatformContext, reads: Store, run: BillingRun, cut
   await refreshCreditAlerts(store, touched.filter((id) => limited.has(id) || (billed.has(id) && byNumber?.has(id))), ctx.clock.now(), {
     candidates: true,
     expectedSpendAlertRatio: ctx.presets.expectedSpendAlertRatio,
+    // A profile's onCreditLimit acts after runs and usage imports (contract 15.2).
+    act: ctx,
   })
   const step = { progressCustomerID: done.last, customers: done.customers, invoices: done.invoices, done: done.finished }
   if (!(await store.runPartitions.advance(partition.id, exec.holder, exec.leaseMs, step))) throw new LeaseLost()

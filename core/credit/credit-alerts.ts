@@ -2,6 +2,7 @@ import type { Stamp } from '../dates/stamp.js'
 import { mulRatio, parseMoney, type Money } from '../money/money.js'
 import { creditAlertNames, type CreditAlertName } from '../presets/engine-lists.js'
 import type { Store } from '../ports/store.js'
+import { actOnCreditLimits, type CreditLimitActing, type PassedLimits } from './credit-limit-actions.js'
 
 /** What a customer's credit alerts are measured on (contract 10.6), with its limits (null: none). */
 export interface CreditFigures {
@@ -17,7 +18,7 @@ export interface CreditFigures {
   /** Total of its invoices not sent yet (no `sentDate`; contract 14.2), suppressed ones aside. */
   readonly unsent: Money
   /** Its numbers with a `creditLimit` or an `expectedSpend`, each with its unbilled and its month's call charges. */
-  readonly numbers: readonly { readonly creditLimit: Money | null; readonly unbilledCalls: Money; readonly expectedSpend: Money | null; readonly monthCalls: Money }[]
+  readonly numbers: readonly { readonly id: string; readonly creditLimit: Money | null; readonly unbilledCalls: Money; readonly expectedSpend: Money | null; readonly monthCalls: Money }[]
   readonly expectedSpend: Money | null
   /** Cost of its rated, undeleted calls started in the month measured (billed or not); zero when none is. */
   readonly monthCalls: Money
@@ -82,7 +83,12 @@ export async function refreshCreditAlerts(
   store: Store,
   customerIDs: readonly string[],
   now: Stamp,
-  options: { readonly candidates?: boolean; readonly expectedSpendAlertRatio?: string } = {},
+  options: {
+    readonly candidates?: boolean
+    readonly expectedSpendAlertRatio?: string
+    /** After usage imports and runs: what each customer's profile does when a limit is newly passed (contract 15.2). */
+    readonly act?: CreditLimitActing
+  } = {},
 ): Promise<string[]> {
   // A customer with no limit anywhere and no alert stored keeps none: not measured.
   const ids = options.candidates ? customerIDs : await store.creditControl.withCreditLimits(customerIDs)
@@ -91,17 +97,23 @@ export async function refreshCreditAlerts(
   const figures = await store.creditControl.creditFigures(ids, spend)
   const raised: string[] = []
   const spent: string[] = []
+  const passed: PassedLimits[] = []
   for (const [id, f] of figures) {
     const alerts = creditAlertsOf(f, spend?.ratio ?? null)
     const spendMonth = spend !== null && f.spendAlertMonth !== spend.month && alerts.some((a) => spendAlertNames.includes(a)) ? spend.month : undefined
     if (spendMonth) spent.push(id)
     if (!spendMonth && alerts.length === f.stored.length && alerts.every((a, i) => a === f.stored[i])) continue
     await store.creditControl.setCreditAlerts(id, alerts, spendMonth)
-    if (alerts.some((a) => !f.stored.includes(a) && !spendAlertNames.includes(a))) raised.push(id)
+    const fresh = alerts.filter((a) => !f.stored.includes(a) && !spendAlertNames.includes(a))
+    if (fresh.length) {
+      raised.push(id)
+      passed.push({ customerID: id, alerts: fresh, numbersOver: f.numbers.filter((n) => above(n.unbilledCalls, n.creditLimit)).map((n) => n.id) })
+    }
   }
   // An alert that appears is announced (contract 10.6), with the customer as it now reads.
   await announce(store, raised, 'customer.credit_alert', now)
   await announce(store, spent, 'customer.spend_alert', now)
+  if (options.act && passed.length) await actOnCreditLimits(options.act, store, passed)
   return raised
 }
 

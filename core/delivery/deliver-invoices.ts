@@ -8,6 +8,7 @@ import type { ClaimedDelivery } from '../ports/invoice-outbox.js'
 import type { InvoiceMailer, MailMessage } from '../ports/invoice-mailer.js'
 import { itemisedCallsCsv } from './calls-csv.js'
 import { attachmentsOf, invoiceEmailText } from './invoice-email.js'
+import { dunningEmailText } from './dunning-email.js'
 
 /** A delivery is retried for this long after it was recorded, then `Failed` (contract 14.2). */
 export const RETRY_FOR_MS = 24 * 60 * 60 * 1000
@@ -78,6 +79,7 @@ export async function deliverInvoices(ctx: Ctx, sending: InvoiceSending, options
 /** The delivery's email: the invoice document and calls as its bill type says, from the seller. */
 async function sendEmail(ctx: Ctx, sending: InvoiceSending, delivery: ClaimedDelivery): Promise<{ messageID: string }> {
   if (!delivery.recipient) throw new Error('no recipient address')
+  if (delivery.purpose !== 'invoice') return sendDunningEmail(ctx, sending, delivery, delivery.purpose)
   const sources = await readInvoiceSources(ctx.store, delivery.invoiceID)
   const { seller } = ctx.presets
   const { subject, text } = invoiceEmailText(seller, sources.invoice, sources.customer, delivery.billType)
@@ -96,6 +98,23 @@ async function sendEmail(ctx: Ctx, sending: InvoiceSending, delivery: ClaimedDel
   return sending.mailer.send({ from: seller.email ?? 'billing@example.com', to: delivery.recipient, subject, text, attachments })
 }
 
+/** A reminder or final notice (contract 15.2), listing the customer's invoices overdue when it is sent. */
+async function sendDunningEmail(ctx: Ctx, sending: InvoiceSending, delivery: ClaimedDelivery, kind: 'reminder' | 'finalNotice'): Promise<{ messageID: string }> {
+  const customer = await ctx.store.repository('customers').get(delivery.customerID)
+  if (!customer) throw new Error(`customer ${delivery.customerID} is gone`)
+  const overdue = await ctx.store.repository('invoices').list({
+    where: [
+      { op: 'eq', column: 'customerID', value: customer.id },
+      { op: 'eq', column: 'status', value: 'Overdue' },
+    ],
+    limit: 1000,
+  })
+  // Paid since the step was taken: the notice still names the invoice it was about.
+  const listed = overdue.length ? overdue : [(await ctx.store.repository('invoices').get(delivery.invoiceID))!].filter(Boolean)
+  const { subject, text } = dunningEmailText(ctx.presets.seller, kind, customer, listed)
+  return sending.mailer.send({ from: ctx.presets.seller.email ?? 'billing@example.com', to: delivery.recipient!, subject, text, attachments: [] })
+}
+
 /**
  * Marks a delivery sent with its invoice's first `sentDate`, the `invoice.sent` event and the
  * customer's credit alerts (an invoice sent no longer counts as unsent), in one transaction.
@@ -104,6 +123,8 @@ async function recordSent(ctx: Ctx, delivery: ClaimedDelivery, messageID: string
   const now = ctx.clock.now()
   await ctx.store.transaction(async (s) => {
     if (!(await s.invoiceOutbox.sent(delivery.id, now, messageID))) return
+    // A reminder is not the invoice: the invoice's own sending is what `sentDate` and `invoice.sent` record.
+    if (delivery.purpose !== 'invoice') return
     const first = await s.invoiceOutbox.markInvoiceSent(delivery.invoiceID, ctx.clock.today())
     await s.changes.appendEventsOf('invoice.sent', ctx.resources.get('invoices')!, { id: [delivery.invoiceID] }, now)
     if (first) await refreshCreditAlerts(s, [delivery.customerID], now)

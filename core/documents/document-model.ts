@@ -8,6 +8,8 @@ import type { SellerBlock } from './seller-block.js'
  */
 export interface InvoiceDocument {
   readonly style: BillStyle
+  /** What the document is, as its letterhead names it: "Invoice", or "Credit note" (contract 15.3). */
+  readonly heading: string
   /** "Invoice INV-000042". */
   readonly title: string
   /** Who issues it (contract 14.1), above the bill-to block. */

@@ -40,6 +40,7 @@ export function buildInvoiceDocument(s: InvoiceSources, options: DocumentOptions
   const name = invoice.invoiceMessage
   return {
     style: billStyles.includes(customer.billStyle as BillStyle) ? (customer.billStyle as BillStyle) : 'Standard',
+    heading: 'Invoice',
     title: `Invoice ${invoice.invoiceNumber ?? invoice.id}`,
     seller: sellerBlockOf(options.presets.seller),
     billTo: billToOf(customer),
@@ -53,7 +54,7 @@ export function buildInvoiceDocument(s: InvoiceSources, options: DocumentOptions
 }
 
 /** `billToName`, else the company, else title, first names and last name; then department, address and postcode. */
-function billToOf(c: Customer): string[] {
+export function billToOf(c: Customer): string[] {
   const person = [c.title, c.firstnames, c.lastname].filter(Boolean).join(' ')
   const lines = [c.billToName || c.companyName || person, c.billToDepartment, c.address1, c.address2, c.address3, c.address4, c.address5, c.postcode]
   return lines.filter((l): l is string => !!l && l.trim() !== '')

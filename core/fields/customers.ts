@@ -131,6 +131,7 @@ export const customers = defineResource({
     currency('balance', { readOnly: true, computed: true, extension: true, description: 'sum of amount + VAT of all transactions' }),
     text('accountingID', { readOnly: true, extension: true, description: 'UUID in the external accounting system' }),
     text('directDebitMandate', { readOnly: true, extension: true, description: "the payment provider's mandate reference while a Direct Debit is set up (contract 15.1)" }),
+    preset('dunningProfile', 'dunningProfiles', { extension: true, description: 'what happens when its invoices stay unpaid (contract 15.2); unset: the presets defaultDunningProfile' }),
     currency('overdueAmount', { readOnly: true, computed: true, extension: true, description: 'sum of the outstanding amounts of its overdue invoices' }),
     presets('creditAlerts', 'creditAlertNames', {
       values: creditAlertNames,

@@ -1,7 +1,7 @@
 import { allReadOnly, idField, stampFields } from './common.js'
 import { field, num, ref, stamp, text } from './field.js'
 import { defineResource } from './resource.js'
-import { billTypes, deliveryChannels, invoiceDeliveryStatuses } from '../presets/delivery-lists.js'
+import { billTypes, deliveryChannels, deliveryPurposes, invoiceDeliveryStatuses } from '../presets/delivery-lists.js'
 
 /**
  * One invoice to one recipient on one channel (contract 14.2: `GET /invoices/<id>/deliveries/`),
@@ -26,6 +26,7 @@ export const invoiceDeliveries = defineResource({
     text('messageID', { description: "the SMTP server's message ID (or the .eml file's name)" }),
     text('error', { description: 'why the last attempt failed' }),
     ...stampFields(),
+    field('purpose', 'preset', { list: 'deliveryPurposes', values: deliveryPurposes, description: 'the invoice itself (null or invoice), or a dunning reminder or finalNotice about it (contract 15.2)' }),
   ]),
   filters: [{ name: 'status', filter: { kind: 'oneOf', column: 'status', values: invoiceDeliveryStatuses }, description: 'only deliveries with this status' }],
 })

@@ -35,6 +35,8 @@ export const invoices = defineResource({
     // Contract 14.1-14.2: the gapless number given when it is raised, and when it first reached its customer.
     text('invoiceNumber', { unique: true, description: 'from invoiceNumberFormat, strictly sequential with no gap across every worker' }),
     date('sentDate', { description: 'when its first delivery was sent (null: not sent yet)' }),
+    // Contract 15.2: the dunning steps taken for it, each once, in order.
+    field('dunningSteps', 'json', { description: 'dunning steps taken: [{step, action, date}] (step counts from 1 in its profile)' }),
   ]),
   filters: [
     { name: 'status', filter: { kind: 'oneOf', column: 'status', values: invoiceStatuses }, description: 'only invoices with that status: Unpaid, Paid or Overdue' },

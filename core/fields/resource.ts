@@ -22,6 +22,7 @@ export const resourceNames = [
   'webhookDeliveries',
   'invoiceDeliveries',
   'paymentLinks',
+  'creditNotes',
 ] as const
 export type ResourceName = (typeof resourceNames)[number]
 

@@ -31,6 +31,9 @@ export const transactions = defineResource({
     ref('billingRunID', { readOnly: true, description: 'billing run that wrote or invoiced it' }),
     ...stampFields(),
     text('providerReference', { readOnly: true, unique: true, extension: true, description: "the payment provider's reference of a payment it reported (contract 15.1); unique" }),
+    // A credit note's line (contract 15.3): the note it belongs to and the invoice line it credits.
+    ref('creditNoteID', { readOnly: true, extension: true, description: 'the credit note this Credit Note line belongs to' }),
+    ref('creditedTransactionID', { readOnly: true, extension: true, description: 'the invoice line (transaction) a credit note line credits' }),
     // The billing engine's bookkeeping (core/billing/ledger-row.ts): null on manual transactions.
     field('kind', 'text', { internal: true, readOnly: true }),
     field('series', 'number', { internal: true, readOnly: true }),

@@ -20,6 +20,7 @@ export const historiedCollections = [
   'fixedFeeTariffDetails',
   'transactions',
   'billingRuns',
+  'creditNotes',
 ] as const satisfies readonly ResourceName[]
 
 const historied: ReadonlySet<ResourceName> = new Set(historiedCollections)

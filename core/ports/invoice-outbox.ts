@@ -1,5 +1,5 @@
 import type { Stamp } from '../dates/stamp.js'
-import type { BillType, DeliveryChannel, InvoiceDeliveryStatus } from '../presets/delivery-lists.js'
+import type { BillType, DeliveryChannel, DeliveryPurpose, InvoiceDeliveryStatus } from '../presets/delivery-lists.js'
 
 /** A delivery to record: one recipient on one channel (contract 14.2). */
 export interface NewDelivery {
@@ -10,6 +10,8 @@ export interface NewDelivery {
   readonly recipient: string | null
   readonly billType: BillType
   readonly status: Extract<InvoiceDeliveryStatus, 'Pending' | 'Skipped'>
+  /** A dunning step's reminder or final notice about the invoice (contract 15.2); absent: the invoice itself. */
+  readonly purpose?: DeliveryPurpose
 }
 
 /** A contact that gets a copy of its customer's invoices by email (Copy Email Bill). */
@@ -30,6 +32,7 @@ export interface ClaimedDelivery {
   readonly billType: BillType
   readonly attempts: number
   readonly createdStamp: Stamp
+  readonly purpose: DeliveryPurpose
 }
 
 /**

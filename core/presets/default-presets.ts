@@ -1,4 +1,4 @@
-import { billTypes, deliveryChannels, invoiceDeliveryStatuses } from './delivery-lists.js'
+import { billTypes, deliveryChannels, deliveryPurposes, invoiceDeliveryStatuses } from './delivery-lists.js'
 import {
   baseTypes,
   billingCycles,
@@ -72,6 +72,9 @@ export const defaultLists: Record<string, readonly string[]> = {
     'Price Increase',
     'Service Issue',
     'Payment Received',
+    'Dunning',
+    'Dunning cleared',
+    'Credit Limit',
     'Billing Dispute',
     'Other',
   ],
@@ -85,6 +88,7 @@ export const defaultLists: Record<string, readonly string[]> = {
   saleTypes: ['New Business', 'Upsell', 'Renewal', 'Migration', 'Win-back'],
   loginFlags: ['Call Statistics', 'Invoices', 'Numbers', 'Usage Alerts'],
   enhancedLoginFlags: ['Call Recording', 'Real-time Statistics', 'Wallboard'],
+  dunningProfiles: ['Standard', 'None'],
   portalCustomerProfiles: ['Standard Portal', 'Card Payments Only', 'Direct Debit Only', 'View Only'],
   emptyInvoiceActions,
   lowInvoiceDetects,
@@ -99,6 +103,7 @@ export const defaultLists: Record<string, readonly string[]> = {
   billTypes,
   deliveryChannels,
   invoiceDeliveryStatuses,
+  deliveryPurposes,
   invoiceMessages: Object.keys(defaultInvoiceMessages),
   usageReportProfiles: ['None', 'Summary', 'Itemised', 'Itemised + Summary'],
   autoTopupProfiles: ['None', 'Top up when below £10', 'Top up when below £50'],
@@ -127,6 +132,7 @@ export const defaultLists: Record<string, readonly string[]> = {
     'Payment',
     'Credit Note',
     'Debit Note',
+    'Refund',
     'Equipment Sale',
     'Installation',
     'Minimum Charge',

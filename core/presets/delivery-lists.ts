@@ -12,3 +12,7 @@ export type DeliveryChannel = (typeof deliveryChannels)[number]
 /** A delivery waits (or is retried), went out, gave up after its retries, or is not to be sent. */
 export const invoiceDeliveryStatuses = ['Pending', 'Sent', 'Failed', 'Skipped'] as const
 export type InvoiceDeliveryStatus = (typeof invoiceDeliveryStatuses)[number]
+
+/** What a delivery carries: the invoice itself, or a dunning step's reminder or final notice about it (contract 15.2). */
+export const deliveryPurposes = ['invoice', 'reminder', 'finalNotice'] as const
+export type DeliveryPurpose = (typeof deliveryPurposes)[number]

@@ -59,6 +59,11 @@ const engineEvents = [
   'payment.received',
   'payment.failed',
   'mandate.changed',
+  'credit_note.issued',
+  'refund.created',
+  'dunning.step_taken',
+  'customer.bar_requested',
+  'number.bar_requested',
 ] as const
 
 /** Every event type, for a webhook's `eventTypes` ([] = all). */

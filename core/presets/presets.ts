@@ -5,6 +5,7 @@ import { engineLists } from './engine-lists.js'
 import { mergeProductMaps, productMapsFile, type ProductMaps } from './product-maps.js'
 import { defaultSeller, SellerFile, type Seller } from './seller.js'
 import { DEFAULT_INVOICE_NUMBER_FORMAT, invoiceNumberFormatProblem } from './invoice-number-format.js'
+import { collectionsFile, defaultCollectionPresets, mergeCollections, type CollectionPresets } from './collections.js'
 
 export const paymentLinkTypes = ['cardPayment', 'directDebitSetup'] as const
 /** The kinds of payment link a provider can make. */
@@ -26,7 +27,7 @@ export const portalPages = ['summary', 'invoices', 'calls', 'allowances', 'payme
 export type PortalPage = (typeof portalPages)[number]
 
 /** The platform's configured lists and the settings that go with them. */
-export interface Presets extends ProductMaps, DiscountPlanMaps {
+export interface Presets extends ProductMaps, DiscountPlanMaps, CollectionPresets {
   readonly lists: Readonly<Record<string, readonly string[]>>
   /** VAT percentage of each `vatRates` name, as decimal text ("20"). */
   readonly vatRatePercents: Readonly<Record<string, string>>
@@ -77,6 +78,7 @@ export const defaultPresets: Presets = {
   invoiceMessages: defaultInvoiceMessages,
   seller: defaultSeller,
   invoiceNumberFormat: DEFAULT_INVOICE_NUMBER_FORMAT,
+  ...defaultCollectionPresets,
   ...mergeProductMaps({}, null, { ...defaultLists }),
   ...mergeDiscountPlans({}, null, { ...defaultLists }),
 }
@@ -117,6 +119,7 @@ const PresetsFile = v.strictObject({
   ),
   ...productMapsFile,
   ...discountPlansFile,
+  ...collectionsFile,
 })
 
 /**
@@ -149,11 +152,15 @@ export function mergePresets(content: unknown, base: Presets = defaultPresets): 
     invoiceMessages: file.invoiceMessages ?? base.invoiceMessages,
     seller: file.seller ?? base.seller,
     invoiceNumberFormat: file.invoiceNumberFormat ?? base.invoiceNumberFormat,
+    ...mergeCollections(file, base),
     ...mergeProductMaps(file, base, lists, new Set([...Object.keys(file.lists ?? {}), ...Object.keys(file.extend ?? {})])),
     ...mergeDiscountPlans(file, base, lists, new Set([...Object.keys(file.lists ?? {}), ...Object.keys(file.extend ?? {})])),
   }
   // A map's names are names of its list (contract 10): a customer may choose any of them.
   lists.invoiceMessages = unique([...(lists.invoiceMessages ?? []), ...Object.keys(presets.invoiceMessages)])
+  // A dunning profile without an entry would do nothing silently: the list is the map's names unless a file lists more.
+  const listsProfiles = file.lists?.dunningProfiles ?? file.extend?.dunningProfiles
+  lists.dunningProfiles = unique([...(listsProfiles ? lists.dunningProfiles : []), ...Object.keys(presets.dunningProfiles)])
   lists.portalCustomerProfiles = unique([...(lists.portalCustomerProfiles ?? []), ...Object.keys(presets.portalProfiles)])
   for (const [name, known] of Object.entries(engineLists)) {
     const unknown = presets.lists[name]?.find((value) => !known.includes(value))

@@ -189,7 +189,7 @@ async function importInto(ctx: PlatformContext, store: Store, lines: AsyncIterab
         .insertCalls(calls)
         .then(async (n) => {
           imported += n
-          await refreshCreditAlerts(store, await creditCandidates([...customers], watched), now, { candidates: true, expectedSpendAlertRatio: ratio })
+          await refreshCreditAlerts(store, await creditCandidates([...customers], watched), now, { candidates: true, expectedSpendAlertRatio: ratio, act: ctx })
         })
         .then(undefined, (error: unknown) => void (failure ??= { error })),
     )
@@ -210,7 +210,7 @@ async function importInto(ctx: PlatformContext, store: Store, lines: AsyncIterab
   const reallocate = async () => {
     const months = touched.take()
     // Re-priced calls change unbilled charges: their customers are measured again.
-    await reallocateAllowances(store.rating, shared, months, now, (changed) => refreshCreditAlerts(store, changed, now, { expectedSpendAlertRatio: ratio }))
+    await reallocateAllowances(store.rating, shared, months, now, (changed) => refreshCreditAlerts(store, changed, now, { expectedSpendAlertRatio: ratio, act: ctx }))
   }
   try {
     for await (const batch of lines) {

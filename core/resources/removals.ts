@@ -24,6 +24,7 @@ export const customerDependents: { resource: ResourceName; column: string }[] = 
   { resource: 'services', column: 'customerID' },
   { resource: 'customerContacts', column: 'customerID' },
   { resource: 'paymentLinks', column: 'customerID' },
+  { resource: 'creditNotes', column: 'customerID' },
 ]
 
 /**

@@ -3,12 +3,15 @@ import { BillingError } from '../../../core/errors.js'
 import type { ApiKey } from '../../../core/ports/api-key-repository.js'
 import type { Access } from '../route.js'
 
-/** A route's access beyond a valid key (contract 3): 403101 below expert level 5, 403102 without the permission. */
+/** A route's access beyond a valid key (contract 3): 403101 below expert level 5, 403103 below 3, 403102 without the permission. */
 export function accessLevel(access: Access): Middleware {
   return (event, next) => {
     const key = event.context.key as ApiKey | undefined
     if (access === 'expertLevel5' && (key?.expertLevel ?? 0) < 5) {
       throw new BillingError('expert_level_required', 'This operation needs expert level 5 (Full)', 'Use a key with expert level 5.')
+    }
+    if (access === 'expertLevel3' && (key?.expertLevel ?? 0) < 3) {
+      throw new BillingError('expert_level_3_required', 'This operation needs expert level 3 (Standard) or above', 'Use a key with expert level 3 or above.')
     }
     if (access === 'dataProtectionDownload' && !key?.permissions.includes('dataProtectionDownload')) {
       throw new BillingError(

@@ -27,6 +27,7 @@ export const errorMeanings: Readonly<Record<number, string>> = {
   401001: 'no or malformed Authorization: Bearer header, or an unknown or revoked key',
   403101: 'expert level 5 required',
   403102: 'data-protection download access required',
+  403103: 'expert level 3 required',
   404000: 'no such route',
   404001: 'no such resource (or no such parent in the path)',
   404102: 'disaster recovery file not found or expired',
@@ -51,6 +52,7 @@ export function routeErrorCodes(route: Route): number[] {
   if (!route.public) codes.push(401001, 429001)
   if (route.access === 'expertLevel5') codes.push(403101)
   if (route.access === 'dataProtectionDownload') codes.push(403102)
+  if (route.access === 'expertLevel3') codes.push(403103)
   if (route.path.includes(':')) codes.push(404001)
   if (!route.public && doc.kind !== 'create' && doc.kind !== 'update') codes.push(400103)
   if (route.method === 'POST' || route.method === 'PATCH') codes.push(400100, 413001, 415001)

@@ -30,6 +30,7 @@ export function pathsOf(routes: readonly Route[], source: OperationSource): Reco
 
 const access = {
   expertLevel5: 'Needs a key with expert level 5 (Full); otherwise 403101.',
+  expertLevel3: 'Needs a key with expert level 3 (Standard) or above; otherwise 403103.',
   dataProtectionDownload: 'Needs a key with the dataProtectionDownload permission; otherwise 403102.',
 } as const
 
@@ -135,6 +136,7 @@ function headerParameters(route: Route): Parameter[] {
 
 function requestBody(route: Route, resource: Resource | undefined, presets: Presets): JsonSchema | undefined {
   const json = (schema: JsonSchema, required: boolean) => ({ required, content: { 'application/json': { schema } } })
+  if (route.doc.body) return json(route.doc.body, true)
   switch (route.doc.kind) {
     case 'create':
       return json(resource ? schemaRef(resource, 'create') : { type: 'object' }, true)

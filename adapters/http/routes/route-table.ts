@@ -18,6 +18,7 @@ import { historyRoutes, webhookRoutes } from './history-routes.js'
 import { healthRoute, operationRoutes, type Operations } from './health-routes.js'
 import { lifecycleActionDocs } from './lifecycle-actions.js'
 import { paymentRoutes } from './payment-routes.js'
+import { creditNoteRoutes } from './credit-note-routes.js'
 import { presetRoute } from './preset-routes.js'
 import { expandingPresenter } from './presenters.js'
 import { tariffRoutes } from './tariff-routes.js'
@@ -73,6 +74,7 @@ export function buildRoutes(resources: ReadonlyMap<ResourceName, Resource>, acti
     ...historyRoutes(r('history'), r('events')),
     ...webhookRoutes(r('webhooks'), r('webhookDeliveries')),
     ...paymentRoutes(r('paymentLinks')),
+    ...creditNoteRoutes(r('creditNotes'), r('invoices'), r('customers'), r('transactions')),
   ]
   for (const [name, defs] of Object.entries(actions)) {
     if (defs && Object.keys(defs).length) routes.push(actionRoute(r(name as ResourceName), defs))

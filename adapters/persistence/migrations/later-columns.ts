@@ -23,6 +23,8 @@ export const laterColumns: Readonly<Record<string, Partial<Record<ResourceName, 
   '0026-number-call-vat': { numbers: ['VATRateCalls'] },
   '0027-expected-spend': { customers: ['spendAlertMonth'] },
   '0028-payment-links': { customers: ['directDebitMandate'], transactions: ['providerReference'] },
+  '0030-credit-notes': { transactions: ['creditNoteID', 'creditedTransactionID'] },
+  '0031-dunning': { customers: ['dunningProfile'], invoices: ['dunningSteps'], invoiceDeliveries: ['purpose'] },
 }
 
 /** The columns of a resource that a later migration adds. */

@@ -1,6 +1,6 @@
 import { sql } from 'kysely'
 import type { Stamp } from '../../../core/dates/stamp.js'
-import type { BillType, DeliveryChannel } from '../../../core/presets/delivery-lists.js'
+import type { BillType, DeliveryChannel, DeliveryPurpose } from '../../../core/presets/delivery-lists.js'
 import type { ClaimedDelivery, ContactCopy, InvoiceOutbox, NewDelivery } from '../../../core/ports/invoice-outbox.js'
 import type { DatabaseDialect } from '../dialect/dialect.js'
 import type { Db } from '../schema/tables.js'
@@ -59,13 +59,14 @@ export class KyselyInvoiceOutbox implements InvoiceOutbox {
       0,
       now,
       now,
+      x.purpose ?? 'invoice',
     ])
     await d.bulkInsert(this.db, 'invoice_deliveries', this.columns(), rows)
   }
 
   private columns() {
     const byName = catalogue.invoiceDeliveries.byName
-    return ['invoiceID', 'customerID', 'contactID', 'channel', 'recipient', 'billType', 'status', 'attempts', 'createdStamp', 'updatedStamp'].map((name) => ({
+    return ['invoiceID', 'customerID', 'contactID', 'channel', 'recipient', 'billType', 'status', 'attempts', 'createdStamp', 'updatedStamp', 'purpose'].map((name) => ({
       name,
       type: columnType(byName.get(name)!, this.dialect),
     }))
@@ -93,7 +94,7 @@ export class KyselyInvoiceOutbox implements InvoiceOutbox {
       // Checked again on the rows: another connection's claim committed since the read is not taken twice.
       .where('status', '=', 'Pending')
       .where((eb) => eb.or([eb('nextAttemptStamp', 'is', null), eb('nextAttemptStamp', '<=', now)]))
-      .returning(['id', 'invoiceID', 'customerID', 'channel', 'recipient', 'billType', 'attempts', 'createdStamp'])
+      .returning(['id', 'invoiceID', 'customerID', 'channel', 'recipient', 'billType', 'attempts', 'createdStamp', 'purpose'])
       .execute()
     return rows
       .map((r) => ({
@@ -105,6 +106,8 @@ export class KyselyInvoiceOutbox implements InvoiceOutbox {
         billType: r.billType as BillType,
         attempts: Number(r.attempts),
         createdStamp: r.createdStamp as Stamp,
+        // Rows from before purposes existed are invoices.
+        purpose: (r.purpose ?? 'invoice') as DeliveryPurpose,
       }))
       .sort((a, b) => Number(a.id) - Number(b.id))
   }

@@ -55,18 +55,21 @@ export class KyselyReceivables implements Receivables {
           status: r.status,
         })
       }
+      // A credit note's line pays its own invoice first (contract 15.3): it names it through its note.
       const settlements = await this.db
-        .selectFrom('transactions')
-        .select(['id', 'customerID', 'transactionDate', 'amount', 'VATAmount'])
-        .where('customerID', 'in', ids)
-        .where('settles', '=', 1)
+        .selectFrom('transactions as t')
+        .leftJoin('credit_notes as n', 'n.id', 't.creditNoteID')
+        .select(['t.id', 't.customerID', 't.transactionDate', 't.amount', 't.VATAmount', 'n.invoiceID'])
+        .where('t.customerID', 'in', ids)
+        .where('t.settles', '=', 1)
         .$narrowType<{ transactionDate: NotNull }>()
-        .orderBy('id')
+        .orderBy('t.id')
         .execute()
       for (const r of settlements) {
         const vat = -this.money(r.VATAmount)
         const paid = -this.money(r.amount) + vat
-        out.get(String(r.customerID))!.settlements.push({ kind: 'transaction', id: String(r.id), date: r.transactionDate, amount: paid as Money, vat: vat as Money })
+        const settlement: Settlement = { kind: 'transaction', id: String(r.id), date: r.transactionDate, amount: paid as Money, vat: vat as Money }
+        out.get(String(r.customerID))!.settlements.push(r.invoiceID === null ? settlement : { ...settlement, invoiceID: String(r.invoiceID) })
       }
       // What is allocated stays allocated (contract 17.6): the next allocation starts from it.
       const allocations = await this.db

@@ -1,0 +1,109 @@
+import { BillingError } from '../errors.js'
+import { add, formatMoney, mulRatio, round, sub, sum, ZERO, type Money } from '../money/money.js'
+
+/** One line of an invoice as crediting sees it: its net and VAT, and what credit notes have taken of it. */
+export interface CreditableLine {
+  readonly id: string
+  readonly amount: Money
+  readonly VATAmount: Money
+  readonly VATRate: string | null
+  /** Net credited by earlier credit notes, as a positive amount. */
+  readonly creditedNet: Money
+  /** VAT credited by earlier credit notes, as a positive amount. */
+  readonly creditedVat: Money
+}
+
+/** What a credit note credits: chosen lines (each whole, or an amount of it), or a net amount spread pro rata. */
+export type CreditRequest =
+  | { readonly kind: 'lines'; readonly lines: readonly { readonly transactionID: string; readonly amount: Money | null }[] }
+  | { readonly kind: 'amount'; readonly amount: Money }
+
+/** One line of a credit note, as positive amounts: the note stores them negated. */
+export interface CreditedLine {
+  readonly transactionID: string
+  readonly net: Money
+  readonly vat: Money
+  readonly VATRate: string | null
+}
+
+const PENNY = 100n
+
+/** What is left to credit of a line: its net less earlier credit notes (never below zero). */
+export const leftOf = (line: CreditableLine): Money => {
+  const left = sub(line.amount, line.creditedNet)
+  return left > 0n ? left : ZERO
+}
+
+/**
+ * The VAT of crediting `net` more of a line: the line's VAT in proportion to its net credited
+ * so far, rounded half up to the penny, less the VAT credited already. So its credit notes'
+ * VAT adds up to exactly the line's VAT once the whole line is credited, never more, whatever
+ * the pieces; and it is the line's own VAT rate applied to what is credited, as a VAT credit note must be.
+ */
+export function vatOfCredit(line: CreditableLine, net: Money): Money {
+  if (line.amount <= 0n) return ZERO
+  const after = round(mulRatio(line.VATAmount, add(line.creditedNet, net), line.amount), 2)
+  return sub(after, line.creditedVat)
+}
+
+/**
+ * Spreads a net amount (whole pence) over lines pro rata by what is left of each (contract
+ * 15.3): each line takes its exact share rounded down to the penny; the pence this leaves over
+ * go one each to the lines whose shares lost the most in rounding down, and on equal losses to
+ * the line first on the invoice (lowest transaction ID). So the shares add up to the amount
+ * exactly, and no share exceeds what is left of its line.
+ */
+export function spreadProRata(lines: readonly CreditableLine[], amount: Money): Money[] {
+  const left = lines.map((l) => leftOf(l) / PENNY)
+  const total = left.reduce((a, b) => a + b, 0n)
+  const pence = amount / PENNY
+  if (total === 0n) return lines.map(() => ZERO)
+  const shares = left.map((l) => (pence * l) / total)
+  const lost = left.map((l, i) => ({ i, lost: pence * l - shares[i] * total }))
+  let over = pence - shares.reduce((a, b) => a + b, 0n)
+  for (const { i } of lost.filter((x) => x.lost > 0n).sort((a, b) => (a.lost > b.lost ? -1 : a.lost < b.lost ? 1 : a.i - b.i))) {
+    if (over <= 0n) break
+    shares[i] += 1n
+    over -= 1n
+  }
+  return shares.map((s) => (s * PENNY) as Money)
+}
+
+const invalid = (message: string, hint: string) => new BillingError('invalid_field', message, hint)
+const shown = (m: Money) => formatMoney(round(m, 2))
+
+/**
+ * The lines of a credit note for a request against an invoice's lines (in ID order), or the
+ * `invalid_field` error naming the field at fault: a line not on the invoice, given twice, or
+ * with nothing left; an amount of zero or below, or beyond what is left of its line (of the
+ * invoice, for an amount spread pro rata). Amounts are whole pence (the caller rounds them).
+ */
+export function creditLinesOf(lines: readonly CreditableLine[], request: CreditRequest): CreditedLine[] {
+  const out = (line: CreditableLine, net: Money): CreditedLine => ({ transactionID: line.id, net, vat: vatOfCredit(line, net), VATRate: line.VATRate })
+  if (request.kind === 'amount') {
+    const creditable = lines.filter((l) => leftOf(l) > 0n)
+    const left = sum(creditable.map(leftOf))
+    if (request.amount <= 0n) throw invalid('Field "amount" of credit note must be above zero', 'Give the net amount to credit, above zero.')
+    if (request.amount > left) {
+      throw invalid(`Field "amount" of credit note is ${shown(request.amount)}, more than the ${shown(left)} left to credit on the invoice`, `Give at most ${shown(left)}.`)
+    }
+    const shares = spreadProRata(creditable, request.amount)
+    return creditable.flatMap((line, i) => (shares[i] > 0n ? [out(line, shares[i])] : []))
+  }
+  if (request.lines.length === 0) throw invalid('Field "lines" of credit note is empty', 'List at least one line: {"transactionID": "...", "amount": "..."}.')
+  const byId = new Map(lines.map((l) => [l.id, l]))
+  const seen = new Set<string>()
+  return request.lines.map((wanted, i) => {
+    const name = `lines[${i}]`
+    const line = byId.get(wanted.transactionID)
+    if (!line) throw invalid(`Field "${name}.transactionID" (${wanted.transactionID}) is not a line of this invoice`, "Give the ID of one of the invoice's transactions (its transactionIDs).")
+    if (seen.has(line.id)) throw invalid(`Field "${name}.transactionID" (${line.id}) is given twice`, 'Credit each line once per credit note.')
+    seen.add(line.id)
+    const left = leftOf(line)
+    const net = wanted.amount ?? left
+    if (wanted.amount !== null && wanted.amount <= 0n) throw invalid(`Field "${name}.amount" must be above zero`, 'Give the net amount to credit of this line, or leave it out to credit all that is left.')
+    if (left <= 0n) throw invalid(`Field "${name}.transactionID": line ${line.id} has nothing left to credit`, 'Earlier credit notes have credited all of it.')
+    if (net > left) throw invalid(`Field "${name}.amount" is ${shown(net)}, more than the ${shown(left)} left to credit on line ${line.id}`, `Give at most ${shown(left)}.`)
+    return out(line, net)
+  })
+}

@@ -1,0 +1,63 @@
+import type { Resource, ResourceName } from '../fields/resource.js'
+import { toWireJson } from '../fields/wire-json.js'
+import { systemCustomerAction } from '../lifecycle/system-action.js'
+import type { Clock } from '../ports/clock.js'
+import type { Store } from '../ports/store.js'
+import { profileOf } from '../presets/collections.js'
+import type { Presets } from '../presets/presets.js'
+import type { CreditAlertName } from '../presets/engine-lists.js'
+
+/** `statusReason` of a suspension a credit limit makes (contract 15.2). */
+export const CREDIT_LIMIT_REASON = 'Credit Limit'
+
+/** What acting on a passed limit needs of the platform. */
+export interface CreditLimitActing {
+  readonly presets: Pick<Presets, 'dunningProfiles' | 'defaultDunningProfile'>
+  readonly clock: Clock
+  readonly resources: ReadonlyMap<ResourceName, Resource>
+}
+
+/** A customer's limits passed just now: the alerts new since the last measure, and its numbers over their own limits. */
+export interface PassedLimits {
+  readonly customerID: string
+  readonly alerts: readonly CreditAlertName[]
+  readonly numbersOver: readonly string[]
+}
+
+/** The limits a customer's own figures pass (all its numbers answer for them), as against a number's own. */
+const customerLimits: ReadonlySet<CreditAlertName> = new Set(['creditLimit', 'creditLimitCalls', 'creditLimitOverdue', 'creditLimitUnsent'])
+
+/**
+ * What the customer's dunning profile says to do when a limit is newly passed (contract 15.2,
+ * `onCreditLimit`): `alert` nothing more than the alert; `suspend` the customer action `suspend`
+ * (`statusReason` `Credit Limit`) unless it is suspended or dropped already; `bar` one event
+ * `number.bar_requested` per number to bar: the numbers over their own limit, or every active
+ * number of the customer when a limit of the customer's own is passed. Once per passing: an alert
+ * that stays raised acts no more.
+ */
+export async function actOnCreditLimits(ctx: CreditLimitActing, store: Store, passed: readonly PassedLimits[]): Promise<void> {
+  for (const p of passed) {
+    const customer = await store.repository('customers').get(p.customerID)
+    if (!customer) continue
+    const action = profileOf(ctx.presets, customer).onCreditLimit
+    if (action === 'suspend') {
+      if (!customer.isSuspended && !customer.isDropped) await systemCustomerAction(ctx, store, customer, 'suspend', CREDIT_LIMIT_REASON)
+    } else if (action === 'bar') {
+      const whole = p.alerts.some((a) => customerLimits.has(a))
+      const numbers = (
+        await store.repository('numbers').list({
+          where: [
+            { op: 'eq', column: 'customerID', value: p.customerID },
+            { op: 'eq', column: 'isDropped', value: false },
+          ],
+          limit: Number.MAX_SAFE_INTEGER,
+        })
+      ).filter((n) => whole || p.numbersOver.includes(n.id))
+      if (numbers.length === 0) continue
+      const resource = ctx.resources.get('numbers')!
+      const now = ctx.clock.now()
+      const reason = JSON.stringify(p.alerts)
+      await store.changes.append([], numbers.map((n) => ({ type: 'number.bar_requested', data: `{"reason":${reason},"number":${toWireJson(resource, n)}}`, createdStamp: now })))
+    }
+  }
+}

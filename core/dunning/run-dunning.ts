@@ -1,0 +1,161 @@
+import { markOverdue } from '../billing/settle-accounts.js'
+import type { DateOnly } from '../dates/date-only.js'
+import type { Customer, Invoice } from '../fields/entity.js'
+import { toWireJson } from '../fields/wire-json.js'
+import { systemCustomerAction } from '../lifecycle/system-action.js'
+import type { PlatformContext } from '../platform.js'
+import { profileOf } from '../presets/collections.js'
+import type { Store } from '../ports/store.js'
+import { dueSteps, takenSteps, type TakenStep } from './dunning-plan.js'
+
+/** `statusReason` of a suspension dunning makes, and of its lifting (contract 15.2). */
+export const DUNNING_REASON = 'Dunning'
+export const DUNNING_CLEARED_REASON = 'Dunning cleared'
+
+const PAGE = 200
+
+/**
+ * The daily `dunning` job (contract 15.2). Invoices are first made `Overdue` where their date
+ * has passed; then, a customer at a time with its row locked, each overdue invoice takes the
+ * steps of its customer's profile that are due and not taken, once, in order, each recorded on
+ * the invoice (`dunningSteps`), as history and as the event `dunning.step_taken`. Then each
+ * customer that dunning suspended and that owes nothing overdue any more is unsuspended. Run
+ * twice, or by two workers at once, a step is still taken once: the second finds it recorded
+ * under the same lock. Answers how many steps it took and customers it unsuspended.
+ */
+export async function runDunning(ctx: PlatformContext, signal?: AbortSignal): Promise<{ steps: number; unsuspended: number }> {
+  const today = ctx.clock.today()
+  await markOverdue(ctx.store, today, ctx.clock.now(), signal)
+  let steps = 0
+  let after = '0'
+  const seen = new Set<string>()
+  for (;;) {
+    if (signal?.aborted) break
+    const page = await ctx.store.repository('invoices').list({ where: [{ op: 'eq', column: 'status', value: 'Overdue' }], idAfter: after, limit: PAGE, storedOnly: true })
+    for (const customerID of new Set(page.map((i) => i.customerID!))) {
+      if (seen.has(customerID) || signal?.aborted) continue
+      seen.add(customerID)
+      steps += await ctx.store.transaction((store) => dunCustomer(ctx, store, customerID, today))
+    }
+    if (page.length < PAGE) break
+    after = page.at(-1)!.id
+  }
+  return { steps, unsuspended: await liftClearedSuspensions(ctx, signal) }
+}
+
+/** Takes the due steps of one customer's overdue invoices; answers how many. */
+async function dunCustomer(ctx: PlatformContext, store: Store, customerID: string, today: DateOnly): Promise<number> {
+  const customer = await store.repository('customers').getForUpdate(customerID)
+  if (!customer) return 0
+  const profile = profileOf(ctx.presets, customer)
+  // Read again under the lock: what another worker recorded meanwhile is seen here.
+  const overdue = await store.repository('invoices').list({
+    where: [
+      { op: 'eq', column: 'customerID', value: customerID },
+      { op: 'eq', column: 'status', value: 'Overdue' },
+    ],
+    limit: Number.MAX_SAFE_INTEGER,
+  })
+  let taken = 0
+  for (const invoice of overdue) {
+    const before = takenSteps(invoice.dunningSteps)
+    let done = before
+    for (const step of dueSteps(profile, invoice.overdueDate ?? invoice.dueDate!, today, before)) {
+      await takeStep(ctx, store, customerID, invoice, step)
+      done = [...done, step]
+      const now = ctx.clock.now()
+      const updated = (await store.repository('invoices').update(invoice.id, { dunningSteps: done, updatedStamp: now }))!
+      const invoices = ctx.resources.get('invoices')!
+      await store.changes.append(
+        [{ resource: 'invoices', resourceID: invoice.id, customerID, action: 'dunningStep', changes: { dunningSteps: [done.slice(0, -1), done] }, createdStamp: now }],
+        [{ type: 'dunning.step_taken', data: `{"step":${JSON.stringify(step)},"invoice":${toWireJson(invoices, updated)}}`, createdStamp: now }],
+      )
+      taken++
+    }
+  }
+  return taken
+}
+
+/** What a step does (contract 15.2). A suspension is made only of a customer not already suspended or dropped. */
+async function takeStep(ctx: PlatformContext, store: Store, customerID: string, invoice: Invoice, step: TakenStep): Promise<void> {
+  const now = ctx.clock.now()
+  const action = step.action
+  if (action === 'reminder' || action === 'finalNotice') {
+    const customer = (await store.repository('customers').get(customerID))!
+    const recipients = [
+      ...(customer.email ? [{ contactID: null, email: customer.email }] : []),
+      ...(await store.invoiceOutbox.contactCopies([customerID])).map((c) => ({ contactID: c.contactID, email: c.email })),
+    ]
+    const deliveries = recipients.map((r) => ({
+      invoiceID: invoice.id,
+      customerID,
+      contactID: r.contactID,
+      channel: 'email' as const,
+      recipient: r.email,
+      billType: 'Summary Only' as const,
+      status: 'Pending' as const,
+      purpose: action,
+    }))
+    if (deliveries.length) await store.invoiceOutbox.record(deliveries, now)
+    return
+  }
+  if (step.action === 'suspend') {
+    const before = (await store.repository('customers').get(customerID))!
+    if (before.isSuspended || before.isDropped) return
+    await systemCustomerAction(ctx, store, before, 'suspend', DUNNING_REASON)
+    return
+  }
+  // bar: barring is the network's; the event carries the customer and its active numbers.
+  const customers = ctx.resources.get('customers')!
+  const numbers = await store.repository('numbers').list({
+    where: [
+      { op: 'eq', column: 'customerID', value: customerID },
+      { op: 'eq', column: 'isDropped', value: false },
+    ],
+    limit: Number.MAX_SAFE_INTEGER,
+  })
+  const customer = (await store.repository('customers').get(customerID))!
+  const data = `{"reason":"dunning","invoiceID":${JSON.stringify(invoice.id)},"customer":${toWireJson(customers, customer)},"numbers":[${numbers.map((n) => toWireJson(ctx.resources.get('numbers')!, n)).join(',')}]}`
+  await store.changes.append([], [{ type: 'customer.bar_requested', data, createdStamp: now }])
+}
+
+/**
+ * Unsuspends (`statusReason` `Dunning cleared`) each customer that dunning suspended and that
+ * has no overdue invoice left. A suspension a person made carries the person's reason, and is
+ * never lifted here.
+ */
+async function liftClearedSuspensions(ctx: PlatformContext, signal?: AbortSignal): Promise<number> {
+  let lifted = 0
+  let after = '0'
+  for (;;) {
+    if (signal?.aborted) return lifted
+    const page = await ctx.store.repository('customers').list({
+      where: [
+        { op: 'eq', column: 'isSuspended', value: true },
+        { op: 'eq', column: 'statusReason', value: DUNNING_REASON },
+      ],
+      idAfter: after,
+      limit: PAGE,
+      storedOnly: true,
+    })
+    for (const { id } of page) {
+      lifted += await ctx.store.transaction(async (store) => {
+        const customer = await store.repository('customers').getForUpdate(id)
+        if (!customer?.isSuspended || customer.statusReason !== DUNNING_REASON) return 0
+        const owed = await store.repository('invoices').list({
+          where: [
+            { op: 'eq', column: 'customerID', value: id },
+            { op: 'eq', column: 'status', value: 'Overdue' },
+          ],
+          limit: 1,
+          storedOnly: true,
+        })
+        if (owed.length) return 0
+        await systemCustomerAction(ctx, store, customer, 'unsuspend', DUNNING_CLEARED_REASON)
+        return 1
+      })
+    }
+    if (page.length < PAGE) return lifted
+    after = page.at(-1)!.id
+  }
+}

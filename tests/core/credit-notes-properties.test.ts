@@ -1,0 +1,83 @@
+import fc from 'fast-check'
+import { suite } from 'uvu'
+import * as assert from 'uvu/assert'
+import { creditLinesOf, leftOf, spreadProRata, type CreditableLine, type CreditRequest } from '../../core/credit-notes/credit-lines.js'
+import { isBillingError } from '../../core/errors.js'
+import type { Money } from '../../core/money/money.js'
+import { vatFor } from '../../core/billing/vat.js'
+
+const test = suite('credit note lines (properties)')
+const pence = (p: number) => (BigInt(p) * 100n) as Money
+const rates = ['20', '5', '0', '17.5'] as const
+
+const invoiceLines = fc.array(fc.record({ net: fc.integer({ min: -500, max: 50_000 }), rate: fc.constantFrom(...rates) }), { minLength: 1, maxLength: 6 })
+const request = (n: number) =>
+  fc.oneof(
+    fc.record({ kind: fc.constant('amount' as const), amount: fc.integer({ min: -100, max: 60_000 }) }),
+    fc.record({
+      kind: fc.constant('lines' as const),
+      lines: fc.array(fc.record({ line: fc.integer({ min: 0, max: n - 1 }), amount: fc.option(fc.integer({ min: -100, max: 50_000 })) }), { minLength: 1, maxLength: 4 }),
+    }),
+  )
+
+test('credited never exceeds invoiced, per line, net and VAT; a refused request changes nothing; a whole line credits its VAT exactly', () => {
+  fc.assert(
+    fc.property(
+      invoiceLines.chain((ls) => fc.tuple(fc.constant(ls), fc.array(request(ls.length), { maxLength: 8 }))),
+      ([spec, requests]) => {
+        let lines: CreditableLine[] = spec.map((l, i) => ({ id: String(i + 1), amount: pence(l.net), VATAmount: vatFor(pence(l.net), l.rate), VATRate: l.rate, creditedNet: 0n as Money, creditedVat: 0n as Money }))
+        for (const r of requests) {
+          const req: CreditRequest =
+            r.kind === 'amount'
+              ? { kind: 'amount', amount: pence(r.amount) }
+              : { kind: 'lines', lines: r.lines.map((l) => ({ transactionID: String(l.line + 1), amount: l.amount === null ? null : pence(l.amount) })) }
+          let credited
+          try {
+            credited = creditLinesOf(lines, req)
+          } catch (e) {
+            assert.ok(isBillingError(e) && e.code === 'invalid_field', String(e))
+            continue
+          }
+          if (req.kind === 'amount') assert.is(credited.reduce((s, l) => s + l.net, 0n), req.amount, 'pro-rata shares add up to the amount exactly')
+          lines = lines.map((l) => {
+            const mine = credited.filter((c) => c.transactionID === l.id)
+            return { ...l, creditedNet: (l.creditedNet + mine.reduce((s, c) => s + c.net, 0n)) as Money, creditedVat: (l.creditedVat + mine.reduce((s, c) => s + c.vat, 0n)) as Money }
+          })
+          for (const c of credited) assert.ok(c.net > 0n && c.vat >= 0n)
+        }
+        for (const l of lines) {
+          assert.ok(l.creditedNet <= (l.amount > 0n ? l.amount : 0n), 'net credited ≤ invoiced')
+          assert.ok(l.creditedVat <= (l.VATAmount > 0n ? l.VATAmount : 0n), 'VAT credited ≤ invoiced')
+          if (l.amount > 0n && l.creditedNet === l.amount) assert.is(l.creditedVat, l.VATAmount, 'a line credited whole has its VAT credited exactly')
+        }
+      },
+    ),
+    { numRuns: 300 },
+  )
+})
+
+test('spreadProRata: whole pence, no share beyond what is left of its line, sum exact; the leftover pence go to the largest losses, first line on ties', () => {
+  fc.assert(
+    fc.property(fc.array(fc.integer({ min: 0, max: 100_000 }), { minLength: 1, maxLength: 8 }), fc.integer({ min: 1, max: 1_000_000 }), (lefts, want) => {
+      const lines = lefts.map((p, i) => ({ id: String(i + 1), amount: pence(p), VATAmount: 0n as Money, VATRate: null, creditedNet: 0n as Money, creditedVat: 0n as Money }))
+      const total = lefts.reduce((a, b) => a + b, 0)
+      fc.pre(total > 0)
+      const amount = pence(Math.min(want, total))
+      const shares = spreadProRata(lines, amount)
+      assert.is(shares.reduce((a, b) => a + b, 0n), amount)
+      shares.forEach((s, i) => {
+        assert.is(s % 100n, 0n)
+        assert.ok(s >= 0n && s <= leftOf(lines[i]))
+        // Each share is its exact share rounded down, or one penny more.
+        const floor = (BigInt(lefts[i]) * (amount / 100n)) / BigInt(total)
+        assert.ok(s / 100n === floor || s / 100n === floor + 1n)
+      })
+    }),
+    { numRuns: 500 },
+  )
+  // Three equal lines and 10.00: 3.33 each and one penny over, to the first line.
+  const equal = [1, 2, 3].map((i) => ({ id: String(i), amount: pence(1000), VATAmount: 0n as Money, VATRate: null, creditedNet: 0n as Money, creditedVat: 0n as Money }))
+  assert.equal(spreadProRata(equal, pence(1000)), [pence(334), pence(333), pence(333)])
+})
+
+test.run()

@@ -1,0 +1,96 @@
+import { suite } from 'uvu'
+import * as assert from 'uvu/assert'
+import { mergePresets } from '../../core/presets/presets.js'
+import { bill, newCustomer } from '../support/billing.js'
+import { openHarness, type Harness } from '../support/harness.js'
+import { activeTargets } from '../support/targets.js'
+
+const presets = mergePresets({
+  dunningProfiles: {
+    Standard: { steps: [{ afterDays: 7, action: 'reminder' }] },
+    Barring: { steps: [], onCreditLimit: 'bar' },
+    Suspending: { steps: [], onCreditLimit: 'suspend' },
+  },
+})
+const header = 'callingNumber,dialledNumber,startTime,durationSeconds,chargeBand,callClass,carrier'
+const upload = async (h: Harness, ...rows: string[]) => {
+  const r = await h.request('POST', '/usageFiles?name=calls.csv', undefined, { raw: [header, ...rows].join('\n') + '\n', headers: { 'content-type': 'text/csv' } })
+  assert.is(r.status, 201, r.text)
+}
+const call = (digits: string, seconds: number) => `${digits},01632960999,2026-01-14T10:00:00Z,${seconds},NAT,national,Gamma`
+const events = async (h: Harness, type: string) => ((await h.request('GET', '/events?idAfter=0&limit=1000')).body as any[]).filter((e) => e.type === type)
+
+for (const target of activeTargets()) {
+  const test = suite<{ h: Harness }>(`credit limits that act: onCreditLimit [${target}]`)
+  test.before(async (ctx) => {
+    ctx.h = await openHarness(target, { now: '2026-01-15T09:00:00Z', presets })
+    const t = await ctx.h.request('POST', '/tariffs', { name: 'Limits', baseRoundSeconds: 60 })
+    assert.is((await ctx.h.request('POST', `/tariffs/${t.body.id}/tariffDetails`, { chargeBand: 'NAT', timeBand: 'any', cost: '1.00' })).status, 201)
+  })
+  test.after(async (ctx) => ctx.h.close())
+
+  test('after a usage import: alert only (the default), bar the numbers, or suspend; each once per passing', async ({ h }) => {
+    const number = async (c: string, digits: string, extra: Record<string, unknown> = {}) => {
+      const r = await h.request('POST', `/customers/${c}/numbers`, { number: digits, nationalTariff: 'Limits', ...extra })
+      assert.is(r.status, 201, r.text)
+      return r.body.id as string
+    }
+    const alertOnly = await newCustomer(h, { creditLimitCalls: 2 })
+    await number(alertOnly, '0161 777 0001')
+    const barring = await newCustomer(h, { creditLimitCalls: 2, dunningProfile: 'Barring' })
+    const [b1, b2] = [await number(barring, '0161 777 0002'), await number(barring, '0161 777 0003')]
+    const byNumber = await newCustomer(h, { dunningProfile: 'Barring' })
+    const [n1] = [await number(byNumber, '0161 777 0004', { creditLimit: 1 }), await number(byNumber, '0161 777 0005', { creditLimit: 50 })]
+    const suspending = await newCustomer(h, { creditLimitCalls: 2, dunningProfile: 'Suspending' })
+    await number(suspending, '0161 777 0006')
+    // 3 minutes at 1.00 each: 3.00 of unbilled calls passes every limit of 2.00 (and number 0004's 1.00).
+    await upload(h, call('01617770001', 180), call('01617770002', 180), call('01617770004', 180), call('01617770005', 30), call('01617770006', 180))
+    const customer = async (c: string) => (await h.request('GET', `/customers/${c}`)).body
+    assert.equal((await customer(alertOnly)).creditAlerts, ['creditLimitCalls'])
+    assert.is((await customer(alertOnly)).isSuspended, false, 'alert: nothing more')
+    const bars = await events(h, 'number.bar_requested')
+    assert.equal(bars.map((e) => [e.data.number.id, e.data.reason]).sort(), [[b1, ['creditLimitCalls']], [b2, ['creditLimitCalls']], [n1, ['numberCreditLimit']]].sort(), 'every number of a customer over its own limit; only the number over a number limit')
+    const s = await customer(suspending)
+    assert.equal([s.isSuspended, s.status, s.statusReason], [true, 'Suspended', 'Credit Limit'])
+    assert.equal(((await h.request('GET', `/customers/${suspending}/history`)).body as any[]).filter((e) => e.action === 'suspend').map((e) => e.apiKeyName), ['test-admin'], 'history names the key whose import passed the limit')
+    // Still over: a further import acts no more.
+    await upload(h, call('01617770002', 60), call('01617770006', 60))
+    assert.is((await events(h, 'number.bar_requested')).length, 3)
+    assert.is((await events(h, 'customer.suspended')).filter((e) => e.data.id === suspending).length, 1)
+    // A billing run invoices the calls (no alert); new calls over the limit pass it again, after the run: acts again.
+    await bill(h, '2026-01-31')
+    assert.equal((await customer(barring)).creditAlerts, [])
+    h.clock.set('2026-02-02T09:00:00Z')
+    await upload(h, call('01617770003', 180).replace('2026-01-14', '2026-02-01'))
+    assert.equal((await events(h, 'number.bar_requested')).filter((e) => e.data.number.customerID === barring).length, 4)
+  })
+
+  test('after a billing run: the balance passing creditLimit suspends a Suspending customer once; an Alert customer only alerts', async ({ h }) => {
+    h.clock.set('2026-02-20T09:00:00Z')
+    const suspending = await newCustomer(h, { creditLimit: 50, dunningProfile: 'Suspending' })
+    const alertOnly = await newCustomer(h, { creditLimit: 50 })
+    for (const c of [suspending, alertOnly]) {
+      assert.is((await h.request('POST', `/customers/${c}/transactions`, { transactionType: 'Installation', amount: '40.00', transactionDate: '2026-02-10' })).status, 201)
+    }
+    assert.is((await h.request('GET', `/customers/${suspending}`)).body.isSuspended, false, 'within the limit')
+    // The run adds no charge of its own here; a recurring charge would: a feature of 30.00 a month takes the balance to 70.00.
+    for (const c of [suspending, alertOnly]) {
+      assert.is((await h.request('POST', `/customers/${c}/features`, { startDate: '2026-02-01', serviceCharge: '30.00', serviceChargeInterval: 'Calendar Monthly' })).status, 201)
+    }
+    await bill(h, '2026-02-28')
+    const s = (await h.request('GET', `/customers/${suspending}`)).body
+    assert.equal([s.creditAlerts, s.isSuspended, s.statusReason], [['creditLimit'], true, 'Credit Limit'])
+    const a = (await h.request('GET', `/customers/${alertOnly}`)).body
+    assert.equal([a.creditAlerts, a.isSuspended], [['creditLimit'], false])
+    await bill(h, '2026-03-31')
+    assert.is((await events(h, 'customer.suspended')).filter((e) => e.data.id === suspending).length, 1, 'still over: no second suspension')
+  })
+
+  test('onCreditLimit is checked in the presets file', () => {
+    assert.throws(() => mergePresets({ dunningProfiles: { X: { steps: [], onCreditLimit: 'cut off' } } }), /onCreditLimit/)
+    assert.throws(() => mergePresets({ dunningProfiles: { X: { steps: [{ afterDays: 3, action: 'shout' }] } } }), /action/)
+    assert.throws(() => mergePresets({ dunningProfiles: { X: { steps: [] } }, defaultDunningProfile: 'Y' }), /defaultDunningProfile/)
+  })
+
+  test.run()
+}

@@ -1,0 +1,181 @@
+import { suite } from 'uvu'
+import * as assert from 'uvu/assert'
+import { sequenceOf } from '../../core/numbering/invoice-number.js'
+import { bill, newCustomer } from '../support/billing.js'
+import { openHarness, type Harness } from '../support/harness.js'
+import { pdfLines } from '../support/pdf-text.js'
+import { activeTargets } from '../support/targets.js'
+
+const charge = async (h: Harness, c: string, transactionType: string, amount: string, VATRate: string) => {
+  const r = await h.request('POST', `/customers/${c}/transactions`, { transactionType, amount, VATRate, description: `${transactionType} ${amount}` })
+  assert.is(r.status, 201, JSON.stringify(r.body))
+  return r.body.id as string
+}
+const lastInvoice = async (h: Harness, c: string) => ((await h.request('GET', `/customers/${c}/invoices?limit=1000`)).body as any[]).at(-1)
+const invoice = async (h: Harness, id: string) => (await h.request('GET', `/invoices/${id}`)).body
+const credit = (h: Harness, invoiceID: string, body: unknown) => h.request('POST', `/invoices/${invoiceID}/creditNotes`, body)
+const balanceOf = async (h: Harness, c: string) => (await h.request('GET', `/customers/${c}`)).body.balance
+const linesOf = async (h: Harness, note: any) => Promise.all(note.transactionIDs.map(async (id: string) => (await h.request('GET', `/transactions/${id}`)).body))
+/** What is stored of credit notes and the ledger: a refused request must leave it as it was. */
+const stored = async (h: Harness) => [(await h.request('GET', '/creditNotes?limit=1000')).body.length, (await h.request('GET', '/transactions?limit=1000')).body.length]
+
+for (const target of activeTargets()) {
+  const test = suite<{ h: Harness; c: string; inv: any; ids: string[] }>(`credit notes and refunds [${target}]`)
+  test.before(async (ctx) => {
+    ctx.h = await openHarness(target, { now: '2026-03-02T09:00:00Z' })
+    const h = ctx.h
+    // Three lines at two VAT rates: A 10.00 and B 20.00 at 20%, C 15.00 at 5%. Net 45.00, VAT 2.00 + 4.00 + 0.75.
+    ctx.c = await newCustomer(h, { paymentTerms: 14 })
+    ctx.ids = [await charge(h, ctx.c, 'Installation', '10.00', 'Standard 20%'), await charge(h, ctx.c, 'Equipment Sale', '20.00', 'Standard 20%'), await charge(h, ctx.c, 'Installation', '15.00', 'Reduced 5%')]
+    await bill(h, '2026-03-02')
+    ctx.inv = await lastInvoice(h, ctx.c)
+    assert.equal([ctx.inv.netAmount, ctx.inv.VATAmount, ctx.inv.totalAmount], [45, 6.75, 51.75])
+  })
+  test.after(async (ctx) => ctx.h.close())
+
+  test('by amount: 10.00 spread pro rata by net, the penny left over to the line that lost most in rounding down', async ({ h, c, inv, ids: [a, b, cc] }) => {
+    const r = await credit(h, inv.id, { reason: 'Goodwill', amount: '10.00' })
+    assert.is(r.status, 201, JSON.stringify(r.body))
+    const note = r.body
+    assert.is(r.headers.get('location'), `/backend/api/v1/creditNotes/${note.id}`)
+    // Exact shares 2.2222, 4.4444, 3.3333: rounded down 2.22, 4.44, 3.33 = 9.99; B lost the most (0.44p), so B takes the penny.
+    // VAT at each line's rate: 20% of 2.22 = 0.444 → 0.44; 20% of 4.45 = 0.89; 5% of 3.33 = 0.1665 → 0.17.
+    const lines = await linesOf(h, note)
+    assert.equal(lines.map((t) => [t.creditedTransactionID, t.transactionType, t.amount, t.VATAmount, t.VATRate]), [
+      [a, 'Credit Note', -2.22, -0.44, 'Standard 20%'],
+      [b, 'Credit Note', -4.45, -0.89, 'Standard 20%'],
+      [cc, 'Credit Note', -3.33, -0.17, 'Reduced 5%'],
+    ])
+    assert.equal([note.netAmount, note.VATAmount, note.totalAmount, note.invoiceID, note.customerID, note.reason, note.date], [-10, -1.5, -11.5, inv.id, c, 'Goodwill', '2026-03-02'])
+    assert.ok(sequenceOf('CN-{seq:6}', note.creditNoteNumber) !== null, note.creditNoteNumber)
+    // Allocated to its invoice first: 51.75 - 11.50 = 40.25 outstanding.
+    const after = await invoice(h, inv.id)
+    assert.equal([after.amountPaid, after.amountOutstanding, after.status], [11.5, 40.25, 'Unpaid'])
+    assert.is(await balanceOf(h, c), 40.25)
+    const events = ((await h.request('GET', '/events?idAfter=0&limit=1000')).body as any[]).filter((e) => e.type === 'credit_note.issued')
+    assert.equal(events.map((e) => [e.data.id, e.data.totalAmount]), [[note.id, -11.5]])
+    const history = (await h.request('GET', `/creditNotes/${note.id}/history`)).body as any[]
+    assert.equal(history.map((e) => e.action), ['create'])
+  })
+
+  test('by lines: the rest of C (its VAT completes exactly) and 1.00 of A; numbers follow on with no gap', async ({ h, c, inv, ids: [a, , cc] }) => {
+    const first = (await h.request('GET', `/invoices/${inv.id}/creditNotes`)).body[0]
+    const r = await credit(h, inv.id, { reason: 'Wrong rate', lines: [{ transactionID: cc }, { transactionID: a, amount: 1 }] })
+    assert.is(r.status, 201, JSON.stringify(r.body))
+    // C: 15.00 - 3.33 = 11.67 left; its VAT 0.75 in all less the 0.17 credited = 0.58.
+    // A: 1.00 more makes 3.22 credited, VAT 20% of 3.22 = 0.644 → 0.64, less 0.44 = 0.20.
+    assert.equal((await linesOf(h, r.body)).map((t) => [t.creditedTransactionID, t.amount, t.VATAmount]), [
+      [cc, -11.67, -0.58],
+      [a, -1, -0.2],
+    ])
+    assert.equal([r.body.netAmount, r.body.VATAmount, r.body.totalAmount], [-12.67, -0.78, -13.45])
+    assert.is(sequenceOf('CN-{seq:6}', r.body.creditNoteNumber), sequenceOf('CN-{seq:6}', first.creditNoteNumber)! + 1n)
+    assert.equal((await invoice(h, inv.id)).amountOutstanding, 26.8)
+    assert.is(await balanceOf(h, c), 26.8)
+  })
+
+  test('bad input is 400 naming the field, and nothing is written', async ({ h, c, inv, ids: [a, , cc] }) => {
+    const before = await stored(h)
+    const other = await newCustomer(h)
+    const foreign = await charge(h, other, 'Installation', '5.00', 'Standard 20%')
+    await bill(h, '2026-03-03')
+    const otherInvoice = await lastInvoice(h, other)
+    const base = await stored(h)
+    assert.is(base[0], before[0])
+    const refused = async (body: unknown, field: string, code = 400101) => {
+      const r = await credit(h, inv.id, body)
+      assert.equal([r.status, r.body.error_code], [400, code], JSON.stringify(r.body))
+      assert.match(r.body.error, field)
+    }
+    await refused({ reason: 'x', lines: [{ transactionID: foreign }] }, 'lines[0].transactionID')
+    await refused({ reason: 'x', lines: [{ transactionID: a, amount: '6.79' }] }, 'lines[0].amount') // 10.00 - 2.22 - 1.00 = 6.78 left
+    await refused({ reason: 'x', lines: [{ transactionID: cc }] }, 'lines[0].transactionID') // nothing left of C
+    await refused({ reason: 'x', lines: [{ transactionID: a, amount: 0 }] }, 'lines[0].amount')
+    await refused({ reason: 'x', lines: [{ transactionID: a, amount: '-1.00' }] }, 'lines[0].amount')
+    await refused({ reason: 'x', lines: [{ transactionID: a }, { transactionID: a }] }, 'lines[1].transactionID')
+    await refused({ reason: 'x', amount: '22.34' }, 'amount') // 6.78 + 15.55 + 0 = 22.33 left
+    await refused({ reason: 'x', amount: 0 }, 'amount')
+    await refused({ reason: 'x', amount: -3 }, 'amount')
+    await refused({ reason: 'x', amount: '1.00001' }, 'amount')
+    await refused({ amount: '1.00' }, 'reason')
+    await refused({ reason: 'x', amount: '1.00', lines: [] }, 'lines')
+    await refused({ reason: 'x', amount: '1.00', date: '2026-01-01' }, 'date')
+    await refused({ reason: 'x', lines: [] }, 'lines')
+    assert.equal(await stored(h), base, 'nothing written')
+    // Crediting another customer's invoice line through its own invoice works; a 404 for no invoice.
+    assert.is((await credit(h, '999999', { reason: 'x', amount: 1 })).status, 404)
+    assert.is((await credit(h, otherInvoice.id, { reason: 'x', lines: [{ transactionID: a }] })).body.error_code, 400101)
+    assert.is((await credit(h, otherInvoice.id, { reason: 'x', lines: [{ transactionID: foreign, amount: '5.00' }] })).status, 201)
+    assert.is(await balanceOf(h, c), 26.8)
+  })
+
+  test('two requests racing for the rest of a line: one credit note, the other 400', async ({ h, c }) => {
+    const line = await charge(h, c, 'Installation', '8.00', 'Standard 20%')
+    await bill(h, '2026-03-04')
+    const inv = await lastInvoice(h, c)
+    const answers = await Promise.all([0, 1, 2].map(() => credit(h, inv.id, { reason: 'race', lines: [{ transactionID: line }] })))
+    assert.equal(answers.map((r) => r.status).sort(), [201, 400, 400], JSON.stringify(answers.map((r) => r.body)))
+    const credited = ((await h.request('GET', '/transactions?limit=1000&transactionType=Credit%20Note')).body as any[]).filter((t) => t.creditedTransactionID === line)
+    assert.equal(credited.map((t) => [t.amount, t.VATAmount]), [[-8, -1.6]])
+  })
+
+  test('a paid invoice credited leaves held credit that pays the next invoice; refunds never beyond it, also racing', async ({ h }) => {
+    const c = await newCustomer(h, { paymentTerms: 14 })
+    const line = await charge(h, c, 'Installation', '50.00', 'Standard 20%')
+    await bill(h, '2026-03-05')
+    const first = await lastInvoice(h, c)
+    assert.is((await h.request('POST', `/customers/${c}/transactions`, { transactionType: 'Payment', amount: '60.00', transactionDate: '2026-03-06' })).status, 201)
+    assert.is((await invoice(h, first.id)).status, 'Paid')
+    const r = await credit(h, first.id, { reason: 'Returned', lines: [{ transactionID: line }] })
+    assert.equal([r.status, r.body.totalAmount], [201, -60])
+    assert.equal([(await invoice(h, first.id)).amountPaid, await balanceOf(h, c)], [60, -60], 'paid already: all 60.00 is held')
+    await charge(h, c, 'Installation', '30.00', 'Standard 20%')
+    await bill(h, '2026-03-31')
+    const next = await lastInvoice(h, c)
+    assert.equal([next.totalAmount, next.amountPaid, next.status], [36, 36, 'Paid'], 'the held credit pays the next invoice')
+    assert.is(await balanceOf(h, c), -24)
+    const refund = (body: unknown) => h.request('POST', `/customers/${c}/refunds`, body)
+    const over = await refund({ amount: '24.01', reference: 'BACS 1' })
+    assert.equal([over.status, over.body.error_code], [400, 400101])
+    assert.match(over.body.error, 'amount')
+    for (const bad of [{ amount: 0 }, { amount: -1 }, { amount: '5', date: '2026-02-30' }, { amount: '5', colour: 'red' }]) {
+      assert.is((await refund(bad)).body.error_code, 400101, JSON.stringify(bad))
+    }
+    const race = await Promise.all([refund({ amount: '20.00', reference: 'A' }), refund({ amount: '20.00', reference: 'B' })])
+    assert.equal(race.map((x) => x.status).sort(), [201, 400], JSON.stringify(race.map((x) => x.body)))
+    const made = race.find((x) => x.status === 201)!.body
+    assert.equal([made.transactionType, made.amount, made.VATAmount, made.transactionDate], ['Refund', 20, 0, '2026-03-02'])
+    assert.is(await balanceOf(h, c), -4)
+    assert.is((await refund({ amount: '4.00', date: '2026-03-10' })).status, 201)
+    assert.is(await balanceOf(h, c), 0)
+    assert.is((await refund({ amount: '0.01' })).body.error_code, 400101, 'nothing held any more')
+    const events = ((await h.request('GET', '/events?idAfter=0&limit=1000')).body as any[]).filter((e) => e.type === 'refund.created' && e.data.customerID === c)
+    assert.equal(events.map((e) => e.data.amount), [20, 4])
+    // A charge now is paid by nothing: the refunded credit is gone.
+    await charge(h, c, 'Installation', '10.00', 'Standard 20%')
+    await bill(h, '2026-04-30')
+    assert.equal([(await lastInvoice(h, c)).amountPaid, (await lastInvoice(h, c)).status], [0, 'Unpaid'])
+  })
+
+  test('documents: JSON, HTML and PDF with the seller, the customer and the invoice it credits; expert level 3', async ({ h, c, inv }) => {
+    const [note] = (await h.request('GET', `/customers/${c}/creditNotes`)).body as any[]
+    const html = await h.request('GET', `/creditNotes/${note.id}`, undefined, { headers: { accept: 'text/html' } })
+    assert.is(html.status, 200)
+    assert.match(html.headers.get('content-type')!, 'text/html')
+    for (const text of [h.platform.context.presets.seller.name, `Credit note for invoice ${inv.invoiceNumber}`, note.creditNoteNumber, 'Reason: Goodwill', '-£11.50', 'Reduced 5%']) {
+      assert.ok(html.text.includes(text.replace(/&/g, '&amp;')), `HTML shows ${text}`)
+    }
+    const pdf = await h.platform.app.request(`/backend/api/v1/creditNotes/${note.id}`, { headers: { authorization: `Bearer ${h.keys.admin}`, accept: 'application/pdf' } })
+    assert.is(pdf.headers.get('content-type'), 'application/pdf')
+    const text = (await pdfLines(new Uint8Array(await pdf.arrayBuffer()))).map((l) => l.join(' ')).join('\n')
+    for (const s of ['CREDIT NOTE', `Credit note for invoice ${inv.invoiceNumber}`, note.creditNoteNumber]) assert.ok(text.includes(s), `PDF shows ${s}:\n${text}`)
+    assert.equal((await h.request('GET', `/creditNotes/${note.id}`)).body, note)
+    assert.equal(((await h.request('GET', `/creditNotes?invoiceID=${inv.id}`)).body as any[]).map((n) => n.id).slice(0, 1), [note.id])
+    for (const [method, path] of [['GET', '/creditNotes'], ['GET', `/creditNotes/${note.id}`], ['POST', `/invoices/${inv.id}/creditNotes`], ['POST', `/customers/${c}/refunds`]]) {
+      const r = await h.request(method, path, method === 'POST' ? { reason: 'x', amount: 1 } : undefined, { key: h.keys.low })
+      assert.equal([r.status, r.body.error_code], [403, 403103], `${method} ${path}`)
+    }
+  })
+
+  test.run()
+}

@@ -1,0 +1,145 @@
+import { suite } from 'uvu'
+import * as assert from 'uvu/assert'
+import { SmtpMailer } from '../../adapters/delivery/smtp-mailer.js'
+import { addDays, type DateOnly } from '../../core/dates/date-only.js'
+import { runDunning } from '../../core/dunning/run-dunning.js'
+import { mergePresets } from '../../core/presets/presets.js'
+import { act, bill, newCustomer } from '../support/billing.js'
+import { openHarness, type Harness } from '../support/harness.js'
+import { startSmtpSink } from '../support/smtp-sink.js'
+import { activeTargets } from '../support/targets.js'
+
+const presets = mergePresets({
+  dunningProfiles: {
+    Standard: { steps: [{ afterDays: 7, action: 'reminder' }, { afterDays: 14, action: 'finalNotice' }] },
+    Strict: { steps: [{ afterDays: 7, action: 'reminder' }, { afterDays: 14, action: 'finalNotice' }, { afterDays: 28, action: 'suspend' }, { afterDays: 28, action: 'bar' }] },
+  },
+})
+/** The invoice of 2026-01-31 is due 14 days later and overdue after 2026-02-14: day N is N days past it. */
+const OVERDUE = '2026-02-14' as DateOnly
+const dayOf = (n: number) => addDays(OVERDUE, n)
+
+type Ctx = { h: Harness; sink: Awaited<ReturnType<typeof startSmtpSink>> }
+
+const jobs = async (h: Harness, ...names: string[]) => {
+  const scheduler = h.platform.createScheduler({ onJobEnd: () => {} })
+  for (const name of names) await scheduler.runNow(name)
+  await scheduler.stop()
+}
+const customer = async (h: Harness, c: string) => (await h.request('GET', `/customers/${c}`)).body
+const invoiceOf = async (h: Harness, c: string) => (await h.request('GET', `/customers/${c}/invoices`)).body[0]
+const events = async (h: Harness, type: string) => ((await h.request('GET', '/events?idAfter=0&limit=1000')).body as any[]).filter((e) => e.type === type)
+
+for (const target of activeTargets()) {
+  const test = suite<Ctx>(`dunning [${target}]`)
+  test.before(async (ctx) => {
+    ctx.sink = await startSmtpSink()
+    ctx.h = await openHarness(target, { now: '2026-01-31T09:00:00Z', presets, config: { mailer: new SmtpMailer(ctx.sink.url) } })
+  })
+  test.after(async (ctx) => {
+    await ctx.h.close()
+    await ctx.sink.close()
+  })
+
+  test('a 60-day timeline: reminder day 7, final notice 14, suspend and bar 28, paid day 40 → unsuspended; a person\'s suspension survives payment', async ({ h, sink }) => {
+    const strict = await newCustomer(h, { accountNumber: 'DUN-1', email: 'dun1@example.com', paymentTerms: 14, dunningProfile: 'Strict' })
+    const contact = await h.request('POST', `/customers/${strict}/customerContacts`, { firstnames: 'Pat', lastname: 'Payer', email: 'accounts@example.com', emailBillType: 'PDF' })
+    assert.is(contact.status, 201, contact.text)
+    const number = await h.request('POST', `/customers/${strict}/numbers`, { number: '020 7946 0101' })
+    assert.is(number.status, 201, number.text)
+    const held = await newCustomer(h, { accountNumber: 'DUN-2', email: 'dun2@example.com', paymentTerms: 14, dunningProfile: 'Strict' })
+    const plain = await newCustomer(h, { accountNumber: 'DUN-3', email: 'dun3@example.com', paymentTerms: 14 })
+    for (const c of [strict, held, plain]) assert.is((await h.request('POST', `/customers/${c}/transactions`, { transactionType: 'Installation', amount: '100.00', VATRate: 'Standard 20%' })).status, 201)
+    await bill(h, '2026-01-31')
+    await jobs(h, 'invoice-delivery')
+    const invoiceMails = sink.received.length
+    assert.is((await invoiceOf(h, strict)).overdueDate, OVERDUE)
+    const seen: Record<number, [string, string | null]> = {}
+    for (let day = 0; day <= 60; day++) {
+      h.clock.set(`${dayOf(day)}T00:30:00Z`)
+      if (day === 20) await act(h, `/customers/${held}`, 'suspend', { status: 'Suspended', statusReason: 'Customer Request' })
+      if (day === 40) {
+        for (const c of [strict, held]) assert.is((await h.request('POST', `/customers/${c}/transactions`, { transactionType: 'Payment', amount: '120.00' })).status, 201)
+      }
+      await jobs(h, 'dunning', 'invoice-delivery')
+      const s = await customer(h, strict)
+      seen[day] = [s.status, s.statusReason]
+    }
+    const steps = (await invoiceOf(h, strict)).dunningSteps
+    assert.equal(steps, [
+      { step: 1, action: 'reminder', date: dayOf(7) },
+      { step: 2, action: 'finalNotice', date: dayOf(14) },
+      { step: 3, action: 'suspend', date: dayOf(28) },
+      { step: 4, action: 'bar', date: dayOf(28) },
+    ])
+    assert.equal(seen[27], ['Active', null])
+    assert.equal(seen[28], ['Suspended', 'Dunning'])
+    assert.equal(seen[39], ['Suspended', 'Dunning'])
+    assert.equal(seen[40], ['Active', 'Dunning cleared'], 'the job that runs after the payment lifts it')
+    const s = await customer(h, strict)
+    assert.equal([s.isSuspended, s.statusChangedStamp], [false, dayOf(40)])
+    const p = await customer(h, held)
+    assert.equal([p.isSuspended, p.status, p.statusReason], [true, 'Suspended', 'Customer Request'], "a person's suspension is never lifted by dunning")
+    assert.equal((await invoiceOf(h, held)).dunningSteps.map((x: any) => [x.action, x.date]), [['reminder', dayOf(7)], ['finalNotice', dayOf(14)], ['suspend', dayOf(28)], ['bar', dayOf(28)]])
+    assert.equal((await invoiceOf(h, plain)).dunningSteps.map((x: any) => x.action), ['reminder', 'finalNotice'], 'the shipped Standard profile never suspends')
+    assert.equal([(await customer(h, plain)).isSuspended], [false])
+    // Emails: one reminder and one final notice to the customer and to its contact, through the real SMTP server.
+    const dunning = sink.received.slice(invoiceMails)
+    const strictMails = dunning.filter((m) => /DUN-1/.test(m.subject ?? ''))
+    assert.equal(strictMails.map((m) => [(m.to as any).text, /reminder/.test(m.subject!) ? 'reminder' : /final notice/.test(m.subject!) ? 'finalNotice' : '?']).sort(), [
+      ['accounts@example.com', 'finalNotice'],
+      ['accounts@example.com', 'reminder'],
+      ['dun1@example.com', 'finalNotice'],
+      ['dun1@example.com', 'reminder'],
+    ])
+    const reminder = strictMails.find((m) => (m.to as any).text === 'dun1@example.com' && /reminder/.test(m.subject!))!
+    const invoiceNumber = (await invoiceOf(h, strict)).invoiceNumber
+    assert.match(reminder.text!, `Invoice ${invoiceNumber}`)
+    assert.match(reminder.text!, '£120.00 outstanding')
+    assert.is(reminder.from!.text, h.platform.context.presets.seller.email)
+    assert.is(dunning.length, 4 + 2 + 2, 'strict: 2 emails to 2 addresses; held and plain: 2 each')
+    // Events and history.
+    const taken = (await events(h, 'dunning.step_taken')).filter((e) => e.data.invoice.customerID === strict)
+    assert.equal(taken.map((e) => e.data.step.action), ['reminder', 'finalNotice', 'suspend', 'bar'])
+    const bars = (await events(h, 'customer.bar_requested')).filter((e) => e.data.customer.id === strict)
+    assert.equal(bars.map((e) => e.data.numbers.map((n: any) => n.number)), [['020 7946 0101']])
+    const history = (await h.request('GET', `/customers/${strict}/history`)).body as any[]
+    assert.equal(history.filter((e) => e.action === 'suspend' || e.action === 'unsuspend').map((e) => [e.action, e.apiKeyName, e.changes.statusReason?.[1]]), [
+      ['suspend', 'system', 'Dunning'],
+      ['unsuspend', 'system', 'Dunning cleared'],
+    ])
+    const invoiceHistory = (await h.request('GET', `/history?customerID=${strict}&resource=invoices`)).body as any[]
+    assert.equal(invoiceHistory.map((e) => [e.action, e.changes.dunningSteps[1].length]), [['dunningStep', 1], ['dunningStep', 2], ['dunningStep', 3], ['dunningStep', 4]])
+  })
+
+  test('run twice on a day, or twice at once, each step is taken once', async ({ h, sink }) => {
+    h.clock.set('2026-06-01T09:00:00Z')
+    const c = await newCustomer(h, { accountNumber: 'DUN-4', email: 'dun4@example.com', paymentTerms: 1, dunningProfile: 'Strict' })
+    await h.request('POST', `/customers/${c}/transactions`, { transactionType: 'Installation', amount: '10.00' })
+    await bill(h, '2026-06-01')
+    const before = sink.received.length
+    await jobs(h, 'invoice-delivery')
+    // 30 days past: every step is due at once, taken in order.
+    h.clock.set('2026-07-02T00:30:00Z')
+    const [a, b] = await Promise.all([runDunning(h.platform.context), runDunning(h.platform.context)])
+    await runDunning(h.platform.context)
+    await jobs(h, 'dunning', 'invoice-delivery')
+    const steps = (await invoiceOf(h, c)).dunningSteps
+    assert.equal(steps.map((s: any) => [s.step, s.action]), [[1, 'reminder'], [2, 'finalNotice'], [3, 'suspend'], [4, 'bar']])
+    assert.ok(a.steps + b.steps >= 4)
+    assert.is(sink.received.slice(before).filter((m) => /DUN-4/.test(m.subject ?? '') && !/invoice/.test(m.subject!)).length, 2, 'one reminder, one final notice')
+    assert.is((await events(h, 'dunning.step_taken')).filter((e) => e.data.invoice.customerID === c).length, 4)
+    assert.is((await events(h, 'customer.bar_requested')).filter((e) => e.data.customer.id === c).length, 1)
+  })
+
+  test('dunningProfile is a preset: an unknown name is 400 naming it; unset shows null', async ({ h }) => {
+    const r = await h.request('POST', '/customers', { dunningProfile: 'Brutal' })
+    assert.equal([r.status, r.body.error_code], [400, 400101])
+    assert.match(r.body.error, 'dunningProfile')
+    assert.is((await h.request('GET', '/presets/customers')).body.dunningProfile.join(','), 'Standard,Strict')
+    const c = await newCustomer(h)
+    assert.is((await customer(h, c)).dunningProfile, null)
+  })
+
+  test.run()
+}
