@@ -9,6 +9,7 @@ import { bill } from '../support/billing.js'
 import { openHarness, type Harness } from '../support/harness.js'
 import { startSmtpSink } from '../support/smtp-sink.js'
 import { activeTargets } from '../support/targets.js'
+import { childEntry } from '../support/child-entry.js'
 
 /**
  * Two worker processes (`apps/worker/main.ts`) run the `dunning` job every second against one
@@ -24,7 +25,7 @@ function childUrl(h: Harness): string {
 }
 
 function startWorker(h: Harness, smtpUrl: string, dir: string): { process: ChildProcess; exited: Promise<number | null>; log: () => string } {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/worker/main.ts'], {
+  const child = spawn(process.execPath, [...childEntry('apps/worker/main.ts')], {
     env: {
       ...process.env,
       DATABASE_URL: childUrl(h),
