@@ -86,11 +86,15 @@ if (!existsSync(CHROMIUM)) {
 
     test('signs in both ways; every page at desktop and phone width: not blank, no outside request, no WCAG 2.1 AA violation', async (ctx) => {
       for (const how of ['password', 'pin'] as const) {
-        for (const [size, viewport] of Object.entries(WIDTHS)) {
+        // The pages a PIN opens are the password's pages of the same account: they are checked in
+        // full (screenshots, axe) once, and a PIN's visit opens each of them at desktop width.
+        const sizes = Object.entries(WIDTHS).slice(0, how === 'password' ? undefined : 1)
+        for (const [size, viewport] of sizes) {
           const { page, outside, close } = await signedInPage(ctx, how, ctx.pin, viewport)
           for (const name of PAGES) {
             await page.goto(`${ctx.base}/portal/${name}`)
             assert.is(await page.locator('h1').count(), 1, name)
+            if (how === 'pin') continue
             const png = await page.screenshot({ fullPage: true })
             assert.ok(distinctColours(png) > 20, `${name} at ${size} is not blank`)
             if (WRITE_DOCS && how === 'password' && (name === 'summary' || name === 'invoices')) writeFileSync(`docs/portal-${name}${size === 'phone' ? '-phone' : ''}.png`, png)
@@ -101,7 +105,7 @@ if (!existsSync(CHROMIUM)) {
           // The sign-in page itself, after signing out by its form.
           await page.locator('form.sign-out button').click()
           await page.waitForURL(/\/portal\/sign-in$/)
-          assert.equal(await axeViolations(page), [], `sign-in at ${size}`)
+          if (how === 'password') assert.equal(await axeViolations(page), [], `sign-in at ${size}`)
           assert.equal(outside, [], 'nothing asked from another origin')
           await close()
         }
