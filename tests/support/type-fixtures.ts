@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { join, resolve } from 'node:path'
+import { basename, join, resolve } from 'node:path'
 import { promisify } from 'node:util'
 import type { Test } from 'uvu'
 import * as assert from 'uvu/assert'
@@ -31,18 +31,21 @@ function marksOf(source: readonly string[]): { line: number; code: string }[] {
   })
 }
 
-/** tsc over the fixture with its marks blanked: its exit code, each error's line and code, and what it printed. */
-async function compileUnmarked(fixture: string): Promise<{ code: number; found: { line: number; code: string }[]; out: string }> {
+/**
+ * One tsc run over the fixture and, beside it (its imports resolve alike), a copy with its marks
+ * blanked: the package is type-checked once through them, not once for each. Each error's file,
+ * line and code, and what tsc printed.
+ */
+async function compileWithUnmarked(fixture: string): Promise<{ code: number; errors: { file: string; line: number; code: string }[]; out: string }> {
   const source = readFileSync(fixture, 'utf8').split('\n')
-  // The same file beside the original (its imports resolve alike), with the marks blanked.
   const dir = mkdtempSync(join(resolve('tests/types/fixtures'), 'unmarked-'))
   const name = dir.split('/').at(-1)!
   try {
     writeFileSync(`${dir}.ts`, source.map((l) => (l.trim().startsWith('// @ts-expect-error') ? '' : l)).join('\n'))
-    writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ extends: '../../tsconfig.json', compilerOptions: { noEmit: true }, include: [`../${name}.ts`] }))
+    writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ extends: '../../tsconfig.json', compilerOptions: { noEmit: true }, include: [`../${name}.ts`, `../${basename(fixture)}`] }))
     const { code, out } = await compile(join(dir, 'tsconfig.json'))
-    const found = [...out.matchAll(/unmarked-\w+\.ts\((\d+),\d+\): error (TS\d+)/g)].map((m) => ({ line: Number(m[1]), code: m[2] }))
-    return { code, found, out }
+    const errors = [...out.matchAll(/^(.+?)\((\d+),\d+\): error (TS\d+)/gm)].map((m) => ({ file: m[1].includes(name) ? 'unmarked' : m[1], line: Number(m[2]), code: m[3] }))
+    return { code, errors, out }
   } finally {
     rmSync(dir, { recursive: true, force: true })
     rmSync(`${dir}.ts`, { force: true })
@@ -55,10 +58,16 @@ async function compileUnmarked(fixture: string): Promise<{ code: number; found: 
  * exactly the marked codes on the marked lines.
  */
 export function fixtureTests(test: Test, what: string, fixture: string, project: string, leastMarks: number): void {
+  let compiled: ReturnType<typeof compileWithUnmarked> | undefined
+  const both = () => (compiled ??= compileWithUnmarked(fixture))
+
   test(`${what} compile, and every mistake in the fixture is a compile error`, async () => {
-    const { code, out } = await compile(project)
-    assert.is(out, '', 'tsc printed nothing: an @ts-expect-error that compiles after all would be "Unused \'@ts-expect-error\' directive"')
-    assert.is(code, 0)
+    assert.ok(readFileSync(project, 'utf8').includes(basename(fixture)), `${project} is the fixture's project`)
+    const { errors, out } = await both()
+    // An @ts-expect-error that compiles after all would be "Unused '@ts-expect-error' directive" here.
+    assert.equal(errors.filter((e) => e.file !== 'unmarked'), [], `tsc reports nothing in the fixture itself:\n${out}`)
+    const unplaced = out.split('\n').filter((l) => l.trim() && !/^\s/.test(l) && !/^.+?\(\d+,\d+\): error TS\d+/.test(l))
+    assert.equal(unplaced, [], 'tsc printed nothing but errors in the two files')
   })
 
   test('every mark in the fixture names the error code it expects', () => {
@@ -69,10 +78,11 @@ export function fixtureTests(test: Test, what: string, fixture: string, project:
 
   test('without the @ts-expect-error marks, tsc reports each mistake on its own line, with the code marked', async () => {
     const marks = marksOf(readFileSync(fixture, 'utf8').split('\n'))
-    const { code, found, out } = await compileUnmarked(fixture)
+    const { code, errors, out } = await both()
     assert.is.not(code, 0)
     // One error per marked line, of the marked code: a mistake refused for another reason
     // (a missing argument where a wrong name was meant) would show here.
+    const found = errors.filter((e) => e.file === 'unmarked').map(({ line, code }) => ({ line, code }))
     assert.equal(found, marks, `errors on exactly the marked lines, with the marked codes:\n${out}`)
   })
 }
