@@ -1,4 +1,5 @@
 import type { InputOf, ShownOf } from '../../core/fields/entity.js'
+import { previewInvoice, type InvoicePreview } from '../../core/billing/preview-invoice.js'
 import type { PlatformContext } from '../../core/platform.js'
 import { expandItems, expansionFlags, type Expanded, type ExpandingLevel } from '../../core/resources/expansions.js'
 import type { ListSpec } from '../../core/resources/list-page.js'
@@ -24,6 +25,13 @@ export interface CustomersApi {
    * restoreCalls. The others answer the updated customer.
    */
   readonly action: ActionRunner<'customers'>
+  /**
+   * The invoice a billing run with `cutoffDate` would raise for the customer now (contract 16.1):
+   * its lines and totals, made by the run's own code, with nothing written; `invoice` null and a
+   * `reason` when none would be raised. A cutoff before the customer's last invoice fails with
+   * invalid_query.
+   */
+  previewInvoice(id: string, options: { readonly cutoffDate: string }): Promise<InvoicePreview>
 }
 
 /** The expansion flags a level's lists take (expandNumbers, featureActive, ...). */
@@ -57,5 +65,9 @@ export function customersApi(ctx: PlatformContext): CustomersApi {
     update: crud.update,
     scheduleDeletion: (id) => shown('customers', scheduleCustomerDeletion(ctx, resourceOf(ctx, 'customers'), id)),
     action: actionRunner(ctx, 'customers'),
+    previewInvoice: async (id, options) => {
+      const { extra: _, ...preview } = await previewInvoice(ctx, id, options)
+      return preview
+    },
   }
 }
