@@ -24,6 +24,8 @@ import { median } from './support/stats.js'
 const args = parseArgs()
 const report = new Report('review-run', args)
 const features = scaled(1_000_000, args.scale, 10_000)
+/** `--statements`: the approval's worker logs the statements that took longest (as bench/billing-run.ts's). */
+const statements = process.argv.includes('--statements')
 const loadavg = () => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')
 
 /** Runs `work` on a platform of the bench database (a run's creation or approval, outside the timed workers). */
@@ -63,7 +65,8 @@ async function reviewed(): Promise<{ draft: WorkerResult; approval: WorkerResult
     const draft = await runWorker(db)
     if (draft.outcome.status !== 'Review') throw new Error(`drafting ended ${draft.outcome.status}`)
     await onPlatform(db, (ctx) => updateBillingRun(ctx, created.id, { status: 'Approved' }))
-    const approval = await runWorker(db)
+    const approval = await runWorker(db, db.childUrl, statements ? { BENCH_STATEMENTS: '1' } : {})
+    for (const x of approval.statements ?? []) log(`  ${String(x.ms).padStart(6)} ms ${String(x.count).padStart(6)}× ${x.sql}`)
     if (approval.outcome.status !== 'Complete') throw new Error(`approval ended ${approval.outcome.status}`)
     return { draft, approval, invoices: approval.outcome.invoices }
   } finally {
