@@ -94,7 +94,8 @@ export class KyselyBillingRunSource implements BillingRunSource {
       const rows = await this.db
         .selectFrom('calls')
         .select(select)
-        .where('calls.customerID', 'in', customerIDs.slice(i, i + CALL_CUSTOMERS).map((c) => this.dialect.encodeId(c)))
+        // One parameter for the list: one statement text, prepared once, whatever the batch's size.
+        .where(this.dialect.inList('calls.customerID', customerIDs.slice(i, i + CALL_CUSTOMERS).map(Number)))
         .where('calls.rated', '=', 1)
         .where('calls.deleted', '=', 0)
         .where('calls.transactionID', 'is', null)
