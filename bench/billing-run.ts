@@ -1,17 +1,15 @@
-import { readFileSync } from 'node:fs'
 import { createBillingRun } from '../core/billing/billing-runs.js'
 import { openPlatform } from '../apps/platform/platform.js'
 import { parseArgs, scaled } from './support/args.js'
 import { openBulkWriter, type BulkColumn } from './support/bulk-insert.js'
 import { childCommand } from './support/build.js'
-import { startChild } from './support/child-process.js'
+import { runWorker, type WorkerResult } from './support/run-worker.js'
 import { openBenchDatabase, type BenchDatabase } from './support/database.js'
 import { seedCustomers, seedInvoicing } from './support/fixtures.js'
 import { log, Report } from './support/report.js'
 import { median } from './support/stats.js'
 import { databaseCpu } from './support/database-cpu.js'
 import { tableSizes } from './support/table-sizes.js'
-import type { StatementTime } from './support/statement-times.js'
 
 /**
  * The monthly billing run over 1,000,000 features: under 60 s, at least 0.3 of a baseline that
@@ -52,19 +50,6 @@ const workerCounts = workersArg ? (workersArg.includes('=') ? workersArg.split('
 const report = new Report(['billing-run', invoicing ? '--invoicing' : '', discounts ? '--discounts' : '', workerCounts ? `--workers ${workerCounts.join(',')}` : ''].filter(Boolean).join(' '), args)
 const CUTOFF = '2026-01-31'
 
-interface WorkerResult {
-  ms: number
-  cpuMs: number
-  peakRssMB: number
-  rssAtStart: number
-  heapTotalMB: number
-  /** Bytes the worker wrote, in MB (Linux; see billing-worker.ts). */
-  writtenMB?: number
-  /** With `--statements`. */
-  statements?: StatementTime[]
-  outcome: { status: string; customers: number; invoices: number; ledgerWrites: number }
-}
-
 async function requestRun(db: BenchDatabase, name: string): Promise<void> {
   const platform = await openPlatform({ ...db.config, skipMigrations: true })
   try {
@@ -72,29 +57,6 @@ async function requestRun(db: BenchDatabase, name: string): Promise<void> {
   } finally {
     await platform.close()
   }
-}
-
-/**
- * The young-generation flags of `npm run worker` (package.json), which the worker is measured
- * with: `--max-semi-space-size=32`. An earlier session found 32 MB no faster than V8's default
- * 16 MB; since invoicing and events, a batch's objects outlive two 16 MB scavenges, are promoted
- * and die in old space: 32 MB took the run from 14.6-14.9 s to 13.6 s and its peak RSS from
- * 226-231 to 193-196 MB (back to back on one seeded database; bench/RESULTS.md). 64 MB was no
- * faster again and added 60 MB.
- */
-function workerNodeFlags(): string[] {
-  const script = (JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: Record<string, string> }).scripts.worker
-  return script.split(/\s+/).filter((word) => /^--max-semi-space-size=\d+$/.test(word))
-}
-
-async function runWorker(db: BenchDatabase, url = db.childUrl, env: Record<string, string> = {}): Promise<WorkerResult> {
-  const child = startChild([...workerNodeFlags(), ...(await childCommand('bench/support/billing-worker.ts'))], { DATABASE_URL: url, ...env })
-  const code = await child.exited
-  const line = readFileSync(child.logFile, 'utf8').split('\n').find((l) => l.startsWith('WORKER '))
-  if (code !== 0 || !line) throw new Error(`billing worker failed (exit ${code}):\n${child.log().slice(-3000)}`)
-  const result = JSON.parse(line.slice('WORKER '.length)) as WorkerResult
-  if (!['Complete', 'none'].includes(result.outcome.status)) throw new Error(`run ended ${result.outcome.status}`)
-  return result
 }
 
 /** What the worker wrote, when the system says: a SQLite worker's WAL and checkpoints, what a Postgres worker sent its server. */

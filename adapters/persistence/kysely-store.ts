@@ -76,6 +76,11 @@ export interface StoreOptions {
 }
 
 /** What a store and the stores of its transactions share: they are all on one root database. */
+/** Thrown to roll a rehearsal back, carrying what it returned. */
+class Rehearsed<T> {
+  result: T | undefined
+}
+
 interface Shared {
   readonly queries: CompiledQueries
   readonly recentKeys: RecentKeys
@@ -241,6 +246,22 @@ export class KyselyStore implements Store {
     // for nothing (on the thread each was a round trip).
     if (!pipelined) return this.committed(this.db.transaction().execute((trx) => work(this.within(trx), this.within(trx, undefined, reads))))
     return this.committed(pipelined((trx, writeAhead) => work(this.within(trx, writeAhead), new KyselyStore(reads, this.dialect, this.resources, {}, true, this.shared))))
+  }
+
+  async rehearse<T>(work: (store: Store) => Promise<T>): Promise<T> {
+    if (this.inTransaction) throw new Error('rehearse() opens its own transaction')
+    const undo = new Rehearsed<T>()
+    try {
+      await this.db.transaction().execute(async (trx) => {
+        // Statistics of its own, dropped with it: undone rows must not hasten an ANALYZE.
+        const shared = { ...this.shared, statistics: new PlannerStatistics(null) }
+        undo.result = await work(new KyselyStore(trx, this.dialect, this.resources, {}, true, shared))
+        throw undo
+      })
+    } catch (error) {
+      if (error !== undo) throw error
+    }
+    return undo.result!
   }
 
   /** The store of a transaction on `trx`; a bulk or pipelined transaction sends writes ahead with `writeAhead`. */

@@ -1,4 +1,5 @@
 import type { InputOf, ShownOf } from '../../core/fields/entity.js'
+import { previewInvoice, type InvoicePreview } from '../../core/billing/preview-invoice.js'
 import type { PlatformContext } from '../../core/platform.js'
 import { expandItems, expansionFlags, type Expanded, type ExpandingLevel } from '../../core/resources/expansions.js'
 import type { ListSpec } from '../../core/resources/list-page.js'
@@ -31,6 +32,13 @@ export interface CustomersApi {
    * `GET /customers/<id>/paymentLinks/` answers them: Open, Paid, or Expired after 30 days.
    */
   paymentLinks(id: string, params?: ListParams<'paymentLinks'>): Promise<Page<ShownOf<'paymentLinks'>>>
+  /**
+   * The invoice a billing run with `cutoffDate` would raise for the customer now (contract 16.1):
+   * its lines and totals, made by the run's own code, with nothing written; `invoice` null and a
+   * `reason` when none would be raised. A cutoff before the customer's last invoice fails with
+   * invalid_query.
+   */
+  previewInvoice(id: string, options: { readonly cutoffDate: string }): Promise<InvoicePreview>
 }
 
 /** The expansion flags a level's lists take (expandNumbers, featureActive, ...). */
@@ -71,6 +79,10 @@ export function customersApi(ctx: PlatformContext): CustomersApi {
         return found
       }
       return shownPage('paymentLinks', toPage(await readPage(ctx, 'paymentLinks', params, { scope })))
+    },
+    previewInvoice: async (id, options) => {
+      const { extra: _, ...preview } = await previewInvoice(ctx, id, options)
+      return preview
     },
   }
 }

@@ -29,7 +29,7 @@ try {
     const o = await runNextBillingRun(platform.context, { leaseMs: 10_000, ...(process.env.BATCH_FEATURES ? { batchFeatures: Number(process.env.BATCH_FEATURES) } : {}) })
     if (o) add(o)
     // Another worker may complete the run: its status says when every partition is billed.
-    const [open] = await platform.context.store.repository('billingRuns').list({ where: [{ op: 'in', column: 'status', values: ['Requested', 'Running'] }], limit: 1 })
+    const [open] = await platform.context.store.repository('billingRuns').list({ where: [{ op: 'in', column: 'status', values: ['Requested', 'Running', 'Approved'] }], limit: 1 })
     if (!open) break
     if (!o) await new Promise((r) => setTimeout(r, 50))
   }

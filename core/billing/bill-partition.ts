@@ -9,6 +9,7 @@ import { settleAccounts } from './settle-accounts.js'
 import { planBatch, readPage, writeBatch, type BatchOutcome, type RunPage } from './bill-batch.js'
 import { progressValues, runProgress, type RunProgress } from './run-progress.js'
 import type { RunExecution } from './run-execution.js'
+import { approveDrafts } from './approve-drafts.js'
 
 /**
  * Batches a transaction bills before it commits. Batches are small for memory's sake (see
@@ -22,7 +23,8 @@ const TRANSACTION_BATCHES = 3
 class LeaseLost extends Error {}
 
 /**
- * Bills a claimed partition from its progress to its end, a transaction at a time. Each step
+ * Bills a claimed partition from its progress to its end, a transaction at a time (an approved
+ * review run's: finalises its drafts, contract 16.1). Each step
  * commits its batches with the partition's progress (and the lease's extension) and the run's
  * progress summed over its partitions, so a worker killed mid-step loses only that step: the
  * partition is claimed again once the lease lapses and resumes after its last committed
@@ -81,6 +83,18 @@ async function billStep(ctx: PlatformContext, reads: Store, run: BillingRun, cut
   let next = first
   try {
     for (let b = 0; b < TRANSACTION_BATCHES && !(b > 0 && exec.signal?.aborted); b++) {
+      if (run.status === 'Approved') {
+        // An approved review run (contract 16.1): the page's drafts made final, nothing planned.
+        const customers = await store.runSource.customersAfter(done.last, exec.batchSize, partition.lastCustomerID)
+        if (customers.length === 0) {
+          done.finished = true
+          break
+        }
+        done.last = customers.at(-1)!.id
+        done.customers += customers.length
+        absorb(await approveDrafts(ctx, store, run, customers))
+        continue
+      }
       const page = await (next ?? readPage(reads, done.last, done.size, partition.lastCustomerID))
       next = null
       if (page.customers.length === 0) {

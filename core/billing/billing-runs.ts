@@ -7,10 +7,15 @@ import type { BillingRunStatus } from '../presets/engine-lists.js'
 import type { Store } from '../ports/store.js'
 import { createItem, updateItem } from '../resources/resources.js'
 import { catalogue } from '../fields/catalogue.js'
+import { ZERO } from '../money/money.js'
+import { DRAFTING_ADDS } from './approve-drafts.js'
 
 const settable: readonly unknown[] = ['Pending', 'Requested'] satisfies BillingRunStatus[]
-const lockedDates = ['invoiceDate', 'cutoffDate', 'transactionCutoffDate', 'dueDate'] as const
-const inProgressStatuses = ['Requested', 'Running'] as const satisfies BillingRunStatus[]
+/** What a run in Review may be set to (contract 16.1). */
+const reviewed: readonly unknown[] = ['Approved', 'Discarded'] satisfies BillingRunStatus[]
+const lockedDates = ['invoiceDate', 'cutoffDate', 'transactionCutoffDate', 'dueDate', 'review'] as const
+/** A run in Review holds its drafts' charges, so no other run may start until it is approved or discarded. */
+const inProgressStatuses = ['Requested', 'Running', 'Review', 'Approved'] as const satisfies BillingRunStatus[]
 
 /** A run is in progress from its request until it completes or fails. */
 const inProgress = (status: unknown) => (inProgressStatuses as readonly unknown[]).includes(status)
@@ -20,8 +25,8 @@ function checkStatus(body: Record<string, unknown>): void {
   if (status !== undefined && status !== null && !settable.includes(status)) {
     throw new BillingError(
       'invalid_field',
-      `A billing run's status can only be set to Pending or Requested (got ${JSON.stringify(status)})`,
-      'Create it Pending, then PATCH status to "Requested" to start it; Running, Complete and Failed are set by the run.',
+      `A billing run's status can only be set to Pending or Requested, or Approved or Discarded while it is in Review (got ${JSON.stringify(status)})`,
+      'Create it Pending, then PATCH status to "Requested" to start it; Running, Review, Complete and Failed are set by the run.',
     )
   }
 }
@@ -55,13 +60,17 @@ export async function createBillingRun(ctx: PlatformContext, input: unknown): Pr
   })
 }
 
-/** Updates a Pending run; `status: "Requested"` starts it and locks its dates (409003 after). */
+/**
+ * Updates a Pending run; `status: "Requested"` starts it and locks its dates (409003 after). A
+ * run in Review takes `status: "Approved"` or `"Discarded"` (contract 16.1).
+ */
 export async function updateBillingRun(ctx: PlatformContext, id: string, input: unknown): Promise<BillingRun> {
   return ctx.store.transaction(async (store) => {
     await store.lock('billing-runs')
     const current = await store.repository('billingRuns').getForUpdate(id)
     if (!current) throw notFound('billing run', id)
     const body = objectBody(input)
+    if (current.status === 'Review' && reviewed.includes(body.status)) return review(ctx, store, current, body)
     checkStatus(body)
     if (current.status !== 'Pending') {
       const changing = ([...lockedDates, 'status', 'name'] as const).filter((f) => f in body && body[f] !== current[f])
@@ -74,6 +83,32 @@ export async function updateBillingRun(ctx: PlatformContext, id: string, input: 
     assertDates(body, current)
     return updateItem({ ...ctx, store }, catalogue.billingRuns, id, body)
   })
+}
+
+/**
+ * Approves or discards a run in Review (contract 16.1), with nothing else changed. Approved: its
+ * partitions open again and the workers finalise its drafts as they bill a run (run-billing.ts);
+ * Discarded: its drafts go, their charges stay unapproved for a corrected run.
+ */
+async function review(ctx: PlatformContext, store: Store, current: BillingRun, body: Record<string, unknown>): Promise<BillingRun> {
+  const changing = Object.keys(body).filter((f) => f !== 'status' && body[f] !== current[f as keyof BillingRun])
+  if (changing.length) {
+    throw new BillingError('locked', `Billing run ${current.id} is in Review: its ${changing.join(', ')} can no longer change`, 'Approve or discard it; a corrected run is a new one.')
+  }
+  const now = ctx.clock.now()
+  const runs = store.repository('billingRuns')
+  if (body.status === 'Approved') {
+    await store.runPartitions.restart(current.id)
+  } else {
+    await store.ledger.discardDrafts(current.id, DRAFTING_ADDS)
+  }
+  const after = (await runs.update(current.id, {
+    status: body.status as BillingRunStatus,
+    ...(body.status === 'Discarded' ? { completedDate: now, invoiceAmount: ZERO, invoiceCount: 0 } : {}),
+    updatedStamp: now,
+  }))!
+  await recordChanges(store, ctx.clock, [{ resource: catalogue.billingRuns, action: 'update', before: current, after }])
+  return after
 }
 
 /** Deletes a run that has not been requested. */

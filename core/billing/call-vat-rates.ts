@@ -1,12 +1,11 @@
 import type { CallClass } from '../fields/call-classes.js'
-import type { Call } from '../fields/entity.js'
 import type { Store } from '../ports/store.js'
 import { byHolder, featureTariffName, pricingFeature } from '../rating/feature-tariffs.js'
 import { dateOfStamp } from '../rating/time-band.js'
-import type { RunCustomer } from './run-fields.js'
+import type { RunCall, RunCustomer } from './run-fields.js'
 
 /** A call's VAT rate, by its `Call Charges` row's rules. */
-export type CallVATRate = (call: Call, customer: RunCustomer) => string | null
+export type CallVATRate = (call: RunCall, customer: RunCustomer) => string | null
 
 /**
  * The VAT rate of each call's `Call Charges` row (contract 17.7): the `VATRateCalls` of the
@@ -15,7 +14,7 @@ export type CallVATRate = (call: Call, customer: RunCustomer) => string | null
  * of the batch's features, not a query per call; and only the numbers and features that set a
  * rate are read, so a platform that sets none pays two small reads a batch.
  */
-export async function callVATRates(store: Store, calls: readonly Call[], customerIDs: readonly string[]): Promise<CallVATRate> {
+export async function callVATRates(store: Store, calls: readonly RunCall[], customerIDs: readonly string[]): Promise<CallVATRate> {
   const numberIDs = [...new Set(calls.flatMap((c) => (c.numberID ? [c.numberID] : [])))]
   const classes = [...new Set(calls.flatMap((c) => (c.callType ? [c.callType as CallClass] : [])))]
   const [numbers, features] = await Promise.all([

@@ -18,8 +18,7 @@ const WEIGHTS_PAGE = 10_000
  * claimed and planned again after its lease; one that lost the lease meanwhile stores nothing.
  */
 export async function planRun(ctx: PlatformContext, run: BillingRun, cutoff: DateOnly, partition: RunPartition, exec: RunExecution): Promise<void> {
-  await rateUnratedCalls(ctx, cutoff)
-  await rollRenewals(ctx, cutoff)
+  await prepareRun(ctx, cutoff)
   const after = partition.afterCustomerID
   const { runPartitions } = ctx.store
   const partitions = runPartitions.parallel ? await splitRun(ctx, after, exec.partitionFeatures) : wholeRun(after, await ctx.store.runSource.customerCountAfter(after))
@@ -28,6 +27,12 @@ export async function planRun(ctx: PlatformContext, run: BillingRun, cutoff: Dat
     const totals = await store.runPartitions.totals(run.id)
     await store.repository('billingRuns').update(run.id, progressValues(runProgress(run.id, totals, { startedAt: exec.startedAt, customers: 0 }, ctx.clock.now())))
   })
+}
+
+/** What a run does before it bills anyone (an invoice preview too, in its rehearsal): rates the calls not yet rated, moves renewal dates on. */
+export async function prepareRun(ctx: PlatformContext, cutoff: DateOnly): Promise<void> {
+  await rateUnratedCalls(ctx, cutoff)
+  await rollRenewals(ctx, cutoff)
 }
 
 async function splitRun(ctx: PlatformContext, after: string, target: number): Promise<PlannedPartition[]> {

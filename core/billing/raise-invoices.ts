@@ -5,16 +5,14 @@ import { add, ZERO, type Money } from '../money/money.js'
 import type { PlatformContext } from '../platform.js'
 import type { Invoiceable, NewInvoice } from '../ports/ledger.js'
 import type { Store } from '../ports/store.js'
-import { statusOf } from './allocation.js'
-import { appendEvents } from '../history/record-change.js'
-import { clearNextMessages, invoiceMessageOf } from './invoice-message.js'
+import { invoiceMessageOf } from './invoice-message.js'
 import { callMinimumOf, decideInvoice, emptyRaises } from './invoice-rules.js'
 import { cycleDue, cycleSkips, invoiceDueDate, overdueDateOf } from './invoice-terms.js'
 import { vatOn } from './vat.js'
 import type { Stamp } from '../dates/stamp.js'
 import type { RunCustomer } from './run-fields.js'
 import { numberInvoices } from '../numbering/number-invoices.js'
-import { recordDeliveries } from '../delivery/record-deliveries.js'
+import { finaliseRaised, raisedPaymentState } from './finalise-invoices.js'
 
 /** The finalBillDate of a customer in final bill, else null. */
 const finalBillOf = (customer: RunCustomer): DateOnly | null => (customer.isFinalBill ? customer.finalBillDate : null)
@@ -47,6 +45,8 @@ export async function raiseInvoices(
   numberMinimums: () => Promise<readonly NumberMinimum[]> = async () => [],
 ): Promise<{ count: number; invoiced: string[]; settle: string[]; written: Promise<void> }> {
   const invoiceDate = run.invoiceDate ?? ctx.clock.today()
+  // A review run drafts (contract 16.1): its invoices are made final when it is approved.
+  const draft = run.review === true
   const billable = customers.filter((customer) => {
     if (!effectiveStateOn(events.get(`customers:${customer.id}`) ?? [], cutoff).billable) return false
     const finalBill = finalBillOf(customer)
@@ -69,9 +69,6 @@ export async function raiseInvoices(
   const today = ctx.clock.today()
   const settle: string[] = []
   const invoices: NewInvoice[] = []
-  const finalBills: { id: string; finalBillDate: DateOnly }[] = []
-  // Customers whose next invoice message this batch uses up (contract 10.5).
-  const messagesUsed: { customerID: string; message: string }[] = []
   // Customers share a few payment terms: each one's dates are worked out once per batch.
   const terms = new Map<string, { dueDate: DateOnly; overdueDate: DateOnly }>()
   const datesOf = (customer: RunCustomer) => {
@@ -86,10 +83,9 @@ export async function raiseInvoices(
   const raise = (customer: RunCustomer, transactionIDs: string[], inserted: number[], net: Money, vat: Money, suppressed: boolean) => {
     const { dueDate, overdueDate } = datesOf(customer)
     const totalAmount = add(net, vat)
-    const status = statusOf(totalAmount < 0n ? ZERO : totalAmount, overdueDate, today)
     // This invoice's own credit is allocated once it is raised (credit held from earlier payments
-    // too, which the step reads in its transaction: bill-partition.ts).
-    if (totalAmount < 0n) settle.push(customer.id)
+    // too, which the step reads in its transaction: bill-partition.ts); a draft's once approved.
+    if (totalAmount < 0n && !draft) settle.push(customer.id)
     invoices.push({
       transactionIDs,
       inserted,
@@ -102,20 +98,14 @@ export async function raiseInvoices(
         VATAmount: vat,
         totalAmount,
         transactionIDs,
-        amountPaid: totalAmount < 0n ? totalAmount : ZERO,
-        amountOutstanding: totalAmount < 0n ? ZERO : totalAmount,
-        paidDate: totalAmount <= 0n ? invoiceDate : null,
+        ...(draft ? { amountPaid: ZERO, amountOutstanding: totalAmount, paidDate: null, status: 'Draft' as const } : raisedPaymentState(totalAmount, invoiceDate, overdueDate, today)),
         overdueDate,
-        status,
         suppressed,
         invoiceMessage: invoiceMessageOf(customer),
         createdStamp: now,
         updatedStamp: now,
       },
     })
-    const finalBill = finalBillOf(customer)
-    if (finalBill) finalBills.push({ id: customer.id, finalBillDate: finalBill })
-    if (customer.nextInvoiceMessage) messagesUsed.push({ customerID: customer.id, message: customer.nextInvoiceMessage })
   }
   const anyLines = due.some((c) => (lines.get(c.id)?.length ?? 0) > 0 || insertedOf.has(c.id))
   const minimums = activeMinimums(anyLines ? await numberMinimums() : [], events, cutoff)
@@ -190,24 +180,18 @@ export async function raiseInvoices(
     }
     raise(customer, [], inserted, net, vat, false)
   }
-  // Numbered in the batch's transaction, from one counter (contract 14.1: no gap, no repeat).
-  const raised = await store.ledger.raiseInvoices(await numberInvoices(ctx, store, invoices), run.id, rows)
+  // Numbered in the batch's transaction, from one counter (contract 14.1: no gap, no repeat); a
+  // draft when its run is approved (approve-drafts.ts).
+  const raised = await store.ledger.raiseInvoices(draft ? invoices : await numberInvoices(ctx, store, invoices), run.id, rows, draft)
   // The writes after the invoices wait behind them at the database, not here: the caller plans
   // its next batch meanwhile, and `written` settles with them all (see `RaisedInvoices`).
-  const after = (async () => {
-    for (const customer of finalBills) await store.repository('customers').update(customer.id, { finalInvoicedDate: customer.finalBillDate })
-    await clearNextMessages(ctx, store, messagesUsed)
-    // Announced in the batch's transaction (contract 12: an outbox), from the rows just written:
-    // the database writing each invoice's JSON again took twice as long (bench/RESULTS.md).
-    await appendEvents(store, ctx.clock, 'invoice.raised', ctx.resources.get('invoices')!, raised.invoices)
-    // Their deliveries too (contract 14.2: an outbox), for the invoice-delivery job.
-    await recordDeliveries(store, raised.invoices, new Map(due.map((c) => [c.id, c])), now)
-  })()
+  const after = draft ? Promise.resolve() : finaliseRaised(ctx, store, raised.invoices, new Map(due.map((c) => [c.id, c])), now)
   const written = Promise.all([raised.written, after]).then(() => undefined)
   // Failed, it is thrown where the caller awaits it; a rejection nobody awaits yet would end the process.
   written.catch(() => undefined)
-  // The caller allocates their credit once the batch's objects are gone, for a step's batches at once (bill-partition.ts).
-  return { count: invoices.length, invoiced: invoices.map((i) => i.values.customerID!), settle, written }
+  // The caller allocates their credit once the batch's objects are gone, for a step's batches at
+  // once (bill-partition.ts); a draft is allocated nothing until approved.
+  return { count: invoices.length, invoiced: draft ? [] : invoices.map((i) => i.values.customerID!), settle, written }
 }
 
 const CALL_CHARGES = 'Call Charges'

@@ -52,7 +52,7 @@ const PLANNING_RECHECK_MS = 200
  */
 export interface RunOutcome {
   readonly runID: string
-  readonly status: 'Complete' | 'Failed' | 'Interrupted' | 'Running'
+  readonly status: 'Complete' | 'Review' | 'Failed' | 'Interrupted' | 'Running'
   readonly customers: number
   readonly invoices: number
   readonly ledgerWrites: number
@@ -86,7 +86,7 @@ export async function runNextBillingRun(ctx: PlatformContext, options: RunOption
     for (;;) {
       if (options.signal?.aborted) return outcome('Interrupted')
       // A run failed by another worker is left alone.
-      if ((await ctx.store.repository('billingRuns').get(run.id))?.status !== 'Running') break
+      if ((await ctx.store.repository('billingRuns').get(run.id))?.status !== run.status) break
       const partition = await ctx.store.runPartitions.claim(run.id, exec.holder, exec.leaseMs)
       if (!partition) {
         // Another worker holds the run's Planning partition: its partitions come when it commits
@@ -100,7 +100,8 @@ export async function runNextBillingRun(ctx: PlatformContext, options: RunOption
       else await billPartition(ctx, run, cutoff, partition, exec)
     }
     if (options.signal?.aborted) return outcome('Interrupted')
-    if (await completeRun(ctx, run.id)) return outcome('Complete')
+    const completed = await completeRun(ctx, run)
+    if (completed) return outcome(completed)
     return exec.claimed > 0 ? outcome('Running') : null
   } catch (error) {
     const reason = error instanceof BillingError ? error.message : 'unexpected failure; see the worker log'
@@ -113,7 +114,7 @@ export async function runNextBillingRun(ctx: PlatformContext, options: RunOption
 }
 
 /**
- * The run in progress: the Running one, or the oldest Requested one, started here. A run
+ * The run in progress: the Running one, an Approved one, or the oldest Requested one, started here. A run
  * without partitions gets its `Planning` partition, covering every customer after the run's
  * progress (a run a version without partitions left Running resumes where it stopped).
  */
@@ -122,6 +123,9 @@ async function runInProgress(ctx: PlatformContext): Promise<BillingRun | null> {
     await store.lock('billing-runs')
     const runs = store.repository('billingRuns')
     const [running] = await runs.list({ where: [{ op: 'eq', column: 'status', value: 'Running' }], limit: 1 })
+    // An approved review run is finalised over the partitions it was drafted in, restarted by its approval (contract 16.1).
+    const [approved] = running ? [] : await runs.list({ where: [{ op: 'eq', column: 'status', value: 'Approved' }], limit: 1 })
+    if (approved) return approved
     const [requested] = running ? [] : await runs.list({ where: [{ op: 'eq', column: 'status', value: 'Requested' }], limit: 1 })
     const run = running ?? (requested && (await runs.update(requested.id, { status: 'Running', commencedDate: ctx.clock.now(), updatedStamp: ctx.clock.now() })))
     if (!run) return null
@@ -133,22 +137,25 @@ async function runInProgress(ctx: PlatformContext): Promise<BillingRun | null> {
 }
 
 /**
- * Completes a Running run whose partitions are all done; false when one is still open (or the
- * run is no longer Running). Every worker tries after its last partition: the one that
- * finished the last partition sees them all done, and the run's lock lets one complete it.
+ * Completes a run whose partitions are all done; null when one is still open (or the run moved
+ * on). Every worker tries after its last partition: the one that finished the last partition
+ * sees them all done, and the run's lock lets one complete it. A review run's drafting stops at
+ * `Review` (contract 16.1), its approval completes it.
  */
-async function completeRun(ctx: PlatformContext, runID: string): Promise<boolean> {
-  if ((await ctx.store.runPartitions.totals(runID)).open > 0) return false
+async function completeRun(ctx: PlatformContext, run: BillingRun): Promise<'Complete' | 'Review' | null> {
+  const runID = run.id
+  if ((await ctx.store.runPartitions.totals(runID)).open > 0) return null
   const totals = await ctx.store.ledger.runInvoiceTotals(runID)
+  const status = run.review && run.status === 'Running' ? 'Review' : 'Complete'
   // The run's completion and its event commit together (contract 12).
   return ctx.store.transaction(async (store) => {
     await store.lock('billing-runs')
     const runs = store.repository('billingRuns')
-    if ((await runs.get(runID))?.status !== 'Running') return false
+    if ((await runs.get(runID))?.status !== run.status) return null
     const partitions = await store.runPartitions.totals(runID)
-    if (partitions.open > 0) return false
+    if (partitions.open > 0) return null
     await runs.update(runID, {
-      status: 'Complete',
+      status,
       invoiceAmount: totals.amount,
       invoiceCount: totals.count,
       customersTotal: partitions.customersDone,
@@ -157,7 +164,7 @@ async function completeRun(ctx: PlatformContext, runID: string): Promise<boolean
       completedDate: ctx.clock.now(),
       updatedStamp: ctx.clock.now(),
     })
-    await appendEvents(store, ctx.clock, 'billing_run.completed', ctx.resources.get('billingRuns')!, [(await runs.get(runID))!])
-    return true
+    if (status === 'Complete') await appendEvents(store, ctx.clock, 'billing_run.completed', ctx.resources.get('billingRuns')!, [(await runs.get(runID))!])
+    return status
   })
 }

@@ -1,4 +1,4 @@
-import type { Customer, Feature } from '../fields/entity.js'
+import type { Call, Customer, Feature } from '../fields/entity.js'
 
 /**
  * The stored fields a billing run reads, and only those: a full row of a feature (about 80
@@ -82,3 +82,8 @@ export const runFeatureFields = [
 export type RunCustomer = Pick<Customer, (typeof runCustomerFields)[number]>
 /** A feature as a billing run reads it. */
 export type RunFeature = Pick<Feature, (typeof runFeatureFields)[number]>
+
+/** The stored fields of a call that call billing (`billCalls`) reads: a call row has about 40. */
+export const runCallFields = ['id', 'customerID', 'numberID', 'callType', 'startTime', 'cost'] as const
+/** A call as a billing run reads it. */
+export type RunCall = Pick<Call, (typeof runCallFields)[number]>

@@ -12,9 +12,10 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
 /**
  * Queues another email delivery of a raised invoice (contract 14.2), to `email` or the
  * customer's, with the customer's email bill type and consent; the job sends it. A suppressed
- * invoice is never sent, and an address is needed.
+ * invoice or a draft (contract 16.1) is never sent, and an address is needed.
  */
 export async function queueResend(ctx: PlatformContext, invoice: Invoice, email: string | null | undefined): Promise<Invoice> {
+  if (invoice.status === 'Draft') throw new BillingError('state_not_allowed', `Invoice ${invoice.id} is a draft: it is sent when its billing run is approved`, 'Approve its billing run (PATCH status "Approved"), then resend.')
   if (invoice.suppressed) throw new BillingError('state_not_allowed', `Invoice ${invoice.id} is suppressed: it is not sent`, 'A suppressed invoice (lowInvoiceAction Suppress) is never sent.')
   if (email != null && !EMAIL.test(email)) throw new BillingError('invalid_parameter', `email "${email}" is not an email address`, 'Give email as name@example.com, or {} for the customer email.')
   const customer = await ctx.store.repository('customers').get(invoice.customerID!)

@@ -4,8 +4,9 @@ import { billingRunStatuses } from '../presets/engine-lists.js'
 import { defineResource } from './resource.js'
 
 /**
- * Billing runs (contract 9.5): Pending → Requested → Running → Complete, or Failed. Setting
- * `status` to Requested starts a run; its dates are locked from then on.
+ * Billing runs (contract 9.5, 16.1): Pending → Requested → Running → Complete, or Failed; with
+ * `review`, Running → Review → Approved → Complete, or Review → Discarded. Setting `status` to
+ * Requested starts a run; its dates are locked from then on.
  */
 export const billingRuns = defineResource({
   name: 'billingRuns',
@@ -14,7 +15,12 @@ export const billingRuns = defineResource({
   fields: [
     idField,
     text('name'),
-    preset('status', 'billingRunStatuses', { values: billingRunStatuses, description: 'Pending, Requested (to start it), Running, Complete or Failed' }),
+    preset('status', 'billingRunStatuses', {
+      values: billingRunStatuses,
+      description: 'Pending, Requested (to start it), Running, Review (drafts to approve), Approved (to finalise them), Complete, Discarded or Failed',
+    }),
+    // Contract 16.1: a run that stops at Review with draft invoices; fixed once the run is requested.
+    field('review', 'boolean', { extension: true, description: 'true: the run drafts its invoices and stops at Review for approval' }),
     date('invoiceDate', { description: 'date printed on the invoices' }),
     date('cutoffDate', { description: 'recurring charges and calls are billed up to this date' }),
     date('transactionCutoffDate', { description: 'other transactions dated on or before it are invoiced' }),

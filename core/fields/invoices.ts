@@ -28,7 +28,7 @@ export const invoices = defineResource({
     currency('amountOutstanding', { description: 'totalAmount minus amountPaid' }),
     date('paidDate', { description: 'transaction date of the payment that completed it' }),
     date('overdueDate', { description: 'dueDate plus the grace days: overdue after it while outstanding' }),
-    preset('status', 'invoiceStatuses', { values: invoiceStatuses, description: 'Paid, Overdue or Unpaid' }),
+    preset('status', 'invoiceStatuses', { values: invoiceStatuses, description: 'Paid, Overdue or Unpaid; Draft on a run in review (contract 16.1)' }),
     field('suppressed', 'boolean', { description: 'a low invoice raised but not to be sent (lowInvoiceAction Suppress)' }),
     // Its document's message (contract 10.5), chosen when it is raised: the customer's next message then clears.
     preset('invoiceMessage', 'invoiceMessages', { description: "the customer's nextInvoiceMessage when it was raised, else its defaultInvoiceMessage" }),
@@ -39,7 +39,7 @@ export const invoices = defineResource({
     field('dunningSteps', 'json', { description: 'dunning steps taken: [{step, action, date}] (step counts from 1 in its profile)' }),
   ]),
   filters: [
-    { name: 'status', filter: { kind: 'oneOf', column: 'status', values: invoiceStatuses }, description: 'only invoices with that status: Unpaid, Paid or Overdue' },
+    { name: 'status', filter: { kind: 'oneOf', column: 'status', values: invoiceStatuses }, description: 'only invoices with that status: Unpaid, Paid, Overdue or Draft' },
     { name: 'invoiceNumber', filter: { kind: 'equals', column: 'invoiceNumber' }, description: 'the invoice with this number' },
   ],
 })

@@ -20,16 +20,16 @@ export async function portalCustomer(ctx: PlatformContext, customerID: string): 
   return customer
 }
 
-/** The customer's invoices, newest first. */
+/** The customer's invoices, newest first: not a draft of a run in review (contract 16.1), which is not the customer's until approved. */
 export async function customerInvoices(ctx: PlatformContext, customerID: string): Promise<Invoice[]> {
   const rows = await ctx.store.repository('invoices').list({ where: [{ op: 'eq', column: 'customerID', value: customerID }], limit: 100_000 })
-  return rows.reverse()
+  return rows.filter((i) => i.status !== 'Draft').reverse()
 }
 
 /** One of the customer's own invoices; any other ID is `not_found`, as if it did not exist. */
 export async function ownInvoice(ctx: PlatformContext, customerID: string, invoiceID: string): Promise<Invoice> {
   const invoice = /^\d{1,18}$/.test(invoiceID) ? await ctx.store.repository('invoices').get(invoiceID) : undefined
-  if (!invoice || invoice.customerID !== customerID) throw notFound('invoice', invoiceID)
+  if (!invoice || invoice.customerID !== customerID || invoice.status === 'Draft') throw notFound('invoice', invoiceID)
   return invoice
 }
 

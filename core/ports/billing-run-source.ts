@@ -1,4 +1,4 @@
-import type { RunCustomer, RunFeature } from '../billing/run-fields.js'
+import type { RunCall, RunCustomer, RunFeature } from '../billing/run-fields.js'
 
 /** A feature as a billing run reads it (core/billing/run-fields.ts), with its reconciled mark or null. */
 export interface MarkedFeature {
@@ -22,4 +22,9 @@ export interface BillingRunSource {
    * one turn of this one.
    */
   featuresOf(afterID: string, limit: number, lastID?: string | null): Promise<MarkedFeature[]>
+  /**
+   * The customers' calls a run bills (run fields only), in ID order: rated, not deleted, on no
+   * transaction yet, started at or before `through` (a stamp).
+   */
+  unbilledCalls(customerIDs: readonly string[], through: string): Promise<RunCall[]>
 }

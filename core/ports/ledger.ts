@@ -76,8 +76,23 @@ export interface Ledger {
    * new ledger rows, inserted here rather than by `write`: those an invoice takes go in approved
    * and on it, instead of being inserted and then updated; the others go in unapproved.
    * Returns the invoices as stored (their IDs and every transaction on them), as GET reads them.
+   * `draft` (a run in review, contract 16.1): the transactions go on the invoices unapproved,
+   * and those already in the ledger keep their billing run, so a discarded draft leaves them
+   * as they were.
    */
-  raiseInvoices(invoices: readonly NewInvoice[], billingRunID: string, inserts?: readonly ValuesOf<Transaction>[]): Promise<RaisedInvoices>
+  raiseInvoices(invoices: readonly NewInvoice[], billingRunID: string, inserts?: readonly ValuesOf<Transaction>[], draft?: boolean): Promise<RaisedInvoices>
+  /**
+   * Stores the finalised values of a run's draft invoices (number, status, payment columns) and
+   * approves their transactions, which then name the run (contract 16.1).
+   */
+  finaliseDrafts(billingRunID: string, invoices: readonly Invoice[]): Promise<void>
+  /**
+   * Removes a run's draft invoices: their transactions are taken off them, unapproved as they
+   * were, except the rows drafting added to them (of `addedTypes`, made by the run and of no
+   * feature: the minimum charges of contract 10.4), which go with them. Returns how many drafts
+   * were removed.
+   */
+  discardDrafts(billingRunID: string, addedTypes: readonly string[]): Promise<number>
   /** How many invoices a billing run raised and their total (summed by the database, not read back). */
   runInvoiceTotals(billingRunID: string): Promise<{ amount: Money; count: number }>
 }

@@ -88,6 +88,12 @@ export interface RunPartitions {
    * no longer holds it (another worker planned the run since).
    */
   split(partitionID: string, holder: string, partitions: readonly PlannedPartition[]): Promise<boolean>
+  /**
+   * Opens every partition of a finished run again from its start, with no progress and no lease:
+   * an approved review run (contract 16.1) is finalised over the ranges it was drafted in, by
+   * the workers that claim them as they do a run's.
+   */
+  restart(billingRunID: string): Promise<void>
   /** Gives a partition's lease up (an interrupted worker), so another may claim it at once. */
   release(partitionID: string, holder: string): Promise<void>
   /** The run's progress, summed over its partitions. */

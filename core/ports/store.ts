@@ -73,6 +73,13 @@ export interface Store {
    * transaction. Elsewhere it is `transaction`, and `reads` is the transaction's own store.
    */
   pipelinedTransaction<T>(work: (store: Store, reads: Store) => Promise<T>): Promise<T>
+  /**
+   * Runs `work` in a transaction that is always rolled back, and returns what it returned: the
+   * engine's own writes made to be read back, then undone (an invoice preview, contract 16.1).
+   * Nothing it writes stays, nor counts towards the planner's statistics. IDs a database
+   * sequence hands out meanwhile are not reused (Postgres sequences are outside transactions).
+   */
+  rehearse<T>(work: (store: Store) => Promise<T>): Promise<T>
   /** Serialises work on one key across processes for the rest of the transaction. */
   lock(key: string): Promise<void>
 }

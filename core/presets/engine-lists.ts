@@ -4,7 +4,12 @@
  * a name, which the engine would not understand; the fields that name these lists carry them as
  * `values`, so their TypeScript types are these unions and a misspelt name fails to compile.
  */
-export const billingRunStatuses = ['Pending', 'Requested', 'Running', 'Complete', 'Failed'] as const
+/**
+ * A billing run's status (contract 9.5, 16.1): a run with `review` stops at `Review` with draft
+ * invoices; `Approved` finalises them (the workers pick it up as they do a requested run) and
+ * ends `Complete`; `Discarded` removed them.
+ */
+export const billingRunStatuses = ['Pending', 'Requested', 'Running', 'Review', 'Approved', 'Complete', 'Discarded', 'Failed'] as const
 export type BillingRunStatus = (typeof billingRunStatuses)[number]
 
 /** How often a recurring charge is made; the calendar ones align periods to month starts. */
@@ -54,7 +59,8 @@ export const lowInvoiceDetects = ['Net Total', 'Gross Total', 'Call Charges'] as
 export const lowInvoiceActions = ['Suppress', 'Carry Forward', 'Charge Minimum'] as const
 
 /** An invoice's payment state (contract 10.3). */
-export const invoiceStatuses = ['Unpaid', 'Paid', 'Overdue'] as const
+/** `Draft`: an invoice of a run in review (contract 16.1): no number, never allocated, sent or overdue. */
+export const invoiceStatuses = ['Unpaid', 'Paid', 'Overdue', 'Draft'] as const
 export type InvoiceStatus = (typeof invoiceStatuses)[number]
 
 /**

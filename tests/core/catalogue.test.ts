@@ -143,7 +143,7 @@ test('every preset list a field names exists in the default presets', () => {
     }
   }
   assert.equal(defaultLists.timeBands, ['day', 'evening', 'weekend', 'any'])
-  assert.equal(defaultLists.billingRunStatuses, ['Pending', 'Requested', 'Running', 'Complete', 'Failed'])
+  assert.equal(defaultLists.billingRunStatuses, ['Pending', 'Requested', 'Running', 'Review', 'Approved', 'Complete', 'Discarded', 'Failed'])
 })
 
 test('tariff fields name existing tariffs instead of a configured list', () => {

@@ -9,7 +9,7 @@ import { json } from '../respond.js'
 import { BASE_PATH, type Route } from '../route.js'
 import { assertNoQuery, getRoute, listRoute } from './resource-routes.js'
 import { apiPath } from '../mount-prefix.js'
-import { invoiceRoute } from './invoice-routes.js'
+import { invoicePreviewRoute, invoiceRoute } from './invoice-routes.js'
 
 type Scope = 'customers' | 'numbers' | 'features'
 const scopeColumn: Record<Scope, string> = { customers: 'customerID', numbers: 'numberID', features: 'featureID' }
@@ -46,7 +46,7 @@ export function transactionRoutes(transactions: Resource, r: (n: Scope) => Resou
 }
 
 /** Billing runs (contract 9.5) and the invoices they raise. */
-export function billingRunRoutes(runs: Resource, invoices: Resource, customers: Resource): Route[] {
+export function billingRunRoutes(runs: Resource, invoices: Resource, customers: Resource, transactions: Resource): Route[] {
   return [
     listRoute(runs, { path: '/billingRuns', summary: 'List billing runs' }),
     getRoute(runs),
@@ -63,7 +63,12 @@ export function billingRunRoutes(runs: Resource, invoices: Resource, customers: 
     {
       method: 'PATCH',
       path: '/billingRuns/:id',
-      doc: { summary: 'Update a Pending run; status "Requested" starts it and locks its dates', resource: 'billingRuns', kind: 'update', errors: [409003] },
+      doc: {
+        summary: 'Update a Pending run; status "Requested" starts it and locks its dates. A run in Review: status "Approved" finalises its drafts, "Discarded" removes them',
+        resource: 'billingRuns',
+        kind: 'update',
+        errors: [409003],
+      },
       async handler(event, ctx) {
         assertNoQuery(event)
         await getItem(ctx.platform, runs, ctx.params.id)
@@ -82,6 +87,7 @@ export function billingRunRoutes(runs: Resource, invoices: Resource, customers: 
     },
     listRoute(invoices, { path: '/invoices', summary: 'List invoices' }),
     invoiceRoute(invoices),
+    invoicePreviewRoute(invoices, transactions),
     scoped(invoices, 'customers', customers),
   ]
 }

@@ -10,6 +10,10 @@ import { mediaTypeOf, renderInvoice, type DocumentFormat } from '../../documents
 import { jsonItem, requestIdOf } from '../respond.js'
 import type { Route } from '../route.js'
 import { assertNoQuery } from './resource-routes.js'
+import { previewInvoice, STORED_ONLY } from '../../../core/billing/preview-invoice.js'
+import { toWire } from '../../../core/fields/wire.js'
+import type { Item } from '../../../core/fields/item.js'
+import { json } from '../respond.js'
 
 /** What GET /invoices/<id> answers with, best first on a tie: JSON stays the default (contract 10.5). */
 const offered = ['application/json', 'application/pdf', 'text/html'] as const
@@ -66,6 +70,73 @@ export function invoiceRoute(invoices: Resource): Route {
           'x-request-id': requestIdOf(event),
         },
       })
+    },
+  }
+}
+
+/** A document's answer, by format, as GET /invoices/<id> gives it. */
+function documentResponse(event: H3Event, body: string | Uint8Array, format: DocumentFormat, name: string): Response {
+  return new FastResponse(body as string | Uint8Array<ArrayBuffer>, {
+    status: 200,
+    headers: {
+      'content-type': mediaTypeOf[format],
+      'content-disposition': `inline; filename="${name}.${format}"`,
+      vary: 'Accept',
+      'x-request-id': requestIdOf(event),
+    },
+  })
+}
+
+/** A wire item without the fields only a stored invoice or transaction has. */
+function previewWire(resource: Resource, item: object): Record<string, unknown> {
+  const wire = toWire(resource, item as Item)
+  for (const name of STORED_ONLY) delete wire[name]
+  return wire
+}
+
+/**
+ * `GET /customers/<id>/invoicePreview?cutoffDate=`: the invoice a run with that cutoff would raise
+ * for the customer now (contract 16.1), as JSON (`invoice`, `lines`, or `reason` when none would
+ * be raised), or its document as a PDF or HTML page by `Accept`; nothing is written.
+ */
+export function invoicePreviewRoute(invoices: Resource, transactions: Resource): Route {
+  return {
+    method: 'GET',
+    path: '/customers/:id/invoicePreview',
+    doc: {
+      summary: 'Preview the invoice a billing run with ?cutoffDate= would raise for the customer now (JSON, PDF or HTML by Accept); nothing is written',
+      resource: 'invoices',
+      kind: 'other',
+      query: ['cutoffDate', 'pages'],
+      alternatives: {
+        'application/pdf': 'The previewed invoice document as a PDF',
+        'text/html': 'The previewed invoice document as one HTML page',
+      },
+    },
+    async handler(event, ctx) {
+      assertNoQuery(event, ['cutoffDate', 'pages'])
+      const format = negotiateInvoiceFormat(event.req.headers.get('accept'))
+      const pages = pagesParam(event)
+      const cutoffDate = event.url.searchParams.get('cutoffDate') ?? undefined
+      if (format === 'json') {
+        parseBillLength(pages)
+        const preview = await previewInvoice(ctx.platform, ctx.params.id, { cutoffDate })
+        return json(
+          event,
+          200,
+          {
+            customerID: preview.customerID,
+            cutoffDate: preview.cutoffDate,
+            invoice: preview.invoice && previewWire(invoices, preview.invoice),
+            lines: preview.lines.map((line) => ({ ...previewWire(transactions, line), transactionID: line.transactionID })),
+            reason: preview.reason,
+          },
+          { vary: 'Accept' },
+        )
+      }
+      const preview = await previewInvoice(ctx.platform, ctx.params.id, { cutoffDate }, (inner, invoiceID) => readInvoiceDocument(inner, invoiceID, pages))
+      if (!preview.extra) throw new BillingError('not_found', `Customer ${ctx.params.id} would get no invoice from a run with cutoff ${preview.cutoffDate}: ${preview.reason}`, 'Ask for JSON to see why, or try a later cutoffDate.')
+      return documentResponse(event, await renderInvoice(preview.extra, format), format, `invoice-preview-${ctx.params.id}`)
     },
   }
 }

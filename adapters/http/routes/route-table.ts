@@ -67,7 +67,7 @@ export function buildRoutes(resources: ReadonlyMap<ResourceName, Resource>, acti
     ...tariffRoutes(r('fixedFeeTariffs'), r('fixedFeeTariffDetails'), 'fixedFeeTariffID'),
     ...contactRoutes(r('customerContacts')),
     ...transactionRoutes(r('transactions'), (n) => r(n)),
-    ...billingRunRoutes(r('billingRuns'), r('invoices'), r('customers')),
+    ...billingRunRoutes(r('billingRuns'), r('invoices'), r('customers'), r('transactions')),
     ...deliveryRoutes(r('invoiceDeliveries')),
     ...usageRoutes(r('usageFiles'), r('calls'), r('customers'), r('numbers')),
     ...disasterRecoveryRoutes(r('disasterRecoveryFiles')),

@@ -25,6 +25,7 @@ export const laterColumns: Readonly<Record<string, Partial<Record<ResourceName, 
   '0028-payment-links': { customers: ['directDebitMandate'], transactions: ['providerReference'] },
   '0030-credit-notes': { transactions: ['creditNoteID', 'creditedTransactionID'] },
   '0031-dunning': { customers: ['dunningProfile'], invoices: ['dunningSteps'], invoiceDeliveries: ['purpose'] },
+  '0035-review-runs': { billingRuns: ['review'] },
 }
 
 /** The columns of a resource that a later migration adds. */

@@ -33,6 +33,7 @@ import * as m0028 from './0028-payment-links.js'
 import * as m0029 from './0029-portal-sessions.js'
 import * as m0030 from './0030-credit-notes.js'
 import * as m0031 from './0031-dunning.js'
+import * as m0035 from './0035-review-runs.js'
 
 type Step = { up(db: AnyDb, dialect: DatabaseDialect): Promise<void> }
 
@@ -69,6 +70,7 @@ const steps: Record<string, Step> = {
   '0029-portal-sessions': m0029,
   '0030-credit-notes': m0030,
   '0031-dunning': m0031,
+  '0035-review-runs': m0035,
 }
 
 /**

@@ -1,5 +1,6 @@
-import { runCustomerFields, runFeatureFields, type RunCustomer, type RunFeature } from '../../../core/billing/run-fields.js'
+import { runCallFields, runCustomerFields, runFeatureFields, type RunCall, type RunCustomer, type RunFeature } from '../../../core/billing/run-fields.js'
 import { catalogue } from '../../../core/fields/catalogue.js'
+import type { Stamp } from '../../../core/dates/stamp.js'
 import type { Resource } from '../../../core/fields/resource.js'
 import type { BillingRunSource, MarkedFeature } from '../../../core/ports/billing-run-source.js'
 import type { DatabaseDialect } from '../dialect/dialect.js'
@@ -20,6 +21,9 @@ function narrowed(resource: Resource, names: readonly string[]): Resource {
 // Made once: codecs compile their decoder per resource object.
 const customers = narrowed(catalogue.customers, runCustomerFields)
 const features = narrowed(catalogue.features, runFeatureFields)
+const calls = narrowed(catalogue.calls, runCallFields)
+/** Customers a statement of `unbilledCalls` asks for, within every database's parameter limit. */
+const CALL_CUSTOMERS = 500
 /** The run's selections by dialect and table (each compiles a decoder). */
 const selections = new WeakMap<DatabaseDialect, Map<string, SelectedColumns>>()
 
@@ -31,12 +35,12 @@ export class KyselyBillingRunSource implements BillingRunSource {
   ) {}
 
   /** The run's columns of a table as this dialect selects them, made once per dialect (reads are made per transaction). */
-  private columns(table: 'customers' | 'features'): SelectedColumns {
+  private columns(table: 'customers' | 'features' | 'calls'): SelectedColumns {
     let byTable = selections.get(this.dialect)
     if (!byTable) selections.set(this.dialect, (byTable = new Map()))
     let columns = byTable.get(table)
     if (!columns) {
-      const resource = table === 'customers' ? customers : features
+      const resource = table === 'customers' ? customers : table === 'features' ? features : calls
       columns = selectedColumns(table, resource.fields, this.dialect.packedRead(table, resource.fields), new RowCodec(resource, this.dialect))
       byTable.set(table, columns)
     }
@@ -81,6 +85,28 @@ export class KyselyBillingRunSource implements BillingRunSource {
       .orderBy('features.id')
       .execute()
     return rows.map((r) => ({ feature: decode(r) as RunFeature, mark: r.reconciledInputs ?? null }))
+  }
+
+  async unbilledCalls(customerIDs: readonly string[], through: string): Promise<RunCall[]> {
+    const { select, decode } = this.columns('calls')
+    const out: RunCall[] = []
+    for (let i = 0; i < customerIDs.length; i += CALL_CUSTOMERS) {
+      const rows = await this.db
+        .selectFrom('calls')
+        .select(select)
+        // One parameter for the list: one statement text, prepared once, whatever the batch's size.
+        .where(this.dialect.inList('calls.customerID', customerIDs.slice(i, i + CALL_CUSTOMERS).map(Number)))
+        .where('calls.rated', '=', 1)
+        .where('calls.deleted', '=', 0)
+        .where('calls.transactionID', 'is', null)
+        .where('calls.startTime', '<=', through as Stamp)
+        .orderBy('calls.id')
+        .execute()
+      for (const r of rows) out.push(decode(r) as unknown as RunCall)
+    }
+    // Chunks follow the customers' order, not the calls': the run bills them in ID order.
+    if (customerIDs.length > CALL_CUSTOMERS) out.sort((a, b) => (a.id.length - b.id.length) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+    return out
   }
 
   /** The customers of a page, unselected: `customersAfter` reads them, `featuresOf` its last ID, so the two cannot differ. */

@@ -101,6 +101,8 @@ export class KyselyCreditControl implements CreditControl {
             // Unsent (contract 14.2): no delivery sent yet; a suppressed invoice is never to be sent.
             .where('sentDate', 'is', null)
             .where('suppressed', '=', 0)
+            // Nor is a draft until its run is approved (contract 16.1).
+            .where((eb) => eb.or([eb('status', 'is', null), eb('status', '<>', 'Draft')]))
             .groupBy('customerID'),
           (f, r) => (f.unsent = this.money(r.total ?? 0)),
         )

@@ -28,7 +28,10 @@ export class KyselyInvoiceNumbers implements InvoiceNumbers {
   }
 
   async unnumbered(): Promise<{ id: string; invoiceDate: DateOnly }[]> {
-    const rows = await this.db.selectFrom('invoices').select(['id', 'invoiceDate']).where('invoiceNumber', 'is', null).orderBy('id').execute()
+    const rows = await this.db.selectFrom('invoices').select(['id', 'invoiceDate']).where('invoiceNumber', 'is', null)
+      // A draft (contract 16.1) takes its number when its run is approved, not as an earlier invoice.
+      .where((eb) => eb.or([eb('status', 'is', null), eb('status', '<>', 'Draft')]))
+      .orderBy('id').execute()
     return rows.map((r) => ({ id: String(r.id), invoiceDate: r.invoiceDate as DateOnly }))
   }
 

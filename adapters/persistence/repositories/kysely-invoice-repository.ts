@@ -26,6 +26,8 @@ export class KyselyInvoiceRepository extends KyselyResourceRepository {
   protected override async finish(items: Item[]): Promise<Item[]> {
     const today = this.today()
     return items.map((i) => {
+      // A draft stays one until its run is approved (contract 16.1): it is owed nothing yet.
+      if (i.status === 'Draft') return i
       const status = statusOf(i.amountOutstanding as Money, (i.overdueDate as DateOnly | null) ?? null, today)
       return status === i.status ? i : ({ ...i, status } as Item)
     })

@@ -20,6 +20,8 @@ interface Placement {
   readonly ids: readonly bigint[]
   readonly invoiceIDs: readonly unknown[]
   readonly billingRunID: Integer
+  /** On draft invoices (contract 16.1): unapproved, each with its own run. */
+  readonly draft?: boolean
 }
 
 /**
@@ -48,9 +50,10 @@ export async function insertLedgerRows(db: Db, dialect: DatabaseDialect, inserts
           const end = at + 1 + fields.length
           into[at] = dialect.encodeBigint(placed.ids[i])
           writeFields(v, into, at + 1)
-          into[end] = invoice == null ? approved(v.approved ?? false) : 1
+          const onFinal = invoice != null && !placed.draft
+          into[end] = onFinal ? 1 : approved(v.approved ?? false)
           into[end + 1] = invoice ?? null
-          into[end + 2] = invoice == null ? billingRun(v.billingRunID) : placed.billingRunID
+          into[end + 2] = onFinal ? placed.billingRunID : billingRun(v.billingRunID)
         },
       }
     : { length: inserts.length, write: (i, into, at) => writeFields(inserts[i], into, at) }
@@ -144,6 +147,7 @@ export async function raiseRunInvoices(
   billingRunID: string,
   inserts: readonly Values[],
   send?: WriteAhead,
+  draft = false,
 ): Promise<RaisedInvoices> {
   const run = dialect.encodeId(billingRunID)
   const ids = await dialect.reserveIds(db, 'transactions', inserts.length)
@@ -168,15 +172,15 @@ export async function raiseRunInvoices(
       for (const k of invoice.inserted) invoiceIDs[k] = id
     })
   }
-  await put(insertLedgerRows(db, dialect, inserts, { ids, invoiceIDs, billingRunID: run }, send))
+  await put(insertLedgerRows(db, dialect, inserts, { ids, invoiceIDs, billingRunID: run, draft }, send))
   // Rows already in the ledger go on their customer's invoice of this run (unique by run and customer).
   const existing = invoices.flatMap((i) => i.transactionIDs)
   for (let i = 0; i < existing.length; i += CHUNK) {
     const update = db
       .updateTable('transactions')
       .set((eb) => ({
-        approved: 1,
-        billingRunID: run,
+        // A draft's rows stay unapproved and keep their run until it is approved (contract 16.1).
+        ...(draft ? {} : { approved: 1, billingRunID: run }),
         invoiceID: eb
           .selectFrom('invoices')
           .select('invoices.id')

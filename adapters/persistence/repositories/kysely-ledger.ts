@@ -9,6 +9,8 @@ import type { Invoiceable, Ledger, LedgerWrites, NewInvoice, RaisedInvoices } fr
 import type { DatabaseDialect } from '../dialect/dialect.js'
 import { RowCodec } from '../row-codec.js'
 import { insertLedgerRows, raiseRunInvoices } from './kysely-ledger-inserts.js'
+import { discardRunDrafts, finaliseRunDrafts } from './kysely-draft-invoices.js'
+import type { Invoice } from '../../../core/fields/entity.js'
 import { KyselyLedgerMarks } from './kysely-ledger-marks.js'
 import type { WriteAhead } from '../bulk-writes.js'
 
@@ -43,7 +45,7 @@ export class KyselyLedger implements Ledger {
       const ids = featureIDs.slice(i, i + FEATURES_PER_READ).map((f) => this.id(f))
       const rows = await this.db
         .selectFrom(this.dialect.rowsByIds<Selectable<Tables['transactions']>>('transactions', 'featureID', ids, sql`"kind" is not null`).as('transactions'))
-        .select(['id', 'featureID', 'kind', 'series', 'revision', 'transactionType', 'transactionDate', 'dateFrom', 'dateTo', 'quantity', 'rate', 'amount', 'approved'])
+        .select(['id', 'featureID', 'kind', 'series', 'revision', 'transactionType', 'transactionDate', 'dateFrom', 'dateTo', 'quantity', 'rate', 'amount', 'approved', 'invoiceID'])
         // The engine writes every row it keys by kind with a type and its dates.
         .$narrowType<{ kind: NotNull; transactionType: NotNull; transactionDate: NotNull; dateFrom: NotNull; dateTo: NotNull }>()
         .orderBy('id')
@@ -62,7 +64,10 @@ export class KyselyLedger implements Ledger {
           quantity: r.quantity === null ? null : Number(r.quantity),
           rate: r.rate === null ? null : fromUnits(this.dialect.decodeBigint(r.rate)),
           amount: fromUnits(this.dialect.decodeBigint(r.amount)),
-          approved: Number(r.approved) === 1,
+          // A row on a draft invoice (contract 16.1) is billed as drafted: a change after drafting
+          // is corrected as for an approved row (a refund or adjustment for the next invoice),
+          // never by changing or deleting the row under the draft.
+          approved: Number(r.approved) === 1 || r.invoiceID !== null,
         }
         const list = out.get(featureID)
         if (list) list.push(row)
@@ -116,6 +121,8 @@ export class KyselyLedger implements Ledger {
         .selectFrom('invoices')
         .select(['customerID', sql<DateOnly | null>`max(${sql.ref('invoiceDate')})`.as('last')])
         .where('customerID', 'in', customerIDs.slice(i, i + CHUNK).map((c) => this.id(c)))
+        // A draft (contract 16.1) is no invoice of the customer's until its run is approved.
+        .where((eb) => eb.or([eb('status', 'is', null), eb('status', '<>', 'Draft')]))
         .groupBy('customerID')
         .execute()
       for (const r of rows) if (r.last) out.set(String(r.customerID), r.last)
@@ -168,11 +175,20 @@ export class KyselyLedger implements Ledger {
     return { amount: fromUnits(this.dialect.decodeBigint(r.amount ?? 0)), count: Number(r.count) }
   }
 
-  async raiseInvoices(invoices: readonly NewInvoice[], billingRunID: string, inserts: readonly Values[] = []): Promise<RaisedInvoices> {
-    const raised = await raiseRunInvoices(this.db, this.dialect, invoices, billingRunID, inserts, this.send)
+  async raiseInvoices(invoices: readonly NewInvoice[], billingRunID: string, inserts: readonly Values[] = [], draft = false): Promise<RaisedInvoices> {
+    const raised = await raiseRunInvoices(this.db, this.dialect, invoices, billingRunID, inserts, this.send, draft)
     await this.wrote('invoices', invoices.length)
     // The batch's new rows, and the rows already in the ledger that went on the invoices.
     await this.wrote('transactions', invoices.reduce((n, i) => n + i.transactionIDs.length, inserts.length))
     return raised
+  }
+
+  async finaliseDrafts(billingRunID: string, invoices: readonly Invoice[]): Promise<void> {
+    await finaliseRunDrafts(this.db, this.dialect, billingRunID, invoices)
+    await this.wrote('transactions', invoices.reduce((n, i) => n + (i.transactionIDs?.length ?? 0), 0))
+  }
+
+  async discardDrafts(billingRunID: string, addedTypes: readonly string[]): Promise<number> {
+    return discardRunDrafts(this.db, this.dialect, billingRunID, addedTypes)
   }
 }

@@ -6,10 +6,9 @@ import { ZERO, type Money } from '../../../core/money/money.js'
 import type { Account, InvoicePaymentLine, Receivables, StoredInvoice } from '../../../core/ports/receivables.js'
 import type { DatabaseDialect } from '../dialect/dialect.js'
 import { moneyColumn } from '../money-column.js'
+import { updateEach } from '../update-each.js'
 
 const CHUNK = 500
-/** Rows an `updateEach` statement sets: five values and an ID each, well under the parameter limits. */
-const UPDATE_CHUNK = 200
 const INVOICE_PAYMENT_COLUMNS = [
   { name: 'amountPaid', type: 'bigint' },
   { name: 'amountOutstanding', type: 'bigint' },
@@ -38,6 +37,8 @@ export class KyselyReceivables implements Receivables {
         .selectFrom('invoices')
         .select(['id', 'customerID', 'invoiceDate', 'dueDate', 'overdueDate', 'totalAmount', 'VATAmount', 'amountPaid', 'amountOutstanding', 'paidDate', 'status'])
         .where('customerID', 'in', ids)
+        // A draft (contract 16.1) is not allocated until its run is approved.
+        .where((eb) => eb.or([eb('status', 'is', null), eb('status', '<>', 'Draft')]))
         // A run raises every invoice with its date; payments and credits are dated.
         .$narrowType<{ invoiceDate: NotNull }>()
         .orderBy('id')
@@ -120,7 +121,7 @@ export class KyselyReceivables implements Receivables {
       }
     }
     const held = entries.filter((e) => e.allocation.held !== 0n).map((e) => ({ customerID: this.dialect.encodeId(e.customerID), amount: this.dialect.encodeBigint(e.allocation.held) }))
-    await this.updateEach('invoices', INVOICE_PAYMENT_COLUMNS, invoices)
+    await updateEach(this.db, this.dialect, 'invoices', INVOICE_PAYMENT_COLUMNS, invoices)
     // A customer's row there is replaced like its allocations: none once it holds nothing.
     await this.deleteOf('held_credits', ids)
     for (let i = 0; i < held.length; i += CHUNK) await this.db.insertInto('held_credits').values(held.slice(i, i + CHUNK)).execute()
@@ -129,26 +130,6 @@ export class KyselyReceivables implements Receivables {
   /** Deletes the customers' rows of a table kept by customer, a chunk of IDs a statement. */
   private async deleteOf(table: 'invoice_allocations' | 'held_credits', customerIDs: readonly unknown[]): Promise<void> {
     for (let i = 0; i < customerIDs.length; i += CHUNK) await this.db.deleteFrom(table).where('customerID', 'in', customerIDs.slice(i, i + CHUNK) as Integer[]).execute()
-  }
-
-  /**
-   * Sets each row's own values, a chunk of rows a statement (`update ... from` a list of
-   * `select` rows, which both databases take): a billing run settles thousands of accounts a
-   * batch, and a statement per row was most of the allocation's time on Postgres.
-   */
-  private async updateEach(table: string, columns: readonly { name: string; type: 'bigint' | 'text' }[], rows: readonly { id: unknown; values: unknown[] }[]): Promise<void> {
-    const idType = sql.raw(this.dialect.idRefType)
-    const typeOf = (c: { type: 'bigint' | 'text' }) => sql.raw(c.type === 'bigint' ? this.dialect.types.bigint : 'text')
-    for (let i = 0; i < rows.length; i += UPDATE_CHUNK) {
-      const chunk = rows.slice(i, i + UPDATE_CHUNK)
-      const selects = chunk.map((r, n) =>
-        n === 0
-          ? sql`select ${r.id} as ${sql.ref('id')}, ${sql.join(columns.map((c, k) => sql`${r.values[k]} as ${sql.ref(`v${k}`)}`))}`
-          : sql`select ${sql.join([r.id, ...r.values])}`,
-      )
-      const sets = columns.map((c, k) => sql`${sql.ref(c.name)} = cast(${sql.ref(`v.v${k}`)} as ${typeOf(c)})`)
-      await sql`update ${sql.table(table)} set ${sql.join(sets)} from (${sql.join(selects, sql` union all `)}) as v where ${sql.ref(`${table}.id`)} = cast(${sql.ref('v.id')} as ${idType})`.execute(this.db)
-    }
   }
 
   async invoicePayments(invoiceID: string): Promise<InvoicePaymentLine[]> {

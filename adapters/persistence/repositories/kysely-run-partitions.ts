@@ -95,6 +95,14 @@ export class KyselyRunPartitions implements RunPartitions {
     return true
   }
 
+  async restart(billingRunID: string): Promise<void> {
+    await this.db
+      .updateTable(TABLE)
+      .set((eb) => ({ status: 'Open' as const, progressCustomerID: eb.ref('afterCustomerID'), customersDone: 0, invoiceCount: 0, holder: null, leaseExpiresAt: 0 }))
+      .where('billingRunID', '=', this.dialect.encodeId(billingRunID))
+      .execute()
+  }
+
   async release(partitionID: string, holder: string): Promise<void> {
     await this.db.updateTable(TABLE).set({ holder: null, leaseExpiresAt: 0 }).where('id', '=', this.dialect.encodeId(partitionID)).where('holder', '=', holder).execute()
   }

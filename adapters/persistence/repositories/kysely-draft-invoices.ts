@@ -1,0 +1,58 @@
+import type { Invoice } from '../../../core/fields/entity.js'
+import type { DatabaseDialect } from '../dialect/dialect.js'
+import type { Db } from '../schema/tables.js'
+import { updateEach, type EachColumn } from '../update-each.js'
+
+const CHUNK = 500
+
+/** What finalising a draft sets on it (contract 16.1): its number, and its payment state as raised. */
+const FINAL_COLUMNS: readonly (EachColumn & { readonly field: keyof Invoice })[] = [
+  { name: 'invoiceNumber', type: 'text', field: 'invoiceNumber' },
+  { name: 'status', type: 'text', field: 'status' },
+  { name: 'amountPaid', type: 'bigint', field: 'amountPaid' },
+  { name: 'amountOutstanding', type: 'bigint', field: 'amountOutstanding' },
+  { name: 'paidDate', type: 'text', field: 'paidDate' },
+  { name: 'updatedStamp', type: 'text', field: 'updatedStamp' },
+]
+
+/**
+ * A run's drafts made final (`Ledger.finaliseDrafts`): their values a chunk of invoices a
+ * statement, then their transactions approved and given the run, a chunk of invoices a statement
+ * by the transactions' invoiceID index.
+ */
+export async function finaliseRunDrafts(db: Db, dialect: DatabaseDialect, billingRunID: string, invoices: readonly Invoice[]): Promise<void> {
+  if (invoices.length === 0) return
+  const encode = (column: EachColumn, value: unknown) => (value === null || value === undefined ? null : column.type === 'bigint' ? dialect.encodeBigint(value as bigint) : value)
+  await updateEach(
+    db,
+    dialect,
+    'invoices',
+    FINAL_COLUMNS,
+    invoices.map((i) => ({ id: dialect.encodeId(i.id), values: FINAL_COLUMNS.map((c) => encode(c, i[c.field])) })),
+  )
+  const run = dialect.encodeId(billingRunID)
+  for (let i = 0; i < invoices.length; i += CHUNK) {
+    const ids = invoices.slice(i, i + CHUNK).map((x) => dialect.encodeId(x.id))
+    await db.updateTable('transactions').set({ approved: 1, billingRunID: run }).where('invoiceID', 'in', ids).execute()
+  }
+}
+
+/** A run's drafts removed (`Ledger.discardDrafts`): the rows drafting added, then the others taken off, then the drafts. */
+export async function discardRunDrafts(db: Db, dialect: DatabaseDialect, billingRunID: string, addedTypes: readonly string[]): Promise<number> {
+  const run = dialect.encodeId(billingRunID)
+  const drafts = db.selectFrom('invoices').select('id').where('billingRunID', '=', run).where('status', '=', 'Draft')
+  if (addedTypes.length) {
+    await db
+      .deleteFrom('transactions')
+      .where('invoiceID', 'in', drafts)
+      .where('billingRunID', '=', run)
+      .where('featureID', 'is', null)
+      .where('kind', 'is', null)
+      .where('transactionType', 'in', [...addedTypes])
+      .where('approved', '=', 0)
+      .execute()
+  }
+  await db.updateTable('transactions').set({ invoiceID: null }).where('invoiceID', 'in', drafts).where('approved', '=', 0).execute()
+  const removed = await db.deleteFrom('invoices').where('billingRunID', '=', run).where('status', '=', 'Draft').executeTakeFirst()
+  return Number(removed.numDeletedRows)
+}

@@ -1,0 +1,137 @@
+import { suite } from 'uvu'
+import * as assert from 'uvu/assert'
+import { bill, newCustomer, newFeature } from '../support/billing.js'
+import { openHarness, type Harness } from '../support/harness.js'
+import { activeTargets } from '../support/targets.js'
+
+const invoicesOf = async (h: Harness, c: string) => (await h.request('GET', `/customers/${c}/invoices?limit=1000`)).body as any[]
+const transactionsOf = async (h: Harness, c: string) => (await h.request('GET', `/customers/${c}/transactions?limit=1000`)).body as any[]
+const customerOf = async (h: Harness, c: string) => (await h.request('GET', `/customers/${c}`)).body
+const runOf = async (h: Harness, id: string) => (await h.request('GET', `/billingRuns/${id}`)).body
+const eventsOf = async (h: Harness, type: string) => ((await h.request('GET', '/events?idAfter=0&limit=1000')).body as any[]).filter((e) => e.type === type)
+const deliveriesOf = async (h: Harness, invoiceID: string) => (await h.request('GET', `/invoices/${invoiceID}/deliveries`)).body as any[]
+
+/** Runs the billing job as the scheduler does (drafting, or finalising an approved run). */
+async function poll(h: Harness) {
+  const scheduler = h.platform.createScheduler({ onJobEnd: () => {} })
+  await scheduler.runNow('billing-poll')
+  await scheduler.stop()
+}
+
+/** Requests a review run and drafts it: it stops at Review. */
+async function draft(h: Harness, cutoffDate: string) {
+  const r = await h.request('POST', '/billingRuns', { name: `review ${cutoffDate}`, cutoffDate, invoiceDate: cutoffDate, status: 'Requested', review: true })
+  assert.is(r.status, 201, JSON.stringify(r.body))
+  await poll(h)
+  const run = await runOf(h, r.body.id)
+  assert.is(run.status, 'Review', JSON.stringify(run))
+  return run
+}
+
+async function decide(h: Harness, runID: string, status: 'Approved' | 'Discarded') {
+  const r = await h.request('PATCH', `/billingRuns/${runID}`, { status })
+  assert.is(r.status, 200, JSON.stringify(r.body))
+  assert.is(r.body.status, status)
+  if (status === 'Approved') await poll(h)
+  return runOf(h, runID)
+}
+
+for (const target of activeTargets()) {
+  const test = suite<{ h: Harness }>(`review runs: drafts, approval and discard [${target}]`)
+  test.before.each(async (ctx) => {
+    ctx.h = await openHarness(target, { now: '2026-02-01T09:00:00Z' })
+  })
+  test.after.each(async (ctx) => ctx.h.close())
+
+  test('a review run drafts: no number, unapproved, unallocated, unsent, not overdue; approval finalises as a plain run; a later run bills what follows', async ({ h }) => {
+    const c = await newCustomer(h, { accountNumber: 'R-1', email: 'r1@example.com', emailBillType: 'PDF', paymentTerms: 1 })
+    await newFeature(h, c, { startDate: '2026-01-01', serviceCharge: '100.00', serviceChargeInterval: 'Calendar Monthly' })
+    const paid = await h.request('POST', `/customers/${c}/transactions`, { transactionType: 'Payment', amount: 30, transactionDate: '2026-01-10' })
+    assert.is(paid.status, 201, JSON.stringify(paid.body))
+    const run = await draft(h, '2026-01-31')
+    assert.is(run.invoiceCount, 1)
+    let [invoice] = await invoicesOf(h, c)
+    assert.equal([invoice.status, invoice.invoiceNumber, invoice.amountPaid, invoice.totalAmount], ['Draft', null, 0, 100])
+    assert.equal(await deliveriesOf(h, invoice.id), [], 'a draft is not sent')
+    assert.equal(await eventsOf(h, 'invoice.raised'), [], 'nor announced')
+    const charges = (await transactionsOf(h, c)).filter((t) => t.transactionType !== 'Payment')
+    assert.ok(charges.length > 0 && charges.every((t) => t.approved === false && t.invoiceID === invoice.id), JSON.stringify(charges))
+    h.clock.set('2026-03-01T09:00:00Z')
+    assert.is((await customerOf(h, c)).overdueAmount, 0, 'a draft is never overdue')
+    // The run's drafts hold its charges: no other run starts meanwhile.
+    const other = await h.request('POST', '/billingRuns', { cutoffDate: '2026-02-28', status: 'Requested' })
+    assert.is(other.status, 409, JSON.stringify(other.body))
+    assert.is(other.body.error_code, 409003)
+
+    const done = await decide(h, run.id, 'Approved')
+    assert.equal([done.status, done.invoiceCount, done.invoiceAmount], ['Complete', 1, 100])
+    ;[invoice] = await invoicesOf(h, c)
+    assert.is(invoice.invoiceNumber, 'INV-000001')
+    assert.equal([invoice.amountPaid, invoice.amountOutstanding, invoice.status], [30, 70, 'Overdue'], 'allocated when approved')
+    assert.ok((await transactionsOf(h, c)).filter((t) => t.invoiceID === invoice.id).every((t) => t.approved && t.billingRunID === run.id))
+    assert.is((await deliveriesOf(h, invoice.id)).length, 1, 'sent when approved')
+    assert.equal((await eventsOf(h, 'invoice.raised')).map((e) => e.data.invoiceNumber), ['INV-000001'])
+    assert.is((await eventsOf(h, 'billing_run.completed')).length, 1)
+
+    const feb = await bill(h, '2026-02-28')
+    assert.is(feb.invoiceCount, 1)
+    const invoices = await invoicesOf(h, c)
+    assert.equal(invoices.map((i) => [i.invoiceNumber, i.totalAmount]), [['INV-000001', 100], ['INV-000002', 100]], 'the later run bills February only, numbered next')
+  })
+
+  test('a discarded run leaves the charges unapproved; a corrected run bills them once, numbered from 1', async ({ h }) => {
+    const c = await newCustomer(h, { accountNumber: 'R-2', emptyInvoiceAction: 'Charge Minimum', emptyInvoiceActionValue: 5, lowInvoiceDetect: 'Net Total', lowInvoiceDetectValue: 150, lowInvoiceAction: 'Charge Minimum', lowInvoiceActionValue: 150 })
+    await newFeature(h, c, { startDate: '2026-01-01', serviceCharge: '100.00', serviceChargeInterval: 'Calendar Monthly' })
+    const run = await draft(h, '2026-01-31')
+    const [drafted] = await invoicesOf(h, c)
+    assert.equal([drafted.status, drafted.netAmount], ['Draft', 150], 'topped up to the minimum')
+    const discarded = await decide(h, run.id, 'Discarded')
+    assert.equal([discarded.status, discarded.invoiceCount], ['Discarded', 0])
+    assert.equal(await invoicesOf(h, c), [])
+    const rows = await transactionsOf(h, c)
+    assert.equal(rows.map((t) => [t.transactionType, t.amount, t.approved, t.invoiceID]), [['Recurring Charge', 100, false, null]], 'the minimum drafted with it is gone')
+    // Corrected: the customer's minimum was wrong.
+    assert.is((await h.request('PATCH', `/customers/${c}`, { lowInvoiceActionValue: 120 })).status, 200)
+    const corrected = await bill(h, '2026-01-31')
+    const [invoice] = await invoicesOf(h, c)
+    assert.equal([invoice.billingRunID, invoice.invoiceNumber, invoice.netAmount], [corrected.id, 'INV-000001', 120])
+    assert.equal((await transactionsOf(h, c)).map((t) => [t.transactionType, t.amount, t.approved]), [['Recurring Charge', 100, true], ['Minimum Charge', 20, true]])
+  })
+
+  test('a customer changed between drafting and approval is billed as drafted; the change goes on the next invoice', async ({ h }) => {
+    const c = await newCustomer(h, { accountNumber: 'R-3' })
+    const f = await newFeature(h, c, { startDate: '2026-01-01', serviceCharge: '100.00', serviceChargeInterval: 'Calendar Monthly' })
+    const run = await draft(h, '2026-01-31')
+    // A price change from January, after drafting.
+    const changed = await h.request('PATCH', `/features/${f}`, { serviceCharge: '130.00', updatedDate: '2026-01-01' })
+    assert.is(changed.status, 200, JSON.stringify(changed.body))
+    const [drafted] = await invoicesOf(h, c)
+    const drafts = (await transactionsOf(h, c)).filter((t) => t.invoiceID === drafted.id)
+    assert.equal(drafts.map((t) => [t.transactionType, t.amount]), [['Recurring Charge', 100]], 'the draft keeps its line')
+    await decide(h, run.id, 'Approved')
+    const [jan] = await invoicesOf(h, c)
+    assert.equal([jan.totalAmount, jan.transactionIDs], [100, drafted.transactionIDs], 'approved as drafted')
+    await bill(h, '2026-02-28')
+    const [, feb] = await invoicesOf(h, c)
+    assert.is(feb.totalAmount, 30 + 130, 'January corrected on the next invoice, then February at the new price')
+  })
+
+  test('Approved and Discarded only from Review; a run in Review changes nothing else', async ({ h }) => {
+    const c = await newCustomer(h, { accountNumber: 'R-4' })
+    await newFeature(h, c, { startDate: '2026-01-01', serviceCharge: '10.00', serviceChargeInterval: 'Calendar Monthly' })
+    const pending = await h.request('POST', '/billingRuns', { cutoffDate: '2026-01-31' })
+    assert.is((await h.request('PATCH', `/billingRuns/${pending.body.id}`, { status: 'Approved' })).status, 400)
+    assert.is((await h.request('DELETE', `/billingRuns/${pending.body.id}`)).status, 200)
+    const run = await draft(h, '2026-01-31')
+    const moved = await h.request('PATCH', `/billingRuns/${run.id}`, { status: 'Approved', cutoffDate: '2026-02-28' })
+    assert.is(moved.status, 409, JSON.stringify(moved.body))
+    assert.is((await runOf(h, run.id)).status, 'Review')
+    assert.is((await h.request('PATCH', `/billingRuns/${run.id}`, { status: 'Complete' })).status, 400)
+    await decide(h, run.id, 'Approved')
+    const late = await h.request('PATCH', `/billingRuns/${run.id}`, { status: 'Discarded' })
+    assert.is(late.status, 400, 'a completed run cannot be discarded')
+    assert.match(JSON.stringify(late.body), /Review/)
+  })
+
+  test.run()
+}
