@@ -8,12 +8,13 @@ import { billTypes } from '../presets/delivery-lists.js'
 /**
  * The documents of a billing run's print file (contract 14.2): every invoice of the run whose
  * customer has a `postBillType` other than `None`, in account number order (then invoice ID).
- * Suppressed invoices are not sent, by post either.
+ * Suppressed invoices are not sent, by post either; nor are drafts.
  */
 export async function readPrintFile(ctx: Pick<PlatformContext, 'store' | 'presets'>, runID: string): Promise<InvoiceDocument[]> {
   const { store } = ctx
   if (!(await store.repository('billingRuns').get(runID))) throw notFound('billing run', runID)
-  const invoices = (await store.repository('invoices').listIn('billingRunID', [runID])).filter((i) => !i.suppressed)
+  // A draft of a run in review (contract 16.1) is not the customer's until approved: not posted either.
+  const invoices = (await store.repository('invoices').listIn('billingRunID', [runID])).filter((i) => !i.suppressed && i.status !== 'Draft')
   const customers = invoices.length ? await store.repository('customers').listIn('id', [...new Set(invoices.map((i) => i.customerID!))], [], { storedOnly: true }) : []
   const posted = new Map(customers.filter((c) => billTypes.includes(c.postBillType as never) && c.postBillType !== 'None').map((c) => [c.id, c]))
   const order = invoices

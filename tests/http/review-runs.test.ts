@@ -1,5 +1,6 @@
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
+import { readPrintFile } from '../../core/delivery/print-file.js'
 import { bill, newCustomer, newFeature } from '../support/billing.js'
 import { openHarness, type Harness } from '../support/harness.js'
 import { activeTargets } from '../support/targets.js'
@@ -44,7 +45,7 @@ for (const target of activeTargets()) {
   test.after.each(async (ctx) => ctx.h.close())
 
   test('a review run drafts: no number, unapproved, unallocated, unsent, not overdue; approval finalises as a plain run; a later run bills what follows', async ({ h }) => {
-    const c = await newCustomer(h, { accountNumber: 'R-1', email: 'r1@example.com', emailBillType: 'PDF', paymentTerms: 1 })
+    const c = await newCustomer(h, { accountNumber: 'R-1', email: 'r1@example.com', emailBillType: 'PDF', postBillType: 'PDF', paymentTerms: 1 })
     await newFeature(h, c, { startDate: '2026-01-01', serviceCharge: '100.00', serviceChargeInterval: 'Calendar Monthly' })
     const paid = await h.request('POST', `/customers/${c}/transactions`, { transactionType: 'Payment', amount: 30, transactionDate: '2026-01-10' })
     assert.is(paid.status, 201, JSON.stringify(paid.body))
@@ -53,6 +54,7 @@ for (const target of activeTargets()) {
     let [invoice] = await invoicesOf(h, c)
     assert.equal([invoice.status, invoice.invoiceNumber, invoice.amountPaid, invoice.totalAmount], ['Draft', null, 0, 100])
     assert.equal(await deliveriesOf(h, invoice.id), [], 'a draft is not sent')
+    assert.equal(await readPrintFile(h.platform.context, run.id), [], 'nor posted: the print file leaves drafts out')
     assert.equal(await eventsOf(h, 'invoice.raised'), [], 'nor announced')
     const charges = (await transactionsOf(h, c)).filter((t) => t.transactionType !== 'Payment')
     assert.ok(charges.length > 0 && charges.every((t) => t.approved === false && t.invoiceID === invoice.id), JSON.stringify(charges))
@@ -69,7 +71,8 @@ for (const target of activeTargets()) {
     assert.is(invoice.invoiceNumber, 'INV-000001')
     assert.equal([invoice.amountPaid, invoice.amountOutstanding, invoice.status], [30, 70, 'Overdue'], 'allocated when approved')
     assert.ok((await transactionsOf(h, c)).filter((t) => t.invoiceID === invoice.id).every((t) => t.approved && t.billingRunID === run.id))
-    assert.is((await deliveriesOf(h, invoice.id)).length, 1, 'sent when approved')
+    assert.is((await deliveriesOf(h, invoice.id)).filter((d) => d.channel === 'email').length, 1, 'sent when approved')
+    assert.is((await readPrintFile(h.platform.context, run.id)).length, 1, 'and in the print file')
     assert.equal((await eventsOf(h, 'invoice.raised')).map((e) => e.data.invoiceNumber), ['INV-000001'])
     assert.is((await eventsOf(h, 'billing_run.completed')).length, 1)
 
