@@ -19,6 +19,8 @@ import { webhooks } from './webhooks.js'
 import { webhookDeliveries } from './webhook-deliveries.js'
 import { invoiceDeliveries } from './invoice-deliveries.js'
 import { paymentLinks } from './payment-links.js'
+import { destinationTables } from './destination-tables.js'
+import { destinations } from './destinations.js'
 import { resourceNames, type Resource, type ResourceName } from './resource.js'
 
 /** Every resource of the platform, by collection name: the one place fields are described. */
@@ -44,6 +46,8 @@ export const catalogue = {
   webhookDeliveries,
   invoiceDeliveries,
   paymentLinks,
+  destinationTables,
+  destinations,
 } as const satisfies Record<ResourceName, Resource>
 
 export const resources: readonly Resource[] = Object.values(catalogue)

@@ -22,6 +22,8 @@ export const resourceNames = [
   'webhookDeliveries',
   'invoiceDeliveries',
   'paymentLinks',
+  'destinationTables',
+  'destinations',
 ] as const
 export type ResourceName = (typeof resourceNames)[number]
 

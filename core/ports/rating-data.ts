@@ -36,6 +36,8 @@ export interface NewCall {
   readonly recorded: boolean
   readonly rated: boolean
   readonly unbilledReason: string | null
+  /** `carrier`: from a carrier the number's allocation does not allow (contract 17.1); never billed. */
+  readonly ignoredReason: string | null
   readonly deleted: boolean
   readonly fingerprint: string
   readonly createdStamp: Stamp
@@ -122,8 +124,8 @@ export interface RatingData {
    * A caller may call again before the last call's answer: the inserts are made in call order.
    */
   insertCalls(calls: readonly NewCall[]): Promise<number>
-  /** How many of a usage file's stored calls are rated. */
-  ratedCallsOf(usageFileID: string): Promise<number>
+  /** How many of a usage file's stored calls are rated, and how many ignored (`ignoredReason`). */
+  callCountsOf(usageFileID: string): Promise<{ readonly rated: number; readonly ignored: number }>
   /** Runs the writes of one import (inside its transaction), with the database's caches sized for a bulk write. */
   importing<T>(work: () => Promise<T>): Promise<T>
 }

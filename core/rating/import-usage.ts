@@ -58,6 +58,7 @@ const TOUCHED_AT_MOST = 100_000
 export function toNewCall(record: UsageRecord, context: BatchContext, digest: Digest, usageFileID: string | null, now: Stamp): NewCall {
   const rated = rateRecord(record, context, context.allowance)
   const ok = isRated(rated)
+  const ignored = 'ignoredReason' in rated
   return {
     usageFileID,
     customerID: rated.customerID,
@@ -79,7 +80,8 @@ export function toNewCall(record: UsageRecord, context: BatchContext, digest: Di
     origination: record.origination,
     recorded: record.recorded,
     rated: ok,
-    unbilledReason: ok ? null : rated.unbilledReason,
+    unbilledReason: ok || ignored ? null : rated.unbilledReason,
+    ignoredReason: ignored ? rated.ignoredReason : null,
     deleted: false,
     fingerprint: digest.sha256(usageFingerprint(record)),
     createdStamp: now,
@@ -124,6 +126,7 @@ async function importInto(ctx: PlatformContext, store: Store, lines: AsyncIterab
   let rows = 0
   let imported = 0
   let rated = 0
+  let ignored = 0
   const touched = new TouchedMonths()
   // One batch is written while the next is read and rated: on Postgres the database and this
   // process then work at the same time, on a SQLite file its writes thread (`bulkTransaction`).
@@ -174,6 +177,7 @@ async function importInto(ctx: PlatformContext, store: Store, lines: AsyncIterab
     for (const record of batch) {
       const call = toNewCall(record, context, ctx.digest, file.id, now)
       if (call.rated) rated++
+      else if (call.ignoredReason !== null) ignored++
       if (call.customerID && (numberLimits || watched.has(call.customerID))) customers.add(call.customerID)
       if (call.allowanceSeconds !== null) touched.add(call.customerID!, call.startTime)
       calls.push(call)
@@ -237,13 +241,14 @@ async function importInto(ctx: PlatformContext, store: Store, lines: AsyncIterab
   if (touched.customers > 0) await reallocate()
   // The counts are of the calls this file stored: a record imported before is a duplicate, not
   // a rated call (a file sent twice reports imported 0, rated 0, duplicates = rows).
-  const ratedNew = imported === rows ? rated : await store.rating.ratedCallsOf(file.id)
+  const stored = imported === rows ? { rated, ignored } : await store.rating.callCountsOf(file.id)
   const done = (await store.repository('usageFiles').update(file.id, {
     rows,
     imported,
     duplicates: rows - imported,
-    rated: ratedNew,
-    unbilled: imported - ratedNew,
+    rated: stored.rated,
+    unbilled: imported - stored.rated - stored.ignored,
+    ignored: stored.ignored,
   }))!
   // One event for the file, in the import's transaction (contract 12), not one per call.
   await appendEvents(store, ctx.clock, 'usage_file.imported', store.repository('usageFiles').resource, [done])

@@ -15,6 +15,7 @@ export const dependents: Partial<Record<ResourceName, { resource: ResourceName; 
   tariffs: [{ resource: 'tariffDetails', column: 'tariffID' }],
   fixedFeeTariffs: [{ resource: 'fixedFeeTariffDetails', column: 'fixedFeeTariffID' }],
   webhooks: [{ resource: 'webhookDeliveries', column: 'webhookID' }],
+  destinationTables: [{ resource: 'destinations', column: 'destinationTableID' }],
 }
 
 /** Everything a purged customer takes with it (contract 5.6); shared contacts stay, unlinked. */

@@ -23,6 +23,7 @@ export const laterColumns: Readonly<Record<string, Partial<Record<ResourceName, 
   '0026-number-call-vat': { numbers: ['VATRateCalls'] },
   '0027-expected-spend': { customers: ['spendAlertMonth'] },
   '0028-payment-links': { customers: ['directDebitMandate'], transactions: ['providerReference'] },
+  '0040-carriers': { calls: ['ignoredReason'], usageFiles: ['ignored'] },
 }
 
 /** The columns of a resource that a later migration adds. */

@@ -31,6 +31,7 @@ import * as m0026 from './0026-number-call-vat.js'
 import * as m0027 from './0027-expected-spend.js'
 import * as m0028 from './0028-payment-links.js'
 import * as m0029 from './0029-portal-sessions.js'
+import * as m0040 from './0040-carriers.js'
 
 type Step = { up(db: AnyDb, dialect: DatabaseDialect): Promise<void> }
 
@@ -65,6 +66,7 @@ const steps: Record<string, Step> = {
   '0027-expected-spend': m0027,
   '0028-payment-links': m0028,
   '0029-portal-sessions': m0029,
+  '0040-carriers': m0040,
 }
 
 /**

@@ -230,14 +230,13 @@ export class KyselyRatingData implements RatingData {
     }
   }
 
-  async ratedCallsOf(usageFileID: string): Promise<number> {
+  async callCountsOf(usageFileID: string): Promise<{ rated: number; ignored: number }> {
     const row = await this.db
       .selectFrom('calls')
-      .select((eb) => eb.fn.countAll().as('n'))
+      .select([sql<number>`sum(case when "rated" = 1 then 1 else 0 end)`.as('rated'), sql<number>`sum(case when "ignoredReason" is not null then 1 else 0 end)`.as('ignored')])
       .where('usageFileID', '=', this.dialect.encodeId(usageFileID))
-      .where('rated', '=', 1)
       .executeTakeFirstOrThrow()
-    return Number(row.n)
+    return { rated: Number(row.rated ?? 0), ignored: Number(row.ignored ?? 0) }
   }
 
   // Not async: once the insert is sent, nothing here keeps the calls alive (call-inserts.ts).
