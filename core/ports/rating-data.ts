@@ -3,6 +3,7 @@ import type { CallClass } from '../fields/call-classes.js'
 import type { Money } from '../money/money.js'
 import type { Origination } from '../fields/originations.js'
 import type { AllowanceHolder } from '../rating/allowances.js'
+import type { Destination } from '../destinations/prefix-table.js'
 import type { FeatureTariffs } from '../rating/feature-tariffs.js'
 import type { IgnoreTrafficEntry } from '../rating/match-number.js'
 import type { RatingNumber } from '../rating/rate-record.js'
@@ -107,6 +108,8 @@ export interface RatingData {
    */
   numbersByKeys(keys: readonly string[], classes: readonly CallClass[]): Promise<BatchNumbers>
   ignoreTraffic(): Promise<IgnoreTrafficEntry[]>
+  /** Every destination table's prefixes, with the table's name (contract 17.2). */
+  destinations(): Promise<(Destination & { readonly table: string })[]>
   /** Call tariffs with their rate rows, by name. */
   tariffs(): Promise<Map<string, RatingTariff>>
   /**

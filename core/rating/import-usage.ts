@@ -12,6 +12,9 @@ import { loadBatchContext, loadRatingShared, TouchedMonths, type BatchContext } 
 import { UsageFileReader, type UsageLine } from './usage-file-reader.js'
 import { usageFingerprint } from './usage-fingerprint.js'
 import type { UsageRecord } from './usage-record.js'
+import { resolveDestinations, type DestinationLookup } from './resolve-destinations.js'
+import { toDestinationTables } from '../destinations/prefix-table.js'
+import type { CallClass } from '../fields/call-classes.js'
 
 /**
  * Records looked up, rated and written together. A batch lives across its lookups and its insert,
@@ -148,10 +151,18 @@ async function importInto(ctx: PlatformContext, store: Store, lines: AsyncIterab
   // read: the batch is rated and written once LOOKAHEAD more are read (or the file ends). An
   // in-memory SQLite database has one connection, and nothing to overlap.
   const looking: { readonly batch: UsageRecord[]; readonly context: Promise<BatchContext> }[] = []
+  // Destination tables, loaded at the first record that lacks its band or class (contract 17.2):
+  // a file that gives them all never reads them.
+  let destinations: (DestinationLookup & { readonly classes: readonly CallClass[] }) | null = null
   const flush = async () => {
     const batch = records
     records = []
-    const context = loadBatchContext(reads, shared, batch)
+    const lookUps = batch.some((r) => r.lookUpDestination)
+    if (lookUps && !destinations) {
+      const loaded = toDestinationTables(await reads.destinations())
+      destinations = { ...loaded, classes: loaded.classes as CallClass[], countryCallingCode: ctx.presets.countryCallingCode }
+    }
+    const context = loadBatchContext(reads, shared, batch, lookUps ? destinations!.classes : [])
     if (!beside) return rateAndWrite(batch, await context)
     // Its failure is thrown where it is awaited; a rejection nobody awaits yet would end the process.
     context.catch(() => undefined)
@@ -166,7 +177,8 @@ async function importInto(ctx: PlatformContext, store: Store, lines: AsyncIterab
     while (looking.length > 0) await rateOldest()
   }
   const lookupSettled = () => Promise.all(looking.map((l) => l.context.catch(() => undefined)))
-  const rateAndWrite = async (batch: readonly UsageRecord[], context: BatchContext) => {
+  const rateAndWrite = async (given: readonly UsageRecord[], context: BatchContext) => {
+    const batch = destinations ? resolveDestinations(given, context, destinations) : given
     // The customers whose credit alerts these calls can change (`creditCandidates`): with no
     // number holding a limit, only those the lookup found watched, most often none.
     const customers = new Set<string>()

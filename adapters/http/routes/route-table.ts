@@ -22,6 +22,7 @@ import { presetRoute } from './preset-routes.js'
 import { expandingPresenter } from './presenters.js'
 import { tariffRoutes } from './tariff-routes.js'
 import { restoreCallsActionDoc, usageRoutes } from './usage-routes.js'
+import { destinationRoutes } from './destination-routes.js'
 
 /** Actions per collection; later capabilities add theirs here. */
 export type ActionTable = Partial<Record<ResourceName, Record<string, ActionDef>>>
@@ -69,6 +70,7 @@ export function buildRoutes(resources: ReadonlyMap<ResourceName, Resource>, acti
     ...billingRunRoutes(r('billingRuns'), r('invoices'), r('customers')),
     ...deliveryRoutes(r('invoiceDeliveries')),
     ...usageRoutes(r('usageFiles'), r('calls'), r('customers'), r('numbers')),
+    ...destinationRoutes(r('destinationTables'), r('destinations')),
     ...disasterRecoveryRoutes(r('disasterRecoveryFiles')),
     ...historyRoutes(r('history'), r('events')),
     ...webhookRoutes(r('webhooks'), r('webhookDeliveries')),

@@ -7,6 +7,7 @@ import type { Stamp } from '../../../core/dates/stamp.js'
 import type { Money } from '../../../core/money/money.js'
 import type { AllowanceCall, AllowanceUpdate, BatchNumbers, NewCall, RatingData } from '../../../core/ports/rating-data.js'
 import type { AllowanceHolder } from '../../../core/rating/allowances.js'
+import type { Destination } from '../../../core/destinations/prefix-table.js'
 import type { IgnoreTrafficEntry, IgnoreTrafficType } from '../../../core/rating/match-number.js'
 import { withPendingIncrease, type RatingTariff } from '../../../core/rating/rating-tariff.js'
 import type { DatabaseDialect } from '../dialect/dialect.js'
@@ -196,6 +197,15 @@ export class KyselyRatingData implements RatingData {
   async ignoreTraffic(): Promise<IgnoreTrafficEntry[]> {
     const rows = await this.reads.selectFrom('ignore_traffic').select(['number', 'type', 'fromDate']).where('number', 'is not', null).execute()
     return rows.map((r) => ({ number: r.number as string, type: r.type as IgnoreTrafficType, fromDate: r.fromDate }))
+  }
+
+  async destinations(): Promise<(Destination & { table: string })[]> {
+    const rows = await this.reads
+      .selectFrom('destinations as d')
+      .innerJoin('destination_tables as t', 't.id', 'd.destinationTableID')
+      .select(['t.name as table', 'd.prefix', 'd.chargeBand', 'd.callClass'])
+      .execute()
+    return rows as (Destination & { table: string })[]
   }
 
   async tariffs(): Promise<Map<string, RatingTariff>> {
