@@ -21,6 +21,7 @@ import { invoiceDeliveries } from './invoice-deliveries.js'
 import { paymentLinks } from './payment-links.js'
 import { destinationTables } from './destination-tables.js'
 import { destinations } from './destinations.js'
+import { carrierBills, carrierBillLines } from './carrier-bills.js'
 import { resourceNames, type Resource, type ResourceName } from './resource.js'
 
 /** Every resource of the platform, by collection name: the one place fields are described. */
@@ -48,6 +49,8 @@ export const catalogue = {
   paymentLinks,
   destinationTables,
   destinations,
+  carrierBills,
+  carrierBillLines,
 } as const satisfies Record<ResourceName, Resource>
 
 export const resources: readonly Resource[] = Object.values(catalogue)

@@ -24,6 +24,8 @@ export const resourceNames = [
   'paymentLinks',
   'destinationTables',
   'destinations',
+  'carrierBills',
+  'carrierBillLines',
 ] as const
 export type ResourceName = (typeof resourceNames)[number]
 

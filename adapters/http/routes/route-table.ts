@@ -23,6 +23,7 @@ import { expandingPresenter } from './presenters.js'
 import { tariffRoutes } from './tariff-routes.js'
 import { restoreCallsActionDoc, usageRoutes } from './usage-routes.js'
 import { destinationRoutes } from './destination-routes.js'
+import { carrierBillRoutes } from './carrier-bill-routes.js'
 
 /** Actions per collection; later capabilities add theirs here. */
 export type ActionTable = Partial<Record<ResourceName, Record<string, ActionDef>>>
@@ -71,6 +72,7 @@ export function buildRoutes(resources: ReadonlyMap<ResourceName, Resource>, acti
     ...deliveryRoutes(r('invoiceDeliveries')),
     ...usageRoutes(r('usageFiles'), r('calls'), r('customers'), r('numbers')),
     ...destinationRoutes(r('destinationTables'), r('destinations')),
+    ...carrierBillRoutes(r('carrierBills'), r('carrierBillLines')),
     ...disasterRecoveryRoutes(r('disasterRecoveryFiles')),
     ...historyRoutes(r('history'), r('events')),
     ...webhookRoutes(r('webhooks'), r('webhookDeliveries')),

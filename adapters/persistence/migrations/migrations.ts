@@ -32,6 +32,7 @@ import * as m0027 from './0027-expected-spend.js'
 import * as m0028 from './0028-payment-links.js'
 import * as m0029 from './0029-portal-sessions.js'
 import * as m0040 from './0040-carriers.js'
+import * as m0041 from './0041-carrier-bills.js'
 
 type Step = { up(db: AnyDb, dialect: DatabaseDialect): Promise<void> }
 
@@ -67,6 +68,7 @@ const steps: Record<string, Step> = {
   '0028-payment-links': m0028,
   '0029-portal-sessions': m0029,
   '0040-carriers': m0040,
+  '0041-carrier-bills': m0041,
 }
 
 /**
