@@ -110,6 +110,8 @@ export interface RatingData {
   ignoreTraffic(): Promise<IgnoreTrafficEntry[]>
   /** Every destination table's prefixes, with the table's name (contract 17.2). */
   destinations(): Promise<(Destination & { readonly table: string })[]>
+  /** Text that changes whenever a destination is added or removed: the loaded tables are kept until it does. */
+  destinationsVersion(): Promise<string>
   /** Call tariffs with their rate rows, by name. */
   tariffs(): Promise<Map<string, RatingTariff>>
   /**

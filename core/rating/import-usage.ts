@@ -13,7 +13,7 @@ import { UsageFileReader, type UsageLine } from './usage-file-reader.js'
 import { usageFingerprint } from './usage-fingerprint.js'
 import type { UsageRecord } from './usage-record.js'
 import { resolveDestinations, type DestinationLookup } from './resolve-destinations.js'
-import { toDestinationTables } from '../destinations/prefix-table.js'
+import { destinationTablesOf } from './destination-cache.js'
 import type { CallClass } from '../fields/call-classes.js'
 
 /**
@@ -159,7 +159,7 @@ async function importInto(ctx: PlatformContext, store: Store, lines: AsyncIterab
     records = []
     const lookUps = batch.some((r) => r.lookUpDestination)
     if (lookUps && !destinations) {
-      const loaded = toDestinationTables(await reads.destinations())
+      const loaded = await destinationTablesOf(ctx.store, reads)
       destinations = { ...loaded, classes: loaded.classes as CallClass[], countryCallingCode: ctx.presets.countryCallingCode }
     }
     const context = loadBatchContext(reads, shared, batch, lookUps ? destinations!.classes : [])

@@ -208,6 +208,14 @@ export class KyselyRatingData implements RatingData {
     return rows as (Destination & { table: string })[]
   }
 
+  async destinationsVersion(): Promise<string> {
+    const row = await this.reads
+      .selectFrom('destinations')
+      .select([sql<string>`count(*)`.as('n'), sql<string>`max("id")`.as('last'), sql<string>`max("updatedStamp")`.as('stamp')])
+      .executeTakeFirstOrThrow()
+    return `${row.n}:${row.last}:${row.stamp}`
+  }
+
   async tariffs(): Promise<Map<string, RatingTariff>> {
     const tariffs = (await this.reads.selectFrom('tariffs').selectAll().execute()).map((r) => this.tariffCodec.decode(r))
     const details = (await this.reads.selectFrom('tariff_details').selectAll().orderBy('id').execute()).map((r) => this.detailCodec.decode(r))
