@@ -1,7 +1,7 @@
 import { addDays, type DateOnly } from '../dates/date-only.js'
 import { BillingError, quoted } from '../errors.js'
 import type { Item } from '../fields/item.js'
-import { add, sub, times, ZERO, type Money } from '../money/money.js'
+import { add, mulRatio, sub, times, ZERO, type Money } from '../money/money.js'
 import type { PlatformContext } from '../platform.js'
 import type { CarrierFeature, NewBillLine } from '../ports/carrier-data.js'
 import { BillMatcher } from './bill-matcher.js'
@@ -22,7 +22,11 @@ export function monthOf(period: string | null): { from: DateOnly; to: DateOnly }
 }
 
 /** What we expected the carrier to charge for a feature for the month: `serviceChargeCarrier` × `featureCount` (1 when unset). */
-const expectedOf = (f: CarrierFeature): Money => times(f.serviceChargeCarrier ?? ZERO, f.featureCount ?? 1)
+function expectedOf(f: CarrierFeature): Money {
+  const count = f.featureCount ?? 1
+  // A fractional count (a part circuit) is exact to 4 places, rounded half-up like money.
+  return Number.isInteger(count) ? times(f.serviceChargeCarrier ?? ZERO, count) : mulRatio(f.serviceChargeCarrier ?? ZERO, Math.round(count * 10_000), 10_000)
+}
 
 /**
  * Stores a carrier's bill and reconciles it (contract 17.4) against the features whose
