@@ -12,7 +12,7 @@ import { loadBatchContext, loadRatingShared, TouchedMonths, type BatchContext } 
 import { UsageFileReader, type UsageLine } from './usage-file-reader.js'
 import { usageFingerprint } from './usage-fingerprint.js'
 import type { UsageRecord } from './usage-record.js'
-import { resolveDestinations, type DestinationLookup } from './resolve-destinations.js'
+import { onlyDefault, resolveDestinations, resolveInDefault, type DestinationLookup } from './resolve-destinations.js'
 import { destinationTablesOf } from './destination-cache.js'
 import type { CallClass } from '../fields/call-classes.js'
 
@@ -154,13 +154,19 @@ async function importInto(ctx: PlatformContext, store: Store, lines: AsyncIterab
   // Destination tables, loaded at the first record that lacks its band or class (contract 17.2):
   // a file that gives them all never reads them.
   let destinations: (DestinationLookup & { readonly classes: readonly CallClass[] }) | null = null
+  let beforeLookup = false
   const flush = async () => {
-    const batch = records
+    let batch = records
     records = []
-    const lookUps = batch.some((r) => r.lookUpDestination)
+    let lookUps = batch.some((r) => r.lookUpDestination)
     if (lookUps && !destinations) {
       const loaded = await destinationTablesOf(ctx.store, reads)
       destinations = { ...loaded, classes: loaded.classes as CallClass[], countryCallingCode: ctx.presets.countryCallingCode }
+      beforeLookup = onlyDefault(destinations)
+    }
+    if (lookUps && beforeLookup) {
+      batch = resolveInDefault(batch, destinations!)
+      lookUps = false
     }
     const context = loadBatchContext(reads, shared, batch, lookUps ? destinations!.classes : [])
     if (!beside) return rateAndWrite(batch, await context)
@@ -178,7 +184,7 @@ async function importInto(ctx: PlatformContext, store: Store, lines: AsyncIterab
   }
   const lookupSettled = () => Promise.all(looking.map((l) => l.context.catch(() => undefined)))
   const rateAndWrite = async (given: readonly UsageRecord[], context: BatchContext) => {
-    const batch = destinations ? resolveDestinations(given, context, destinations) : given
+    const batch = destinations && !beforeLookup ? resolveDestinations(given, context, destinations) : given
     // The customers whose credit alerts these calls can change (`creditCandidates`): with no
     // number holding a limit, only those the lookup found watched, most often none.
     const customers = new Set<string>()

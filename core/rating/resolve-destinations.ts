@@ -21,12 +21,25 @@ export interface DestinationLookup {
  */
 export function resolveDestinations(records: readonly UsageRecord[], context: RatingContext, lookup: DestinationLookup): UsageRecord[] {
   const out: UsageRecord[] = []
-  for (const record of records) out.push(record.lookUpDestination ? resolve(record, context, lookup) : record)
+  for (const record of records) out.push(record.lookUpDestination ? resolve(record, tableOf(record, context), lookup) : record)
   return out
 }
 
-function resolve(record: UsageRecord, context: RatingContext, lookup: DestinationLookup): UsageRecord {
-  const name = tableOf(record, context)
+/**
+ * `resolveDestinations` when the only table is `default` (or there is none): every record's
+ * table is then known without its number, so records are resolved before their batch is looked
+ * up, and the lookup reads the tariffs of the classes they resolve to and no others.
+ */
+export function resolveInDefault(records: readonly UsageRecord[], lookup: DestinationLookup): UsageRecord[] {
+  const out: UsageRecord[] = []
+  for (const record of records) out.push(record.lookUpDestination ? resolve(record, DEFAULT_DESTINATION_TABLE, lookup) : record)
+  return out
+}
+
+/** Whether every record's table is `default` whatever its number (`resolveInDefault`). */
+export const onlyDefault = (lookup: DestinationLookup): boolean => [...lookup.tables.keys()].every((name) => name === DEFAULT_DESTINATION_TABLE)
+
+function resolve(record: UsageRecord, name: string, lookup: DestinationLookup): UsageRecord {
   const table = lookup.tables.get(name) ?? lookup.tables.get(DEFAULT_DESTINATION_TABLE)
   const digits = internationalDigits(record.dialledNumber, lookup.countryCallingCode)
   const found = digits && table ? table.longestPrefix(digits) : null
