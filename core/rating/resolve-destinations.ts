@@ -51,10 +51,23 @@ function resolve(record: UsageRecord, name: string, lookup: DestinationLookup): 
       'Add the prefix to the destination table (POST /destinationTables/<id>/destinations/), or give chargeBand and callClass on the line; then send the whole file again: nothing of it was kept.',
     )
   }
+  // Written out in the reader's field order, not spread: a spread record is an object of another
+  // shape, and rating, the fingerprint and the insert then read two shapes of record.
   return {
-    ...record,
+    lineNumber: record.lineNumber,
+    callingNumber: record.callingNumber,
+    dialledNumber: record.dialledNumber,
+    startTime: record.startTime,
+    durationSeconds: record.durationSeconds,
     chargeBand: record.lookUpDestination === 'callClass' ? record.chargeBand : found.chargeBand,
     callClass: record.lookUpDestination === 'chargeBand' ? record.callClass : (found.callClass as CallClass),
+    carrier: record.carrier,
+    bytes: record.bytes,
+    events: record.events,
+    origination: record.origination,
+    recorded: record.recorded,
+    externalID: record.externalID,
+    wholesaleCost: record.wholesaleCost,
     lookUpDestination: null,
   }
 }
