@@ -33,7 +33,8 @@ function expectedOf(f: CarrierFeature): Money {
  * `carrier` is that carrier and which were active in the month, in one transaction: each line
  * matches the first feature (by ID) it matches (`BillMatcher`), or none (`notBilled`); a matched
  * line whose cost is off the expected by more than 0.01 is `costDiffers`; each feature no line
- * matches is stored as a `notOnCarrierBill` row as it is read. A bad line stores nothing.
+ * matches is counted (and listed when the reconciliation is read: `featuresNotOnBill`, which
+ * matches again rather than storing four features in five). A bad line stores nothing.
  */
 export async function reconcileCarrierBill(ctx: PlatformContext, carrier: string | null, period: string | null, csv: AsyncIterable<readonly CsvLine[]>): Promise<Item> {
   if (!carrier || !carrier.trim()) throw new BillingError('invalid_field', 'carrier is missing', 'Name the carrier whose bill it is: ?carrier=Gamma.')
@@ -48,16 +49,8 @@ export async function reconcileCarrierBill(ctx: PlatformContext, carrier: string
     const bills = store.repository('carrierBills')
     const bill = await bills.insert({ carrier: carrier.trim(), period, lines: lines.length, createdStamp: now, updatedStamp: now })
     const missing = { count: 0, expected: ZERO }
-    const row = (values: Partial<NewBillLine> & Pick<NewBillLine, 'outcome'>): NewBillLine => ({
+    const row = (values: Omit<NewBillLine, 'carrierBillID' | 'featureID' | 'expectedCost' | 'billedAmount' | 'createdStamp' | 'updatedStamp'> & Partial<NewBillLine>): NewBillLine => ({
       carrierBillID: bill.id,
-      line: null,
-      productCode: null,
-      reference: null,
-      description: null,
-      quantity: null,
-      cost: null,
-      periodFrom: null,
-      periodTo: null,
       featureID: null,
       expectedCost: null,
       billedAmount: null,
@@ -70,14 +63,12 @@ export async function reconcileCarrierBill(ctx: PlatformContext, carrier: string
       if (page.length === 0) break
       after = page.at(-1)!.id
       const assigned: number[] = []
-      const notOnBill: NewBillLine[] = []
       for (const feature of page) {
         const matches = matcher.linesOf(feature)
         if (matches.length === 0) {
           const cost = expectedOf(feature)
           missing.count++
           missing.expected = add(missing.expected, cost)
-          notOnBill.push(row({ outcome: 'notOnCarrierBill', featureID: feature.id, expectedCost: cost }))
           continue
         }
         for (const i of matches) {
@@ -91,7 +82,6 @@ export async function reconcileCarrierBill(ctx: PlatformContext, carrier: string
         const sums = await store.carriers.billedFor([...new Set(assigned.map((i) => featureOf[i]!))], from, to)
         for (const i of assigned) billed[i] = sums.get(featureOf[i]!) ?? ZERO
       }
-      if (notOnBill.length > 0) await store.carriers.insertBillLines(notOnBill)
     }
     const totals = { total: ZERO, matched: 0, matchedCost: ZERO, matchedExpected: ZERO, matchedBilled: ZERO, notBilled: 0, notBilledCost: ZERO, differs: 0, differsCost: ZERO, differsExpected: ZERO }
     const stored: NewBillLine[] = lines.map((l, i) => {
@@ -132,4 +122,29 @@ export async function reconcileCarrierBill(ctx: PlatformContext, carrier: string
       updatedStamp: now,
     }))!
   })
+}
+
+/**
+ * The features of a stored bill's carrier, active in its month, that none of its lines matches
+ * (contract 17.4 `notOnCarrierBill`), a page at a time: the bill's lines are read and indexed
+ * again, the features read 5,000 at a time, so memory follows the bill, not the features.
+ */
+export async function* featuresNotOnBill(ctx: PlatformContext, bill: { readonly id: string; readonly carrier: string; readonly period: string }): AsyncGenerator<{ featureID: string; expectedCost: Money }[]> {
+  const { from, to } = monthOf(bill.period)
+  const keys: { productCode: string; reference: string }[] = []
+  const repo = ctx.store.repository('carrierBillLines')
+  for (let after: string | undefined; ; ) {
+    const page = await repo.list({ where: [{ op: 'eq', column: 'carrierBillID', value: bill.id }], idAfter: after, limit: FEATURE_PAGE })
+    if (page.length === 0) break
+    for (const l of page) if (l.productCode !== null && l.reference !== null) keys.push({ productCode: l.productCode, reference: l.reference })
+    after = page.at(-1)!.id
+  }
+  const matcher = new BillMatcher(keys)
+  for (let after: string | null = null; ; ) {
+    const page = await ctx.store.carriers.carrierFeatures(bill.carrier, from, to, after, FEATURE_PAGE)
+    if (page.length === 0) return
+    after = page.at(-1)!.id
+    const missing = page.filter((f) => matcher.linesOf(f).length === 0).map((f) => ({ featureID: f.id, expectedCost: expectedOf(f) }))
+    if (missing.length > 0) yield missing
+  }
 }

@@ -41,15 +41,15 @@ export interface CarrierFeature extends FeatureKey {
 /** A carrier bill's line as stored, with its outcome. */
 export interface NewBillLine {
   readonly carrierBillID: string
-  readonly line: number | null
-  readonly productCode: string | null
-  readonly reference: string | null
+  readonly line: number
+  readonly productCode: string
+  readonly reference: string
   readonly description: string | null
   readonly quantity: number | null
-  readonly cost: Money | null
+  readonly cost: Money
   readonly periodFrom: DateOnly | null
   readonly periodTo: DateOnly | null
-  readonly outcome: 'matched' | 'costDiffers' | 'notBilled' | 'notOnCarrierBill'
+  readonly outcome: 'matched' | 'costDiffers' | 'notBilled'
   readonly featureID: string | null
   readonly expectedCost: Money | null
   readonly billedAmount: Money | null

@@ -1,5 +1,6 @@
 import type { H3Event } from 'h3'
-import { reconcileCarrierBill } from '../../../core/carrier-bills/reconcile-bill.js'
+import { featuresNotOnBill, reconcileCarrierBill } from '../../../core/carrier-bills/reconcile-bill.js'
+import { moneyToNumber } from '../../../core/money/money.js'
 import type { Item } from '../../../core/fields/item.js'
 import type { Resource } from '../../../core/fields/resource.js'
 import { toWire } from '../../../core/fields/wire.js'
@@ -12,7 +13,7 @@ import { json, requestIdOf } from '../respond.js'
 import type { Route } from '../route.js'
 import { assertNoQuery, getRoute, listRoute } from './resource-routes.js'
 
-const OUTCOMES = { matched: ['matched', 'costDiffers'], costDiffers: ['costDiffers'], notBilled: ['notBilled'], notOnCarrierBill: ['notOnCarrierBill'] } as const
+const OUTCOMES = { matched: ['matched', 'costDiffers'], costDiffers: ['costDiffers'], notBilled: ['notBilled'] } as const
 const LINE_FIELDS = ['line', 'productCode', 'reference', 'description', 'quantity', 'cost', 'periodFrom', 'periodTo', 'featureID', 'expectedCost', 'billedAmount'] as const
 const PAGE = 2000
 
@@ -42,7 +43,7 @@ export function carrierBillRoutes(bills: Resource, lines: Resource): Route[] {
         assertNoQuery(event)
         const bill = await getItem(ctx.platform, bills, ctx.params.id)
         const csv = wantsCsv(event)
-        const pieces = csv ? csvPieces(ctx.platform, lines, bill.id) : jsonPieces(ctx.platform, bills, lines, bill)
+        const pieces = csv ? csvPieces(ctx.platform, lines, bill) : jsonPieces(ctx.platform, bills, lines, bill)
         return new Response(streamOf(pieces), {
           status: 200,
           headers: { 'content-type': csv ? 'text/csv; charset=utf-8' : 'application/json; charset=utf-8', 'x-request-id': requestIdOf(event) },
@@ -89,21 +90,33 @@ async function* jsonPieces(platform: PlatformContext, bills: Resource, lines: Re
     }
     yield ']'
   }
-  yield '}'
+  yield ',"notOnCarrierBill":['
+  let first = true
+  for await (const page of featuresNotOnBill(platform, billOf(bill))) {
+    const text = page.map((f) => JSON.stringify({ featureID: f.featureID, expectedCost: moneyToNumber(f.expectedCost) })).join(',')
+    yield first ? text : `,${text}`
+    first = false
+  }
+  yield ']}'
 }
+
+const billOf = (bill: Item) => ({ id: bill.id, carrier: String(bill.carrier), period: String(bill.period) })
 
 /** One row as the reconciliation lists it: the bill line (absent for notOnCarrierBill) and the feature. */
 const entry = (w: Record<string, unknown>) => Object.fromEntries(LINE_FIELDS.filter((f) => w[f] !== null && w[f] !== undefined).map((f) => [f, w[f]]))
 
-async function* csvPieces(platform: PlatformContext, lines: Resource, billID: string): AsyncGenerator<string> {
+async function* csvPieces(platform: PlatformContext, lines: Resource, bill: Item): AsyncGenerator<string> {
   yield `outcome,${LINE_FIELDS.join(',')}\r\n`
-  for await (const page of rowsOf(platform, billID, ['matched', 'costDiffers', 'notBilled', 'notOnCarrierBill'])) {
+  for await (const page of rowsOf(platform, bill.id, ['matched', 'costDiffers', 'notBilled'])) {
     yield page
       .map((r) => {
         const w = toWire(lines, r) as Record<string, unknown>
         return [w.outcome, ...LINE_FIELDS.map((f) => w[f])].map(csvCell).join(',') + '\r\n'
       })
       .join('')
+  }
+  for await (const page of featuresNotOnBill(platform, billOf(bill))) {
+    yield page.map((f) => ['notOnCarrierBill', ...LINE_FIELDS.map((c) => (c === 'featureID' ? f.featureID : c === 'expectedCost' ? moneyToNumber(f.expectedCost) : null))].map(csvCell).join(',') + '\r\n').join('')
   }
 }
 
