@@ -18,6 +18,8 @@ export interface CsvReadOptions<T> {
   readonly skipEmptyLines?: boolean
   /** The longest record taken (MAX_LINE_CHARS by default); a longer one throws `CsvLineTooLong`. */
   readonly maxLineChars?: number
+  /** The field separator: `,` by default; a carrier's format may name `;`, a tab or `|` (contract 17.3). */
+  readonly delimiter?: string
 }
 
 /**
@@ -39,7 +41,7 @@ export async function* csvRecords<T = string>(text: AsyncIterable<string> | Iter
  */
 export async function* csvRecordBatches<T = string>(text: AsyncIterable<string> | Iterable<string>, options: CsvReadOptions<T> = {}): AsyncGenerator<CsvRecord<T>[]> {
   const pieces: AsyncIterator<string> | Iterator<string> = Symbol.asyncIterator in text ? text[Symbol.asyncIterator]() : text[Symbol.iterator]()
-  const unquoted = new UnquotedRecords<T>(options.cast, options.maxLineChars ?? MAX_LINE_CHARS)
+  const unquoted = new UnquotedRecords<T>(options.cast, options.maxLineChars ?? MAX_LINE_CHARS, options.delimiter ?? ',')
   const kept = (records: CsvRecord<T>[]) => (options.skipEmptyLines ? records.filter((r) => !isEmpty(r.fields)) : records)
   try {
     for (;;) {
@@ -83,6 +85,7 @@ export async function* parsedRecordBatches<T>(text: AsyncIterable<string>, optio
     relax_column_count: true,
     // Files mix CRLF and LF (a header typed on one system, rows appended on another).
     record_delimiter: ['\r\n', '\n'],
+    delimiter: options.delimiter ?? ',',
     // A field or a record this long fails (CSV_MAX_RECORD_SIZE) instead of growing its buffer for ever.
     max_record_size: options.maxLineChars ?? MAX_LINE_CHARS,
     ...(cast ? { cast: (value: string, context: CastingContext) => cast(value, context.quoting) } : {}),

@@ -9,9 +9,9 @@ import { csvRecordBatches, CsvSyntaxError } from './csv-records.js'
  * lines skipped (values are trimmed by the reader), each record with the line it starts on.
  * Malformed CSV, and a line longer than USAGE_MAX_LINE_CHARS, is `invalid_field` naming the line.
  */
-export async function* usageLines(text: AsyncIterable<string> | Iterable<string>): AsyncGenerator<UsageLine[]> {
+export async function* usageLines(text: AsyncIterable<string> | Iterable<string>, delimiter = ','): AsyncGenerator<UsageLine[]> {
   try {
-    yield* csvRecordBatches(text, { skipEmptyLines: true, maxLineChars: USAGE_MAX_LINE_CHARS })
+    yield* csvRecordBatches(text, { skipEmptyLines: true, maxLineChars: USAGE_MAX_LINE_CHARS, delimiter })
   } catch (error) {
     if (!(error instanceof CsvSyntaxError)) throw error
     if (error instanceof CsvLineTooLong) {

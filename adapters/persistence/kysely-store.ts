@@ -24,6 +24,8 @@ import { KyselyFeatureRepository } from './repositories/kysely-feature-repositor
 import type { Ledger } from '../../core/ports/ledger.js'
 import type { RatingData } from '../../core/ports/rating-data.js'
 import { KyselyRatingData } from './repositories/kysely-rating-data.js'
+import { KyselyCarrierData } from './repositories/kysely-carrier-data.js'
+import type { CarrierData } from '../../core/ports/carrier-data.js'
 import { KyselyReceivables } from './repositories/kysely-receivables.js'
 import { KyselyChangeLog, SYSTEM_ACTOR } from './repositories/kysely-change-log.js'
 import { KyselyWebhookOutbox } from './repositories/kysely-webhook-outbox.js'
@@ -102,6 +104,7 @@ export class KyselyStore implements Store {
   readonly runSource: BillingRunSource
   readonly runPartitions: RunPartitions
   readonly rating: RatingData
+  readonly carriers: CarrierData
   readonly receivables: Receivables
   readonly changes: ChangeLog
   readonly webhookOutbox: WebhookOutbox
@@ -142,6 +145,7 @@ export class KyselyStore implements Store {
     this.runSource = new KyselyBillingRunSource(options.pagesBeside ?? db, dialect)
     this.runPartitions = new KyselyRunPartitions(db, dialect)
     this.rating = new KyselyRatingData(db, dialect, options.readsBeside, writeAhead)
+    this.carriers = new KyselyCarrierData(db, dialect)
     this.bulkWrites = options.bulkWrites
     this.pipelinedWrites = options.pipelinedWrites
     this.readsBeside = options.readsBeside

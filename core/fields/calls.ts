@@ -39,6 +39,7 @@ export const calls = defineResource({
     num('allowanceSeconds', { description: 'seconds of the rated duration a discount plan allowance covered (charged: ratedDuration minus these); null when no plan covers the call' }),
     text('origination', { values: originations, description: 'fixed, mobile, payphone or voip, as in the record' }),
     field('recorded', 'boolean', { description: 'whether the record says the call was recorded' }),
+    text('ignoredReason', { values: ['carrier'], description: "why the call is kept but never billed: `carrier` when the number's carrierCallAllocation names another carrier (contract 17.1)" }),
     // Hash of the record's canonical form: the same record sent twice is stored once.
     field('fingerprint', 'text', { internal: true, unique: true }),
   ]),

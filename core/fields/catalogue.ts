@@ -20,6 +20,9 @@ import { webhookDeliveries } from './webhook-deliveries.js'
 import { invoiceDeliveries } from './invoice-deliveries.js'
 import { paymentLinks } from './payment-links.js'
 import { creditNotes } from './credit-notes.js'
+import { destinationTables } from './destination-tables.js'
+import { destinations } from './destinations.js'
+import { carrierBills, carrierBillLines } from './carrier-bills.js'
 import { resourceNames, type Resource, type ResourceName } from './resource.js'
 
 /** Every resource of the platform, by collection name: the one place fields are described. */
@@ -46,6 +49,10 @@ export const catalogue = {
   invoiceDeliveries,
   paymentLinks,
   creditNotes,
+  destinationTables,
+  destinations,
+  carrierBills,
+  carrierBillLines,
 } as const satisfies Record<ResourceName, Resource>
 
 export const resources: readonly Resource[] = Object.values(catalogue)

@@ -23,6 +23,10 @@ export const resourceNames = [
   'invoiceDeliveries',
   'paymentLinks',
   'creditNotes',
+  'destinationTables',
+  'destinations',
+  'carrierBills',
+  'carrierBillLines',
 ] as const
 export type ResourceName = (typeof resourceNames)[number]
 

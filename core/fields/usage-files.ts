@@ -15,6 +15,7 @@ export const usageFiles = defineResource({
     num('duplicates', { description: 'records already imported from an earlier file' }),
     num('rated', { description: 'records rated on import' }),
     num('unbilled', { description: 'records kept as unbilled with a reason' }),
+    num('ignored', { description: "records from a carrier the number's carrierCallAllocation does not allow: stored, never billed (contract 17.1)" }),
     ...stampFields(),
   ]),
 })

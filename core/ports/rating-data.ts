@@ -3,6 +3,7 @@ import type { CallClass } from '../fields/call-classes.js'
 import type { Money } from '../money/money.js'
 import type { Origination } from '../fields/originations.js'
 import type { AllowanceHolder } from '../rating/allowances.js'
+import type { Destination } from '../destinations/prefix-table.js'
 import type { FeatureTariffs } from '../rating/feature-tariffs.js'
 import type { IgnoreTrafficEntry } from '../rating/match-number.js'
 import type { RatingNumber } from '../rating/rate-record.js'
@@ -36,6 +37,8 @@ export interface NewCall {
   readonly recorded: boolean
   readonly rated: boolean
   readonly unbilledReason: string | null
+  /** `carrier`: from a carrier the number's allocation does not allow (contract 17.1); never billed. */
+  readonly ignoredReason: string | null
   readonly deleted: boolean
   readonly fingerprint: string
   readonly createdStamp: Stamp
@@ -105,6 +108,10 @@ export interface RatingData {
    */
   numbersByKeys(keys: readonly string[], classes: readonly CallClass[]): Promise<BatchNumbers>
   ignoreTraffic(): Promise<IgnoreTrafficEntry[]>
+  /** Every destination table's prefixes, with the table's name (contract 17.2). */
+  destinations(): Promise<(Destination & { readonly table: string })[]>
+  /** Text that changes whenever a destination is added or removed: the loaded tables are kept until it does. */
+  destinationsVersion(): Promise<string>
   /** Call tariffs with their rate rows, by name. */
   tariffs(): Promise<Map<string, RatingTariff>>
   /**
@@ -122,8 +129,8 @@ export interface RatingData {
    * A caller may call again before the last call's answer: the inserts are made in call order.
    */
   insertCalls(calls: readonly NewCall[]): Promise<number>
-  /** How many of a usage file's stored calls are rated. */
-  ratedCallsOf(usageFileID: string): Promise<number>
+  /** How many of a usage file's stored calls are rated, and how many ignored (`ignoredReason`). */
+  callCountsOf(usageFileID: string): Promise<{ readonly rated: number; readonly ignored: number }>
   /** Runs the writes of one import (inside its transaction), with the database's caches sized for a bulk write. */
   importing<T>(work: () => Promise<T>): Promise<T>
 }

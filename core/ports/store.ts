@@ -2,6 +2,7 @@ import type { Entity } from '../fields/entity.js'
 import type { FieldRef } from '../fields/field.js'
 import type { ResourceName } from '../fields/resource.js'
 import type { ApiKeyRepository } from './api-key-repository.js'
+import type { CarrierData } from './carrier-data.js'
 import type { LifecycleLog } from './lifecycle-log.js'
 import type { ChangeLog } from './change-log.js'
 import type { WebhookOutbox } from './webhook-outbox.js'
@@ -36,6 +37,8 @@ export interface Store {
   /** The partitions of billing runs, claimed by the workers that bill them. */
   readonly runPartitions: RunPartitions
   readonly rating: RatingData
+  /** Carriers' bulk data: destination tables' prefixes (contract 17). */
+  readonly carriers: CarrierData
   readonly receivables: Receivables
   /** History entries and events, written with the change they describe (contract 12). */
   readonly changes: ChangeLog

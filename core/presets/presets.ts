@@ -3,6 +3,7 @@ import { defaultInvoiceMessages, defaultLists } from './default-presets.js'
 import { discountPlansFile, mergeDiscountPlans, type DiscountPlanMaps } from './discount-plans.js'
 import { engineLists } from './engine-lists.js'
 import { mergeProductMaps, productMapsFile, type ProductMaps } from './product-maps.js'
+import { carrierMapsFile, mergeCarrierMaps, type CarrierMaps } from './carrier-maps.js'
 import { defaultSeller, SellerFile, type Seller } from './seller.js'
 import { DEFAULT_INVOICE_NUMBER_FORMAT, invoiceNumberFormatProblem } from './invoice-number-format.js'
 import { collectionsFile, defaultCollectionPresets, mergeCollections, type CollectionPresets } from './collections.js'
@@ -27,7 +28,7 @@ export const portalPages = ['summary', 'invoices', 'calls', 'allowances', 'payme
 export type PortalPage = (typeof portalPages)[number]
 
 /** The platform's configured lists and the settings that go with them. */
-export interface Presets extends ProductMaps, DiscountPlanMaps, CollectionPresets {
+export interface Presets extends ProductMaps, DiscountPlanMaps, CollectionPresets, CarrierMaps {
   readonly lists: Readonly<Record<string, readonly string[]>>
   /** VAT percentage of each `vatRates` name, as decimal text ("20"). */
   readonly vatRatePercents: Readonly<Record<string, string>>
@@ -80,6 +81,7 @@ export const defaultPresets: Presets = {
   invoiceNumberFormat: DEFAULT_INVOICE_NUMBER_FORMAT,
   ...defaultCollectionPresets,
   ...mergeProductMaps({}, null, { ...defaultLists }),
+  ...mergeCarrierMaps({}, null),
   ...mergeDiscountPlans({}, null, { ...defaultLists }),
 }
 
@@ -118,6 +120,7 @@ const PresetsFile = v.strictObject({
     ),
   ),
   ...productMapsFile,
+  ...carrierMapsFile,
   ...discountPlansFile,
   ...collectionsFile,
 })
@@ -154,6 +157,7 @@ export function mergePresets(content: unknown, base: Presets = defaultPresets): 
     invoiceNumberFormat: file.invoiceNumberFormat ?? base.invoiceNumberFormat,
     ...mergeCollections(file, base),
     ...mergeProductMaps(file, base, lists, new Set([...Object.keys(file.lists ?? {}), ...Object.keys(file.extend ?? {})])),
+    ...mergeCarrierMaps(file, base),
     ...mergeDiscountPlans(file, base, lists, new Set([...Object.keys(file.lists ?? {}), ...Object.keys(file.extend ?? {})])),
   }
   // A map's names are names of its list (contract 10): a customer may choose any of them.

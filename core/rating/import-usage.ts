@@ -12,6 +12,9 @@ import { loadBatchContext, loadRatingShared, TouchedMonths, type BatchContext } 
 import { UsageFileReader, type UsageLine } from './usage-file-reader.js'
 import { usageFingerprint } from './usage-fingerprint.js'
 import type { UsageRecord } from './usage-record.js'
+import { onlyDefault, resolveDestinations, resolveInDefault, type DestinationLookup } from './resolve-destinations.js'
+import { destinationTablesOf } from './destination-cache.js'
+import type { CallClass } from '../fields/call-classes.js'
 
 /**
  * Records looked up, rated and written together. A batch lives across its lookups and its insert,
@@ -58,6 +61,7 @@ const TOUCHED_AT_MOST = 100_000
 export function toNewCall(record: UsageRecord, context: BatchContext, digest: Digest, usageFileID: string | null, now: Stamp): NewCall {
   const rated = rateRecord(record, context, context.allowance)
   const ok = isRated(rated)
+  const ignored = 'ignoredReason' in rated
   return {
     usageFileID,
     customerID: rated.customerID,
@@ -79,7 +83,8 @@ export function toNewCall(record: UsageRecord, context: BatchContext, digest: Di
     origination: record.origination,
     recorded: record.recorded,
     rated: ok,
-    unbilledReason: ok ? null : rated.unbilledReason,
+    unbilledReason: ok || ignored ? null : rated.unbilledReason,
+    ignoredReason: ignored ? rated.ignoredReason : null,
     deleted: false,
     fingerprint: digest.sha256(usageFingerprint(record)),
     createdStamp: now,
@@ -124,6 +129,7 @@ async function importInto(ctx: PlatformContext, store: Store, lines: AsyncIterab
   let rows = 0
   let imported = 0
   let rated = 0
+  let ignored = 0
   const touched = new TouchedMonths()
   // One batch is written while the next is read and rated: on Postgres the database and this
   // process then work at the same time, on a SQLite file its writes thread (`bulkTransaction`).
@@ -145,10 +151,24 @@ async function importInto(ctx: PlatformContext, store: Store, lines: AsyncIterab
   // read: the batch is rated and written once LOOKAHEAD more are read (or the file ends). An
   // in-memory SQLite database has one connection, and nothing to overlap.
   const looking: { readonly batch: UsageRecord[]; readonly context: Promise<BatchContext> }[] = []
+  // Destination tables, loaded at the first record that lacks its band or class (contract 17.2):
+  // a file that gives them all never reads them.
+  let destinations: (DestinationLookup & { readonly classes: readonly CallClass[] }) | null = null
+  let beforeLookup = false
   const flush = async () => {
-    const batch = records
+    let batch = records
     records = []
-    const context = loadBatchContext(reads, shared, batch)
+    let lookUps = batch.some((r) => r.lookUpDestination)
+    if (lookUps && !destinations) {
+      const loaded = await destinationTablesOf(ctx.store, reads)
+      destinations = { ...loaded, classes: loaded.classes as CallClass[], countryCallingCode: ctx.presets.countryCallingCode }
+      beforeLookup = onlyDefault(destinations)
+    }
+    if (lookUps && beforeLookup) {
+      batch = resolveInDefault(batch, destinations!)
+      lookUps = false
+    }
+    const context = loadBatchContext(reads, shared, batch, lookUps ? destinations!.classes : [])
     if (!beside) return rateAndWrite(batch, await context)
     // Its failure is thrown where it is awaited; a rejection nobody awaits yet would end the process.
     context.catch(() => undefined)
@@ -163,7 +183,8 @@ async function importInto(ctx: PlatformContext, store: Store, lines: AsyncIterab
     while (looking.length > 0) await rateOldest()
   }
   const lookupSettled = () => Promise.all(looking.map((l) => l.context.catch(() => undefined)))
-  const rateAndWrite = async (batch: readonly UsageRecord[], context: BatchContext) => {
+  const rateAndWrite = async (given: readonly UsageRecord[], context: BatchContext) => {
+    const batch = destinations && !beforeLookup ? resolveDestinations(given, context, destinations) : given
     // The customers whose credit alerts these calls can change (`creditCandidates`): with no
     // number holding a limit, only those the lookup found watched, most often none.
     const customers = new Set<string>()
@@ -174,6 +195,7 @@ async function importInto(ctx: PlatformContext, store: Store, lines: AsyncIterab
     for (const record of batch) {
       const call = toNewCall(record, context, ctx.digest, file.id, now)
       if (call.rated) rated++
+      else if (call.ignoredReason !== null) ignored++
       if (call.customerID && (numberLimits || watched.has(call.customerID))) customers.add(call.customerID)
       if (call.allowanceSeconds !== null) touched.add(call.customerID!, call.startTime)
       calls.push(call)
@@ -237,13 +259,14 @@ async function importInto(ctx: PlatformContext, store: Store, lines: AsyncIterab
   if (touched.customers > 0) await reallocate()
   // The counts are of the calls this file stored: a record imported before is a duplicate, not
   // a rated call (a file sent twice reports imported 0, rated 0, duplicates = rows).
-  const ratedNew = imported === rows ? rated : await store.rating.ratedCallsOf(file.id)
+  const stored = imported === rows ? { rated, ignored } : await store.rating.callCountsOf(file.id)
   const done = (await store.repository('usageFiles').update(file.id, {
     rows,
     imported,
     duplicates: rows - imported,
-    rated: ratedNew,
-    unbilled: imported - ratedNew,
+    rated: stored.rated,
+    unbilled: imported - stored.rated - stored.ignored,
+    ignored: stored.ignored,
   }))!
   // One event for the file, in the import's transaction (contract 12), not one per call.
   await appendEvents(store, ctx.clock, 'usage_file.imported', store.repository('usageFiles').resource, [done])

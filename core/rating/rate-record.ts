@@ -1,4 +1,5 @@
 import type { Money } from '../money/money.js'
+import { allowsCarrier, type CarrierAllocated } from './carrier-allocation.js'
 import { findRate } from './find-rate.js'
 import { matchNumber, type NumberEntry, type NumberIndex, type UnmatchedReason } from './match-number.js'
 import { rateCall } from './rate-call.js'
@@ -17,13 +18,13 @@ import { dateOfStamp, timeBandOf, type TimeBand } from './time-band.js'
 import type { UsageRecord } from './usage-record.js'
 
 /** A number as rating reads it: its matching fields and its per-class tariffs and markups. */
-export type RatingNumber = NumberEntry & NumberTariffSettings
+export type RatingNumber = NumberEntry & NumberTariffSettings & CarrierAllocated
 
 /** Everything rating needs besides the record, loaded once per import or billing run. */
 export interface RatingContext {
   readonly numbers: NumberIndex<RatingNumber>
   /** Customers' default tariffs and markups, by customer ID. A missing customer has none. */
-  readonly customers: Lookup<CustomerTariffSettings>
+  readonly customers: Lookup<CustomerTariffSettings & CarrierAllocated>
   /** Call tariffs with their details, by tariff name (number and customer fields hold names). */
   readonly tariffs: Lookup<RatingTariff>
   /** The features of the numbers and customers that name call tariffs (contract 17.7); none when absent. */
@@ -68,16 +69,24 @@ export interface UnbilledCall {
   readonly customerID: string | null
 }
 
-export type RatingResult = RatedCall | UnbilledCall
+/** A record from a carrier the number's allocation does not allow: stored, never billed (contract 17.1). */
+export interface IgnoredCall {
+  readonly ignoredReason: 'carrier'
+  readonly numberID: string
+  readonly customerID: string
+}
 
-export const isRated = (r: RatingResult): r is RatedCall => !('unbilledReason' in r)
+export type RatingResult = RatedCall | UnbilledCall | IgnoredCall
+
+export const isRated = (r: RatingResult): r is RatedCall => !('unbilledReason' in r) && !('ignoredReason' in r)
 
 /**
  * Rates one usage record: matches its number (`matchNumber`), selects the tariff for its class
  * (`selectTariff`), finds the rate (`findRate`) and prices it (`rateCall`). When the tariff
  * has no rate, or no tariff is selected, the markup fallbacks (`selectMarkup`) price the
  * record's `wholesaleCost`; a record without one, or with no markup to apply, is unbilled with
- * `no tariff or markup`. With `allowance`, a time-priced call is priced for its seconds past what
+ * `no tariff or markup`. A record from a carrier the number's `carrierCallAllocation` does not
+ * allow is ignored (`IgnoredCall`), whatever its price. With `allowance`, a time-priced call is priced for its seconds past what
  * an allowance covers (contract 11). Pure: the same record and context always give the same result.
  */
 export function rateRecord(record: UsageRecord, context: RatingContext, allowance?: AllowanceOf): RatingResult {
@@ -88,6 +97,7 @@ export function rateRecord(record: UsageRecord, context: RatingContext, allowanc
   // V8 build each result slowly (bench/rating.ts; figures in bench/RESULTS.md).
   const { numberID, customerID } = number
   const customer = context.customers.get(number.customerID) ?? {}
+  if (!allowsCarrier(number, customer, record.carrier)) return { ignoredReason: 'carrier', numberID, customerID }
   const features = context.features
   const selected =
     (features !== undefined && (features.numbers.size > 0 || features.customers.size > 0)

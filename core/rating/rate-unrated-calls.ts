@@ -26,6 +26,8 @@ export async function rateUnratedCalls(ctx: PlatformContext, cutoff: DateOnly): 
       where: [
         { op: 'eq', column: 'rated', value: false },
         { op: 'eq', column: 'deleted', value: false },
+        // Ignored calls (contract 17.1) are never billed, whatever changes later.
+        { op: 'isNull', column: 'ignoredReason', value: true },
         { op: 'lte', column: 'startTime', value: endOfDay(cutoff) },
       ],
       idAfter: after,

@@ -39,9 +39,10 @@ const NO_NUMBERS: BatchNumbers = { numbers: [], customers: new Map(), creditWatc
  * Loads what a batch of records needs: the live numbers they match (looked up by index), those
  * numbers' customers' tariff settings and allowances. Memory follows the batch.
  */
-export async function loadBatchContext(data: RatingData, shared: RatingShared, records: readonly UsageRecord[]): Promise<BatchContext> {
+export async function loadBatchContext(data: RatingData, shared: RatingShared, records: readonly UsageRecord[], moreClasses: readonly CallClass[] = []): Promise<BatchContext> {
   const keys = new Set<string>()
-  const classes = new Set<CallClass>()
+  // Classes destinations may give records that lack one: their tariffs are read with the batch's.
+  const classes = new Set<CallClass>(moreClasses)
   for (const r of records) {
     const key = recordKey(r)
     if (key) keys.add(key)

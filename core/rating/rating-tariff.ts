@@ -48,6 +48,8 @@ export type RatingTariff = TariffSurcharges & {
   readonly id: string
   readonly name: string
   readonly baseType?: string | null
+  /** The destination table a record without band or class is looked up in (contract 17.2). */
+  readonly locationLookupCarrier?: string | null
   /** Single rate for all times when `single`, `single rate`, `yes`, `y`, `true` or `1`. */
   readonly singleRate?: string | null
   readonly baseCost?: WireNumber

@@ -17,15 +17,18 @@ import { digits } from './time-band.js'
  * - `startTime`      `YYYY-MM-DDTHH:mm:ss`, optional fraction and `Z` / `±HH:mm`; UTC when no
  *                    designator. Time bands and rate dates are taken from it in UTC.
  * - `durationSeconds` non-negative seconds, up to 3 decimals (`0` for data and event records).
+ * - `carrier`        the carrier the record came from.
+ *
+ * Optional (the column may be absent, or the value empty):
  * - `chargeBand`     the call type the rates are looked up by (tariff detail `chargeBand`).
  * - `callClass`      one of `inbound`, `national`, `mobile`, `nongeographic`, `serviceNumbers`,
  *                    `international`, `extendedInternational`, `surcharges`, `bespoke1`,
  *                    `bespoke2` (or the label, e.g. `Non-Geographic`; case, spaces and dashes
  *                    ignored). `inbound` calls belong to the dialled number, every other class
  *                    to the calling number.
- * - `carrier`        the carrier the record came from.
- *
- * Optional (the column may be absent, or the value empty):
+ *                    A record without either takes what it lacks from the destination table's
+ *                    longest prefix of its dialled number (contract 17.2); until then it is
+ *                    an outbound record, its calling number's.
  * - `bytes`          data volume, a whole number (needed by `Per MB` tariffs).
  * - `events`         event count, a whole number (needed by `Per Event` tariffs).
  * - `origination`    `fixed` (default), `mobile`, `payphone` or `voip`: mobile and payphone
@@ -53,7 +56,7 @@ export const usageColumns = [
 ] as const
 export type UsageColumn = (typeof usageColumns)[number]
 
-export const requiredUsageColumns: readonly UsageColumn[] = usageColumns.slice(0, 7)
+export const requiredUsageColumns: readonly UsageColumn[] = ['callingNumber', 'dialledNumber', 'startTime', 'durationSeconds', 'carrier']
 
 export { originations, type Origination } from '../fields/originations.js'
 
@@ -74,6 +77,13 @@ export interface UsageRecord {
   readonly recorded: boolean
   readonly externalID: string | null
   readonly wholesaleCost: Money | null
+  /**
+   * The file left out `chargeBand` or `callClass` (or both): what it lacks comes from the
+   * destination table (`resolveDestinations`) before the record is rated. Until then a missing
+   * class reads `national` (an outbound record, matched by its calling number) and a missing
+   * band is empty.
+   */
+  readonly lookUpDestination?: 'chargeBand' | 'callClass' | 'both' | null
 }
 
 /** Where each column is in a row, from the header line. */
@@ -159,8 +169,11 @@ export function parseUsageRow(header: UsageHeader, fields: readonly string[], li
   const startTime = parseStartTime(startText) ?? rowFails(lineNumber, `startTime ${quoted(startText)} is not YYYY-MM-DDTHH:mm:ss (optional Z or ±HH:mm)`)
   const durationText = required(header, fields, 'durationSeconds', lineNumber)
   if (!SECONDS.test(durationText)) rowFails(lineNumber, `durationSeconds ${quoted(durationText)} is not a non-negative number of seconds (up to 3 decimals)`)
-  const classText = required(header, fields, 'callClass', lineNumber)
-  const callClass = classByName.get(classText) ?? classByName.get(squash(classText)) ?? rowFails(lineNumber, `callClass ${quoted(classText)} is not one of ${callClasses.map((c) => c.key).join(', ')}`)
+  const classText = value(header, fields, 'callClass', lineNumber)
+  const callClass = classText
+    ? (classByName.get(classText) ?? classByName.get(squash(classText)) ?? rowFails(lineNumber, `callClass ${quoted(classText)} is not one of ${callClasses.map((c) => c.key).join(', ')}`))
+    : 'national'
+  const chargeBand = value(header, fields, 'chargeBand', lineNumber)
   const originValue = value(header, fields, 'origination', lineNumber)
   const originText = originValue.toLowerCase() || 'fixed'
   const origination = (originations as readonly string[]).includes(originText)
@@ -175,6 +188,8 @@ export function parseUsageRow(header: UsageHeader, fields: readonly string[], li
   const dialledNumber = value(header, fields, 'dialledNumber', lineNumber)
   if (callClass === 'inbound' && !dialledNumber) rowFails(lineNumber, 'dialledNumber is empty on an inbound record')
   if (callClass !== 'inbound' && !callingNumber) rowFails(lineNumber, 'callingNumber is empty on an outbound record')
+  const lookUp = !classText ? (!chargeBand ? 'both' : 'callClass') : !chargeBand ? 'chargeBand' : null
+  if (lookUp && !dialledNumber) rowFails(lineNumber, 'dialledNumber is empty, and chargeBand or callClass must be looked up from it')
 
   return {
     lineNumber,
@@ -182,7 +197,7 @@ export function parseUsageRow(header: UsageHeader, fields: readonly string[], li
     dialledNumber,
     startTime,
     durationSeconds: Number(durationText),
-    chargeBand: required(header, fields, 'chargeBand', lineNumber),
+    chargeBand,
     callClass,
     carrier: required(header, fields, 'carrier', lineNumber),
     bytes: count(header, fields, 'bytes', lineNumber),
@@ -191,6 +206,7 @@ export function parseUsageRow(header: UsageHeader, fields: readonly string[], li
     recorded,
     externalID: value(header, fields, 'externalID', lineNumber) || null,
     wholesaleCost,
+    lookUpDestination: lookUp,
   }
 }
 

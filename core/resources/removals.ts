@@ -15,6 +15,8 @@ export const dependents: Partial<Record<ResourceName, { resource: ResourceName; 
   tariffs: [{ resource: 'tariffDetails', column: 'tariffID' }],
   fixedFeeTariffs: [{ resource: 'fixedFeeTariffDetails', column: 'fixedFeeTariffID' }],
   webhooks: [{ resource: 'webhookDeliveries', column: 'webhookID' }],
+  destinationTables: [{ resource: 'destinations', column: 'destinationTableID' }],
+  carrierBills: [{ resource: 'carrierBillLines', column: 'carrierBillID' }],
 }
 
 /** Everything a purged customer takes with it (contract 5.6); shared contacts stay, unlinked. */

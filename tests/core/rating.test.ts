@@ -315,7 +315,7 @@ test('rateRecord: markups when the tariff has no rate', () => {
   const ctx = context()
   const cost = (over: Parameters<typeof usage>[0]) => {
     const r = rateRecord(usage(over), ctx)
-    return isRated(r) ? `${formatMoney(r.cost)} ${r.pricedBy} ${r.tariffID}` : r.unbilledReason
+    return isRated(r) ? `${formatMoney(r.cost)} ${r.pricedBy} ${r.tariffID}` : 'unbilledReason' in r ? r.unbilledReason : r.ignoredReason
   }
   // Business has no national evening rate and no baseCost; customer c1's defaultNationalMarkup 10%: 0.20 → 0.22
   assert.is(cost({ startTime: '2026-01-05T20:00:00', wholesaleCost: parseMoney('0.2') }), '0.2200 markup t-business')

@@ -174,6 +174,7 @@ test('a well-formed file: header in any order, optional columns, defaults, blank
     recorded: true,
     externalID: 'abc-1',
     wholesaleCost: parseMoney('0.0123'),
+    lookUpDestination: null,
   })
   assert.is(b.lineNumber, 4)
   assert.is(b.startTime, '2026-01-05T08:00:00.000Z')
@@ -192,7 +193,9 @@ test('bad rows are refused with their line number, the reason and what to do', a
   assert.match(await failure(file('01632960000,02079460000,2026-01-05 09:00,60,UK,national,Gamma')), /^line 4: startTime/)
   assert.match(await failure(file('01632960000,02079460000,2026-01-05T09:00:00,60,UK,domestic,Gamma')), /^line 4: callClass "domestic" is not one of inbound, national/)
   assert.match(await failure(file('01632960000,02079460000,2026-01-05T09:00:00,60,UK,national')), /^line 4: expected 7 fields, found 6/)
-  assert.match(await failure(file('01632960000,02079460000,2026-01-05T09:00:00,60,,national,Gamma')), /^line 4: chargeBand is empty/)
+  // An empty band or class is looked up from the dialled number (contract 17.2), which must then be there.
+  assert.is((await read(file('01632960000,02079460000,2026-01-05T09:00:00,60,,national,Gamma')))[1].lookUpDestination, 'chargeBand')
+  assert.match(await failure(file('01632960000,,2026-01-05T09:00:00,60,UK,,Gamma')), /^line 4: dialledNumber is empty, and chargeBand or callClass must be looked up from it/)
   assert.match(await failure(file(',02079460000,2026-01-05T09:00:00,60,UK,national,Gamma')), /^line 4: callingNumber is empty on an outbound record/)
   assert.match(await failure(file('01632960000,"0207,2026-01-05T09:00:00,60,UK,national,Gamma')), /^line 4: a quoted field is not closed/)
   const extra = `${HEADER},wholesaleCost,bytes,origination,recorded`
@@ -205,7 +208,7 @@ test('bad rows are refused with their line number, the reason and what to do', a
 test('bad headers are refused on their line', async () => {
   assert.match(await failure(`${HEADER},colour\nx`), /^line 1: unknown column "colour"/)
   assert.match(await failure(`${HEADER},carrier`), /^line 1: column "carrier" appears twice/)
-  assert.match(await failure('callingNumber,dialledNumber,startTime'), /^line 1: missing required columns durationSeconds, chargeBand, callClass, carrier/)
+  assert.match(await failure('callingNumber,dialledNumber,startTime'), /^line 1: missing required columns durationSeconds, carrier/)
   assert.match(await failure(`\n\n${HEADER},"bytes`), /^line 3: a quoted field is not closed/)
   assert.match(await failure(''), /empty/)
 })
@@ -225,6 +228,7 @@ const usageRecords: fc.Arbitrary<UsageRecord> = fc.record({
   recorded: fc.boolean(),
   externalID: fc.option(fc.stringMatching(/^[A-Za-z0-9-]{1,20}$/), { nil: null }),
   wholesaleCost: fc.option(fc.bigInt({ min: -(10n ** 8n), max: 10n ** 8n }).map((u) => u as Money), { nil: null }),
+  lookUpDestination: fc.constant(null),
 })
 
 const cell = (r: UsageRecord, c: (typeof usageColumns)[number]): string => {

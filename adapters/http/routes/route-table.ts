@@ -23,6 +23,8 @@ import { presetRoute } from './preset-routes.js'
 import { expandingPresenter } from './presenters.js'
 import { tariffRoutes } from './tariff-routes.js'
 import { restoreCallsActionDoc, usageRoutes } from './usage-routes.js'
+import { destinationRoutes } from './destination-routes.js'
+import { carrierBillRoutes } from './carrier-bill-routes.js'
 
 /** Actions per collection; later capabilities add theirs here. */
 export type ActionTable = Partial<Record<ResourceName, Record<string, ActionDef>>>
@@ -70,6 +72,8 @@ export function buildRoutes(resources: ReadonlyMap<ResourceName, Resource>, acti
     ...billingRunRoutes(r('billingRuns'), r('invoices'), r('customers'), r('transactions')),
     ...deliveryRoutes(r('invoiceDeliveries')),
     ...usageRoutes(r('usageFiles'), r('calls'), r('customers'), r('numbers')),
+    ...destinationRoutes(r('destinationTables'), r('destinations')),
+    ...carrierBillRoutes(r('carrierBills'), r('carrierBillLines')),
     ...disasterRecoveryRoutes(r('disasterRecoveryFiles')),
     ...historyRoutes(r('history'), r('events')),
     ...webhookRoutes(r('webhooks'), r('webhookDeliveries')),

@@ -4,6 +4,9 @@ import { deleteCall } from '../../../core/rating/calls.js'
 import { importUsageFile } from '../../../core/rating/import-usage.js'
 import { parentScope } from '../../../core/resources/scopes.js'
 import { usageLines } from '../../csv/usage-lines.js'
+import { carrierColumnsNamed, carrierFormatLines } from '../../csv/carrier-format.js'
+import { BillingError, quoted } from '../../../core/errors.js'
+import type { UsageFormat } from '../../../core/presets/carrier-maps.js'
 import { assertCsv, bodyText } from '../lines.js'
 import { json } from '../respond.js'
 import { BASE_PATH, type Route } from '../route.js'
@@ -25,17 +28,22 @@ export function usageRoutes(usageFiles: Resource, calls: Resource, customers: Re
       path: '/usageFiles',
       streamsBody: true,
       doc: {
-        summary: 'Import a CSV usage file (text/csv); all-or-nothing, duplicates skipped',
+        summary: "Import a CSV usage file (text/csv), in our layout or a carrier's (?format= a usageFormats name); all-or-nothing, duplicates skipped",
         resource: 'usageFiles',
         kind: 'create',
-        query: ['name'],
+        query: ['name', 'format'],
         contentType: 'text/csv',
       },
       async handler(event, ctx) {
-        assertNoQuery(event, ['name'])
+        assertNoQuery(event, ['name', 'format'])
         assertCsv(event)
         const name = event.url.searchParams.get('name')
-        const file = await importUsageFile(ctx.platform, usageLines(bodyText(event)), name)
+        const formatName = event.url.searchParams.get('format')
+        const format = formatName === null ? null : usageFormatOf(ctx.platform.presets.usageFormats, formatName)
+        const lines = format ? carrierFormatLines(usageLines(bodyText(event), format.delimiter), formatName!, format) : usageLines(bodyText(event))
+        const file = await importUsageFile(ctx.platform, lines, name).catch((error: unknown) => {
+          throw format ? carrierColumnsNamed(error, format) : error
+        })
         return json(event, 201, toWire(usageFiles, file), { location: apiPath(event, `/usageFiles/${file.id}`) })
       },
     },
@@ -60,4 +68,12 @@ export function usageRoutes(usageFiles: Resource, calls: Resource, customers: Re
 /** The customer action restoreCalls; answers the customer. */
 export const restoreCallsActionDoc: Record<string, ActionDocDef> = {
   restoreCalls: { summary: "Restore the customer's deleted calls" },
+}
+
+/** The presets' format of that name; an unknown name is `400101` naming the parameter and the names there are. */
+function usageFormatOf(formats: Readonly<Record<string, UsageFormat>>, name: string): UsageFormat {
+  const format = Object.hasOwn(formats, name) ? formats[name] : undefined
+  if (format) return format
+  const names = Object.keys(formats)
+  throw new BillingError('invalid_field', `format ${quoted(name)} is not a usageFormats name`, names.length ? `Formats: ${names.join(', ')}.` : 'The presets file defines no usageFormats.')
 }

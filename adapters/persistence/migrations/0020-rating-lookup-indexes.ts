@@ -9,7 +9,7 @@ const CLASS_COLUMNS = ['inbound', 'national', 'mobile', 'nongeographic', 'servic
 const defaultOf = (column: string) => `default${column[0].toUpperCase()}${column.slice(1)}`
 
 /** What an import's number lookup reads of a number (`numbersByKeys`, repositories/rating-number-lookup.ts). */
-const NUMBER_LOOKUP_COLUMNS = ['id', 'customerID', 'number', 'CDRNumber', 'CDRNumber2', 'CDRNumber3', 'CDRNumber4', 'fallbackMarkup', ...CLASS_COLUMNS, 'isDropped']
+export const NUMBER_LOOKUP_COLUMNS = ['id', 'customerID', 'number', 'CDRNumber', 'CDRNumber2', 'CDRNumber3', 'CDRNumber4', 'fallbackMarkup', ...CLASS_COLUMNS, 'isDropped']
 /** What it reads of the number's customer: rating defaults and whether credit is watched. */
 export const CUSTOMER_LOOKUP_COLUMNS = ['fallbackMarkup', ...CLASS_COLUMNS.map(defaultOf), 'creditLimit', 'creditLimitCalls', 'creditLimitOverdue', 'creditLimitUnsent', 'creditAlerts']
 

@@ -26,6 +26,7 @@ export const laterColumns: Readonly<Record<string, Partial<Record<ResourceName, 
   '0030-credit-notes': { transactions: ['creditNoteID', 'creditedTransactionID'] },
   '0031-dunning': { customers: ['dunningProfile'], invoices: ['dunningSteps'], invoiceDeliveries: ['purpose'] },
   '0035-review-runs': { billingRuns: ['review'] },
+  '0040-carriers': { calls: ['ignoredReason'], usageFiles: ['ignored'] },
 }
 
 /** The columns of a resource that a later migration adds. */

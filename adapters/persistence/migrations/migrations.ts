@@ -34,6 +34,8 @@ import * as m0029 from './0029-portal-sessions.js'
 import * as m0030 from './0030-credit-notes.js'
 import * as m0031 from './0031-dunning.js'
 import * as m0035 from './0035-review-runs.js'
+import * as m0040 from './0040-carriers.js'
+import * as m0041 from './0041-carrier-bills.js'
 
 type Step = { up(db: AnyDb, dialect: DatabaseDialect): Promise<void> }
 
@@ -71,6 +73,8 @@ const steps: Record<string, Step> = {
   '0030-credit-notes': m0030,
   '0031-dunning': m0031,
   '0035-review-runs': m0035,
+  '0040-carriers': m0040,
+  '0041-carrier-bills': m0041,
 }
 
 /**

@@ -30,6 +30,7 @@ export const CALL_COLUMNS = [
   'recorded',
   'rated',
   'unbilledReason',
+  'ignoredReason',
   'deleted',
   'fingerprint',
   'createdStamp',
@@ -59,7 +60,7 @@ export function insertCalls(db: Db, dialect: DatabaseDialect, types: readonly Co
   // column's store about ten times a batch, 0.55 KB a row (bench/RESULTS.md, session 21).
   const values = CALL_COLUMNS.map(() => nulls(n))
   // In the order of CALL_COLUMNS.
-  const [usageFileID, customerID, numberID, tariffID, callingNumber, dialledNumber, startTime, durationSeconds, bytes, events, callType, chargeBand, carrier, cost, ratedDuration, timeBand, allowanceSeconds, origination, recorded, rated, unbilledReason, deleted, fingerprint, createdStamp, updatedStamp] = values
+  const [usageFileID, customerID, numberID, tariffID, callingNumber, dialledNumber, startTime, durationSeconds, bytes, events, callType, chargeBand, carrier, cost, ratedDuration, timeBand, allowanceSeconds, origination, recorded, rated, unbilledReason, ignoredReason, deleted, fingerprint, createdStamp, updatedStamp] = values
   for (let i = 0; i < n; i++) {
     const c = calls[i]
     usageFileID[i] = id(c.usageFileID)
@@ -83,6 +84,7 @@ export function insertCalls(db: Db, dialect: DatabaseDialect, types: readonly Co
     recorded[i] = c.recorded ? 1 : 0
     rated[i] = c.rated ? 1 : 0
     unbilledReason[i] = c.unbilledReason
+    ignoredReason[i] = c.ignoredReason
     deleted[i] = c.deleted ? 1 : 0
     fingerprint[i] = c.fingerprint
     createdStamp[i] = c.createdStamp

@@ -7,6 +7,7 @@ import type { Stamp } from '../../../core/dates/stamp.js'
 import type { Money } from '../../../core/money/money.js'
 import type { AllowanceCall, AllowanceUpdate, BatchNumbers, NewCall, RatingData } from '../../../core/ports/rating-data.js'
 import type { AllowanceHolder } from '../../../core/rating/allowances.js'
+import type { Destination } from '../../../core/destinations/prefix-table.js'
 import type { IgnoreTrafficEntry, IgnoreTrafficType } from '../../../core/rating/match-number.js'
 import { withPendingIncrease, type RatingTariff } from '../../../core/rating/rating-tariff.js'
 import type { DatabaseDialect } from '../dialect/dialect.js'
@@ -198,6 +199,23 @@ export class KyselyRatingData implements RatingData {
     return rows.map((r) => ({ number: r.number as string, type: r.type as IgnoreTrafficType, fromDate: r.fromDate }))
   }
 
+  async destinations(): Promise<(Destination & { table: string })[]> {
+    const rows = await this.reads
+      .selectFrom('destinations as d')
+      .innerJoin('destination_tables as t', 't.id', 'd.destinationTableID')
+      .select(['t.name as table', 'd.prefix', 'd.chargeBand', 'd.callClass'])
+      .execute()
+    return rows as (Destination & { table: string })[]
+  }
+
+  async destinationsVersion(): Promise<string> {
+    const row = await this.reads
+      .selectFrom('destinations')
+      .select([sql<string>`count(*)`.as('n'), sql<string>`max("id")`.as('last'), sql<string>`max("updatedStamp")`.as('stamp')])
+      .executeTakeFirstOrThrow()
+    return `${row.n}:${row.last}:${row.stamp}`
+  }
+
   async tariffs(): Promise<Map<string, RatingTariff>> {
     const tariffs = (await this.reads.selectFrom('tariffs').selectAll().execute()).map((r) => this.tariffCodec.decode(r))
     const details = (await this.reads.selectFrom('tariff_details').selectAll().orderBy('id').execute()).map((r) => this.detailCodec.decode(r))
@@ -230,14 +248,13 @@ export class KyselyRatingData implements RatingData {
     }
   }
 
-  async ratedCallsOf(usageFileID: string): Promise<number> {
+  async callCountsOf(usageFileID: string): Promise<{ rated: number; ignored: number }> {
     const row = await this.db
       .selectFrom('calls')
-      .select((eb) => eb.fn.countAll().as('n'))
+      .select([sql<number>`sum(case when "rated" = 1 then 1 else 0 end)`.as('rated'), sql<number>`sum(case when "ignoredReason" is not null then 1 else 0 end)`.as('ignored')])
       .where('usageFileID', '=', this.dialect.encodeId(usageFileID))
-      .where('rated', '=', 1)
       .executeTakeFirstOrThrow()
-    return Number(row.n)
+    return { rated: Number(row.rated ?? 0), ignored: Number(row.ignored ?? 0) }
   }
 
   // Not async: once the insert is sent, nothing here keeps the calls alive (call-inserts.ts).

@@ -10,7 +10,7 @@ import { anyTables, type Db } from '../schema/tables.js'
 import { creditWatched } from './kysely-credit-control.js'
 
 // `numberKey` is the covering index's key: read with the row, it spares normalising `number` again (NumberEntry).
-const matchColumns = ['id', 'customerID', 'number', 'numberKey', 'CDRNumber', 'CDRNumber2', 'CDRNumber3', 'CDRNumber4', 'fallbackMarkup']
+const matchColumns = ['id', 'customerID', 'number', 'numberKey', 'CDRNumber', 'CDRNumber2', 'CDRNumber3', 'CDRNumber4', 'fallbackMarkup', 'carrierCallAllocation']
 const MATCHED_BY = ['number', 'CDRNumber', 'CDRNumber2', 'CDRNumber3', 'CDRNumber4'] as const
 const matchKeys = MATCHED_BY.map((f) => `${f}Key`)
 /** Keys or IDs in one rating statement's IN list (here and in kysely-rating-data.ts). */
@@ -41,7 +41,7 @@ export function joinedShape(classes: readonly CallClass[]): JoinedShape {
   if (!shape) {
     const used = callClasses.filter((c) => classes.includes(c.key))
     const numberColumns = [...matchColumns, ...used.flatMap((c) => [c.tariff, c.markup])]
-    const customer = ['fallbackMarkup', ...used.flatMap((c) => [customerDefault(c.tariff), customerDefault(c.markup)])].map((c) => [c, `c_${c}`] as const)
+    const customer = ['fallbackMarkup', 'carrierCallAllocation', ...used.flatMap((c) => [customerDefault(c.tariff), customerDefault(c.markup)])].map((c) => [c, `c_${c}`] as const)
     shape = {
       select: [...numberColumns.map((c) => `n.${c}`), sql.ref('c.id').as(CUSTOMER_ID), ...customer.map(([c, as]) => sql.ref(`c.${c}`).as(as)), creditWatchedSql.as(CREDIT_WATCHED)],
       settings: numberColumns.filter((c) => c !== 'id' && c !== 'customerID'),

@@ -1,0 +1,144 @@
+import { isValid, parse } from 'date-fns'
+import { BillingError, quoted } from '../../core/errors.js'
+import type { DurationForm, UsageFormat } from '../../core/presets/carrier-maps.js'
+import type { UsageLine } from '../../core/rating/usage-file-reader.js'
+import { requiredUsageColumns, usageColumns, type UsageColumn } from '../../core/rating/usage-record.js'
+import { UTCDate } from './utc-date.js'
+
+/** Where each of our columns comes from in the carrier's file (a header position, or date and time positions). */
+type Source = { readonly column: UsageColumn; readonly headers: readonly string[]; readonly at: readonly number[] }
+
+const CACHE_MAX = 100_000
+const REFERENCE = new UTCDate(0)
+
+/**
+ * A carrier's usage file, read with a `usageFormats` entry (contract 17.3), as the lines of our
+ * own layout the importer reads: the header is the carrier's, matched by the format's names
+ * (case and surrounding spaces ignored; columns the format does not name are left out); each
+ * row's start is made from its date and time by the format's date-fns patterns (as UTC), its
+ * duration from seconds, `mm:ss` or `hh:mm:ss`; the format's `carrier` fills a file without a
+ * carrier column. A date, time or duration that does not parse fails the file naming the line
+ * and the carrier's column; the importer checks the rest (`carrierColumnsNamed` names theirs).
+ */
+export async function* carrierFormatLines(lines: AsyncIterable<UsageLine[]>, name: string, format: UsageFormat): AsyncGenerator<UsageLine[]> {
+  const mapped = checkFormat(name, format)
+  let sources: Source[] | null = null
+  const dates = new Map<string, string | null>()
+  const times = new Map<string, string | null>()
+  const fixedCarrier = mapped.has('carrier') ? null : format.carrier!
+  for await (const batch of lines) {
+    const out: UsageLine[] = []
+    for (const { fields, line } of batch) {
+      if (!sources) {
+        sources = headerSources(fields, line, name, mapped)
+        out.push({ fields: [...sources.map((s) => s.column), ...(fixedCarrier !== null ? ['carrier'] : [])], line })
+        continue
+      }
+      if (fields.every((f) => f.trim() === '')) continue
+      const row: string[] = []
+      for (const s of sources) {
+        const text = (i: number) => (fields[s.at[i]] ?? '').trim()
+        if (s.column === 'startTime') row.push(startOf(s, text(0), s.at.length > 1 ? text(1) : null, format, line, dates, times))
+        else if (s.column === 'durationSeconds') row.push(secondsOf(text(0), format.duration) ?? fails(line, s.headers[0], `${quoted(text(0))} is not a duration in ${format.duration}`))
+        else row.push(text(0))
+      }
+      if (fixedCarrier !== null) row.push(fixedCarrier)
+      out.push({ fields: row, line })
+    }
+    if (out.length > 0) yield out
+  }
+}
+
+/** Our columns the format names, with their headers; a format that cannot make a usage record is refused. */
+function checkFormat(name: string, format: UsageFormat): Map<UsageColumn, readonly string[]> {
+  const mapped = new Map<UsageColumn, readonly string[]>()
+  const problem = (reason: string): never => {
+    throw new BillingError('invalid_field', `format ${quoted(name)}: ${reason}`, 'Correct the usageFormats entry in the presets file.')
+  }
+  for (const [ours, theirs] of Object.entries(format.columns)) {
+    if (!(usageColumns as readonly string[]).includes(ours)) problem(`${quoted(ours)} is not a usage file column (${usageColumns.join(', ')})`)
+    if (Array.isArray(theirs) && ours !== 'startTime') problem(`only startTime may come from a date and a time column, not ${ours}`)
+    mapped.set(ours as UsageColumn, typeof theirs === 'string' ? [theirs] : theirs)
+  }
+  const missing = requiredUsageColumns.filter((c) => !mapped.has(c) && !(c === 'carrier' && format.carrier))
+  if (missing.length) problem(`no column for ${missing.join(', ')}`)
+  return mapped
+}
+
+function headerSources(fields: readonly string[], line: number, name: string, mapped: Map<UsageColumn, readonly string[]>): Source[] {
+  const positions = new Map<string, number>()
+  fields.forEach((raw, i) => {
+    const header = (i === 0 ? raw.replace(/^\uFEFF/, '') : raw).trim().toLowerCase()
+    if (!positions.has(header)) positions.set(header, i)
+  })
+  return [...mapped].map(([column, headers]) => ({
+    column,
+    headers,
+    at: headers.map((h) => {
+      const at = positions.get(h.trim().toLowerCase())
+      if (at === undefined) {
+        throw new BillingError('invalid_field', `line ${line}: the file has no column ${quoted(h)} (${column} in format ${quoted(name)})`, `The header holds: ${fields.map((f) => quoted(f.trim())).join(', ')}.`)
+      }
+      return at
+    }),
+  }))
+}
+
+/** `YYYY-MM-DDTHH:mm:ssZ` from the carrier's date and time (or one column holding both). */
+function startOf(s: Source, dateText: string, timeText: string | null, format: UsageFormat, line: number, dates: Map<string, string | null>, times: Map<string, string | null>): string {
+  if (timeText === null) {
+    const both = cached(dates, dateText, () => parsed(dateText, `${format.dateFormat} ${format.timeFormat}`)?.slice(0, 19) ?? null)
+    return both ? `${both}Z` : fails(line, s.headers[0], `${quoted(dateText)} is not a date and time in ${format.dateFormat} ${format.timeFormat}`)
+  }
+  const date = cached(dates, dateText, () => parsed(dateText, format.dateFormat)?.slice(0, 10) ?? null) ?? fails(line, s.headers[0], `${quoted(dateText)} is not a date in ${format.dateFormat}`)
+  const time = cached(times, timeText, () => parsed(timeText, format.timeFormat)?.slice(11, 19) ?? null) ?? fails(line, s.headers[1], `${quoted(timeText)} is not a time in ${format.timeFormat}`)
+  return `${date}T${time}Z`
+}
+
+/** Carriers repeat dates on every line, and times often: each is parsed once (date-fns takes microseconds). */
+function cached(map: Map<string, string | null>, key: string, make: () => string | null): string | null {
+  let v = map.get(key)
+  if (v === undefined) {
+    v = make()
+    if (map.size >= CACHE_MAX) map.clear()
+    map.set(key, v)
+  }
+  return v
+}
+
+function parsed(text: string, pattern: string): string | null {
+  if (text === '') return null
+  const d = parse(text, pattern, REFERENCE)
+  return isValid(d) ? d.toISOString() : null
+}
+
+const SECONDS = /^\d{1,9}(?:\.\d{1,3})?$/
+const MM_SS = /^(\d{1,7}):([0-5]\d)(\.\d{1,3})?$/
+const HH_MM_SS = /^(\d{1,5}):([0-5]\d):([0-5]\d)(\.\d{1,3})?$/
+
+/** Seconds as our `durationSeconds` text, or null. */
+export function secondsOf(text: string, form: DurationForm): string | null {
+  if (form === 'seconds') return SECONDS.test(text) ? text : null
+  const m = (form === 'mm:ss' ? MM_SS : HH_MM_SS).exec(text)
+  if (!m) return null
+  const whole = form === 'mm:ss' ? Number(m[1]) * 60 + Number(m[2]) : Number(m[1]) * 3600 + Number(m[2]) * 60 + Number(m[3])
+  const fraction = m[form === 'mm:ss' ? 3 : 4] ?? ''
+  return `${whole}${fraction}`
+}
+
+function fails(line: number, header: string, reason: string): never {
+  throw new BillingError('invalid_field', `line ${line}: column ${quoted(header)} ${reason}`, `Correct line ${line} and send the whole file again: nothing of it was kept.`)
+}
+
+/**
+ * An importer's error about one of our columns, naming the carrier's column as well: `line 4:
+ * callClass "x" …` becomes `line 4: callClass (column "Type") "x" …`.
+ */
+export function carrierColumnsNamed(error: unknown, format: UsageFormat): unknown {
+  if (!(error instanceof BillingError)) return error
+  const m = /^line (\d+): (\w+)/.exec(error.message)
+  const theirs = m ? format.columns[m[2]] : undefined
+  if (!m || theirs === undefined) return error
+  const named = typeof theirs === 'string' ? quoted(theirs) : theirs.map(quoted).join(' and ')
+  return new BillingError(error.code, error.message.replace(`: ${m[2]}`, `: ${m[2]} (column ${named})`), error.hint)
+}

@@ -1,0 +1,156 @@
+import type { H3Event } from 'h3'
+import { featuresNotOnBill, reconcileCarrierBill } from '../../../core/carrier-bills/reconcile-bill.js'
+import { moneyToNumber } from '../../../core/money/money.js'
+import type { Item } from '../../../core/fields/item.js'
+import type { Resource } from '../../../core/fields/resource.js'
+import { toWire } from '../../../core/fields/wire.js'
+import type { PlatformContext } from '../../../core/platform.js'
+import { getItem } from '../../../core/resources/resources.js'
+import { csvRecordBatches } from '../../csv/csv-records.js'
+import { assertCsv, bodyText } from '../lines.js'
+import { apiPath } from '../mount-prefix.js'
+import { json, requestIdOf } from '../respond.js'
+import type { Route } from '../route.js'
+import { assertNoQuery, getRoute, listRoute } from './resource-routes.js'
+
+const OUTCOMES = { matched: ['matched', 'costDiffers'], costDiffers: ['costDiffers'], notBilled: ['notBilled'] } as const
+const LINE_FIELDS = ['line', 'productCode', 'reference', 'description', 'quantity', 'cost', 'periodFrom', 'periodTo', 'featureID', 'expectedCost', 'billedAmount'] as const
+const PAGE = 2000
+
+/** Carriers' bills and their reconciliation (contract 17.4). */
+export function carrierBillRoutes(bills: Resource, lines: Resource): Route[] {
+  return [
+    {
+      method: 'POST',
+      path: '/carrierBills',
+      streamsBody: true,
+      doc: { summary: "Store a carrier's bill (text/csv) for ?carrier= and ?period=YYYY-MM and reconcile it against that carrier's features", resource: bills.name, kind: 'create', query: ['carrier', 'period'], contentType: 'text/csv' },
+      async handler(event, ctx) {
+        assertNoQuery(event, ['carrier', 'period'])
+        assertCsv(event)
+        const q = event.url.searchParams
+        const bill = await reconcileCarrierBill(ctx.platform, q.get('carrier'), q.get('period'), csvRecordBatches(bodyText(event), { skipEmptyLines: true }))
+        return json(event, 201, toWire(bills, bill), { location: apiPath(event, `/carrierBills/${bill.id}`) })
+      },
+    },
+    listRoute(bills, { path: '/carrierBills', summary: "List carriers' bills" }),
+    getRoute(bills),
+    {
+      method: 'GET',
+      path: '/carrierBills/:id/reconciliation',
+      doc: { summary: 'The reconciliation: matched, costDiffers, notBilled, notOnCarrierBill with counts and totals (JSON, or CSV by Accept: text/csv)', kind: 'other' },
+      async handler(event, ctx) {
+        assertNoQuery(event)
+        const bill = await getItem(ctx.platform, bills, ctx.params.id)
+        const csv = wantsCsv(event)
+        const pieces = csv ? csvPieces(ctx.platform, lines, bill) : jsonPieces(ctx.platform, bills, lines, bill)
+        return new Response(streamOf(pieces), {
+          status: 200,
+          headers: { 'content-type': csv ? 'text/csv; charset=utf-8' : 'application/json; charset=utf-8', 'x-request-id': requestIdOf(event) },
+        })
+      },
+    },
+  ]
+}
+
+/** A bill's rows of some outcomes, a page at a time: the response never holds the bill. */
+async function* rowsOf(platform: PlatformContext, billID: string, outcomes: readonly string[]): AsyncGenerator<Item[]> {
+  const repo = platform.store.repository('carrierBillLines')
+  for (let after: string | undefined; ; ) {
+    const page = await repo.list({
+      where: [
+        { op: 'eq', column: 'carrierBillID', value: billID },
+        { op: 'in', column: 'outcome', values: outcomes },
+      ],
+      idAfter: after,
+      limit: PAGE,
+    })
+    if (page.length === 0) return
+    yield page as Item[]
+    after = page.at(-1)!.id
+  }
+}
+
+async function* jsonPieces(platform: PlatformContext, bills: Resource, lines: Resource, bill: Item): AsyncGenerator<string> {
+  const w = toWire(bills, bill) as Record<string, unknown>
+  const summary = {
+    matched: { count: w.matchedCount, carrierCost: w.matchedCarrierCost, expectedCost: w.matchedExpectedCost, billed: w.matchedBilled },
+    costDiffers: { count: w.costDiffersCount, carrierCost: w.costDiffersCarrierCost, expectedCost: w.costDiffersExpectedCost },
+    notBilled: { count: w.notBilledCount, carrierCost: w.notBilledCost },
+    notOnCarrierBill: { count: w.notOnCarrierBillCount, expectedCost: w.notOnCarrierBillExpectedCost },
+  }
+  yield `{"carrierBill":${JSON.stringify(w)},"summary":${JSON.stringify(summary)}`
+  for (const [name, outcomes] of Object.entries(OUTCOMES)) {
+    yield `,${JSON.stringify(name)}:[`
+    let first = true
+    for await (const page of rowsOf(platform, bill.id, outcomes)) {
+      const text = page.map((r) => JSON.stringify(entry(toWire(lines, r) as Record<string, unknown>))).join(',')
+      yield first ? text : `,${text}`
+      first = false
+    }
+    yield ']'
+  }
+  yield ',"notOnCarrierBill":['
+  let first = true
+  for await (const page of featuresNotOnBill(platform, billOf(bill))) {
+    const text = page.map((f) => JSON.stringify({ featureID: f.featureID, expectedCost: moneyToNumber(f.expectedCost) })).join(',')
+    yield first ? text : `,${text}`
+    first = false
+  }
+  yield ']}'
+}
+
+const billOf = (bill: Item) => ({ id: bill.id, carrier: String(bill.carrier), period: String(bill.period) })
+
+/** One row as the reconciliation lists it: the bill line (absent for notOnCarrierBill) and the feature. */
+const entry = (w: Record<string, unknown>) => Object.fromEntries(LINE_FIELDS.filter((f) => w[f] !== null && w[f] !== undefined).map((f) => [f, w[f]]))
+
+async function* csvPieces(platform: PlatformContext, lines: Resource, bill: Item): AsyncGenerator<string> {
+  yield `outcome,${LINE_FIELDS.join(',')}\r\n`
+  for await (const page of rowsOf(platform, bill.id, ['matched', 'costDiffers', 'notBilled'])) {
+    yield page
+      .map((r) => {
+        const w = toWire(lines, r) as Record<string, unknown>
+        return [w.outcome, ...LINE_FIELDS.map((f) => w[f])].map(csvCell).join(',') + '\r\n'
+      })
+      .join('')
+  }
+  for await (const page of featuresNotOnBill(platform, billOf(bill))) {
+    yield page.map((f) => ['notOnCarrierBill', ...LINE_FIELDS.map((c) => (c === 'featureID' ? f.featureID : c === 'expectedCost' ? moneyToNumber(f.expectedCost) : null))].map(csvCell).join(',') + '\r\n').join('')
+  }
+}
+
+function csvCell(v: unknown): string {
+  if (v === null || v === undefined) return ''
+  const s = String(v)
+  return /[",\r\n]/.test(s) ? `"${s.replaceAll('"', '""')}"` : s
+}
+
+function streamOf(pieces: AsyncGenerator<string>): ReadableStream<Uint8Array> {
+  const encoder = new TextEncoder()
+  return new ReadableStream({
+    async pull(controller) {
+      const next = await pieces.next()
+      if (next.done) controller.close()
+      else controller.enqueue(encoder.encode(next.value))
+    },
+    async cancel() {
+      await pieces.return(undefined)
+    },
+  })
+}
+
+/** Accept names text/csv above application/json. */
+function wantsCsv(event: H3Event): boolean {
+  const accept = event.req.headers.get('accept') ?? ''
+  const weight = (type: string) => {
+    for (const part of accept.split(',')) {
+      const [name, ...params] = part.trim().split(';')
+      if (name.trim().toLowerCase() !== type) continue
+      const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='))
+      return q ? Number(q.slice(2)) : 1
+    }
+    return 0
+  }
+  return weight('text/csv') > weight('application/json')
+}

@@ -1,0 +1,54 @@
+import { checkDestination, importDestinations } from '../../../core/destinations/import-destinations.js'
+import type { Resource } from '../../../core/fields/resource.js'
+import { createItem } from '../../../core/resources/resources.js'
+import { parentOwner, parentScope } from '../../../core/resources/scopes.js'
+import { csvRecordBatches } from '../../csv/csv-records.js'
+import { readJsonObject } from '../body.js'
+import { bodyText } from '../lines.js'
+import { apiPath } from '../mount-prefix.js'
+import { json, jsonText } from '../respond.js'
+import type { Route } from '../route.js'
+import { toWireJson } from '../../../core/fields/wire-json.js'
+import { assertNoQuery, createRoute, deleteRoute, getRoute, listRoute } from './resource-routes.js'
+
+/** Destination tables and their prefixes (contract 17.2). */
+export function destinationRoutes(tables: Resource, destinations: Resource): Route[] {
+  const path = `/${tables.name}/:id/${destinations.name}`
+  return [
+    listRoute(tables, { path: `/${tables.name}`, summary: 'List destination tables' }),
+    createRoute(tables, { path: `/${tables.name}`, summary: 'Create a destination table' }),
+    getRoute(tables),
+    deleteRoute(tables, 'Delete a destination table and its prefixes'),
+    listRoute(destinations, {
+      path,
+      summary: "List a destination table's prefixes (?prefix= for one)",
+      scope: (ctx) => parentScope(ctx.platform.store, tables.name, ctx.params.id, 'destinationTableID'),
+    }),
+    {
+      method: 'POST',
+      path,
+      streamsBody: true,
+      doc: {
+        summary: 'Add a prefix (JSON), or prefixes from a CSV (text/csv: prefix, chargeBand, callClass, description; all or nothing)',
+        resource: destinations.name,
+        kind: 'create',
+        errors: [409001],
+      },
+      async handler(event, ctx) {
+        assertNoQuery(event)
+        const type = (event.req.headers.get('content-type') ?? '').split(';')[0].trim().toLowerCase()
+        if (type === 'text/csv') {
+          const imported = await importDestinations(ctx.platform, ctx.params.id, csvRecordBatches(bodyText(event), { skipEmptyLines: true }))
+          return json(event, 201, { destinationTableID: ctx.params.id, imported })
+        }
+        const owner = (await parentOwner(ctx.platform.store, tables.name, ctx.params.id, 'destinationTableID')) as Record<string, string>
+        const body = await readJsonObject(event)
+        const checked = checkDestination(body.prefix, body.callClass)
+        const item = await createItem(ctx.platform, destinations, { ...body, ...checked }, owner)
+        return jsonText(event, 201, toWireJson(destinations, item), { location: apiPath(event, `/${destinations.name}/${item.id}`) })
+      },
+    },
+    getRoute(destinations),
+    deleteRoute(destinations),
+  ]
+}

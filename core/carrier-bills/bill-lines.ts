@@ -1,0 +1,89 @@
+import { parseDate, type DateOnly } from '../dates/date-only.js'
+import { BillingError, quoted } from '../errors.js'
+import { parseMoney, type Money } from '../money/money.js'
+
+/** One CSV record with the line it starts on, as the CSV adapter reads it. */
+export interface CsvLine {
+  readonly fields: readonly string[]
+  readonly line: number
+}
+
+/** A line of a carrier's bill, checked. */
+export interface BillLine {
+  readonly line: number
+  readonly productCode: string
+  readonly reference: string
+  readonly description: string | null
+  readonly quantity: number | null
+  readonly cost: Money
+  readonly periodFrom: DateOnly | null
+  readonly periodTo: DateOnly | null
+}
+
+const columns = ['productCode', 'reference', 'description', 'quantity', 'cost', 'periodFrom', 'periodTo'] as const
+type Column = (typeof columns)[number]
+const required: readonly Column[] = ['productCode', 'reference', 'cost']
+const QUANTITY = /^\d{1,9}(?:\.\d{1,4})?$/
+const MAX_TEXT = 500
+
+/**
+ * The lines of a carrier's bill CSV (contract 17.4): a header naming `productCode`, `reference`,
+ * `cost` and optionally `description`, `quantity`, `periodFrom`, `periodTo` (any order, case
+ * ignored), then a line per charge. A bad line throws `invalid_field` naming it.
+ */
+export async function readBillLines(lines: AsyncIterable<readonly CsvLine[]>): Promise<BillLine[]> {
+  const out: BillLine[] = []
+  let positions: Partial<Record<Column, number>> | null = null
+  for await (const batch of lines) {
+    for (const { fields, line } of batch) {
+      if (fields.every((f) => f.trim() === '')) continue
+      if (!positions) positions = header(fields, line)
+      else out.push(row(positions, fields, line))
+    }
+  }
+  if (!positions) throw new BillingError('invalid_field', 'the bill is empty: expected a header line', `Start the file with a header line: ${columns.join(',')}.`)
+  return out
+}
+
+function row(positions: Partial<Record<Column, number>>, fields: readonly string[], line: number): BillLine {
+  const fail = (reason: string): never => {
+    throw new BillingError('invalid_field', `line ${line}: ${reason}`, `Correct line ${line} and send the whole bill again: nothing of it was kept.`)
+  }
+  const at = (c: Column) => {
+    const v = positions[c] === undefined ? '' : (fields[positions[c]!] ?? '').trim()
+    return v.length > MAX_TEXT ? fail(`${c} is longer than ${MAX_TEXT} characters`) : v
+  }
+  const costText = at('cost')
+  const quantityText = at('quantity')
+  const date = (c: 'periodFrom' | 'periodTo') => {
+    const v = at(c)
+    return v ? (parseDate(v) ?? fail(`${c} ${quoted(v)} is not a date YYYY-MM-DD`)) : null
+  }
+  return {
+    line,
+    productCode: at('productCode') || fail('productCode is empty'),
+    reference: at('reference') || fail('reference is empty'),
+    description: at('description') || null,
+    quantity: quantityText ? (QUANTITY.test(quantityText) ? Number(quantityText) : fail(`quantity ${quoted(quantityText)} is not a non-negative number`)) : null,
+    cost: (costText ? parseMoney(costText) : null) ?? fail(`cost ${quoted(costText)} is not an amount with up to 4 decimals`),
+    periodFrom: date('periodFrom'),
+    periodTo: date('periodTo'),
+  }
+}
+
+function header(fields: readonly string[], line: number): Partial<Record<Column, number>> {
+  const byName = new Map<string, Column>(columns.map((c) => [c.toLowerCase(), c]))
+  const positions: Partial<Record<Column, number>> = {}
+  const fail = (reason: string): never => {
+    throw new BillingError('invalid_field', `line ${line}: ${reason}`, `Columns: ${columns.join(', ')}.`)
+  }
+  fields.forEach((raw, i) => {
+    const name = (i === 0 ? raw.replace(/^\uFEFF/, '') : raw).trim()
+    const column = byName.get(name.toLowerCase()) ?? fail(`unknown column ${quoted(name)}`)
+    if (positions[column] !== undefined) fail(`column "${column}" appears twice`)
+    positions[column] = i
+  })
+  const missing = required.filter((c) => positions[c] === undefined)
+  if (missing.length) fail(`missing column${missing.length > 1 ? 's' : ''} ${missing.join(', ')}`)
+  return positions
+}

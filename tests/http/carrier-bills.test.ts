@@ -1,0 +1,94 @@
+import { suite } from 'uvu'
+import * as assert from 'uvu/assert'
+import { openHarness, type Harness } from '../support/harness.js'
+import { activeTargets } from '../support/targets.js'
+
+// Contract 17.4: a 12-line bill from Gamma for January 2026, every class, totals worked by hand.
+const bill = [
+  'productCode,reference,description,quantity,cost',
+  'SIP,REF-N1,SIP channels,2,8.00', // 2  F1 by its number's reference: expected 4.00 × 2 = 8.00, matched
+  'BB,CIRC-1,Broadband,1,20.005', // 3  F2: expected 20.00, off by 0.005: matched
+  'LR-BASIC,LINE-3,Line rental,1,10.00', // 4  F3 by pattern LR-*: matched
+  'LR-PREMIUM,LINE-3,Line rental,1,12.00', // 5  F3: expected 10.00, off by 2.00: costDiffers
+  'IP,IP-100,Static IP,1,5.00', // 6  F4 by pattern IP-1??: matched
+  'IP,IP-101,Static IP,1,6.50', // 7  F4: expected 5.00: costDiffers
+  'IP,IP-1000,Static IP,1,5.00', // 8  IP-1?? is two characters: notBilled
+  'BB,OLD,Broadband,1,20.00', // 9  F8 ended in December: notBilled
+  'XX,REF-N1,Unknown,1,1.00', // 10 no feature has product XX: notBilled
+  'SIP,REF-N2,SIP channels,1,4.00', // 11 F7 is Daisy's: notBilled
+  'BB,CIRC-1,Broadband again,1,19.98', // 12 F2: off by 0.02: costDiffers
+  '"LR-X","LINE-4","Line, rental",1,7.00', // 13 F3 wants LINE-3: notBilled
+].join('\n')
+
+for (const target of activeTargets()) {
+  const test = suite<{ h: Harness }>(`carrier bill reconciliation (contract 17.4) [${target}]`)
+  test.before(async (ctx) => {
+    ctx.h = await openHarness(target)
+  })
+  test.after(async (ctx) => ctx.h.close())
+
+  test('a 12-line bill: matched, cost differs, not billed, not on the carrier bill, with hand-computed totals; JSON and CSV', async ({ h }) => {
+    const c = (await h.request('POST', '/customers', {})).body.id
+    const number = async (n: string, carrierReference: string) => (await h.request('POST', `/customers/${c}/numbers`, { number: n, carrierReference })).body.id
+    const n1 = await number('01632 940001', 'REF-N1')
+    const n2 = await number('01632 940002', 'REF-N2')
+    const feature = async (on: string, fields: Record<string, unknown>) => {
+      const r = await h.request('POST', `/numbers/${on}/features`, { featureType: 'SIP Channel', startDate: '2025-06-01', carrier: 'Gamma', ...fields })
+      assert.is(r.status, 201, JSON.stringify(r.body))
+      return r.body.id as string
+    }
+    const f1 = await feature(n1, { carrierProduct: 'SIP', serviceChargeCarrier: '4.00', featureCount: 2 })
+    const f2 = await feature(n1, { carrierProduct: 'BB', carrierReference: 'CIRC-1', serviceChargeCarrier: '20.00' })
+    const f3 = await feature(n1, { carrierProductMatches: 'LR-*', carrierReference: 'LINE-3', serviceChargeCarrier: '10.00' })
+    const f4 = await feature(n1, { carrierProduct: 'IP', carrierReferenceMatches: 'IP-1??', serviceChargeCarrier: '5.00' })
+    const f5 = await feature(n1, { carrierProduct: 'HS', carrierReference: 'HS-9', serviceChargeCarrier: '12.50' })
+    const f6 = await feature(n1, { carrierProduct: 'HS', carrierReference: 'HS-8', serviceChargeCarrier: '3.00', featureCount: 3 })
+    await feature(n2, { carrier: 'Daisy', carrierProduct: 'SIP', serviceChargeCarrier: '4.00' })
+    await feature(n1, { carrierProduct: 'BB', carrierReference: 'OLD', serviceChargeCarrier: '20.00', endDate: '2025-12-31' })
+    // Billed to the customer in January: F1 9.00, F2 25.00 (and 25.00 in February, outside the month).
+    for (const [featureID, amount, dateFrom, dateTo] of [[f1, 9, '2026-01-01', '2026-01-31'], [f2, 25, '2026-01-01', '2026-01-31'], [f2, 25, '2026-02-01', '2026-02-28']] as const) {
+      const t = await h.request('POST', `/customers/${c}/transactions`, { transactionType: 'Recurring Charge', amount, featureID, transactionDate: dateFrom, dateFrom, dateTo })
+      assert.is(t.status, 201, JSON.stringify(t.body))
+    }
+    const r = await h.request('POST', '/carrierBills?carrier=Gamma&period=2026-01', undefined, { raw: bill, headers: { 'content-type': 'text/csv' } })
+    assert.is(r.status, 201, JSON.stringify(r.body))
+    assert.equal(
+      [r.body.lines, r.body.totalCost, r.body.matchedCount, r.body.matchedCarrierCost, r.body.matchedExpectedCost, r.body.matchedBilled],
+      // 8 + 20.005 + 10 + 12 + 5 + 6.5 + 19.98 = 81.485 carrier; 8 + 20 + 10 + 10 + 5 + 5 + 20 = 78 expected;
+      // billed per matched line: F1 9 + F2 25 (line 3) + F2 25 (line 12) = 59; total 81.485 + 37 = 118.485.
+      [12, 118.485, 7, 81.485, 78, 59],
+    )
+    assert.equal([r.body.costDiffersCount, r.body.costDiffersCarrierCost, r.body.costDiffersExpectedCost], [3, 38.48, 35]) // 12 + 6.5 + 19.98; 10 + 5 + 20
+    assert.equal([r.body.notBilledCount, r.body.notBilledCost], [5, 37]) // 5 + 20 + 1 + 4 + 7
+    assert.equal([r.body.notOnCarrierBillCount, r.body.notOnCarrierBillExpectedCost], [2, 21.5]) // 12.50 + 3.00 × 3
+
+    const rec = await h.request('GET', `/carrierBills/${r.body.id}/reconciliation`)
+    assert.is(rec.status, 200)
+    assert.equal(rec.body.summary.notOnCarrierBill, { count: 2, expectedCost: 21.5 })
+    assert.equal(rec.body.matched.map((m: any) => [m.line, m.featureID]), [[2, f1], [3, f2], [4, f3], [5, f3], [6, f4], [7, f4], [12, f2]])
+    assert.equal(rec.body.costDiffers.map((m: any) => [m.line, m.cost, m.expectedCost]), [[5, 12, 10], [7, 6.5, 5], [12, 19.98, 20]])
+    assert.equal(rec.body.notBilled.map((m: any) => m.line), [8, 9, 10, 11, 13])
+    assert.equal(rec.body.notOnCarrierBill.map((m: any) => [m.featureID, m.expectedCost]), [[f5, 12.5], [f6, 9]])
+    assert.equal(rec.body.matched[0], { line: 2, productCode: 'SIP', reference: 'REF-N1', description: 'SIP channels', quantity: 2, cost: 8, featureID: f1, expectedCost: 8, billedAmount: 9 })
+
+    const csv = await h.request('GET', `/carrierBills/${r.body.id}/reconciliation`, undefined, { headers: { accept: 'text/csv' } })
+    assert.is(csv.status, 200)
+    const rows = csv.text.trim().split('\r\n')
+    assert.is(rows[0], 'outcome,line,productCode,reference,description,quantity,cost,periodFrom,periodTo,featureID,expectedCost,billedAmount')
+    assert.is(rows.length, 1 + 12 + 2)
+    assert.ok(rows.includes('notBilled,13,LR-X,LINE-4,"Line, rental",1,7,,,,,'), rows.join('\n'))
+  })
+
+  test('a bad line, a bad period or no carrier: 400 naming it, nothing stored', async ({ h }) => {
+    const before = (await h.request('GET', '/carrierBills?limit=1000')).body.length
+    const post = (query: string, body: string) => h.request('POST', `/carrierBills?${query}`, undefined, { raw: body, headers: { 'content-type': 'text/csv' } })
+    const bad = await post('carrier=Gamma&period=2026-01', 'productCode,reference,cost\nSIP,R1,1.00\nSIP,R2,lots\n')
+    assert.is(bad.status, 400)
+    assert.match(bad.body.error, /^line 3: cost "lots"/)
+    assert.match((await post('carrier=Gamma&period=2026-13', 'productCode,reference,cost\n')).body.error, /period "2026-13"/)
+    assert.match((await post('period=2026-01', 'productCode,reference,cost\n')).body.error, /carrier is missing/)
+    assert.is((await h.request('GET', '/carrierBills?limit=1000')).body.length, before)
+  })
+
+  test.run()
+}

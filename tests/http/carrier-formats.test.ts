@@ -1,0 +1,106 @@
+import { suite } from 'uvu'
+import * as assert from 'uvu/assert'
+import { mergePresets } from '../../core/presets/presets.js'
+import { openHarness, type Harness } from '../support/harness.js'
+import { activeTargets } from '../support/targets.js'
+
+// Contract 17.3: a carrier's own file, read through a usageFormats entry.
+const presets = mergePresets({
+  usageFormats: {
+    Semicolons: {
+      columns: {
+        callingNumber: 'CLI',
+        dialledNumber: 'Dialled',
+        startTime: ['Call Date', 'Call Time'],
+        durationSeconds: 'Duration',
+        chargeBand: 'Band',
+        callClass: 'Type',
+        externalID: 'Ref',
+      },
+      dateFormat: 'dd/MM/yyyy',
+      timeFormat: 'HH:mm:ss',
+      duration: 'mm:ss',
+      delimiter: ';',
+      carrier: 'Gamma',
+    },
+  },
+})
+const csvPost = (h: Harness, path: string, body: string) => h.request('POST', path, undefined, { raw: body, headers: { 'content-type': 'text/csv' } })
+let serial = 0
+
+async function numberWithTariff(h: Harness) {
+  const name = `Fmt${++serial}`
+  const t = await h.request('POST', '/tariffs', { name, baseRoundSeconds: 1, baseCostConnection: 0.01 })
+  for (const [chargeBand, cost] of [['NAT', '0.05'], ['MOB', '0.12']]) await h.request('POST', `/tariffs/${t.body.id}/tariffDetails`, { chargeBand, timeBand: 'any', cost })
+  const c = (await h.request('POST', '/customers', { defaultNationalTariff: name, defaultMobileTariff: name })).body.id
+  const digits = `016329${String(50000 + serial).padStart(5, '0')}`
+  const n = (await h.request('POST', `/customers/${c}/numbers`, { number: digits })).body.id
+  return { n: n as string, digits }
+}
+const calls = async (h: Harness, n: string) =>
+  (await h.request('GET', `/numbers/${n}/calls?limit=100`)).body.map((c: any) => [c.callingNumber, c.dialledNumber, c.startTime, c.durationSeconds, c.chargeBand, c.callType, c.carrier, c.cost, c.ratedDuration, c.timeBand])
+const count = async (h: Harness) => (await h.request('GET', '/usageFiles?limit=1000')).body.length
+
+for (const target of activeTargets()) {
+  const test = suite<{ h: Harness }>(`carrier file formats (contract 17.3) [${target}]`)
+  test.before(async (ctx) => {
+    ctx.h = await openHarness(target, { presets })
+  })
+  test.after(async (ctx) => ctx.h.close())
+
+  test("a semicolon file with dd/MM/yyyy dates and mm:ss durations is rated exactly as the same calls in our format", async ({ h }) => {
+    const a = await numberWithTariff(h)
+    const b = await numberWithTariff(h)
+    // Their file: extra columns they send (Cost) are left out; 14/01 a Wednesday, 17/01 a Saturday.
+    const theirs = [
+      'CLI;Dialled;Call Date;Call Time;Duration;Band;Type;Ref;Cost',
+      `${a.digits};01632960999;14/01/2026;10:00:05;01:01;NAT;national;R1;0.9`,
+      `${a.digits};07700900999;14/01/2026;19:30:00;12:00;MOB;Mobile;R2;0.9`,
+      `${a.digits};01632960999;17/01/2026;09:15:59;0:59;NAT;national;R3;0.9`,
+    ].join('\r\n')
+    const ours = [
+      'callingNumber,dialledNumber,startTime,durationSeconds,chargeBand,callClass,carrier,externalID',
+      `${b.digits},01632960999,2026-01-14T10:00:05Z,61,NAT,national,Gamma,S1`,
+      `${b.digits},07700900999,2026-01-14T19:30:00Z,720,MOB,mobile,Gamma,S2`,
+      `${b.digits},01632960999,2026-01-17T09:15:59Z,59,NAT,national,Gamma,S3`,
+    ].join('\n')
+    const r1 = await csvPost(h, '/usageFiles?format=Semicolons', theirs)
+    assert.is(r1.status, 201, JSON.stringify(r1.body))
+    const r2 = await csvPost(h, '/usageFiles', ours)
+    assert.is(r2.status, 201, JSON.stringify(r2.body))
+    assert.equal([r1.body.rows, r1.body.rated], [3, 3])
+    const strip = (rows: any[][]) => rows.map(([, ...rest]) => rest)
+    const fromTheirs = await calls(h, a.n)
+    assert.equal(strip(fromTheirs), strip(await calls(h, b.n)))
+    // By hand, the first call: 0.01 + 0.05 × 61/60 = 0.060833…, to 4 places 0.0608.
+    assert.equal(fromTheirs[0].slice(2, 8), ['2026-01-14T10:00:05.000Z', 61, 'NAT', 'national', 'Gamma', 0.0608])
+  })
+
+  test('an unknown format, a date that does not parse, a bad duration, a bad class: 400 naming line and column, nothing stored', async ({ h }) => {
+    const { digits } = await numberWithTariff(h)
+    const before = await count(h)
+    const unknown = await csvPost(h, '/usageFiles?format=Nope', 'a;b\n')
+    assert.is(unknown.status, 400)
+    assert.is(unknown.body.error_code, 400101)
+    assert.match(unknown.body.error, /format "Nope" is not a usageFormats name/)
+    const head = 'CLI;Dialled;Call Date;Call Time;Duration;Band;Type;Ref'
+    const good = `${digits};01632960999;14/01/2026;10:00:00;01:00;NAT;national;X1`
+    for (const [bad, reason] of [
+      [`${digits};01632960999;31/02/2026;10:00:00;01:00;NAT;national;X2`, /^line 3: column "Call Date" "31\/02\/2026" is not a date in dd\/MM\/yyyy/],
+      [`${digits};01632960999;2026-01-14;10:00:00;01:00;NAT;national;X2`, /^line 3: column "Call Date"/],
+      [`${digits};01632960999;14/01/2026;25:00:00;01:00;NAT;national;X2`, /^line 3: column "Call Time"/],
+      [`${digits};01632960999;14/01/2026;10:00:00;1:75;NAT;national;X2`, /^line 3: column "Duration" "1:75" is not a duration in mm:ss/],
+      [`${digits};01632960999;14/01/2026;10:00:00;01:00;NAT;teleport;X2`, /^line 3: callClass \(column "Type"\) "teleport"/],
+    ] as const) {
+      const r = await csvPost(h, '/usageFiles?format=Semicolons', [head, good, bad].join('\n'))
+      assert.is(r.status, 400, JSON.stringify(r.body))
+      assert.match(r.body.error, reason)
+    }
+    const missing = await csvPost(h, '/usageFiles?format=Semicolons', 'CLI;Dialled;Call Date;Duration;Band;Type;Ref\n')
+    assert.is(missing.status, 400)
+    assert.match(missing.body.error, /line 1: the file has no column "Call Time"/)
+    assert.is(await count(h), before)
+  })
+
+  test.run()
+}

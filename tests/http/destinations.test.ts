@@ -1,0 +1,127 @@
+import { suite } from 'uvu'
+import * as assert from 'uvu/assert'
+import { openHarness, type Harness } from '../support/harness.js'
+import { activeTargets } from '../support/targets.js'
+
+// Contract 17.2. Wed 2026-01-14 10:00 UTC; every call 60 s, one minute at its band's rate.
+const csvPost = (h: Harness, path: string, body: string) => h.request('POST', path, undefined, { raw: body, headers: { 'content-type': 'text/csv' } })
+let serial = 0
+
+/** A destination table of these CSV rows (after the header); returns its ID. */
+async function table(h: Harness, name: string, rows: string[]): Promise<string> {
+  const t = await h.request('POST', '/destinationTables', { name })
+  assert.is(t.status, 201, JSON.stringify(t.body))
+  const r = await csvPost(h, `/destinationTables/${t.body.id}/destinations`, ['prefix,chargeBand,callClass,description', ...rows].join('\n') + '\n')
+  assert.is(r.status, 201, JSON.stringify(r.body))
+  assert.is(r.body.imported, rows.length)
+  return t.body.id
+}
+
+async function tariff(h: Harness, fields: Record<string, unknown>, rows: [string, string][]): Promise<string> {
+  const name = `Dest${++serial}`
+  const t = await h.request('POST', '/tariffs', { name, baseRoundSeconds: 60, ...fields })
+  assert.is(t.status, 201, JSON.stringify(t.body))
+  for (const [chargeBand, cost] of rows) await h.request('POST', `/tariffs/${t.body.id}/tariffDetails`, { chargeBand, timeBand: 'any', cost })
+  return name
+}
+
+async function number(h: Harness, tariffName: string) {
+  const c = (await h.request('POST', '/customers', {})).body.id
+  const digits = `016329${String(60000 + ++serial).padStart(5, '0')}`
+  const fields = { nationalTariff: tariffName, mobileTariff: tariffName, internationalTariff: tariffName }
+  const n = await h.request('POST', `/customers/${c}/numbers`, { number: digits, ...fields })
+  assert.is(n.status, 201, JSON.stringify(n.body))
+  return { id: n.body.id as string, digits }
+}
+
+const calls = async (h: Harness, n: string) => (await h.request('GET', `/numbers/${n}/calls?limit=100`)).body.map((c: any) => [c.dialledNumber, c.chargeBand, c.callType, c.cost])
+const files = async (h: Harness) => (await h.request('GET', '/usageFiles?limit=1000')).body.length
+
+for (const target of activeTargets()) {
+  const test = suite<{ h: Harness }>(`destination tables (contract 17.2) [${target}]`)
+  test.before(async (ctx) => {
+    ctx.h = await openHarness(target)
+    await table(ctx.h, 'default', ['44,UK-GEO,national,UK', '447,UK-MOB,mobile,UK mobiles', '4477,UK-MOB77,Mobile,UK 077', '33,FRANCE,international,France'])
+  })
+  test.after(async (ctx) => ctx.h.close())
+
+  test('overlapping prefixes 44, 447, 4477: the longest wins, after each normalisation', async ({ h }) => {
+    const t = await tariff(h, {}, [['UK-GEO', '0.01'], ['UK-MOB', '0.10'], ['UK-MOB77', '0.20'], ['FRANCE', '0.50'], ['OWN', '0.07']])
+    const n = await number(h, t)
+    const body = [
+      'callingNumber,dialledNumber,startTime,durationSeconds,carrier,chargeBand,callClass',
+      `${n.digits},+44 1632 960000,2026-01-14T10:00:00Z,60,Gamma,,`, // + international: 44
+      `${n.digits},00447700900000,2026-01-14T10:01:00Z,60,Gamma,,`, // 00 international: 4477
+      `${n.digits},07400 123456,2026-01-14T10:02:00Z,60,Gamma,,`, // national 0 under 44: 447
+      `${n.digits},447123456789,2026-01-14T10:03:00Z,60,Gamma,,`, // bare international digits: 447
+      `${n.digits},+33 1 23 45 67 89,2026-01-14T10:04:00Z,60,Gamma,,`, // another country: 33
+      `${n.digits},+44 (0)20 7946 0000,2026-01-14T10:05:00Z,60,Gamma,,`, // trunk (0) dropped: 44
+      `${n.digits},07700900001,2026-01-14T10:06:00Z,60,Gamma,OWN,mobile`, // given: kept
+      `${n.digits},07700900002,2026-01-14T10:07:00Z,60,Gamma,OWN,`, // band given, class looked up: mobile (4477)
+    ].join('\n')
+    const r = await csvPost(h, '/usageFiles', body)
+    assert.is(r.status, 201, JSON.stringify(r.body))
+    assert.is(r.body.rated, 8)
+    assert.equal(await calls(h, n.id), [
+      ['+44 1632 960000', 'UK-GEO', 'national', 0.01],
+      ['00447700900000', 'UK-MOB77', 'mobile', 0.2],
+      ['07400 123456', 'UK-MOB', 'mobile', 0.1],
+      ['447123456789', 'UK-MOB', 'mobile', 0.1],
+      ['+33 1 23 45 67 89', 'FRANCE', 'international', 0.5],
+      ['+44 (0)20 7946 0000', 'UK-GEO', 'national', 0.01],
+      ['07700900001', 'OWN', 'mobile', 0.07],
+      ['07700900002', 'OWN', 'mobile', 0.07],
+    ])
+  })
+
+  test("the national tariff's locationLookupCarrier names the table; GET ?prefix= finds one prefix", async ({ h }) => {
+    const gamma = await table(h, 'Gamma', ['44,GAMMA-GEO,national,'])
+    const t = await tariff(h, { locationLookupCarrier: 'Gamma' }, [['GAMMA-GEO', '0.03'], ['UK-GEO', '0.01']])
+    const n = await number(h, t)
+    const r = await csvPost(h, '/usageFiles', `callingNumber,dialledNumber,startTime,durationSeconds,carrier\n${n.digits},01632960000,2026-01-14T10:00:00Z,60,Gamma\n`)
+    assert.is(r.status, 201, JSON.stringify(r.body))
+    assert.equal(await calls(h, n.id), [['01632960000', 'GAMMA-GEO', 'national', 0.03]])
+    const found = await h.request('GET', `/destinationTables/${gamma}/destinations?prefix=44`)
+    assert.equal(found.body.map((d: any) => [d.prefix, d.chargeBand, d.callClass]), [['44', 'GAMMA-GEO', 'national']])
+  })
+
+  test('a dialled number no prefix matches fails the file with its line and number; nothing is stored', async ({ h }) => {
+    const t = await tariff(h, {}, [['UK-GEO', '0.01']])
+    const n = await number(h, t)
+    const before = await files(h)
+    const r = await csvPost(h, '/usageFiles', `callingNumber,dialledNumber,startTime,durationSeconds,carrier\n${n.digits},01632960000,2026-01-14T10:00:00Z,60,Gamma\n${n.digits},+1 212 555 0100,2026-01-14T10:01:00Z,60,Gamma\n`)
+    assert.is(r.status, 400)
+    assert.match(r.body.error, /line 3: dialledNumber "\+1 212 555 0100"/)
+    assert.is(await files(h), before)
+    assert.equal(await calls(h, n.id), [])
+  })
+
+  test('a bad destination CSV is refused naming its line, and nothing of it is stored', async ({ h }) => {
+    const t = (await h.request('POST', '/destinationTables', { name: `bad${++serial}` })).body.id
+    const post = (rows: string[]) => csvPost(h, `/destinationTables/${t}/destinations`, ['prefix,chargeBand,callClass', ...rows].join('\n'))
+    for (const [rows, line, reason] of [
+      [['44,UK,national', '4x7,UK,mobile'], 3, /prefix "4x7" is not 1 to 15 digits/],
+      [['44,UK,national', '447,UK,teleport'], 3, /callClass "teleport"/],
+      [['44,UK,national', '447,UK,inbound'], 3, /callClass "inbound"/],
+      [['44,UK,national', '447,,mobile'], 3, /chargeBand is empty/],
+      [['44,UK,national', '44,UK,mobile'], 3, /prefix 44 is on line 2 already/],
+    ] as const) {
+      const r = await post([...rows])
+      assert.is(r.status, 400, JSON.stringify(r.body))
+      assert.is(r.body.error_code, 400101)
+      assert.match(r.body.error, new RegExp(`^line ${line}: `))
+      assert.match(r.body.error, reason)
+    }
+    assert.is((await h.request('GET', `/destinationTables/${t}/destinations`)).body.length, 0)
+    assert.is((await csvPost(h, `/destinationTables/${t}/destinations`, 'prefix,band\n44,UK')).status, 400)
+    // JSON: one prefix, checked the same way.
+    assert.is((await h.request('POST', `/destinationTables/${t}/destinations`, { prefix: '+44', chargeBand: 'UK', callClass: 'national' })).status, 400)
+    const one = await h.request('POST', `/destinationTables/${t}/destinations`, { prefix: '44', chargeBand: 'UK', callClass: 'national' })
+    assert.is(one.status, 201, JSON.stringify(one.body))
+    const again = await post(['44,UK,national'])
+    assert.is(again.status, 400)
+    assert.match(again.body.error, /line 2: prefix 44 is in the table already/)
+  })
+
+  test.run()
+}
