@@ -90,5 +90,17 @@ for (const target of activeTargets()) {
     assert.is((await h.request('GET', '/carrierBills?limit=1000')).body.length, before)
   })
 
+  test('carrier bills need expert level 3 (contract 17.4): 403103 below it, nothing stored', async ({ h }) => {
+    const before = (await h.request('GET', '/carrierBills?limit=1000')).body.length
+    const low = { key: h.keys.low }
+    const posted = await h.request('POST', '/carrierBills?carrier=Gamma&period=2026-01', undefined, { ...low, raw: 'productCode,reference,cost\nSIP,R1,1.00\n', headers: { 'content-type': 'text/csv' } })
+    assert.equal([posted.status, posted.body.error_code], [403, 403103])
+    for (const path of ['/carrierBills', '/carrierBills/1', '/carrierBills/1/reconciliation']) {
+      const r = await h.request('GET', path, undefined, low)
+      assert.equal([r.status, r.body.error_code], [403, 403103], path)
+    }
+    assert.is((await h.request('GET', '/carrierBills?limit=1000')).body.length, before)
+  })
+
   test.run()
 }

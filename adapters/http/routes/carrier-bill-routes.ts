@@ -17,9 +17,9 @@ const OUTCOMES = { matched: ['matched', 'costDiffers'], costDiffers: ['costDiffe
 const LINE_FIELDS = ['line', 'productCode', 'reference', 'description', 'quantity', 'cost', 'periodFrom', 'periodTo', 'featureID', 'expectedCost', 'billedAmount'] as const
 const PAGE = 2000
 
-/** Carriers' bills and their reconciliation (contract 17.4). */
+/** Carriers' bills and their reconciliation (contract 17.4): expert level 3, as the books' other reports. */
 export function carrierBillRoutes(bills: Resource, lines: Resource): Route[] {
-  return [
+  const routes: Route[] = [
     {
       method: 'POST',
       path: '/carrierBills',
@@ -51,6 +51,7 @@ export function carrierBillRoutes(bills: Resource, lines: Resource): Route[] {
       },
     },
   ]
+  return routes.map((route) => ({ ...route, access: 'expertLevel3' as const }))
 }
 
 /** A bill's rows of some outcomes, a page at a time: the response never holds the bill. */
