@@ -8,7 +8,7 @@
 // suite's time on a 2-core machine. Each file's output is printed whole when it ends, and the slowest
 // files are listed before the summary so that the suite's time stays visible.
 import { fork } from 'node:child_process'
-import { rmSync } from 'node:fs'
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { availableParallelism } from 'node:os'
 import { parse } from 'uvu/parse'
 import { buildForChildren } from './test-build.mjs'
@@ -25,10 +25,20 @@ const built = await buildForChildren(buildDir).then(
 const env = built ? { ...process.env, TEST_BUILD_DIR: buildDir } : process.env
 const jobs = Math.max(1, Math.min(Number(process.env.TEST_JOBS) || Math.min(2, availableParallelism()), suites.length))
 
-// Longest first keeps the two processes finishing together: the suites that start real processes,
-// browsers and databases of their own sit in these folders.
-const weight = (name) => (/^(reliability|browser|apps)\//.test(name) ? 0 : /^persistence\//.test(name) ? 1 : /^http\//.test(name) ? 2 : 3)
-const queue = [...suites].sort((a, b) => weight(a.name) - weight(b.name) || a.name.localeCompare(b.name))
+// Longest first keeps the processes finishing together. The last run's times (.tmp/test-durations.json)
+// order the files when there are any; otherwise the folders whose suites start real processes,
+// browsers and databases of their own come first (the fuzz suite is the longest of all).
+const DURATIONS = '.tmp/test-durations.json'
+const previous = (() => {
+  try {
+    return JSON.parse(readFileSync(DURATIONS, 'utf8'))
+  } catch {
+    return {}
+  }
+})()
+const folders = ['security', 'reliability', 'browser', 'apps', 'types', 'persistence', 'http', 'core']
+const rank = (name) => (folders.indexOf(name.split('/')[0]) + folders.length + 1) % (folders.length + 1)
+const queue = [...suites].sort((a, b) => (previous[b.name] ?? -1) - (previous[a.name] ?? -1) || rank(a.name) - rank(b.name) || a.name.localeCompare(b.name))
 
 const totals = { total: 0, passed: 0, skipped: 0 }
 const reasons = []
@@ -88,6 +98,10 @@ function worker() {
 
 await Promise.all(Array.from({ length: jobs }, worker))
 rmSync(buildDir, { recursive: true, force: true })
+if (dir === 'tests') {
+  mkdirSync('.tmp', { recursive: true })
+  writeFileSync(DURATIONS, JSON.stringify(Object.fromEntries(durations.map((d) => [d.name, Math.round(d.ms)])), null, 1))
+}
 
 const slowest = durations.sort((a, b) => b.ms - a.ms).slice(0, 10)
 console.log(`\nSlowest files (${jobs} processes):\n${slowest.map((d) => `  ${(d.ms / 1000).toFixed(1).padStart(6)} s  ${d.name}`).join('\n')}`)
