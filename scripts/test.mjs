@@ -100,7 +100,8 @@ await Promise.all(Array.from({ length: jobs }, worker))
 rmSync(buildDir, { recursive: true, force: true })
 if (dir === 'tests') {
   mkdirSync('.tmp', { recursive: true })
-  writeFileSync(DURATIONS, JSON.stringify(Object.fromEntries(durations.map((d) => [d.name, Math.round(d.ms)])), null, 1))
+  // Merged over the last times: a run of some files keeps the others' times.
+  writeFileSync(DURATIONS, JSON.stringify({ ...previous, ...Object.fromEntries(durations.map((d) => [d.name, Math.round(d.ms)])) }, null, 1))
 }
 
 const slowest = durations.sort((a, b) => b.ms - a.ms).slice(0, 10)

@@ -1,6 +1,7 @@
 import { parseDate, type DateOnly } from '../dates/date-only.js'
 import { BillingError, quoted } from '../errors.js'
 import { parseMoney, type Money } from '../money/money.js'
+import type { BillLine } from '../ports/carrier-data.js'
 
 /** One CSV record with the line it starts on, as the CSV adapter reads it. */
 export interface CsvLine {
@@ -8,17 +9,8 @@ export interface CsvLine {
   readonly line: number
 }
 
-/** A line of a carrier's bill, checked. */
-export interface BillLine {
-  readonly line: number
-  readonly productCode: string
-  readonly reference: string
-  readonly description: string | null
-  readonly quantity: number | null
-  readonly cost: Money
-  readonly periodFrom: DateOnly | null
-  readonly periodTo: DateOnly | null
-}
+/** A line of a carrier's bill, checked: the port's type, which stores it. */
+export type { BillLine }
 
 const columns = ['productCode', 'reference', 'description', 'quantity', 'cost', 'periodFrom', 'periodTo'] as const
 type Column = (typeof columns)[number]

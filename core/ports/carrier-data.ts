@@ -38,9 +38,8 @@ export interface CarrierFeature extends FeatureKey {
   readonly featureCount: number | null
 }
 
-/** A carrier bill's line as stored, with its outcome. */
-export interface NewBillLine {
-  readonly carrierBillID: string
+/** A line of a carrier's bill, checked. */
+export interface BillLine {
   readonly line: number
   readonly productCode: string
   readonly reference: string
@@ -49,6 +48,11 @@ export interface NewBillLine {
   readonly cost: Money
   readonly periodFrom: DateOnly | null
   readonly periodTo: DateOnly | null
+}
+
+/** A carrier bill's line as stored, with its outcome. */
+export interface NewBillLine extends BillLine {
+  readonly carrierBillID: string
   readonly outcome: 'matched' | 'costDiffers' | 'notBilled'
   readonly featureID: string | null
   readonly expectedCost: Money | null
