@@ -15,8 +15,9 @@ process.on('message', async ({ name, file }) => {
     await import(pathToFileURL(file).href)
     await uvu.exec(false)
   } catch (error) {
-    // A file that throws while loading never reaches uvu's totals: count it as one failed test.
-    process.stdout.write(`\n${name}: failed to load\n${error?.stack ?? error}\n  Total:     1\n  Passed:    0\n  Skipped:   0\n`)
+    // A file that throws while loading, or a hook that throws past uvu (an after hook of a suite
+    // whose before hook failed), never reaches uvu's totals: count it as one failed test.
+    process.stdout.write(`\n${name}: failed to load or to finish\n${error?.stack ?? error}\n  Total:     1\n  Passed:    0\n  Skipped:   0\n`)
   }
   process.stdout.write(`\n${MARKER}\n`)
 })

@@ -67,6 +67,10 @@ export async function openHarness(
     onQuery: (q) => {
       if (queries.length < 10_000) queries.push(q)
     },
+  }).catch((error: unknown) => {
+    // Harnesses open in before hooks, and uvu drops what a hook throws: say it here.
+    console.error(`[harness] ${name} did not open: ${(error as Error)?.stack ?? error}`)
+    throw error
   })
   const make = async (keyName: string, expertLevel: number, permissions: string[] = []) =>
     (await createApiKey(platform.context.store.apiKeys, platform.secrets, clock, { name: keyName, expertLevel, permissions })).secret
