@@ -1,4 +1,3 @@
-import { spawn, type ChildProcess } from 'node:child_process'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -9,7 +8,7 @@ import { bill } from '../support/billing.js'
 import { openHarness, type Harness } from '../support/harness.js'
 import { startSmtpSink } from '../support/smtp-sink.js'
 import { activeTargets } from '../support/targets.js'
-import { childEntry } from '../support/child-entry.js'
+import { startWorkerProcess } from '../support/platform-process.js'
 
 /**
  * Two worker processes (`apps/worker/main.ts`) run the `dunning` job every second against one
@@ -19,16 +18,12 @@ import { childEntry } from '../support/child-entry.js'
 const CUSTOMERS = 20
 const profiles = { Strict: { steps: [{ afterDays: 7, action: 'reminder' }, { afterDays: 14, action: 'finalNotice' }, { afterDays: 28, action: 'suspend' }, { afterDays: 28, action: 'bar' }] } }
 
-function childUrl(h: Harness): string {
-  const url = h.target.databaseUrl
-  return `${url}${url.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${h.target.schema}`)}`
-}
-
-function startWorker(h: Harness, smtpUrl: string, dir: string): { process: ChildProcess; exited: Promise<number | null>; log: () => string } {
-  const child = spawn(process.execPath, [...childEntry('apps/worker/main.ts')], {
-    env: {
-      ...process.env,
-      DATABASE_URL: childUrl(h),
+/** A worker (apps/worker/main.ts) that runs dunning and sends mail every second, and bills nothing. */
+function startWorker(h: Harness, smtpUrl: string, dir: string) {
+  const worker = startWorkerProcess(
+    h.target,
+    {
+      LOG_LEVEL: 'info',
       BILLING_DR_DIR: dir,
       BILLING_PRESETS_FILE: join(dir, 'presets.json'),
       BILLING_SMTP_URL: smtpUrl,
@@ -36,11 +31,9 @@ function startWorker(h: Harness, smtpUrl: string, dir: string): { process: Child
       BILLING_SCHEDULE_INVOICE_DELIVERY: '* * * * * *',
       BILLING_SCHEDULE_BILLING_POLL: '0 0 1 1 *',
     },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  })
-  let log = ''
-  child.stderr!.on('data', (c) => (log += c))
-  return { process: child, exited: new Promise((resolve) => child.on('exit', (code) => resolve(code))), log: () => log }
+    { wholeLog: true },
+  )
+  return { ...worker, log: worker.stderr }
 }
 
 for (const target of activeTargets().filter((t) => t === 'postgres')) {

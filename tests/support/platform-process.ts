@@ -20,13 +20,14 @@ export interface PlatformProcess {
  * `apps/worker/main.ts` (`npm run worker`) as a child process on the target's database, with
  * `env` over the test's environment.
  */
-export function startWorkerProcess(target: Target, env: Record<string, string>): PlatformProcess {
+export function startWorkerProcess(target: Target, env: Record<string, string>, options: { readonly wholeLog?: boolean } = {}): PlatformProcess {
   const child = spawn(process.execPath, [...childEntry('apps/worker/main.ts')], {
     env: { ...process.env, DATABASE_URL: childDatabaseUrl(target), LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'ignore', 'pipe'],
   })
   let stderr = ''
-  child.stderr!.on('data', (c) => (stderr = (stderr + c).slice(-20_000)))
+  // The last 20 KB by default; a test that counts log lines across the run keeps all of it.
+  child.stderr!.on('data', (c) => (stderr = options.wholeLog ? stderr + c : (stderr + c).slice(-20_000)))
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)))
   return { process: child, exited, stderr: () => stderr }
 }
