@@ -1,4 +1,3 @@
-import { FastResponse } from 'srvx'
 import { issueCreditNote } from '../../../core/credit-notes/issue-credit-note.js'
 import { readCreditNoteDocument } from '../../../core/credit-notes/read-credit-note-document.js'
 import { createRefund } from '../../../core/credit-notes/refunds.js'
@@ -6,12 +5,12 @@ import type { Resource } from '../../../core/fields/resource.js'
 import { toWire } from '../../../core/fields/wire.js'
 import { getItem, getWireItem } from '../../../core/resources/resources.js'
 import { parentScope } from '../../../core/resources/scopes.js'
-import { mediaTypeOf, renderInvoice } from '../../documents/render-invoice.js'
+import { renderInvoice } from '../../documents/render-invoice.js'
 import { readJsonObject } from '../body.js'
 import { apiPath } from '../mount-prefix.js'
-import { json, jsonItem, requestIdOf } from '../respond.js'
+import { json, jsonItem } from '../respond.js'
 import type { Route } from '../route.js'
-import { negotiateInvoiceFormat } from './invoice-routes.js'
+import { documentResponse, negotiateInvoiceFormat } from './invoice-routes.js'
 import { assertNoQuery, listRoute } from './resource-routes.js'
 
 const money = { oneOf: [{ type: 'number' }, { type: 'string', pattern: '^-?\\d+(\\.\\d{1,4})?$' }], description: 'an amount: a JSON number or a decimal string, at most 4 decimals' }
@@ -71,16 +70,7 @@ export function creditNoteRoutes(creditNotes: Resource, invoices: Resource, cust
         }
         const doc = await readCreditNoteDocument(ctx.platform, ctx.params.id)
         assertNoQuery(event)
-        const body = await renderInvoice(doc, format)
-        return new FastResponse(body as string | Uint8Array<ArrayBuffer>, {
-          status: 200,
-          headers: {
-            'content-type': mediaTypeOf[format],
-            'content-disposition': `inline; filename="credit-note-${ctx.params.id}.${format}"`,
-            vary: 'Accept',
-            'x-request-id': requestIdOf(event),
-          },
-        })
+        return documentResponse(event, await renderInvoice(doc, format), format, `credit-note-${ctx.params.id}`)
       },
     },
     {

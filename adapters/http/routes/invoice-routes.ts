@@ -60,22 +60,13 @@ export function invoiceRoute(invoices: Resource): Route {
         return jsonItem(event, item.json, { vary: 'Accept' })
       }
       const doc = await readInvoiceDocument(ctx.platform, ctx.params.id, (assertNoQuery(event, ['pages']), pagesParam(event)))
-      const body = await renderInvoice(doc, format)
-      return new FastResponse(body as string | Uint8Array<ArrayBuffer>, {
-        status: 200,
-        headers: {
-          'content-type': mediaTypeOf[format],
-          'content-disposition': `inline; filename="invoice-${ctx.params.id}.${format}"`,
-          vary: 'Accept',
-          'x-request-id': requestIdOf(event),
-        },
-      })
+      return documentResponse(event, await renderInvoice(doc, format), format, `invoice-${ctx.params.id}`)
     },
   }
 }
 
-/** A document's answer, by format, as GET /invoices/<id> gives it. */
-function documentResponse(event: H3Event, body: string | Uint8Array, format: DocumentFormat, name: string): Response {
+/** A document's answer, by format, as GET /invoices/<id> gives it (and a credit note's, and a preview's). */
+export function documentResponse(event: H3Event, body: string | Uint8Array, format: DocumentFormat, name: string): Response {
   return new FastResponse(body as string | Uint8Array<ArrayBuffer>, {
     status: 200,
     headers: {
