@@ -1,8 +1,12 @@
 import { createHash } from 'node:crypto'
-import pg from 'pg'
+import { FixedClock } from '../adapters/persistence/system-clock.js'
+import { openPlatform } from '../apps/platform/platform.js'
+import { billCalls } from '../core/billing/bill-calls.js'
+import type { DateOnly } from '../core/dates/date-only.js'
 import { parseArgs, scaled } from './support/args.js'
 import { openBulkWriter, type BulkColumn } from './support/bulk-insert.js'
-import { openBenchDatabase, POSTGRES_URL } from './support/database.js'
+import { openBenchDatabase, POSTGRES_URL, type BenchDatabase } from './support/database.js'
+import { databaseCpu } from './support/database-cpu.js'
 import { seedCustomers } from './support/fixtures.js'
 import { log, Report } from './support/report.js'
 import { tableSizes } from './support/table-sizes.js'
@@ -24,6 +28,7 @@ const report = new Report('row-sizes', args)
 const calls = scaled(1_000_000, args.scale, 10_000)
 const db = await openBenchDatabase(args.db, args.keep)
 try {
+  // 100 calls a customer: 1,000,000 calls of 10,000 customers at --scale 1.
   const customers = Math.ceil(calls / 100)
   const writer = openBulkWriter(db)
   await seedCustomers(writer, { customers, numbersPerCustomer: 3, featuresPerCustomer: 0 })
@@ -53,46 +58,52 @@ try {
     report.add({ name: 'a rated call on disk: indexes', target: 'info (docs/scaling.md)', measured: size.indexBytes / size.rows, unit: 'B', pass: null, note: 'fingerprint (unique), customer, number, rated and unrated indexes' })
   }
   report.add({ name: 'calls bulk-inserted (the import floor)', target: 'info', measured: calls / (ms / 1000), unit: 'rows/s', pass: null })
-  if (db.kind === 'postgres') {
-    const billed = await billCalls(db.schema!, customers)
-    report.add({ name: 'calls billed as a run bills them (read, then stamped per number)', target: 'info (docs/scaling.md)', measured: calls / billed.seconds, unit: 'calls/s', pass: null, note: `${billed.statements.toLocaleString('en-GB')} statements; database backend CPU ${((billed.backendCpu / calls) * 1e6).toFixed(1)} µs/call` })
-    const [after] = (await tableSizes(db, ['calls'])) ?? []
-    if (after) log(`calls after billing: heap ${(after.heapBytes / 2 ** 20).toFixed(0)} MB, indexes ${(after.indexBytes / 2 ** 20).toFixed(0)} MB (every row written twice)`)
+  const billed = await billAll(db, customers)
+  const cpu = billed.databaseCpu ?? billed.processCpu
+  report.add({ name: 'calls billed by a run (core/billing/bill-calls.ts, 500 customers a batch)', target: 'info (docs/scaling.md)', measured: calls / billed.seconds, unit: 'calls/s', pass: null, note: `wall time on a shared machine; ${billed.charges.toLocaleString('en-GB')} Call Charges rows` })
+  report.add({ name: billed.databaseCpu === null ? 'CPU a call billed (SQLite: the process, which is the database)' : 'database CPU a call billed (the backends)', target: 'info (issue 56: a quarter of 28.6 µs)', measured: (cpu / calls) * 1e6, unit: 'µs', pass: null })
+  const [after] = (await tableSizes(db, ['calls'])) ?? []
+  if (after && size) {
+    report.add({ name: 'calls table after billing, a call', target: `info (before billing: ${((size.heapBytes + size.indexBytes) / size.rows).toFixed(0)} B)`, measured: (after.heapBytes + after.indexBytes) / after.rows, unit: 'B', pass: null, note: `heap ${(after.heapBytes / after.rows).toFixed(0)} B, indexes ${(after.indexBytes / after.rows).toFixed(0)} B` })
   }
   report.finish({ calls })
 } finally {
   await db.dispose()
 }
 
-/** Bills every call, 500 customers a batch (the run's largest batch), the way bill-calls.ts reads and stamps them. */
-async function billCalls(schema: string, customers: number): Promise<{ seconds: number; statements: number; backendCpu: number }> {
-  const client = new pg.Client({ connectionString: POSTGRES_URL, options: `-c search_path=${schema}` })
-  await client.connect()
+/**
+ * Bills every call as a run's batches do, 500 customers a batch (the run's largest batch): the
+ * batch's customers read, then `billCalls` in a transaction, through the platform's own store.
+ * On Postgres the backends' CPU is what is measured (their connections are named); on SQLite
+ * the database runs in this process, so its CPU is counted whole.
+ */
+async function billAll(db: BenchDatabase, customers: number): Promise<{ seconds: number; charges: number; databaseCpu: number | null; processCpu: number }> {
+  const cpu = databaseCpu(db, 'bench_bill_calls')
+  const databaseUrl = cpu ? `${POSTGRES_URL}${POSTGRES_URL.includes('?') ? '&' : '?'}application_name=bench_bill_calls` : db.config.databaseUrl
+  const platform = await openPlatform({ ...db.config, databaseUrl, clock: new FixedClock('2026-02-02T10:00:00.000Z' as never) })
   try {
-    const { rows: pidRows } = await client.query<{ pid: number }>('select pg_backend_pid() as pid')
-    const { cpuSecondsOf } = await import('./support/database-cpu.js')
-    const cpuBefore = cpuSecondsOf(pidRows[0].pid)
-    let statements = 0
-    let transactionID = 0
+    const ctx = platform.context
+    const run = await ctx.store.repository('billingRuns').insert({ name: 'bench', cutoffDate: '2026-01-31', status: 'Running', createdStamp: '2026-02-02T10:00:00.000Z', updatedStamp: '2026-02-02T10:00:00.000Z' })
+    await cpu?.sample()
+    const cpuBefore = cpu?.seconds() ?? 0
+    const processBefore = process.cpuUsage()
     const start = performance.now()
-    for (let first = 1; first <= customers; first += 500) {
-      const ids = Array.from({ length: Math.min(500, customers - first + 1) }, (_, k) => first + k)
-      await client.query('begin')
-      const { rows } = await client.query<{ id: string; numberID: string }>(
-        'select * from calls where "customerID" = any($1::bigint[]) and rated = 1 and deleted = 0 and "transactionID" is null and "startTime" <= $2 order by id',
-        [ids, '2026-02-01T00:00:00.000Z'],
-      )
-      statements++
-      const byNumber = new Map<string, string[]>()
-      for (const r of rows) byNumber.set(String(r.numberID), [...(byNumber.get(String(r.numberID)) ?? []), String(r.id)])
-      for (const list of byNumber.values()) {
-        await client.query('update calls set "transactionID" = $1 where id = any($2::bigint[])', [++transactionID, list])
-        statements++
-      }
-      await client.query('commit')
+    let after = '0'
+    for (let done = 0; done < customers; ) {
+      const page = await ctx.store.runSource.customersAfter(after, 500)
+      if (page.length === 0) break
+      await ctx.store.transaction((store) => billCalls(ctx, store, page, '2026-01-31' as DateOnly, new Map(), run.id))
+      await cpu?.sample()
+      done += page.length
+      after = page.at(-1)!.id
     }
-    return { seconds: (performance.now() - start) / 1000, statements, backendCpu: cpuSecondsOf(pidRows[0].pid) - cpuBefore }
+    const seconds = (performance.now() - start) / 1000
+    const used = process.cpuUsage(processBefore)
+    await cpu?.sample()
+    const charges = (await ctx.store.repository('transactions').list({ where: [{ op: 'eq', column: 'transactionType', value: 'Call Charges' }], limit: 1_000_000, storedOnly: true })).length
+    return { seconds, charges, databaseCpu: cpu ? cpu.seconds() - cpuBefore : null, processCpu: (used.user + used.system) / 1e6 }
   } finally {
-    await client.end()
+    await platform.close()
+    await cpu?.close()
   }
 }
