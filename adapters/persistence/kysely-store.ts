@@ -41,6 +41,9 @@ import { KyselyCreditControl } from './repositories/kysely-credit-control.js'
 import type { LifecycleLog } from '../../core/ports/lifecycle-log.js'
 import { KyselyResourceRepository, systemToday, type Peers, type Today } from './repositories/kysely-resource-repository.js'
 import { KyselyInvoiceRepository } from './repositories/kysely-invoice-repository.js'
+import { KyselyCallRepository } from './repositories/kysely-call-repository.js'
+import { KyselyCallMarks } from './repositories/kysely-call-marks.js'
+import type { CallMarks } from '../../core/ports/call-marks.js'
 import { KyselyListJson, type ListJsonSelects } from './list-json/kysely-list-json.js'
 import type { ListJson } from '../../core/ports/list-json.js'
 import type { BulkWrites, WriteAhead } from './bulk-writes.js'
@@ -51,6 +54,7 @@ const specialised: Partial<Record<ResourceName, RepositoryFactory>> = {
   features: (...a) => new KyselyFeatureRepository(...a),
   customerContacts: (...a) => new KyselyContactRepository(...a),
   invoices: (...a) => new KyselyInvoiceRepository(...a),
+  calls: (...a) => new KyselyCallRepository(...a),
 }
 
 export type RepositoryFactory = (db: Db, dialect: DatabaseDialect, resource: Resource, queries: CompiledQueries, peers: Peers, today: Today) => KyselyResourceRepository
@@ -111,6 +115,7 @@ export class KyselyStore implements Store {
   readonly creditControl: CreditControl
   readonly terms: TermSchedule
   readonly invoiceNumbers: InvoiceNumbers
+  readonly callMarks: CallMarks
   readonly invoiceOutbox: InvoiceOutbox
   private readonly bulkWrites?: BulkWrites
   private readonly pipelinedWrites?: BulkWrites
@@ -155,6 +160,7 @@ export class KyselyStore implements Store {
     this.creditControl = new KyselyCreditControl(db, dialect, shared.today)
     this.terms = new KyselyTermSchedule(db, dialect)
     this.invoiceNumbers = new KyselyInvoiceNumbers(db, dialect)
+    this.callMarks = new KyselyCallMarks(db, dialect)
     this.invoiceOutbox = new KyselyInvoiceOutbox(db, dialect)
   }
 

@@ -115,7 +115,7 @@ export async function writeBatch(ctx: PlatformContext, store: Store, run: Billin
   const written = new Set(batch.written)
   // New rows are inserted with the invoices, already on them (see raiseInvoices).
   await store.ledger.write({ ...merged, inserts: [] })
-  const callsBilled = await billCalls(ctx, store, customers, cutoff, events, run.id)
+  const callsBilled = await billCalls(ctx, store, customers, cutoff, events, run)
   for (const id of callsBilled) written.add(id)
   // Few numbers have a call-charge minimum, and most platforms none: read only when some number
   // has one, and once some customer has lines to invoice (a re-run of a cutoff has none).

@@ -1,4 +1,5 @@
 import type { DateOnly } from '../dates/date-only.js'
+import type { BillingRun } from '../fields/entity.js'
 import { effectiveStateOn, type LifecycleEvent } from '../lifecycle/events.js'
 import { round, sum } from '../money/money.js'
 import type { PlatformContext } from '../platform.js'
@@ -10,9 +11,15 @@ import { vatOn } from './vat.js'
 import { callVATRates } from './call-vat-rates.js'
 
 /**
- * Bills the rated, undeleted calls of a batch of customers started up to the cutoff: one
- * `Call Charges` transaction per number and VAT rate (`callVATRates`), rounded once to pence. Usage is
- * billed while suspended, not while non-billable (contract 5.4). Returns the customers billed.
+ * Bills the rated, undeleted calls of a batch of customers started up to the cutoff and marked
+ * below the run's mark: one `Call Charges` transaction per number and VAT rate (`callVATRates`),
+ * rounded once to pence. Usage is billed while suspended, not while non-billable (contract 5.4).
+ * Returns the customers billed.
+ *
+ * The calls are not written: each row records what it covers (its customer and number, its
+ * calls' first and last start and the run's mark), and a call's transaction is derived from
+ * that where it is read. Where a number's calls go to rows of more than one VAT rate, which
+ * rate a call took is not a matter of its start, so those rows list their calls' IDs.
  */
 export async function billCalls(
   ctx: PlatformContext,
@@ -20,13 +27,16 @@ export async function billCalls(
   customers: readonly RunCustomer[],
   cutoff: DateOnly,
   events: ReadonlyMap<string, LifecycleEvent[]>,
-  billingRunID: string,
+  run: Pick<BillingRun, 'id' | 'callMark'>,
 ): Promise<Set<string>> {
+  const callMark = run.callMark
+  if (typeof callMark !== 'number') throw new Error(`billing run ${run.id} bills calls without a call mark (markRunCalls)`)
   const byID = new Map(customers.map((c) => [c.id, c]))
   // The six columns billing uses, not whole rows: a preview's 5,000 calls spent most of its time decoding them (bench/RESULTS.md, issue 53).
   const calls = await store.runSource.unbilledCalls(
     customers.map((c) => c.id),
     endOfDay(cutoff),
+    callMark,
   )
   const billable = calls.filter((call) => call.startTime !== endOfDay(cutoff))
   const rateOf = await callVATRates(store, billable, customers.map((c) => c.id))
@@ -40,6 +50,11 @@ export async function billCalls(
     if (group) group.calls.push(call)
     else groups.set(key, { VATRate, calls: [call] })
   }
+  const rates = new Map<string, number>()
+  for (const { calls: group } of groups.values()) {
+    const number = `${group[0].customerID}:${group[0].numberID}`
+    rates.set(number, (rates.get(number) ?? 0) + 1)
+  }
   const billed = new Set<string>()
   for (const { VATRate, calls: group } of groups.values()) {
     const customer = byID.get(group[0].customerID!)!
@@ -48,9 +63,11 @@ export async function billCalls(
     if (!effectiveStateOn(chain, cutoff).billable) continue
     // A rated call has a cost; its start time orders the dates the transaction covers.
     const amount = round(sum(group.flatMap((c) => (c.cost === null ? [] : [c.cost]))), 2)
-    const dates = group.flatMap((c) => (c.startTime ? [dateOfStamp(c.startTime)] : [])).sort()
+    const starts = group.flatMap((c) => (c.startTime ? [c.startTime] : [])).sort()
+    const dates = starts.map(dateOfStamp)
+    const split = rates.get(`${customer.id}:${numberID}`)! > 1
     const now = ctx.clock.now()
-    const tx = await store.repository('transactions').insert({
+    await store.repository('transactions').insert({
       customerID: customer.id,
       numberID,
       transactionType: 'Call Charges',
@@ -63,11 +80,14 @@ export async function billCalls(
       VATRate,
       VATAmount: vatOn(amount, VATRate, ctx.presets),
       approved: false,
-      billingRunID,
+      billingRunID: run.id,
+      callsFrom: starts[0],
+      callsTo: starts.at(-1)!,
+      callMark,
+      callIDs: split ? `,${group.map((c) => c.id).join(',')},` : null,
       createdStamp: now,
       updatedStamp: now,
     })
-    await store.repository('calls').updateWhere([{ op: 'in', column: 'id', values: group.map((c) => c.id) }], { transactionID: tx.id })
     billed.add(customer.id)
   }
   return billed

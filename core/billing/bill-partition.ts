@@ -9,6 +9,7 @@ import { settleAccounts } from './settle-accounts.js'
 import { planBatch, readPage, writeBatch, type BatchOutcome, type RunPage } from './bill-batch.js'
 import { progressValues, runProgress, type RunProgress } from './run-progress.js'
 import type { RunExecution } from './run-execution.js'
+import { markRunCalls } from './run-call-mark.js'
 import { approveDrafts } from './approve-drafts.js'
 
 /**
@@ -31,7 +32,9 @@ class LeaseLost extends Error {}
  * customer. Returns when the partition is done, its lease was lost, or the execution is asked
  * to stop (the lease is then given up so another worker may take the partition at once).
  */
-export async function billPartition(ctx: PlatformContext, run: BillingRun, cutoff: DateOnly, partition: RunPartition, exec: RunExecution): Promise<void> {
+export async function billPartition(ctx: PlatformContext, planned: BillingRun, cutoff: DateOnly, partition: RunPartition, exec: RunExecution): Promise<void> {
+  // An approved review run only finalises its drafts: it bills no calls.
+  const run = planned.status === 'Approved' ? planned : await markRunCalls(ctx, planned)
   let after = partition.progressCustomerID
   let pageSize = Math.min(exec.batchSize, Math.ceil(exec.batchFeatures / 10))
   let next: Promise<RunPage> | null = null

@@ -7,6 +7,7 @@ import { rolledRenewalDate } from '../features/feature-terms.js'
 import { PartitionSplitter, wholeRun } from './run-partitions.js'
 import { progressValues, runProgress } from './run-progress.js'
 import type { RunExecution } from './run-execution.js'
+import { markRunCalls } from './run-call-mark.js'
 
 /** Customers read a page at a time while a run is split. */
 const WEIGHTS_PAGE = 10_000
@@ -19,6 +20,7 @@ const WEIGHTS_PAGE = 10_000
  */
 export async function planRun(ctx: PlatformContext, run: BillingRun, cutoff: DateOnly, partition: RunPartition, exec: RunExecution): Promise<void> {
   await prepareRun(ctx, cutoff)
+  await markRunCalls(ctx, run)
   const after = partition.afterCustomerID
   const { runPartitions } = ctx.store
   const partitions = runPartitions.parallel ? await splitRun(ctx, after, exec.partitionFeatures) : wholeRun(after, await ctx.store.runSource.customerCountAfter(after))

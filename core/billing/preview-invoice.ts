@@ -61,7 +61,10 @@ export async function previewInvoice<T = null>(
       updatedStamp: ctx.clock.now(),
     })
     await prepareRun(inner, cutoff)
-    await billOne(inner, store, run, cutoff, customerID)
+    // Above every call written so far, without moving the counter on: a preview rehearses, and
+    // previews side by side must not wait for each other (core/ports/call-marks.ts).
+    const callMark = (await store.callMarks.current()) + 1
+    await billOne(inner, store, { ...run, callMark }, cutoff, customerID)
     const [invoice] = await store.repository('invoices').list({ where: [{ op: 'eq', column: 'billingRunID', value: run.id }], limit: 1 })
     if (!invoice) return { customerID, cutoffDate: cutoff, invoice: null, lines: [], reason: NOTHING_RAISED, extra: null }
     const lines = await store.repository('transactions').list({ where: [{ op: 'eq', column: 'invoiceID', value: invoice.id }], limit: 100_000 })

@@ -86,7 +86,9 @@ export async function runNextBillingRun(ctx: PlatformContext, options: RunOption
     for (;;) {
       if (options.signal?.aborted) return outcome('Interrupted')
       // A run failed by another worker is left alone.
-      if ((await ctx.store.repository('billingRuns').get(run.id))?.status !== run.status) break
+      // Read again: a run another worker (or this one) planned carries its call mark since.
+      const current = await ctx.store.repository('billingRuns').get(run.id)
+      if (!current || current.status !== run.status) break
       const partition = await ctx.store.runPartitions.claim(run.id, exec.holder, exec.leaseMs)
       if (!partition) {
         // Another worker holds the run's Planning partition: its partitions come when it commits
@@ -97,7 +99,7 @@ export async function runNextBillingRun(ctx: PlatformContext, options: RunOption
       }
       exec.claimed += 1
       if (partition.status === 'Planning') await planRun(ctx, run, cutoff, partition, exec)
-      else await billPartition(ctx, run, cutoff, partition, exec)
+      else await billPartition(ctx, current, cutoff, partition, exec)
     }
     if (options.signal?.aborted) return outcome('Interrupted')
     const completed = await completeRun(ctx, run)

@@ -31,7 +31,8 @@ export const calls = defineResource({
     currency('cost', { description: 'price charged to the customer' }),
     field('rated', 'boolean', { description: 'whether a cost has been worked out' }),
     text('unbilledReason', { description: 'why the call could not be rated or billed' }),
-    ref('transactionID', { description: 'Call Charges transaction that billed it' }),
+    // Derived, not stored: the Call Charges row whose range covers the call (docs/scaling.md), so a run never rewrites its calls.
+    ref('transactionID', { computed: true, description: 'Call Charges transaction that billed it' }),
     field('deleted', 'boolean', { description: 'deleted calls are not billed until restored' }),
     ...stampFields(),
     field('ratedDuration', 'number', { description: 'duration charged after rounding and minimum, seconds' }),
@@ -40,6 +41,9 @@ export const calls = defineResource({
     text('origination', { values: originations, description: 'fixed, mobile, payphone or voip, as in the record' }),
     field('recorded', 'boolean', { description: 'whether the record says the call was recorded' }),
     text('ignoredReason', { values: ['carrier'], description: "why the call is kept but never billed: `carrier` when the number's carrierCallAllocation names another carrier (contract 17.1)" }),
+    // The call-marks counter when the call last became billable (imported, rated, restored): a run
+    // bills the calls marked below its own mark, and a Call Charges row covers only those (call-marks.ts).
+    field('callMark', 'number', { internal: true }),
     // Hash of the record's canonical form: the same record sent twice is stored once.
     field('fingerprint', 'text', { internal: true, unique: true }),
   ]),

@@ -41,6 +41,14 @@ export const transactions = defineResource({
     field('rate', 'currency', { internal: true, readOnly: true }),
     // Pays invoices instead of going on one: a payment, a written-off debt (contract 10.3).
     field('settles', 'boolean', { internal: true, readOnly: true }),
+    // What a Call Charges row bills (core/billing/bill-calls.ts), instead of each call naming it: its
+    // customer's and number's rated, undeleted calls started from callsFrom to callsTo and marked
+    // below callMark, or, where a number's calls were split by VAT rate, those of callIDs only
+    // (",1,2,": a list only then). Null on every other transaction.
+    field('callsFrom', 'datetime', { internal: true, readOnly: true }),
+    field('callsTo', 'datetime', { internal: true, readOnly: true }),
+    field('callMark', 'number', { internal: true, readOnly: true }),
+    field('callIDs', 'text', { internal: true, readOnly: true }),
   ],
   filters: [
     {

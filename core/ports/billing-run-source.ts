@@ -23,8 +23,9 @@ export interface BillingRunSource {
    */
   featuresOf(afterID: string, limit: number, lastID?: string | null): Promise<MarkedFeature[]>
   /**
-   * The customers' calls a run bills (run fields only), in ID order: rated, not deleted, on no
-   * transaction yet, started at or before `through` (a stamp).
+   * The customers' calls a run bills (run fields only), in ID order: rated, not deleted, started
+   * at or before `through` (a stamp), marked below `callMark` (the run's), and covered by no
+   * `Call Charges` row yet.
    */
-  unbilledCalls(customerIDs: readonly string[], through: string): Promise<RunCall[]>
+  unbilledCalls(customerIDs: readonly string[], through: string, callMark: number): Promise<RunCall[]>
 }

@@ -40,6 +40,8 @@ export interface NewCall {
   /** `carrier`: from a carrier the number's allocation does not allow (contract 17.1); never billed. */
   readonly ignoredReason: string | null
   readonly deleted: boolean
+  /** The import's call mark (`CallMarks.current`). */
+  readonly callMark: number
   readonly fingerprint: string
   readonly createdStamp: Stamp
   readonly updatedStamp: Stamp

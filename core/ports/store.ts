@@ -17,6 +17,7 @@ import type { ContactRepository, ResourceRepository } from './resource-repositor
 import type { ListJson } from './list-json.js'
 import type { InvoiceNumbers } from './invoice-numbers.js'
 import type { InvoiceOutbox } from './invoice-outbox.js'
+import type { CallMarks } from './call-marks.js'
 
 /**
  * The persistence the domain sees: a repository per resource, and transactions that
@@ -51,6 +52,8 @@ export interface Store {
   readonly invoiceNumbers: InvoiceNumbers
   /** Invoice deliveries: recorded as invoices are raised, sent by the invoice-delivery job (contract 14.2). */
   readonly invoiceOutbox: InvoiceOutbox
+  /** When calls became billable, against billing runs (what a `Call Charges` row covers). */
+  readonly callMarks: CallMarks
   /** Which of `names` exist as names of the referenced resource (tariff names). */
   namesExisting(ref: FieldRef, names: readonly string[]): Promise<Set<string>>
   /** Every name of the referenced resource, in name order (presets discovery). */

@@ -21,12 +21,14 @@ export async function deleteCall(ctx: PlatformContext, id: string): Promise<Item
 /** The customer action restoreCalls: its deleted calls come back to be billed. */
 export async function restoreCalls(ctx: PlatformContext, customerID: string): Promise<number> {
   return ctx.store.transaction(async (store) => {
+    // Billable from now: the Call Charges rows of runs before this never claim them (call-marks.ts).
+    const callMark = await store.callMarks.current()
     const restored = await store.repository('calls').updateWhere(
       [
         { op: 'eq', column: 'customerID', value: customerID },
         { op: 'eq', column: 'deleted', value: true },
       ],
-      { deleted: false, updatedStamp: ctx.clock.now() },
+      { deleted: false, callMark, updatedStamp: ctx.clock.now() },
     )
     if (restored > 0) await refreshCreditAlerts(store, [customerID], ctx.clock.now(), { expectedSpendAlertRatio: ctx.presets.expectedSpendAlertRatio })
     return restored

@@ -58,7 +58,7 @@ const turn = () => new Promise<void>((resolve) => setImmediate(resolve))
 const TOUCHED_AT_MOST = 100_000
 
 /** The call row for a record, rated (or kept unbilled with the reason); one object shape for every row. */
-export function toNewCall(record: UsageRecord, context: BatchContext, digest: Digest, usageFileID: string | null, now: Stamp): NewCall {
+export function toNewCall(record: UsageRecord, context: BatchContext, digest: Digest, usageFileID: string | null, now: Stamp, callMark: number): NewCall {
   const rated = rateRecord(record, context, context.allowance)
   const ok = isRated(rated)
   const ignored = 'ignoredReason' in rated
@@ -86,6 +86,7 @@ export function toNewCall(record: UsageRecord, context: BatchContext, digest: Di
     unbilledReason: ok || ignored ? null : rated.unbilledReason,
     ignoredReason: ignored ? rated.ignoredReason : null,
     deleted: false,
+    callMark,
     fingerprint: digest.sha256(usageFingerprint(record)),
     createdStamp: now,
     updatedStamp: now,
@@ -122,6 +123,8 @@ async function importInto(ctx: PlatformContext, store: Store, lines: AsyncIterab
   const numberLimits = await store.creditControl.anyNumberCreditLimits()
   // Calls are a month's spend: expected spends are measured with the limits (contract 17.7).
   const ratio = ctx.presets.expectedSpendAlertRatio
+  // Taken first, and held to the commit: a run marked after it waits for these calls (call-marks.ts).
+  const callMark = await store.callMarks.current()
   const now = ctx.clock.now()
   const file = await store.repository('usageFiles').insert({ name, createdStamp: now, updatedStamp: now })
   const reader = new UsageFileReader()
@@ -193,7 +196,7 @@ async function importInto(ctx: PlatformContext, store: Store, lines: AsyncIterab
     // whole lookup alive with it, through the next batches' inserts, where each scavenge copies it.
     const calls: NewCall[] = []
     for (const record of batch) {
-      const call = toNewCall(record, context, ctx.digest, file.id, now)
+      const call = toNewCall(record, context, ctx.digest, file.id, now, callMark)
       if (call.rated) rated++
       else if (call.ignoredReason !== null) ignored++
       if (call.customerID && (numberLimits || watched.has(call.customerID))) customers.add(call.customerID)

@@ -35,6 +35,8 @@ export async function rateUnratedCalls(ctx: PlatformContext, cutoff: DateOnly): 
     })
     if (page.length === 0) break
     shared ??= await loadRatingShared(ctx.store.rating, ctx.presets.discountPlans)
+    // Billable from now: a run's Call Charges rows marked before this never claim it (call-marks.ts).
+    const callMark = await ctx.store.callMarks.current()
     const records = page.map((call) => ({ call, record: asRecord(call) }))
     const context = await loadBatchContext(ctx.store.rating, shared, records.flatMap((r) => (r.record ? [r.record] : [])))
     for (const { call, record } of records) {
@@ -51,6 +53,7 @@ export async function rateUnratedCalls(ctx: PlatformContext, cutoff: DateOnly): 
         allowanceSeconds,
         rated: true,
         unbilledReason: null,
+        callMark,
         updatedStamp: ctx.clock.now(),
       })
       if (allowanceSeconds !== null) touched.add(result.customerID, record.startTime)

@@ -32,6 +32,7 @@ export const CALL_COLUMNS = [
   'unbilledReason',
   'ignoredReason',
   'deleted',
+  'callMark',
   'fingerprint',
   'createdStamp',
   'updatedStamp',
@@ -60,7 +61,7 @@ export function insertCalls(db: Db, dialect: DatabaseDialect, types: readonly Co
   // column's store about ten times a batch, 0.55 KB a row (bench/RESULTS.md, session 21).
   const values = CALL_COLUMNS.map(() => nulls(n))
   // In the order of CALL_COLUMNS.
-  const [usageFileID, customerID, numberID, tariffID, callingNumber, dialledNumber, startTime, durationSeconds, bytes, events, callType, chargeBand, carrier, cost, ratedDuration, timeBand, allowanceSeconds, origination, recorded, rated, unbilledReason, ignoredReason, deleted, fingerprint, createdStamp, updatedStamp] = values
+  const [usageFileID, customerID, numberID, tariffID, callingNumber, dialledNumber, startTime, durationSeconds, bytes, events, callType, chargeBand, carrier, cost, ratedDuration, timeBand, allowanceSeconds, origination, recorded, rated, unbilledReason, ignoredReason, deleted, callMark, fingerprint, createdStamp, updatedStamp] = values
   for (let i = 0; i < n; i++) {
     const c = calls[i]
     usageFileID[i] = id(c.usageFileID)
@@ -86,6 +87,7 @@ export function insertCalls(db: Db, dialect: DatabaseDialect, types: readonly Co
     unbilledReason[i] = c.unbilledReason
     ignoredReason[i] = c.ignoredReason
     deleted[i] = c.deleted ? 1 : 0
+    callMark[i] = c.callMark
     fingerprint[i] = c.fingerprint
     createdStamp[i] = c.createdStamp
     updatedStamp[i] = c.updatedStamp

@@ -1,3 +1,4 @@
+import { sql } from 'kysely'
 import { runCallFields, runCustomerFields, runFeatureFields, type RunCall, type RunCustomer, type RunFeature } from '../../../core/billing/run-fields.js'
 import { catalogue } from '../../../core/fields/catalogue.js'
 import type { Stamp } from '../../../core/dates/stamp.js'
@@ -7,6 +8,7 @@ import type { DatabaseDialect } from '../dialect/dialect.js'
 import { RowCodec } from '../row-codec.js'
 import { selectedColumns, type SelectedColumns } from '../selected-columns.js'
 import type { Db } from '../schema/tables.js'
+import { callUnbilled } from './call-coverage.js'
 
 /** A resource narrowed to some of its stored fields: its codec reads and decodes only those. */
 function narrowed(resource: Resource, names: readonly string[]): Resource {
@@ -87,7 +89,7 @@ export class KyselyBillingRunSource implements BillingRunSource {
     return rows.map((r) => ({ feature: decode(r) as RunFeature, mark: r.reconciledInputs ?? null }))
   }
 
-  async unbilledCalls(customerIDs: readonly string[], through: string): Promise<RunCall[]> {
+  async unbilledCalls(customerIDs: readonly string[], through: string, callMark: number): Promise<RunCall[]> {
     const { select, decode } = this.columns('calls')
     const out: RunCall[] = []
     for (let i = 0; i < customerIDs.length; i += CALL_CUSTOMERS) {
@@ -98,8 +100,9 @@ export class KyselyBillingRunSource implements BillingRunSource {
         .where(this.dialect.inList('calls.customerID', customerIDs.slice(i, i + CALL_CUSTOMERS).map(Number)))
         .where('calls.rated', '=', 1)
         .where('calls.deleted', '=', 0)
-        .where('calls.transactionID', 'is', null)
         .where('calls.startTime', '<=', through as Stamp)
+        .where(sql`coalesce(${sql.ref('calls.callMark')}, 0)`, '<', callMark)
+        .where(callUnbilled('calls'))
         .orderBy('calls.id')
         .execute()
       for (const r of rows) out.push(decode(r) as unknown as RunCall)

@@ -7,6 +7,7 @@ import type { CreditControl } from '../../../core/ports/credit-control.js'
 import type { DatabaseDialect } from '../dialect/dialect.js'
 import { moneyColumn } from '../money-column.js'
 import { systemToday, type Today } from './kysely-resource-repository.js'
+import { callUnbilled } from './call-coverage.js'
 
 const CHUNK = 500
 
@@ -159,7 +160,7 @@ export class KyselyCreditControl implements CreditControl {
           .where('customerID', 'in', callIDs)
           .where('rated', '=', 1)
           .where('deleted', '=', 0)
-          .where('transactionID', 'is', null)
+          .where(callUnbilled('calls'))
           .groupBy(['customerID', 'numberID']),
         addCalls,
       )

@@ -17,6 +17,7 @@ import type { Db } from '../schema/tables.js'
 import { holdsAllowance } from '../migrations/0018-allowances.js'
 import { namesCallTariff } from '../migrations/0025-rating-rules.js'
 import { callColumnTypes, insertCalls } from './call-inserts.js'
+import { callTransaction } from './call-coverage.js'
 import { IN_CHUNK, numbersByKeys } from './rating-number-lookup.js'
 
 const UPDATE_CHUNK = 500
@@ -24,7 +25,7 @@ const UPDATE_CHUNK = 500
 export const IMPORT_PAGE_CACHE_MIB = 32
 const plans = ([1, 2, 3, 4] as const).map((i) => `discountPlan${i}` as const)
 const multipliers = ([1, 2, 3, 4] as const).map((i) => `discountPlanMultiplier${i}` as const)
-const allowanceCallColumns = ['id', 'customerID', 'numberID', 'tariffID', 'startTime', 'fingerprint', 'durationSeconds', 'bytes', 'events', 'callType', 'chargeBand', 'origination', 'recorded', 'cost', 'ratedDuration', 'allowanceSeconds', 'transactionID'] as const
+const allowanceCallColumns = ['id', 'customerID', 'numberID', 'tariffID', 'startTime', 'fingerprint', 'durationSeconds', 'bytes', 'events', 'callType', 'chargeBand', 'origination', 'recorded', 'cost', 'ratedDuration', 'allowanceSeconds'] as const
 // Written as literals, not parameters: SQLite uses a partial index only when the query's own
 // condition is the index's (migrations/0018-allowances.ts).
 const live = sql<boolean>`"isDropped" = 0`
@@ -149,6 +150,8 @@ export class KyselyRatingData implements RatingData {
       const rows = await this.db
         .selectFrom('calls')
         .select(allowanceCallColumns)
+        // Whether a run billed it is derived from the Call Charges rows (call-coverage.ts).
+        .select(callTransaction('calls').as('transactionID'))
         .where(d.inList('customerID', chunk.map(Number)))
         .where('allowanceSeconds', 'is not', null)
         .where('startTime', '>=', from)

@@ -30,11 +30,11 @@ export class KyselyResourceRepository implements ResourceRepository {
     protected readonly dialect: DatabaseDialect,
     readonly resource: Resource,
     protected readonly queries: CompiledQueries,
-    private readonly peers: Peers,
+    protected readonly peers: Peers,
     protected readonly today: Today = systemToday,
   ) {
     this.codec = new RowCodec(resource, dialect)
-    this.conditions = new ListConditions(resource, this.codec, dialect)
+    this.conditions = new ListConditions(resource, this.codec, dialect, (name) => this.computedSql()?.[name])
   }
 
   protected get table(): string {

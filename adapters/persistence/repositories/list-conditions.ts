@@ -1,4 +1,4 @@
-import { sql, type SelectQueryBuilder } from 'kysely'
+import { sql, type RawBuilder, type SelectQueryBuilder } from 'kysely'
 import type { Resource } from '../../../core/fields/resource.js'
 import type { Condition, ListQuery } from '../../../core/ports/resource-repository.js'
 import type { DatabaseDialect } from '../dialect/dialect.js'
@@ -12,6 +12,8 @@ export class ListConditions {
     private readonly resource: Resource,
     private readonly codec: RowCodec,
     private readonly dialect: DatabaseDialect,
+    /** The SQL of a computed field a condition names (a call's derived `transactionID`), if it is one. */
+    private readonly computed: (name: string) => RawBuilder<unknown> | undefined = () => undefined,
   ) {
     this.table = resource.table
   }
@@ -19,7 +21,7 @@ export class ListConditions {
   /** The conditions as WHERE clauses, values encoded as their columns store them. */
   apply<Q extends SelectQueryBuilder<any, any, any>>(q: Q, where: readonly Condition[]): Q {
     for (const c of where) {
-      const col = `${this.table}.${c.column}`
+      const col: any = this.computed(c.column) ?? `${this.table}.${c.column}`
       const field = this.resource.byName.get(c.column)
       switch (c.op) {
         case 'eq':

@@ -172,6 +172,12 @@ export interface InvoiceNumberSequenceTable {
   last: Integer
 }
 
+/** The call-marks counter (core/ports/call-marks.ts): one row, made by its first use. */
+export interface CallMarksTable {
+  id: number
+  mark: number
+}
+
 /** A portal session by the digest of its token (contract 14.3). */
 export interface PortalSessionsTable {
   tokenHash: string
@@ -204,6 +210,7 @@ export interface Tables extends CatalogueTables {
   billing_run_partitions: BillingRunPartitionsTable
   invoice_number_sequence: InvoiceNumberSequenceTable
   portal_sessions: PortalSessionsTable
+  call_marks: CallMarksTable
   portal_login_failures: PortalLoginFailuresTable
 }
 
