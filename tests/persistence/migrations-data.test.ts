@@ -68,5 +68,27 @@ for (const name of activeTargets()) {
     }
   })
 
+  test('0045: calls billed before keep the transaction stamped on them; unbilled ones go to the next run', async ({ target, database }) => {
+    await migrate(database, target.schema, '0041-carrier-bills')
+    const { db } = database
+    const stamp = '2026-01-05T00:00:00.000Z'
+    await sql`insert into customers (id, "accountNumber", "createdStamp", "updatedStamp") values (1, 'ACC1', ${stamp}, ${stamp})`.execute(db)
+    await sql`insert into transactions (id, "customerID", "transactionType", "transactionDate", "dateFrom", "dateTo", amount, approved, "createdStamp", "updatedStamp")
+      values (7, 1, 'Call Charges', '2026-01-31', '2026-01-10', '2026-01-20', 200, 0, ${stamp}, ${stamp})`.execute(db)
+    const call = (id: number, start: string, transactionID: number | null) =>
+      sql`insert into calls (id, "customerID", "startTime", cost, rated, deleted, "transactionID", fingerprint, "createdStamp", "updatedStamp")
+        values (${id}, 1, ${start}, 100, 1, 0, ${transactionID}, ${`f${id}`}, ${stamp}, ${stamp})`.execute(db)
+    await call(1, '2026-01-10T10:00:00.000Z', 7)
+    await call(2, '2026-01-20T10:00:00.000Z', 7)
+    // Imported after that run, inside its dates: unbilled.
+    await call(3, '2026-01-15T10:00:00.000Z', null)
+    await migrate(database, target.schema)
+    const store = new KyselyStore(db, database.dialect, resourcesByName)
+    const calls = await store.repository('calls').list({ where: [], limit: 10 })
+    assert.equal(calls.map((c) => [c.id, c.transactionID]), [['1', '7'], ['2', '7'], ['3', null]])
+    const mark = await store.callMarks.advance()
+    assert.equal((await store.runSource.unbilledCalls(['1'], '2026-02-01T00:00:00.000Z', mark)).map((c) => c.id), ['3'])
+  })
+
   test.run()
 }

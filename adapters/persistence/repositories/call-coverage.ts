@@ -25,12 +25,12 @@ const covers = (call: string): RawBuilder<boolean> => {
 /** The call's `Call Charges` transaction ID, or null while no run has billed it. */
 export function callTransaction(call = 'calls'): RawBuilder<unknown> {
   const c = (column: string) => sql.ref(`${call}.${column}`)
-  return sql`coalesce(${c('transactionID')}, case when ${c('rated')} = 1 and ${c('deleted')} = 0 then (select cc.id from transactions cc where ${covers(call)} order by cc.${sql.ref('callMark')}, cc.id limit 1) end)`
+  return sql`coalesce(${c('transactionID')}, case when ${c('rated')} = 1 and ${c('deleted')} = 0 then (select cc.id from ${sql.table('transactions')} cc where ${covers(call)} order by cc.${sql.ref('callMark')}, cc.id limit 1) end)`
 }
 
 /** The call is billed by no run yet (rated and undeleted or not: the caller says which it reads). */
 export function callUnbilled(call = 'calls'): RawBuilder<boolean> {
-  return sql<boolean>`${sql.ref(`${call}.transactionID`)} is null and not exists (select 1 from transactions cc where ${covers(call)})`
+  return sql<boolean>`${sql.ref(`${call}.transactionID`)} is null and not exists (select 1 from ${sql.table('transactions')} cc where ${covers(call)})`
 }
 
 /**
@@ -41,7 +41,7 @@ export function callUnbilled(call = 'calls'): RawBuilder<boolean> {
 export function callOnTransactions(ids: readonly unknown[], call = 'calls'): RawBuilder<boolean> {
   const c = (column: string) => sql.ref(`${call}.${column}`)
   const list = sql.join(ids.map((id) => sql`${id}`))
-  const of = (what: RawBuilder<unknown>) => sql`(select ${what} from transactions t where t.id in (${list}))`
+  const of = (what: RawBuilder<unknown>) => sql`(select ${what} from ${sql.table('transactions')} t where t.id in (${list}))`
   return sql<boolean>`${c('customerID')} in ${of(sql`t.${sql.ref('customerID')}`)}
     and (${c('transactionID')} in (${list}) or (${c('transactionID')} is null
       and ${c('startTime')} >= ${of(sql`min(t.${sql.ref('callsFrom')})`)} and ${c('startTime')} <= ${of(sql`max(t.${sql.ref('callsTo')})`)}
