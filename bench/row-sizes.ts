@@ -1,7 +1,9 @@
 import { createHash } from 'node:crypto'
+import { existsSync, statSync } from 'node:fs'
 import { FixedClock } from '../adapters/persistence/system-clock.js'
 import { openPlatform } from '../apps/platform/platform.js'
 import { billCalls } from '../core/billing/bill-calls.js'
+import { callsSinceLastRun } from '../core/billing/run-call-mark.js'
 import type { DateOnly } from '../core/dates/date-only.js'
 import { parseArgs, scaled } from './support/args.js'
 import { openBulkWriter, type BulkColumn } from './support/bulk-insert.js'
@@ -53,6 +55,7 @@ try {
   await writer.close()
   log(`${calls.toLocaleString('en-GB')} calls bulk-inserted in ${(ms / 1000).toFixed(1)} s`)
   const [size] = (await tableSizes(db, ['calls'])) ?? []
+  const fileBefore = sqliteFileBytes(db)
   if (size) {
     report.add({ name: 'a rated call on disk: heap', target: 'info (docs/scaling.md)', measured: size.heapBytes / size.rows, unit: 'B', pass: null })
     report.add({ name: 'a rated call on disk: indexes', target: 'info (docs/scaling.md)', measured: size.indexBytes / size.rows, unit: 'B', pass: null, note: 'fingerprint (unique), customer, number, rated and unrated indexes' })
@@ -67,9 +70,20 @@ try {
   if (after && size) {
     report.add({ name: 'calls table after billing, a call', target: `info (before billing: ${((size.heapBytes + size.indexBytes) / size.rows).toFixed(0)} B)`, measured: (after.heapBytes + after.indexBytes) / after.rows, unit: 'B', pass: null, note: `heap ${(after.heapBytes / after.rows).toFixed(0)} B, indexes ${(after.indexBytes / after.rows).toFixed(0)} B` })
   }
+  const fileAfter = sqliteFileBytes(db)
+  if (fileBefore !== null && fileAfter !== null) {
+    report.add({ name: 'SQLite file after billing, a call', target: `info (before billing: ${(fileBefore / calls).toFixed(0)} B)`, measured: fileAfter / calls, unit: 'B', pass: null, note: 'the whole file, customers and numbers too' })
+  }
   report.finish({ calls })
 } finally {
   await db.dispose()
+}
+
+/** The SQLite file's bytes with its write-ahead log (null on Postgres): what the calls take there, with the rest. */
+function sqliteFileBytes(db: BenchDatabase): number | null {
+  if (!db.file) return null
+  const size = (path: string) => (existsSync(path) ? statSync(path).size : 0)
+  return size(db.file) + size(`${db.file}-wal`)
 }
 
 /** One pass of `billCalls` over every customer. */
@@ -95,8 +109,9 @@ async function billAll(db: BenchDatabase, customers: number): Promise<{ first: B
     const ctx = platform.context
     const pass = async (): Promise<BillPass> => {
       const run = await ctx.store.repository('billingRuns').insert({ name: 'bench', cutoffDate: '2026-01-31' as never, status: 'Running', createdStamp: '2026-02-02T10:00:00.000Z' as never, updatedStamp: '2026-02-02T10:00:00.000Z' as never })
-      // The run's mark, as planRun takes it (the calls were imported under mark 0).
-      const billing = { id: run.id, callMark: await ctx.store.callMarks.advance() }
+      // The run's bounds, as planRun takes them (the calls were imported under mark 0): the
+      // second pass reads from the first's cutoff, as a run after a completed one does.
+      const billing = { id: run.id, callMark: await ctx.store.callMarks.advance(), callsSince: await callsSinceLastRun(ctx.store) }
       await cpu?.sample()
       const cpuBefore = cpu?.seconds() ?? 0
       const processBefore = process.cpuUsage()
@@ -114,6 +129,7 @@ async function billAll(db: BenchDatabase, customers: number): Promise<{ first: B
       const used = process.cpuUsage(processBefore)
       await cpu?.sample()
       const charges = (await ctx.store.repository('transactions').list({ where: [{ op: 'eq', column: 'billingRunID', value: run.id }], limit: 1_000_000, storedOnly: true })).length
+      await ctx.store.repository('billingRuns').update(run.id, { status: 'Complete' })
       return { seconds, charges, databaseCpu: cpu ? cpu.seconds() - cpuBefore : null, processCpu: (used.user + used.system) / 1e6 }
     }
     return { first: await pass(), again: await pass() }

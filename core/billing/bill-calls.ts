@@ -1,5 +1,5 @@
 import type { DateOnly } from '../dates/date-only.js'
-import type { BillingRun } from '../fields/entity.js'
+import type { RunCallBounds } from './run-call-mark.js'
 import { effectiveStateOn, type LifecycleEvent } from '../lifecycle/events.js'
 import { round, sum } from '../money/money.js'
 import type { PlatformContext } from '../platform.js'
@@ -27,7 +27,7 @@ export async function billCalls(
   customers: readonly RunCustomer[],
   cutoff: DateOnly,
   events: ReadonlyMap<string, LifecycleEvent[]>,
-  run: Pick<BillingRun, 'id' | 'callMark'>,
+  run: RunCallBounds,
 ): Promise<Set<string>> {
   const callMark = run.callMark
   if (typeof callMark !== 'number') throw new Error(`billing run ${run.id} bills calls without a call mark (markRunCalls)`)
@@ -37,6 +37,7 @@ export async function billCalls(
     customers.map((c) => c.id),
     endOfDay(cutoff),
     callMark,
+    run.callsSince ?? null,
   )
   const billable = calls.filter((call) => call.startTime !== endOfDay(cutoff))
   const rateOf = await callVATRates(store, billable, customers.map((c) => c.id))
@@ -60,7 +61,12 @@ export async function billCalls(
     const customer = byID.get(group[0].customerID!)!
     const numberID = group[0].numberID
     const chain = [...(events.get(`customers:${customer.id}`) ?? []), ...(numberID ? (events.get(`numbers:${numberID}`) ?? []) : [])]
-    if (!effectiveStateOn(chain, cutoff).billable) continue
+    if (!effectiveStateOn(chain, cutoff).billable) {
+      // Left for a later run, which reads from here (run-call-mark.ts).
+      const first = group.reduce<string | null>((a, c) => (c.startTime && (a === null || c.startTime < a) ? c.startTime : a), null)
+      if (first !== null) await store.callMarks.noteSince(callMark, first)
+      continue
+    }
     // A rated call has a cost; its start time orders the dates the transaction covers.
     const amount = round(sum(group.flatMap((c) => (c.cost === null ? [] : [c.cost]))), 2)
     const starts = group.flatMap((c) => (c.startTime ? [c.startTime] : [])).sort()

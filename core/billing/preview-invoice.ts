@@ -5,6 +5,7 @@ import type { PlatformContext } from '../platform.js'
 import type { Store } from '../ports/store.js'
 import { planBatch, readPage, writeBatch } from './bill-batch.js'
 import { prepareRun } from './plan-run.js'
+import { callsSinceLastRun } from './run-call-mark.js'
 
 /** Fields of a previewed invoice and its lines that only a stored one has (IDs the rehearsal made up, stamps, approval). */
 export const STORED_ONLY = ['id', 'billingRunID', 'invoiceID', 'createdStamp', 'updatedStamp', 'approved', 'invoiceNumber', 'sentDate', 'status', 'amountPaid', 'amountOutstanding', 'paidDate', 'transactionIDs'] as const
@@ -64,7 +65,7 @@ export async function previewInvoice<T = null>(
     // Above every call written so far, without moving the counter on: a preview rehearses, and
     // previews side by side must not wait for each other (core/ports/call-marks.ts).
     const callMark = (await store.callMarks.current()) + 1
-    await billOne(inner, store, { ...run, callMark }, cutoff, customerID)
+    await billOne(inner, store, { ...run, callMark, callsSince: await callsSinceLastRun(store) }, cutoff, customerID)
     const [invoice] = await store.repository('invoices').list({ where: [{ op: 'eq', column: 'billingRunID', value: run.id }], limit: 1 })
     if (!invoice) return { customerID, cutoffDate: cutoff, invoice: null, lines: [], reason: NOTHING_RAISED, extra: null }
     const lines = await store.repository('transactions').list({ where: [{ op: 'eq', column: 'invoiceID', value: invoice.id }], limit: 100_000 })

@@ -1,5 +1,10 @@
 import type { BillingRun } from '../fields/entity.js'
 import type { PlatformContext } from '../platform.js'
+import type { Store } from '../ports/store.js'
+import { endOfDay } from '../rating/rate-unrated-calls.js'
+
+/** What bounds the calls a run bills: below its mark, and started at or after `callsSince` (null: any). */
+export type RunCallBounds = Pick<BillingRun, 'id' | 'callMark' | 'callsSince'>
 
 /**
  * The run with its call mark (core/ports/call-marks.ts), taken once its calls are rated
@@ -10,5 +15,30 @@ import type { PlatformContext } from '../platform.js'
 export async function markRunCalls(ctx: PlatformContext, run: BillingRun): Promise<BillingRun> {
   if (typeof run.callMark === 'number') return run
   const callMark = await ctx.store.callMarks.advance()
-  return (await ctx.store.repository('billingRuns').update(run.id, { callMark })) ?? { ...run, callMark }
+  const callsSince = await callsSinceLastRun(ctx.store)
+  return (await ctx.store.repository('billingRuns').update(run.id, { callMark, callsSince })) ?? { ...run, callMark, callsSince }
+}
+
+/**
+ * The earliest start of a call a run may bill. After the last completed run that had a mark,
+ * every call it could see and left unbilled started after its cutoff, or was left for a number
+ * not billable then (noted under its mark), or was made billable since (a late file, a rating,
+ * a restore: marked at or above its mark, and noted): so the earliest of its cutoff's end and
+ * those notes. Null (read every start) when no completed run had a mark.
+ */
+export async function callsSinceLastRun(store: Store): Promise<BillingRun['callsSince']> {
+  // A run a month: a platform's whole history of runs is a small read.
+  const complete = await store.repository('billingRuns').list({
+    where: [
+      { op: 'eq', column: 'status', value: 'Complete' },
+      { op: 'isNull', column: 'callMark', value: false },
+    ],
+    limit: 100_000,
+    storedOnly: true,
+  })
+  const last = complete.reduce<(typeof complete)[number] | undefined>((a, r) => (!a || (r.callMark as number) > (a.callMark as number) ? r : a), undefined)
+  if (!last || typeof last.callMark !== 'number' || !last.cutoffDate) return null
+  const after = endOfDay(last.cutoffDate)
+  const noted = await store.callMarks.earliestSince(last.callMark)
+  return (noted !== null && noted < after ? noted : after) as BillingRun['callsSince']
 }

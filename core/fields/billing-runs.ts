@@ -34,6 +34,8 @@ export const billingRuns = defineResource({
     field('progressCustomerID', 'id', { internal: true, readOnly: true }),
     // The call mark the run bills below (core/billing/call-marks.ts), taken once its calls are rated.
     field('callMark', 'number', { internal: true, readOnly: true }),
+    // The earliest start of a call it may bill (null: any): see run-call-mark.ts.
+    field('callsSince', 'datetime', { internal: true, readOnly: true }),
     field('failureReason', 'text', { readOnly: true, extension: true, description: 'why a Failed run failed' }),
     // Progress (contract 13), written with each committed batch so any process reads it.
     num('customersTotal', { readOnly: true, extension: true, description: 'customers the run covers (known once it is Running)' }),

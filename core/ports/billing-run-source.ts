@@ -24,8 +24,8 @@ export interface BillingRunSource {
   featuresOf(afterID: string, limit: number, lastID?: string | null): Promise<MarkedFeature[]>
   /**
    * The customers' calls a run bills (run fields only), in ID order: rated, not deleted, started
-   * at or before `through` (a stamp), marked below `callMark` (the run's), and covered by no
-   * `Call Charges` row yet.
+   * at or before `through` (a stamp) and at or after `since` (null: any), marked below
+   * `callMark` (the run's), and covered by no `Call Charges` row yet.
    */
-  unbilledCalls(customerIDs: readonly string[], through: string, callMark: number): Promise<RunCall[]>
+  unbilledCalls(customerIDs: readonly string[], through: string, callMark: number, since: string | null): Promise<RunCall[]>
 }

@@ -23,6 +23,10 @@ export async function restoreCalls(ctx: PlatformContext, customerID: string): Pr
   return ctx.store.transaction(async (store) => {
     // Billable from now: the Call Charges rows of runs before this never claim them (call-marks.ts).
     const callMark = await store.callMarks.current()
+    // Where the next run's read of calls must start (CallMarks.noteSince); a restore is rare, its deleted calls few.
+    const deleted = await store.repository('calls').list({ where: [{ op: 'eq', column: 'customerID', value: customerID }, { op: 'eq', column: 'deleted', value: true }], limit: 1_000_000, storedOnly: true })
+    const starts = deleted.flatMap((c) => (c.startTime ? [c.startTime] : [])).sort()
+    if (starts.length) await store.callMarks.noteSince(callMark, starts[0])
     const restored = await store.repository('calls').updateWhere(
       [
         { op: 'eq', column: 'customerID', value: customerID },

@@ -134,6 +134,8 @@ async function importInto(ctx: PlatformContext, store: Store, lines: AsyncIterab
   let rated = 0
   let ignored = 0
   const touched = new TouchedMonths()
+  // The earliest start of the file's rated calls: where the next run's read of calls must start (CallMarks.noteSince).
+  let earliest: string | null = null
   // One batch is written while the next is read and rated: on Postgres the database and this
   // process then work at the same time, on a SQLite file its writes thread (`bulkTransaction`).
   // A batch's insert is sent before the one before it is answered (WRITES_AHEAD), so the writer
@@ -197,8 +199,10 @@ async function importInto(ctx: PlatformContext, store: Store, lines: AsyncIterab
     const calls: NewCall[] = []
     for (const record of batch) {
       const call = toNewCall(record, context, ctx.digest, file.id, now, callMark)
-      if (call.rated) rated++
-      else if (call.ignoredReason !== null) ignored++
+      if (call.rated) {
+        rated++
+        if (earliest === null || call.startTime < earliest) earliest = call.startTime
+      } else if (call.ignoredReason !== null) ignored++
       if (call.customerID && (numberLimits || watched.has(call.customerID))) customers.add(call.customerID)
       if (call.allowanceSeconds !== null) touched.add(call.customerID!, call.startTime)
       calls.push(call)
@@ -260,6 +264,7 @@ async function importInto(ctx: PlatformContext, store: Store, lines: AsyncIterab
   }
   // Allowances are used in start order over each month's calls, those stored before included.
   if (touched.customers > 0) await reallocate()
+  if (earliest !== null) await store.callMarks.noteSince(callMark, earliest)
   // The counts are of the calls this file stored: a record imported before is a duplicate, not
   // a rated call (a file sent twice reports imported 0, rated 0, duplicates = rows).
   const stored = imported === rows ? { rated, ignored } : await store.rating.callCountsOf(file.id)

@@ -37,6 +37,7 @@ export async function rateUnratedCalls(ctx: PlatformContext, cutoff: DateOnly): 
     shared ??= await loadRatingShared(ctx.store.rating, ctx.presets.discountPlans)
     // Billable from now: a run's Call Charges rows marked before this never claim it (call-marks.ts).
     const callMark = await ctx.store.callMarks.current()
+    let earliest: string | null = null
     const records = page.map((call) => ({ call, record: asRecord(call) }))
     const context = await loadBatchContext(ctx.store.rating, shared, records.flatMap((r) => (r.record ? [r.record] : [])))
     for (const { call, record } of records) {
@@ -57,8 +58,10 @@ export async function rateUnratedCalls(ctx: PlatformContext, cutoff: DateOnly): 
         updatedStamp: ctx.clock.now(),
       })
       if (allowanceSeconds !== null) touched.add(result.customerID, record.startTime)
+      if (earliest === null || record.startTime < earliest) earliest = record.startTime
       rated++
     }
+    if (earliest !== null) await ctx.store.callMarks.noteSince(callMark, earliest)
     after = page.at(-1)!.id
   }
   if (shared && touched.customers > 0) await reallocateAllowances(ctx.store.rating, shared, touched, ctx.clock.now())

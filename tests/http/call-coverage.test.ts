@@ -70,6 +70,24 @@ for (const target of activeTargets()) {
     assert.is(first.invoiceID === second.invoiceID, false)
   })
 
+  test('calls of a number left unbilled while it was not billable are billed by a later run, which reads from where the last one left them', async ({ h, tariff }) => {
+    const customer = (await h.request('POST', '/customers', { defaultNationalTariff: tariff })).body.id
+    const digits = digitsOf()
+    const number = (await h.request('POST', `/customers/${customer}/numbers`, { number: digits })).body.id
+    await upload(h, csv(`${digits},01632960999,2026-01-10T10:00:00Z,61,NAT,national,Gamma`))
+    const off = await h.request('POST', `/numbers/${number}?action=makeNonBillable`, { status: 'Non-Billable', dateMakeNonBillable: '2026-01-01' })
+    assert.is(off.status, 200, JSON.stringify(off.body))
+    await bill(h, '2026-01-31')
+    await bill(h, '2026-02-28')
+    assert.equal(await callCharges(h, customer), [])
+    const on = await h.request('POST', `/numbers/${number}?action=makeBillable`, { status: 'Active', dateMakeBillable: '2026-03-01' })
+    assert.is(on.status, 200, JSON.stringify(on.body))
+    await bill(h, '2026-03-31')
+    const [row] = await callCharges(h, customer)
+    assert.equal([row.quantity, row.dateFrom], [1, '2026-01-10'])
+    assert.equal(await callsOf(h, number), [['2026-01-10', false, row.id]])
+  })
+
   test("a number's calls split by VAT rate each name their own row", async ({ h, tariff }) => {
     const customer = (await h.request('POST', '/customers', { defaultNationalTariff: tariff, VATRateCalls: 'Standard 20%' })).body.id
     const digits = digitsOf()

@@ -87,7 +87,7 @@ for (const name of activeTargets()) {
     const calls = await store.repository('calls').list({ where: [], limit: 10 })
     assert.equal(calls.map((c) => [c.id, c.transactionID]), [['1', '7'], ['2', '7'], ['3', null]])
     const mark = await store.callMarks.advance()
-    assert.equal((await store.runSource.unbilledCalls(['1'], '2026-02-01T00:00:00.000Z', mark)).map((c) => c.id), ['3'])
+    assert.equal((await store.runSource.unbilledCalls(['1'], '2026-02-01T00:00:00.000Z', mark, null)).map((c) => c.id), ['3'])
   })
 
   test.run()

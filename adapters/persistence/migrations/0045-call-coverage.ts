@@ -30,6 +30,14 @@ export async function up(db: AnyDb, dialect: DatabaseDialect): Promise<void> {
     .addColumn('id', 'integer', (c) => c.primaryKey())
     .addColumn('mark', 'integer', (c) => c.notNull())
     .execute()
+  // Where a run's read of calls starts (CallMarks.noteSince): a row per import, restore, rating
+  // page or number left unbilled, not per call.
+  await db.schema
+    .createTable('call_mark_starts')
+    .addColumn('mark', 'integer', (c) => c.notNull())
+    .addColumn('since', 'text', (c) => c.notNull())
+    .execute()
+  await db.schema.createIndex('call_mark_starts_mark_idx').on('call_mark_starts').columns(['mark', 'since']).execute()
   // A call's rows are its customer's that end at or after its start: the customer's Call Charges
   // rows only (other transactions have no range and are not in it).
   await db.schema

@@ -27,7 +27,7 @@ export const laterColumns: Readonly<Record<string, Partial<Record<ResourceName, 
   '0031-dunning': { customers: ['dunningProfile'], invoices: ['dunningSteps'], invoiceDeliveries: ['purpose'] },
   '0035-review-runs': { billingRuns: ['review'] },
   '0040-carriers': { calls: ['ignoredReason'], usageFiles: ['ignored'] },
-  '0045-call-coverage': { calls: ['callMark'], transactions: ['callsFrom', 'callsTo', 'callMark', 'callIDs'], billingRuns: ['callMark'] },
+  '0045-call-coverage': { calls: ['callMark'], transactions: ['callsFrom', 'callsTo', 'callMark', 'callIDs'], billingRuns: ['callMark', 'callsSince'] },
 }
 
 /** The columns of a resource that a later migration adds. */

@@ -89,12 +89,14 @@ export class KyselyBillingRunSource implements BillingRunSource {
     return rows.map((r) => ({ feature: decode(r) as RunFeature, mark: r.reconciledInputs ?? null }))
   }
 
-  async unbilledCalls(customerIDs: readonly string[], through: string, callMark: number): Promise<RunCall[]> {
+  async unbilledCalls(customerIDs: readonly string[], through: string, callMark: number, since: string | null): Promise<RunCall[]> {
     const { select, decode } = this.columns('calls')
     const out: RunCall[] = []
     for (let i = 0; i < customerIDs.length; i += CALL_CUSTOMERS) {
-      const rows = await this.db
-        .selectFrom('calls')
+      let q = this.db.selectFrom('calls')
+      // Calls started before the run's bound were all billed (run-call-mark.ts): not read again.
+      if (since !== null) q = q.where('calls.startTime', '>=', since as Stamp)
+      const rows = await q
         .select(select)
         // One parameter for the list: one statement text, prepared once, whatever the batch's size.
         .where(this.dialect.inList('calls.customerID', customerIDs.slice(i, i + CALL_CUSTOMERS).map(Number)))

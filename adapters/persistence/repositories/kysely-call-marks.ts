@@ -32,4 +32,13 @@ export class KyselyCallMarks implements CallMarks {
       .executeTakeFirstOrThrow()
     return Number(row.mark)
   }
+
+  async noteSince(mark: number, since: string): Promise<void> {
+    await this.db.insertInto('call_mark_starts').values({ mark, since }).execute()
+  }
+
+  async earliestSince(fromMark: number): Promise<string | null> {
+    const row = await this.db.selectFrom('call_mark_starts').select((eb) => eb.fn.min('since').as('since')).where('mark', '>=', fromMark).executeTakeFirst()
+    return (row?.since as string | null | undefined) ?? null
+  }
 }

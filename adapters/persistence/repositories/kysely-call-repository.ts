@@ -1,6 +1,8 @@
 import type { RawBuilder, SelectQueryBuilder } from 'kysely'
 import { isIdList, type Parents } from '../../../core/ports/resource-repository.js'
 import { callOnTransactions, callTransaction } from './call-coverage.js'
+import type { Item, Values } from '../../../core/fields/item.js'
+import { KyselyCallMarks } from './kysely-call-marks.js'
 import { KyselyResourceRepository } from './kysely-resource-repository.js'
 
 /**
@@ -13,6 +15,18 @@ export class KyselyCallRepository extends KyselyResourceRepository {
     // before migration 0045, which the derived one replaces.
     const stored = this.db.selectFrom(this.table).select(this.resource.columns.map((f) => `${this.table}.${f.name}`))
     return storedOnly ? stored : stored.select(callTransaction(this.table).as('transactionID'))
+  }
+
+  /**
+   * A call written one at a time (imports write theirs in bulk, rating-data.ts) is made billable
+   * as an import's are: under the current call mark, its start noted (core/ports/call-marks.ts).
+   */
+  override async insert(values: Values): Promise<Item> {
+    const marks = new KyselyCallMarks(this.db, this.dialect)
+    const callMark = typeof values.callMark === 'number' ? values.callMark : await marks.current()
+    const item = await super.insert({ ...values, callMark })
+    if (typeof item.startTime === 'string') await marks.noteSince(callMark, item.startTime)
+    return item
   }
 
   override computedSql(): Record<string, RawBuilder<unknown>> {

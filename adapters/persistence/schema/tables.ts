@@ -178,6 +178,12 @@ export interface CallMarksTable {
   mark: number
 }
 
+/** The earliest start of calls marked with a mark, a row per writer that noted one (`CallMarks.noteSince`). */
+export interface CallMarkStartsTable {
+  mark: number
+  since: string
+}
+
 /** A portal session by the digest of its token (contract 14.3). */
 export interface PortalSessionsTable {
   tokenHash: string
@@ -211,6 +217,7 @@ export interface Tables extends CatalogueTables {
   invoice_number_sequence: InvoiceNumberSequenceTable
   portal_sessions: PortalSessionsTable
   call_marks: CallMarksTable
+  call_mark_starts: CallMarkStartsTable
   portal_login_failures: PortalLoginFailuresTable
 }
 
