@@ -3,7 +3,7 @@ import { existsSync, statSync } from 'node:fs'
 import { FixedClock } from '../adapters/persistence/system-clock.js'
 import { openPlatform } from '../apps/platform/platform.js'
 import { billCalls } from '../core/billing/bill-calls.js'
-import { callsSinceLastRun } from '../core/billing/run-call-mark.js'
+import { markRunCalls } from '../core/billing/run-call-mark.js'
 import type { DateOnly } from '../core/dates/date-only.js'
 import { parseArgs, scaled } from './support/args.js'
 import { openBulkWriter, type BulkColumn } from './support/bulk-insert.js'
@@ -111,7 +111,7 @@ async function billAll(db: BenchDatabase, customers: number): Promise<{ first: B
       const run = await ctx.store.repository('billingRuns').insert({ name: 'bench', cutoffDate: '2026-01-31' as never, status: 'Running', createdStamp: '2026-02-02T10:00:00.000Z' as never, updatedStamp: '2026-02-02T10:00:00.000Z' as never })
       // The run's bounds, as planRun takes them (the calls were imported under mark 0): the
       // second pass reads from the first's cutoff, as a run after a completed one does.
-      const billing = { id: run.id, callMark: await ctx.store.callMarks.advance(), callsSince: await callsSinceLastRun(ctx.store) }
+      const billing = await markRunCalls(ctx, run)
       await cpu?.sample()
       const cpuBefore = cpu?.seconds() ?? 0
       const processBefore = process.cpuUsage()

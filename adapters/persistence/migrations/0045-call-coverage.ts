@@ -34,7 +34,7 @@ export async function up(db: AnyDb, dialect: DatabaseDialect): Promise<void> {
   // page or number left unbilled, not per call.
   await db.schema
     .createTable('call_mark_starts')
-    .addColumn('mark', 'integer', (c) => c.notNull())
+    .addColumn('mark', mark, (c) => c.notNull())
     .addColumn('since', 'text', (c) => c.notNull())
     .execute()
   await db.schema.createIndex('call_mark_starts_mark_idx').on('call_mark_starts').columns(['mark', 'since']).execute()
