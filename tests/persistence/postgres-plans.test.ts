@@ -149,6 +149,30 @@ for (const target of activeTargets().filter((t) => t === 'postgres')) {
     console.log(`  [plans] ${n} statements of the request paths explained`)
   })
 
+  test("a run's read of calls starts at the last run's cutoff, and looks their Call Charges rows up by index", async ({ h, client }) => {
+    // Three calls a customer, one a month; the runs above billed up to 2026-02-28.
+    await sql
+      .raw(
+        `insert into calls ("customerID", "numberID", "startTime", cost, rated, deleted, fingerprint, "createdStamp", "updatedStamp")
+         select (g - 1) / 3 + 1, ((g - 1) / 3) * 3 + 1, '2026-0' || ((g - 1) % 3 + 1) || '-10T10:00:00.000Z', 100, 1, 0, 'plan-' || g, '2026-03-01T00:00:00.000Z', '2026-03-01T00:00:00.000Z'
+         from generate_series(1, ${CUSTOMERS * 3}) g`,
+      )
+      .execute(h.platform.database.db)
+    await sql.raw('analyze calls').execute(h.platform.database.db)
+    const statements = await statementsOf(async () => {
+      await bill(h, '2026-03-31')
+    })
+    const [text, params] = [...statements].find(([t]) => /from "calls" where/.test(t) && t.includes('"startTime" >='))!
+    assert.ok(text, 'the run read calls from a start')
+    const nodes = await planNodes(client, text, params)
+    const scan = nodes.find((n) => n['Relation Name'] === 'calls')!
+    assert.is(scan['Index Name'], 'calls_customer_idx', JSON.stringify(scan))
+    assert.match(String(scan['Index Cond']), /"startTime" >=/, 'the start is a bound of the index range, not a filter')
+    assert.ok(nodes.some((n) => n['Index Name'] === 'transactions_call_charges_idx'), nodes.map((n) => `${n['Node Type']} ${n['Index Name'] ?? n['Relation Name'] ?? ''}`).join(' > '))
+    const charges = await h.request('GET', '/transactions?transactionType=Call%20Charges&limit=1')
+    assert.is(charges.body.length, 1, 'the calls were billed')
+  })
+
   test('the final-bill and credit-alert lists read their partial indexes', async ({ h, client }) => {
     for (const [query, index] of [
       ['finalBill=true', 'customers_final_bill_idx'],
