@@ -21,8 +21,8 @@ export class ListConditions {
   /** The conditions as WHERE clauses, values encoded as their columns store them. */
   apply<Q extends SelectQueryBuilder<any, any, any>>(q: Q, where: readonly Condition[]): Q {
     for (const c of where) {
-      const col: any = this.computed(c.column) ?? `${this.table}.${c.column}`
       const field = this.resource.byName.get(c.column)
+      const col: any = (field?.computed && this.computed(c.column)) || `${this.table}.${c.column}`
       switch (c.op) {
         case 'eq':
           q = (c.value === null ? q.where(col, 'is', null) : q.where(col, '=', field ? this.codec.encodeValue(field, c.value) : c.value)) as Q
