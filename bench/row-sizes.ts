@@ -19,10 +19,11 @@ import { tableSizes } from './support/table-sizes.js'
  * bulk-inserted, then measured heap and indexes apart, with the time the insert took. The
  * billing-run bench (`--workers`) measures the other tables; docs/scaling.md plans from both.
  *
- * Then the calls are billed as a billing run bills them (core/billing/bill-calls.ts), without the
- * rest of the run: for each batch of 500 customers, their unbilled calls read whole, then each
- * number's calls stamped with a transaction ID by one UPDATE of their IDs. A run does this to
- * every call of the month (Postgres writes a new version of each row): the figure is what the
+ * Then the calls are billed as a billing run bills them, without the rest of the run: for each
+ * batch of 500 customers, core's `billCalls` through the platform's store (a `Call Charges` row
+ * per number; before issue 56 it also rewrote every call with its row's ID), then once more as
+ * the next run would, with nothing new to bill. The figures are the database's CPU a call and
+ * the calls' bytes after billing (on SQLite the process's CPU and the file's bytes): what the
  * monthly run costs per call, which the billing-run bench (no calls) does not show.
  */
 const args = parseArgs()
