@@ -2,10 +2,11 @@ import { mkdirSync } from 'node:fs'
 import { availableParallelism } from 'node:os'
 import { dirname } from 'node:path'
 import SqliteDatabase from 'better-sqlite3'
-import { Kysely, PostgresDialect, SqliteDialect, type LogEvent } from 'kysely'
+import { Kysely, SqliteDialect, type LogEvent } from 'kysely'
 import pg from 'pg'
 import type { DatabaseDialect, DialectName } from './dialect/dialect.js'
 import { postgresBytesDialect, postgresDialect } from './dialect/postgres-dialect.js'
+import { SearchPathPostgresDialect } from './dialect/search-path-introspector.js'
 import { jsonAsBytes } from './list-json/postgres-list-json.js'
 import { sqliteCachingDialect, sqliteDialect } from './dialect/sqlite-dialect.js'
 import { preparingClient } from './prepared-statements.js'
@@ -115,7 +116,7 @@ function connectPostgres(url: string, options: ConnectOptions): Database {
     ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
   }
   const pool = dropFailedIdleConnections(new pg.Pool(config))
-  const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }), ...logOption(options) })
+  const db = new Kysely<Tables>({ dialect: new SearchPathPostgresDialect({ pool }), ...logOption(options) })
   const bulk = pipelinedTransactions({ ...config, Client: preparingClient() }, logOption(options))
   const safe = new URL(url)
   safe.password = ''
