@@ -3,10 +3,10 @@
 // "[<what>] SKIPPED: <reason>" (one skipped test, counted by uvu) or "[<what>] SKIPPED <n> suites:
 // <reason>" (suites that were never registered, which uvu cannot count).
 //
-// Files run in TEST_JOBS processes at once (default 1). Two processes ran the whole suite in 698 s
-// on a quiet 2-core machine (bench/RESULTS.md, session 29), but with two Postgres suites at once a harness
-// sometimes fails to migrate its schema ("column ... does not exist"): a fault not yet found, so one
-// process stays the default until it is. Each file's output is printed whole when it ends, and the
+// Files run in TEST_JOBS processes at once (default 2, this machine's cores). With two, a Postgres
+// suite's migration failed now and then: Kysely's introspector read every schema of the database
+// and failed when another process dropped one meanwhile (adapters/persistence/dialect/
+// search-path-introspector.ts). Each file's output is printed whole when it ends, and the
 // slowest files are listed before the summary so that the suite's time stays visible.
 import { fork } from 'node:child_process'
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
@@ -22,8 +22,12 @@ const built = await buildForChildren(buildDir).then(
   () => true,
   (error) => (console.log(`The build for child processes failed; they run under tsx: ${error.message}`), false),
 )
-const env = built ? { ...process.env, TEST_BUILD_DIR: buildDir } : process.env
-const jobs = Math.max(1, Math.min(Number(process.env.TEST_JOBS) || 1, suites.length))
+// Commits need not wait for the disk here: nothing in the suites crashes the database server, the
+// only failure that loses a commit not yet flushed. On this machine the flush is about 2 ms a commit,
+// most of a Postgres test's time where it writes row by row. An explicit PGOPTIONS wins.
+const pgOptions = process.env.PGOPTIONS ?? '-c synchronous_commit=off'
+const env = { ...process.env, PGOPTIONS: pgOptions, ...(built ? { TEST_BUILD_DIR: buildDir } : {}) }
+const jobs = Math.max(1, Math.min(Number(process.env.TEST_JOBS) || 2, suites.length))
 
 // Longest first keeps the processes finishing together. The last run's times (.tmp/test-durations.json)
 // order the files when there are any; otherwise the folders whose suites start real processes,

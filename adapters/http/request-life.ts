@@ -96,11 +96,37 @@ export function finishLife(event: H3Event): void {
   if (!node || node.req.complete) return
   const { req, res } = node
   if (!res.headersSent) res.setHeader('connection', 'close')
+  lingerOnClose(req)
   res.once('close', () => {
     const socket = req.socket
     if (!socket || socket.destroyed) req.destroy()
     else socket.once('close', () => req.destroy())
   })
+}
+
+/** How long a connection closed under a client still sending goes on reading what it sends. */
+const LINGER_MS = 2_000
+
+/**
+ * A lingering close (RFC 9112, section 9.6). Node closes the connection once its answer is
+ * written; a client still sending its body then has bytes the server never read, and the
+ * kernel answers them with a reset, which can discard our answer in the client's receive
+ * buffer before the client reads it (a usage file refused at its first line arrived as a bare
+ * reset now and then). So the server half-closes after the answer, reads and drops what still
+ * comes, and closes once the client does, or after LINGER_MS.
+ */
+function lingerOnClose(req: IncomingMessage): void {
+  const socket = req.socket
+  if (!socket) return
+  socket.destroySoon = function lingeringClose(this: typeof socket) {
+    this.end()
+    req.resume()
+    this.resume()
+    const timer = setTimeout(() => this.destroy(), LINGER_MS)
+    timer.unref()
+    this.once('close', () => clearTimeout(timer))
+    this.once('end', () => this.destroy())
+  }
 }
 
 /** The 408 a request whose body is late answers (at the body timeout, or at its deadline). */

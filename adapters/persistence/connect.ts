@@ -2,10 +2,11 @@ import { mkdirSync } from 'node:fs'
 import { availableParallelism } from 'node:os'
 import { dirname } from 'node:path'
 import SqliteDatabase from 'better-sqlite3'
-import { Kysely, PostgresDialect, SqliteDialect, type LogEvent } from 'kysely'
+import { Kysely, SqliteDialect, type LogEvent } from 'kysely'
 import pg from 'pg'
 import type { DatabaseDialect, DialectName } from './dialect/dialect.js'
 import { postgresBytesDialect, postgresDialect } from './dialect/postgres-dialect.js'
+import { SearchPathPostgresDialect } from './dialect/search-path-introspector.js'
 import { jsonAsBytes } from './list-json/postgres-list-json.js'
 import { sqliteCachingDialect, sqliteDialect } from './dialect/sqlite-dialect.js'
 import { preparingClient } from './prepared-statements.js'
@@ -107,15 +108,16 @@ function connectSqlite(file: string, options: ConnectOptions): Database {
 }
 
 function connectPostgres(url: string, options: ConnectOptions): Database {
+  const session = sessionOptions(url, options.schema)
   const config: pg.PoolConfig = {
     Client: preparingClient(),
-    connectionString: url,
+    connectionString: session.url,
     max: options.poolSize ?? 10,
     types: jsonAsBytes,
-    ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
+    ...(session.options ? { options: session.options } : {}),
   }
   const pool = dropFailedIdleConnections(new pg.Pool(config))
-  const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }), ...logOption(options) })
+  const db = new Kysely<Tables>({ dialect: new SearchPathPostgresDialect({ pool }), ...logOption(options) })
   const bulk = pipelinedTransactions({ ...config, Client: preparingClient() }, logOption(options))
   const safe = new URL(url)
   safe.password = ''
@@ -131,6 +133,20 @@ function connectPostgres(url: string, options: ConnectOptions): Database {
       await db.destroy()
     },
   }
+}
+
+/**
+ * The session settings of every connection: libpq's `PGOPTIONS`, the URL's `options`, then the
+ * schema's search path. node-pg takes only one of them (the URL's over the others, and
+ * `PGOPTIONS` only when nothing else sets any), so a schema silently dropped an operator's
+ * `PGOPTIONS`; here they add up, and the URL is passed on without its `options`.
+ */
+function sessionOptions(url: string, schema: string | undefined): { url: string; options: string } {
+  const parsed = /[?&]options=/.test(url) ? new URL(url) : null
+  const fromUrl = parsed?.searchParams.get('options')
+  parsed?.searchParams.delete('options')
+  const options = [process.env.PGOPTIONS, fromUrl, schema ? `-c search_path=${schema}` : null].filter(Boolean).join(' ')
+  return { url: parsed ? parsed.toString() : url, options }
 }
 
 /**

@@ -32,7 +32,8 @@ export class RowCodec {
   }
 
   encodeValue(f: Field, value: FieldValue): unknown {
-    if (value === null || value === undefined) return null
+    // A boolean's column is NOT NULL: cleared (`null` in a body), it is false, as it reads back.
+    if (value === null || value === undefined) return f.type === 'boolean' ? 0 : null
     switch (f.type) {
       case 'currency':
         return this.dialect.encodeBigint(value as Money)

@@ -136,5 +136,16 @@ for (const target of activeTargets()) {
     assert.match(JSON.stringify(late.body), /Review/)
   })
 
+  test('review: null is a run without review (a boolean cleared is false; it answered 500, NOT NULL, before)', async ({ h }) => {
+    const run = await h.request('POST', '/billingRuns', { cutoffDate: '2026-01-31', review: null })
+    assert.is(run.status, 201, run.text)
+    assert.is(run.body.review, false)
+    assert.is((await h.request('PATCH', `/billingRuns/${run.body.id}`, { review: true })).body.review, true)
+    assert.is((await h.request('PATCH', `/billingRuns/${run.body.id}`, { review: null })).body.review, false)
+    const hook = await h.request('POST', '/webhooks', { url: 'https://example.com/hook', eventTypes: ['customer.created'], active: null })
+    assert.is(hook.status, 201, hook.text)
+    assert.is(hook.body.active, false)
+  })
+
   test.run()
 }

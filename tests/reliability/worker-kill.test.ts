@@ -61,9 +61,9 @@ for (const target of fileTargets) {
           p.kill('SIGKILL')
           if ((await progress()) !== before) killedMidRun++
         }
+        // The next worker waits out the dead holder's lease itself: it polls while the run is open,
+        // and its start (about a second) is most of the lease already.
         await exited
-        // let the dead holder's lease lapse
-        await new Promise((r) => setTimeout(r, 850))
       }
       const last = child(crashed)
       const code = await new Promise<number | null>((resolve) => last.on('exit', (c) => resolve(c)))

@@ -20,7 +20,8 @@ export async function installOffline(args: string[], cwd: string): Promise<'offl
     await npm([...all, '--offline'], cwd)
     return 'offline'
   } catch (error) {
-    console.log(`[install] offline install failed (${(error as Error).message.split('\n')[0]}); installing from the registry`)
+    const why = String((error as { stderr?: string }).stderr ?? '').trim().split('\n').slice(-3).join(' / ')
+    console.log(`[install] offline install failed (${(error as Error).message.split('\n')[0]}: ${why}); installing from the registry`)
     await npm(all, cwd)
     return 'online'
   }
