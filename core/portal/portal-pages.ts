@@ -67,17 +67,22 @@ export async function uninvoicedCalls(ctx: PlatformContext, customerID: string):
     limit: 100_000,
     storedOnly: true,
   })
-  const [unbilled, carried] = await Promise.all([
-    calls.list({ where: [...open, { op: 'isNull', column: 'transactionID', value: true }], limit: PAGE_ROWS + 1 }),
-    pending.length ? calls.list({ where: [...open, { op: 'in', column: 'transactionID', values: pending.map((t) => t.id) }], limit: PAGE_ROWS + 1 }) : [],
+  const unbilledWhere = [...open, { op: 'isNull', column: 'transactionID', value: true }] as const
+  const carriedWhere = [...open, { op: 'in', column: 'transactionID', values: pending.map((t) => t.id) }] as const
+  const [unbilled, carried, unbilledTotal, carriedTotal] = await Promise.all([
+    calls.list({ where: unbilledWhere, limit: PAGE_ROWS + 1 }),
+    pending.length ? calls.list({ where: carriedWhere, limit: PAGE_ROWS + 1 }) : [],
+    calls.sum('cost', unbilledWhere),
+    pending.length ? calls.sum('cost', carriedWhere) : ZERO,
   ])
   const rows = [...unbilled, ...carried].sort((a, b) => Number(BigInt(a.id) - BigInt(b.id))).slice(0, PAGE_ROWS + 1)
-  let total = ZERO
+  let running = ZERO
   const shown = rows.slice(0, PAGE_ROWS).map((call) => {
-    total = add(total, (call.cost ?? ZERO) as Money)
-    return { call, runningTotal: total }
+    running = add(running, (call.cost ?? ZERO) as Money)
+    return { call, runningTotal: running }
   })
-  return { calls: shown, total, more: rows.length > PAGE_ROWS }
+  // The page shows the first PAGE_ROWS calls; the total is of every call not yet invoiced.
+  return { calls: shown, total: add(unbilledTotal, carriedTotal), more: rows.length > PAGE_ROWS }
 }
 
 /** One plan's allowance in one pool this month, and how much of it is used. */

@@ -1,3 +1,4 @@
+import type { Money } from '../money/money.js'
 import type { CustomerContact, ValuesOf } from '../fields/entity.js'
 import type { FieldValue, Item } from '../fields/item.js'
 import type { Resource, ResourceName } from '../fields/resource.js'
@@ -59,6 +60,8 @@ export interface ResourceRepository<E extends Item = Item> {
   removeWhere(where: readonly Condition[]): Promise<number>
   /** Sets `values` on every row matching the conditions; returns how many changed. */
   updateWhere(where: readonly Condition[], values: ValuesOf<E>): Promise<number>
+  /** A currency field summed over the rows that match, by the database: exact, and no row is read here. */
+  sum(column: string, where: readonly Condition[]): Promise<Money>
 }
 
 /** Contacts: direct ones belong to a customer, shared ones are linked to many. */

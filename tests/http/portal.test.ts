@@ -198,6 +198,12 @@ for (const target of activeTargets()) {
     const cells = [...text.matchAll(/<td class="num">([^<]*)<\/td><td class="num">([^<]*)<\/td><\/tr>/g)].map((m) => [m[1], m[2]])
     assert.equal(cells, [['£0.12', '£0.12'], ['£0.22', '£0.34'], ['£0.32', '£0.66']])
     assert.match(text, /Total so far: <strong>£0.66<\/strong>/)
+    // 510 more at 0.12: the page lists the first 500 calls, and the total is of all 513.
+    await upload(Array.from({ length: 510 }, (_, i) => row(new Date(Date.parse('2026-02-03T00:00:00Z') + i * 60_000).toISOString(), 50)))
+    const long = (await v.go('GET', '/calls')).text
+    assert.is([...long.matchAll(/<td class="num">[^<]*<\/td><td class="num">[^<]*<\/td><\/tr>/g)].length, 500)
+    assert.match(long, /Only the first 500 calls are shown/)
+    assert.match(long, /Total so far: <strong>£61.86<\/strong>/)
   })
 
   test('the portal-sweep job ends sessions idle 30 minutes and forgets failures too old to lock a login', async ({ h, base }) => {

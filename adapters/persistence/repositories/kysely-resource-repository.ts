@@ -1,6 +1,7 @@
 import type { AnyDb } from '../schema/tables.js'
 import type { DateOnly } from '../../../core/dates/date-only.js'
-import { CompiledQuery, type RawBuilder, type SelectQueryBuilder } from 'kysely'
+import { CompiledQuery, sql, type RawBuilder, type SelectQueryBuilder } from 'kysely'
+import { fromUnits, type Money } from '../../../core/money/money.js'
 import { BillingError } from '../../../core/errors.js'
 import type { Item, Values } from '../../../core/fields/item.js'
 import type { Resource, ResourceName } from '../../../core/fields/resource.js'
@@ -205,6 +206,12 @@ export class KyselyResourceRepository implements ResourceRepository {
     q = this.conditions.apply(q, where)
     const r = await this.translate(() => q.executeTakeFirst() as Promise<{ numUpdatedRows: bigint }>)
     return Number(r.numUpdatedRows)
+  }
+
+  async sum(column: string, where: readonly Condition[]): Promise<Money> {
+    const total = sql<unknown>`coalesce(sum(${sql.ref(`${this.table}.${column}`)}), 0)`.as('total')
+    const row = await this.conditions.apply(this.db.selectFrom(this.table).select(total), where).executeTakeFirst()
+    return fromUnits(this.dialect.decodeBigint(row?.total ?? 0))
   }
 
   /** Turns a unique-constraint violation into the domain's `unique_taken`. */
