@@ -28,7 +28,13 @@ test('work inside asActor sees its actor across awaits; outside, and once all wo
   // Entered again after the scope was switched off.
   assert.is(await asActor(b, async () => (await tick(), currentActor().requestID)), 'r-b')
   assert.is(asActor(a, () => currentActor().apiKeyName), 'a')
-  assert.throws(() => asActor(a, () => { throw new Error('refused') }), /refused/)
+  assert.throws(
+    () =>
+      asActor(a, () => {
+        throw new Error('refused')
+      }),
+    /refused/,
+  )
   assert.is(await asActor(a, () => Promise.reject(new Error('failed'))).catch((e: Error) => e.message), 'failed')
   assert.is(currentActor().apiKeyName, 'system')
 })
