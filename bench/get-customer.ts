@@ -9,7 +9,9 @@ import { median } from './support/stats.js'
 
 /**
  * GET one customer by ID at 50 connections: throughput at least 0.7 of the bare node:http +
- * one prepared statement baseline, p99 under 10 ms.
+ * one prepared statement baseline, p99 under 10 ms and within 1.5 times the baseline's. Then
+ * the same targets for a list page of 100 customers (`?limit=100&idAfter=N`) against the
+ * baseline serving that page from one prepared statement (issue 56).
  */
 const args = parseArgs()
 const report = new Report('get-customer', args)
@@ -23,14 +25,15 @@ try {
   const baseline = await startBaselineServer(db)
   const floor = await startBaselineServer(db, 'h3')
   const duration = Math.max(3, Math.round(10 * Math.min(1, args.scale * 10)))
-  const load = ({ origin, child }: { origin: string; child: { pid: number } }, seconds: number, connections = 50) =>
+  const one = () => `${API}/customers/${1 + Math.floor(Math.random() * customers)}`
+  const load = ({ origin, child }: { origin: string; child: { pid: number } }, seconds: number, connections = 50, path = one) =>
     runLoad({
-      url: `${origin}${API}/customers/1`,
+      url: `${origin}${path()}`,
       serverPid: child.pid,
       connections,
       duration: seconds,
       headers: { authorization: `Bearer ${db.key}` },
-      setup: (req) => ({ ...req, path: `${API}/customers/${1 + Math.floor(Math.random() * customers)}` }),
+      setup: (req) => ({ ...req, path: path() }),
     })
   try {
     await load(api, 2)
@@ -69,9 +72,33 @@ try {
       pass: p99 < 10,
       note: `mean latency at the baseline's throughput: ${floorMs.toFixed(1)} ms; h3 alone with the same statement: p99 ${floorP99} ms`,
     })
+    const baseP99 = median(bases.map((r) => r.p99))
+    report.add({ name: 'p99 latency (50 connections) against the baseline', target: '<= 1.5 x baseline', measured: p99, unit: 'ms', baseline: baseP99, ratio: p99 / baseP99, pass: p99 <= 1.5 * baseP99 })
     const light: LoadResult[] = []
     for (let run = 0; run < args.runs; run++) light.push(await load(api, Math.max(3, Math.round(duration / 2)), 5))
     report.add({ name: 'p99 latency (5 connections)', target: 'informative', measured: median(light.map((r) => r.p99)), unit: 'ms', pass: null, note: `${Math.round(median(light.map((r) => r.rps)))} req/s` })
+
+    const page = () => `${API}/customers/?limit=100&idAfter=${Math.floor(Math.random() * Math.max(1, customers - 100))}`
+    await load(api, 2, 50, page)
+    await load(baseline, 2, 50, page)
+    const pages: LoadResult[] = []
+    const basePages: LoadResult[] = []
+    for (let run = 0; run < args.runs; run++) {
+      pages.push(await load(api, duration, 50, page))
+      basePages.push(await load(baseline, duration, 50, page))
+      const [o, b] = [pages.at(-1)!, basePages.at(-1)!]
+      log(`page run ${run + 1}: api ${Math.round(o.rps)} req/s p99 ${o.p99} ms ${o.cpuMsPerRequest?.toFixed(3)} CPU ms/req; baseline ${Math.round(b.rps)} req/s p99 ${b.p99} ms ${b.cpuMsPerRequest?.toFixed(3)} CPU ms/req`)
+    }
+    const pageRps = median(pages.map((r) => r.rps))
+    const basePageRps = median(basePages.map((r) => r.rps))
+    const pageFailures = pages.reduce((s, r) => s + r.failures, 0)
+    report.add({ name: 'page of 100 customers: throughput (50 connections)', target: '>= 0.7 x baseline', measured: pageRps, unit: 'req/s', baseline: basePageRps, ratio: pageRps / basePageRps, pass: pageRps / basePageRps >= 0.7 && pageFailures === 0, note: pageFailures ? `${pageFailures} failed requests` : undefined })
+    const pageCpu = median(pages.map((r) => r.cpuMsPerRequest ?? NaN))
+    const basePageCpu = median(basePages.map((r) => r.cpuMsPerRequest ?? NaN))
+    report.add({ name: 'page of 100 customers: server CPU time per request', target: 'informative', measured: pageCpu, unit: 'ms', baseline: basePageCpu, ratio: basePageCpu / pageCpu, pass: null })
+    const pageP99 = median(pages.map((r) => r.p99))
+    const basePageP99 = median(basePages.map((r) => r.p99))
+    report.add({ name: 'page of 100 customers: p99 latency (50 connections)', target: '<= 1.5 x baseline', measured: pageP99, unit: 'ms', baseline: basePageP99, ratio: pageP99 / basePageP99, pass: pageP99 <= 1.5 * basePageP99 })
   } finally {
     await api.stop()
     await baseline.stop()

@@ -29,11 +29,14 @@ export function jsonText(event: H3Event, status: number, text: string | Uint8Arr
  * `If-None-Match` names it: a client that polls an item pays for a body only when it changed.
  */
 export function jsonItem(event: H3Event, text: string | Uint8Array, headers: Record<string, string> = {}): Response {
-  const etag = `"${hash('sha1', text, 'base64url')}"`
+  // Encoded once: the digest and the socket then read the same bytes, where a string was
+  // encoded for each (and measured for its length once more).
+  const bytes = typeof text === 'string' ? Buffer.from(text) : text
+  const etag = `"${hash('sha1', bytes, 'base64url')}"`
   if (noneMatch(event.req.headers.get('if-none-match'), etag)) {
     return new FastResponse(null, { status: 304, headers: { etag, 'x-request-id': requestIdOf(event), ...headers } })
   }
-  return jsonText(event, 200, text, { etag, ...headers })
+  return jsonText(event, 200, bytes, { etag, ...headers })
 }
 
 /** Whether an `If-None-Match` header names this entity tag (weak comparison, RFC 9110 13.1.2). */

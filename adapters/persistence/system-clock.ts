@@ -4,8 +4,18 @@ import type { Clock } from '../../core/ports/clock.js'
 
 /** The wall clock, in UTC. */
 export class SystemClock implements Clock {
+  private lastMs = NaN
+  private lastStamp = '' as Stamp
+
   now(): Stamp {
-    return toStamp(Date.now())
+    // A request reads the clock several times, and a loaded server answers several requests
+    // a millisecond: the stamp is formatted once per millisecond.
+    const ms = Date.now()
+    if (ms !== this.lastMs) {
+      this.lastMs = ms
+      this.lastStamp = toStamp(ms)
+    }
+    return this.lastStamp
   }
   today(): DateOnly {
     return this.now().slice(0, 10) as DateOnly

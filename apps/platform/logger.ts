@@ -1,4 +1,5 @@
 import { pino, type DestinationStream, type LevelWithSilent } from 'pino'
+import { requestLines } from './request-lines.js'
 
 /**
  * Where the platform logs: pino's methods, fields first and the event name as the message. A
@@ -44,7 +45,7 @@ export function createLogger(options: LoggerOptions = {}): Logger {
     },
     options.destination ?? pino.destination({ dest: 2, sync: false }),
   )
-  return Object.assign(logger, { [REQUEST_LINES]: logger.child({}, { redact: [] }) })
+  return Object.assign(logger, { [REQUEST_LINES]: requestLines(logger) })
 }
 
 const REQUEST_LINES = Symbol('request lines')

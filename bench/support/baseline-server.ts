@@ -16,6 +16,8 @@ interface Queries {
   get(id: number): Promise<unknown>
   /** 1000 customers after an ID, each with its numbers: two statements. */
   page(after: number): Promise<unknown[]>
+  /** `limit` customers after an ID (a plain list page): one statement. */
+  list(after: number, limit: number): Promise<unknown[]>
   insert(values: unknown[]): Promise<unknown>
 }
 
@@ -27,11 +29,13 @@ function sqliteQueries(file: string): Queries {
   const get = db.prepare(`${GET_SQL}?`)
   const insert = db.prepare(`insert into customers (${INSERT_COLUMNS.map((c) => `"${c}"`).join(',')}) values (${INSERT_COLUMNS.map(() => '?').join(',')}) returning *`)
   const customers = db.prepare(`${GET_SQL.replace(/ where c\.id = $/, '')} where c.id > ? order by c.id limit 1000`)
+  const list = db.prepare(`${GET_SQL.replace(/ where c\.id = $/, '')} where c.id > ? order by c.id limit ?`)
   const numbers = db.prepare(`select * from numbers where "customerID" in (select id from customers where id > ? order by id limit 1000) order by id`)
   return {
     get: async (id) => get.get(id),
     insert: async (values) => insert.get(values),
     page: async (after) => nest(customers.all(after) as Row[], numbers.all(after) as Row[]),
+    list: async (after, limit) => list.all(after, limit),
   }
 }
 
@@ -60,6 +64,7 @@ function postgresQueries(url: string): Queries {
       return nest(c.rows, n.rows)
     },
     get: async (id) => (await pool.query({ name: 'get', text: `${GET_SQL}$1`, values: [id] })).rows[0],
+    list: async (after, limit) => (await pool.query({ name: 'list', text: `${GET_SQL.replace(/ where c\.id = $/, '')} where c.id > $1 order by c.id limit $2`, values: [after, limit] })).rows,
     insert: async (values) => (await pool.query({ name: 'insert', text: insertText, values })).rows[0],
   }
 }
@@ -83,6 +88,8 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
   if (url === '/healthz') return send(res, 200, { ok: true })
   const page = /^\/backend\/api\/v1\/customers\/\?limit=1000&expandNumbers&idAfter=(\d+)$/.exec(url)
   if (req.method === 'GET' && page) return send(res, 200, await queries.page(Number(page[1])))
+  const list = /^\/backend\/api\/v1\/customers\/\?limit=(\d+)&idAfter=(\d+)$/.exec(url)
+  if (req.method === 'GET' && list) return send(res, 200, await queries.list(Number(list[2]), Number(list[1])))
   const m = /^\/backend\/api\/v1\/customers\/(\d+)$/.exec(url)
   if (req.method === 'GET' && m) {
     const row = await queries.get(Number(m[1]))

@@ -53,6 +53,22 @@ test('request lines: the same JSON line at the same level, through a logger that
   assert.is(requestLineLogger(own), own, "an application's own logger is used as it is")
 })
 
+test('request lines: byte for byte the line pino writes, for flat fields and for any others', () => {
+  const { logger, lines } = capturedLogger('info')
+  const requests = requestLineLogger(logger)
+  const entries: object[] = [
+    { requestId: 'r-1', method: 'GET', path: '/backend/api/v1/customers/7', route: '/backend/api/v1/customers/:id', status: 200, keyName: 'admin', durationMs: 1.23 },
+    { requestId: 'r-2', method: 'POST', path: '/x"y\\z\u0001é', route: null, status: 404, keyName: null, durationMs: Infinity, gone: undefined, ok: true },
+    { requestId: 'r-3', nested: { b: 2, a: [1, null] } },
+  ]
+  for (const entry of entries) {
+    logger.info(entry, 'request')
+    requests.info(entry, 'request')
+  }
+  const untimed = lines.map((l) => l.replace(/"time":"[^"]+"/, '"time":"T"'))
+  for (let i = 0; i < untimed.length; i += 2) assert.is(untimed[i + 1], untimed[i])
+})
+
 test('job end lines: a failure at error with its stack, work done at info, nothing found or skipped at debug', () => {
   const { logger, entries } = capturedLogger('debug')
   const log = logJobEnd(logger)
