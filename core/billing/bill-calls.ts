@@ -48,6 +48,8 @@ export async function billCalls(
     if (!effectiveStateOn(chain, cutoff).billable) continue
     // A rated call has a cost; its start time orders the dates the transaction covers.
     const amount = round(sum(group.flatMap((c) => (c.cost === null ? [] : [c.cost]))), 2)
+    // The carrier's side of the same row (contract 16.2), rounded once as the amount is.
+    const carrierCost = round(sum(group.flatMap((c) => (c.carrierCost === null ? [] : [c.carrierCost]))), 2)
     const dates = group.flatMap((c) => (c.startTime ? [dateOfStamp(c.startTime)] : [])).sort()
     const now = ctx.clock.now()
     const tx = await store.repository('transactions').insert({
@@ -62,6 +64,7 @@ export async function billCalls(
       amount,
       VATRate,
       VATAmount: vatOn(amount, VATRate, ctx.presets),
+      carrierCost,
       approved: false,
       billingRunID,
       createdStamp: now,

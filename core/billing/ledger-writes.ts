@@ -46,6 +46,7 @@ export function ledgerWrites(
     series: row.series,
     revision: row.revision,
     rate: row.rate,
+    carrierCost: row.carrierCost,
     createdStamp: now,
     updatedStamp: now,
   }))
@@ -55,6 +56,7 @@ export function ledgerWrites(
     if (u.set.periodEnd !== undefined) values.dateTo = u.set.periodEnd
     if (u.set.quantity !== undefined) values.quantity = u.set.quantity
     if (u.set.rate !== undefined) values.rate = u.set.rate
+    if (u.set.carrierCost !== undefined) values.carrierCost = u.set.carrierCost
     if (u.set.amount !== undefined) {
       values.amount = u.set.amount
       values.VATAmount = vatOn(u.set.amount, VATRate, presets)

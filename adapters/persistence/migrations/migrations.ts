@@ -36,6 +36,7 @@ import * as m0031 from './0031-dunning.js'
 import * as m0035 from './0035-review-runs.js'
 import * as m0040 from './0040-carriers.js'
 import * as m0041 from './0041-carrier-bills.js'
+import * as m0042 from './0042-carrier-costs.js'
 
 type Step = { up(db: AnyDb, dialect: DatabaseDialect): Promise<void> }
 
@@ -75,6 +76,7 @@ const steps: Record<string, Step> = {
   '0035-review-runs': m0035,
   '0040-carriers': m0040,
   '0041-carrier-bills': m0041,
+  '0042-carrier-costs': m0042,
 }
 
 /**
