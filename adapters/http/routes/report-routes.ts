@@ -4,7 +4,9 @@ import type { JournalSums, MarginGrouping } from '../../../core/ports/books.js'
 import type { PlatformContext } from '../../../core/platform.js'
 import { journalLines, journalRange, runJournalScope } from '../../../core/reports/journal-report.js'
 import { marginQuery, marginReport, type MarginLine } from '../../../core/reports/margin-report.js'
-import type { JournalScope } from '../../../core/ports/books.js'
+import type { CommissionWindow, JournalScope } from '../../../core/ports/books.js'
+import type { CommissionLine } from '../../../core/reports/commission-lines.js'
+import { commissionQuery, commissionStatementLines, commissionWindow } from '../../../core/reports/commission-statement.js'
 import { csvLine, streamedAnswer, wantsCsv } from '../csv-response.js'
 import type { Route } from '../route.js'
 import { assertNoQuery } from './resource-routes.js'
@@ -25,6 +27,18 @@ export function reportRoutes(): Route[] {
         const report = marginReport(ctx.platform, query)
         const csv = wantsCsv(event)
         return streamedAnswer(event, csv, csv ? marginCsv(query.groupBy, report) : marginJson(query, report))
+      },
+    },
+    {
+      method: 'GET',
+      path: '/commissionStatements',
+      doc: { summary: "A billing run's commission statements (one per holder, or ?holder='s): lines of customer, account number, feature, saleType, type, basis, rate and commission, and a total", kind: 'other', query: ['billingRunID', 'holder'], alternatives: CSV },
+      async handler(event, ctx) {
+        assertNoQuery(event, ['billingRunID', 'holder'])
+        const query = commissionQuery(event.url.searchParams)
+        const window = await commissionWindow(ctx.platform, query.billingRunID)
+        const csv = wantsCsv(event)
+        return streamedAnswer(event, csv, commissionPieces(ctx.platform, window, query.holder, csv))
       },
     },
     {
@@ -117,3 +131,55 @@ async function* journalPieces(platform: PlatformContext, scope: JournalScope, cs
   const totals = { net: moneyToNumber(net), VAT: moneyToNumber(vat), total: moneyToNumber(add(net, vat)) }
   yield csv ? csvLine(['total', '', '', '', '', '', '', totals.net, totals.VAT]) : `],"totals":${JSON.stringify(totals)}}`
 }
+
+const COMMISSION_COLUMNS = ['holder', 'role', 'customerID', 'accountNumber', 'featureID', 'saleType', 'transactionID', 'transactionType', 'type', 'basis', 'rate', 'commission'] as const
+
+const commissionWire = (l: CommissionLine) => ({
+  holder: l.holder,
+  role: l.role,
+  customerID: l.customerID,
+  accountNumber: l.accountNumber,
+  featureID: l.featureID,
+  saleType: l.saleType,
+  transactionID: l.transactionID,
+  transactionType: l.transactionType,
+  type: l.type,
+  basis: moneyToNumber(l.basis),
+  rate: moneyToNumber(l.rate),
+  commission: moneyToNumber(l.commission),
+})
+
+/**
+ * A run's statements, one per holder, each with its lines and total. One holder's statement
+ * streams; every holder's are gathered first (a run's statements, grouped by holder).
+ */
+async function* commissionPieces(platform: PlatformContext, window: CommissionWindow, holder: string | null, csv: boolean): AsyncGenerator<string> {
+  const head = `{"billingRunID":${JSON.stringify(window.billingRunID)},"statements":[`
+  if (csv) yield csvLine(COMMISSION_COLUMNS)
+  else yield head
+  const totals = new Map<string, Money>()
+  const statement = (h: string, lines: readonly CommissionLine[]) => `{"holder":${JSON.stringify(h)},"lines":[${lines.map((l) => JSON.stringify(commissionWire(l))).join(',')}],"total":${moneyToNumber(sumOf(lines))}}`
+  if (holder !== null) {
+    if (!csv) yield `{"holder":${JSON.stringify(holder)},"lines":[`
+    let first = true
+    for await (const page of commissionStatementLines(platform, window, holder)) {
+      if (page.length === 0) continue
+      totals.set(holder, add(totals.get(holder) ?? ZERO, sumOf(page)))
+      const text = csv ? page.map((l) => csvLine(Object.values(commissionWire(l)))).join('') : page.map((l) => JSON.stringify(commissionWire(l))).join(',')
+      yield csv || first ? text : `,${text}`
+      first = false
+    }
+    yield csv ? csvLine([holder, 'total', ...Array(COMMISSION_COLUMNS.length - 3).fill(''), moneyToNumber(totals.get(holder) ?? ZERO)]) : `],"total":${moneyToNumber(totals.get(holder) ?? ZERO)}}]}`
+    return
+  }
+  const byHolder = new Map<string, CommissionLine[]>()
+  for await (const page of commissionStatementLines(platform, window, null)) for (const l of page) byHolder.set(l.holder, [...(byHolder.get(l.holder) ?? []), l])
+  const holders = [...byHolder.keys()].sort()
+  if (csv) {
+    for (const h of holders) yield byHolder.get(h)!.map((l) => csvLine(Object.values(commissionWire(l)))).join('') + csvLine([h, 'total', ...Array(COMMISSION_COLUMNS.length - 3).fill(''), moneyToNumber(sumOf(byHolder.get(h)!))])
+    return
+  }
+  yield holders.map((h) => statement(h, byHolder.get(h)!)).join(',') + ']}'
+}
+
+const sumOf = (lines: readonly CommissionLine[]): Money => lines.reduce((s, l) => add(s, l.commission), ZERO)

@@ -37,6 +37,7 @@ import * as m0035 from './0035-review-runs.js'
 import * as m0040 from './0040-carriers.js'
 import * as m0041 from './0041-carrier-bills.js'
 import * as m0042 from './0042-carrier-costs.js'
+import * as m0043 from './0043-books-indexes.js'
 
 type Step = { up(db: AnyDb, dialect: DatabaseDialect): Promise<void> }
 
@@ -77,6 +78,7 @@ const steps: Record<string, Step> = {
   '0040-carriers': m0040,
   '0041-carrier-bills': m0041,
   '0042-carrier-costs': m0042,
+  '0043-books-indexes': m0043,
 }
 
 /**

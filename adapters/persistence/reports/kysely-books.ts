@@ -1,6 +1,7 @@
-import type { Books, DateRange, JournalScope, JournalSums, MarginGrouping, MarginSums } from '../../../core/ports/books.js'
+import type { Books, CommissionRow, CommissionWindow, DateRange, JournalScope, JournalSums, MarginGrouping, MarginSums } from '../../../core/ports/books.js'
 import type { DatabaseDialect } from '../dialect/dialect.js'
 import type { Db } from '../schema/tables.js'
+import { commissionRows } from './commission-rows.js'
 import { journalSums } from './journal-sums.js'
 import { marginSums } from './margin-sums.js'
 
@@ -17,5 +18,9 @@ export class KyselyBooks implements Books {
 
   journal(scope: JournalScope): AsyncIterable<readonly JournalSums[]> {
     return journalSums(this.db, this.dialect, scope)
+  }
+
+  commissionRows(window: CommissionWindow, holder: string | null): AsyncIterable<readonly CommissionRow[]> {
+    return commissionRows(this.db, this.dialect, window, holder)
   }
 }
