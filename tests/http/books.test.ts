@@ -83,6 +83,30 @@ for (const target of activeTargets()) {
     assert.equal(csv, ['date,documentType,document,customerID,account,accountCode,VATRate,net,VAT', `2026-02-05,payment,${paid.body.id},${c},J-1,Payment,,-35.2,0`, 'total,,,,,,,-35.2,0'])
   })
 
+  test("calls keep the record's wholesaleCost; Call Charges carry their sum; margin by call class splits them, rounding aside", async ({ h }) => {
+    const mobile = (await h.request('POST', '/tariffs', { name: 'UK Mobile', baseRoundSeconds: 60 })).body.id
+    await h.request('POST', `/tariffs/${mobile}/tariffDetails`, { chargeBand: 'MOB', timeBand: 'any', cost: '0.10', costConnection: '0.02' })
+    const national = (await h.request('POST', '/tariffs', { name: 'UK National', baseRoundSeconds: 60 })).body.id
+    await h.request('POST', `/tariffs/${national}/tariffDetails`, { chargeBand: 'NAT', timeBand: 'any', cost: '0.05', costConnection: '0.01' })
+    const c = await newCustomer(h, { defaultMobileTariff: 'UK Mobile', defaultNationalTariff: 'UK National' })
+    const n = (await h.request('POST', `/customers/${c}/numbers`, { number: '01632 960 001' })).body.id
+    // 61 s mobile: 0.02 + 0.10 × 2 = 0.22 (wholesale 0.0833); 30 s national: 0.01 + 0.05 = 0.06 (wholesale 0.0125).
+    const file = ['callingNumber,dialledNumber,startTime,durationSeconds,chargeBand,callClass,carrier,wholesaleCost', '01632960001,07700900001,2026-01-10T10:00:00Z,61,MOB,mobile,Gamma,0.0833', '01632960001,01632960999,2026-01-11T10:00:00Z,30,NAT,national,Daisy,0.0125'].join('\n') + '\n'
+    const posted = await h.request('POST', '/usageFiles', undefined, { raw: file, headers: { 'content-type': 'text/csv' } })
+    assert.is(posted.status, 201, JSON.stringify(posted.body))
+    const calls = ((await get(h, `/numbers/${n}/calls`)) as any[]).map((x) => [x.callType, x.cost, x.carrierCost])
+    assert.equal(calls, [['mobile', 0.22, 0.0833], ['national', 0.06, 0.0125]])
+    await bill(h, '2026-01-31')
+    const row = ((await get(h, `/customers/${c}/transactions`)) as any[]).find((t) => t.transactionType === 'Call Charges')
+    assert.equal([row.amount, row.carrierCost], [0.28, 0.1]) // 0.0958 rounded once, as the amount is
+    const byClass = await get(h, '/reports/margin?groupBy=callClass')
+    // The 0.0042 the row's rounding adds to the calls' cost has no class.
+    assert.equal(byClass.rows.map((r: any) => [r.callClass, r.revenue, r.cost]), [['mobile', 0.22, 0.0833], ['national', 0.06, 0.0125], [null, 0, 0.0042]])
+    assert.equal([byClass.totals.revenue, byClass.totals.cost], [0.28, 0.1])
+    const byCarrier = await get(h, '/reports/margin?groupBy=carrier')
+    assert.equal(byCarrier.rows.map((r: any) => [r.carrier, r.revenue, r.cost]), [['Daisy', 0.06, 0.0125], ['Gamma', 0.22, 0.0833], [null, 0, 0.0042]])
+  })
+
   test('reports need expert level 3: 403103 below it; bad parameters 400103', async ({ h }) => {
     for (const path of ['/reports/margin', '/journal', '/billingRuns/1/journal']) {
       const r = await h.request('GET', path, undefined, { key: h.keys.low })

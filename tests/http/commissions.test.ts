@@ -88,8 +88,10 @@ for (const target of activeTargets()) {
     assert.equal([low.status, low.body.error_code], [403, 403103])
     const none = await h.request('GET', '/commissionStatements?holder=Alice%20Morgan')
     assert.equal([none.status, none.body.error_code], [400, 400103])
-    const missing = await h.request('GET', '/commissionStatements?billingRunID=99999')
-    assert.equal([missing.status, missing.body.error_code], [404, 404001])
+    for (const path of ['/commissionStatements?billingRunID=99999', '/commissionStatements/?billingRunID=99999']) {
+      const missing = await h.request('GET', path)
+      assert.equal([missing.status, missing.body.error_code], [404, 404001], path)
+    }
   })
 
   test.run()
