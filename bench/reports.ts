@@ -14,7 +14,7 @@ import { median } from './support/stats.js'
  * margin by customer for the month, one holder's commission statement and the run's journal,
  * each under 2 s with the server's memory flat (the answers stream). The ledger is seeded as a
  * run writes it (straight into the tables; a billing run is bench/billing-run.ts's to measure):
- * one Recurring Charge per feature and one Call Charges row per number, on one invoice per
+ * one Recurring Charge per feature (posted under its code, 4000) and one Call Charges row per number, on one invoice per
  * customer. One feature in a thousand is Alice Morgan's, at 10 %.
  */
 const args = parseArgs()
@@ -45,16 +45,16 @@ try {
       yield [i, i, 1, '2026-01-31', '2026-02-28', `INV-${i}`, net, net / 5, net + net / 5, 'Unpaid', STAMP, STAMP]
     }
   })())
-  const txColumns = [b('id'), b('customerID'), b('numberID'), b('featureID'), t('transactionType'), t('description'), t('transactionDate'), t('dateFrom'), t('dateTo'), n('quantity'), b('amount'), t('VATRate'), b('VATAmount'), n('approved'), b('invoiceID'), b('billingRunID'), t('kind'), n('series'), n('revision'), b('rate'), b('carrierCost'), t('createdStamp'), t('updatedStamp')]
+  const txColumns = [b('id'), b('customerID'), b('numberID'), b('featureID'), t('transactionType'), t('description'), t('transactionDate'), t('dateFrom'), t('dateTo'), n('quantity'), b('amount'), t('VATRate'), b('VATAmount'), n('approved'), b('invoiceID'), b('billingRunID'), t('kind'), n('series'), n('revision'), b('rate'), b('carrierCost'), t('accountCode'), t('createdStamp'), t('updatedStamp')]
   await writer.insert('transactions', txColumns, (function* () {
     for (let f = 1; f <= customers * 5; f++) {
       const c = Math.ceil(f / 5)
       const k = (f - 1) % 5
-      yield [f, c, k < 3 ? (c - 1) * 3 + k + 1 : null, f, 'Recurring Charge', 'Line Rental', '2026-01-01', '2026-01-01', '2026-01-31', 1, 100_000, 'Standard 20%', 20_000, 1, c, 1, 'recurring', 0, 0, 100_000, 40_000, STAMP, STAMP]
+      yield [f, c, k < 3 ? (c - 1) * 3 + k + 1 : null, f, 'Recurring Charge', 'Line Rental', '2026-01-01', '2026-01-01', '2026-01-31', 1, 100_000, 'Standard 20%', 20_000, 1, c, 1, 'recurring', 0, 0, 100_000, 40_000, '4000', STAMP, STAMP]
     }
     for (let num = 1; num <= numbers; num++) {
       const c = Math.ceil(num / 3)
-      yield [customers * 5 + num, c, num, null, 'Call Charges', `Calls (${callsPerNumber})`, '2026-01-31', '2026-01-01', '2026-01-31', callsPerNumber, callsPerNumber * 500, 'Standard 20%', callsPerNumber * 100, 1, c, 1, null, null, null, null, callsPerNumber * 200, STAMP, STAMP]
+      yield [customers * 5 + num, c, num, null, 'Call Charges', `Calls (${callsPerNumber})`, '2026-01-31', '2026-01-01', '2026-01-31', callsPerNumber, callsPerNumber * 500, 'Standard 20%', callsPerNumber * 100, 1, c, 1, null, null, null, null, callsPerNumber * 200, null, STAMP, STAMP]
     }
   })())
   const callColumns = [b('customerID'), b('numberID'), t('callingNumber'), t('dialledNumber'), t('startTime'), n('durationSeconds'), t('callType'), t('chargeBand'), t('carrier'), b('cost'), b('carrierCost'), n('rated'), n('deleted'), b('transactionID'), t('fingerprint'), t('createdStamp'), t('updatedStamp')]

@@ -62,6 +62,9 @@ export const runFeatureFields = [
   'connectionChargeCarrier',
   'serviceChargeCarrier',
   'connectionTransactionType',
+  // The account codes posted with each row (contract 16.4).
+  'connectionTransactionCode',
+  'serviceTransactionCode',
   'serviceCharge',
   'serviceTransactionType',
   'featureCount',

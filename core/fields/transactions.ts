@@ -41,6 +41,8 @@ export const transactions = defineResource({
     field('series', 'number', { internal: true, readOnly: true }),
     field('revision', 'number', { internal: true, readOnly: true }),
     field('rate', 'currency', { internal: true, readOnly: true }),
+    // The account code it is posted under (contract 16.4), written with the row from its feature's codes.
+    field('accountCode', 'text', { internal: true, readOnly: true }),
     // Pays invoices instead of going on one: a payment, a written-off debt (contract 10.3).
     field('settles', 'boolean', { internal: true, readOnly: true }),
   ],

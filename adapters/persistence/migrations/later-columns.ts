@@ -28,6 +28,7 @@ export const laterColumns: Readonly<Record<string, Partial<Record<ResourceName, 
   '0035-review-runs': { billingRuns: ['review'] },
   '0040-carriers': { calls: ['ignoredReason'], usageFiles: ['ignored'] },
   '0042-carrier-costs': { transactions: ['carrierCost'], calls: ['carrierCost'] },
+  '0044-account-codes': { transactions: ['accountCode'] },
 }
 
 /** The columns of a resource that a later migration adds. */

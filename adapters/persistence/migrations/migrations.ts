@@ -38,6 +38,7 @@ import * as m0040 from './0040-carriers.js'
 import * as m0041 from './0041-carrier-bills.js'
 import * as m0042 from './0042-carrier-costs.js'
 import * as m0043 from './0043-books-indexes.js'
+import * as m0044 from './0044-account-codes.js'
 
 type Step = { up(db: AnyDb, dialect: DatabaseDialect): Promise<void> }
 
@@ -79,6 +80,7 @@ const steps: Record<string, Step> = {
   '0041-carrier-bills': m0041,
   '0042-carrier-costs': m0042,
   '0043-books-indexes': m0043,
+  '0044-account-codes': m0044,
 }
 
 /**

@@ -21,12 +21,12 @@ interface LineRow {
 }
 
 /**
- * The account code of a ledger row `t` (contract 16.4): its feature's (alias `f`)
- * `connectionTransactionCode` or `serviceTransactionCode` by the row's kind; for call charges the
- * `callsTransactionCode` of a feature of its number (the least, when several set one); else the
- * transaction type.
+ * The account code of a ledger row `t` (contract 16.4): the one posted with it (its feature's
+ * `connectionTransactionCode` or `serviceTransactionCode` by the row's kind); for call charges
+ * the `callsTransactionCode` of a feature of its number (the least, when several set one); else
+ * the transaction type.
  */
-const accountCode = sql`coalesce(case when t.kind = 'connection' then nullif(f."connectionTransactionCode", '') when t.kind = 'recurring' then nullif(f."serviceTransactionCode", '') when t."transactionType" = 'Call Charges' then (select min(nullif(g."callsTransactionCode", '')) from features g where g."numberID" = t."numberID") end, t."transactionType")`
+const accountCode = sql`coalesce(nullif(t."accountCode", ''), case when t."transactionType" = 'Call Charges' then (select min(g."callsTransactionCode") from features g where g."numberID" = t."numberID" and g."callsTransactionCode" is not null and g."callsTransactionCode" <> '') end, t."transactionType")`
 const account = sql`coalesce(nullif(cu."accountingID", ''), cu."accountNumber")`
 
 /** The journal's lines, document by document (see `Books.journal`): invoices, then credit notes, then payments, refunds and write-offs. */
@@ -51,8 +51,8 @@ export async function* journalSums(db: Db, dialect: DatabaseDialect, scope: Jour
   const invoices = run === null ? within(sql`i."invoiceDate"`) : sql` and i."billingRunID" = ${run}`
   yield* pages(db, (after) => sql<{ id: unknown }>`select i.id from invoices i where coalesce(i.status, '') <> 'Draft'${invoices}${after} order by i.id limit ${DOCUMENT_PAGE}`, 'i', dialect, async (ids) =>
     (
-      await grouped(sql`select i.id as doc, i."invoiceDate" as "date", coalesce(i."invoiceNumber", cast(i.id as text)) as document, i."customerID" as "customerID", ${account} as account, ${accountCode} as code, t."VATRate" as "VATRate", t.amount as amount, t."VATAmount" as vat
-        from invoices i join transactions t on t."invoiceID" = i.id join customers cu on cu.id = i."customerID" left join features f on f.id = t."featureID"
+      await grouped(sql`select i.id as doc, i."invoiceDate" as "date", coalesce(i."invoiceNumber", cast(i.id as text)) as document, i."customerID" as "customerID", ${accountCode} as code, t."VATRate" as "VATRate", t.amount as amount, t."VATAmount" as vat
+        from invoices i join transactions t on t."invoiceID" = i.id
         where ${dialect.inList('i.id', ids)}`).execute(db)
     ).rows.map(decode('invoice')),
   )
@@ -61,8 +61,8 @@ export async function* journalSums(db: Db, dialect: DatabaseDialect, scope: Jour
   // Credit notes: each line under the account code of the invoice line it credits.
   yield* pages(db, (after) => sql<{ id: unknown }>`select n.id from credit_notes n where 1 = 1${within(sql`n.date`)}${after} order by n.id limit ${DOCUMENT_PAGE}`, 'n', dialect, async (ids) =>
     (
-      await grouped(sql`select n.id as doc, n.date as "date", coalesce(n."creditNoteNumber", cast(n.id as text)) as document, n."customerID" as "customerID", ${account} as account, ${accountCode} as code, l."VATRate" as "VATRate", l.amount as amount, l."VATAmount" as vat
-        from credit_notes n join transactions l on l."creditNoteID" = n.id join transactions t on t.id = l."creditedTransactionID" join customers cu on cu.id = n."customerID" left join features f on f.id = t."featureID"
+      await grouped(sql`select n.id as doc, n.date as "date", coalesce(n."creditNoteNumber", cast(n.id as text)) as document, n."customerID" as "customerID", ${accountCode} as code, l."VATRate" as "VATRate", l.amount as amount, l."VATAmount" as vat
+        from credit_notes n join transactions l on l."creditNoteID" = n.id join transactions t on t.id = l."creditedTransactionID"
         where ${dialect.inList('n.id', ids)}`).execute(db)
     ).rows.map(decode('creditNote')),
   )
@@ -81,9 +81,9 @@ export async function* journalSums(db: Db, dialect: DatabaseDialect, scope: Jour
   }
 }
 
-/** Rows of documents (doc, date, document, customerID, account, code, VATRate, amount, vat) summed per document, code and VAT rate. */
+/** Rows of documents (doc, date, document, customerID, code, VATRate, amount, vat) summed per document, code and VAT rate; the customer's account read once a line. */
 const grouped = (rows: RawBuilder<unknown>): RawBuilder<LineRow> =>
-  sql<LineRow>`select doc, "date", document, "customerID", account, code, "VATRate", sum(amount) as net, sum(vat) as vat from (${rows}) x group by doc, "date", document, "customerID", account, code, "VATRate" order by doc, code, "VATRate"`
+  sql<LineRow>`select s.*, ${account} as account from (select doc, "date", document, "customerID", code, "VATRate", sum(amount) as net, sum(vat) as vat from (${rows}) x group by doc, "date", document, "customerID", code, "VATRate") s join customers cu on cu.id = s."customerID" order by doc, code, "VATRate"`
 
 /** Documents a page at a time by ID (`select` lists a page of IDs after a given one), each page's lines read by `lines`. */
 async function* pages(
