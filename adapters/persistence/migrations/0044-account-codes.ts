@@ -17,6 +17,6 @@ export async function up(db: AnyDb, dialect: DatabaseDialect): Promise<void> {
   await addColumns(db, dialect, catalogue.transactions, [...laterColumns['0044-account-codes'].transactions!])
   await sql`update transactions set "accountCode" = (select nullif(case when transactions.kind = 'connection' then f."connectionTransactionCode" else f."serviceTransactionCode" end, '') from features f where f.id = transactions."featureID") where kind is not null`.execute(db)
   await db.schema.dropIndex('transactions_invoice_idx').execute()
-  await dialect.createCoveringIndex(db, { name: 'transactions_invoice_idx', table: 'transactions', key: 'invoiceID', covered: ['accountCode', 'transactionType', 'numberID', 'VATRate', 'amount', 'VATAmount'] })
+  await dialect.createCoveringIndex(db, { name: 'transactions_invoice_idx', table: 'transactions', key: 'invoiceID', covered: ['accountCode', 'transactionType', 'VATRate', 'numberID', 'amount', 'VATAmount'] })
   await db.schema.createIndex('features_calls_code_idx').on('features').columns(['numberID', 'callsTransactionCode']).where(sql.ref('callsTransactionCode'), 'is not', null).execute()
 }

@@ -4,6 +4,7 @@ import type { DateRange, JournalDocumentType, JournalScope, JournalSums } from '
 import { fromUnits, ZERO, type Money } from '../../../core/money/money.js'
 import type { DatabaseDialect } from '../dialect/dialect.js'
 import type { Db } from '../schema/tables.js'
+import { invoiceLines } from './invoice-journal.js'
 
 /** Documents per page: each page's lines are one grouped statement over their rows, found by index. */
 const DOCUMENT_PAGE = 2000
@@ -49,13 +50,7 @@ export async function* journalSums(db: Db, dialect: DatabaseDialect, scope: Jour
 
   // Invoices: final ones only (a draft is no document yet, contract 16.1).
   const invoices = run === null ? within(sql`i."invoiceDate"`) : sql` and i."billingRunID" = ${run}`
-  yield* pages(db, (after) => sql<{ id: unknown }>`select i.id from invoices i where coalesce(i.status, '') <> 'Draft'${invoices}${after} order by i.id limit ${DOCUMENT_PAGE}`, 'i', dialect, async (ids) =>
-    (
-      await grouped(sql`select i.id as doc, i."invoiceDate" as "date", coalesce(i."invoiceNumber", cast(i.id as text)) as document, i."customerID" as "customerID", ${accountCode} as code, t."VATRate" as "VATRate", t.amount as amount, t."VATAmount" as vat
-        from invoices i join transactions t on t."invoiceID" = i.id
-        where ${dialect.inList('i.id', ids)}`).execute(db)
-    ).rows.map(decode('invoice')),
-  )
+  yield* pages(db, (after) => sql<{ id: unknown }>`select i.id from invoices i where coalesce(i.status, '') <> 'Draft'${invoices}${after} order by i.id limit ${DOCUMENT_PAGE}`, 'i', dialect, (ids) => invoiceLines(db, dialect, ids))
   if (run !== null) return
 
   // Credit notes: each line under the account code of the invoice line it credits.
