@@ -11,6 +11,9 @@ export async function up(db: AnyDb): Promise<void> {
   await db.schema.createIndex('features_commission_holder_idx').on('features').column('commissionHolder').execute()
   await db.schema.createIndex('features_commission_holder2_idx').on('features').column('commissionHolderID2').execute()
   await db.schema.createIndex('customers_commission_holder_idx').on('customers').column('commissionHolder').execute()
+  // A run's journal pages through its invoices by ID: a range of this index, where the run's
+  // (run, customer) key made each page find and sort all of the run's invoices (bench/reports.ts).
+  await db.schema.createIndex('invoices_run_id_idx').on('invoices').columns(['billingRunID', 'id']).execute()
   await db.schema.createIndex('transactions_settling_idx').on('transactions').columns(['transactionDate', 'id']).where(sql.ref('settles'), '=', 1).execute()
   await db.schema.createIndex('transactions_credit_lines_idx').on('transactions').columns(['transactionDate', 'id']).where(sql.ref('creditNoteID'), 'is not', null).execute()
 }
