@@ -83,6 +83,20 @@ for (const target of activeTargets()) {
     assert.is(csv[3], 'Ben Carter,total,,,,,,,,,,1.8')
   })
 
+  test("call charges earn the callChargeCommissionProfile's percentage for the feature's primary holder", async ({ h }) => {
+    const mobile = (await h.request('POST', '/tariffs', { name: 'UK Mobile', baseRoundSeconds: 60 })).body.id
+    await h.request('POST', `/tariffs/${mobile}/tariffDetails`, { chargeBand: 'MOB', timeBand: 'any', cost: '0.10', costConnection: '0.02' })
+    const c = await newCustomer(h, { defaultMobileTariff: 'UK Mobile', commissionHolder: 'Emma Foster' })
+    const n = (await h.request('POST', `/customers/${c}/numbers`, { number: '01632 960 001' })).body.id
+    const f = (await h.request('POST', `/numbers/${n}/features`, { featureType: 'Hosted Seat', startDate: '2026-01-01', callChargeCommissionProfile: 'Premium Dealer' })).body.id
+    // Two 61 s mobile calls: 0.22 each, one Call Charges row of 0.44; Premium Dealer 10 %: 0.044 → 0.04.
+    const file = ['callingNumber,dialledNumber,startTime,durationSeconds,chargeBand,callClass,carrier', '01632960001,07700900001,2026-01-10T10:00:00Z,61,MOB,mobile,Gamma', '01632960001,07700900002,2026-01-11T10:00:00Z,61,MOB,mobile,Gamma'].join('\n') + '\n'
+    assert.is((await h.request('POST', '/usageFiles', undefined, { raw: file, headers: { 'content-type': 'text/csv' } })).status, 201)
+    const run = await bill(h, '2026-01-31')
+    const [emma] = await statements(h, `billingRunID=${run.id}&holder=Emma%20Foster`)
+    assert.equal([brief(emma.lines), emma.total], [[[f, 'Call Charges', 'Percentage', 0.44, 10, 0.04]], 0.04])
+  })
+
   test('statements need level 3, a billing run (400103) that exists (404001)', async ({ h }) => {
     const low = await h.request('GET', '/commissionStatements?billingRunID=1', undefined, { key: h.keys.low })
     assert.equal([low.status, low.body.error_code], [403, 403103])
