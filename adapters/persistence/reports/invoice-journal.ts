@@ -29,7 +29,7 @@ export async function invoiceLines(db: Db, dialect: DatabaseDialect, ids: readon
   // list and sort, twice as slow with 10,000 of them).
   const first = ids[0]
   const last = ids[ids.length - 1]
-  const inPage = sql`t."invoiceID" >= ${first} and t."invoiceID" <= ${last} and exists (select 1 from invoices i where i.id = t."invoiceID"${invoices})`
+  const inPage = sql`t."invoiceID" >= ${first} and t."invoiceID" <= ${last} and exists (select 1 from invoices i where i.id = t."invoiceID" and i.id >= ${first} and i.id <= ${last}${invoices})`
   const [heads, charges, calls] = await Promise.all([
     sql<{ id: unknown; date: unknown; document: unknown; customerID: unknown; account: unknown }>`select i.id as id, i."invoiceDate" as "date", coalesce(i."invoiceNumber", cast(i.id as text)) as document, i."customerID" as "customerID", coalesce(nullif(cu."accountingID", ''), cu."accountNumber") as account
       from invoices i join customers cu on cu.id = i."customerID" where i.id >= ${first} and i.id <= ${last}${invoices}`.execute(db),
