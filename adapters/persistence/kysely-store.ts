@@ -26,6 +26,8 @@ import type { RatingData } from '../../core/ports/rating-data.js'
 import { KyselyRatingData } from './repositories/kysely-rating-data.js'
 import { KyselyCarrierData } from './repositories/kysely-carrier-data.js'
 import type { CarrierData } from '../../core/ports/carrier-data.js'
+import type { Books } from '../../core/ports/books.js'
+import { KyselyBooks } from './reports/kysely-books.js'
 import { KyselyReceivables } from './repositories/kysely-receivables.js'
 import { KyselyChangeLog, SYSTEM_ACTOR } from './repositories/kysely-change-log.js'
 import { KyselyWebhookOutbox } from './repositories/kysely-webhook-outbox.js'
@@ -109,6 +111,7 @@ export class KyselyStore implements Store {
   readonly runPartitions: RunPartitions
   readonly rating: RatingData
   readonly carriers: CarrierData
+  readonly books: Books
   readonly receivables: Receivables
   readonly changes: ChangeLog
   readonly webhookOutbox: WebhookOutbox
@@ -151,6 +154,7 @@ export class KyselyStore implements Store {
     this.runPartitions = new KyselyRunPartitions(db, dialect)
     this.rating = new KyselyRatingData(db, dialect, options.readsBeside, writeAhead)
     this.carriers = new KyselyCarrierData(db, dialect)
+    this.books = new KyselyBooks(db, dialect)
     this.bulkWrites = options.bulkWrites
     this.pipelinedWrites = options.pipelinedWrites
     this.readsBeside = options.readsBeside

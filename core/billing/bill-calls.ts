@@ -72,6 +72,8 @@ export async function billCalls(
     const starts = group.flatMap((c) => (c.startTime ? [c.startTime] : [])).sort()
     const dates = starts.map(dateOfStamp)
     const split = rates.get(`${customer.id}:${numberID}`)! > 1
+    // The carrier's side of the same row (contract 16.2), rounded once as the amount is.
+    const carrierCost = round(sum(group.flatMap((c) => (c.carrierCost === null ? [] : [c.carrierCost]))), 2)
     const now = ctx.clock.now()
     await store.repository('transactions').insert({
       customerID: customer.id,
@@ -85,6 +87,7 @@ export async function billCalls(
       amount,
       VATRate,
       VATAmount: vatOn(amount, VATRate, ctx.presets),
+      carrierCost,
       approved: false,
       billingRunID: run.id,
       callsFrom: starts[0],

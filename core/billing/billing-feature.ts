@@ -18,6 +18,10 @@ export interface BillingFeature {
   readonly billToDate: DateOnly | null
   readonly interval: ServiceChargeInterval
   readonly connectionCharge: Money | null
+  /** What the carrier charges the reseller once (contract 16.2): the connection row's `carrierCost`, × its count. */
+  readonly connectionChargeCarrier: Money | null
+  /** What the carrier charges per period: each recurring row's `carrierCost`, × its count and pro-rated as the charge. */
+  readonly serviceChargeCarrier: Money | null
   readonly featureCountCommitted: number | null
   readonly committedTermDate: DateOnly | null
   readonly totalFeatureValue: Money | null

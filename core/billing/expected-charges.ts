@@ -1,5 +1,5 @@
 import { addDays, maxDate, minDate, type DateOnly } from '../dates/date-only.js'
-import { round, times, type Money } from '../money/money.js'
+import { round, times, ZERO, type Money } from '../money/money.js'
 import { billedCount, featureEnd, type BillingFeature } from './billing-feature.js'
 import { effectiveHistory, versionAt, type ChargeHistory, type ChargeVersion } from './charge-history.js'
 import type { ChargeKind } from './ledger-row.js'
@@ -30,6 +30,8 @@ export interface ExpectedCharge {
   readonly rate: Money
   /** rate × quantity, pro-rated by days, whole pence. */
   readonly amount: Money
+  /** The carrier's cost of the same charge, worked out as `amount` is from the carrier's price (contract 16.2); zero for a discount. */
+  readonly cost: Money
   readonly style: SlotStyle
 }
 
@@ -51,7 +53,8 @@ export function expectedConnection(feature: BillingFeature, history: ChargeHisto
   const quantity = versionAt(effectiveHistory(history, start), start)?.featureCount ?? 1
   const amount = round(times(rate, quantity), 2)
   if (amount === 0n) return []
-  return [{ kind: 'connection', series: 0, slotStart: start, periodStart: start, periodEnd: start, transactionDate: start, quantity, rate, amount, style: 'replace' }]
+  const cost = feature.connectionChargeCarrier === null ? ZERO : round(times(feature.connectionChargeCarrier, quantity), 2)
+  return [{ kind: 'connection', series: 0, slotStart: start, periodStart: start, periodEnd: start, transactionDate: start, quantity, rate, amount, cost, style: 'replace' }]
 }
 
 interface Piece {
@@ -96,7 +99,7 @@ export function expectedRecurring(feature: BillingFeature, history: ChargeHistor
         const instalment = feature.instalments ? instalmentAt(feature.instalments, k) : null
         if (feature.instalments && instalment === null && run.versions.every((v) => v.serviceCharge === null)) break
         for (const piece of pieces(feature, versions, run.versions, from, to, period.start)) {
-          const charge = chargeOf(piece, period, instalment, cutByEnd, run.series)
+          const charge = chargeOf(piece, period, instalment, cutByEnd, run.series, feature.serviceChargeCarrier)
           if (charge === null) continue
           out.push(charge)
           // A credit (a negative price) is not discounted: a discount only ever takes off.
@@ -104,7 +107,7 @@ export function expectedRecurring(feature: BillingFeature, history: ChargeHistor
           if (discount) {
             const days = piece.version.serviceCharge === null ? daysCovered(period.start, period.end) : period.days
             const off = discountAmounts(discount, charge.rate, charge.quantity, charge.amount, daysCovered(piece.start, piece.end), days)
-            if (off.amount !== 0n) out.push({ ...charge, discount: true, rate: off.rate, amount: off.amount })
+            if (off.amount !== 0n) out.push({ ...charge, discount: true, rate: off.rate, amount: off.amount, cost: ZERO })
           }
         }
       }
@@ -118,13 +121,16 @@ export function expectedRecurring(feature: BillingFeature, history: ChargeHistor
  * or, for a feature in instalments while the version has no price, period k's instalment (a
  * whole period charges it whole, also a calendar feature's short first one; a part pro-rata).
  */
-function chargeOf(piece: Piece, period: Period, instalment: Money | null, cutByEnd: boolean, series: number): ExpectedCharge | null {
+function chargeOf(piece: Piece, period: Period, instalment: Money | null, cutByEnd: boolean, series: number, carrier: Money | null): ExpectedCharge | null {
   const own = piece.version.serviceCharge
   const rate = own ?? instalment
   if (rate === null) return null
   const quantity = own === null ? 1 : piece.quantity
   const covered = daysCovered(piece.start, piece.end)
-  const amount = own === null ? proRate(rate, covered, daysCovered(period.start, period.end)) : proRate(times(rate, quantity), covered, period.days)
+  // The cost is pro-rated over the same days as the charge, so it follows the charge row for row.
+  const days = own === null ? daysCovered(period.start, period.end) : period.days
+  const amount = proRate(times(rate, quantity), covered, days)
+  const cost = carrier === null ? ZERO : proRate(times(carrier, quantity), covered, days)
   return {
     kind: 'recurring',
     series,
@@ -135,6 +141,7 @@ function chargeOf(piece: Piece, period: Period, instalment: Money | null, cutByE
     quantity,
     rate,
     amount,
+    cost,
     style: piece.version.mode === 'delta' && !cutByEnd ? 'delta' : 'replace',
   }
 }

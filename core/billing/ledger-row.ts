@@ -55,6 +55,12 @@ export interface LedgerRow {
   readonly rate: Money | null
   /** Net, whole pence; negative for refunds. */
   readonly amount: Money
+  /**
+   * What the carrier charges for the same row (contract 16.2), written with the charge and
+   * corrected with it: a refund carries back the cost of what it refunds, an adjustment the
+   * difference. Zero where the feature has no carrier price, and on rows written before costs were kept.
+   */
+  readonly carrierCost: Money
   /** On an invoice of a completed billing run: never changed or deleted again. */
   readonly approved: boolean
 }
@@ -63,7 +69,7 @@ export interface LedgerRow {
 export type NewLedgerRow = Omit<LedgerRow, 'id' | 'approved'>
 
 /** Fields of an unapproved row changed in place. */
-export type LedgerRowChanges = Partial<Pick<LedgerRow, 'transactionDate' | 'periodEnd' | 'quantity' | 'rate' | 'amount'>>
+export type LedgerRowChanges = Partial<Pick<LedgerRow, 'transactionDate' | 'periodEnd' | 'quantity' | 'rate' | 'amount' | 'carrierCost'>>
 
 /** What a reconcile or a charge change writes: everything else in the ledger stays as it is. */
 export interface LedgerDiff {

@@ -11,6 +11,14 @@ export function vatRateOf(feature: Pick<RunFeature, 'VATRate'>, customer: Pick<R
   return (feature.VATRate ?? customer?.VATRate ?? null) || null
 }
 
+/**
+ * The account code a feature's row is posted under (contract 16.4): its connection or service
+ * transaction code by kind, kept with the row as posted (a later change of the feature's code
+ * does not move rows already written); null: the journal takes the transaction type.
+ */
+const accountCodeOf = (feature: RunFeature, kind: 'connection' | 'recurring'): string | null =>
+  (kind === 'connection' ? feature.connectionTransactionCode : feature.serviceTransactionCode) || null
+
 /** What an engine row is called on an invoice: the feature's description, else its type. */
 const descriptionOf = (feature: RunFeature, row: { transactionType: string }): string => feature.description || feature.featureType || row.transactionType
 
@@ -46,6 +54,8 @@ export function ledgerWrites(
     series: row.series,
     revision: row.revision,
     rate: row.rate,
+    carrierCost: row.carrierCost,
+    accountCode: accountCodeOf(feature, row.kind),
     createdStamp: now,
     updatedStamp: now,
   }))
@@ -55,6 +65,7 @@ export function ledgerWrites(
     if (u.set.periodEnd !== undefined) values.dateTo = u.set.periodEnd
     if (u.set.quantity !== undefined) values.quantity = u.set.quantity
     if (u.set.rate !== undefined) values.rate = u.set.rate
+    if (u.set.carrierCost !== undefined) values.carrierCost = u.set.carrierCost
     if (u.set.amount !== undefined) {
       values.amount = u.set.amount
       values.VATAmount = vatOn(u.set.amount, VATRate, presets)

@@ -138,6 +138,7 @@ const charge = (e: ExpectedCharge, transactionType: string): Desired => ({
   quantity: e.quantity,
   rate: e.rate,
   amount: e.amount,
+  carrierCost: e.cost,
 })
 
 /** The transaction type of a feature's charges of a kind: its own when that is a charge type, else the default. */
@@ -156,12 +157,15 @@ function desiredRows(slot: Slot, feature: BillingFeature): Desired[] {
   const expectedNet = sum(slot.expected.map((e) => e.amount))
   const last = slot.expected[slot.expected.length - 1]
   if (last && approvedNet === expectedNet) return []
-  if (!last) return approvedNet === 0n ? [] : [correction(slot, 'refund', neg(approvedNet), slot.approved)]
+  // The cost rides with the charge (contract 16.2): corrected when and as the charge is, never on its own.
+  const approvedCost = sum(slot.approved.map((r) => r.carrierCost))
+  if (!last) return approvedNet === 0n ? [] : [correction(slot, 'refund', neg(approvedNet), neg(approvedCost), slot.approved)]
   if (last.style === 'delta') {
     const difference = sub(expectedNet, approvedNet)
-    return [correction(slot, difference > 0n ? 'adjustment' : 'adjustment_refund', difference, [...slot.approved, ...slot.expected])]
+    const costDifference = sub(sum(slot.expected.map((e) => e.cost)), approvedCost)
+    return [correction(slot, difference > 0n ? 'adjustment' : 'adjustment_refund', difference, costDifference, [...slot.approved, ...slot.expected])]
   }
-  return approvedNet === 0n ? charges : [correction(slot, 'refund', neg(approvedNet), slot.approved), ...charges]
+  return approvedNet === 0n ? charges : [correction(slot, 'refund', neg(approvedNet), neg(approvedCost), slot.approved), ...charges]
 }
 
 /** The row to insert for a desired one (written out: a rest-and-spread copy per row cost more than the rest of reconcile). */
@@ -176,6 +180,7 @@ const newRow = (d: Desired, revision: number): NewLedgerRow => ({
   quantity: d.quantity,
   rate: d.rate,
   amount: d.amount,
+  carrierCost: d.carrierCost,
 })
 
 const CORRECTION_TYPES = {
@@ -189,6 +194,7 @@ function correction(
   slot: Slot,
   role: 'refund' | 'adjustment' | 'adjustment_refund',
   amount: Money,
+  carrierCost: Money,
   spans: readonly { periodStart: DateOnly; periodEnd: DateOnly }[],
 ): Desired {
   return {
@@ -202,6 +208,7 @@ function correction(
     quantity: null,
     rate: null,
     amount,
+    carrierCost,
   }
 }
 
@@ -213,6 +220,7 @@ function changes(row: LedgerRow, want: Omit<NewLedgerRow, 'revision'>): LedgerRo
   if (row.quantity !== want.quantity) set.quantity = want.quantity
   if (row.rate !== want.rate) set.rate = want.rate
   if (row.amount !== want.amount) set.amount = want.amount
+  if (row.carrierCost !== want.carrierCost) set.carrierCost = want.carrierCost
   return Object.keys(set).length > 0 ? set : null
 }
 

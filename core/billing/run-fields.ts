@@ -58,7 +58,13 @@ export const runFeatureFields = [
   'isDropped',
   'serviceChargeInterval',
   'connectionCharge',
+  // The carrier's costs, written beside each charge (contract 16.2).
+  'connectionChargeCarrier',
+  'serviceChargeCarrier',
   'connectionTransactionType',
+  // The account codes posted with each row (contract 16.4).
+  'connectionTransactionCode',
+  'serviceTransactionCode',
   'serviceCharge',
   'serviceTransactionType',
   'featureCount',
@@ -84,6 +90,6 @@ export type RunCustomer = Pick<Customer, (typeof runCustomerFields)[number]>
 export type RunFeature = Pick<Feature, (typeof runFeatureFields)[number]>
 
 /** The stored fields of a call that call billing (`billCalls`) reads: a call row has about 40. */
-export const runCallFields = ['id', 'customerID', 'numberID', 'callType', 'startTime', 'cost'] as const
+export const runCallFields = ['id', 'customerID', 'numberID', 'callType', 'startTime', 'cost', 'carrierCost'] as const
 /** A call as a billing run reads it. */
 export type RunCall = Pick<Call, (typeof runCallFields)[number]>

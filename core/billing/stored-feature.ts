@@ -28,6 +28,8 @@ export function toBillingFeature(
     billToDate: own && finalBill ? minDate(own, finalBill) : (own ?? finalBill),
     interval: feature.serviceChargeInterval ?? 'Monthly',
     connectionCharge: feature.connectionCharge,
+    connectionChargeCarrier: feature.connectionChargeCarrier,
+    serviceChargeCarrier: feature.serviceChargeCarrier,
     featureCountCommitted: feature.featureCountCommitted,
     committedTermDate: feature.committedTermDate,
     totalFeatureValue: feature.totalFeatureValue,

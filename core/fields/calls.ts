@@ -29,6 +29,7 @@ export const calls = defineResource({
     preset('carrier', 'carriers', { description: 'carrier that supplied the record' }),
     ref('tariffID', { description: 'call tariff that priced it; null when priced by a markup fallback' }),
     currency('cost', { description: 'price charged to the customer' }),
+    currency('carrierCost', { extension: true, description: "the usage record's wholesaleCost: what the carrier charged for the call (contract 16.2)" }),
     field('rated', 'boolean', { description: 'whether a cost has been worked out' }),
     text('unbilledReason', { description: 'why the call could not be rated or billed' }),
     // Derived, not stored: the Call Charges row whose range covers the call (docs/scaling.md), so a run never rewrites its calls.

@@ -34,11 +34,15 @@ export const transactions = defineResource({
     // A credit note's line (contract 15.3): the note it belongs to and the invoice line it credits.
     ref('creditNoteID', { readOnly: true, extension: true, description: 'the credit note this Credit Note line belongs to' }),
     ref('creditedTransactionID', { readOnly: true, extension: true, description: 'the invoice line (transaction) a credit note line credits' }),
+    // Never on the customer's documents (contract 16.2): invoices list their lines from other fields.
+    currency('carrierCost', { readOnly: true, extension: true, description: "what the carrier charges for this row (contract 16.2): the feature's connectionChargeCarrier or serviceChargeCarrier × count, pro-rated, refunded and adjusted as the amount is; for Call Charges the sum of its calls' carrierCost" }),
     // The billing engine's bookkeeping (core/billing/ledger-row.ts): null on manual transactions.
     field('kind', 'text', { internal: true, readOnly: true }),
     field('series', 'number', { internal: true, readOnly: true }),
     field('revision', 'number', { internal: true, readOnly: true }),
     field('rate', 'currency', { internal: true, readOnly: true }),
+    // The account code it is posted under (contract 16.4), written with the row from its feature's codes.
+    field('accountCode', 'text', { internal: true, readOnly: true }),
     // Pays invoices instead of going on one: a payment, a written-off debt (contract 10.3).
     field('settles', 'boolean', { internal: true, readOnly: true }),
     // What a Call Charges row bills (core/billing/bill-calls.ts), instead of each call naming it: its

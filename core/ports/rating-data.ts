@@ -29,6 +29,8 @@ export interface NewCall {
   readonly chargeBand: string
   readonly carrier: string
   readonly cost: Money | null
+  /** The record's `wholesaleCost`, kept for margin (contract 16.2). */
+  readonly carrierCost: Money | null
   readonly ratedDuration: number | null
   readonly timeBand: string | null
   /** 0 for a call a plan may cover (the allowance is allocated after the import), else null. */

@@ -3,6 +3,7 @@ import type { FieldRef } from '../fields/field.js'
 import type { ResourceName } from '../fields/resource.js'
 import type { ApiKeyRepository } from './api-key-repository.js'
 import type { CarrierData } from './carrier-data.js'
+import type { Books } from './books.js'
 import type { LifecycleLog } from './lifecycle-log.js'
 import type { ChangeLog } from './change-log.js'
 import type { WebhookOutbox } from './webhook-outbox.js'
@@ -40,6 +41,8 @@ export interface Store {
   readonly rating: RatingData
   /** Carriers' bulk data: destination tables' prefixes (contract 17). */
   readonly carriers: CarrierData
+  /** The books' reports: margin, commissions, journals (contract 16.2-16.4). */
+  readonly books: Books
   readonly receivables: Receivables
   /** History entries and events, written with the change they describe (contract 12). */
   readonly changes: ChangeLog

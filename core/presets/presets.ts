@@ -7,6 +7,7 @@ import { carrierMapsFile, mergeCarrierMaps, type CarrierMaps } from './carrier-m
 import { defaultSeller, SellerFile, type Seller } from './seller.js'
 import { DEFAULT_INVOICE_NUMBER_FORMAT, invoiceNumberFormatProblem } from './invoice-number-format.js'
 import { collectionsFile, defaultCollectionPresets, mergeCollections, type CollectionPresets } from './collections.js'
+import { commissionProfilesFile, defaultCommissionPresets, mergeCommissionProfiles, type CommissionPresets } from './commission-profiles.js'
 
 export const paymentLinkTypes = ['cardPayment', 'directDebitSetup'] as const
 /** The kinds of payment link a provider can make. */
@@ -28,7 +29,7 @@ export const portalPages = ['summary', 'invoices', 'calls', 'allowances', 'payme
 export type PortalPage = (typeof portalPages)[number]
 
 /** The platform's configured lists and the settings that go with them. */
-export interface Presets extends ProductMaps, DiscountPlanMaps, CollectionPresets, CarrierMaps {
+export interface Presets extends ProductMaps, DiscountPlanMaps, CollectionPresets, CarrierMaps, CommissionPresets {
   readonly lists: Readonly<Record<string, readonly string[]>>
   /** VAT percentage of each `vatRates` name, as decimal text ("20"). */
   readonly vatRatePercents: Readonly<Record<string, string>>
@@ -80,6 +81,7 @@ export const defaultPresets: Presets = {
   seller: defaultSeller,
   invoiceNumberFormat: DEFAULT_INVOICE_NUMBER_FORMAT,
   ...defaultCollectionPresets,
+  ...defaultCommissionPresets,
   ...mergeProductMaps({}, null, { ...defaultLists }),
   ...mergeCarrierMaps({}, null),
   ...mergeDiscountPlans({}, null, { ...defaultLists }),
@@ -123,6 +125,7 @@ const PresetsFile = v.strictObject({
   ...carrierMapsFile,
   ...discountPlansFile,
   ...collectionsFile,
+  ...commissionProfilesFile,
 })
 
 /**
@@ -156,6 +159,7 @@ export function mergePresets(content: unknown, base: Presets = defaultPresets): 
     seller: file.seller ?? base.seller,
     invoiceNumberFormat: file.invoiceNumberFormat ?? base.invoiceNumberFormat,
     ...mergeCollections(file, base),
+    ...mergeCommissionProfiles(file, base),
     ...mergeProductMaps(file, base, lists, new Set([...Object.keys(file.lists ?? {}), ...Object.keys(file.extend ?? {})])),
     ...mergeCarrierMaps(file, base),
     ...mergeDiscountPlans(file, base, lists, new Set([...Object.keys(file.lists ?? {}), ...Object.keys(file.extend ?? {})])),
@@ -165,6 +169,9 @@ export function mergePresets(content: unknown, base: Presets = defaultPresets): 
   // A dunning profile without an entry would do nothing silently: the list is the map's names unless a file lists more.
   const listsProfiles = file.lists?.dunningProfiles ?? file.extend?.dunningProfiles
   lists.dunningProfiles = unique([...(listsProfiles ? lists.dunningProfiles : []), ...Object.keys(presets.dunningProfiles)])
+  // Likewise a commission profile (contract 16.3): the list is the map's names unless a file lists more.
+  const listsCommission = file.lists?.commissionProfiles ?? file.extend?.commissionProfiles
+  lists.commissionProfiles = unique([...(listsCommission ? lists.commissionProfiles : []), ...Object.keys(presets.commissionProfiles)])
   lists.portalCustomerProfiles = unique([...(lists.portalCustomerProfiles ?? []), ...Object.keys(presets.portalProfiles)])
   for (const [name, known] of Object.entries(engineLists)) {
     const unknown = presets.lists[name]?.find((value) => !known.includes(value))

@@ -77,6 +77,7 @@ export function toNewCall(record: UsageRecord, context: BatchContext, digest: Di
     chargeBand: record.chargeBand,
     carrier: record.carrier,
     cost: ok ? rated.cost : null,
+    carrierCost: record.wholesaleCost,
     ratedDuration: ok ? rated.ratedDuration : null,
     timeBand: ok ? rated.timeBand : null,
     allowanceSeconds: ok ? rated.allowanceSeconds : null,

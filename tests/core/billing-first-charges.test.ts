@@ -43,6 +43,7 @@ const expectedArb: fc.Arbitrary<ExpectedCharge> = fc
     quantity: r.quantity,
     rate: r.rate as Money,
     amount: (r.rate * BigInt(r.quantity)) as Money,
+    cost: (r.rate * BigInt(r.quantity) / 2n) as Money,
     style: r.style,
   }))
 

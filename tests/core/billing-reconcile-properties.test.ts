@@ -32,6 +32,8 @@ const featureArb = fc.record({
   committed: fc.option(fc.integer({ min: 1, max: 6 }), { nil: null }),
   committedTermDays: fc.option(fc.integer({ min: 0, max: 500 }), { nil: null }),
   endDays: fc.option(fc.integer({ min: 0, max: 900 }), { nil: null }),
+  // The carrier's price (contract 16.2): null, or any price, its cost rides beside the charge.
+  carrier: fc.option(rate, { nil: null }),
 })
 const opArb = (modes: readonly ('replace' | 'delta' | 'add')[]): fc.Arbitrary<Op> =>
   fc.oneof(
@@ -42,7 +44,7 @@ const opArb = (modes: readonly ('replace' | 'delta' | 'add')[]): fc.Arbitrary<Op
     { weight: 1, arbitrary: fc.constant({ t: 'reinstate' as const }) },
   )
 
-function build(f: { interval: ServiceChargeInterval; start: DateOnly; rate: bigint; count: number; committed: number | null; committedTermDays: number | null; endDays: number | null }): World {
+function build(f: { interval: ServiceChargeInterval; start: DateOnly; rate: bigint; count: number; committed: number | null; committedTermDays: number | null; endDays: number | null; carrier: bigint | null }): World {
   return new World(
     feature({
       startDate: f.start,
@@ -51,15 +53,17 @@ function build(f: { interval: ServiceChargeInterval; start: DateOnly; rate: bigi
       committedTermDate: f.committedTermDays === null ? null : addDays(f.start, f.committedTermDays),
       endDate: f.endDays === null ? null : addDays(f.start, f.endDays),
       connectionCharge: m('5'),
+      connectionChargeCarrier: f.carrier === null ? null : m('2'),
+      serviceChargeCarrier: f.carrier as Money | null,
     }),
     f.rate as Money,
     f.count,
   )
 }
 
-/** Every row in whole pence, natural keys unique, and no unapproved charge row overlapping another of its series. */
+/** Every row (and its carrier cost) in whole pence, natural keys unique, and no unapproved charge row overlapping another of its series. */
 function ledgerIsSound(w: World): boolean {
-  if (!w.ledger.every((r) => r.amount % 100n === 0n)) return false
+  if (!w.ledger.every((r) => r.amount % 100n === 0n && r.carrierCost % 100n === 0n)) return false
   if (new Set(w.ledger.map((r) => naturalKey('f', r))).size !== w.ledger.length) return false
   const pending = w.ledger.filter((r) => !r.approved && r.kind === 'recurring' && r.quantity !== null)
   return pending.every((a, i) => pending.every((b, j) => i === j || a.series !== b.series || a.periodEnd < b.periodStart || b.periodEnd < a.periodStart))
@@ -194,6 +198,48 @@ test('property: after any history, the ledger holds per period exactly what the 
       const nonZero = (mp: Map<string, bigint>): string[] => [...mp].filter(([, v]) => v !== 0n).map(([k, v]) => `${k}=${v}`).sort()
       assert.equal(nonZero(got), nonZero(want))
       assert.ok(w.ledger.filter((r) => r.kind === 'connection').length <= 1, 'the connection charge is one-off')
+      return true
+    }),
+    { numRuns: 300 },
+  )
+})
+
+/**
+ * Cost rows follow charge rows (contract 16.2): with the carrier's price equal to the charge's
+ * in every version, whatever the counts, drops, approvals and change modes, every row the
+ * engine writes (charges, refunds, adjustments, back-fills) carries a cost equal to its amount,
+ * period for period.
+ */
+test('property: the carrier cost is pro-rated, back-filled, refunded and adjusted exactly as the charge', () => {
+  fc.assert(
+    fc.property(featureArb, fc.array(opArb(['replace', 'delta', 'add']), { maxLength: 12 }), (f, ops) => {
+      const w = build({ ...f, carrier: f.rate })
+      w.feature = { ...w.feature, connectionChargeCarrier: w.feature.connectionCharge }
+      const log: { d: DateOnly; rate: bigint; count: number }[] = []
+      for (const op of ops) step(w, op.t === 'change' ? { ...op, rate: f.rate } : op, log)
+      w.bill(addDays(f.start, 950), true)
+      for (const r of w.ledger) assert.is(r.carrierCost, r.amount, `${r.transactionType} ${r.periodStart}..${r.periodEnd}`)
+      return true
+    }),
+    { numRuns: 300 },
+  )
+})
+
+test('property: with any prices, each charge row costs the carrier price × its count over the same days', () => {
+  fc.assert(
+    fc.property(featureArb, fc.array(opArb(['replace', 'delta']), { maxLength: 10 }), rate, (f, ops, carrier) => {
+      const w = build({ ...f, carrier })
+      const log: { d: DateOnly; rate: bigint; count: number }[] = []
+      for (const op of ops) step(w, op, log)
+      const cutoff = addDays(f.start, 950)
+      w.bill(cutoff, true)
+      const schedule = { interval: f.interval, anchor: f.start }
+      for (const r of w.ledger) {
+        if (r.kind !== 'recurring' || r.quantity === null) continue
+        const period = periodContaining(schedule, r.transactionDate)!
+        const covered = daysBetween(r.periodStart, addDays(r.periodEnd, 1))
+        assert.is(r.carrierCost, halfUp(carrier * BigInt(r.quantity) * BigInt(covered), BigInt(period.days) * 100n) * 100n)
+      }
       return true
     }),
     { numRuns: 300 },

@@ -20,6 +20,8 @@ const otherFeature: { [K in keyof BillingFeature]: BillingFeature[K][] } = {
   billToDate: [d('2025-05-31')],
   interval: ['Calendar Monthly', 'Quarterly'],
   connectionCharge: [m(250_000n), m(0n)],
+  connectionChargeCarrier: [m(120_000n), m(0n)],
+  serviceChargeCarrier: [m(80_000n), m(0n)],
   featureCountCommitted: [3, 0],
   committedTermDate: [d('2026-01-01')],
   totalFeatureValue: [m(1_000_000n)],

@@ -9,6 +9,8 @@ export function billingFeature(over: Partial<BillingFeature> = {}): BillingFeatu
     billToDate: null,
     interval: 'Monthly',
     connectionCharge: null,
+    connectionChargeCarrier: null,
+    serviceChargeCarrier: null,
     featureCountCommitted: null,
     committedTermDate: null,
     totalFeatureValue: null,

@@ -1,4 +1,3 @@
-import type { H3Event } from 'h3'
 import { featuresNotOnBill, reconcileCarrierBill } from '../../../core/carrier-bills/reconcile-bill.js'
 import { moneyToNumber } from '../../../core/money/money.js'
 import type { Item } from '../../../core/fields/item.js'
@@ -9,7 +8,8 @@ import { getItem } from '../../../core/resources/resources.js'
 import { csvRecordBatches } from '../../csv/csv-records.js'
 import { assertCsv, bodyText } from '../lines.js'
 import { apiPath } from '../mount-prefix.js'
-import { json, requestIdOf } from '../respond.js'
+import { json } from '../respond.js'
+import { csvCell, streamedAnswer, wantsCsv } from '../csv-response.js'
 import type { Route } from '../route.js'
 import { assertNoQuery, getRoute, listRoute } from './resource-routes.js'
 
@@ -44,10 +44,7 @@ export function carrierBillRoutes(bills: Resource, lines: Resource): Route[] {
         const bill = await getItem(ctx.platform, bills, ctx.params.id)
         const csv = wantsCsv(event)
         const pieces = csv ? csvPieces(ctx.platform, lines, bill) : jsonPieces(ctx.platform, bills, lines, bill)
-        return new Response(streamOf(pieces), {
-          status: 200,
-          headers: { 'content-type': csv ? 'text/csv; charset=utf-8' : 'application/json; charset=utf-8', 'x-request-id': requestIdOf(event) },
-        })
+        return streamedAnswer(event, csv, pieces)
       },
     },
   ]
@@ -119,39 +116,4 @@ async function* csvPieces(platform: PlatformContext, lines: Resource, bill: Item
   for await (const page of featuresNotOnBill(platform, billOf(bill))) {
     yield page.map((f) => ['notOnCarrierBill', ...LINE_FIELDS.map((c) => (c === 'featureID' ? f.featureID : c === 'expectedCost' ? moneyToNumber(f.expectedCost) : null))].map(csvCell).join(',') + '\r\n').join('')
   }
-}
-
-function csvCell(v: unknown): string {
-  if (v === null || v === undefined) return ''
-  const s = String(v)
-  return /[",\r\n]/.test(s) ? `"${s.replaceAll('"', '""')}"` : s
-}
-
-function streamOf(pieces: AsyncGenerator<string>): ReadableStream<Uint8Array> {
-  const encoder = new TextEncoder()
-  return new ReadableStream({
-    async pull(controller) {
-      const next = await pieces.next()
-      if (next.done) controller.close()
-      else controller.enqueue(encoder.encode(next.value))
-    },
-    async cancel() {
-      await pieces.return(undefined)
-    },
-  })
-}
-
-/** Accept names text/csv above application/json. */
-function wantsCsv(event: H3Event): boolean {
-  const accept = event.req.headers.get('accept') ?? ''
-  const weight = (type: string) => {
-    for (const part of accept.split(',')) {
-      const [name, ...params] = part.trim().split(';')
-      if (name.trim().toLowerCase() !== type) continue
-      const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='))
-      return q ? Number(q.slice(2)) : 1
-    }
-    return 0
-  }
-  return weight('text/csv') > weight('application/json')
 }

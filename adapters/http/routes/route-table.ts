@@ -25,6 +25,7 @@ import { tariffRoutes } from './tariff-routes.js'
 import { restoreCallsActionDoc, usageRoutes } from './usage-routes.js'
 import { destinationRoutes } from './destination-routes.js'
 import { carrierBillRoutes } from './carrier-bill-routes.js'
+import { reportRoutes } from './report-routes.js'
 
 /** Actions per collection; later capabilities add theirs here. */
 export type ActionTable = Partial<Record<ResourceName, Record<string, ActionDef>>>
@@ -74,6 +75,7 @@ export function buildRoutes(resources: ReadonlyMap<ResourceName, Resource>, acti
     ...usageRoutes(r('usageFiles'), r('calls'), r('customers'), r('numbers')),
     ...destinationRoutes(r('destinationTables'), r('destinations')),
     ...carrierBillRoutes(r('carrierBills'), r('carrierBillLines')),
+    ...reportRoutes(),
     ...disasterRecoveryRoutes(r('disasterRecoveryFiles')),
     ...historyRoutes(r('history'), r('events')),
     ...webhookRoutes(r('webhooks'), r('webhookDeliveries')),

@@ -27,6 +27,8 @@ export const laterColumns: Readonly<Record<string, Partial<Record<ResourceName, 
   '0031-dunning': { customers: ['dunningProfile'], invoices: ['dunningSteps'], invoiceDeliveries: ['purpose'] },
   '0035-review-runs': { billingRuns: ['review'] },
   '0040-carriers': { calls: ['ignoredReason'], usageFiles: ['ignored'] },
+  '0042-carrier-costs': { transactions: ['carrierCost'], calls: ['carrierCost'] },
+  '0044-account-codes': { transactions: ['accountCode'] },
   '0045-call-coverage': { calls: ['callMark'], transactions: ['callsFrom', 'callsTo', 'callMark', 'callIDs'], billingRuns: ['callMark', 'callsSince'] },
 }
 

@@ -36,6 +36,9 @@ import * as m0031 from './0031-dunning.js'
 import * as m0035 from './0035-review-runs.js'
 import * as m0040 from './0040-carriers.js'
 import * as m0041 from './0041-carrier-bills.js'
+import * as m0042 from './0042-carrier-costs.js'
+import * as m0043 from './0043-books-indexes.js'
+import * as m0044 from './0044-account-codes.js'
 import * as m0045 from './0045-call-coverage.js'
 
 type Step = { up(db: AnyDb, dialect: DatabaseDialect): Promise<void> }
@@ -76,6 +79,9 @@ const steps: Record<string, Step> = {
   '0035-review-runs': m0035,
   '0040-carriers': m0040,
   '0041-carrier-bills': m0041,
+  '0042-carrier-costs': m0042,
+  '0043-books-indexes': m0043,
+  '0044-account-codes': m0044,
   '0045-call-coverage': m0045,
 }
 

@@ -23,6 +23,7 @@ export const CALL_COLUMNS = [
   'chargeBand',
   'carrier',
   'cost',
+  'carrierCost',
   'ratedDuration',
   'timeBand',
   'allowanceSeconds',
@@ -61,7 +62,7 @@ export function insertCalls(db: Db, dialect: DatabaseDialect, types: readonly Co
   // column's store about ten times a batch, 0.55 KB a row (bench/RESULTS.md, session 21).
   const values = CALL_COLUMNS.map(() => nulls(n))
   // In the order of CALL_COLUMNS.
-  const [usageFileID, customerID, numberID, tariffID, callingNumber, dialledNumber, startTime, durationSeconds, bytes, events, callType, chargeBand, carrier, cost, ratedDuration, timeBand, allowanceSeconds, origination, recorded, rated, unbilledReason, ignoredReason, deleted, callMark, fingerprint, createdStamp, updatedStamp] = values
+  const [usageFileID, customerID, numberID, tariffID, callingNumber, dialledNumber, startTime, durationSeconds, bytes, events, callType, chargeBand, carrier, cost, carrierCost, ratedDuration, timeBand, allowanceSeconds, origination, recorded, rated, unbilledReason, ignoredReason, deleted, callMark, fingerprint, createdStamp, updatedStamp] = values
   for (let i = 0; i < n; i++) {
     const c = calls[i]
     usageFileID[i] = id(c.usageFileID)
@@ -78,6 +79,7 @@ export function insertCalls(db: Db, dialect: DatabaseDialect, types: readonly Co
     chargeBand[i] = c.chargeBand
     carrier[i] = c.carrier
     cost[i] = c.cost === null ? null : d.encodeBigint(c.cost)
+    carrierCost[i] = c.carrierCost === null ? null : d.encodeBigint(c.carrierCost)
     ratedDuration[i] = c.ratedDuration
     timeBand[i] = c.timeBand
     allowanceSeconds[i] = c.allowanceSeconds

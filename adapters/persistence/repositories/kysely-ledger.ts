@@ -45,7 +45,7 @@ export class KyselyLedger implements Ledger {
       const ids = featureIDs.slice(i, i + FEATURES_PER_READ).map((f) => this.id(f))
       const rows = await this.db
         .selectFrom(this.dialect.rowsByIds<Selectable<Tables['transactions']>>('transactions', 'featureID', ids, sql`"kind" is not null`).as('transactions'))
-        .select(['id', 'featureID', 'kind', 'series', 'revision', 'transactionType', 'transactionDate', 'dateFrom', 'dateTo', 'quantity', 'rate', 'amount', 'approved', 'invoiceID'])
+        .select(['id', 'featureID', 'kind', 'series', 'revision', 'transactionType', 'transactionDate', 'dateFrom', 'dateTo', 'quantity', 'rate', 'amount', 'carrierCost', 'approved', 'invoiceID'])
         // The engine writes every row it keys by kind with a type and its dates.
         .$narrowType<{ kind: NotNull; transactionType: NotNull; transactionDate: NotNull; dateFrom: NotNull; dateTo: NotNull }>()
         .orderBy('id')
@@ -64,6 +64,7 @@ export class KyselyLedger implements Ledger {
           quantity: r.quantity === null ? null : Number(r.quantity),
           rate: r.rate === null ? null : fromUnits(this.dialect.decodeBigint(r.rate)),
           amount: fromUnits(this.dialect.decodeBigint(r.amount)),
+          carrierCost: r.carrierCost === null ? ZERO : fromUnits(this.dialect.decodeBigint(r.carrierCost)),
           // A row on a draft invoice (contract 16.1) is billed as drafted: a change after drafting
           // is corrected as for an approved row (a refund or adjustment for the next invoice),
           // never by changing or deleting the row under the draft.

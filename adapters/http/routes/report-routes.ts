@@ -1,0 +1,185 @@
+import type { H3Event } from 'h3'
+import { add, moneyToNumber, ZERO, type Money } from '../../../core/money/money.js'
+import type { JournalSums, MarginGrouping } from '../../../core/ports/books.js'
+import type { PlatformContext } from '../../../core/platform.js'
+import { journalLines, journalRange, runJournalScope } from '../../../core/reports/journal-report.js'
+import { marginQuery, marginReport, type MarginLine } from '../../../core/reports/margin-report.js'
+import type { CommissionWindow, JournalScope } from '../../../core/ports/books.js'
+import type { CommissionLine } from '../../../core/reports/commission-lines.js'
+import { commissionQuery, commissionStatementLines, commissionWindow } from '../../../core/reports/commission-statement.js'
+import { csvLine, streamedAnswer, wantsCsv } from '../csv-response.js'
+import type { Route } from '../route.js'
+import { assertNoQuery } from './resource-routes.js'
+
+const CSV = { 'text/csv': 'the same lines as CSV, with a header line and a closing total line' }
+const JOURNAL_COLUMNS = ['date', 'documentType', 'document', 'customerID', 'account', 'accountCode', 'VATRate', 'net', 'VAT'] as const
+
+/** The books' reports (contract 16.2, 16.4): expert level 3, JSON or CSV by `Accept`, streamed. */
+export function reportRoutes(): Route[] {
+  const routes: Route[] = [
+    {
+      method: 'GET',
+      path: '/reports/margin',
+      doc: { summary: 'Margin: approved net revenue, carrier cost, margin and margin % by customer, carrier, featureType, callClass or month, with totals', kind: 'other', query: ['from', 'to', 'groupBy'], alternatives: CSV },
+      async handler(event, ctx) {
+        assertNoQuery(event, ['from', 'to', 'groupBy'])
+        const query = marginQuery(event.url.searchParams)
+        const report = marginReport(ctx.platform, query)
+        const csv = wantsCsv(event)
+        return streamedAnswer(event, csv, csv ? marginCsv(query.groupBy, report) : marginJson(query, report))
+      },
+    },
+    {
+      method: 'GET',
+      path: '/commissionStatements',
+      doc: { summary: "A billing run's commission statements (one per holder, or ?holder='s): lines of customer, account number, feature, saleType, type, basis, rate and commission, and a total", kind: 'other', query: ['billingRunID', 'holder'], alternatives: CSV },
+      async handler(event, ctx) {
+        assertNoQuery(event, ['billingRunID', 'holder'])
+        const query = commissionQuery(event.url.searchParams)
+        const window = await commissionWindow(ctx.platform, query.billingRunID)
+        const csv = wantsCsv(event)
+        return streamedAnswer(event, csv, commissionPieces(ctx.platform, window, query.holder, csv))
+      },
+    },
+    {
+      method: 'GET',
+      path: '/journal',
+      doc: { summary: 'Accounting journal of the documents dated from..to: one line per document, account code and VAT rate', kind: 'other', query: ['from', 'to'], alternatives: CSV },
+      async handler(event, ctx) {
+        assertNoQuery(event, ['from', 'to'])
+        return journalAnswer(event, ctx.platform, journalRange(event.url.searchParams))
+      },
+    },
+    {
+      method: 'GET',
+      path: '/billingRuns/:id/journal',
+      doc: { summary: "Accounting journal of a billing run's invoices: one line per invoice, account code and VAT rate; sums to its invoices", kind: 'other', alternatives: CSV },
+      async handler(event, ctx) {
+        assertNoQuery(event)
+        return journalAnswer(event, ctx.platform, await runJournalScope(ctx.platform, ctx.params.id))
+      },
+    },
+  ]
+  return routes.map((route) => ({ ...route, access: 'expertLevel3' as const }))
+}
+
+type Report = ReturnType<typeof marginReport>
+
+const wireLine = (groupBy: MarginGrouping, l: MarginLine) => ({
+  [groupBy]: l.key,
+  revenue: moneyToNumber(l.revenue),
+  cost: moneyToNumber(l.cost),
+  margin: moneyToNumber(l.margin),
+  marginPercent: l.marginPercent === null ? null : moneyToNumber(l.marginPercent),
+})
+
+async function* marginJson(query: ReturnType<typeof marginQuery>, report: Report): AsyncGenerator<string> {
+  yield `{"from":${JSON.stringify(query.range.from)},"to":${JSON.stringify(query.range.to)},"groupBy":${JSON.stringify(query.groupBy)},"rows":[`
+  let first = true
+  for await (const page of report.pages) {
+    if (page.length === 0) continue
+    const text = page.map((l) => JSON.stringify(wireLine(query.groupBy, l))).join(',')
+    yield first ? text : `,${text}`
+    first = false
+  }
+  const { [query.groupBy]: _, ...totals } = wireLine(query.groupBy, report.totals())
+  yield `],"totals":${JSON.stringify(totals)}}`
+}
+
+async function* marginCsv(groupBy: MarginGrouping, report: Report): AsyncGenerator<string> {
+  const cells = (key: unknown, l: MarginLine) => {
+    const w = wireLine(groupBy, l)
+    return csvLine([key, w.revenue, w.cost, w.margin, w.marginPercent])
+  }
+  yield csvLine([groupBy, 'revenue', 'cost', 'margin', 'marginPercent'])
+  for await (const page of report.pages) yield page.map((l) => cells(l.key, l)).join('')
+  yield cells('total', report.totals())
+}
+
+function journalAnswer(event: H3Event, platform: PlatformContext, scope: JournalScope): Response {
+  const csv = wantsCsv(event)
+  return streamedAnswer(event, csv, journalPieces(platform, scope, csv))
+}
+
+const journalWire = (l: JournalSums) => ({
+  date: l.date,
+  documentType: l.documentType,
+  document: l.document,
+  customerID: l.customerID,
+  account: l.account,
+  accountCode: l.accountCode,
+  VATRate: l.VATRate,
+  net: moneyToNumber(l.net),
+  VAT: moneyToNumber(l.VAT),
+})
+
+async function* journalPieces(platform: PlatformContext, scope: JournalScope, csv: boolean): AsyncGenerator<string> {
+  let net: Money = ZERO
+  let vat: Money = ZERO
+  yield csv ? csvLine(JOURNAL_COLUMNS) : `{${'billingRunID' in scope ? `"billingRunID":${JSON.stringify(scope.billingRunID)}` : `"from":${JSON.stringify(scope.range.from)},"to":${JSON.stringify(scope.range.to)}`},"lines":[`
+  let first = true
+  for await (const page of journalLines(platform, scope)) {
+    if (page.length === 0) continue
+    for (const l of page) {
+      net = add(net, l.net)
+      vat = add(vat, l.VAT)
+    }
+    const text = csv ? page.map((l) => csvLine(Object.values(journalWire(l)))).join('') : page.map((l) => JSON.stringify(journalWire(l))).join(',')
+    yield csv || first ? text : `,${text}`
+    first = false
+  }
+  const totals = { net: moneyToNumber(net), VAT: moneyToNumber(vat), total: moneyToNumber(add(net, vat)) }
+  yield csv ? csvLine(['total', '', '', '', '', '', '', totals.net, totals.VAT]) : `],"totals":${JSON.stringify(totals)}}`
+}
+
+const COMMISSION_COLUMNS = ['holder', 'role', 'customerID', 'accountNumber', 'featureID', 'saleType', 'transactionID', 'transactionType', 'type', 'basis', 'rate', 'commission'] as const
+
+const commissionWire = (l: CommissionLine) => ({
+  holder: l.holder,
+  role: l.role,
+  customerID: l.customerID,
+  accountNumber: l.accountNumber,
+  featureID: l.featureID,
+  saleType: l.saleType,
+  transactionID: l.transactionID,
+  transactionType: l.transactionType,
+  type: l.type,
+  basis: moneyToNumber(l.basis),
+  rate: moneyToNumber(l.rate),
+  commission: moneyToNumber(l.commission),
+})
+
+/**
+ * A run's statements, one per holder, each with its lines and total. One holder's statement
+ * streams; every holder's are gathered first (a run's statements, grouped by holder).
+ */
+async function* commissionPieces(platform: PlatformContext, window: CommissionWindow, holder: string | null, csv: boolean): AsyncGenerator<string> {
+  const head = `{"billingRunID":${JSON.stringify(window.billingRunID)},"statements":[`
+  if (csv) yield csvLine(COMMISSION_COLUMNS)
+  else yield head
+  const totals = new Map<string, Money>()
+  const statement = (h: string, lines: readonly CommissionLine[]) => `{"holder":${JSON.stringify(h)},"lines":[${lines.map((l) => JSON.stringify(commissionWire(l))).join(',')}],"total":${moneyToNumber(sumOf(lines))}}`
+  if (holder !== null) {
+    if (!csv) yield `{"holder":${JSON.stringify(holder)},"lines":[`
+    let first = true
+    for await (const page of commissionStatementLines(platform, window, holder)) {
+      if (page.length === 0) continue
+      totals.set(holder, add(totals.get(holder) ?? ZERO, sumOf(page)))
+      const text = csv ? page.map((l) => csvLine(Object.values(commissionWire(l)))).join('') : page.map((l) => JSON.stringify(commissionWire(l))).join(',')
+      yield csv || first ? text : `,${text}`
+      first = false
+    }
+    yield csv ? csvLine([holder, 'total', ...Array(COMMISSION_COLUMNS.length - 3).fill(''), moneyToNumber(totals.get(holder) ?? ZERO)]) : `],"total":${moneyToNumber(totals.get(holder) ?? ZERO)}}]}`
+    return
+  }
+  const byHolder = new Map<string, CommissionLine[]>()
+  for await (const page of commissionStatementLines(platform, window, null)) for (const l of page) byHolder.set(l.holder, [...(byHolder.get(l.holder) ?? []), l])
+  const holders = [...byHolder.keys()].sort()
+  if (csv) {
+    for (const h of holders) yield byHolder.get(h)!.map((l) => csvLine(Object.values(commissionWire(l)))).join('') + csvLine([h, 'total', ...Array(COMMISSION_COLUMNS.length - 3).fill(''), moneyToNumber(sumOf(byHolder.get(h)!))])
+    return
+  }
+  yield holders.map((h) => statement(h, byHolder.get(h)!)).join(',') + ']}'
+}
+
+const sumOf = (lines: readonly CommissionLine[]): Money => lines.reduce((s, l) => add(s, l.commission), ZERO)

@@ -1,0 +1,26 @@
+import type { Books, CommissionRow, CommissionWindow, DateRange, JournalScope, JournalSums, MarginGrouping, MarginSums } from '../../../core/ports/books.js'
+import type { DatabaseDialect } from '../dialect/dialect.js'
+import type { Db } from '../schema/tables.js'
+import { commissionRows } from './commission-rows.js'
+import { journalSums } from './journal-sums.js'
+import { marginSums } from './margin-sums.js'
+
+/** The books' reports on Kysely, both databases: aggregates in SQL (margin-sums.ts, journal-sums.ts). */
+export class KyselyBooks implements Books {
+  constructor(
+    private readonly db: Db,
+    private readonly dialect: DatabaseDialect,
+  ) {}
+
+  margin(range: DateRange, groupBy: MarginGrouping): AsyncIterable<readonly MarginSums[]> {
+    return marginSums(this.db, this.dialect, range, groupBy)
+  }
+
+  journal(scope: JournalScope): AsyncIterable<readonly JournalSums[]> {
+    return journalSums(this.db, this.dialect, scope)
+  }
+
+  commissionRows(window: CommissionWindow, holder: string | null): AsyncIterable<readonly CommissionRow[]> {
+    return commissionRows(this.db, this.dialect, window, holder)
+  }
+}

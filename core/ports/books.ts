@@ -1,0 +1,114 @@
+import type { DateOnly } from '../dates/date-only.js'
+import type { Money } from '../money/money.js'
+
+/** What a margin report groups by (contract 16.2). */
+export const marginGroupings = ['customer', 'carrier', 'featureType', 'callClass', 'month'] as const
+export type MarginGrouping = (typeof marginGroupings)[number]
+
+/** A closed range of dates; either end may be open. */
+export interface DateRange {
+  readonly from: DateOnly | null
+  readonly to: DateOnly | null
+}
+
+/** Revenue and carrier cost of one group, summed by the database. */
+export interface MarginSums {
+  /** The group's value (a customer ID, a carrier, `YYYY-MM`, ...); null: rows with none. */
+  readonly key: string | null
+  readonly revenue: Money
+  readonly cost: Money
+}
+
+/** Which documents a journal covers: dated in a range, or those of one billing run. */
+export type JournalScope = { readonly range: DateRange } | { readonly billingRunID: string }
+
+export const journalDocumentTypes = ['invoice', 'creditNote', 'payment', 'refund', 'writeOff'] as const
+export type JournalDocumentType = (typeof journalDocumentTypes)[number]
+
+/** One journal line: a document's net and VAT for one account code and VAT rate, summed by the database. */
+export interface JournalSums {
+  readonly date: DateOnly
+  readonly documentType: JournalDocumentType
+  /** The invoice's or credit note's number (else its ID), or the payment's transaction ID. */
+  readonly document: string
+  readonly customerID: string
+  /** The customer's `accountingID`, else its account number. */
+  readonly account: string | null
+  readonly accountCode: string
+  readonly VATRate: string | null
+  readonly net: Money
+  readonly VAT: Money
+}
+
+/** Where a commission row comes from: a charge on one of the run's invoices, or a credit note line crediting one. */
+export type CommissionSource = 'invoice' | 'creditNote'
+
+/** A feature's commission terms (contract 16.3), as stored. */
+export interface CommissionTerms {
+  readonly commissionHolder: string | null
+  readonly connectionChargeCommission: Money | null
+  readonly connectionChargeCommissionType: string | null
+  readonly serviceChargeCommission: Money | null
+  readonly serviceChargeCommissionType: string | null
+  readonly commissionHolderID2: string | null
+  readonly connectionChargeCommission2: Money | null
+  readonly connectionChargeCommissionType2: string | null
+  readonly serviceChargeCommission2: Money | null
+  readonly serviceChargeCommissionType2: string | null
+  readonly connectionChargeCommissionProfile: string | null
+  readonly serviceChargeCommissionProfile: string | null
+  readonly callChargeCommissionProfile: string | null
+  readonly serviceChargeInterval: string | null
+  readonly startDate: DateOnly | null
+}
+
+/** A row that may earn commission, with the feature and customer that decide it. */
+export interface CommissionRow {
+  readonly source: CommissionSource
+  /** The row itself (for a credit note, its line). */
+  readonly transactionID: string
+  /** The charge it is, or credits: `kind` of an engine row, `calls` for call charges. */
+  readonly kind: 'connection' | 'recurring' | 'calls'
+  readonly transactionType: string
+  readonly transactionDate: DateOnly
+  /** The charge's (the credited charge's) period. */
+  readonly dateFrom: DateOnly | null
+  readonly dateTo: DateOnly | null
+  /** Net of the row; a credit note line's is negative. */
+  readonly amount: Money
+  /** A credit note line: the net of the charge it credits. */
+  readonly creditedAmount: Money | null
+  readonly customerID: string
+  readonly accountNumber: string | null
+  readonly customerHolder: string | null
+  readonly commissionReferenceDate: DateOnly | null
+  readonly featureID: string
+  readonly saleType: string | null
+  readonly terms: CommissionTerms
+}
+
+/** Which credit notes a run's statement carries: those dated after the run before it, through this run's invoice date. */
+export interface CommissionWindow {
+  readonly billingRunID: string
+  readonly creditsAfter: DateOnly | null
+  readonly creditsThrough: DateOnly
+}
+
+/**
+ * The books' reports (contract 16.2-16.4), summed where the data is: each answer is a few
+ * statements of aggregates over indexed columns, read a page at a time.
+ */
+export interface Books {
+  /** Approved revenue and carrier cost by group, in key order, a page at a time (see `MarginSums`). */
+  margin(range: DateRange, groupBy: MarginGrouping): AsyncIterable<readonly MarginSums[]>
+  /** Journal lines by document, account code and VAT rate, in document order, a page at a time. */
+  journal(scope: JournalScope): AsyncIterable<readonly JournalSums[]>
+  /**
+   * The rows of a run that may earn `holder` (null: anyone) commission: the feature charges and
+   * call charges on the run's final invoices, and the credit note lines of the window crediting
+   * such charges, of features whose primary holder (the feature's, else its customer's) or
+   * secondary holder is `holder`; a call charge once per feature of its number with a call
+   * commission profile. In transaction order, a page at a time.
+   */
+  commissionRows(window: CommissionWindow, holder: string | null): AsyncIterable<readonly CommissionRow[]>
+}

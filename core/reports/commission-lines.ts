@@ -1,0 +1,117 @@
+import { roleOf, transactionTypeNames } from '../billing/ledger-row.js'
+import { daysCovered, periodContaining, serviceChargeIntervals, type ServiceChargeInterval } from '../billing/periods.js'
+import { mulRatio, neg, round, type Money } from '../money/money.js'
+import type { CommissionRow } from '../ports/books.js'
+import { profilePercent, type CommissionPresets } from '../presets/commission-profiles.js'
+
+export type CommissionType = 'Fixed Amount' | 'Percentage'
+
+/** One line of a commission statement (contract 16.3). */
+export interface CommissionLine {
+  readonly holder: string
+  readonly role: 'primary' | 'secondary'
+  readonly customerID: string
+  readonly accountNumber: string | null
+  readonly featureID: string
+  readonly saleType: string | null
+  readonly transactionID: string
+  readonly transactionType: string
+  /** `creditNote`: a clawback of the commission of the charge it credits. */
+  readonly source: CommissionRow['source']
+  readonly type: CommissionType
+  /** The row's net the commission is worked out on. */
+  readonly basis: Money
+  /** The percentage, or the fixed amount per charge row (per whole period). */
+  readonly rate: Money
+  readonly commission: Money
+}
+
+/**
+ * The commission lines a row earns (for `holder` only, when given): its primary holder's (the
+ * feature's, else its customer's) and its secondary holder's. None for a period that starts
+ * before the customer's `commissionReferenceDate`.
+ * - Call charges: the `callChargeCommissionProfile`'s percentage, to the primary holder.
+ * - Connection and service charges: the holder's own `...Commission` as its `...CommissionType`
+ *   says (`Fixed Amount` when unset); without an amount, the primary holder takes the
+ *   `...CommissionProfile`'s percentage.
+ * - `Percentage`: of the row's net, so discounts, refunds, adjustments and credit notes (all
+ *   negative) take theirs back; rounded half up to pence per row.
+ * - `Fixed Amount`: per charge row, pro-rated like the charge (the days it covers over its
+ *   period's); a refund takes back the same for the days it refunds; a credit note line the
+ *   share of the credited charge's it credits; adjustments and discounts earn none.
+ */
+export function commissionLines(row: CommissionRow, holder: string | null, presets: CommissionPresets): CommissionLine[] {
+  const start = row.dateFrom ?? row.transactionDate
+  if (row.commissionReferenceDate && start < row.commissionReferenceDate) return []
+  const t = row.terms
+  const out: CommissionLine[] = []
+  const roles = [
+    { role: 'primary' as const, who: t.commissionHolder ?? row.customerHolder },
+    { role: 'secondary' as const, who: t.commissionHolderID2 },
+  ]
+  for (const { role, who } of roles) {
+    if (!who || (holder !== null && who !== holder)) continue
+    const terms = termsOf(row, role, presets)
+    if (!terms) continue
+    const commission = terms.type === 'Percentage' ? percentOf(row.amount, terms.rate) : fixedOf(row, terms.rate)
+    if (commission === null) continue
+    out.push({
+      holder: who,
+      role,
+      customerID: row.customerID,
+      accountNumber: row.accountNumber,
+      featureID: row.featureID,
+      saleType: row.saleType,
+      transactionID: row.transactionID,
+      transactionType: row.source === 'creditNote' ? 'Credit Note' : row.transactionType,
+      source: row.source,
+      type: terms.type,
+      basis: row.amount,
+      rate: terms.rate,
+      commission,
+    })
+  }
+  return out
+}
+
+/** The type and rate a holder earns on a row, or null for none. */
+function termsOf(row: CommissionRow, role: 'primary' | 'secondary', presets: CommissionPresets): { type: CommissionType; rate: Money } | null {
+  const t = row.terms
+  const percent = (name: string | null) => {
+    const p = role === 'primary' ? profilePercent(presets, name) : null
+    return p === null ? null : { type: 'Percentage' as const, rate: p }
+  }
+  if (row.kind === 'calls') return percent(t.callChargeCommissionProfile)
+  const connection = row.kind === 'connection'
+  const own = role === 'primary' ? (connection ? t.connectionChargeCommission : t.serviceChargeCommission) : connection ? t.connectionChargeCommission2 : t.serviceChargeCommission2
+  const type = role === 'primary' ? (connection ? t.connectionChargeCommissionType : t.serviceChargeCommissionType) : connection ? t.connectionChargeCommissionType2 : t.serviceChargeCommissionType2
+  if (own !== null) return { type: type === 'Percentage' ? 'Percentage' : 'Fixed Amount', rate: own }
+  return percent(connection ? t.connectionChargeCommissionProfile : t.serviceChargeCommissionProfile)
+}
+
+/** net × percent / 100, half up to pence. */
+const percentOf = (net: Money, percent: Money): Money => round(mulRatio(net, percent, 1_000_000n), 2)
+
+/** A fixed amount for the row's share of its charge (see `commissionLines`), or null where it earns none. */
+function fixedOf(row: CommissionRow, fixed: Money): Money | null {
+  const role = roleOf(row.transactionType)
+  if (row.transactionType === transactionTypeNames.discount || role === 'adjustment' || role === 'adjustment_refund') return null
+  const whole = row.kind === 'connection' ? fixed : proRated(row, fixed)
+  if (whole === null) return null
+  if (row.source === 'creditNote') {
+    // The credited charge's commission, in the share of its net the line credits (the line is negative).
+    if (role !== 'charge' || row.creditedAmount === null || row.creditedAmount === 0n) return null
+    return round(mulRatio(whole, row.amount, row.creditedAmount), 2)
+  }
+  return role === 'refund' ? neg(whole) : whole
+}
+
+/** `fixed` × the days the row covers ÷ the days of its period (the feature's interval from its start date). */
+function proRated(row: CommissionRow, fixed: Money): Money | null {
+  const { startDate, serviceChargeInterval } = row.terms
+  if (!startDate || !row.dateFrom || !row.dateTo) return null
+  const interval = (serviceChargeIntervals as readonly string[]).includes(serviceChargeInterval ?? '') ? (serviceChargeInterval as ServiceChargeInterval) : 'Monthly'
+  const period = periodContaining({ interval, anchor: startDate }, row.dateFrom)
+  if (!period) return null
+  return round(mulRatio(fixed, daysCovered(row.dateFrom, row.dateTo), period.days), 2)
+}

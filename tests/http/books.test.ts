@@ -1,0 +1,124 @@
+import { suite } from 'uvu'
+import * as assert from 'uvu/assert'
+import { act, bill, newCustomer, newFeature } from '../support/billing.js'
+import { openHarness, type Harness } from '../support/harness.js'
+import { activeTargets } from '../support/targets.js'
+
+/**
+ * Contract 16.2 and 16.4, worked by hand: a half-month feature with a carrier cost, refunded on
+ * drop; a journal of an invoice with two VAT rates and a payment.
+ */
+const get = async (h: Harness, path: string, csv = false) => {
+  const r = await h.request('GET', path, undefined, csv ? { headers: { accept: 'text/csv' } } : {})
+  assert.is(r.status, 200, `${path}: ${JSON.stringify(r.body)}`)
+  return csv ? r.text.trim().split('\r\n') : r.body
+}
+
+for (const target of activeTargets()) {
+  const test = suite<{ h: Harness }>(`books: margin and journal (contract 16.2, 16.4) [${target}]`)
+  test.before.each(async (ctx) => {
+    ctx.h = await openHarness(target, { now: '2026-02-01T09:00:00Z' })
+  })
+  test.after.each(async (ctx) => ctx.h.close())
+
+  test('a half-month feature with a carrier cost, refunded on drop; margin by month, customer, carrier, feature type', async ({ h }) => {
+    const c = await newCustomer(h, { accountNumber: 'M-1', VATRate: 'Standard 20%' })
+    // From 16 January, Calendar Monthly: 16 of 31 days. 31.00 × 16/31 = 16.00, carrier 12.40 × 16/31 = 6.40;
+    // connection 5.00, carrier 2.50.
+    const f1 = await newFeature(h, c, { featureType: 'Broadband', carrier: 'Gamma', startDate: '2026-01-16', serviceChargeInterval: 'Calendar Monthly', serviceCharge: '31.00', serviceChargeCarrier: '12.40', connectionCharge: '5.00', connectionChargeCarrier: '2.50' })
+    await newFeature(h, c, { featureType: 'Support', startDate: '2026-01-01', serviceChargeInterval: 'Calendar Monthly', serviceCharge: '10.00' })
+    await bill(h, '2026-01-31')
+    const costs = ((await get(h, `/features/${f1}/transactions`)) as any[]).map((t) => [t.transactionType, t.amount, t.carrierCost])
+    assert.equal(costs, [['Connection Charge', 5, 2.5], ['Recurring Charge', 16, 6.4]])
+    const [invoice] = (await get(h, `/customers/${c}/invoices`)) as any[]
+    assert.not.ok(JSON.stringify(invoice).includes('carrierCost'), 'never on the customer’s documents')
+
+    // January: revenue 5 + 16 + 10 = 31.00, cost 2.50 + 6.40 = 8.90, margin 22.10 = 71.29 %.
+    let margin = await get(h, '/reports/margin?from=2026-01-01&to=2026-01-31&groupBy=month')
+    assert.equal(margin.rows, [{ month: '2026-01', revenue: 31, cost: 8.9, margin: 22.1, marginPercent: 71.29 }])
+    assert.equal(margin.totals, { revenue: 31, cost: 8.9, margin: 22.1, marginPercent: 71.29 })
+
+    // Dropped with bill-to 23 January: the approved 16.00 (cost 6.40) is refunded and 8 days charged
+    // again, 8.00 (cost 3.20), both dated on the period's first day; February adds the support 10.00.
+    await act(h, `/features/${f1}`, 'drop', { status: 'Dropped', dateDrop: '2026-01-23' })
+    await bill(h, '2026-02-28')
+    const after = ((await get(h, `/features/${f1}/transactions`)) as any[]).map((t) => [t.transactionType, t.amount, t.carrierCost])
+    assert.equal(after.slice(2), [['Recurring Charge Refund', -16, -6.4], ['Recurring Charge', 8, 3.2]])
+    margin = await get(h, '/reports/margin?from=2026-01-01&to=2026-02-28&groupBy=month')
+    // January: 31 − 16 + 8 = 23.00 against 8.90 − 6.40 + 3.20 = 5.70: margin 17.30 = 75.22 %.
+    assert.equal(margin.rows, [
+      { month: '2026-01', revenue: 23, cost: 5.7, margin: 17.3, marginPercent: 75.22 },
+      { month: '2026-02', revenue: 10, cost: 0, margin: 10, marginPercent: 100 },
+    ])
+    const byCustomer = await get(h, '/reports/margin?from=2026-01-01&to=2026-02-28')
+    assert.equal(byCustomer.rows, [{ customer: c, revenue: 33, cost: 5.7, margin: 27.3, marginPercent: 82.73 }])
+    const byCarrier = await get(h, '/reports/margin?from=2026-01-01&to=2026-02-28&groupBy=carrier')
+    assert.equal(byCarrier.rows.map((r: any) => [r.carrier, r.revenue, r.cost]), [['Gamma', 13, 5.7], [null, 20, 0]])
+    const byType = await get(h, '/reports/margin?groupBy=featureType')
+    assert.equal(byType.rows.map((r: any) => [r.featureType, r.revenue, r.cost]), [['Broadband', 13, 5.7], ['Support', 20, 0]])
+    const csv = await get(h, '/reports/margin?from=2026-01-01&to=2026-02-28&groupBy=month', true)
+    assert.equal(csv, ['month,revenue,cost,margin,marginPercent', '2026-01,23,5.7,17.3,75.22', '2026-02,10,0,10,100', 'total,33,5.7,27.3,82.73'])
+  })
+
+  test('a journal of an invoice with two VAT rates and a payment; a run’s journal sums to its invoices', async ({ h }) => {
+    const c = await newCustomer(h, { accountNumber: 'J-1', VATRate: 'Standard 20%' })
+    await newFeature(h, c, { startDate: '2026-01-01', serviceChargeInterval: 'Calendar Monthly', serviceCharge: '16.00', connectionCharge: '5.00', serviceTransactionCode: '4000', connectionTransactionCode: '4100' })
+    await newFeature(h, c, { startDate: '2026-01-01', serviceChargeInterval: 'Calendar Monthly', serviceCharge: '10.00', VATRate: 'Zero Rated' })
+    const run = await bill(h, '2026-01-31')
+    const [invoice] = (await get(h, `/customers/${c}/invoices`)) as any[]
+    // 16.00 + 3.20 VAT under 4000, 5.00 + 1.00 under 4100, 10.00 at zero under the type: 31.00 + 4.20 = 35.20.
+    assert.equal([invoice.netAmount, invoice.VATAmount, invoice.totalAmount], [31, 4.2, 35.2])
+    const journal = await get(h, `/billingRuns/${run.id}/journal`)
+    const doc = invoice.invoiceNumber
+    const line = (accountCode: string, VATRate: string, net: number, VAT: number) => ({ date: '2026-01-31', documentType: 'invoice', document: doc, customerID: c, account: 'J-1', accountCode, VATRate, net, VAT })
+    assert.equal(journal.lines, [line('4000', 'Standard 20%', 16, 3.2), line('4100', 'Standard 20%', 5, 1), line('Recurring Charge', 'Zero Rated', 10, 0)])
+    assert.equal(journal.totals, { net: 31, VAT: 4.2, total: 35.2 })
+
+    const paid = await h.request('POST', `/customers/${c}/transactions`, { transactionType: 'Payment', amount: -35.2, transactionDate: '2026-02-05' })
+    assert.is(paid.status, 201, JSON.stringify(paid.body))
+    const all = await get(h, '/journal?from=2026-01-01&to=2026-02-28')
+    assert.equal(all.lines.at(-1), { date: '2026-02-05', documentType: 'payment', document: paid.body.id, customerID: c, account: 'J-1', accountCode: 'Payment', VATRate: null, net: -35.2, VAT: 0 })
+    assert.equal(all.totals, { net: -4.2, VAT: 4.2, total: 0 })
+    const csv = await get(h, '/journal?from=2026-02-01&to=2026-02-28', true)
+    assert.equal(csv, ['date,documentType,document,customerID,account,accountCode,VATRate,net,VAT', `2026-02-05,payment,${paid.body.id},${c},J-1,Payment,,-35.2,0`, 'total,,,,,,,-35.2,0'])
+  })
+
+  test("calls keep the record's wholesaleCost; Call Charges carry their sum; margin by call class splits them, rounding aside", async ({ h }) => {
+    const mobile = (await h.request('POST', '/tariffs', { name: 'UK Mobile', baseRoundSeconds: 60 })).body.id
+    await h.request('POST', `/tariffs/${mobile}/tariffDetails`, { chargeBand: 'MOB', timeBand: 'any', cost: '0.10', costConnection: '0.02' })
+    const national = (await h.request('POST', '/tariffs', { name: 'UK National', baseRoundSeconds: 60 })).body.id
+    await h.request('POST', `/tariffs/${national}/tariffDetails`, { chargeBand: 'NAT', timeBand: 'any', cost: '0.05', costConnection: '0.01' })
+    const c = await newCustomer(h, { defaultMobileTariff: 'UK Mobile', defaultNationalTariff: 'UK National' })
+    const n = (await h.request('POST', `/customers/${c}/numbers`, { number: '01632 960 001' })).body.id
+    // 61 s mobile: 0.02 + 0.10 × 2 = 0.22 (wholesale 0.0833); 30 s national: 0.01 + 0.05 = 0.06 (wholesale 0.0125).
+    const file = ['callingNumber,dialledNumber,startTime,durationSeconds,chargeBand,callClass,carrier,wholesaleCost', '01632960001,07700900001,2026-01-10T10:00:00Z,61,MOB,mobile,Gamma,0.0833', '01632960001,01632960999,2026-01-11T10:00:00Z,30,NAT,national,Daisy,0.0125'].join('\n') + '\n'
+    const posted = await h.request('POST', '/usageFiles', undefined, { raw: file, headers: { 'content-type': 'text/csv' } })
+    assert.is(posted.status, 201, JSON.stringify(posted.body))
+    const calls = ((await get(h, `/numbers/${n}/calls`)) as any[]).map((x) => [x.callType, x.cost, x.carrierCost])
+    assert.equal(calls, [['mobile', 0.22, 0.0833], ['national', 0.06, 0.0125]])
+    await bill(h, '2026-01-31')
+    const row = ((await get(h, `/customers/${c}/transactions`)) as any[]).find((t) => t.transactionType === 'Call Charges')
+    assert.equal([row.amount, row.carrierCost], [0.28, 0.1]) // 0.0958 rounded once, as the amount is
+    const byClass = await get(h, '/reports/margin?groupBy=callClass')
+    // The 0.0042 the row's rounding adds to the calls' cost has no class.
+    assert.equal(byClass.rows.map((r: any) => [r.callClass, r.revenue, r.cost]), [['mobile', 0.22, 0.0833], ['national', 0.06, 0.0125], [null, 0, 0.0042]])
+    assert.equal([byClass.totals.revenue, byClass.totals.cost], [0.28, 0.1])
+    const byCarrier = await get(h, '/reports/margin?groupBy=carrier')
+    assert.equal(byCarrier.rows.map((r: any) => [r.carrier, r.revenue, r.cost]), [['Daisy', 0.06, 0.0125], ['Gamma', 0.22, 0.0833], [null, 0, 0.0042]])
+  })
+
+  test('reports need expert level 3: 403103 below it; bad parameters 400103', async ({ h }) => {
+    for (const path of ['/reports/margin', '/journal', '/billingRuns/1/journal']) {
+      const r = await h.request('GET', path, undefined, { key: h.keys.low })
+      assert.equal([r.status, r.body.error_code], [403, 403103], path)
+    }
+    for (const path of ['/reports/margin?groupBy=colour', '/reports/margin?from=2026-13-01', '/journal?to=yesterday', '/reports/margin?from=2026-02-01&to=2026-01-01', '/journal?extra=1']) {
+      const r = await h.request('GET', path)
+      assert.equal([r.status, r.body.error_code], [400, 400103], path)
+    }
+    const missing = await h.request('GET', '/billingRuns/999999/journal')
+    assert.equal([missing.status, missing.body.error_code], [404, 404001])
+  })
+
+  test.run()
+}

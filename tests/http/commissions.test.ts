@@ -1,0 +1,112 @@
+import { suite } from 'uvu'
+import * as assert from 'uvu/assert'
+import { act, bill, newCustomer, newFeature } from '../support/billing.js'
+import { openHarness, type Harness } from '../support/harness.js'
+import { activeTargets } from '../support/targets.js'
+
+/**
+ * Contract 16.3, worked by hand: a Percentage commission on a discounted charge, a Fixed one
+ * pro-rated, a secondary holder, a profile's percentage from the reference date, and the
+ * clawback of a drop's refund and of a credit note in the next run's statement.
+ */
+const statements = async (h: Harness, query: string) => {
+  const r = await h.request('GET', `/commissionStatements?${query}`)
+  assert.is(r.status, 200, JSON.stringify(r.body))
+  return r.body.statements as any[]
+}
+const brief = (lines: any[]) => lines.map((l) => [l.featureID, l.transactionType, l.type, l.basis, l.rate, l.commission])
+
+for (const target of activeTargets()) {
+  const test = suite<{ h: Harness }>(`commission statements (contract 16.3) [${target}]`)
+  test.before.each(async (ctx) => {
+    ctx.h = await openHarness(target, { now: '2026-01-31T09:00:00Z' })
+  })
+  test.after.each(async (ctx) => ctx.h.close())
+
+  test('percentage of a discounted charge, fixed pro-rated, secondary holder, reference date; clawback in the next run', async ({ h }) => {
+    const c = await newCustomer(h, { accountNumber: 'C-1', commissionHolder: 'Alice Morgan', saleType: 'New Business' })
+    // A: 50.00 a month less 10 % (First Year): Alice 10 % of the net, Ben 3.00 fixed per charge row.
+    const a = await newFeature(h, c, {
+      startDate: '2026-01-01', serviceChargeInterval: 'Calendar Monthly', serviceCharge: '50.00', initialFeatureDiscountScheme: '10% First Year',
+      serviceChargeCommission: '10', serviceChargeCommissionType: 'Percentage',
+      commissionHolderID2: 'Ben Carter', serviceChargeCommission2: '3.00', serviceChargeCommissionType2: 'Fixed Amount',
+    })
+    // B: 31.00 from 11 January, Alice 6.20 fixed: 21 of 31 days → 21.00 charged, 4.20 commission.
+    const b = await newFeature(h, c, { startDate: '2026-01-11', serviceChargeInterval: 'Calendar Monthly', serviceCharge: '31.00', serviceChargeCommission: '6.20', serviceChargeCommissionType: 'Fixed Amount' })
+    // D: Chloe's customer earns from 1 February only, by the Standard Dealer profile (5 %).
+    const d = await newCustomer(h, { accountNumber: 'D-1', commissionHolder: 'Chloe Davies', commissionReferenceDate: '2026-02-01' })
+    const fd = await newFeature(h, d, { startDate: '2026-01-01', serviceChargeInterval: 'Calendar Monthly', serviceCharge: '20.00', serviceChargeCommissionProfile: 'Standard Dealer' })
+    const jan = await bill(h, '2026-01-31')
+
+    let [alice] = await statements(h, `billingRunID=${jan.id}&holder=Alice%20Morgan`)
+    assert.equal(brief(alice.lines), [
+      [a, 'Recurring Charge', 'Percentage', 50, 10, 5],
+      [a, 'Recurring Charge Discount', 'Percentage', -5, 10, -0.5], // 10 % of the discounted 45.00: 4.50
+      [b, 'Recurring Charge', 'Fixed Amount', 21, 6.2, 4.2],
+    ])
+    assert.is(alice.total, 8.7)
+    assert.equal([alice.lines[0].customerID, alice.lines[0].accountNumber, alice.lines[0].saleType, alice.lines[0].role], [c, 'C-1', 'New Business', 'primary'])
+    let [ben] = await statements(h, `billingRunID=${jan.id}&holder=Ben%20Carter`)
+    assert.equal([brief(ben.lines), ben.total, ben.lines[0].role], [[[a, 'Recurring Charge', 'Fixed Amount', 50, 3, 3]], 3, 'secondary'])
+    const all = await statements(h, `billingRunID=${jan.id}`)
+    assert.equal(all.map((s) => [s.holder, s.total]), [['Alice Morgan', 8.7], ['Ben Carter', 3]], 'Chloe earns nothing before her reference date')
+
+    // B dropped with bill-to 20 January: its 21.00 refunded (−4.20) and 10 days charged again, 10.00 (2.00).
+    await act(h, `/features/${b}`, 'drop', { status: 'Dropped', dateDrop: '2026-01-20' })
+    // A credit note of 20.00 of A's January charge: Alice 10 % back (−2.00), Ben 20/50 of his 3.00 (−1.20).
+    h.clock.set('2026-02-10T09:00:00Z')
+    const [invoice] = (await h.request('GET', `/customers/${c}/invoices`)).body as any[]
+    const charge = ((await h.request('GET', `/features/${a}/transactions`)).body as any[]).find((t) => t.transactionType === 'Recurring Charge')
+    const note = await h.request('POST', `/invoices/${invoice.id}/creditNotes`, { reason: 'goodwill', lines: [{ transactionID: charge.id, amount: '20.00' }] })
+    assert.is(note.status, 201, JSON.stringify(note.body))
+    h.clock.set('2026-02-28T09:00:00Z')
+    const feb = await bill(h, '2026-02-28')
+
+    ;[alice] = await statements(h, `billingRunID=${feb.id}&holder=Alice%20Morgan`)
+    // In transaction order: the drop wrote B's rows before the run wrote A's.
+    assert.equal(brief(alice.lines), [
+      [b, 'Recurring Charge Refund', 'Fixed Amount', -21, 6.2, -4.2],
+      [b, 'Recurring Charge', 'Fixed Amount', 10, 6.2, 2],
+      [a, 'Recurring Charge', 'Percentage', 50, 10, 5],
+      [a, 'Recurring Charge Discount', 'Percentage', -5, 10, -0.5],
+      [a, 'Credit Note', 'Percentage', -20, 10, -2],
+    ])
+    assert.is(alice.total, 0.3)
+    ;[ben] = await statements(h, `billingRunID=${feb.id}&holder=Ben%20Carter`)
+    assert.equal([brief(ben.lines), ben.total], [[[a, 'Recurring Charge', 'Fixed Amount', 50, 3, 3], [a, 'Credit Note', 'Fixed Amount', -20, 3, -1.2]], 1.8])
+    const [chloe] = await statements(h, `billingRunID=${feb.id}&holder=Chloe%20Davies`)
+    assert.equal([brief(chloe.lines), chloe.total], [[[fd, 'Recurring Charge', 'Percentage', 20, 5, 1]], 1])
+
+    const csv = (await h.request('GET', `/commissionStatements?billingRunID=${feb.id}&holder=Ben%20Carter`, undefined, { headers: { accept: 'text/csv' } })).text.trim().split('\r\n')
+    assert.is(csv[0], 'holder,role,customerID,accountNumber,featureID,saleType,transactionID,transactionType,type,basis,rate,commission')
+    assert.is(csv.length, 4)
+    assert.is(csv[3], 'Ben Carter,total,,,,,,,,,,1.8')
+  })
+
+  test("call charges earn the callChargeCommissionProfile's percentage for the feature's primary holder", async ({ h }) => {
+    const mobile = (await h.request('POST', '/tariffs', { name: 'UK Mobile', baseRoundSeconds: 60 })).body.id
+    await h.request('POST', `/tariffs/${mobile}/tariffDetails`, { chargeBand: 'MOB', timeBand: 'any', cost: '0.10', costConnection: '0.02' })
+    const c = await newCustomer(h, { defaultMobileTariff: 'UK Mobile', commissionHolder: 'Emma Foster' })
+    const n = (await h.request('POST', `/customers/${c}/numbers`, { number: '01632 960 001' })).body.id
+    const f = (await h.request('POST', `/numbers/${n}/features`, { featureType: 'Hosted Seat', startDate: '2026-01-01', callChargeCommissionProfile: 'Premium Dealer' })).body.id
+    // Two 61 s mobile calls: 0.22 each, one Call Charges row of 0.44; Premium Dealer 10 %: 0.044 → 0.04.
+    const file = ['callingNumber,dialledNumber,startTime,durationSeconds,chargeBand,callClass,carrier', '01632960001,07700900001,2026-01-10T10:00:00Z,61,MOB,mobile,Gamma', '01632960001,07700900002,2026-01-11T10:00:00Z,61,MOB,mobile,Gamma'].join('\n') + '\n'
+    assert.is((await h.request('POST', '/usageFiles', undefined, { raw: file, headers: { 'content-type': 'text/csv' } })).status, 201)
+    const run = await bill(h, '2026-01-31')
+    const [emma] = await statements(h, `billingRunID=${run.id}&holder=Emma%20Foster`)
+    assert.equal([brief(emma.lines), emma.total], [[[f, 'Call Charges', 'Percentage', 0.44, 10, 0.04]], 0.04])
+  })
+
+  test('statements need level 3, a billing run (400103) that exists (404001)', async ({ h }) => {
+    const low = await h.request('GET', '/commissionStatements?billingRunID=1', undefined, { key: h.keys.low })
+    assert.equal([low.status, low.body.error_code], [403, 403103])
+    const none = await h.request('GET', '/commissionStatements?holder=Alice%20Morgan')
+    assert.equal([none.status, none.body.error_code], [400, 400103])
+    for (const path of ['/commissionStatements?billingRunID=99999', '/commissionStatements/?billingRunID=99999']) {
+      const missing = await h.request('GET', path)
+      assert.equal([missing.status, missing.body.error_code], [404, 404001], path)
+    }
+  })
+
+  test.run()
+}
