@@ -35,6 +35,18 @@ try {
       headers: { authorization: `Bearer ${db.key}` },
       setup: (req) => ({ ...req, path: path() }),
     })
+  /** Our throughput, CPU per request and p99 against the baseline's, as the report's rows. */
+  const compare = (label: string, ours: LoadResult[], bases: LoadResult[]) => {
+    const of = (rs: LoadResult[], f: (r: LoadResult) => number) => median(rs.map(f))
+    const [rps, baseRps] = [of(ours, (r) => r.rps), of(bases, (r) => r.rps)]
+    const failures = ours.reduce((s, r) => s + r.failures, 0)
+    report.add({ name: `${label}throughput (50 connections)`, target: '>= 0.7 x baseline', measured: rps, unit: 'req/s', baseline: baseRps, ratio: rps / baseRps, pass: rps / baseRps >= 0.7 && failures === 0, note: failures ? `${failures} failed requests` : undefined })
+    const [cpu, baseCpu] = [of(ours, (r) => r.cpuMsPerRequest ?? NaN), of(bases, (r) => r.cpuMsPerRequest ?? NaN)]
+    report.add({ name: `${label}server CPU time per request`, target: 'informative', measured: cpu, unit: 'ms', baseline: baseCpu, ratio: baseCpu / cpu, pass: null })
+    const [p99, baseP99] = [of(ours, (r) => r.p99), of(bases, (r) => r.p99)]
+    report.add({ name: `${label}p99 latency (50 connections) against the baseline`, target: '<= 1.5 x baseline', measured: p99, unit: 'ms', baseline: baseP99, ratio: p99 / baseP99, pass: p99 <= 1.5 * baseP99 })
+    return { baseRps, p99 }
+  }
   try {
     await load(api, 2)
     await load(baseline, 2)
@@ -49,17 +61,10 @@ try {
       const [o, b] = [ours.at(-1)!, bases.at(-1)!]
       log(`run ${run + 1}: api ${Math.round(o.rps)} req/s p99 ${o.p99} ms ${o.cpuMsPerRequest?.toFixed(3)} CPU ms/req; baseline ${Math.round(b.rps)} req/s p99 ${b.p99} ms ${b.cpuMsPerRequest?.toFixed(3)} CPU ms/req`)
     }
-    const failures = ours.reduce((s, r) => s + r.failures, 0)
-    const rps = median(ours.map((r) => r.rps))
-    const baseRps = median(bases.map((r) => r.rps))
-    report.add({ name: 'throughput (50 connections)', target: '>= 0.7 x baseline', measured: rps, unit: 'req/s', baseline: baseRps, ratio: rps / baseRps, pass: rps / baseRps >= 0.7 && failures === 0, note: failures ? `${failures} failed requests` : undefined })
-    const cpu = median(ours.map((r) => r.cpuMsPerRequest ?? NaN))
-    const baseCpu = median(bases.map((r) => r.cpuMsPerRequest ?? NaN))
-    report.add({ name: 'server CPU time per request', target: 'informative', measured: cpu, unit: 'ms', baseline: baseCpu, ratio: baseCpu / cpu, pass: null })
+    const { baseRps, p99 } = compare('', ours, bases)
     const floorRps = median(floors.map((r) => r.rps))
     const floorP99 = median(floors.map((r) => r.p99))
     report.add({ name: 'h3 floor: same statement and JSON through h3 alone', target: 'informative', measured: floorRps, unit: 'req/s', baseline: baseRps, ratio: floorRps / baseRps, pass: null, note: `p99 ${floorP99} ms at 50 connections` })
-    const p99 = median(ours.map((r) => r.p99))
     // Little's law: at 50 connections the mean latency is 50 / throughput, so a p99 under 10 ms
     // needs more than 5,000 req/s; the note gives the mean the baseline's own throughput allows.
     const floorMs = (50 / baseRps) * 1000
@@ -72,8 +77,6 @@ try {
       pass: p99 < 10,
       note: `mean latency at the baseline's throughput: ${floorMs.toFixed(1)} ms; h3 alone with the same statement: p99 ${floorP99} ms`,
     })
-    const baseP99 = median(bases.map((r) => r.p99))
-    report.add({ name: 'p99 latency (50 connections) against the baseline', target: '<= 1.5 x baseline', measured: p99, unit: 'ms', baseline: baseP99, ratio: p99 / baseP99, pass: p99 <= 1.5 * baseP99 })
     const light: LoadResult[] = []
     for (let run = 0; run < args.runs; run++) light.push(await load(api, Math.max(3, Math.round(duration / 2)), 5))
     report.add({ name: 'p99 latency (5 connections)', target: 'informative', measured: median(light.map((r) => r.p99)), unit: 'ms', pass: null, note: `${Math.round(median(light.map((r) => r.rps)))} req/s` })
@@ -89,16 +92,7 @@ try {
       const [o, b] = [pages.at(-1)!, basePages.at(-1)!]
       log(`page run ${run + 1}: api ${Math.round(o.rps)} req/s p99 ${o.p99} ms ${o.cpuMsPerRequest?.toFixed(3)} CPU ms/req; baseline ${Math.round(b.rps)} req/s p99 ${b.p99} ms ${b.cpuMsPerRequest?.toFixed(3)} CPU ms/req`)
     }
-    const pageRps = median(pages.map((r) => r.rps))
-    const basePageRps = median(basePages.map((r) => r.rps))
-    const pageFailures = pages.reduce((s, r) => s + r.failures, 0)
-    report.add({ name: 'page of 100 customers: throughput (50 connections)', target: '>= 0.7 x baseline', measured: pageRps, unit: 'req/s', baseline: basePageRps, ratio: pageRps / basePageRps, pass: pageRps / basePageRps >= 0.7 && pageFailures === 0, note: pageFailures ? `${pageFailures} failed requests` : undefined })
-    const pageCpu = median(pages.map((r) => r.cpuMsPerRequest ?? NaN))
-    const basePageCpu = median(basePages.map((r) => r.cpuMsPerRequest ?? NaN))
-    report.add({ name: 'page of 100 customers: server CPU time per request', target: 'informative', measured: pageCpu, unit: 'ms', baseline: basePageCpu, ratio: basePageCpu / pageCpu, pass: null })
-    const pageP99 = median(pages.map((r) => r.p99))
-    const basePageP99 = median(basePages.map((r) => r.p99))
-    report.add({ name: 'page of 100 customers: p99 latency (50 connections)', target: '<= 1.5 x baseline', measured: pageP99, unit: 'ms', baseline: basePageP99, ratio: pageP99 / basePageP99, pass: pageP99 <= 1.5 * basePageP99 })
+    compare('page of 100 customers: ', pages, basePages)
   } finally {
     await api.stop()
     await baseline.stop()
