@@ -111,10 +111,14 @@ function lingerOnClose(req: IncomingMessage): void {
     this.end()
     req.resume()
     this.resume()
-    const timer = setTimeout(() => this.destroy(), LINGER_MS)
+    // Closed only once the answer is written out (as node's own destroySoon waits for), and once
+    // the client has closed its side or the lingering time is up.
+    const close = () => (this.writableFinished ? this.destroy() : this.once('finish', () => this.destroy()))
+    const timer = setTimeout(close, LINGER_MS)
     timer.unref()
     this.once('close', () => clearTimeout(timer))
-    this.once('end', () => this.destroy())
+    if (this.readableEnded) close()
+    else this.once('end', close)
   }
 }
 
