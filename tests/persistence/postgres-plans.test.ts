@@ -162,7 +162,7 @@ for (const target of activeTargets().filter((t) => t === 'postgres')) {
     const statements = await statementsOf(async () => {
       await bill(h, '2026-03-31')
     })
-    const [text, params] = [...statements].find(([t]) => /from "calls" where/.test(t) && t.includes('"startTime" >='))!
+    const [text, params] = [...statements].find(([t]) => /from "calls" (left join .* )?where/s.test(t) && t.includes('"calls"."startTime" >='))!
     assert.ok(text, 'the run read calls from a start')
     const nodes = await planNodes(client, text, params)
     const scan = nodes.find((n) => n['Relation Name'] === 'calls')!

@@ -93,18 +93,26 @@ export class KyselyBillingRunSource implements BillingRunSource {
     const { select, decode } = this.columns('calls')
     const out: RunCall[] = []
     for (let i = 0; i < customerIDs.length; i += CALL_CUSTOMERS) {
-      let q = this.db.selectFrom('calls')
+      const chunk = customerIDs.slice(i, i + CALL_CUSTOMERS).map(Number)
+      // Each customer's latest covered start: calls after it need no look-up of their row.
+      const ends = this.db
+        .selectFrom('transactions')
+        .select(['transactions.customerID', sql`max(${sql.ref('transactions.callsTo')})`.as('lastTo')])
+        .where('transactions.callsTo', 'is not', null)
+        .where(this.dialect.inList('transactions.customerID', chunk))
+        .groupBy('transactions.customerID')
+      let q = this.db.selectFrom('calls').leftJoin(ends.as('cov'), 'cov.customerID', 'calls.customerID')
       // Calls started before the run's bound were all billed (run-call-mark.ts): not read again.
       if (since !== null) q = q.where('calls.startTime', '>=', since as Stamp)
       const rows = await q
         .select(select)
         // One parameter for the list: one statement text, prepared once, whatever the batch's size.
-        .where(this.dialect.inList('calls.customerID', customerIDs.slice(i, i + CALL_CUSTOMERS).map(Number)))
+        .where(this.dialect.inList('calls.customerID', chunk))
         .where('calls.rated', '=', 1)
         .where('calls.deleted', '=', 0)
         .where('calls.startTime', '<=', through as Stamp)
         .where(sql`coalesce(${sql.ref('calls.callMark')}, 0)`, '<', callMark)
-        .where(callUnbilled('calls'))
+        .where(callUnbilled('calls', 'cov'))
         .orderBy('calls.id')
         .execute()
       for (const r of rows) out.push(decode(r) as unknown as RunCall)

@@ -153,15 +153,23 @@ export class KyselyCreditControl implements CreditControl {
           .groupBy(['customerID', 'numberID']),
         addCalls,
       )
+      // Each customer's latest covered start: calls after it need no look-up of their row (call-coverage.ts).
+      const ends = this.db
+        .selectFrom('transactions')
+        .select(['transactions.customerID', sql`max(${sql.ref('transactions.callsTo')})`.as('lastTo')])
+        .where('transactions.callsTo', 'is not', null)
+        .where('transactions.customerID', 'in', callIDs)
+        .groupBy('transactions.customerID')
       await sums(
         this.db
           .selectFrom('calls')
-          .select(['customerID', 'numberID', sql<string>`sum(cost)`.as('total')])
-          .where('customerID', 'in', callIDs)
-          .where('rated', '=', 1)
-          .where('deleted', '=', 0)
-          .where(callUnbilled('calls'))
-          .groupBy(['customerID', 'numberID']),
+          .leftJoin(ends.as('cov'), 'cov.customerID', 'calls.customerID')
+          .select(['calls.customerID', 'calls.numberID', sql<string>`sum(${sql.ref('calls.cost')})`.as('total')])
+          .where('calls.customerID', 'in', callIDs)
+          .where('calls.rated', '=', 1)
+          .where('calls.deleted', '=', 0)
+          .where(callUnbilled('calls', 'cov'))
+          .groupBy(['calls.customerID', 'calls.numberID']),
         addCalls,
       )
     }
