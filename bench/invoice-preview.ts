@@ -67,7 +67,8 @@ try {
     if (!first.invoice || first.lines.length === 0) throw new Error(`no invoice previewed: ${first.reason}`)
     log(`preview: ${first.lines.length} lines, total ${first.invoice.totalAmount}`)
     const floor = async () => {
-      await ctx.store.repository('calls').list({ where: [{ op: 'eq', column: 'customerID', value: c }], limit: CALLS + 1 })
+      // Stored columns, as the run reads them: the derived transactionID is a list's, not the run's.
+      await ctx.store.repository('calls').list({ where: [{ op: 'eq', column: 'customerID', value: c }], limit: CALLS + 1, storedOnly: true })
       await ctx.store.repository('features').list({ where: [{ op: 'eq', column: 'customerID', value: c }], limit: 1000 })
     }
     for (let i = 0; i < 20; i++) await preview()
