@@ -1,4 +1,3 @@
-import { spawn, type ChildProcess } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -7,7 +6,7 @@ import * as assert from 'uvu/assert'
 import { openHarness, type Harness } from '../support/harness.js'
 import { startSmtpSink } from '../support/smtp-sink.js'
 import { activeTargets } from '../support/targets.js'
-import { childEntry } from '../support/child-entry.js'
+import { startWorkerProcess } from '../support/platform-process.js'
 
 /**
  * Two worker processes (`apps/worker/main.ts`, as `npm run worker` runs it) send one run's
@@ -16,26 +15,16 @@ import { childEntry } from '../support/child-entry.js'
  */
 const CUSTOMERS = 60
 
-function childUrl(h: Harness): string {
-  const url = h.target.databaseUrl
-  return `${url}${url.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${h.target.schema}`)}`
-}
-
-function startWorker(h: Harness, smtpUrl: string, drDir: string): { process: ChildProcess; exited: Promise<number | null>; log: () => string } {
-  const child = spawn(process.execPath, [...childEntry('apps/worker/main.ts')], {
-    env: {
-      ...process.env,
-      DATABASE_URL: childUrl(h),
-      BILLING_DR_DIR: drDir,
-      BILLING_SMTP_URL: smtpUrl,
-      BILLING_SCHEDULE_INVOICE_DELIVERY: '* * * * * *',
-      BILLING_SCHEDULE_BILLING_POLL: '0 0 1 1 *',
-    },
-    stdio: ['ignore', 'ignore', 'pipe'],
+/** A worker (apps/worker/main.ts) that sends mail every second and bills nothing. */
+function startWorker(h: Harness, smtpUrl: string, drDir: string) {
+  const worker = startWorkerProcess(h.target, {
+    LOG_LEVEL: 'info',
+    BILLING_DR_DIR: drDir,
+    BILLING_SMTP_URL: smtpUrl,
+    BILLING_SCHEDULE_INVOICE_DELIVERY: '* * * * * *',
+    BILLING_SCHEDULE_BILLING_POLL: '0 0 1 1 *',
   })
-  let log = ''
-  child.stderr!.on('data', (c) => (log += c))
-  return { process: child, exited: new Promise((resolve) => child.on('exit', (code) => resolve(code))), log: () => log }
+  return { ...worker, log: worker.stderr }
 }
 
 for (const target of activeTargets().filter((t) => t === 'postgres')) {
