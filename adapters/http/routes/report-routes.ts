@@ -75,25 +75,30 @@ const wireLine = (groupBy: MarginGrouping, l: MarginLine) => ({
 
 async function* marginJson(query: ReturnType<typeof marginQuery>, report: Report): AsyncGenerator<string> {
   yield `{"from":${JSON.stringify(query.range.from)},"to":${JSON.stringify(query.range.to)},"groupBy":${JSON.stringify(query.groupBy)},"rows":[`
-  let first = true
-  for await (const page of report.pages) {
-    if (page.length === 0) continue
-    const text = page.map((l) => JSON.stringify(wireLine(query.groupBy, l))).join(',')
-    yield first ? text : `,${text}`
-    first = false
-  }
+  yield* linesOf(report.pages, (l) => wireLine(query.groupBy, l), false)
   const { [query.groupBy]: _, ...totals } = wireLine(query.groupBy, report.totals())
   yield `],"totals":${JSON.stringify(totals)}}`
 }
 
 async function* marginCsv(groupBy: MarginGrouping, report: Report): AsyncGenerator<string> {
-  const cells = (key: unknown, l: MarginLine) => {
-    const w = wireLine(groupBy, l)
-    return csvLine([key, w.revenue, w.cost, w.margin, w.marginPercent])
-  }
   yield csvLine([groupBy, 'revenue', 'cost', 'margin', 'marginPercent'])
-  for await (const page of report.pages) yield page.map((l) => cells(l.key, l)).join('')
-  yield cells('total', report.totals())
+  yield* linesOf(report.pages, (l) => wireLine(groupBy, l), true)
+  yield csvLine(Object.values(wireLine(groupBy, { ...report.totals(), key: 'total' })))
+}
+
+/**
+ * Pages of report lines as CSV lines, or as the items of a JSON array (a comma before every
+ * page but the first); `seen` is shown each page as it goes by (running totals).
+ */
+async function* linesOf<T>(pages: AsyncIterable<readonly T[]>, wire: (l: T) => object, csv: boolean, seen?: (page: readonly T[]) => void): AsyncGenerator<string> {
+  let first = true
+  for await (const page of pages) {
+    if (page.length === 0) continue
+    seen?.(page)
+    const text = csv ? page.map((l) => csvLine(Object.values(wire(l)))).join('') : page.map((l) => JSON.stringify(wire(l))).join(',')
+    yield csv || first ? text : `,${text}`
+    first = false
+  }
 }
 
 function journalAnswer(event: H3Event, platform: PlatformContext, scope: JournalScope): Response {
@@ -117,17 +122,12 @@ async function* journalPieces(platform: PlatformContext, scope: JournalScope, cs
   let net: Money = ZERO
   let vat: Money = ZERO
   yield csv ? csvLine(JOURNAL_COLUMNS) : `{${'billingRunID' in scope ? `"billingRunID":${JSON.stringify(scope.billingRunID)}` : `"from":${JSON.stringify(scope.range.from)},"to":${JSON.stringify(scope.range.to)}`},"lines":[`
-  let first = true
-  for await (const page of journalLines(platform, scope)) {
-    if (page.length === 0) continue
+  yield* linesOf(journalLines(platform, scope), journalWire, csv, (page) => {
     for (const l of page) {
       net = add(net, l.net)
       vat = add(vat, l.VAT)
     }
-    const text = csv ? page.map((l) => csvLine(Object.values(journalWire(l)))).join('') : page.map((l) => JSON.stringify(journalWire(l))).join(',')
-    yield csv || first ? text : `,${text}`
-    first = false
-  }
+  })
   const totals = { net: moneyToNumber(net), VAT: moneyToNumber(vat), total: moneyToNumber(add(net, vat)) }
   yield csv ? csvLine(['total', '', '', '', '', '', '', totals.net, totals.VAT]) : `],"totals":${JSON.stringify(totals)}}`
 }
@@ -161,19 +161,18 @@ async function* commissionPieces(platform: PlatformContext, window: CommissionWi
   const statement = (h: string, lines: readonly CommissionLine[]) => `{"holder":${JSON.stringify(h)},"lines":[${lines.map((l) => JSON.stringify(commissionWire(l))).join(',')}],"total":${moneyToNumber(sumOf(lines))}}`
   if (holder !== null) {
     if (!csv) yield `{"holder":${JSON.stringify(holder)},"lines":[`
-    let first = true
-    for await (const page of commissionStatementLines(platform, window, holder)) {
-      if (page.length === 0) continue
-      totals.set(holder, add(totals.get(holder) ?? ZERO, sumOf(page)))
-      const text = csv ? page.map((l) => csvLine(Object.values(commissionWire(l)))).join('') : page.map((l) => JSON.stringify(commissionWire(l))).join(',')
-      yield csv || first ? text : `,${text}`
-      first = false
-    }
+    yield* linesOf(commissionStatementLines(platform, window, holder), commissionWire, csv, (page) => totals.set(holder, add(totals.get(holder) ?? ZERO, sumOf(page))))
     yield csv ? csvLine([holder, 'total', ...Array(COMMISSION_COLUMNS.length - 3).fill(''), moneyToNumber(totals.get(holder) ?? ZERO)]) : `],"total":${moneyToNumber(totals.get(holder) ?? ZERO)}}]}`
     return
   }
   const byHolder = new Map<string, CommissionLine[]>()
-  for await (const page of commissionStatementLines(platform, window, null)) for (const l of page) byHolder.set(l.holder, [...(byHolder.get(l.holder) ?? []), l])
+  for await (const page of commissionStatementLines(platform, window, null)) {
+    for (const l of page) {
+      const lines = byHolder.get(l.holder)
+      if (lines) lines.push(l)
+      else byHolder.set(l.holder, [l])
+    }
+  }
   const holders = [...byHolder.keys()].sort()
   if (csv) {
     for (const h of holders) yield byHolder.get(h)!.map((l) => csvLine(Object.values(commissionWire(l)))).join('') + csvLine([h, 'total', ...Array(COMMISSION_COLUMNS.length - 3).fill(''), moneyToNumber(sumOf(byHolder.get(h)!))])
