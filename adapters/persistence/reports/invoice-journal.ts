@@ -13,6 +13,10 @@ interface Sums {
   vat: unknown
 }
 
+/** The calls code of a number (contract 16.4): the `callsTransactionCode` of its features, the least when several set one. */
+export const callsCode = (numberID: RawBuilder<unknown>): RawBuilder<unknown> =>
+  sql`(select min(g."callsTransactionCode") from features g where g."numberID" = ${numberID} and g."callsTransactionCode" is not null and g."callsTransactionCode" <> '')`
+
 /**
  * The journal lines of a page of invoices (contract 16.4), summed from the covering index of
  * their rows in its own order: the rows other than call charges grouped by invoice, posted code,
@@ -35,7 +39,7 @@ export async function invoiceLines(db: Db, dialect: DatabaseDialect, ids: readon
       from invoices i join customers cu on cu.id = i."customerID" where i.id >= ${first} and i.id <= ${last}${invoices}`.execute(db),
     sql<Sums>`select t."invoiceID" as doc, coalesce(nullif(t."accountCode", ''), t."transactionType") as code, t."VATRate" as "VATRate", sum(t.amount) as net, sum(t."VATAmount") as vat
       from transactions t where ${inPage} and t."transactionType" <> 'Call Charges' group by t."invoiceID", t."accountCode", t."transactionType", t."VATRate"`.execute(db),
-    sql<Sums>`select doc, coalesce((select min(g."callsTransactionCode") from features g where g."numberID" = c."numberID" and g."callsTransactionCode" is not null and g."callsTransactionCode" <> ''), 'Call Charges') as code, "VATRate", net, vat
+    sql<Sums>`select doc, coalesce(${callsCode(sql`c."numberID"`)}, 'Call Charges') as code, "VATRate", net, vat
       from (select t."invoiceID" as doc, t."numberID" as "numberID", t."VATRate" as "VATRate", sum(t.amount) as net, sum(t."VATAmount") as vat from transactions t where ${inPage} and t."transactionType" = 'Call Charges' group by t."invoiceID", t."numberID", t."VATRate") c`.execute(db),
   ])
   const head = new Map(heads.rows.map((h) => [String(h.id), h]))

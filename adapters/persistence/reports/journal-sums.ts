@@ -4,7 +4,7 @@ import type { DateRange, JournalDocumentType, JournalScope, JournalSums } from '
 import { fromUnits, ZERO, type Money } from '../../../core/money/money.js'
 import type { DatabaseDialect } from '../dialect/dialect.js'
 import type { Db } from '../schema/tables.js'
-import { invoiceLines } from './invoice-journal.js'
+import { callsCode, invoiceLines } from './invoice-journal.js'
 
 /**
  * Documents per page: each page's lines are a few grouped statements over their rows, found by
@@ -32,7 +32,7 @@ interface LineRow {
  * the `callsTransactionCode` of a feature of its number (the least, when several set one); else
  * the transaction type.
  */
-const accountCode = sql`coalesce(nullif(t."accountCode", ''), case when t."transactionType" = 'Call Charges' then (select min(g."callsTransactionCode") from features g where g."numberID" = t."numberID" and g."callsTransactionCode" is not null and g."callsTransactionCode" <> '') end, t."transactionType")`
+const accountCode = sql`coalesce(nullif(t."accountCode", ''), case when t."transactionType" = 'Call Charges' then ${callsCode(sql`t."numberID"`)} end, t."transactionType")`
 const account = sql`coalesce(nullif(cu."accountingID", ''), cu."accountNumber")`
 
 /** The journal's lines, document by document (see `Books.journal`): invoices, then credit notes, then payments, refunds and write-offs. */
