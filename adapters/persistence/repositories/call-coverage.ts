@@ -1,4 +1,5 @@
 import { sql, type RawBuilder } from 'kysely'
+import type { Db } from '../schema/tables.js'
 
 /**
  * Which `Call Charges` row billed a call, in SQL, derived from what the row records (core/billing/
@@ -26,6 +27,20 @@ const covers = (call: string): RawBuilder<boolean> => {
 export function callTransaction(call = 'calls'): RawBuilder<unknown> {
   const c = (column: string) => sql.ref(`${call}.${column}`)
   return sql`coalesce(${c('transactionID')}, case when ${c('rated')} = 1 and ${c('deleted')} = 0 then (select cc.id from ${sql.table('transactions')} cc where ${covers(call)} order by cc.${sql.ref('callMark')}, cc.id limit 1) end)`
+}
+
+/**
+ * Each customer's latest covered start (`lastTo`, the greatest `callsTo` of its rows) among the
+ * customers `customers` names (a condition on `transactions.customerID`), to join as `cov` beside
+ * their calls for `callUnbilled`.
+ */
+export function latestCovered(db: Db, customers: RawBuilder<boolean>) {
+  return db
+    .selectFrom('transactions')
+    .select(['transactions.customerID', sql`max(${sql.ref('transactions.callsTo')})`.as('lastTo')])
+    .where('transactions.callsTo', 'is not', null)
+    .where(customers)
+    .groupBy('transactions.customerID')
 }
 
 /**

@@ -8,7 +8,7 @@ import type { DatabaseDialect } from '../dialect/dialect.js'
 import { RowCodec } from '../row-codec.js'
 import { selectedColumns, type SelectedColumns } from '../selected-columns.js'
 import type { Db } from '../schema/tables.js'
-import { callUnbilled } from './call-coverage.js'
+import { callUnbilled, latestCovered } from './call-coverage.js'
 
 /** A resource narrowed to some of its stored fields: its codec reads and decodes only those. */
 function narrowed(resource: Resource, names: readonly string[]): Resource {
@@ -95,12 +95,7 @@ export class KyselyBillingRunSource implements BillingRunSource {
     for (let i = 0; i < customerIDs.length; i += CALL_CUSTOMERS) {
       const chunk = customerIDs.slice(i, i + CALL_CUSTOMERS).map(Number)
       // Each customer's latest covered start: calls after it need no look-up of their row.
-      const ends = this.db
-        .selectFrom('transactions')
-        .select(['transactions.customerID', sql`max(${sql.ref('transactions.callsTo')})`.as('lastTo')])
-        .where('transactions.callsTo', 'is not', null)
-        .where(this.dialect.inList('transactions.customerID', chunk))
-        .groupBy('transactions.customerID')
+      const ends = latestCovered(this.db, this.dialect.inList('transactions.customerID', chunk))
       let q = this.db.selectFrom('calls').leftJoin(ends.as('cov'), 'cov.customerID', 'calls.customerID')
       // Calls started before the run's bound were all billed (run-call-mark.ts): not read again.
       if (since !== null) q = q.where('calls.startTime', '>=', since as Stamp)

@@ -7,7 +7,7 @@ import type { CreditControl } from '../../../core/ports/credit-control.js'
 import type { DatabaseDialect } from '../dialect/dialect.js'
 import { moneyColumn } from '../money-column.js'
 import { systemToday, type Today } from './kysely-resource-repository.js'
-import { callUnbilled } from './call-coverage.js'
+import { callUnbilled, latestCovered } from './call-coverage.js'
 
 const CHUNK = 500
 
@@ -154,12 +154,7 @@ export class KyselyCreditControl implements CreditControl {
         addCalls,
       )
       // Each customer's latest covered start: calls after it need no look-up of their row (call-coverage.ts).
-      const ends = this.db
-        .selectFrom('transactions')
-        .select(['transactions.customerID', sql`max(${sql.ref('transactions.callsTo')})`.as('lastTo')])
-        .where('transactions.callsTo', 'is not', null)
-        .where('transactions.customerID', 'in', callIDs)
-        .groupBy('transactions.customerID')
+      const ends = latestCovered(this.db, sql<boolean>`${sql.ref('transactions.customerID')} in (${sql.join(callIDs)})`)
       await sums(
         this.db
           .selectFrom('calls')
