@@ -1,5 +1,4 @@
 import type { CreditFigures, SpendMeasure } from '../credit/credit-alerts.js'
-import type { Stamp } from '../dates/stamp.js'
 
 /** What credit control reads and writes (contract 10.6): the figures limits measure, and the alerts. */
 export interface CreditControl {
