@@ -33,7 +33,13 @@ export class RequestLife {
    * nothing came within the body timeout (408001).
    */
   wait<T>(read: Promise<T>): Promise<T> {
-    if (this.over) return Promise.reject(requestEnded())
+    if (this.over) {
+      // The read is dropped, but it still settles: a client gone (the reason the request ended)
+      // fails it with node's "aborted", and a rejection nobody handles stops the process. A
+      // create whose client reset the connection while its key was being checked did that.
+      read.catch(() => {})
+      return Promise.reject(requestEnded())
+    }
     return new Promise<T>((resolve, reject) => {
       let open = true
       const settle = (): boolean => {
