@@ -39,6 +39,8 @@ export async function callsSinceLastRun(store: Store): Promise<BillingRun['calls
   const last = complete.reduce<(typeof complete)[number] | undefined>((a, r) => (!a || (r.callMark as number) > (a.callMark as number) ? r : a), undefined)
   if (!last || typeof last.callMark !== 'number' || !last.cutoffDate) return null
   const after = endOfDay(last.cutoffDate)
+  // Runs read notes from the last completed run's mark on: the older ones would only pile up, one an import.
+  await store.callMarks.forgetBefore(last.callMark)
   const noted = await store.callMarks.earliestSince(last.callMark)
   return (noted !== null && noted < after ? noted : after) as BillingRun['callsSince']
 }

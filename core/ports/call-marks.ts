@@ -28,4 +28,6 @@ export interface CallMarks {
   noteSince(mark: number, since: string): Promise<void>
   /** The earliest start noted for a mark at or above `fromMark`, or null when none is. */
   earliestSince(fromMark: number): Promise<string | null>
+  /** Forgets the notes of marks below `mark`: no run reads them again once a run with that mark completed. */
+  forgetBefore(mark: number): Promise<void>
 }

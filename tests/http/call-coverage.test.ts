@@ -86,6 +86,12 @@ for (const target of activeTargets()) {
     const [row] = await callCharges(h, customer)
     assert.equal([row.quantity, row.dateFrom], [1, '2026-01-10'])
     assert.equal(await callsOf(h, number), [['2026-01-10', false, row.id]])
+    // The notes of where runs read from are kept only from the last completed run's mark on.
+    const db = h.platform.database.db
+    const marks = (await sql<{ mark: unknown }>`select ${sql.ref('callMark')} as mark from billing_runs where status = 'Complete' order by ${sql.ref('callMark')}`.execute(db)).rows.map((r) => Number(r.mark))
+    const notes = (await sql<{ mark: unknown }>`select mark from call_mark_starts`.execute(db)).rows.map((r) => Number(r.mark))
+    assert.ok(marks.length >= 3)
+    assert.equal(notes.filter((m) => m < marks.at(-2)!), [], `notes below the mark of the run before the last (${marks.at(-2)}) are forgotten: ${notes}`)
   })
 
   test("a number's calls split by VAT rate each name their own row", async ({ h, tariff }) => {

@@ -41,4 +41,8 @@ export class KyselyCallMarks implements CallMarks {
     const row = await this.db.selectFrom('call_mark_starts').select((eb) => eb.fn.min('since').as('since')).where('mark', '>=', fromMark).executeTakeFirst()
     return (row?.since as string | null | undefined) ?? null
   }
+
+  async forgetBefore(mark: number): Promise<void> {
+    await this.db.deleteFrom('call_mark_starts').where('mark', '<', mark).execute()
+  }
 }
