@@ -37,6 +37,11 @@ export interface BulkInsertDialect {
    */
   readonly insertsEachRow: boolean
   /**
+   * Whether an INSERT may run in a WITH clause of another (Postgres's writable common table
+   * expressions), so that rows of two tables go in one statement, one round trip; SQLite has none.
+   */
+  readonly insertsInWith: boolean
+  /**
    * Inserts many rows (values encoded for the driver), a statement per chunk. Rows that others
    * must point at get their IDs from `reserveIds` first: nothing is returned. SQLite: multi-row
    * VALUES, statements kept prepared.

@@ -9,6 +9,7 @@ export const postgresBulkInsert: BulkInsertDialect = {
     unnestInsertSql(table, columns, types, doNothingOn ? `on conflict (${quoteIdent(doNothingOn)}) do nothing` : undefined),
   arrayParameter: postgresArray,
   insertsEachRow: false,
+  insertsInWith: true,
   async bulkInsert(db, table, columns, rows, options = {}) {
     const text = unnestInsertSql(table, columns.map((c) => c.name), columns.map((c) => c.type), options.onConflict)
     const sent: Promise<unknown>[] = []

@@ -11,6 +11,7 @@ export const sqliteBulkInsert: BulkInsertDialect = {
   arrayParameter: (values) => values,
   // A connection of its own does (`sqliteCachingDialect`); an embedder's may not.
   insertsEachRow: false,
+  insertsInWith: false,
   async bulkInsert(db, table, columns, rows, options = {}) {
     const perStatement = Math.max(1, Math.floor(MAX_PARAMETERS / Math.max(1, columns.length)))
     const width = columns.length

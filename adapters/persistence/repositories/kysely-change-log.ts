@@ -11,6 +11,8 @@ export const SYSTEM_ACTOR: Actor = { apiKeyName: 'system', requestID: null }
 
 /** Rows per insert statement: a run's invoices are appended a batch at a time, well under the parameter limits. */
 const CHUNK = 1000
+/** Up to this many entries and events go in one statement of both (`insertsInWith`). */
+const FEW = 20
 
 const EVENT_COLUMNS = (['type', 'data', 'createdStamp', 'updatedStamp'] as const).map((name) => ({ name, type: 'text' as const }))
 
@@ -37,6 +39,13 @@ export class KyselyChangeLog implements ChangeLog {
         createdStamp: e.createdStamp,
         updatedStamp: e.createdStamp,
       }))
+      // A create's or an update's entry and event: one statement where the database allows,
+      // instead of a round trip each (bench/create-customers.ts on Postgres).
+      if (this.dialect.insertsInWith && rows.length <= FEW && events.length > 0 && events.length <= FEW) {
+        const eventRows = events.map((e) => ({ type: e.type, data: e.data, createdStamp: e.createdStamp, updatedStamp: e.createdStamp }))
+        await this.db.with('entries', (db) => db.insertInto('history').values(rows)).insertInto('events').values(eventRows).execute()
+        return
+      }
       for (let i = 0; i < rows.length; i += CHUNK) await this.db.insertInto('history').values(rows.slice(i, i + CHUNK)).execute()
     }
     // A run's batch appends hundreds: written as they are into a prepared statement's parameters.
