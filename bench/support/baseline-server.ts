@@ -19,7 +19,19 @@ interface Queries {
   /** `limit` customers after an ID (a plain list page): one statement. */
   list(after: number, limit: number): Promise<unknown[]>
   insert(values: unknown[]): Promise<unknown>
+  /**
+   * The same insert with the two rows a create must commit with it (contract 12): its history
+   * entry (every field set, as a create's change list) and its event, in one transaction.
+   */
+  insertRecorded(values: unknown[]): Promise<unknown>
 }
+
+const HISTORY_SQL = (p: (i: number) => string) =>
+  `insert into history ("resource", "resourceID", "customerID", "action", "changes", "apiKeyName", "requestID", "createdStamp", "updatedStamp") values ('customers', ${p(1)}, ${p(1)}, 'create', ${p(2)}, 'bench', null, ${p(3)}, ${p(3)})`
+const EVENT_SQL = (p: (i: number) => string) => `insert into events ("type", "data", "createdStamp", "updatedStamp") values ('customer.created', ${p(1)}, ${p(2)}, ${p(2)})`
+type Row = Record<string, unknown>
+const changesOf = (row: Row) => JSON.stringify(Object.entries(row).filter(([, v]) => v !== null).map(([field, v]) => ({ field, from: null, to: typeof v === 'bigint' ? Number(v) : v })))
+const dataOf = (row: Row) => JSON.stringify(row, (_, v) => (typeof v === 'bigint' ? Number(v) : v))
 
 function sqliteQueries(file: string): Queries {
   const db = new SqliteDatabase(file)
@@ -31,7 +43,17 @@ function sqliteQueries(file: string): Queries {
   const customers = db.prepare(`${GET_SQL.replace(/ where c\.id = $/, '')} where c.id > ? order by c.id limit 1000`)
   const list = db.prepare(`${GET_SQL.replace(/ where c\.id = $/, '')} where c.id > ? order by c.id limit ?`)
   const numbers = db.prepare(`select * from numbers where "customerID" in (select id from customers where id > ? order by id limit 1000) order by id`)
+  const history = db.prepare(HISTORY_SQL(() => '?'))
+  const event = db.prepare(EVENT_SQL(() => '?'))
+  const recorded = db.transaction((values: unknown[]) => {
+    const row = insert.get(values) as Row
+    const now = values[INSERT_COLUMNS.indexOf('createdStamp')]
+    history.run(row.id, row.id, changesOf(row), now, now)
+    event.run(dataOf(row), now, now)
+    return row
+  })
   return {
+    insertRecorded: async (values) => recorded(values),
     get: async (id) => get.get(id),
     insert: async (values) => insert.get(values),
     page: async (after) => nest(customers.all(after) as Row[], numbers.all(after) as Row[]),
@@ -39,7 +61,6 @@ function sqliteQueries(file: string): Queries {
   }
 }
 
-type Row = Record<string, unknown>
 
 /** Customers with a `numbers` array each, as expandNumbers answers. */
 function nest(customers: Row[], numbers: Row[]): Row[] {
@@ -66,6 +87,23 @@ function postgresQueries(url: string): Queries {
     get: async (id) => (await pool.query({ name: 'get', text: `${GET_SQL}$1`, values: [id] })).rows[0],
     list: async (after, limit) => (await pool.query({ name: 'list', text: `${GET_SQL.replace(/ where c\.id = $/, '')} where c.id > $1 order by c.id limit $2`, values: [after, limit] })).rows,
     insert: async (values) => (await pool.query({ name: 'insert', text: insertText, values })).rows[0],
+    insertRecorded: async (values) => {
+      const client = await pool.connect()
+      try {
+        await client.query('begin')
+        const row = (await client.query({ name: 'insert', text: insertText, values })).rows[0] as Row
+        const now = values[INSERT_COLUMNS.indexOf('createdStamp')]
+        await client.query({ name: 'history', text: HISTORY_SQL((i) => `$${i}`), values: [row.id, changesOf(row), now] })
+        await client.query({ name: 'event', text: EVENT_SQL((i) => `$${i}`), values: [dataOf(row), now] })
+        await client.query('commit')
+        return row
+      } catch (error) {
+        await client.query('rollback')
+        throw error
+      } finally {
+        client.release()
+      }
+    },
   }
 }
 
@@ -95,11 +133,12 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
     const row = await queries.get(Number(m[1]))
     return row ? send(res, 200, row) : send(res, 404, { error: 'not found' })
   }
-  if (req.method === 'POST' && /^\/backend\/api\/v1\/customers\/?$/.test(url)) {
+  const create = /^\/backend\/api\/v1\/customers\/?(\?recorded)?$/.exec(url)
+  if (req.method === 'POST' && create) {
     const body = JSON.parse(await readBody(req)) as Record<string, unknown>
     const now = new Date().toISOString()
     const values = INSERT_COLUMNS.map((c) => (c.endsWith('Stamp') ? now : (body[c] ?? null)))
-    return send(res, 201, await queries.insert(values))
+    return send(res, 201, await (create[1] ? queries.insertRecorded(values) : queries.insert(values)))
   }
   send(res, 404, { error: 'no route' })
 }
