@@ -26,8 +26,48 @@ export interface CarrierData {
   carrierFeatures(carrier: string, from: DateOnly, to: DateOnly, afterID: string | null, limit: number): Promise<CarrierFeature[]>
   /** What these features' customers were billed for them in [from, to]: their transactions whose period overlaps it. */
   billedFor(featureIDs: readonly string[], from: DateOnly, to: DateOnly): Promise<Map<string, Money>>
-  /** Inserts a carrier bill's lines with what they matched. */
+  /** Inserts a carrier bill's lines, as parsed: `notBilled` until `matchBillLines` says otherwise. */
   insertBillLines(rows: readonly NewBillLine[]): Promise<void>
+  /** The bill's lines whose reference is one of `references`, in no particular order. */
+  billLinesByReference(carrierBillID: string, references: readonly string[]): Promise<StoredBillLine[]>
+  /** A page of the bill's lines by ID after `afterID`. */
+  billLinePage(carrierBillID: string, afterID: string | null, limit: number): Promise<StoredBillLine[]>
+  /**
+   * Sets each line's feature, expected cost, billed amount and outcome, unless the line has a
+   * feature of lower ID already: a line matches the first feature (by ID) it matches, however
+   * the matches arrive.
+   */
+  matchBillLines(matches: readonly LineMatch[]): Promise<void>
+  /** The bill's lines counted and summed by outcome (the database adds them, not the caller). */
+  billTotals(carrierBillID: string): Promise<BillTotals[]>
+}
+
+/** A stored line of a carrier's bill as matching reads it. */
+export interface StoredBillLine {
+  readonly id: string
+  readonly productCode: string
+  readonly reference: string
+  readonly cost: Money
+  /** The feature it matched so far, if any. */
+  readonly featureID: string | null
+}
+
+/** What a line matched (contract 17.4). */
+export interface LineMatch {
+  readonly lineID: string
+  readonly featureID: string
+  readonly expectedCost: Money
+  readonly billedAmount: Money
+  readonly outcome: 'matched' | 'costDiffers'
+}
+
+/** One outcome's lines of a bill: how many, and their sums. */
+export interface BillTotals {
+  readonly outcome: NewBillLine['outcome']
+  readonly count: number
+  readonly cost: Money
+  readonly expectedCost: Money
+  readonly billedAmount: Money
 }
 
 /** A feature as reconciliation reads it (contract 17.4). */
