@@ -1,4 +1,4 @@
-import type { CarrierData, CarrierFeature, StoredBillLine } from '../ports/carrier-data.js'
+import type { BillLineSource, CarrierFeature, StoredBillLine } from '../ports/carrier-data.js'
 import { BillMatcher } from './bill-matcher.js'
 
 /** A stored bill's lines read this many at a time when a pattern must be tried on every line. */
@@ -11,7 +11,7 @@ export interface FeatureMatch {
 }
 
 /**
- * The stored lines of a bill that each of a page of features matches (contract 17.4), a batch at
+ * The lines of a bill (staged or stored) that each of a page of features matches (contract 17.4), a batch at
  * a time, so memory follows the page, not the bill. A feature with an exact reference (its own
  * `carrierReference`, else its number's) and no reference pattern can only match lines of that
  * reference: the page's references are looked up in the database in one statement and the
@@ -20,7 +20,7 @@ export interface FeatureMatch {
  * at a time and tried, once for all such features of the page. Batches come in no order of line
  * or feature; a feature's matches may span batches.
  */
-export async function* featureMatches(carriers: CarrierData, billID: string, features: readonly CarrierFeature[]): AsyncGenerator<FeatureMatch[]> {
+export async function* featureMatches(lines: BillLineSource, features: readonly CarrierFeature[]): AsyncGenerator<FeatureMatch[]> {
   const byReference: number[] = []
   const anyLine: number[] = []
   features.forEach((f, i) => {
@@ -30,14 +30,14 @@ export async function* featureMatches(carriers: CarrierData, billID: string, fea
   })
   if (byReference.length > 0) {
     const references = [...new Set(byReference.map((i) => referenceOf(features[i])!))]
-    yield matched(await carriers.billLinesByReference(billID, references), features, byReference)
+    yield matched(await lines.byReference(references), features, byReference)
   }
   if (anyLine.length === 0) return
   for (let after: string | null = null; ; ) {
-    const lines = await carriers.billLinePage(billID, after, LINE_PAGE)
-    if (lines.length === 0) return
-    after = lines.at(-1)!.id
-    yield matched(lines, features, anyLine)
+    const page = await lines.page(after, LINE_PAGE)
+    if (page.length === 0) return
+    after = page.at(-1)!.id
+    yield matched(page, features, anyLine)
   }
 }
 

@@ -3,7 +3,7 @@ import { BillingError, quoted } from '../errors.js'
 import type { Item } from '../fields/item.js'
 import { add, mulRatio, sub, times, ZERO, type Money } from '../money/money.js'
 import type { PlatformContext } from '../platform.js'
-import type { BillLine, CarrierData, CarrierFeature, LineMatch, NewBillLine, StoredBillLine } from '../ports/carrier-data.js'
+import type { CarrierData, CarrierFeature, LineMatch, StagedBill, StoredBillLine } from '../ports/carrier-data.js'
 import { billLinePages, type CsvLine } from './bill-lines.js'
 import { featureMatches, LINE_PAGE } from './feature-matches.js'
 
@@ -31,13 +31,14 @@ function expectedOf(f: CarrierFeature): Money {
 /**
  * Stores a carrier's bill and reconciles it (contract 17.4) against the features whose
  * `carrier` is that carrier and which were active in the month, in one transaction (a bad line
- * stores nothing): the lines are stored as they are read, a page at a time, then the features
- * are read a page at a time and each matched against the stored lines (`featureMatches`). Each
+ * stores nothing): the lines are staged as they are read, a page at a time, then the features
+ * are read a page at a time and each matched against the staged lines (`featureMatches`). Each
  * line matches the first feature (by ID) it matches, or none (`notBilled`); a matched line whose
  * cost is off the expected by more than 0.01 is `costDiffers`; each feature no line matches is
  * counted (and listed when the reconciliation is read: `featuresNotOnBill`, which matches again
- * rather than storing four features in five). The totals are the database's sums of the stored
- * lines. Memory follows a page, never the bill nor the features.
+ * rather than storing four features in five). The totals are the database's sums of the staged
+ * lines, which are then stored in one statement. Memory follows a page, never the bill nor the
+ * features.
  */
 export async function reconcileCarrierBill(ctx: PlatformContext, carrier: string | null, period: string | null, csv: AsyncIterable<readonly CsvLine[]>): Promise<Item> {
   if (!carrier || !carrier.trim()) throw new BillingError('invalid_field', 'carrier is missing', 'Name the carrier whose bill it is: ?carrier=Gamma.')
@@ -46,21 +47,20 @@ export async function reconcileCarrierBill(ctx: PlatformContext, carrier: string
   return ctx.store.bulkTransaction(async (store) => {
     const bills = store.repository('carrierBills')
     const bill = await bills.insert({ carrier: carrier.trim(), period, lines: 0, createdStamp: now, updatedStamp: now })
-    for await (const page of billLinePages(csv, LINE_PAGE)) {
-      const row = (l: BillLine): NewBillLine => ({ ...l, carrierBillID: bill.id, outcome: 'notBilled', featureID: null, expectedCost: null, billedAmount: null, createdStamp: now, updatedStamp: now })
-      await store.carriers.insertBillLines(page.map(row))
-    }
+    const staged = await store.carriers.stageBill()
+    for await (const page of billLinePages(csv, LINE_PAGE)) await staged.add(page)
     const missing = { count: 0, expected: ZERO }
     for (let after: string | null = null; ; ) {
       const page = await store.carriers.carrierFeatures(carrier.trim(), from, to, after, FEATURE_PAGE)
       if (page.length === 0) break
       after = page.at(-1)!.id
-      for (const i of await matchPage(store.carriers, bill.id, page, from, to)) {
+      for (const i of await matchPage(store.carriers, staged, page, from, to)) {
         missing.count++
         missing.expected = add(missing.expected, expectedOf(page[i]))
       }
     }
-    const sums = new Map((await store.carriers.billTotals(bill.id)).map((t) => [t.outcome, t]))
+    const sums = new Map((await staged.totals()).map((t) => [t.outcome, t]))
+    await staged.store(bill.id, now)
     const none = { count: 0, cost: ZERO, expectedCost: ZERO, billedAmount: ZERO }
     const [matched, differs, notBilled] = (['matched', 'costDiffers', 'notBilled'] as const).map((o) => sums.get(o) ?? none)
     return (await bills.update(bill.id, {
@@ -89,7 +89,7 @@ export async function reconcileCarrierBill(ctx: PlatformContext, carrier: string
  * a page's worth is gathered (a pattern feature may match much of the bill), the database
  * keeping the lower feature ID where two writes meet a line.
  */
-async function matchPage(carriers: CarrierData, billID: string, page: readonly CarrierFeature[], from: DateOnly, to: DateOnly): Promise<number[]> {
+async function matchPage(carriers: CarrierData, staged: StagedBill, page: readonly CarrierFeature[], from: DateOnly, to: DateOnly): Promise<number[]> {
   const matchedAny = new Uint8Array(page.length)
   let taken = new Map<string, { feature: number; line: StoredBillLine }>()
   const write = async () => {
@@ -97,7 +97,7 @@ async function matchPage(carriers: CarrierData, billID: string, page: readonly C
     const entries = [...taken.values()]
     taken = new Map()
     const billed = await carriers.billedFor([...new Set(entries.map((e) => page[e.feature].id))], from, to)
-    await carriers.matchBillLines(
+    await staged.match(
       entries.map(({ feature, line }): LineMatch => {
         const expectedCost = expectedOf(page[feature])
         const off = sub(line.cost, expectedCost)
@@ -106,7 +106,7 @@ async function matchPage(carriers: CarrierData, billID: string, page: readonly C
       }),
     )
   }
-  for await (const batch of featureMatches(carriers, billID, page)) {
+  for await (const batch of featureMatches(staged, page)) {
     for (const { feature, line } of batch) {
       matchedAny[feature] = 1
       if (line.featureID !== null && idBefore(line.featureID, page[feature].id)) continue
@@ -136,7 +136,7 @@ export async function* featuresNotOnBill(ctx: PlatformContext, bill: { readonly 
     if (page.length === 0) return
     after = page.at(-1)!.id
     const matchedAny = new Uint8Array(page.length)
-    for await (const batch of featureMatches(ctx.store.carriers, bill.id, page)) for (const m of batch) matchedAny[m.feature] = 1
+    for await (const batch of featureMatches(ctx.store.carriers.storedBill(bill.id), page)) for (const m of batch) matchedAny[m.feature] = 1
     const missing = page.filter((_, i) => matchedAny[i] === 0).map((f) => ({ featureID: f.id, expectedCost: expectedOf(f) }))
     if (missing.length > 0) yield missing
   }

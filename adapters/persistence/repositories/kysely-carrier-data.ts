@@ -1,5 +1,5 @@
-import { CompiledQuery, sql } from 'kysely'
-import type { BillTotals, CarrierData, CarrierFeature, LineMatch, NewBillLine, NewDestination, StoredBillLine } from '../../../core/ports/carrier-data.js'
+import { sql } from 'kysely'
+import type { BillLineSource, CarrierData, CarrierFeature, NewDestination, StagedBill } from '../../../core/ports/carrier-data.js'
 import type { DateOnly } from '../../../core/dates/date-only.js'
 import type { Money } from '../../../core/money/money.js'
 import { IN_CHUNK } from './rating-number-lookup.js'
@@ -8,10 +8,8 @@ import type { DatabaseDialect } from '../dialect/dialect.js'
 import { insertColumns } from '../insert-rows.js'
 import { columnType } from '../schema/columns.js'
 import type { Db } from '../schema/tables.js'
+import { linesOf, stageBill } from './carrier-bill-staging.js'
 
-const LINE_COLUMNS = ['carrierBillID', 'line', 'productCode', 'reference', 'description', 'quantity', 'cost', 'periodFrom', 'periodTo', 'outcome', 'featureID', 'expectedCost', 'billedAmount', 'createdStamp', 'updatedStamp'] as const
-/** Matches set a statement: five parameters each, well under both databases' limits. */
-const MATCH_CHUNK = 1000
 const DESTINATION_COLUMNS = ['destinationTableID', 'prefix', 'chargeBand', 'callClass', 'description', 'createdStamp', 'updatedStamp'] as const
 
 /** `CarrierData` on Kysely, both databases: column-wise bulk inserts as an import's calls are written. */
@@ -74,82 +72,11 @@ export class KyselyCarrierData implements CarrierData {
     return out
   }
 
-  async insertBillLines(rows: readonly NewBillLine[]): Promise<void> {
-    const d = this.dialect
-    const id = (v: string | null) => (v === null ? null : d.encodeId(v))
-    const money = (v: Money | null) => (v === null ? null : d.encodeBigint(v))
-    const values = LINE_COLUMNS.map((c) =>
-      rows.map((r) => (c === 'carrierBillID' || c === 'featureID' ? id(r[c]) : c === 'cost' || c === 'expectedCost' || c === 'billedAmount' ? money(r[c]) : r[c])),
-    )
-    const types = LINE_COLUMNS.map((c) => columnType(catalogue.carrierBillLines.byName.get(c)!, d))
-    await insertColumns(this.db, d, 'carrier_bill_lines', LINE_COLUMNS, values, rows.length, { types })
+  stageBill(): Promise<StagedBill> {
+    return stageBill(this.db, this.dialect)
   }
 
-  async billLinesByReference(carrierBillID: string, references: readonly string[]): Promise<StoredBillLine[]> {
-    if (references.length === 0) return []
-    const rows = await this.lines(carrierBillID).where(this.dialect.inList('reference', references)).execute()
-    return rows.map((r) => this.storedLine(r))
-  }
-
-  async billLinePage(carrierBillID: string, afterID: string | null, limit: number): Promise<StoredBillLine[]> {
-    let q = this.lines(carrierBillID)
-    if (afterID !== null) q = q.where('id', '>', this.dialect.encodeId(afterID))
-    const rows = await q.orderBy('id').limit(limit).execute()
-    return rows.map((r) => this.storedLine(r))
-  }
-
-  /** UPDATE … FROM a VALUES list (SQLite 3.33+, Postgres), which both name `column1`, `column2`, …. */
-  async matchBillLines(matches: readonly LineMatch[]): Promise<void> {
-    const d = this.dialect
-    const types = [d.idRefType, d.idRefType, d.types.bigint, d.types.bigint, 'text']
-    for (let at = 0; at < matches.length; at += MATCH_CHUNK) {
-      const chunk = matches.slice(at, at + MATCH_CHUNK)
-      let p = 1
-      const tuples = chunk.map(() => `(${types.map((t) => `cast(${d.placeholder(p++)} as ${t})`).join(', ')})`)
-      const text =
-        'update "carrier_bill_lines" set "featureID" = v.column2, "expectedCost" = v.column3, "billedAmount" = v.column4, "outcome" = v.column5 ' +
-        `from (values ${tuples.join(', ')}) as v where "carrier_bill_lines"."id" = v.column1 ` +
-        // A line keeps the lowest feature ID that matches it, whichever write comes first.
-        'and ("carrier_bill_lines"."featureID" is null or "carrier_bill_lines"."featureID" > v.column2)'
-      const params = chunk.flatMap((m) => [d.encodeId(m.lineID), d.encodeId(m.featureID), d.encodeBigint(m.expectedCost), d.encodeBigint(m.billedAmount), m.outcome])
-      await this.db.executeQuery(CompiledQuery.raw(text, params))
-    }
-  }
-
-  async billTotals(carrierBillID: string): Promise<BillTotals[]> {
-    const d = this.dialect
-    const rows = await this.db
-      .selectFrom('carrier_bill_lines')
-      .select([
-        'outcome',
-        sql<string>`count(*)`.as('count'),
-        sql<string>`coalesce(sum("cost"), 0)`.as('cost'),
-        sql<string>`coalesce(sum("expectedCost"), 0)`.as('expectedCost'),
-        sql<string>`coalesce(sum("billedAmount"), 0)`.as('billedAmount'),
-      ])
-      .where('carrierBillID', '=', d.encodeId(carrierBillID))
-      .groupBy('outcome')
-      .execute()
-    return rows.map((r: any) => ({
-      outcome: r.outcome,
-      count: Number(r.count),
-      cost: d.decodeBigint(r.cost) as Money,
-      expectedCost: d.decodeBigint(r.expectedCost) as Money,
-      billedAmount: d.decodeBigint(r.billedAmount) as Money,
-    }))
-  }
-
-  private lines(carrierBillID: string) {
-    return this.db.selectFrom('carrier_bill_lines').select(['id', 'productCode', 'reference', 'cost', 'featureID']).where('carrierBillID', '=', this.dialect.encodeId(carrierBillID))
-  }
-
-  private storedLine(r: { id: unknown; productCode: unknown; reference: unknown; cost: unknown; featureID: unknown }): StoredBillLine {
-    return {
-      id: String(r.id),
-      productCode: String(r.productCode),
-      reference: String(r.reference),
-      cost: this.dialect.decodeBigint(r.cost) as Money,
-      featureID: r.featureID === null ? null : String(r.featureID),
-    }
+  storedBill(carrierBillID: string): BillLineSource {
+    return linesOf(this.db, this.dialect, 'carrier_bill_lines', 'id', carrierBillID)
   }
 }
