@@ -122,7 +122,7 @@ for (const target of activeTargets()) {
     const bad = await post('carrier=Gamma&period=2026-01', 'productCode,reference,cost\nSIP,R1,1.00\nSIP,R2,lots\n')
     assert.is(bad.status, 400)
     assert.match(bad.body.error, /^line 3: cost "lots"/)
-    // Lines are stored a page (5,000) at a time as they are read: a bad line after two pages undoes them.
+    // Lines are staged in the database a page (5,000) at a time as they are read: a bad line after two pages undoes them.
     const long = `productCode,reference,cost\n${'SIP,R1,1.00\n'.repeat(12_000)}SIP,R2,-\n`
     const late = await post('carrier=Gamma&period=2026-01', long)
     assert.equal([late.status, late.body.error], [400, 'line 12002: cost "-" is not an amount with up to 4 decimals'])
