@@ -19,22 +19,27 @@ const QUANTITY = /^\d{1,9}(?:\.\d{1,4})?$/
 const MAX_TEXT = 500
 
 /**
- * The lines of a carrier's bill CSV (contract 17.4): a header naming `productCode`, `reference`,
- * `cost` and optionally `description`, `quantity`, `periodFrom`, `periodTo` (any order, case
- * ignored), then a line per charge. A bad line throws `invalid_field` naming it.
+ * The lines of a carrier's bill CSV (contract 17.4), `size` at a time as they are read: a header
+ * naming `productCode`, `reference`, `cost` and optionally `description`, `quantity`,
+ * `periodFrom`, `periodTo` (any order, case ignored), then a line per charge. A bad line throws
+ * `invalid_field` naming it; a caller that stored earlier pages undoes them (one transaction).
  */
-export async function readBillLines(lines: AsyncIterable<readonly CsvLine[]>): Promise<BillLine[]> {
-  const out: BillLine[] = []
+export async function* billLinePages(lines: AsyncIterable<readonly CsvLine[]>, size: number): AsyncGenerator<BillLine[]> {
+  let out: BillLine[] = []
   let positions: Partial<Record<Column, number>> | null = null
   for await (const batch of lines) {
     for (const { fields, line } of batch) {
       if (fields.every((f) => f.trim() === '')) continue
       if (!positions) positions = header(fields, line)
       else out.push(row(positions, fields, line))
+      if (out.length >= size) {
+        yield out
+        out = []
+      }
     }
   }
   if (!positions) throw new BillingError('invalid_field', 'the bill is empty: expected a header line', `Start the file with a header line: ${columns.join(',')}.`)
-  return out
+  if (out.length > 0) yield out
 }
 
 function row(positions: Partial<Record<Column, number>>, fields: readonly string[], line: number): BillLine {

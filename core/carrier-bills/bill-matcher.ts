@@ -24,7 +24,8 @@ const SEP = '\u0000'
  * number's) or matches `carrierReferenceMatches`. Patterns are globs (`*`, `?`) compiled by
  * picomatch once each. An exact pair is one map lookup; a pattern on one side is tried on the
  * lines of the other side's exact value; only a feature with patterns on both sides reads
- * every line. Memory follows the bill, never the features.
+ * every line. A reconciliation builds one over the stored lines a page of features can match
+ * (`featureMatches`): memory follows that page, never the bill nor the features.
  */
 export class BillMatcher {
   private readonly byPair = new Map<string, number[]>()

@@ -3,11 +3,11 @@ import { BillingError, quoted } from '../errors.js'
 import type { Item } from '../fields/item.js'
 import { add, mulRatio, sub, times, ZERO, type Money } from '../money/money.js'
 import type { PlatformContext } from '../platform.js'
-import type { CarrierFeature, NewBillLine } from '../ports/carrier-data.js'
-import { BillMatcher } from './bill-matcher.js'
-import { readBillLines, type CsvLine } from './bill-lines.js'
+import type { CarrierData, CarrierFeature, LineMatch, StagedBill, StoredBillLine } from '../ports/carrier-data.js'
+import { billLinePages, type CsvLine } from './bill-lines.js'
+import { featureMatches, LINE_PAGE } from './feature-matches.js'
 
-/** Features read a page at a time: memory follows the bill, not the carrier's features. */
+/** Features read a page at a time: memory follows a page, not the carrier's features. */
 const FEATURE_PAGE = 5000
 /** A matched line's cost may be off what we expected by this much (0.01, in money units). */
 const TOLERANCE = 100n
@@ -30,126 +30,114 @@ function expectedOf(f: CarrierFeature): Money {
 
 /**
  * Stores a carrier's bill and reconciles it (contract 17.4) against the features whose
- * `carrier` is that carrier and which were active in the month, in one transaction: each line
- * matches the first feature (by ID) it matches (`BillMatcher`), or none (`notBilled`); a matched
- * line whose cost is off the expected by more than 0.01 is `costDiffers`; each feature no line
- * matches is counted (and listed when the reconciliation is read: `featuresNotOnBill`, which
- * matches again rather than storing four features in five). A bad line stores nothing.
+ * `carrier` is that carrier and which were active in the month, in one transaction (a bad line
+ * stores nothing): the lines are staged as they are read, a page at a time, then the features
+ * are read a page at a time and each matched against the staged lines (`featureMatches`). Each
+ * line matches the first feature (by ID) it matches, or none (`notBilled`); a matched line whose
+ * cost is off the expected by more than 0.01 is `costDiffers`; each feature no line matches is
+ * counted (and listed when the reconciliation is read: `featuresNotOnBill`, which matches again
+ * rather than storing four features in five). The totals are the database's sums of the staged
+ * lines, which are then stored in one statement. Memory follows a page, never the bill nor the
+ * features.
  */
 export async function reconcileCarrierBill(ctx: PlatformContext, carrier: string | null, period: string | null, csv: AsyncIterable<readonly CsvLine[]>): Promise<Item> {
   if (!carrier || !carrier.trim()) throw new BillingError('invalid_field', 'carrier is missing', 'Name the carrier whose bill it is: ?carrier=Gamma.')
   const { from, to } = monthOf(period)
-  const lines = await readBillLines(csv)
-  const matcher = new BillMatcher(lines)
-  const featureOf: (string | null)[] = lines.map(() => null)
-  const expected: (Money | null)[] = lines.map(() => null)
-  const billed: (Money | null)[] = lines.map(() => null)
   const now = ctx.clock.now()
   return ctx.store.bulkTransaction(async (store) => {
     const bills = store.repository('carrierBills')
-    const bill = await bills.insert({ carrier: carrier.trim(), period, lines: lines.length, createdStamp: now, updatedStamp: now })
+    const bill = await bills.insert({ carrier: carrier.trim(), period, lines: 0, createdStamp: now, updatedStamp: now })
+    const staged = await store.carriers.stageBill()
+    for await (const page of billLinePages(csv, LINE_PAGE)) await staged.add(page)
     const missing = { count: 0, expected: ZERO }
-    const row = (values: Omit<NewBillLine, 'carrierBillID' | 'featureID' | 'expectedCost' | 'billedAmount' | 'createdStamp' | 'updatedStamp'> & Partial<NewBillLine>): NewBillLine => ({
-      carrierBillID: bill.id,
-      featureID: null,
-      expectedCost: null,
-      billedAmount: null,
-      createdStamp: now,
-      updatedStamp: now,
-      ...values,
-    })
     for (let after: string | null = null; ; ) {
       const page = await store.carriers.carrierFeatures(carrier.trim(), from, to, after, FEATURE_PAGE)
       if (page.length === 0) break
       after = page.at(-1)!.id
-      const assigned: number[] = []
-      for (const feature of page) {
-        const matches = matcher.linesOf(feature)
-        if (matches.length === 0) {
-          const cost = expectedOf(feature)
-          missing.count++
-          missing.expected = add(missing.expected, cost)
-          continue
-        }
-        for (const i of matches) {
-          if (featureOf[i] !== null) continue
-          featureOf[i] = feature.id
-          expected[i] = expectedOf(feature)
-          assigned.push(i)
-        }
-      }
-      if (assigned.length > 0) {
-        const sums = await store.carriers.billedFor([...new Set(assigned.map((i) => featureOf[i]!))], from, to)
-        for (const i of assigned) billed[i] = sums.get(featureOf[i]!) ?? ZERO
+      for (const i of await matchPage(store.carriers, staged, page, from, to)) {
+        missing.count++
+        missing.expected = add(missing.expected, expectedOf(page[i]))
       }
     }
-    const totals = { total: ZERO, matched: 0, matchedCost: ZERO, matchedExpected: ZERO, matchedBilled: ZERO, notBilled: 0, notBilledCost: ZERO, differs: 0, differsCost: ZERO, differsExpected: ZERO }
-    // Rows made and written a page at a time: all of a 200,000-line bill's at once added 100 MB.
-    const toRow = (l: (typeof lines)[number], i: number): NewBillLine => {
-      totals.total = add(totals.total, l.cost)
-      const base = { line: l.line, productCode: l.productCode, reference: l.reference, description: l.description, quantity: l.quantity, cost: l.cost, periodFrom: l.periodFrom, periodTo: l.periodTo }
-      if (featureOf[i] === null) {
-        totals.notBilled++
-        totals.notBilledCost = add(totals.notBilledCost, l.cost)
-        return row({ ...base, outcome: 'notBilled' })
-      }
-      const off = sub(l.cost, expected[i]!)
-      const differs = off > TOLERANCE || off < -TOLERANCE
-      totals.matched++
-      totals.matchedCost = add(totals.matchedCost, l.cost)
-      totals.matchedExpected = add(totals.matchedExpected, expected[i]!)
-      totals.matchedBilled = add(totals.matchedBilled, billed[i]!)
-      if (differs) {
-        totals.differs++
-        totals.differsCost = add(totals.differsCost, l.cost)
-        totals.differsExpected = add(totals.differsExpected, expected[i]!)
-      }
-      return row({ ...base, outcome: differs ? 'costDiffers' : 'matched', featureID: featureOf[i], expectedCost: expected[i], billedAmount: billed[i] })
-    }
-    for (let at = 0; at < lines.length; at += FEATURE_PAGE) {
-      const page: NewBillLine[] = []
-      for (let i = at; i < Math.min(lines.length, at + FEATURE_PAGE); i++) page.push(toRow(lines[i], i))
-      await store.carriers.insertBillLines(page)
-    }
+    const sums = new Map((await staged.totals()).map((t) => [t.outcome, t]))
+    await staged.store(bill.id, now)
+    const none = { count: 0, cost: ZERO, expectedCost: ZERO, billedAmount: ZERO }
+    const [matched, differs, notBilled] = (['matched', 'costDiffers', 'notBilled'] as const).map((o) => sums.get(o) ?? none)
     return (await bills.update(bill.id, {
-      totalCost: totals.total,
-      matchedCount: totals.matched,
-      matchedCarrierCost: totals.matchedCost,
-      matchedExpectedCost: totals.matchedExpected,
-      matchedBilled: totals.matchedBilled,
-      notBilledCount: totals.notBilled,
-      notBilledCost: totals.notBilledCost,
+      lines: matched.count + differs.count + notBilled.count,
+      totalCost: add(add(matched.cost, differs.cost), notBilled.cost),
+      matchedCount: matched.count + differs.count,
+      matchedCarrierCost: add(matched.cost, differs.cost),
+      matchedExpectedCost: add(matched.expectedCost, differs.expectedCost),
+      matchedBilled: add(matched.billedAmount, differs.billedAmount),
+      notBilledCount: notBilled.count,
+      notBilledCost: notBilled.cost,
       notOnCarrierBillCount: missing.count,
       notOnCarrierBillExpectedCost: missing.expected,
-      costDiffersCount: totals.differs,
-      costDiffersCarrierCost: totals.differsCost,
-      costDiffersExpectedCost: totals.differsExpected,
+      costDiffersCount: differs.count,
+      costDiffersCarrierCost: differs.cost,
+      costDiffersExpectedCost: differs.expectedCost,
       updatedStamp: now,
     }))!
   })
 }
 
 /**
+ * Matches a page of features (in ID order) against a stored bill and records each line's
+ * match: a line takes the page's first feature that matches it, unless an earlier page's feature
+ * took it. Returns the indexes of the features no line matches. Matches are written whenever
+ * a page's worth is gathered (a pattern feature may match much of the bill), the database
+ * keeping the lower feature ID where two writes meet a line.
+ */
+async function matchPage(carriers: CarrierData, staged: StagedBill, page: readonly CarrierFeature[], from: DateOnly, to: DateOnly): Promise<number[]> {
+  const matchedAny = new Uint8Array(page.length)
+  let taken = new Map<string, { feature: number; line: StoredBillLine }>()
+  const write = async () => {
+    if (taken.size === 0) return
+    const entries = [...taken.values()]
+    taken = new Map()
+    const billed = await carriers.billedFor([...new Set(entries.map((e) => page[e.feature].id))], from, to)
+    await staged.match(
+      entries.map(({ feature, line }): LineMatch => {
+        const expectedCost = expectedOf(page[feature])
+        const off = sub(line.cost, expectedCost)
+        const billedAmount = billed.get(page[feature].id) ?? ZERO
+        return { lineID: line.id, featureID: page[feature].id, expectedCost, billedAmount, outcome: off > TOLERANCE || off < -TOLERANCE ? 'costDiffers' : 'matched' }
+      }),
+    )
+  }
+  for await (const batch of featureMatches(staged, page)) {
+    for (const { feature, line } of batch) {
+      matchedAny[feature] = 1
+      if (line.featureID !== null && idBefore(line.featureID, page[feature].id)) continue
+      const held = taken.get(line.id)
+      if (!held || feature < held.feature) taken.set(line.id, { feature, line })
+    }
+    if (taken.size >= LINE_PAGE) await write()
+  }
+  await write()
+  const unmatched: number[] = []
+  matchedAny.forEach((m, i) => m === 0 && unmatched.push(i))
+  return unmatched
+}
+
+/** Whether ID `a` is below ID `b` (decimal text without leading zeros, of any length). */
+const idBefore = (a: string, b: string) => a.length < b.length || (a.length === b.length && a < b)
+
+/**
  * The features of a stored bill's carrier, active in its month, that none of its lines matches
- * (contract 17.4 `notOnCarrierBill`), a page at a time: the bill's lines are read and indexed
- * again, the features read 5,000 at a time, so memory follows the bill, not the features.
+ * (contract 17.4 `notOnCarrierBill`), a page at a time: the features read 5,000 at a time and
+ * matched against the stored lines (`featureMatches`), so memory follows a page, not the bill.
  */
 export async function* featuresNotOnBill(ctx: PlatformContext, bill: { readonly id: string; readonly carrier: string; readonly period: string }): AsyncGenerator<{ featureID: string; expectedCost: Money }[]> {
   const { from, to } = monthOf(bill.period)
-  const keys: { productCode: string; reference: string }[] = []
-  const repo = ctx.store.repository('carrierBillLines')
-  for (let after: string | undefined; ; ) {
-    const page = await repo.list({ where: [{ op: 'eq', column: 'carrierBillID', value: bill.id }], idAfter: after, limit: FEATURE_PAGE })
-    if (page.length === 0) break
-    for (const l of page) if (l.productCode !== null && l.reference !== null) keys.push({ productCode: l.productCode, reference: l.reference })
-    after = page.at(-1)!.id
-  }
-  const matcher = new BillMatcher(keys)
   for (let after: string | null = null; ; ) {
     const page = await ctx.store.carriers.carrierFeatures(bill.carrier, from, to, after, FEATURE_PAGE)
     if (page.length === 0) return
     after = page.at(-1)!.id
-    const missing = page.filter((f) => matcher.linesOf(f).length === 0).map((f) => ({ featureID: f.id, expectedCost: expectedOf(f) }))
+    const matchedAny = new Uint8Array(page.length)
+    for await (const batch of featureMatches(ctx.store.carriers.storedBill(bill.id), page)) for (const m of batch) matchedAny[m.feature] = 1
+    const missing = page.filter((_, i) => matchedAny[i] === 0).map((f) => ({ featureID: f.id, expectedCost: expectedOf(f) }))
     if (missing.length > 0) yield missing
   }
 }

@@ -26,8 +26,68 @@ export interface CarrierData {
   carrierFeatures(carrier: string, from: DateOnly, to: DateOnly, afterID: string | null, limit: number): Promise<CarrierFeature[]>
   /** What these features' customers were billed for them in [from, to]: their transactions whose period overlaps it. */
   billedFor(featureIDs: readonly string[], from: DateOnly, to: DateOnly): Promise<Map<string, Money>>
-  /** Inserts a carrier bill's lines with what they matched. */
-  insertBillLines(rows: readonly NewBillLine[]): Promise<void>
+  /**
+   * A staging area for a bill's lines in the current transaction (a table of its own, which
+   * lives until `store`): lines are added as they are read, matched page by page, then stored as
+   * the bill's in one statement. Storing the lines first and updating the matched ones wrote every
+   * matched row and its index entries twice (bench/RESULTS.md).
+   */
+  stageBill(): Promise<StagedBill>
+  /** A stored bill's lines, to match features against when its reconciliation is read. */
+  storedBill(carrierBillID: string): BillLineSource
+}
+
+/** A bill's lines as matching reads them: by reference, or all of them a page at a time. */
+export interface BillLineSource {
+  /** The lines whose reference is one of `references`, in no particular order. */
+  byReference(references: readonly string[]): Promise<StoredBillLine[]>
+  /** A page of the lines, by key after `afterKey`. */
+  page(afterKey: string | null, limit: number): Promise<StoredBillLine[]>
+}
+
+/** A bill's lines staged while it is reconciled; `id` of its lines is the line's number in the CSV. */
+export interface StagedBill extends BillLineSource {
+  /** Adds lines as parsed: `notBilled` until `match` says otherwise. */
+  add(lines: readonly BillLine[]): Promise<void>
+  /**
+   * Sets each line's feature, expected cost, billed amount and outcome, unless the line has a
+   * feature of lower ID already: a line matches the first feature (by ID) it matches, however
+   * the matches arrive.
+   */
+  match(matches: readonly LineMatch[]): Promise<void>
+  /** The lines counted and summed by outcome (the database adds them, not the caller). */
+  totals(): Promise<BillTotals[]>
+  /** Stores the staged lines as the bill's lines, in line order, and ends the staging. */
+  store(carrierBillID: string, stamp: string): Promise<void>
+}
+
+/** A stored (or staged) line of a carrier's bill as matching reads it. */
+export interface StoredBillLine {
+  /** Its key: the stored line's ID, a staged line's number. */
+  readonly id: string
+  readonly productCode: string
+  readonly reference: string
+  readonly cost: Money
+  /** The feature it matched so far, if any. */
+  readonly featureID: string | null
+}
+
+/** What a line matched (contract 17.4). */
+export interface LineMatch {
+  readonly lineID: string
+  readonly featureID: string
+  readonly expectedCost: Money
+  readonly billedAmount: Money
+  readonly outcome: 'matched' | 'costDiffers'
+}
+
+/** One outcome's lines of a bill: how many, and their sums. */
+export interface BillTotals {
+  readonly outcome: BillOutcome
+  readonly count: number
+  readonly cost: Money
+  readonly expectedCost: Money
+  readonly billedAmount: Money
 }
 
 /** A feature as reconciliation reads it (contract 17.4). */
@@ -50,13 +110,5 @@ export interface BillLine {
   readonly periodTo: DateOnly | null
 }
 
-/** A carrier bill's line as stored, with its outcome. */
-export interface NewBillLine extends BillLine {
-  readonly carrierBillID: string
-  readonly outcome: 'matched' | 'costDiffers' | 'notBilled'
-  readonly featureID: string | null
-  readonly expectedCost: Money | null
-  readonly billedAmount: Money | null
-  readonly createdStamp: string
-  readonly updatedStamp: string
-}
+/** A carrier bill line's outcome. */
+export type BillOutcome = 'matched' | 'costDiffers' | 'notBilled'

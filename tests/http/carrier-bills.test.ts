@@ -79,12 +79,54 @@ for (const target of activeTargets()) {
     assert.ok(rows.includes('notBilled,13,LR-X,LINE-4,"Line, rental",1,7,,,,,'), rows.join('\n'))
   })
 
+  test('a line two features match goes to the lower ID, a pattern feature before an exact one; the other is still on the bill; a later write of a higher ID leaves it', async ({ h }) => {
+    const c = (await h.request('POST', '/customers', {})).body.id
+    const n = (await h.request('POST', `/customers/${c}/numbers`, { number: '01632 940101' })).body.id
+    const feature = async (fields: Record<string, unknown>) => {
+      const r = await h.request('POST', `/numbers/${n}/features`, { featureType: 'SIP Channel', startDate: '2025-06-01', carrier: 'Colt', serviceChargeCarrier: '1.00', ...fields })
+      assert.is(r.status, 201, JSON.stringify(r.body))
+      return r.body.id as string
+    }
+    // The pattern feature is matched against every stored line, the exact one by its reference:
+    // two routes, and the lower ID must win whichever is written first.
+    const wide = await feature({ carrierProduct: 'SIP', carrierReferenceMatches: 'T-*' })
+    const exact = await feature({ carrierProduct: 'SIP', carrierReference: 'T-7' })
+    const both = await feature({ carrierProductMatches: 'S*', carrierReferenceMatches: 'T-?' })
+    const lone = await feature({ carrierProduct: 'BB', carrierReference: 'T-9' })
+    const body = 'productCode,reference,cost\nSIP,T-7,1.00\nSIP,T-8,1.00\nSTATIC,T-8,2.00\nBB,T-70,1.00\n'
+    const r = await h.request('POST', '/carrierBills?carrier=Colt&period=2026-01', undefined, { raw: body, headers: { 'content-type': 'text/csv' } })
+    assert.is(r.status, 201, JSON.stringify(r.body))
+    assert.equal([r.body.lines, r.body.matchedCount, r.body.costDiffersCount, r.body.notBilledCount, r.body.notOnCarrierBillCount], [4, 3, 1, 1, 1])
+    const rec = (await h.request('GET', `/carrierBills/${r.body.id}/reconciliation`)).body
+    assert.equal(rec.matched.map((m: any) => [m.line, m.featureID]), [[2, wide], [3, wide], [4, both]])
+    assert.equal(rec.notOnCarrierBill.map((m: any) => m.featureID), [lone]) // exact matched line 2, taken by the lower ID
+    assert.equal([rec.matched[0].featureID, rec.matched[2].featureID], [wide, both])
+    // The staged lines keep the lower feature ID whichever write comes first (a pattern feature's
+    // matches may be written in several parts, the database keeping the lower ID where they meet).
+    const featureIDs = await h.platform.context.store.rehearse(async (store) => {
+      const staged = await store.carriers.stageBill()
+      await staged.add([2, 3].map((line) => ({ line, productCode: 'SIP', reference: `T-${line}`, description: null, quantity: null, cost: 10000n as never, periodFrom: null, periodTo: null })))
+      const match = (line: number, featureID: string) => ({ lineID: String(line), featureID, expectedCost: 0n as never, billedAmount: 0n as never, outcome: 'matched' as const })
+      await staged.match([match(2, exact), match(3, exact)])
+      await staged.match([match(2, lone), match(3, wide)])
+      return (await staged.page(null, 10)).map((l) => l.featureID)
+    })
+    assert.equal(featureIDs, [exact, wide], 'a higher ID leaves line 2 as it was; a lower ID takes line 3')
+  })
+
   test('a bad line, a bad period or no carrier: 400 naming it, nothing stored', async ({ h }) => {
     const before = (await h.request('GET', '/carrierBills?limit=1000')).body.length
+    const storedLines = async () => (await h.platform.context.store.repository('carrierBillLines').list({ where: [], limit: 100_000 })).length
+    const linesBefore = await storedLines()
     const post = (query: string, body: string) => h.request('POST', `/carrierBills?${query}`, undefined, { raw: body, headers: { 'content-type': 'text/csv' } })
     const bad = await post('carrier=Gamma&period=2026-01', 'productCode,reference,cost\nSIP,R1,1.00\nSIP,R2,lots\n')
     assert.is(bad.status, 400)
     assert.match(bad.body.error, /^line 3: cost "lots"/)
+    // Lines are staged in the database a page (5,000) at a time as they are read: a bad line after two pages undoes them.
+    const long = `productCode,reference,cost\n${'SIP,R1,1.00\n'.repeat(12_000)}SIP,R2,-\n`
+    const late = await post('carrier=Gamma&period=2026-01', long)
+    assert.equal([late.status, late.body.error], [400, 'line 12002: cost "-" is not an amount with up to 4 decimals'])
+    assert.is(await storedLines(), linesBefore, 'no line of the refused bills is kept')
     assert.match((await post('carrier=Gamma&period=2026-13', 'productCode,reference,cost\n')).body.error, /period "2026-13"/)
     assert.match((await post('period=2026-01', 'productCode,reference,cost\n')).body.error, /carrier is missing/)
     assert.is((await h.request('GET', '/carrierBills?limit=1000')).body.length, before)

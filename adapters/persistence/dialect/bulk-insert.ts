@@ -29,6 +29,13 @@ export interface BulkInsertDialect {
    * count), or null when the database has no such form and multi-row VALUES are used (SQLite).
    */
   columnarInsertSql(table: string, columns: readonly string[], types: readonly ColumnDataType[], doNothingOn?: string): string | null
+  /**
+   * A FROM source of rows sent column by column as `columnarInsertSql` takes them, named `alias`
+   * with columns `column1`, `column2`, … (as both databases name a VALUES list's), or null where
+   * VALUES lists are used (SQLite). Postgres: `unnest(…)`, one short statement for thousands of
+   * rows' updates, where a VALUES list of thousands of parameters is parsed and planned anew.
+   */
+  columnarRowsSql(types: readonly ColumnDataType[], alias: string): string | null
   /** One column's values (strings, numbers, bigints, nulls) as the parameter `columnarInsertSql` takes. */
   arrayParameter(values: readonly unknown[]): unknown
   /**

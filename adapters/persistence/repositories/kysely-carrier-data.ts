@@ -1,5 +1,5 @@
 import { sql } from 'kysely'
-import type { CarrierData, CarrierFeature, NewBillLine, NewDestination } from '../../../core/ports/carrier-data.js'
+import type { BillLineSource, CarrierData, CarrierFeature, NewDestination, StagedBill } from '../../../core/ports/carrier-data.js'
 import type { DateOnly } from '../../../core/dates/date-only.js'
 import type { Money } from '../../../core/money/money.js'
 import { IN_CHUNK } from './rating-number-lookup.js'
@@ -8,8 +8,8 @@ import type { DatabaseDialect } from '../dialect/dialect.js'
 import { insertColumns } from '../insert-rows.js'
 import { columnType } from '../schema/columns.js'
 import type { Db } from '../schema/tables.js'
+import { linesOf, stageBill } from './carrier-bill-staging.js'
 
-const LINE_COLUMNS = ['carrierBillID', 'line', 'productCode', 'reference', 'description', 'quantity', 'cost', 'periodFrom', 'periodTo', 'outcome', 'featureID', 'expectedCost', 'billedAmount', 'createdStamp', 'updatedStamp'] as const
 const DESTINATION_COLUMNS = ['destinationTableID', 'prefix', 'chargeBand', 'callClass', 'description', 'createdStamp', 'updatedStamp'] as const
 
 /** `CarrierData` on Kysely, both databases: column-wise bulk inserts as an import's calls are written. */
@@ -72,14 +72,11 @@ export class KyselyCarrierData implements CarrierData {
     return out
   }
 
-  async insertBillLines(rows: readonly NewBillLine[]): Promise<void> {
-    const d = this.dialect
-    const id = (v: string | null) => (v === null ? null : d.encodeId(v))
-    const money = (v: Money | null) => (v === null ? null : d.encodeBigint(v))
-    const values = LINE_COLUMNS.map((c) =>
-      rows.map((r) => (c === 'carrierBillID' || c === 'featureID' ? id(r[c]) : c === 'cost' || c === 'expectedCost' || c === 'billedAmount' ? money(r[c]) : r[c])),
-    )
-    const types = LINE_COLUMNS.map((c) => columnType(catalogue.carrierBillLines.byName.get(c)!, d))
-    await insertColumns(this.db, d, 'carrier_bill_lines', LINE_COLUMNS, values, rows.length, { types })
+  stageBill(): Promise<StagedBill> {
+    return stageBill(this.db, this.dialect)
+  }
+
+  storedBill(carrierBillID: string): BillLineSource {
+    return linesOf(this.db, this.dialect, 'carrier_bill_lines', 'id', carrierBillID)
   }
 }
