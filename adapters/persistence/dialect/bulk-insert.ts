@@ -28,7 +28,7 @@ export interface BulkInsertDialect {
    * types (Postgres: `INSERT … SELECT FROM unnest(…)`, a short statement whatever the row
    * count), or null when the database has no such form and multi-row VALUES are used (SQLite).
    */
-  columnarInsertSql(table: string, columns: readonly string[], types: readonly ColumnDataType[], doNothingOn?: string): string | null
+  columnarInsertSql(table: string, columns: readonly string[], types: readonly ColumnDataType[], doNothingOn?: readonly string[]): string | null
   /** One column's values (strings, numbers, bigints, nulls) as the parameter `columnarInsertSql` takes. */
   arrayParameter(values: readonly unknown[]): unknown
   /**

@@ -6,7 +6,7 @@ import { quoteIdent } from './quote.js'
 export const postgresBulkInsert: BulkInsertDialect = {
   placeholder: (index) => `$${index}`,
   columnarInsertSql: (table, columns, types, doNothingOn) =>
-    unnestInsertSql(table, columns, types, doNothingOn ? `on conflict (${quoteIdent(doNothingOn)}) do nothing` : undefined),
+    unnestInsertSql(table, columns, types, doNothingOn ? `on conflict (${doNothingOn.map(quoteIdent).join(', ')}) do nothing` : undefined),
   arrayParameter: postgresArray,
   insertsEachRow: false,
   async bulkInsert(db, table, columns, rows, options = {}) {
