@@ -28,6 +28,9 @@ export const postgresPartitions: PartitionsDialect = {
     return inTransaction(db, async (trx) => {
       // Held to the commit: rows of the month cannot reach the default partition between their
       // move and the attach, and two workers adding the same month take turns.
+      // Not for long, though: a lock request waiting behind a long read of the default
+      // partition (a billing run's) would hold up every statement that comes after it.
+      await sql`set local lock_timeout = '10s'`.execute(trx)
       await sql`lock table ${fallback} in access exclusive mode`.execute(trx)
       if ((await months(trx, table)).includes(month)) return false
       // Made apart and attached, not `partition of`: attaching locks the partitioned table
