@@ -1,6 +1,6 @@
 import type { AnyDb } from './schema/tables.js'
 import type { DatabaseDialect } from './dialect/dialect.js'
-import { monthOf, monthPartitionName, nextMonth } from './dialect/partitions.js'
+import { monthOf, monthPartitionName, nextMonth, type MonthKey } from './dialect/partitions.js'
 import { monthPartitioned, type MonthPartitionedTable } from './schema/month-partitions.js'
 
 /** Months after the current one whose partitions are made ahead: a missed day or two of the job leaves the next month ready. */
@@ -17,7 +17,7 @@ export async function addMonthsAhead(database: { readonly db: AnyDb; readonly di
   const first = monthOf(today)
   if (!partitions || !first) return []
   const made: string[] = []
-  for (const [table, key] of Object.entries(monthPartitioned) as [MonthPartitionedTable, string][]) {
+  for (const [table, key] of Object.entries(monthPartitioned) as [MonthPartitionedTable, MonthKey][]) {
     let month = first
     for (let i = 0; i <= ahead; i++, month = nextMonth(month)) {
       if (await partitions.addMonth(database.db, table, key, month)) made.push(monthPartitionName(table, month))

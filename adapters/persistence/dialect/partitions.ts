@@ -17,11 +17,21 @@ export interface PartitionedUniqueKey {
   readonly presentOnly?: string
 }
 
+/** The column whose month chooses a row's partition: text holding an ISO date, or a UTC stamp (`2026-01-31T23:59:59.000Z`). */
+export interface MonthKey {
+  readonly column: string
+  /**
+   * Whether it holds stamps: a month's bounds are then stamps too (`2026-02-01T00:00:00.000Z`),
+   * so that a read bounded by a stamp (before the start of the next day) leaves the next month
+   * out; as text, `2026-02-01` sorts before every stamp of that day and would keep it in.
+   */
+  readonly stamps: boolean
+}
+
 /** A table to partition by month of `key` (`PartitionsDialect.partitionByMonth`). */
 export interface MonthPartitioning {
   readonly table: string
-  /** The text column holding an ISO date or timestamp whose month chooses the partition. */
-  readonly key: string
+  readonly key: MonthKey
   /** How each unique index without the key is made again, by the index's name. */
   readonly uniqueKeys: Readonly<Record<string, PartitionedUniqueKey>>
 }
@@ -46,7 +56,7 @@ export interface PartitionsDialect {
    * transaction, so writers of rows without a partition wait for it (briefly: it is for months
    * ahead, whose rows are few or none).
    */
-  addMonth(db: AnyDb, table: string, key: string, month: string): Promise<boolean>
+  addMonth(db: AnyDb, table: string, key: MonthKey, month: string): Promise<boolean>
   /** The months that have a partition, in order. */
   months(db: AnyDb, table: string): Promise<string[]>
 }
@@ -68,7 +78,8 @@ export const monthPartitionName = (table: string, month: string): string => `${t
 const MONTH = /^\d{4}-\d{2}$/
 
 /** A month's range as SQL literals, first day to the next month's (DDL takes no parameters; the month is checked to be `YYYY-MM`). */
-export function monthBounds(month: string) {
+export function monthBounds(month: string, key: MonthKey) {
   if (!MONTH.test(month)) throw new Error(`not a month: ${month}`)
-  return { from: sql.lit(`${month}-01`), to: sql.lit(`${nextMonth(month)}-01`) }
+  const first = (m: string) => (key.stamps ? `${m}-01T00:00:00.000Z` : `${m}-01`)
+  return { from: sql.lit(first(month)), to: sql.lit(first(nextMonth(month))) }
 }

@@ -26,15 +26,15 @@ export async function partitionTableByMonth(db: AnyDb, { table, key, uniqueKeys 
     select conname as name from pg_constraint where contype = 'f' and (conrelid = to_regclass(${old}) or confrelid = to_regclass(${old}))`.execute(db)
   if (foreign.rows.length) throw new Error(`${table} has foreign keys (${foreign.rows.map((r) => r.name).join(', ')}): partitioning keeps references as plain columns`)
   const indexes = await indexesOf(db, old)
-  const made = indexes.map((index) => remade(index, table, key, uniqueKeys))
+  const made = indexes.map((index) => remade(index, table, key.column, uniqueKeys))
 
-  await sql`create table ${sql.table(table)} (like ${sql.table(old)} including defaults including identity including storage) partition by range (${sql.ref(key)})`.execute(db)
+  await sql`create table ${sql.table(table)} (like ${sql.table(old)} including defaults including identity including storage) partition by range (${sql.ref(key.column)})`.execute(db)
   await sql`create table ${sql.table(`${table}_default`)} partition of ${sql.table(table)} default`.execute(db)
   // A partition for each month the rows hold; rows whose key is no date (or null) stay in the default one.
   const present = await sql<{ month: string }>`
-    select distinct left(${sql.ref(key)}, 7) as month from ${sql.table(old)} where ${sql.ref(key)} ~ '^[0-9]{4}-[0-9]{2}' order by 1`.execute(db)
+    select distinct left(${sql.ref(key.column)}, 7) as month from ${sql.table(old)} where ${sql.ref(key.column)} ~ '^[0-9]{4}-[0-9]{2}' order by 1`.execute(db)
   for (const { month } of present.rows) {
-    const { from, to } = monthBounds(month)
+    const { from, to } = monthBounds(month, key)
     await sql`create table ${sql.table(monthPartitionName(table, month))} partition of ${sql.table(table)} for values from (${from}) to (${to})`.execute(db)
   }
   await sql`insert into ${sql.table(table)} select * from ${sql.table(old)}`.execute(db)

@@ -12,7 +12,7 @@ async function months(db: AnyDb, table: string): Promise<string[]> {
     from pg_inherits i join pg_class c on c.oid = i.inhrelid
     where i.inhparent = to_regclass(${table})`.execute(db)
   return rows
-    .map((r) => /FROM \('(\d{4}-\d{2})-01'\)/.exec(r.bound)?.[1])
+    .map((r) => /FROM \('(\d{4}-\d{2})-01/.exec(r.bound)?.[1])
     .filter((m): m is string => m !== undefined)
     .sort()
 }
@@ -21,10 +21,11 @@ export const postgresPartitions: PartitionsDialect = {
   partitionByMonth: partitionTableByMonth,
   months,
   addMonth(db, table, key, month) {
-    const { from, to } = monthBounds(month)
+    const { from, to } = monthBounds(month, key)
     const name = monthPartitionName(table, month)
     const fallback = sql.table(`${table}_default`)
-    const inMonth = sql`${sql.ref(key)} >= ${from} and ${sql.ref(key)} < ${to}`
+    const column = sql.ref(key.column)
+    const inMonth = sql`${column} >= ${from} and ${column} < ${to}`
     return inTransaction(db, async (trx) => {
       // Held to the commit: rows of the month cannot reach the default partition between their
       // move and the attach, and two workers adding the same month take turns.
@@ -40,7 +41,7 @@ export const postgresPartitions: PartitionsDialect = {
       await sql`delete from ${fallback} where ${inMonth}`.execute(trx)
       // The check spares the attach a scan of the new partition for rows outside its range.
       const check = sql.id(`${name}_month`)
-      await sql`alter table ${sql.table(name)} add constraint ${check} check (${sql.ref(key)} is not null and ${inMonth})`.execute(trx)
+      await sql`alter table ${sql.table(name)} add constraint ${check} check (${column} is not null and ${inMonth})`.execute(trx)
       await sql`alter table ${sql.table(table)} attach partition ${sql.table(name)} for values from (${from}) to (${to})`.execute(trx)
       await sql`alter table ${sql.table(name)} drop constraint ${check}`.execute(trx)
       return true
