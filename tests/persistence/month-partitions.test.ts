@@ -1,4 +1,5 @@
 import { sql } from 'kysely'
+import pg from 'pg'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { addMonthsAhead } from '../../adapters/persistence/months-ahead.js'
@@ -68,6 +69,46 @@ for (const target of activeTargets()) {
     } finally {
       await scheduler.stop()
     }
+  })
+
+  test('an old month is detached, exported, counted and dropped (docs/scaling.md); reads no longer see it', async ({ h }) => {
+    const { database } = h.platform
+    if (!database.dialect.partitions) return
+    await addMonthsAhead(database, '2026-01-15', 1)
+    await insertCall(h, '2026-01-10T10:00:00.000Z', 'january-1')
+    await insertCall(h, '2026-01-11T10:00:00.000Z', 'january-2')
+    await insertCall(h, '2026-02-10T10:00:00.000Z', 'february')
+    const client = new pg.Client({ connectionString: h.target.databaseUrl, options: `-c search_path=${h.target.schema}` })
+    await client.connect()
+    try {
+      // CONCURRENTLY is refused inside a transaction, and beside a default partition at all.
+      await client.query('begin')
+      await client.query('alter table calls detach partition calls_2026_01 concurrently').then(
+        () => assert.unreachable('detached concurrently in a transaction'),
+        (e: Error) => assert.match(e.message, /transaction block/),
+      )
+      await client.query('rollback')
+      await client.query('alter table calls detach partition calls_2026_01 concurrently').then(
+        () => assert.unreachable('detached concurrently beside a default partition'),
+        (e: Error) => assert.match(e.message, /default partition/),
+      )
+      // The procedure: a plain detach, waiting for the table's lock a few seconds at most (tried again later otherwise).
+      await client.query(`set lock_timeout = '5s'`)
+      await client.query('alter table calls detach partition calls_2026_01')
+      const exported = (await client.query('select * from calls_2026_01 order by id')).rows
+      const counted = Number((await client.query('select count(*) as n from calls_2026_01')).rows[0].n)
+      assert.is(exported.length, counted)
+      assert.is(counted, 2)
+      await client.query('drop table calls_2026_01')
+    } finally {
+      await client.end()
+    }
+    assert.equal(await database.dialect.partitions.months(database.db, 'calls'), ['2026-02'])
+    const listed = await h.request('GET', '/calls?limit=100')
+    assert.equal(listed.body.map((c: { startTime: string }) => c.startTime), ['2026-02-10T10:00:00.000Z'])
+    // A late call of the dropped month still goes in: to the default partition.
+    await insertCall(h, '2026-01-12T10:00:00.000Z', 'january-late')
+    assert.equal((await whereCalls(h)).map(([, part]) => part), ['calls_2026_02', 'calls_default'])
   })
 
   test.run()

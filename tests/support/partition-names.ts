@@ -6,7 +6,7 @@ export const tableOf = (relation: string): string => relation.replace(/_(default
 /** The index of the partitioned table that a partition's index was made for (itself for an index of a plain table). */
 export async function parentIndexOf(client: pg.Client, index: string): Promise<string> {
   const { rows } = await client.query<{ name: string }>(
-    `select p.relname as name from pg_inherits i join pg_class p on p.oid = i.inhparent where i.inhrelid = to_regclass($1)`,
+    `select p.relname as name from pg_inherits i join pg_class p on p.oid = i.inhparent where i.inhrelid = to_regclass(quote_ident($1))`,
     [index],
   )
   return rows[0]?.name ?? index
