@@ -47,7 +47,7 @@ export interface PartitionsDialect {
    * Makes a plain table partitioned by month, moving its rows: the same columns, defaults and ID
    * generator (IDs continue where they were), a partition for each month its rows hold and the
    * default one, and its indexes again on the partitioned table (the primary key `id` as a
-   * unique index of `id` and the key). Run inside a migration's transaction.
+   * plain index of `id`). Run inside a migration's transaction.
    */
   partitionByMonth(db: AnyDb, partitioning: MonthPartitioning): Promise<void>
   /**
