@@ -12,7 +12,9 @@ import { monthPartitioned } from '../schema/month-partitions.js'
  * The unique indexes hold the month's column: a call's fingerprint is a digest of its record,
  * its start included, so (fingerprint, startTime) is as unique. A payment's provider reference
  * stays unique among rows without a `dateFrom` (payments have none): that index holds
- * `dateFrom`, equal when null, over the rows that have a reference.
+ * `dateFrom`, equal when null, over the rows that have a reference. A later migration's unique
+ * index on either table must hold the month's column too, and an `on conflict` must name it
+ * (schema/month-partitions.ts `uniqueKey`).
  */
 export async function up(db: AnyDb, dialect: DatabaseDialect): Promise<void> {
   if (!dialect.partitions) return
