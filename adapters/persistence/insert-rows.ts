@@ -16,7 +16,7 @@ const COLUMNAR_ROWS = 10_000
  * Inserts many rows, given column by column (`values[c][r]` is row r's value of column c, every
  * array `count` long), as SQL text rather than through Kysely's builder: building a query node
  * for every value of a 50,000-row write cost more than the database's insert (bench/rating.ts).
- * With `doNothingOn`, rows whose value of that unique column exists already are skipped.
+ * With `doNothingOn`, rows whose values of those columns (a unique index's) exist already are skipped.
  * Postgres takes whole columns as arrays (the columns' `types` are needed): one short statement
  * per chunk instead of long VALUES lists to parse and plan, which cost less in this process and
  * in Postgres. SQLite on a connection of its own runs a prepared one-row statement for each row,
@@ -34,14 +34,14 @@ export function insertColumns(
   values: readonly (readonly unknown[])[],
   count: number,
   options: {
-    readonly doNothingOn?: string
+    readonly doNothingOn?: readonly string[]
     readonly types: readonly ColumnDataType[]
     /** Runs each statement instead of `db` (a bulk transaction's `WriteAhead`). */
     readonly send?: WriteAhead
   },
 ): Promise<number> {
   const columnar = dialect.columnarInsertSql(table, columns, options.types, options.doNothingOn)
-  const conflict = options.doNothingOn ? `on conflict (${quoteIdent(options.doNothingOn)}) do nothing` : undefined
+  const conflict = options.doNothingOn ? `on conflict (${options.doNothingOn.map(quoteIdent).join(', ')}) do nothing` : undefined
   const eachRow = columnar ? null : dialect.insertsEachRow ? EACH_ROW + valuesInsertSql(dialect.placeholder, table, columns, 1, conflict) : null
   const perStatement = columnar ? COLUMNAR_ROWS : eachRow ? count : Math.max(1, Math.floor(MAX_PARAMETERS / Math.max(1, columns.length)))
   const chunk = (from: number, to: number) => values.map((column) => (from === 0 && to === column.length ? column : column.slice(from, to)))

@@ -45,6 +45,8 @@ export interface Schedules {
   readonly portalSweep: string
   /** The daily dunning steps (contract 15.2). */
   readonly dunning: string
+  /** The daily making of the coming months' partitions (Postgres, month-partitions-job.ts). */
+  readonly monthPartitions: string
   /** Customers per billing batch at most. */
   readonly billingBatchSize: number
   /** Features a billing batch aims at (see `RunOptions.batchFeatures`). */
@@ -69,6 +71,7 @@ export function readSchedules(env: NodeJS.ProcessEnv = process.env): Schedules {
     annualIncreases: cronPattern(env, 'BILLING_SCHEDULE_ANNUAL_INCREASES', '20 0 * * *'),
     portalSweep: cronPattern(env, 'BILLING_SCHEDULE_PORTAL_SWEEP', '*/5 * * * *'),
     dunning: cronPattern(env, 'BILLING_SCHEDULE_DUNNING', '30 0 * * *'),
+    monthPartitions: cronPattern(env, 'BILLING_SCHEDULE_MONTH_PARTITIONS', '45 0 * * *'),
     billingBatchSize: Number(env.BILLING_BATCH_SIZE) > 0 ? Number(env.BILLING_BATCH_SIZE) : 500,
     billingBatchFeatures: Number(env.BILLING_BATCH_FEATURES) > 0 ? Number(env.BILLING_BATCH_FEATURES) : 1_000,
     billingPartitionFeatures: Number(env.BILLING_PARTITION_FEATURES) > 0 ? Number(env.BILLING_PARTITION_FEATURES) : PARTITION_FEATURES,

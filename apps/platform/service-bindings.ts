@@ -21,6 +21,7 @@ import type { JobLeases } from '../../core/ports/job-leases.js'
 import type { KeySecrets } from '../../core/ports/key-hasher.js'
 import type { PortalSessions } from '../../core/ports/portal-sessions.js'
 import { logJobEnd, platformJobs, readSchedules } from './jobs.js'
+import { monthPartitionsJobs } from './month-partitions-job.js'
 import { requestLineLogger, type Logger } from './logger.js'
 import type { PlatformConfig, SchedulerSettings } from './platform.js'
 import { TYPES } from './tokens.js'
@@ -94,12 +95,16 @@ export function serviceBindings(config: PlatformConfig): ContainerModule {
       .toResolvedValue(() => config.mailer ?? (config.smtpUrl ? new SmtpMailer(config.smtpUrl) : new EmlFileMailer(config.mailDir ?? './data/mail')))
       .inSingletonScope()
     bind<SchedulerFactory>(TYPES.SchedulerFactory).toResolvedValue(
-      (ctx: PlatformContext, leases: JobLeases, logger: Logger, metrics: PrometheusMetrics, mailer: InvoiceMailer, sessions: PortalSessions) =>
+      (ctx: PlatformContext, leases: JobLeases, logger: Logger, metrics: PrometheusMetrics, mailer: InvoiceMailer, sessions: PortalSessions, database: Database) =>
         (settings = {}) => {
           const log = settings.onJobEnd ?? logJobEnd(logger)
           const sending = { mailer, renderPdf: renderInvoicePdf, leaseMs: settings.invoiceDeliveryLeaseMs }
+          const schedules = settings.schedules ?? readSchedules()
           return new Scheduler({
-            jobs: platformJobs(ctx, settings.schedules ?? readSchedules(), logger, { sender: new HttpWebhookSender({ allowPrivate: config.allowPrivateWebhooks ?? false }), ...settings.webhooks, leases }, settings.leaseMs, sending, sessions),
+            jobs: [
+              ...platformJobs(ctx, schedules, logger, { sender: new HttpWebhookSender({ allowPrivate: config.allowPrivateWebhooks ?? false }), ...settings.webhooks, leases }, settings.leaseMs, sending, sessions),
+              ...monthPartitionsJobs(database, ctx.clock, schedules.monthPartitions),
+            ],
             leases,
             leaseMs: settings.leaseMs,
             onJobEnd: (entry) => {
@@ -108,7 +113,7 @@ export function serviceBindings(config: PlatformConfig): ContainerModule {
             },
           })
         },
-      [TYPES.PlatformContext, TYPES.JobLeases, TYPES.Logger, TYPES.Metrics, TYPES.Mailer, TYPES.PortalSessions],
+      [TYPES.PlatformContext, TYPES.JobLeases, TYPES.Logger, TYPES.Metrics, TYPES.Mailer, TYPES.PortalSessions, TYPES.Database],
     )
   })
 }

@@ -2,6 +2,7 @@ import { sql } from 'kysely'
 import { connect } from '../../adapters/persistence/connect.js'
 import { insertColumns } from '../../adapters/persistence/insert-rows.js'
 import { columnType } from '../../adapters/persistence/schema/columns.js'
+import { uniqueKey } from '../../adapters/persistence/schema/month-partitions.js'
 import { anyTables } from '../../adapters/persistence/schema/tables.js'
 import { catalogue } from '../../core/fields/catalogue.js'
 import { openBulkWriter, type BulkWriter } from './bulk-insert.js'
@@ -69,7 +70,7 @@ export async function batchedInsertSeconds(db: BenchDatabase, columns: readonly 
         after = Number(rows.at(-1)!.id)
         const values = columns.map((c) => rows.map((r) => r[c]))
         const start = performance.now()
-        await insertColumns(conn, dialect, 'calls', columns, values, rows.length, { doNothingOn: 'fingerprint', types })
+        await insertColumns(conn, dialect, 'calls', columns, values, rows.length, { doNothingOn: uniqueKey(dialect, 'calls', ['fingerprint']), types })
         seconds += (performance.now() - start) / 1000
       }
       const start = performance.now()

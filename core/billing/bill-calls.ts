@@ -39,7 +39,8 @@ export async function billCalls(
     callMark,
     run.callsSince ?? null,
   )
-  const billable = calls.filter((call) => call.startTime !== endOfDay(cutoff))
+  // A call at midnight after the cutoff is the next period's: the read stops before it.
+  const billable = calls
   const rateOf = await callVATRates(store, billable, customers.map((c) => c.id))
   const groups = new Map<string, { VATRate: string | null; calls: RunCall[] }>()
   for (const call of billable) {

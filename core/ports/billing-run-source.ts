@@ -24,8 +24,9 @@ export interface BillingRunSource {
   featuresOf(afterID: string, limit: number, lastID?: string | null): Promise<MarkedFeature[]>
   /**
    * The customers' calls a run bills (run fields only), in ID order: rated, not deleted, started
-   * at or before `through` (a stamp) and at or after `since` (null: any), marked below
-   * `callMark` (the run's), and covered by no `Call Charges` row yet.
+   * before `before` (a stamp: the start of the day after the cutoff) and at or after `since`
+   * (null: any), marked below `callMark` (the run's), and covered by no `Call Charges` row yet.
+   * Both bounds are on the start, so Postgres reads only those months' partitions of calls.
    */
-  unbilledCalls(customerIDs: readonly string[], through: string, callMark: number, since: string | null): Promise<RunCall[]>
+  unbilledCalls(customerIDs: readonly string[], before: string, callMark: number, since: string | null): Promise<RunCall[]>
 }

@@ -133,8 +133,12 @@ export interface RatingData {
    * A caller may call again before the last call's answer: the inserts are made in call order.
    */
   insertCalls(calls: readonly NewCall[]): Promise<number>
-  /** How many of a usage file's stored calls are rated, and how many ignored (`ignoredReason`). */
-  callCountsOf(usageFileID: string): Promise<{ readonly rated: number; readonly ignored: number }>
+  /**
+   * How many of a usage file's stored calls are rated, and how many ignored (`ignoredReason`).
+   * `starts` bounds their start times (the file's first and last): on Postgres only those
+   * months' partitions of calls are read.
+   */
+  callCountsOf(usageFileID: string, starts: { readonly from: Stamp; readonly to: Stamp }): Promise<{ readonly rated: number; readonly ignored: number }>
   /** Runs the writes of one import (inside its transaction), with the database's caches sized for a bulk write. */
   importing<T>(work: () => Promise<T>): Promise<T>
 }

@@ -137,6 +137,9 @@ async function importInto(ctx: PlatformContext, store: Store, lines: AsyncIterab
   const touched = new TouchedMonths()
   // The earliest start of the file's rated calls: where the next run's read of calls must start (CallMarks.noteSince).
   let earliest: string | null = null
+  // The first and last start of all its calls: where its stored calls are counted (`callCountsOf`).
+  let first: Stamp | null = null
+  let last: Stamp | null = null
   // One batch is written while the next is read and rated: on Postgres the database and this
   // process then work at the same time, on a SQLite file its writes thread (`bulkTransaction`).
   // A batch's insert is sent before the one before it is answered (WRITES_AHEAD), so the writer
@@ -200,6 +203,8 @@ async function importInto(ctx: PlatformContext, store: Store, lines: AsyncIterab
     const calls: NewCall[] = []
     for (const record of batch) {
       const call = toNewCall(record, context, ctx.digest, file.id, now, callMark)
+      if (first === null || call.startTime < first) first = call.startTime
+      if (last === null || call.startTime > last) last = call.startTime
       if (call.rated) {
         rated++
         if (earliest === null || call.startTime < earliest) earliest = call.startTime
@@ -268,7 +273,7 @@ async function importInto(ctx: PlatformContext, store: Store, lines: AsyncIterab
   if (earliest !== null) await store.callMarks.noteSince(callMark, earliest)
   // The counts are of the calls this file stored: a record imported before is a duplicate, not
   // a rated call (a file sent twice reports imported 0, rated 0, duplicates = rows).
-  const stored = imported === rows ? { rated, ignored } : await store.rating.callCountsOf(file.id)
+  const stored = imported === rows || first === null || last === null ? { rated, ignored } : await store.rating.callCountsOf(file.id, { from: first, to: last })
   const done = (await store.repository('usageFiles').update(file.id, {
     rows,
     imported,

@@ -93,14 +93,14 @@ for (const name of activeTargets()) {
       const columnsOf = (list: number[]) => [list.map((i) => d.encodeId(String(i))), list.map(labelOf), list.map((i) => d.encodeBigint(amountOf(i)))]
       const types = columns(database).map((c) => c.type)
       const names = ['id', 'label', 'amount']
-      assert.is(await insertColumns(database.db, d, 'bulk_probe', names, columnsOf(ids), ROWS, { doNothingOn: 'id', types }), ROWS)
+      assert.is(await insertColumns(database.db, d, 'bulk_probe', names, columnsOf(ids), ROWS, { doNothingOn: ['id'], types }), ROWS)
       assert.equal(await stored(database), expected)
       // Ten rows stored already and one new: only the new one is stored and counted.
       const again = [...ids.slice(0, 10), ROWS + 1]
-      assert.is(await insertColumns(database.db, d, 'bulk_probe', names, columnsOf(again), again.length, { doNothingOn: 'id', types }), 1)
+      assert.is(await insertColumns(database.db, d, 'bulk_probe', names, columnsOf(again), again.length, { doNothingOn: ['id'], types }), 1)
       assert.equal(await stored(database), [...expected, `${ROWS + 1}|${labelOf(ROWS + 1)}|${amountOf(ROWS + 1)}`])
       // No rows is no statement (a VALUES list of none is not SQL).
-      assert.is(await insertColumns(database.db, d, 'bulk_probe', names, columnsOf([]), 0, { doNothingOn: 'id', types }), 0)
+      assert.is(await insertColumns(database.db, d, 'bulk_probe', names, columnsOf([]), 0, { doNothingOn: ['id'], types }), 0)
     }
   })
 

@@ -39,7 +39,7 @@ for (const name of activeTargets()) {
   const labels = async (db: Db) => (await sql<{ label: string }>`select label from bulk_rows order by id`.execute(db)).rows.map((r) => r.label)
   const insertRows = (store: Store, ids: number[]) =>
     insertColumns(dbOf(store), (store as KyselyStore).dialect, 'bulk_rows', ['id', 'label', 'amount'], [ids, ids.map((i) => `row ${i}`), ids.map((i) => i * 10)], ids.length, {
-      doNothingOn: 'label',
+      doNothingOn: ['label'],
       types: ['integer', 'text', 'bigint'],
     })
 
@@ -55,7 +55,7 @@ for (const name of activeTargets()) {
     const sendOf = (trx: Store) => (trx as KyselyStore).writeAhead
     const insertAhead = (trx: Store, ids: number[], label = (i: number) => `row ${i}`) =>
       insertColumns(dbOf(trx), (trx as KyselyStore).dialect, 'bulk_rows', ['id', 'label', 'amount'], [ids, ids.map(label), ids.map((i) => i * 10)], ids.length, {
-        doNothingOn: 'label',
+        doNothingOn: ['label'],
         types: ['integer', 'text', 'bigint'],
         send: sendOf(trx),
       })

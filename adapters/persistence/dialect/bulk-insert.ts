@@ -28,7 +28,7 @@ export interface BulkInsertDialect {
    * types (Postgres: `INSERT … SELECT FROM unnest(…)`, a short statement whatever the row
    * count), or null when the database has no such form and multi-row VALUES are used (SQLite).
    */
-  columnarInsertSql(table: string, columns: readonly string[], types: readonly ColumnDataType[], doNothingOn?: string): string | null
+  columnarInsertSql(table: string, columns: readonly string[], types: readonly ColumnDataType[], doNothingOn?: readonly string[]): string | null
   /**
    * A FROM source of rows sent column by column as `columnarInsertSql` takes them, named `alias`
    * with columns `column1`, `column2`, … (as both databases name a VALUES list's), or null where

@@ -4,6 +4,7 @@ import type { ConcurrencyDialect } from './concurrency.js'
 import type { DdlDialect } from './ddl.js'
 import type { IdCodec } from './id-codec.js'
 import type { IdSequence } from './id-sequence.js'
+import type { PartitionsDialect } from './partitions.js'
 import type { ReadsDialect } from './reads.js'
 import type { SnapshotDialect } from './snapshot.js'
 import type { ListJsonDialect } from '../list-json/list-json-dialect.js'
@@ -22,6 +23,8 @@ export interface DatabaseDialect extends DdlDialect, IdCodec, IdSequence, BulkIn
   readonly listJson: ListJsonDialect
   /** The planner's statistics of tables, kept current as jobs grow them (see `PlannerStatistics`); null where the planner needs none (SQLite). */
   readonly statistics: StatisticsDialect | null
+  /** Tables kept as a partition per month (schema/month-partitions.ts); null where tables stay plain (SQLite). */
+  readonly partitions: PartitionsDialect | null
 }
 
 /** How a database's planner statistics of a table are read and refreshed. */

@@ -6,7 +6,7 @@ import { quoteIdent } from './quote.js'
 export const postgresBulkInsert: BulkInsertDialect = {
   placeholder: (index) => `$${index}`,
   columnarInsertSql: (table, columns, types, doNothingOn) =>
-    unnestInsertSql(table, columns, types, doNothingOn ? `on conflict (${quoteIdent(doNothingOn)}) do nothing` : undefined),
+    unnestInsertSql(table, columns, types, doNothingOn ? `on conflict (${doNothingOn.map(quoteIdent).join(', ')}) do nothing` : undefined),
   columnarRowsSql: (types, alias) => `unnest(${types.map((type, i) => `$${i + 1}::${type}[]`).join(', ')}) as ${quoteIdent(alias)}(${types.map((_, i) => `column${i + 1}`).join(', ')})`,
   arrayParameter: postgresArray,
   insertsEachRow: false,

@@ -4,6 +4,7 @@ import { postgresDdl } from './ddl.js'
 import type { DatabaseDialect } from './dialect.js'
 import { postgresIds } from './id-codec.js'
 import { postgresIdSequence } from './id-sequence.js'
+import { postgresPartitions } from './postgres-partitions.js'
 import { postgresStatistics } from './postgres-statistics.js'
 import { postgresReads } from './reads.js'
 import { postgresSnapshot } from './snapshot.js'
@@ -20,6 +21,7 @@ export const postgresDialect: DatabaseDialect = {
   ...postgresConcurrency,
   ...postgresSnapshot,
   statistics: postgresStatistics,
+  partitions: postgresPartitions,
   listJson: postgresListJson('text'),
 }
 

@@ -48,9 +48,12 @@ export const sqliteSnapshot: SnapshotDialect = {
 
 export const postgresSnapshot: SnapshotDialect = {
   async listTables(db) {
+    // A month's partition is read and written through its partitioned table, not as a table of its own.
     const { rows } = await sql<{ name: string }>`
-      select table_name as name from information_schema.tables
-      where table_schema = current_schema() and table_type = 'BASE TABLE' order by table_name`.execute(db)
+      select table_name as name from information_schema.tables t
+      where table_schema = current_schema() and table_type = 'BASE TABLE'
+        and not exists (select 1 from pg_class c where c.oid = to_regclass(quote_ident(t.table_schema) || '.' || quote_ident(t.table_name)) and c.relispartition)
+      order by table_name`.execute(db)
     return rows.map((r) => r.name)
   },
   async describeTable(db, table) {
@@ -67,9 +70,10 @@ export const postgresSnapshot: SnapshotDialect = {
       where tc.table_schema = current_schema() and tc.table_name = ${table}
         and tc.constraint_type in ('PRIMARY KEY', 'FOREIGN KEY')
       order by kcu.ordinal_position`.execute(db)
+    const primaryKey = keys.rows.filter((r) => r.kind === 'PRIMARY KEY').map((r) => r.name)
     return {
       columns: columns.rows.map((r) => r.name),
-      primaryKey: keys.rows.filter((r) => r.kind === 'PRIMARY KEY').map((r) => r.name),
+      primaryKey: primaryKey.length ? primaryKey : await partitionedRowKey(db, table, columns.rows),
       references: [...new Set(keys.rows.flatMap((r) => (r.kind === 'FOREIGN KEY' && r.target ? [r.target] : [])))],
     }
   },
@@ -77,4 +81,14 @@ export const postgresSnapshot: SnapshotDialect = {
   readSnapshot: (db, work) => db.transaction().setIsolationLevel('repeatable read').setAccessMode('read only').execute(work),
   // The text form is exact for every type (shortest round-trip floats, bigint digits).
   snapshotColumn: (column) => sql`${sql.id(column)}::text as ${sql.id(column)}`,
+}
+
+/**
+ * A table partitioned by month has no primary key (its key may be null, docs/scaling.md): its
+ * rows are paged by `id`, unique by its generator, instead of by offset over every column.
+ */
+async function partitionedRowKey(db: Db, table: string, columns: readonly { name: string }[]): Promise<string[]> {
+  if (!columns.some((c) => c.name === 'id')) return []
+  const { rows } = await sql<{ kind: string }>`select relkind::text as kind from pg_class where oid = to_regclass(${table})`.execute(db)
+  return rows[0]?.kind === 'p' ? ['id'] : []
 }

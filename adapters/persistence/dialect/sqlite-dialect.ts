@@ -19,6 +19,7 @@ export const sqliteDialect: DatabaseDialect = {
   ...sqliteConcurrency,
   ...sqliteSnapshot,
   statistics: null,
+  partitions: null,
   listJson: sqliteListJson,
 }
 

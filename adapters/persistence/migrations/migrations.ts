@@ -41,6 +41,7 @@ import * as m0043 from './0043-books-indexes.js'
 import * as m0044 from './0044-account-codes.js'
 import * as m0045 from './0045-call-coverage.js'
 import * as m0054 from './0054-carrier-bill-references.js'
+import * as m0058 from './0058-month-partitions.js'
 
 type Step = { up(db: AnyDb, dialect: DatabaseDialect): Promise<void> }
 
@@ -85,6 +86,7 @@ const steps: Record<string, Step> = {
   '0044-account-codes': m0044,
   '0045-call-coverage': m0045,
   '0054-carrier-bill-references': m0054,
+  '0058-month-partitions': m0058,
 }
 
 /**

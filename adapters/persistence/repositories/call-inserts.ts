@@ -4,6 +4,7 @@ import type { NewCall } from '../../../core/ports/rating-data.js'
 import type { DatabaseDialect } from '../dialect/dialect.js'
 import { insertColumns } from '../insert-rows.js'
 import { columnType } from '../schema/columns.js'
+import { uniqueKey } from '../schema/month-partitions.js'
 import type { Db } from '../schema/tables.js'
 import type { WriteAhead } from '../bulk-writes.js'
 
@@ -94,7 +95,7 @@ export function insertCalls(db: Db, dialect: DatabaseDialect, types: readonly Co
     createdStamp[i] = c.createdStamp
     updatedStamp[i] = c.updatedStamp
   }
-  return insertColumns(db, d, 'calls', CALL_COLUMNS, values, n, { doNothingOn: 'fingerprint', types, send: writeAhead })
+  return insertColumns(db, d, 'calls', CALL_COLUMNS, values, n, { doNothingOn: uniqueKey(d, 'calls', ['fingerprint']), types, send: writeAhead })
 }
 
 /** A packed row of nulls that `nulls` copies from, grown to the longest batch asked for up to `NULL_ROW_MAX`. */

@@ -89,7 +89,7 @@ export class KyselyBillingRunSource implements BillingRunSource {
     return rows.map((r) => ({ feature: decode(r) as RunFeature, mark: r.reconciledInputs ?? null }))
   }
 
-  async unbilledCalls(customerIDs: readonly string[], through: string, callMark: number, since: string | null): Promise<RunCall[]> {
+  async unbilledCalls(customerIDs: readonly string[], before: string, callMark: number, since: string | null): Promise<RunCall[]> {
     const { select, decode } = this.columns('calls')
     const out: RunCall[] = []
     for (let i = 0; i < customerIDs.length; i += CALL_CUSTOMERS) {
@@ -105,7 +105,7 @@ export class KyselyBillingRunSource implements BillingRunSource {
         .where(this.dialect.inList('calls.customerID', chunk))
         .where('calls.rated', '=', 1)
         .where('calls.deleted', '=', 0)
-        .where('calls.startTime', '<=', through as Stamp)
+        .where('calls.startTime', '<', before as Stamp)
         .where(sql`coalesce(${sql.ref('calls.callMark')}, 0)`, '<', callMark)
         .where(callUnbilled('calls', 'cov'))
         .orderBy('calls.id')

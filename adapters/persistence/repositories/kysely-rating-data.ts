@@ -251,11 +251,13 @@ export class KyselyRatingData implements RatingData {
     }
   }
 
-  async callCountsOf(usageFileID: string): Promise<{ rated: number; ignored: number }> {
+  async callCountsOf(usageFileID: string, starts: { readonly from: Stamp; readonly to: Stamp }): Promise<{ rated: number; ignored: number }> {
     const row = await this.db
       .selectFrom('calls')
       .select([sql<number>`sum(case when "rated" = 1 then 1 else 0 end)`.as('rated'), sql<number>`sum(case when "ignoredReason" is not null then 1 else 0 end)`.as('ignored')])
       .where('usageFileID', '=', this.dialect.encodeId(usageFileID))
+      .where('startTime', '>=', starts.from)
+      .where('startTime', '<=', starts.to)
       .executeTakeFirstOrThrow()
     return { rated: Number(row.rated ?? 0), ignored: Number(row.ignored ?? 0) }
   }
