@@ -6,7 +6,7 @@ import { journalLines, journalRange, runJournalScope } from '../../../core/repor
 import { marginQuery, marginReport, type MarginLine } from '../../../core/reports/margin-report.js'
 import type { CommissionWindow, JournalScope } from '../../../core/ports/books.js'
 import type { CommissionLine } from '../../../core/reports/commission-lines.js'
-import { commissionQuery, commissionStatementLines, commissionWindow } from '../../../core/reports/commission-statement.js'
+import { commissionQuery, commissionStatements, commissionWindow } from '../../../core/reports/commission-statement.js'
 import { csvLine, streamedAnswer, wantsCsv } from '../csv-response.js'
 import type { Route } from '../route.js'
 import { assertNoQuery } from './resource-routes.js'
@@ -150,35 +150,27 @@ const commissionWire = (l: CommissionLine) => ({
 })
 
 /**
- * A run's statements, one per holder, each with its lines and total. One holder's statement
- * streams; every holder's are gathered first (a run's statements, grouped by holder).
+ * A run's statements, one per holder with lines (or `holder`'s, even empty), each with its
+ * lines and total, streamed holder by holder and page by page.
  */
 async function* commissionPieces(platform: PlatformContext, window: CommissionWindow, holder: string | null, csv: boolean): AsyncGenerator<string> {
-  const head = `{"billingRunID":${JSON.stringify(window.billingRunID)},"statements":[`
-  if (csv) yield csvLine(COMMISSION_COLUMNS)
-  else yield head
-  const totals = new Map<string, Money>()
-  const statement = (h: string, lines: readonly CommissionLine[]) => `{"holder":${JSON.stringify(h)},"lines":[${lines.map((l) => JSON.stringify(commissionWire(l))).join(',')}],"total":${moneyToNumber(sumOf(lines))}}`
-  if (holder !== null) {
-    if (!csv) yield `{"holder":${JSON.stringify(holder)},"lines":[`
-    yield* linesOf(commissionStatementLines(platform, window, holder), commissionWire, csv, (page) => totals.set(holder, add(totals.get(holder) ?? ZERO, sumOf(page))))
-    yield csv ? csvLine([holder, 'total', ...Array(COMMISSION_COLUMNS.length - 3).fill(''), moneyToNumber(totals.get(holder) ?? ZERO)]) : `],"total":${moneyToNumber(totals.get(holder) ?? ZERO)}}]}`
-    return
-  }
-  const byHolder = new Map<string, CommissionLine[]>()
-  for await (const page of commissionStatementLines(platform, window, null)) {
-    for (const l of page) {
-      const lines = byHolder.get(l.holder)
-      if (lines) lines.push(l)
-      else byHolder.set(l.holder, [l])
+  yield csv ? csvLine(COMMISSION_COLUMNS) : `{"billingRunID":${JSON.stringify(window.billingRunID)},"statements":[`
+  let first = true
+  for await (const statement of commissionStatements(platform, window, holder)) {
+    let total: Money = ZERO
+    let open = false
+    const head = () => {
+      const text = csv ? '' : `${first ? '' : ','}{"holder":${JSON.stringify(statement.holder)},"lines":[`
+      first = false
+      open = true
+      return text
     }
+    for await (const text of linesOf(statement.pages, commissionWire, csv, (page) => (total = add(total, sumOf(page))))) yield open ? text : head() + text
+    // Asked for every holder, one with no line in this run has no statement.
+    if (!open && holder === null) continue
+    yield (open ? '' : head()) + (csv ? csvLine([statement.holder, 'total', ...Array(COMMISSION_COLUMNS.length - 3).fill(''), moneyToNumber(total)]) : `],"total":${moneyToNumber(total)}}`)
   }
-  const holders = [...byHolder.keys()].sort()
-  if (csv) {
-    for (const h of holders) yield byHolder.get(h)!.map((l) => csvLine(Object.values(commissionWire(l)))).join('') + csvLine([h, 'total', ...Array(COMMISSION_COLUMNS.length - 3).fill(''), moneyToNumber(sumOf(byHolder.get(h)!))])
-    return
-  }
-  yield holders.map((h) => statement(h, byHolder.get(h)!)).join(',') + ']}'
+  if (!csv) yield ']}'
 }
 
 const sumOf = (lines: readonly CommissionLine[]): Money => lines.reduce((s, l) => add(s, l.commission), ZERO)

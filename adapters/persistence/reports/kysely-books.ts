@@ -1,6 +1,7 @@
 import type { Books, CommissionRow, CommissionWindow, DateRange, JournalScope, JournalSums, MarginGrouping, MarginSums } from '../../../core/ports/books.js'
 import type { DatabaseDialect } from '../dialect/dialect.js'
 import type { Db } from '../schema/tables.js'
+import { commissionHolders } from './commission-holders.js'
 import { commissionRows } from './commission-rows.js'
 import { journalSums } from './journal-sums.js'
 import { marginSums } from './margin-sums.js'
@@ -22,5 +23,9 @@ export class KyselyBooks implements Books {
 
   commissionRows(window: CommissionWindow, holder: string | null): AsyncIterable<readonly CommissionRow[]> {
     return commissionRows(this.db, this.dialect, window, holder)
+  }
+
+  commissionHolders(): AsyncIterable<readonly string[]> {
+    return commissionHolders(this.db)
   }
 }
