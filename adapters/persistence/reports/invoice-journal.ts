@@ -52,13 +52,13 @@ const invoiceRowCode = sql`case when t."transactionType" = 'Call Charges' and t.
  */
 export async function* invoiceJournal(db: Db, dialect: DatabaseDialect, invoices: RawBuilder<unknown>): AsyncGenerator<readonly JournalSums[]> {
   const money = (v: unknown): Money => (v === null || v === undefined ? ZERO : fromUnits(dialect.decodeBigint(v)))
-  for (let after: string | null = null; ; ) {
+  const read = async (after: string | null): Promise<{ heads: Head[]; lines: Line[] } | null> => {
     const from: RawBuilder<unknown> = after === null ? sql`` : sql` and i.id > ${dialect.encodeId(after)}`
     const heads = (
       await sql<Head>`select i.id as id, i."invoiceDate" as "date", coalesce(i."invoiceNumber", cast(i.id as text)) as document, i."customerID" as "customerID", coalesce(nullif(cu."accountingID", ''), cu."accountNumber") as account
         from invoices i join customers cu on cu.id = i."customerID" where 1 = 1${invoices}${from} order by i.id limit ${INVOICE_PAGE}`.execute(db)
     ).rows
-    if (heads.length === 0) return
+    if (heads.length === 0) return null
     const first = dialect.encodeId(String(heads[0].id))
     const last = dialect.encodeId(String(heads[heads.length - 1].id))
     // A VAT rate of '' is none, as null is: one line, ordered first on both databases.
@@ -69,13 +69,21 @@ export async function* invoiceJournal(db: Db, dialect: DatabaseDialect, invoices
           group by t."invoiceID", t."accountCode", t."transactionType", t."VATRate", t."numberID") s
         group by doc, code, rate order by doc, code, rate`.execute(db)
     ).rows
+    return { heads, lines }
+  }
+  // The next page is read while this one is written out (on Postgres's server, or a SQLite
+  // file's reads thread): the answer takes the longer of the two, not their sum.
+  for (let next = readAhead(read(null)); ; ) {
+    const page = await next
+    if (page === null) return
+    next = readAhead(read(String(page.heads[page.heads.length - 1].id)))
     const byID = new Map<string, Head>()
-    for (const h of heads) byID.set(String(h.id), h)
-    const page: JournalSums[] = []
-    for (const l of lines) {
+    for (const h of page.heads) byID.set(String(h.id), h)
+    const out: JournalSums[] = []
+    for (const l of page.lines) {
       const h = byID.get(String(l.doc))
       if (!h) continue
-      page.push({
+      out.push({
         date: String(h.date) as DateOnly,
         documentType: 'invoice',
         document: String(h.document),
@@ -87,7 +95,12 @@ export async function* invoiceJournal(db: Db, dialect: DatabaseDialect, invoices
         VAT: money(l.vat),
       })
     }
-    yield page
-    after = String(heads[heads.length - 1].id)
+    yield out
   }
+}
+
+/** A read begun ahead of its use: its failure is the reader's when it awaits it, and no unhandled rejection if the answer ends first. */
+export function readAhead<T>(read: Promise<T>): Promise<T> {
+  read.catch(() => undefined)
+  return read
 }

@@ -6,12 +6,21 @@ import { commissionRows } from './commission-rows.js'
 import { journalSums } from './journal-sums.js'
 import { marginSums } from './margin-sums.js'
 
-/** The books' reports on Kysely, both databases: aggregates in SQL (margin-sums.ts, journal-sums.ts). */
+/**
+ * The books' reports on Kysely, both databases: aggregates in SQL (margin-sums.ts,
+ * journal-sums.ts). They read on `reads` where there is one (a SQLite file's reads thread):
+ * what is committed, which is what a report is of, while this thread writes out the page before.
+ */
 export class KyselyBooks implements Books {
+  private readonly db: Db
+
   constructor(
-    private readonly db: Db,
+    db: Db,
     private readonly dialect: DatabaseDialect,
-  ) {}
+    reads?: Db,
+  ) {
+    this.db = reads ?? db
+  }
 
   margin(range: DateRange, groupBy: MarginGrouping): AsyncIterable<readonly MarginSums[]> {
     return marginSums(this.db, this.dialect, range, groupBy)
