@@ -4,6 +4,7 @@ import { fromUnits, ZERO, type Money } from '../../../core/money/money.js'
 import type { JournalSums } from '../../../core/ports/books.js'
 import type { DatabaseDialect } from '../dialect/dialect.js'
 import type { Db } from '../schema/tables.js'
+import { readAhead } from './read-ahead.js'
 
 /**
  * Invoices per page. Each page is two statements whatever its size, so pages are large (a
@@ -55,7 +56,7 @@ const account = sql`coalesce(nullif(cu."accountingID", ''), cu."accountNumber")`
  */
 export async function* invoiceJournal(db: Db, dialect: DatabaseDialect, invoices: RawBuilder<unknown>): AsyncGenerator<readonly JournalSums[]> {
   const money = (v: unknown): Money => (v === null || v === undefined ? ZERO : fromUnits(dialect.decodeBigint(v)))
-  const read = async (after: string | null): Promise<{ heads: Head[]; lines: Line[] } | null> => {
+  const read = async (after: string | null): Promise<{ heads: Head[]; lines: Line[]; after: string } | null> => {
     const from: RawBuilder<unknown> = after === null ? sql`` : sql` and i.id > ${dialect.encodeId(after)}`
     // The account by a look-up per invoice: as a join, Postgres hashed every customer for a page.
     const heads = (
@@ -71,14 +72,9 @@ export async function* invoiceJournal(db: Db, dialect: DatabaseDialect, invoices
         from transactions t left join (${numberCallsCodes}) k on k."numberID" = t."numberID" and t."transactionType" = 'Call Charges'
         where t."invoiceID" >= ${first} and t."invoiceID" <= ${last} group by t."invoiceID", 2, 3 order by 1, 2, 3`.execute(db)
     ).rows
-    return { heads, lines }
+    return { heads, lines, after: String(heads[heads.length - 1].id) }
   }
-  // The next page is read while this one is written out (on Postgres's server, or a SQLite
-  // file's reads thread): the answer takes the longer of the two, not their sum.
-  for (let next = readAhead(read(null)); ; ) {
-    const page = await next
-    if (page === null) return
-    next = readAhead(read(String(page.heads[page.heads.length - 1].id)))
+  yield* readAhead(read, (page) => {
     const byID = new Map<string, Head>()
     for (const h of page.heads) byID.set(String(h.id), h)
     const out: JournalSums[] = []
@@ -97,12 +93,6 @@ export async function* invoiceJournal(db: Db, dialect: DatabaseDialect, invoices
         VAT: money(l.vat),
       })
     }
-    yield out
-  }
-}
-
-/** A read begun ahead of its use: its failure is the reader's when it awaits it, and no unhandled rejection if the answer ends first. */
-export function readAhead<T>(read: Promise<T>): Promise<T> {
-  read.catch(() => undefined)
-  return read
+    return out
+  })
 }
