@@ -7,10 +7,8 @@ import type { Db } from '../schema/tables.js'
 import { callsCode, invoiceJournal } from './invoice-journal.js'
 
 /**
- * Documents per page: each page's lines are a few grouped statements over their rows, found by
- * index. Large, because a statement's fixed cost counts: Postgres planned each in about 8 ms on
- * the loaded bench machine, against some 30 ms to sum a page of 2,000 invoices (bench/reports.ts).
- * (Not larger: at 10,000 SQLite's pages grew slower than their share.)
+ * Credit notes and payments per page (invoices: invoice-journal.ts). Large, because a
+ * statement's fixed cost counts: Postgres planned each in about 8 ms on the loaded bench machine.
  */
 const DOCUMENT_PAGE = 5_000
 
