@@ -154,7 +154,7 @@ export class KyselyStore implements Store {
     this.runPartitions = new KyselyRunPartitions(db, dialect)
     this.rating = new KyselyRatingData(db, dialect, options.readsBeside, writeAhead)
     this.carriers = new KyselyCarrierData(db, dialect)
-    this.books = new KyselyBooks(db, dialect, options.readsBeside)
+    this.books = new KyselyBooks(db, dialect)
     this.bulkWrites = options.bulkWrites
     this.pipelinedWrites = options.pipelinedWrites
     this.readsBeside = options.readsBeside

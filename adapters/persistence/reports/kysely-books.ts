@@ -8,19 +8,15 @@ import { marginSums } from './margin-sums.js'
 
 /**
  * The books' reports on Kysely, both databases: aggregates in SQL (margin-sums.ts,
- * journal-sums.ts). They read on `reads` where there is one (a SQLite file's reads thread):
- * what is committed, which is what a report is of, while this thread writes out the page before.
+ * journal-sums.ts). On the main connection, also for a SQLite file: on its reads thread the
+ * journal cost about 1.7 s more CPU (rows copied between threads) and, with no core to spare,
+ * took longer (bench/RESULTS.md, session 31).
  */
 export class KyselyBooks implements Books {
-  private readonly db: Db
-
   constructor(
-    db: Db,
+    private readonly db: Db,
     private readonly dialect: DatabaseDialect,
-    reads?: Db,
-  ) {
-    this.db = reads ?? db
-  }
+  ) {}
 
   margin(range: DateRange, groupBy: MarginGrouping): AsyncIterable<readonly MarginSums[]> {
     return marginSums(this.db, this.dialect, range, groupBy)
