@@ -4,7 +4,7 @@ import { API, startApiServer } from './support/api-server.js'
 import { openBulkWriter, type BulkColumn } from './support/bulk-insert.js'
 import { openBenchDatabase } from './support/database.js'
 import { seedCustomers } from './support/fixtures.js'
-import { rssOf } from './support/machine.js'
+import { cpuMsOf, rssOf } from './support/machine.js'
 import { log, Report } from './support/report.js'
 import { median } from './support/stats.js'
 
@@ -18,6 +18,7 @@ import { median } from './support/stats.js'
  * customer. One feature in a thousand is Alice Morgan's, at 10 %.
  */
 const args = parseArgs()
+const more = process.argv.includes('--more')
 const report = new Report('reports', args)
 const features = scaled(1_000_000, args.scale, 1_000)
 const customers = Math.ceil(features / 5)
@@ -67,6 +68,10 @@ try {
     }
   })())
   await writer.finish(['billing_runs', 'invoices', 'transactions', 'calls', 'features'])
+  // Postgres: the tables as autovacuum leaves them once it has been by, untimed. Fresh from the
+  // load, no page is marked all-visible, so a covering index is read with the heap beside it
+  // (a journal page's index-only read 290 ms instead of 990 ms once vacuumed, bench/RESULTS.md).
+  if (db.kind === 'postgres') for (const table of ['customers', 'features', 'invoices', 'transactions', 'calls']) await writer.exec(`vacuum (analyze) ${table}`)
   await writer.close()
   log(`seeded the ledger: ${(customers * 5 + numbers).toLocaleString('en-GB')} rows on ${customers.toLocaleString('en-GB')} invoices, ${(numbers * callsPerNumber).toLocaleString('en-GB')} calls, in ${((performance.now() - started) / 1000).toFixed(0)} s`)
 
@@ -74,8 +79,16 @@ try {
     { name: `margin by customer for January (${customers.toLocaleString('en-GB')} customers, CSV)`, path: '/reports/margin?from=2026-01-01&to=2026-01-31&groupBy=customer', csv: true },
     { name: `one commission statement (Alice Morgan, ${Math.floor(features / 1000).toLocaleString('en-GB')} features)`, path: '/commissionStatements?billingRunID=1&holder=Alice%20Morgan', csv: false },
     { name: `the run's journal (${customers.toLocaleString('en-GB')} invoices, CSV)`, path: '/billingRuns/1/journal', csv: true },
+    // --more: answers without a target of their own, over the 5,000,000 calls or every holder.
+    ...(more
+      ? [
+          { name: 'every holder\'s commission statements of the run', path: '/commissionStatements?billingRunID=1', csv: false, info: true },
+          { name: 'margin by carrier for January (CSV)', path: '/reports/margin?from=2026-01-01&to=2026-01-31&groupBy=carrier', csv: true, info: true },
+          { name: 'margin by call class for January (CSV)', path: '/reports/margin?from=2026-01-01&to=2026-01-31&groupBy=callClass', csv: true, info: true },
+        ]
+      : []),
   ]
-  const results = requests.map(() => ({ seconds: [] as number[], flat: [] as number[], peak: 0, bytes: 0 }))
+  const results = requests.map(() => ({ seconds: [] as number[], cpu: [] as number[], flat: [] as number[], peak: 0, bytes: 0 }))
   for (let run = 1; run <= args.runs; run++) {
     const api = await startApiServer(db)
     for (const [i, r] of requests.entries()) {
@@ -85,6 +98,8 @@ try {
         if (mb !== null) rss.push(mb)
       }, 100)
       const load = loadavg()[0].toFixed(2)
+      // The server's CPU time over the answer: on the shared, loaded machine, wall time is often a multiple of it.
+      const cpuBefore = (await cpuMsOf(api.child.pid)) ?? 0
       const start = performance.now()
       const res = await fetch(`${api.origin}${API}${r.path}`, { headers: { authorization: `Bearer ${db.key}`, accept: r.csv ? 'text/csv' : 'application/json' } })
       if (res.status !== 200) throw new Error(`${r.path}: ${res.status} ${await res.text()}`)
@@ -95,20 +110,22 @@ try {
         tail = (tail + Buffer.from(chunk).toString()).slice(-200)
       }
       const seconds = (performance.now() - start) / 1000
+      const cpu = (((await cpuMsOf(api.child.pid)) ?? 0) - cpuBefore) / 1000
       clearInterval(sampler)
       const quarter = Math.floor(rss.length / 4)
       const flat = quarter > 0 ? median(rss.slice(-quarter)) - median(rss.slice(quarter, 2 * quarter)) : 0
       results[i].seconds.push(seconds)
+      results[i].cpu.push(cpu)
       results[i].flat.push(flat)
       results[i].peak = Math.max(results[i].peak, ...rss)
       results[i].bytes = bytes
-      log(`run ${run}: ${r.name}: ${seconds.toFixed(2)} s, ${(bytes / 2 ** 20).toFixed(1)} MB, server RSS peak ${Math.max(0, ...rss).toFixed(0)} MB, last quarter − second quarter ${flat.toFixed(0)} MB, load ${load}; ends …${tail.slice(-80).replace(/\r?\n/g, ' ')}`)
+      log(`run ${run}: ${r.name}: ${seconds.toFixed(2)} s (server CPU ${cpu.toFixed(2)} s), ${(bytes / 2 ** 20).toFixed(1)} MB, server RSS peak ${Math.max(0, ...rss).toFixed(0)} MB, last quarter − second quarter ${flat.toFixed(0)} MB, load ${load}; ends …${tail.slice(-80).replace(/\r?\n/g, ' ')}`)
     }
     await api.stop()
   }
   for (const [i, r] of requests.entries()) {
     const seconds = median(results[i].seconds)
-    report.add({ name: r.name, target: '< 2 s', measured: seconds, unit: 's', pass: seconds < 2, note: `runs ${results[i].seconds.map((s) => s.toFixed(2)).join(' / ')}; ${(results[i].bytes / 2 ** 20).toFixed(1)} MB answered; server RSS peak ${results[i].peak.toFixed(0)} MB, growth over the answer ${median(results[i].flat).toFixed(0)} MB` })
+    report.add({ name: r.name, target: 'info' in r ? 'none' : '< 2 s', measured: seconds, unit: 's', pass: 'info' in r ? null : seconds < 2, note: `runs ${results[i].seconds.map((s) => s.toFixed(2)).join(' / ')}, server CPU ${results[i].cpu.map((s) => s.toFixed(2)).join(' / ')} s; ${(results[i].bytes / 2 ** 20).toFixed(1)} MB answered; server RSS peak ${results[i].peak.toFixed(0)} MB, growth over the answer ${median(results[i].flat).toFixed(0)} MB` })
   }
   report.finish({ features, customers, calls: numbers * callsPerNumber })
 } finally {

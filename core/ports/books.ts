@@ -111,4 +111,10 @@ export interface Books {
    * commission profile. In transaction order, a page at a time.
    */
   commissionRows(window: CommissionWindow, holder: string | null): AsyncIterable<readonly CommissionRow[]>
+  /**
+   * Every commission holder named anywhere (a feature's primary or secondary holder, a
+   * customer's), each once, in the database's text order, a page at a time: a run's statements
+   * are read holder by holder, so no answer gathers every holder's lines.
+   */
+  commissionHolders(): AsyncIterable<readonly string[]>
 }

@@ -46,3 +46,25 @@ export async function* commissionStatementLines(ctx: PlatformContext, window: Co
     yield rows.flatMap((r) => commissionLines(r, holder, ctx.presets))
   }
 }
+
+/** One holder's statement: its lines a page at a time, read when the statement is written. */
+export interface CommissionStatement {
+  readonly holder: string
+  readonly pages: AsyncGenerator<CommissionLine[]>
+}
+
+/**
+ * A run's statements: `holder`'s, or every holder's one after the other in the database's
+ * order of names (a holder with no line in the run is left to the reader to drop). Each is
+ * read from its holder's features as one holder's statement is, so an answer of every holder
+ * holds a page of lines at a time, never all of them.
+ */
+export async function* commissionStatements(ctx: PlatformContext, window: CommissionWindow, holder: string | null): AsyncGenerator<CommissionStatement> {
+  if (holder !== null) {
+    yield { holder, pages: commissionStatementLines(ctx, window, holder) }
+    return
+  }
+  for await (const holders of ctx.store.books.commissionHolders()) {
+    for (const h of holders) yield { holder: h, pages: commissionStatementLines(ctx, window, h) }
+  }
+}

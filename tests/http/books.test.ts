@@ -107,6 +107,34 @@ for (const target of activeTargets()) {
     assert.equal(byCarrier.rows.map((r: any) => [r.carrier, r.revenue, r.cost]), [['Daisy', 0.06, 0.0125], ['Gamma', 0.22, 0.0833], [null, 0, 0.0042]])
   })
 
+  test("a run's journal: call charges under their number's callsTransactionCode (the least of its features'), else their type; a code shared with charges is one line", async ({ h }) => {
+    const national = (await h.request('POST', '/tariffs', { name: 'UK National', baseRoundSeconds: 60 })).body.id
+    await h.request('POST', `/tariffs/${national}/tariffDetails`, { chargeBand: 'NAT', timeBand: 'any', cost: '0.05', costConnection: '0.01' })
+    const c = await newCustomer(h, { accountNumber: 'K-1', VATRate: 'Standard 20%', defaultNationalTariff: 'UK National' })
+    const numbers: string[] = []
+    for (const number of ['01632 960 001', '01632 960 002', '01632 960 003']) numbers.push((await h.request('POST', `/customers/${c}/numbers`, { number })).body.id)
+    const feature = async (n: string, body: Record<string, unknown>) => {
+      const r = await h.request('POST', `/numbers/${n}/features`, { startDate: '2026-01-01', serviceChargeInterval: 'Calendar Monthly', serviceTransactionCode: '4000', ...body })
+      assert.is(r.status, 201, JSON.stringify(r.body))
+    }
+    // The first number's calls under 4200 (the least of 4300 and 4200), the second's under 4000 with the charges, the third's under their type.
+    await feature(numbers[0], { serviceCharge: '10.00', callsTransactionCode: '4300' })
+    await feature(numbers[0], { serviceCharge: '2.00', callsTransactionCode: '4200' })
+    await feature(numbers[1], { serviceCharge: '5.00', callsTransactionCode: '4000' })
+    await feature(numbers[2], { serviceCharge: '1.00' })
+    // One 30 s national call a number: 0.01 + 0.05 = 0.06.
+    const file = ['callingNumber,dialledNumber,startTime,durationSeconds,chargeBand,callClass,carrier', ...['1', '2', '3'].map((k) => `0163296000${k},01632960999,2026-01-1${k}T10:00:00Z,30,NAT,national,Daisy`)].join('\n') + '\n'
+    assert.is((await h.request('POST', '/usageFiles', undefined, { raw: file, headers: { 'content-type': 'text/csv' } })).status, 201)
+    const run = await bill(h, '2026-01-31')
+    const [invoice] = (await get(h, `/customers/${c}/invoices`)) as any[]
+    assert.is(invoice.netAmount, 18.18)
+    const journal = await get(h, `/billingRuns/${run.id}/journal`)
+    assert.equal(journal.lines.map((l: any) => [l.accountCode, l.VATRate, l.net]), [['4000', 'Standard 20%', 18.06], ['4200', 'Standard 20%', 0.06], ['Call Charges', 'Standard 20%', 0.06]])
+    assert.equal([journal.totals.net, journal.totals.VAT], [invoice.netAmount, invoice.VATAmount])
+    const csv = await get(h, `/billingRuns/${run.id}/journal`, true)
+    assert.equal(csv.slice(1, 2), [`2026-01-31,invoice,${invoice.invoiceNumber},${c},K-1,4000,Standard 20%,18.06,${journal.lines[0].VAT}`])
+  })
+
   test('reports need expert level 3: 403103 below it; bad parameters 400103', async ({ h }) => {
     for (const path of ['/reports/margin', '/journal', '/billingRuns/1/journal']) {
       const r = await h.request('GET', path, undefined, { key: h.keys.low })

@@ -97,6 +97,30 @@ for (const target of activeTargets()) {
     assert.equal([brief(emma.lines), emma.total], [[[f, 'Call Charges', 'Percentage', 0.44, 10, 0.04]], 0.04])
   })
 
+  test("every holder's statements, in name order, are each holder's own, read holder by holder; a holder without lines has none", async ({ h }) => {
+    const c = await newCustomer(h, { commissionHolder: 'Daniel Evans' })
+    // Daniel by his customer; Ben and Alice on the feature; Emma only as a secondary holder; the House Account named but earning nothing in January.
+    await newFeature(h, c, { startDate: '2026-01-01', serviceChargeInterval: 'Calendar Monthly', serviceCharge: '40.00', serviceChargeCommission: '10', serviceChargeCommissionType: 'Percentage' })
+    await newFeature(h, c, {
+      startDate: '2026-01-01', serviceChargeInterval: 'Calendar Monthly', serviceCharge: '30.00', commissionHolder: 'Ben Carter', serviceChargeCommission: '1.50', serviceChargeCommissionType: 'Fixed Amount',
+      commissionHolderID2: 'Emma Foster', serviceChargeCommission2: '5', serviceChargeCommissionType2: 'Percentage',
+    })
+    await newFeature(h, c, { startDate: '2026-01-01', serviceChargeInterval: 'Calendar Monthly', serviceCharge: '20.00', commissionHolder: 'Alice Morgan', serviceChargeCommission: '10', serviceChargeCommissionType: 'Percentage' })
+    await newFeature(h, c, { startDate: '2026-03-01', serviceChargeInterval: 'Calendar Monthly', serviceCharge: '20.00', commissionHolder: 'House Account', serviceChargeCommission: '10', serviceChargeCommissionType: 'Percentage' })
+    const run = await bill(h, '2026-01-31')
+
+    h.queries.length = 0
+    const all = await statements(h, `billingRunID=${run.id}`)
+    // The run's rows are read from one holder's features at a time, never all of them at once.
+    const rowReads = h.queries.filter((q) => q.includes('"creditedAmount"'))
+    assert.ok(rowReads.length > 0 && rowReads.every((q) => q.includes('f.id in (select')), 'every read of commission rows is a holder\'s')
+    assert.equal(all.map((s) => [s.holder, s.total]), [['Alice Morgan', 2], ['Ben Carter', 1.5], ['Daniel Evans', 4], ['Emma Foster', 1.5]])
+    for (const s of all) assert.equal([s], await statements(h, `billingRunID=${run.id}&holder=${encodeURIComponent(s.holder)}`), s.holder)
+    const csv = (await h.request('GET', `/commissionStatements?billingRunID=${run.id}`, undefined, { headers: { accept: 'text/csv' } })).text.trim().split('\r\n')
+    assert.equal(csv.filter((l) => l.includes(',total,')), ['Alice Morgan,total,,,,,,,,,,2', 'Ben Carter,total,,,,,,,,,,1.5', 'Daniel Evans,total,,,,,,,,,,4', 'Emma Foster,total,,,,,,,,,,1.5'])
+    assert.is(csv.length, 1 + 4 * 2)
+  })
+
   test('statements need level 3, a billing run (400103) that exists (404001)', async ({ h }) => {
     const low = await h.request('GET', '/commissionStatements?billingRunID=1', undefined, { key: h.keys.low })
     assert.equal([low.status, low.body.error_code], [403, 403103])

@@ -6,8 +6,8 @@ import { journalLines, journalRange, runJournalScope } from '../../../core/repor
 import { marginQuery, marginReport, type MarginLine } from '../../../core/reports/margin-report.js'
 import type { CommissionWindow, JournalScope } from '../../../core/ports/books.js'
 import type { CommissionLine } from '../../../core/reports/commission-lines.js'
-import { commissionQuery, commissionStatementLines, commissionWindow } from '../../../core/reports/commission-statement.js'
-import { csvLine, streamedAnswer, wantsCsv } from '../csv-response.js'
+import { commissionQuery, commissionStatements, commissionWindow } from '../../../core/reports/commission-statement.js'
+import { csvCell, csvLine, streamedAnswer, wantsCsv } from '../csv-response.js'
 import type { Route } from '../route.js'
 import { assertNoQuery } from './resource-routes.js'
 
@@ -80,22 +80,30 @@ async function* marginJson(query: ReturnType<typeof marginQuery>, report: Report
   yield `],"totals":${JSON.stringify(totals)}}`
 }
 
+/** A margin line as CSV, as `csvLine` writes `wireLine`'s values, without the object and array between. */
+const marginCsvLine = (l: MarginLine): string =>
+  `${csvCell(l.key)},${moneyToNumber(l.revenue)},${moneyToNumber(l.cost)},${moneyToNumber(l.margin)},${l.marginPercent === null ? '' : moneyToNumber(l.marginPercent)}\r\n`
+
 async function* marginCsv(groupBy: MarginGrouping, report: Report): AsyncGenerator<string> {
   yield csvLine([groupBy, 'revenue', 'cost', 'margin', 'marginPercent'])
-  yield* linesOf(report.pages, (l) => wireLine(groupBy, l), true)
+  yield* linesOf(report.pages, (l) => wireLine(groupBy, l), marginCsvLine)
   yield csvLine(Object.values(wireLine(groupBy, { ...report.totals(), key: 'total' })))
 }
 
 /**
- * Pages of report lines as CSV lines, or as the items of a JSON array (a comma before every
- * page but the first); `seen` is shown each page as it goes by (running totals).
+ * Pages of report lines as CSV lines (`csv`: true, or a function writing a line's), or as the
+ * items of a JSON array (a comma before every page but the first); `seen` is shown each page as
+ * it goes by (running totals).
  */
-async function* linesOf<T>(pages: AsyncIterable<readonly T[]>, wire: (l: T) => object, csv: boolean, seen?: (page: readonly T[]) => void): AsyncGenerator<string> {
+async function* linesOf<T>(pages: AsyncIterable<readonly T[]>, wire: (l: T) => object, csv: boolean | ((l: T) => string), seen?: (page: readonly T[]) => void): AsyncGenerator<string> {
   let first = true
+  const csvOf = typeof csv === 'function' ? csv : (l: T) => csvLine(Object.values(wire(l)))
   for await (const page of pages) {
     if (page.length === 0) continue
     seen?.(page)
-    const text = csv ? page.map((l) => csvLine(Object.values(wire(l)))).join('') : page.map((l) => JSON.stringify(wire(l))).join(',')
+    let text = ''
+    if (csv) for (const l of page) text += csvOf(l)
+    else text = page.map((l) => JSON.stringify(wire(l))).join(',')
     yield csv || first ? text : `,${text}`
     first = false
   }
@@ -118,11 +126,19 @@ const journalWire = (l: JournalSums) => ({
   VAT: moneyToNumber(l.VAT),
 })
 
+/**
+ * A journal line as CSV, as `csvLine` writes `journalWire`'s values, without the object and
+ * array between: a run's journal is 400,000 lines (bench/reports.ts). Dates, document types and
+ * IDs need no quoting.
+ */
+const journalCsv = (l: JournalSums): string =>
+  `${l.date},${l.documentType},${csvCell(l.document)},${l.customerID},${csvCell(l.account)},${csvCell(l.accountCode)},${csvCell(l.VATRate)},${moneyToNumber(l.net)},${moneyToNumber(l.VAT)}\r\n`
+
 async function* journalPieces(platform: PlatformContext, scope: JournalScope, csv: boolean): AsyncGenerator<string> {
   let net: Money = ZERO
   let vat: Money = ZERO
   yield csv ? csvLine(JOURNAL_COLUMNS) : `{${'billingRunID' in scope ? `"billingRunID":${JSON.stringify(scope.billingRunID)}` : `"from":${JSON.stringify(scope.range.from)},"to":${JSON.stringify(scope.range.to)}`},"lines":[`
-  yield* linesOf(journalLines(platform, scope), journalWire, csv, (page) => {
+  yield* linesOf(journalLines(platform, scope), journalWire, csv && journalCsv, (page) => {
     for (const l of page) {
       net = add(net, l.net)
       vat = add(vat, l.VAT)
@@ -150,35 +166,27 @@ const commissionWire = (l: CommissionLine) => ({
 })
 
 /**
- * A run's statements, one per holder, each with its lines and total. One holder's statement
- * streams; every holder's are gathered first (a run's statements, grouped by holder).
+ * A run's statements, one per holder with lines (or `holder`'s, even empty), each with its
+ * lines and total, streamed holder by holder and page by page.
  */
 async function* commissionPieces(platform: PlatformContext, window: CommissionWindow, holder: string | null, csv: boolean): AsyncGenerator<string> {
-  const head = `{"billingRunID":${JSON.stringify(window.billingRunID)},"statements":[`
-  if (csv) yield csvLine(COMMISSION_COLUMNS)
-  else yield head
-  const totals = new Map<string, Money>()
-  const statement = (h: string, lines: readonly CommissionLine[]) => `{"holder":${JSON.stringify(h)},"lines":[${lines.map((l) => JSON.stringify(commissionWire(l))).join(',')}],"total":${moneyToNumber(sumOf(lines))}}`
-  if (holder !== null) {
-    if (!csv) yield `{"holder":${JSON.stringify(holder)},"lines":[`
-    yield* linesOf(commissionStatementLines(platform, window, holder), commissionWire, csv, (page) => totals.set(holder, add(totals.get(holder) ?? ZERO, sumOf(page))))
-    yield csv ? csvLine([holder, 'total', ...Array(COMMISSION_COLUMNS.length - 3).fill(''), moneyToNumber(totals.get(holder) ?? ZERO)]) : `],"total":${moneyToNumber(totals.get(holder) ?? ZERO)}}]}`
-    return
-  }
-  const byHolder = new Map<string, CommissionLine[]>()
-  for await (const page of commissionStatementLines(platform, window, null)) {
-    for (const l of page) {
-      const lines = byHolder.get(l.holder)
-      if (lines) lines.push(l)
-      else byHolder.set(l.holder, [l])
+  yield csv ? csvLine(COMMISSION_COLUMNS) : `{"billingRunID":${JSON.stringify(window.billingRunID)},"statements":[`
+  let first = true
+  for await (const statement of commissionStatements(platform, window, holder)) {
+    let total: Money = ZERO
+    let open = false
+    const head = () => {
+      const text = csv ? '' : `${first ? '' : ','}{"holder":${JSON.stringify(statement.holder)},"lines":[`
+      first = false
+      open = true
+      return text
     }
+    for await (const text of linesOf(statement.pages, commissionWire, csv, (page) => (total = add(total, sumOf(page))))) yield open ? text : head() + text
+    // Asked for every holder, one with no line in this run has no statement.
+    if (!open && holder === null) continue
+    yield (open ? '' : head()) + (csv ? csvLine([statement.holder, 'total', ...Array(COMMISSION_COLUMNS.length - 3).fill(''), moneyToNumber(total)]) : `],"total":${moneyToNumber(total)}}`)
   }
-  const holders = [...byHolder.keys()].sort()
-  if (csv) {
-    for (const h of holders) yield byHolder.get(h)!.map((l) => csvLine(Object.values(commissionWire(l)))).join('') + csvLine([h, 'total', ...Array(COMMISSION_COLUMNS.length - 3).fill(''), moneyToNumber(sumOf(byHolder.get(h)!))])
-    return
-  }
-  yield holders.map((h) => statement(h, byHolder.get(h)!)).join(',') + ']}'
+  if (!csv) yield ']}'
 }
 
 const sumOf = (lines: readonly CommissionLine[]): Money => lines.reduce((s, l) => add(s, l.commission), ZERO)

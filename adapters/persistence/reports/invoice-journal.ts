@@ -1,11 +1,27 @@
 import { sql, type RawBuilder } from 'kysely'
 import type { DateOnly } from '../../../core/dates/date-only.js'
-import { add, fromUnits, ZERO, type Money } from '../../../core/money/money.js'
+import { fromUnits, ZERO, type Money } from '../../../core/money/money.js'
 import type { JournalSums } from '../../../core/ports/books.js'
 import type { DatabaseDialect } from '../dialect/dialect.js'
 import type { Db } from '../schema/tables.js'
+import { readAhead } from './read-ahead.js'
 
-interface Sums {
+/**
+ * Invoices per page. Each page is two statements whatever its size, so pages are large (a
+ * statement's fixed cost counts: Postgres planned each in about 8 ms on the loaded bench
+ * machine); not larger, as at 10,000 SQLite's pages grew slower than their share.
+ */
+const INVOICE_PAGE = 5_000
+
+interface Head {
+  id: unknown
+  date: unknown
+  document: unknown
+  customerID: unknown
+  account: unknown
+}
+
+interface Line {
   doc: unknown
   code: unknown
   VATRate: unknown
@@ -18,57 +34,65 @@ export const callsCode = (numberID: RawBuilder<unknown>): RawBuilder<unknown> =>
   sql`(select min(g."callsTransactionCode") from features g where g."numberID" = ${numberID} and g."callsTransactionCode" is not null and g."callsTransactionCode" <> '')`
 
 /**
- * The journal lines of a page of invoices (contract 16.4), summed from the covering index of
- * their rows in its own order: the rows other than call charges grouped by invoice, posted code,
- * type and VAT rate as the index holds them (no sort, no row read), the call charges by invoice,
- * number and rate, then under their number's calls code. The two are merged per invoice, code and
- * rate here: a handful of sums an invoice. Grouping all rows by a computed code instead sorted
- * every row of the run (bench/reports.ts: 2.6 s for 300,000 features, 1.6 s this way).
+ * The calls code of each number that has one (few: `features_calls_code_idx`), joined to the
+ * call charges of a journal page. As a look-up in every group instead, Postgres costed the
+ * statement high enough to compile it (JIT, about 130 ms a page), though it ran none.
  */
-export async function invoiceLines(db: Db, dialect: DatabaseDialect, ids: readonly number[], invoices: RawBuilder<unknown>): Promise<JournalSums[]> {
+const numberCallsCodes = sql`select f."numberID" as "numberID", min(f."callsTransactionCode") as code from features f where f."callsTransactionCode" is not null and f."callsTransactionCode" <> '' group by f."numberID"`
+
+const account = sql`coalesce(nullif(cu."accountingID", ''), cu."accountNumber")`
+
+/**
+ * The journal lines of the invoices that meet `invoices` (a condition over alias `i`), in ID
+ * order, a page of invoices at a time (contract 16.4). A page is two statements: its invoices
+ * (with their customers' accounts), and its lines, summed per invoice, account code and VAT
+ * rate over the range of invoice IDs the page spans, in that order, read from the covering
+ * invoice index (no row read); lines of an invoice in the range that is not the page's are
+ * dropped here. (Grouped first by the index's own columns, then by code, Postgres took twice as
+ * long, hashing the groups again.)
+ * Before, a page was four statements (the IDs, the heads, the charges and the call charges by
+ * number) merged and sorted here, and every row was checked against its invoice:
+ * bench/RESULTS.md, session 31.
+ */
+export async function* invoiceJournal(db: Db, dialect: DatabaseDialect, invoices: RawBuilder<unknown>): AsyncGenerator<readonly JournalSums[]> {
   const money = (v: unknown): Money => (v === null || v === undefined ? ZERO : fromUnits(dialect.decodeBigint(v)))
-  // The page as its range of invoice IDs and the page's own condition on the invoice (`invoices`,
-  // over alias i): the index is read from the first invoice to the last, and each statement's text
-  // is the same whatever the page (a list of the page's IDs made SQLite drive the read from the
-  // list and sort, twice as slow with 10,000 of them).
-  const first = ids[0]
-  const last = ids[ids.length - 1]
-  const inPage = sql`t."invoiceID" >= ${first} and t."invoiceID" <= ${last} and exists (select 1 from invoices i where i.id = t."invoiceID" and i.id >= ${first} and i.id <= ${last}${invoices})`
-  const [heads, charges, calls] = await Promise.all([
-    sql<{ id: unknown; date: unknown; document: unknown; customerID: unknown; account: unknown }>`select i.id as id, i."invoiceDate" as "date", coalesce(i."invoiceNumber", cast(i.id as text)) as document, i."customerID" as "customerID", coalesce(nullif(cu."accountingID", ''), cu."accountNumber") as account
-      from invoices i join customers cu on cu.id = i."customerID" where i.id >= ${first} and i.id <= ${last}${invoices}`.execute(db),
-    sql<Sums>`select t."invoiceID" as doc, coalesce(nullif(t."accountCode", ''), t."transactionType") as code, t."VATRate" as "VATRate", sum(t.amount) as net, sum(t."VATAmount") as vat
-      from transactions t where ${inPage} and t."transactionType" <> 'Call Charges' group by t."invoiceID", t."accountCode", t."transactionType", t."VATRate"`.execute(db),
-    sql<Sums>`select doc, coalesce(${callsCode(sql`c."numberID"`)}, 'Call Charges') as code, "VATRate", net, vat
-      from (select t."invoiceID" as doc, t."numberID" as "numberID", t."VATRate" as "VATRate", sum(t.amount) as net, sum(t."VATAmount") as vat from transactions t where ${inPage} and t."transactionType" = 'Call Charges' group by t."invoiceID", t."numberID", t."VATRate") c`.execute(db),
-  ])
-  const head = new Map(heads.rows.map((h) => [String(h.id), h]))
-  const lines = new Map<string, JournalSums>()
-  for (const r of [...charges.rows, ...calls.rows]) {
-    const h = head.get(String(r.doc))
-    if (!h) continue
-    const VATRate = r.VATRate === null || r.VATRate === '' ? null : String(r.VATRate)
-    const key = `${String(r.doc)}\u0000${String(r.code)}\u0000${VATRate ?? ''}`
-    const seen = lines.get(key)
-    if (seen) {
-      lines.set(key, { ...seen, net: add(seen.net, money(r.net)), VAT: add(seen.VAT, money(r.vat)) })
-      continue
-    }
-    lines.set(key, {
-      date: String(h.date) as DateOnly,
-      documentType: 'invoice',
-      document: String(h.document),
-      customerID: String(h.customerID),
-      account: h.account === null ? null : String(h.account),
-      accountCode: String(r.code),
-      VATRate,
-      net: money(r.net),
-      VAT: money(r.vat),
-    })
+  const read = async (after: string | null): Promise<{ heads: Head[]; lines: Line[]; after: string } | null> => {
+    const from: RawBuilder<unknown> = after === null ? sql`` : sql` and i.id > ${dialect.encodeId(after)}`
+    // The account by a look-up per invoice: as a join, Postgres hashed every customer for a page.
+    const heads = (
+      await sql<Head>`select i.id as id, i."invoiceDate" as "date", coalesce(i."invoiceNumber", cast(i.id as text)) as document, i."customerID" as "customerID", (select ${account} from customers cu where cu.id = i."customerID") as account
+        from invoices i where 1 = 1${invoices}${from} order by i.id limit ${INVOICE_PAGE}`.execute(db)
+    ).rows
+    if (heads.length === 0) return null
+    const first = dialect.encodeId(String(heads[0].id))
+    const last = dialect.encodeId(String(heads[heads.length - 1].id))
+    // A VAT rate of '' is none, as null is: one line, ordered first on both databases.
+    const lines = (
+      await sql<Line>`select t."invoiceID" as doc, coalesce(k.code, nullif(t."accountCode", ''), t."transactionType") as code, coalesce(t."VATRate", '') as "VATRate", sum(t.amount) as net, sum(t."VATAmount") as vat
+        from transactions t left join (${numberCallsCodes}) k on k."numberID" = t."numberID" and t."transactionType" = 'Call Charges'
+        where t."invoiceID" >= ${first} and t."invoiceID" <= ${last} group by t."invoiceID", 2, 3 order by 1, 2, 3`.execute(db)
+    ).rows
+    return { heads, lines, after: String(heads[heads.length - 1].id) }
   }
-  const order = new Map(ids.map((id, i) => [String(id), i]))
-  const docOf = (l: JournalSums, key: string) => order.get(key.slice(0, key.indexOf('\u0000'))) ?? 0
-  return [...lines.entries()]
-    .sort(([ka, a], [kb, b]) => docOf(a, ka) - docOf(b, kb) || (a.accountCode < b.accountCode ? -1 : a.accountCode > b.accountCode ? 1 : 0) || ((a.VATRate ?? '') < (b.VATRate ?? '') ? -1 : (a.VATRate ?? '') > (b.VATRate ?? '') ? 1 : 0))
-    .map(([, l]) => l)
+  yield* readAhead(read, (page) => {
+    const byID = new Map<string, Head>()
+    for (const h of page.heads) byID.set(String(h.id), h)
+    const out: JournalSums[] = []
+    for (const l of page.lines) {
+      const h = byID.get(String(l.doc))
+      if (!h) continue
+      out.push({
+        date: String(h.date) as DateOnly,
+        documentType: 'invoice',
+        document: String(h.document),
+        customerID: String(h.customerID),
+        account: h.account === null ? null : String(h.account),
+        accountCode: String(l.code),
+        VATRate: l.VATRate === '' || l.VATRate === null ? null : String(l.VATRate),
+        net: money(l.net),
+        VAT: money(l.vat),
+      })
+    }
+    return out
+  })
 }

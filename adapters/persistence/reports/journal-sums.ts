@@ -4,13 +4,11 @@ import type { DateRange, JournalDocumentType, JournalScope, JournalSums } from '
 import { fromUnits, ZERO, type Money } from '../../../core/money/money.js'
 import type { DatabaseDialect } from '../dialect/dialect.js'
 import type { Db } from '../schema/tables.js'
-import { callsCode, invoiceLines } from './invoice-journal.js'
+import { callsCode, invoiceJournal } from './invoice-journal.js'
 
 /**
- * Documents per page: each page's lines are a few grouped statements over their rows, found by
- * index. Large, because a statement's fixed cost counts: Postgres planned each in about 8 ms on
- * the loaded bench machine, against some 30 ms to sum a page of 2,000 invoices (bench/reports.ts).
- * (Not larger: at 10,000 SQLite's pages grew slower than their share.)
+ * Credit notes and payments per page (invoices: invoice-journal.ts). Large, because a
+ * statement's fixed cost counts: Postgres planned each in about 8 ms on the loaded bench machine.
  */
 const DOCUMENT_PAGE = 5_000
 
@@ -55,7 +53,7 @@ export async function* journalSums(db: Db, dialect: DatabaseDialect, scope: Jour
 
   // Invoices: final ones only (a draft is no document yet, contract 16.1).
   const invoices = sql` and coalesce(i.status, '') <> 'Draft'${run === null ? within(sql`i."invoiceDate"`) : sql` and i."billingRunID" = ${run}`}`
-  yield* pages(db, (after) => sql<{ id: unknown }>`select i.id from invoices i where 1 = 1${invoices}${after} order by i.id limit ${DOCUMENT_PAGE}`, 'i', dialect, (ids) => invoiceLines(db, dialect, ids, invoices))
+  yield* invoiceJournal(db, dialect, invoices)
   if (run !== null) return
 
   // Credit notes: each line under the account code of the invoice line it credits.

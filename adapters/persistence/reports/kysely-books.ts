@@ -1,11 +1,17 @@
 import type { Books, CommissionRow, CommissionWindow, DateRange, JournalScope, JournalSums, MarginGrouping, MarginSums } from '../../../core/ports/books.js'
 import type { DatabaseDialect } from '../dialect/dialect.js'
 import type { Db } from '../schema/tables.js'
+import { commissionHolders } from './commission-holders.js'
 import { commissionRows } from './commission-rows.js'
 import { journalSums } from './journal-sums.js'
 import { marginSums } from './margin-sums.js'
 
-/** The books' reports on Kysely, both databases: aggregates in SQL (margin-sums.ts, journal-sums.ts). */
+/**
+ * The books' reports on Kysely, both databases: aggregates in SQL (margin-sums.ts,
+ * journal-sums.ts). On the main connection, also for a SQLite file: on its reads thread the
+ * journal cost about 1.7 s more CPU (rows copied between threads) and, with no core to spare,
+ * took longer (bench/RESULTS.md, session 31).
+ */
 export class KyselyBooks implements Books {
   constructor(
     private readonly db: Db,
@@ -22,5 +28,9 @@ export class KyselyBooks implements Books {
 
   commissionRows(window: CommissionWindow, holder: string | null): AsyncIterable<readonly CommissionRow[]> {
     return commissionRows(this.db, this.dialect, window, holder)
+  }
+
+  commissionHolders(): AsyncIterable<readonly string[]> {
+    return commissionHolders(this.db)
   }
 }

@@ -4,6 +4,7 @@ import { add, fromUnits, sub, ZERO, type Money } from '../../../core/money/money
 import type { DatabaseDialect } from '../dialect/dialect.js'
 import type { Db } from '../schema/tables.js'
 import { callTransaction } from '../repositories/call-coverage.js'
+import { readAhead } from './read-ahead.js'
 
 /** Customers per page of a margin by customer: the answer streams, whatever the number of customers. */
 const CUSTOMER_PAGE = 5000
@@ -89,37 +90,31 @@ export async function* marginSums(db: Db, dialect: DatabaseDialect, range: DateR
 }
 
 /**
- * By customer, a page of customers at a time in ID order, each page's credit notes beside it.
+ * By customer, a page of customers at a time in ID order, each page's credit notes with it.
  * A page is a range of customer IDs taken from the customers first: bounded so, its sums are one
  * range read of the books index on both databases, where "after this ID, the first 5,000 groups"
  * let Postgres, which expected few rows, scan the whole ledger for each page (bench/reports.ts).
+ * The billed rows and the credit note lines are summed in one statement, in key order, and the
+ * next page is read while this one is written out.
  */
-async function* byCustomer(db: Db, dialect: DatabaseDialect, range: DateRange, decode: (r: SumRow) => MarginSums): AsyncGenerator<readonly MarginSums[]> {
-  for (let after: string | null = null; ; ) {
+function byCustomer(db: Db, dialect: DatabaseDialect, range: DateRange, decode: (r: SumRow) => MarginSums): AsyncGenerator<readonly MarginSums[]> {
+  const read = async (after: string | null): Promise<{ sums: MarginSums[]; after: string } | null> => {
     const afterID: RawBuilder<unknown> = after === null ? sql`` : sql` where c.id > ${dialect.encodeId(after)}`
     const ids: { id: unknown }[] = (await sql<{ id: unknown }>`select c.id as id from customers c${afterID} order by c.id limit ${CUSTOMER_PAGE}`.execute(db)).rows
-    if (ids.length === 0) return
+    if (ids.length === 0) return null
     const first = dialect.encodeId(String(ids[0].id))
     const last = dialect.encodeId(String(ids[ids.length - 1].id))
     const inPage = sql` and t."customerID" >= ${first} and t."customerID" <= ${last}`
-    const page = (
-      await sql<SumRow>`select t."customerID" as "key", sum(t.amount) as revenue, sum(coalesce(t."carrierCost", 0)) as cost from transactions t where ${billed('t', range)}${inPage} group by t."customerID"`.execute(db)
+    const sums = (
+      await sql<SumRow>`select "key", sum(revenue) as revenue, sum(cost) as cost from (
+          select t."customerID" as "key", sum(t.amount) as revenue, sum(coalesce(t."carrierCost", 0)) as cost from transactions t where ${billed('t', range)}${inPage} group by t."customerID"
+          union all
+          select t."customerID" as "key", sum(t.amount) as revenue, sum(coalesce(t."carrierCost", 0)) as cost from transactions t where ${credited('t', range)}${inPage} group by t."customerID") s
+        group by "key" order by "key"`.execute(db)
     ).rows.map(decode)
-    const credits = (
-      await sql<SumRow>`select t."customerID" as "key", sum(t.amount) as revenue, sum(coalesce(t."carrierCost", 0)) as cost from transactions t where ${credited('t', range)}${inPage} group by t."customerID"`.execute(db)
-    ).rows.map(decode)
-    const sums = merged(page, credits)
-    if (sums.length) yield sums
-    after = String(ids[ids.length - 1].id)
+    return { sums, after: String(ids[ids.length - 1].id) }
   }
-}
-
-/** Two lists of sums by customer as one, in customer ID order. */
-function merged(a: readonly MarginSums[], b: readonly MarginSums[]): MarginSums[] {
-  const byKey = new Map(a.map((s) => [s.key, s]))
-  for (const s of b) {
-    const g = byKey.get(s.key)
-    byKey.set(s.key, g ? { key: s.key, revenue: add(g.revenue, s.revenue), cost: add(g.cost, s.cost) } : s)
-  }
-  return [...byKey.values()].sort((x, y) => Number(x.key) - Number(y.key))
+  return (async function* () {
+    for await (const sums of readAhead(read, (page) => page.sums)) if (sums.length) yield sums
+  })()
 }

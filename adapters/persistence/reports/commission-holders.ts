@@ -1,0 +1,32 @@
+import { sql } from 'kysely'
+import type { Db } from '../schema/tables.js'
+
+/** Holders per page. */
+const PAGE = 500
+
+/** Where a holder is named, each column with its own index (migration 0043). */
+const NAMED = [
+  { table: 'features', column: 'commissionHolder' },
+  { table: 'features', column: 'commissionHolderID2' },
+  { table: 'customers', column: 'commissionHolder' },
+] as const
+
+/**
+ * Every holder named (see `Books.commissionHolders`), a page at a time in the database's order
+ * of text: each column's first PAGE distinct names after the page before, read in order from
+ * its index and stopped there, and of those three lists the first PAGE. (One ordered union of
+ * the three columns would read every named row for every page.) An empty name names no one.
+ */
+export async function* commissionHolders(db: Db, size = PAGE): AsyncGenerator<readonly string[]> {
+  const firstOf = (after: string) =>
+    sql.join(
+      NAMED.map(({ table, column }) => sql`select * from (select distinct ${sql.ref(column)} as h from ${sql.table(table)} where ${sql.ref(column)} > ${after} order by 1 limit ${size}) ${sql.id(`${table}_${column}`)}`),
+      sql` union `,
+    )
+  for (let after = ''; ; ) {
+    const page = (await sql<{ h: unknown }>`select h from (${firstOf(after)}) x order by h limit ${size}`.execute(db)).rows.map((r) => String(r.h))
+    if (page.length) yield page
+    if (page.length < size) return
+    after = page[page.length - 1]
+  }
+}
