@@ -7,6 +7,12 @@ export const postgresBulkInsert: BulkInsertDialect = {
   placeholder: (index) => `$${index}`,
   columnarInsertSql: (table, columns, types, doNothingOn) =>
     unnestInsertSql(table, columns, types, doNothingOn ? `on conflict (${quoteIdent(doNothingOn)}) do nothing` : undefined),
+  columnarUpdateSql: (table, idType, columns, types) => {
+    const arrays = [idType, ...types].map((type, i) => `$${i + 1}::${type}[]`).join(', ')
+    const names = columns.map((_, i) => `"v${i}"`).join(', ')
+    const sets = columns.map((c, i) => `${quoteIdent(c)} = "v"."v${i}"`).join(', ')
+    return `update ${quoteIdent(table)} set ${sets} from unnest(${arrays}) as "v"("id", ${names}) where ${quoteIdent(table)}."id" = "v"."id"`
+  },
   arrayParameter: postgresArray,
   insertsEachRow: false,
   async bulkInsert(db, table, columns, rows, options = {}) {

@@ -8,6 +8,7 @@ const placeholder = () => '?'
 export const sqliteBulkInsert: BulkInsertDialect = {
   placeholder,
   columnarInsertSql: () => null,
+  columnarUpdateSql: () => null,
   arrayParameter: (values) => values,
   // A connection of its own does (`sqliteCachingDialect`); an embedder's may not.
   insertsEachRow: false,

@@ -40,6 +40,7 @@ import * as m0042 from './0042-carrier-costs.js'
 import * as m0043 from './0043-books-indexes.js'
 import * as m0044 from './0044-account-codes.js'
 import * as m0045 from './0045-call-coverage.js'
+import * as m0046 from './0046-draft-lines-approved.js'
 
 type Step = { up(db: AnyDb, dialect: DatabaseDialect): Promise<void> }
 
@@ -83,6 +84,7 @@ const steps: Record<string, Step> = {
   '0043-books-indexes': m0043,
   '0044-account-codes': m0044,
   '0045-call-coverage': m0045,
+  '0046-draft-lines-approved': m0046,
 }
 
 /**
