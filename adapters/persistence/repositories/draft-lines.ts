@@ -5,7 +5,7 @@ import { sql, type RawBuilder } from 'kysely'
  * writes its invoices' rows, and read unapproved while their invoice is a draft: its approval
  * then writes the invoices only (migration 0046). What the contract calls approved is the stored
  * flag and not on a draft; these fragments say so wherever approval is read in SQL. The drafts
- * are one run's at most (a run in Review holds the charges), found by their partial index.
+ * are one run's at most (a run in Review holds the charges), found by the invoices' status index.
  */
 const drafts = sql`(select d.id from invoices d where d.status = 'Draft')`
 
