@@ -1,5 +1,7 @@
 import { CompiledQuery, sql } from 'kysely'
 import type { DatabaseDialect } from './dialect/dialect.js'
+import { quoteIdent } from './dialect/quote.js'
+import { EACH_ROW } from './statement-cache.js'
 import type { Db } from './schema/tables.js'
 
 /** Rows an `updateEach` statement sets: a few values and an ID each, well under the parameter limits. */
@@ -30,6 +32,15 @@ export async function updateEach(db: Db, dialect: DatabaseDialect, table: string
       const parameters = [chunk.map((r) => r.id), ...columns.map((_, k) => chunk.map((r) => r.values[k]))].map((values) => dialect.arrayParameter(values))
       await db.executeQuery(CompiledQuery.raw(columnar, parameters))
     }
+    return
+  }
+  if (dialect.insertsEachRow) {
+    // SQLite on a connection of its own: one prepared one-row UPDATE run for every row in one
+    // call to the driver (`EACH_ROW`); building and compiling a list of 200 selects a statement
+    // was most of the CPU of an approval's invoices (bench/review-run.ts).
+    const sets = columns.map((c, k) => `${quoteIdent(c.name)} = ${dialect.placeholder(k + 1)}`).join(', ')
+    const text = `${EACH_ROW}update ${quoteIdent(table)} set ${sets} where ${quoteIdent('id')} = ${dialect.placeholder(columns.length + 1)}`
+    if (rows.length) await db.executeQuery(CompiledQuery.raw(text, [...columns.map((_, k) => rows.map((r) => r.values[k])), rows.map((r) => r.id)]))
     return
   }
   const idType = sql.raw(dialect.idRefType)
