@@ -84,7 +84,8 @@ for (let r = 0; r < args.runs; r++) {
   const second = first ?? (await plain())
   const load = loadavg()
   rows.push({ plainMs: second.ms, draftMs: review.draft.ms, approvalMs: review.approval.ms, load })
-  log(`repetition ${r + 1}: plain ${(second.ms / 1000).toFixed(1)} s (${second.outcome.invoices} invoices); review ${(review.draft.ms / 1000).toFixed(1)} s + approval ${(review.approval.ms / 1000).toFixed(1)} s (${review.invoices} invoices) = ${((review.draft.ms + review.approval.ms) / second.ms).toFixed(3)}x; load ${load}`)
+  const cpu = (w: WorkerResult) => `CPU ${(w.cpuMs / 1000).toFixed(1)} s`
+  log(`repetition ${r + 1}: plain ${(second.ms / 1000).toFixed(1)} s, ${cpu(second)} (${second.outcome.invoices} invoices); review ${(review.draft.ms / 1000).toFixed(1)} s, ${cpu(review.draft)} + approval ${(review.approval.ms / 1000).toFixed(1)} s, ${cpu(review.approval)} (${review.invoices} invoices) = ${((review.draft.ms + review.approval.ms) / second.ms).toFixed(3)}x; load ${load}`)
 }
 const plainS = median(rows.map((x) => x.plainMs)) / 1000
 const draftS = median(rows.map((x) => x.draftMs)) / 1000

@@ -44,6 +44,7 @@ import type { LifecycleLog } from '../../core/ports/lifecycle-log.js'
 import { KyselyResourceRepository, systemToday, type Peers, type Today } from './repositories/kysely-resource-repository.js'
 import { KyselyInvoiceRepository } from './repositories/kysely-invoice-repository.js'
 import { KyselyCallRepository } from './repositories/kysely-call-repository.js'
+import { KyselyTransactionRepository } from './repositories/kysely-transaction-repository.js'
 import { KyselyCallMarks } from './repositories/kysely-call-marks.js'
 import type { CallMarks } from '../../core/ports/call-marks.js'
 import { KyselyListJson, type ListJsonSelects } from './list-json/kysely-list-json.js'
@@ -58,6 +59,7 @@ const specialised: Partial<Record<ResourceName, RepositoryFactory>> = {
   customerContacts: (...a) => new KyselyContactRepository(...a),
   invoices: (...a) => new KyselyInvoiceRepository(...a),
   calls: (...a) => new KyselyCallRepository(...a),
+  transactions: (...a) => new KyselyTransactionRepository(...a),
 }
 
 export type RepositoryFactory = (db: Db, dialect: DatabaseDialect, resource: Resource, queries: CompiledQueries, peers: Peers, today: Today) => KyselyResourceRepository

@@ -1,9 +1,13 @@
-import { sql } from 'kysely'
+import { CompiledQuery, sql } from 'kysely'
 import type { DatabaseDialect } from './dialect/dialect.js'
+import { quoteIdent } from './dialect/quote.js'
+import { EACH_ROW } from './statement-cache.js'
 import type { Db } from './schema/tables.js'
 
 /** Rows an `updateEach` statement sets: a few values and an ID each, well under the parameter limits. */
 const UPDATE_CHUNK = 200
+/** Rows a columnar statement sets (Postgres): an array per column, a few parameters whatever the count. */
+const COLUMNAR_CHUNK = 5_000
 
 /** A column `updateEach` sets, with the type its values are cast to. */
 export interface EachColumn {
@@ -14,11 +18,33 @@ export interface EachColumn {
 /**
  * Sets each row's own values, a chunk of rows a statement (`update ... from` a list of `select`
  * rows, which both databases take): a billing run settles thousands of accounts a batch, and a
- * statement per row was most of the allocation's time on Postgres. IDs and values come encoded.
+ * statement per row was most of the allocation's time on Postgres. Where the dialect sends
+ * columns as arrays (Postgres: `update … from unnest(…)`), a statement of 5,000 rows and one
+ * parameter a column: a list of 200 selects cost Postgres more to parse and plan than the
+ * update itself (an approval's invoices, bench/review-run.ts). IDs and values come encoded.
  */
 export async function updateEach(db: Db, dialect: DatabaseDialect, table: string, columns: readonly EachColumn[], rows: readonly { id: unknown; values: unknown[] }[]): Promise<void> {
+  const typeName = (c: EachColumn) => (c.type === 'bigint' ? dialect.types.bigint : 'text')
+  const columnar = dialect.columnarUpdateSql(table, dialect.idRefType, columns.map((c) => c.name), columns.map(typeName))
+  if (columnar) {
+    for (let i = 0; i < rows.length; i += COLUMNAR_CHUNK) {
+      const chunk = rows.slice(i, i + COLUMNAR_CHUNK)
+      const parameters = [chunk.map((r) => r.id), ...columns.map((_, k) => chunk.map((r) => r.values[k]))].map((values) => dialect.arrayParameter(values))
+      await db.executeQuery(CompiledQuery.raw(columnar, parameters))
+    }
+    return
+  }
+  if (dialect.insertsEachRow) {
+    // SQLite on a connection of its own: one prepared one-row UPDATE run for every row in one
+    // call to the driver (`EACH_ROW`); building and compiling a list of 200 selects a statement
+    // was most of the CPU of an approval's invoices (bench/review-run.ts).
+    const sets = columns.map((c, k) => `${quoteIdent(c.name)} = ${dialect.placeholder(k + 1)}`).join(', ')
+    const text = `${EACH_ROW}update ${quoteIdent(table)} set ${sets} where ${quoteIdent('id')} = ${dialect.placeholder(columns.length + 1)}`
+    if (rows.length) await db.executeQuery(CompiledQuery.raw(text, [...columns.map((_, k) => rows.map((r) => r.values[k])), rows.map((r) => r.id)]))
+    return
+  }
   const idType = sql.raw(dialect.idRefType)
-  const typeOf = (c: EachColumn) => sql.raw(c.type === 'bigint' ? dialect.types.bigint : 'text')
+  const typeOf = (c: EachColumn) => sql.raw(typeName(c))
   for (let i = 0; i < rows.length; i += UPDATE_CHUNK) {
     const chunk = rows.slice(i, i + UPDATE_CHUNK)
     const selects = chunk.map((r, n) =>

@@ -76,14 +76,15 @@ export interface Ledger {
    * new ledger rows, inserted here rather than by `write`: those an invoice takes go in approved
    * and on it, instead of being inserted and then updated; the others go in unapproved.
    * Returns the invoices as stored (their IDs and every transaction on them), as GET reads them.
-   * `draft` (a run in review, contract 16.1): the transactions go on the invoices unapproved,
-   * and those already in the ledger keep their billing run, so a discarded draft leaves them
-   * as they were.
+   * `draft` (a run in review, contract 16.1): the transactions go on the invoices unapproved
+   * (read so while the invoice is a draft, however stored: `finaliseDrafts` need not write them
+   * again), and those already in the ledger keep their billing run, so a discarded draft leaves
+   * them as they were.
    */
   raiseInvoices(invoices: readonly NewInvoice[], billingRunID: string, inserts?: readonly ValuesOf<Transaction>[], draft?: boolean): Promise<RaisedInvoices>
   /**
-   * Stores the finalised values of a run's draft invoices (number, status, payment columns) and
-   * approves their transactions, which then name the run (contract 16.1).
+   * Stores the finalised values of a run's draft invoices (number, status, payment columns):
+   * their transactions are then approved, and name the run (contract 16.1).
    */
   finaliseDrafts(billingRunID: string, invoices: readonly Invoice[]): Promise<void>
   /**

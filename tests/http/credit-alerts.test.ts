@@ -63,6 +63,26 @@ for (const target of activeTargets()) {
     assert.equal(await alertsOf(h, c), ['numberCreditLimit'], 'a number limit changed is measured at once')
   })
 
+  test('call charges on a draft (contract 16.1) stay unbilled until its run is approved', async ({ h }) => {
+    h.clock.set('2026-01-05T09:00:00Z')
+    const c = await newCustomer(h, { creditLimitCalls: 5 })
+    await post(h, c, { transactionType: 'Call Charges', amount: 6, transactionDate: '2026-01-05' })
+    assert.equal(await alertsOf(h, c), ['creditLimitCalls'])
+    const poll = async () => {
+      const scheduler = h.platform.createScheduler({ onJobEnd: () => {} })
+      await scheduler.runNow('billing-poll')
+      await scheduler.stop()
+    }
+    const run = (await h.request('POST', '/billingRuns', { cutoffDate: '2026-01-31', status: 'Requested', review: true })).body
+    await poll()
+    assert.is((await h.request('GET', `/billingRuns/${run.id}`)).body.status, 'Review')
+    assert.equal(await alertsOf(h, c), ['creditLimitCalls'], 'drafted, not billed')
+    assert.equal((await h.request('PATCH', `/customers/${c}`, { creditLimitCalls: 5.5 })).body.creditAlerts, ['creditLimitCalls'], 'and measured so again')
+    assert.is((await h.request('PATCH', `/billingRuns/${run.id}`, { status: 'Approved' })).status, 200)
+    await poll()
+    assert.equal(await alertsOf(h, c), [], 'billed once approved')
+  })
+
   test('a customer whose only limit is a number\'s is measured by the run that bills its calls', async ({ h }) => {
     h.clock.set('2026-01-05T09:00:00Z')
     const c = await newCustomer(h)

@@ -1,6 +1,7 @@
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { readPrintFile } from '../../core/delivery/print-file.js'
+import { runNextBillingRun } from '../../core/billing/run-billing.js'
 import { bill, newCustomer, newFeature } from '../support/billing.js'
 import { openHarness, type Harness } from '../support/harness.js'
 import { activeTargets } from '../support/targets.js'
@@ -145,6 +146,80 @@ for (const target of activeTargets()) {
     const hook = await h.request('POST', '/webhooks', { url: 'https://example.com/hook', eventTypes: ['customer.created'], active: null })
     assert.is(hook.status, 201, hook.text)
     assert.is(hook.body.active, false)
+  })
+
+  test("a draft's rows read unapproved everywhere until approval: one read, the filter, the margin; approval names the run on a carried row, discard leaves it as it was", async ({ h }) => {
+    const c = await newCustomer(h, { accountNumber: 'R-5' })
+    await newFeature(h, c, { startDate: '2026-01-01', serviceCharge: '100.00', serviceChargeInterval: 'Calendar Monthly' })
+    const manual = await h.request('POST', `/customers/${c}/transactions`, { transactionType: 'Installation', amount: 15, transactionDate: '2026-01-15' })
+    assert.is(manual.status, 201, JSON.stringify(manual.body))
+    const approvedRows = async (approved: boolean) => ((await h.request('GET', `/customers/${c}/transactions?approved=${approved}&limit=1000`)).body as any[]).map((t) => t.amount).sort()
+    const margin = async () => (await h.request('GET', '/reports/margin?from=2026-01-01&to=2026-01-31&groupBy=month')).body.rows.map((r: any) => r.revenue)
+    const lookAtDraft = async (runID: string) => {
+      const [invoice] = await invoicesOf(h, c)
+      assert.is(invoice.status, 'Draft')
+      assert.equal(await approvedRows(true), [], 'no approved row while the invoice is a draft')
+      assert.equal(await approvedRows(false), [100, 15].sort())
+      for (const id of invoice.transactionIDs) assert.is((await h.request('GET', `/transactions/${id}`)).body.approved, false, 'read one by one too')
+      assert.equal(await margin(), [], 'no revenue billed yet')
+      assert.is((await h.request('GET', `/transactions/${manual.body.id}`)).body.billingRunID, null, 'the carried row keeps its run while drafted')
+      assert.ok(runID)
+    }
+    const discarded = await draft(h, '2026-01-31')
+    await lookAtDraft(discarded.id)
+    await decide(h, discarded.id, 'Discarded')
+    const after = (await h.request('GET', `/transactions/${manual.body.id}`)).body
+    assert.equal([after.approved, after.invoiceID, after.billingRunID], [false, null, null], 'as it was before the draft')
+    assert.equal(await approvedRows(false), [100, 15].sort())
+
+    const run = await draft(h, '2026-01-31')
+    await lookAtDraft(run.id)
+    await decide(h, run.id, 'Approved')
+    assert.equal(await approvedRows(true), [100, 15].sort())
+    assert.equal(await approvedRows(false), [])
+    const carried = (await h.request('GET', `/transactions/${manual.body.id}`)).body
+    assert.equal([carried.approved, carried.billingRunID], [true, run.id], 'invoiced by the run, as a run without review names it')
+    assert.equal(await margin(), [115])
+  })
+
+  test('approval is shared by the workers over the partitions the run was drafted in (Postgres: several), numbered without a gap', async ({ h }) => {
+    const customers: string[] = []
+    for (let i = 0; i < 12; i++) {
+      const c = await newCustomer(h, { accountNumber: `W-${i}` })
+      await newFeature(h, c, { startDate: '2026-01-01', serviceCharge: '10.00', serviceChargeInterval: 'Calendar Monthly' })
+      customers.push(c)
+    }
+    const ctx = h.platform.context
+    // Three customers (a feature and one each) a partition, a customer a step.
+    const options = { partitionFeatures: 6, batchSize: 1 }
+    const requested = await h.request('POST', '/billingRuns', { cutoffDate: '2026-01-31', invoiceDate: '2026-01-31', status: 'Requested', review: true })
+    assert.is(requested.status, 201, JSON.stringify(requested.body))
+    const runID = String(requested.body.id)
+    assert.is((await runNextBillingRun(ctx, { ...options, holder: 'drafting' }))?.status, 'Review')
+    const partitions = (await ctx.store.runPartitions.totals(runID)).partitions
+    assert.ok(ctx.store.runPartitions.parallel ? partitions > 1 : partitions === 1, `${partitions} partitions`)
+    assert.is((await h.request('PATCH', `/billingRuns/${runID}`, { status: 'Approved' })).status, 200)
+    // Reopened, the run's partitions go to whichever worker claims them, one at a time each.
+    const a = await ctx.store.runPartitions.claim(runID, 'a', 60_000)
+    const b = await ctx.store.runPartitions.claim(runID, 'b', 60_000)
+    assert.ok(a)
+    if (ctx.store.runPartitions.parallel) {
+      assert.ok(b && b.id !== a.id, 'a second worker takes another partition of the approval')
+      await ctx.store.runPartitions.release(b.id, 'b')
+    } else assert.is(b, null)
+    await ctx.store.runPartitions.release(a.id, 'a')
+    const [first, second] = await Promise.all(['a', 'b'].map((holder) => runNextBillingRun(ctx, { ...options, holder })))
+    const outcomes = [first, second].filter((o) => o !== null)
+    assert.is(outcomes.reduce((n, o) => n + o.invoices, 0), 12, 'each draft finalised once')
+    if (ctx.store.runPartitions.parallel) assert.ok(outcomes.length === 2 && outcomes.every((o) => o.invoices > 0), `both workers finalised drafts: ${JSON.stringify(outcomes)}`)
+    assert.is((await runOf(h, runID)).status, 'Complete')
+    const numbers: string[] = []
+    for (const c of customers) {
+      const [invoice] = await invoicesOf(h, c)
+      numbers.push(invoice.invoiceNumber)
+      assert.ok((await transactionsOf(h, c)).every((t) => t.approved && t.billingRunID === runID))
+    }
+    assert.equal(numbers.sort(), Array.from({ length: 12 }, (_, i) => `INV-${String(i + 1).padStart(6, '0')}`))
   })
 
   test.run()

@@ -90,5 +90,29 @@ for (const name of activeTargets()) {
     assert.equal((await store.runSource.unbilledCalls(['1'], '2026-02-01T00:00:00.000Z', mark, null)).map((c) => c.id), ['3'])
   })
 
+  test('0046: the rows of drafts made before are stored approved, and still read unapproved until approval', async ({ target, database }) => {
+    await migrate(database, target.schema, '0045-call-coverage')
+    const { db } = database
+    const stamp = '2026-02-01T00:00:00.000Z'
+    await sql`insert into customers (id, "accountNumber", "createdStamp", "updatedStamp") values (1, 'ACC1', ${stamp}, ${stamp})`.execute(db)
+    const invoice = (id: number, status: string, number: string | null) =>
+      sql`insert into invoices (id, "customerID", "billingRunID", "invoiceDate", "netAmount", "VATAmount", "totalAmount", status, "invoiceNumber", "createdStamp", "updatedStamp")
+        values (${id}, 1, ${id}, '2026-01-31', 100, 0, 100, ${status}, ${number}, ${stamp}, ${stamp})`.execute(db)
+    await invoice(1, 'Unpaid', 'INV-000001')
+    await invoice(2, 'Draft', null)
+    const row = (id: number, invoiceID: number | null, approved: number) =>
+      sql`insert into transactions (id, "customerID", "transactionType", "transactionDate", amount, approved, "invoiceID", "createdStamp", "updatedStamp")
+        values (${id}, 1, 'Installation', '2026-01-10', 100, ${approved}, ${invoiceID}, ${stamp}, ${stamp})`.execute(db)
+    await row(1, 1, 1)
+    await row(2, 2, 0)
+    await row(3, null, 0)
+    await migrate(database, target.schema)
+    const stored = (await sql<{ id: unknown; approved: unknown }>`select id, approved from transactions order by id`.execute(db)).rows.map((r) => [Number(r.id), Number(r.approved)])
+    assert.equal(stored, [[1, 1], [2, 1], [3, 0]])
+    const store = new KyselyStore(db, database.dialect, resourcesByName)
+    const read = await store.repository('transactions').list({ where: [], limit: 10 })
+    assert.equal(read.map((t) => [t.id, t.approved]), [['1', true], ['2', false], ['3', false]])
+  })
+
   test.run()
 }

@@ -40,6 +40,7 @@ import * as m0042 from './0042-carrier-costs.js'
 import * as m0043 from './0043-books-indexes.js'
 import * as m0044 from './0044-account-codes.js'
 import * as m0045 from './0045-call-coverage.js'
+import * as m0046 from './0046-draft-lines-approved.js'
 import * as m0054 from './0054-carrier-bill-references.js'
 import * as m0058 from './0058-month-partitions.js'
 
@@ -85,6 +86,7 @@ const steps: Record<string, Step> = {
   '0043-books-indexes': m0043,
   '0044-account-codes': m0044,
   '0045-call-coverage': m0045,
+  '0046-draft-lines-approved': m0046,
   '0054-carrier-bill-references': m0054,
   '0058-month-partitions': m0058,
 }

@@ -7,6 +7,7 @@ import type { DatabaseDialect } from '../dialect/dialect.js'
 import { moneyColumn } from '../money-column.js'
 import { systemToday, type Today } from './kysely-resource-repository.js'
 import { callUnbilled, latestCovered } from './call-coverage.js'
+import { approvedIs } from './draft-lines.js'
 
 const CHUNK = 500
 
@@ -148,7 +149,8 @@ export class KyselyCreditControl implements CreditControl {
           .select(['customerID', 'numberID', sql<string>`sum(amount)`.as('total')])
           .where('customerID', 'in', callIDs)
           .where('transactionType', '=', 'Call Charges')
-          .where('approved', '=', 0)
+          // A draft's (contract 16.1) are not billed until its run is approved.
+          .where(approvedIs('transactions', false))
           .groupBy(['customerID', 'numberID']),
         addCalls,
       )

@@ -16,9 +16,11 @@ const FINAL_COLUMNS: readonly (EachColumn & { readonly field: keyof Invoice })[]
 ]
 
 /**
- * A run's drafts made final (`Ledger.finaliseDrafts`): their values a chunk of invoices a
- * statement, then their transactions approved and given the run, a chunk of invoices a statement
- * by the transactions' invoiceID index.
+ * A run's drafts made final (`Ledger.finaliseDrafts`): their values, a statement per few
+ * thousand invoices (`updateEach`). Their rows are stored approved since drafting and read so
+ * once the invoice is final (draft-lines.ts): only those already in the ledger before the run
+ * (carried forward, manual) are written, to name the run that invoiced them, as a run without
+ * review names it; the run's own rows name it already.
  */
 export async function finaliseRunDrafts(db: Db, dialect: DatabaseDialect, billingRunID: string, invoices: readonly Invoice[]): Promise<void> {
   if (invoices.length === 0) return
@@ -33,11 +35,19 @@ export async function finaliseRunDrafts(db: Db, dialect: DatabaseDialect, billin
   const run = dialect.encodeId(billingRunID)
   for (let i = 0; i < invoices.length; i += CHUNK) {
     const ids = invoices.slice(i, i + CHUNK).map((x) => dialect.encodeId(x.id))
-    await db.updateTable('transactions').set({ approved: 1, billingRunID: run }).where('invoiceID', 'in', ids).execute()
+    await db
+      .updateTable('transactions')
+      .set({ billingRunID: run })
+      .where('invoiceID', 'in', ids)
+      .where((eb) => eb.or([eb('billingRunID', 'is', null), eb('billingRunID', '<>', run)]))
+      .execute()
   }
 }
 
-/** A run's drafts removed (`Ledger.discardDrafts`): the rows drafting added, then the others taken off, then the drafts. */
+/**
+ * A run's drafts removed (`Ledger.discardDrafts`): the rows drafting added, then the others taken
+ * off, unapproved again (stored approved on a draft: draft-lines.ts), then the drafts.
+ */
 export async function discardRunDrafts(db: Db, dialect: DatabaseDialect, billingRunID: string, addedTypes: readonly string[]): Promise<number> {
   const run = dialect.encodeId(billingRunID)
   const drafts = db.selectFrom('invoices').select('id').where('billingRunID', '=', run).where('status', '=', 'Draft')
@@ -49,10 +59,9 @@ export async function discardRunDrafts(db: Db, dialect: DatabaseDialect, billing
       .where('featureID', 'is', null)
       .where('kind', 'is', null)
       .where('transactionType', 'in', [...addedTypes])
-      .where('approved', '=', 0)
       .execute()
   }
-  await db.updateTable('transactions').set({ invoiceID: null }).where('invoiceID', 'in', drafts).where('approved', '=', 0).execute()
+  await db.updateTable('transactions').set({ invoiceID: null, approved: 0 }).where('invoiceID', 'in', drafts).execute()
   const removed = await db.deleteFrom('invoices').where('billingRunID', '=', run).where('status', '=', 'Draft').executeTakeFirst()
   return Number(removed.numDeletedRows)
 }

@@ -20,7 +20,11 @@ interface Placement {
   readonly ids: readonly bigint[]
   readonly invoiceIDs: readonly unknown[]
   readonly billingRunID: Integer
-  /** On draft invoices (contract 16.1): unapproved, each with its own run. */
+  /**
+   * On draft invoices (contract 16.1): each with its own run (the run's rows name it; their
+   * approval gives the others the run). Stored approved all the same: read unapproved while
+   * their invoice is a draft (draft-lines.ts).
+   */
   readonly draft?: boolean
 }
 
@@ -51,7 +55,7 @@ export async function insertLedgerRows(db: Db, dialect: DatabaseDialect, inserts
           into[at] = dialect.encodeBigint(placed.ids[i])
           writeFields(v, into, at + 1)
           const onFinal = invoice != null && !placed.draft
-          into[end] = onFinal ? 1 : approved(v.approved ?? false)
+          into[end] = invoice != null ? 1 : approved(v.approved ?? false)
           into[end + 1] = invoice ?? null
           into[end + 2] = onFinal ? placed.billingRunID : billingRun(v.billingRunID)
         },
@@ -179,8 +183,9 @@ export async function raiseRunInvoices(
     const update = db
       .updateTable('transactions')
       .set((eb) => ({
-        // A draft's rows stay unapproved and keep their run until it is approved (contract 16.1).
-        ...(draft ? {} : { approved: 1, billingRunID: run }),
+        // A draft's rows keep their run until it is approved (contract 16.1); stored approved,
+        // they read unapproved while the invoice is a draft (draft-lines.ts).
+        ...(draft ? { approved: 1 } : { approved: 1, billingRunID: run }),
         invoiceID: eb
           .selectFrom('invoices')
           .select('invoices.id')
