@@ -50,7 +50,6 @@ import type { CallMarks } from '../../core/ports/call-marks.js'
 import { KyselyListJson, type ListJsonSelects } from './list-json/kysely-list-json.js'
 import type { ListJson } from '../../core/ports/list-json.js'
 import type { BulkWrites, WriteAhead } from './bulk-writes.js'
-import { GroupCommit } from './group-commit.js'
 
 /** Resources whose rows carry computed fields or extra queries. */
 const specialised: Partial<Record<ResourceName, RepositoryFactory>> = {
@@ -100,8 +99,6 @@ interface Shared {
   readonly statistics: PlannerStatistics
   readonly listJsonSelects: ListJsonSelects
   readonly today: Today
-  /** SQLite's transactions, committed in groups (absent on Postgres). */
-  readonly groupCommit?: GroupCommit
 }
 
 /** The Kysely implementation of the Store port, for one connection or one transaction. */
@@ -143,7 +140,6 @@ export class KyselyStore implements Store {
       statistics: new PlannerStatistics(dialect.statistics),
       listJsonSelects: new Map(),
       today: options.today ?? systemToday,
-      groupCommit: dialect.groupsCommits ? new GroupCommit(db) : undefined,
     },
     /** How a bulk or pipelined transaction sends writes ahead: an import's calls, a billing step's invoices. */
     readonly writeAhead?: WriteAhead,
@@ -245,31 +241,19 @@ export class KyselyStore implements Store {
 
   transaction<T>(work: (store: Store) => Promise<T>): Promise<T> {
     if (this.inTransaction) return work(this)
-    const group = this.shared.groupCommit
-    if (group) return this.committed(group.run((trx) => work(this.within(trx))))
-    return this.ownTransaction(work)
-  }
-
-  /**
-   * A transaction committed on its own, never in a group: one that reads on another connection
-   * (`readsBeside`) must not run after uncommitted transactions of its group, which that
-   * connection cannot see.
-   */
-  private ownTransaction<T>(work: (store: Store) => Promise<T>): Promise<T> {
-    if (this.inTransaction) return work(this)
     return this.committed(this.db.transaction().execute((trx) => work(this.within(trx))))
   }
 
   bulkTransaction<T>(work: (store: Store) => Promise<T>): Promise<T> {
     const bulk = this.bulkWrites
-    if (!bulk || this.inTransaction) return this.ownTransaction(work)
+    if (!bulk || this.inTransaction) return this.transaction(work)
     return this.committed(bulk((trx, writeAhead) => work(this.within(trx, writeAhead))))
   }
 
   pipelinedTransaction<T>(work: (store: Store, reads: Store) => Promise<T>): Promise<T> {
     const pipelined = this.pipelinedWrites
     const reads = this.readsBeside
-    if (!reads || this.inTransaction) return this.ownTransaction((store) => work(store, store))
+    if (!reads || this.inTransaction) return this.transaction((store) => work(store, store))
     // Marked as within a transaction: the reads store opens none of its own and leaves the planner's statistics to the commit.
     // A SQLite file (or an embedder's Postgres pool, which pipelines nothing): written on this
     // connection (on a SQLite file's writes thread, copying a run's rows there cost more than the

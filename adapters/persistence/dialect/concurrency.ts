@@ -5,11 +5,6 @@ import type { Db } from '../schema/tables.js'
 export interface ConcurrencyDialect {
   /** Whether SELECT … FOR UPDATE exists (SQLite serialises writers instead). */
   readonly rowLocks: boolean
-  /**
-   * Whether concurrent transactions are committed together (`GroupCommit`): SQLite's one writer
-   * runs them one after another anyway; Postgres runs them side by side on its pool.
-   */
-  readonly groupsCommits: boolean
   /** Serialises a critical section across processes: a Postgres advisory lock inside the transaction; SQLite's single writer already does. */
   lockKey(trx: Db, key: string): Promise<void>
   /** The columns named by a unique-constraint violation, or null when the error is not one. */
@@ -18,7 +13,6 @@ export interface ConcurrencyDialect {
 
 export const sqliteConcurrency: ConcurrencyDialect = {
   rowLocks: false,
-  groupsCommits: true,
   lockKey: async () => {},
   uniqueViolation(error) {
     const e = error as { code?: string; message?: string }
@@ -32,7 +26,6 @@ export const sqliteConcurrency: ConcurrencyDialect = {
 
 export const postgresConcurrency: ConcurrencyDialect = {
   rowLocks: true,
-  groupsCommits: false,
   async lockKey(trx, key) {
     await sql`select pg_advisory_xact_lock(hashtext(${key}))`.execute(trx)
   },
