@@ -50,6 +50,25 @@ for (const target of activeTargets()) {
     )
   })
 
+  test('months that exist are found without waiting for a lock: a long read of the default partition holds up nothing', async ({ h }) => {
+    const { database } = h.platform
+    if (!database.dialect.partitions) return
+    assert.is((await addMonthsAhead(database, '2026-02-14')).length, 6)
+    // A billing step's read of the default partition, still open (another connection, in a transaction).
+    const reader = new pg.Client({ connectionString: h.target.databaseUrl, options: `-c search_path=${h.target.schema}` })
+    await reader.connect()
+    try {
+      await reader.query('begin')
+      await reader.query('select count(*) from transactions_default')
+      // Every worker asks for these months as it starts: with the lock taken first, the first of the
+      // six waited out the 10 s lock timeout behind the read (and queued every statement after it), then failed.
+      assert.equal(await addMonthsAhead(database, '2026-02-20'), [])
+    } finally {
+      await reader.query('rollback').catch(() => {})
+      await reader.end()
+    }
+  })
+
   test('the worker job makes them at start and daily', async ({ h }) => {
     const log: JobLogEntry[] = []
     const scheduler = h.platform.createScheduler({ onJobEnd: (e) => log.push(e) })
