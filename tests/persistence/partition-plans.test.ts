@@ -7,6 +7,7 @@ import { openHarness, type Harness } from '../support/harness.js'
 import { tableOf } from '../support/partition-names.js'
 import { seedCustomersAndNumbers } from '../support/postgres-seed.js'
 import { activeTargets } from '../support/targets.js'
+import { statementsOf } from '../support/sent-statements.js'
 import { monthPartitioned } from '../../adapters/persistence/schema/month-partitions.js'
 
 /**
@@ -18,26 +19,6 @@ import { monthPartitioned } from '../../adapters/persistence/schema/month-partit
 
 const CUSTOMERS = 200
 const MONTHS = ['2026-01', '2026-02', '2026-03', '2026-04', '2026-05']
-
-/** Statements sent while `work` runs, with their first parameters (as postgres-plans.test.ts catches them). */
-let catching: Map<string, unknown[]> | null = null
-const driverQuery = pg.Client.prototype.query
-pg.Client.prototype.query = function (this: pg.Client, config: unknown, values?: unknown, ...rest: unknown[]) {
-  const text = typeof config === 'string' ? config : (config as { text?: string })?.text
-  const params = Array.isArray(values) ? values : ((config as { values?: unknown[] })?.values ?? [])
-  if (catching && text && !catching.has(text)) catching.set(text, params)
-  return (driverQuery as Function).call(this, config, values, ...rest)
-} as typeof driverQuery
-
-async function statementsOf(work: () => Promise<unknown>): Promise<[string, unknown[]][]> {
-  const seen = (catching = new Map())
-  try {
-    await work()
-  } finally {
-    catching = null
-  }
-  return [...seen]
-}
 
 /** The partitions of `table` a statement's plan reads. */
 async function partitionsRead(client: pg.Client, table: string, text: string, params: unknown[]): Promise<string[]> {
@@ -82,7 +63,7 @@ for (const target of activeTargets().filter((t) => t === 'postgres')) {
   test("a billing run reads the calls of the months from the last run's cutoff up to its own", async ({ h, client }) => {
     await bill(h, '2026-01-31')
     const statements = await statementsOf(() => bill(h, '2026-03-31'))
-    const reads = statements.filter(([t]) => /from "calls" (left join .* )?where/s.test(t) && t.includes('"calls"."startTime" >='))
+    const reads = [...statements].filter(([t]) => /from "calls" (left join .* )?where/s.test(t) && t.includes('"calls"."startTime" >='))
     assert.ok(reads.length > 0, 'the run read calls from a start')
     // From 2026-02-01 (the last run's cutoff) to before 2026-04-01: not January's, April's or the default partition.
     for (const [text, params] of reads) assert.equal(await partitionsRead(client, 'calls', text, params), ['calls_2026_02', 'calls_2026_03'], text)
@@ -96,7 +77,7 @@ for (const target of activeTargets().filter((t) => t === 'postgres')) {
       assert.is(r.status, 200, r.text)
       assert.is(r.body.length, 10)
     })
-    const reads = statements.filter(([t]) => t.includes('from "calls"'))
+    const reads = [...statements].filter(([t]) => t.includes('from "calls"'))
     assert.ok(reads.length > 0)
     for (const [text, params] of reads) assert.equal(await partitionsRead(client, 'calls', text, params), ['calls_2026_03', 'calls_2026_04', 'calls_2026_05', 'calls_default'], text)
   })
@@ -106,7 +87,7 @@ for (const target of activeTargets().filter((t) => t === 'postgres')) {
     const body = `${header}\n00100000001,07700900123,2026-03-14T10:00:00Z,61,MOB,mobile,Gamma\n00100000004,07700900124,2026-03-20T10:05:00Z,10,MOB,mobile,Gamma\n`
     const upload = () => h.request('POST', '/usageFiles?name=march.csv', undefined, { raw: body, headers: { 'content-type': 'text/csv' } })
     const statements = await statementsOf(async () => assert.is((await upload()).status, 201))
-    const inserts = statements.filter(([t]) => /^\s*insert into "calls"/i.test(t))
+    const inserts = [...statements].filter(([t]) => /^\s*insert into "calls"/i.test(t))
     assert.ok(inserts.length > 0, 'the import inserted calls')
     // The same insert again (the rows are there now: each is a duplicate, checked against its
     // month's index) locks the partitions it routes rows to, and no other.
@@ -125,7 +106,7 @@ for (const target of activeTargets().filter((t) => t === 'postgres')) {
     }
     // Sent again, the file's calls are counted where its records' starts put them.
     const counted = await statementsOf(async () => assert.is((await upload()).body.duplicates, 2))
-    const counts = counted.filter(([t]) => /from "calls" where "usageFileID"/.test(t))
+    const counts = [...counted].filter(([t]) => /from "calls" where "usageFileID"/.test(t))
     assert.is(counts.length, 1, 'the stored calls were counted')
     assert.equal(await partitionsRead(client, 'calls', ...counts[0]), ['calls_2026_03'])
   })

@@ -5,6 +5,7 @@ import * as assert from 'uvu/assert'
 import { bill } from '../support/billing.js'
 import { openHarness, type Harness } from '../support/harness.js'
 import { activeTargets } from '../support/targets.js'
+import { statementsOf } from '../support/sent-statements.js'
 import { lifeColumns, lifeValues, seedCustomersAndNumbers } from '../support/postgres-seed.js'
 import { parentIndexOf, tableOf } from '../support/partition-names.js'
 
@@ -38,30 +39,6 @@ async function seed(h: Harness): Promise<void> {
     await sql.raw(`select setval(pg_get_serial_sequence('"${t}"', 'id'), (select max(id) from "${t}") + 1, false)`).execute(db)
   }
   await sql.raw('analyze').execute(db)
-}
-
-/**
- * The statements sent while `work` runs, with their parameters, by text (the first parameters
- * seen). Caught in the driver's `Client.prototype.query`, patched once before any connection
- * opens: the pool binds each connection's `query` as it connects (prepared-statements.ts).
- */
-let catching: Map<string, unknown[]> | null = null
-const driverQuery = pg.Client.prototype.query
-pg.Client.prototype.query = function (this: pg.Client, config: unknown, values?: unknown, ...rest: unknown[]) {
-  const text = typeof config === 'string' ? config : (config as { text?: string })?.text
-  const params = Array.isArray(values) ? values : ((config as { values?: unknown[] })?.values ?? [])
-  if (catching && text && !catching.has(text)) catching.set(text, params)
-  return (driverQuery as Function).call(this, config, values, ...rest)
-} as typeof driverQuery
-
-async function statementsOf(work: () => Promise<void>): Promise<Map<string, unknown[]>> {
-  const seen = (catching = new Map())
-  try {
-    await work()
-  } finally {
-    catching = null
-  }
-  return seen
 }
 
 /** The big tables a statement's plan reads by a sequential scan. */
