@@ -15,7 +15,12 @@ export type RunCallBounds = Pick<BillingRun, 'id' | 'callMark' | 'callsSince'>
 export async function markRunCalls(ctx: PlatformContext, run: BillingRun): Promise<BillingRun> {
   if (typeof run.callMark === 'number') return run
   const callMark = await ctx.store.callMarks.advance()
-  const callsSince = await callsSinceLastRun(ctx.store)
+  const last = await lastMarkedRun(ctx.store)
+  // Runs read notes from the last completed run's mark on: the older ones would only pile up, one
+  // an import. Forgotten by runs only: a preview deleting them would hold their rows' locks, and
+  // previews side by side must not wait for each other (preview-invoice.ts).
+  if (typeof last?.callMark === 'number') await ctx.store.callMarks.forgetBefore(last.callMark)
+  const callsSince = await callsSinceRun(ctx.store, last)
   return (await ctx.store.repository('billingRuns').update(run.id, { callMark, callsSince })) ?? { ...run, callMark, callsSince }
 }
 
@@ -27,6 +32,19 @@ export async function markRunCalls(ctx: PlatformContext, run: BillingRun): Promi
  * those notes. Null (read every start) when no completed run had a mark.
  */
 export async function callsSinceLastRun(store: Store): Promise<BillingRun['callsSince']> {
+  return callsSinceRun(store, await lastMarkedRun(store))
+}
+
+/** `callsSinceLastRun` for the last completed run with a mark (`run`), already read. */
+async function callsSinceRun(store: Store, run: BillingRun | undefined): Promise<BillingRun['callsSince']> {
+  if (!run || typeof run.callMark !== 'number' || !run.cutoffDate) return null
+  const after = endOfDay(run.cutoffDate)
+  const noted = await store.callMarks.earliestSince(run.callMark)
+  return (noted !== null && noted < after ? noted : after) as BillingRun['callsSince']
+}
+
+/** The completed run with the highest call mark, if any. */
+async function lastMarkedRun(store: Store): Promise<BillingRun | undefined> {
   // A run a month: a platform's whole history of runs is a small read.
   const complete = await store.repository('billingRuns').list({
     where: [
@@ -36,11 +54,5 @@ export async function callsSinceLastRun(store: Store): Promise<BillingRun['calls
     limit: 100_000,
     storedOnly: true,
   })
-  const last = complete.reduce<(typeof complete)[number] | undefined>((a, r) => (!a || (r.callMark as number) > (a.callMark as number) ? r : a), undefined)
-  if (!last || typeof last.callMark !== 'number' || !last.cutoffDate) return null
-  const after = endOfDay(last.cutoffDate)
-  // Runs read notes from the last completed run's mark on: the older ones would only pile up, one an import.
-  await store.callMarks.forgetBefore(last.callMark)
-  const noted = await store.callMarks.earliestSince(last.callMark)
-  return (noted !== null && noted < after ? noted : after) as BillingRun['callsSince']
+  return complete.reduce<(typeof complete)[number] | undefined>((a, r) => (!a || (r.callMark as number) > (a.callMark as number) ? r : a), undefined) as BillingRun | undefined
 }
