@@ -25,8 +25,10 @@ export interface EachColumn {
  */
 export async function updateEach(db: Db, dialect: DatabaseDialect, table: string, columns: readonly EachColumn[], rows: readonly { id: unknown; values: unknown[] }[]): Promise<void> {
   const typeName = (c: EachColumn) => (c.type === 'bigint' ? dialect.types.bigint : 'text')
-  const columnar = dialect.columnarUpdateSql(table, dialect.idRefType, columns.map((c) => c.name), columns.map(typeName))
-  if (columnar) {
+  const rowsSql = dialect.columnarRowsSql([dialect.idRefType, ...columns.map(typeName)], 'v')
+  if (rowsSql) {
+    const sets = columns.map((c, k) => `${quoteIdent(c.name)} = "v"."column${k + 2}"`).join(', ')
+    const columnar = `update ${quoteIdent(table)} set ${sets} from ${rowsSql} where ${quoteIdent(table)}."id" = "v"."column1"`
     for (let i = 0; i < rows.length; i += COLUMNAR_CHUNK) {
       const chunk = rows.slice(i, i + COLUMNAR_CHUNK)
       const parameters = [chunk.map((r) => r.id), ...columns.map((_, k) => chunk.map((r) => r.values[k]))].map((values) => dialect.arrayParameter(values))

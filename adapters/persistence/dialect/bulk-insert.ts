@@ -36,13 +36,6 @@ export interface BulkInsertDialect {
    * rows' updates, where a VALUES list of thousands of parameters is parsed and planned anew.
    */
   columnarRowsSql(types: readonly ColumnDataType[], alias: string): string | null
-  /**
-   * SQL setting each row's own values, sent column by column as `columnarInsertSql` sends them:
-   * parameter 1 the rows' IDs (of `idType`), then one per column, cast to `types` (Postgres:
-   * `UPDATE … FROM unnest(…)`), or null where there is no such form (SQLite: `updateEach`'s
-   * rows of selects).
-   */
-  columnarUpdateSql(table: string, idType: string, columns: readonly string[], types: readonly string[]): string | null
   /** One column's values (strings, numbers, bigints, nulls) as the parameter `columnarInsertSql` takes. */
   arrayParameter(values: readonly unknown[]): unknown
   /**

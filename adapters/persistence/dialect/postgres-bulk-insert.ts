@@ -8,12 +8,6 @@ export const postgresBulkInsert: BulkInsertDialect = {
   columnarInsertSql: (table, columns, types, doNothingOn) =>
     unnestInsertSql(table, columns, types, doNothingOn ? `on conflict (${doNothingOn.map(quoteIdent).join(', ')}) do nothing` : undefined),
   columnarRowsSql: (types, alias) => `unnest(${types.map((type, i) => `$${i + 1}::${type}[]`).join(', ')}) as ${quoteIdent(alias)}(${types.map((_, i) => `column${i + 1}`).join(', ')})`,
-  columnarUpdateSql: (table, idType, columns, types) => {
-    const arrays = [idType, ...types].map((type, i) => `$${i + 1}::${type}[]`).join(', ')
-    const names = columns.map((_, i) => `"v${i}"`).join(', ')
-    const sets = columns.map((c, i) => `${quoteIdent(c)} = "v"."v${i}"`).join(', ')
-    return `update ${quoteIdent(table)} set ${sets} from unnest(${arrays}) as "v"("id", ${names}) where ${quoteIdent(table)}."id" = "v"."id"`
-  },
   arrayParameter: postgresArray,
   insertsEachRow: false,
   insertsInWith: true,

@@ -9,7 +9,6 @@ export const sqliteBulkInsert: BulkInsertDialect = {
   placeholder,
   columnarInsertSql: () => null,
   columnarRowsSql: () => null,
-  columnarUpdateSql: () => null,
   arrayParameter: (values) => values,
   // A connection of its own does (`sqliteCachingDialect`); an embedder's may not.
   insertsEachRow: false,
