@@ -50,10 +50,7 @@ export async function reconcileCarrierBill(ctx: PlatformContext, carrier: string
     const staged = await store.carriers.stageBill()
     for await (const page of billLinePages(csv, LINE_PAGE)) await staged.add(page)
     const missing = { count: 0, expected: ZERO }
-    for (let after: string | null = null; ; ) {
-      const page = await store.carriers.carrierFeatures(carrier.trim(), from, to, after, FEATURE_PAGE)
-      if (page.length === 0) break
-      after = page.at(-1)!.id
+    for await (const page of featurePages(store.carriers, carrier.trim(), from, to)) {
       for (const i of await matchPage(store.carriers, staged, page, from, to)) {
         missing.count++
         missing.expected = add(missing.expected, expectedOf(page[i]))
@@ -121,6 +118,16 @@ async function matchPage(carriers: CarrierData, staged: StagedBill, page: readon
   return unmatched
 }
 
+/** The carrier's features active in the month, a page at a time in ID order. */
+async function* featurePages(carriers: CarrierData, carrier: string, from: DateOnly, to: DateOnly): AsyncGenerator<readonly CarrierFeature[]> {
+  for (let after: string | null = null; ; ) {
+    const page = await carriers.carrierFeatures(carrier, from, to, after, FEATURE_PAGE)
+    if (page.length === 0) return
+    after = page.at(-1)!.id
+    yield page
+  }
+}
+
 /** Whether ID `a` is below ID `b` (decimal text without leading zeros, of any length). */
 const idBefore = (a: string, b: string) => a.length < b.length || (a.length === b.length && a < b)
 
@@ -131,10 +138,7 @@ const idBefore = (a: string, b: string) => a.length < b.length || (a.length === 
  */
 export async function* featuresNotOnBill(ctx: PlatformContext, bill: { readonly id: string; readonly carrier: string; readonly period: string }): AsyncGenerator<{ featureID: string; expectedCost: Money }[]> {
   const { from, to } = monthOf(bill.period)
-  for (let after: string | null = null; ; ) {
-    const page = await ctx.store.carriers.carrierFeatures(bill.carrier, from, to, after, FEATURE_PAGE)
-    if (page.length === 0) return
-    after = page.at(-1)!.id
+  for await (const page of featurePages(ctx.store.carriers, bill.carrier, from, to)) {
     const matchedAny = new Uint8Array(page.length)
     for await (const batch of featureMatches(ctx.store.carriers.storedBill(bill.id), page)) for (const m of batch) matchedAny[m.feature] = 1
     const missing = page.filter((_, i) => matchedAny[i] === 0).map((f) => ({ featureID: f.id, expectedCost: expectedOf(f) }))
