@@ -1,15 +1,22 @@
-import { execFile } from 'node:child_process'
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { execFile, execFileSync, spawn } from 'node:child_process'
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join, resolve } from 'node:path'
+import { dirname, join, resolve } from 'node:path'
 import { promisify } from 'node:util'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { installOffline, npm, provideSqliteAddon } from '../support/npm-install.js'
 
+/**
+ * The package as users get it, built once. Contract 13: on a clone, `npm ci --omit=dev`, then
+ * `npm start`, `npm run worker`, `npm run apikey` and `npm run restore` work with no dev
+ * dependency installed. The clone is this checkout's files (tracked and new, as git lists them)
+ * in a temporary directory; the tarball a consumer installs is packed from that clone's build,
+ * so the build (tsc, the longest step) runs once for both.
+ */
 const run = promisify(execFile)
 const root = resolve('.')
-const test = suite('apps: the npm package, installed and imported by name')
+const test = suite<{ dir: string; app: string; files: number; how: string }>('apps: a production install runs the server, the worker and both CLIs; the npm package, installed and imported by name')
 
 /** The consumer: imports the package by name and uses it as the README shows. */
 const consumerScript = `
@@ -60,56 +67,140 @@ function lockedVersions(): Record<string, string> {
   return out
 }
 
+/** `npm run <script>` in its own process group, so that the signal reaches npm's child too. */
+function npmRun(cwd: string, script: string, env: Record<string, string>) {
+  const child = spawn('npm', ['run', '--silent', script], { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true })
+  let out = ''
+  let err = ''
+  child.stdout.on('data', (c) => (out += c))
+  child.stderr.on('data', (c) => (err += c))
+  // 'close', not 'exit': npm may end before the program it ran has written its last line to the shared pipe.
+  const exited = new Promise<number | null>((done) => child.on('close', (code) => done(code)))
+  const waitFor = (pattern: RegExp, where: () => string) =>
+    new Promise<RegExpExecArray>((done, fail) => {
+      const timer = setTimeout(() => fail(new Error(`${script}: no ${pattern} in 30 s:\n${out}\n${err}`)), 30_000)
+      const check = () => {
+        const m = pattern.exec(where())
+        if (m) {
+          clearTimeout(timer)
+          done(m)
+        }
+      }
+      child.stdout.on('data', check)
+      child.stderr.on('data', check)
+      void exited.then(() => {
+        check()
+        fail(new Error(`${script} exited:\n${out}\n${err}`))
+      })
+    })
+  // The group gets the signal (npm and the server alike): the server's own "stopped" line, not
+  // npm's exit code, says that it shut down cleanly.
+  return { child, exited, out: () => out, err: () => err, waitFor, stop: () => process.kill(-child.pid!, 'SIGTERM') }
+}
+
 if (process.env.SKIP_PACK_TEST === '1') {
-  console.log('\n[package] SKIPPED: SKIP_PACK_TEST=1; npm pack and the consumer install did not run.\n')
+  console.log('\n[package] SKIPPED: SKIP_PACK_TEST=1; the --omit=dev install, npm pack and the consumer install did not run.\n')
+  test.skip('npm ci --omit=dev; npm start, npm run worker, npm run apikey, npm run restore', () => {})
   test.skip('npm pack; a consumer installs the tarball and uses the library by name', () => {})
 } else {
-  test('npm pack; a consumer installs the tarball and uses the library by name', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'billing-pack-'))
-    try {
-      // prepack builds dist/ with tsc: a type error anywhere fails the pack, and is shown here.
-      const { stdout } = await npm(['pack', '--json', '--pack-destination', dir], root).catch((e) => {
-        throw new Error(`npm pack failed:\n${e.stdout}\n${e.stderr}`)
-      })
-      const [packed] = JSON.parse(stdout) as { filename: string; files: { path: string }[] }[]
-      const paths = packed.files.map((f) => f.path)
-      const fonts = ['assets/fonts/DejaVuSans.ttf', 'assets/fonts/DejaVuSans-Bold.ttf', 'assets/fonts/LICENSE-DejaVu.txt']
-      for (const wanted of ['package.json', 'README.md', 'dist/index.js', 'dist/index.d.ts', ...fonts]) assert.ok(paths.includes(wanted), `${wanted} is packed`)
-      const stray = paths.filter((p) => !/^(package\.json|README\.md|docs\/|assets\/fonts\/|dist\/(index\.|core\/|adapters\/|apps\/))/.test(p))
-      assert.equal(stray, [], 'only the build, the README, the docs and the fonts are packed')
-
-      const consumer = join(dir, 'consumer')
-      mkdirSync(consumer)
-      writeFileSync(join(consumer, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module', overrides: lockedVersions() }, null, 2))
-      const how = await installOffline(['install', join(dir, packed.filename)], consumer)
-      await provideSqliteAddon(root, consumer)
-
-      writeFileSync(join(consumer, 'consumer.mjs'), consumerScript)
-      const out = await run(process.execPath, ['consumer.mjs'], { cwd: consumer })
-      const result = JSON.parse(out.stdout)
-      assert.equal(result, {
-        id: '1',
-        listed: ['ACC-1'],
-        wire: 'Lovelace',
-        refused: { isBillingError: true, code: 'invalid_field', errorCode: 400101 },
-        pdfStart: '%PDF-',
-      })
-
-      writeFileSync(join(consumer, 'consumer.ts'), consumerTypes)
-      const tsc = join(root, 'node_modules/typescript/bin/tsc')
-      const flags = ['--noEmit', '--strict', '--skipLibCheck', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--target', 'es2022']
-      await run(process.execPath, [tsc, ...flags, 'consumer.ts'], { cwd: consumer }).catch((e) => assert.unreachable(`the typings check: ${e.stdout}`))
-      // The CLIs through the package's bin entries, as an installed package offers them.
-      const bin = (name: string, ...args: string[]) =>
-        run(join(consumer, 'node_modules/.bin', name), args, { cwd: consumer, env: { ...process.env, DATABASE_URL: `sqlite:${join(consumer, 'cli.sqlite')}` } })
-      assert.match((await bin('telco-billing-apikey', 'create', '--name', 'ops')).stdout, /^tbk_[\w-]{32}\n$/)
-      assert.match((await bin('telco-billing-apikey', 'list')).stdout, /^ops\t/m)
-      const usage = await bin('telco-billing-restore', '--help')
-      assert.match(usage.stderr, /usage:/)
-      console.log(`[package] ${packed.filename}: ${paths.length} files, installed ${how}`)
-    } finally {
-      rmSync(dir, { recursive: true, force: true })
+  test.before(async (ctx) => {
+    ctx.dir = mkdtempSync(join(tmpdir(), 'billing-prod-'))
+    ctx.app = join(ctx.dir, 'app')
+    const files = execFileSync('git', ['ls-files', '-co', '--exclude-standard', '-z'], { cwd: root, encoding: 'utf8' }).split('\0').filter(Boolean)
+    for (const file of files) {
+      if (!existsSync(join(root, file))) continue // deleted in the work tree
+      // A worktree's node_modules may be an untracked symlink to another checkout's: copied,
+      // `npm ci` below emptied that checkout's node_modules through it (it did, 2026-11-28).
+      if (file === 'node_modules' || file.startsWith('node_modules/')) continue
+      mkdirSync(dirname(join(ctx.app, file)), { recursive: true })
+      cpSync(join(root, file), join(ctx.app, file))
     }
+    ctx.files = files.length
+    // npm ci runs `prepare` (the build) after installing; scripts are skipped here only so that
+    // the SQLite addon is copied rather than compiled, so the build is run as npm would run it.
+    // A type error anywhere fails it, and is shown here.
+    ctx.how = await installOffline(['ci', '--omit=dev'], ctx.app)
+    await provideSqliteAddon(root, ctx.app)
+    await npm(['run', 'prepare'], ctx.app).catch((e) => assert.unreachable(`the build: ${e.stdout}\n${e.stderr}`))
+  })
+  test.after((ctx) => rmSync(ctx.dir, { recursive: true, force: true }))
+
+  test('npm ci --omit=dev; npm start, npm run worker, npm run apikey, npm run restore', async ({ dir, app, files, how }) => {
+    for (const dev of ['tsx', 'uvu', 'fast-check', 'playwright-core', 'pdfjs-dist', 'pngjs']) assert.not.ok(existsSync(join(app, 'node_modules', dev)), `${dev} is not installed`)
+    // Invoice PDFs (contract 10.5) need pdfkit and the fonts the clone ships, no dev tool.
+    const fonts = execFileSync(process.execPath, ['--input-type=module', '-e', "const m = await import('./dist/adapters/documents/fonts.js'); const f = m.documentFonts(); console.log(f.regular.postscriptName, f.bold.postscriptName)"], { cwd: app, encoding: 'utf8' })
+    assert.is(fonts.trim(), 'DejaVuSans DejaVuSans-Bold')
+
+    const env = { DATABASE_URL: `sqlite:${join(dir, 'prod.sqlite')}`, HOST: '127.0.0.1', PORT: '0', BILLING_SCHEDULER: 'off' }
+    const server = npmRun(app, 'start', env)
+    const [, base] = await server.waitFor(/Serving (http:\/\/\S+)/, server.out)
+    const key = /shown only once:\n(\S+)/.exec(server.out())?.[1]
+    assert.ok(key, server.out())
+    assert.is((await fetch(`${base}/customers`, { headers: { authorization: `Bearer ${key}` } })).status, 200)
+    server.stop()
+    await server.waitFor(/"msg":"stopped"/, server.err)
+
+    const worker = npmRun(app, 'worker', env)
+    await worker.waitFor(/worker-started/, worker.err)
+    worker.stop()
+    await worker.waitFor(/"msg":"worker-stopped"/, worker.err)
+
+    const apikey = await npm(['run', '--silent', 'apikey', '--', 'create', '--name', 'ops'], app, env)
+    assert.match(apikey.stdout, /^tbk_[\w-]{32}\n$/)
+    assert.match((await npm(['run', '--silent', 'apikey', '--', 'list'], app, env)).stdout, /^admin\t.*\nops\t/m)
+
+    const missing = await npm(['run', '--silent', 'restore', '--', '--archive', join(dir, 'none.7z'), '--password-env', 'NO_SUCH_VAR'], app, env).then(
+      () => ({ code: 0, stderr: 'a missing archive was accepted' }),
+      (e: { code: number; stderr: string }) => e,
+    )
+    assert.ok(missing.code !== 0)
+    assert.not.match(missing.stderr, /Cannot find (package|module)|ERR_MODULE_NOT_FOUND/)
+    const usage = await npm(['run', '--silent', 'restore', '--', '--help'], app, env)
+    assert.match(usage.stderr, /usage:/)
+    console.log(`[production-install] ${files} files, installed ${how}`)
+  })
+
+  test('npm pack; a consumer installs the tarball and uses the library by name', async ({ dir, app }) => {
+    // The clone is built already: its scripts (the build again) are not run by the pack.
+    const { stdout } = await npm(['pack', '--json', '--ignore-scripts', '--pack-destination', dir], app).catch((e) => {
+      throw new Error(`npm pack failed:\n${e.stdout}\n${e.stderr}`)
+    })
+    const [packed] = JSON.parse(stdout) as { filename: string; files: { path: string }[] }[]
+    const paths = packed.files.map((f) => f.path)
+    const fonts = ['assets/fonts/DejaVuSans.ttf', 'assets/fonts/DejaVuSans-Bold.ttf', 'assets/fonts/LICENSE-DejaVu.txt']
+    for (const wanted of ['package.json', 'README.md', 'dist/index.js', 'dist/index.d.ts', ...fonts]) assert.ok(paths.includes(wanted), `${wanted} is packed`)
+    const stray = paths.filter((p) => !/^(package\.json|README\.md|docs\/|assets\/fonts\/|dist\/(index\.|core\/|adapters\/|apps\/))/.test(p))
+    assert.equal(stray, [], 'only the build, the README, the docs and the fonts are packed')
+
+    const consumer = join(dir, 'consumer')
+    mkdirSync(consumer)
+    writeFileSync(join(consumer, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module', overrides: lockedVersions() }, null, 2))
+    const how = await installOffline(['install', join(dir, packed.filename)], consumer)
+    await provideSqliteAddon(root, consumer)
+
+    writeFileSync(join(consumer, 'consumer.mjs'), consumerScript)
+    const out = await run(process.execPath, ['consumer.mjs'], { cwd: consumer })
+    const result = JSON.parse(out.stdout)
+    assert.equal(result, {
+      id: '1',
+      listed: ['ACC-1'],
+      wire: 'Lovelace',
+      refused: { isBillingError: true, code: 'invalid_field', errorCode: 400101 },
+      pdfStart: '%PDF-',
+    })
+
+    writeFileSync(join(consumer, 'consumer.ts'), consumerTypes)
+    const tsc = join(root, 'node_modules/typescript/bin/tsc')
+    const flags = ['--noEmit', '--strict', '--skipLibCheck', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--target', 'es2022']
+    await run(process.execPath, [tsc, ...flags, 'consumer.ts'], { cwd: consumer }).catch((e) => assert.unreachable(`the typings check: ${e.stdout}`))
+    // The CLIs through the package's bin entries, as an installed package offers them.
+    const bin = (name: string, ...args: string[]) =>
+      run(join(consumer, 'node_modules/.bin', name), args, { cwd: consumer, env: { ...process.env, DATABASE_URL: `sqlite:${join(consumer, 'cli.sqlite')}` } })
+    assert.match((await bin('telco-billing-apikey', 'create', '--name', 'ops')).stdout, /^tbk_[\w-]{32}\n$/)
+    assert.match((await bin('telco-billing-apikey', 'list')).stdout, /^ops\t/m)
+    const usage = await bin('telco-billing-restore', '--help')
+    assert.match(usage.stderr, /usage:/)
+    console.log(`[package] ${packed.filename}: ${paths.length} files, installed ${how}`)
   })
 }
 

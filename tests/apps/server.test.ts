@@ -61,7 +61,7 @@ test('usage files over a real socket: read as they arrive; a bad row answers 400
 
 test('the API key CLI: create prints the key alone; list; revoke is immediate', async ({ dir }) => {
   const env = { ...process.env, DATABASE_URL: `sqlite:${join(dir, 'cli.sqlite')}` }
-  // The source, so the test needs no build; tests/apps/production-install.test.ts runs `npm run apikey`.
+  // The source, so the test needs no build; tests/apps/package.test.ts runs `npm run apikey` on a production install.
   const run = (...args: string[]) => spawnSync(process.execPath, [...childEntry('apps/cli/apikey.ts'), ...args], { env, encoding: 'utf8' })
   const created = run('create', '--name', 'ops', '--expert-level', '3', '--permission', 'dataProtectionDownload')
   assert.is(created.status, 0, created.stderr)

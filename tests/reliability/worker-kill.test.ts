@@ -6,7 +6,10 @@ import { openHarness, type Harness } from '../support/harness.js'
 import { activeTargets, type TargetName } from '../support/targets.js'
 import { childEntry } from '../support/child-entry.js'
 
-const KILLS = 20
+// Each kill costs a worker's start and a lease (two to seven seconds, on SQLite file and on
+// Postgres). Nearly every kill lands mid-run (20 of 20 on both in a loaded suite, 2026-11-29), so
+// twelve reach the same steps that twenty did, in a minute less.
+const KILLS = 12
 const CUSTOMERS = 120
 
 /** Customers with a few features each, identical on every harness (the IDs match too). */
@@ -68,7 +71,7 @@ for (const target of fileTargets) {
       const last = child(crashed)
       const code = await new Promise<number | null>((resolve) => last.on('exit', (c) => resolve(c)))
       assert.is(code, 0)
-      assert.ok(killedMidRun >= 5, `only ${killedMidRun} kills landed mid-run`)
+      assert.ok(killedMidRun >= 4, `only ${killedMidRun} kills landed mid-run`)
       const run = (await crashed.request('GET', '/billingRuns/1')).body
       assert.is(run.status, 'Complete', JSON.stringify(run))
       const [a, b] = [await outcome(reference), await outcome(crashed)]
