@@ -1,5 +1,6 @@
 import { loadavg } from 'node:os'
-import { PrefixTable, type Destination } from '../core/destinations/prefix-table.js'
+import { PrefixTable } from '../core/destinations/prefix-table.js'
+import type { Destination } from '../core/ports/rating-data.js'
 import { log } from './support/report.js'
 
 /**

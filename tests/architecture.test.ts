@@ -43,11 +43,15 @@ test('the check itself catches a forbidden import', () => {
 })
 
 /**
- * core/'s folders form a one-way graph (DEVELOPERS.md). The one exception is a port: a port names
- * the domain types it carries (the ledger's rows, rating's tariffs) and the domain uses the port,
- * so an import of a port that carries only types does not count.
+ * core/'s folders form a one-way graph (DEVELOPERS.md), and a port owns the types it speaks: the
+ * receivables', credit control's, the ledger's, a billing run's and carrier data's shapes live in
+ * core/ports, and the domain imports them from there. Two ports still name the types of the
+ * domain they serve, because those types are that domain's vocabulary, derived from its own
+ * lists (rating's tariff and number fields, lifecycle's levels and actions): moving them would
+ * move the vocabulary into the port. Those type-only imports, and only those, do not count.
  */
-const coreGraph = () => moduleImports('core').filter((i) => !(i.to === 'ports' && i.typeOnly))
+const vocabulary: Readonly<Record<string, readonly string[]>> = { 'ports/rating-data.ts': ['rating'], 'ports/lifecycle-log.ts': ['lifecycle'] }
+const coreGraph = () => moduleImports('core').filter((i) => !(i.typeOnly && vocabulary[i.file]?.includes(i.to)))
 
 test('core/ folders import each other one way: no import loop', () => {
   const imports = coreGraph()
@@ -63,8 +67,8 @@ test('the loop check finds a loop, and lets type-only imports of ports through',
   assert.equal(cyclesOf([{ from: 'a', to: 'b' }, { from: 'b', to: 'c' }, { from: 'c', to: 'a' }, { from: 'c', to: 'd' }]), [['a', 'b', 'c']])
   assert.equal(cyclesOf([{ from: 'billing', to: 'dates' }, { from: 'rating', to: 'dates' }]), [])
   const imports = coreGraph()
-  assert.ok(imports.some((i) => i.from === 'ports' && i.to === 'billing'), 'ports carry billing types')
-  assert.ok(imports.every((i) => !(i.to === 'ports' && i.typeOnly)), 'type-only imports of ports are left out')
+  assert.ok(imports.some((i) => i.from === 'billing' && i.to === 'ports' && i.typeOnly), 'type-only imports count')
+  assert.ok(imports.every((i) => !(i.from === 'ports' && (i.to === 'rating' || i.to === 'lifecycle'))), "the two ports' vocabulary imports are left out")
   assert.ok(imports.some((i) => i.from === 'billing' && i.to === 'lifecycle' && !i.typeOnly), 'value imports count')
 })
 

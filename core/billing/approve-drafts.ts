@@ -5,7 +5,7 @@ import { hasCreditLimits } from '../credit/credit-alerts.js'
 import { numberInvoices } from '../numbering/number-invoices.js'
 import type { BatchOutcome } from './bill-batch.js'
 import { finaliseRaised, raisedPaymentState } from './finalise-invoices.js'
-import type { RunCustomer } from './run-fields.js'
+import type { RunCustomer } from '../ports/run-fields.js'
 
 /** Rows a draft may carry that drafting added (contract 10.4's minimums): a discarded draft takes them with it. */
 export const DRAFTING_ADDS = ['Minimum Charge', 'Call Charges Minimum'] as const

@@ -6,7 +6,7 @@ import type { PlatformContext } from '../platform.js'
 import type { Store } from '../ports/store.js'
 import { endOfDay } from '../rating/rate-unrated-calls.js'
 import { dateOfStamp } from '../rating/time-band.js'
-import type { RunCall, RunCustomer } from './run-fields.js'
+import type { RunCall, RunCustomer } from '../ports/run-fields.js'
 import { vatOn } from './vat.js'
 import { callVATRates } from './call-vat-rates.js'
 

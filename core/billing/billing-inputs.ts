@@ -6,7 +6,7 @@ import { instalmentsOf } from './instalments.js'
 import type { ChargeHistory } from './charge-history.js'
 import { applicableTariff, fixedFeeHistory, priceOn, withTariffPrices, type FeatureTypes, type FixedFeeTariffs } from './fixed-fee-pricing.js'
 import { withParentRows } from './parent-fixed-fee-tariffs.js'
-import type { RunCustomer, RunFeature } from './run-fields.js'
+import type { RunCustomer, RunFeature } from '../ports/run-fields.js'
 import { featureCountOf, historyOf, toBillingFeature } from './stored-feature.js'
 
 /** A feature as the billing math sees it: its terms and its charge history. */

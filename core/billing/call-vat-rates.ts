@@ -2,7 +2,7 @@ import type { CallClass } from '../fields/call-classes.js'
 import type { Store } from '../ports/store.js'
 import { byHolder, featureTariffName, pricingFeature } from '../rating/feature-tariffs.js'
 import { dateOfStamp } from '../rating/time-band.js'
-import type { RunCall, RunCustomer } from './run-fields.js'
+import type { RunCall, RunCustomer } from '../ports/run-fields.js'
 
 /** A call's VAT rate, by its `Call Charges` row's rules. */
 export type CallVATRate = (call: RunCall, customer: RunCustomer) => string | null

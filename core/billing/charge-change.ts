@@ -5,7 +5,8 @@ import type { ServiceChargeInterval } from './periods.js'
 import type { BillingFeature } from './billing-feature.js'
 import { applyChange, chargeChangeModes, effectiveHistory, versionAt, type ChargeChangeMode, type ChargeHistory, type ChargeVersion } from './charge-history.js'
 import { dueDateOf, planFeatureBilling, type FeatureBillingPlan } from './feature-billing.js'
-import { roleOf, transactionTypeNames, type LedgerRow } from './ledger-row.js'
+import { roleOf, transactionTypeNames } from './ledger-row.js'
+import type { LedgerRow } from '../ports/ledger.js'
 
 /** The body of `changeRecurringCharge`, already parsed (amount as Money, date as DateOnly). */
 export interface ChargeChangeParams {

@@ -4,7 +4,8 @@ import type { BillingFeature } from './billing-feature.js'
 import type { ChargeHistory } from './charge-history.js'
 import { expectedConnection, expectedRecurring, type ExpectedCharge } from './expected-charges.js'
 import { totalValueCharged, totalValueRemaining } from './feature-totals.js'
-import { applyLedgerDiff, roleOf, type LedgerDiff, type LedgerRow } from './ledger-row.js'
+import { applyLedgerDiff, roleOf, type LedgerDiff } from './ledger-row.js'
+import type { LedgerRow } from '../ports/ledger.js'
 import { reconcile } from './reconcile.js'
 
 /** What a billing run (or an action) knows about the feature's state on its cutoff. */

@@ -1,5 +1,5 @@
 import { sub, sum, type Money } from '../money/money.js'
-import type { LedgerRow } from './ledger-row.js'
+import type { LedgerRow } from '../ports/ledger.js'
 
 /**
  * `totalValueCharged`: the net of every row the engine wrote for the feature (connection and

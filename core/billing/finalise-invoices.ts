@@ -8,7 +8,7 @@ import { appendEvents } from '../history/record-change.js'
 import { recordDeliveries } from '../delivery/record-deliveries.js'
 import { statusOf } from './allocation.js'
 import { clearNextMessages } from './invoice-message.js'
-import type { RunCustomer } from './run-fields.js'
+import type { RunCustomer } from '../ports/run-fields.js'
 
 /**
  * An invoice's payment state as it is raised final (contract 10.3): a credit invoice is paid by

@@ -2,8 +2,9 @@ import type { Stamp } from '../dates/stamp.js'
 import type { Transaction, ValuesOf } from '../fields/entity.js'
 import type { LedgerWrites } from '../ports/ledger.js'
 import type { Presets } from '../presets/presets.js'
-import type { LedgerDiff, LedgerRow } from './ledger-row.js'
-import type { RunCustomer, RunFeature } from './run-fields.js'
+import type { LedgerDiff } from './ledger-row.js'
+import type { LedgerRow } from '../ports/ledger.js'
+import type { RunCustomer, RunFeature } from '../ports/run-fields.js'
 import { vatOn } from './vat.js'
 
 /** The VAT rate name of a feature's charges: its own, else its customer's; null means no VAT. */

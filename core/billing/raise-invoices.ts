@@ -10,9 +10,10 @@ import { callMinimumOf, decideInvoice, emptyRaises } from './invoice-rules.js'
 import { cycleDue, cycleSkips, invoiceDueDate, overdueDateOf } from './invoice-terms.js'
 import { vatOn } from './vat.js'
 import type { Stamp } from '../dates/stamp.js'
-import type { RunCustomer } from './run-fields.js'
+import type { RunCustomer } from '../ports/run-fields.js'
 import { numberInvoices } from '../numbering/number-invoices.js'
 import { finaliseRaised, raisedPaymentState } from './finalise-invoices.js'
+import type { NumberMinimum } from '../ports/receivables.js'
 
 /** The finalBillDate of a customer in final bill, else null. */
 const finalBillOf = (customer: RunCustomer): DateOnly | null => (customer.isFinalBill ? customer.finalBillDate : null)
@@ -224,13 +225,6 @@ function chargeRow(
     createdStamp: now,
     updatedStamp: now,
   }
-}
-
-/** A number's call-charge minimum (`Receivables.numberMinimums`). */
-export interface NumberMinimum {
-  readonly id: string
-  readonly customerID: string
-  readonly value: Money
 }
 
 /** The call-charge minimums of the numbers active and billable on the cutoff, by customer. */

@@ -3,7 +3,7 @@ import type { Store } from '../ports/store.js'
 import { planLedgerDiff, type BillingCutoff } from './feature-billing.js'
 import { ledgerWrites, mergeWrites } from './ledger-writes.js'
 import { billingInputs } from './billing-inputs.js'
-import type { RunCustomer, RunFeature } from './run-fields.js'
+import type { RunCustomer, RunFeature } from '../ports/run-fields.js'
 
 /**
  * Reconciles features with their ledger in the caller's transaction. With no cutoff it only

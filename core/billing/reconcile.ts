@@ -3,16 +3,8 @@ import { neg, sub, sum, type Money } from '../money/money.js'
 import type { BillingFeature } from './billing-feature.js'
 import { effectiveHistory, versionAt, type ChargeHistory } from './charge-history.js'
 import type { ExpectedCharge } from './expected-charges.js'
-import {
-  roleOf,
-  transactionTypeNames,
-  type ChargeKind,
-  type EntryRole,
-  type LedgerDiff,
-  type LedgerRow,
-  type LedgerRowChanges,
-  type NewLedgerRow,
-} from './ledger-row.js'
+import { roleOf, transactionTypeNames, type EntryRole, type LedgerDiff, type LedgerRowChanges, type NewLedgerRow } from './ledger-row.js'
+import type { ChargeKind, LedgerRow } from '../ports/ledger.js'
 import { periodContaining } from './periods.js'
 import { layoutAt, layoutRuns } from './layout-runs.js'
 

@@ -2,7 +2,8 @@ import type { DateOnly } from '../dates/date-only.js'
 import type { Store } from '../ports/store.js'
 import { refreshCreditAlerts } from '../credit/credit-alerts.js'
 import type { Stamp } from '../dates/stamp.js'
-import { allocateAccount, type AccountAllocation } from './allocation.js'
+import { allocateAccount } from './allocation.js'
+import type { AccountAllocation } from '../ports/receivables.js'
 import type { Account } from '../ports/receivables.js'
 
 /**

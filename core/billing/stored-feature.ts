@@ -5,7 +5,7 @@ import type { BillingFeature } from './billing-feature.js'
 import { discountsOf } from './discounts.js'
 import { instalmentsOf } from './instalments.js'
 import { initialHistory, type ChargeHistory, type ChargeVersion } from './charge-history.js'
-import type { RunCustomer, RunFeature } from './run-fields.js'
+import type { RunCustomer, RunFeature } from '../ports/run-fields.js'
 
 /** Before any start date: the history of a feature without one starts here. */
 const EARLIEST = '0001-01-01' as DateOnly

@@ -1,18 +1,10 @@
 import picomatch from 'picomatch'
+import type { FeatureKey } from '../ports/carrier-data.js'
 
 /** What matching reads of a carrier's bill line. */
 export interface BillLineKey {
   readonly productCode: string
   readonly reference: string
-}
-
-/** What matching reads of a feature: its codes and patterns, and its number's reference. */
-export interface FeatureKey {
-  readonly carrierProduct: string | null
-  readonly carrierProductMatches: string | null
-  readonly carrierReference: string | null
-  readonly numberCarrierReference: string | null
-  readonly carrierReferenceMatches: string | null
 }
 
 const SEP = '\u0000'

@@ -3,30 +3,7 @@ import { mulRatio, parseMoney, type Money } from '../money/money.js'
 import { creditAlertNames, type CreditAlertName } from '../presets/engine-lists.js'
 import type { Store } from '../ports/store.js'
 import { actOnCreditLimits, type CreditLimitActing, type PassedLimits } from './credit-limit-actions.js'
-
-/** What a customer's credit alerts are measured on (contract 10.6), with its limits (null: none). */
-export interface CreditFigures {
-  readonly creditLimit: Money | null
-  readonly creditLimitCalls: Money | null
-  readonly creditLimitOverdue: Money | null
-  readonly creditLimitUnsent: Money | null
-  /** Sum of amount + VAT of all its transactions. */
-  readonly balance: Money
-  /** Unapproved `Call Charges` and rated calls not yet billed. */
-  readonly unbilledCalls: Money
-  readonly overdueAmount: Money
-  /** Total of its invoices not sent yet (no `sentDate`; contract 14.2), suppressed ones aside. */
-  readonly unsent: Money
-  /** Its numbers with a `creditLimit` or an `expectedSpend`, each with its unbilled and its month's call charges. */
-  readonly numbers: readonly { readonly id: string; readonly creditLimit: Money | null; readonly unbilledCalls: Money; readonly expectedSpend: Money | null; readonly monthCalls: Money }[]
-  readonly expectedSpend: Money | null
-  /** Cost of its rated, undeleted calls started in the month measured (billed or not); zero when none is. */
-  readonly monthCalls: Money
-  /** The alerts stored now. */
-  readonly stored: readonly string[]
-  /** The month (YYYY-MM) a spend alert was last announced, or null. */
-  readonly spendAlertMonth: string | null
-}
+import type { CreditFigures, SpendMeasure } from '../ports/credit-control.js'
 
 const above = (value: Money, limit: Money | null) => limit !== null && value > limit
 
@@ -49,14 +26,6 @@ export function creditAlertsOf(f: CreditFigures, ratio: Money | null): CreditAle
     numberExpectedSpend: ratio === null ? f.stored.includes('numberExpectedSpend') : f.numbers.some((n) => passed(n.monthCalls, n.expectedSpend)),
   }
   return creditAlertNames.filter((name) => exceeded[name])
-}
-
-/** What spend alerts are measured against: the presets' ratio and the calendar month of `now` (UTC). */
-export interface SpendMeasure {
-  readonly ratio: Money
-  readonly month: string
-  readonly from: Stamp
-  readonly to: Stamp
 }
 
 /** The measure of the month `now` falls in, with the presets' `expectedSpendAlertRatio`. */

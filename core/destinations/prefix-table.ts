@@ -1,10 +1,4 @@
-/** What a destination table gives a dialled number (contract 17.2). */
-export interface Destination {
-  readonly prefix: string
-  readonly chargeBand: string
-  readonly callClass: string
-}
-
+import type { Destination } from '../ports/rating-data.js'
 /**
  * A destination table's prefixes as a digit trie in typed arrays: a lookup walks the number's
  * digits once, remembering the last node a prefix ends at, so it costs the number's length

@@ -3,22 +3,13 @@ import type { ParsedAction } from './action-params.js'
 import { dropChanges, reinstateChanges, type StateChanges } from './apply-action.js'
 import { ancestorKeys, itemKey, type ItemKey, type Level } from './levels.js'
 import type { LifecycleNode } from './state.js'
+import type { IgnoreTrafficEntry } from '../ports/lifecycle-log.js'
 
 /** The changes to write on one item. */
 export interface ItemChange {
   readonly level: Level
   readonly id: string
   readonly changes: StateChanges
-}
-
-/** An ignore-traffic number entry implied by a drop with `ignoreTrafficNumberType`. */
-export interface IgnoreTrafficEntry {
-  readonly numberID: string
-  readonly number: string | null
-  /** A name of `presets.lists.ignoreTrafficTypes`. */
-  readonly type: string
-  /** The drop date: traffic from then on is ignored. */
-  readonly fromDate: DateOnly
 }
 
 export interface CascadePlan {

@@ -1,4 +1,4 @@
-import type { RunCall, RunCustomer, RunFeature } from '../billing/run-fields.js'
+import type { RunCall, RunCustomer, RunFeature } from './run-fields.js'
 
 /** A feature as a billing run reads it (core/billing/run-fields.ts), with its reconciled mark or null. */
 export interface MarkedFeature {

@@ -1,8 +1,16 @@
 import type { Stamp } from '../dates/stamp.js'
-import type { Destination } from '../destinations/prefix-table.js'
+import type { Destination } from './rating-data.js'
 import type { DateOnly } from '../dates/date-only.js'
 import type { Money } from '../money/money.js'
-import type { FeatureKey } from '../carrier-bills/bill-matcher.js'
+
+/** What matching reads of a feature: its codes and patterns, and its number's reference. */
+export interface FeatureKey {
+  readonly carrierProduct: string | null
+  readonly carrierProductMatches: string | null
+  readonly carrierReference: string | null
+  readonly numberCarrierReference: string | null
+  readonly carrierReferenceMatches: string | null
+}
 
 /** A destination row as an import of a table's prefixes writes it. */
 export interface NewDestination extends Destination {

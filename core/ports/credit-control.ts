@@ -1,4 +1,37 @@
-import type { CreditFigures, SpendMeasure } from '../credit/credit-alerts.js'
+import type { Stamp } from '../dates/stamp.js'
+import type { Money } from '../money/money.js'
+
+/** What a customer's credit alerts are measured on (contract 10.6), with its limits (null: none). */
+export interface CreditFigures {
+  readonly creditLimit: Money | null
+  readonly creditLimitCalls: Money | null
+  readonly creditLimitOverdue: Money | null
+  readonly creditLimitUnsent: Money | null
+  /** Sum of amount + VAT of all its transactions. */
+  readonly balance: Money
+  /** Unapproved `Call Charges` and rated calls not yet billed. */
+  readonly unbilledCalls: Money
+  readonly overdueAmount: Money
+  /** Total of its invoices not sent yet (no `sentDate`; contract 14.2), suppressed ones aside. */
+  readonly unsent: Money
+  /** Its numbers with a `creditLimit` or an `expectedSpend`, each with its unbilled and its month's call charges. */
+  readonly numbers: readonly { readonly id: string; readonly creditLimit: Money | null; readonly unbilledCalls: Money; readonly expectedSpend: Money | null; readonly monthCalls: Money }[]
+  readonly expectedSpend: Money | null
+  /** Cost of its rated, undeleted calls started in the month measured (billed or not); zero when none is. */
+  readonly monthCalls: Money
+  /** The alerts stored now. */
+  readonly stored: readonly string[]
+  /** The month (YYYY-MM) a spend alert was last announced, or null. */
+  readonly spendAlertMonth: string | null
+}
+
+/** What spend alerts are measured against: the presets' ratio and the calendar month of `now` (UTC). */
+export interface SpendMeasure {
+  readonly ratio: Money
+  readonly month: string
+  readonly from: Stamp
+  readonly to: Stamp
+}
 
 /** What credit control reads and writes (contract 10.6): the figures limits measure, and the alerts. */
 export interface CreditControl {

@@ -1,7 +1,40 @@
 import type { DateOnly } from '../dates/date-only.js'
-import type { LedgerRow } from '../billing/ledger-row.js'
 import type { Invoice, Transaction, ValuesOf } from '../fields/entity.js'
 import type { Money } from '../money/money.js'
+
+/** `connection`: the one-off charge on the start date; `recurring`: everything about service charges. */
+export type ChargeKind = 'connection' | 'recurring'
+
+/**
+ * A ledger row the engine wrote for a feature (rows without a `kind`, such as manual transactions,
+ * are not the engine's and are not passed in). `dateFrom`/`dateTo` of the transaction are
+ * `periodStart`/`periodEnd`.
+ */
+export interface LedgerRow {
+  readonly id: string
+  readonly kind: ChargeKind
+  readonly series: number
+  /** Distinguishes successive rows of the same natural key prefix (a period charged, refunded, charged again). */
+  readonly revision: number
+  readonly transactionType: string
+  readonly transactionDate: DateOnly
+  readonly periodStart: DateOnly
+  readonly periodEnd: DateOnly
+  /** Billed count of a charge; null for refunds and adjustments. */
+  readonly quantity: number | null
+  /** Unit price of a charge; null for refunds and adjustments. */
+  readonly rate: Money | null
+  /** Net, whole pence; negative for refunds. */
+  readonly amount: Money
+  /**
+   * What the carrier charges for the same row (contract 16.2), written with the charge and
+   * corrected with it: a refund carries back the cost of what it refunds, an adjustment the
+   * difference. Zero where the feature has no carrier price, and on rows written before costs were kept.
+   */
+  readonly carrierCost: Money
+  /** On an invoice of a completed billing run: never changed or deleted again. */
+  readonly approved: boolean
+}
 
 /** Writes to the ledger, in bulk: the billing run writes many features' differences at once. */
 export interface LedgerWrites {

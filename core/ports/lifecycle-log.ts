@@ -1,6 +1,16 @@
-import type { IgnoreTrafficEntry } from '../lifecycle/cascade.js'
 import type { LifecycleEvent } from '../lifecycle/events.js'
 import type { ItemKey } from '../lifecycle/levels.js'
+import type { DateOnly } from '../dates/date-only.js'
+
+/** An ignore-traffic number entry implied by a drop with `ignoreTrafficNumberType`. */
+export interface IgnoreTrafficEntry {
+  readonly numberID: string
+  readonly number: string | null
+  /** A name of `presets.lists.ignoreTrafficTypes`. */
+  readonly type: string
+  /** The drop date: traffic from then on is ignored. */
+  readonly fromDate: DateOnly
+}
 
 /** A recorded lifecycle event with the customer whose tree it belongs to. */
 export type StoredEvent = LifecycleEvent & { readonly customerID: string }

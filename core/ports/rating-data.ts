@@ -3,12 +3,18 @@ import type { CallClass } from '../fields/call-classes.js'
 import type { Money } from '../money/money.js'
 import type { Origination } from '../fields/originations.js'
 import type { AllowanceHolder } from '../rating/allowances.js'
-import type { Destination } from '../destinations/prefix-table.js'
 import type { FeatureTariffs } from '../rating/feature-tariffs.js'
 import type { IgnoreTrafficEntry } from '../rating/match-number.js'
 import type { RatingNumber } from '../rating/rate-record.js'
 import type { RatingTariff } from '../rating/rating-tariff.js'
 import type { CustomerTariffSettings } from '../rating/select-tariff.js'
+
+/** What a destination table gives a dialled number (contract 17.2). */
+export interface Destination {
+  readonly prefix: string
+  readonly chargeBand: string
+  readonly callClass: string
+}
 
 /**
  * A call as an import writes it, in domain form under the `calls` field names. Every member is

@@ -1,8 +1,71 @@
-import type { AccountAllocation, AccountInvoice, KeptAllocation, Settlement } from '../billing/allocation.js'
-import type { NumberMinimum } from '../billing/raise-invoices.js'
 import type { InvoiceStatus } from '../presets/engine-lists.js'
 import type { Money } from '../money/money.js'
 import type { DateOnly } from '../dates/date-only.js'
+
+/** A number's call-charge minimum (`Receivables.numberMinimums`). */
+export interface NumberMinimum {
+  readonly id: string
+  readonly customerID: string
+  readonly value: Money
+}
+
+/** An invoice of a customer as allocation sees it. */
+export interface AccountInvoice {
+  readonly id: string
+  readonly invoiceDate: DateOnly
+  readonly dueDate: DateOnly
+  readonly overdueDate: DateOnly
+  readonly totalAmount: Money
+  /** Its VAT: a credit invoice's credit carries its share of it (a write-off's VAT, contract 17.6). */
+  readonly VATAmount?: Money
+}
+
+/**
+ * Money that pays invoices: a payment, written-off debt or credit note line (a transaction), or a
+ * credit invoice's credit; or, below zero, money paid back out of what is held (a refund).
+ */
+export interface Settlement {
+  readonly kind: 'transaction' | 'invoice'
+  readonly id: string
+  readonly date: DateOnly
+  /** What it pays, above zero; a refund's is below zero (what it takes back). */
+  readonly amount: Money
+  /** The VAT within `amount` (a credit note's, a credit invoice's); none for money paid in. */
+  readonly vat?: Money
+  /** The invoice it pays first (a credit note's, contract 15.3), before the rest of 10.3's order. */
+  readonly invoiceID?: string
+}
+
+/** One piece of a settlement allocated to an invoice. */
+export interface Allocation {
+  readonly invoiceID: string
+  readonly source: Settlement
+  readonly amount: Money
+}
+
+/** An allocation made before, as stored: its source by kind and ID. */
+export interface KeptAllocation {
+  readonly invoiceID: string
+  readonly source: { readonly kind: Settlement['kind']; readonly id: string }
+  readonly amount: Money
+}
+
+/** Where each invoice stands after allocation. */
+export interface InvoicePayment {
+  readonly amountPaid: Money
+  readonly amountOutstanding: Money
+  readonly paidDate: DateOnly | null
+  readonly status: InvoiceStatus
+}
+
+export interface AccountAllocation {
+  readonly allocations: readonly Allocation[]
+  readonly invoices: ReadonlyMap<string, InvoicePayment>
+  /** Settlements not allocated: held for the next invoice raised. */
+  readonly held: Money
+  /** What is held, by the settlement it is left of (the latest ones, in allocation order). */
+  readonly heldFrom: readonly { readonly source: Settlement; readonly amount: Money }[]
+}
 
 /** An invoice with what is stored of its payment now. */
 export interface StoredInvoice extends AccountInvoice {

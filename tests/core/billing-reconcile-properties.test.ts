@@ -9,7 +9,7 @@ import { addDays, addMonths, daysBetween, daysInMonth, maxDate, minDate, type Da
 import { isBillingError } from '../../core/errors.js'
 import type { Money } from '../../core/money/money.js'
 import { chargePatch } from '../../core/billing/charge-patch.js'
-import type { LedgerRow } from '../../core/billing/ledger-row.js'
+import type { LedgerRow } from '../../core/ports/ledger.js'
 import { d, m, World, feature } from '../support/billing-world.js'
 
 /** Properties over random histories: idempotent reconciles, sound ledgers, agreement with an independent model. */

@@ -5,7 +5,7 @@ import { increaseDates, increasedCharge } from '../../core/billing/annual-increa
 import type { BillingFeature } from '../../core/billing/billing-feature.js'
 import { discountsOf, type DiscountFields } from '../../core/billing/discounts.js'
 import { instalmentAt } from '../../core/billing/instalments.js'
-import type { LedgerRow } from '../../core/billing/ledger-row.js'
+import type { LedgerRow } from '../../core/ports/ledger.js'
 import { addPeriod, toPeriodUnit } from '../../core/dates/add-period.js'
 import { derivedFeatureValues, rolledRenewalDate } from '../../core/features/feature-terms.js'
 import { checkStandardFeatures } from '../../core/features/standard-feature.js'

@@ -1,5 +1,5 @@
 import { sql } from 'kysely'
-import { runCallFields, runCustomerFields, runFeatureFields, type RunCall, type RunCustomer, type RunFeature } from '../../../core/billing/run-fields.js'
+import { runCallFields, runCustomerFields, runFeatureFields, type RunCall, type RunCustomer, type RunFeature } from '../../../core/ports/run-fields.js'
 import { catalogue } from '../../../core/fields/catalogue.js'
 import type { Stamp } from '../../../core/dates/stamp.js'
 import type { Resource } from '../../../core/fields/resource.js'

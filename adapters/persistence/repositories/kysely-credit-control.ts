@@ -1,6 +1,6 @@
 import type { Db } from '../schema/tables.js'
 import { sql } from 'kysely'
-import type { CreditFigures, SpendMeasure } from '../../../core/credit/credit-alerts.js'
+import type { CreditFigures, SpendMeasure } from '../../../core/ports/credit-control.js'
 import { ZERO, type Money } from '../../../core/money/money.js'
 import type { CreditControl } from '../../../core/ports/credit-control.js'
 import type { DatabaseDialect } from '../dialect/dialect.js'

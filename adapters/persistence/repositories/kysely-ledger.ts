@@ -1,6 +1,6 @@
 import type { Db, Tables } from '../schema/tables.js'
 import { sql, type NotNull, type Selectable } from 'kysely'
-import type { ChargeKind, LedgerRow } from '../../../core/billing/ledger-row.js'
+import type { ChargeKind, LedgerRow } from '../../../core/ports/ledger.js'
 import type { DateOnly } from '../../../core/dates/date-only.js'
 import { catalogue } from '../../../core/fields/catalogue.js'
 import { fromUnits, ZERO, type Money } from '../../../core/money/money.js'

@@ -1,6 +1,6 @@
 import type { Db, LifecycleEventsTable } from '../schema/tables.js'
 import type { Selectable } from 'kysely'
-import type { IgnoreTrafficEntry } from '../../../core/lifecycle/cascade.js'
+import type { IgnoreTrafficEntry } from '../../../core/ports/lifecycle-log.js'
 import type { LifecycleEvent } from '../../../core/lifecycle/events.js'
 import { parseItemKey, type ItemKey } from '../../../core/lifecycle/levels.js'
 import type { LifecycleLog, StoredEvent } from '../../../core/ports/lifecycle-log.js'

@@ -1,6 +1,6 @@
 import type { Db, Integer } from '../schema/tables.js'
 import { sql, type NotNull } from 'kysely'
-import type { AccountAllocation, KeptAllocation, Settlement } from '../../../core/billing/allocation.js'
+import type { AccountAllocation, KeptAllocation, Settlement } from '../../../core/ports/receivables.js'
 import type { DateOnly } from '../../../core/dates/date-only.js'
 import { ZERO, type Money } from '../../../core/money/money.js'
 import type { Account, InvoicePaymentLine, Receivables, StoredInvoice } from '../../../core/ports/receivables.js'
