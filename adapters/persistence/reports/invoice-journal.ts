@@ -29,30 +29,17 @@ interface Line {
   vat: unknown
 }
 
-/** The calls code of a number (contract 16.4): the `callsTransactionCode` of its features, the least when several set one. */
-export const callsCode = (numberID: RawBuilder<unknown>): RawBuilder<unknown> =>
-  sql`(select min(g."callsTransactionCode") from features g where g."numberID" = ${numberID} and g."callsTransactionCode" is not null and g."callsTransactionCode" <> '')`
-
-/**
- * The calls code of each number that has one (few: `features_calls_code_idx`), joined to the
- * call charges of a journal page. As a look-up in every group instead, Postgres costed the
- * statement high enough to compile it (JIT, about 130 ms a page), though it ran none.
- */
-const numberCallsCodes = sql`select f."numberID" as "numberID", min(f."callsTransactionCode") as code from features f where f."callsTransactionCode" is not null and f."callsTransactionCode" <> '' group by f."numberID"`
-
 const account = sql`coalesce(nullif(cu."accountingID", ''), cu."accountNumber")`
 
 /**
  * The journal lines of the invoices that meet `invoices` (a condition over alias `i`), in ID
  * order, a page of invoices at a time (contract 16.4). A page is two statements: its invoices
- * (with their customers' accounts), and its lines, summed per invoice, account code and VAT
- * rate over the range of invoice IDs the page spans, in that order, read from the covering
- * invoice index (no row read); lines of an invoice in the range that is not the page's are
- * dropped here. (Grouped first by the index's own columns, then by code, Postgres took twice as
- * long, hashing the groups again.)
- * Before, a page was four statements (the IDs, the heads, the charges and the call charges by
- * number) merged and sorted here, and every row was checked against its invoice:
- * bench/RESULTS.md, session 31.
+ * (with their customers' accounts), and the lines written with them (invoice_journal_lines,
+ * migration 0060) over the range of invoice IDs the page spans, read in their key's order;
+ * lines of an invoice in the range that is not the page's are dropped here.
+ * Before 0060 the lines were the page's rows grouped by invoice, code and VAT rate on every ask,
+ * most of a run's journal's time; before that, four statements merged and sorted here
+ * (bench/RESULTS.md, session 31).
  */
 export async function* invoiceJournal(db: Db, dialect: DatabaseDialect, invoices: RawBuilder<unknown>): AsyncGenerator<readonly JournalSums[]> {
   const money = (v: unknown): Money => (v === null || v === undefined ? ZERO : fromUnits(dialect.decodeBigint(v)))
@@ -66,11 +53,10 @@ export async function* invoiceJournal(db: Db, dialect: DatabaseDialect, invoices
     if (heads.length === 0) return null
     const first = dialect.encodeId(String(heads[0].id))
     const last = dialect.encodeId(String(heads[heads.length - 1].id))
-    // A VAT rate of '' is none, as null is: one line, ordered first on both databases.
+    // A VAT rate of '' is none: one line, ordered first on both databases.
     const lines = (
-      await sql<Line>`select t."invoiceID" as doc, coalesce(k.code, nullif(t."accountCode", ''), t."transactionType") as code, coalesce(t."VATRate", '') as "VATRate", sum(t.amount) as net, sum(t."VATAmount") as vat
-        from transactions t left join (${numberCallsCodes}) k on k."numberID" = t."numberID" and t."transactionType" = 'Call Charges'
-        where t."invoiceID" >= ${first} and t."invoiceID" <= ${last} group by t."invoiceID", 2, 3 order by 1, 2, 3`.execute(db)
+      await sql<Line>`select l."invoiceID" as doc, l."accountCode" as code, l."VATRate" as "VATRate", l.net as net, l."VATAmount" as vat
+        from invoice_journal_lines l where l."invoiceID" >= ${first} and l."invoiceID" <= ${last} order by l."invoiceID", l."accountCode", l."VATRate"`.execute(db)
     ).rows
     return { heads, lines, after: String(heads[heads.length - 1].id) }
   }

@@ -4,7 +4,8 @@ import type { DateRange, JournalDocumentType, JournalScope, JournalSums } from '
 import { fromUnits, ZERO, type Money } from '../../../core/money/money.js'
 import type { DatabaseDialect } from '../dialect/dialect.js'
 import type { Db } from '../schema/tables.js'
-import { callsCode, invoiceJournal } from './invoice-journal.js'
+import { invoiceJournal } from './invoice-journal.js'
+import { journalAccountCode } from '../repositories/invoice-journal-lines.js'
 
 /**
  * Credit notes and payments per page (invoices: invoice-journal.ts). Large, because a
@@ -24,13 +25,6 @@ interface LineRow {
   vat: unknown
 }
 
-/**
- * The account code of a ledger row `t` (contract 16.4): the one posted with it (its feature's
- * `connectionTransactionCode` or `serviceTransactionCode` by the row's kind); for call charges
- * the `callsTransactionCode` of a feature of its number (the least, when several set one); else
- * the transaction type.
- */
-const accountCode = sql`coalesce(nullif(t."accountCode", ''), case when t."transactionType" = 'Call Charges' then ${callsCode(sql`t."numberID"`)} end, t."transactionType")`
 const account = sql`coalesce(nullif(cu."accountingID", ''), cu."accountNumber")`
 
 /** The journal's lines, document by document (see `Books.journal`): invoices, then credit notes, then payments, refunds and write-offs. */
@@ -59,7 +53,7 @@ export async function* journalSums(db: Db, dialect: DatabaseDialect, scope: Jour
   // Credit notes: each line under the account code of the invoice line it credits.
   yield* pages(db, (after) => sql<{ id: unknown }>`select n.id from credit_notes n where 1 = 1${within(sql`n.date`)}${after} order by n.id limit ${DOCUMENT_PAGE}`, 'n', dialect, async (ids) =>
     (
-      await grouped(sql`select n.id as doc, n.date as "date", coalesce(n."creditNoteNumber", cast(n.id as text)) as document, n."customerID" as "customerID", ${accountCode} as code, l."VATRate" as "VATRate", l.amount as amount, l."VATAmount" as vat
+      await grouped(sql`select n.id as doc, n.date as "date", coalesce(n."creditNoteNumber", cast(n.id as text)) as document, n."customerID" as "customerID", ${journalAccountCode} as code, l."VATRate" as "VATRate", l.amount as amount, l."VATAmount" as vat
         from credit_notes n join transactions l on l."creditNoteID" = n.id join transactions t on t.id = l."creditedTransactionID"
         where ${dialect.inList('n.id', ids)}`).execute(db)
     ).rows.map(decode('creditNote')),
