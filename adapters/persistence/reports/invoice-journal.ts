@@ -4,7 +4,7 @@ import { fromUnits, ZERO, type Money } from '../../../core/money/money.js'
 import type { JournalSums } from '../../../core/ports/books.js'
 import type { DatabaseDialect } from '../dialect/dialect.js'
 import type { Db } from '../schema/tables.js'
-import { readAhead } from './read-ahead.js'
+import { pageBounds, readPages, withinPage, type PageBounds } from './read-pages.js'
 
 /**
  * Invoices per page. Each page is two statements whatever its size, so pages are large (a
@@ -43,24 +43,21 @@ const account = sql`coalesce(nullif(cu."accountingID", ''), cu."accountNumber")`
  */
 export async function* invoiceJournal(db: Db, dialect: DatabaseDialect, invoices: RawBuilder<unknown>): AsyncGenerator<readonly JournalSums[]> {
   const money = (v: unknown): Money => (v === null || v === undefined ? ZERO : fromUnits(dialect.decodeBigint(v)))
-  const read = async (after: string | null): Promise<{ heads: Head[]; lines: Line[]; after: string } | null> => {
-    const from: RawBuilder<unknown> = after === null ? sql`` : sql` and i.id > ${dialect.encodeId(after)}`
+  const pages = await pageBounds(db, sql`select i.id as id from invoices i where 1 = 1${invoices}`, INVOICE_PAGE)
+  const read = async (page: PageBounds): Promise<{ heads: Head[]; lines: Line[] }> => {
     // The account by a look-up per invoice: as a join, Postgres hashed every customer for a page.
     const heads = (
       await sql<Head>`select i.id as id, i."invoiceDate" as "date", coalesce(i."invoiceNumber", cast(i.id as text)) as document, i."customerID" as "customerID", (select ${account} from customers cu where cu.id = i."customerID") as account
-        from invoices i where 1 = 1${invoices}${from} order by i.id limit ${INVOICE_PAGE}`.execute(db)
+        from invoices i where ${withinPage(sql`i.id`, page)}${invoices} order by i.id`.execute(db)
     ).rows
-    if (heads.length === 0) return null
-    const first = dialect.encodeId(String(heads[0].id))
-    const last = dialect.encodeId(String(heads[heads.length - 1].id))
     // A VAT rate of '' is none: one line, ordered first on both databases.
     const lines = (
       await sql<Line>`select l."invoiceID" as doc, l."accountCode" as code, l."VATRate" as "VATRate", l.net as net, l."VATAmount" as vat
-        from invoice_journal_lines l where l."invoiceID" >= ${first} and l."invoiceID" <= ${last} order by l."invoiceID", l."accountCode", l."VATRate"`.execute(db)
+        from invoice_journal_lines l where ${withinPage(sql`l."invoiceID"`, page)} order by l."invoiceID", l."accountCode", l."VATRate"`.execute(db)
     ).rows
-    return { heads, lines, after: String(heads[heads.length - 1].id) }
+    return { heads, lines }
   }
-  yield* readAhead(read, (page) => {
+  yield* readPages(dialect, pages, read, (page) => {
     const byID = new Map<string, Head>()
     for (const h of page.heads) byID.set(String(h.id), h)
     const out: JournalSums[] = []
