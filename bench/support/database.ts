@@ -67,7 +67,7 @@ export async function openBenchDatabase(kind: 'sqlite' | 'postgres', keep = fals
   const platform = await openPlatform({ ...base.config, clock })
   try {
     const { secret } = await createApiKey(platform.context.store.apiKeys, platform.secrets, clock, {
-      name: 'bench',
+      name: reuse === null ? 'bench' : `bench-${Date.now()}`,
       expertLevel: 5,
       permissions: ['dataProtectionDownload'],
     })
