@@ -1,7 +1,7 @@
 import { sql, type RawBuilder } from 'kysely'
 import type { DateOnly } from '../../../core/dates/date-only.js'
 import { fromUnits, ZERO, type Money } from '../../../core/money/money.js'
-import type { JournalSums } from '../../../core/ports/books.js'
+import type { JournalDocument, JournalPage } from '../../../core/ports/books.js'
 import type { DatabaseDialect } from '../dialect/dialect.js'
 import type { Db } from '../schema/tables.js'
 import { pageBounds, readPages, withinPage, type PageBounds } from './read-pages.js'
@@ -41,7 +41,7 @@ const account = sql`coalesce(nullif(cu."accountingID", ''), cu."accountNumber")`
  * most of a run's journal's time; before that, four statements merged and sorted here
  * (bench/RESULTS.md, session 31).
  */
-export async function* invoiceJournal(db: Db, dialect: DatabaseDialect, invoices: RawBuilder<unknown>): AsyncGenerator<readonly JournalSums[]> {
+export async function* invoiceJournal(db: Db, dialect: DatabaseDialect, invoices: RawBuilder<unknown>): AsyncGenerator<JournalPage> {
   const money = (v: unknown): Money => (v === null || v === undefined ? ZERO : fromUnits(dialect.decodeBigint(v)))
   const pages = await pageBounds(db, sql`select i.id as id from invoices i where 1 = 1${invoices}`, INVOICE_PAGE)
   const read = async (page: PageBounds): Promise<{ heads: Head[]; lines: Line[] }> => {
@@ -57,25 +57,35 @@ export async function* invoiceJournal(db: Db, dialect: DatabaseDialect, invoices
     ).rows
     return { heads, lines }
   }
-  yield* readPages(dialect, pages, read, (page) => {
-    const byID = new Map<string, Head>()
-    for (const h of page.heads) byID.set(String(h.id), h)
-    const out: JournalSums[] = []
-    for (const l of page.lines) {
-      const h = byID.get(String(l.doc))
-      if (!h) continue
-      out.push({
-        date: String(h.date) as DateOnly,
-        documentType: 'invoice',
-        document: String(h.document),
-        customerID: String(h.customerID),
-        account: h.account === null ? null : String(h.account),
-        accountCode: String(l.code),
-        VATRate: l.VATRate === '' || l.VATRate === null ? null : String(l.VATRate),
-        net: money(l.net),
-        VAT: money(l.vat),
-      })
-    }
-    return out
-  })
+  yield* readPages(dialect, pages, read, (page) => invoicePage(page.heads, page.lines, money))
 }
+
+/**
+ * A page's lines with their invoices, both in invoice ID order, walked together: a line's
+ * invoice is the head at or after the last one (no look-up), a document object made once an
+ * invoice, and no object for a line. A line whose invoice is not a head is another run's.
+ */
+function invoicePage(heads: readonly Head[], lines: readonly Line[], money: (v: unknown) => Money): JournalPage {
+  return {
+    forEach(line) {
+      let h = 0
+      let head: Head | undefined
+      let document: JournalDocument | undefined
+      for (const l of lines) {
+        while (h < heads.length && before(heads[h].id, l.doc)) h++
+        if (h === heads.length) return
+        if (!same(heads[h].id, l.doc)) continue
+        if (heads[h] !== head) {
+          head = heads[h]
+          document = { date: String(head.date) as DateOnly, documentType: 'invoice', document: String(head.document), customerID: String(head.customerID), account: head.account === null ? null : String(head.account) }
+        }
+        line(document!, String(l.code), l.VATRate === '' || l.VATRate === null ? null : String(l.VATRate), money(l.net), money(l.vat))
+      }
+    },
+  }
+}
+
+/** IDs as a driver gives them (numbers, or Postgres's bigint text, canonical): `a` before `b`. */
+const before = (a: unknown, b: unknown): boolean =>
+  typeof a === 'number' && typeof b === 'number' ? a < b : String(a).length < String(b).length || (String(a).length === String(b).length && String(a) < String(b))
+const same = (a: unknown, b: unknown): boolean => a === b || String(a) === String(b)
