@@ -19,6 +19,8 @@ interface Head {
   document: unknown
   customerID: unknown
   account: unknown
+  /** Its lines packed (`DatabaseDialect.packedRows`): [code, VATRate, net, VAT] each, or null when it has none. */
+  lines?: string | null
 }
 
 interface Line {
@@ -44,6 +46,21 @@ const account = sql`coalesce(nullif(cu."accountingID", ''), cu."accountNumber")`
 export async function* invoiceJournal(db: Db, dialect: DatabaseDialect, invoices: RawBuilder<unknown>): AsyncGenerator<JournalPage> {
   const money = (v: unknown): Money => (v === null || v === undefined ? ZERO : fromUnits(dialect.decodeBigint(v)))
   const pages = await pageBounds(db, sql`select i.id as id from invoices i where 1 = 1${invoices}`, INVOICE_PAGE)
+  // Postgres: each invoice's lines packed beside it, in their key's order, amounts as text (exact).
+  const packed = dialect.packedRows(
+    sql`select l."accountCode" as code, l."VATRate" as "VATRate", cast(l.net as text) as net, cast(l."VATAmount" as text) as vat from invoice_journal_lines l where l."invoiceID" = i.id`,
+    ['code', 'VATRate', 'net', 'vat'],
+    ['code', 'VATRate'],
+  )
+  if (packed !== null) {
+    const readPacked = async (page: PageBounds): Promise<Head[]> =>
+      (
+        await sql<Head>`select i.id as id, i."invoiceDate" as "date", coalesce(i."invoiceNumber", cast(i.id as text)) as document, i."customerID" as "customerID", (select ${account} from customers cu where cu.id = i."customerID") as account, ${packed} as lines
+          from invoices i where ${withinPage(sql`i.id`, page)}${invoices} order by i.id`.execute(db)
+      ).rows
+    yield* readPages(dialect, pages, readPacked, (heads) => packedInvoicePage(heads, money))
+    return
+  }
   const read = async (page: PageBounds): Promise<{ heads: Head[]; lines: Line[] }> => {
     // The account by a look-up per invoice: as a join, Postgres hashed every customer for a page.
     const heads = (
@@ -80,6 +97,19 @@ function invoicePage(heads: readonly Head[], lines: readonly Line[], money: (v: 
           document = { date: String(head.date) as DateOnly, documentType: 'invoice', document: String(head.document), customerID: String(head.customerID), account: head.account === null ? null : String(head.account) }
         }
         line(document!, String(l.code), l.VATRate === '' || l.VATRate === null ? null : String(l.VATRate), money(l.net), money(l.vat))
+      }
+    },
+  }
+}
+
+/** A page of invoices with their lines packed beside them (Postgres): one document object an invoice, no object for a line. */
+function packedInvoicePage(heads: readonly Head[], money: (v: unknown) => Money): JournalPage {
+  return {
+    forEach(line) {
+      for (const head of heads) {
+        if (!head.lines) continue
+        const document: JournalDocument = { date: String(head.date) as DateOnly, documentType: 'invoice', document: String(head.document), customerID: String(head.customerID), account: head.account === null ? null : String(head.account) }
+        for (const [code, VATRate, net, vat] of JSON.parse(head.lines) as [string, string, string, string][]) line(document, code, VATRate === '' ? null : VATRate, money(net), money(vat))
       }
     },
   }
