@@ -1,6 +1,6 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { sql } from 'kysely'
 import { connect } from '../../adapters/persistence/connect.js'
 import { FixedClock } from '../../adapters/persistence/system-clock.js'
@@ -25,13 +25,18 @@ export interface BenchDatabase {
   dispose(): Promise<void>
 }
 
-/** Creates the database, migrates it and adds an API key, through the platform itself. */
-export async function openBenchDatabase(kind: 'sqlite' | 'postgres', keep = false): Promise<BenchDatabase> {
-  const tag = `bench_${process.pid}_${Math.random().toString(36).slice(2, 8)}`
+/**
+ * Creates the database, migrates it and adds an API key, through the platform itself. `reuse`
+ * names one a `--keep` run left (its SQLite file or Postgres schema, as that run logs): it is
+ * migrated and given a key, and kept, so a seeded database can be measured again.
+ */
+export async function openBenchDatabase(kind: 'sqlite' | 'postgres', keep = false, reuse: string | null = null): Promise<BenchDatabase> {
+  const tag = reuse ?? `bench_${process.pid}_${Math.random().toString(36).slice(2, 8)}`
+  if (reuse !== null) keep = true
   let base: Omit<BenchDatabase, 'key'>
   if (kind === 'sqlite') {
-    const dir = mkdtempSync(join(tmpdir(), 'billing-bench-'))
-    const file = join(dir, 'bench.sqlite')
+    const file = reuse ?? join(mkdtempSync(join(tmpdir(), 'billing-bench-')), 'bench.sqlite')
+    const dir = dirname(file)
     base = {
       kind,
       config: { databaseUrl: `sqlite:${file}` },
@@ -62,7 +67,7 @@ export async function openBenchDatabase(kind: 'sqlite' | 'postgres', keep = fals
   const platform = await openPlatform({ ...base.config, clock })
   try {
     const { secret } = await createApiKey(platform.context.store.apiKeys, platform.secrets, clock, {
-      name: 'bench',
+      name: reuse === null ? 'bench' : `bench-${Date.now()}`,
       expertLevel: 5,
       permissions: ['dataProtectionDownload'],
     })

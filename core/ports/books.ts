@@ -25,8 +25,8 @@ export type JournalScope = { readonly range: DateRange } | { readonly billingRun
 export const journalDocumentTypes = ['invoice', 'creditNote', 'payment', 'refund', 'writeOff'] as const
 export type JournalDocumentType = (typeof journalDocumentTypes)[number]
 
-/** One journal line: a document's net and VAT for one account code and VAT rate, summed by the database. */
-export interface JournalSums {
+/** A document of the journal (an invoice, a credit note, a payment, a refund or a write-off). */
+export interface JournalDocument {
   readonly date: DateOnly
   readonly documentType: JournalDocumentType
   /** The invoice's or credit note's number (else its ID), or the payment's transaction ID. */
@@ -34,11 +34,32 @@ export interface JournalSums {
   readonly customerID: string
   /** The customer's `accountingID`, else its account number. */
   readonly account: string | null
+}
+
+/** One journal line: a document's net and VAT for one account code and VAT rate, summed by the database. */
+export interface JournalSums extends JournalDocument {
   readonly accountCode: string
   readonly VATRate: string | null
   readonly net: Money
   readonly VAT: Money
 }
+
+/**
+ * A page of journal lines, walked in order without an object per line: a run's journal is
+ * 400,000 lines, and an object for each (with its strings) cost more than writing the lines out
+ * (bench/RESULTS.md, session 32). `line` is called once a line, with the same `document` object
+ * for the lines of one document.
+ */
+export interface JournalPage {
+  forEach(line: (document: JournalDocument, accountCode: string, VATRate: string | null, net: Money, VAT: Money) => void): void
+}
+
+/** A page of journal lines held as objects (the few of credit notes and payments). */
+export const journalPageOf = (lines: readonly JournalSums[]): JournalPage => ({
+  forEach(line) {
+    for (const l of lines) line(l, l.accountCode, l.VATRate, l.net, l.VAT)
+  },
+})
 
 /** Where a commission row comes from: a charge on one of the run's invoices, or a credit note line crediting one. */
 export type CommissionSource = 'invoice' | 'creditNote'
@@ -102,7 +123,7 @@ export interface Books {
   /** Approved revenue and carrier cost by group, in key order, a page at a time (see `MarginSums`). */
   margin(range: DateRange, groupBy: MarginGrouping): AsyncIterable<readonly MarginSums[]>
   /** Journal lines by document, account code and VAT rate, in document order, a page at a time. */
-  journal(scope: JournalScope): AsyncIterable<readonly JournalSums[]>
+  journal(scope: JournalScope): AsyncIterable<JournalPage>
   /**
    * The rows of a run that may earn `holder` (null: anyone) commission: the feature charges and
    * call charges on the run's final invoices, and the credit note lines of the window crediting

@@ -1,5 +1,5 @@
 import type { PlatformContext } from '../platform.js'
-import type { JournalScope, JournalSums } from '../ports/books.js'
+import type { JournalPage, JournalScope } from '../ports/books.js'
 import { getItem } from '../resources/resources.js'
 import { dateRangeOf, type ReportParams } from './report-query.js'
 
@@ -14,6 +14,6 @@ export async function runJournalScope(ctx: PlatformContext, billingRunID: string
 }
 
 /** The journal's lines (contract 16.4), a page at a time as the database sums them. */
-export function journalLines(ctx: PlatformContext, scope: JournalScope): AsyncIterable<readonly JournalSums[]> {
+export function journalLines(ctx: PlatformContext, scope: JournalScope): AsyncIterable<JournalPage> {
   return ctx.store.books.journal(scope)
 }

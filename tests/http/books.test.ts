@@ -1,3 +1,4 @@
+import { sql } from 'kysely'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { act, bill, newCustomer, newFeature } from '../support/billing.js'
@@ -133,6 +134,38 @@ for (const target of activeTargets()) {
     assert.equal([journal.totals.net, journal.totals.VAT], [invoice.netAmount, invoice.VATAmount])
     const csv = await get(h, `/billingRuns/${run.id}/journal`, true)
     assert.equal(csv.slice(1, 2), [`2026-01-31,invoice,${invoice.invoiceNumber},${c},K-1,4000,Standard 20%,18.06,${journal.lines[0].VAT}`])
+  })
+
+  test("a review run's journal: its drafts' lines only once approved, none left by a discarded run (lines written with the invoices, migration 0060)", async ({ h }) => {
+    const c = await newCustomer(h, { accountNumber: 'RV-1', VATRate: 'Standard 20%' })
+    await newFeature(h, c, { startDate: '2026-01-01', serviceChargeInterval: 'Calendar Monthly', serviceCharge: '40.00', serviceTransactionCode: '4000' })
+    const poll = async () => {
+      const scheduler = h.platform.createScheduler({ onJobEnd: () => {} })
+      await scheduler.runNow('billing-poll')
+      await scheduler.stop()
+    }
+    const review = async () => {
+      const r = await h.request('POST', '/billingRuns', { name: 'review', cutoffDate: '2026-03-31', invoiceDate: '2026-03-31', status: 'Requested', review: true })
+      assert.is(r.status, 201, JSON.stringify(r.body))
+      await poll()
+      return String(r.body.id)
+    }
+    const decide = async (id: string, status: string) => assert.is((await h.request('PATCH', `/billingRuns/${id}`, { status })).status, 200)
+    const discarded = await review()
+    assert.equal((await get(h, `/billingRuns/${discarded}/journal`)).lines, [], 'a draft is no document yet')
+    await decide(discarded, 'Discarded')
+    const approved = await review()
+    await decide(approved, 'Approved')
+    await poll()
+    const invoices = ((await get(h, '/invoices?limit=1000')) as any[]).filter((i) => String(i.billingRunID) === approved)
+    const invoice = invoices.find((i) => i.customerID === c)
+    const journal = await get(h, `/billingRuns/${approved}/journal`)
+    const mine = (journal.lines as any[]).filter((l) => l.customerID === c)
+    assert.equal(mine.map((l) => [l.document, l.accountCode, l.VATRate, l.net]), [[invoice.invoiceNumber, '4000', 'Standard 20%', invoice.netAmount]])
+    assert.equal([journal.totals.net, journal.totals.VAT], [invoices.reduce((s, i) => s + i.netAmount, 0), invoices.reduce((s, i) => s + i.VATAmount, 0)].map((x) => Math.round(x * 10_000) / 10_000))
+    // The discarded drafts' lines went with them: every line the table holds is an invoice's that exists.
+    const orphans = await sql`select l."invoiceID" from invoice_journal_lines l left join invoices i on i.id = l."invoiceID" where i.id is null`.execute(h.platform.database.db)
+    assert.equal(orphans.rows, [])
   })
 
   test('reports need expert level 3: 403103 below it; bad parameters 400103', async ({ h }) => {

@@ -9,10 +9,17 @@ export interface ConcurrencyDialect {
   lockKey(trx: Db, key: string): Promise<void>
   /** The columns named by a unique-constraint violation, or null when the error is not one. */
   uniqueViolation(error: unknown): { table?: string; columns: string[] } | null
+  /**
+   * How many pages of a report are read at once (reports/read-pages.ts). Postgres: two, each on
+   * its own connection, so its server works on both cores while this process writes a page out.
+   * SQLite: one, on the connection this process runs (a second runs nothing meanwhile).
+   */
+  readonly pagesAtOnce: number
 }
 
 export const sqliteConcurrency: ConcurrencyDialect = {
   rowLocks: false,
+  pagesAtOnce: 1,
   lockKey: async () => {},
   uniqueViolation(error) {
     const e = error as { code?: string; message?: string }
@@ -26,6 +33,7 @@ export const sqliteConcurrency: ConcurrencyDialect = {
 
 export const postgresConcurrency: ConcurrencyDialect = {
   rowLocks: true,
+  pagesAtOnce: 2,
   async lockKey(trx, key) {
     await sql`select pg_advisory_xact_lock(hashtext(${key}))`.execute(trx)
   },

@@ -29,6 +29,13 @@ export interface DdlDialect {
    * statement names, a partial index's condition included.
    */
   createCoveringIndex(db: Kysely<any>, index: CoveringIndex): Promise<void>
+  /**
+   * Creates a table that is read as ranges of its primary key `key` (its `columns` given as
+   * SQL). SQLite stores the rows in the key (`without rowid`: a range is one read, no row looked
+   * up by rowid); Postgres keeps `covered` in the key's index (`include`), which a range reads
+   * alone once the table is vacuumed.
+   */
+  createKeyedTable(db: Kysely<any>, table: string, columns: RawBuilder<unknown>, key: readonly string[], covered: readonly string[]): Promise<void>
 }
 
 const where = (index: CoveringIndex) => (index.where ? sql` where ${index.where}` : sql``)
@@ -41,6 +48,9 @@ export const sqliteDdl: DdlDialect = {
   createCoveringIndex: async (db, index) => {
     await sql`create index ${sql.id(index.name)} on ${sql.table(index.table)} (${refs([index.key, ...index.covered])})${where(index)}`.execute(db)
   },
+  createKeyedTable: async (db, table, columns, key) => {
+    await sql`create table ${sql.table(table)} (${columns}, primary key (${refs(key)})) without rowid`.execute(db)
+  },
 }
 
 export const postgresDdl: DdlDialect = {
@@ -49,5 +59,8 @@ export const postgresDdl: DdlDialect = {
   idRefType: 'bigint',
   createCoveringIndex: async (db, index) => {
     await sql`create index ${sql.id(index.name)} on ${sql.table(index.table)} (${sql.ref(index.key)}) include (${refs(index.covered)})${where(index)}`.execute(db)
+  },
+  createKeyedTable: async (db, table, columns, key, covered) => {
+    await sql`create table ${sql.table(table)} (${columns}, primary key (${refs(key)}) include (${refs(covered)}))`.execute(db)
   },
 }

@@ -1,10 +1,10 @@
 import { sql, type RawBuilder } from 'kysely'
 import type { DateOnly } from '../../../core/dates/date-only.js'
 import { fromUnits, ZERO, type Money } from '../../../core/money/money.js'
-import type { JournalSums } from '../../../core/ports/books.js'
+import type { JournalDocument, JournalPage } from '../../../core/ports/books.js'
 import type { DatabaseDialect } from '../dialect/dialect.js'
 import type { Db } from '../schema/tables.js'
-import { readAhead } from './read-ahead.js'
+import { pageBounds, readPages, withinPage, type PageBounds } from './read-pages.js'
 
 /**
  * Invoices per page. Each page is two statements whatever its size, so pages are large (a
@@ -19,6 +19,8 @@ interface Head {
   document: unknown
   customerID: unknown
   account: unknown
+  /** Its lines packed (`DatabaseDialect.packedRows`): [code, VATRate, net, VAT] each, or null when it has none. */
+  lines?: string | null
 }
 
 interface Line {
@@ -29,70 +31,91 @@ interface Line {
   vat: unknown
 }
 
-/** The calls code of a number (contract 16.4): the `callsTransactionCode` of its features, the least when several set one. */
-export const callsCode = (numberID: RawBuilder<unknown>): RawBuilder<unknown> =>
-  sql`(select min(g."callsTransactionCode") from features g where g."numberID" = ${numberID} and g."callsTransactionCode" is not null and g."callsTransactionCode" <> '')`
-
-/**
- * The calls code of each number that has one (few: `features_calls_code_idx`), joined to the
- * call charges of a journal page. As a look-up in every group instead, Postgres costed the
- * statement high enough to compile it (JIT, about 130 ms a page), though it ran none.
- */
-const numberCallsCodes = sql`select f."numberID" as "numberID", min(f."callsTransactionCode") as code from features f where f."callsTransactionCode" is not null and f."callsTransactionCode" <> '' group by f."numberID"`
-
 const account = sql`coalesce(nullif(cu."accountingID", ''), cu."accountNumber")`
 
 /**
  * The journal lines of the invoices that meet `invoices` (a condition over alias `i`), in ID
  * order, a page of invoices at a time (contract 16.4). A page is two statements: its invoices
- * (with their customers' accounts), and its lines, summed per invoice, account code and VAT
- * rate over the range of invoice IDs the page spans, in that order, read from the covering
- * invoice index (no row read); lines of an invoice in the range that is not the page's are
- * dropped here. (Grouped first by the index's own columns, then by code, Postgres took twice as
- * long, hashing the groups again.)
- * Before, a page was four statements (the IDs, the heads, the charges and the call charges by
- * number) merged and sorted here, and every row was checked against its invoice:
- * bench/RESULTS.md, session 31.
+ * (with their customers' accounts), and the lines written with them (invoice_journal_lines,
+ * migration 0060) over the range of invoice IDs the page spans, read in their key's order;
+ * lines of an invoice in the range that is not the page's are dropped here.
+ * Before 0060 the lines were the page's rows grouped by invoice, code and VAT rate on every ask,
+ * most of a run's journal's time; before that, four statements merged and sorted here
+ * (bench/RESULTS.md, session 31).
  */
-export async function* invoiceJournal(db: Db, dialect: DatabaseDialect, invoices: RawBuilder<unknown>): AsyncGenerator<readonly JournalSums[]> {
+export async function* invoiceJournal(db: Db, dialect: DatabaseDialect, invoices: RawBuilder<unknown>): AsyncGenerator<JournalPage> {
   const money = (v: unknown): Money => (v === null || v === undefined ? ZERO : fromUnits(dialect.decodeBigint(v)))
-  const read = async (after: string | null): Promise<{ heads: Head[]; lines: Line[]; after: string } | null> => {
-    const from: RawBuilder<unknown> = after === null ? sql`` : sql` and i.id > ${dialect.encodeId(after)}`
+  const pages = await pageBounds(db, sql`select i.id as id from invoices i where 1 = 1${invoices}`, INVOICE_PAGE)
+  // Postgres: each invoice's lines packed beside it, in their key's order, amounts as text (exact).
+  const packed = dialect.packedRows(
+    sql`select l."accountCode" as code, l."VATRate" as "VATRate", cast(l.net as text) as net, cast(l."VATAmount" as text) as vat from invoice_journal_lines l where l."invoiceID" = i.id`,
+    ['code', 'VATRate', 'net', 'vat'],
+    ['code', 'VATRate'],
+  )
+  if (packed !== null) {
+    const readPacked = async (page: PageBounds): Promise<Head[]> =>
+      (
+        await sql<Head>`select i.id as id, i."invoiceDate" as "date", coalesce(i."invoiceNumber", cast(i.id as text)) as document, i."customerID" as "customerID", (select ${account} from customers cu where cu.id = i."customerID") as account, ${packed} as lines
+          from invoices i where ${withinPage(sql`i.id`, page)}${invoices} order by i.id`.execute(db)
+      ).rows
+    yield* readPages(dialect, pages, readPacked, (heads) => packedInvoicePage(heads, money))
+    return
+  }
+  const read = async (page: PageBounds): Promise<{ heads: Head[]; lines: Line[] }> => {
     // The account by a look-up per invoice: as a join, Postgres hashed every customer for a page.
     const heads = (
       await sql<Head>`select i.id as id, i."invoiceDate" as "date", coalesce(i."invoiceNumber", cast(i.id as text)) as document, i."customerID" as "customerID", (select ${account} from customers cu where cu.id = i."customerID") as account
-        from invoices i where 1 = 1${invoices}${from} order by i.id limit ${INVOICE_PAGE}`.execute(db)
+        from invoices i where ${withinPage(sql`i.id`, page)}${invoices} order by i.id`.execute(db)
     ).rows
-    if (heads.length === 0) return null
-    const first = dialect.encodeId(String(heads[0].id))
-    const last = dialect.encodeId(String(heads[heads.length - 1].id))
-    // A VAT rate of '' is none, as null is: one line, ordered first on both databases.
+    // A VAT rate of '' is none: one line, ordered first on both databases.
     const lines = (
-      await sql<Line>`select t."invoiceID" as doc, coalesce(k.code, nullif(t."accountCode", ''), t."transactionType") as code, coalesce(t."VATRate", '') as "VATRate", sum(t.amount) as net, sum(t."VATAmount") as vat
-        from transactions t left join (${numberCallsCodes}) k on k."numberID" = t."numberID" and t."transactionType" = 'Call Charges'
-        where t."invoiceID" >= ${first} and t."invoiceID" <= ${last} group by t."invoiceID", 2, 3 order by 1, 2, 3`.execute(db)
+      await sql<Line>`select l."invoiceID" as doc, l."accountCode" as code, l."VATRate" as "VATRate", l.net as net, l."VATAmount" as vat
+        from invoice_journal_lines l where ${withinPage(sql`l."invoiceID"`, page)} order by l."invoiceID", l."accountCode", l."VATRate"`.execute(db)
     ).rows
-    return { heads, lines, after: String(heads[heads.length - 1].id) }
+    return { heads, lines }
   }
-  yield* readAhead(read, (page) => {
-    const byID = new Map<string, Head>()
-    for (const h of page.heads) byID.set(String(h.id), h)
-    const out: JournalSums[] = []
-    for (const l of page.lines) {
-      const h = byID.get(String(l.doc))
-      if (!h) continue
-      out.push({
-        date: String(h.date) as DateOnly,
-        documentType: 'invoice',
-        document: String(h.document),
-        customerID: String(h.customerID),
-        account: h.account === null ? null : String(h.account),
-        accountCode: String(l.code),
-        VATRate: l.VATRate === '' || l.VATRate === null ? null : String(l.VATRate),
-        net: money(l.net),
-        VAT: money(l.vat),
-      })
-    }
-    return out
-  })
+  yield* readPages(dialect, pages, read, (page) => invoicePage(page.heads, page.lines, money))
 }
+
+/**
+ * A page's lines with their invoices, both in invoice ID order, walked together: a line's
+ * invoice is the head at or after the last one (no look-up), a document object made once an
+ * invoice, and no object for a line. A line whose invoice is not a head is another run's.
+ */
+function invoicePage(heads: readonly Head[], lines: readonly Line[], money: (v: unknown) => Money): JournalPage {
+  return {
+    forEach(line) {
+      let h = 0
+      let head: Head | undefined
+      let document: JournalDocument | undefined
+      for (const l of lines) {
+        while (h < heads.length && before(heads[h].id, l.doc)) h++
+        if (h === heads.length) return
+        if (!same(heads[h].id, l.doc)) continue
+        if (heads[h] !== head) {
+          head = heads[h]
+          document = { date: String(head.date) as DateOnly, documentType: 'invoice', document: String(head.document), customerID: String(head.customerID), account: head.account === null ? null : String(head.account) }
+        }
+        line(document!, String(l.code), l.VATRate === '' || l.VATRate === null ? null : String(l.VATRate), money(l.net), money(l.vat))
+      }
+    },
+  }
+}
+
+/** A page of invoices with their lines packed beside them (Postgres): one document object an invoice, no object for a line. */
+function packedInvoicePage(heads: readonly Head[], money: (v: unknown) => Money): JournalPage {
+  return {
+    forEach(line) {
+      for (const head of heads) {
+        if (!head.lines) continue
+        const document: JournalDocument = { date: String(head.date) as DateOnly, documentType: 'invoice', document: String(head.document), customerID: String(head.customerID), account: head.account === null ? null : String(head.account) }
+        for (const [code, VATRate, net, vat] of JSON.parse(head.lines) as [string, string, string, string][]) line(document, code, VATRate === '' ? null : VATRate, money(net), money(vat))
+      }
+    },
+  }
+}
+
+/** IDs as a driver gives them (numbers, or Postgres's bigint text, canonical): `a` before `b`. */
+const before = (a: unknown, b: unknown): boolean =>
+  typeof a === 'number' && typeof b === 'number' ? a < b : String(a).length < String(b).length || (String(a).length === String(b).length && String(a) < String(b))
+const same = (a: unknown, b: unknown): boolean => a === b || String(a) === String(b)

@@ -1,10 +1,11 @@
 import { sql, type RawBuilder } from 'kysely'
 import type { DateOnly } from '../../../core/dates/date-only.js'
-import type { DateRange, JournalDocumentType, JournalScope, JournalSums } from '../../../core/ports/books.js'
+import { journalPageOf, type DateRange, type JournalDocumentType, type JournalPage, type JournalScope, type JournalSums } from '../../../core/ports/books.js'
 import { fromUnits, ZERO, type Money } from '../../../core/money/money.js'
 import type { DatabaseDialect } from '../dialect/dialect.js'
 import type { Db } from '../schema/tables.js'
-import { callsCode, invoiceJournal } from './invoice-journal.js'
+import { invoiceJournal } from './invoice-journal.js'
+import { journalAccountCode } from '../repositories/invoice-journal-lines.js'
 
 /**
  * Credit notes and payments per page (invoices: invoice-journal.ts). Large, because a
@@ -24,17 +25,10 @@ interface LineRow {
   vat: unknown
 }
 
-/**
- * The account code of a ledger row `t` (contract 16.4): the one posted with it (its feature's
- * `connectionTransactionCode` or `serviceTransactionCode` by the row's kind); for call charges
- * the `callsTransactionCode` of a feature of its number (the least, when several set one); else
- * the transaction type.
- */
-const accountCode = sql`coalesce(nullif(t."accountCode", ''), case when t."transactionType" = 'Call Charges' then ${callsCode(sql`t."numberID"`)} end, t."transactionType")`
 const account = sql`coalesce(nullif(cu."accountingID", ''), cu."accountNumber")`
 
 /** The journal's lines, document by document (see `Books.journal`): invoices, then credit notes, then payments, refunds and write-offs. */
-export async function* journalSums(db: Db, dialect: DatabaseDialect, scope: JournalScope): AsyncGenerator<readonly JournalSums[]> {
+export async function* journalSums(db: Db, dialect: DatabaseDialect, scope: JournalScope): AsyncGenerator<JournalPage> {
   const money = (v: unknown): Money => (v === null || v === undefined ? ZERO : fromUnits(dialect.decodeBigint(v)))
   const decode = (type: JournalDocumentType) => (r: LineRow): JournalSums => ({
     date: String(r.date) as DateOnly,
@@ -57,13 +51,14 @@ export async function* journalSums(db: Db, dialect: DatabaseDialect, scope: Jour
   if (run !== null) return
 
   // Credit notes: each line under the account code of the invoice line it credits.
-  yield* pages(db, (after) => sql<{ id: unknown }>`select n.id from credit_notes n where 1 = 1${within(sql`n.date`)}${after} order by n.id limit ${DOCUMENT_PAGE}`, 'n', dialect, async (ids) =>
+  for await (const page of pages(db, (after) => sql<{ id: unknown }>`select n.id from credit_notes n where 1 = 1${within(sql`n.date`)}${after} order by n.id limit ${DOCUMENT_PAGE}`, 'n', dialect, async (ids) =>
     (
-      await grouped(sql`select n.id as doc, n.date as "date", coalesce(n."creditNoteNumber", cast(n.id as text)) as document, n."customerID" as "customerID", ${accountCode} as code, l."VATRate" as "VATRate", l.amount as amount, l."VATAmount" as vat
+      await grouped(sql`select n.id as doc, n.date as "date", coalesce(n."creditNoteNumber", cast(n.id as text)) as document, n."customerID" as "customerID", ${journalAccountCode} as code, l."VATRate" as "VATRate", l.amount as amount, l."VATAmount" as vat
         from credit_notes n join transactions l on l."creditNoteID" = n.id join transactions t on t.id = l."creditedTransactionID"
         where ${dialect.inList('n.id', ids)}`).execute(db)
     ).rows.map(decode('creditNote')),
-  )
+  ))
+    yield journalPageOf(page)
 
   // Payments, refunds and written-off debt: each its own document, under its transaction type.
   const settling = sql`t.settles = 1 and t."creditNoteID" is null${within(sql`t."transactionDate"`)}`
@@ -74,7 +69,7 @@ export async function* journalSums(db: Db, dialect: DatabaseDialect, scope: Jour
         from transactions t join customers cu on cu.id = t."customerID" where ${settling}${from} order by t.id limit ${DOCUMENT_PAGE}`.execute(db)
     ).rows
     if (rows.length === 0) return
-    yield rows.map((r) => decode(r.code === 'Payment' ? 'payment' : r.code === 'Refund' ? 'refund' : 'writeOff')(r))
+    yield journalPageOf(rows.map((r) => decode(r.code === 'Payment' ? 'payment' : r.code === 'Refund' ? 'refund' : 'writeOff')(r)))
     after = String(rows[rows.length - 1].doc)
   }
 }

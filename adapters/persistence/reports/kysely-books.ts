@@ -1,4 +1,4 @@
-import type { Books, CommissionRow, CommissionWindow, DateRange, JournalScope, JournalSums, MarginGrouping, MarginSums } from '../../../core/ports/books.js'
+import type { Books, CommissionRow, CommissionWindow, DateRange, JournalPage, JournalScope, MarginGrouping, MarginSums } from '../../../core/ports/books.js'
 import type { DatabaseDialect } from '../dialect/dialect.js'
 import type { Db } from '../schema/tables.js'
 import { commissionHolders } from './commission-holders.js'
@@ -22,7 +22,7 @@ export class KyselyBooks implements Books {
     return marginSums(this.db, this.dialect, range, groupBy)
   }
 
-  journal(scope: JournalScope): AsyncIterable<readonly JournalSums[]> {
+  journal(scope: JournalScope): AsyncIterable<JournalPage> {
     return journalSums(this.db, this.dialect, scope)
   }
 

@@ -4,7 +4,7 @@ import { add, fromUnits, sub, ZERO, type Money } from '../../../core/money/money
 import type { DatabaseDialect } from '../dialect/dialect.js'
 import type { Db } from '../schema/tables.js'
 import { callTransaction } from '../repositories/call-coverage.js'
-import { readAhead } from './read-ahead.js'
+import { pageBounds, readPages, withinPage, type PageBounds } from './read-pages.js'
 import { anyDraftSql, onDraft } from '../repositories/draft-lines.js'
 
 /** Customers per page of a margin by customer: the answer streams, whatever the number of customers. */
@@ -98,30 +98,24 @@ export async function* marginSums(db: Db, dialect: DatabaseDialect, dates: DateR
 
 /**
  * By customer, a page of customers at a time in ID order, each page's credit notes with it.
- * A page is a range of customer IDs taken from the customers first: bounded so, its sums are one
- * range read of the books index on both databases, where "after this ID, the first 5,000 groups"
- * let Postgres, which expected few rows, scan the whole ledger for each page (bench/reports.ts).
- * The billed rows and the credit note lines are summed in one statement, in key order, and the
- * next page is read while this one is written out.
+ * A page is a range of customer IDs, every page's bounds read from the customers first: bounded
+ * so, its sums are one range read of the books index on both databases, where "after this ID,
+ * the first 5,000 groups" let Postgres, which expected few rows, scan the whole ledger for each
+ * page (bench/reports.ts). The billed rows and the credit note lines are summed in one
+ * statement, in key order, and the next pages are read while this one is written out (on
+ * Postgres two at once: read-pages.ts).
  */
-function byCustomer(db: Db, dialect: DatabaseDialect, range: Window, decode: (r: SumRow) => MarginSums): AsyncGenerator<readonly MarginSums[]> {
-  const read = async (after: string | null): Promise<{ sums: MarginSums[]; after: string } | null> => {
-    const afterID: RawBuilder<unknown> = after === null ? sql`` : sql` where c.id > ${dialect.encodeId(after)}`
-    const ids: { id: unknown }[] = (await sql<{ id: unknown }>`select c.id as id from customers c${afterID} order by c.id limit ${CUSTOMER_PAGE}`.execute(db)).rows
-    if (ids.length === 0) return null
-    const first = dialect.encodeId(String(ids[0].id))
-    const last = dialect.encodeId(String(ids[ids.length - 1].id))
-    const inPage = sql` and t."customerID" >= ${first} and t."customerID" <= ${last}`
-    const sums = (
+async function* byCustomer(db: Db, dialect: DatabaseDialect, range: Window, decode: (r: SumRow) => MarginSums): AsyncGenerator<readonly MarginSums[]> {
+  const pages = await pageBounds(db, sql`select c.id as id from customers c`, CUSTOMER_PAGE)
+  const read = async (page: PageBounds): Promise<MarginSums[]> => {
+    const inPage = sql` and ${withinPage(sql`t."customerID"`, page)}`
+    return (
       await sql<SumRow>`select "key", sum(revenue) as revenue, sum(cost) as cost from (
           select t."customerID" as "key", sum(t.amount) as revenue, sum(coalesce(t."carrierCost", 0)) as cost from transactions t where ${billed('t', range)}${inPage} group by t."customerID"
           union all
           select t."customerID" as "key", sum(t.amount) as revenue, sum(coalesce(t."carrierCost", 0)) as cost from transactions t where ${credited('t', range)}${inPage} group by t."customerID") s
         group by "key" order by "key"`.execute(db)
     ).rows.map(decode)
-    return { sums, after: String(ids[ids.length - 1].id) }
   }
-  return (async function* () {
-    for await (const sums of readAhead(read, (page) => page.sums)) if (sums.length) yield sums
-  })()
+  for await (const sums of readPages(dialect, pages, read, (page) => page)) if (sums.length) yield sums
 }

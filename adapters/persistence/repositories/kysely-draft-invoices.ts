@@ -46,7 +46,8 @@ export async function finaliseRunDrafts(db: Db, dialect: DatabaseDialect, billin
 
 /**
  * A run's drafts removed (`Ledger.discardDrafts`): the rows drafting added, then the others taken
- * off, unapproved again (stored approved on a draft: draft-lines.ts), then the drafts.
+ * off, unapproved again (stored approved on a draft: draft-lines.ts), then the drafts, their
+ * journal lines (invoice-journal-lines.ts) first.
  */
 export async function discardRunDrafts(db: Db, dialect: DatabaseDialect, billingRunID: string, addedTypes: readonly string[]): Promise<number> {
   const run = dialect.encodeId(billingRunID)
@@ -61,6 +62,7 @@ export async function discardRunDrafts(db: Db, dialect: DatabaseDialect, billing
       .where('transactionType', 'in', [...addedTypes])
       .execute()
   }
+  await db.deleteFrom('invoice_journal_lines').where('invoiceID', 'in', drafts).execute()
   await db.updateTable('transactions').set({ invoiceID: null, approved: 0 }).where('invoiceID', 'in', drafts).execute()
   const removed = await db.deleteFrom('invoices').where('billingRunID', '=', run).where('status', '=', 'Draft').executeTakeFirst()
   return Number(removed.numDeletedRows)

@@ -10,6 +10,7 @@ import type { DatabaseDialect } from '../dialect/dialect.js'
 import { columnType } from '../schema/columns.js'
 import { RowCodec } from '../row-codec.js'
 import type { WriteAhead } from '../bulk-writes.js'
+import { writeJournalLines } from './invoice-journal-lines.js'
 
 const CHUNK = 500
 /** Set here for rows inserted on an invoice, whatever the row says. */
@@ -161,9 +162,10 @@ export async function raiseRunInvoices(
   const writes: Promise<unknown>[] = []
   const put = async (write: Promise<unknown>) => void (send ? writes.push(write) : await write)
   let stored: Invoice[] = []
+  let newInvoiceIds: bigint[] = []
   if (invoices.length) {
     // The invoices' IDs are reserved too, so the rows know them without the insert returning anything.
-    const newInvoiceIds = await dialect.reserveIds(db, 'invoices', invoices.length)
+    newInvoiceIds = await dialect.reserveIds(db, 'invoices', invoices.length)
     const codec = new RowCodec(catalogue.invoices, dialect)
     stored = invoices.map((i, n) => ({ id: String(newInvoiceIds[n]), ...i.values, transactionIDs: [...i.transactionIDs, ...i.inserted.map((k) => String(ids[k]))] }) as Invoice)
     const encoded = stored.map((values) => codec.encode(values))
@@ -194,6 +196,11 @@ export async function raiseRunInvoices(
       }))
       .where('id', 'in', existing.slice(i, i + CHUNK).map((x) => dialect.encodeId(x)))
     await put(send ? send(update.compile()) : update.execute())
+  }
+  // Their journal lines, once every row is on them: the journal reads them as written.
+  if (newInvoiceIds.length) {
+    const lines = writeJournalLines(dialect, newInvoiceIds)
+    await put(send ? send(lines.compile(db)) : lines.execute(db))
   }
   const written = Promise.all(writes).then(() => undefined)
   // Failed, it is thrown where the caller awaits it; a rejection nobody awaits yet would end the process.

@@ -202,6 +202,15 @@ export interface PortalLoginFailuresTable {
   stamp: string
 }
 
+/** An invoice's rows summed per account code and VAT rate ('' for none), written with it (migration 0060, repositories/invoice-journal-lines.ts). */
+export interface InvoiceJournalLinesTable {
+  invoiceID: Integer
+  accountCode: string
+  VATRate: string
+  net: Integer
+  VATAmount: Integer
+}
+
 /** Every table of the platform (Kysely's own migration tables aside). */
 export interface Tables extends CatalogueTables {
   api_keys: ApiKeysTable
@@ -219,6 +228,7 @@ export interface Tables extends CatalogueTables {
   call_marks: CallMarksTable
   call_mark_starts: CallMarkStartsTable
   portal_login_failures: PortalLoginFailuresTable
+  invoice_journal_lines: InvoiceJournalLinesTable
 }
 
 /** The database as the adapters query it. */

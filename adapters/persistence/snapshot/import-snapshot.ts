@@ -4,6 +4,7 @@ import type { Database } from '../connect.js'
 import type { Cell } from './export-snapshot.js'
 import { loadOrder } from './load-order.js'
 import { movedColumns, type MovedColumn } from './moved-columns.js'
+import { rebuildJournalLines } from '../repositories/invoice-journal-lines.js'
 
 /** One table of a snapshot to load: its records, the header (column names) first. */
 export interface SnapshotSource {
@@ -54,6 +55,8 @@ export async function importSnapshot(database: Database, sources: readonly Snaps
     for (const [table, rows] of moved) {
       for (let i = 0; i < rows.length; i += 1000) await (trx as AnyDb).insertInto(table).values(rows.slice(i, i + 1000)).execute()
     }
+    // Invoices' journal lines are written with them (migration 0060): an older archive has none.
+    if (newerMigrations.includes('0060-invoice-journal')) await rebuildJournalLines(trx)
     for (const table of order) if (shapes.get(table)!.columns.includes('id')) await dialect.resetIdSequence(trx, table)
     return { tables, newerMigrations }
   })
