@@ -16,13 +16,35 @@ const FINAL_COLUMNS: readonly (EachColumn & { readonly field: keyof Invoice })[]
 ]
 
 /**
+ * Which of a run's drafts hold rows that do not name the run (carried forward, manual): their
+ * approval names it on them (`finaliseRunDrafts`). Read with a page of drafts, beside the
+ * approval's transaction (approve-drafts.ts), so finalising writes only what needs it.
+ */
+export async function draftsCarrying(db: Db, dialect: DatabaseDialect, billingRunID: string, invoiceIDs: readonly string[]): Promise<Set<string>> {
+  const run = dialect.encodeId(billingRunID)
+  const out = new Set<string>()
+  for (let i = 0; i < invoiceIDs.length; i += CHUNK) {
+    const rows = await db
+      .selectFrom('transactions')
+      .select('invoiceID')
+      .distinct()
+      .where('invoiceID', 'in', invoiceIDs.slice(i, i + CHUNK).map((x) => dialect.encodeId(x)))
+      .where((eb) => eb.or([eb('billingRunID', 'is', null), eb('billingRunID', '<>', run)]))
+      .execute()
+    for (const r of rows) out.add(String(r.invoiceID))
+  }
+  return out
+}
+
+/**
  * A run's drafts made final (`Ledger.finaliseDrafts`): their values, a statement per few
  * thousand invoices (`updateEach`). Their rows are stored approved since drafting and read so
  * once the invoice is final (draft-lines.ts): only those already in the ledger before the run
  * (carried forward, manual) are written, to name the run that invoiced them, as a run without
- * review names it; the run's own rows name it already.
+ * review names it; the run's own rows name it already. `carrying` are the drafts that hold such
+ * rows (`draftsCarrying`).
  */
-export async function finaliseRunDrafts(db: Db, dialect: DatabaseDialect, billingRunID: string, invoices: readonly Invoice[]): Promise<void> {
+export async function finaliseRunDrafts(db: Db, dialect: DatabaseDialect, billingRunID: string, invoices: readonly Invoice[], carrying: ReadonlySet<string>): Promise<void> {
   if (invoices.length === 0) return
   const encode = (column: EachColumn, value: unknown) => (value === null || value === undefined ? null : column.type === 'bigint' ? dialect.encodeBigint(value as bigint) : value)
   await updateEach(
@@ -33,8 +55,9 @@ export async function finaliseRunDrafts(db: Db, dialect: DatabaseDialect, billin
     invoices.map((i) => ({ id: dialect.encodeId(i.id), values: FINAL_COLUMNS.map((c) => encode(c, i[c.field])) })),
   )
   const run = dialect.encodeId(billingRunID)
-  for (let i = 0; i < invoices.length; i += CHUNK) {
-    const ids = invoices.slice(i, i + CHUNK).map((x) => dialect.encodeId(x.id))
+  const carried = invoices.filter((i) => carrying.has(i.id))
+  for (let i = 0; i < carried.length; i += CHUNK) {
+    const ids = carried.slice(i, i + CHUNK).map((x) => dialect.encodeId(x.id))
     await db
       .updateTable('transactions')
       .set({ billingRunID: run })
