@@ -60,7 +60,12 @@ export async function approveDrafts(ctx: PlatformContext, store: Store, run: Bil
   }))
   const invoices = (await numberInvoices(ctx, store, finals)).map((n) => n.values as Invoice)
   const byID = new Map(customers.map((c) => [c.id, c]))
-  const written = store.ledger.finaliseDrafts(run.id, invoices, carrying).then(() => finaliseRaised(ctx, store, invoices, byID, now))
+  // Not one after the other: where the transaction sends writes ahead (Postgres) the drafts'
+  // update is sent at once and the events and deliveries go behind it at the server. Both are
+  // settled before a failure is thrown, so nothing is still sent once the step rolls back.
+  const written = Promise.allSettled([store.ledger.finaliseDrafts(run.id, invoices, carrying), finaliseRaised(ctx, store, invoices, byID, now)]).then((results) => {
+    for (const r of results) if (r.status === 'rejected') throw r.reason
+  })
   // Failed, it is thrown where the caller awaits it; a rejection nobody awaits yet would end the process.
   written.catch(() => undefined)
   const invoiced = invoices.map((i) => i.customerID!)

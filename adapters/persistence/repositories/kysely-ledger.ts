@@ -190,7 +190,7 @@ export class KyselyLedger implements Ledger {
 
   async finaliseDrafts(billingRunID: string, invoices: readonly Invoice[], carrying: ReadonlySet<string>): Promise<void> {
     // Rewritten, not added: the statistics drafting counted still hold (no row is added).
-    await finaliseRunDrafts(this.db, this.dialect, billingRunID, invoices, carrying)
+    await finaliseRunDrafts(this.db, this.dialect, billingRunID, invoices, carrying, this.send)
   }
 
   async discardDrafts(billingRunID: string, addedTypes: readonly string[]): Promise<number> {
