@@ -3,6 +3,7 @@ import type { DatabaseDialect } from './dialect/dialect.js'
 import { quoteIdent } from './dialect/quote.js'
 import { EACH_ROW } from './statement-cache.js'
 import type { Db } from './schema/tables.js'
+import type { WriteAhead } from './bulk-writes.js'
 
 /** Rows an `updateEach` statement sets: a few values and an ID each, well under the parameter limits. */
 const UPDATE_CHUNK = 200
@@ -23,17 +24,30 @@ export interface EachColumn {
  * parameter a column: a list of 200 selects cost Postgres more to parse and plan than the
  * update itself (an approval's invoices, bench/review-run.ts). IDs and values come encoded.
  */
-export async function updateEach(db: Db, dialect: DatabaseDialect, table: string, columns: readonly EachColumn[], rows: readonly { id: unknown; values: unknown[] }[]): Promise<void> {
+export async function updateEach(
+  db: Db,
+  dialect: DatabaseDialect,
+  table: string,
+  columns: readonly EachColumn[],
+  rows: readonly { id: unknown; values: unknown[] }[],
+  send?: WriteAhead,
+): Promise<void> {
   const typeName = (c: EachColumn) => (c.type === 'bigint' ? dialect.types.bigint : 'text')
   const rowsSql = dialect.columnarRowsSql([dialect.idRefType, ...columns.map(typeName)], 'v')
   if (rowsSql) {
     const sets = columns.map((c, k) => `${quoteIdent(c.name)} = "v"."column${k + 2}"`).join(', ')
     const columnar = `update ${quoteIdent(table)} set ${sets} from ${rowsSql} where ${quoteIdent(table)}."id" = "v"."column1"`
+    // With `send` (a pipelined transaction's), the statements go at once, ahead of what the
+    // transaction sends next, and are answered together.
+    const sent: Promise<unknown>[] = []
     for (let i = 0; i < rows.length; i += COLUMNAR_CHUNK) {
       const chunk = rows.slice(i, i + COLUMNAR_CHUNK)
       const parameters = [chunk.map((r) => r.id), ...columns.map((_, k) => chunk.map((r) => r.values[k]))].map((values) => dialect.arrayParameter(values))
-      await db.executeQuery(CompiledQuery.raw(columnar, parameters))
+      const query = CompiledQuery.raw(columnar, parameters)
+      if (send) sent.push(send(query))
+      else await db.executeQuery(query)
     }
+    await Promise.all(sent)
     return
   }
   if (dialect.insertsEachRow) {

@@ -10,17 +10,28 @@ import type { RunCustomer } from '../ports/run-fields.js'
 /** Rows a draft may carry that drafting added (contract 10.4's minimums): a discarded draft takes them with it. */
 export const DRAFTING_ADDS = ['Minimum Charge', 'Call Charges Minimum'] as const
 
+/** A page of an approved review run's customers in ID order and their drafts (`readDrafts`). */
+export interface DraftPage {
+  readonly customers: readonly RunCustomer[]
+  readonly drafts: readonly Invoice[]
+  /** Those of the drafts whose transactions do not all name the run yet (`Ledger.draftsCarrying`). */
+  readonly carrying: ReadonlySet<string>
+}
+
 /**
- * Finalises the drafts of a page of an approved review run's customers (contract 16.1), as a run
- * without review raises its invoices: numbered from the same counter (`numberInvoices`), their
- * transactions approved, then `finaliseRaised` (final bills, messages, `invoice.raised`,
- * deliveries); the caller allocates their credit with the step, as for a run's batch
- * (bill-partition.ts). Each draft is billed as drafted: its lines and totals are the ones
- * reviewed, whatever changed since (README, "Review runs").
+ * The next `limit` customers after `afterID` (through `lastID`) and their drafts of `run`, on
+ * `reads`. As a run's page (`readPage`), a step reads the next one this way while the batch in
+ * hand is written: nothing an approval writes is read here (a page's drafts and customers are
+ * its own), so on Postgres the server finalises one batch while this process reads and decodes
+ * the next (bench/review-run.ts).
  */
-export async function approveDrafts(ctx: PlatformContext, store: Store, run: BillingRun, customers: readonly RunCustomer[]): Promise<BatchOutcome> {
+export async function readDrafts(reads: Store, run: BillingRun, afterID: string, limit: number, lastID: string | null): Promise<DraftPage> {
+  // Not locked: the page is read beside the transaction (Postgres: another connection), where a
+  // lock ends with its statement and only writes each row's lock for nothing.
+  const customers = await reads.runSource.customersAfter(afterID, limit, lastID, false)
+  if (customers.length === 0) return { customers, drafts: [], carrying: new Set() }
   const ids = customers.map((c) => c.id)
-  const drafts = await store.repository('invoices').list({
+  const drafts = await reads.repository('invoices').list({
     where: [
       { op: 'eq', column: 'billingRunID', value: run.id },
       { op: 'in', column: 'customerID', values: ids },
@@ -28,6 +39,20 @@ export async function approveDrafts(ctx: PlatformContext, store: Store, run: Bil
     ],
     limit: ids.length,
   })
+  return { customers, drafts, carrying: await reads.ledger.draftsCarrying(run.id, drafts.map((d) => d.id)) }
+}
+
+/**
+ * Finalises the drafts of a page of an approved review run's customers (contract 16.1), as a run
+ * without review raises its invoices: numbered from the same counter (`numberInvoices`), their
+ * transactions approved, then `finaliseRaised` (final bills, messages, `invoice.raised`,
+ * deliveries); the caller allocates their credit with the step, as for a run's batch
+ * (bill-partition.ts). Each draft is billed as drafted: its lines and totals are the ones
+ * reviewed, whatever changed since (README, "Review runs"). As `writeBatch`, it returns once the
+ * writes are sent, not answered (`written`): the caller reads the next page meanwhile.
+ */
+export async function approveDrafts(ctx: PlatformContext, store: Store, run: BillingRun, page: DraftPage): Promise<BatchOutcome> {
+  const { customers, drafts, carrying } = page
   const today = ctx.clock.today()
   const now = ctx.clock.now()
   const finals = drafts.map((d) => ({
@@ -36,8 +61,15 @@ export async function approveDrafts(ctx: PlatformContext, store: Store, run: Bil
     inserted: [],
   }))
   const invoices = (await numberInvoices(ctx, store, finals)).map((n) => n.values as Invoice)
-  await store.ledger.finaliseDrafts(run.id, invoices)
-  await finaliseRaised(ctx, store, invoices, new Map(customers.map((c) => [c.id, c])), now)
+  const byID = new Map(customers.map((c) => [c.id, c]))
+  // Not one after the other: where the transaction sends writes ahead (Postgres) the drafts'
+  // update is sent at once and the events and deliveries go behind it at the server. Both are
+  // settled before a failure is thrown, so nothing is still sent once the step rolls back.
+  const written = Promise.allSettled([store.ledger.finaliseDrafts(run.id, invoices, carrying), finaliseRaised(ctx, store, invoices, byID, now)]).then((results) => {
+    for (const r of results) if (r.status === 'rejected') throw r.reason
+  })
+  // Failed, it is thrown where the caller awaits it; a rejection nobody awaits yet would end the process.
+  written.catch(() => undefined)
   const invoiced = invoices.map((i) => i.customerID!)
   const limited = new Set(customers.filter(hasCreditLimits).map((c) => c.id))
   return {
@@ -48,6 +80,6 @@ export async function approveDrafts(ctx: PlatformContext, store: Store, run: Bil
     limited: invoiced.filter((id) => limited.has(id)),
     callsBilled: [],
     writes: 0,
-    written: Promise.resolve(),
+    written,
   }
 }

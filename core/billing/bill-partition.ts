@@ -10,7 +10,7 @@ import { planBatch, readPage, writeBatch, type BatchOutcome, type RunPage } from
 import { progressValues, runProgress, type RunProgress } from './run-progress.js'
 import type { RunExecution } from './run-execution.js'
 import { markRunCalls } from './run-call-mark.js'
-import { approveDrafts } from './approve-drafts.js'
+import { approveDrafts, readDrafts, type DraftPage } from './approve-drafts.js'
 
 /**
  * Batches a transaction bills before it commits. Batches are small for memory's sake (see
@@ -45,7 +45,8 @@ export async function billPartition(ctx: PlatformContext, planned: BillingRun, c
   const run = planned.status === 'Approved' ? planned : await markRunCalls(ctx, planned)
   let after = partition.progressCustomerID
   let pageSize = Math.min(exec.batchSize, Math.ceil(exec.batchFeatures / 10))
-  let next: Promise<RunPage> | null = null
+  // The next page, read while a step is written: a run's, or an approved review run's (one kind a run).
+  let next: Promise<RunPage | DraftPage> | null = null
   for (;;) {
     if (exec.signal?.aborted) return ctx.store.runPartitions.release(partition.id, exec.holder)
     let step: Awaited<ReturnType<typeof billStep>>
@@ -71,9 +72,9 @@ export async function billPartition(ctx: PlatformContext, planned: BillingRun, c
  * (`Store.pipelinedTransaction`): on Postgres the server makes one batch's inserts while this
  * process plans the next (bench/RESULTS.md).
  */
-async function billStep(ctx: PlatformContext, reads: Store, run: BillingRun, cutoff: DateOnly, partition: RunPartition, exec: RunExecution, after: string, size: number, first: Promise<RunPage> | null) {
+async function billStep(ctx: PlatformContext, reads: Store, run: BillingRun, cutoff: DateOnly, partition: RunPartition, exec: RunExecution, after: string, size: number, first: Promise<RunPage | DraftPage> | null) {
   const { store } = ctx
-  const done = { last: after, size, customers: 0, invoices: 0, writes: 0, finished: false, progress: null as RunProgress | null, next: null as Promise<RunPage> | null }
+  const done = { last: after, size, customers: 0, invoices: 0, writes: 0, finished: false, progress: null as RunProgress | null, next: null as Promise<RunPage | DraftPage> | null }
   const settle: string[] = []
   const invoiced: string[] = []
   const touched: string[] = []
@@ -95,18 +96,26 @@ async function billStep(ctx: PlatformContext, reads: Store, run: BillingRun, cut
   try {
     for (let b = 0; b < TRANSACTION_BATCHES && !(b > 0 && exec.signal?.aborted); b++) {
       if (run.status === 'Approved') {
-        // An approved review run (contract 16.1): the page's drafts made final, nothing planned.
-        const customers = await store.runSource.customersAfter(done.last, exec.batchSize * APPROVAL_BATCH_FACTOR, partition.lastCustomerID)
-        if (customers.length === 0) {
+        // An approved review run (contract 16.1): the page's drafts made final, nothing planned;
+        // the next page is read while they are written, as a run's (below).
+        const page = await ((next as Promise<DraftPage> | null) ?? readDrafts(reads, run, done.last, exec.batchSize * APPROVAL_BATCH_FACTOR, partition.lastCustomerID))
+        next = null
+        if (page.customers.length === 0) {
           done.finished = true
           break
         }
-        done.last = customers.at(-1)!.id
-        done.customers += customers.length
-        absorb(await approveDrafts(ctx, store, run, customers))
+        done.last = page.customers.at(-1)!.id
+        done.customers += page.customers.length
+        if (b + 1 < TRANSACTION_BATCHES || reads !== store) {
+          next = readDrafts(reads, run, done.last, exec.batchSize * APPROVAL_BATCH_FACTOR, partition.lastCustomerID)
+          next.catch(() => undefined)
+        }
+        const outcome = await approveDrafts(ctx, store, run, page)
+        written.push(outcome.written)
+        absorb(outcome)
         continue
       }
-      const page = await (next ?? readPage(reads, done.last, done.size, partition.lastCustomerID))
+      const page = await ((next as Promise<RunPage> | null) ?? readPage(reads, done.last, done.size, partition.lastCustomerID))
       next = null
       if (page.customers.length === 0) {
         done.finished = true

@@ -10,9 +10,10 @@ export interface MarkedFeature {
 export interface BillingRunSource {
   /**
    * The next `limit` customers after `afterID` in ID order, through `lastID` when given (a
-   * partition's end), run fields only, locked for the transaction.
+   * partition's end), run fields only, locked for the transaction unless `lock` is false (an
+   * approval's page, read beside its transaction, where a lock would end with the statement).
    */
-  customersAfter(afterID: string, limit: number, lastID?: string | null): Promise<RunCustomer[]>
+  customersAfter(afterID: string, limit: number, lastID?: string | null, lock?: boolean): Promise<RunCustomer[]>
   /** How many customers follow `afterID` (what a run has still to bill, for its progress). */
   customerCountAfter(afterID: string): Promise<number>
   /**

@@ -115,11 +115,14 @@ export interface Ledger {
    * them as they were.
    */
   raiseInvoices(invoices: readonly NewInvoice[], billingRunID: string, inserts?: readonly ValuesOf<Transaction>[], draft?: boolean): Promise<RaisedInvoices>
+  /** Which of these drafts of a run hold transactions that do not name the run (carried forward, manual). */
+  draftsCarrying(billingRunID: string, invoiceIDs: readonly string[]): Promise<Set<string>>
   /**
    * Stores the finalised values of a run's draft invoices (number, status, payment columns):
-   * their transactions are then approved, and name the run (contract 16.1).
+   * their transactions are then approved, and name the run (contract 16.1); `carrying` are the
+   * drafts whose transactions do not all name it yet (`draftsCarrying`).
    */
-  finaliseDrafts(billingRunID: string, invoices: readonly Invoice[]): Promise<void>
+  finaliseDrafts(billingRunID: string, invoices: readonly Invoice[], carrying: ReadonlySet<string>): Promise<void>
   /**
    * Removes a run's draft invoices: their transactions are taken off them, unapproved as they
    * were, except the rows drafting added to them (of `addedTypes`, made by the run and of no

@@ -50,10 +50,11 @@ export class KyselyBillingRunSource implements BillingRunSource {
   }
 
   /** The next customers by ID (through `lastID` when not null), locked (Postgres) in ID order as `lockIds` would lock them. */
-  async customersAfter(afterID: string, limit: number, lastID: string | null = null): Promise<RunCustomer[]> {
+  async customersAfter(afterID: string, limit: number, lastID: string | null = null, lock = true): Promise<RunCustomer[]> {
     const { select, decode } = this.columns('customers')
     let q = this.page(afterID, limit, lastID).select(select)
-    if (this.dialect.rowLocks) q = q.forUpdate()
+    // Postgres writes a lock into each row it locks: for nothing where no transaction keeps it.
+    if (lock && this.dialect.rowLocks) q = q.forUpdate()
     // Decoded from exactly the run's customer fields.
     return (await q.execute()).map((r) => decode(r) as unknown as RunCustomer)
   }

@@ -2,8 +2,11 @@ import type { Invoice } from '../../../core/fields/entity.js'
 import type { DatabaseDialect } from '../dialect/dialect.js'
 import type { Db } from '../schema/tables.js'
 import { updateEach, type EachColumn } from '../update-each.js'
+import type { WriteAhead } from '../bulk-writes.js'
 
 const CHUNK = 500
+/** Drafts a `draftsCarrying` read takes: an approval's page (2,000) in one. */
+const CARRYING_CHUNK = 2_000
 
 /** What finalising a draft sets on it (contract 16.1): its number, and its payment state as raised. */
 const FINAL_COLUMNS: readonly (EachColumn & { readonly field: keyof Invoice })[] = [
@@ -16,32 +19,62 @@ const FINAL_COLUMNS: readonly (EachColumn & { readonly field: keyof Invoice })[]
 ]
 
 /**
+ * Which of a run's drafts hold rows that do not name the run (carried forward, manual): their
+ * approval names it on them (`finaliseRunDrafts`). Read with a page of drafts, beside the
+ * approval's transaction (approve-drafts.ts), so finalising writes only what needs it.
+ */
+export async function draftsCarrying(db: Db, dialect: DatabaseDialect, billingRunID: string, invoiceIDs: readonly string[]): Promise<Set<string>> {
+  const run = dialect.encodeId(billingRunID)
+  const out = new Set<string>()
+  for (let i = 0; i < invoiceIDs.length; i += CARRYING_CHUNK) {
+    const rows = await db
+      .selectFrom('transactions')
+      .select('invoiceID')
+      .distinct()
+      .where('invoiceID', 'in', invoiceIDs.slice(i, i + CARRYING_CHUNK).map((x) => dialect.encodeId(x)))
+      .where((eb) => eb.or([eb('billingRunID', 'is', null), eb('billingRunID', '<>', run)]))
+      .execute()
+    for (const r of rows) out.add(String(r.invoiceID))
+  }
+  return out
+}
+
+/**
  * A run's drafts made final (`Ledger.finaliseDrafts`): their values, a statement per few
  * thousand invoices (`updateEach`). Their rows are stored approved since drafting and read so
  * once the invoice is final (draft-lines.ts): only those already in the ledger before the run
  * (carried forward, manual) are written, to name the run that invoiced them, as a run without
- * review names it; the run's own rows name it already.
+ * review names it; the run's own rows name it already. `carrying` are the drafts that hold such
+ * rows (`draftsCarrying`).
  */
-export async function finaliseRunDrafts(db: Db, dialect: DatabaseDialect, billingRunID: string, invoices: readonly Invoice[]): Promise<void> {
+export async function finaliseRunDrafts(db: Db, dialect: DatabaseDialect, billingRunID: string, invoices: readonly Invoice[], carrying: ReadonlySet<string>, send?: WriteAhead): Promise<void> {
   if (invoices.length === 0) return
   const encode = (column: EachColumn, value: unknown) => (value === null || value === undefined ? null : column.type === 'bigint' ? dialect.encodeBigint(value as bigint) : value)
-  await updateEach(
+  // Sent ahead (a pipelined step's `send`): the invoices' update, the largest of an approval's
+  // statements, is under way at the server while the step sends its events and deliveries.
+  const updated = updateEach(
     db,
     dialect,
     'invoices',
     FINAL_COLUMNS,
     invoices.map((i) => ({ id: dialect.encodeId(i.id), values: FINAL_COLUMNS.map((c) => encode(c, i[c.field])) })),
+    send,
   )
   const run = dialect.encodeId(billingRunID)
-  for (let i = 0; i < invoices.length; i += CHUNK) {
-    const ids = invoices.slice(i, i + CHUNK).map((x) => dialect.encodeId(x.id))
-    await db
+  const carried = invoices.filter((i) => carrying.has(i.id))
+  const sent: Promise<unknown>[] = [updated]
+  if (!send) await updated
+  for (let i = 0; i < carried.length; i += CHUNK) {
+    const ids = carried.slice(i, i + CHUNK).map((x) => dialect.encodeId(x.id))
+    const update = db
       .updateTable('transactions')
       .set({ billingRunID: run })
       .where('invoiceID', 'in', ids)
       .where((eb) => eb.or([eb('billingRunID', 'is', null), eb('billingRunID', '<>', run)]))
-      .execute()
+    if (send) sent.push(send(update.compile()))
+    else await update.execute()
   }
+  await Promise.all(sent)
 }
 
 /**

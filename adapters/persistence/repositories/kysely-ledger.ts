@@ -9,7 +9,7 @@ import type { Invoiceable, Ledger, LedgerWrites, NewInvoice, RaisedInvoices } fr
 import type { DatabaseDialect } from '../dialect/dialect.js'
 import { RowCodec } from '../row-codec.js'
 import { insertLedgerRows, raiseRunInvoices } from './kysely-ledger-inserts.js'
-import { discardRunDrafts, finaliseRunDrafts } from './kysely-draft-invoices.js'
+import { discardRunDrafts, draftsCarrying, finaliseRunDrafts } from './kysely-draft-invoices.js'
 import type { Invoice } from '../../../core/fields/entity.js'
 import { KyselyLedgerMarks } from './kysely-ledger-marks.js'
 import type { WriteAhead } from '../bulk-writes.js'
@@ -184,9 +184,13 @@ export class KyselyLedger implements Ledger {
     return raised
   }
 
-  async finaliseDrafts(billingRunID: string, invoices: readonly Invoice[]): Promise<void> {
+  draftsCarrying(billingRunID: string, invoiceIDs: readonly string[]): Promise<Set<string>> {
+    return draftsCarrying(this.db, this.dialect, billingRunID, invoiceIDs)
+  }
+
+  async finaliseDrafts(billingRunID: string, invoices: readonly Invoice[], carrying: ReadonlySet<string>): Promise<void> {
     // Rewritten, not added: the statistics drafting counted still hold (no row is added).
-    await finaliseRunDrafts(this.db, this.dialect, billingRunID, invoices)
+    await finaliseRunDrafts(this.db, this.dialect, billingRunID, invoices, carrying, this.send)
   }
 
   async discardDrafts(billingRunID: string, addedTypes: readonly string[]): Promise<number> {
