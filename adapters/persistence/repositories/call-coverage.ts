@@ -14,7 +14,7 @@ import type { Db } from '../schema/tables.js'
  * run stamped before migration 0045 keep the ID it stamped (`calls.transactionID`, never
  * written since), and the rows of those runs cover nothing by range.
  */
-const covers = (call: string): RawBuilder<boolean> => {
+export const covers = (call: string): RawBuilder<boolean> => {
   const c = (column: string) => sql.ref(`${call}.${column}`)
   return sql<boolean>`cc.${sql.ref('customerID')} = ${c('customerID')}
     and cc.${sql.ref('callsTo')} >= ${c('startTime')} and cc.${sql.ref('callsFrom')} <= ${c('startTime')}

@@ -1,9 +1,10 @@
 import type { RawBuilder, SelectQueryBuilder } from 'kysely'
 import { isIdList, type Parents } from '../../../core/ports/resource-repository.js'
 import { callOnTransactions, callTransaction } from './call-coverage.js'
+import { fromCoveredPage, pageTransaction } from './call-page-coverage.js'
 import type { Item, Values } from '../../../core/fields/item.js'
 import { KyselyCallMarks } from './kysely-call-marks.js'
-import { KyselyResourceRepository } from './kysely-resource-repository.js'
+import { KyselyResourceRepository, type PageOf } from './kysely-resource-repository.js'
 
 /**
  * Calls, with `transactionID` derived from the `Call Charges` rows (call-coverage.ts) wherever
@@ -15,6 +16,22 @@ export class KyselyCallRepository extends KyselyResourceRepository {
     // before migration 0045, which the derived one replaces.
     const stored = this.db.selectFrom(this.table).select(this.resource.columns.map((f) => `${this.table}.${f.name}`))
     return storedOnly ? stored : stored.select(callTransaction(this.table).as('transactionID'))
+  }
+
+  /** A list's calls are read first, then their `Call Charges` rows for the page at once (call-page-coverage.ts). */
+  protected override listQuery(page: PageOf, storedOnly = false): SelectQueryBuilder<any, any, any> {
+    if (storedOnly) return super.listQuery(page, true)
+    return this.listJsonFrom(page)
+      .select(this.resource.columns.map((f) => `${this.table}.${f.name}`))
+      .select(pageTransaction().as('transactionID'))
+  }
+
+  override listJsonFrom(page: PageOf): SelectQueryBuilder<any, any, any> {
+    return fromCoveredPage(this.db, page(this.db.selectFrom(this.table).selectAll(this.table)))
+  }
+
+  override listJsonComputed(): Record<string, RawBuilder<unknown>> {
+    return { transactionID: pageTransaction() }
   }
 
   /**
