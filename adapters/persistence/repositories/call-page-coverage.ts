@@ -47,3 +47,18 @@ export function fromCoveredPage(db: AnyDb, page: SelectQueryBuilder<any, any, an
 export function pageTransaction(): RawBuilder<unknown> {
   return sql`coalesce(${sql.ref('calls.transactionID')}, ${sql.ref('cov.tid')})`
 }
+
+/**
+ * The calls that some of the given `Call Charges` rows may have billed, as a condition on `calls`
+ * (the table), found by the calls' customer, stamp and start (calls_customer_idx): calls stamped
+ * with one of them before migration 0045, and unstamped calls of the rows' customers within
+ * their ranges. Which of those the rows billed is `pageTransaction()` over `fromCoveredPage`.
+ */
+export function callsNear(ids: readonly unknown[]): RawBuilder<boolean> {
+  const list = sql.join(ids.map((id) => sql`${id}`))
+  const of = (what: RawBuilder<unknown>) => sql`(select ${what} from ${sql.table('transactions')} t where t.id in (${list}))`
+  const c = (column: string) => sql.ref(`calls.${column}`)
+  return sql<boolean>`${c('customerID')} in ${of(sql`t.${sql.ref('customerID')}`)}
+    and (${c('transactionID')} in (${list}) or (${c('transactionID')} is null
+      and ${c('startTime')} >= ${of(sql`min(t.${sql.ref('callsFrom')})`)} and ${c('startTime')} <= ${of(sql`max(t.${sql.ref('callsTo')})`)}))`
+}
