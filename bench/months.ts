@@ -28,7 +28,7 @@ import { percentile } from './support/stats.js'
  * months, with each call's derived `transactionID`), a usage import of calls over every month,
  * and `ANALYZE` of calls and transactions.
  *
- *   node --import tsx bench/months.ts --db postgres [--scale 0.2] [--months 24] [--runs 1]
+ *   node --import tsx bench/months.ts --db postgres [--scale 0.2] [--months 24] [--plain-first]
  */
 const args = parseArgs()
 if (args.db !== 'postgres') throw new Error('months: Postgres only (SQLite keeps plain tables)')
@@ -73,6 +73,8 @@ try {
     { name: 'partitioned', schema: db.schema! },
     { name: 'plain', schema: plain },
   ]
+  // Which goes first, to see what the order does (a cache warmed by the first).
+  if (process.argv.includes('--plain-first')) on.reverse()
   for (const { name, schema } of on) {
     loads.push(load())
     const run = await billMonth(schema, months.at(-1)!, `bench_months_${name}`)
