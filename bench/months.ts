@@ -86,7 +86,7 @@ try {
   try {
     const lists = on.map(() => [] as number[])
     const customer = String(Math.ceil(customers / 2))
-    for (let s = 0; s < 40; s++) {
+    for (let s = 0; s < 210; s++) {
       for (const [k, p] of platforms.entries()) {
         const t0 = performance.now()
         await get(p, `/customers/${customer}/calls/?limit=1000`)
@@ -95,7 +95,7 @@ try {
     }
     loads.push(load())
     for (const [k, { name }] of on.entries()) {
-      report.add({ name: `${name}: GET /calls of one customer (${calls / customers} calls over ${MONTHS} months), p50`, target: 'info', measured: percentile(lists[k], 50), unit: 'ms', pass: null, note: `p90 ${percentile(lists[k], 90).toFixed(1)} ms over 30; load ${loads.at(-1)}` })
+      report.add({ name: `${name}: GET /calls of one customer (${calls / customers} calls over ${MONTHS} months), p50`, target: 'info', measured: percentile(lists[k], 50), unit: 'ms', pass: null, note: `p90 ${percentile(lists[k], 90).toFixed(1)} ms over 200; load ${loads.at(-1)}` })
     }
     for (const [k, { name, schema }] of on.entries()) {
       const ms = await timed(() => get(platforms[k], '/usageFiles?name=months.csv', usageFile(5_000, name), 'POST'))
