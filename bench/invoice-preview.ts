@@ -6,15 +6,26 @@
  * and 60 features through the store (no planning, no writes). Other customers (`--scale` × 1,000,
  * each with 3 features) are in the database as on a real platform.
  *
- *   npm run bench:invoice-preview -- [--db sqlite|postgres] [--scale 1] [--runs 3]
+ * Then the customer's calls are billed (`billCalls`, as a run bills them: a `Call Charges` row a
+ * number) and listed, 5,000 at once, with each call's derived `transactionID` (docs/scaling.md):
+ * as items through the repository, and as GET /calls lists them (the database writes the JSON),
+ * against the floor of their stored columns only, interleaved.
+ *
+ *   npm run bench:invoice-preview -- [--db sqlite|postgres] [--scale 1] [--runs 3] [--lists-only]
+ *
+ * `--lists-only` skips the preview's samples (the lists only).
  */
 import { openPlatform } from '../apps/platform/platform.js'
 import { previewInvoice } from '../core/billing/preview-invoice.js'
+import { billCalls } from '../core/billing/bill-calls.js'
+import { markRunCalls } from '../core/billing/run-call-mark.js'
+import type { DateOnly } from '../core/dates/date-only.js'
 import { parseArgs, scaled } from './support/args.js'
 import { openBulkWriter } from './support/bulk-insert.js'
 import { openBenchDatabase } from './support/database.js'
 import { seedCustomers } from './support/fixtures.js'
 import { log, Report } from './support/report.js'
+import { tableSizes } from './support/table-sizes.js'
 import { median, percentile } from './support/stats.js'
 import { API } from './support/api-server.js'
 
@@ -71,13 +82,14 @@ try {
       await ctx.store.repository('calls').list({ where: [{ op: 'eq', column: 'customerID', value: c }], limit: CALLS + 1, storedOnly: true })
       await ctx.store.repository('features').list({ where: [{ op: 'eq', column: 'customerID', value: c }], limit: 1000 })
     }
+    const previews = process.argv.includes('--lists-only') ? 0 : args.runs
     for (let i = 0; i < 20; i++) await preview()
     for (let i = 0; i < 20; i++) await floor()
     const p99s: number[] = []
     const p50s: number[] = []
     const floors: number[] = []
     const loads: string[] = []
-    for (let run = 0; run < args.runs; run++) {
+    for (let run = 0; run < previews; run++) {
       const ms: number[] = []
       const fl: number[] = []
       // Interleaved, so both see the same load on the shared machine.
@@ -98,7 +110,42 @@ try {
     const p99 = median(p99s)
     const p50 = median(p50s)
     const floorMs = median(floors)
-    report.add({ name: 'preview p99 (20 numbers, 60 features, 5,000 calls)', target: '< 100 ms', measured: p99, unit: 'ms', baseline: floorMs, ratio: floorMs / p99, pass: p99 < 100, note: `p50 ${p50.toFixed(1)} ms; floor (read its calls and features) p50 ${floorMs.toFixed(1)} ms; load ${loads.join(' | ')}` })
+    if (previews) report.add({ name: 'preview p99 (20 numbers, 60 features, 5,000 calls)', target: '< 100 ms', measured: p99, unit: 'ms', baseline: floorMs, ratio: floorMs / p99, pass: p99 < 100, note: `p50 ${p50.toFixed(1)} ms; floor (read its calls and features) p50 ${floorMs.toFixed(1)} ms; load ${loads.join(' | ')}` })
+
+    // The calls billed, then listed with the transactionID derived from the run's rows.
+    const stamp = '2026-02-02T10:00:00.000Z' as never
+    const billing = await markRunCalls(ctx, await ctx.store.repository('billingRuns').insert({ name: 'bench', cutoffDate: '2026-01-31' as never, status: 'Running', createdStamp: stamp, updatedStamp: stamp }))
+    const page = await ctx.store.runSource.customersAfter(String(BigInt(c) - 1n), 1)
+    await ctx.store.transaction((store) => billCalls(ctx, store, page, '2026-01-31' as DateOnly, new Map(), billing))
+    await ctx.store.repository('billingRuns').update(billing.id, { status: 'Complete' })
+    // Statistics settled, and the index entries of the previews' rolled-back rows gone (Postgres).
+    await tableSizes(db, ['transactions', 'calls'])
+    const where = [{ op: 'eq', column: 'customerID', value: c }] as const
+    const lists = {
+      items: async () => ctx.store.repository('calls').list({ where, limit: CALLS + 1 }),
+      json: async () => ctx.store.listJson.list('calls', { where, limit: CALLS + 1 }),
+      stored: async () => ctx.store.repository('calls').list({ where, limit: CALLS + 1, storedOnly: true }),
+    }
+    const billed = (await lists.items()).filter((call) => call.transactionID).length
+    if (billed !== CALLS) throw new Error(`${billed} of ${CALLS} calls billed`)
+    const times = { items: [] as number[], json: [] as number[], stored: [] as number[] }
+    for (let i = 0; i < 10; i++) for (const list of Object.values(lists)) await list()
+    for (let run = 0; run < args.runs; run++) {
+      for (let i = 0; i < SAMPLES / 4; i++) {
+        for (const [name, list] of Object.entries(lists)) {
+          const t = performance.now()
+          await list()
+          times[name as keyof typeof times].push(performance.now() - t)
+        }
+      }
+      loads.push((await import('node:fs')).readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' '))
+    }
+    const stored = percentile(times.stored, 50)
+    for (const name of ['items', 'json'] as const) {
+      const ms = percentile(times[name], 50)
+      log(`list of ${CALLS} billed calls (${name}): p50 ${ms.toFixed(1)} ms; stored columns only p50 ${stored.toFixed(1)} ms`)
+      report.add({ name: `list ${CALLS} billed calls with transactionID (${name === 'items' ? 'repository items' : 'JSON as GET /calls'}), p50`, target: 'info (issue 56: about the stored columns\' cost)', measured: ms, unit: 'ms', baseline: stored, ratio: stored / ms, pass: null, note: `stored columns only p50 ${stored.toFixed(1)} ms; load ${loads.slice(-args.runs).join(' | ')}` })
+    }
     report.finish({ lines: first.lines.length })
   } finally {
     await platform.close()

@@ -13,7 +13,7 @@ import { monthPartitioned } from '../../adapters/persistence/schema/month-partit
 /**
  * Calls and transactions as a partition per month (Postgres, migration 0058): a billing run's
  * read of calls, a list of calls from a start and a usage import touch only the months they
- * need. Reads are checked by the partitions their plans name (pruned when planned); an import's
+ * need; a list of calls reads each month of transactions once for its page. Reads are checked by the partitions their plans name (pruned when planned); an import's
  * insert by the partitions it locks, as rows are routed to a partition only when one arrives.
  */
 
@@ -80,6 +80,31 @@ for (const target of activeTargets().filter((t) => t === 'postgres')) {
     const reads = [...statements].filter(([t]) => t.includes('from "calls"'))
     assert.ok(reads.length > 0)
     for (const [text, params] of reads) assert.equal(await partitionsRead(client, 'calls', text, params), ['calls_2026_03', 'calls_2026_04', 'calls_2026_05', 'calls_default'], text)
+  })
+
+  test("a list of a customer's calls reads each month of transactions once for the page, not once a call", async ({ h, client }) => {
+    await bill(h, '2026-04-30')
+    const statements = await statementsOf(async () => {
+      const r = await h.request('GET', '/customers/7/calls/?limit=100')
+      assert.is(r.status, 200, r.text)
+      assert.is(r.body.length, 4)
+      assert.ok(r.body.every((call: { transactionID: unknown }) => call.transactionID !== null), 'every call billed')
+    })
+    const reads = [...statements].filter(([t]) => t.includes('from "calls"'))
+    assert.ok(reads.length > 0)
+    for (const [text, params] of reads) {
+      const { rows } = await client.query(`explain (analyze, format json) ${text}`, params)
+      const loops: Record<string, number> = {}
+      const walk = (node: Record<string, unknown>) => {
+        const relation = node['Relation Name'] as string | undefined
+        if (relation && tableOf(relation) === 'transactions') loops[relation] = (loops[relation] ?? 0) + Number(node['Actual Loops'])
+        for (const child of (node.Plans as Record<string, unknown>[] | undefined) ?? []) walk(child)
+      }
+      walk((rows[0]['QUERY PLAN'] as { Plan: Record<string, unknown> }[])[0].Plan)
+      // Every month's partition (a Call Charges row's dateFrom bounds nothing exact), each read once.
+      assert.equal(Object.keys(loops).sort(), [...MONTHS.map((m) => `transactions_${m.replace('-', '_')}`), 'transactions_default'], text)
+      for (const [partition, n] of Object.entries(loops)) assert.is(n, 1, `${partition} read ${n} times`)
+    }
   })
 
   test("a usage import writes and checks for duplicates in its calls' months only", async ({ h, client }) => {

@@ -7,7 +7,7 @@ import { isIdList, type Condition, type ListQuery, type Parents } from '../../..
 import type { CompiledQueries } from '../compiled-queries.js'
 import type { DatabaseDialect } from '../dialect/dialect.js'
 import { inIdOrder } from '../id-order.js'
-import type { KyselyResourceRepository, Peers } from '../repositories/kysely-resource-repository.js'
+import type { KyselyResourceRepository, PageOf, Peers } from '../repositories/kysely-resource-repository.js'
 import type { AnyDb } from '../schema/tables.js'
 import { listJsonMembers, type WireSelect } from './list-json-dialect.js'
 
@@ -32,7 +32,7 @@ export class KyselyListJson implements ListJson {
     const repo = this.repositories(name)
     const wire = this.wireSelect(repo)
     if (!wire) return (await repo.list(query)).map((i) => wireItem(repo, i))
-    const rows = await repo.conditions.paged(repo.conditions.apply(this.select(repo, wire), query.where), query).execute()
+    const rows = await this.select(repo, wire, (q) => repo.conditions.paged(repo.conditions.apply(q, query.where), query)).execute()
     return rows.map((r) => ({ id: String(r.id), json: wire.assemble(r.w0) }))
   }
 
@@ -43,16 +43,16 @@ export class KyselyListJson implements ListJson {
     if (isIdList(parents) && parents.length === 0) return []
     // Put in ID order here, not by the database: Postgres sorted a page's children with their
     // JSON on disk (beyond work_mem) and sent none before the last was made (bench/lists.ts).
-    const rows = await repo.whereIn(repo.conditions.apply(this.select(repo, wire, column), where), column, parents).execute()
+    const rows = await this.select(repo, wire, (q) => repo.whereIn(repo.conditions.apply(q, where), column, parents), column).execute()
     return inIdOrder(rows.map((r) => ({ id: String(r.id), json: wire.assemble(r.w0), key: r.key === null ? null : String(r.key) })))
   }
 
-  /** The ID, the column asked by (as `key`), and the JSON text (as `w0`). */
-  private select(repo: KyselyResourceRepository, wire: WireSelect, key?: string): SelectQueryBuilder<any, any, any> {
+  /** The ID, the column asked by (as `key`), and the JSON text (as `w0`), of the rows `page` finds. */
+  private select(repo: KyselyResourceRepository, wire: WireSelect, page: PageOf, key?: string): SelectQueryBuilder<any, any, any> {
     const table = repo.resource.table
     // Compiled once: compiling a customer's members anew showed in every list request (bench/lists.ts).
     const json = this.queries.fragment(this.db, `list json ${table}${repo.computedKey()}`, () => wire.column)
-    const q = this.db.selectFrom(table).select([`${table}.id`, json.as('w0')])
+    const q = repo.listJsonFrom(page).select([`${table}.id`, json.as('w0')])
     return key ? q.select(`${table}.${key} as key`) : q
   }
 
@@ -60,7 +60,7 @@ export class KyselyListJson implements ListJson {
     const name = `${repo.resource.name}${repo.computedKey()}`
     let wire = this.selects.get(name)
     if (wire === undefined) {
-      const computed = repo.computedSql()
+      const computed = repo.listJsonComputed()
       wire = computed && this.dialect.listJson(listJsonMembers(repo.resource, repo.resource.table, { ...computed, ...repo.listJsonOverrides() }))
       this.selects.set(name, wire)
     }

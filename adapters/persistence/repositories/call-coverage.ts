@@ -14,11 +14,13 @@ import type { Db } from '../schema/tables.js'
  * run stamped before migration 0045 keep the ID it stamped (`calls.transactionID`, never
  * written since), and the rows of those runs cover nothing by range.
  */
-const covers = (call: string): RawBuilder<boolean> => {
+export const covers = (call: string): RawBuilder<boolean> => {
   const c = (column: string) => sql.ref(`${call}.${column}`)
+  // The number's equality before the range: where Postgres joins a page of calls to their
+  // customers' rows by a nested loop (call-page-coverage.ts), another number's row fails first.
   return sql<boolean>`cc.${sql.ref('customerID')} = ${c('customerID')}
-    and cc.${sql.ref('callsTo')} >= ${c('startTime')} and cc.${sql.ref('callsFrom')} <= ${c('startTime')}
     and coalesce(cc.${sql.ref('numberID')}, 0) = coalesce(${c('numberID')}, 0)
+    and cc.${sql.ref('callsTo')} >= ${c('startTime')} and cc.${sql.ref('callsFrom')} <= ${c('startTime')}
     and cc.${sql.ref('callMark')} > coalesce(${c('callMark')}, 0)
     and (cc.${sql.ref('callIDs')} is null or cc.${sql.ref('callIDs')} like '%,' || ${c('id')} || ',%')`
 }

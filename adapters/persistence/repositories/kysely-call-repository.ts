@@ -1,9 +1,10 @@
 import type { RawBuilder, SelectQueryBuilder } from 'kysely'
-import { isIdList, type Parents } from '../../../core/ports/resource-repository.js'
+import { isIdList, type Condition, type Parents } from '../../../core/ports/resource-repository.js'
 import { callOnTransactions, callTransaction } from './call-coverage.js'
+import { callsNear, fromCoveredPage, pageTransaction } from './call-page-coverage.js'
 import type { Item, Values } from '../../../core/fields/item.js'
 import { KyselyCallMarks } from './kysely-call-marks.js'
-import { KyselyResourceRepository } from './kysely-resource-repository.js'
+import { KyselyResourceRepository, type PageOf } from './kysely-resource-repository.js'
 
 /**
  * Calls, with `transactionID` derived from the `Call Charges` rows (call-coverage.ts) wherever
@@ -15,6 +16,38 @@ export class KyselyCallRepository extends KyselyResourceRepository {
     // before migration 0045, which the derived one replaces.
     const stored = this.db.selectFrom(this.table).select(this.resource.columns.map((f) => `${this.table}.${f.name}`))
     return storedOnly ? stored : stored.select(callTransaction(this.table).as('transactionID'))
+  }
+
+  /** A list's calls are read first, then their `Call Charges` rows for the page at once (call-page-coverage.ts). */
+  protected override listQuery(page: PageOf, storedOnly = false): SelectQueryBuilder<any, any, any> {
+    if (storedOnly) return super.listQuery(page, true)
+    return this.listJsonFrom(page)
+      .select(this.resource.columns.map((f) => `${this.table}.${f.name}`))
+      .select(pageTransaction().as('transactionID'))
+  }
+
+  override listJsonFrom(page: PageOf): SelectQueryBuilder<any, any, any> {
+    return fromCoveredPage(this.db, page(this.db.selectFrom(this.table).selectAll(this.table)))
+  }
+
+  override listJsonComputed(): Record<string, RawBuilder<unknown>> {
+    return { transactionID: pageTransaction() }
+  }
+
+  /**
+   * The calls of listed `Call Charges` rows (an invoice's itemisation): the calls they may have
+   * billed are read first, then which of them each row billed, for all of them at once.
+   */
+  override async listIn(column: string, parents: Parents, where: readonly Condition[] = [], options: { readonly storedOnly?: boolean } = {}): Promise<Item[]> {
+    if (column !== 'transactionID' || !isIdList(parents) || parents.length === 0 || options.storedOnly) return super.listIn(column, parents, where, options)
+    const ids = parents.map((id) => this.dialect.encodeId(id))
+    const near = this.conditions.apply(this.db.selectFrom(this.table).selectAll(this.table).where(callsNear(ids)), where)
+    const rows = await fromCoveredPage(this.db, near)
+      .select(this.resource.columns.map((f) => `${this.table}.${f.name}`))
+      .select(pageTransaction().as('transactionID'))
+      .where(pageTransaction(), 'in', ids)
+      .execute()
+    return this.finish(rows.map((r) => this.codec.decode(r)))
   }
 
   /**

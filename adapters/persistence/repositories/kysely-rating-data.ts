@@ -17,7 +17,7 @@ import type { Db } from '../schema/tables.js'
 import { holdsAllowance } from '../migrations/0018-allowances.js'
 import { namesCallTariff } from '../migrations/0025-rating-rules.js'
 import { callColumnTypes, insertCalls } from './call-inserts.js'
-import { callTransaction } from './call-coverage.js'
+import { fromCoveredPage, pageTransaction } from './call-page-coverage.js'
 import { IN_CHUNK, numbersByKeys } from './rating-number-lookup.js'
 
 const UPDATE_CHUNK = 500
@@ -147,16 +147,18 @@ export class KyselyRatingData implements RatingData {
     const out: AllowanceCall[] = []
     const d = this.dialect
     for (const chunk of chunks(customerIDs, IN_CHUNK)) {
-      const rows = await this.db
+      const calls = this.db
         .selectFrom('calls')
-        .select(allowanceCallColumns)
-        // Whether a run billed it is derived from the Call Charges rows (call-coverage.ts).
-        .select(callTransaction('calls').as('transactionID'))
+        .selectAll('calls')
         .where(d.inList('customerID', chunk.map(Number)))
         .where('allowanceSeconds', 'is not', null)
         .where('startTime', '>=', from)
         .where('startTime', '<', to)
         .where('deleted', '=', 0)
+      // Whether a run billed it is derived from the Call Charges rows, for the chunk's calls at once (call-page-coverage.ts).
+      const rows = await fromCoveredPage(this.db, calls)
+        .select(allowanceCallColumns.map((c) => `calls.${c}` as const))
+        .select(pageTransaction().as('transactionID'))
         .execute()
       for (const r of rows) {
         out.push({

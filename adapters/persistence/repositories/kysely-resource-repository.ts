@@ -15,6 +15,9 @@ import { RowCodec } from '../row-codec.js'
 /** The repositories of the other resources of the same store (parents given as queries are theirs to write). */
 export type Peers = (name: ResourceName) => KyselyResourceRepository
 
+/** A list's conditions and paging, applied to a query of its table. */
+export type PageOf = (q: SelectQueryBuilder<any, any, any>) => SelectQueryBuilder<any, any, any>
+
 /** Today's date, as the platform's clock tells it (what is overdue is read against it). */
 export type Today = () => DateOnly
 
@@ -61,6 +64,29 @@ export class KyselyResourceRepository implements ResourceRepository {
    */
   computedKey(): string {
     return ''
+  }
+
+  /**
+   * What a list's items are read by: `page` applied to `select()` (`storedOnly`: the stored
+   * columns). Calls read the page first and derive their computed field for the page at once
+   * (kysely-call-repository.ts).
+   */
+  protected listQuery(page: PageOf, storedOnly = false): SelectQueryBuilder<any, any, any> {
+    return page(this.select(storedOnly))
+  }
+
+  /**
+   * What a list whose JSON the database writes (KyselyListJson) selects from, with nothing
+   * selected yet: `page` applied to the table; `listJsonComputed` is the SQL of the computed
+   * fields over it.
+   */
+  listJsonFrom(page: PageOf): SelectQueryBuilder<any, any, any> {
+    return page(this.db.selectFrom(this.table))
+  }
+
+  /** The SQL of the computed fields over `listJsonFrom` (by default `computedSql`'s). */
+  listJsonComputed(): Record<string, RawBuilder<unknown>> | null {
+    return this.computedSql()
   }
 
   /** Stored fields whose list JSON the database writes from an expression instead of the column (none by default). */
@@ -129,14 +155,14 @@ export class KyselyResourceRepository implements ResourceRepository {
   }
 
   async list(query: ListQuery): Promise<Item[]> {
-    const q = this.conditions.paged(this.conditions.apply(this.select(query.storedOnly), query.where), query)
+    const q = this.listQuery((q) => this.conditions.paged(this.conditions.apply(q, query.where), query), query.storedOnly)
     const items = (await q.execute()).map((r) => this.codec.decode(r))
     return query.storedOnly ? items : this.finish(items)
   }
 
   async listIn(column: string, parents: Parents, where: readonly Condition[] = [], options: { readonly storedOnly?: boolean } = {}): Promise<Item[]> {
     if (isIdList(parents) && parents.length === 0) return []
-    const q = this.whereIn(this.conditions.apply(this.select(options.storedOnly), where), column, parents)
+    const q = this.listQuery((q) => this.whereIn(this.conditions.apply(q, where), column, parents), options.storedOnly)
     const items = (await q.orderBy(`${this.table}.id`).execute()).map((r) => this.codec.decode(r))
     return options.storedOnly ? items : this.finish(items)
   }
