@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import pg from 'pg'
 import { addMonthsAhead } from '../adapters/persistence/months-ahead.js'
@@ -10,7 +9,8 @@ import { markRunCalls } from '../core/billing/run-call-mark.js'
 import type { DateOnly } from '../core/dates/date-only.js'
 import { API } from './support/api-server.js'
 import { parseArgs, scaled } from './support/args.js'
-import { openBulkWriter, type BulkColumn } from './support/bulk-insert.js'
+import { openBulkWriter } from './support/bulk-insert.js'
+import { insertRatedCalls } from './support/rated-calls.js'
 import { openBenchDatabase, POSTGRES_URL } from './support/database.js'
 import { cpuSecondsOf } from './support/database-cpu.js'
 import { numberOf, seedCustomers } from './support/fixtures.js'
@@ -49,22 +49,12 @@ try {
   await setup.close()
   const writer = openBulkWriter(db)
   await seedCustomers(writer, { customers, numbersPerCustomer: 3, featuresPerCustomer: 0 })
-  const t = (name: string): BulkColumn => ({ name, type: 'text' })
-  const b = (name: string): BulkColumn => ({ name, type: 'bigint' })
-  const i = (name: string): BulkColumn => ({ name, type: 'integer' })
-  const columns = [b('customerID'), b('numberID'), t('callingNumber'), t('dialledNumber'), t('startTime'), i('durationSeconds'), t('callType'), t('chargeBand'), t('carrier'), b('cost'), i('ratedDuration'), t('timeBand'), i('rated'), i('deleted'), t('fingerprint'), t('createdStamp'), t('updatedStamp')]
-  await writer.insert('calls', columns, (function* () {
-    for (let n = 0; n < calls; n++) {
-      const customer = (n % customers) + 1
-      const number = (customer - 1) * 3 + (n % 3) + 1
-      const calling = numberOf(customer, n % 3)
-      const dialled = `07700${String(900000 + (n % 100000)).padStart(6, '0')}`
-      const month = months[Math.floor(n / customers) % MONTHS]
-      const startTime = new Date(Date.parse(`${month}-01T00:00:00.000Z`) + (n % 2_419_200) * 1000).toISOString()
-      const fingerprint = createHash('sha256').update(`${calling}|${dialled}|${startTime}|${n}`).digest('hex')
-      yield [customer, number, calling, dialled, startTime, 30 + (n % 600), 'Mobile', 'UK Mobile', 'BT', 500 + (n % 5000), 60 + (n % 600), 'Peak', 1, 0, fingerprint, startTime, startTime]
-    }
-  })())
+  await insertRatedCalls(writer, {
+    calls,
+    customers,
+    calling: (customer, slot) => numberOf(customer, slot),
+    startTime: (n) => new Date(Date.parse(`${months[Math.floor(n / customers) % MONTHS]}-01T00:00:00.000Z`) + (n % 2_419_200) * 1000).toISOString(),
+  })
   await writer.close()
   log(`${calls.toLocaleString('en-GB')} calls of ${customers.toLocaleString('en-GB')} customers over ${MONTHS} months (${months[0]} to ${months.at(-1)})`)
   for (const month of months.slice(0, -1)) await billMonth(db.schema!, month, 'bench_months_setup')

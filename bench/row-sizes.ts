@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto'
 import { existsSync, statSync } from 'node:fs'
 import { FixedClock } from '../adapters/persistence/system-clock.js'
 import { openPlatform } from '../apps/platform/platform.js'
@@ -6,7 +5,8 @@ import { billCalls } from '../core/billing/bill-calls.js'
 import { markRunCalls } from '../core/billing/run-call-mark.js'
 import type { DateOnly } from '../core/dates/date-only.js'
 import { parseArgs, scaled } from './support/args.js'
-import { openBulkWriter, type BulkColumn } from './support/bulk-insert.js'
+import { openBulkWriter } from './support/bulk-insert.js'
+import { insertRatedCalls } from './support/rated-calls.js'
 import { openBenchDatabase, POSTGRES_URL, type BenchDatabase } from './support/database.js'
 import { databaseCpu } from './support/database-cpu.js'
 import { seedCustomers } from './support/fixtures.js'
@@ -35,23 +35,14 @@ try {
   const customers = Math.ceil(calls / 100)
   const writer = openBulkWriter(db)
   await seedCustomers(writer, { customers, numbersPerCustomer: 3, featuresPerCustomer: 0 })
-  const t = (name: string): BulkColumn => ({ name, type: 'text' })
-  const b = (name: string): BulkColumn => ({ name, type: 'bigint' })
-  const i = (name: string): BulkColumn => ({ name, type: 'integer' })
-  const columns = [b('customerID'), b('numberID'), t('callingNumber'), t('dialledNumber'), t('startTime'), i('durationSeconds'), t('callType'), t('chargeBand'), t('carrier'), b('cost'), i('ratedDuration'), t('timeBand'), i('rated'), i('deleted'), t('fingerprint'), t('createdStamp'), t('updatedStamp')]
-  const stamp = '2026-02-01T03:00:00.000Z'
   const start = performance.now()
-  await writer.insert('calls', columns, (function* () {
-    for (let n = 0; n < calls; n++) {
-      const customer = (n % customers) + 1
-      const number = (customer - 1) * 3 + (n % 3) + 1
-      const calling = `01632${String(number).padStart(6, '0')}`
-      const dialled = `07700${String(900000 + (n % 100000)).padStart(6, '0')}`
-      const startTime = new Date(Date.UTC(2026, 0, 1) + (n % 2_678_400) * 1000).toISOString()
-      const fingerprint = createHash('sha256').update(`${calling}|${dialled}|${startTime}|${n}`).digest('hex')
-      yield [customer, number, calling, dialled, startTime, 30 + (n % 600), 'Mobile', 'UK Mobile', 'BT', 500 + (n % 5000), 60 + (n % 600), 'Peak', 1, 0, fingerprint, stamp, stamp]
-    }
-  })())
+  await insertRatedCalls(writer, {
+    calls,
+    customers,
+    calling: (_customer, _slot, number) => `01632${String(number).padStart(6, '0')}`,
+    startTime: (n) => new Date(Date.UTC(2026, 0, 1) + (n % 2_678_400) * 1000).toISOString(),
+    stamp: '2026-02-01T03:00:00.000Z',
+  })
   const ms = performance.now() - start
   await writer.close()
   log(`${calls.toLocaleString('en-GB')} calls bulk-inserted in ${(ms / 1000).toFixed(1)} s`)
