@@ -1,5 +1,3 @@
-import type { DateOnly } from '../dates/date-only.js'
-import type { Money } from '../money/money.js'
 import type { LedgerRow } from '../ports/ledger.js'
 
 /** The transaction type names the engine writes (contract 9.2). */

@@ -1,4 +1,5 @@
 import type { Destination } from '../ports/rating-data.js'
+
 /**
  * A destination table's prefixes as a digit trie in typed arrays: a lookup walks the number's
  * digits once, remembering the last node a prefix ends at, so it costs the number's length

@@ -1,4 +1,3 @@
-import type { DateOnly } from '../dates/date-only.js'
 import type { ParsedAction } from './action-params.js'
 import { dropChanges, reinstateChanges, type StateChanges } from './apply-action.js'
 import { ancestorKeys, itemKey, type ItemKey, type Level } from './levels.js'
