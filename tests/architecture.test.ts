@@ -62,7 +62,7 @@ test('core/ folders import each other one way: no import loop', () => {
   assert.equal(loops, [])
 })
 
-test('the loop check finds a loop, and lets type-only imports of ports through', () => {
+test('the loop check finds a loop, and lets through only the two ports\' vocabulary imports', () => {
   assert.equal(cyclesOf([{ from: 'billing', to: 'rating' }, { from: 'rating', to: 'billing' }, { from: 'rating', to: 'dates' }]), [['billing', 'rating']])
   assert.equal(cyclesOf([{ from: 'a', to: 'b' }, { from: 'b', to: 'c' }, { from: 'c', to: 'a' }, { from: 'c', to: 'd' }]), [['a', 'b', 'c']])
   assert.equal(cyclesOf([{ from: 'billing', to: 'dates' }, { from: 'rating', to: 'dates' }]), [])
