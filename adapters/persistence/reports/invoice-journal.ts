@@ -32,6 +32,8 @@ interface Line {
 }
 
 const account = sql`coalesce(nullif(cu."accountingID", ''), cu."accountNumber")`
+/** An invoice's head (`Head`), the account by a look-up per invoice: as a join, Postgres hashed every customer for a page. */
+const headColumns = sql`i.id as id, i."invoiceDate" as "date", coalesce(i."invoiceNumber", cast(i.id as text)) as document, i."customerID" as "customerID", (select ${account} from customers cu where cu.id = i."customerID") as account`
 
 /**
  * The journal lines of the invoices that meet `invoices` (a condition over alias `i`), in ID
@@ -55,16 +57,15 @@ export async function* invoiceJournal(db: Db, dialect: DatabaseDialect, invoices
   if (packed !== null) {
     const readPacked = async (page: PageBounds): Promise<Head[]> =>
       (
-        await sql<Head>`select i.id as id, i."invoiceDate" as "date", coalesce(i."invoiceNumber", cast(i.id as text)) as document, i."customerID" as "customerID", (select ${account} from customers cu where cu.id = i."customerID") as account, ${packed} as lines
+        await sql<Head>`select ${headColumns}, ${packed} as lines
           from invoices i where ${withinPage(sql`i.id`, page)}${invoices} order by i.id`.execute(db)
       ).rows
     yield* readPages(dialect, pages, readPacked, (heads) => packedInvoicePage(heads, money))
     return
   }
   const read = async (page: PageBounds): Promise<{ heads: Head[]; lines: Line[] }> => {
-    // The account by a look-up per invoice: as a join, Postgres hashed every customer for a page.
     const heads = (
-      await sql<Head>`select i.id as id, i."invoiceDate" as "date", coalesce(i."invoiceNumber", cast(i.id as text)) as document, i."customerID" as "customerID", (select ${account} from customers cu where cu.id = i."customerID") as account
+      await sql<Head>`select ${headColumns}
         from invoices i where ${withinPage(sql`i.id`, page)}${invoices} order by i.id`.execute(db)
     ).rows
     // A VAT rate of '' is none: one line, ordered first on both databases.
@@ -94,7 +95,7 @@ function invoicePage(heads: readonly Head[], lines: readonly Line[], money: (v: 
         if (!same(heads[h].id, l.doc)) continue
         if (heads[h] !== head) {
           head = heads[h]
-          document = { date: String(head.date) as DateOnly, documentType: 'invoice', document: String(head.document), customerID: String(head.customerID), account: head.account === null ? null : String(head.account) }
+          document = documentOf(head)
         }
         line(document!, String(l.code), l.VATRate === '' || l.VATRate === null ? null : String(l.VATRate), money(l.net), money(l.vat))
       }
@@ -108,12 +109,14 @@ function packedInvoicePage(heads: readonly Head[], money: (v: unknown) => Money)
     forEach(line) {
       for (const head of heads) {
         if (!head.lines) continue
-        const document: JournalDocument = { date: String(head.date) as DateOnly, documentType: 'invoice', document: String(head.document), customerID: String(head.customerID), account: head.account === null ? null : String(head.account) }
+        const document = documentOf(head)
         for (const [code, VATRate, net, vat] of JSON.parse(head.lines) as [string, string, string, string][]) line(document, code, VATRate === '' ? null : VATRate, money(net), money(vat))
       }
     },
   }
 }
+
+const documentOf = (head: Head): JournalDocument => ({ date: String(head.date) as DateOnly, documentType: 'invoice', document: String(head.document), customerID: String(head.customerID), account: head.account === null ? null : String(head.account) })
 
 /** IDs as a driver gives them (numbers, or Postgres's bigint text, canonical): `a` before `b`. */
 const before = (a: unknown, b: unknown): boolean =>

@@ -1,3 +1,4 @@
+import type { ExpressionBuilder } from 'kysely'
 import type { Invoice } from '../../../core/fields/entity.js'
 import type { DatabaseDialect } from '../dialect/dialect.js'
 import type { Db } from '../schema/tables.js'
@@ -5,6 +6,9 @@ import { updateEach, type EachColumn } from '../update-each.js'
 import type { WriteAhead } from '../bulk-writes.js'
 
 const CHUNK = 500
+
+/** A ledger row that does not name `run` (carried forward, manual): what a draft's approval names. */
+const notNaming = (run: unknown) => (eb: ExpressionBuilder<any, 'transactions'>) => eb.or([eb('billingRunID', 'is', null), eb('billingRunID', '<>', run)])
 /** Drafts a `draftsCarrying` read takes: an approval's page (2,000) in one. */
 const CARRYING_CHUNK = 2_000
 
@@ -32,7 +36,7 @@ export async function draftsCarrying(db: Db, dialect: DatabaseDialect, billingRu
       .select('invoiceID')
       .distinct()
       .where('invoiceID', 'in', invoiceIDs.slice(i, i + CARRYING_CHUNK).map((x) => dialect.encodeId(x)))
-      .where((eb) => eb.or([eb('billingRunID', 'is', null), eb('billingRunID', '<>', run)]))
+      .where(notNaming(run))
       .execute()
     for (const r of rows) out.add(String(r.invoiceID))
   }
@@ -70,7 +74,7 @@ export async function finaliseRunDrafts(db: Db, dialect: DatabaseDialect, billin
       .updateTable('transactions')
       .set({ billingRunID: run })
       .where('invoiceID', 'in', ids)
-      .where((eb) => eb.or([eb('billingRunID', 'is', null), eb('billingRunID', '<>', run)]))
+      .where(notNaming(run))
     if (send) sent.push(send(update.compile()))
     else await update.execute()
   }
