@@ -21,7 +21,12 @@ export class KyselyCallRepository extends KyselyResourceRepository {
   /** A list's calls are read first, then their `Call Charges` rows for the page at once (call-page-coverage.ts). */
   protected override listQuery(page: PageOf, storedOnly = false): SelectQueryBuilder<any, any, any> {
     if (storedOnly) return super.listQuery(page, true)
-    return this.listJsonFrom(page)
+    return this.coveredItems(page(this.db.selectFrom(this.table).selectAll(this.table)))
+  }
+
+  /** The calls of `calls` (a query of the table) as items, each with its `Call Charges` row found for all of them at once. */
+  private coveredItems(calls: SelectQueryBuilder<any, any, any>): SelectQueryBuilder<any, any, any> {
+    return fromCoveredPage(this.db, calls)
       .select(this.resource.columns.map((f) => `${this.table}.${f.name}`))
       .select(pageTransaction().as('transactionID'))
   }
@@ -42,11 +47,7 @@ export class KyselyCallRepository extends KyselyResourceRepository {
     if (column !== 'transactionID' || !isIdList(parents) || parents.length === 0 || options.storedOnly) return super.listIn(column, parents, where, options)
     const ids = parents.map((id) => this.dialect.encodeId(id))
     const near = this.conditions.apply(this.db.selectFrom(this.table).selectAll(this.table).where(callsNear(ids)), where)
-    const rows = await fromCoveredPage(this.db, near)
-      .select(this.resource.columns.map((f) => `${this.table}.${f.name}`))
-      .select(pageTransaction().as('transactionID'))
-      .where(pageTransaction(), 'in', ids)
-      .execute()
+    const rows = await this.coveredItems(near).where(pageTransaction(), 'in', ids).execute()
     return this.finish(rows.map((r) => this.codec.decode(r)))
   }
 
