@@ -114,5 +114,35 @@ for (const name of activeTargets()) {
     assert.equal(read.map((t) => [t.id, t.approved]), [['1', true], ['2', false], ['3', false]])
   })
 
+  test('0060: the invoices already raised get their journal lines, by account code and VAT rate', async ({ target, database }) => {
+    await migrate(database, target.schema, '0058-month-partitions')
+    const { db } = database
+    const stamp = '2026-02-01T00:00:00.000Z'
+    await sql`insert into customers (id, "accountNumber", "createdStamp", "updatedStamp") values (1, 'ACC1', ${stamp}, ${stamp})`.execute(db)
+    await sql`insert into numbers (id, "customerID", "number", "createdStamp", "updatedStamp") values (1, 1, '01632960001', ${stamp}, ${stamp})`.execute(db)
+    // Two features of the number set a calls code: its call charges post under the least.
+    for (const [id, code] of [[1, '4200'], [2, '4100']] as const)
+      await sql`insert into features (id, "customerID", "numberID", "callsTransactionCode", "createdStamp", "updatedStamp") values (${id}, 1, 1, ${code}, ${stamp}, ${stamp})`.execute(db)
+    await sql`insert into invoices (id, "customerID", "invoiceDate", "netAmount", "VATAmount", "totalAmount", status, "createdStamp", "updatedStamp")
+      values (1, 1, '2026-01-31', 0, 0, 0, 'Unpaid', ${stamp}, ${stamp})`.execute(db)
+    const row = (id: number, type: string, code: string | null, rate: string | null, amount: number, vat: number, invoiceID: number | null) =>
+      sql`insert into transactions (id, "customerID", "numberID", "transactionType", "transactionDate", amount, "VATRate", "VATAmount", "accountCode", approved, "invoiceID", "createdStamp", "updatedStamp")
+        values (${id}, 1, 1, ${type}, '2026-01-10', ${amount}, ${rate}, ${vat}, ${code}, 1, ${invoiceID}, ${stamp}, ${stamp})`.execute(db)
+    await row(1, 'Recurring Charge', '4000', 'S', 100_000, 20_000, 1)
+    await row(2, 'Recurring Charge', '4000', 'S', 50_000, 10_000, 1)
+    await row(3, 'Recurring Charge', '4000', 'Z', 30_000, 0, 1)
+    await row(4, 'Call Charges', null, 'S', 7_000, 1_400, 1)
+    await row(5, 'Installation', '', null, 2_000, 0, 1)
+    await row(6, 'Recurring Charge', '4000', 'S', 90_000, 18_000, null)
+    await migrate(database, target.schema)
+    const lines = (await sql<{ c: unknown; r: unknown; n: unknown; v: unknown }>`select "accountCode" as c, "VATRate" as r, net as n, "VATAmount" as v from invoice_journal_lines where "invoiceID" = 1 order by "accountCode", "VATRate"`.execute(db)).rows
+    assert.equal(
+      lines.map((l) => [l.c, l.r, Number(l.n), Number(l.v)]),
+      [['4000', 'S', 150_000, 30_000], ['4000', 'Z', 30_000, 0], ['4100', 'S', 7_000, 1_400], ['Installation', '', 2_000, 0]],
+    )
+    const all = await sql<{ n: unknown }>`select count(*) as n from invoice_journal_lines`.execute(db)
+    assert.is(Number(all.rows[0].n), 4, 'a row on no invoice has no line')
+  })
+
   test.run()
 }
