@@ -13,12 +13,26 @@ import type { Tables } from '../schema/tables.js'
 export class PipelinedClient implements PostgresPoolClient {
   /** Once the transaction is over the connection is the pool's again. */
   private ended = false
+  /** The first statement of the transaction the backend refused, if one was. */
+  private refused: unknown = undefined
 
   constructor(private readonly client: pg.PoolClient) {}
 
+  /**
+   * Every statement after a refused one fails with 25P02 ("current transaction is aborted"),
+   * which says nothing of why; with statements sent ahead, one of those can be the first a caller
+   * awaits. Answers come in the order sent, so the first failure seen is the cause: a 25P02 after
+   * it is reported as that failure.
+   */
+  private readonly failed = (error: unknown): never => {
+    if (this.refused === undefined) this.refused = error
+    else if ((error as { code?: unknown } | null)?.code === '25P02') throw this.refused
+    throw error
+  }
+
   ahead(query: CompiledQuery): Promise<QueryResult<unknown>> {
     if (this.ended) return Promise.reject(new Error('a write sent ahead belongs to a transaction, and none is open'))
-    return this.client.query(query.sql, [...query.parameters]).then((result) => ({ rows: result.rows, numAffectedRows: result.rowCount === null ? undefined : BigInt(result.rowCount) }))
+    return this.client.query(query.sql, [...query.parameters]).then((result) => ({ rows: result.rows, numAffectedRows: result.rowCount === null ? undefined : BigInt(result.rowCount) }), this.failed)
   }
 
   query<R>(text: string, values: readonly unknown[]): Promise<PostgresQueryResult<R>>
@@ -28,7 +42,7 @@ export class PipelinedClient implements PostgresPoolClient {
     // pipelined connection could not keep its portal open anyway.
     if (typeof text !== 'string') throw new Error('a bulk transaction reads no cursors')
     if (this.ended) return Promise.reject(new Error('this bulk transaction is over'))
-    return this.client.query(text, values as unknown[]) as unknown as Promise<PostgresQueryResult<R>>
+    return (this.client.query(text, values as unknown[]) as unknown as Promise<PostgresQueryResult<R>>).catch(this.failed)
   }
 
   /** Kysely releases its connection after the transaction; the pool's is given back by `pipelinedTransactions`. */
