@@ -26,9 +26,7 @@ export interface DraftPage {
  * the next (bench/review-run.ts).
  */
 export async function readDrafts(reads: Store, run: BillingRun, afterID: string, limit: number, lastID: string | null): Promise<DraftPage> {
-  // Not locked: the page is read beside the transaction (Postgres: another connection), where a
-  // lock ends with its statement and only writes each row's lock for nothing.
-  const customers = await reads.runSource.customersAfter(afterID, limit, lastID, false)
+  const customers = await reads.runSource.customersAfter(afterID, limit, lastID)
   if (customers.length === 0) return { customers, drafts: [], carrying: new Set() }
   const ids = customers.map((c) => c.id)
   const drafts = await reads.repository('invoices').list({

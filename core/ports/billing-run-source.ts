@@ -10,10 +10,12 @@ export interface MarkedFeature {
 export interface BillingRunSource {
   /**
    * The next `limit` customers after `afterID` in ID order, through `lastID` when given (a
-   * partition's end), run fields only, locked for the transaction unless `lock` is false (an
-   * approval's page, read beside its transaction, where a lock would end with the statement).
+   * partition's end), run fields only. Not locked: a step reads its pages beside its transaction
+   * (Postgres: another connection), where a lock would end with its statement, and a customer
+   * changed between the read and the batch's write is written as the change left it
+   * (tests/persistence/pipelined-steps.test.ts).
    */
-  customersAfter(afterID: string, limit: number, lastID?: string | null, lock?: boolean): Promise<RunCustomer[]>
+  customersAfter(afterID: string, limit: number, lastID?: string | null): Promise<RunCustomer[]>
   /** How many customers follow `afterID` (what a run has still to bill, for its progress). */
   customerCountAfter(afterID: string): Promise<number>
   /**

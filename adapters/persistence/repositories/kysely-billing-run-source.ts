@@ -49,14 +49,11 @@ export class KyselyBillingRunSource implements BillingRunSource {
     return columns
   }
 
-  /** The next customers by ID (through `lastID` when not null), locked (Postgres) in ID order as `lockIds` would lock them. */
-  async customersAfter(afterID: string, limit: number, lastID: string | null = null, lock = true): Promise<RunCustomer[]> {
+  /** The next customers by ID (through `lastID` when not null), unlocked (`BillingRunSource.customersAfter`). */
+  async customersAfter(afterID: string, limit: number, lastID: string | null = null): Promise<RunCustomer[]> {
     const { select, decode } = this.columns('customers')
-    let q = this.page(afterID, limit, lastID).select(select)
-    // Postgres writes a lock into each row it locks: for nothing where no transaction keeps it.
-    if (lock && this.dialect.rowLocks) q = q.forUpdate()
     // Decoded from exactly the run's customer fields.
-    return (await q.execute()).map((r) => decode(r) as unknown as RunCustomer)
+    return (await this.page(afterID, limit, lastID).select(select).execute()).map((r) => decode(r) as unknown as RunCustomer)
   }
 
   async customerCountAfter(afterID: string): Promise<number> {
