@@ -35,17 +35,15 @@ async function tryListCustomers(page: Page, key: string, isList: (url: string) =
 if (!existsSync(CHROMIUM)) {
   console.log(`\n[browser] SKIPPED: ${CHROMIUM} not installed; the API reference page was not tried in a browser.\n`)
 } else {
-  // One browser for both suites, each with a page of its own: a start of Chromium is seconds of CPU.
-  let launched: Promise<Browser> | undefined
-  const browser = () => (launched ??= import('playwright-core').then(({ chromium }) => chromium.launch({ executablePath: CHROMIUM, args: ARGS })))
-
   // One page for the whole suite: Swagger UI takes seconds to lay out the document.
-  const test = suite<{ h: Harness; base: string; page: Page; outside: string[] }>('browser: API reference page')
+  const test = suite<{ h: Harness; base: string; browser: Browser; page: Page; outside: string[] }>('browser: API reference page')
   test.before(async (ctx) => {
+    const { chromium } = await import('playwright-core')
     ctx.h = await openHarness('sqlite-memory')
     await ctx.h.request('POST', '/customers', { lastname: 'Lovelace', accountNumber: 'ACC-DOCS' })
     ctx.base = await ctx.h.listen()
-    ctx.page = await (await browser()).newPage()
+    ctx.browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS })
+    ctx.page = await ctx.browser.newPage()
     ctx.outside = []
     ctx.page.on('request', (r) => {
       if (!r.url().startsWith(ctx.base) && !r.url().startsWith('data:')) ctx.outside.push(r.url())
@@ -53,7 +51,7 @@ if (!existsSync(CHROMIUM)) {
     await ctx.page.goto(`${ctx.base}/backend/api/v1/docs`)
   })
   test.after(async (ctx) => {
-    await ctx.page?.close()
+    await ctx.browser?.close()
     await ctx.h?.close()
   })
 
@@ -84,8 +82,9 @@ if (!existsSync(CHROMIUM)) {
 
   // Mounted inside another h3 app: the page, its files, the document and "try it" all live
   // under the mount point.
-  const mounted = suite<{ h: Harness; base: string; page: Page; failed: string[]; close: () => Promise<void> }>('browser: API reference page, mounted under /billing')
+  const mounted = suite<{ h: Harness; base: string; browser: Browser; page: Page; failed: string[]; close: () => Promise<void> }>('browser: API reference page, mounted under /billing')
   mounted.before(async (ctx) => {
+    const { chromium } = await import('playwright-core')
     const { H3 } = await import('h3')
     const { toNodeHandler } = await import('h3/node')
     const { createServer } = await import('node:http')
@@ -97,7 +96,8 @@ if (!existsSync(CHROMIUM)) {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
     ctx.base = `http://127.0.0.1:${(server.address() as { port: number }).port}`
     ctx.close = () => new Promise<void>((resolve) => server.close(() => resolve()))
-    ctx.page = await (await browser()).newPage()
+    ctx.browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS })
+    ctx.page = await ctx.browser.newPage()
     ctx.failed = []
     ctx.page.on('response', (r) => {
       if (r.status() >= 400) ctx.failed.push(`${r.status()} ${r.url()}`)
@@ -105,8 +105,7 @@ if (!existsSync(CHROMIUM)) {
     await ctx.page.goto(`${ctx.base}/billing/backend/api/v1/docs`)
   })
   mounted.after(async (ctx) => {
-    const launchedBrowser = await launched?.catch(() => null)
-    await launchedBrowser?.close()
+    await ctx.browser?.close()
     await ctx.close?.()
     await ctx.h?.close()
   })
