@@ -24,6 +24,10 @@ const more = process.argv.includes('--more')
 // --reuse <SQLite file | Postgres schema>: measure a database a --keep run seeded, without seeding it again.
 const reuseAt = process.argv.indexOf('--reuse')
 const reuse = reuseAt < 0 ? null : process.argv[reuseAt + 1]
+// --only <margin|commission|journal>: measure that report's answers alone (with --more, its further ones too).
+const onlyAt = process.argv.indexOf('--only')
+const only = onlyAt < 0 ? null : process.argv[onlyAt + 1]
+if (only !== null && !['margin', 'commission', 'journal'].includes(only)) throw new Error(`--only must be margin, commission or journal (got ${only})`)
 const report = new Report('reports', args)
 const features = scaled(1_000_000, args.scale, 1_000)
 const customers = Math.ceil(features / 5)
@@ -91,19 +95,19 @@ try {
     log(`seeded the ledger: ${(customers * 5 + numbers).toLocaleString('en-GB')} rows on ${customers.toLocaleString('en-GB')} invoices, ${(numbers * callsPerNumber).toLocaleString('en-GB')} calls, in ${((performance.now() - started) / 1000).toFixed(0)} s`)
   }
 
-  const requests = [
-    { name: `margin by customer for January (${customers.toLocaleString('en-GB')} customers, CSV)`, path: '/reports/margin?from=2026-01-01&to=2026-01-31&groupBy=customer', csv: true },
-    { name: `one commission statement (Alice Morgan, ${Math.floor(features / 1000).toLocaleString('en-GB')} features)`, path: '/commissionStatements?billingRunID=1&holder=Alice%20Morgan', csv: false },
-    { name: `the run's journal (${customers.toLocaleString('en-GB')} invoices, CSV)`, path: '/billingRuns/1/journal', csv: true },
+  const allRequests = [
+    { report: 'margin', name: `margin by customer for January (${customers.toLocaleString('en-GB')} customers, CSV)`, path: '/reports/margin?from=2026-01-01&to=2026-01-31&groupBy=customer', csv: true },
+    { report: 'commission', name: `one commission statement (Alice Morgan, ${Math.floor(features / 1000).toLocaleString('en-GB')} features)`, path: '/commissionStatements?billingRunID=1&holder=Alice%20Morgan', csv: false },
+    { report: 'journal', name: `the run's journal (${customers.toLocaleString('en-GB')} invoices, CSV)`, path: '/billingRuns/1/journal', csv: true },
     // --more: answers without a target of their own, over the 5,000,000 calls or every holder.
     ...(more
       ? [
-          { name: 'every holder\'s commission statements of the run', path: '/commissionStatements?billingRunID=1', csv: false, info: true },
-          { name: 'margin by carrier for January (CSV)', path: '/reports/margin?from=2026-01-01&to=2026-01-31&groupBy=carrier', csv: true, info: true },
-          { name: 'margin by call class for January (CSV)', path: '/reports/margin?from=2026-01-01&to=2026-01-31&groupBy=callClass', csv: true, info: true },
+          { report: 'commission', name: 'every holder\'s commission statements of the run', path: '/commissionStatements?billingRunID=1', csv: false, info: true },
+          ...(['carrier', 'featureType', 'callClass', 'month'] as const).map((groupBy) => ({ report: 'margin', name: `margin by ${groupBy} for January (CSV)`, path: `/reports/margin?from=2026-01-01&to=2026-01-31&groupBy=${groupBy}`, csv: true, info: true })),
         ]
       : []),
   ]
+  const requests = allRequests.filter((r) => only === null || r.report === only)
   const results = requests.map(() => ({ seconds: [] as number[], cpu: [] as number[], flat: [] as number[], peak: 0, bytes: 0 }))
   for (let run = 1; run <= args.runs; run++) {
     const api = await startApiServer(db)

@@ -7,6 +7,7 @@ import {
   fromUnits,
   increaseByPercent,
   moneyToNumber,
+  moneyToNumberText,
   mulRatio,
   parseMoney,
   round,
@@ -29,6 +30,14 @@ test('moneyToNumber is the number of the amount’s text, beyond 2^53 ten-thousa
   const wide = fc.oneof(units, fc.bigInt({ min: -(2n ** 60n), max: 2n ** 60n }), fc.constantFrom(2n ** 53n - 1n, 2n ** 53n, -(2n ** 53n) + 1n, 1n, -1n, 0n))
   fc.assert(fc.property(wide, (m) => Object.is(moneyToNumber(m as Money), Number(formatMoney(m as Money)))), { numRuns: 20_000 })
   assert.is(JSON.stringify(moneyToNumber(-1234n as Money)), '-0.1234')
+})
+
+test('moneyToNumberText is the text of moneyToNumber, at and beyond 10^15 ten-thousandths too', () => {
+  const edges = fc.constantFrom(0n, 1n, -1n, 10n, -10n, 9_999n, -9_999n, 10_000n, -10_000n, 10n ** 15n - 1n, -(10n ** 15n) + 1n, 10n ** 15n, -(10n ** 15n), 2n ** 53n)
+  const wide = fc.oneof(units, edges, fc.bigInt({ min: -100_000n, max: 100_000n }), fc.bigInt({ min: -(2n ** 60n), max: 2n ** 60n }))
+  fc.assert(fc.property(wide, (m) => moneyToNumberText(m as Money) === String(moneyToNumber(m as Money))), { numRuns: 20_000 })
+  assert.is(moneyToNumberText(-1234n as Money), '-0.1234')
+  assert.is(moneyToNumberText(1_234_500n as Money), '123.45')
 })
 
 test('no float drift: 0.1 + 0.2 is exactly 0.3', () => {

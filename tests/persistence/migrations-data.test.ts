@@ -7,6 +7,7 @@ import { KyselyStore } from '../../adapters/persistence/kysely-store.js'
 import { exportSnapshot, type Cell } from '../../adapters/persistence/snapshot/export-snapshot.js'
 import { importSnapshot, type SnapshotSource } from '../../adapters/persistence/snapshot/import-snapshot.js'
 import { resourcesByName } from '../../core/fields/catalogue.js'
+import type { DateOnly } from '../../core/dates/date-only.js'
 import { activeTargets, connectBare, openTarget, type Target } from '../support/targets.js'
 
 /** Migrations that move stored data, run on a database as the version before them left it. */
@@ -142,6 +143,30 @@ for (const name of activeTargets()) {
     )
     const all = await sql<{ n: unknown }>`select count(*) as n from invoice_journal_lines`.execute(db)
     assert.is(Number(all.rows[0].n), 4, 'a row on no invoice has no line')
+  })
+
+  test('0063: a margin by customer over rows written before it is the same, read from the new index', async ({ target, database }) => {
+    await migrate(database, target.schema, '0060-invoice-journal')
+    const { db } = database
+    const stamp = '2026-02-01T00:00:00.000Z'
+    for (const id of [1, 2]) await sql`insert into customers (id, "accountNumber", "createdStamp", "updatedStamp") values (${id}, ${`ACC${id}`}, ${stamp}, ${stamp})`.execute(db)
+    const row = (id: number, customer: number, date: string, amount: number, cost: number | null, approved: number, settles: number) =>
+      sql`insert into transactions (id, "customerID", "transactionType", "transactionDate", amount, "carrierCost", approved, settles, "createdStamp", "updatedStamp")
+        values (${id}, ${customer}, 'Installation', ${date}, ${amount}, ${cost}, ${approved}, ${settles}, ${stamp}, ${stamp})`.execute(db)
+    await row(1, 1, '2026-01-10', 100_000, 40_000, 1, 0)
+    await row(2, 1, '2026-01-31', 50_000, null, 1, 0)
+    await row(3, 1, '2026-02-01', 70_000, 10_000, 1, 0) // after the range
+    await row(4, 1, '2026-01-15', -30_000, null, 1, 1) // a payment
+    await row(5, 2, '2026-01-01', 20_000, 5_000, 0, 0) // not approved
+    await row(6, 2, '2026-01-20', 10_000, 2_000, 1, 0)
+    await migrate(database, target.schema)
+    const indexes = (await sql<{ name: string }>`${database.dialect.name === 'postgres' ? sql`select indexname as name from pg_indexes where tablename = 'transactions' and schemaname = current_schema()` : sql`select name from sqlite_master where type = 'index' and tbl_name = 'transactions'`}`.execute(db)).rows.map((r) => r.name)
+    assert.ok(indexes.includes('transactions_margin_idx'))
+    assert.not.ok(indexes.includes('transactions_books_idx'))
+    const store = new KyselyStore(db, database.dialect, resourcesByName)
+    const pages: [string | null, number, number][] = []
+    for await (const page of store.books.margin({ from: '2026-01-01' as DateOnly, to: '2026-01-31' as DateOnly }, 'customer')) for (const s of page) pages.push([s.key, Number(s.revenue), Number(s.cost)])
+    assert.equal(pages, [['1', 150_000, 40_000], ['2', 10_000, 2_000]])
   })
 
   test.run()

@@ -1,5 +1,5 @@
 import type { H3Event } from 'h3'
-import { add, moneyToNumber, ZERO, type Money } from '../../../core/money/money.js'
+import { add, moneyToNumber, moneyToNumberText, ZERO, type Money } from '../../../core/money/money.js'
 import type { JournalDocument, MarginGrouping } from '../../../core/ports/books.js'
 import type { PlatformContext } from '../../../core/platform.js'
 import { journalLines, journalRange, runJournalScope } from '../../../core/reports/journal-report.js'
@@ -80,9 +80,9 @@ async function* marginJson(query: ReturnType<typeof marginQuery>, report: Report
   yield `],"totals":${JSON.stringify(totals)}}`
 }
 
-/** A margin line as CSV, as `csvLine` writes `wireLine`'s values, without the object and array between. */
+/** A margin line as CSV, as `csvLine` writes `wireLine`'s values, without the object, array and doubles between. */
 const marginCsvLine = (l: MarginLine): string =>
-  `${csvCell(l.key)},${moneyToNumber(l.revenue)},${moneyToNumber(l.cost)},${moneyToNumber(l.margin)},${l.marginPercent === null ? '' : moneyToNumber(l.marginPercent)}\r\n`
+  `${csvCell(l.key)},${moneyToNumberText(l.revenue)},${moneyToNumberText(l.cost)},${moneyToNumberText(l.margin)},${l.marginPercent === null ? '' : moneyToNumberText(l.marginPercent)}\r\n`
 
 async function* marginCsv(groupBy: MarginGrouping, report: Report): AsyncGenerator<string> {
   yield csvLine([groupBy, 'revenue', 'cost', 'margin', 'marginPercent'])

@@ -4,8 +4,8 @@ import { sql, type ColumnDataType, type CreateTableBuilder, type Kysely, type Ra
 export interface CoveringIndex {
   readonly name: string
   readonly table: string
-  /** The column it is searched by. */
-  readonly key: string
+  /** The column it is searched by, or columns (in order). */
+  readonly key: string | readonly string[]
   /** The columns a read takes from it instead of the table's row. */
   readonly covered: readonly string[]
   /** A partial index's condition. */
@@ -40,13 +40,14 @@ export interface DdlDialect {
 
 const where = (index: CoveringIndex) => (index.where ? sql` where ${index.where}` : sql``)
 const refs = (columns: readonly string[]) => sql.join(columns.map((c) => sql.ref(c)))
+const keyOf = (index: CoveringIndex): readonly string[] => (typeof index.key === 'string' ? [index.key] : index.key)
 
 export const sqliteDdl: DdlDialect = {
   types: { real: 'real', bigint: 'integer' },
   addIdColumn: (t) => t.addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement()),
   idRefType: 'integer',
   createCoveringIndex: async (db, index) => {
-    await sql`create index ${sql.id(index.name)} on ${sql.table(index.table)} (${refs([index.key, ...index.covered])})${where(index)}`.execute(db)
+    await sql`create index ${sql.id(index.name)} on ${sql.table(index.table)} (${refs([...keyOf(index), ...index.covered])})${where(index)}`.execute(db)
   },
   createKeyedTable: async (db, table, columns, key) => {
     await sql`create table ${sql.table(table)} (${columns}, primary key (${refs(key)})) without rowid`.execute(db)
@@ -58,7 +59,7 @@ export const postgresDdl: DdlDialect = {
   addIdColumn: (t) => t.addColumn('id', 'bigint', (c) => c.primaryKey().generatedByDefaultAsIdentity()),
   idRefType: 'bigint',
   createCoveringIndex: async (db, index) => {
-    await sql`create index ${sql.id(index.name)} on ${sql.table(index.table)} (${sql.ref(index.key)}) include (${refs(index.covered)})${where(index)}`.execute(db)
+    await sql`create index ${sql.id(index.name)} on ${sql.table(index.table)} (${refs(keyOf(index))}) include (${refs(index.covered)})${where(index)}`.execute(db)
   },
   createKeyedTable: async (db, table, columns, key, covered) => {
     await sql`create table ${sql.table(table)} (${columns}, primary key (${refs(key)}) include (${refs(covered)}))`.execute(db)

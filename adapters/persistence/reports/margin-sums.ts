@@ -21,8 +21,8 @@ type Window = DateRange & { readonly drafts?: boolean }
 
 /**
  * Revenue is net billed (contract 16.2): the approved rows that are not payments or write-offs
- * (`settles`), and credit note lines, which take billed revenue back. Written so that SQLite
- * uses the partial index `transactions_books_idx` (its condition spelled as the index's). A
+ * (`settles`), and credit note lines, which take billed revenue back. Written so that the
+ * partial index `transactions_margin_idx` (migration 0063) answers it (its condition spelled as the index's). A
  * draft's rows are stored approved (draft-lines.ts): left out by their invoice only while a run
  * is in review, the index alone answers otherwise.
  */
@@ -103,15 +103,18 @@ export async function* marginSums(db: Db, dialect: DatabaseDialect, dates: DateR
  * the first 5,000 groups" let Postgres, which expected few rows, scan the whole ledger for each
  * page (bench/reports.ts). The billed rows and the credit note lines are summed in one
  * statement, in key order, and the next pages are read while this one is written out (on
- * Postgres two at once: read-pages.ts).
+ * Postgres two at once: read-pages.ts). The billed rows are read from `transactions_margin_idx`
+ * alone: SQLite is told (`throughIndex`), where its statistics chose the customer index for one
+ * page in five and read every row of those from the table (bench/RESULTS.md, session 33).
  */
 async function* byCustomer(db: Db, dialect: DatabaseDialect, range: Window, decode: (r: SumRow) => MarginSums): AsyncGenerator<readonly MarginSums[]> {
   const pages = await pageBounds(db, sql`select c.id as id from customers c`, CUSTOMER_PAGE)
+  const margins = dialect.throughIndex('transactions', 'transactions_margin_idx')
   const read = async (page: PageBounds): Promise<MarginSums[]> => {
     const inPage = sql` and ${withinPage(sql`t."customerID"`, page)}`
     return (
       await sql<SumRow>`select "key", sum(revenue) as revenue, sum(cost) as cost from (
-          select t."customerID" as "key", sum(t.amount) as revenue, sum(coalesce(t."carrierCost", 0)) as cost from transactions t where ${billed('t', range)}${inPage} group by t."customerID"
+          select t."customerID" as "key", sum(t.amount) as revenue, sum(coalesce(t."carrierCost", 0)) as cost from ${margins} t where ${billed('t', range)}${inPage} group by t."customerID"
           union all
           select t."customerID" as "key", sum(t.amount) as revenue, sum(coalesce(t."carrierCost", 0)) as cost from transactions t where ${credited('t', range)}${inPage} group by t."customerID") s
         group by "key" order by "key"`.execute(db)
