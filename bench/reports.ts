@@ -24,6 +24,9 @@ const more = process.argv.includes('--more')
 // --reuse <SQLite file | Postgres schema>: measure a database a --keep run seeded, without seeding it again.
 const reuseAt = process.argv.indexOf('--reuse')
 const reuse = reuseAt < 0 ? null : process.argv[reuseAt + 1]
+// --only margin|statement|journal: measure that answer alone (its server started for it alone).
+const onlyAt = process.argv.indexOf('--only')
+const only = onlyAt < 0 ? null : process.argv[onlyAt + 1]
 const report = new Report('reports', args)
 const features = scaled(1_000_000, args.scale, 1_000)
 const customers = Math.ceil(features / 5)
@@ -92,9 +95,9 @@ try {
   }
 
   const requests = [
-    { name: `margin by customer for January (${customers.toLocaleString('en-GB')} customers, CSV)`, path: '/reports/margin?from=2026-01-01&to=2026-01-31&groupBy=customer', csv: true },
-    { name: `one commission statement (Alice Morgan, ${Math.floor(features / 1000).toLocaleString('en-GB')} features)`, path: '/commissionStatements?billingRunID=1&holder=Alice%20Morgan', csv: false },
-    { name: `the run's journal (${customers.toLocaleString('en-GB')} invoices, CSV)`, path: '/billingRuns/1/journal', csv: true },
+    { key: 'margin', name: `margin by customer for January (${customers.toLocaleString('en-GB')} customers, CSV)`, path: '/reports/margin?from=2026-01-01&to=2026-01-31&groupBy=customer', csv: true },
+    { key: 'statement', name: `one commission statement (Alice Morgan, ${Math.floor(features / 1000).toLocaleString('en-GB')} features)`, path: '/commissionStatements?billingRunID=1&holder=Alice%20Morgan', csv: false },
+    { key: 'journal', name: `the run's journal (${customers.toLocaleString('en-GB')} invoices, CSV)`, path: '/billingRuns/1/journal', csv: true },
     // --more: answers without a target of their own, over the 5,000,000 calls or every holder.
     ...(more
       ? [
@@ -103,7 +106,8 @@ try {
           { name: 'margin by call class for January (CSV)', path: '/reports/margin?from=2026-01-01&to=2026-01-31&groupBy=callClass', csv: true, info: true },
         ]
       : []),
-  ]
+  ].filter((r) => only === null || ('key' in r && r.key === only))
+  if (requests.length === 0) throw new Error(`--only ${only}: no such answer (margin, statement or journal)`)
   const results = requests.map(() => ({ seconds: [] as number[], cpu: [] as number[], flat: [] as number[], peak: 0, bytes: 0 }))
   for (let run = 1; run <= args.runs; run++) {
     const api = await startApiServer(db)
