@@ -32,10 +32,15 @@ interface Line {
   vat: unknown
 }
 
-/** An invoice's (alias `i`) account, by a look-up per invoice: as a join, Postgres hashed every customer for a page. */
-const account = sql`(select coalesce(nullif(cu."accountingID", ''), cu."accountNumber") from customers cu where cu.id = i."customerID")`
+/**
+ * An invoice's (alias `i`) account, by a look-up per invoice (as a join, Postgres hashed every
+ * customer for a page) in the narrow index of accounts (migration 0061).
+ */
+const accountOf = (dialect: DatabaseDialect) =>
+  sql`(select coalesce(nullif(cu."accountingID", ''), cu."accountNumber") from ${dialect.throughIndex('customers', 'customers_account_idx')} cu where cu.id = i."customerID")`
 /** An invoice's head (`Head`). */
-const headColumns = sql`i.id as id, i."invoiceDate" as "date", coalesce(i."invoiceNumber", cast(i.id as text)) as document, i."customerID" as "customerID", ${account} as account`
+const headColumns = (dialect: DatabaseDialect) =>
+  sql`i.id as id, i."invoiceDate" as "date", coalesce(i."invoiceNumber", cast(i.id as text)) as document, i."customerID" as "customerID", ${accountOf(dialect)} as account`
 
 /**
  * The journal lines of the invoices that meet `invoices` (a condition over alias `i`), in ID
@@ -53,7 +58,7 @@ export async function* invoiceJournal(db: Db, dialect: DatabaseDialect, invoices
   const pages = await pageBounds(db, sql`select i.id as id from invoices i where 1 = 1${invoices}`, INVOICE_PAGE)
   const lines = linesOf(db, dialect, invoices, money)
   if (csv) {
-    yield* readPages(dialect, pages, async (page) => (await invoiceJournalCsvPage(db, invoices, account, page)) ?? (await lines(page)), (page) => page)
+    yield* readPages(dialect, pages, async (page) => (await invoiceJournalCsvPage(db, invoices, accountOf(dialect), page)) ?? (await lines(page)), (page) => page)
     return
   }
   yield* readPages(dialect, pages, lines, (page) => page)
@@ -71,14 +76,14 @@ function linesOf(db: Db, dialect: DatabaseDialect, invoices: RawBuilder<unknown>
     return async (page) =>
       packedInvoicePage(
         (
-          await sql<Head>`select ${headColumns}, ${packed} as lines
+          await sql<Head>`select ${headColumns(dialect)}, ${packed} as lines
             from invoices i where ${withinPage(sql`i.id`, page)}${invoices} order by i.id`.execute(db)
         ).rows,
         money,
       )
   return async (page) => {
     const heads = (
-      await sql<Head>`select ${headColumns}
+      await sql<Head>`select ${headColumns(dialect)}
         from invoices i where ${withinPage(sql`i.id`, page)}${invoices} order by i.id`.execute(db)
     ).rows
     // A VAT rate of '' is none: one line, ordered first on both databases.
