@@ -1,8 +1,9 @@
+import { gunzipSync } from 'node:zlib'
 import { sql } from 'kysely'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { act, bill, newCustomer, newFeature } from '../support/billing.js'
-import { openHarness, type Harness } from '../support/harness.js'
+import { BASE, openHarness, type Harness } from '../support/harness.js'
 import { activeTargets } from '../support/targets.js'
 
 /**
@@ -120,6 +121,11 @@ for (const target of activeTargets()) {
     assert.is(text, asCsv(journal))
     assert.ok(text.includes(`,"A ""q"", b","Z ""b"", c\r\nd",Standard 20%,-1.2345,0.0001\r\n`), text)
     assert.ok(text.includes(`,"INV,""2""",`), text)
+    // Compressed as it streams (no length known before its last line), to the same text.
+    const gzipped = await h.platform.app.request(`${BASE}/billingRuns/${run.id}/journal`, { headers: { authorization: `Bearer ${h.keys.admin}`, accept: 'text/csv', 'accept-encoding': 'gzip' } })
+    assert.is(gzipped.headers.get('content-encoding'), 'gzip')
+    assert.is(gzipped.headers.get('content-length'), null)
+    assert.is(gunzipSync(Buffer.from(await gzipped.arrayBuffer())).toString('utf8'), text)
 
     // Beyond 10^15 ten-thousandths the page's lines are written here (its amount's JSON number, not its decimal text).
     await sql`update invoice_journal_lines set net = 1000000000000001 where "invoiceID" = ${i2} and "accountCode" = '4000'`.execute(db)
