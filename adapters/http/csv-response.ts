@@ -7,11 +7,18 @@ import { requestIdOf } from './respond.js'
  * answer of a million lines never sits in memory whole.
  */
 export function streamedAnswer(event: H3Event, csv: boolean, pieces: AsyncGenerator<string>): Response {
-  return new Response(streamOf(pieces), {
+  const response = new Response(streamOf(pieces), {
     status: 200,
     headers: { 'content-type': csv ? 'text/csv; charset=utf-8' : 'application/json; charset=utf-8', 'x-request-id': requestIdOf(event) },
   })
+  streamed.add(response)
+  return response
 }
+
+const streamed = new WeakSet<Response>()
+
+/** An answer written a piece at a time (`streamedAnswer`): compressed as it streams, never read whole first (middleware/compression.ts). */
+export const isStreamedAnswer = (response: Response): boolean => streamed.has(response)
 
 /** One CSV line of values (RFC 4180 quoting), CRLF-terminated. */
 export const csvLine = (values: readonly unknown[]): string => values.map(csvCell).join(',') + '\r\n'

@@ -54,6 +54,18 @@ export interface JournalPage {
   forEach(line: (document: JournalDocument, accountCode: string, VATRate: string | null, net: Money, VAT: Money) => void): void
 }
 
+/**
+ * A page of journal lines as the database wrote them in the journal's CSV answer (its lines, in
+ * the order and form the HTTP adapter writes a `JournalPage`'s), with their sums: asked for by a
+ * CSV answer (`Books.journal`), where making 400,000 lines' values in JavaScript to write them out
+ * again was most of a run's journal's time (bench/RESULTS.md, session 33).
+ */
+export interface JournalCsvPage {
+  readonly csv: string
+  readonly net: Money
+  readonly VAT: Money
+}
+
 /** A page of journal lines held as objects (the few of credit notes and payments). */
 export const journalPageOf = (lines: readonly JournalSums[]): JournalPage => ({
   forEach(line) {
@@ -122,8 +134,12 @@ export interface CommissionWindow {
 export interface Books {
   /** Approved revenue and carrier cost by group, in key order, a page at a time (see `MarginSums`). */
   margin(range: DateRange, groupBy: MarginGrouping): AsyncIterable<readonly MarginSums[]>
-  /** Journal lines by document, account code and VAT rate, in document order, a page at a time. */
+  /**
+   * Journal lines by document, account code and VAT rate, in document order, a page at a time;
+   * with `csv`, pages may come as their CSV lines (`JournalCsvPage`) where the database writes them.
+   */
   journal(scope: JournalScope): AsyncIterable<JournalPage>
+  journal(scope: JournalScope, csv: boolean): AsyncIterable<JournalPage | JournalCsvPage>
   /**
    * The rows of a run that may earn `holder` (null: anyone) commission: the feature charges and
    * call charges on the run's final invoices, and the credit note lines of the window crediting

@@ -1,5 +1,5 @@
 import type { PlatformContext } from '../platform.js'
-import type { JournalPage, JournalScope } from '../ports/books.js'
+import type { JournalCsvPage, JournalPage, JournalScope } from '../ports/books.js'
 import { getItem } from '../resources/resources.js'
 import { dateRangeOf, type ReportParams } from './report-query.js'
 
@@ -13,7 +13,7 @@ export async function runJournalScope(ctx: PlatformContext, billingRunID: string
   return { billingRunID }
 }
 
-/** The journal's lines (contract 16.4), a page at a time as the database sums them. */
-export function journalLines(ctx: PlatformContext, scope: JournalScope): AsyncIterable<JournalPage> {
-  return ctx.store.books.journal(scope)
+/** The journal's lines (contract 16.4), a page at a time as the database sums them; for a CSV answer, pages may come written (`JournalCsvPage`). */
+export function journalLines(ctx: PlatformContext, scope: JournalScope, csv: boolean): AsyncIterable<JournalPage | JournalCsvPage> {
+  return ctx.store.books.journal(scope, csv)
 }

@@ -1,8 +1,9 @@
+import { gunzipSync } from 'node:zlib'
 import { sql } from 'kysely'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { act, bill, newCustomer, newFeature } from '../support/billing.js'
-import { openHarness, type Harness } from '../support/harness.js'
+import { BASE, openHarness, type Harness } from '../support/harness.js'
 import { activeTargets } from '../support/targets.js'
 
 /**
@@ -82,6 +83,55 @@ for (const target of activeTargets()) {
     assert.equal(all.totals, { net: -4.2, VAT: 4.2, total: 0 })
     const csv = await get(h, '/journal?from=2026-02-01&to=2026-02-28', true)
     assert.equal(csv, ['date,documentType,document,customerID,account,accountCode,VATRate,net,VAT', `2026-02-05,payment,${paid.body.id},${c},J-1,Payment,,-35.2,0`, 'total,,,,,,,-35.2,0'])
+  })
+
+  test("a run's journal as CSV is its JSON lines cell for cell: quotes, commas and line breaks, negative and fractional amounts, an amount beyond 10^15 ten-thousandths", async ({ h }) => {
+    const c1 = await newCustomer(h, { accountNumber: 'Q-1', VATRate: 'Standard 20%' })
+    const c2 = await newCustomer(h, { accountNumber: 'Q,2', VATRate: 'Standard 20%' })
+    for (const c of [c1, c2]) {
+      await newFeature(h, c, { startDate: '2026-01-01', serviceChargeInterval: 'Calendar Monthly', serviceCharge: '16.00', serviceTransactionCode: '4000' })
+      await newFeature(h, c, { startDate: '2026-01-01', serviceChargeInterval: 'Calendar Monthly', serviceCharge: '10.00', VATRate: 'Zero Rated' })
+    }
+    const run = await bill(h, '2026-01-31')
+    const db = h.platform.database.db
+    const [i1, i2] = ((await sql<{ id: unknown }>`select id from invoices where "billingRunID" = ${Number(run.id)} order by id`.execute(db)).rows).map((r) => r.id)
+    // Awkward values the ledger does not make (accountingID is read-only here), written where the journal reads them.
+    await sql`update customers set "accountingID" = ${'A "q", b'} where id = ${Number(c1)}`.execute(db)
+    await sql`update invoice_journal_lines set "VATRate" = '', net = 5000, "VATAmount" = -5000 where "invoiceID" = ${i1} and "accountCode" <> '4000'`.execute(db)
+    await sql`update invoice_journal_lines set "accountCode" = ${'Z "b", c\r\nd'}, net = -12345, "VATAmount" = 1 where "invoiceID" = ${i1} and "accountCode" = '4000'`.execute(db)
+    await sql`update invoice_journal_lines set net = 100000000, "VATAmount" = 0 where "invoiceID" = ${i2} and "accountCode" = '4000'`.execute(db)
+    await sql`update invoices set "invoiceNumber" = ${'INV,"2"'} where id = ${i2}`.execute(db)
+    const cell = (v: unknown) => (v === null ? '' : /[",\r\n]/.test(String(v)) ? `"${String(v).replaceAll('"', '""')}"` : String(v))
+    const columns = ['date', 'documentType', 'document', 'customerID', 'account', 'accountCode', 'VATRate', 'net', 'VAT']
+    const asCsv = (journal: any) =>
+      [columns.join(','), ...journal.lines.map((l: any) => columns.map((k) => cell(l[k])).join(',')), `total,,,,,,,${journal.totals.net},${journal.totals.VAT}`].map((l) => `${l}\r\n`).join('')
+    const csvOf = async () => {
+      const r = await h.request('GET', `/billingRuns/${run.id}/journal`, undefined, { headers: { accept: 'text/csv' } })
+      assert.is(r.status, 200)
+      return r.text
+    }
+    const journal = await get(h, `/billingRuns/${run.id}/journal`)
+    assert.equal(journal.lines.map((l: any) => [l.account, l.accountCode, l.VATRate, l.net, l.VAT]), [
+      ['A "q", b', 'Recurring Charge', null, 0.5, -0.5],
+      ['A "q", b', 'Z "b", c\r\nd', 'Standard 20%', -1.2345, 0.0001],
+      ['Q,2', '4000', 'Standard 20%', 10000, 0],
+      ['Q,2', 'Recurring Charge', 'Zero Rated', 10, 0],
+    ])
+    const text = await csvOf()
+    assert.is(text, asCsv(journal))
+    assert.ok(text.includes(`,"A ""q"", b","Z ""b"", c\r\nd",Standard 20%,-1.2345,0.0001\r\n`), text)
+    assert.ok(text.includes(`,"INV,""2""",`), text)
+    // Compressed as it streams (no length known before its last line), to the same text.
+    const gzipped = await h.platform.app.request(`${BASE}/billingRuns/${run.id}/journal`, { headers: { authorization: `Bearer ${h.keys.admin}`, accept: 'text/csv', 'accept-encoding': 'gzip' } })
+    assert.is(gzipped.headers.get('content-encoding'), 'gzip')
+    assert.is(gzipped.headers.get('content-length'), null)
+    assert.is(gunzipSync(Buffer.from(await gzipped.arrayBuffer())).toString('utf8'), text)
+
+    // Beyond 10^15 ten-thousandths the page's lines are written here (its amount's JSON number, not its decimal text).
+    await sql`update invoice_journal_lines set net = 1000000000000001 where "invoiceID" = ${i2} and "accountCode" = '4000'`.execute(db)
+    const large = await get(h, `/billingRuns/${run.id}/journal`)
+    assert.is(large.lines[2].net, 100000000000.0001)
+    assert.is(await csvOf(), asCsv(large))
   })
 
   test("calls keep the record's wholesaleCost; Call Charges carry their sum; margin by call class splits them, rounding aside", async ({ h }) => {

@@ -4,6 +4,7 @@ import * as assert from 'uvu/assert'
 import type { Database } from '../../adapters/persistence/connect.js'
 import { migrate } from '../../adapters/persistence/migrations/migrations.js'
 import { KyselyStore } from '../../adapters/persistence/kysely-store.js'
+import { KyselyBooks } from '../../adapters/persistence/reports/kysely-books.js'
 import { exportSnapshot, type Cell } from '../../adapters/persistence/snapshot/export-snapshot.js'
 import { importSnapshot, type SnapshotSource } from '../../adapters/persistence/snapshot/import-snapshot.js'
 import { resourcesByName } from '../../core/fields/catalogue.js'
@@ -167,6 +168,26 @@ for (const name of activeTargets()) {
     const pages: [string | null, number, number][] = []
     for await (const page of store.books.margin({ from: '2026-01-01' as DateOnly, to: '2026-01-31' as DateOnly }, 'customer')) for (const s of page) pages.push([s.key, Number(s.revenue), Number(s.cost)])
     assert.equal(pages, [['1', 150_000, 40_000], ['2', 10_000, 2_000]])
+  })
+
+  test("0061: a run's journal, read through the accounts index made over customers already stored, names the same accounts", async ({ target, database }) => {
+    await migrate(database, target.schema, '0060-invoice-journal')
+    const { db } = database
+    const stamp = '2026-02-01T00:00:00.000Z'
+    await sql`insert into customers (id, "accountNumber", "accountingID", "createdStamp", "updatedStamp") values (1, 'ACC1', 'LEDGER-1', ${stamp}, ${stamp}), (2, 'ACC2', '', ${stamp}, ${stamp}), (3, 'ACC3', null, ${stamp}, ${stamp})`.execute(db)
+    for (const id of [1, 2, 3]) {
+      await sql`insert into invoices (id, "customerID", "billingRunID", "invoiceDate", "netAmount", "VATAmount", "totalAmount", status, "invoiceNumber", "createdStamp", "updatedStamp")
+        values (${id}, ${id}, 1, '2026-01-31', 15000, 3000, 18000, 'Unpaid', ${`INV-${id}`}, ${stamp}, ${stamp})`.execute(db)
+      await sql`insert into invoice_journal_lines ("invoiceID", "accountCode", "VATRate", net, "VATAmount") values (${id}, '4000', 'Standard 20%', 15000, 3000)`.execute(db)
+    }
+    await migrate(database, target.schema)
+    const books = new KyselyBooks(db, database.dialect)
+    const accounts: unknown[] = []
+    for await (const page of books.journal({ billingRunID: '1' })) page.forEach((d) => accounts.push(d.account))
+    assert.equal(accounts, ['LEDGER-1', 'ACC2', 'ACC3'])
+    let csv = ''
+    for await (const page of books.journal({ billingRunID: '1' }, true)) if ('csv' in page) csv += page.csv
+    assert.equal(csv.split('\r\n').map((l) => l.split(',')[4]), ['LEDGER-1', 'ACC2', 'ACC3', undefined])
   })
 
   test.run()

@@ -1,6 +1,9 @@
+import { Readable } from 'node:stream'
+import type { ReadableStream as NodeReadableStream } from 'node:stream/web'
 import { promisify } from 'node:util'
-import { brotliCompress, constants, gzip } from 'node:zlib'
+import { brotliCompress, constants, createBrotliCompress, createGzip, gzip } from 'node:zlib'
 import type { Middleware } from 'h3'
+import { isStreamedAnswer } from '../csv-response.js'
 
 const brotli = promisify(brotliCompress)
 const gzipAsync = promisify(gzip)
@@ -12,8 +15,10 @@ const COMPRESSIBLE = /^(application\/(json|problem\+json)|text\/)/
 /**
  * Compresses answers of at least COMPRESS_MIN_BYTES with brotli or gzip when the request's
  * `Accept-Encoding` takes one (brotli first). Brotli runs at quality 5: a large page compresses
- * to about what quality 11 gives, in a fraction of its time. Streams (archives, documents) and
- * bodies already encoded are left alone.
+ * to about what quality 11 gives, in a fraction of its time. Archives and documents (not text)
+ * and bodies already encoded are left alone. A streamed answer (the reports',
+ * csv-response.ts) is compressed as it streams: read whole first, a run's 30 MB journal
+ * sat in memory and was compressed in one piece after its last line (bench/RESULTS.md, session 33).
  */
 export function compression(): Middleware {
   return async (event, next) => {
@@ -25,9 +30,13 @@ export function compression(): Middleware {
     if (Number.isFinite(length) && length < COMPRESS_MIN_BYTES) return response
     const encoding = chooseEncoding(accept)
     if (!encoding) return response
-    const body = Buffer.from(await response.arrayBuffer())
     const headers = new Headers(response.headers)
     headers.append('vary', 'Accept-Encoding')
+    if (isStreamedAnswer(response)) {
+      headers.set('content-encoding', encoding)
+      return new Response(compressedStream(response.body, encoding), { status: response.status, headers })
+    }
+    const body = Buffer.from(await response.arrayBuffer())
     if (body.length < COMPRESS_MIN_BYTES) {
       return new Response(body, { status: response.status, headers })
     }
@@ -39,6 +48,15 @@ export function compression(): Middleware {
     headers.set('content-length', String(packed.length))
     return new Response(packed, { status: response.status, headers })
   }
+}
+
+/** `body` compressed as it is read; a failure or a cancel on either side ends both. */
+function compressedStream(body: ReadableStream<Uint8Array>, encoding: 'br' | 'gzip'): ReadableStream<Uint8Array> {
+  const packer = encoding === 'br' ? createBrotliCompress({ params: { [constants.BROTLI_PARAM_QUALITY]: 5 } }) : createGzip()
+  const source = Readable.fromWeb(body as NodeReadableStream<Uint8Array>)
+  source.on('error', (error) => packer.destroy(error))
+  packer.on('close', () => source.destroy())
+  return Readable.toWeb(source.pipe(packer)) as ReadableStream<Uint8Array>
 }
 
 /** The coding to use: `br` or `gzip` when acceptable (q > 0, or `*`), brotli preferred at equal weight. */

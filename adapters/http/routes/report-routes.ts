@@ -136,7 +136,14 @@ async function* journalPieces(platform: PlatformContext, scope: JournalScope, cs
     }
     return q
   }
-  for await (const page of journalLines(platform, scope)) {
+  for await (const page of journalLines(platform, scope, csv)) {
+    // Written by the database as these lines would be here (adapters/persistence/reports/invoice-journal-csv.ts).
+    if ('csv' in page) {
+      net = add(net, page.net)
+      vat = add(vat, page.VAT)
+      if (page.csv) yield page.csv
+      continue
+    }
     let text = ''
     page.forEach((d, accountCode, VATRate, lineNet, lineVAT) => {
       net = add(net, lineNet)

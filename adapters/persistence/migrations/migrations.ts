@@ -44,6 +44,7 @@ import * as m0046 from './0046-draft-lines-approved.js'
 import * as m0054 from './0054-carrier-bill-references.js'
 import * as m0058 from './0058-month-partitions.js'
 import * as m0060 from './0060-invoice-journal.js'
+import * as m0061 from './0061-journal-accounts.js'
 import * as m0063 from './0063-margin-index.js'
 
 type Step = { up(db: AnyDb, dialect: DatabaseDialect): Promise<void> }
@@ -92,6 +93,7 @@ const steps: Record<string, Step> = {
   '0054-carrier-bill-references': m0054,
   '0058-month-partitions': m0058,
   '0060-invoice-journal': m0060,
+  '0061-journal-accounts': m0061,
   '0063-margin-index': m0063,
 }
 

@@ -1,9 +1,10 @@
 import { sql, type RawBuilder } from 'kysely'
 import type { DateOnly } from '../../../core/dates/date-only.js'
 import { fromUnits, ZERO, type Money } from '../../../core/money/money.js'
-import type { JournalDocument, JournalPage } from '../../../core/ports/books.js'
+import type { JournalCsvPage, JournalDocument, JournalPage } from '../../../core/ports/books.js'
 import type { DatabaseDialect } from '../dialect/dialect.js'
 import type { Db } from '../schema/tables.js'
+import { invoiceJournalCsvPage } from './invoice-journal-csv.js'
 import { pageBounds, readPages, withinPage, type PageBounds } from './read-pages.js'
 
 /**
@@ -31,9 +32,15 @@ interface Line {
   vat: unknown
 }
 
-const account = sql`coalesce(nullif(cu."accountingID", ''), cu."accountNumber")`
-/** An invoice's head (`Head`), the account by a look-up per invoice: as a join, Postgres hashed every customer for a page. */
-const headColumns = sql`i.id as id, i."invoiceDate" as "date", coalesce(i."invoiceNumber", cast(i.id as text)) as document, i."customerID" as "customerID", (select ${account} from customers cu where cu.id = i."customerID") as account`
+/**
+ * An invoice's (alias `i`) account, by a look-up per invoice (as a join, Postgres hashed every
+ * customer for a page) in the narrow index of accounts (migration 0061).
+ */
+const accountOf = (dialect: DatabaseDialect) =>
+  sql`(select coalesce(nullif(cu."accountingID", ''), cu."accountNumber") from ${dialect.throughIndex('customers', 'customers_account_idx')} cu where cu.id = i."customerID")`
+/** An invoice's head (`Head`). */
+const headColumns = (dialect: DatabaseDialect) =>
+  sql`i.id as id, i."invoiceDate" as "date", coalesce(i."invoiceNumber", cast(i.id as text)) as document, i."customerID" as "customerID", ${accountOf(dialect)} as account`
 
 /**
  * The journal lines of the invoices that meet `invoices` (a condition over alias `i`), in ID
@@ -43,29 +50,40 @@ const headColumns = sql`i.id as id, i."invoiceDate" as "date", coalesce(i."invoi
  * lines of an invoice in the range that is not the page's are dropped here.
  * Before 0060 the lines were the page's rows grouped by invoice, code and VAT rate on every ask,
  * most of a run's journal's time; before that, four statements merged and sorted here
- * (bench/RESULTS.md, session 31).
+ * (bench/RESULTS.md, session 31). With `csv` a page is one statement whose one row is its CSV
+ * lines (invoice-journal-csv.ts), else (an amount too large for it) as below.
  */
-export async function* invoiceJournal(db: Db, dialect: DatabaseDialect, invoices: RawBuilder<unknown>): AsyncGenerator<JournalPage> {
+export async function* invoiceJournal(db: Db, dialect: DatabaseDialect, invoices: RawBuilder<unknown>, csv: boolean): AsyncGenerator<JournalPage | JournalCsvPage> {
   const money = (v: unknown): Money => (v === null || v === undefined ? ZERO : fromUnits(dialect.decodeBigint(v)))
   const pages = await pageBounds(db, sql`select i.id as id from invoices i where 1 = 1${invoices}`, INVOICE_PAGE)
+  const lines = linesOf(db, dialect, invoices, money)
+  if (csv) {
+    yield* readPages(dialect, pages, async (page) => (await invoiceJournalCsvPage(db, invoices, accountOf(dialect), page)) ?? (await lines(page)), (page) => page)
+    return
+  }
+  yield* readPages(dialect, pages, lines, (page) => page)
+}
+
+/** A page's journal lines read as values (`JournalPage`): its heads with their lines packed (`DatabaseDialect.packedRows`), else its heads and its lines. */
+function linesOf(db: Db, dialect: DatabaseDialect, invoices: RawBuilder<unknown>, money: (v: unknown) => Money): (page: PageBounds) => Promise<JournalPage> {
   // Postgres: each invoice's lines packed beside it, in their key's order, amounts as text (exact).
   const packed = dialect.packedRows(
     sql`select l."accountCode" as code, l."VATRate" as "VATRate", cast(l.net as text) as net, cast(l."VATAmount" as text) as vat from invoice_journal_lines l where l."invoiceID" = i.id`,
     ['code', 'VATRate', 'net', 'vat'],
     ['code', 'VATRate'],
   )
-  if (packed !== null) {
-    const readPacked = async (page: PageBounds): Promise<Head[]> =>
-      (
-        await sql<Head>`select ${headColumns}, ${packed} as lines
-          from invoices i where ${withinPage(sql`i.id`, page)}${invoices} order by i.id`.execute(db)
-      ).rows
-    yield* readPages(dialect, pages, readPacked, (heads) => packedInvoicePage(heads, money))
-    return
-  }
-  const read = async (page: PageBounds): Promise<{ heads: Head[]; lines: Line[] }> => {
+  if (packed !== null)
+    return async (page) =>
+      packedInvoicePage(
+        (
+          await sql<Head>`select ${headColumns(dialect)}, ${packed} as lines
+            from invoices i where ${withinPage(sql`i.id`, page)}${invoices} order by i.id`.execute(db)
+        ).rows,
+        money,
+      )
+  return async (page) => {
     const heads = (
-      await sql<Head>`select ${headColumns}
+      await sql<Head>`select ${headColumns(dialect)}
         from invoices i where ${withinPage(sql`i.id`, page)}${invoices} order by i.id`.execute(db)
     ).rows
     // A VAT rate of '' is none: one line, ordered first on both databases.
@@ -73,9 +91,8 @@ export async function* invoiceJournal(db: Db, dialect: DatabaseDialect, invoices
       await sql<Line>`select l."invoiceID" as doc, l."accountCode" as code, l."VATRate" as "VATRate", l.net as net, l."VATAmount" as vat
         from invoice_journal_lines l where ${withinPage(sql`l."invoiceID"`, page)} order by l."invoiceID", l."accountCode", l."VATRate"`.execute(db)
     ).rows
-    return { heads, lines }
+    return invoicePage(heads, lines, money)
   }
-  yield* readPages(dialect, pages, read, (page) => invoicePage(page.heads, page.lines, money))
 }
 
 /**

@@ -1,6 +1,6 @@
 import { sql, type RawBuilder } from 'kysely'
 import type { DateOnly } from '../../../core/dates/date-only.js'
-import { journalPageOf, type DateRange, type JournalDocumentType, type JournalPage, type JournalScope, type JournalSums } from '../../../core/ports/books.js'
+import { journalPageOf, type DateRange, type JournalCsvPage, type JournalDocumentType, type JournalPage, type JournalScope, type JournalSums } from '../../../core/ports/books.js'
 import { fromUnits, ZERO, type Money } from '../../../core/money/money.js'
 import type { DatabaseDialect } from '../dialect/dialect.js'
 import type { Db } from '../schema/tables.js'
@@ -27,8 +27,12 @@ interface LineRow {
 
 const account = sql`coalesce(nullif(cu."accountingID", ''), cu."accountNumber")`
 
-/** The journal's lines, document by document (see `Books.journal`): invoices, then credit notes, then payments, refunds and write-offs. */
-export async function* journalSums(db: Db, dialect: DatabaseDialect, scope: JournalScope): AsyncGenerator<JournalPage> {
+/**
+ * The journal's lines, document by document (see `Books.journal`): invoices, then credit notes,
+ * then payments, refunds and write-offs. With `csv`, the invoices' pages come written
+ * (invoice-journal-csv.ts); the other documents' are few beside them and keep to lines.
+ */
+export async function* journalSums(db: Db, dialect: DatabaseDialect, scope: JournalScope, csv: boolean): AsyncGenerator<JournalPage | JournalCsvPage> {
   const money = (v: unknown): Money => (v === null || v === undefined ? ZERO : fromUnits(dialect.decodeBigint(v)))
   const decode = (type: JournalDocumentType) => (r: LineRow): JournalSums => ({
     date: String(r.date) as DateOnly,
@@ -47,7 +51,7 @@ export async function* journalSums(db: Db, dialect: DatabaseDialect, scope: Jour
 
   // Invoices: final ones only (a draft is no document yet, contract 16.1).
   const invoices = sql` and coalesce(i.status, '') <> 'Draft'${run === null ? within(sql`i."invoiceDate"`) : sql` and i."billingRunID" = ${run}`}`
-  yield* invoiceJournal(db, dialect, invoices)
+  yield* invoiceJournal(db, dialect, invoices, csv)
   if (run !== null) return
 
   // Credit notes: each line under the account code of the invoice line it credits.

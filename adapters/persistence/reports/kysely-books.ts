@@ -1,4 +1,4 @@
-import type { Books, CommissionRow, CommissionWindow, DateRange, JournalPage, JournalScope, MarginGrouping, MarginSums } from '../../../core/ports/books.js'
+import type { Books, CommissionRow, CommissionWindow, DateRange, JournalCsvPage, JournalPage, JournalScope, MarginGrouping, MarginSums } from '../../../core/ports/books.js'
 import type { DatabaseDialect } from '../dialect/dialect.js'
 import type { Db } from '../schema/tables.js'
 import { commissionHolders } from './commission-holders.js'
@@ -22,8 +22,10 @@ export class KyselyBooks implements Books {
     return marginSums(this.db, this.dialect, range, groupBy)
   }
 
-  journal(scope: JournalScope): AsyncIterable<JournalPage> {
-    return journalSums(this.db, this.dialect, scope)
+  journal(scope: JournalScope): AsyncIterable<JournalPage>
+  journal(scope: JournalScope, csv: boolean): AsyncIterable<JournalPage | JournalCsvPage>
+  journal(scope: JournalScope, csv = false): AsyncIterable<JournalPage | JournalCsvPage> {
+    return journalSums(this.db, this.dialect, scope, csv)
   }
 
   commissionRows(window: CommissionWindow, holder: string | null): AsyncIterable<readonly CommissionRow[]> {
