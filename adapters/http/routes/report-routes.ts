@@ -153,7 +153,7 @@ async function* journalPieces(platform: PlatformContext, scope: JournalScope, cs
           last = d
           head = `${d.date},${d.documentType},${csvCell(d.document)},${d.customerID},${csvCell(d.account)},`
         }
-        text += `${head}${cell(accountCode)},${cell(VATRate)},${moneyToNumber(lineNet)},${moneyToNumber(lineVAT)}\r\n`
+        text += `${head}${cell(accountCode)},${cell(VATRate)},${moneyToNumberText(lineNet)},${moneyToNumberText(lineVAT)}\r\n`
       } else {
         const wire = { date: d.date, documentType: d.documentType, document: d.document, customerID: d.customerID, account: d.account, accountCode, VATRate, net: moneyToNumber(lineNet), VAT: moneyToNumber(lineVAT) }
         text += `${first ? '' : ','}${JSON.stringify(wire)}`

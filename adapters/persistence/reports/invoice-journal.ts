@@ -32,12 +32,15 @@ interface Line {
   vat: unknown
 }
 
+/** A journal line's account (contract 16.4): its customer's (alias `cu`) `accountingID`, else its account number. */
+export const customerAccount = sql`coalesce(nullif(cu."accountingID", ''), cu."accountNumber")`
+
 /**
  * An invoice's (alias `i`) account, by a look-up per invoice (as a join, Postgres hashed every
  * customer for a page) in the narrow index of accounts (migration 0061).
  */
 const accountOf = (dialect: DatabaseDialect) =>
-  sql`(select coalesce(nullif(cu."accountingID", ''), cu."accountNumber") from ${dialect.throughIndex('customers', 'customers_account_idx')} cu where cu.id = i."customerID")`
+  sql`(select ${customerAccount} from ${dialect.throughIndex('customers', 'customers_account_idx')} cu where cu.id = i."customerID")`
 /** An invoice's head (`Head`). */
 const headColumns = (dialect: DatabaseDialect) =>
   sql`i.id as id, i."invoiceDate" as "date", coalesce(i."invoiceNumber", cast(i.id as text)) as document, i."customerID" as "customerID", ${accountOf(dialect)} as account`

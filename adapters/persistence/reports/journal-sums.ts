@@ -4,7 +4,7 @@ import { journalPageOf, type DateRange, type JournalCsvPage, type JournalDocumen
 import { fromUnits, ZERO, type Money } from '../../../core/money/money.js'
 import type { DatabaseDialect } from '../dialect/dialect.js'
 import type { Db } from '../schema/tables.js'
-import { invoiceJournal } from './invoice-journal.js'
+import { customerAccount, invoiceJournal } from './invoice-journal.js'
 import { journalAccountCode } from '../repositories/invoice-journal-lines.js'
 
 /**
@@ -24,8 +24,6 @@ interface LineRow {
   net: unknown
   vat: unknown
 }
-
-const account = sql`coalesce(nullif(cu."accountingID", ''), cu."accountNumber")`
 
 /**
  * The journal's lines, document by document (see `Books.journal`): invoices, then credit notes,
@@ -69,7 +67,7 @@ export async function* journalSums(db: Db, dialect: DatabaseDialect, scope: Jour
   for (let after: string | null = null; ; ) {
     const from: RawBuilder<unknown> = after === null ? sql`` : sql` and t.id > ${dialect.encodeId(after)}`
     const rows: LineRow[] = (
-      await sql<LineRow>`select t.id as doc, t."transactionDate" as "date", cast(t.id as text) as document, t."customerID" as "customerID", ${account} as account, t."transactionType" as code, t."VATRate" as "VATRate", t.amount as net, t."VATAmount" as vat
+      await sql<LineRow>`select t.id as doc, t."transactionDate" as "date", cast(t.id as text) as document, t."customerID" as "customerID", ${customerAccount} as account, t."transactionType" as code, t."VATRate" as "VATRate", t.amount as net, t."VATAmount" as vat
         from transactions t join customers cu on cu.id = t."customerID" where ${settling}${from} order by t.id limit ${DOCUMENT_PAGE}`.execute(db)
     ).rows
     if (rows.length === 0) return
@@ -80,7 +78,7 @@ export async function* journalSums(db: Db, dialect: DatabaseDialect, scope: Jour
 
 /** Rows of documents (doc, date, document, customerID, code, VATRate, amount, vat) summed per document, code and VAT rate; the customer's account read once a line. */
 const grouped = (rows: RawBuilder<unknown>): RawBuilder<LineRow> =>
-  sql<LineRow>`select s.*, ${account} as account from (select doc, "date", document, "customerID", code, "VATRate", sum(amount) as net, sum(vat) as vat from (${rows}) x group by doc, "date", document, "customerID", code, "VATRate") s join customers cu on cu.id = s."customerID" order by doc, code, "VATRate"`
+  sql<LineRow>`select s.*, ${customerAccount} as account from (select doc, "date", document, "customerID", code, "VATRate", sum(amount) as net, sum(vat) as vat from (${rows}) x group by doc, "date", document, "customerID", code, "VATRate") s join customers cu on cu.id = s."customerID" order by doc, code, "VATRate"`
 
 /** Documents a page at a time by ID (`select` lists a page of IDs after a given one), each page's lines read by `lines`. */
 async function* pages(
