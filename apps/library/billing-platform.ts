@@ -67,6 +67,8 @@ export interface BillingPlatformOptions {
    * and checked again at each delivery).
    */
   readonly allowPrivateWebhooks?: boolean
+  /** How long a webhook delivery attempt waits for its answer, as BILLING_WEBHOOK_TIMEOUT_MS (default 10000). */
+  readonly webhookTimeoutMs?: number
   /** Invoice emails over SMTP (`smtp://` or `smtps://`, as BILLING_SMTP_URL); without it `.eml` files under `mailDir`. */
   readonly smtpUrl?: string
   /** Where `.eml` files go without `smtpUrl` (default ./data/mail). */
@@ -153,6 +155,7 @@ export async function createBillingPlatform(options: BillingPlatformOptions): Pr
     paymentLinks: options.paymentLinks,
     logger: options.logger,
     allowPrivateWebhooks: options.allowPrivateWebhooks,
+    webhookTimeoutMs: options.webhookTimeoutMs,
     smtpUrl: options.smtpUrl ? checkSmtpUrl(options.smtpUrl) : null,
     mailDir: options.mailDir,
   })

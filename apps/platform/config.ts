@@ -8,6 +8,7 @@ import { checkStandardFeatures } from '../../core/features/standard-feature.js'
 import { readSchedules, type Schedules } from './jobs.js'
 import { LOG_LEVELS } from './logger.js'
 import { checkSmtpUrl } from '../../adapters/delivery/smtp-mailer.js'
+import { WEBHOOK_TIMEOUT_MS } from '../../adapters/webhooks/http-webhook-sender.js'
 
 /** Settings from the environment (contract 1). */
 export interface EnvConfig {
@@ -40,6 +41,8 @@ export interface EnvConfig {
   readonly corsOrigins: readonly string[]
   /** BILLING_WEBHOOK_ALLOW_PRIVATE=true: webhooks may reach loopback, private and link-local addresses. */
   readonly allowPrivateWebhooks: boolean
+  /** BILLING_WEBHOOK_TIMEOUT_MS (default 10000, contract 12): a delivery attempt not answered within it fails and is retried. */
+  readonly webhookTimeoutMs: number
   /** BILLING_PUBLIC_URL: where browsers reach the server; an https URL marks portal cookies Secure. */
   readonly publicUrl: string | null
   /** BILLING_TRUST_PROXY=true: trust `X-Forwarded-Proto` from the proxy in front (portal cookies Secure behind it). */
@@ -81,6 +84,7 @@ export function readEnvConfig(env: NodeJS.ProcessEnv = process.env): EnvConfig {
     metricsPublic: oneOf('METRICS_PUBLIC', env.METRICS_PUBLIC, ['true', 'false'], 'false') === 'true',
     corsOrigins: parseCorsOrigins(env.BILLING_CORS_ORIGINS),
     allowPrivateWebhooks: oneOf('BILLING_WEBHOOK_ALLOW_PRIVATE', env.BILLING_WEBHOOK_ALLOW_PRIVATE, ['true', 'false'], 'false') === 'true',
+    webhookTimeoutMs: positiveInt('BILLING_WEBHOOK_TIMEOUT_MS', env.BILLING_WEBHOOK_TIMEOUT_MS, WEBHOOK_TIMEOUT_MS),
     publicUrl: publicUrl(env.BILLING_PUBLIC_URL),
     trustProxy: oneOf('BILLING_TRUST_PROXY', env.BILLING_TRUST_PROXY, ['true', 'false'], 'false') === 'true',
     schedules: readSchedules(env),

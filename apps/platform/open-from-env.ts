@@ -19,6 +19,7 @@ export async function openFromEnv(config: EnvConfig, logger: Logger): Promise<Pl
     keyCacheMs: config.keyCacheMs,
     metricsPublic: config.metricsPublic,
     allowPrivateWebhooks: config.allowPrivateWebhooks,
+    webhookTimeoutMs: config.webhookTimeoutMs,
     smtpUrl: config.smtpUrl,
     mailDir: config.mailDir,
     publicUrl: config.publicUrl,

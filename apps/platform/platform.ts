@@ -71,6 +71,8 @@ export interface PlatformConfig {
    * when a webhook is saved and each delivery checks the address it connects to.
    */
   readonly allowPrivateWebhooks?: boolean
+  /** BILLING_WEBHOOK_TIMEOUT_MS: how long a webhook delivery attempt waits for its answer (default 10000, contract 12). */
+  readonly webhookTimeoutMs?: number
   /** BILLING_PUBLIC_URL: an https URL marks the portal's cookies Secure (contract 14.3). */
   readonly publicUrl?: string | null
   /** BILLING_TRUST_PROXY=true: `X-Forwarded-Proto: https` marks the portal's cookies Secure. */

@@ -102,7 +102,7 @@ export function serviceBindings(config: PlatformConfig): ContainerModule {
           const schedules = settings.schedules ?? readSchedules()
           return new Scheduler({
             jobs: [
-              ...platformJobs(ctx, schedules, logger, { sender: new HttpWebhookSender({ allowPrivate: config.allowPrivateWebhooks ?? false }), ...settings.webhooks, leases }, settings.leaseMs, sending, sessions),
+              ...platformJobs(ctx, schedules, logger, { sender: new HttpWebhookSender({ allowPrivate: config.allowPrivateWebhooks ?? false, timeoutMs: config.webhookTimeoutMs }), ...settings.webhooks, leases }, settings.leaseMs, sending, sessions),
               ...monthPartitionsJobs(database, ctx.clock, schedules.monthPartitions),
             ],
             leases,

@@ -48,9 +48,28 @@ for (const target of activeTargets()) {
   const test = suite<{ h: Harness }>(`webhooks [${target}]`)
   test.before.each(async (ctx) => {
     // The receivers listen on 127.0.0.1: private targets are allowed here (tests/security/webhook-targets.test.ts refuses them).
-    ctx.h = await openHarness(target, { config: { allowPrivateWebhooks: true } })
+    // The platform's own delivery job waits webhookTimeoutMs (BILLING_WEBHOOK_TIMEOUT_MS) for an answer.
+    ctx.h = await openHarness(target, { config: { allowPrivateWebhooks: true, webhookTimeoutMs: 300 } })
   })
   test.after.each(async (ctx) => ctx.h.close())
+
+  test("the platform's delivery job gives up on an attempt after its configured timeout", async ({ h }) => {
+    const slow = await receiver(() => 'hang')
+    try {
+      const hook = (await h.request('POST', '/webhooks', { url: slow.url })).body
+      await h.request('POST', '/customers', { accountNumber: 'T-1' })
+      const scheduler = h.platform.createScheduler({ onJobEnd: () => {} })
+      const started = performance.now()
+      await scheduler.runNow('webhook-delivery')
+      await scheduler.stop()
+      const [delivery] = (await h.request('GET', `/webhooks/${hook.id}/deliveries`)).body
+      assert.is(delivery.status, 'Pending')
+      assert.match(delivery.lastError, /no answer within 0\.3 s/)
+      assert.ok(performance.now() - started < 5_000, 'not the default 10 s')
+    } finally {
+      await slow.close()
+    }
+  })
 
   test('management: level 5, the secret only in the create response, checked fields', async ({ h }) => {
     const created = await h.request('POST', '/webhooks', { url: 'https://example.com/hook', eventTypes: ['customer.created'] })

@@ -67,7 +67,9 @@ for (const target of fileTargets) {
     const drDir = mkdtempSync(join(tmpdir(), 'webhook-isolation-dr-'))
     const hanging = await hangingReceiver()
     const healthy = await healthyReceiver()
-    const worker = startWorkerProcess(h.target, { BILLING_DR_DIR: drDir, BILLING_WEBHOOK_ALLOW_PRIVATE: 'true' })
+    // The hanging attempt must outlast the test: at the contract's 10 s a loaded machine saw it
+    // time out (and its delivery leave Pending) before the count below.
+    const worker = startWorkerProcess(h.target, { BILLING_DR_DIR: drDir, BILLING_WEBHOOK_ALLOW_PRIVATE: 'true', BILLING_WEBHOOK_TIMEOUT_MS: '600000' })
     try {
       const slow = (await h.request('POST', '/webhooks', { url: hanging.url })).body
       const fine = (await h.request('POST', '/webhooks', { url: healthy.url })).body
