@@ -51,6 +51,22 @@ for (const target of activeTargets().filter((t) => t === 'postgres')) {
     assert.is(alone, inTransaction)
   })
 
+  test('all or nothing: an event the database refuses leaves no customer and no history entry', async ({ h }) => {
+    const db = h.platform.database.db
+    await sql`alter table events add constraint refuse_probe check (data not like '%REFUSED-EVENT%')`.execute(db)
+    try {
+      const failed = await createItem(h.platform.context, customers, { accountNumber: 'ATOMIC-1', companyName: 'REFUSED-EVENT' }).then(
+        () => null,
+        (e: { code?: string }) => e.code,
+      )
+      assert.is(failed, '23514', 'the check constraint refused the statement')
+      assert.equal((await sql`select id from customers where "accountNumber" = 'ATOMIC-1'`.execute(db)).rows, [])
+      assert.equal((await sql`select id from history where changes like '%ATOMIC-1%'`.execute(db)).rows, [])
+    } finally {
+      await sql`alter table events drop constraint refuse_probe`.execute(db)
+    }
+  })
+
   test('a body of every kind of field: answered, stored and recorded as in a transaction', async ({ h }) => {
     const lists = h.platform.context.validator.presets.lists
     const rich = {
