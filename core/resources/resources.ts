@@ -83,7 +83,7 @@ export async function createItem<N extends ResourceName>(ctx: ResourceContext, r
   await checkTariffHolders(ctx.store, resource, refChecks, values, null, owner)
   await hashSecrets(ctx, resource, values)
   const defaults = initialValues(resource, ctx.clock)
-  // The item, its history entry and its event commit together (contract 12); on Postgres as one statement.
+  // The item, its history entry and its event commit together (contract 12): one statement where the store can.
   return ctx.store.insertRecorded(resource.name, withDerived(resource, { ...defaults, ...values, ...owner }), (item) =>
     describeChanges([{ resource, action: 'create', before: null, after: item }], ctx.clock),
   )
