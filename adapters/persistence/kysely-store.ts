@@ -4,7 +4,8 @@ import type { FieldRef } from '../../core/fields/field.js'
 import type { Resource, ResourceName } from '../../core/fields/resource.js'
 import type { ApiKeyRepository } from '../../core/ports/api-key-repository.js'
 import type { ContactRepository, ResourceRepository } from '../../core/ports/resource-repository.js'
-import type { Store } from '../../core/ports/store.js'
+import type { RecordedChanges, Store } from '../../core/ports/store.js'
+import type { Item, Values } from '../../core/fields/item.js'
 import { CompiledQueries } from './compiled-queries.js'
 import type { DatabaseDialect } from './dialect/dialect.js'
 import { KyselyApiKeyRepository } from './repositories/kysely-api-key-repository.js'
@@ -242,6 +243,22 @@ export class KyselyStore implements Store {
   transaction<T>(work: (store: Store) => Promise<T>): Promise<T> {
     if (this.inTransaction) return work(this)
     return this.committed(this.db.transaction().execute((trx) => work(this.within(trx))))
+  }
+
+  async insertRecorded<N extends ResourceName>(name: N, values: Values, record: (created: Item) => RecordedChanges): Promise<Entity<N>> {
+    if (!this.inTransaction) {
+      const created = await this.repositoryOf(name).insertRecorded(values, record, this.shared.actor())
+      if (created) {
+        await this.shared.statistics.refresh(this.db)
+        return created as Entity<N>
+      }
+    }
+    return this.transaction(async (store) => {
+      const created = await (store.repository(name) as unknown as ResourceRepository).insert(values)
+      const { entries, events } = record(created)
+      if (entries.length || events.length) await store.changes.append(entries, events)
+      return created as Entity<N>
+    })
   }
 
   bulkTransaction<T>(work: (store: Store) => Promise<T>): Promise<T> {

@@ -31,6 +31,21 @@ export class RowCodec {
     return row
   }
 
+  /**
+   * The item a row inserted as `row` (encoded values by column) reads back as, its ID `id`,
+   * without reading it: columns not given take their default (null; false for a flag), and text
+   * is as the database keeps it (UTF-8: a lone surrogate is U+FFFD). Computed fields are not in it.
+   */
+  storedAs(row: Readonly<Record<string, unknown>>, id: string): Item {
+    const stored: Record<string, unknown> = { id }
+    for (const f of this.resource.columns) {
+      if (f.name === 'id') continue
+      const v = row[f.name]
+      stored[f.name] = v === undefined ? (f.type === 'boolean' ? 0 : null) : typeof v === 'string' ? wellFormed(v) : v
+    }
+    return this.decode(stored)
+  }
+
   encodeValue(f: Field, value: FieldValue): unknown {
     // A boolean's column is NOT NULL: cleared (`null` in a body), it is false, as it reads back.
     if (value === null || value === undefined) return f.type === 'boolean' ? 0 : null
@@ -118,6 +133,12 @@ function compileDecoder(
       return item as Item
     },
   })
+}
+
+/** A string as it reads back from a UTF-8 database: node-postgres writes a lone surrogate as U+FFFD. */
+const wellFormed = (s: string): string => {
+  const text = s as string & { isWellFormed(): boolean; toWellFormed(): string }
+  return text.isWellFormed() ? s : text.toWellFormed()
 }
 
 const isText = (f: Field): boolean => !['id', 'currency', 'boolean', 'number', 'presets', 'json'].includes(f.type)

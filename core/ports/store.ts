@@ -19,6 +19,14 @@ import type { ListJson } from './list-json.js'
 import type { InvoiceNumbers } from './invoice-numbers.js'
 import type { InvoiceOutbox } from './invoice-outbox.js'
 import type { CallMarks } from './call-marks.js'
+import type { Item, Values } from '../fields/item.js'
+import type { NewEvent, NewHistoryEntry } from './change-log.js'
+
+/** The history entries and events that record a change (contract 12). */
+export interface RecordedChanges {
+  readonly entries: readonly NewHistoryEntry[]
+  readonly events: readonly NewEvent[]
+}
 
 /**
  * The persistence the domain sees: a repository per resource, and transactions that
@@ -66,6 +74,14 @@ export interface Store {
   /** Renames every reference to a tariff (a tariff renamed keeps its users). */
   renameReferences(ref: FieldRef, from: string, to: string): Promise<void>
   transaction<T>(work: (store: Store) => Promise<T>): Promise<T>
+  /**
+   * Inserts an item with the history entries and events `record` gives for it, all or nothing:
+   * what `transaction` would do with `repository(name).insert` and `changes.append`. `record`
+   * must depend on nothing but the item: where the database allows (Postgres, outside a
+   * transaction) it is called before the insert, with the item as it will be stored, and all
+   * of it is sent as one statement.
+   */
+  insertRecorded<N extends ResourceName>(name: N, values: Values, record: (created: Item) => RecordedChanges): Promise<Entity<N>>
   /**
    * A transaction for a long bulk write (an import), all-or-nothing as `transaction`; where the
    * database allows, its statements run on a thread of their own, so `work` makes the next rows

@@ -12,7 +12,7 @@ import type { Store } from '../ports/store.js'
 import type { Presets } from '../presets/presets.js'
 import type { PasswordHasher } from '../ports/password-hasher.js'
 import { refreshCreditAlerts } from '../credit/credit-alerts.js'
-import { recordChanges } from '../history/record-change.js'
+import { describeChanges, recordChanges } from '../history/record-change.js'
 import { toWireJson } from '../fields/wire-json.js'
 import { derivedFeatureValues } from '../features/feature-terms.js'
 import { withStandardFeature } from '../features/standard-feature.js'
@@ -83,12 +83,10 @@ export async function createItem<N extends ResourceName>(ctx: ResourceContext, r
   await checkTariffHolders(ctx.store, resource, refChecks, values, null, owner)
   await hashSecrets(ctx, resource, values)
   const defaults = initialValues(resource, ctx.clock)
-  // The item, its history entry and its event commit together (contract 12).
-  return ctx.store.transaction(async (store) => {
-    const created = await repositoryOf(store, resource).insert(withDerived(resource, { ...defaults, ...values, ...owner }))
-    await recordChanges(store, ctx.clock, [{ resource, action: 'create', before: null, after: created }])
-    return asEntity(resource, created)
-  })
+  // The item, its history entry and its event commit together (contract 12): one statement where the store can.
+  return ctx.store.insertRecorded(resource.name, withDerived(resource, { ...defaults, ...values, ...owner }), (item) =>
+    describeChanges([{ resource, action: 'create', before: null, after: item }], ctx.clock),
+  )
 }
 
 export async function getItem<N extends ResourceName>(ctx: ResourceContext, resource: Resource<N>, id: string): Promise<Entity<N>> {

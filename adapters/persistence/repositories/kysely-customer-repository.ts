@@ -81,12 +81,17 @@ export class KyselyCustomerRepository extends KyselyResourceRepository {
   }
 
   /** A new customer has no credit alert (contract 10.6). */
-  override insert(values: Values): Promise<Item> {
-    return super.insert({ creditAlerts: [], ...values })
+  protected override insertValues(values: Values): Values {
+    return { creditAlerts: [], ...values }
   }
 
   /** A customer just inserted has no transactions yet. */
   protected override async finishInserted(item: Item): Promise<Item> {
     return { ...item, balance: ZERO, overdueAmount: ZERO }
+  }
+
+  /** Its columns are as sent, and its computed fields are zero (`finishInserted`). */
+  protected override get knownBeforeInsert(): boolean {
+    return true
   }
 }

@@ -11,6 +11,9 @@ import { selectedColumns, type SelectedColumns } from '../selected-columns.js'
 import type { CompiledQueries } from '../compiled-queries.js'
 import { ListConditions } from './list-conditions.js'
 import { RowCodec } from '../row-codec.js'
+import type { Actor } from '../../../core/ports/change-log.js'
+import type { RecordedChanges } from '../../../core/ports/store.js'
+import { ID_STAND_IN, recordedInsertQuery } from './recorded-insert.js'
 
 /** The repositories of the other resources of the same store (parents given as queries are theirs to write). */
 export type Peers = (name: ResourceName) => KyselyResourceRepository
@@ -174,7 +177,7 @@ export class KyselyResourceRepository implements ResourceRepository {
    * the same text, so SQLite's statement cache prepares it once.
    */
   async insert(values: Values): Promise<Item> {
-    const row = this.codec.encode(values)
+    const row = this.codec.encode(this.insertValues(values))
     const names = Object.keys(row)
     const text = names.length
       ? `insert into ${quote(this.table)} (${names.map(quote).join(', ')}) values (${names.map((_, i) => this.dialect.placeholder(i + 1)).join(', ')}) returning *`
@@ -186,6 +189,35 @@ export class KyselyResourceRepository implements ResourceRepository {
   /** Computed fields of an item just inserted (subclasses whose select computes them say what they are). */
   protected async finishInserted(item: Item): Promise<Item> {
     return (await this.finish([item]))[0]
+  }
+
+  /** The values an insert writes: `values` over the collection's own (a new customer's empty alerts). */
+  protected insertValues(values: Values): Values {
+    return values
+  }
+
+  /**
+   * Whether an item inserted is known without reading it back: its row as sent (`RowCodec.storedAs`)
+   * and computed fields that `finishInserted` tells without the database. Only then can its
+   * history and events be written before the insert (`insertRecorded`).
+   */
+  protected get knownBeforeInsert(): boolean {
+    return false
+  }
+
+  /**
+   * `values` inserted with the history entries and events `record` gives for the item, as one
+   * statement (recorded-insert.ts), which commits alone; the item stored. Null, with nothing
+   * written, where the item cannot be known before its insert or the database takes no such
+   * statement (SQLite): the caller inserts in a transaction.
+   */
+  async insertRecorded(values: Values, record: (created: Item) => RecordedChanges, actor: Actor): Promise<Item | null> {
+    if (!this.knownBeforeInsert || !this.dialect.insertsInWith) return null
+    const row = this.codec.encode(this.insertValues(values))
+    const item = await this.finishInserted(this.codec.storedAs(row, ID_STAND_IN))
+    const query = recordedInsertQuery(this.dialect, this.table, row, record(item), actor)
+    const result = await this.translate(() => this.db.executeQuery<{ id: string }>(query))
+    return { ...item, id: result.rows[0].id }
   }
 
   /**
