@@ -59,6 +59,12 @@ export interface ConnectOptions {
    * prove there is no query per item; bench/billing-run.ts `--statements` sums their time).
    */
   readonly onQuery?: (sql: string, ms: number) => void
+  /**
+   * SQLite in memory: the database starts as a copy of this one (the bytes of better-sqlite3's
+   * `serialize()`) instead of empty. Tests start each platform from one migrated database,
+   * which is much cheaper than migrating every one (tests/support/migrated-template.ts).
+   */
+  readonly sqliteImage?: Buffer
 }
 
 /** Opens `sqlite:<file>`, `sqlite::memory:` or `postgres://…`. */
@@ -75,7 +81,7 @@ function logOption(options: ConnectOptions) {
 
 function connectSqlite(file: string, options: ConnectOptions): Database {
   if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true })
-  const sqlite = new SqliteDatabase(file)
+  const sqlite = new SqliteDatabase(file === ':memory:' && options.sqliteImage ? options.sqliteImage : file)
   sqlite.pragma('journal_mode = WAL')
   sqlite.pragma('synchronous = NORMAL')
   sqlite.pragma('foreign_keys = ON')

@@ -39,6 +39,8 @@ export interface PlatformConfig {
   readonly paymentLinks?: PaymentLinkProvider
   /** Called with the SQL of every query and the milliseconds it took (diagnostics, query-count tests). */
   readonly onQuery?: (sql: string, ms: number) => void
+  /** `sqlite::memory:` only: start from a copy of this serialized database (`ConnectOptions.sqliteImage`). */
+  readonly sqliteImage?: Buffer
   /** Skip migrations (they ran elsewhere). */
   readonly skipMigrations?: boolean
   /** Disaster-recovery archive password (BILLING_DR_PASSWORD); without it no archive is written. */
@@ -177,5 +179,5 @@ export async function openPlatform(config: PlatformConfig): Promise<Platform> {
 function openDatabase(config: PlatformConfig): Database {
   if (config.kysely) return wrapKysely(config.kysely.db, config.kysely.dialect)
   if (!config.databaseUrl) throw new Error('give databaseUrl (sqlite:<file>, sqlite::memory: or postgres://...) or kysely')
-  return connect(config.databaseUrl, { schema: config.schema, onQuery: config.onQuery })
+  return connect(config.databaseUrl, { schema: config.schema, onQuery: config.onQuery, sqliteImage: config.sqliteImage })
 }

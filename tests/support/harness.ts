@@ -8,7 +8,8 @@ import { FixedClock } from '../../adapters/persistence/system-clock.js'
 import { createApiKey } from '../../core/access/api-keys.js'
 import type { Presets } from '../../core/presets/presets.js'
 import { openPlatform, type Platform, type PlatformConfig } from '../../apps/platform/platform.js'
-import { openTarget, type Target, type TargetName } from './targets.js'
+import { openMigratedTarget } from './migrated-template.js'
+import type { Target, TargetName } from './targets.js'
 
 export interface ApiResponse<T = any> {
   readonly status: number
@@ -52,7 +53,8 @@ export async function openHarness(
     config?: Partial<PlatformConfig>
   } = {},
 ): Promise<Harness> {
-  const target = openTarget(name)
+  // Already migrated where that is cheaper than migrating (migrated-template.ts).
+  const target = await openMigratedTarget(name)
   const clock = new FixedClock((options.now ?? '2026-01-15T10:00:00.000Z') as never)
   const queries: string[] = []
   // Invoice emails without a mailer of the test's own go to .eml files of the harness's own.
@@ -62,6 +64,7 @@ export async function openHarness(
     ...options.config,
     databaseUrl: target.databaseUrl,
     schema: target.schema,
+    sqliteImage: target.sqliteImage,
     clock,
     presets: options.presets,
     onQuery: (q) => {

@@ -12,6 +12,8 @@ export interface Target {
   readonly name: TargetName
   readonly databaseUrl: string
   readonly schema?: string
+  /** SQLite in memory: the database starts as a copy of these bytes (migrated-template.ts). */
+  readonly sqliteImage?: Buffer
   /** Removes what the target created (temp files, the Postgres schema). */
   dispose(): Promise<void>
 }
