@@ -13,7 +13,8 @@ import { monthPartitioned } from '../../adapters/persistence/schema/month-partit
 /**
  * Calls and transactions as a partition per month (Postgres, migration 0058): a billing run's
  * read of calls, a list of calls from a start and a usage import touch only the months they
- * need; a list of calls reads each month of transactions once for its page. Reads are checked by the partitions their plans name (pruned when planned); an import's
+ * need; a list of calls reads each month of transactions once for its page; a run's read of
+ * calls, prepared, is planned once (generically). Reads are checked by the partitions their plans name (pruned when planned); an import's
  * insert by the partitions it locks, as rows are routed to a partition only when one arrives.
  */
 
@@ -67,6 +68,26 @@ for (const target of activeTargets().filter((t) => t === 'postgres')) {
     assert.ok(reads.length > 0, 'the run read calls from a start')
     // From 2026-02-01 (the last run's cutoff) to before 2026-04-01: not January's, April's or the default partition.
     for (const [text, params] of reads) assert.equal(await partitionsRead(client, 'calls', text, params), ['calls_2026_02', 'calls_2026_03'], text)
+    // Prepared, as the platform prepares what a connection repeats (a batch of customers each
+    // time): Postgres takes its generic plan from the sixth execution on, with the run's months
+    // still the only ones in it, instead of planning each batch again over every month (its
+    // bounds as parameters made a generic plan of every month, which it never chose).
+    for (const [i, [text, params]] of reads.entries()) {
+      const name = `run_calls_${i}`
+      await client.query('begin')
+      try {
+        for (let n = 0; n < 8; n++) await client.query({ name, text, values: params })
+        const { rows } = await client.query<{ generic: number }>('select generic_plans::int as generic from pg_prepared_statements where name = $1', [name])
+        assert.ok(rows[0].generic > 0, `the generic plan was chosen: ${text}`)
+        const locked = await client.query<{ name: string }>(
+          `select c.relname as name from pg_locks l join pg_class c on c.oid = l.relation where l.pid = pg_backend_pid() and c.relkind in ('r', 'p') order by 1`,
+        )
+        assert.equal(locked.rows.map((r) => r.name).filter((n) => tableOf(n) === 'calls'), ['calls', 'calls_2026_02', 'calls_2026_03'], 'a generic plan of the run\'s months only')
+      } finally {
+        await client.query('rollback')
+        await client.query(`deallocate ${name}`)
+      }
+    }
     const charges = await h.request('GET', '/transactions?transactionType=Call%20Charges&limit=1000')
     assert.is(charges.body.length, CUSTOMERS * 2, 'each run billed its calls')
   })
