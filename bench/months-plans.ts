@@ -35,6 +35,9 @@ for (let n = 0; n < 200; n++) lines.push(`${numberOf((n % 2000) + 1, n % 3)},077
 const caught = new Map<string, Map<string, unknown[]>>()
 caught.set('list', await statementsOf(() => request('/customers/1000/calls/?limit=1000')))
 caught.set('import', await statementsOf(() => request('/usageFiles?name=plans.csv', lines.join('\n') + '\n')))
+// An import's read of its customers' allowance calls in a month (reallocate-allowances.ts), 500 customers.
+const customerIDs = Array.from({ length: 500 }, (_, i) => String(i + 1))
+caught.set('allowances', await statementsOf(() => platform.context.store.rating.allowanceCalls(customerIDs, '2025-06-01T00:00:00.000Z' as never, '2025-07-01T00:00:00.000Z' as never)))
 await platform.close()
 const clock = new FixedClock('2026-02-02T10:00:00.000Z' as never)
 const runner = await openPlatform({ databaseUrl: POSTGRES_URL, schema, skipMigrations: true, clock })
@@ -53,7 +56,7 @@ await runner.close()
 
 const literal = (v: unknown) => (v === null || v === undefined ? 'null' : typeof v === 'number' || typeof v === 'bigint' ? String(v) : pg.Client.prototype.escapeLiteral(String(v)))
 // The run's read with its run-wide bounds (stamps) written as literals, the others renumbered.
-for (const [text, params] of [...caught.get('run')!]) {
+for (const [text, params] of [...caught.get('run')!, ...caught.get('allowances')!]) {
   if (!process.env.INLINE_STAMPS) break
   const stamp = (v: unknown) => typeof v === 'string' && /^\d{4}-\d{2}-\d{2}T/.test(v)
   const kept: unknown[] = []
@@ -63,7 +66,7 @@ for (const [text, params] of [...caught.get('run')!]) {
     kept.push(v)
     return `$${kept.length}`
   })
-  if (kept.length < params.length) caught.set('run, stamps inlined', new Map([[renumbered, kept]]))
+  if (kept.length < params.length) caught.set(`${caught.get('run')!.has(text) ? 'run' : 'allowances'}, stamps inlined`, new Map([[renumbered, kept]]))
 }
 for (const on of [schema, `${schema}_plain`]) {
   const client = new pg.Client({ connectionString: POSTGRES_URL, options: `-c search_path=${on}` })

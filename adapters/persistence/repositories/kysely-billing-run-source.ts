@@ -1,7 +1,6 @@
 import { sql } from 'kysely'
 import { runCallFields, runCustomerFields, runFeatureFields, type RunCall, type RunCustomer, type RunFeature } from '../../../core/ports/run-fields.js'
 import { catalogue } from '../../../core/fields/catalogue.js'
-import type { Stamp } from '../../../core/dates/stamp.js'
 import type { Resource } from '../../../core/fields/resource.js'
 import type { BillingRunSource, MarkedFeature } from '../../../core/ports/billing-run-source.js'
 import type { DatabaseDialect } from '../dialect/dialect.js'
@@ -9,22 +8,7 @@ import { RowCodec } from '../row-codec.js'
 import { selectedColumns, type SelectedColumns } from '../selected-columns.js'
 import type { Db } from '../schema/tables.js'
 import { callUnbilled, latestCovered } from './call-coverage.js'
-
-const STAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,3})?Z$/
-
-/**
- * A run's bound on the start of calls as a literal, not a parameter (checked to be a stamp): the
- * statement is then one text for the whole run, and Postgres prunes the months of calls when it
- * plans it, generic plan included. With the bounds as parameters the generic plan named every
- * month's partition, looked dearer than a batch's own plan, and was never chosen: each batch was
- * planned again over every month, 5-50 ms against 0.1-0.4 ms of reading over 24 months; now the
- * sixth batch on a connection takes the generic plan, planned in 0.05 ms (bench/RESULTS.md,
- * session 34).
- */
-function stampLiteral(value: string) {
-  if (!STAMP.test(value)) throw new Error(`not a stamp: ${value}`)
-  return sql.lit(value as Stamp)
-}
+import { stampLiteral } from './stamp-literal.js'
 
 /** A resource narrowed to some of its stored fields: its codec reads and decodes only those. */
 function narrowed(resource: Resource, names: readonly string[]): Resource {
@@ -112,6 +96,7 @@ export class KyselyBillingRunSource implements BillingRunSource {
       const ends = latestCovered(this.db, this.dialect.inList('transactions.customerID', chunk))
       let q = this.db.selectFrom('calls').leftJoin(ends.as('cov'), 'cov.customerID', 'calls.customerID')
       // Calls started before the run's bound were all billed (run-call-mark.ts): not read again.
+      // The run's bounds as literals: its batches' statement is planned once a connection (stamp-literal.ts).
       if (since !== null) q = q.where('calls.startTime', '>=', stampLiteral(since))
       const rows = await q
         .select(select)
