@@ -13,6 +13,7 @@ import { openBulkWriter } from './support/bulk-insert.js'
 import { insertRatedCalls } from './support/rated-calls.js'
 import { openBenchDatabase, POSTGRES_URL } from './support/database.js'
 import { cpuSecondsOf } from './support/database-cpu.js'
+import { countPlans, planCounts, type PlanCounts } from './support/plan-counts.js'
 import { numberOf, seedCustomers } from './support/fixtures.js'
 import { log, Report } from './support/report.js'
 import { percentile } from './support/stats.js'
@@ -26,7 +27,8 @@ import { percentile } from './support/stats.js'
  * INCLUDING ALL)`), and on each, in turn: the last month's run (its calls billed, 500 customers a
  * batch, database CPU), the next run with nothing new, GET /calls of one customer (all its
  * months, with each call's derived `transactionID`), a usage import of calls over every month,
- * and `ANALYZE` of calls and transactions.
+ * and `ANALYZE` of calls and transactions. Beside each, how often Postgres planned a statement
+ * naming calls or transactions (support/plan-counts.ts).
  *
  *   node --import tsx bench/months.ts --db postgres [--scale 0.2] [--months 24] [--plain-first]
  */
@@ -35,6 +37,7 @@ if (args.db !== 'postgres') throw new Error('months: Postgres only (SQLite keeps
 const monthsArg = process.argv.indexOf('--months')
 const MONTHS = monthsArg > 0 ? Number(process.argv[monthsArg + 1]) : 24
 const report = new Report('months', args)
+countPlans(['calls', 'transactions'])
 const calls = scaled(1_000_000, args.scale, 10_000)
 const customers = Math.ceil(calls / 100)
 const months: string[] = []
@@ -69,8 +72,8 @@ try {
     loads.push(load())
     const run = await billMonth(schema, months.at(-1)!, `bench_months_${name}`)
     const again = await billMonth(schema, months.at(-1)!, `bench_months_${name}`)
-    report.add({ name: `${name}: the last month's run, database CPU a call billed`, target: 'info (docs/scaling.md)', measured: (run.cpu / (calls / MONTHS)) * 1e6, unit: 'µs', pass: null, note: `${run.ms.toFixed(0)} ms wall; ${run.charges} Call Charges rows; load ${loads.at(-1)}` })
-    report.add({ name: `${name}: the next run, nothing new, database CPU`, target: 'info', measured: again.cpu * 1000, unit: 'ms', pass: null, note: `${again.ms.toFixed(0)} ms wall` })
+    report.add({ name: `${name}: the last month's run, database CPU a call billed`, target: 'info (docs/scaling.md)', measured: (run.cpu / (calls / MONTHS)) * 1e6, unit: 'µs', pass: null, note: `${run.ms.toFixed(0)} ms wall; ${run.charges} Call Charges rows; load ${loads.at(-1)}; ${plannings(run.plans)}` })
+    report.add({ name: `${name}: the next run, nothing new, database CPU`, target: 'info', measured: again.cpu * 1000, unit: 'ms', pass: null, note: `${again.ms.toFixed(0)} ms wall; ${plannings(again.plans)}` })
   }
   const platforms = await Promise.all(on.map(({ name, schema }) => openPlatform({ databaseUrl: `${POSTGRES_URL}?application_name=bench_months_${name}`, schema, skipMigrations: true })))
   try {
@@ -85,12 +88,14 @@ try {
     }
     loads.push(load())
     for (const [k, { name }] of on.entries()) {
-      report.add({ name: `${name}: GET /calls of one customer (${calls / customers} calls over ${MONTHS} months), p50`, target: 'info', measured: percentile(lists[k], 50), unit: 'ms', pass: null, note: `p90 ${percentile(lists[k], 90).toFixed(1)} ms over 200; load ${loads.at(-1)}` })
+      const plans = await planCounts(`bench_months_${name}`)
+      report.add({ name: `${name}: GET /calls of one customer (${calls / customers} calls over ${MONTHS} months), p50`, target: 'info', measured: percentile(lists[k], 50), unit: 'ms', pass: null, note: `p90 ${percentile(lists[k], 90).toFixed(1)} ms over 200; load ${loads.at(-1)}; ${plannings(plans)}` })
     }
     for (const [k, { name, schema }] of on.entries()) {
       const ms = await timed(() => get(platforms[k], '/usageFiles?name=months.csv', usageFile(5_000, name), 'POST'))
+      const plans = await planCounts(`bench_months_${name}`)
       const analyse = await timed(() => psql(schema, ['analyze calls', 'analyze transactions']))
-      report.add({ name: `${name}: a usage import of 5,000 calls over ${MONTHS} months`, target: 'info', measured: ms, unit: 'ms', pass: null, note: `load ${load()}` })
+      report.add({ name: `${name}: a usage import of 5,000 calls over ${MONTHS} months`, target: 'info', measured: ms, unit: 'ms', pass: null, note: `load ${load()}; ${plannings(plans)}` })
       report.add({ name: `${name}: ANALYZE calls and transactions`, target: 'info', measured: analyse, unit: 'ms', pass: null, note: `load ${load()}` })
     }
   } finally {
@@ -106,6 +111,11 @@ function monthsBefore(month: string, count: number): string {
   const [y, m] = month.split('-').map(Number)
   const index = y * 12 + (m - 1) - count
   return `${Math.floor(index / 12)}-${String((index % 12) + 1).padStart(2, '0')}`
+}
+
+/** Plannings of statements over calls or transactions: unnamed + custom + generic plans made (and executions of those). */
+function plannings(p: PlanCounts): string {
+  return `planned ${p.unnamed + p.custom + p.genericPlans} times (${p.unnamed} unnamed, ${p.custom} custom, ${p.genericPlans} generic plans run ${p.generic} times)`
 }
 
 async function timed(work: () => Promise<unknown>): Promise<number> {
@@ -171,7 +181,7 @@ async function copyToPlain(from: string, to: string): Promise<void> {
  * A run for `month` over every customer, as row-sizes.ts bills (500 customers a batch, core's
  * billCalls through the platform's store), its backends' CPU summed from /proc.
  */
-async function billMonth(schema: string, month: string, app: string): Promise<{ ms: number; cpu: number; charges: number }> {
+async function billMonth(schema: string, month: string, app: string): Promise<{ ms: number; cpu: number; charges: number; plans: PlanCounts }> {
   const cutoff = lastDay(month)
   const stamp = `${nextMonth(month)}-02T10:00:00.000Z`
   const platform = await openPlatform({ databaseUrl: `${POSTGRES_URL}?application_name=${app}`, schema, skipMigrations: true, clock: new FixedClock(stamp as never) })
@@ -196,11 +206,12 @@ async function billMonth(schema: string, month: string, app: string): Promise<{ 
       after = page.at(-1)!.id
     }
     const ms = performance.now() - t0
+    const plans = await planCounts(app)
     await sample()
     const used = [...cpu].reduce((sum, [pid, s]) => sum + s - (before.get(pid) ?? 0), 0)
     const charges = (await ctx.store.repository('transactions').list({ where: [{ op: 'eq', column: 'billingRunID', value: run.id }], limit: 1_000_000, storedOnly: true })).length
     await ctx.store.repository('billingRuns').update(run.id, { status: 'Complete' })
-    return { ms, cpu: used, charges }
+    return { ms, cpu: used, charges, plans }
   } finally {
     await probe.end()
     await platform.close()

@@ -13,10 +13,12 @@ import { monthPartitioned } from '../../adapters/persistence/schema/month-partit
 /**
  * Calls and transactions as a partition per month (Postgres, migration 0058): a billing run's
  * read of calls, a list of calls from a start and a usage import touch only the months they
- * need; a list of calls reads each month of transactions once for its page. Reads are checked by the partitions their plans name (pruned when planned); an import's
- * insert by the partitions it locks, as rows are routed to a partition only when one arrives.
+ * need; a list of calls reads each month of transactions once for its page; a run's read of
+ * calls and an import's read of a month's allowance calls, prepared, are planned once
+ * (generically) with their months only. Reads are checked by the partitions their plans name
+ * (pruned when planned); an import's insert by the partitions it locks, as rows are routed to a
+ * partition only when one arrives.
  */
-
 const CUSTOMERS = 200
 const MONTHS = ['2026-01', '2026-02', '2026-03', '2026-04', '2026-05']
 
@@ -31,6 +33,31 @@ async function partitionsRead(client: pg.Client, table: string, text: string, pa
   }
   walk((rows[0]['QUERY PLAN'] as { Plan: Record<string, unknown> }[])[0].Plan)
   return [...found].sort()
+}
+
+/**
+ * The partitions of `table` that a statement's generic plan holds: the statement prepared and run
+ * eight times (the sixth on takes the generic plan where Postgres finds it no dearer), in a
+ * transaction whose locks then name what the plans held (a generic plan locks every partition it
+ * names when it starts, pruned or not).
+ */
+let probes = 0
+async function genericPlanOf(client: pg.Client, table: string, text: string, params: unknown[]): Promise<string[]> {
+  // A name of its own each time: pg remembers a name it prepared, deallocated or not.
+  const name = `generic_probe_${++probes}`
+  await client.query('begin')
+  try {
+    for (let n = 0; n < 8; n++) await client.query({ name, text, values: params })
+    const { rows } = await client.query<{ generic: number }>('select generic_plans::int as generic from pg_prepared_statements where name = $1', [name])
+    assert.ok(rows[0].generic > 0, `the generic plan was chosen: ${text}`)
+    const locked = await client.query<{ name: string }>(
+      `select c.relname as name from pg_locks l join pg_class c on c.oid = l.relation where l.pid = pg_backend_pid() and c.relkind in ('r', 'p') order by 1`,
+    )
+    return locked.rows.map((r) => r.name).filter((n) => tableOf(n) === table)
+  } finally {
+    await client.query('rollback')
+    await client.query(`deallocate ${name}`)
+  }
 }
 
 for (const target of activeTargets().filter((t) => t === 'postgres')) {
@@ -67,6 +94,11 @@ for (const target of activeTargets().filter((t) => t === 'postgres')) {
     assert.ok(reads.length > 0, 'the run read calls from a start')
     // From 2026-02-01 (the last run's cutoff) to before 2026-04-01: not January's, April's or the default partition.
     for (const [text, params] of reads) assert.equal(await partitionsRead(client, 'calls', text, params), ['calls_2026_02', 'calls_2026_03'], text)
+    // Prepared, as the platform prepares what a connection repeats (a batch of customers each
+    // time): Postgres takes its generic plan from the sixth execution on, with the run's months
+    // still the only ones in it, instead of planning each batch again over every month (its
+    // bounds as parameters made a generic plan of every month, which it never chose).
+    for (const [text, params] of reads) assert.equal(await genericPlanOf(client, 'calls', text, params), ['calls', 'calls_2026_02', 'calls_2026_03'], text)
     const charges = await h.request('GET', '/transactions?transactionType=Call%20Charges&limit=1000')
     assert.is(charges.body.length, CUSTOMERS * 2, 'each run billed its calls')
   })
@@ -105,6 +137,15 @@ for (const target of activeTargets().filter((t) => t === 'postgres')) {
       assert.equal(Object.keys(loops).sort(), [...MONTHS.map((m) => `transactions_${m.replace('-', '_')}`), 'transactions_default'], text)
       for (const [partition, n] of Object.entries(loops)) assert.is(n, 1, `${partition} read ${n} times`)
     }
+  })
+
+  test("an import's read of a month's allowance calls is planned once a connection, with that month only", async ({ h, client }) => {
+    const customers = Array.from({ length: 50 }, (_, i) => String(i + 1))
+    const statements = await statementsOf(() => h.platform.context.store.rating.allowanceCalls(customers, '2026-03-01T00:00:00.000Z' as never, '2026-04-01T00:00:00.000Z' as never))
+    const reads = [...statements].filter(([t]) => t.includes('from "calls"'))
+    assert.is(reads.length, 1)
+    assert.equal(await partitionsRead(client, 'calls', ...reads[0]), ['calls_2026_03'])
+    assert.equal(await genericPlanOf(client, 'calls', ...reads[0]), ['calls', 'calls_2026_03'])
   })
 
   test("a usage import writes and checks for duplicates in its calls' months only", async ({ h, client }) => {

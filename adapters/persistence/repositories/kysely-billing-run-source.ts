@@ -1,7 +1,6 @@
 import { sql } from 'kysely'
 import { runCallFields, runCustomerFields, runFeatureFields, type RunCall, type RunCustomer, type RunFeature } from '../../../core/ports/run-fields.js'
 import { catalogue } from '../../../core/fields/catalogue.js'
-import type { Stamp } from '../../../core/dates/stamp.js'
 import type { Resource } from '../../../core/fields/resource.js'
 import type { BillingRunSource, MarkedFeature } from '../../../core/ports/billing-run-source.js'
 import type { DatabaseDialect } from '../dialect/dialect.js'
@@ -9,6 +8,7 @@ import { RowCodec } from '../row-codec.js'
 import { selectedColumns, type SelectedColumns } from '../selected-columns.js'
 import type { Db } from '../schema/tables.js'
 import { callUnbilled, latestCovered } from './call-coverage.js'
+import { stampLiteral } from './stamp-literal.js'
 
 /** A resource narrowed to some of its stored fields: its codec reads and decodes only those. */
 function narrowed(resource: Resource, names: readonly string[]): Resource {
@@ -96,14 +96,15 @@ export class KyselyBillingRunSource implements BillingRunSource {
       const ends = latestCovered(this.db, this.dialect.inList('transactions.customerID', chunk))
       let q = this.db.selectFrom('calls').leftJoin(ends.as('cov'), 'cov.customerID', 'calls.customerID')
       // Calls started before the run's bound were all billed (run-call-mark.ts): not read again.
-      if (since !== null) q = q.where('calls.startTime', '>=', since as Stamp)
+      // The run's bounds as literals: its batches' statement is planned once a connection (stamp-literal.ts).
+      if (since !== null) q = q.where('calls.startTime', '>=', stampLiteral(since))
       const rows = await q
         .select(select)
         // One parameter for the list: one statement text, prepared once, whatever the batch's size.
         .where(this.dialect.inList('calls.customerID', chunk))
         .where('calls.rated', '=', 1)
         .where('calls.deleted', '=', 0)
-        .where('calls.startTime', '<', before as Stamp)
+        .where('calls.startTime', '<', stampLiteral(before))
         .where(sql`coalesce(${sql.ref('calls.callMark')}, 0)`, '<', callMark)
         .where(callUnbilled('calls', 'cov'))
         .orderBy('calls.id')

@@ -19,6 +19,7 @@ import { namesCallTariff } from '../migrations/0025-rating-rules.js'
 import { callColumnTypes, insertCalls } from './call-inserts.js'
 import { fromCoveredPage, pageTransaction } from './call-page-coverage.js'
 import { IN_CHUNK, numbersByKeys } from './rating-number-lookup.js'
+import { stampLiteral } from './stamp-literal.js'
 
 const UPDATE_CHUNK = 500
 /** SQLite pages an import keeps in memory (`importing`). */
@@ -152,8 +153,9 @@ export class KyselyRatingData implements RatingData {
         .selectAll('calls')
         .where(d.inList('customerID', chunk.map(Number)))
         .where('allowanceSeconds', 'is not', null)
-        .where('startTime', '>=', from)
-        .where('startTime', '<', to)
+        // Literals: one month's statement is planned once a connection (stamp-literal.ts).
+        .where('startTime', '>=', stampLiteral(from))
+        .where('startTime', '<', stampLiteral(to))
         .where('deleted', '=', 0)
       // Whether a run billed it is derived from the Call Charges rows, for the chunk's calls at once (call-page-coverage.ts).
       const rows = await fromCoveredPage(this.db, calls)
