@@ -72,6 +72,7 @@ function worker() {
   return new Promise((resolve) => {
     const child = fork('scripts/test-worker.mjs', [], { env, execArgv: ['--import', 'tsx'], stdio: ['ignore', 'pipe', 'inherit', 'ipc'] })
     let current = null
+    let retired = false
     let started = 0
     let buffer = ''
     const next = () => {
@@ -86,6 +87,14 @@ function worker() {
       const at = buffer.indexOf(MARKER)
       if (at < 0 || !current) return
       account(current.name, buffer.slice(0, at), performance.now() - started)
+      // A browser suite may leave its process slow: the fuzz run after browser/portal in one
+      // process took 134-135 s three times in six, against 13-19 s after any other file
+      // (bench/RESULTS.md, session 34; cause not found). Later files get a fresh process.
+      if (current.name.startsWith('browser/')) {
+        current = null
+        retired = true
+        return child.disconnect()
+      }
       next()
     })
     child.once('message', next)
@@ -95,7 +104,7 @@ function worker() {
         account(current.name, `${buffer}\n${current.name}: the test process ended (${signal ?? code}) before the file finished\n`, performance.now() - started)
         current = null
         resolve(worker())
-      } else resolve()
+      } else resolve(retired && queue.length ? worker() : undefined)
     })
   })
 }
