@@ -16,6 +16,25 @@ const FEW = 20
 
 const EVENT_COLUMNS = (['type', 'data', 'createdStamp', 'updatedStamp'] as const).map((name) => ({ name, type: 'text' as const }))
 
+/**
+ * A history entry as its row stores it (IDs as the core gives them), by column: what `append`
+ * writes, and what a create's one statement writes beside its insert (recorded-insert.ts).
+ */
+export const historyRow = (e: NewHistoryEntry, { apiKeyName, requestID }: Actor) => ({
+  resource: e.resource,
+  resourceID: e.resourceID,
+  customerID: e.customerID,
+  action: e.action,
+  changes: JSON.stringify(e.changes),
+  apiKeyName,
+  requestID,
+  createdStamp: e.createdStamp,
+  updatedStamp: e.createdStamp,
+})
+
+/** An event as its row stores it, by column (`historyRow`'s twin for the events outbox). */
+export const eventRow = (e: NewEvent) => ({ type: e.type, data: e.data, createdStamp: e.createdStamp, updatedStamp: e.createdStamp })
+
 /** History and the events outbox in the tables of migration 0014, on the store's connection or transaction. */
 export class KyselyChangeLog implements ChangeLog {
   constructor(
@@ -26,24 +45,13 @@ export class KyselyChangeLog implements ChangeLog {
 
   async append(entries: readonly NewHistoryEntry[], events: readonly NewEvent[]): Promise<void> {
     if (entries.length) {
-      const { apiKeyName, requestID } = this.actor()
+      const actor = this.actor()
       const id = (v: string | null) => (v === null ? null : this.dialect.encodeId(v))
-      const rows = entries.map((e) => ({
-        resource: e.resource,
-        resourceID: id(e.resourceID),
-        customerID: id(e.customerID),
-        action: e.action,
-        changes: JSON.stringify(e.changes),
-        apiKeyName,
-        requestID,
-        createdStamp: e.createdStamp,
-        updatedStamp: e.createdStamp,
-      }))
+      const rows = entries.map((e) => ({ ...historyRow(e, actor), resourceID: id(e.resourceID), customerID: id(e.customerID) }))
       // A create's or an update's entry and event: one statement where the database allows,
       // instead of a round trip each (bench/create-customers.ts on Postgres).
       if (this.dialect.insertsInWith && rows.length <= FEW && events.length > 0 && events.length <= FEW) {
-        const eventRows = events.map((e) => ({ type: e.type, data: e.data, createdStamp: e.createdStamp, updatedStamp: e.createdStamp }))
-        await this.db.with('entries', (db) => db.insertInto('history').values(rows)).insertInto('events').values(eventRows).execute()
+        await this.db.with('entries', (db) => db.insertInto('history').values(rows)).insertInto('events').values(events.map(eventRow)).execute()
         return
       }
       for (let i = 0; i < rows.length; i += CHUNK) await this.db.insertInto('history').values(rows.slice(i, i + CHUNK)).execute()

@@ -3,6 +3,7 @@ import { CompiledQuery } from 'kysely'
 import type { Actor } from '../../../core/ports/change-log.js'
 import type { RecordedChanges } from '../../../core/ports/store.js'
 import type { DatabaseDialect } from '../dialect/dialect.js'
+import { eventRow, historyRow } from './kysely-change-log.js'
 
 /**
  * What an item's ID is before the database gives it one, in the history entries and events
@@ -12,8 +13,6 @@ import type { DatabaseDialect } from '../dialect/dialect.js'
 export const ID_STAND_IN = `id-${randomUUID()}`
 
 const quote = (name: string) => `"${name.replace(/"/g, '""')}"`
-const HISTORY_COLUMNS = ['resource', 'resourceID', 'customerID', 'action', 'changes', 'apiKeyName', 'requestID', 'createdStamp', 'updatedStamp'].map(quote).join(', ')
-const EVENT_COLUMNS = ['type', 'data', 'createdStamp', 'updatedStamp'].map(quote).join(', ')
 /** The ID the insert took, as the statement's other inserts refer to it. */
 const NEW_ID = '(select "id" from "created")'
 const NEW_ID_TEXT = '(select "id"::text from "created")'
@@ -25,8 +24,8 @@ const NEW_ID_TEXT = '(select "id"::text from "created")'
  * four (begin, the insert, its entry and event, commit; bench/create-customers.ts).
  *
  * The entries and events were written from the item with `ID_STAND_IN` as its ID: wherever it
- * appears the statement puts the ID the insert took. Their columns are written as
- * KyselyChangeLog.append writes them.
+ * appears the statement puts the ID the insert took. Their rows are the change log's
+ * (`historyRow`, `eventRow`).
  */
 export function recordedInsertQuery(dialect: DatabaseDialect, table: string, row: Readonly<Record<string, unknown>>, changes: RecordedChanges, actor: Actor): CompiledQuery {
   const params: unknown[] = []
@@ -36,25 +35,17 @@ export function recordedInsertQuery(dialect: DatabaseDialect, table: string, row
   }
   const id = (value: string | null) => (value === ID_STAND_IN ? NEW_ID : p(value === null ? null : dialect.encodeId(value)))
   const text = (value: string) => value.split(ID_STAND_IN).map(p).join(` || ${NEW_ID_TEXT} || `)
-  const names = Object.keys(row)
-  const insert = names.length
-    ? `insert into ${quote(table)} (${names.map(quote).join(', ')}) values (${names.map((n) => p(row[n])).join(', ')}) returning "id"`
-    : `insert into ${quote(table)} default values returning "id"`
-  const parts = [`"created" as (${insert})`]
-  if (changes.entries.length) {
-    const rows = changes.entries.map((e) => {
-      const stamp = p(e.createdStamp)
-      const values = [p(e.resource), id(e.resourceID), id(e.customerID), p(e.action), text(JSON.stringify(e.changes)), p(actor.apiKeyName), p(actor.requestID), stamp, stamp]
-      return `(${values.join(', ')})`
-    })
-    parts.push(`"entries" as (insert into "history" (${HISTORY_COLUMNS}) values ${rows.join(', ')})`)
+  /** An insert of `rows` (by column), with IDs and texts that may hold the stand-in through `id` and `text`. */
+  const inserted = (into: string, rows: readonly Record<string, unknown>[], idColumns: readonly string[] = [], textColumns: readonly string[] = []) => {
+    const columns = Object.keys(rows[0])
+    const value = (row: Record<string, unknown>, c: string) =>
+      idColumns.includes(c) ? id(row[c] as string | null) : textColumns.includes(c) ? text(row[c] as string) : p(row[c])
+    const values = rows.map((r) => `(${columns.map((c) => value(r, c)).join(', ')})`)
+    return `insert into ${quote(into)} (${columns.map(quote).join(', ')}) values ${values.join(', ')}`
   }
-  if (changes.events.length) {
-    const rows = changes.events.map((e) => {
-      const stamp = p(e.createdStamp)
-      return `(${[p(e.type), text(e.data), stamp, stamp].join(', ')})`
-    })
-    parts.push(`"events" as (insert into "events" (${EVENT_COLUMNS}) values ${rows.join(', ')})`)
-  }
+  const insert = Object.keys(row).length ? inserted(table, [row]) : `insert into ${quote(table)} default values`
+  const parts = [`"created" as (${insert} returning "id")`]
+  if (changes.entries.length) parts.push(`"entries" as (${inserted('history', changes.entries.map((e) => historyRow(e, actor)), ['resourceID', 'customerID'], ['changes'])})`)
+  if (changes.events.length) parts.push(`"events" as (${inserted('events', changes.events.map(eventRow), [], ['data'])})`)
   return CompiledQuery.raw(`with ${parts.join(', ')} select "id"::text as "id" from "created"`, params)
 }
