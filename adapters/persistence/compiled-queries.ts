@@ -45,4 +45,22 @@ export class CompiledQueries {
     const result = await db.executeQuery<R>({ ...query, queryId: createQueryId(), parameters })
     return result.rows
   }
+
+  /**
+   * `rows` of a query whose one varying value is `key`, built by `build(key)`: its other
+   * parameters (a list JSON's constants) are the values it was compiled with.
+   */
+  async rowsByKey<R = Record<string, unknown>>(db: Db, name: string, build: (key: unknown) => Compilable, key: unknown): Promise<R[]> {
+    let query = this.compiled.get(name)
+    if (!query) {
+      query = build(KEY).compile()
+      if (!query.parameters.includes(KEY)) throw new Error(`compiled query ${name} does not take its key`)
+      this.compiled.set(name, query)
+    }
+    const result = await db.executeQuery<R>({ ...query, queryId: createQueryId(), parameters: query.parameters.map((p) => (p === KEY ? key : p)) })
+    return result.rows
+  }
 }
+
+/** Where a `rowsByKey` query takes its key. */
+const KEY = Symbol('key')

@@ -13,7 +13,6 @@ import type { Presets } from '../presets/presets.js'
 import type { PasswordHasher } from '../ports/password-hasher.js'
 import { refreshCreditAlerts } from '../credit/credit-alerts.js'
 import { describeChanges, recordChanges } from '../history/record-change.js'
-import { toWireJson } from '../fields/wire-json.js'
 import { derivedFeatureValues } from '../features/feature-terms.js'
 import { withStandardFeature } from '../features/standard-feature.js'
 import { digitsOnly, type ListRequest } from './list-request.js'
@@ -206,13 +205,11 @@ export function trimPage<T>(rows: T[], request: ListRequest): { items: T[]; hasM
   return { items: hasMore ? rows.slice(0, request.limit) : rows, hasMore }
 }
 
-const utf8 = new TextEncoder()
-
-/** One item as the JSON text the API answers with (toWireJson), or not_found. */
+/** One item as the JSON text the API answers with (written by the database where it can, as a list's item), or not_found. */
 export async function getWireItem(ctx: ResourceContext, resource: Resource, id: string): Promise<WireItem> {
-  const item = await ctx.store.repository(resource.name).get(id)
+  const item = await ctx.store.listJson.get(resource.name, id)
   if (!item) throw notFound(resource.singular, id)
-  return { id: item.id, json: utf8.encode(toWireJson(resource, item)) }
+  return item
 }
 
 /** Deleting a customer schedules its purge; it stays readable until then (contract 5.6). */

@@ -9,8 +9,8 @@ test('an unexpected failure → 500000 with no internals; it is logged with the 
   try {
     const logged: unknown[] = []
     const store = h.platform.context.store
-    const repo = store.repository('customers')
-    ;(repo as any).get = async () => {
+    // What a GET of one item reads it with.
+    ;(store.listJson as any).get = async () => {
       throw new Error('SELECT secret FROM customers -- boom at /work/main/core/x.ts:12')
     }
     const r = await h.request('GET', '/customers/1', undefined, { headers: { 'x-request-id': 'trace-500' } })

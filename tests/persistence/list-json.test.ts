@@ -17,8 +17,8 @@ import { valueOfType } from '../support/field-arbitraries.js'
 import { activeTargets, openTarget, type Target } from '../support/targets.js'
 
 /**
- * The JSON a database writes for a list (ListJson's list and listIn) is the same JSON value as
- * toWireJson of the item read the usual way (what GET of one item answers), for any stored values: every resource,
+ * The JSON a database writes for a list and for GET of one item (ListJson's list, listIn and
+ * get) is the same JSON value as toWireJson of the item read by its repository, for any stored values: every resource,
  * every wire type, awkward text and numbers, computed fields (a customer's balance).
  */
 
@@ -85,7 +85,7 @@ for (const name of activeTargets()) {
   for (const resource of [...resourcesByName.values()].filter((r) => r.name !== 'features')) {
     const stored = resource.columns.filter((f) => f.name !== 'id' && !f.digitsOf)
     const values = fc.record(Object.fromEntries(stored.map((f) => [f.name, valueOf(f)]))) as fc.Arbitrary<Values>
-    test(`${resource.name}: list and listIn give toWireJson's JSON for any stored values`, async ({ store, parents }) => {
+    test(`${resource.name}: list, listIn and get give toWireJson's JSON for any stored values`, async ({ store, parents }) => {
       const repo = store.repository(resource.name)
       await fc.assert(
         fc.asyncProperty(values, async (v) => {
@@ -102,6 +102,9 @@ for (const name of activeTargets()) {
           const [child] = await store.listJson.listIn(resource.name, 'id', [item.id])
           sameJson(child.json, expected)
           assert.is(child.key, item.id)
+          const one = await store.listJson.get(resource.name, item.id)
+          assert.is(one?.id, item.id)
+          sameJson(one!.json, expected)
         }),
         { numRuns: 15, includeErrorInReport: true },
       )
@@ -137,6 +140,14 @@ for (const name of activeTargets()) {
     assert.is((parsed(json) as Record<string, unknown>).balance, 10000000014.8075)
     sameJson(json, toWireJson(store.repository('customers').resource, (await store.repository('customers').get(customer.id))!))
     assert.is(await listedJson(store, 'customers', '999999999'), undefined)
+  })
+
+  test('get of an ID with no row, or of what is no ID, is undefined; each resource is read by its own compiled statement', async ({ store }) => {
+    for (const id of ['999999999', '0', 'abc', '1 or 1=1', '']) assert.is(await store.listJson.get('customers', id), undefined, id)
+    const customer = await store.repository('customers').insert({ accountNumber: 'GET-1' })
+    const number = await store.repository('numbers').insert({ customerID: customer.id, number: '01632 960009' })
+    assert.is((parsed((await store.listJson.get('numbers', number.id))!.json) as { number: string }).number, '01632 960009')
+    assert.is((parsed((await store.listJson.get('customers', customer.id))!.json) as { accountNumber: string }).accountNumber, 'GET-1')
   })
 
   test('listIn gives each child its parent as key, and keeps the conditions', async ({ store }) => {

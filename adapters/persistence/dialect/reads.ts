@@ -46,6 +46,15 @@ export interface ReadsDialect {
    */
   packedRow(table: string, fields: readonly Field[]): PackedRead | null
   /**
+   * Whether a GET of one item has the database write its JSON, as a list page's (ListJson's
+   * `get`), rather than read it packed (`packedRow`) and rendered by toWireJson. SQLite: yes;
+   * on the request's own thread, json_object cost 16 µs against 11.5 for the packed read and
+   * about 20 more to decode, render and encode the row (a GET 0.186 → 0.173 ms of CPU).
+   * Postgres: no; the server's CPU for the JSON took a fifth of the throughput on a machine it
+   * shares, for no less CPU here (bench/get-customer.ts; figures in bench/RESULTS.md, session 35).
+   */
+  readonly itemJson: boolean
+  /**
    * `table`'s rows to join through `index`, one that covers what the statement reads of them
    * (`createCoveringIndex`). SQLite's planner, having no statistics, takes the rowid over any
    * index on `id`, and is told (`indexed by`, in a subquery it flattens); Postgres chooses.
@@ -68,6 +77,7 @@ export const sqliteReads: ReadsDialect = {
     sql`(select * from ${sql.table(table)} where ${sql.ref(column)} in (select value from json_each(${jsonIds(ids)})) and ${where})`,
   packedRead: sqlitePackedRead,
   packedRow: sqlitePackedRead,
+  itemJson: true,
   throughIndex: (table, index) => sql`(select * from ${sql.table(table)} indexed by ${sql.id(index)})`,
   packedRows: () => null,
 }
@@ -78,6 +88,7 @@ export const postgresReads: ReadsDialect = {
     sql`(select "byId".* from unnest(${postgresArray([...new Set(ids.map(String))])}::bigint[]) as "id"("id") cross join lateral (select * from ${sql.table(table)} where ${sql.ref(column)} = "id"."id" and ${where} offset 0) as "byId")`,
   packedRead: () => null,
   packedRow: postgresPackedRead,
+  itemJson: false,
   throughIndex: (table) => sql`${sql.table(table)}`,
   packedRows: (rows, columns, orderBy) =>
     sql`(select cast(json_agg(json_build_array(${sql.join(columns.map((c) => sql.ref(`r.${c}`)))}) order by ${sql.join(orderBy.map((c) => sql.ref(`r.${c}`)))}) as text) from (${rows}) r)`,
