@@ -53,7 +53,8 @@ export function changedFields(resource: Resource, before: Item | null, after: It
     const empty = (v: unknown) => v === null || (Array.isArray(v) && v.length === 0)
     if (!was && empty(b)) continue
     if (!now && empty(a)) continue
-    if (JSON.stringify(a) !== JSON.stringify(b)) out[f.name] = [a, b]
+    // A create's or a delete's every value left is a change: no text to compare.
+    if (!was || !now || JSON.stringify(a) !== JSON.stringify(b)) out[f.name] = [a, b]
   }
   return out
 }

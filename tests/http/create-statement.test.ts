@@ -16,19 +16,22 @@ import { activeTargets } from '../support/targets.js'
  * entry and its event (recorded-insert.ts), written before the insert from the customer as it
  * will be stored. What it answers, stores and records is what the create in a transaction (the
  * way it was made before, and still is inside a transaction and on SQLite) gives, byte for byte
- * but for the ID.
+ * but for the ID. On every database the customer a create answers is the one it sent, not read
+ * back (`knownBeforeInsert`): it must be the customer as its repository reads it.
  */
 const customers = catalogue.customers
 const writable = customers.fields.filter((f) => !f.readOnly && !f.computed && !f.internal && !f.unique)
 
-for (const target of activeTargets().filter((t) => t === 'postgres')) {
+for (const target of activeTargets()) {
   const test = suite<{ h: Harness }>(`a create in one statement [${target}]`)
   test.before(async (ctx) => {
     ctx.h = await openHarness(target)
   })
   test.after(async (ctx) => ctx.h.close())
+  /** The statement's own tests: Postgres only, where a create is one statement. */
+  const onPostgres: typeof test = target === 'postgres' ? test : (Object.assign(() => {}, test) as typeof test)
 
-  test('POST /customers sends one statement: no begin, no commit', async ({ h }) => {
+  onPostgres('POST /customers sends one statement: no begin, no commit', async ({ h }) => {
     const sent = await sentInOrder(() => h.request('POST', '/customers', { accountNumber: 'ONE-1', companyName: 'Acme' }))
     const own = sent.filter((q) => !/"api_keys"/.test(q))
     assert.is(own.length, 1, own.join('\n---\n'))
@@ -37,7 +40,7 @@ for (const target of activeTargets().filter((t) => t === 'postgres')) {
     assert.match(own[0], /insert into "events"/)
   })
 
-  test('a taken account number is 409 as before, and writes nothing', async ({ h }) => {
+  onPostgres('a taken account number is 409 as before, and writes nothing', async ({ h }) => {
     const count = async () => (await sql<{ n: string }>`select (select count(*) from customers) + (select count(*) from history) + (select count(*) from events) as n`.execute(h.platform.database.db)).rows[0].n
     assert.is((await h.request('POST', '/customers', { accountNumber: 'TAKEN-1' })).status, 201)
     const before = await count()
@@ -51,7 +54,7 @@ for (const target of activeTargets().filter((t) => t === 'postgres')) {
     assert.is(alone, inTransaction)
   })
 
-  test('all or nothing: an event the database refuses leaves no customer and no history entry', async ({ h }) => {
+  onPostgres('all or nothing: an event the database refuses leaves no customer and no history entry', async ({ h }) => {
     const db = h.platform.database.db
     await sql`alter table events add constraint refuse_probe check (data not like '%REFUSED-EVENT%')`.execute(db)
     try {
@@ -114,8 +117,10 @@ async function sameAsInTransaction(h: Harness, input: Record<string, unknown>): 
     const entry = (await sql<{ changes: string }>`select changes from history where "resource" = 'customers' and "resourceID" = ${id}`.execute(db)).rows
     const event = (await sql<{ data: string }>`select data from events where type = 'customer.created' order by id desc limit 1`.execute(db)).rows[0].data
     const unId = (text: string, pattern: (id: string) => string) => text.replace(pattern(id), pattern('ID'))
+    const read = await ctx.store.repository('customers').get(id)
     return {
       answer: unId(toWireJson(customers, created), (i) => `"id":"${i}"`),
+      read: unId(toWireJson(customers, read!), (i) => `"id":"${i}"`),
       stored: unId(got.text, (i) => `"id":"${i}"`),
       entries: entry.map((e) => unId(e.changes, (i) => `"id":[null,"${i}"]`)),
       event: unId(event, (i) => `"id":"${i}"`),
@@ -124,6 +129,6 @@ async function sameAsInTransaction(h: Harness, input: Record<string, unknown>): 
   const alone = await written(() => createItem(ctx, customers, input))
   const inTransaction = await written(() => ctx.store.transaction((store) => createItem({ ...ctx, store }, customers, input)))
   assert.equal(alone, inTransaction)
-  if (typeof alone !== 'string') assert.is(alone.answer, alone.stored, 'the answer is the customer as stored')
+  if (typeof alone !== 'string') assert.is(alone.answer, alone.read, 'the answer is the customer as stored')
   return alone
 }

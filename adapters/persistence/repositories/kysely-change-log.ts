@@ -4,17 +4,28 @@ import type { Stamp } from '../../../core/dates/stamp.js'
 import type { Resource } from '../../../core/fields/resource.js'
 import { listJsonMembers } from '../list-json/list-json-dialect.js'
 import type { Actor, ChangeLog, NewEvent, NewHistoryEntry } from '../../../core/ports/change-log.js'
+import type { BulkColumn } from '../dialect/bulk-insert.js'
 import type { DatabaseDialect } from '../dialect/dialect.js'
+import { catalogue } from '../../../core/fields/catalogue.js'
+import { columnType } from '../schema/columns.js'
 
 /** Who changes things when no request says otherwise: the worker, the scheduler, a script. */
 export const SYSTEM_ACTOR: Actor = { apiKeyName: 'system', requestID: null }
 
-/** Rows per insert statement: a run's invoices are appended a batch at a time, well under the parameter limits. */
+/** Values of a long list per `appendEventsOf` statement, well under the parameter limits. */
 const CHUNK = 1000
 /** Up to this many entries and events go in one statement of both (`insertsInWith`). */
 const FEW = 20
 
 const EVENT_COLUMNS = (['type', 'data', 'createdStamp', 'updatedStamp'] as const).map((name) => ({ name, type: 'text' as const }))
+
+const historyColumnsOf = new WeakMap<DatabaseDialect, readonly BulkColumn[]>()
+/** The columns of `historyRow`'s rows (`row`, one of them) with their types, for the dialect's bulk insert. */
+function historyColumns(dialect: DatabaseDialect, row: object): readonly BulkColumn[] {
+  let columns = historyColumnsOf.get(dialect)
+  if (!columns) historyColumnsOf.set(dialect, (columns = Object.keys(row).map((name) => ({ name, type: columnType(catalogue.history.byName.get(name)!, dialect) }))))
+  return columns
+}
 
 /**
  * A history entry as its row stores it (IDs as the core gives them), by column: what `append`
@@ -54,7 +65,15 @@ export class KyselyChangeLog implements ChangeLog {
         await this.db.with('entries', (db) => db.insertInto('history').values(rows)).insertInto('events').values(events.map(eventRow)).execute()
         return
       }
-      for (let i = 0; i < rows.length; i += CHUNK) await this.db.insertInto('history').values(rows.slice(i, i + CHUNK)).execute()
+      // As the events below: Kysely's insert builder was a twentieth of a create's CPU on SQLite.
+      const columns = historyColumns(this.dialect, rows[0])
+      await this.dialect.bulkInsert(this.db, 'history', columns, {
+        length: rows.length,
+        write(index, into, at) {
+          const row = rows[index] as Record<string, unknown>
+          for (let c = 0; c < columns.length; c++) into[at + c] = row[columns[c].name]
+        },
+      })
     }
     // A run's batch appends hundreds: written as they are into a prepared statement's parameters.
     await this.dialect.bulkInsert(this.db, 'events', EVENT_COLUMNS, {
