@@ -82,6 +82,11 @@ for (const target of activeTargets()) {
     assert.type(result, 'object', String(result))
   })
 
+  test('a limit the new customer has already passed: the answer shows the alert a read shows', async ({ h }) => {
+    const result = (await sameAsInTransaction(h, { creditLimitOverdue: '-3' })) as { answer: string }
+    assert.equal(JSON.parse(result.answer).creditAlerts, ['creditLimitOverdue'])
+  })
+
   test('answers, stores and records what a create in a transaction does, for any body', async ({ h }) => {
     const ctx = h.platform.context
     const parent = (await h.request('POST', '/customers', { accountNumber: 'PARENT-1' })).body.id as string

@@ -52,12 +52,14 @@ for (const target of activeTargets()) {
     // Waiting never ends by itself here (the other worker's lease is a minute), so any pause shows it.
     await new Promise((resolve) => setTimeout(resolve, 600))
     assert.not.ok(settled, 'still waiting while the other worker splits the run')
-    // The other worker commits its split: two partitions.
+    // The other worker commits its split: two partitions, in one transaction as planRun writes
+    // them (split alone deletes the Planning partition before it inserts the two: a worker that
+    // looked between the statements found no partition and left the run Running, once under load).
     const ids = (await h.platform.context.store.repository('customers').list({ where: [], limit: 10 })).map((c) => c.id)
-    const split = await runPartitions.split(planning.id, 'another worker', [
+    const split = await h.platform.context.store.transaction((store) => store.runPartitions.split(planning.id, 'another worker', [
       { afterCustomerID: '0', lastCustomerID: ids[0], customersTotal: 1 },
       { afterCustomerID: ids[0], lastCustomerID: null, customersTotal: CUSTOMERS - 1 },
-    ])
+    ]))
     assert.ok(split)
     const outcome = await execution
     assert.is(outcome?.status, 'Complete')

@@ -154,10 +154,10 @@ for (const target of activeTargets()) {
       ctx.seen.push(await h.request(method, path, body, options))
     }
     // An unexpected failure whose message holds SQL and a file position.
-    const repo = h.platform.context.store.repository('numbers')
-    // A GET reads the item (get) and writes its JSON.
-    const get = repo.get
-    ;(repo as { get: unknown }).get = async () => {
+    // A GET of an item reads its JSON (ListJson.get).
+    const reads = h.platform.context.store.listJson
+    const get = reads.get
+    ;(reads as { get: unknown }).get = async () => {
       throw new Error('select "keyHash" from "api_keys" where 1 -- at /work/main/core/x.ts:12')
     }
     try {
@@ -165,7 +165,7 @@ for (const target of activeTargets()) {
       assert.is(failed.status, 500)
       ctx.seen.push(failed)
     } finally {
-      ;(repo as { get: unknown }).get = get
+      ;(reads as { get: unknown }).get = get
     }
     const secrets = { keys: [...Object.values(h.keys), ctx.drOnly, ctx.fullNoDr], password: PASSWORD }
     for (const r of ctx.seen) {

@@ -108,14 +108,14 @@ for (const target of activeTargets()) {
     const h = await openHarness(target, { config: { requestTimeoutMs: 150, logger } })
     try {
       const id = (await h.request('POST', '/customers', { companyName: 'Slow Ltd' })).body.id
-      const repo = h.platform.context.store.repository('customers')
-      // A GET reads the item (get) and writes its JSON.
-      const get = repo.get.bind(repo)
+      // A GET of an item reads its JSON (ListJson.get).
+      const reads = h.platform.context.store.listJson
+      const get = reads.get.bind(reads)
       let finished = 0
-      ;(repo as { get: unknown }).get = async (i: string) => {
+      ;(reads as { get: unknown }).get = async (name: 'customers', i: string) => {
         await new Promise((r) => setTimeout(r, 600))
         finished++
-        return get(i)
+        return get(name, i)
       }
       const started = performance.now()
       const slow = await h.request('GET', `/customers/${id}`, undefined, { headers: { 'x-request-id': 'slow-1' } })
@@ -125,7 +125,7 @@ for (const target of activeTargets()) {
       assert.is(slow.headers.get('x-request-id'), 'slow-1')
       assert.ok(took >= 140 && took < 550, `answered after ${Math.round(took)} ms`)
       assert.ok(entries().some((e) => e.msg === 'request' && e.requestId === 'slow-1' && e.status === 503), 'the request log shows the 503')
-      ;(repo as { get: unknown }).get = get
+      ;(reads as { get: unknown }).get = get
       assert.is((await h.request('GET', `/customers/${id}`)).status, 200)
       await new Promise((r) => setTimeout(r, 600))
       assert.is(finished, 1, 'the abandoned work ran to its end without harm')

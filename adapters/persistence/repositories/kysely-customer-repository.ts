@@ -85,9 +85,12 @@ export class KyselyCustomerRepository extends KyselyResourceRepository {
     return { creditAlerts: [], ...values }
   }
 
-  /** A customer just inserted has no transactions yet. */
+  /**
+   * A customer just inserted has no transactions yet, and its overdue alert is as a read gives
+   * it (`finish`): a limit below zero is already passed by no overdue amount.
+   */
   protected override async finishInserted(item: Item): Promise<Item> {
-    return { ...item, balance: ZERO, overdueAmount: ZERO }
+    return this.finish([{ ...item, balance: ZERO, overdueAmount: ZERO }]).then(([finished]) => finished)
   }
 
   /** Its columns are as sent, and its computed fields are zero (`finishInserted`). */
