@@ -49,7 +49,7 @@ export interface ReadsDialect {
    * Whether a GET of one item has the database write its JSON, as a list page's (ListJson's
    * `get`), rather than read it packed (`packedRow`) and rendered by toWireJson. SQLite: yes;
    * on the request's own thread, json_object cost 16 µs against 11.5 for the packed read and
-   * about 20 more to decode, render and encode the row (a GET 0.186 → 0.173 ms of CPU).
+   * about 20 more to decode, render and encode the row (a GET 0.182 → 0.170 ms of CPU).
    * Postgres: no; the server's CPU for the JSON took a fifth of the throughput on a machine it
    * shares, for no less CPU here (bench/get-customer.ts; figures in bench/RESULTS.md, session 35).
    */
