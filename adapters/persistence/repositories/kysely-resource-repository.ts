@@ -174,9 +174,9 @@ export class KyselyResourceRepository implements ResourceRepository {
    * The row as stored comes back from the insert itself: no second statement to read it; where
    * it is known before the insert (`knownBeforeInsert`), only its ID does, and the row is the
    * one sent (a customer's 150 columns were about a twentieth of a create's CPU on SQLite to
-   * return and decode). The SQL is written here rather than built with Kysely's query nodes, which cost
-   * more than the rest of a create's own work (bench/create-customers.ts); a body with the same
-   * fields gives the same text, so SQLite's statement cache prepares it once.
+   * return and decode). The SQL is written here rather than built with Kysely's query nodes,
+   * which cost more than the rest of a create's own work (bench/create-customers.ts); a body
+   * with the same fields gives the same text, so SQLite's statement cache prepares it once.
    */
   async insert(values: Values): Promise<Item> {
     const row = this.codec.encode(this.insertValues(values))
