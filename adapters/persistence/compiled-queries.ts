@@ -33,17 +33,10 @@ export class CompiledQueries {
 
   /** Runs the query named `name`, compiling `build()` the first time; returns its rows. */
   async rows<R = Record<string, unknown>>(db: Db, name: string, build: () => Compilable, parameters: readonly unknown[]): Promise<R[]> {
-    let query = this.compiled.get(name)
-    if (!query) {
-      query = build().compile()
-      if (query.parameters.length !== parameters.length) {
-        throw new Error(`compiled query ${name} takes ${query.parameters.length} parameters, given ${parameters.length}`)
-      }
-      this.compiled.set(name, query)
-    }
-    // A query ID per execution: plugins key their per-query state on it.
-    const result = await db.executeQuery<R>({ ...query, queryId: createQueryId(), parameters })
-    return result.rows
+    const query = this.once(name, build, (q) =>
+      q.parameters.length === parameters.length ? null : `takes ${q.parameters.length} parameters, given ${parameters.length}`,
+    )
+    return this.run<R>(db, query, parameters)
   }
 
   /**
@@ -51,13 +44,25 @@ export class CompiledQueries {
    * parameters (a list JSON's constants) are the values it was compiled with.
    */
   async rowsByKey<R = Record<string, unknown>>(db: Db, name: string, build: (key: unknown) => Compilable, key: unknown): Promise<R[]> {
+    const query = this.once(name, () => build(KEY), (q) => (q.parameters.includes(KEY) ? null : 'does not take its key'))
+    return this.run<R>(db, query, query.parameters.map((p) => (p === KEY ? key : p)))
+  }
+
+  /** The query named `name`, compiled from `build()` the first time and checked (`problem`: what is wrong with it, or null). */
+  private once(name: string, build: () => Compilable, problem: (query: CompiledQuery) => string | null): CompiledQuery {
     let query = this.compiled.get(name)
     if (!query) {
-      query = build(KEY).compile()
-      if (!query.parameters.includes(KEY)) throw new Error(`compiled query ${name} does not take its key`)
+      query = build().compile()
+      const wrong = problem(query)
+      if (wrong) throw new Error(`compiled query ${name} ${wrong}`)
       this.compiled.set(name, query)
     }
-    const result = await db.executeQuery<R>({ ...query, queryId: createQueryId(), parameters: query.parameters.map((p) => (p === KEY ? key : p)) })
+    return query
+  }
+
+  private async run<R>(db: Db, query: CompiledQuery, parameters: readonly unknown[]): Promise<R[]> {
+    // A query ID per execution: plugins key their per-query state on it.
+    const result = await db.executeQuery<R>({ ...query, queryId: createQueryId(), parameters })
     return result.rows
   }
 }
