@@ -38,13 +38,16 @@ export interface HttpOptions extends Pick<RequestContextOptions, 'onRequestEnd' 
   readonly corsOrigins?: readonly string[]
   /** Compress large answers when the client accepts brotli or gzip (default true). */
   readonly compression?: boolean
-  /** Web pages beside the API (the portal, contract 14.3): they authenticate their own visitors. */
-  readonly pages?: { readonly prefix: string; readonly routes: readonly PageRoute[] }
+  /**
+   * Web pages beside the API (the portal, contract 14.3): they authenticate their own visitors;
+   * `answers`, when given, sees every answer under the prefix first and last (their own headers and error pages).
+   */
+  readonly pages?: { readonly prefix: string; readonly routes: readonly PageRoute[]; readonly answers?: Middleware }
 }
 
 /**
- * The h3 application, composed here and only here. CORS comes first (a preflight carries no
- * key), then compression of whatever is answered, then contract 2's order:
+ * The h3 application, composed here and only here. The pages' `answers` come first (they see
+ * every answer under their prefix), then CORS (a preflight carries no key), then compression of whatever is answered, then contract 2's order:
  * request ID, deadline and error bodies; authentication; the key's rate limit. Then each route
  * with its own middlewares (access level, idempotency), then 404/405 for what no route answers.
  */
@@ -53,6 +56,7 @@ export function createHttpApp(options: HttpOptions): H3 {
   // A malformed escape in the path (`/customers/%E0%A4%A`) reaches the middleware instead of
   // h3's own 400: authentication still comes first, and no route matches it or every ID check refuses it.
   const app = new H3({ silent: true, allowMalformedURL: true })
+  if (options.pages?.answers) app.use(options.pages.answers)
   if (options.corsOrigins?.length) app.use(cors(options.corsOrigins))
   if (options.compression !== false) app.use(compression())
   app.use(requestContext({ ...options, deadlineMs: options.handlerTimeoutMs }))

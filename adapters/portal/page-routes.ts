@@ -3,9 +3,13 @@ import { itemActions } from '../../core/actions/action-table.js'
 import { runItemAction } from '../../core/actions/item-actions.js'
 import { displayDate, displayDuration, displayMoney, displayStamp } from '../../core/documents/display.js'
 import { readInvoiceDocument } from '../../core/documents/read-invoice-document.js'
+import { readInvoiceSources } from '../../core/documents/invoice-sources.js'
+import { itemisedCallsCsv } from '../../core/delivery/calls-csv.js'
+import { notFound } from '../../core/errors.js'
 import type { Entities } from '../../core/fields/entity.js'
 import { ZERO, type Money } from '../../core/money/money.js'
 import { amountOutstanding } from '../../core/payments/payment-links.js'
+import { onlineBillTypeOf, onlineOffer, type OnlineOffer } from '../../core/portal/online-bill.js'
 import { customerInvoices, customerPayments, monthAllowances, nextInvoiceDate, ownInvoice, PAGE_ROWS, uninvoicedCalls } from '../../core/portal/portal-pages.js'
 import type { PaymentLink } from '../../core/customers/side-effects.js'
 import { renderInvoice } from '../documents/render-invoice.js'
@@ -26,6 +30,14 @@ export function pageRoutes(o: PortalOptions): PageRoute[] {
     status: i.status ?? 'Unpaid',
   })
 
+  /** What the customer's onlineBillType offers of its invoices here (contract 14.2). */
+  const offerOf = (visit: Visit): OnlineOffer => onlineOffer(onlineBillTypeOf(visit.customer))
+  /** One of the customer's invoices, when its bill type offers `part`; otherwise 404, as another customer's invoice is. */
+  const offered = async (visit: Visit, id: string, part: 'documents' | 'callsCsv'): Promise<Invoice> => {
+    if (!offerOf(visit)[part]) throw notFound('invoice', id)
+    return ownInvoice(ctx, visit.customer.id, id)
+  }
+
   /** The Pay now page: the amount outstanding, and the links once made. */
   const payPage = async (visit: Visit, links: readonly PaymentLink[] | null) => {
     const outstanding = await amountOutstanding(ctx.store, visit.customer.id)
@@ -40,11 +52,13 @@ export function pageRoutes(o: PortalOptions): PageRoute[] {
         const c = visit.customer
         const [last] = await customerInvoices(ctx, c.id)
         const canPay = (ctx.presets.portalProfiles[c.portalCustomerProfile!] ?? []).length > 0
+        const offer = offerOf(visit)
         return page(event, 'summary', {
           ...visit.layout('Summary', 'summary'),
           balance: money(visit, c.balance as Money),
           overdue: money(visit, c.overdueAmount as Money),
-          last: last ? invoiceRow(visit, last) : null,
+          last: last && offer.listed ? invoiceRow(visit, last) : null,
+          offer,
           nextInvoiceDate: displayDate(nextInvoiceDate(c, last, ctx.clock.today())),
           canPay,
         })
@@ -53,15 +67,17 @@ export function pageRoutes(o: PortalOptions): PageRoute[] {
     {
       method: 'GET',
       path: '/invoices',
-      handler: signedIn(o, 'invoices', async (event, visit) =>
-        page(event, 'invoices', { ...visit.layout('Invoices', 'invoices'), invoices: (await customerInvoices(ctx, visit.customer.id)).map((i) => invoiceRow(visit, i)) }),
-      ),
+      handler: signedIn(o, 'invoices', async (event, visit) => {
+        const offer = offerOf(visit)
+        const invoices = offer.listed ? (await customerInvoices(ctx, visit.customer.id)).map((i) => invoiceRow(visit, i)) : []
+        return page(event, 'invoices', { ...visit.layout('Invoices', 'invoices'), invoices, offer })
+      }),
     },
     {
       method: 'GET',
       path: '/invoices/:id',
       handler: signedIn(o, 'invoices', async (event, visit) => {
-        const invoice = await ownInvoice(ctx, visit.customer.id, event.context.params?.id ?? '')
+        const invoice = await offered(visit, event.context.params?.id ?? '', 'documents')
         const html = await renderInvoice(await readInvoiceDocument(ctx, invoice.id), 'html')
         return new FastResponse(html, { headers: { ...pageHeaders(event, DOCUMENT_CSP), 'content-type': 'text/html; charset=utf-8' } })
       }),
@@ -70,10 +86,22 @@ export function pageRoutes(o: PortalOptions): PageRoute[] {
       method: 'GET',
       path: '/invoices/:id/pdf',
       handler: signedIn(o, 'invoices', async (event, visit) => {
-        const invoice = await ownInvoice(ctx, visit.customer.id, event.context.params?.id ?? '')
+        const invoice = await offered(visit, event.context.params?.id ?? '', 'documents')
         const pdf = await renderInvoice(await readInvoiceDocument(ctx, invoice.id), 'pdf')
         return new FastResponse(pdf as Uint8Array<ArrayBuffer>, {
           headers: { ...pageHeaders(event), 'content-type': 'application/pdf', 'content-disposition': `attachment; filename="invoice-${invoice.id}.pdf"` },
+        })
+      }),
+    },
+    {
+      method: 'GET',
+      path: '/invoices/:id/csv',
+      handler: signedIn(o, 'invoices', async (event, visit) => {
+        const invoice = await offered(visit, event.context.params?.id ?? '', 'callsCsv')
+        // The attachment an email of the CSV bill types carries (core/delivery/calls-csv.ts).
+        const csv = itemisedCallsCsv(await readInvoiceSources(ctx.store, invoice.id))
+        return new FastResponse(csv, {
+          headers: { ...pageHeaders(event), 'content-type': 'text/csv; charset=utf-8', 'content-disposition': `attachment; filename="invoice-${invoice.id}-calls.csv"` },
         })
       }),
     },

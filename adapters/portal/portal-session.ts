@@ -4,11 +4,11 @@ import type { Customer } from '../../core/fields/entity.js'
 import type { PortalSession } from '../../core/ports/portal-sessions.js'
 import { pagesOf, type PortalPage } from '../../core/presets/presets.js'
 import { portalCustomer } from '../../core/portal/portal-pages.js'
-import { resumeSession } from '../../core/portal/sign-in.js'
+import { contactReaches, resumeSession } from '../../core/portal/sign-in.js'
 import { asActor } from '../security/actor-scope.js'
 import { requestIdOf } from '../http/respond.js'
-import { cookieOf, sameSecret, SESSION_COOKIE } from './cookies.js'
-import { page, readForm, redirect, type PortalOptions } from './portal-http.js'
+import { cookieOf, sameSecret, setCookie, SESSION_COOKIE } from './cookies.js'
+import { isHttps, page, portalBase, readForm, redirect, type PortalOptions } from './portal-http.js'
 
 /** A signed-in request: its session, the customer it looks at, and what the layout shows. */
 export interface Visit {
@@ -31,6 +31,32 @@ const navigation: readonly { path: string; label: string; page?: PortalPage }[] 
 /** The seller's name for the header. */
 const sellerOf = (o: PortalOptions) => (o.platform.presets as { seller?: { name?: string } }).seller?.name ?? 'Customer portal'
 
+/** Whether the customer's profile offers a page: its pages, and Pay now when it has payment links. */
+function offers(o: PortalOptions, customer: Customer): (p: PortalPage | 'pay') => boolean {
+  const pages = pagesOf(o.platform.presets, customer.portalCustomerProfile!)
+  const canPay = (o.platform.presets.portalProfiles[customer.portalCustomerProfile!] ?? []).length > 0
+  return (p) => (p === 'pay' ? canPay : pages.includes(p))
+}
+
+/**
+ * Where a visitor goes when it names no page (after signing in, choosing, or at `/portal/`):
+ * the first page of the navigation the customer's profile offers, Pay now if that is all, and
+ * the summary (whose 404 says so) for a profile that offers nothing or a customer gone.
+ */
+export async function landingPath(o: PortalOptions, customerID: string | null): Promise<string> {
+  if (!customerID) return '/choose'
+  const customer = await o.platform.store.repository('customers').get(customerID)
+  if (!customer?.portalCustomerProfile) return '/summary'
+  const allowed = offers(o, customer)
+  return `/${navigation.find((n) => allowed(n.page ?? 'pay'))?.path ?? 'summary'}`
+}
+
+/** Ends a session the server no longer honours and sends the visitor to sign in again. */
+export async function endSession(event: H3Event, o: PortalOptions, session: PortalSession): Promise<Response> {
+  await o.sessions.remove(session.tokenHash)
+  return redirect(event, '/sign-in', [setCookie(SESSION_COOKIE, '', portalBase(event), isHttps(event, o))])
+}
+
 /** An account's name as a customer knows it. */
 export const accountName = (c: Customer): string => c.companyName ?? ([c.firstnames, c.lastname].filter(Boolean).join(' ') || `Customer ${c.id}`)
 
@@ -38,22 +64,22 @@ export const accountName = (c: Customer): string => c.companyName ?? ([c.firstna
  * Runs a page for a signed-in visitor: without a live session it goes to the sign-in page; a
  * contact of several customers chooses one first; a form that changes something must carry the
  * session's CSRF token (403 otherwise); `page` names the profile's page it shows (absent: 404).
- * History entries it writes name the session's `portal:<contact ID>` or `portal:pin`.
+ * History entries it writes name the session's `portal:<contact ID>` or `portal:pin`. A
+ * contact's session ends once the contact is deleted or no longer reaches the customer.
  */
 export function signedIn(o: PortalOptions, show: PortalPage | 'pay', handler: (event: H3Event, visit: Visit) => Promise<Response>, changes = false) {
   return async (event: H3Event): Promise<Response> => {
     const session = await resumeSession(o.platform, o.sessions, cookieOf(event, SESSION_COOKIE))
     if (!session) return redirect(event, '/sign-in')
     if (!session.customerID) return redirect(event, '/choose')
+    if (session.contactID && !(await contactReaches(o.platform, session.contactID, session.customerID))) return endSession(event, o, session)
     const form = changes ? await readForm(event) : new URLSearchParams()
     if (changes && !sameSecret(form.get('csrf') ?? '', session.csrfToken)) {
-      return page(event, 'message', { title: 'Form expired', seller: sellerOf(o), message: 'This form has expired. Please go back, reload the page and try again.', linkPath: 'summary', linkLabel: 'Back to your summary' }, 403)
+      return page(event, 'message', { title: 'Form expired', seller: sellerOf(o), message: 'This form has expired. Please go back, reload the page and try again.', linkPath: '', linkLabel: 'Back to your account' }, 403)
     }
     try {
       const customer = await portalCustomer(o.platform, session.customerID)
-      const pages = pagesOf(o.platform.presets, customer.portalCustomerProfile!)
-      const canPay = (o.platform.presets.portalProfiles[customer.portalCustomerProfile!] ?? []).length > 0
-      const allowed = (p: PortalPage | 'pay') => (p === 'pay' ? canPay : pages.includes(p))
+      const allowed = offers(o, customer)
       if (!allowed(show)) return notFoundPage(event, o)
       const visit: Visit = {
         session,
@@ -78,7 +104,8 @@ export function signedIn(o: PortalOptions, show: PortalPage | 'pay', handler: (e
 
 /** The portal's 404: nothing says whether the thing exists for someone else. */
 export function notFoundPage(event: H3Event, o: PortalOptions): Response {
-  return page(event, 'message', { title: 'Not found', seller: sellerOf(o), message: 'There is no such page in your account.', linkPath: 'summary', linkLabel: 'Back to your summary' }, 404)
+  // The portal's root, not the summary: a profile may leave the summary out (landingPath).
+  return page(event, 'message', { title: 'Not found', seller: sellerOf(o), message: 'There is no such page in your account.', linkPath: '', linkLabel: 'Back to your account' }, 404)
 }
 
 export { sellerOf }

@@ -7,7 +7,7 @@ import { asActor } from '../security/actor-scope.js'
 import { requestIdOf } from '../http/respond.js'
 import { cookieOf, sameSecret, setCookie, SESSION_COOKIE, SIGN_IN_COOKIE } from './cookies.js'
 import { isHttps, page, pageHeaders, portalBase, readForm, redirect, type PageRoute, type PortalOptions } from './portal-http.js'
-import { accountName, sellerOf } from './portal-session.js'
+import { accountName, endSession, landingPath, sellerOf } from './portal-session.js'
 import { stylesheet } from './templates/style.js'
 
 const REFUSED = 'The sign-in details are not right. Check them and try again.'
@@ -26,7 +26,14 @@ export function signInRoutes(o: PortalOptions): PageRoute[] {
   }
 
   return [
-    { method: 'GET', path: '', handler: async (event) => redirect(event, '/summary') },
+    {
+      method: 'GET',
+      path: '',
+      async handler(event) {
+        const session = await resumeSession(o.platform, o.sessions, cookieOf(event, SESSION_COOKIE))
+        return redirect(event, session ? await landingPath(o, session.customerID) : '/sign-in')
+      },
+    },
     { method: 'GET', path: '/sign-in', handler: async (event) => signInPage(event) },
     {
       method: 'POST',
@@ -40,9 +47,9 @@ export function signInRoutes(o: PortalOptions): PageRoute[] {
             : { kind: 'password', email: form.get('email') ?? '', password: form.get('password') ?? '' }
         const requestID = requestIdOf(event) || null
         try {
-          const { token: session, customerIDs } = await signIn(o.platform, o.sessions, (actor, work) => asActor({ apiKeyName: actor, requestID }, work), credentials)
+          const { token: session, customerIDs, session: signedIn } = await signIn(o.platform, o.sessions, (actor, work) => asActor({ apiKeyName: actor, requestID }, work), credentials)
           const cookies = [setCookie(SESSION_COOKIE, session, portalBase(event), secure(event)), setCookie(SIGN_IN_COOKIE, '', portalBase(event), secure(event))]
-          return redirect(event, customerIDs.length > 1 ? '/choose' : '/summary', cookies)
+          return redirect(event, customerIDs.length > 1 ? '/choose' : await landingPath(o, signedIn.customerID), cookies)
         } catch (e) {
           // A locked login, an unknown one and a wrong secret answer exactly alike (contract 14.3).
           if (isBillingError(e) && e.code === 'unauthenticated') {
@@ -57,8 +64,10 @@ export function signInRoutes(o: PortalOptions): PageRoute[] {
       path: '/choose',
       async handler(event) {
         const session = await resumeSession(o.platform, o.sessions, cookieOf(event, SESSION_COOKIE))
-        if (!session?.contactID) return redirect(event, session ? '/summary' : '/sign-in')
+        if (!session?.contactID) return redirect(event, session ? await landingPath(o, session.customerID) : '/sign-in')
         const customers = (await customersOf(o.platform, o.sessions, session.contactID)).map((c) => ({ id: c.id, number: c.accountNumber ?? c.id, name: accountName(c) }))
+        // The contact was deleted or unlinked from every account since it signed in.
+        if (customers.length === 0) return endSession(event, o, session)
         return page(event, 'choose', { title: 'Choose an account', seller: sellerOf(o), csrf: session.csrfToken, customers })
       },
     },
@@ -74,7 +83,7 @@ export function signInRoutes(o: PortalOptions): PageRoute[] {
         const allowed = await customersOf(o.platform, o.sessions, session.contactID)
         if (!allowed.some((c) => c.id === chosen)) return redirect(event, '/choose')
         await o.sessions.touch(session.tokenHash, o.platform.clock.now(), chosen)
-        return redirect(event, '/summary')
+        return redirect(event, await landingPath(o, chosen))
       },
     },
     {
@@ -84,7 +93,7 @@ export function signInRoutes(o: PortalOptions): PageRoute[] {
         const session = await resumeSession(o.platform, o.sessions, cookieOf(event, SESSION_COOKIE))
         const form = await readForm(event)
         if (session && sameSecret(form.get('csrf') ?? '', session.csrfToken)) await o.sessions.remove(session.tokenHash)
-        else if (session) return redirect(event, '/summary')
+        else if (session) return redirect(event, await landingPath(o, session.customerID))
         return redirect(event, '/sign-in', [setCookie(SESSION_COOKIE, '', portalBase(event), secure(event))])
       },
     },

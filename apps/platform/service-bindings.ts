@@ -10,6 +10,7 @@ import { databaseReadiness } from '../../adapters/persistence/database-readiness
 import { KyselyIdempotencyStore } from '../../adapters/persistence/repositories/kysely-idempotency-store.js'
 import { KyselyJobLeases } from '../../adapters/persistence/repositories/kysely-job-leases.js'
 import { KyselyPortalSessions } from '../../adapters/persistence/repositories/kysely-portal-sessions.js'
+import { portalAnswers } from '../../adapters/portal/portal-answers.js'
 import { portalRoutes } from '../../adapters/portal/portal.js'
 import { PORTAL } from '../../adapters/portal/portal-http.js'
 import { Scheduler } from '../../adapters/scheduler/scheduler.js'
@@ -66,6 +67,7 @@ export function serviceBindings(config: PlatformConfig): ContainerModule {
       .toResolvedValue(
         (platform: PlatformContext, secrets: KeySecrets, routes: readonly Route[], idempotency: IdempotencyStore, logger: Logger, metrics: PrometheusMetrics, sessions: PortalSessions) => {
           const requestLines = requestLineLogger(logger)
+          const portal = { platform, sessions, publicUrl: config.publicUrl, trustProxy: config.trustProxy }
           return createHttpApp({
             platform,
             secrets,
@@ -77,10 +79,7 @@ export function serviceBindings(config: PlatformConfig): ContainerModule {
             bodyTimeoutMs: config.bodyTimeoutMs,
             idempotencyLeaseMs: config.leaseMs,
             corsOrigins: config.corsOrigins,
-            pages: {
-              prefix: PORTAL,
-              routes: portalRoutes({ platform, sessions, publicUrl: config.publicUrl, trustProxy: config.trustProxy }),
-            },
+            pages: { prefix: PORTAL, routes: portalRoutes(portal), answers: portalAnswers(portal) },
             onRequestEnd: (entry) => {
               metrics.observeRequest(entry)
               requestLines.info(entry, 'request')

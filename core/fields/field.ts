@@ -59,6 +59,8 @@ export interface Field<N extends string = string, T extends WireType = WireType>
   readonly description?: string
   /** Longest text accepted; by default MAX_KEY_LENGTH for a unique field, else 10,000. */
   readonly maxLength?: number
+  /** Shortest text accepted (a password: 1, since an empty one would let anyone in); by default 0. */
+  readonly minLength?: number
   /** A text in this form (an action's UUID parameter). */
   readonly format?: 'uuid'
   /** A number that must be a whole number of at least this (a feature count: 0). */

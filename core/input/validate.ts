@@ -164,6 +164,7 @@ export class InputValidator {
         return 'A positive integer ID as a string.'
       default:
         if (field.format === 'uuid') return 'A UUID such as "0b8e0f0c-4f6a-4a8e-9a57-2d1c3e6f7a81".'
+        if (field.minLength) return `A string of ${field.minLength} to ${maxTextLength(field)} characters, without NUL (U+0000) or unpaired surrogates.`
         return `A string of at most ${maxTextLength(field)} characters, without NUL (U+0000) or unpaired surrogates.`
     }
   }
@@ -172,7 +173,7 @@ export class InputValidator {
     switch (field.type) {
       case 'text':
         if (field.format === 'uuid') return v.pipe(v.string(), v.regex(UUID))
-        return v.pipe(v.string(), v.maxLength(maxTextLength(field)), v.check(isStorableText))
+        return v.pipe(v.string(), v.minLength(field.minLength ?? 0), v.maxLength(maxTextLength(field)), v.check(isStorableText))
       case 'number':
         if (field.wholeFrom !== undefined) return v.pipe(v.number(), v.safeInteger(), v.minValue(field.wholeFrom))
         return v.pipe(v.number(), v.finite(), v.check((n) => Math.abs(n) < 1e15))

@@ -29,6 +29,9 @@ let decoy: Promise<string> | null = null
  * entries naming `portal:<contact ID>` or `portal:pin`.
  */
 export async function signIn(ctx: PlatformContext, sessions: PortalSessions, runAs: RunAs, credentials: Credentials): Promise<SignedIn> {
+  // An empty secret never signs in, whatever is stored (a hash of "" kept from before the
+  // field refused it): refused before any look-up, with the answer a wrong one gets.
+  if ((credentials.kind === 'password' ? credentials.password : credentials.pin) === '') throw signInRefused()
   const now = ctx.clock.now()
   const login = loginOf(credentials)
   const locked = isLocked(await sessions.failuresSince(login, failuresFrom(now)), now)
@@ -98,6 +101,17 @@ export async function customersOf(ctx: PlatformContext, sessions: PortalSessions
   const ids = await sessions.customersOfContact(contactID)
   const customers = await Promise.all(ids.map((id) => ctx.store.repository('customers').get(id)))
   return customers.filter((c): c is Customer => !!c && !!c.portalCustomerProfile)
+}
+
+/**
+ * Whether a contact's session may still look at a customer: the contact exists, can still sign
+ * in (its password is set), and is the customer's own or shared with it. Unlinking or deleting a
+ * contact takes effect on its next request, not when its session would have ended anyway.
+ */
+export async function contactReaches(ctx: PlatformContext, contactID: string, customerID: string): Promise<boolean> {
+  const contact = await ctx.store.contacts.get(contactID)
+  if (!contact?.accountPassword) return false
+  return contact.customerID === customerID || (await ctx.store.contacts.isLinked(customerID, contactID))
 }
 
 interface Found {

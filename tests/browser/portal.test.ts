@@ -136,6 +136,31 @@ if (!existsSync(CHROMIUM)) {
       await close()
     })
 
+    test('the invoices page as each onlineBillType shows it: no WCAG 2.1 AA violation, the calls CSV downloads', async (ctx) => {
+      const customer = `/customers/${ctx.world.customerID}`
+      try {
+        for (const type of ['PDF + CSV', 'CSV', 'Summary Only', 'None']) {
+          await ctx.h.request('PATCH', customer, { onlineBillType: type })
+          for (const [size, viewport] of Object.entries(WIDTHS).slice(0, full ? undefined : 1)) {
+            const { page, close } = await signedInPage(ctx, 'password', ctx.pin, viewport)
+            await page.goto(`${ctx.base}/portal/invoices`)
+            if (type.includes('CSV') && size === 'desktop') {
+              const [download] = await Promise.all([page.waitForEvent('download'), page.locator('tbody tr a[href$="/csv"]').first().click()])
+              assert.match(readFileSync((await download.path())!, 'utf8'), /^startTime,number,dialledNumber/, type)
+            }
+            if (full) {
+              const scroll = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)
+              assert.ok(scroll <= 1, `${type} at ${size} does not scroll sideways (${scroll}px)`)
+              assert.equal(await axeViolations(page), [], `${type} at ${size}`)
+            }
+            await close()
+          }
+        }
+      } finally {
+        await ctx.h.request('PATCH', customer, { onlineBillType: null })
+      }
+    })
+
     test.run()
   }
 }

@@ -283,5 +283,138 @@ for (const target of activeTargets()) {
     }
   })
 
+  test('an empty accountPassword is refused (400101) on create and update; an empty secret never signs in', async ({ h, base }) => {
+    const w = await world(h)
+    const created = await h.request('POST', `/customers/${w.a}/customerContacts`, { email: 'empty@alpha.example', accountPassword: '' })
+    assert.equal([created.status, created.body.error_code], [400, 400101])
+    const updated = await h.request('PATCH', `/customerContacts/${w.contact.id}`, { accountPassword: '' })
+    assert.equal([updated.status, updated.body.error_code], [400, 400101])
+    assert.is((await new Visitor(base).signIn({ method: 'password', email: 'ann@alpha.example', password: 'correct horse battery' })).status, 303, 'the password is unchanged')
+    // A hash of "" stored before the field refused it still signs nobody in, and the answer is a wrong password's.
+    const { store, passwords } = h.platform.context
+    await store.contacts.update(w.contact.id, { accountPassword: await passwords.hash('') })
+    const wrong = await new Visitor(base).signIn({ method: 'password', email: 'ann@alpha.example', password: 'not it' })
+    const empty = await new Visitor(base).signIn({ method: 'password', email: 'ann@alpha.example', password: '' })
+    assert.is(empty.status, 401)
+    assert.is(empty.text.replace(/value="[^"]{20,}"/g, ''), wrong.text.replace(/value="[^"]{20,}"/g, ''))
+    assert.is((await new Visitor(base).signIn({ method: 'pin', accountNumber: 'ACC-2', pin: '' })).status, 401)
+    assert.is((await h.request('PATCH', `/customerContacts/${w.contact.id}`, { accountPassword: null })).status, 200, 'null still clears it')
+  })
+
+  test("a contact's session ends once the contact is unlinked from the customer or deleted", async ({ h, base }) => {
+    const w = await world(h)
+    const sam = new Visitor(base)
+    await sam.signIn({ method: 'password', email: 'sam@shared.example', password: 'shared secret words' })
+    const choose = await sam.go('GET', '/choose')
+    await sam.go('POST', '/choose', { csrf: sam.csrf(choose.text), customerID: w.b })
+    assert.is((await sam.go('GET', '/summary')).status, 200)
+    assert.is((await h.request('POST', `/customers/${w.b}?action=removeSharedContact`, { sharedContactID: w.shared.id })).status, 200)
+    const after = await sam.go('GET', '/summary')
+    assert.is(after.location, '/portal/sign-in', 'unlinked: back to sign-in')
+    assert.not.ok(sam.cookies.has('portal_session'), 'the cookie is cleared')
+    const ann = new Visitor(base)
+    await ann.signIn({ method: 'password', email: 'ann@alpha.example', password: 'correct horse battery' })
+    const token = ann.cookies.get('portal_session')!
+    assert.is((await ann.go('GET', '/invoices')).status, 200)
+    assert.is((await h.request('DELETE', `/customerContacts/${w.contact.id}`)).status, 200)
+    assert.is((await ann.go('GET', '/invoices')).location, '/portal/sign-in', 'deleted: back to sign-in')
+    const replay = new Visitor(base)
+    replay.cookies.set('portal_session', token)
+    assert.is((await replay.go('GET', '/summary')).location, '/portal/sign-in', 'the session itself is gone')
+    // Still signed in but not yet chosen: a contact deleted meanwhile is sent to sign in, not shown an empty list.
+    const again = new Visitor(base)
+    await again.signIn({ method: 'password', email: 'sam@shared.example', password: 'shared secret words' })
+    assert.is((await h.request('DELETE', `/customerContacts/${w.shared.id}`)).status, 200)
+    assert.is((await again.go('GET', '/choose')).location, '/portal/sign-in')
+  })
+
+  test('sign-in and /portal/ land on the first page the profile offers, or Pay now when that is all', async () => {
+    const presets = mergePresets({ portalProfiles: { 'Invoices Only': { pages: ['invoices'] }, 'Pay Only': { pages: [], paymentLinks: ['cardPayment'] } } })
+    const h2 = await openHarness(target, { now: '2026-01-05T09:00:00Z', presets })
+    try {
+      const base = await h2.listen()
+      for (const [profile, account, landing] of [['Invoices Only', 'L-1', '/portal/invoices'], ['Pay Only', 'L-2', '/portal/pay']]) {
+        const c = await newCustomer(h2, { accountNumber: account, portalCustomerProfile: profile })
+        const pin = (await h2.request('POST', `/customers/${c}?action=generatePIN`, {})).body.pin
+        const v = new Visitor(base)
+        assert.is((await v.signIn({ method: 'pin', accountNumber: account, pin })).location, landing, profile)
+        for (const root of ['', '/']) assert.is((await v.go('GET', root)).location, landing, `${profile}: /portal${root}`)
+        assert.is((await v.go('GET', landing.slice('/portal'.length))).status, 200, profile)
+        assert.is((await v.go('GET', '/summary')).status, 404, profile)
+      }
+      assert.is((await new Visitor(base).go('GET', '/')).location, '/portal/sign-in', 'no session: sign in')
+    } finally {
+      await h2.close()
+    }
+  })
+
+  test("every /portal answer carries the portal's headers: an oversized form, other methods", async ({ base }) => {
+    const tries: [string, RequestInit, number][] = [
+      ['/portal/sign-in', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `a=${'x'.repeat(20_000)}` }, 413],
+      ['/portal/summary', { method: 'PUT' }, 404],
+      ['/portal/sign-in', { method: 'DELETE' }, 404],
+      ['/portal', { method: 'PATCH' }, 404],
+    ]
+    for (const [path, init, status] of tries) {
+      const r = await fetch(`${base}${path}`, { ...init, redirect: 'manual' })
+      const label = `${init.method} ${path}`
+      assert.is(r.status, status, label)
+      const csp = r.headers.get('content-security-policy')
+      assert.ok(csp, label)
+      assert.match(csp!, /default-src 'none'/, label)
+      assert.match(r.headers.get('content-type') ?? '', /^text\/html/, label)
+      assert.ok(r.headers.get('x-request-id'), label)
+      assert.not.match(await r.text(), /error_code/, label)
+    }
+  })
+
+  test('the invoices page follows onlineBillType; the documents it does not offer answer 404', async ({ h, base }) => {
+    const w = await world(h)
+    const v = new Visitor(base)
+    await v.signIn({ method: 'password', email: 'ann@alpha.example', password: 'correct horse battery' })
+    const id = w.invA.id
+    const number = w.invA.invoiceNumber
+    const offers = async () => {
+      const list = (await v.go('GET', '/invoices')).text
+      const status = async (p: string) => (await v.go('GET', `/invoices/${id}${p}`)).status
+      return {
+        listed: list.includes(number),
+        html: [list.includes(`/invoices/${id}"`), await status('')],
+        pdf: [list.includes(`/invoices/${id}/pdf"`), await status('/pdf')],
+        csv: [list.includes(`/invoices/${id}/csv"`), await status('/csv')],
+        list,
+      }
+    }
+    const cases: [string | null, string | null, boolean, boolean, boolean][] = [
+      // onlineBillType, consent, listed, HTML and PDF, calls CSV
+      ['None', null, false, false, false],
+      ['Summary Only', null, true, false, false],
+      ['PDF', 'Yes', true, true, false],
+      ['CSV', null, true, false, true],
+      ['PDF + CSV', null, true, true, true],
+      [null, null, true, true, false],
+      [null, 'Yes', true, true, true],
+    ]
+    for (const [type, consent, listed, documents, csv] of cases) {
+      const label = `${type} / consent ${consent}`
+      assert.is((await h.request('PATCH', `/customers/${w.a}`, { onlineBillType: type, GDPRPECRConsentGiven: consent })).status, 200, label)
+      const o = await offers()
+      assert.is(o.listed, listed, label)
+      assert.equal(o.html, [documents, documents ? 200 : 404], `${label}: HTML`)
+      assert.equal(o.pdf, [documents, documents ? 200 : 404], `${label}: PDF`)
+      assert.equal(o.csv, [csv, csv ? 200 : 404], `${label}: CSV`)
+      if (!listed) assert.match(o.list, /not shown here/, label)
+      if (listed) assert.match(o.list, /£100\.00|£120\.00/, label)
+    }
+    await h.request('PATCH', `/customers/${w.a}`, { onlineBillType: 'CSV' })
+    const csv = await v.go('GET', `/invoices/${id}/csv`)
+    assert.match(csv.headers.get('content-type')!, /^text\/csv/)
+    assert.match(csv.headers.get('content-disposition')!, /attachment; filename="invoice-\d+-calls\.csv"/)
+    assert.match(csv.text, /^startTime,number,dialledNumber/)
+    assert.is((await v.go('GET', `/invoices/${w.invB.id}/csv`)).status, 404, "another customer's invoice")
+    await h.request('PATCH', `/customers/${w.a}`, { onlineBillType: 'None' })
+    assert.match((await v.go('GET', '/summary')).text, /Last invoice<\/dt><dd>Not shown here/)
+  })
+
   test.run()
 }

@@ -41,7 +41,7 @@ function baseSchema(field: Field, presets: Presets, use: FieldUse): JsonSchema {
         ? { type: ['string', 'integer'], pattern: ID_PATTERN, minimum: 1 }
         : { type: 'string', pattern: ID_PATTERN }
     case 'text':
-      return field.format === 'uuid' ? { type: 'string', format: 'uuid' } : { type: 'string', maxLength: maxTextLength(field) }
+      return field.format === 'uuid' ? { type: 'string', format: 'uuid' } : { type: 'string', ...(field.minLength ? { minLength: field.minLength } : {}), maxLength: maxTextLength(field) }
     case 'number':
       return field.wholeFrom === undefined ? { type: 'number' } : { type: 'integer', minimum: field.wholeFrom }
     case 'currency':

@@ -21,18 +21,30 @@ function block(name,fn){if(__eta.layout){if(fn){__eta.blocks[name]=capture(fn);}
 async function blockAsync(name,fn){if(__eta.layout){if(fn){__eta.blocks[name]=await captureAsync(fn);}return '';}const b=it.__blocks||{};if(name in b){return b[name];}return fn?await captureAsync(fn):'';}
 
 layout('@layout')
-if (it.invoices.length === 0) {
+if (!it.offer.listed) {
+__eta.res+='<p>Your invoices are not shown here. They reach you as agreed with us; contact us for a copy.</p>\n';
+} else if (it.invoices.length === 0) {
 __eta.res+='<p>No invoices yet.</p>\n';
 } else {
-__eta.res+='<div class="table" role="region" aria-label="Invoices table" tabindex="0">\n<table>\n  <caption>Your invoices, newest first</caption>\n  <thead><tr><th scope="col">Invoice</th><th scope="col">Date</th><th scope="col" class="num">Total</th><th scope="col">Status</th><th scope="col">Download</th></tr></thead>\n  <tbody>\n';
+__eta.res+='<div class="table" role="region" aria-label="Invoices table" tabindex="0">\n<table>\n  <caption>Your invoices, newest first</caption>\n  <thead><tr><th scope="col">Invoice</th><th scope="col">Date</th><th scope="col" class="num">Total</th><th scope="col">Status</th>';
+if (it.offer.documents || it.offer.callsCsv) {
+__eta.res+='<th scope="col">Download</th>';
+}
+__eta.res+='</tr></thead>\n  <tbody>\n';
 for (const i of it.invoices) {
-__eta.res+='    <tr>\n      <th scope="row"><a href="';
+__eta.res+='    <tr>\n      <th scope="row">';
+if (it.offer.documents) {
+__eta.res+='<a href="';
 __eta.res+=__eta.e(it.base);
 __eta.res+='/invoices/';
 __eta.res+=__eta.e(i.id);
 __eta.res+='">';
 __eta.res+=__eta.e(i.number);
-__eta.res+='</a></th>\n      <td>';
+__eta.res+='</a>';
+} else {
+__eta.res+=__eta.e(i.number);
+}
+__eta.res+='</th>\n      <td>';
 __eta.res+=__eta.e(i.date);
 __eta.res+='</td>\n      <td class="num">';
 __eta.res+=__eta.e(i.total);
@@ -40,13 +52,33 @@ __eta.res+='</td>\n      <td><span class="status status-';
 __eta.res+=__eta.e(i.status.toLowerCase());
 __eta.res+='">';
 __eta.res+=__eta.e(i.status);
-__eta.res+='</span></td>\n      <td><a href="';
+__eta.res+='</span></td>\n';
+if (it.offer.documents || it.offer.callsCsv) {
+__eta.res+='      <td>';
+if (it.offer.documents) {
+__eta.res+='<a href="';
 __eta.res+=__eta.e(it.base);
 __eta.res+='/invoices/';
 __eta.res+=__eta.e(i.id);
 __eta.res+='/pdf" download>PDF<span class="visually-hidden"> of invoice ';
 __eta.res+=__eta.e(i.number);
-__eta.res+='</span></a></td>\n    </tr>\n';
+__eta.res+='</span></a>';
+}
+if (it.offer.documents && it.offer.callsCsv) {
+__eta.res+=' · ';
+}
+if (it.offer.callsCsv) {
+__eta.res+='<a href="';
+__eta.res+=__eta.e(it.base);
+__eta.res+='/invoices/';
+__eta.res+=__eta.e(i.id);
+__eta.res+='/csv" download>Calls (CSV)<span class="visually-hidden"> of invoice ';
+__eta.res+=__eta.e(i.number);
+__eta.res+='</span></a>';
+}
+__eta.res+='</td>\n';
+}
+__eta.res+='    </tr>\n';
 }
 __eta.res+='  </tbody>\n</table>\n</div>\n';
 }
@@ -60,4 +92,4 @@ return __eta.res;
 }
 
 /** The SHA-256 of the template's source when it was compiled: a test finds a stale one. */
-export const compiledFrom = 'e054f54b199980ac7a5d3dc2fa74a4660d4ae077f97cc900ec50de0c609eae0a'
+export const compiledFrom = '18d400845a5d9ced1a3f0efa52bc160454564c83e2150d61f4e025599205892c'

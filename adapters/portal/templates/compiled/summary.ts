@@ -27,19 +27,26 @@ __eta.res+='</dd></div>\n  <div><dt>Overdue</dt><dd>';
 __eta.res+=__eta.e(it.overdue);
 __eta.res+='</dd></div>\n  <div><dt>Last invoice</dt><dd>';
 if (it.last) {
+if (it.offer.documents) {
 __eta.res+='<a href="';
 __eta.res+=__eta.e(it.base);
 __eta.res+='/invoices/';
 __eta.res+=__eta.e(it.last.id);
 __eta.res+='">';
 __eta.res+=__eta.e(it.last.number);
-__eta.res+='</a>, ';
+__eta.res+='</a>';
+} else {
+__eta.res+=__eta.e(it.last.number);
+}
+__eta.res+=', ';
 __eta.res+=__eta.e(it.last.date);
 __eta.res+=', ';
 __eta.res+=__eta.e(it.last.total);
 __eta.res+=' (';
 __eta.res+=__eta.e(it.last.status);
 __eta.res+=')';
+} else if (!it.offer.listed) {
+__eta.res+='Not shown here';
 } else {
 __eta.res+='None yet';
 }
@@ -61,4 +68,4 @@ return __eta.res;
 }
 
 /** The SHA-256 of the template's source when it was compiled: a test finds a stale one. */
-export const compiledFrom = '8ccae1192b7c52a5acbf4e11504e0bb3ffcaf4f0b2123e36c49abb019463debd'
+export const compiledFrom = '731da22d8731797b00f1ac6363dd9085165f877a8634efc41dcfaa05009a2a3a'

@@ -1,0 +1,30 @@
+import type { Customer } from '../fields/entity.js'
+import { billTypes, type BillType } from '../presets/delivery-lists.js'
+
+/** What the portal's invoices page offers of each invoice. */
+export interface OnlineOffer {
+  /** The invoices are listed (number, date, total, status) at all. */
+  readonly listed: boolean
+  /** The HTML document and its PDF. */
+  readonly documents: boolean
+  /** The itemised calls as CSV. */
+  readonly callsCsv: boolean
+}
+
+/**
+ * The customer's `onlineBillType` (contract 14.2: "shown in the portal"), with the bill types'
+ * meaning: `None` lists nothing, `Summary Only` the figures, `PDF` the documents, `CSV` the
+ * itemised calls, `PDF + CSV` both. Unset, it keeps what the portal always offered, the
+ * documents, and adds the calls CSV only with GDPR/PECR consent, as an unset `emailBillType`
+ * itemises only with consent. A type that is set is the customer's choice and is kept.
+ */
+export function onlineBillTypeOf(customer: Pick<Customer, 'onlineBillType' | 'GDPRPECRConsentGiven'>): BillType {
+  const declared = customer.onlineBillType
+  if ((billTypes as readonly (string | null | undefined)[]).includes(declared)) return declared as BillType
+  return customer.GDPRPECRConsentGiven === 'Yes' ? 'PDF + CSV' : 'PDF'
+}
+
+/** What a bill type offers in the portal. */
+export function onlineOffer(type: BillType): OnlineOffer {
+  return { listed: type !== 'None', documents: type === 'PDF' || type === 'PDF + CSV', callsCsv: type === 'CSV' || type === 'PDF + CSV' }
+}
