@@ -9,7 +9,6 @@ import { UTCDate } from './utc-date.js'
 type Source = { readonly column: UsageColumn; readonly headers: readonly string[]; readonly at: readonly number[] }
 
 const CACHE_MAX = 100_000
-const REFERENCE = new UTCDate(0)
 
 /**
  * A carrier's usage file, read with a `usageFormats` entry (contract 17.3), as the lines of our
@@ -18,11 +17,16 @@ const REFERENCE = new UTCDate(0)
  * row's start is made from its date and time by the format's date-fns patterns (as UTC), its
  * duration from seconds, `mm:ss` or `hh:mm:ss`; the format's `carrier` fills a file without a
  * carrier column. A date, time or duration that does not parse fails the file naming the line
- * and the carrier's column; the importer checks the rest (`carrierColumnsNamed` names theirs).
+ * and the carrier's column, and so does a row with fewer fields than the header (a truncated
+ * line is not read as empty values); the importer checks the rest (`carrierColumnsNamed` names
+ * theirs). `today` (the clock's date, `YYYY-MM-DD`) is date-fns's reference date: what a pattern
+ * leaves out comes from it, and a two-digit year (`yy`) is put within 50 years of it (26 → 2026).
  */
-export async function* carrierFormatLines(lines: AsyncIterable<UsageLine[]>, name: string, format: UsageFormat): AsyncGenerator<UsageLine[]> {
+export async function* carrierFormatLines(lines: AsyncIterable<UsageLine[]>, name: string, format: UsageFormat, today: string): AsyncGenerator<UsageLine[]> {
   const mapped = checkFormat(name, format)
+  const reference = new UTCDate(Date.parse(`${today.slice(0, 10)}T00:00:00Z`))
   let sources: Source[] | null = null
+  let width = 0
   const dates = new Map<string, string | null>()
   const times = new Map<string, string | null>()
   const fixedCarrier = mapped.has('carrier') ? null : format.carrier!
@@ -31,14 +35,16 @@ export async function* carrierFormatLines(lines: AsyncIterable<UsageLine[]>, nam
     for (const { fields, line } of batch) {
       if (!sources) {
         sources = headerSources(fields, line, name, mapped)
+        width = fields.length
         out.push({ fields: [...sources.map((s) => s.column), ...(fixedCarrier !== null ? ['carrier'] : [])], line })
         continue
       }
       if (fields.every((f) => f.trim() === '')) continue
+      if (fields.length < width) rowFails(line, `expected ${width} fields, found ${fields.length}`)
       const row: string[] = []
       for (const s of sources) {
         const text = (i: number) => (fields[s.at[i]] ?? '').trim()
-        if (s.column === 'startTime') row.push(startOf(s, text(0), s.at.length > 1 ? text(1) : null, format, line, dates, times))
+        if (s.column === 'startTime') row.push(startOf(s, text(0), s.at.length > 1 ? text(1) : null, format, line, { reference, dates, times }))
         else if (s.column === 'durationSeconds') row.push(secondsOf(text(0), format.duration) ?? fails(line, s.headers[0], `${quoted(text(0))} is not a duration in ${format.duration}`))
         else row.push(text(0))
       }
@@ -84,14 +90,21 @@ function headerSources(fields: readonly string[], line: number, name: string, ma
   }))
 }
 
+/** An import's reference date and its caches of parsed dates and times. */
+interface Parsing {
+  readonly reference: Date
+  readonly dates: Map<string, string | null>
+  readonly times: Map<string, string | null>
+}
+
 /** `YYYY-MM-DDTHH:mm:ssZ` from the carrier's date and time (or one column holding both). */
-function startOf(s: Source, dateText: string, timeText: string | null, format: UsageFormat, line: number, dates: Map<string, string | null>, times: Map<string, string | null>): string {
+function startOf(s: Source, dateText: string, timeText: string | null, format: UsageFormat, line: number, { reference, dates, times }: Parsing): string {
   if (timeText === null) {
-    const both = cached(dates, dateText, () => parsed(dateText, `${format.dateFormat} ${format.timeFormat}`)?.slice(0, 19) ?? null)
+    const both = cached(dates, dateText, () => parsed(dateText, `${format.dateFormat} ${format.timeFormat}`, reference)?.slice(0, 19) ?? null)
     return both ? `${both}Z` : fails(line, s.headers[0], `${quoted(dateText)} is not a date and time in ${format.dateFormat} ${format.timeFormat}`)
   }
-  const date = cached(dates, dateText, () => parsed(dateText, format.dateFormat)?.slice(0, 10) ?? null) ?? fails(line, s.headers[0], `${quoted(dateText)} is not a date in ${format.dateFormat}`)
-  const time = cached(times, timeText, () => parsed(timeText, format.timeFormat)?.slice(11, 19) ?? null) ?? fails(line, s.headers[1], `${quoted(timeText)} is not a time in ${format.timeFormat}`)
+  const date = cached(dates, dateText, () => parsed(dateText, format.dateFormat, reference)?.slice(0, 10) ?? null) ?? fails(line, s.headers[0], `${quoted(dateText)} is not a date in ${format.dateFormat}`)
+  const time = cached(times, timeText, () => parsed(timeText, format.timeFormat, reference)?.slice(11, 19) ?? null) ?? fails(line, s.headers[1], `${quoted(timeText)} is not a time in ${format.timeFormat}`)
   return `${date}T${time}Z`
 }
 
@@ -106,9 +119,9 @@ function cached(map: Map<string, string | null>, key: string, make: () => string
   return v
 }
 
-function parsed(text: string, pattern: string): string | null {
+function parsed(text: string, pattern: string, reference: Date): string | null {
   if (text === '') return null
-  const d = parse(text, pattern, REFERENCE)
+  const d = parse(text, pattern, reference)
   return isValid(d) ? d.toISOString() : null
 }
 
@@ -127,7 +140,11 @@ export function secondsOf(text: string, form: DurationForm): string | null {
 }
 
 function fails(line: number, header: string, reason: string): never {
-  throw new BillingError('invalid_field', `line ${line}: column ${quoted(header)} ${reason}`, `Correct line ${line} and send the whole file again: nothing of it was kept.`)
+  rowFails(line, `column ${quoted(header)} ${reason}`)
+}
+
+function rowFails(line: number, reason: string): never {
+  throw new BillingError('invalid_field', `line ${line}: ${reason}`, `Correct line ${line} and send the whole file again: nothing of it was kept.`)
 }
 
 /**

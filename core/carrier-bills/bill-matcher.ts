@@ -1,5 +1,5 @@
-import picomatch from 'picomatch'
 import type { FeatureKey } from '../ports/carrier-data.js'
+import { wildcardTest } from './wildcard.js'
 
 /** What matching reads of a carrier's bill line. */
 export interface BillLineKey {
@@ -13,10 +13,10 @@ const SEP = '\u0000'
  * The lines of a carrier's bill indexed for matching features (contract 17.4): a line matches a
  * feature when its product code equals the feature's `carrierProduct` or matches its
  * `carrierProductMatches`, and its reference equals the feature's `carrierReference` (else its
- * number's) or matches `carrierReferenceMatches`. Patterns are globs (`*`, `?`) compiled by
- * picomatch once each. An exact pair is one map lookup; a pattern on one side is tried on the
- * lines of the other side's exact value; only a feature with patterns on both sides reads
- * every line. A reconciliation builds one over the stored lines a page of features can match
+ * number's) or matches `carrierReferenceMatches`. Patterns have only the `*` and `?`
+ * wildcards (`wildcardTest`), compiled once each. An exact pair is one map lookup; a pattern
+ * on one side is tried on the lines of the other side's exact value; only a feature with
+ * patterns on both sides reads every line. A reconciliation builds one over the stored lines a page of features can match
  * (`featureMatches`): memory follows that page, never the bill nor the features.
  */
 export class BillMatcher {
@@ -57,17 +57,13 @@ export class BillMatcher {
   private pattern(glob: string): (s: string) => boolean {
     let test = this.patterns.get(glob)
     if (!test) {
-      // Codes and references are not paths: a `/` is an ordinary character (picomatch's `*`
-      // stops at one), so it is swapped for one that is not special on both sides.
-      const matcher = picomatch(glob.replaceAll('/', SLASH), { dot: true, nobrace: true, noextglob: true, nonegate: true })
-      test = (s: string) => matcher(s.replaceAll('/', SLASH))
+      test = wildcardTest(glob)
       this.patterns.set(glob, test)
     }
     return test
   }
 }
 
-const SLASH = '\u2215'
 const NONE: readonly number[] = []
 
 function push(map: Map<string, number[]>, key: string, i: number): void {

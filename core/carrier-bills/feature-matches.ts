@@ -15,7 +15,7 @@ export interface FeatureMatch {
  * a time, so memory follows the page, not the bill. A feature with an exact reference (its own
  * `carrierReference`, else its number's) and no reference pattern can only match lines of that
  * reference: the page's references are looked up in the database in one statement and the
- * lines found matched in `BillMatcher` (product equal, or picomatch's glob on the product).
+ * lines found matched in `BillMatcher` (product equal, or its `*` `?` pattern on the product).
  * Only a feature with a reference pattern can match any line: the bill's lines are read a page
  * at a time and tried, once for all such features of the page. Batches come in no order of line
  * or feature; a feature's matches may span batches.

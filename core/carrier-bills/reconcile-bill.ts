@@ -12,10 +12,10 @@ const FEATURE_PAGE = 5000
 /** A matched line's cost may be off what we expected by this much (0.01, in money units). */
 const TOLERANCE = 100n
 
-/** A period as `YYYY-MM`, as its first and last day. */
+/** A period as `YYYY-MM`, as its first and last day; a bad `?period=` is a query parameter's error (400103). */
 export function monthOf(period: string | null): { from: DateOnly; to: DateOnly } {
   const m = period === null ? null : /^(\d{4})-(0[1-9]|1[0-2])$/.exec(period)
-  if (!m) throw new BillingError('invalid_field', `period ${quoted(period ?? '')} is not a month YYYY-MM`, 'Give the month the bill is for: ?period=2026-01.')
+  if (!m) throw new BillingError('invalid_query', `period ${quoted(period ?? '')} is not a month YYYY-MM`, 'Give the month the bill is for: ?period=2026-01.')
   const from = `${m[1]}-${m[2]}-01` as DateOnly
   const next = m[2] === '12' ? `${Number(m[1]) + 1}-01-01` : `${m[1]}-${String(Number(m[2]) + 1).padStart(2, '0')}-01`
   return { from, to: addDays(next as DateOnly, -1) }
@@ -35,13 +35,14 @@ function expectedOf(f: CarrierFeature): Money {
  * are read a page at a time and each matched against the staged lines (`featureMatches`). Each
  * line matches the first feature (by ID) it matches, or none (`notBilled`); a matched line whose
  * cost is off the expected by more than 0.01 is `costDiffers`; each feature no line matches is
- * counted (and listed when the reconciliation is read: `featuresNotOnBill`, which matches again
- * rather than storing four features in five). The totals are the database's sums of the staged
- * lines, which are then stored in one statement. Memory follows a page, never the bill nor the
- * features.
+ * counted and stored, a page at a time, as the bill's `notOnCarrierBill` row: the reconciliation
+ * lists those rows, so its list and its count are the same facts, fixed when the bill is posted
+ * (matching again when it is read listed features added or dropped since, against the stored
+ * count). The totals are the database's sums of the staged lines, which are then stored in one
+ * statement. Memory follows a page, never the bill nor the features.
  */
 export async function reconcileCarrierBill(ctx: PlatformContext, carrier: string | null, period: string | null, csv: AsyncIterable<readonly CsvLine[]>): Promise<Item> {
-  if (!carrier || !carrier.trim()) throw new BillingError('invalid_field', 'carrier is missing', 'Name the carrier whose bill it is: ?carrier=Gamma.')
+  if (!carrier || !carrier.trim()) throw new BillingError('invalid_query', 'carrier is missing', 'Name the carrier whose bill it is: ?carrier=Gamma.')
   const { from, to } = monthOf(period)
   const now = ctx.clock.now()
   return ctx.store.bulkTransaction(async (store) => {
@@ -51,10 +52,12 @@ export async function reconcileCarrierBill(ctx: PlatformContext, carrier: string
     for await (const page of billLinePages(csv, LINE_PAGE)) await staged.add(page)
     const missing = { count: 0, expected: ZERO }
     for await (const page of featurePages(store.carriers, carrier.trim(), from, to)) {
-      for (const i of await matchPage(store.carriers, staged, page, from, to)) {
+      const notOnBill = (await matchPage(store.carriers, staged, page, from, to)).map((i) => ({ featureID: page[i].id, expectedCost: expectedOf(page[i]) }))
+      for (const f of notOnBill) {
         missing.count++
-        missing.expected = add(missing.expected, expectedOf(page[i]))
+        missing.expected = add(missing.expected, f.expectedCost)
       }
+      if (notOnBill.length > 0) await store.carriers.storeNotOnBill(bill.id, notOnBill, now)
     }
     const sums = new Map((await staged.totals()).map((t) => [t.outcome, t]))
     await staged.store(bill.id, now)
@@ -135,6 +138,8 @@ const idBefore = (a: string, b: string) => a.length < b.length || (a.length === 
  * The features of a stored bill's carrier, active in its month, that none of its lines matches
  * (contract 17.4 `notOnCarrierBill`), a page at a time: the features read 5,000 at a time and
  * matched against the stored lines (`featureMatches`), so memory follows a page, not the bill.
+ * Only for a bill posted before its `notOnCarrierBill` rows were stored: it reads the features
+ * as they are now, which may differ from the count stored with the bill.
  */
 export async function* featuresNotOnBill(ctx: PlatformContext, bill: { readonly id: string; readonly carrier: string; readonly period: string }): AsyncGenerator<{ featureID: string; expectedCost: Money }[]> {
   const { from, to } = monthOf(bill.period)

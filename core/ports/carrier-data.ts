@@ -28,8 +28,8 @@ export interface CarrierData {
   insertDestinations(rows: readonly NewDestination[]): Promise<void>
   /**
    * A page of the features whose `carrier` is `carrier`, active at some time in [from, to]
-   * (started by `to`, not ended before `from`), by ID after `afterID`, with their number's
-   * `carrierReference`.
+   * (started by `to`, neither its end date nor its bill-to date before `from`), by ID after
+   * `afterID`, with their number's `carrierReference`.
    */
   carrierFeatures(carrier: string, from: DateOnly, to: DateOnly, afterID: string | null, limit: number): Promise<CarrierFeature[]>
   /** What these features' customers were billed for them in [from, to]: their transactions whose period overlaps it. */
@@ -41,8 +41,20 @@ export interface CarrierData {
    * matched row and its index entries twice (bench/RESULTS.md).
    */
   stageBill(): Promise<StagedBill>
-  /** A stored bill's lines, to match features against when its reconciliation is read. */
+  /**
+   * Stores features no line of a bill matched (contract 17.4 `notOnCarrierBill`) as the bill's
+   * rows of that outcome, with no line: the reconciliation lists what was counted when the bill
+   * was posted, whatever happens to the features after.
+   */
+  storeNotOnBill(carrierBillID: string, features: readonly NotOnBill[], stamp: string): Promise<void>
+  /** A stored bill's lines, to match features against (a bill stored before its `notOnCarrierBill` rows were). */
   storedBill(carrierBillID: string): BillLineSource
+}
+
+/** A feature of the carrier, active in the bill's month, that no line of the bill matched. */
+export interface NotOnBill {
+  readonly featureID: string
+  readonly expectedCost: Money
 }
 
 /** A bill's lines as matching reads them: by reference, or all of them a page at a time. */

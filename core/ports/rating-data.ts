@@ -145,6 +145,11 @@ export interface RatingData {
    * months' partitions of calls are read.
    */
   callCountsOf(usageFileID: string, starts: { readonly from: Stamp; readonly to: Stamp }): Promise<{ readonly rated: number; readonly ignored: number }>
+  /**
+   * Which of these fingerprints stored calls started in [from, to] hold (`looked-up-duplicates.ts`):
+   * on Postgres only those months' partitions are read.
+   */
+  storedFingerprints(fingerprints: readonly string[], starts: { readonly from: Stamp; readonly to: Stamp }): Promise<Set<string>>
   /** Runs the writes of one import (inside its transaction), with the database's caches sized for a bulk write. */
   importing<T>(work: () => Promise<T>): Promise<T>
 }

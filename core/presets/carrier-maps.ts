@@ -1,3 +1,4 @@
+import { format, isValid, parse } from 'date-fns'
 import * as v from 'valibot'
 
 /** How a carrier writes a duration (contract 17.3). */
@@ -28,10 +29,21 @@ export interface CarrierMaps {
 }
 
 const header = v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(200))
+/** A date or time pattern date-fns reads (`DD/MM/YYYY` is not one: checked when the presets load, not at the first import). */
+const datePattern = v.pipe(
+  v.string(),
+  v.minLength(1),
+  v.maxLength(50),
+  v.rawCheck(({ dataset, addIssue }) => {
+    if (!dataset.typed) return
+    const problem = datePatternProblem(dataset.value)
+    if (problem !== null) addIssue({ message: `${JSON.stringify(dataset.value)} is not a date-fns pattern: ${problem}` })
+  }),
+)
 const UsageFormatEntry = v.strictObject({
   columns: v.record(v.string(), v.union([header, v.tuple([header, header])])),
-  dateFormat: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(50)), 'yyyy-MM-dd'),
-  timeFormat: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(50)), 'HH:mm:ss'),
+  dateFormat: v.optional(datePattern, 'yyyy-MM-dd'),
+  timeFormat: v.optional(datePattern, 'HH:mm:ss'),
   duration: v.optional(v.picklist(durationForms), 'seconds'),
   delimiter: v.optional(v.picklist(formatDelimiters), ','),
   carrier: v.optional(header),
@@ -41,6 +53,23 @@ const UsageFormatEntry = v.strictObject({
 export const carrierMapsFile = {
   countryCallingCode: v.optional(v.pipe(v.string(), v.regex(/^[1-9]\d{0,2}$/, 'a country calling code such as "44"'))),
   usageFormats: v.optional(v.record(v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(200)), UsageFormatEntry)),
+}
+
+/** A fixed date, in no particular time zone: only whether date-fns takes the pattern matters. */
+const SAMPLE = new Date(981173106000)
+
+/**
+ * Why date-fns refuses a pattern, or null: a pattern must both write a date (which refuses
+ * `DD`, `YYYY` and unknown letters) and read what it wrote (which refuses tokens only `format`
+ * knows, such as `z`).
+ */
+export function datePatternProblem(pattern: string): string | null {
+  try {
+    return isValid(parse(format(SAMPLE, pattern), pattern, SAMPLE)) ? null : 'it does not read back the dates it writes'
+  } catch (error) {
+    // date-fns names the token and the fix, then the sample date and a link: the first part is the useful one.
+    return String((error as Error).message).replace(/ to the input .*$|; see: .*$/s, '')
+  }
 }
 
 /** Shipped: UK numbering, and no carrier formats (each reseller's carriers differ). */

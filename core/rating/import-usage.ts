@@ -14,6 +14,7 @@ import { usageFingerprint } from './usage-fingerprint.js'
 import type { UsageRecord } from './usage-record.js'
 import { onlyDefault, resolveDestinations, resolveInDefault, type DestinationLookup } from './resolve-destinations.js'
 import { destinationTablesOf } from './destination-cache.js'
+import { storedUnderLookedUpKeys } from './looked-up-duplicates.js'
 import type { CallClass } from '../fields/call-classes.js'
 
 /**
@@ -57,8 +58,12 @@ const turn = () => new Promise<void>((resolve) => setImmediate(resolve))
  */
 const TOUCHED_AT_MOST = 100_000
 
-/** The call row for a record, rated (or kept unbilled with the reason); one object shape for every row. */
-export function toNewCall(record: UsageRecord, context: BatchContext, digest: Digest, usageFileID: string | null, now: Stamp, callMark: number): NewCall {
+/**
+ * The call row for a record, rated (or kept unbilled with the reason); one object shape for every row.
+ * `read` is the record as the file gave it, before the destination table gave it a band or class:
+ * its key (contract 9.6) is of what was sent, whatever the table says today.
+ */
+export function toNewCall(record: UsageRecord, context: BatchContext, digest: Digest, usageFileID: string | null, now: Stamp, callMark: number, read: UsageRecord = record): NewCall {
   const rated = rateRecord(record, context, context.allowance)
   const ok = isRated(rated)
   const ignored = 'ignoredReason' in rated
@@ -88,10 +93,22 @@ export function toNewCall(record: UsageRecord, context: BatchContext, digest: Di
     ignoredReason: ignored ? rated.ignoredReason : null,
     deleted: false,
     callMark,
-    fingerprint: digest.sha256(usageFingerprint(record)),
+    fingerprint: digest.sha256(usageFingerprint(read)),
     createdStamp: now,
     updatedStamp: now,
   }
+}
+
+/**
+ * A batch looked up: its records as read and as rated (the destination table's band and class
+ * given, in the same order), their numbers' lookup, and the positions of records an import
+ * stored before under their looked-up key (`storedUnderLookedUpKeys`).
+ */
+interface LookedUpBatch {
+  readonly read: readonly UsageRecord[]
+  readonly batch: readonly UsageRecord[]
+  readonly context: BatchContext
+  readonly stored: ReadonlySet<number> | null
 }
 
 export interface ImportOptions {
@@ -159,41 +176,54 @@ async function importInto(ctx: PlatformContext, store: Store, lines: AsyncIterab
   // writes (Postgres's pool, a SQLite file's reads thread), while the next batches' records are
   // read: the batch is rated and written once LOOKAHEAD more are read (or the file ends). An
   // in-memory SQLite database has one connection, and nothing to overlap.
-  const looking: { readonly batch: UsageRecord[]; readonly context: Promise<BatchContext> }[] = []
+  const looking: Promise<LookedUpBatch>[] = []
   // Destination tables, loaded at the first record that lacks its band or class (contract 17.2):
   // a file that gives them all never reads them.
   let destinations: (DestinationLookup & { readonly classes: readonly CallClass[] }) | null = null
   let beforeLookup = false
   const flush = async () => {
+    const read = records
     let batch = records
     records = []
-    let lookUps = batch.some((r) => r.lookUpDestination)
+    const looked = batch.some((r) => r.lookUpDestination)
+    let lookUps = looked
     if (lookUps && !destinations) {
       const loaded = await destinationTablesOf(ctx.store, reads)
-      destinations = { ...loaded, classes: loaded.classes as CallClass[], countryCallingCode: ctx.presets.countryCallingCode }
+      // With `national`: a record's table is named by its number's national tariff, else its
+      // customer's (`resolveDestinations`), read with that class's columns, whatever class the
+      // records give or the tables hold.
+      const classes = [...new Set<CallClass>([...(loaded.classes as CallClass[]), 'national'])]
+      destinations = { ...loaded, classes, countryCallingCode: ctx.presets.countryCallingCode }
       beforeLookup = onlyDefault(destinations)
     }
     if (lookUps && beforeLookup) {
       batch = resolveInDefault(batch, destinations!)
       lookUps = false
     }
-    const context = loadBatchContext(reads, shared, batch, lookUps ? destinations!.classes : [])
-    if (!beside) return rateAndWrite(batch, await context)
+    const ready = lookUp(read, batch, loadBatchContext(reads, shared, batch, lookUps ? destinations!.classes : []), looked)
+    if (!beside) return rateAndWrite(await ready)
     // Its failure is thrown where it is awaited; a rejection nobody awaits yet would end the process.
-    context.catch(() => undefined)
-    looking.push({ batch, context })
+    ready.catch(() => undefined)
+    looking.push(ready)
     if (looking.length > LOOKAHEAD) await rateOldest()
+  }
+  // Once its numbers are known, a batch's records take what the destination table gives them,
+  // and those stored before under that key are asked for: in the lookahead, on the lookups' connection.
+  const lookUp = async (read: readonly UsageRecord[], batch: readonly UsageRecord[], loading: Promise<BatchContext>, looked: boolean): Promise<LookedUpBatch> => {
+    const context = await loading
+    const resolved = looked && destinations && !beforeLookup ? resolveDestinations(batch, context, destinations) : batch
+    const stored = looked ? await storedUnderLookedUpKeys(reads, ctx.digest, read, resolved) : null
+    return { read, batch: resolved, context, stored }
   }
   const rateOldest = async () => {
     const oldest = looking.shift()!
-    await rateAndWrite(oldest.batch, await oldest.context)
+    await rateAndWrite(await oldest)
   }
   const flushed = async () => {
     while (looking.length > 0) await rateOldest()
   }
-  const lookupSettled = () => Promise.all(looking.map((l) => l.context.catch(() => undefined)))
-  const rateAndWrite = async (given: readonly UsageRecord[], context: BatchContext) => {
-    const batch = destinations && !beforeLookup ? resolveDestinations(given, context, destinations) : given
+  const lookupSettled = () => Promise.all(looking.map((l) => l.catch(() => undefined)))
+  const rateAndWrite = async ({ read, batch, context, stored }: LookedUpBatch) => {
     // The customers whose credit alerts these calls can change (`creditCandidates`): with no
     // number holding a limit, only those the lookup found watched, most often none.
     const customers = new Set<string>()
@@ -201,8 +231,10 @@ async function importInto(ctx: PlatformContext, store: Store, lines: AsyncIterab
     // A loop, not a closure over `context`: the insert's callback below would keep the batch's
     // whole lookup alive with it, through the next batches' inserts, where each scavenge copies it.
     const calls: NewCall[] = []
-    for (const record of batch) {
-      const call = toNewCall(record, context, ctx.digest, file.id, now, callMark)
+    for (let i = 0; i < batch.length; i++) {
+      // Stored before under its looked-up key: a duplicate, counted as one (rows - imported).
+      if (stored?.has(i)) continue
+      const call = toNewCall(batch[i], context, ctx.digest, file.id, now, callMark, read[i])
       if (first === null || call.startTime < first) first = call.startTime
       if (last === null || call.startTime > last) last = call.startTime
       if (call.rated) {

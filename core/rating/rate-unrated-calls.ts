@@ -85,6 +85,8 @@ function asRecord(call: Call): UsageRecord | null {
     origination: call.origination ?? 'fixed',
     recorded: call.recorded ?? false,
     externalID: null,
-    wholesaleCost: null,
+    // What the carrier charged, kept as the call's carrierCost: a call its tariff gives no rate
+    // is priced by the markup fallbacks from it (contract 9.6), as at import.
+    wholesaleCost: call.carrierCost,
   }
 }

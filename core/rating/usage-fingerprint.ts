@@ -11,9 +11,16 @@ import type { UsageRecord } from './usage-record.js'
  * describes the usage, in canonical form: numbers normalised, the start as a UTC stamp, amounts
  * and flags in one spelling. The line number is never part of it. The JSON array form keeps
  * values from running into each other.
+ *
+ * Of the record as the file gave it: a `chargeBand` or `callClass` still to be looked up
+ * (`lookUpDestination`) is null, so a record sent again is the same record after the
+ * destination table changed (contract 9.6). Null never appears in a key made before, whose
+ * band and class were always text: given a record after `resolveDestinations`, this is the key
+ * those imports stored for it (`looked-up-duplicates.ts`).
  */
 export function usageFingerprint(r: UsageRecord): string {
   if (r.externalID !== null) return JSON.stringify(['ext1', r.carrier, r.externalID])
+  const lookUp = r.lookUpDestination
   return JSON.stringify([
     'rec1',
     r.carrier,
@@ -21,8 +28,8 @@ export function usageFingerprint(r: UsageRecord): string {
     normaliseNumber(r.dialledNumber),
     r.startTime,
     String(r.durationSeconds),
-    r.chargeBand,
-    r.callClass,
+    lookUp === 'chargeBand' || lookUp === 'both' ? null : r.chargeBand,
+    lookUp === 'callClass' || lookUp === 'both' ? null : r.callClass,
     r.bytes,
     r.events,
     r.origination,

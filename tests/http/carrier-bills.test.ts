@@ -127,9 +127,86 @@ for (const target of activeTargets()) {
     const late = await post('carrier=Gamma&period=2026-01', long)
     assert.equal([late.status, late.body.error], [400, 'line 12002: cost "-" is not an amount with up to 4 decimals'])
     assert.is(await storedLines(), linesBefore, 'no line of the refused bills is kept')
-    assert.match((await post('carrier=Gamma&period=2026-13', 'productCode,reference,cost\n')).body.error, /period "2026-13"/)
-    assert.match((await post('period=2026-01', 'productCode,reference,cost\n')).body.error, /carrier is missing/)
+    // A bad or missing query parameter is 400103 (contract 2), a bad line 400101.
+    assert.is(bad.body.error_code, 400101)
+    for (const [query, reason] of [['carrier=Gamma&period=2026-13', /period "2026-13"/], ['carrier=Gamma', /period "" is not a month/], ['period=2026-01', /carrier is missing/], ['carrier=%20&period=2026-01', /carrier is missing/]] as const) {
+      const r = await post(query, 'productCode,reference,cost\n')
+      assert.equal([r.status, r.body.error_code], [400, 400103], query)
+      assert.match(r.body.error, reason)
+    }
     assert.is((await h.request('GET', '/carrierBills?limit=1000')).body.length, before)
+  })
+
+  test('a feature dropped or ended before the month is not active in it: its line is notBilled, it is not listed; one whose bill-to date is in the month is', async ({ h }) => {
+    const c = (await h.request('POST', '/customers', {})).body.id
+    const n = (await h.request('POST', `/customers/${c}/numbers`, { number: '01632 940201' })).body.id
+    const feature = async (fields: Record<string, unknown>) => {
+      const r = await h.request('POST', `/numbers/${n}/features`, { featureType: 'SIP Channel', startDate: '2025-06-01', carrier: 'Vodafone', serviceChargeCarrier: '4.00', ...fields })
+      assert.is(r.status, 201, JSON.stringify(r.body))
+      return r.body.id as string
+    }
+    const drop = async (id: string, dateDrop: string) => {
+      const r = await h.request('POST', `/features/${id}?action=drop`, { status: 'Dropped', dateDrop })
+      assert.equal([r.status, r.body.billToDate, r.body.endDate], [200, dateDrop, null], JSON.stringify(r.body))
+    }
+    const live = await feature({ carrierProduct: 'SIP', carrierReference: 'LIVE' })
+    const gone = await feature({ carrierProduct: 'SIP', carrierReference: 'GONE' }) // bill-to 15 December
+    const goneUnbilled = await feature({ carrierProduct: 'SIP', carrierReference: 'GONE-2' }) // and not on the bill
+    const leaving = await feature({ carrierProduct: 'SIP', carrierReference: 'LEAVING' }) // bill-to 10 January: active
+    const leavingUnbilled = await feature({ carrierProduct: 'SIP', carrierReference: 'LEAVING-2' })
+    await drop(gone, '2025-12-15')
+    await drop(goneUnbilled, '2025-12-15')
+    await drop(leaving, '2026-01-10')
+    await drop(leavingUnbilled, '2026-01-10')
+    const body = 'productCode,reference,cost\nSIP,LIVE,4.00\nSIP,GONE,4.00\nSIP,LEAVING,4.00\n'
+    const r = await h.request('POST', '/carrierBills?carrier=Vodafone&period=2026-01', undefined, { raw: body, headers: { 'content-type': 'text/csv' } })
+    assert.is(r.status, 201, JSON.stringify(r.body))
+    assert.equal([r.body.matchedCount, r.body.notBilledCount, r.body.notOnCarrierBillCount], [2, 1, 1])
+    const rec = (await h.request('GET', `/carrierBills/${r.body.id}/reconciliation`)).body
+    assert.equal(rec.matched.map((m: any) => m.featureID), [live, leaving])
+    assert.equal(rec.notBilled.map((m: any) => m.reference), ['GONE'])
+    assert.equal(rec.notOnCarrierBill.map((m: any) => m.featureID), [leavingUnbilled])
+  })
+
+  test("the reconciliation's notOnCarrierBill list is what was counted when the bill was posted, whatever the features do after", async ({ h }) => {
+    const c = (await h.request('POST', '/customers', {})).body.id
+    const n = (await h.request('POST', `/customers/${c}/numbers`, { number: '01632 940301', carrierReference: 'N-1' })).body.id
+    const feature = async (fields: Record<string, unknown>) => {
+      const r = await h.request('POST', `/numbers/${n}/features`, { featureType: 'SIP Channel', startDate: '2025-06-01', carrier: 'BT Wholesale', serviceChargeCarrier: '4.00', ...fields })
+      assert.is(r.status, 201, JSON.stringify(r.body))
+      return r.body.id as string
+    }
+    await feature({ carrierProduct: 'SIP' })
+    const missing = await feature({ carrierProduct: 'BB', carrierReference: 'CIRC', featureCount: 2 })
+    const r = await h.request('POST', '/carrierBills?carrier=BT%20Wholesale&period=2026-01', undefined, { raw: 'productCode,reference,cost\nSIP,N-1,4.00\n', headers: { 'content-type': 'text/csv' } })
+    assert.is(r.status, 201, JSON.stringify(r.body))
+    assert.equal([r.body.notOnCarrierBillCount, r.body.notOnCarrierBillExpectedCost], [1, 8])
+    // After the bill: a new feature of the carrier, and the missing one dropped back to before the month.
+    await feature({ carrierProduct: 'HS', carrierReference: 'LATE' })
+    assert.is((await h.request('POST', `/features/${missing}?action=drop`, { status: 'Dropped', dateDrop: '2025-12-01' })).status, 200)
+    const rec = (await h.request('GET', `/carrierBills/${r.body.id}/reconciliation`)).body
+    assert.equal(rec.summary.notOnCarrierBill, { count: 1, expectedCost: 8 })
+    assert.equal(rec.notOnCarrierBill, [{ featureID: missing, expectedCost: 8 }])
+    const csv = await h.request('GET', `/carrierBills/${r.body.id}/reconciliation`, undefined, { headers: { accept: 'text/csv' } })
+    assert.equal(csv.text.trim().split('\r\n').slice(1), ['matched,2,SIP,N-1,,,4,,,' + rec.matched[0].featureID + ',4,0', `notOnCarrierBill,,,,,,,,,${missing},8,`])
+  })
+
+  test('patterns: only * and ? are special; brackets and parentheses in references are themselves', async ({ h }) => {
+    const c = (await h.request('POST', '/customers', {})).body.id
+    const n = (await h.request('POST', `/customers/${c}/numbers`, { number: '01632 940401' })).body.id
+    const feature = async (fields: Record<string, unknown>) => {
+      const r = await h.request('POST', `/numbers/${n}/features`, { featureType: 'SIP Channel', startDate: '2025-06-01', carrier: 'Openreach', serviceChargeCarrier: '1.00', ...fields })
+      assert.is(r.status, 201, JSON.stringify(r.body))
+      return r.body.id as string
+    }
+    const paren = await feature({ carrierProduct: 'SIP', carrierReferenceMatches: 'REF(1)*' })
+    const bracket = await feature({ carrierProductMatches: 'A[1]?', carrierReference: 'R' })
+    const body = 'productCode,reference,cost\nSIP,REF(1)23,1.00\nSIP,REF123,1.00\nA[1]B,R,1.00\nA1B,R,1.00\n'
+    const r = await h.request('POST', '/carrierBills?carrier=Openreach&period=2026-01', undefined, { raw: body, headers: { 'content-type': 'text/csv' } })
+    assert.is(r.status, 201, JSON.stringify(r.body))
+    const rec = (await h.request('GET', `/carrierBills/${r.body.id}/reconciliation`)).body
+    assert.equal(rec.matched.map((m: any) => [m.line, m.featureID]), [[2, paren], [4, bracket]])
+    assert.equal(rec.notBilled.map((m: any) => m.line), [3, 5])
   })
 
   test('carrier bills need expert level 3 (contract 17.4): 403103 below it, nothing stored', async ({ h }) => {

@@ -1,5 +1,9 @@
+import { hash } from 'node:crypto'
+import { sql } from 'kysely'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
+import type { Stamp } from '../../core/dates/stamp.js'
+import { usageFingerprint } from '../../core/rating/usage-fingerprint.js'
 import { openHarness, type Harness } from '../support/harness.js'
 import { activeTargets } from '../support/targets.js'
 
@@ -121,6 +125,74 @@ for (const target of activeTargets()) {
     const again = await post(['44,UK,national'])
     assert.is(again.status, 400)
     assert.match(again.body.error, /line 2: prefix 44 is in the table already/)
+    // A prefix the table has, given as JSON: 409001 naming the prefix (the unique key is the table's and the prefix).
+    const taken = await h.request('POST', `/destinationTables/${t}/destinations`, { prefix: '44', chargeBand: 'UK2', callClass: 'national' })
+    assert.equal([taken.status, taken.body.error_code, taken.body.error], [409, 409001, 'prefix 44 is in the table already'])
+    // Another table may have it.
+    const other = (await h.request('POST', '/destinationTables', { name: `other${++serial}` })).body.id
+    assert.is((await h.request('POST', `/destinationTables/${other}/destinations`, { prefix: '44', chargeBand: 'UK', callClass: 'national' })).status, 201)
+  })
+
+  test.run()
+}
+
+for (const target of activeTargets()) {
+  // Tables without a national prefix: a batch's lookup reads the national tariffs only because
+  // the table choice needs them.
+  const test = suite<{ h: Harness; gamma: string }>(`destination tables: the table chosen, a record sent again (contract 17.2, 9.6) [${target}]`)
+  test.before(async (ctx) => {
+    ctx.h = await openHarness(target)
+    await table(ctx.h, 'default', ['447,DEF-MOB,mobile,'])
+    ctx.gamma = await table(ctx.h, 'Gamma', ['447,GAMMA-MOB,mobile,'])
+  })
+  test.after(async (ctx) => ctx.h.close())
+  const head = 'callingNumber,dialledNumber,startTime,durationSeconds,carrier,chargeBand,callClass\n'
+
+  test("a record giving callClass but not chargeBand is looked up in the table its number's, else its customer's, national tariff names", async ({ h }) => {
+    const t = await tariff(h, { locationLookupCarrier: 'Gamma' }, [['GAMMA-MOB', '0.20'], ['DEF-MOB', '0.10']])
+    const n = await number(h, t)
+    const c = (await h.request('POST', '/customers', { defaultNationalTariff: t, defaultMobileTariff: t })).body.id
+    const m = (await h.request('POST', `/customers/${c}/numbers`, { number: '01632970002' })).body.id
+    const r = await csvPost(h, '/usageFiles', head + `${n.digits},+447700900000,2026-01-14T10:00:00Z,60,Gamma,,mobile\n01632970002,+447700900001,2026-01-14T10:00:00Z,60,Gamma,,mobile\n`)
+    assert.is(r.status, 201, JSON.stringify(r.body))
+    assert.is(r.body.rated, 2)
+    assert.equal(await calls(h, n.id), [['+447700900000', 'GAMMA-MOB', 'mobile', 0.2]])
+    assert.equal(await calls(h, m), [['+447700900001', 'GAMMA-MOB', 'mobile', 0.2]])
+  })
+
+  test('a file sent again after its table gained a longer prefix is a duplicate: the key is of the record as read', async ({ h, gamma }) => {
+    const t = await tariff(h, { locationLookupCarrier: 'Gamma' }, [['GAMMA-MOB', '0.20'], ['GAMMA-MOB77', '0.30']])
+    const n = await number(h, t)
+    const file = head + `${n.digits},+447700900000,2026-01-15T10:00:00Z,60,Gamma,,\n${n.digits},+447700900000,2026-01-15T10:01:00Z,60,Gamma,,mobile\n`
+    const r = await csvPost(h, '/usageFiles', file)
+    assert.equal([r.status, r.body.imported], [201, 2], JSON.stringify(r.body))
+    const added = await h.request('POST', `/destinationTables/${gamma}/destinations`, { prefix: '4477', chargeBand: 'GAMMA-MOB77', callClass: 'mobile' })
+    assert.is(added.status, 201, JSON.stringify(added.body))
+    const again = await csvPost(h, '/usageFiles', file)
+    assert.equal([again.status, again.body.rows, again.body.imported, again.body.duplicates], [201, 2, 0, 2], JSON.stringify(again.body))
+    assert.equal(await calls(h, n.id), [
+      ['+447700900000', 'GAMMA-MOB', 'mobile', 0.2],
+      ['+447700900000', 'GAMMA-MOB', 'mobile', 0.2],
+    ])
+  })
+
+  test('a call stored under the key of its looked-up band and class (imports before the key was of the record as read) is a duplicate while the table gives them', async ({ h }) => {
+    const t = await tariff(h, { locationLookupCarrier: 'Gamma' }, [['GAMMA-MOB', '0.20']])
+    const n = await number(h, t)
+    const file = head + `${n.digits},+447800900000,2026-01-16T10:00:00Z,60,Gamma,,\n`
+    assert.is((await csvPost(h, '/usageFiles', file)).body.imported, 1)
+    // Its key as those imports made it: of the record after the lookup.
+    const resolved = {
+      lineNumber: 2, callingNumber: n.digits, dialledNumber: '+447800900000', startTime: '2026-01-16T10:00:00.000Z' as Stamp, durationSeconds: 60,
+      chargeBand: 'GAMMA-MOB', callClass: 'mobile', carrier: 'Gamma', bytes: null, events: null, origination: 'fixed', recorded: false, externalID: null, wholesaleCost: null,
+    } as const
+    const old = hash('sha256', usageFingerprint(resolved), 'hex')
+    const { db, dialect } = h.platform.database
+    const keyed = await sql<{ fingerprint: string }>`update calls set fingerprint = ${old} where "numberID" = ${dialect.encodeId(n.id)} and fingerprint <> ${old} returning fingerprint`.execute(db)
+    assert.is(keyed.rows.length, 1, 'the key of the record as read is not the old one')
+    const again = await csvPost(h, '/usageFiles', file)
+    assert.equal([again.status, again.body.imported, again.body.duplicates], [201, 0, 1], JSON.stringify(again.body))
+    assert.is((await calls(h, n.id)).length, 1)
   })
 
   test.run()

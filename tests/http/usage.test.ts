@@ -145,6 +145,19 @@ for (const target of activeTargets()) {
     assert.ok(calls.every((c: any) => c.cost === 0.12 && c.rated === true), JSON.stringify(calls.find((c: any) => c.cost !== 0.12)))
   })
 
+  test("a call imported before its number existed is priced at the next run from the carrier's cost by the markup fallbacks (contract 9.6)", async ({ h }) => {
+    const file = 'callingNumber,dialledNumber,startTime,durationSeconds,chargeBand,callClass,carrier,wholesaleCost\n01632970001,01632960999,2026-01-20T10:00:00Z,60,NAT,national,Gamma,0.0500\n'
+    const r = await upload(h, file, 'before-number.csv')
+    assert.equal([r.status, r.body.rated, r.body.unbilled], [201, 0, 1], JSON.stringify(r.body))
+    // No tariff has a NAT rate: the customer's fallbackMarkup prices it, 0.05 + 100 %.
+    const c = (await h.request('POST', '/customers', { fallbackMarkup: 100 })).body.id
+    const n = (await h.request('POST', `/customers/${c}/numbers`, { number: '01632970001' })).body.id
+    const { bill } = await import('../support/billing.js')
+    await bill(h, '2026-01-31')
+    const calls = (await h.request('GET', `/numbers/${n}/calls`)).body
+    assert.equal(calls.map((x: any) => [x.rated, x.cost, x.carrierCost, x.unbilledReason]), [[true, 0.1, 0.05, null]])
+  })
+
   test('the database refusing one batch’s insert, with the next batch’s sent behind it, keeps none of the file', async ({ h, number }) => {
     // A trigger refuses one call of the second of three batches; a batch's insert is sent before
     // the one before it is answered, so the third's may already wait behind it.

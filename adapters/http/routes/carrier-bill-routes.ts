@@ -1,5 +1,5 @@
 import { featuresNotOnBill, reconcileCarrierBill } from '../../../core/carrier-bills/reconcile-bill.js'
-import { moneyToNumber } from '../../../core/money/money.js'
+import { moneyToNumber, type Money } from '../../../core/money/money.js'
 import type { Item } from '../../../core/fields/item.js'
 import type { Resource } from '../../../core/fields/resource.js'
 import { toWire } from '../../../core/fields/wire.js'
@@ -90,7 +90,7 @@ async function* jsonPieces(platform: PlatformContext, bills: Resource, lines: Re
   }
   yield ',"notOnCarrierBill":['
   let first = true
-  for await (const page of featuresNotOnBill(platform, billOf(bill))) {
+  for await (const page of notOnBill(platform, bill)) {
     const text = page.map((f) => JSON.stringify({ featureID: f.featureID, expectedCost: moneyToNumber(f.expectedCost) })).join(',')
     yield first ? text : `,${text}`
     first = false
@@ -98,7 +98,20 @@ async function* jsonPieces(platform: PlatformContext, bills: Resource, lines: Re
   yield ']}'
 }
 
-const billOf = (bill: Item) => ({ id: bill.id, carrier: String(bill.carrier), period: String(bill.period) })
+/**
+ * The features no line matched, as stored when the bill was posted (the same facts as its
+ * `notOnCarrierBillCount`). A bill posted before they were stored has none while it counted
+ * some: those are matched again (`featuresNotOnBill`), as they were then.
+ */
+async function* notOnBill(platform: PlatformContext, bill: Item): AsyncGenerator<{ featureID: string; expectedCost: Money }[]> {
+  let stored = false
+  for await (const page of rowsOf(platform, bill.id, ['notOnCarrierBill'])) {
+    stored = true
+    yield page.map((r) => ({ featureID: String(r.featureID), expectedCost: r.expectedCost as Money }))
+  }
+  if (stored || !Number(bill.notOnCarrierBillCount)) return
+  yield* featuresNotOnBill(platform, { id: bill.id, carrier: String(bill.carrier), period: String(bill.period) })
+}
 
 /** One row as the reconciliation lists it: the bill line (absent for notOnCarrierBill) and the feature. */
 const entry = (w: Record<string, unknown>) => Object.fromEntries(LINE_FIELDS.filter((f) => w[f] !== null && w[f] !== undefined).map((f) => [f, w[f]]))
@@ -113,7 +126,7 @@ async function* csvPieces(platform: PlatformContext, lines: Resource, bill: Item
       })
       .join('')
   }
-  for await (const page of featuresNotOnBill(platform, billOf(bill))) {
+  for await (const page of notOnBill(platform, bill)) {
     yield page.map((f) => ['notOnCarrierBill', ...LINE_FIELDS.map((c) => (c === 'featureID' ? f.featureID : c === 'expectedCost' ? moneyToNumber(f.expectedCost) : null))].map(csvCell).join(',') + '\r\n').join('')
   }
 }

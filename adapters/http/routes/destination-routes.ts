@@ -1,4 +1,5 @@
 import { checkDestination, importDestinations } from '../../../core/destinations/import-destinations.js'
+import { BillingError } from '../../../core/errors.js'
 import type { Resource } from '../../../core/fields/resource.js'
 import { createItem } from '../../../core/resources/resources.js'
 import { parentOwner, parentScope } from '../../../core/resources/scopes.js'
@@ -44,7 +45,11 @@ export function destinationRoutes(tables: Resource, destinations: Resource): Rou
         const owner = (await parentOwner(ctx.platform.store, tables.name, ctx.params.id, 'destinationTableID')) as Record<string, string>
         const body = await readJsonObject(event)
         const checked = checkDestination(body.prefix, body.callClass)
-        const item = await createItem(ctx.platform, destinations, { ...body, ...checked }, owner)
+        const item = await createItem(ctx.platform, destinations, { ...body, ...checked }, owner).catch((error: unknown) => {
+          // The unique key is (table, prefix): say which prefix, as a CSV of them does.
+          if (!(error instanceof BillingError) || error.code !== 'unique_taken') throw error
+          throw new BillingError('unique_taken', `prefix ${checked.prefix} is in the table already`, 'Give another prefix, or delete the destination that has it first.')
+        })
         return jsonText(event, 201, toWireJson(destinations, item), { location: apiPath(event, `/${destinations.name}/${item.id}`) })
       },
     },

@@ -40,7 +40,7 @@ export function usageRoutes(usageFiles: Resource, calls: Resource, customers: Re
         const name = event.url.searchParams.get('name')
         const formatName = event.url.searchParams.get('format')
         const format = formatName === null ? null : usageFormatOf(ctx.platform.presets.usageFormats, formatName)
-        const lines = format ? carrierFormatLines(usageLines(bodyText(event), format.delimiter), formatName!, format) : usageLines(bodyText(event))
+        const lines = format ? carrierFormatLines(usageLines(bodyText(event), format.delimiter), formatName!, format, ctx.platform.clock.now()) : usageLines(bodyText(event))
         const file = await importUsageFile(ctx.platform, lines, name).catch((error: unknown) => {
           throw format ? carrierColumnsNamed(error, format) : error
         })

@@ -1,5 +1,5 @@
 import { sql } from 'kysely'
-import type { BillLineSource, CarrierData, CarrierFeature, NewDestination, StagedBill } from '../../../core/ports/carrier-data.js'
+import type { BillLineSource, CarrierData, CarrierFeature, NewDestination, NotOnBill, StagedBill } from '../../../core/ports/carrier-data.js'
 import type { DateOnly } from '../../../core/dates/date-only.js'
 import type { Money } from '../../../core/money/money.js'
 import { IN_CHUNK } from './rating-number-lookup.js'
@@ -11,6 +11,7 @@ import type { Db } from '../schema/tables.js'
 import { linesOf, stageBill } from './carrier-bill-staging.js'
 
 const DESTINATION_COLUMNS = ['destinationTableID', 'prefix', 'chargeBand', 'callClass', 'description', 'createdStamp', 'updatedStamp'] as const
+const NOT_ON_BILL_COLUMNS = ['carrierBillID', 'outcome', 'featureID', 'expectedCost', 'createdStamp', 'updatedStamp'] as const
 
 /** `CarrierData` on Kysely, both databases: column-wise bulk inserts as an import's calls are written. */
 export class KyselyCarrierData implements CarrierData {
@@ -39,7 +40,10 @@ export class KyselyCarrierData implements CarrierData {
       .select(['f.id', 'f.customerID', 'f.carrierProduct', 'f.carrierProductMatches', 'f.carrierReference', 'f.carrierReferenceMatches', 'n.carrierReference as numberCarrierReference', 'f.serviceChargeCarrier', 'f.featureCount'])
       .where('f.carrier', '=', carrier)
       .where((eb) => eb.or([eb('f.startDate', 'is', null), eb('f.startDate', '<=', to)]))
+      // A feature ends at the earlier of its end date and its bill-to date (a drop sets the
+      // latter, after any notice: contract 9.3, core/billing featureEnd): both are checked.
       .where((eb) => eb.or([eb('f.endDate', 'is', null), eb('f.endDate', '>=', from)]))
+      .where((eb) => eb.or([eb('f.billToDate', 'is', null), eb('f.billToDate', '>=', from)]))
     if (afterID !== null) q = q.where('f.id', '>', d.encodeId(afterID))
     const rows = await q.orderBy('f.id').limit(limit).execute()
     return rows.map((r: any) => ({
@@ -74,6 +78,16 @@ export class KyselyCarrierData implements CarrierData {
 
   stageBill(): Promise<StagedBill> {
     return stageBill(this.db, this.dialect)
+  }
+
+  async storeNotOnBill(carrierBillID: string, features: readonly NotOnBill[], stamp: string): Promise<void> {
+    const d = this.dialect
+    const bill = d.encodeId(carrierBillID)
+    const values = NOT_ON_BILL_COLUMNS.map((c) =>
+      features.map((f) => (c === 'carrierBillID' ? bill : c === 'outcome' ? 'notOnCarrierBill' : c === 'featureID' ? d.encodeId(f.featureID) : c === 'expectedCost' ? d.encodeBigint(f.expectedCost) : stamp)),
+    )
+    const types = NOT_ON_BILL_COLUMNS.map((c) => columnType(catalogue.carrierBillLines.byName.get(c)!, d))
+    await insertColumns(this.db, d, 'carrier_bill_lines', NOT_ON_BILL_COLUMNS, values, features.length, { types })
   }
 
   storedBill(carrierBillID: string): BillLineSource {

@@ -266,6 +266,22 @@ export class KyselyRatingData implements RatingData {
     return { rated: Number(row.rated ?? 0), ignored: Number(row.ignored ?? 0) }
   }
 
+  /** Read beside an import's writes: the calls asked for are those earlier imports committed. */
+  async storedFingerprints(fingerprints: readonly string[], starts: { readonly from: Stamp; readonly to: Stamp }): Promise<Set<string>> {
+    const out = new Set<string>()
+    for (const chunk of chunks(fingerprints, IN_CHUNK)) {
+      const rows = await this.reads
+        .selectFrom('calls')
+        .select('fingerprint')
+        .where(this.dialect.inList('fingerprint', chunk))
+        .where('startTime', '>=', starts.from)
+        .where('startTime', '<=', starts.to)
+        .execute()
+      for (const r of rows) if (r.fingerprint !== null) out.add(r.fingerprint)
+    }
+    return out
+  }
+
   // Not async: once the insert is sent, nothing here keeps the calls alive (call-inserts.ts).
   insertCalls(calls: readonly NewCall[]): Promise<number> {
     return insertCalls(this.db, this.dialect, this.callTypes, calls, this.writeAhead)

@@ -285,11 +285,14 @@ export class KyselyResourceRepository implements ResourceRepository {
     } catch (error) {
       const violation = this.dialect.uniqueViolation(error)
       if (!violation) throw error
-      const column = violation.columns[0] ?? 'a unique field'
+      // A unique key over several columns lists its scope first and the value taken last
+      // (destinations: destinationTableID, prefix): the field to name is the last.
+      const column = violation.columns.at(-1) ?? 'a unique field'
+      const scope = violation.columns.slice(0, -1)
       throw new BillingError(
         'unique_taken',
         `${this.resource.singular} ${column} is already taken`,
-        `Choose another ${column}; it must be unique among ${this.resource.name}.`,
+        `Choose another ${column}; it must be unique among ${this.resource.name}${scope.length ? ` of the same ${scope.join(', ')}` : ''}.`,
       )
     }
   }

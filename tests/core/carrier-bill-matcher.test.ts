@@ -1,0 +1,66 @@
+import fc from 'fast-check'
+import { suite } from 'uvu'
+import * as assert from 'uvu/assert'
+import { BillMatcher } from '../../core/carrier-bills/bill-matcher.js'
+import { wildcardTest } from '../../core/carrier-bills/wildcard.js'
+import { datePatternProblem } from '../../core/presets/carrier-maps.js'
+
+const test = suite('core/carrier-bills: patterns have only the * and ? wildcards (contract 17.4)')
+
+const references = ['REF(1)23', 'REF123', 'A[1]B', 'A1B', 'X|Y', 'X', 'a+b', 'aab', 'C.D', 'CxD', 'E$F', 'G^H', 'lower', 'LOWER', '{a,b}1', 'a1', 'a/b/c', 'a\\b']
+const matcher = new BillMatcher(references.map((reference) => ({ productCode: 'P', reference })))
+const matching = (pattern: string) => matcher.linesOf({ carrierProduct: 'P', carrierProductMatches: null, carrierReference: null, numberCarrierReference: null, carrierReferenceMatches: pattern }).map((i) => references[i])
+
+test('brackets, parentheses, braces and regular-expression characters are themselves', () => {
+  assert.equal(matching('REF(1)*'), ['REF(1)23'])
+  assert.equal(matching('A[1]B'), ['A[1]B'])
+  assert.equal(matching('X|Y'), ['X|Y'])
+  assert.equal(matching('a+b'), ['a+b'])
+  assert.equal(matching('C.D'), ['C.D'])
+  assert.equal(matching('E$F'), ['E$F'])
+  assert.equal(matching('G^H'), ['G^H'])
+  assert.equal(matching('{a,b}?'), ['{a,b}1'])
+  assert.equal(matching('a\\b'), ['a\\b'])
+})
+
+test('* is any run (a / included), ? any one character; case counts', () => {
+  assert.equal(matching('a*'), ['a+b', 'aab', 'a1', 'a/b/c', 'a\\b'])
+  assert.equal(matching('a?b'), ['a+b', 'aab', 'a\\b'])
+  assert.equal(matching('*/c'), ['a/b/c'])
+  assert.equal(matching('lower'), ['lower'])
+})
+
+test('property: a pattern without wildcards matches exactly itself', () => {
+  const text = fc.string({ maxLength: 12 }).map((s) => s.replace(/[*?]/g, ''))
+  fc.assert(
+    fc.property(text, text, (pattern, other) => {
+      const t = wildcardTest(pattern)
+      return t(pattern) && t(other) === (other === pattern)
+    }),
+  )
+})
+
+test('property: * and ? stand for what they replaced', () => {
+  fc.assert(
+    fc.property(fc.string({ maxLength: 8 }), fc.string({ maxLength: 4 }), fc.string({ minLength: 1, maxLength: 1 }), fc.string({ maxLength: 8 }), (head, run, one, tail) => {
+      const literal = (s: string) => s.replace(/[*?]/g, '')
+      const [h, t] = [literal(head), literal(tail)]
+      return wildcardTest(`${h}*${t}`)(h + run + t) && wildcardTest(`${h}?${t}`)(h + one + t)
+    }),
+  )
+})
+
+test('a dateFormat date-fns refuses is named when the presets load, with the fix date-fns gives', () => {
+  const warn = console.warn
+  console.warn = () => {} // date-fns warns as well as throwing for DD and YYYY
+  try {
+    assert.match(datePatternProblem('DD/MM/YYYY') ?? '', /^Use `dd` instead of `DD`/)
+    assert.match(datePatternProblem('dd/MM/YYYY') ?? '', /^Use `yyyy` instead of `YYYY`/)
+    assert.match(datePatternProblem('HH:mm z') ?? '', /unescaped latin alphabet character `z`/)
+  } finally {
+    console.warn = warn
+  }
+  for (const fine of ['dd/MM/yyyy', 'dd/MM/yy', 'HH:mm:ss', "yyyy-MM-dd'T'HH:mm", 'EEE dd MMM yyyy']) assert.is(datePatternProblem(fine), null, fine)
+})
+
+test.run()
