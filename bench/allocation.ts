@@ -60,7 +60,7 @@ async function allocate(): Promise<{ ms: number; rows: number }> {
     const start = performance.now()
     for (let k = 0; k < ids.length; k += 200) {
       await platform.context.store.transaction(async (store) => {
-        await settleAccounts(store, ids.slice(k, k + 200), '2026-06-30' as DateOnly, STAMP)
+        await settleAccounts(store, ids.slice(k, k + 200), '2026-06-30' as DateOnly, STAMP, { act: platform.context })
       })
     }
     const ms = performance.now() - start

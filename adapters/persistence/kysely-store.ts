@@ -48,6 +48,8 @@ import { KyselyCallRepository } from './repositories/kysely-call-repository.js'
 import { KyselyTransactionRepository } from './repositories/kysely-transaction-repository.js'
 import { KyselyCallMarks } from './repositories/kysely-call-marks.js'
 import type { CallMarks } from '../../core/ports/call-marks.js'
+import { KyselyCallbackReceipts } from './repositories/kysely-callback-receipts.js'
+import type { CallbackReceipts } from '../../core/ports/callback-receipts.js'
 import { KyselyListJson, type ListJsonSelects } from './list-json/kysely-list-json.js'
 import type { ListJson } from '../../core/ports/list-json.js'
 import type { BulkWrites, WriteAhead } from './bulk-writes.js'
@@ -123,6 +125,7 @@ export class KyselyStore implements Store {
   readonly invoiceNumbers: InvoiceNumbers
   readonly callMarks: CallMarks
   readonly invoiceOutbox: InvoiceOutbox
+  readonly callbackReceipts: CallbackReceipts
   private readonly bulkWrites?: BulkWrites
   private readonly pipelinedWrites?: BulkWrites
   private readonly readsBeside?: Db
@@ -169,6 +172,7 @@ export class KyselyStore implements Store {
     this.invoiceNumbers = new KyselyInvoiceNumbers(db, dialect)
     this.callMarks = new KyselyCallMarks(db, dialect)
     this.invoiceOutbox = new KyselyInvoiceOutbox(db, dialect)
+    this.callbackReceipts = new KyselyCallbackReceipts(db)
   }
 
   get contacts(): ContactRepository {

@@ -150,7 +150,7 @@ export function platformJobs(
     { name: 'billing-poll', lease: `billing:${processID}`, schedule: schedules.billingPoll, runAtStart: true, run: billing },
     { name: 'billing-catch-up', lease: `billing:${processID}`, schedule: schedules.billingCatchUp, run: billing },
     // Just after midnight, and at start: an invoice is overdue the day after its overdue date.
-    { name: 'invoice-overdue', schedule: schedules.overdue, runAtStart: true, run: async (signal) => ({ customers: await markOverdue(ctx.store, ctx.clock.today(), ctx.clock.now(), signal) }) },
+    { name: 'invoice-overdue', schedule: schedules.overdue, runAtStart: true, run: async (signal) => ({ customers: await markOverdue(ctx, ctx.clock.today(), ctx.clock.now(), signal) }) },
     // Before the day's billing polls find a run: a run dated on a reference date charges the new price.
     // Increases due today: features' yearly ones, and call tariffs' own prices raised from a date (contract 17.5).
     { name: 'annual-increases', schedule: schedules.annualIncreases, runAtStart: true, run: async (signal) => ({ features: await applyAnnualIncreases(ctx, signal), tariffs: await applyDueIncreases(ctx) }) },

@@ -56,8 +56,8 @@ export async function addManualTransaction(ctx: PlatformContext, customerID: str
       createdStamp: now,
       updatedStamp: now,
     })
-    if (settles) await settleAccounts(store, [customerID], ctx.clock.today(), now)
-    else await refreshCreditAlerts(store, [customerID], now)
+    if (settles) await settleAccounts(store, [customerID], ctx.clock.today(), now, { act: ctx })
+    else await refreshCreditAlerts(store, [customerID], now, { act: ctx })
     await recordChanges(store, ctx.clock, [{ resource: ctx.resources.get('transactions')!, action: 'create', before: null, after: inserted }])
     return inserted
   })

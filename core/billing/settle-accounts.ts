@@ -1,6 +1,7 @@
 import type { DateOnly } from '../dates/date-only.js'
 import type { Store } from '../ports/store.js'
 import { refreshCreditAlerts } from '../credit/credit-alerts.js'
+import type { CreditLimitActing } from '../credit/credit-limit-actions.js'
 import type { Stamp } from '../dates/stamp.js'
 import { allocateAccount } from './allocation.js'
 import type { AccountAllocation } from '../ports/receivables.js'
@@ -10,10 +11,16 @@ import type { Account } from '../ports/receivables.js'
  * Allocates the payments and credits of each customer to its invoices again, keeping what is
  * allocated (contract 10.3, 17.6), and stores the result: after a payment, a write-off, an invoice raised with
  * held credit or a credit invoice, and when invoices become overdue. Callers hold the customers'
- * rows (a transaction with the customer locked) or run inside the billing job. `alerts: false`
- * leaves their credit alerts to the caller.
+ * rows (a transaction with the customer locked) or run inside the billing job. With `act`, their
+ * credit alerts are measured and acted on (contract 15.2); `alerts: false` leaves them to the caller.
  */
-export async function settleAccounts(store: Store, customerIDs: readonly string[], today: DateOnly, now: string, options: { readonly alerts?: boolean } = {}): Promise<void> {
+export async function settleAccounts(
+  store: Store,
+  customerIDs: readonly string[],
+  today: DateOnly,
+  now: string,
+  options: { readonly act: CreditLimitActing } | { readonly alerts: false },
+): Promise<void> {
   if (customerIDs.length === 0) return
   const accounts = await store.receivables.accounts(customerIDs)
   const entries = customerIDs.map((customerID) => {
@@ -23,7 +30,7 @@ export async function settleAccounts(store: Store, customerIDs: readonly string[
   await store.receivables.saveAllocations(entries, now)
   await announceStatusChanges(store, entries, now as Stamp)
   // Payments and overdue invoices change the balance and overdue amount that alerts measure.
-  if (options.alerts !== false) await refreshCreditAlerts(store, customerIDs, now as Stamp)
+  if ('act' in options) await refreshCreditAlerts(store, customerIDs, now as Stamp, { act: options.act })
 }
 
 /**
@@ -50,16 +57,18 @@ async function announceStatusChanges(store: Store, entries: readonly { readonly 
 /**
  * The daily credit-control job: moves invoices whose overdue date has passed to `Overdue`, a page
  * of customers at a time, and measures again the customers whose unsent-invoices alert may
- * have lapsed (invoices leave the last 7 days with no write).
+ * have lapsed (invoices leave the last 7 days with no write). A customer passing
+ * `creditLimitOverdue` here is acted on with its alert, in the page's transaction.
  */
-export async function markOverdue(store: Store, today: DateOnly, now: string, signal?: AbortSignal): Promise<number> {
+export async function markOverdue(ctx: CreditLimitActing & { readonly store: Store }, today: DateOnly, now: string, signal?: AbortSignal): Promise<number> {
+  const { store } = ctx
   let customers = 0
   for (;;) {
     if (signal?.aborted) return customers
     const page = await store.transaction(async (tx) => {
       const ids = await tx.receivables.newlyOverdue(today, 200)
       await tx.repository('customers').lockIds(ids)
-      await settleAccounts(tx, ids, today, now)
+      await settleAccounts(tx, ids, today, now, { act: ctx })
       return ids.length
     })
     customers += page
@@ -71,7 +80,7 @@ export async function markOverdue(store: Store, today: DateOnly, now: string, si
     const page = await store.transaction(async (tx) => {
       const ids = (await tx.repository('customers').list({ where: [{ op: 'hasName', column: 'creditAlerts', value: 'creditLimitUnsent' }], idAfter: after, limit: 200, storedOnly: true })).map((c) => c.id)
       await tx.repository('customers').lockIds(ids)
-      await refreshCreditAlerts(tx, ids, now as Stamp, { candidates: true })
+      await refreshCreditAlerts(tx, ids, now as Stamp, { candidates: true, act: ctx })
       return ids
     })
     if (page.length < 200) return customers

@@ -1,7 +1,7 @@
 import { BillingError } from '../errors.js'
-import type { Customer, ParamsOf } from '../fields/entity.js'
+import type { Customer, ParamsOf, Transaction } from '../fields/entity.js'
 import { date, field } from '../fields/field.js'
-import { add, mulRatio, neg, round, sub, ZERO, type Money } from '../money/money.js'
+import { add, mulRatioRound, neg, sub, ZERO, type Money } from '../money/money.js'
 import { allocateAccount } from './allocation.js'
 import type { AccountAllocation } from '../ports/receivables.js'
 import type { Account } from '../ports/receivables.js'
@@ -60,8 +60,8 @@ export async function writeOff(ctx: PlatformContext, customerID: string, kind: '
       createdStamp: now,
       updatedStamp: now,
     })
-    if (kind === 'debt') await settleAccounts(store, [customerID], ctx.clock.today(), now)
-    else await refreshCreditAlerts(store, [customerID], now)
+    if (kind === 'debt') await settleAccounts(store, [customerID], ctx.clock.today(), now, { act: ctx })
+    else await refreshCreditAlerts(store, [customerID], now, { act: ctx })
     return (await store.repository('customers').get(customerID))!
   })
 }
@@ -99,5 +99,19 @@ export function writtenOffVat(kind: 'debt' | 'credit', allocation: AccountAlloca
   return uninvoiced < 0n ? add(vat, uninvoicedVat) : vat
 }
 
+/** Whether a transaction is a writeOffDebt's: a settling `Credit Note` of no credit note (it names no invoice line). */
+export const isDebtWriteOff = (t: Transaction): boolean => t.transactionType === 'Credit Note' && t.settles === true && t.creditNoteID === null
+
+/**
+ * The net of what a debt write-off took of an invoice, `allocated` (VAT included): less the VAT
+ * share `writtenOffVat` gives the invoice for it, or all of it when the write-off carries no VAT
+ * (`vat_exempt` writes it all off as net). A credit note counts it as credited already (15.3).
+ */
+export function writtenOffNet(allocated: Money, writeOff: Transaction, invoice: { readonly totalAmount: Money | null; readonly VATAmount: Money | null }): Money {
+  const total = invoice.totalAmount ?? ZERO
+  if ((writeOff.VATAmount ?? ZERO) === ZERO || total <= 0n) return allocated
+  return sub(allocated, share(allocated, invoice.VATAmount ?? ZERO, total))
+}
+
 /** `part` of an amount that carries `vat` in `whole`: its VAT, half up to the penny. */
-const share = (part: Money, vat: Money, whole: Money): Money => round(mulRatio(part, vat, whole), 2)
+const share = (part: Money, vat: Money, whole: Money): Money => mulRatioRound(part, vat, whole, 2)

@@ -1,5 +1,5 @@
 import { BillingError } from '../errors.js'
-import { add, formatMoney, mulRatio, round, sub, sum, ZERO, type Money } from '../money/money.js'
+import { add, formatMoney, mulRatioRound, round, sub, sum, ZERO, type Money } from '../money/money.js'
 
 /** One line of an invoice as crediting sees it: its net and VAT, and what credit notes have taken of it. */
 export interface CreditableLine {
@@ -35,6 +35,16 @@ export const leftOf = (line: CreditableLine): Money => {
 }
 
 /**
+ * What is left to credit of the whole invoice (never below zero): its net, negative lines (a
+ * discount) included, less the net of earlier credit notes and of debt write-offs that paid it
+ * (`writtenOff`). So its credits never take back more than it charged (contract 15.3).
+ */
+export function leftOfInvoice(lines: readonly CreditableLine[], writtenOff: Money): Money {
+  const left = sub(sub(sum(lines.map((l) => l.amount)), sum(lines.map((l) => l.creditedNet))), writtenOff)
+  return left > 0n ? left : ZERO
+}
+
+/**
  * The VAT of crediting `net` more of a line: the line's VAT in proportion to its net credited
  * so far, rounded half up to the penny, less the VAT credited already. So its credit notes'
  * VAT adds up to exactly the line's VAT once the whole line is credited, never more, whatever
@@ -42,7 +52,7 @@ export const leftOf = (line: CreditableLine): Money => {
  */
 export function vatOfCredit(line: CreditableLine, net: Money): Money {
   if (line.amount <= 0n) return ZERO
-  const after = round(mulRatio(line.VATAmount, add(line.creditedNet, net), line.amount), 2)
+  const after = mulRatioRound(line.VATAmount, add(line.creditedNet, net), line.amount, 2)
   return sub(after, line.creditedVat)
 }
 
@@ -76,13 +86,18 @@ const shown = (m: Money) => formatMoney(round(m, 2))
  * The lines of a credit note for a request against an invoice's lines (in ID order), or the
  * `invalid_field` error naming the field at fault: a line not on the invoice, given twice, or
  * with nothing left; an amount of zero or below, or beyond what is left of its line (of the
- * invoice, for an amount spread pro rata). Amounts are whole pence (the caller rounds them).
+ * invoice, for an amount spread pro rata); lines whose net adds up to more than is left of the
+ * invoice (`leftOfInvoice`, with `writtenOff` the net its debt write-offs took). Amounts are
+ * whole pence (the caller rounds them).
  */
-export function creditLinesOf(lines: readonly CreditableLine[], request: CreditRequest): CreditedLine[] {
+export function creditLinesOf(lines: readonly CreditableLine[], request: CreditRequest, writtenOff: Money = ZERO): CreditedLine[] {
   const out = (line: CreditableLine, net: Money): CreditedLine => ({ transactionID: line.id, net, vat: vatOfCredit(line, net), VATRate: line.VATRate })
+  const invoiceLeft = leftOfInvoice(lines, writtenOff)
   if (request.kind === 'amount') {
     const creditable = lines.filter((l) => leftOf(l) > 0n)
-    const left = sum(creditable.map(leftOf))
+    // Spread over the positive lines, but a discount line lowers what the invoice has to give back.
+    const linesLeft = sum(creditable.map(leftOf))
+    const left = linesLeft < invoiceLeft ? linesLeft : invoiceLeft
     if (request.amount <= 0n) throw invalid('Field "amount" of credit note must be above zero', 'Give the net amount to credit, above zero.')
     if (request.amount > left) {
       throw invalid(`Field "amount" of credit note is ${shown(request.amount)}, more than the ${shown(left)} left to credit on the invoice`, `Give at most ${shown(left)}.`)
@@ -93,7 +108,7 @@ export function creditLinesOf(lines: readonly CreditableLine[], request: CreditR
   if (request.lines.length === 0) throw invalid('Field "lines" of credit note is empty', 'List at least one line: {"transactionID": "...", "amount": "..."}.')
   const byId = new Map(lines.map((l) => [l.id, l]))
   const seen = new Set<string>()
-  return request.lines.map((wanted, i) => {
+  const credited = request.lines.map((wanted, i) => {
     const name = `lines[${i}]`
     const line = byId.get(wanted.transactionID)
     if (!line) throw invalid(`Field "${name}.transactionID" (${wanted.transactionID}) is not a line of this invoice`, "Give the ID of one of the invoice's transactions (its transactionIDs).")
@@ -106,4 +121,10 @@ export function creditLinesOf(lines: readonly CreditableLine[], request: CreditR
     if (net > left) throw invalid(`Field "${name}.amount" is ${shown(net)}, more than the ${shown(left)} left to credit on line ${line.id}`, `Give at most ${shown(left)}.`)
     return out(line, net)
   })
+  // Each line within its own amount can still add up to more than the invoice's net (a discount line).
+  const total = sum(credited.map((l) => l.net))
+  if (total > invoiceLeft) {
+    throw invalid(`Field "lines" of credit note credits ${shown(total)} net in all, more than the ${shown(invoiceLeft)} left to credit on the invoice`, `Credit at most ${shown(invoiceLeft)} net in all.`)
+  }
+  return credited
 }

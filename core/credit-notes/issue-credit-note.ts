@@ -7,6 +7,7 @@ import { formatInvoiceNumber } from '../numbering/invoice-number.js'
 import type { PlatformContext } from '../platform.js'
 import type { Store } from '../ports/store.js'
 import { settleAccounts } from '../billing/settle-accounts.js'
+import { isDebtWriteOff, writtenOffNet } from '../billing/write-offs.js'
 import { creditLinesOf, type CreditableLine } from './credit-lines.js'
 import { readCreditNoteBody } from './credit-note-request.js'
 
@@ -33,7 +34,7 @@ export async function issueCreditNote(ctx: PlatformContext, invoiceID: string, b
       throw new BillingError('state_not_allowed', `Invoice ${invoiceID} is not raised yet (it has no invoice number)`, 'Credit an invoice once it is raised.')
     }
     const lines = await creditableLines(store, invoiceID)
-    const credited = creditLinesOf(lines, request)
+    const credited = creditLinesOf(lines, request, await writtenOff(store, invoice))
     const now = ctx.clock.now()
     const today = ctx.clock.today()
     const seq = await store.invoiceNumbers.take(1, 'creditNotes')
@@ -75,7 +76,7 @@ export async function issueCreditNote(ctx: PlatformContext, invoiceID: string, b
       )
     }
     const issued = (await store.repository('creditNotes').update(note.id, { transactionIDs: rows.map((r) => r.id) }))!
-    await settleAccounts(store, [customerID], today, now)
+    await settleAccounts(store, [customerID], today, now, { act: ctx })
     const creditNotes = ctx.resources.get('creditNotes')!
     const transactions = ctx.resources.get('transactions')!
     await recordChanges(store, ctx.clock, [
@@ -85,6 +86,19 @@ export async function issueCreditNote(ctx: PlatformContext, invoiceID: string, b
     await store.changes.append([], [{ type: 'credit_note.issued', data: toWireJson(creditNotes, issued), createdStamp: now }])
     return issued
   })
+}
+
+/**
+ * The net that debt write-offs took of the invoice: their allocations to it (contract 10.3),
+ * each less its VAT share as the write-off reckoned it (17.6). Their rows name no invoice line,
+ * so only the allocation says which invoice they cleared and by how much.
+ */
+async function writtenOff(store: Store, invoice: Entity<'invoices'>): Promise<Money> {
+  const paidBy = (await store.receivables.invoicePayments(invoice.id)).filter((p) => p.transactionID !== null)
+  if (paidBy.length === 0) return ZERO
+  const rows = await store.repository('transactions').listIn('id', paidBy.map((p) => p.transactionID!))
+  const writeOffs = new Map(rows.filter(isDebtWriteOff).map((t) => [t.id, t]))
+  return sum(paidBy.flatMap((p) => (writeOffs.has(p.transactionID!) ? [writtenOffNet(p.amount, writeOffs.get(p.transactionID!)!, invoice)] : [])))
 }
 
 /** The invoice's lines with what earlier credit notes took of each, in ID order. */

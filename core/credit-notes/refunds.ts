@@ -52,7 +52,7 @@ export async function createRefund(ctx: PlatformContext, customerID: string, bod
       createdStamp: now,
       updatedStamp: now,
     })
-    await settleAccounts(store, [customerID], ctx.clock.today(), now)
+    await settleAccounts(store, [customerID], ctx.clock.today(), now, { act: ctx })
     const transactions = ctx.resources.get('transactions')!
     await recordChanges(store, ctx.clock, [{ resource: transactions, action: 'create', before: null, after: refund }])
     await store.changes.append([], [{ type: 'refund.created', data: toWireJson(transactions, refund), createdStamp: now }])

@@ -42,7 +42,9 @@ const utf8 = new TextDecoder()
  * Brings the customers' `creditAlerts` up to date after a write that can change them
  * (transactions, usage imports, billing runs, payments, limits changed): only those that changed
  * are written, and each customer with a limit alert it did not have before gets a
- * `customer.credit_alert` event. A customer whose month's calls pass an expected spend gets one
+ * `customer.credit_alert` event and what its profile's `onCreditLimit` does (contract 15.2), in
+ * the caller's transaction: an alert is new only once, so an action not taken with it would never
+ * be taken. A customer whose month's calls pass an expected spend gets one
  * `customer.spend_alert` a calendar month (contract 17.7), however often they pass it again.
  * Returns the customers with a new limit alert. With `candidates`, the caller has already left out
  * customers without any limit or alert. With `expectedSpendAlertRatio` (the presets'), the month's
@@ -55,9 +57,9 @@ export async function refreshCreditAlerts(
   options: {
     readonly candidates?: boolean
     readonly expectedSpendAlertRatio?: string
-    /** After usage imports and runs: what each customer's profile does when a limit is newly passed (contract 15.2). */
-    readonly act?: CreditLimitActing
-  } = {},
+    /** What acting on a newly passed limit needs: required, so no write that raises an alert can leave it unacted. */
+    readonly act: CreditLimitActing
+  },
 ): Promise<string[]> {
   // A customer with no limit anywhere and no alert stored keeps none: not measured.
   const ids = options.candidates ? customerIDs : await store.creditControl.withCreditLimits(customerIDs)
@@ -82,7 +84,7 @@ export async function refreshCreditAlerts(
   // An alert that appears is announced (contract 10.6), with the customer as it now reads.
   await announce(store, raised, 'customer.credit_alert', now)
   await announce(store, spent, 'customer.spend_alert', now)
-  if (options.act && passed.length) await actOnCreditLimits(options.act, store, passed)
+  if (passed.length) await actOnCreditLimits(options.act, store, passed)
   return raised
 }
 

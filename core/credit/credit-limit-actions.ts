@@ -24,16 +24,13 @@ export interface PassedLimits {
   readonly numbersOver: readonly string[]
 }
 
-/** The limits a customer's own figures pass (all its numbers answer for them), as against a number's own. */
-const customerLimits: ReadonlySet<CreditAlertName> = new Set(['creditLimit', 'creditLimitCalls', 'creditLimitOverdue', 'creditLimitUnsent'])
-
 /**
  * What the customer's dunning profile says to do when a limit is newly passed (contract 15.2,
  * `onCreditLimit`): `alert` nothing more than the alert; `suspend` the customer action `suspend`
  * (`statusReason` `Credit Limit`) unless it is suspended or dropped already; `bar` one event
- * `number.bar_requested` per number to bar: the numbers over their own limit, or every active
- * number of the customer when a limit of the customer's own is passed. Once per passing: an alert
- * that stays raised acts no more.
+ * `number.bar_requested` per number to bar: the numbers over their own limit (`numberCreditLimit`),
+ * or every active number of the customer over `creditLimitCalls`; the other limits (balance,
+ * overdue, unsent) alert only. Once per passing: an alert that stays raised acts no more.
  */
 export async function actOnCreditLimits(ctx: CreditLimitActing, store: Store, passed: readonly PassedLimits[]): Promise<void> {
   for (const p of passed) {
@@ -43,7 +40,11 @@ export async function actOnCreditLimits(ctx: CreditLimitActing, store: Store, pa
     if (action === 'suspend') {
       if (!customer.isSuspended && !customer.isDropped) await systemCustomerAction(ctx, store, customer, 'suspend', CREDIT_LIMIT_REASON)
     } else if (action === 'bar') {
-      const whole = p.alerts.some((a) => customerLimits.has(a))
+      const whole = p.alerts.includes('creditLimitCalls')
+      const own = p.alerts.includes('numberCreditLimit')
+      if (!whole && !own) continue
+      // Each number's reason names the limits that bar it: its own, the customer's calls, or both.
+      const reasons = (id: string): CreditAlertName[] => [...(whole ? ['creditLimitCalls' as const] : []), ...(own && p.numbersOver.includes(id) ? ['numberCreditLimit' as const] : [])]
       const numbers = (
         await store.repository('numbers').list({
           where: [
@@ -52,12 +53,11 @@ export async function actOnCreditLimits(ctx: CreditLimitActing, store: Store, pa
           ],
           limit: Number.MAX_SAFE_INTEGER,
         })
-      ).filter((n) => whole || p.numbersOver.includes(n.id))
+      ).filter((n) => reasons(n.id).length > 0)
       if (numbers.length === 0) continue
       const resource = ctx.resources.get('numbers')!
       const now = ctx.clock.now()
-      const reason = JSON.stringify(p.alerts)
-      await store.changes.append([], numbers.map((n) => ({ type: 'number.bar_requested', data: `{"reason":${reason},"number":${toWireJson(resource, n)}}`, createdStamp: now })))
+      await store.changes.append([], numbers.map((n) => ({ type: 'number.bar_requested', data: `{"reason":${JSON.stringify(reasons(n.id))},"number":${toWireJson(resource, n)}}`, createdStamp: now })))
     }
   }
 }

@@ -127,6 +127,6 @@ async function recordSent(ctx: Ctx, delivery: ClaimedDelivery, messageID: string
     if (delivery.purpose !== 'invoice') return
     const first = await s.invoiceOutbox.markInvoiceSent(delivery.invoiceID, ctx.clock.today())
     await s.changes.appendEventsOf('invoice.sent', ctx.resources.get('invoices')!, { id: [delivery.invoiceID] }, now)
-    if (first) await refreshCreditAlerts(s, [delivery.customerID], now)
+    if (first) await refreshCreditAlerts(s, [delivery.customerID], now, { act: ctx })
   })
 }

@@ -25,7 +25,7 @@ const PAGE = 200
  */
 export async function runDunning(ctx: PlatformContext, signal?: AbortSignal): Promise<{ steps: number; unsuspended: number }> {
   const today = ctx.clock.today()
-  await markOverdue(ctx.store, today, ctx.clock.now(), signal)
+  await markOverdue(ctx, today, ctx.clock.now(), signal)
   let steps = 0
   let after = '0'
   const seen = new Set<string>()

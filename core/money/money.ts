@@ -108,6 +108,18 @@ export function mulRatio(m: Money, num: bigint | number, den: bigint | number): 
   return divRoundHalfUp(m * n, d) as Money
 }
 
+/**
+ * m × num / den, exact, rounded once half away from zero to `places` (0..4) decimals. Rounding
+ * `mulRatio`'s 4-place result again would round twice: 10.06 × 3.33 % is exactly 0.334998, which
+ * is 0.3350 to 4 places and then 0.34, where once to the penny it is 0.33.
+ */
+export function mulRatioRound(m: Money, num: bigint | number, den: bigint | number, places: number): Money {
+  const step = STEPS[places] ?? 10n ** BigInt(MONEY_SCALE - places)
+  const d = BigInt(den)
+  if (d === 0n) throw new RangeError('mulRatioRound: zero denominator')
+  return (divRoundHalfUp(m * BigInt(num), d * step) * step) as Money
+}
+
 /** Multiplies by an integer count (feature counts). */
 export function times(m: Money, count: number): Money {
   if (!Number.isInteger(count)) throw new RangeError('times: count must be an integer')

@@ -2,7 +2,7 @@ import { BillingError, isBillingError, notFound } from '../errors.js'
 import { describeChanges } from '../history/record-change.js'
 import type { Customer, Transaction } from '../fields/entity.js'
 import { toWireJson } from '../fields/wire-json.js'
-import { neg, round } from '../money/money.js'
+import { neg } from '../money/money.js'
 import type { PlatformContext } from '../platform.js'
 import type { Store } from '../ports/store.js'
 import type { PaymentProvider } from '../presets/presets.js'
@@ -10,7 +10,7 @@ import { settleAccounts } from '../billing/settle-accounts.js'
 import { findPaymentLink, type PaymentLinkRow, type PaymentLinkTarget } from './payment-links.js'
 import type { ProviderCallback } from './provider-callback.js'
 
-/** What a callback did: `duplicate` when its payment was already recorded (answered 200 all the same). */
+/** What a callback did: `duplicate` when its message or its payment was already recorded (answered 200 all the same). */
 export type CallbackOutcome = 'recorded' | 'duplicate'
 
 const DIRECT_DEBIT = 'Direct Debit'
@@ -18,10 +18,14 @@ const DIRECT_DEBIT = 'Direct Debit'
 /**
  * Applies a provider's signed callback (contract 15.1) in one transaction with its history
  * entry and event. A link the provider did not make is as unknown as a link that does not exist.
+ * `webhookID` is the message's Standard Webhooks id: a message seen before (a replay within its
+ * signature's five minutes, a provider's retry, a copy sent at once) changes nothing, whatever its type.
  */
-export async function applyProviderCallback(ctx: PlatformContext, provider: PaymentProvider, callback: ProviderCallback): Promise<CallbackOutcome> {
+export async function applyProviderCallback(ctx: PlatformContext, provider: PaymentProvider, callback: ProviderCallback, webhookID: string): Promise<CallbackOutcome> {
   try {
     return await ctx.store.transaction(async (store) => {
+      // Recorded in this transaction: a callback refused below (404, 400) rolls it back and may come again.
+      if (!(await store.callbackReceipts.record(provider.name, webhookID, ctx.clock.now()))) return 'duplicate'
       const link = await findPaymentLink(store, callback.paymentLinkUUID)
       const made = (link?.links as readonly PaymentLinkTarget[] | null | undefined)?.some((l) => l.providerName === provider.name)
       if (!link || !made) throw notFound('payment link', callback.paymentLinkUUID)
@@ -59,7 +63,8 @@ async function paymentSucceeded(
     throw new BillingError('invalid_field', `Field "currency" is ${callback.currency}; the customer is billed in ${customer.currency}`, 'Pay in the currency of the account.')
   }
   const now = ctx.clock.now()
-  const amount = neg(round(callback.amount!, 2))
+  // Already rounded to pence and above zero (provider-callback.ts).
+  const amount = neg(callback.amount!)
   const payment: Transaction = await store.repository('transactions').insert({
     customerID: customer.id,
     transactionType: 'Payment',
@@ -76,7 +81,7 @@ async function paymentSucceeded(
   })
   await store.repository('paymentLinks').update(link.id, { status: 'Paid', paidStamp: callback.occurredAt, updatedStamp: now })
   // Allocated like any payment (contract 10.3): oldest due date first.
-  await settleAccounts(store, [customer.id], ctx.clock.today(), now)
+  await settleAccounts(store, [customer.id], ctx.clock.today(), now, { act: ctx })
   const { entries } = describeChanges([{ resource: ctx.resources.get('transactions')!, action: 'create', before: null, after: payment }], ctx.clock)
   await store.changes.append(entries, [{ type: 'payment.received', data: toWireJson(ctx.resources.get('transactions')!, payment), createdStamp: now }])
   return 'recorded'

@@ -2,7 +2,7 @@ import * as v from 'valibot'
 import { BillingError } from '../errors.js'
 import { parseDatetime, type Stamp } from '../dates/stamp.js'
 import type { DateOnly } from '../dates/date-only.js'
-import { parseMoney, type Money } from '../money/money.js'
+import { parseMoney, round, type Money } from '../money/money.js'
 
 export const callbackTypes = ['payment.succeeded', 'payment.failed', 'mandate.created', 'mandate.cancelled'] as const
 /** What a provider can report (contract 15.1). */
@@ -12,7 +12,7 @@ export type CallbackType = (typeof callbackTypes)[number]
 export interface ProviderCallback {
   readonly type: CallbackType
   readonly paymentLinkUUID: string
-  /** Above zero for `payment.succeeded`; null where the callback gives none. */
+  /** Rounded half-up to pence (contract 9.1), above zero for `payment.succeeded`; null where the callback gives none. */
   readonly amount: Money | null
   readonly currency: string | null
   /** The provider's own reference: a payment's (one per payment) or a mandate's. */
@@ -41,12 +41,14 @@ export function toProviderCallback(body: unknown): ProviderCallback {
   const b = parsed.output
   const occurredAt = parseDatetime(b.occurredAt)
   if (!occurredAt) throw new BillingError('invalid_field', 'Field "occurredAt" of the callback is not a datetime', 'Give YYYY-MM-DDTHH:mm:ssZ.')
-  const amount = b.amount === undefined || b.amount === null ? null : parseMoney(b.amount)
-  if (b.amount !== undefined && b.amount !== null && amount === null) {
+  const given = b.amount === undefined || b.amount === null ? null : parseMoney(b.amount)
+  if (b.amount !== undefined && b.amount !== null && given === null) {
     throw new BillingError('invalid_field', 'Field "amount" of the callback is not an amount', 'Give a decimal amount with at most 4 places.')
   }
+  // Rounded before the check: 0.004 is above zero but would be a payment of 0.00 marking the link Paid.
+  const amount = given === null ? null : round(given, 2)
   if (b.type === 'payment.succeeded' && (amount === null || amount <= 0n)) {
-    throw new BillingError('invalid_field', 'Field "amount" of a payment.succeeded callback must be above zero', 'Give the amount paid.')
+    throw new BillingError('invalid_field', 'Field "amount" of a payment.succeeded callback must be at least 0.01 once rounded to pence', 'Give the amount paid.')
   }
   return {
     type: b.type,

@@ -19,6 +19,7 @@ import type { ListJson } from './list-json.js'
 import type { InvoiceNumbers } from './invoice-numbers.js'
 import type { InvoiceOutbox } from './invoice-outbox.js'
 import type { CallMarks } from './call-marks.js'
+import type { CallbackReceipts } from './callback-receipts.js'
 import type { Item, Values } from '../fields/item.js'
 import type { NewEvent, NewHistoryEntry } from './change-log.js'
 
@@ -65,6 +66,8 @@ export interface Store {
   readonly invoiceOutbox: InvoiceOutbox
   /** When calls became billable, against billing runs (what a `Call Charges` row covers). */
   readonly callMarks: CallMarks
+  /** The payment providers' callbacks processed, by webhook-id (contract 15.1). */
+  readonly callbackReceipts: CallbackReceipts
   /** Which of `names` exist as names of the referenced resource (tariff names). */
   namesExisting(ref: FieldRef, names: readonly string[]): Promise<Set<string>>
   /** Every name of the referenced resource, in name order (presets discovery). */

@@ -13,7 +13,7 @@ export async function deleteCall(ctx: PlatformContext, id: string): Promise<Item
     }
     const deleted = (await store.repository('calls').update(id, { deleted: true, updatedStamp: ctx.clock.now() }))!
     // A deleted call is no longer an unbilled call charge (contract 10.6).
-    if (call.customerID) await refreshCreditAlerts(store, [call.customerID], ctx.clock.now(), { expectedSpendAlertRatio: ctx.presets.expectedSpendAlertRatio })
+    if (call.customerID) await refreshCreditAlerts(store, [call.customerID], ctx.clock.now(), { expectedSpendAlertRatio: ctx.presets.expectedSpendAlertRatio, act: ctx })
     return deleted
   })
 }
@@ -34,7 +34,7 @@ export async function restoreCalls(ctx: PlatformContext, customerID: string): Pr
       ],
       { deleted: false, callMark, updatedStamp: ctx.clock.now() },
     )
-    if (restored > 0) await refreshCreditAlerts(store, [customerID], ctx.clock.now(), { expectedSpendAlertRatio: ctx.presets.expectedSpendAlertRatio })
+    if (restored > 0) await refreshCreditAlerts(store, [customerID], ctx.clock.now(), { expectedSpendAlertRatio: ctx.presets.expectedSpendAlertRatio, act: ctx })
     return restored
   })
 }

@@ -26,8 +26,10 @@ export interface ResourceContext {
   readonly validator: InputValidator
   readonly clock: Clock
   readonly passwords: PasswordHasher
-  /** The expected spend ratio a limit's change measures against (contract 17.7). */
-  readonly presets: Pick<Presets, 'expectedSpendAlertRatio'>
+  /** The expected spend ratio a limit's change measures against (contract 17.7), and the profiles that act on a limit passed (15.2). */
+  readonly presets: Pick<Presets, 'expectedSpendAlertRatio' | 'dunningProfiles' | 'defaultDunningProfile'>
+  /** The catalogue, for the history of an action a limit passed takes (contract 15.2). */
+  readonly resources: ReadonlyMap<ResourceName, Resource>
 }
 
 /** A customer scheduled for deletion is purged this many days later (contract 5.6). */
@@ -94,8 +96,18 @@ export async function getItem<N extends ResourceName>(ctx: ResourceContext, reso
   return asEntity(resource, item)
 }
 
-/** Partial merge: absent fields unchanged, null clears, read-only fields compared (contract 2). */
-export async function updateItem<N extends ResourceName>(ctx: ResourceContext, resource: Resource<N>, id: string, body: unknown): Promise<Entity<N>> {
+/**
+ * Partial merge: absent fields unchanged, null clears, read-only fields compared (contract 2).
+ * `record: false` leaves the history entry and event to a caller that changes the item further in
+ * the same transaction (a feature's charge change), so they describe the whole change.
+ */
+export async function updateItem<N extends ResourceName>(
+  ctx: ResourceContext,
+  resource: Resource<N>,
+  id: string,
+  body: unknown,
+  { record = true }: { readonly record?: boolean } = {},
+): Promise<Entity<N>> {
   return ctx.store.transaction(async (store) => {
     const repo = repositoryOf(store, resource)
     const current = await repo.getForUpdate(id)
@@ -114,14 +126,14 @@ export async function updateItem<N extends ResourceName>(ctx: ResourceContext, r
     // A changed credit limit changes the customer's credit alerts (contract 10.6).
     const owner = creditLimitOwner(resource.name, updated, values)
     const after = owner ? await refreshedItem(ctx, store, resource, updated, owner) : updated
-    await recordChanges(store, ctx.clock, [{ resource, action: 'update', before: current, after }])
+    if (record) await recordChanges(store, ctx.clock, [{ resource, action: 'update', before: current, after }])
     return asEntity(resource, after)
   })
 }
 
 /** The updated item after its customer's credit alerts were measured again. */
 async function refreshedItem(ctx: ResourceContext, store: Store, resource: Resource, updated: Item, owner: string): Promise<Item> {
-  await refreshCreditAlerts(store, [owner], ctx.clock.now(), { candidates: true, expectedSpendAlertRatio: ctx.presets.expectedSpendAlertRatio })
+  await refreshCreditAlerts(store, [owner], ctx.clock.now(), { candidates: true, expectedSpendAlertRatio: ctx.presets.expectedSpendAlertRatio, act: ctx })
   // The customer updated in this transaction: still there.
   return resource.name === 'customers' ? (await repositoryOf(store, resource).get(updated.id))! : updated
 }

@@ -93,4 +93,65 @@ for (const target of activeTargets()) {
   })
 
   test.run()
+
+  const writes = suite<{ h: Harness }>(`credit limits that act on every write that passes them [${target}]`)
+  writes.before.each(async (ctx) => {
+    ctx.h = await openHarness(target, { now: '2026-01-31T09:00:00Z', presets })
+  })
+  writes.after.each(async (ctx) => ctx.h.close())
+
+  const jobs = async (h: Harness, ...names: string[]) => {
+    const scheduler = h.platform.createScheduler({ onJobEnd: () => {} })
+    for (const name of names) await scheduler.runNow(name)
+    await scheduler.stop()
+  }
+  const charge = async (h: Harness, c: string, amount: string) => {
+    const r = await h.request('POST', `/customers/${c}/transactions`, { transactionType: 'Installation', amount })
+    assert.is(r.status, 201, r.text)
+  }
+  const suspensions = async (h: Harness, c: string) => (await events(h, 'customer.suspended')).filter((e) => e.data.id === c).length
+
+  writes('a manual transaction passing creditLimit suspends with it; a later run does not suspend again', async ({ h }) => {
+    const c = await newCustomer(h, { creditLimit: 50, dunningProfile: 'Suspending' })
+    await charge(h, c, '40.00')
+    assert.is((await h.request('GET', `/customers/${c}`)).body.isSuspended, false, 'within the limit')
+    await charge(h, c, '60.00')
+    const s = (await h.request('GET', `/customers/${c}`)).body
+    assert.equal([s.creditAlerts, s.isSuspended, s.status, s.statusReason], [['creditLimit'], true, 'Suspended', 'Credit Limit'])
+    const history = ((await h.request('GET', `/customers/${c}/history`)).body as any[]).filter((e) => e.action === 'suspend')
+    assert.equal(history.map((e) => e.apiKeyName), ['test-admin'], 'in the transaction of the charge, by its key')
+    await bill(h, '2026-01-31')
+    assert.is(await suspensions(h, c), 1)
+  })
+
+  writes('the overdue job passing creditLimitOverdue suspends; run again it does not suspend twice', async ({ h }) => {
+    const c = await newCustomer(h, { creditLimitOverdue: 10, paymentTerms: 14, dunningProfile: 'Suspending' })
+    await charge(h, c, '100.00')
+    await bill(h, '2026-01-31')
+    assert.is((await h.request('GET', `/customers/${c}`)).body.isSuspended, false, 'not overdue yet')
+    h.clock.set('2026-02-20T00:30:00Z')
+    await jobs(h, 'invoice-overdue')
+    const s = (await h.request('GET', `/customers/${c}`)).body
+    assert.equal([s.creditAlerts, s.overdueAmount, s.isSuspended, s.statusReason], [['creditLimitOverdue'], 100, true, 'Credit Limit'])
+    await jobs(h, 'invoice-overdue', 'dunning')
+    assert.is(await suspensions(h, c), 1)
+  })
+
+  writes('bar: the balance, unsent and overdue limits alert only; the limits on calls bar (see above)', async ({ h }) => {
+    const c = await newCustomer(h, { creditLimit: 50, creditLimitUnsent: 10, creditLimitOverdue: 10, paymentTerms: 14, dunningProfile: 'Barring' })
+    for (const number of ['020 7946 0201', '020 7946 0202']) assert.is((await h.request('POST', `/customers/${c}/numbers`, { number })).status, 201)
+    await charge(h, c, '100.00')
+    const alerts = async () => (await h.request('GET', `/customers/${c}`)).body.creditAlerts
+    assert.equal(await alerts(), ['creditLimit'])
+    await bill(h, '2026-01-31')
+    assert.equal(await alerts(), ['creditLimit', 'creditLimitUnsent'])
+    h.clock.set('2026-02-20T00:30:00Z')
+    await jobs(h, 'invoice-overdue')
+    assert.equal(await alerts(), ['creditLimit', 'creditLimitOverdue', 'creditLimitUnsent'])
+    assert.equal(await events(h, 'number.bar_requested'), [], 'no number barred')
+    assert.is((await events(h, 'customer.credit_alert')).length, 3, 'each alert raised')
+    assert.is((await h.request('GET', `/customers/${c}`)).body.isSuspended, false)
+  })
+
+  writes.run()
 }

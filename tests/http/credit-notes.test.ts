@@ -1,7 +1,7 @@
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { sequenceOf } from '../../core/numbering/invoice-number.js'
-import { bill, newCustomer } from '../support/billing.js'
+import { act, bill, newCustomer } from '../support/billing.js'
 import { openHarness, type Harness } from '../support/harness.js'
 import { pdfLines } from '../support/pdf-text.js'
 import { activeTargets } from '../support/targets.js'
@@ -155,6 +155,76 @@ for (const target of activeTargets()) {
     await charge(h, c, 'Installation', '10.00', 'Standard 20%')
     await bill(h, '2026-04-30')
     assert.equal([(await lastInvoice(h, c)).amountPaid, (await lastInvoice(h, c)).status], [0, 'Unpaid'])
+  })
+
+  test('an invoice with a discount line is never credited beyond its net, by amount or by lines, nor the excess refunded', async ({ h }) => {
+    // 100.00 charged, 50.00 off: net 50.00, VAT 10.00, total 60.00.
+    const c = await newCustomer(h, { paymentTerms: 14 })
+    const line = await charge(h, c, 'Installation', '100.00', 'Standard 20%')
+    const discount = await charge(h, c, 'Recurring Charge Discount', '-50.00', 'Standard 20%')
+    await bill(h, '2026-05-04')
+    const inv = await lastInvoice(h, c)
+    assert.equal([inv.netAmount, inv.VATAmount, inv.totalAmount], [50, 10, 60])
+    const before = await stored(h)
+    const refused = async (body: unknown, field: string, left: string) => {
+      const r = await credit(h, inv.id, body)
+      assert.equal([r.status, r.body.error_code], [400, 400101], JSON.stringify(r.body))
+      assert.match(r.body.error, field)
+      assert.match(r.body.error, new RegExp(`the ${left}0* left`))
+    }
+    await refused({ reason: 'x', amount: '100.00' }, '"amount"', '50.00')
+    await refused({ reason: 'x', amount: '50.01' }, '"amount"', '50.00')
+    await refused({ reason: 'x', lines: [{ transactionID: line }] }, '"lines"', '50.00')
+    const onDiscount = await credit(h, inv.id, { reason: 'x', lines: [{ transactionID: discount }] })
+    assert.equal([onDiscount.status, onDiscount.body.error_code], [400, 400101])
+    assert.match(onDiscount.body.error, 'lines[0].transactionID') // a negative line has nothing to credit
+    assert.equal(await stored(h), before, 'nothing written')
+    // 30.00 by amount, all on the positive line; then 20.00 of it by lines, and the invoice is credited whole.
+    const first = await credit(h, inv.id, { reason: 'Part', amount: '30.00' })
+    assert.equal([first.status, first.body.netAmount, first.body.VATAmount], [201, -30, -6], JSON.stringify(first.body))
+    await refused({ reason: 'x', lines: [{ transactionID: line, amount: '20.01' }] }, '"lines"', '20.00')
+    const rest = await credit(h, inv.id, { reason: 'Rest', lines: [{ transactionID: line, amount: '20.00' }] })
+    assert.equal([rest.status, rest.body.netAmount, rest.body.VATAmount], [201, -20, -4], JSON.stringify(rest.body))
+    await refused({ reason: 'x', amount: '0.01' }, '"amount"', '0.00')
+    assert.is(await balanceOf(h, c), 0)
+    assert.is((await h.request('POST', `/customers/${c}/refunds`, { amount: '0.01' })).body.error_code, 400101, 'no credit held to refund')
+  })
+
+  test('a write-off counts as credited: a written-off invoice is not credited again, a part written off leaves only the rest', async ({ h }) => {
+    const writtenOff = async (paid: string | null, vatTreatment: string) => {
+      const c = await newCustomer(h, { paymentTerms: 14 })
+      const line = await charge(h, c, 'Installation', '100.00', 'Standard 20%')
+      await bill(h, '2026-05-05')
+      const inv = await lastInvoice(h, c)
+      if (paid) assert.is((await h.request('POST', `/customers/${c}/transactions`, { transactionType: 'Payment', amount: paid, transactionDate: '2026-05-06' })).status, 201)
+      await act(h, `/customers/${c}`, 'drop', { status: 'Dropped', dateDrop: '2026-05-07' })
+      assert.is((await act(h, `/customers/${c}`, 'writeOffDebt', { dateWriteoff: '2026-05-07', vatTreatment })).balance, 0)
+      assert.is((await invoice(h, inv.id)).status, 'Paid')
+      return { c, line, inv }
+    }
+    const refused = async (invoiceID: string, body: unknown, field: string, left: string) => {
+      const r = await credit(h, invoiceID, body)
+      assert.equal([r.status, r.body.error_code], [400, 400101], JSON.stringify(r.body))
+      assert.match(r.body.error, field)
+      assert.match(r.body.error, new RegExp(`the ${left}0* left`))
+    }
+    // All of 120.00 written off (100.00 net): nothing left to credit, nothing to refund.
+    const whole = await writtenOff(null, 'standard')
+    await refused(whole.inv.id, { reason: 'again', amount: '100.00' }, '"amount"', '0.00')
+    await refused(whole.inv.id, { reason: 'again', amount: '0.01' }, '"amount"', '0.00')
+    await refused(whole.inv.id, { reason: 'again', lines: [{ transactionID: whole.line }] }, '"lines"', '0.00')
+    assert.is(await balanceOf(h, whole.c), 0)
+    assert.is((await h.request('POST', `/customers/${whole.c}/refunds`, { amount: '120.00' })).body.error_code, 400101)
+    // 60.00 paid, 60.00 written off: standard takes 50.00 net + 10.00 VAT, leaving 50.00 net to credit;
+    // vat_exempt takes all 60.00 as net, leaving 40.00.
+    for (const [treatment, left, total] of [['standard', '50.00', -60], ['vat_exempt', '40.00', -48]] as const) {
+      const part = await writtenOff('60.00', treatment)
+      await refused(part.inv.id, { reason: 'x', amount: (Number(left) + 0.01).toFixed(2) }, '"amount"', left)
+      const r = await credit(h, part.inv.id, { reason: 'Returned', lines: [{ transactionID: part.line, amount: left }] })
+      assert.equal([r.status, r.body.totalAmount], [201, total], JSON.stringify(r.body))
+      await refused(part.inv.id, { reason: 'x', amount: '0.01' }, '"amount"', '0.00')
+      assert.is(await balanceOf(h, part.c), total, 'the credit of what was paid is held, to refund')
+    }
   })
 
   test('documents: JSON, HTML and PDF with the seller, the customer and the invoice it credits; expert level 3', async ({ h, c, inv }) => {

@@ -17,11 +17,14 @@ const presets: Presets = withProviderSecrets(
 )
 
 let n = 0
-/** A signed callback over a real socket: `at` is the signing time (seconds), the clock's now by default. */
-async function callback(h: Harness, body: Record<string, unknown>, o: { provider?: string; secret?: string; at?: number; signature?: string | null } = {}) {
-  const raw = JSON.stringify(body)
+/**
+ * A signed callback over a real socket: `at` is the signing time (seconds), the clock's now by
+ * default; `id` its webhook-id, a new one by default; `raw` a body sent as it is instead of `body`.
+ */
+async function callback(h: Harness, body: Record<string, unknown>, o: { provider?: string; secret?: string; at?: number; signature?: string | null; id?: string; raw?: string } = {}) {
+  const raw = o.raw ?? JSON.stringify(body)
   const at = o.at ?? Math.floor(Date.parse(h.clock.now()) / 1000)
-  const id = `msg_${++n}`
+  const id = o.id ?? `msg_${++n}`
   const headers: Record<string, string> = { 'content-type': 'application/json', 'webhook-id': id, 'webhook-timestamp': String(at) }
   const signature = o.signature === undefined ? signWebhook(o.secret ?? SECRET, id, at, raw) : o.signature
   if (signature !== null) headers['webhook-signature'] = signature
@@ -133,6 +136,70 @@ for (const target of activeTargets()) {
     const actions = (await h.request('GET', `/customers/${c}/history`)).body.map((e: any) => [e.action, e.apiKeyName])
     assert.ok(actions.some(([a, k]: string[]) => a === 'mandateCreated' && k === 'provider:gocardless'), JSON.stringify(actions))
     assert.ok(actions.some(([a]: string[]) => a === 'paymentFailed'))
+  })
+
+  test('a message seen before changes nothing: a replayed mandate.created after its cancellation, a payment.failed sent twice', async ({ h }) => {
+    const { c, uuid } = await customerWithInvoice(h)
+    const base = { paymentLinkUUID: uuid, currency: 'GBP', occurredAt: '2026-03-02T08:00:00Z' }
+    const created = { ...base, type: 'mandate.created', providerReference: 'MD-1' }
+    assert.is((await callback(h, created, { provider: 'gocardless', id: 'msg_created' })).body.duplicate, false)
+    assert.is((await callback(h, { ...base, type: 'mandate.cancelled', providerReference: 'MD-1' }, { provider: 'gocardless' })).body.duplicate, false)
+    // The captured message, replayed within its five minutes: validly signed, and refused all the same.
+    h.clock.set('2026-03-02T09:02:00Z')
+    const before = await counts(h)
+    const replay = await callback(h, created, { provider: 'gocardless', id: 'msg_created', at: Math.floor(Date.parse('2026-03-02T09:00:00Z') / 1000) })
+    assert.equal([replay.status, replay.body], [200, { received: true, duplicate: true }], replay.text)
+    const customer = (await h.request('GET', `/customers/${c}`)).body
+    assert.equal([customer.paymentMethod, customer.directDebitMandate], [null, null], 'Direct Debit stays cancelled')
+    assert.equal(await counts(h), before, 'nothing written')
+
+    const failed = { ...base, type: 'payment.failed', amount: 5, providerReference: 'pi_f' }
+    assert.is((await callback(h, failed, { id: 'msg_failed' })).body.duplicate, false)
+    const once = await counts(h)
+    const again = await callback(h, failed, { id: 'msg_failed' })
+    assert.equal([again.status, again.body.duplicate], [200, true])
+    assert.equal(await counts(h), once, 'one history entry and one event')
+    assert.is((await h.request('GET', '/events?type=payment.failed')).body.length, 1)
+    // The id is the provider's: another provider's message with the same id is its own.
+    assert.is((await callback(h, { ...failed, providerReference: 'gc_f' }, { provider: 'gocardless', id: 'msg_failed' })).body.duplicate, false)
+  })
+
+  test('copies of one message arriving at once: one is applied, the others answer duplicate', async ({ h }) => {
+    const { c, uuid } = await customerWithInvoice(h)
+    const base = { paymentLinkUUID: uuid, currency: 'GBP', occurredAt: '2026-03-02T08:00:00Z' }
+    const failed = await Promise.all([1, 2, 3, 4].map(() => callback(h, { ...base, type: 'payment.failed', amount: 5, providerReference: 'pi_f' }, { id: 'msg_race_failed' })))
+    assert.equal(failed.map((a) => a.status), [200, 200, 200, 200], failed.map((a) => a.text).join())
+    assert.is(failed.filter((a) => !a.body.duplicate).length, 1)
+    assert.is((await h.request('GET', '/events?type=payment.failed')).body.length, 1)
+    assert.is((await h.request('GET', `/customers/${c}/history`)).body.filter((e: any) => e.action === 'paymentFailed').length, 1)
+    const created = await Promise.all([1, 2, 3].map(() => callback(h, { ...base, type: 'mandate.created', providerReference: 'MD-9' }, { provider: 'gocardless', id: 'msg_race_mandate' })))
+    assert.equal(created.map((a) => a.status), [200, 200, 200], created.map((a) => a.text).join())
+    assert.is(created.filter((a) => !a.body.duplicate).length, 1)
+    assert.is((await h.request('GET', '/events?type=mandate.changed')).body.length, 1)
+  })
+
+  test('payment.succeeded is rounded to pence before its check: 0.004 is 400101 with nothing written, 0.005 pays 0.01', async ({ h }) => {
+    const { c, uuid } = await customerWithInvoice(h)
+    const body = { type: 'payment.succeeded', paymentLinkUUID: uuid, currency: 'GBP', occurredAt: '2026-03-02T08:00:00Z' }
+    const before = await counts(h)
+    for (const amount of ['0.004', 0.004, '-0.004']) {
+      const r = await callback(h, { ...body, amount, providerReference: `pi_tiny_${amount}` })
+      assert.equal([r.status, r.body.error_code], [400, 400101], `${amount}: ${r.text}`)
+    }
+    assert.equal(await counts(h), before, 'nothing written')
+    assert.is((await h.request('GET', `/customers/${c}/paymentLinks`)).body[0].status, 'Open')
+    assert.is((await callback(h, { ...body, amount: '0.005', providerReference: 'pi_half' })).status, 200)
+    const payments = (await h.request('GET', `/customers/${c}/transactions?transactionType=Payment`)).body
+    assert.equal(payments.map((t: any) => t.amount), [-0.01])
+  })
+
+  test('a signed body that is JSON but not an object is 400100, as malformed JSON is', async ({ h }) => {
+    const before = await counts(h)
+    for (const raw of ['[]', '"text"', 'null', '42', '[{"type": "payment.succeeded"}]', '{bad']) {
+      const r = await callback(h, {}, { raw })
+      assert.equal([r.status, r.body.error_code], [400, 400100], `${raw}: ${r.text}`)
+    }
+    assert.equal(await counts(h), before, 'nothing written')
   })
 
   test.run()

@@ -48,10 +48,14 @@ export function paymentRoutes(paymentLinks: Resource): Route[] {
         } catch {
           throw new BillingError('invalid_body', 'The callback body is not JSON', 'Send a JSON object.')
         }
+        // A JSON array or string is no callback: a body error (contract 2), before any field is read.
+        if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+          throw new BillingError('invalid_body', 'The callback body must be a JSON object', 'Send a JSON object with type, paymentLinkUUID, amount, currency, providerReference and occurredAt.')
+        }
         const callback = toProviderCallback(body)
         // History names the provider, as it names an API key for the API's own changes.
         const outcome = await asActor({ apiKeyName: `provider:${provider.name}`, requestID: requestIdOf(event) || null }, () =>
-          applyProviderCallback(ctx.platform, provider, callback),
+          applyProviderCallback(ctx.platform, provider, callback, headers.id),
         )
         return json(event, 200, { received: true, duplicate: outcome === 'duplicate' })
       },

@@ -46,6 +46,7 @@ import * as m0058 from './0058-month-partitions.js'
 import * as m0060 from './0060-invoice-journal.js'
 import * as m0061 from './0061-journal-accounts.js'
 import * as m0063 from './0063-margin-index.js'
+import * as m0064 from './0064-callback-receipts.js'
 
 type Step = { up(db: AnyDb, dialect: DatabaseDialect): Promise<void> }
 
@@ -95,6 +96,7 @@ const steps: Record<string, Step> = {
   '0060-invoice-journal': m0060,
   '0061-journal-accounts': m0061,
   '0063-margin-index': m0063,
+  '0064-callback-receipts': m0064,
 }
 
 /**

@@ -211,6 +211,13 @@ export interface InvoiceJournalLinesTable {
   VATAmount: Integer
 }
 
+/** A provider callback processed (migration 0064): its Standard Webhooks `webhook-id`, once per provider. */
+export interface CallbackReceiptsTable {
+  provider: string
+  webhookID: string
+  receivedStamp: string
+}
+
 /** Every table of the platform (Kysely's own migration tables aside). */
 export interface Tables extends CatalogueTables {
   api_keys: ApiKeysTable
@@ -229,6 +236,7 @@ export interface Tables extends CatalogueTables {
   call_mark_starts: CallMarkStartsTable
   portal_login_failures: PortalLoginFailuresTable
   invoice_journal_lines: InvoiceJournalLinesTable
+  callback_receipts: CallbackReceiptsTable
 }
 
 /** The database as the adapters query it. */
