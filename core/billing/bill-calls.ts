@@ -9,6 +9,7 @@ import { dateOfStamp } from '../rating/time-band.js'
 import type { RunCall, RunCustomer } from '../ports/run-fields.js'
 import { vatOn } from './vat.js'
 import { callVATRates } from './call-vat-rates.js'
+import { callAccountCodes } from './call-account-codes.js'
 
 /**
  * Bills the rated, undeleted calls of a batch of customers started up to the cutoff and marked
@@ -52,6 +53,7 @@ export async function billCalls(
     if (group) group.calls.push(call)
     else groups.set(key, { VATRate, calls: [call] })
   }
+  const codes = await callAccountCodes(store, [...new Set(billable.flatMap((c) => (c.numberID ? [c.numberID] : [])))])
   const rates = new Map<string, number>()
   for (const { calls: group } of groups.values()) {
     const number = `${group[0].customerID}:${group[0].numberID}`
@@ -89,6 +91,7 @@ export async function billCalls(
       VATRate,
       VATAmount: vatOn(amount, VATRate, ctx.presets),
       carrierCost,
+      accountCode: (numberID && codes.get(numberID)) || null,
       approved: false,
       billingRunID: run.id,
       callsFrom: starts[0],

@@ -1,5 +1,5 @@
 import { addDays, addMonths, type DateOnly } from '../dates/date-only.js'
-import { mulRatio, neg, round, times, type Money } from '../money/money.js'
+import { mulRatio, mulRatioRound, neg, times, type Money } from '../money/money.js'
 import type { DiscountScheme } from '../presets/product-maps.js'
 import { proRate } from './pro-rate.js'
 
@@ -66,12 +66,12 @@ export function discountOn(discounts: readonly FeatureDiscount[], periodStart: D
 
 /**
  * The discount row of a charge part: negative, never more than the charge. A percentage is taken
- * of the part's amount (whole pence, half up); an amount comes off the unit price (at most the
- * price) and is pro-rated over the same days as the charge.
+ * of the part's amount (exactly, rounded once to whole pence, half up); an amount comes off the
+ * unit price (at most the price) and is pro-rated over the same days as the charge.
  */
 export function discountAmounts(d: FeatureDiscount, rate: Money, quantity: number, amount: Money, covered: number, periodDays: number): { rate: Money; amount: Money } {
   if (d.percent !== null) {
-    return { rate: neg(mulRatio(rate, d.percent, 1_000_000n)), amount: neg(round(mulRatio(amount, d.percent, 1_000_000n), 2)) }
+    return { rate: neg(mulRatio(rate, d.percent, 1_000_000n)), amount: neg(mulRatioRound(amount, d.percent, 1_000_000n, 2)) }
   }
   const unit = (d.amount! < rate ? d.amount! : rate) as Money
   const off = proRate(times(unit, quantity), covered, periodDays)

@@ -1,4 +1,4 @@
-import { mulRatio, round, sub, times, type Money } from '../money/money.js'
+import { mulRatioRound, sub, times, type Money } from '../money/money.js'
 
 /**
  * A feature sold for a total paid in instalments (contract 11): with `totalFeatureValue` and no
@@ -18,7 +18,7 @@ export interface Instalments {
  */
 export function instalmentAt(plan: Instalments, k: number): Money | null {
   if (k < 0 || k >= plan.count) return null
-  const each = round(mulRatio(plan.total, 1, plan.count), 2)
+  const each = mulRatioRound(plan.total, 1, plan.count, 2)
   const before = times(each, k)
   const left = before > plan.total ? (0n as Money) : sub(plan.total, before)
   return k < plan.count - 1 && each < left ? each : left

@@ -1,7 +1,9 @@
 import { BillingError } from '../errors.js'
 import type { BillingRun } from '../fields/entity.js'
 import type { PlatformContext } from '../platform.js'
-import { appendEvents } from '../history/record-change.js'
+import type { Store } from '../ports/store.js'
+import { appendEvents, recordChanges } from '../history/record-change.js'
+import { claimCommissionCredits } from './commission-credits.js'
 import { billPartition } from './bill-partition.js'
 import { planRun } from './plan-run.js'
 import { PARTITION_FEATURES } from './run-partitions.js'
@@ -108,8 +110,12 @@ export async function runNextBillingRun(ctx: PlatformContext, options: RunOption
   } catch (error) {
     const reason = error instanceof BillingError ? error.message : 'unexpected failure; see the worker log'
     await ctx.store.transaction(async (store) => {
-      const failed = await store.repository('billingRuns').update(run.id, { status: 'Failed', failureReason: reason, estimatedCompletion: null, completedDate: ctx.clock.now(), updatedStamp: ctx.clock.now() })
-      if (failed) await appendEvents(store, ctx.clock, 'billing_run.failed', ctx.resources.get('billingRuns')!, [failed])
+      const runs = store.repository('billingRuns')
+      const before = await runs.get(run.id)
+      const failed = before && (await runs.update(run.id, { status: 'Failed', failureReason: reason, estimatedCompletion: null, completedDate: ctx.clock.now(), updatedStamp: ctx.clock.now() }))
+      if (!failed) return
+      await recordStatusChange(ctx, store, before, failed)
+      await appendEvents(store, ctx.clock, 'billing_run.failed', ctx.resources.get('billingRuns')!, [failed])
     })
     throw error
   }
@@ -129,7 +135,9 @@ async function runInProgress(ctx: PlatformContext): Promise<BillingRun | null> {
     const [approved] = running ? [] : await runs.list({ where: [{ op: 'eq', column: 'status', value: 'Approved' }], limit: 1 })
     if (approved) return approved
     const [requested] = running ? [] : await runs.list({ where: [{ op: 'eq', column: 'status', value: 'Requested' }], limit: 1 })
-    const run = running ?? (requested && (await runs.update(requested.id, { status: 'Running', commencedDate: ctx.clock.now(), updatedStamp: ctx.clock.now() })))
+    const started = requested && (await runs.update(requested.id, { status: 'Running', commencedDate: ctx.clock.now(), updatedStamp: ctx.clock.now() }))
+    if (started) await recordStatusChange(ctx, store, requested, started)
+    const run = running ?? started
     if (!run) return null
     if ((await store.runPartitions.totals(run.id)).partitions === 0) {
       await store.runPartitions.create(run.id, [{ status: 'Planning', afterCustomerID: run.progressCustomerID ?? '0', lastCustomerID: null, customersTotal: 0 }])
@@ -153,10 +161,11 @@ async function completeRun(ctx: PlatformContext, run: BillingRun): Promise<'Comp
   return ctx.store.transaction(async (store) => {
     await store.lock('billing-runs')
     const runs = store.repository('billingRuns')
-    if ((await runs.get(runID))?.status !== run.status) return null
+    const before = await runs.get(runID)
+    if (before?.status !== run.status) return null
     const partitions = await store.runPartitions.totals(runID)
     if (partitions.open > 0) return null
-    await runs.update(runID, {
+    const after = await runs.update(runID, {
       status,
       invoiceAmount: totals.amount,
       invoiceCount: totals.count,
@@ -166,7 +175,23 @@ async function completeRun(ctx: PlatformContext, run: BillingRun): Promise<'Comp
       completedDate: ctx.clock.now(),
       updatedStamp: ctx.clock.now(),
     })
-    if (status === 'Complete') await appendEvents(store, ctx.clock, 'billing_run.completed', ctx.resources.get('billingRuns')!, [(await runs.get(runID))!])
+    // Locked and read above, so still there.
+    await recordStatusChange(ctx, store, before, after!)
+    if (status === 'Complete') {
+      // The credit notes its commission statement claws back are fixed as it completes.
+      await claimCommissionCredits(store, runID)
+      await appendEvents(store, ctx.clock, 'billing_run.completed', ctx.resources.get('billingRuns')!, [after!])
+    }
     return status
   })
+}
+
+/**
+ * The history entry and `billing_run.updated` event of a change of a run's status the worker
+ * makes (contract 12: `apiKeyName` is `system` outside a request), in the caller's transaction.
+ * Only status changes are recorded: progress counters (`customersDone`, `estimatedCompletion`,
+ * ...) change after every batch, and an entry for each would bury the run's history.
+ */
+async function recordStatusChange(ctx: PlatformContext, store: Store, before: BillingRun, after: BillingRun): Promise<void> {
+  await recordChanges(store, ctx.clock, [{ resource: ctx.resources.get('billingRuns')!, action: 'update', before, after }])
 }

@@ -1,6 +1,8 @@
 import { catalogue } from '../fields/catalogue.js'
-import type { Feature } from '../fields/entity.js'
+import type { Customer, Feature } from '../fields/entity.js'
 import type { PlatformContext } from '../platform.js'
+import type { Store } from '../ports/store.js'
+import { appendEvents, recordChanges } from '../history/record-change.js'
 import { updateItem } from '../resources/resources.js'
 import { recordChargeChange } from './change-charge.js'
 import { billingInputs } from './billing-inputs.js'
@@ -12,8 +14,11 @@ export const chargeFields = ['serviceCharge', 'featureCount', 'featureCountCommi
 /**
  * PATCH of a feature (contract 2, 17.5). A change of a charge field is recorded as a `replace`
  * charge change, by the same code as `changeRecurringCharge`: from the `updatedDate` the request
- * sets (a value other than the stored one), else from the feature's `dueDate`, the first day not
- * yet charged. Periods before that date keep their charges, approved or not.
+ * gives (the stored one too: a correction from the same date), else from the feature's `dueDate`,
+ * the first day not yet charged. Periods before that date keep their charges, approved or not.
+ * The history entry and `feature.updated` are recorded once the whole change is stored (contract
+ * 12: the fields that changed, the feature as GET answers it), with `feature.charge_changed` as
+ * `changeRecurringCharge` announces it.
  */
 export async function updateFeature(ctx: PlatformContext, id: string, body: unknown): Promise<Feature> {
   return ctx.store.transaction(async (store) => {
@@ -22,16 +27,33 @@ export async function updateFeature(ctx: PlatformContext, id: string, body: unkn
     // The customer first, as every charge change locks them (contract 9.4).
     const customer = peek?.customerID ? await store.repository('customers').getForUpdate(peek.customerID) : undefined
     const before = await features.getForUpdate(id)
-    const after = (await updateItem({ ...ctx, store }, catalogue.features, id, body)) as Feature
-    if (!before || !customer || !before.startDate || !after.startDate) return after
-    if (!chargeFields.some((f) => before[f] !== after[f])) return after
-    const inputs = (await billingInputs(store, ctx.presets, [before], new Map([[customer.id, customer]]))).get(id)!
-    const patch = chargePatch(
-      inputs,
-      { serviceCharge: after.serviceCharge, featureCount: after.featureCount ?? 1, featureCountCommitted: after.featureCountCommitted, interval: after.serviceChargeInterval ?? 'Monthly' },
-      after.updatedDate !== before.updatedDate ? after.updatedDate : null,
-    )
-    await recordChargeChange(ctx, store, before, after, customer, patch.history, patch.params)
-    return (await features.get(id)) as Feature
+    const updated = (await updateItem({ ...ctx, store }, catalogue.features, id, body, { record: false })) as Feature
+    const charged = before && customer ? await changeCharge(ctx, store, before, updated, customer, body) : null
+    const after = charged ?? updated
+    await recordChanges(store, ctx.clock, [{ resource: catalogue.features, action: 'update', before: before ?? null, after }])
+    if (charged) await appendEvents(store, ctx.clock, 'feature.charge_changed', catalogue.features, [charged])
+    return after
   })
 }
+
+/**
+ * The charge change a PATCH makes when it changes a charge field (`after` is the feature the
+ * update stored): answers the feature after the change, or null when there is none.
+ */
+async function changeCharge(ctx: PlatformContext, store: Store, before: Feature, after: Feature, customer: Customer, body: unknown): Promise<Feature | null> {
+  if (!before.startDate || !after.startDate) return null
+  if (!chargeFields.some((f) => before[f] !== after[f])) return null
+  const inputs = (await billingInputs(store, ctx.presets, [before], new Map([[customer.id, customer]]))).get(before.id)!
+  const patch = chargePatch(
+    inputs,
+    { serviceCharge: after.serviceCharge, featureCount: after.featureCount ?? 1, featureCountCommitted: after.featureCountCommitted, interval: after.serviceChargeInterval ?? 'Monthly' },
+    // The body's date even when it is the stored one: a correction from the same date is from that date.
+    hasUpdatedDate(body) ? after.updatedDate : null,
+  )
+  await recordChargeChange(ctx, store, before, after, customer, patch.history, patch.params)
+  // Locked by the caller, so still there.
+  return (await store.repository('features').get(before.id))!
+}
+
+/** Whether a PATCH body gives `updatedDate` (null included: then the change is from the dueDate). */
+const hasUpdatedDate = (body: unknown): boolean => typeof body === 'object' && body !== null && Object.hasOwn(body, 'updatedDate')

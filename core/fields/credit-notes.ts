@@ -22,6 +22,9 @@ export const creditNotes = defineResource({
     currency('VATAmount', { description: 'VAT of its lines, negative' }),
     currency('totalAmount', { description: 'net plus VAT, negative' }),
     field('transactionIDs', 'presets', { description: 'IDs of its Credit Note transactions, one per credited line' }),
+    // The billing run whose commission statement claws back its lines (contract 16.3): set once,
+    // when the first run after it completes (core/billing/commission-credits.ts).
+    field('commissionBillingRunID', 'id', { internal: true }),
     ...stampFields(),
   ]),
   filters: [

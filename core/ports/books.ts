@@ -120,11 +120,12 @@ export interface CommissionRow {
   readonly terms: CommissionTerms
 }
 
-/** Which credit notes a run's statement carries: those dated after the run before it, through this run's invoice date. */
+/**
+ * What a run's statement carries: the rows on its invoices, and the lines of the credit notes
+ * it claimed when it completed (`commissionBillingRunID`, core/billing/commission-credits.ts).
+ */
 export interface CommissionWindow {
   readonly billingRunID: string
-  readonly creditsAfter: DateOnly | null
-  readonly creditsThrough: DateOnly
 }
 
 /**
@@ -142,8 +143,8 @@ export interface Books {
   journal(scope: JournalScope, csv: boolean): AsyncIterable<JournalPage | JournalCsvPage>
   /**
    * The rows of a run that may earn `holder` (null: anyone) commission: the feature charges and
-   * call charges on the run's final invoices, and the credit note lines of the window crediting
-   * such charges, of features whose primary holder (the feature's, else its customer's) or
+   * call charges on the run's final invoices, and the lines of the credit notes the run claimed
+   * crediting such charges, of features whose primary holder (the feature's, else its customer's) or
    * secondary holder is `holder`; a call charge once per feature of its number with a call
    * commission profile. In transaction order, a page at a time.
    */

@@ -1,6 +1,6 @@
 import { roleOf, transactionTypeNames } from '../billing/ledger-row.js'
 import { daysCovered, periodContaining, serviceChargeIntervals, type ServiceChargeInterval } from '../billing/periods.js'
-import { mulRatio, neg, round, type Money } from '../money/money.js'
+import { mulRatioRound, neg, type Money } from '../money/money.js'
 import type { CommissionRow } from '../ports/books.js'
 import { profilePercent, type CommissionPresets } from '../presets/commission-profiles.js'
 
@@ -89,8 +89,8 @@ function termsOf(row: CommissionRow, role: 'primary' | 'secondary', presets: Com
   return percent(connection ? t.connectionChargeCommissionProfile : t.serviceChargeCommissionProfile)
 }
 
-/** net × percent / 100, half up to pence. */
-const percentOf = (net: Money, percent: Money): Money => round(mulRatio(net, percent, 1_000_000n), 2)
+/** net × percent / 100, exactly and rounded once, half up to pence. */
+const percentOf = (net: Money, percent: Money): Money => mulRatioRound(net, percent, 1_000_000n, 2)
 
 /** A fixed amount for the row's share of its charge (see `commissionLines`), or null where it earns none. */
 function fixedOf(row: CommissionRow, fixed: Money): Money | null {
@@ -101,17 +101,22 @@ function fixedOf(row: CommissionRow, fixed: Money): Money | null {
   if (row.source === 'creditNote') {
     // The credited charge's commission, in the share of its net the line credits (the line is negative).
     if (role !== 'charge' || row.creditedAmount === null || row.creditedAmount === 0n) return null
-    return round(mulRatio(whole, row.amount, row.creditedAmount), 2)
+    return mulRatioRound(whole, row.amount, row.creditedAmount, 2)
   }
   return role === 'refund' ? neg(whole) : whole
 }
 
-/** `fixed` × the days the row covers ÷ the days of its period (the feature's interval from its start date). */
+/**
+ * `fixed` × the days the row covers ÷ the days of its period (the feature's interval from its
+ * start date), rounded once to pence as `proRate` rounds the charge. Not `proRate` itself: the
+ * period comes from the feature's terms now, which a changed interval can make shorter than an
+ * old row, and a statement must not fail on that.
+ */
 function proRated(row: CommissionRow, fixed: Money): Money | null {
   const { startDate, serviceChargeInterval } = row.terms
   if (!startDate || !row.dateFrom || !row.dateTo) return null
   const interval = (serviceChargeIntervals as readonly string[]).includes(serviceChargeInterval ?? '') ? (serviceChargeInterval as ServiceChargeInterval) : 'Monthly'
   const period = periodContaining({ interval, anchor: startDate }, row.dateFrom)
   if (!period) return null
-  return round(mulRatio(fixed, daysCovered(row.dateFrom, row.dateTo), period.days), 2)
+  return mulRatioRound(fixed, daysCovered(row.dateFrom, row.dateTo), period.days, 2)
 }

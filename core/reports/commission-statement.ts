@@ -1,10 +1,12 @@
-import type { DateOnly } from '../dates/date-only.js'
 import { BillingError } from '../errors.js'
 import type { PlatformContext } from '../platform.js'
 import type { CommissionWindow } from '../ports/books.js'
 import { getItem } from '../resources/resources.js'
 import { commissionLines, type CommissionLine } from './commission-lines.js'
 import type { ReportParams } from './report-query.js'
+
+/** An ID as the API writes it (as `list-request` checks an ID filter). */
+const ID_TEXT = /^[1-9]\d{0,15}$/
 
 /** `GET /commissionStatements/?holder=&billingRunID=`: the run (required) and the holder (all when absent). */
 export interface CommissionQuery {
@@ -15,29 +17,20 @@ export interface CommissionQuery {
 export function commissionQuery(params: ReportParams): CommissionQuery {
   const billingRunID = params.get('billingRunID')
   if (!billingRunID) throw new BillingError('invalid_query', 'billingRunID is missing', 'A statement is per billing run: give ?billingRunID=.')
+  // Refused as a list's ID filter refuses it (`?resourceID=abc`): not an ID is a bad query, not a missing run.
+  if (!ID_TEXT.test(billingRunID)) {
+    throw new BillingError('invalid_query', `Query parameter "billingRunID" must be an ID (a positive whole number)`, 'Correct "billingRunID".')
+  }
   return { billingRunID, holder: params.get('holder') || null }
 }
 
 /**
- * The window of a run's statement: the run (`404001` when there is none), and the credit notes
- * dated after the invoice date of the latest completed run before it, through its own: a credit
- * note's clawback lands in the statement of the run that follows it (contract 16.3).
+ * The run of a statement (`404001` when there is none). Its credit notes are those it claimed
+ * when it completed (core/billing/commission-credits.ts), none before: a statement is stable once its run is.
  */
 export async function commissionWindow(ctx: PlatformContext, billingRunID: string): Promise<CommissionWindow> {
   const run = await getItem(ctx, ctx.resources.get('billingRuns')!, billingRunID)
-  const through = run.invoiceDate as DateOnly
-  let after: DateOnly | null = null
-  const runs = ctx.store.repository('billingRuns')
-  for (let idAfter: string | undefined; ; ) {
-    const page = await runs.list({ where: [{ op: 'eq', column: 'status', value: 'Complete' }], idAfter, limit: 1000, storedOnly: true })
-    for (const r of page) {
-      const date = r.invoiceDate as DateOnly | null
-      if (r.id !== run.id && date && date < through && (after === null || date > after)) after = date
-    }
-    if (page.length < 1000) break
-    idAfter = page.at(-1)!.id
-  }
-  return { billingRunID: run.id, creditsAfter: after, creditsThrough: through }
+  return { billingRunID: run.id }
 }
 
 /** A run's commission lines (its `commissionWindow`) for `holder` (or every holder), a page at a time. */

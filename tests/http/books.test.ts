@@ -186,6 +186,41 @@ for (const target of activeTargets()) {
     assert.equal(csv.slice(1, 2), [`2026-01-31,invoice,${invoice.invoiceNumber},${c},K-1,4000,Standard 20%,18.06,${journal.lines[0].VAT}`])
   })
 
+  test("a credit note of call charges is posted under the code its invoice line was, after the feature's callsTransactionCode changed; rows from before codes were kept derive it as before", async ({ h }) => {
+    const national = (await h.request('POST', '/tariffs', { name: 'UK National', baseRoundSeconds: 60 })).body.id
+    await h.request('POST', `/tariffs/${national}/tariffDetails`, { chargeBand: 'NAT', timeBand: 'any', cost: '0.05', costConnection: '0.01' })
+    const c = await newCustomer(h, { accountNumber: 'CC-1', defaultNationalTariff: 'UK National' })
+    const numbers: string[] = []
+    const features: string[] = []
+    for (const number of ['01632 960 001', '01632 960 002']) {
+      const n = (await h.request('POST', `/customers/${c}/numbers`, { number })).body.id
+      numbers.push(n)
+      features.push((await h.request('POST', `/numbers/${n}/features`, { featureType: 'Hosted Seat', startDate: '2026-01-01', callsTransactionCode: '5000' })).body.id)
+    }
+    // One 30 s national call a number: 0.06 each, posted under 5000.
+    const file = ['callingNumber,dialledNumber,startTime,durationSeconds,chargeBand,callClass,carrier', ...['1', '2'].map((k) => `0163296000${k},01632960999,2026-01-1${k}T10:00:00Z,30,NAT,national,Daisy`)].join('\n') + '\n'
+    assert.is((await h.request('POST', '/usageFiles', undefined, { raw: file, headers: { 'content-type': 'text/csv' } })).status, 201)
+    await bill(h, '2026-01-31')
+    const calls = ((await get(h, `/customers/${c}/transactions`)) as any[]).filter((t) => t.transactionType === 'Call Charges')
+    assert.is(calls.length, 2)
+    // The second number's row as a row written before codes were kept: its code is worked out when read.
+    const db = h.platform.database.db
+    const old = calls.find((t) => t.numberID === numbers[1])
+    await sql`update transactions set "accountCode" = null where id = ${Number(old.id)}`.execute(db)
+    // The chart of accounts changes after the invoice.
+    for (const f of features) assert.is((await h.request('PATCH', `/features/${f}`, { callsTransactionCode: '5100' })).status, 200)
+    h.clock.set('2026-02-05T09:00:00Z')
+    const [invoice] = (await get(h, `/customers/${c}/invoices`)) as any[]
+    const note = await h.request('POST', `/invoices/${invoice.id}/creditNotes`, { reason: 'x', lines: calls.map((t) => ({ transactionID: t.id, amount: '0.06' })) })
+    assert.is(note.status, 201, JSON.stringify(note.body))
+    const journal = await get(h, '/journal')
+    assert.equal(journal.lines.map((l: any) => [l.documentType, l.accountCode, l.net]), [
+      ['invoice', '5000', 0.12],
+      ['creditNote', '5000', -0.06], // the code its invoice line was posted under: the two offset
+      ['creditNote', '5100', -0.06], // no code kept: the number's code now, as before
+    ])
+  })
+
   test("a review run's journal: its drafts' lines only once approved, none left by a discarded run (lines written with the invoices, migration 0060)", async ({ h }) => {
     const c = await newCustomer(h, { accountNumber: 'RV-1', VATRate: 'Standard 20%' })
     await newFeature(h, c, { startDate: '2026-01-01', serviceChargeInterval: 'Calendar Monthly', serviceCharge: '40.00', serviceTransactionCode: '4000' })

@@ -74,6 +74,53 @@ for (const target of activeTargets()) {
     ])
   })
 
+  test('a second PATCH from the same updatedDate corrects the price from that date, not from the dueDate: February re-priced once', async ({ h }) => {
+    h.clock.set('2026-01-01T10:00:00Z')
+    const { c, f } = await monthly(h, {})
+    await bill(h, '2026-01-01')
+    await bill(h, '2026-02-01')
+    h.clock.set('2026-04-15T10:00:00Z')
+    await patch(h, f, { serviceCharge: 20, updatedDate: '2026-02-15' })
+    // The price from 15 February should have been 30.00: the same date again, as stored.
+    const after = await patch(h, f, { serviceCharge: 30, updatedDate: '2026-02-15' })
+    assert.equal([after.serviceCharge, after.updatedDate, after.lastUpdatedDate], [30, '2026-02-15', '2026-02-15'])
+    await bill(h, '2026-03-01')
+    // Feb 15-28 at 30.00 × 14/28 = 15.00: the unapproved row the first PATCH wrote is re-priced in
+    // place, not charged again. Net 5.00 + 15.00 - 10.00 + 30.00 = 40.00, VAT 8.00.
+    assert.equal(await totals(h, c), [12, 12, 48])
+    assert.equal((await ledgerOf(h, f)).slice(2), [
+      ['Recurring Charge Refund', '2026-02-01', '2026-02-28', -10],
+      ['Recurring Charge', '2026-02-01', '2026-02-14', 5],
+      ['Recurring Charge', '2026-02-15', '2026-02-28', 15],
+      ['Recurring Charge', '2026-03-01', '2026-03-31', 30],
+    ])
+  })
+
+  test('a correction from the same updatedDate after its charges were approved refunds them and charges the period once at the new price', async ({ h }) => {
+    h.clock.set('2026-01-01T10:00:00Z')
+    const { c, f } = await monthly(h, {})
+    await bill(h, '2026-01-01')
+    await bill(h, '2026-02-01')
+    h.clock.set('2026-02-20T10:00:00Z')
+    await patch(h, f, { serviceCharge: 20, updatedDate: '2026-02-15' })
+    await bill(h, '2026-03-01')
+    h.clock.set('2026-03-10T10:00:00Z')
+    const after = await patch(h, f, { serviceCharge: 30, updatedDate: '2026-02-15' })
+    assert.is(after.lastUpdatedDate, '2026-02-15')
+    await bill(h, '2026-04-01')
+    // February as approved (5.00 + 10.00) refunded and charged 5.00 + 15.00; March's approved 20.00
+    // refunded and charged 30.00; April 30.00. Net 5.00 + 10.00 + 30.00 = 45.00, VAT 9.00.
+    assert.equal(await totals(h, c), [12, 12, 30, 54])
+    assert.equal((await ledgerOf(h, f)).slice(6), [
+      ['Recurring Charge Refund', '2026-02-01', '2026-02-28', -15],
+      ['Recurring Charge', '2026-02-01', '2026-02-14', 5],
+      ['Recurring Charge', '2026-02-15', '2026-02-28', 15],
+      ['Recurring Charge Refund', '2026-03-01', '2026-03-31', -20],
+      ['Recurring Charge', '2026-03-01', '2026-03-31', 30],
+      ['Recurring Charge', '2026-04-01', '2026-04-30', 30],
+    ])
+  })
+
   test('a PATCH of featureCount is a change too: periods already charged keep their count', async ({ h }) => {
     h.clock.set('2026-01-01T10:00:00Z')
     const { c, f } = await monthly(h, { featureCount: 1 })

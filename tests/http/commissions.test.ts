@@ -83,6 +83,61 @@ for (const target of activeTargets()) {
     assert.is(csv[3], 'Ben Carter,total,,,,,,,,,,1.8')
   })
 
+  test('each credit note is clawed back by one run, the first to complete after it; a completed run\'s statement never changes', async ({ h }) => {
+    const c = await newCustomer(h, { accountNumber: 'C-1', commissionHolder: 'Alice Morgan' })
+    const a = await newFeature(h, c, { startDate: '2026-01-01', serviceChargeInterval: 'Calendar Monthly', serviceCharge: '50.00', serviceChargeCommission: '10', serviceChargeCommissionType: 'Percentage' })
+    const b = await newFeature(h, c, { startDate: '2026-01-01', serviceChargeInterval: 'Calendar Monthly', serviceCharge: '31.00', serviceChargeCommission: '6.20', serviceChargeCommissionType: 'Fixed Amount' })
+    const jan = await bill(h, '2026-01-31')
+    const alice = async (run: { id: string }) => (await statements(h, `billingRunID=${run.id}&holder=Alice%20Morgan`))[0]
+    const janBefore = await alice(jan)
+    assert.is(janBefore.total, 11.2)
+
+    // The run's own invoice date, after it completed: a credit note of 20.00 (−2.00) and B dropped with bill-to 20 January (−4.20 + 2.00).
+    h.clock.set('2026-01-31T15:00:00Z')
+    const [invoice] = (await h.request('GET', `/customers/${c}/invoices`)).body as any[]
+    const charge = ((await h.request('GET', `/features/${a}/transactions`)).body as any[]).find((t) => t.transactionType === 'Recurring Charge')
+    assert.is((await h.request('POST', `/invoices/${invoice.id}/creditNotes`, { reason: 'goodwill', lines: [{ transactionID: charge.id, amount: '20.00' }] })).status, 201)
+    await act(h, `/features/${b}`, 'drop', { status: 'Dropped', dateDrop: '2026-01-20' })
+    assert.equal(await alice(jan), janBefore, 'January is complete: its statement stays as it was read')
+
+    // Two runs of one date: the first to complete carries the clawbacks, the second none of them.
+    h.clock.set('2026-02-28T09:00:00Z')
+    const feb = await bill(h, '2026-02-28')
+    await newFeature(h, await newCustomer(h, { accountNumber: 'C-2' }), { startDate: '2026-02-01', serviceChargeInterval: 'Calendar Monthly', serviceCharge: '5.00' })
+    const feb2 = await bill(h, '2026-02-28')
+    const febLines = (await alice(feb)).lines.filter((l: any) => l.transactionType !== 'Recurring Charge')
+    assert.equal(brief(febLines), [
+      [b, 'Recurring Charge Refund', 'Fixed Amount', -31, 6.2, -6.2],
+      [a, 'Credit Note', 'Percentage', -20, 10, -2],
+    ])
+    assert.equal([(await alice(feb2)).lines, (await alice(jan)).total], [[], 11.2])
+  })
+
+  test('commission is rounded once to the penny: a percentage of a net, a fixed amount pro-rated, a credit note\'s share', async ({ h }) => {
+    h.clock.set('2026-04-30T09:00:00Z')
+    const c = await newCustomer(h, { accountNumber: 'R-1', commissionHolder: 'Alice Morgan' })
+    // 10.06 at 3.33 %: exactly 0.334998 → 0.33 (not 0.3350 → 0.34).
+    const p = await newFeature(h, c, { startDate: '2026-04-01', serviceChargeInterval: 'Calendar Monthly', serviceCharge: '10.06', serviceChargeCommission: '3.33', serviceChargeCommissionType: 'Percentage' })
+    // Calendar Annually from 10 April: 266 of 365 days; 10.01 fixed → exactly 7.294958… → 7.29 (not 7.2950 → 7.30).
+    const q = await newFeature(h, c, { startDate: '2026-04-10', serviceChargeInterval: 'Calendar Annually', serviceCharge: '365.00', serviceChargeCommission: '10.01', serviceChargeCommissionType: 'Fixed Amount' })
+    // Ben's 3.01 a charge; a credit note of 1.91 of its 50.00 claws back 3.01 × 1.91 / 50 = 0.114982 → 0.11 (not 0.1150 → 0.12).
+    const r = await newFeature(h, c, { startDate: '2026-04-01', serviceChargeInterval: 'Calendar Monthly', serviceCharge: '50.00', commissionHolderID2: 'Ben Carter', serviceChargeCommission2: '3.01', serviceChargeCommissionType2: 'Fixed Amount' })
+    const april = await bill(h, '2026-04-30')
+    const [alice] = await statements(h, `billingRunID=${april.id}&holder=Alice%20Morgan`)
+    assert.equal(brief(alice.lines), [
+      [p, 'Recurring Charge', 'Percentage', 10.06, 3.33, 0.33],
+      [q, 'Recurring Charge', 'Fixed Amount', 266, 10.01, 7.29],
+    ])
+    h.clock.set('2026-05-05T09:00:00Z')
+    const [invoice] = (await h.request('GET', `/customers/${c}/invoices`)).body as any[]
+    const charge = ((await h.request('GET', `/features/${r}/transactions`)).body as any[]).find((t) => t.transactionType === 'Recurring Charge')
+    assert.is((await h.request('POST', `/invoices/${invoice.id}/creditNotes`, { reason: 'goodwill', lines: [{ transactionID: charge.id, amount: '1.91' }] })).status, 201)
+    h.clock.set('2026-05-31T09:00:00Z')
+    const may = await bill(h, '2026-05-31')
+    const [ben] = await statements(h, `billingRunID=${may.id}&holder=Ben%20Carter`)
+    assert.equal(brief(ben.lines), [[r, 'Recurring Charge', 'Fixed Amount', 50, 3.01, 3.01], [r, 'Credit Note', 'Fixed Amount', -1.91, 3.01, -0.11]])
+  })
+
   test("call charges earn the callChargeCommissionProfile's percentage for the feature's primary holder", async ({ h }) => {
     const mobile = (await h.request('POST', '/tariffs', { name: 'UK Mobile', baseRoundSeconds: 60 })).body.id
     await h.request('POST', `/tariffs/${mobile}/tariffDetails`, { chargeBand: 'MOB', timeBand: 'any', cost: '0.10', costConnection: '0.02' })
@@ -121,11 +176,16 @@ for (const target of activeTargets()) {
     assert.is(csv.length, 1 + 4 * 2)
   })
 
-  test('statements need level 3, a billing run (400103) that exists (404001)', async ({ h }) => {
+  test('statements need level 3, a billing run (400103) given by its ID (400103) that exists (404001)', async ({ h }) => {
     const low = await h.request('GET', '/commissionStatements?billingRunID=1', undefined, { key: h.keys.low })
     assert.equal([low.status, low.body.error_code], [403, 403103])
     const none = await h.request('GET', '/commissionStatements?holder=Alice%20Morgan')
     assert.equal([none.status, none.body.error_code], [400, 400103])
+    // Not an ID is a bad query (as `/history?resourceID=abc`), not a run that does not exist.
+    for (const id of ['abc', '1.5', '0', '-1']) {
+      const bad = await h.request('GET', `/commissionStatements?billingRunID=${id}`)
+      assert.equal([bad.status, bad.body.error_code], [400, 400103], id)
+    }
     for (const path of ['/commissionStatements?billingRunID=99999', '/commissionStatements/?billingRunID=99999']) {
       const missing = await h.request('GET', path)
       assert.equal([missing.status, missing.body.error_code], [404, 404001], path)

@@ -117,6 +117,55 @@ for (const target of activeTargets()) {
     assert.is(completed[0].data.status, 'Complete')
   })
 
+  test('a PATCH that changes a charge records the whole change once: the entry lists lastUpdatedDate, feature.updated and feature.charge_changed carry the feature as GET answers it', async ({ h }) => {
+    const c = (await h.request('POST', '/customers', { accountNumber: 'CHG-1' })).body
+    const f = (await h.request('POST', `/customers/${c.id}/features`, { startDate: '2026-01-01', serviceCharge: '10', serviceChargeInterval: 'Monthly' })).body
+    const last = (await h.request('GET', '/events?limit=1000')).body.at(-1).id
+    const patched = await h.request('PATCH', `/features/${f.id}`, { serviceCharge: 20, description: 'dearer' })
+    assert.is(patched.status, 200, JSON.stringify(patched.body))
+    const got = (await h.request('GET', `/features/${f.id}`)).body
+    // Nothing charged yet: the change takes effect from the start date.
+    assert.equal([got.serviceCharge, got.lastUpdatedDate], [20, '2026-01-01'])
+    const events = (await h.request('GET', `/events?idAfter=${last}`)).body
+    assert.equal(events.map((e: any) => e.type), ['feature.updated', 'feature.charge_changed'])
+    for (const e of events) assert.equal(e.data, got, `${e.type}: the feature as GET answers it`)
+    const entries = (await h.request('GET', `/features/${f.id}/history`)).body
+    assert.equal(entries.map((e: any) => e.action), ['create', 'update'], 'one entry for the PATCH')
+    const { changes } = entries[1]
+    assert.equal(changes.serviceCharge, [10, 20])
+    assert.equal(changes.description, [null, 'dearer'])
+    assert.equal(changes.lastUpdatedDate, [null, '2026-01-01'])
+    // The action announces the same way (a PATCH is its `replace`).
+    const beforeAction = events.at(-1).id
+    assert.is((await h.request('POST', `/features/${f.id}?action=changeRecurringCharge`, { serviceCharge: 30 })).status, 200)
+    const action = (await h.request('GET', `/events?idAfter=${beforeAction}`)).body
+    assert.equal(action.map((e: any) => e.type), ['feature.charge_changed'])
+    assert.equal(action[0].data, (await h.request('GET', `/features/${f.id}`)).body)
+    // A PATCH of no charge field is an update only.
+    const beforeRename = action[0].id
+    await h.request('PATCH', `/features/${f.id}`, { description: 'renamed' })
+    assert.equal((await h.request('GET', `/events?idAfter=${beforeRename}`)).body.map((e: any) => e.type), ['feature.updated'])
+  })
+
+  test('a billing run the worker starts and completes records each status change as system', async ({ h }) => {
+    const c = (await h.request('POST', '/customers', { accountNumber: 'RUN-2' })).body
+    await h.request('POST', `/customers/${c.id}/features`, { startDate: '2026-01-01', serviceCharge: '10', serviceChargeInterval: 'Monthly' })
+    const run = (await h.request('POST', '/billingRuns', { name: 'R2', cutoffDate: '2026-01-31', invoiceDate: '2026-02-01', status: 'Requested' })).body
+    const { runNextBillingRun } = await import('../../core/billing/run-billing.js')
+    await runNextBillingRun(h.platform.context)
+    const entries = (await h.request('GET', `/billingRuns/${run.id}/history`)).body
+    assert.equal(
+      entries.map((e: any) => [e.action, e.apiKeyName, e.changes.status]),
+      [
+        ['create', 'test-admin', [null, 'Requested']],
+        ['update', 'system', ['Requested', 'Running']],
+        ['update', 'system', ['Running', 'Complete']],
+      ],
+      'status changes only: no entry for each progress step',
+    )
+    assert.equal(entries[2].changes.completedDate, [null, (await h.request('GET', `/billingRuns/${run.id}`)).body.completedDate], 'with what the completion set')
+  })
+
   test('events of a long list of items are written a chunk at a time, in ID order, each once', async ({ h }) => {
     const store = h.platform.context.store
     const tariffs = store.repository('tariffs')

@@ -2,7 +2,7 @@ import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { readPrintFile } from '../../core/delivery/print-file.js'
 import { runNextBillingRun } from '../../core/billing/run-billing.js'
-import { bill, newCustomer, newFeature } from '../support/billing.js'
+import { bill, newCustomer, newFeature, onBillingSteps } from '../support/billing.js'
 import { openHarness, type Harness } from '../support/harness.js'
 import { activeTargets } from '../support/targets.js'
 
@@ -118,6 +118,47 @@ for (const target of activeTargets()) {
     await bill(h, '2026-02-28')
     const [, feb] = await invoicesOf(h, c)
     assert.is(feb.totalAmount, 30 + 130, 'January corrected on the next invoice, then February at the new price')
+  })
+
+  test("every status change of a run is in its history: the worker's as system (Running, Review, Complete, Failed), approval and discard by the key", async ({ h }) => {
+    const c = await newCustomer(h, { accountNumber: 'R-H' })
+    await newFeature(h, c, { startDate: '2026-01-01', serviceCharge: '100.00', serviceChargeInterval: 'Calendar Monthly' })
+    const statuses = async (id: string) => ((await h.request('GET', `/billingRuns/${id}/history`)).body as any[]).map((e) => [e.action, e.apiKeyName, e.changes.status])
+    const approved = await draft(h, '2026-01-31')
+    await decide(h, approved.id, 'Approved')
+    // Progress counters change with every batch: only the status changes are entries.
+    assert.equal(await statuses(approved.id), [
+      ['create', 'test-admin', [null, 'Requested']],
+      ['update', 'system', ['Requested', 'Running']],
+      ['update', 'system', ['Running', 'Review']],
+      ['update', 'test-admin', ['Review', 'Approved']],
+      ['update', 'system', ['Approved', 'Complete']],
+    ])
+    const discarded = await draft(h, '2026-02-28')
+    await decide(h, discarded.id, 'Discarded')
+    assert.equal((await statuses(discarded.id)).slice(1), [
+      ['update', 'system', ['Requested', 'Running']],
+      ['update', 'system', ['Running', 'Review']],
+      ['update', 'test-admin', ['Review', 'Discarded']],
+    ])
+
+    const failing = (await h.request('POST', '/billingRuns', { name: 'fails', cutoffDate: '2026-02-28', invoiceDate: '2026-02-28', status: 'Requested' })).body
+    const restore = onBillingSteps(h.platform.context.store, (trx) => {
+      trx.ledger.raiseInvoices = async () => {
+        throw new Error('injected: the invoices were refused')
+      }
+    })
+    const error = await runNextBillingRun(h.platform.context)
+      .then(() => null, (e: Error) => e)
+      .finally(restore)
+    assert.match(error?.message ?? '', /injected/)
+    const failed = await runOf(h, failing.id)
+    assert.is(failed.status, 'Failed')
+    assert.equal((await statuses(failing.id)).slice(1), [
+      ['update', 'system', ['Requested', 'Running']],
+      ['update', 'system', ['Running', 'Failed']],
+    ])
+    assert.equal((await eventsOf(h, 'billing_run.failed')).map((e) => e.data), [failed])
   })
 
   test('Approved and Discarded only from Review; a run in Review changes nothing else', async ({ h }) => {

@@ -30,6 +30,7 @@ export const laterColumns: Readonly<Record<string, Partial<Record<ResourceName, 
   '0042-carrier-costs': { transactions: ['carrierCost'], calls: ['carrierCost'] },
   '0044-account-codes': { transactions: ['accountCode'] },
   '0045-call-coverage': { calls: ['callMark'], transactions: ['callsFrom', 'callsTo', 'callMark', 'callIDs'], billingRuns: ['callMark', 'callsSince'] },
+  '0068-commission-credits': { creditNotes: ['commissionBillingRunID'] },
 }
 
 /** The columns of a resource that a later migration adds. */

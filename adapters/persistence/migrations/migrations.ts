@@ -47,6 +47,7 @@ import * as m0060 from './0060-invoice-journal.js'
 import * as m0061 from './0061-journal-accounts.js'
 import * as m0063 from './0063-margin-index.js'
 import * as m0064 from './0064-callback-receipts.js'
+import * as m0068 from './0068-commission-credits.js'
 
 type Step = { up(db: AnyDb, dialect: DatabaseDialect): Promise<void> }
 
@@ -97,6 +98,7 @@ const steps: Record<string, Step> = {
   '0061-journal-accounts': m0061,
   '0063-margin-index': m0063,
   '0064-callback-receipts': m0064,
+  '0068-commission-credits': m0068,
 }
 
 /**

@@ -18,7 +18,7 @@ const callProfile = sql`coalesce(f."callChargeCommissionProfile", '') not in (''
 
 /**
  * The four sources of a run's commission rows (see `Books.commissionRows`): charges and call
- * charges on its invoices, and credit note lines crediting either. Each is read by transaction
+ * charges on its invoices, and the lines crediting either of the credit notes it claimed. Each is read by transaction
  * ID a page at a time; with a holder, from that holder's features (indexes of migration 0043)
  * to their rows, not the run's million rows to their features.
  */
@@ -29,7 +29,8 @@ export async function* commissionRows(db: Db, dialect: DatabaseDialect, window: 
       ? sql``
       : sql` and f.id in (select id from features where "commissionHolder" = ${holder} union all select id from features where "commissionHolderID2" = ${holder} union all select g.id from features g join customers k on k.id = g."customerID" where k."commissionHolder" = ${holder} and coalesce(g."commissionHolder", '') = '')`
   const onRun = sql`join invoices i on i.id = t."invoiceID" and i."billingRunID" = ${run} and coalesce(i.status, '') <> 'Draft'`
-  const credits = sql`l."creditNoteID" is not null${window.creditsAfter ? sql` and l."transactionDate" > ${window.creditsAfter}` : sql``} and l."transactionDate" <= ${window.creditsThrough}`
+  // The lines of the credit notes the run claimed as it completed (core/billing/commission-credits.ts).
+  const credits = sql`l."creditNoteID" in (select n.id from credit_notes n where n."commissionBillingRunID" = ${run})`
   const terms = sql.join([...TERM_TEXT, ...TERM_MONEY].map((c) => sql`f.${sql.id(c)} as ${sql.id(c)}`))
   const common = sql`cu.id as "customerID", cu."accountNumber" as "accountNumber", cu."commissionHolder" as "customerHolder", cu."commissionReferenceDate" as "commissionReferenceDate", f.id as "featureID", coalesce(f."saleType", cu."saleType") as "saleType", ${terms}`
   const sources: { source: CommissionSource; id: RawBuilder<unknown>; select: (after: RawBuilder<unknown>) => RawBuilder<Row> }[] = [

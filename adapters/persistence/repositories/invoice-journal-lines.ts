@@ -4,9 +4,10 @@ import type { AnyDb } from '../schema/tables.js'
 
 /**
  * The account code of a ledger row `t` in the journal (contract 16.4): the one posted with it
- * (its feature's `connectionTransactionCode` or `serviceTransactionCode` by the row's kind); for
- * call charges the `callsTransactionCode` of a feature of its number (the least, when several set
- * one); else the transaction type.
+ * (its feature's `connectionTransactionCode` or `serviceTransactionCode` by the row's kind, or
+ * for call charges the least `callsTransactionCode` of its number's features: call-account-codes.ts);
+ * for call charges written before that code was kept, the same worked out now; else the
+ * transaction type. A credit note line reads its credited row's, so both post under one code.
  */
 export const journalAccountCode = sql`coalesce(nullif(t."accountCode", ''), case when t."transactionType" = 'Call Charges' then (select min(g."callsTransactionCode") from features g where g."numberID" = t."numberID" and g."callsTransactionCode" is not null and g."callsTransactionCode" <> '') end, t."transactionType")`
 
