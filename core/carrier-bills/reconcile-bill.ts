@@ -35,8 +35,8 @@ function expectedOf(f: CarrierFeature): Money {
  * are read a page at a time and each matched against the staged lines (`featureMatches`). Each
  * line matches the first feature (by ID) it matches, or none (`notBilled`); a matched line whose
  * cost is off the expected by more than 0.01 is `costDiffers`; each feature no line matches is
- * counted and stored, a page at a time, as the bill's `notOnCarrierBill` row: the reconciliation
- * lists those rows, so its list and its count are the same facts, fixed when the bill is posted
+ * counted and stored, a page at a time (`storeNotOnBill`): the reconciliation
+ * lists those, so its list and its count are the same facts, fixed when the bill is posted
  * (matching again when it is read listed features added or dropped since, against the stored
  * count). The totals are the database's sums of the staged lines, which are then stored in one
  * statement. Memory follows a page, never the bill nor the features.
@@ -57,7 +57,7 @@ export async function reconcileCarrierBill(ctx: PlatformContext, carrier: string
         missing.count++
         missing.expected = add(missing.expected, f.expectedCost)
       }
-      if (notOnBill.length > 0) await store.carriers.storeNotOnBill(bill.id, notOnBill, now)
+      if (notOnBill.length > 0) await store.carriers.storeNotOnBill(bill.id, notOnBill)
     }
     const sums = new Map((await staged.totals()).map((t) => [t.outcome, t]))
     await staged.store(bill.id, now)

@@ -33,9 +33,8 @@ export const carrierBills = defineResource({
 })
 
 /**
- * One line of a carrier's bill with what it matched (contract 17.4), or one feature no line
- * matched (`notOnCarrierBill`: no line fields), stored when the bill is posted so that the
- * reconciliation's list agrees with its count.
+ * One line of a carrier's bill with what it matched (contract 17.4). The features no line
+ * matched are not stored: they are found again when the reconciliation is read.
  */
 export const carrierBillLines = defineResource({
   name: 'carrierBillLines',
@@ -52,7 +51,7 @@ export const carrierBillLines = defineResource({
     currency('cost', { description: "the carrier's cost" }),
     date('periodFrom', { description: 'first day the line bills, if given' }),
     date('periodTo', { description: 'last day the line bills, if given' }),
-    text('outcome', { values: ['matched', 'costDiffers', 'notBilled', 'notOnCarrierBill'], description: 'matched, costDiffers (matched, cost off by more than 0.01), notBilled (no feature) or notOnCarrierBill (a feature no line matched)' }),
+    text('outcome', { values: ['matched', 'costDiffers', 'notBilled'], description: 'matched, costDiffers (matched, cost off by more than 0.01) or notBilled (no feature)' }),
     ref('featureID', { description: 'the feature the line matched' }),
     currency('expectedCost', { description: "the matched feature's serviceChargeCarrier × featureCount" }),
     currency('billedAmount', { description: 'what the customer was billed for the feature in the period' }),

@@ -42,11 +42,13 @@ export interface CarrierData {
    */
   stageBill(): Promise<StagedBill>
   /**
-   * Stores features no line of a bill matched (contract 17.4 `notOnCarrierBill`) as the bill's
-   * rows of that outcome, with no line: the reconciliation lists what was counted when the bill
-   * was posted, whatever happens to the features after.
+   * Stores features no line of a bill matched (contract 17.4 `notOnCarrierBill`): the
+   * reconciliation lists what was counted when the bill was posted, whatever happens to the
+   * features after.
    */
-  storeNotOnBill(carrierBillID: string, features: readonly NotOnBill[], stamp: string): Promise<void>
+  storeNotOnBill(carrierBillID: string, features: readonly NotOnBill[]): Promise<void>
+  /** A page of what `storeNotOnBill` stored for a bill, by feature ID after `afterFeatureID`. */
+  notOnBill(carrierBillID: string, afterFeatureID: string | null, limit: number): Promise<NotOnBill[]>
   /** A stored bill's lines, to match features against (a bill stored before its `notOnCarrierBill` rows were). */
   storedBill(carrierBillID: string): BillLineSource
 }

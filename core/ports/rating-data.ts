@@ -146,10 +146,15 @@ export interface RatingData {
    */
   callCountsOf(usageFileID: string, starts: { readonly from: Stamp; readonly to: Stamp }): Promise<{ readonly rated: number; readonly ignored: number }>
   /**
-   * Which of these fingerprints stored calls started in [from, to] hold (`looked-up-duplicates.ts`):
-   * on Postgres only those months' partitions are read.
+   * The last call whose duplicate key may be of its looked-up band and class, as imports made
+   * them before keys were of the record as read (`looked-up-duplicates.ts`); null when no call is.
    */
-  storedFingerprints(fingerprints: readonly string[], starts: { readonly from: Stamp; readonly to: Stamp }): Promise<Set<string>>
+  oldKeysThrough(): Promise<string | null>
+  /**
+   * Which of these fingerprints calls up to `throughCallID`, started in [from, to], hold: on
+   * Postgres only those months' partitions are read.
+   */
+  storedFingerprints(fingerprints: readonly string[], starts: { readonly from: Stamp; readonly to: Stamp }, throughCallID: string): Promise<Set<string>>
   /** Runs the writes of one import (inside its transaction), with the database's caches sized for a bulk write. */
   importing<T>(work: () => Promise<T>): Promise<T>
 }

@@ -180,6 +180,8 @@ async function importInto(ctx: PlatformContext, store: Store, lines: AsyncIterab
   // Destination tables, loaded at the first record that lacks its band or class (contract 17.2):
   // a file that gives them all never reads them.
   let destinations: (DestinationLookup & { readonly classes: readonly CallClass[] }) | null = null
+  // The last call that may hold a key of its looked-up band and class, read with the tables.
+  let oldKeysThrough: string | null = null
   let beforeLookup = false
   const flush = async () => {
     const read = records
@@ -189,6 +191,7 @@ async function importInto(ctx: PlatformContext, store: Store, lines: AsyncIterab
     let lookUps = looked
     if (lookUps && !destinations) {
       const loaded = await destinationTablesOf(ctx.store, reads)
+      oldKeysThrough = await reads.oldKeysThrough()
       // With `national`: a record's table is named by its number's national tariff, else its
       // customer's (`resolveDestinations`), read with that class's columns, whatever class the
       // records give or the tables hold.
@@ -212,7 +215,7 @@ async function importInto(ctx: PlatformContext, store: Store, lines: AsyncIterab
   const lookUp = async (read: readonly UsageRecord[], batch: readonly UsageRecord[], loading: Promise<BatchContext>, looked: boolean): Promise<LookedUpBatch> => {
     const context = await loading
     const resolved = looked && destinations && !beforeLookup ? resolveDestinations(batch, context, destinations) : batch
-    const stored = looked ? await storedUnderLookedUpKeys(reads, ctx.digest, read, resolved) : null
+    const stored = looked ? await storedUnderLookedUpKeys(reads, ctx.digest, read, resolved, oldKeysThrough) : null
     return { read, batch: resolved, context, stored }
   }
   const rateOldest = async () => {

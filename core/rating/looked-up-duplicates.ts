@@ -12,10 +12,20 @@ import type { UsageRecord } from './usage-record.js'
  * a duplicate while the table gives the same; once the table changed, its old key is of other
  * values, and nothing tells the record from a new one.
  *
- * One statement a batch, and none when no record was looked up or each has an `externalID`
- * (whose key holds no band or class). `resolved` is `read` after `resolveDestinations`, in order.
+ * Only calls up to `throughCallID` (`RatingData.oldKeysThrough`, the last call stored before
+ * keys changed) can hold such a key: with none, nothing is hashed or asked, so an install that
+ * began with this key pays nothing. Else one statement a batch, and none when no record was
+ * looked up or each has an `externalID` (whose key holds no band or class). `resolved` is
+ * `read` after `resolveDestinations`, in order.
  */
-export async function storedUnderLookedUpKeys(data: RatingData, digest: Digest, read: readonly UsageRecord[], resolved: readonly UsageRecord[]): Promise<ReadonlySet<number> | null> {
+export async function storedUnderLookedUpKeys(
+  data: RatingData,
+  digest: Digest,
+  read: readonly UsageRecord[],
+  resolved: readonly UsageRecord[],
+  throughCallID: string | null,
+): Promise<ReadonlySet<number> | null> {
+  if (throughCallID === null) return null
   // A list: the same record twice in a batch has one key, and both are duplicates.
   const at = new Map<string, number[]>()
   let from: Stamp | null = null
@@ -31,6 +41,6 @@ export async function storedUnderLookedUpKeys(data: RatingData, digest: Digest, 
     if (to === null || r.startTime > to) to = r.startTime
   }
   if (from === null || to === null) return null
-  const stored = await data.storedFingerprints([...at.keys()], { from, to })
+  const stored = await data.storedFingerprints([...at.keys()], { from, to }, throughCallID)
   return stored.size ? new Set([...stored].flatMap((key) => at.get(key) ?? [])) : null
 }

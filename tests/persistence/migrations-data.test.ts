@@ -3,6 +3,7 @@ import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import type { Database } from '../../adapters/persistence/connect.js'
 import { migrate } from '../../adapters/persistence/migrations/migrations.js'
+import { markOldCallKeys } from '../../adapters/persistence/migrations/0066-old-call-keys.js'
 import { KyselyStore } from '../../adapters/persistence/kysely-store.js'
 import { KyselyBooks } from '../../adapters/persistence/reports/kysely-books.js'
 import { exportSnapshot, type Cell } from '../../adapters/persistence/snapshot/export-snapshot.js'
@@ -48,6 +49,9 @@ for (const name of activeTargets()) {
 
   test('an archive from before 0021 restores its held credit into held_credits', async ({ target, database }) => {
     await holding(database, target.schema)
+    // A call keyed as imports keyed them before 0066.
+    await sql`insert into calls (id, "customerID", "startTime", cost, rated, deleted, fingerprint, "createdStamp", "updatedStamp")
+      values (12, 1, '2026-01-10T10:00:00.000Z', 100, 1, 0, 'f12', '2026-01-05T00:00:00.000Z', '2026-01-05T00:00:00.000Z')`.execute(database.db)
     const tables: { table: string; records: Cell[][] }[] = []
     await exportSnapshot(database, async ({ table, columns, batches }) => {
       const records: Cell[][] = [[...columns]]
@@ -64,6 +68,7 @@ for (const name of activeTargets()) {
       assert.equal(await heldRows(restored), [[1, 125_000], [3, 7]])
       const customers = await sql<{ n: unknown }>`select count(*) as n from customers`.execute(restored.db)
       assert.is(Number(customers.rows[0].n), 3)
+      assert.is(await new KyselyStore(restored.db, restored.dialect, resourcesByName).rating.oldKeysThrough(), '12', 'its calls are marked as keyed the old way')
     } finally {
       await restored.close()
       await to.dispose()
@@ -90,6 +95,26 @@ for (const name of activeTargets()) {
     assert.equal(calls.map((c) => [c.id, c.transactionID]), [['1', '7'], ['2', '7'], ['3', null]])
     const mark = await store.callMarks.advance()
     assert.equal((await store.runSource.unbilledCalls(['1'], '2026-02-01T00:00:00.000Z', mark, null)).map((c) => c.id), ['3'])
+  })
+
+  test('0066: the calls stored before it are those whose keys an import still looks for; none on a database without calls', async ({ target, database }) => {
+    await migrate(database, target.schema, '0064-callback-receipts')
+    const { db } = database
+    const stamp = '2026-01-05T00:00:00.000Z'
+    await sql`insert into customers (id, "accountNumber", "createdStamp", "updatedStamp") values (1, 'ACC1', ${stamp}, ${stamp})`.execute(db)
+    for (const id of [4, 9]) {
+      await sql`insert into calls (id, "customerID", "startTime", cost, rated, deleted, fingerprint, "createdStamp", "updatedStamp")
+        values (${id}, 1, '2026-01-10T10:00:00.000Z', 100, 1, 0, ${`f${id}`}, ${stamp}, ${stamp})`.execute(db)
+    }
+    await migrate(database, target.schema)
+    const store = new KyselyStore(db, database.dialect, resourcesByName)
+    assert.is(await store.rating.oldKeysThrough(), '9')
+    assert.equal([...(await store.rating.storedFingerprints(['f4', 'f9', 'f5'], { from: stamp as never, to: '2026-02-01T00:00:00.000Z' as never }, '4'))], ['f4'])
+    // Migrated without calls: no mark, and the database stays empty for a restore.
+    await sql`delete from calls`.execute(db)
+    await sql`delete from old_call_keys`.execute(db)
+    await markOldCallKeys(db)
+    assert.is(await store.rating.oldKeysThrough(), null)
   })
 
   test('0046: the rows of drafts made before are stored approved, and still read unapproved until approval', async ({ target, database }) => {

@@ -105,9 +105,12 @@ async function* jsonPieces(platform: PlatformContext, bills: Resource, lines: Re
  */
 async function* notOnBill(platform: PlatformContext, bill: Item): AsyncGenerator<{ featureID: string; expectedCost: Money }[]> {
   let stored = false
-  for await (const page of rowsOf(platform, bill.id, ['notOnCarrierBill'])) {
+  for (let after: string | null = null; ; ) {
+    const page = await platform.store.carriers.notOnBill(bill.id, after, PAGE)
+    if (page.length === 0) break
     stored = true
-    yield page.map((r) => ({ featureID: String(r.featureID), expectedCost: r.expectedCost as Money }))
+    yield page
+    after = page.at(-1)!.featureID
   }
   if (stored || !Number(bill.notOnCarrierBillCount)) return
   yield* featuresNotOnBill(platform, { id: bill.id, carrier: String(bill.carrier), period: String(bill.period) })

@@ -47,6 +47,8 @@ import * as m0060 from './0060-invoice-journal.js'
 import * as m0061 from './0061-journal-accounts.js'
 import * as m0063 from './0063-margin-index.js'
 import * as m0064 from './0064-callback-receipts.js'
+import * as m0066 from './0066-old-call-keys.js'
+import * as m0067 from './0067-carrier-bill-missing.js'
 import * as m0068 from './0068-commission-credits.js'
 
 type Step = { up(db: AnyDb, dialect: DatabaseDialect): Promise<void> }
@@ -98,6 +100,8 @@ const steps: Record<string, Step> = {
   '0061-journal-accounts': m0061,
   '0063-margin-index': m0063,
   '0064-callback-receipts': m0064,
+  '0066-old-call-keys': m0066,
+  '0067-carrier-bill-missing': m0067,
   '0068-commission-credits': m0068,
 }
 

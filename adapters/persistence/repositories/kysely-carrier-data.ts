@@ -11,7 +11,7 @@ import type { Db } from '../schema/tables.js'
 import { linesOf, stageBill } from './carrier-bill-staging.js'
 
 const DESTINATION_COLUMNS = ['destinationTableID', 'prefix', 'chargeBand', 'callClass', 'description', 'createdStamp', 'updatedStamp'] as const
-const NOT_ON_BILL_COLUMNS = ['carrierBillID', 'outcome', 'featureID', 'expectedCost', 'createdStamp', 'updatedStamp'] as const
+const NOT_ON_BILL_COLUMNS = ['carrierBillID', 'featureID', 'expectedCost'] as const
 
 /** `CarrierData` on Kysely, both databases: column-wise bulk inserts as an import's calls are written. */
 export class KyselyCarrierData implements CarrierData {
@@ -80,14 +80,19 @@ export class KyselyCarrierData implements CarrierData {
     return stageBill(this.db, this.dialect)
   }
 
-  async storeNotOnBill(carrierBillID: string, features: readonly NotOnBill[], stamp: string): Promise<void> {
+  async storeNotOnBill(carrierBillID: string, features: readonly NotOnBill[]): Promise<void> {
     const d = this.dialect
     const bill = d.encodeId(carrierBillID)
-    const values = NOT_ON_BILL_COLUMNS.map((c) =>
-      features.map((f) => (c === 'carrierBillID' ? bill : c === 'outcome' ? 'notOnCarrierBill' : c === 'featureID' ? d.encodeId(f.featureID) : c === 'expectedCost' ? d.encodeBigint(f.expectedCost) : stamp)),
-    )
-    const types = NOT_ON_BILL_COLUMNS.map((c) => columnType(catalogue.carrierBillLines.byName.get(c)!, d))
-    await insertColumns(this.db, d, 'carrier_bill_lines', NOT_ON_BILL_COLUMNS, values, features.length, { types })
+    const values = [features.map(() => bill), features.map((f) => d.encodeId(f.featureID)), features.map((f) => d.encodeBigint(f.expectedCost))]
+    await insertColumns(this.db, d, 'carrier_bill_missing', NOT_ON_BILL_COLUMNS, values, features.length, { types: ['bigint', 'bigint', 'bigint'] })
+  }
+
+  async notOnBill(carrierBillID: string, afterFeatureID: string | null, limit: number): Promise<NotOnBill[]> {
+    const d = this.dialect
+    let q = this.db.selectFrom('carrier_bill_missing').select(['featureID', 'expectedCost']).where('carrierBillID', '=', d.encodeId(carrierBillID))
+    if (afterFeatureID !== null) q = q.where('featureID', '>', d.encodeId(afterFeatureID))
+    const rows = await q.orderBy('featureID').limit(limit).execute()
+    return rows.map((r) => ({ featureID: String(d.decodeBigint(r.featureID)), expectedCost: d.decodeBigint(r.expectedCost) as Money }))
   }
 
   storedBill(carrierBillID: string): BillLineSource {

@@ -266,9 +266,16 @@ export class KyselyRatingData implements RatingData {
     return { rated: Number(row.rated ?? 0), ignored: Number(row.ignored ?? 0) }
   }
 
+  async oldKeysThrough(): Promise<string | null> {
+    const row = await this.reads.selectFrom('old_call_keys').select('throughCallID').executeTakeFirst()
+    const through = row ? this.dialect.decodeBigint(row.throughCallID) : 0n
+    return through > 0n ? String(through) : null
+  }
+
   /** Read beside an import's writes: the calls asked for are those earlier imports committed. */
-  async storedFingerprints(fingerprints: readonly string[], starts: { readonly from: Stamp; readonly to: Stamp }): Promise<Set<string>> {
+  async storedFingerprints(fingerprints: readonly string[], starts: { readonly from: Stamp; readonly to: Stamp }, throughCallID: string): Promise<Set<string>> {
     const out = new Set<string>()
+    const through = this.dialect.encodeId(throughCallID)
     for (const chunk of chunks(fingerprints, IN_CHUNK)) {
       const rows = await this.reads
         .selectFrom('calls')
@@ -276,6 +283,7 @@ export class KyselyRatingData implements RatingData {
         .where(this.dialect.inList('fingerprint', chunk))
         .where('startTime', '>=', starts.from)
         .where('startTime', '<=', starts.to)
+        .where('id', '<=', through)
         .execute()
       for (const r of rows) if (r.fingerprint !== null) out.add(r.fingerprint)
     }

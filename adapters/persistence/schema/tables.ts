@@ -212,6 +212,18 @@ export interface InvoiceJournalLinesTable {
 }
 
 /** A provider callback processed (migration 0064): its Standard Webhooks `webhook-id`, once per provider. */
+/** The last call whose duplicate key may be of its looked-up band and class (migration 0066); 0 when none. */
+export interface OldCallKeysTable {
+  throughCallID: Integer
+}
+
+/** A feature no line of a carrier's bill matched, as the bill was posted (migration 0067). */
+export interface CarrierBillMissingTable {
+  carrierBillID: Integer
+  featureID: Integer
+  expectedCost: Integer
+}
+
 export interface CallbackReceiptsTable {
   provider: string
   webhookID: string
@@ -237,6 +249,8 @@ export interface Tables extends CatalogueTables {
   portal_login_failures: PortalLoginFailuresTable
   invoice_journal_lines: InvoiceJournalLinesTable
   callback_receipts: CallbackReceiptsTable
+  old_call_keys: OldCallKeysTable
+  carrier_bill_missing: CarrierBillMissingTable
 }
 
 /** The database as the adapters query it. */

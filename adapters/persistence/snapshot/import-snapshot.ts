@@ -5,6 +5,7 @@ import type { Cell } from './export-snapshot.js'
 import { loadOrder } from './load-order.js'
 import { movedColumns, type MovedColumn } from './moved-columns.js'
 import { rebuildJournalLines } from '../repositories/invoice-journal-lines.js'
+import { markOldCallKeys } from '../migrations/0066-old-call-keys.js'
 
 /** One table of a snapshot to load: its records, the header (column names) first. */
 export interface SnapshotSource {
@@ -57,6 +58,8 @@ export async function importSnapshot(database: Database, sources: readonly Snaps
     }
     // Invoices' journal lines are written with them (migration 0060): an older archive has none.
     if (newerMigrations.includes('0060-invoice-journal')) await rebuildJournalLines(trx)
+    // An older archive's calls are keyed as imports keyed them then (migration 0066).
+    if (newerMigrations.includes('0066-old-call-keys')) await markOldCallKeys(trx as AnyDb)
     for (const table of order) if (shapes.get(table)!.columns.includes('id')) await dialect.resetIdSequence(trx, table)
     return { tables, newerMigrations }
   })
