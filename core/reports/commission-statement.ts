@@ -2,11 +2,9 @@ import { BillingError } from '../errors.js'
 import type { PlatformContext } from '../platform.js'
 import type { CommissionWindow } from '../ports/books.js'
 import { getItem } from '../resources/resources.js'
+import { isIdText } from '../resources/list-request.js'
 import { commissionLines, type CommissionLine } from './commission-lines.js'
 import type { ReportParams } from './report-query.js'
-
-/** An ID as the API writes it (as `list-request` checks an ID filter). */
-const ID_TEXT = /^[1-9]\d{0,15}$/
 
 /** `GET /commissionStatements/?holder=&billingRunID=`: the run (required) and the holder (all when absent). */
 export interface CommissionQuery {
@@ -18,7 +16,7 @@ export function commissionQuery(params: ReportParams): CommissionQuery {
   const billingRunID = params.get('billingRunID')
   if (!billingRunID) throw new BillingError('invalid_query', 'billingRunID is missing', 'A statement is per billing run: give ?billingRunID=.')
   // Refused as a list's ID filter refuses it (`?resourceID=abc`): not an ID is a bad query, not a missing run.
-  if (!ID_TEXT.test(billingRunID)) {
+  if (!isIdText(billingRunID)) {
     throw new BillingError('invalid_query', `Query parameter "billingRunID" must be an ID (a positive whole number)`, 'Correct "billingRunID".')
   }
   return { billingRunID, holder: params.get('holder') || null }

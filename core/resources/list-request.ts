@@ -72,7 +72,7 @@ export function parseListRequest(resource: Resource, params: RawParams, extraFla
     switch (kind.kind) {
       case 'equals':
         // An ID column holds only IDs: anything else is refused here, never sent to the database.
-        if (resource.byName.get(kind.column)?.type === 'id' && !ID_TEXT.test(value)) throw invalid(name, 'must be an ID (a positive whole number)')
+        if (resource.byName.get(kind.column)?.type === 'id' && !isIdText(value)) throw invalid(name, 'must be an ID (a positive whole number)')
         where.push({ op: 'eq', column: kind.column, value })
         if (resource.byName.get(kind.column)?.unique) uniqueSearch = true
         break
@@ -111,6 +111,8 @@ export function parseListRequest(resource: Resource, params: RawParams, extraFla
 
 /** An ID as the API writes it (as field validation accepts it). */
 const ID_TEXT = /^[1-9]\d{0,15}$/
+/** Whether a query parameter's value is an ID as the API writes it. */
+export const isIdText = (value: string): boolean => ID_TEXT.test(value)
 
 /** Removes spaces and dashes, so formatted numbers match the plain digits. */
 export const digitsOnly = (s: string): string => s.replace(/[\s-]/g, '')
