@@ -2,6 +2,7 @@ import type { Db } from '../schema/tables.js'
 import type { BulkInsertDialect } from './bulk-insert.js'
 import type { ConcurrencyDialect } from './concurrency.js'
 import type { DdlDialect } from './ddl.js'
+import type { EventNumbersDialect } from './event-numbers.js'
 import type { IdCodec } from './id-codec.js'
 import type { IdSequence } from './id-sequence.js'
 import type { PartitionsDialect } from './partitions.js'
@@ -17,7 +18,7 @@ export type DialectName = 'sqlite' | 'postgres'
  * sqlite-dialect.ts and postgres-dialect.ts. Repositories and migrations are written once
  * against this.
  */
-export interface DatabaseDialect extends DdlDialect, IdCodec, IdSequence, BulkInsertDialect, ReadsDialect, ConcurrencyDialect, SnapshotDialect {
+export interface DatabaseDialect extends DdlDialect, IdCodec, IdSequence, BulkInsertDialect, ReadsDialect, ConcurrencyDialect, SnapshotDialect, EventNumbersDialect {
   readonly name: DialectName
   /** How the database writes list pages' JSON (../list-json). */
   readonly listJson: ListJsonDialect

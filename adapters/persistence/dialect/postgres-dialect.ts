@@ -2,6 +2,7 @@ import { postgresBulkInsert } from './postgres-bulk-insert.js'
 import { postgresConcurrency } from './concurrency.js'
 import { postgresDdl } from './ddl.js'
 import type { DatabaseDialect } from './dialect.js'
+import { postgresEventNumbers } from './event-numbers.js'
 import { postgresIds } from './id-codec.js'
 import { postgresIdSequence } from './id-sequence.js'
 import { postgresPartitions } from './postgres-partitions.js'
@@ -20,6 +21,7 @@ export const postgresDialect: DatabaseDialect = {
   ...postgresReads,
   ...postgresConcurrency,
   ...postgresSnapshot,
+  ...postgresEventNumbers,
   statistics: postgresStatistics,
   partitions: postgresPartitions,
   listJson: postgresListJson('text'),

@@ -2,6 +2,7 @@ import { sqliteBulkInsert } from './sqlite-bulk-insert.js'
 import { sqliteConcurrency } from './concurrency.js'
 import { sqliteDdl } from './ddl.js'
 import type { DatabaseDialect } from './dialect.js'
+import { sqliteEventNumbers } from './event-numbers.js'
 import { sqliteIds } from './id-codec.js'
 import { sqliteIdSequence } from './id-sequence.js'
 import { sqliteReads } from './reads.js'
@@ -18,6 +19,7 @@ export const sqliteDialect: DatabaseDialect = {
   ...sqliteReads,
   ...sqliteConcurrency,
   ...sqliteSnapshot,
+  ...sqliteEventNumbers,
   statistics: null,
   partitions: null,
   listJson: sqliteListJson,

@@ -41,6 +41,7 @@ export class KyselyListJson implements ListJson {
       return item && wireItem(repo, item)
     }
     if (!isId(id)) return undefined
+    await repo.beforeRead()
     const build = (key: unknown) => this.select(repo, wire, (q) => q.where(`${repo.resource.table}.id`, '=', key))
     const [row] = await this.queries.rowsByKey<{ w0: unknown }>(this.db, `get json ${repo.resource.table}${repo.computedKey()}`, build, this.dialect.encodeId(id))
     return row && { id, json: wire.assemble(row.w0) }
@@ -50,6 +51,7 @@ export class KyselyListJson implements ListJson {
     const repo = this.repositories(name)
     const wire = this.wireSelect(repo)
     if (!wire) return (await repo.list(query)).map((i) => wireItem(repo, i))
+    await repo.beforeRead()
     const rows = await this.select(repo, wire, (q) => repo.conditions.paged(repo.conditions.apply(q, query.where), query)).execute()
     return rows.map((r) => ({ id: String(r.id), json: wire.assemble(r.w0) }))
   }
@@ -59,6 +61,7 @@ export class KyselyListJson implements ListJson {
     const wire = this.wireSelect(repo)
     if (!wire) return (await repo.listIn(column, parents, where)).map((i) => wireItem(repo, i, column))
     if (isIdList(parents) && parents.length === 0) return []
+    await repo.beforeRead()
     // Put in ID order here, not by the database: Postgres sorted a page's children with their
     // JSON on disk (beyond work_mem) and sent none before the last was made (bench/lists.ts).
     const rows = await this.select(repo, wire, (q) => repo.whereIn(repo.conditions.apply(q, where), column, parents), column).execute()

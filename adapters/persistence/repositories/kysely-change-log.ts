@@ -46,7 +46,11 @@ export const historyRow = (e: NewHistoryEntry, { apiKeyName, requestID }: Actor)
 /** An event as its row stores it, by column (`historyRow`'s twin for the events outbox). */
 export const eventRow = (e: NewEvent) => ({ type: e.type, data: e.data, createdStamp: e.createdStamp, updatedStamp: e.createdStamp })
 
-/** History and the events outbox in the tables of migration 0014, on the store's connection or transaction. */
+/**
+ * History and the events outbox in the tables of migration 0014, on the store's connection or
+ * transaction. Events go where the dialect appends them (`eventsAppendedTo`): on Postgres they
+ * get their IDs once committed (dialect/event-numbers.ts), so nothing here reads them back.
+ */
 export class KyselyChangeLog implements ChangeLog {
   constructor(
     private readonly db: Db,
@@ -62,7 +66,7 @@ export class KyselyChangeLog implements ChangeLog {
       // A create's or an update's entry and event: one statement where the database allows,
       // instead of a round trip each (bench/create-customers.ts on Postgres).
       if (this.dialect.insertsInWith && rows.length <= FEW && events.length > 0 && events.length <= FEW) {
-        await this.db.with('entries', (db) => db.insertInto('history').values(rows)).insertInto('events').values(events.map(eventRow)).execute()
+        await this.db.with('entries', (db) => db.insertInto('history').values(rows)).insertInto(this.dialect.eventsAppendedTo).values(events.map(eventRow)).execute()
         return
       }
       // As the events below: Kysely's insert builder was a twentieth of a create's CPU on SQLite.
@@ -76,7 +80,7 @@ export class KyselyChangeLog implements ChangeLog {
       })
     }
     // A run's batch appends hundreds: written as they are into a prepared statement's parameters.
-    await this.dialect.bulkInsert(this.db, 'events', EVENT_COLUMNS, {
+    await this.dialect.bulkInsert(this.db, this.dialect.eventsAppendedTo, EVENT_COLUMNS, {
       length: events.length,
       write(index, into, at) {
         const e = events[index]
@@ -105,6 +109,6 @@ export class KyselyChangeLog implements ChangeLog {
       else if (value.length === 0) return
       else select = select.where(column, 'in', value.map((v) => this.dialect.encodeId(v)))
     }
-    await this.db.insertInto('events').columns(['type', 'data', 'createdStamp', 'updatedStamp']).expression(select.orderBy(`${resource.table}.id`)).execute()
+    await this.db.insertInto(this.dialect.eventsAppendedTo).columns(['type', 'data', 'createdStamp', 'updatedStamp']).expression(select.orderBy(`${resource.table}.id`)).execute()
   }
 }

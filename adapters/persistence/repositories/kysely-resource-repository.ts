@@ -87,6 +87,15 @@ export class KyselyResourceRepository implements ResourceRepository {
     return page(this.db.selectFrom(this.table))
   }
 
+  /**
+   * What a read of this collection waits for first, or null for nothing (every collection but
+   * the events feed, kysely-event-repository.ts). `get`, `list` and `listIn` of a repository that
+   * has some wait for it themselves; KyselyListJson, which reads beside them, calls it.
+   */
+  beforeRead(): Promise<void> | null {
+    return null
+  }
+
   /** The SQL of the computed fields over `listJsonFrom` (by default `computedSql`'s). */
   listJsonComputed(): Record<string, RawBuilder<unknown>> | null {
     return this.computedSql()

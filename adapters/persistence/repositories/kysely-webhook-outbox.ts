@@ -18,11 +18,15 @@ export class KyselyWebhookOutbox implements WebhookOutbox {
   }
 
   async lastEventID(): Promise<string> {
+    // The events committed before the webhook are numbered now, so it is not sent them later.
+    await this.dialect.numberEvents(this.db)
     const row = await this.db.selectFrom('events').select((eb) => eb.fn.max('id').as('last')).executeTakeFirst()
     return row?.last == null ? '0' : String(row.last)
   }
 
   async enqueue(now: Stamp, limit: number): Promise<number> {
+    // Only numbered events are read past a cursor: an ID, once seen, has every lower one committed (dialect/event-numbers.ts).
+    await this.dialect.numberEvents(this.db)
     let queued = 0
     let hooks = this.db.selectFrom('webhooks').select(['id', 'eventTypes', 'queuedEventID']).where('active', '=', 1).orderBy('id')
     // Two workers queueing one webhook at once: the second waits here, then reads the moved cursor.
@@ -119,6 +123,7 @@ export class KyselyWebhookOutbox implements WebhookOutbox {
   }
 
   async backlog(): Promise<number> {
+    await this.dialect.numberEvents(this.db)
     const pending = await this.db.selectFrom('webhook_deliveries').select((eb) => eb.fn.countAll().as('n')).where('status', '=', 'Pending').executeTakeFirst()
     let unqueued = 0
     // Per webhook: the events after its cursor that it wants (few webhooks; each count uses the key).

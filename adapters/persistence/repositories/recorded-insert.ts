@@ -46,6 +46,6 @@ export function recordedInsertQuery(dialect: DatabaseDialect, table: string, row
   const insert = Object.keys(row).length ? inserted(table, [row]) : `insert into ${quote(table)} default values`
   const parts = [`"created" as (${insert} returning "id")`]
   if (changes.entries.length) parts.push(`"entries" as (${inserted('history', changes.entries.map((e) => historyRow(e, actor)), ['resourceID', 'customerID'], ['changes'])})`)
-  if (changes.events.length) parts.push(`"events" as (${inserted('events', changes.events.map(eventRow), [], ['data'])})`)
+  if (changes.events.length) parts.push(`"events" as (${inserted(dialect.eventsAppendedTo, changes.events.map(eventRow), [], ['data'])})`)
   return CompiledQuery.raw(`with ${parts.join(', ')} select "id"::text as "id" from "created"`, params)
 }
