@@ -1,6 +1,6 @@
 import { isValid, parse } from 'date-fns'
 import { BillingError, quoted } from '../../core/errors.js'
-import type { DurationForm, UsageFormat } from '../../core/presets/carrier-maps.js'
+import { patternOptions, type DurationForm, type UsageFormat } from '../../core/presets/carrier-maps.js'
 import type { UsageLine } from '../../core/rating/usage-file-reader.js'
 import { requiredUsageColumns, usageColumns, type UsageColumn } from '../../core/rating/usage-record.js'
 import { UTCDate } from './utc-date.js'
@@ -121,7 +121,7 @@ function cached(map: Map<string, string | null>, key: string, make: () => string
 
 function parsed(text: string, pattern: string, reference: Date): string | null {
   if (text === '') return null
-  const d = parse(text, pattern, reference)
+  const d = parse(text, pattern, reference, patternOptions)
   return isValid(d) ? d.toISOString() : null
 }
 

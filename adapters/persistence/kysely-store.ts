@@ -46,9 +46,12 @@ import { KyselyResourceRepository, systemToday, type Peers, type Today } from '.
 import { KyselyInvoiceRepository } from './repositories/kysely-invoice-repository.js'
 import { KyselyCallRepository } from './repositories/kysely-call-repository.js'
 import { KyselyTransactionRepository } from './repositories/kysely-transaction-repository.js'
+import { KyselyEventRepository } from './repositories/kysely-event-repository.js'
 import { KyselyCallMarks } from './repositories/kysely-call-marks.js'
 import type { CallMarks } from '../../core/ports/call-marks.js'
 import { KyselyCallbackReceipts } from './repositories/kysely-callback-receipts.js'
+import { KyselyCustomerRemains } from './repositories/kysely-customer-remains.js'
+import type { CustomerRemains } from '../../core/ports/customer-remains.js'
 import type { CallbackReceipts } from '../../core/ports/callback-receipts.js'
 import { KyselyListJson, type ListJsonSelects } from './list-json/kysely-list-json.js'
 import type { ListJson } from '../../core/ports/list-json.js'
@@ -62,6 +65,7 @@ const specialised: Partial<Record<ResourceName, RepositoryFactory>> = {
   invoices: (...a) => new KyselyInvoiceRepository(...a),
   calls: (...a) => new KyselyCallRepository(...a),
   transactions: (...a) => new KyselyTransactionRepository(...a),
+  events: (...a) => new KyselyEventRepository(...a),
 }
 
 export type RepositoryFactory = (db: Db, dialect: DatabaseDialect, resource: Resource, queries: CompiledQueries, peers: Peers, today: Today) => KyselyResourceRepository
@@ -126,6 +130,7 @@ export class KyselyStore implements Store {
   readonly callMarks: CallMarks
   readonly invoiceOutbox: InvoiceOutbox
   readonly callbackReceipts: CallbackReceipts
+  readonly customerRemains: CustomerRemains
   private readonly bulkWrites?: BulkWrites
   private readonly pipelinedWrites?: BulkWrites
   private readonly readsBeside?: Db
@@ -173,6 +178,7 @@ export class KyselyStore implements Store {
     this.callMarks = new KyselyCallMarks(db, dialect)
     this.invoiceOutbox = new KyselyInvoiceOutbox(db, dialect)
     this.callbackReceipts = new KyselyCallbackReceipts(db)
+    this.customerRemains = new KyselyCustomerRemains(db, dialect)
   }
 
   get contacts(): ContactRepository {

@@ -1,6 +1,7 @@
 import { FastResponse } from 'srvx'
 import { itemActions } from '../../core/actions/action-table.js'
 import { runItemAction } from '../../core/actions/item-actions.js'
+import { customerCopy } from '../../core/documents/customer-copy.js'
 import { displayDate, displayDuration, displayMoney, displayStamp } from '../../core/documents/display.js'
 import { readInvoiceDocument } from '../../core/documents/read-invoice-document.js'
 import { readInvoiceSources } from '../../core/documents/invoice-sources.js'
@@ -37,6 +38,8 @@ export function pageRoutes(o: PortalOptions): PageRoute[] {
     if (!offerOf(visit)[part]) throw notFound('invoice', id)
     return ownInvoice(ctx, visit.customer.id, id)
   }
+  /** The invoice's document as an email would carry it: no itemised calls without consent. */
+  const documentOf = async (visit: Visit, invoice: Invoice) => customerCopy(await readInvoiceDocument(ctx, invoice.id), visit.customer)
 
   /** The Pay now page: the amount outstanding, and the links once made. */
   const payPage = async (visit: Visit, links: readonly PaymentLink[] | null) => {
@@ -78,7 +81,7 @@ export function pageRoutes(o: PortalOptions): PageRoute[] {
       path: '/invoices/:id',
       handler: signedIn(o, 'invoices', async (event, visit) => {
         const invoice = await offered(visit, event.context.params?.id ?? '', 'documents')
-        const html = await renderInvoice(await readInvoiceDocument(ctx, invoice.id), 'html')
+        const html = await renderInvoice(await documentOf(visit, invoice), 'html')
         return new FastResponse(html, { headers: { ...pageHeaders(event, DOCUMENT_CSP), 'content-type': 'text/html; charset=utf-8' } })
       }),
     },
@@ -87,7 +90,7 @@ export function pageRoutes(o: PortalOptions): PageRoute[] {
       path: '/invoices/:id/pdf',
       handler: signedIn(o, 'invoices', async (event, visit) => {
         const invoice = await offered(visit, event.context.params?.id ?? '', 'documents')
-        const pdf = await renderInvoice(await readInvoiceDocument(ctx, invoice.id), 'pdf')
+        const pdf = await renderInvoice(await documentOf(visit, invoice), 'pdf')
         return new FastResponse(pdf as Uint8Array<ArrayBuffer>, {
           headers: { ...pageHeaders(event), 'content-type': 'application/pdf', 'content-disposition': `attachment; filename="invoice-${invoice.id}.pdf"` },
         })

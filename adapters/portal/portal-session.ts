@@ -65,14 +65,15 @@ export const accountName = (c: Customer): string => c.companyName ?? ([c.firstna
  * contact of several customers chooses one first; a form that changes something must carry the
  * session's CSRF token (403 otherwise); `page` names the profile's page it shows (absent: 404).
  * History entries it writes name the session's `portal:<contact ID>` or `portal:pin`. A
- * contact's session ends once the contact is deleted or no longer reaches the customer.
+ * contact's session ends once the contact is deleted, its password changed or cleared, or it no
+ * longer reaches the customer.
  */
 export function signedIn(o: PortalOptions, show: PortalPage | 'pay', handler: (event: H3Event, visit: Visit) => Promise<Response>, changes = false) {
   return async (event: H3Event): Promise<Response> => {
     const session = await resumeSession(o.platform, o.sessions, cookieOf(event, SESSION_COOKIE))
     if (!session) return redirect(event, '/sign-in')
     if (!session.customerID) return redirect(event, '/choose')
-    if (session.contactID && !(await contactReaches(o.platform, session.contactID, session.customerID))) return endSession(event, o, session)
+    if (session.contactID && !(await contactReaches(o.platform, session, session.customerID))) return endSession(event, o, session)
     const form = changes ? await readForm(event) : new URLSearchParams()
     if (changes && !sameSecret(form.get('csrf') ?? '', session.csrfToken)) {
       return page(event, 'message', { title: 'Form expired', seller: sellerOf(o), message: 'This form has expired. Please go back, reload the page and try again.', linkPath: '', linkLabel: 'Back to your account' }, 403)

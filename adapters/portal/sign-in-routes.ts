@@ -2,7 +2,7 @@ import type { H3Event } from 'h3'
 import { FastResponse } from 'srvx'
 import { isBillingError } from '../../core/errors.js'
 import type { Credentials } from '../../core/portal/portal-login.js'
-import { customersOf, resumeSession, signIn } from '../../core/portal/sign-in.js'
+import { customersOf, resumeSession, sessionContact, signIn } from '../../core/portal/sign-in.js'
 import { asActor } from '../security/actor-scope.js'
 import { requestIdOf } from '../http/respond.js'
 import { cookieOf, sameSecret, setCookie, SESSION_COOKIE, SIGN_IN_COOKIE } from './cookies.js'
@@ -65,8 +65,10 @@ export function signInRoutes(o: PortalOptions): PageRoute[] {
       async handler(event) {
         const session = await resumeSession(o.platform, o.sessions, cookieOf(event, SESSION_COOKIE))
         if (!session?.contactID) return redirect(event, session ? await landingPath(o, session.customerID) : '/sign-in')
+        // The contact was deleted, or its password changed, since it signed in.
+        if (!(await sessionContact(o.platform, session))) return endSession(event, o, session)
         const customers = (await customersOf(o.platform, o.sessions, session.contactID)).map((c) => ({ id: c.id, number: c.accountNumber ?? c.id, name: accountName(c) }))
-        // The contact was deleted or unlinked from every account since it signed in.
+        // The contact was unlinked from every account since it signed in.
         if (customers.length === 0) return endSession(event, o, session)
         return page(event, 'choose', { title: 'Choose an account', seller: sellerOf(o), csrf: session.csrfToken, customers })
       },
@@ -77,6 +79,7 @@ export function signInRoutes(o: PortalOptions): PageRoute[] {
       async handler(event) {
         const session = await resumeSession(o.platform, o.sessions, cookieOf(event, SESSION_COOKIE))
         if (!session?.contactID) return redirect(event, '/sign-in')
+        if (!(await sessionContact(o.platform, session))) return endSession(event, o, session)
         const form = await readForm(event)
         if (!sameSecret(form.get('csrf') ?? '', session.csrfToken)) return redirect(event, '/choose')
         const chosen = form.get('customerID') ?? ''

@@ -1,5 +1,5 @@
 import { BillingError } from '../../core/errors.js'
-import { formatMoney as fourPlaces, moneyToNumber, parseMoney as parseAmount, type Money } from '../../core/money/money.js'
+import { formatAmount, moneyToNumber, parseMoney as parseAmount, type Money } from '../../core/money/money.js'
 
 /**
  * An amount as the API's JSON gives it (a number such as 12.5, or a decimal string such as
@@ -17,11 +17,7 @@ export function parseMoney(value: number | string): Money {
  * rounded: a fourth decimal place that is not zero is shown ("0.1234").
  */
 export function formatMoney(amount: Money, places: 0 | 1 | 2 | 3 | 4 = 2): string {
-  const text = fourPlaces(amount)
-  const point = text.indexOf('.')
-  const decimals = text.slice(point + 1).replace(/0+$/, '')
-  const shown = decimals.padEnd(places, '0')
-  return shown ? `${text.slice(0, point)}.${shown}` : text.slice(0, point)
+  return formatAmount(amount, places)
 }
 
 /** An exact `Money` as the JSON number the API answers (12.5 for 12.50): exact for any amount below 900 billion. */

@@ -3,6 +3,7 @@ import type { JobDefinition, JobResult } from '../../adapters/scheduler/job.js'
 import type { JobLogEntry } from '../../adapters/scheduler/scheduler.js'
 import type { RunProgress } from '../../core/billing/run-progress.js'
 import { purgeDueCustomers } from '../../core/resources/removals.js'
+import { CALLBACK_RECEIPT_DAYS, pruneCallbackReceipts } from '../../core/payments/receipt-retention.js'
 import { runNextBillingRun } from '../../core/billing/run-billing.js'
 import { PARTITION_FEATURES } from '../../core/billing/run-partitions.js'
 import { hostname } from 'node:os'
@@ -26,7 +27,10 @@ export const PROGRESS_LOG_MS = 10_000
 
 /** Job schedules (croner patterns), each overridable from the environment. */
 export interface Schedules {
+  /** The daily purge: customers due for deletion, and provider callback receipts past their retention. */
   readonly purge: string
+  /** Days a provider callback's receipt is kept, so a retry of it is still a duplicate (BILLING_CALLBACK_RETENTION_DAYS). */
+  readonly callbackReceiptDays: number
   /** How often requested billing runs are looked for. */
   readonly billingPoll: string
   /** The daily catch-up: resumes a run a crash interrupted and runs any still requested. */
@@ -62,6 +66,7 @@ export interface Schedules {
 export function readSchedules(env: NodeJS.ProcessEnv = process.env): Schedules {
   return {
     purge: cronPattern(env, 'BILLING_SCHEDULE_PURGE', '15 2 * * *'),
+    callbackReceiptDays: days(env, 'BILLING_CALLBACK_RETENTION_DAYS', CALLBACK_RECEIPT_DAYS),
     billingPoll: cronPattern(env, 'BILLING_SCHEDULE_BILLING_POLL', '*/15 * * * * *'),
     billingCatchUp: cronPattern(env, 'BILLING_SCHEDULE_BILLING_CATCHUP', '30 1 * * *'),
     archive: cronPattern(env, 'BILLING_SCHEDULE_DR', '0 3 * * *'),
@@ -76,6 +81,15 @@ export function readSchedules(env: NodeJS.ProcessEnv = process.env): Schedules {
     billingBatchFeatures: Number(env.BILLING_BATCH_FEATURES) > 0 ? Number(env.BILLING_BATCH_FEATURES) : 1_000,
     billingPartitionFeatures: Number(env.BILLING_PARTITION_FEATURES) > 0 ? Number(env.BILLING_PARTITION_FEATURES) : PARTITION_FEATURES,
   }
+}
+
+/** A number of days from the environment: a whole number of at least 1, else an error naming the variable. */
+function days(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const value = env[name]
+  if (value === undefined || value === '') return fallback
+  const n = Number(value)
+  if (!Number.isInteger(n) || n < 1) throw new Error(`${name} must be a positive whole number of days (got ${value})`)
+  return n
 }
 
 function cronPattern(env: NodeJS.ProcessEnv, name: string, fallback: string): string {
@@ -164,9 +178,10 @@ export function platformJobs(
       },
     },
     {
+      // The name is older than its second part: receipts are purged by the same daily job.
       name: 'purge-customers',
       schedule: schedules.purge,
-      run: async (signal) => purgeDueCustomers(ctx, signal),
+      run: async (signal) => ({ ...(await purgeDueCustomers(ctx, signal)), callbackReceipts: await pruneCallbackReceipts(ctx, schedules.callbackReceiptDays) }),
     },
     ...(delivery ? [webhookJob(ctx, schedules.webhooks, delivery)] : []),
     ...(sending ? [invoiceDeliveryJob(ctx, schedules.invoiceDelivery, sending)] : []),
@@ -236,7 +251,7 @@ function invoiceDeliveryJob(ctx: PlatformContext, schedule: string, sending: Inv
     runAtStart: true,
     async run(signal) {
       const outcome = await deliverInvoices(ctx, sending, { signal, leaseMs: sending.leaseMs })
-      return outcome.sent + outcome.failed + outcome.retrying > 0 ? outcome : undefined
+      return outcome.sent + outcome.failed + outcome.retrying + outcome.skipped > 0 ? outcome : undefined
     },
   }
 }

@@ -6,7 +6,7 @@ import type { Transaction } from '../fields/entity.js'
 import { toWireJson } from '../fields/wire-json.js'
 import { recordChanges } from '../history/record-change.js'
 import { objectBody } from '../input/object-body.js'
-import { formatMoney, parseMoney, round } from '../money/money.js'
+import { formatAmount, parseMoney, round } from '../money/money.js'
 import type { PlatformContext } from '../platform.js'
 
 const HINT = 'Send {"amount": "25.00", "date": "YYYY-MM-DD", "reference": "..."} (date and reference optional).'
@@ -34,8 +34,8 @@ export async function createRefund(ctx: PlatformContext, customerID: string, bod
     const account = (await store.receivables.accounts([customerID])).get(customerID) ?? { invoices: [], settlements: [], allocations: [] }
     const { held } = allocateAccount(account.invoices, account.settlements, ctx.clock.today(), account.allocations)
     if (amount > held) {
-      const shown = formatMoney(round(held, 2))
-      throw invalid(`Field "amount" of refund is ${formatMoney(amount)}, more than the ${shown} of credit held`, `Refund at most ${shown}.`)
+      const shown = formatAmount(round(held, 2))
+      throw invalid(`Field "amount" of refund is ${formatAmount(amount)}, more than the ${shown} of credit held`, `Refund at most ${shown}.`)
     }
     const now = ctx.clock.now()
     const refund = await store.repository('transactions').insert({

@@ -1,4 +1,5 @@
 import { toStamp, type Stamp } from '../dates/stamp.js'
+import { customerCopy } from '../documents/customer-copy.js'
 import { buildInvoiceDocument } from '../documents/invoice-document.js'
 import type { InvoiceDocument } from '../documents/document-model.js'
 import { readInvoiceSources } from '../documents/invoice-sources.js'
@@ -6,11 +7,17 @@ import { refreshCreditAlerts } from '../credit/credit-alerts.js'
 import type { PlatformContext } from '../platform.js'
 import type { ClaimedDelivery } from '../ports/invoice-outbox.js'
 import type { InvoiceMailer, MailMessage } from '../ports/invoice-mailer.js'
+import type { BillType } from '../presets/delivery-lists.js'
 import { itemisedCallsCsv } from './calls-csv.js'
 import { attachmentsOf, invoiceEmailText } from './invoice-email.js'
 import { dunningEmailText } from './dunning-email.js'
+import { emailBillTypeOf } from './plan-deliveries.js'
 
-/** A delivery is retried for this long after it was recorded, then `Failed` (contract 14.2). */
+/**
+ * A delivery is retried for this long after its first attempt, then `Failed` (contract 14.2):
+ * counted from the first attempt, not its recording, so one first tried late (the worker or the
+ * mail server down for a day) still gets its retries.
+ */
 export const RETRY_FOR_MS = 24 * 60 * 60 * 1000
 /** The first retry waits a minute, each next one twice as long, at most an hour. */
 export function retryAfterMs(attempts: number): number {
@@ -37,6 +44,9 @@ type Ctx = Pick<PlatformContext, 'store' | 'clock' | 'presets' | 'resources'>
 
 const ms = (stamp: Stamp): number => Date.parse(stamp)
 
+/** What became of a delivery sent: the server's message ID and the bill type it went as; or nothing to send. */
+type Sending = { readonly messageID: string; readonly billType?: BillType } | 'not needed'
+
 /**
  * One pass of the `invoice-delivery` job: claims the due deliveries a batch at a time and sends
  * them. A claim counts the attempt and keeps the delivery from other workers (so two workers
@@ -44,8 +54,8 @@ const ms = (stamp: Stamp): number => Date.parse(stamp)
  * in between sends it again after the claim lapses: twice at worst, never lost. A `Sent`
  * delivery is never claimed again.
  */
-export async function deliverInvoices(ctx: Ctx, sending: InvoiceSending, options: SendOptions = {}): Promise<{ sent: number; failed: number; retrying: number }> {
-  const outcome = { sent: 0, failed: 0, retrying: 0 }
+export async function deliverInvoices(ctx: Ctx, sending: InvoiceSending, options: SendOptions = {}): Promise<{ sent: number; failed: number; retrying: number; skipped: number }> {
+  const outcome = { sent: 0, failed: 0, retrying: 0, skipped: 0 }
   const leaseMs = options.leaseMs ?? 30 * 60_000
   for (;;) {
     if (options.signal?.aborted) return outcome
@@ -59,12 +69,17 @@ export async function deliverInvoices(ctx: Ctx, sending: InvoiceSending, options
         return outcome
       }
       try {
-        const messageID = delivery.channel === 'post' ? 'print file' : (await sendEmail(ctx, sending, delivery)).messageID
-        await recordSent(ctx, delivery, messageID)
+        const result: Sending = delivery.channel === 'post' ? { messageID: 'print file' } : await sendEmail(ctx, sending, delivery)
+        if (result === 'not needed') {
+          await ctx.store.transaction((s) => s.invoiceOutbox.skipped(delivery.id, ctx.clock.now()))
+          outcome.skipped++
+          continue
+        }
+        await recordSent(ctx, delivery, result)
         outcome.sent++
       } catch (error) {
         const at = ctx.clock.now()
-        const gaveUp = ms(at) - ms(delivery.createdStamp) >= RETRY_FOR_MS
+        const gaveUp = ms(at) - ms(delivery.firstAttemptStamp) >= RETRY_FOR_MS
         await ctx.store.transaction(async (s) => {
           await s.invoiceOutbox.attemptFailed(delivery.id, (error as Error).message?.slice(0, 500) ?? String(error), at, gaveUp ? null : toStamp(ms(at) + retryAfterMs(delivery.attempts)))
           if (gaveUp) await s.changes.appendEventsOf('invoice.delivery_failed', ctx.resources.get('invoices')!, { id: [delivery.invoiceID] }, at)
@@ -76,30 +91,38 @@ export async function deliverInvoices(ctx: Ctx, sending: InvoiceSending, options
   }
 }
 
-/** The delivery's email: the invoice document and calls as its bill type says, from the seller. */
-async function sendEmail(ctx: Ctx, sending: InvoiceSending, delivery: ClaimedDelivery): Promise<{ messageID: string }> {
+/**
+ * The delivery's email: the invoice document and calls as its bill type says, from the seller.
+ * Consent is read again now: withdrawn since the invoice was raised, the calls come off as they
+ * would have then (contract 14.2: no itemisation without consent).
+ */
+async function sendEmail(ctx: Ctx, sending: InvoiceSending, delivery: ClaimedDelivery): Promise<Sending> {
   if (!delivery.recipient) throw new Error('no recipient address')
   if (delivery.purpose !== 'invoice') return sendDunningEmail(ctx, sending, delivery, delivery.purpose)
   const sources = await readInvoiceSources(ctx.store, delivery.invoiceID)
   const { seller } = ctx.presets
-  const { subject, text } = invoiceEmailText(seller, sources.invoice, sources.customer, delivery.billType)
+  const billType = emailBillTypeOf(delivery.billType, sources.customer.GDPRPECRConsentGiven)
+  const { subject, text } = invoiceEmailText(seller, sources.invoice, sources.customer, billType)
   const name = `invoice-${sources.invoice.invoiceNumber ?? sources.invoice.id}`
   const attachments: MailMessage['attachments'][number][] = []
-  for (const kind of attachmentsOf[delivery.billType]) {
+  for (const kind of attachmentsOf[billType]) {
     if (kind === 'pdf') {
-      const built = buildInvoiceDocument(sources, { length: 'long', presets: ctx.presets })
-      // No itemisation by email without GDPR/PECR consent, in the PDF either.
-      const doc = sources.customer.GDPRPECRConsentGiven === 'Yes' ? built : { ...built, sections: built.sections.filter((s) => s.page !== 'Itemised Calls') }
+      const doc = customerCopy(buildInvoiceDocument(sources, { length: 'long', presets: ctx.presets }), sources.customer)
       attachments.push({ filename: `${name}.pdf`, contentType: 'application/pdf', content: await sending.renderPdf(doc) })
     } else {
       attachments.push({ filename: `${name}-calls.csv`, contentType: 'text/csv; charset=utf-8', content: itemisedCallsCsv(sources) })
     }
   }
-  return sending.mailer.send({ from: seller.email ?? 'billing@example.com', to: delivery.recipient, subject, text, attachments })
+  const { messageID } = await sending.mailer.send({ from: seller.email ?? 'billing@example.com', to: delivery.recipient, subject, text, attachments })
+  return { messageID, billType }
 }
 
-/** A reminder or final notice (contract 15.2), listing the customer's invoices overdue when it is sent. */
-async function sendDunningEmail(ctx: Ctx, sending: InvoiceSending, delivery: ClaimedDelivery, kind: 'reminder' | 'finalNotice'): Promise<{ messageID: string }> {
+/**
+ * A reminder or final notice (contract 15.2), listing the customer's invoices overdue when it is
+ * sent; none once nothing is overdue (paid since the step was taken): a notice of nothing owed
+ * would only confuse.
+ */
+async function sendDunningEmail(ctx: Ctx, sending: InvoiceSending, delivery: ClaimedDelivery, kind: 'reminder' | 'finalNotice'): Promise<Sending> {
   const customer = await ctx.store.repository('customers').get(delivery.customerID)
   if (!customer) throw new Error(`customer ${delivery.customerID} is gone`)
   const overdue = await ctx.store.repository('invoices').list({
@@ -109,9 +132,8 @@ async function sendDunningEmail(ctx: Ctx, sending: InvoiceSending, delivery: Cla
     ],
     limit: 1000,
   })
-  // Paid since the step was taken: the notice still names the invoice it was about.
-  const listed = overdue.length ? overdue : [(await ctx.store.repository('invoices').get(delivery.invoiceID))!].filter(Boolean)
-  const { subject, text } = dunningEmailText(ctx.presets.seller, kind, customer, listed)
+  if (overdue.length === 0) return 'not needed'
+  const { subject, text } = dunningEmailText(ctx.presets.seller, kind, customer, overdue)
   return sending.mailer.send({ from: ctx.presets.seller.email ?? 'billing@example.com', to: delivery.recipient!, subject, text, attachments: [] })
 }
 
@@ -119,10 +141,10 @@ async function sendDunningEmail(ctx: Ctx, sending: InvoiceSending, delivery: Cla
  * Marks a delivery sent with its invoice's first `sentDate`, the `invoice.sent` event and the
  * customer's credit alerts (an invoice sent no longer counts as unsent), in one transaction.
  */
-async function recordSent(ctx: Ctx, delivery: ClaimedDelivery, messageID: string): Promise<void> {
+async function recordSent(ctx: Ctx, delivery: ClaimedDelivery, sent: Exclude<Sending, 'not needed'>): Promise<void> {
   const now = ctx.clock.now()
   await ctx.store.transaction(async (s) => {
-    if (!(await s.invoiceOutbox.sent(delivery.id, now, messageID))) return
+    if (!(await s.invoiceOutbox.sent(delivery.id, now, sent.messageID, sent.billType))) return
     // A reminder is not the invoice: the invoice's own sending is what `sentDate` and `invoice.sent` record.
     if (delivery.purpose !== 'invoice') return
     const first = await s.invoiceOutbox.markInvoiceSent(delivery.invoiceID, ctx.clock.today())

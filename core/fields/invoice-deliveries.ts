@@ -27,6 +27,7 @@ export const invoiceDeliveries = defineResource({
     text('error', { description: 'why the last attempt failed' }),
     ...stampFields(),
     field('purpose', 'preset', { list: 'deliveryPurposes', values: deliveryPurposes, description: 'the invoice itself (null or invoice), or a dunning reminder or finalNotice about it (contract 15.2)' }),
+    stamp('firstAttemptStamp', { description: 'when it was first attempted: a failure is retried for 24 hours from then' }),
   ]),
   filters: [{ name: 'status', filter: { kind: 'oneOf', column: 'status', values: invoiceDeliveryStatuses }, description: 'only deliveries with this status' }],
 })

@@ -50,6 +50,18 @@ export function formatMoney(m: Money): string {
   return `${neg ? '-' : ''}${whole}.${frac}`
 }
 
+/**
+ * Decimal text with at least `places` decimals (default 2, as the API's money reads: "12.50"),
+ * never rounded: a fourth decimal place that is not zero is shown ("0.1234"). Messages print
+ * amounts so; the library's `formatMoney` is this.
+ */
+export function formatAmount(m: Money, places: 0 | 1 | 2 | 3 | 4 = 2): string {
+  const text = formatMoney(m)
+  const point = text.indexOf('.')
+  const shown = text.slice(point + 1).replace(/0+$/, '').padEnd(places, '0')
+  return shown ? `${text.slice(0, point)}.${shown}` : text.slice(0, point)
+}
+
 const SAFE = BigInt(Number.MAX_SAFE_INTEGER)
 
 /**

@@ -34,7 +34,9 @@ export async function signIn(ctx: PlatformContext, sessions: PortalSessions, run
   if ((credentials.kind === 'password' ? credentials.password : credentials.pin) === '') throw signInRefused()
   const now = ctx.clock.now()
   const login = loginOf(credentials)
-  const locked = isLocked(await sessions.failuresSince(login, failuresFrom(now)), now)
+  // The attempt is stored as a failure before its secret is checked, and forgotten if it signs in:
+  // attempts sent at once each count those before them, so no more than the lock allows are checked.
+  const attempt = await sessions.startAttempt(login, now, failuresFrom(now), (failures) => isLocked(failures, now))
   const found = credentials.kind === 'password' ? await byPassword(ctx, sessions, credentials) : await byPin(ctx, credentials)
   decoy ??= ctx.passwords.hash('portal decoy secret')
   const secret = credentials.kind === 'password' ? credentials.password : credentials.pin
@@ -44,15 +46,15 @@ export async function signIn(ctx: PlatformContext, sessions: PortalSessions, run
     // Every candidate is verified, so the time taken does not say which one matched.
     if ((await ctx.passwords.verify(secret, hashes[i])) && matched < 0) matched = i
   }
-  const ok = !locked && found !== null && found.hashes.length > 0 && matched >= 0
+  const ok = attempt !== null && found !== null && found.hashes.length > 0 && matched >= 0
   if (!ok) {
-    if (!locked) await sessions.recordFailure(login, now)
     if (found?.customers.length) {
       const actor = found.actors[Math.max(matched, 0)] ?? found.actors[0]
       await runAs(actor, () => recordPortal(ctx, found.customers, 'portalSignInFailed'))
     }
     throw signInRefused()
   }
+  await sessions.forgetAttempt(attempt)
   const actor = found.actors[matched]
   const contactID = credentials.kind === 'password' ? found.contactIDs[matched] : null
   const customers = credentials.kind === 'password' ? await customersOf(ctx, sessions, contactID!) : found.customers
@@ -66,6 +68,7 @@ export async function signIn(ctx: PlatformContext, sessions: PortalSessions, run
     csrfToken: ctx.random.secret(24).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, ''),
     createdStamp: now,
     lastSeenStamp: now,
+    passwordDigest: contactID === null ? null : passwordDigestOf(ctx, found.hashes[matched]),
   }
   await sessions.create(session)
   await runAs(actor, () => recordPortal(ctx, customers, 'portalSignIn'))
@@ -104,14 +107,35 @@ export async function customersOf(ctx: PlatformContext, sessions: PortalSessions
 }
 
 /**
- * Whether a contact's session may still look at a customer: the contact exists, can still sign
- * in (its password is set), and is the customer's own or shared with it. Unlinking or deleting a
- * contact takes effect on its next request, not when its session would have ended anyway.
+ * What a session remembers of its contact's password: a digest of the stored hash, not the hash
+ * itself. A new password (or the same one set again) is stored with a new salt, so any change
+ * of the password changes it.
  */
-export async function contactReaches(ctx: PlatformContext, contactID: string, customerID: string): Promise<boolean> {
-  const contact = await ctx.store.contacts.get(contactID)
-  if (!contact?.accountPassword) return false
-  return contact.customerID === customerID || (await ctx.store.contacts.isLinked(customerID, contactID))
+const passwordDigestOf = (ctx: Pick<PlatformContext, 'digest'>, hash: string): string => ctx.digest.sha256(hash)
+
+/**
+ * The contact a session signed in as, or null once the session may no longer act for it: the
+ * contact is deleted, its password cleared, or its password changed since the session signed in
+ * (contract 14.3: a password changed, through the API or otherwise, ends the contact's other
+ * sessions at their next request). Null also for a session of a PIN.
+ */
+export async function sessionContact(ctx: Pick<PlatformContext, 'store' | 'digest'>, session: Pick<PortalSession, 'contactID' | 'passwordDigest'>): Promise<CustomerContact | null> {
+  if (!session.contactID || !session.passwordDigest) return null
+  const contact = await ctx.store.contacts.get(session.contactID)
+  if (typeof contact?.accountPassword !== 'string' || !contact.accountPassword) return null
+  return passwordDigestOf(ctx, contact.accountPassword) === session.passwordDigest ? contact : null
+}
+
+/**
+ * Whether a contact's session may still look at a customer: the contact still signs in as it did
+ * (`sessionContact`) and is the customer's own or shared with it. Unlinking, deleting a contact
+ * or changing its password takes effect on its next request, not when its session would have
+ * ended anyway.
+ */
+export async function contactReaches(ctx: PlatformContext, session: Pick<PortalSession, 'contactID' | 'passwordDigest'>, customerID: string): Promise<boolean> {
+  const contact = await sessionContact(ctx, session)
+  if (!contact) return false
+  return contact.customerID === customerID || (await ctx.store.contacts.isLinked(customerID, contact.id))
 }
 
 interface Found {

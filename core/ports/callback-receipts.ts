@@ -12,4 +12,6 @@ export interface CallbackReceipts {
    * transaction and, if that committed, answers false (a unique key decides, not a read).
    */
   record(provider: string, webhookID: string, receivedStamp: Stamp): Promise<boolean>
+  /** Forgets the receipts received before `stamp` (core/payments/receipt-retention.ts); returns how many. */
+  removeBefore(stamp: Stamp): Promise<number>
 }

@@ -32,6 +32,8 @@ export interface ClaimedDelivery {
   readonly billType: BillType
   readonly attempts: number
   readonly createdStamp: Stamp
+  /** When it was first attempted (this claim, the first time): its retries last 24 hours from then. */
+  readonly firstAttemptStamp: Stamp
   readonly purpose: DeliveryPurpose
 }
 
@@ -51,8 +53,14 @@ export interface InvoiceOutbox {
   claim(now: Stamp, leaseUntil: Stamp, limit: number): Promise<ClaimedDelivery[]>
   /** Gives claimed deliveries back unsent (a stopping worker): due again at once, the attempt uncounted. */
   release(ids: readonly string[], now: Stamp): Promise<void>
-  /** Marks a claimed delivery sent; false when it was not pending any more (nothing changed). */
-  sent(id: string, now: Stamp, messageID: string | null): Promise<boolean>
+  /**
+   * Marks a claimed delivery sent, as `billType` when given (what it carried, where consent
+   * withdrawn since it was recorded took the calls off); false when it was not pending any more
+   * (nothing changed).
+   */
+  sent(id: string, now: Stamp, messageID: string | null, billType?: BillType): Promise<boolean>
+  /** Marks a claimed delivery `Skipped`: nothing to send any more (a notice once nothing is overdue). */
+  skipped(id: string, now: Stamp): Promise<void>
   /** Records a failed attempt: tried again at `nextAttempt`, or, when null, given up (`Failed`). */
   attemptFailed(id: string, error: string, now: Stamp, nextAttempt: Stamp | null): Promise<void>
   /** Sets the invoice's `sentDate` unless it has one; true when it was set now. */

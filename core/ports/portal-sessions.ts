@@ -13,6 +13,11 @@ export interface PortalSession {
   readonly csrfToken: string
   readonly createdStamp: Stamp
   readonly lastSeenStamp: Stamp
+  /**
+   * The digest of the contact's stored password hash when it signed in; null for a sign-in by
+   * PIN. A contact whose password has changed since no longer matches it: the session is over.
+   */
+  readonly passwordDigest: string | null
 }
 
 /** Portal sessions, failed sign-ins, and which customers a contact may sign in to. */
@@ -24,11 +29,18 @@ export interface PortalSessions {
   remove(tokenHash: string): Promise<void>
   /** Ends every session idle since before `stamp`; returns how many. */
   removeIdleBefore(stamp: Stamp): Promise<number>
-  recordFailure(login: string, stamp: Stamp): Promise<void>
+  /**
+   * Starts a sign-in attempt on a login: unless `locked` says the login's failures since `since`
+   * (attempts still being checked among them, oldest first) lock it, records the attempt as a
+   * failure and returns a key to forget it by once it signs in; when locked, records nothing and
+   * returns null. Attempts on one login start one at a time, across processes, so however many
+   * arrive at once each sees those before it, and no more guesses are checked than the lock allows.
+   */
+  startAttempt(login: string, stamp: Stamp, since: Stamp, locked: (failures: readonly Stamp[]) => boolean): Promise<string | null>
+  /** Forgets an attempt that signed in: it is not a failure. */
+  forgetAttempt(attempt: string): Promise<void>
   /** Forgets failed sign-ins from before `stamp` (they can no longer lock anything); returns how many. */
   removeFailuresBefore(stamp: Stamp): Promise<number>
-  /** The stamps of a login's failed sign-ins since `stamp`, oldest first. */
-  failuresSince(login: string, stamp: Stamp): Promise<Stamp[]>
   /** The customers a contact belongs to: its own customer, or those it is shared with, in ID order. */
   customersOfContact(contactID: string): Promise<string[]>
 }

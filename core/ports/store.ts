@@ -20,6 +20,7 @@ import type { InvoiceNumbers } from './invoice-numbers.js'
 import type { InvoiceOutbox } from './invoice-outbox.js'
 import type { CallMarks } from './call-marks.js'
 import type { CallbackReceipts } from './callback-receipts.js'
+import type { CustomerRemains } from './customer-remains.js'
 import type { Item, Values } from '../fields/item.js'
 import type { NewEvent, NewHistoryEntry } from './change-log.js'
 
@@ -68,6 +69,8 @@ export interface Store {
   readonly callMarks: CallMarks
   /** The payment providers' callbacks processed, by webhook-id (contract 15.1). */
   readonly callbackReceipts: CallbackReceipts
+  /** The rows a purged customer leaves that are no resource of their own (contract 5.6). */
+  readonly customerRemains: CustomerRemains
   /** Which of `names` exist as names of the referenced resource (tariff names). */
   namesExisting(ref: FieldRef, names: readonly string[]): Promise<Set<string>>
   /** Every name of the referenced resource, in name order (presets discovery). */

@@ -29,7 +29,7 @@ export interface CarrierMaps {
 }
 
 const header = v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(200))
-/** A date or time pattern date-fns reads (`DD/MM/YYYY` is not one: checked when the presets load, not at the first import). */
+/** A date or time pattern date-fns reads (`DD/MM/YYYY` is not one: refused when the presets load, not at the first import). */
 const datePattern = v.pipe(
   v.string(),
   v.minLength(1),
@@ -59,13 +59,42 @@ export const carrierMapsFile = {
 const SAMPLE = new Date(981173106000)
 
 /**
- * Why date-fns refuses a pattern, or null: a pattern must both write a date (which refuses
- * `DD`, `YYYY` and unknown letters) and read what it wrote (which refuses tokens only `format`
- * knows, such as `z`).
+ * What date-fns is told when it writes or reads a carrier's pattern. `datePatternProblem` has
+ * refused `D`, `DD` and every `Y` run already, so the day-of-year option admits only `DDD` and
+ * `DDDD` (a day of the year, as a carrier writing ordinal dates means it) without the console
+ * warning date-fns otherwise prints for each of them.
+ */
+export const patternOptions = { useAdditionalDayOfYearTokens: true } as const
+
+/** date-fns's own split of a pattern into tokens: quoted literals, letter runs, other characters. */
+const TOKENS = /[yYQqMLwIdDecihHKkms]o|(\w)\1*|''|'(''|[^'])+('|$)|./g
+
+/**
+ * The tokens date-fns warns about on the console (and throws for `D`, `DD`, `YY`, `YYYY`), named
+ * here instead with the fix. A carrier format's author writing `DD/MM/YYYY` means the day of the
+ * month and the calendar year, as spreadsheets and Moment.js write them; in date-fns (Unicode
+ * tokens) they are the day of the year and the week-numbering year, which no carrier file means.
+ * Refused rather than read as `dd`/`yyyy`: the presets say date-fns patterns, and a pattern
+ * that means one thing to date-fns and another here would mislead whoever reads it next.
+ */
+function confusedToken(pattern: string): string | null {
+  for (const [token] of pattern.matchAll(TOKENS)) {
+    if (/^D{1,2}$/.test(token)) return `Use \`${token.toLowerCase()}\` for the day of the month: \`${token}\` is the day of the year`
+    if (/^Y+$/.test(token)) return `Use \`${token.toLowerCase()}\` for the year: \`${token}\` is the week-numbering year`
+  }
+  return null
+}
+
+/**
+ * Why date-fns refuses a pattern, or null, without a word on the console: a pattern must not
+ * hold a token date-fns warns about (`confusedToken`), must write a date (which refuses unknown
+ * letters) and must read what it wrote (which refuses tokens only `format` knows, such as `z`).
  */
 export function datePatternProblem(pattern: string): string | null {
+  const confused = confusedToken(pattern)
+  if (confused !== null) return confused
   try {
-    return isValid(parse(format(SAMPLE, pattern), pattern, SAMPLE)) ? null : 'it does not read back the dates it writes'
+    return isValid(parse(format(SAMPLE, pattern, patternOptions), pattern, SAMPLE, patternOptions)) ? null : 'it does not read back the dates it writes'
   } catch (error) {
     // date-fns names the token and the fix, then the sample date and a link: the first part is the useful one.
     return String((error as Error).message).replace(/ to the input .*$|; see: .*$/s, '')

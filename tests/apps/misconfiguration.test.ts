@@ -67,9 +67,9 @@ test('a BILLING_DR_DIR that does not exist: one line that names it, exit 1', asy
   assert.not.ok(existsSync(db))
 })
 
-test('a connection limit or timeout that is not a positive whole number: one line that names it, exit 1, nothing written', async ({ dir }) => {
+test('a connection limit, timeout or retention that is not a positive whole number: one line that names it, exit 1, nothing written', async ({ dir }) => {
   const db = join(dir, 'limits.sqlite')
-  for (const [name, value] of [['BILLING_MAX_CONNECTIONS', 'many'], ['BILLING_SEND_TIMEOUT_MS', '0'], ['BILLING_BODY_TIMEOUT_MS', '-5'], ['BILLING_WEBHOOK_TIMEOUT_MS', 'soon']]) {
+  for (const [name, value] of [['BILLING_MAX_CONNECTIONS', 'many'], ['BILLING_SEND_TIMEOUT_MS', '0'], ['BILLING_BODY_TIMEOUT_MS', '-5'], ['BILLING_WEBHOOK_TIMEOUT_MS', 'soon'], ['BILLING_CALLBACK_RETENTION_DAYS', '0']]) {
     const s = startServer({ DATABASE_URL: `sqlite:${db}`, [name]: value })
     s.ready.catch(() => {})
     assert.is(await s.exited, 1, name)

@@ -4,6 +4,7 @@ import * as assert from 'uvu/assert'
 import { BillMatcher } from '../../core/carrier-bills/bill-matcher.js'
 import { wildcardTest } from '../../core/carrier-bills/wildcard.js'
 import { datePatternProblem } from '../../core/presets/carrier-maps.js'
+import { quietConsole } from '../support/quiet-console.js'
 
 const test = suite('core/carrier-bills: patterns have only the * and ? wildcards (contract 17.4)')
 
@@ -50,17 +51,21 @@ test('property: * and ? stand for what they replaced', () => {
   )
 })
 
-test('a dateFormat date-fns refuses is named when the presets load, with the fix date-fns gives', () => {
-  const warn = console.warn
-  console.warn = () => {} // date-fns warns as well as throwing for DD and YYYY
+test('a dateFormat date-fns refuses is named when the presets load, with the fix, and nothing is printed on the console', () => {
+  const printed = quietConsole()
   try {
-    assert.match(datePatternProblem('DD/MM/YYYY') ?? '', /^Use `dd` instead of `DD`/)
-    assert.match(datePatternProblem('dd/MM/YYYY') ?? '', /^Use `yyyy` instead of `YYYY`/)
+    // DD and YYYY are what a spreadsheet means by day and year; to date-fns, day of the year and week-numbering year.
+    assert.is(datePatternProblem('DD/MM/YYYY'), 'Use `dd` for the day of the month: `DD` is the day of the year')
+    assert.is(datePatternProblem('dd/MM/YYYY'), 'Use `yyyy` for the year: `YYYY` is the week-numbering year')
+    assert.is(datePatternProblem('D.M.YY'), 'Use `d` for the day of the month: `D` is the day of the year')
+    assert.is(datePatternProblem('d/M/Y'), 'Use `y` for the year: `Y` is the week-numbering year')
     assert.match(datePatternProblem('HH:mm z') ?? '', /unescaped latin alphabet character `z`/)
+    // A day of the year written in full (DDD) is what it says; quoted letters are text.
+    for (const fine of ['dd/MM/yyyy', 'dd/MM/yy', 'HH:mm:ss', "yyyy-MM-dd'T'HH:mm", 'EEE dd MMM yyyy', 'yyyy-DDD', "'DD 'dd/MM/yyyy"]) assert.is(datePatternProblem(fine), null, fine)
   } finally {
-    console.warn = warn
+    printed.restore()
   }
-  for (const fine of ['dd/MM/yyyy', 'dd/MM/yy', 'HH:mm:ss', "yyyy-MM-dd'T'HH:mm", 'EEE dd MMM yyyy']) assert.is(datePatternProblem(fine), null, fine)
+  assert.equal(printed.lines, [], 'nothing on the console')
 })
 
 test.run()

@@ -2,6 +2,7 @@ import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { mergePresets } from '../../core/presets/presets.js'
 import { openHarness, type Harness } from '../support/harness.js'
+import { quietConsole } from '../support/quiet-console.js'
 import { activeTargets } from '../support/targets.js'
 
 // Contract 17.3: a carrier's own file, read through a usageFormats entry.
@@ -29,6 +30,13 @@ const presets = mergePresets({
       dateFormat: 'dd/MM/yy',
       timeFormat: 'HH:mm',
       delimiter: '|',
+      carrier: 'Gamma',
+    },
+    // Dates as the year and the day of the year (DDD), as some switches write them.
+    Ordinal: {
+      columns: { callingNumber: 'CLI', dialledNumber: 'Dialled', startTime: 'When', durationSeconds: 'Dur', chargeBand: 'Band', callClass: 'Type' },
+      dateFormat: 'yyyy-DDD',
+      timeFormat: 'HH:mm',
       carrier: 'Gamma',
     },
   },
@@ -119,16 +127,31 @@ for (const target of activeTargets()) {
     assert.equal((await calls(h, n)).map((c: any[]) => c[2]), ['2026-01-14T10:00:00.000Z', '2025-12-31T23:59:00.000Z'])
   })
 
-  test('a dateFormat or timeFormat date-fns refuses fails the presets when they load, naming the format and the fix', () => {
-    const warn = console.warn
-    console.warn = () => {} // date-fns warns as well as throwing for DD and YYYY
+  test('yyyy-DDD: a day of the year is read as one, and nothing is printed on the console', async ({ h }) => {
+    const { n, digits } = await numberWithTariff(h)
+    const printed = quietConsole()
+    let r
+    try {
+      r = await csvPost(h, '/usageFiles?format=Ordinal', `CLI,Dialled,When,Dur,Band,Type\n${digits},01632960999,2026-014 10:00,60,NAT,national\n${digits},01632960999,2026-365 23:59,60,NAT,national\n`)
+    } finally {
+      printed.restore()
+    }
+    assert.is(r.status, 201, JSON.stringify(r.body))
+    assert.equal((await calls(h, n)).map((c: any[]) => c[2]), ['2026-01-14T10:00:00.000Z', '2026-12-31T23:59:00.000Z'])
+    assert.equal(printed.lines, [], 'nothing on the console')
+  })
+
+  test('a dateFormat or timeFormat date-fns refuses fails the presets when they load, naming the format and the fix, and nothing is printed', () => {
+    const printed = quietConsole()
     try {
       const entry = (dateFormat: string, timeFormat = 'HH:mm:ss') => ({ usageFormats: { Bad: { columns: { callingNumber: 'CLI', dialledNumber: 'D', startTime: 'W', durationSeconds: 'S' }, dateFormat, timeFormat, carrier: 'Gamma' } } })
-      assert.throws(() => mergePresets(entry('DD/MM/YYYY')), /usageFormats\.Bad\.dateFormat: "DD\/MM\/YYYY" is not a date-fns pattern: Use `dd` instead of `DD`/)
+      assert.throws(() => mergePresets(entry('DD/MM/YYYY')), /usageFormats\.Bad\.dateFormat: "DD\/MM\/YYYY" is not a date-fns pattern: Use `dd` for the day of the month: `DD` is the day of the year/)
+      assert.throws(() => mergePresets(entry('dd/MM/YYYY')), /usageFormats\.Bad\.dateFormat: "dd\/MM\/YYYY" is not a date-fns pattern: Use `yyyy` for the year: `YYYY` is the week-numbering year/)
       assert.throws(() => mergePresets(entry('dd/MM/yyyy', 'hh:mm:ss z')), /usageFormats\.Bad\.timeFormat: "hh:mm:ss z" is not a date-fns pattern/)
     } finally {
-      console.warn = warn
+      printed.restore()
     }
+    assert.equal(printed.lines, [], 'nothing on the console')
   })
 
   test.run()

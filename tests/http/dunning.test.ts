@@ -116,6 +116,8 @@ for (const target of activeTargets()) {
     h.clock.set('2026-06-01T09:00:00Z')
     const c = await newCustomer(h, { accountNumber: 'DUN-4', email: 'dun4@example.com', paymentTerms: 1, dunningProfile: 'Strict' })
     await h.request('POST', `/customers/${c}/transactions`, { transactionType: 'Installation', amount: '10.00' })
+    const payer = await newCustomer(h, { accountNumber: 'DUN-5', email: 'dun5@example.com', paymentTerms: 1 })
+    await h.request('POST', `/customers/${payer}/transactions`, { transactionType: 'Installation', amount: '10.00', VATRate: 'Standard 20%' })
     await bill(h, '2026-06-01')
     const before = sink.received.length
     await jobs(h, 'invoice-delivery')
@@ -123,6 +125,8 @@ for (const target of activeTargets()) {
     h.clock.set('2026-07-02T00:30:00Z')
     const [a, b] = await Promise.all([runDunning(h.platform.context), runDunning(h.platform.context)])
     await runDunning(h.platform.context)
+    // DUN-5 pays after its reminder and final notice are queued, before they are sent.
+    assert.is((await h.request('POST', `/customers/${payer}/transactions`, { transactionType: 'Payment', amount: '12.00' })).status, 201)
     await jobs(h, 'dunning', 'invoice-delivery')
     const steps = (await invoiceOf(h, c)).dunningSteps
     assert.equal(steps.map((s: any) => [s.step, s.action]), [[1, 'reminder'], [2, 'finalNotice'], [3, 'suspend'], [4, 'bar']])
@@ -130,6 +134,12 @@ for (const target of activeTargets()) {
     assert.is(sink.received.slice(before).filter((m) => /DUN-4/.test(m.subject ?? '') && !/invoice/.test(m.subject!)).length, 2, 'one reminder, one final notice')
     assert.is((await events(h, 'dunning.step_taken')).filter((e) => e.data.invoice.customerID === c).length, 4)
     assert.is((await events(h, 'customer.bar_requested')).filter((e) => e.data.customer.id === c).length, 1)
+    // Nothing overdue when they were to go out: no notice of £0.00 overdue, each marked Skipped.
+    const paid = await invoiceOf(h, payer)
+    assert.equal([paid.status, paid.dunningSteps.map((s: any) => s.action)], ['Paid', ['reminder', 'finalNotice']])
+    assert.is(sink.received.slice(before).filter((m) => /DUN-5/.test(m.subject ?? '') && !/invoice/.test(m.subject!)).length, 0, 'no reminder once paid')
+    const deliveries = (await h.request('GET', `/invoices/${paid.id}/deliveries`)).body as any[]
+    assert.equal(deliveries.map((d) => [d.purpose, d.status]), [['invoice', 'Sent'], ['reminder', 'Skipped'], ['finalNotice', 'Skipped']])
   })
 
   test('dunningProfile is a preset: an unknown name is 400 naming it; unset shows null', async ({ h }) => {

@@ -57,6 +57,7 @@ for (const target of activeTargets()) {
       csv: await customer(h, 'D-CSV', { email: 'csv@example.com', emailBillType: 'CSV', GDPRPECRConsentGiven: 'Yes' }),
       none: await customer(h, 'D-NONE', { email: 'none@example.com', emailBillType: 'None' }),
       post: await customer(h, 'D-POST', { postBillType: 'PDF', faxBillType: 'PDF' }),
+      withdrawn: await customer(h, 'D-WD', { email: 'wd@example.com', emailBillType: 'PDF + CSV', GDPRPECRConsentGiven: 'Yes' }),
       suppressed: await customer(h, 'D-SUP', { email: 'sup@example.com', emailBillType: 'PDF', lowInvoiceDetect: 'Net Total', lowInvoiceDetectValue: 10, lowInvoiceAction: 'Suppress' }),
     }
     await h.request('POST', `/customers/${ids.suppressed}/transactions`, { transactionType: 'Debit Note', amount: 1, transactionDate: '2026-01-20' })
@@ -65,7 +66,10 @@ for (const target of activeTargets()) {
     const shared = await h.request('POST', '/customerContacts', { firstnames: 'Shared', lastname: 'Accounts', email: 'shared@example.com', emailBillType: 'PDF' })
     assert.is(shared.status, 201, JSON.stringify(shared.body))
     assert.is((await h.request('POST', `/customers/${ids.unsetNo}?action=addSharedContact`, { sharedContactID: shared.body.id })).status, 200)
+    assert.is((await h.request('POST', `/customers/${ids.withdrawn}/customerContacts`, { email: 'wd.contact@example.com', emailBillType: 'CSV' })).status, 201)
     await bill(h)
+    // Consent withdrawn after the invoice was raised, before it is sent: what is sent follows it.
+    assert.is((await h.request('PATCH', `/customers/${ids.withdrawn}`, { GDPRPECRConsentGiven: 'No' })).status, 200)
     const full = await invoiceOf(h, ids.full)
     assert.is(full.sentDate, null, 'not sent before the job runs')
     assert.equal((await deliveriesOf(h, full.id)).map((d: any) => [d.channel, d.recipient, d.billType, d.status]), [
@@ -86,9 +90,16 @@ for (const target of activeTargets()) {
     assert.equal(attachmentNames(one('csv@example.com')), ['csv'])
     assert.equal(attachmentNames(one('copy@example.com')), [], "the contact's own bill type")
     assert.equal(attachmentNames(one('shared@example.com')), ['pdf'], 'a shared contact associated with the customer gets its copy')
+    assert.equal(attachmentNames(one('wd@example.com')), ['pdf'], 'consent withdrawn before sending: no calls CSV')
+    assert.equal(attachmentNames(one('wd.contact@example.com')), [], "nor in the contact's copy")
+    const withdrawn = await deliveriesOf(h, (await invoiceOf(h, ids.withdrawn)).id)
+    assert.equal(withdrawn.map((d: any) => [d.recipient, d.billType, d.status]), [
+      ['wd@example.com', 'PDF', 'Sent'],
+      ['wd.contact@example.com', 'Summary Only', 'Sent'],
+    ], 'each records what it went as')
     assert.is(to('none@example.com').length, 0)
     assert.is(to('sup@example.com').length, 0, 'a suppressed invoice is never sent')
-    assert.is(sink.received.length, 7)
+    assert.is(sink.received.length, 9)
     const mail = one('full@example.com')
     assert.is(mail.from?.text, 'billing@example.com')
     assert.match(mail.subject!, /^Example Telecom Ltd: invoice INV-\d{6} for £0\.00, due 31 Jan 2026$/)
@@ -108,7 +119,7 @@ for (const target of activeTargets()) {
     const events = ((await h.request('GET', '/events?limit=1000')).body as any[]).filter((e) => e.type === 'invoice.sent')
     assert.ok(events.some((e) => e.data.id === full.id && e.data.sentDate === '2026-02-01'))
     await deliver(h)
-    assert.is(sink.received.length, 7, 'a Sent delivery is never sent again')
+    assert.is(sink.received.length, 9, 'a Sent delivery is never sent again')
   })
 
   test('a refused message is retried with backoff until the server accepts it; after 24 hours it is Failed', async ({ h, sink }) => {
@@ -140,6 +151,12 @@ for (const target of activeTargets()) {
     assert.equal([failed.status, failed.attempts], ['Failed', 4])
     const events = ((await h.request('GET', '/events?limit=1000')).body as any[]).map((e) => `${e.type}:${e.data.id}`)
     assert.ok(events.includes(`invoice.delivery_failed:${other.id}`))
+    // One first attempted more than a day after it was recorded (the worker down meanwhile):
+    // its 24 hours count from that attempt, so it is retried.
+    await h.platform.database.db.updateTable('invoice_deliveries').set({ status: 'Pending', nextAttemptStamp: null, sentStamp: null, attempts: 0, firstAttemptStamp: null }).where('invoiceID', '=', Number(invoice.id) as never).execute()
+    await deliver(h)
+    ;[delivery] = await deliveriesOf(h, invoice.id)
+    assert.equal([delivery.status, delivery.attempts, delivery.firstAttemptStamp], ['Pending', 1, h.clock.now()], 'retried, not Failed')
   })
 
   test('a claim takes at most its limit, oldest first, and not again before its lease lapses', async ({ h }) => {

@@ -143,7 +143,7 @@ for (const target of activeTargets()) {
     const base = { paymentLinkUUID: uuid, currency: 'GBP', occurredAt: '2026-03-02T08:00:00Z' }
     const created = { ...base, type: 'mandate.created', providerReference: 'MD-1' }
     assert.is((await callback(h, created, { provider: 'gocardless', id: 'msg_created' })).body.duplicate, false)
-    assert.is((await callback(h, { ...base, type: 'mandate.cancelled', providerReference: 'MD-1' }, { provider: 'gocardless' })).body.duplicate, false)
+    assert.is((await callback(h, { ...base, type: 'mandate.cancelled', providerReference: 'MD-1' }, { provider: 'gocardless', id: 'msg_cancelled' })).body.duplicate, false)
     // The captured message, replayed within its five minutes: validly signed, and refused all the same.
     h.clock.set('2026-03-02T09:02:00Z')
     const before = await counts(h)
@@ -162,6 +162,26 @@ for (const target of activeTargets()) {
     assert.is((await h.request('GET', '/events?type=payment.failed')).body.length, 1)
     // The id is the provider's: another provider's message with the same id is its own.
     assert.is((await callback(h, { ...failed, providerReference: 'gc_f' }, { provider: 'gocardless', id: 'msg_failed' })).body.duplicate, false)
+
+    // The daily purge keeps a receipt 35 days: a provider's retry weeks later, signed anew, is still a duplicate.
+    const receipts = async () => (await h.platform.database.db.selectFrom('callback_receipts').select(['provider', 'webhookID']).orderBy('provider').orderBy('webhookID').execute()).map((r) => `${r.provider}:${r.webhookID}`)
+    const purge = async () => {
+      const ends: { result?: Record<string, unknown> }[] = []
+      const scheduler = h.platform.createScheduler({ onJobEnd: (e) => ends.push(e) })
+      await scheduler.runNow('purge-customers')
+      await scheduler.stop()
+      return ends[0]?.result?.callbackReceipts
+    }
+    assert.equal(await receipts(), ['gocardless:msg_cancelled', 'gocardless:msg_created', 'gocardless:msg_failed', 'stripe:msg_failed'])
+    h.clock.set('2026-04-06T09:00:00Z') // 35 days after the first two at 09:00
+    assert.is(await purge(), 0)
+    const written = await counts(h)
+    const late = await callback(h, failed, { id: 'msg_failed' })
+    assert.equal([late.status, late.body.duplicate], [200, true], 'a retry 35 days on')
+    assert.equal(await counts(h), written, 'nothing written')
+    h.clock.set('2026-04-06T09:01:00Z')
+    assert.is(await purge(), 2, 'those of 09:00 are older than 35 days now')
+    assert.equal(await receipts(), ['gocardless:msg_failed', 'stripe:msg_failed'])
   })
 
   test('copies of one message arriving at once: one is applied, the others answer duplicate', async ({ h }) => {

@@ -6,6 +6,8 @@ import * as assert from 'uvu/assert'
 import { mergePresets } from '../../core/presets/presets.js'
 import { bill, newCustomer } from '../support/billing.js'
 import { openHarness, type Harness } from '../support/harness.js'
+import { worldOn } from '../support/invoice-documents.js'
+import { pdfLines } from '../support/pdf-text.js'
 import { Visitor, world } from '../support/portal-visitor.js'
 import { activeTargets } from '../support/targets.js'
 
@@ -179,6 +181,36 @@ for (const target of activeTargets()) {
     assert.is((await v.go('GET', `/invoices/${w.invB.id}/csv`)).status, 404, "another customer's invoice")
     await h.request('PATCH', `/customers/${w.a}`, { onlineBillType: 'None' })
     assert.match((await v.go('GET', '/summary')).text, /Last invoice<\/dt><dd>Not shown here/)
+  })
+
+  test('without GDPR/PECR consent the HTML and PDF documents leave out the itemised calls, as an email does; with it they show them', async ({ h, base }) => {
+    const { customerID, invoice } = await worldOn(h, { numbers: 1, calls: 3, accountNumber: 'GDPR-1', customer: { portalCustomerProfile: 'Standard Portal' } })
+    h.clock.set('2026-02-10T09:00:00Z')
+    const pin = (await h.request('POST', `/customers/${customerID}?action=generatePIN`, {})).body.pin
+    const v = new Visitor(base)
+    await v.signIn({ method: 'pin', accountNumber: 'GDPR-1', pin })
+    const documents = async () => {
+      const html = await v.go('GET', `/invoices/${invoice.id}`)
+      const pdf = await fetch(`${base}/portal/invoices/${invoice.id}/pdf`, { headers: { cookie: `portal_session=${v.cookies.get('portal_session')}` } })
+      assert.equal([html.status, pdf.status], [200, 200])
+      return { html: html.text, pdf: (await pdfLines(new Uint8Array(await pdf.arrayBuffer()))).flat().join('\n') }
+    }
+    // The world's first call is to 01632 960 000; its calls by number and type are totals, not itemisation.
+    for (const consent of [null, 'No']) {
+      assert.is((await h.request('PATCH', `/customers/${customerID}`, { GDPRPECRConsentGiven: consent })).status, 200)
+      const { html, pdf } = await documents()
+      assert.not.match(html, /data-page="Itemised Calls"/, `consent ${consent}: HTML`)
+      assert.not.match(html, /01632 960 000/, `consent ${consent}: HTML`)
+      assert.match(html, /data-page="Calls by Number"/)
+      assert.not.match(pdf, /Itemised Calls|01632 960 000/, `consent ${consent}: PDF`)
+      assert.match(pdf, /Calls by Number/)
+    }
+    await h.request('PATCH', `/customers/${customerID}`, { GDPRPECRConsentGiven: 'Yes' })
+    const { html, pdf } = await documents()
+    assert.match(html, /data-page="Itemised Calls"/)
+    assert.match(html, /01632 960 000/)
+    assert.match(pdf, /Itemised Calls/)
+    assert.match(pdf, /01632 960 000/)
   })
 
   test.run()

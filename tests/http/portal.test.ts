@@ -107,6 +107,17 @@ for (const target of activeTargets()) {
     h.clock.advanceMs(61_000)
     assert.is((await right()).status, 303, 'open again 15 minutes after the lock')
     assert.ok((await h.request('GET', '/history?limit=1000')).body.some((e: any) => e.action === 'portalSignInFailed'))
+    // 30 guesses at once: each counts those before it, so only 5 are checked (and stored as
+    // failures), whatever their timing; the rest are refused as locked.
+    const burst = await Promise.all(Array.from({ length: 30 }, () => wrong()))
+    assert.ok(burst.every((r) => r.status === 401))
+    assert.is((await right()).status, 401, 'locked again')
+    h.clock.advanceMs(31 * 60_000)
+    const ends: { result?: any }[] = []
+    const scheduler = h.platform.createScheduler({ onJobEnd: (e) => ends.push(e) })
+    await scheduler.runNow('portal-sweep')
+    await scheduler.stop()
+    assert.is(ends[0]?.result?.failures, 11, "the 5 failures before the lock, the unknown login's, and 5 of the 30 guesses")
   })
 
   test('a session ends after 30 minutes idle; activity keeps it alive', async ({ h, base }) => {
@@ -170,12 +181,38 @@ for (const target of activeTargets()) {
     assert.is(empty.status, 401)
     assert.is(empty.text.replace(/value="[^"]{20,}"/g, ''), wrong.text.replace(/value="[^"]{20,}"/g, ''))
     assert.is((await new Visitor(base).signIn({ method: 'pin', accountNumber: 'ACC-2', pin: '' })).status, 401)
-    assert.is((await h.request('PATCH', `/customerContacts/${w.contact.id}`, { accountPassword: null })).status, 200, 'null still clears it')
+    assert.is((await h.request('PATCH', `/customerContacts/${w.contact.id}`, { accountPassword: null })).status, 200, 'null is accepted, as GET shows it (and changes nothing)')
   })
 
-  test("a contact's session ends once the contact is unlinked from the customer or deleted", async ({ h, base }) => {
+  test("a contact's session ends once its password is changed, or the contact is unlinked from the customer or deleted", async ({ h, base }) => {
     const w = await world(h)
+    // A new password ends every session signed in with the old one, wherever it was set from.
+    let password = 'correct horse battery'
+    const signInAnn = (v: Visitor) => v.signIn({ method: 'password', email: 'ann@alpha.example', password })
+    const phone = new Visitor(base)
+    const laptop = new Visitor(base)
+    for (const v of [phone, laptop]) assert.is((await signInAnn(v)).location, '/portal/summary')
+    assert.is((await phone.go('GET', '/summary')).status, 200)
     const sam = new Visitor(base)
+    await sam.signIn({ method: 'password', email: 'sam@shared.example', password: 'shared secret words' })
+    assert.is((await sam.go('GET', '/choose')).status, 200, 'signed in, choosing')
+    assert.is((await h.request('PATCH', `/customerContacts/${w.contact.id}`, { firstnames: 'Ann' })).status, 200)
+    assert.is((await laptop.go('GET', '/summary')).status, 200, 'a change of anything else ends nothing')
+    assert.is((await h.request('PATCH', `/customerContacts/${w.contact.id}`, { accountPassword: 'a brand new passphrase' })).status, 200)
+    for (const [name, v] of [['phone', phone], ['laptop', laptop]] as const) {
+      assert.is((await v.go('GET', '/invoices')).location, '/portal/sign-in', `${name}: back to sign-in`)
+      assert.not.ok(v.cookies.has('portal_session'), `${name}: the cookie is cleared`)
+    }
+    assert.is((await signInAnn(new Visitor(base))).status, 401, 'the old password signs nobody in')
+    password = 'a brand new passphrase'
+    const again = new Visitor(base)
+    assert.is((await signInAnn(again)).location, '/portal/summary')
+    assert.is((await again.go('GET', '/summary')).status, 200, 'a session of the new password works')
+    assert.is((await sam.go('GET', '/choose')).status, 200, "another contact's session is untouched")
+    // The same password set again is a change too (a new salt): sessions before it end.
+    assert.is((await h.request('PATCH', `/customerContacts/${w.shared.id}`, { accountPassword: 'shared secret words' })).status, 200)
+    assert.is((await sam.go('GET', '/choose')).location, '/portal/sign-in', 'choosing: back to sign-in')
+    assert.is((await sam.go('POST', '/choose', { customerID: w.b })).location, '/portal/sign-in')
     await sam.signIn({ method: 'password', email: 'sam@shared.example', password: 'shared secret words' })
     const choose = await sam.go('GET', '/choose')
     await sam.go('POST', '/choose', { csrf: sam.csrf(choose.text), customerID: w.b })
@@ -184,20 +221,18 @@ for (const target of activeTargets()) {
     const after = await sam.go('GET', '/summary')
     assert.is(after.location, '/portal/sign-in', 'unlinked: back to sign-in')
     assert.not.ok(sam.cookies.has('portal_session'), 'the cookie is cleared')
-    const ann = new Visitor(base)
-    await ann.signIn({ method: 'password', email: 'ann@alpha.example', password: 'correct horse battery' })
-    const token = ann.cookies.get('portal_session')!
-    assert.is((await ann.go('GET', '/invoices')).status, 200)
+    const token = again.cookies.get('portal_session')!
+    assert.is((await again.go('GET', '/invoices')).status, 200)
     assert.is((await h.request('DELETE', `/customerContacts/${w.contact.id}`)).status, 200)
-    assert.is((await ann.go('GET', '/invoices')).location, '/portal/sign-in', 'deleted: back to sign-in')
+    assert.is((await again.go('GET', '/invoices')).location, '/portal/sign-in', 'deleted: back to sign-in')
     const replay = new Visitor(base)
     replay.cookies.set('portal_session', token)
     assert.is((await replay.go('GET', '/summary')).location, '/portal/sign-in', 'the session itself is gone')
     // Still signed in but not yet chosen: a contact deleted meanwhile is sent to sign in, not shown an empty list.
-    const again = new Visitor(base)
-    await again.signIn({ method: 'password', email: 'sam@shared.example', password: 'shared secret words' })
+    const choosing = new Visitor(base)
+    await choosing.signIn({ method: 'password', email: 'sam@shared.example', password: 'shared secret words' })
     assert.is((await h.request('DELETE', `/customerContacts/${w.shared.id}`)).status, 200)
-    assert.is((await again.go('GET', '/choose')).location, '/portal/sign-in')
+    assert.is((await choosing.go('GET', '/choose')).location, '/portal/sign-in')
   })
 
   test.run()

@@ -215,5 +215,68 @@ for (const name of activeTargets()) {
     assert.equal(csv.split('\r\n').map((l) => l.split(',')[4]), ['LEDGER-1', 'ACC2', 'ACC3', undefined])
   })
 
+  test('0070: an ignore-traffic entry of a number reinstated since ends on its reinstate; one of a number still dropped stays open', async ({ target, database }) => {
+    await migrate(database, target.schema, '0069-session-password-receipt-age')
+    const { db } = database
+    const stamp = '2026-02-01T00:00:00.000Z'
+    await sql`insert into customers (id, "accountNumber", "createdStamp", "updatedStamp") values (1, 'ACC1', ${stamp}, ${stamp})`.execute(db)
+    for (const [id, dropped, updatedDate] of [[1, 0, '2026-02-01'], [2, 1, '2026-01-10']] as const) {
+      await sql`insert into numbers (id, "customerID", number, "isDropped", "updatedDate", "createdStamp", "updatedStamp") values (${id}, 1, ${`0163296000${id}`}, ${dropped}, ${updatedDate}, ${stamp}, ${stamp})`.execute(db)
+      await sql`insert into ignore_traffic (id, "customerID", "numberID", number, type, "fromDate") values (${id}, 1, ${id}, ${`0163296000${id}`}, 'All Traffic', '2026-01-10')`.execute(db)
+    }
+    await migrate(database, target.schema)
+    const entries = await sql<{ numberID: unknown; reinstatedDate: string | null }>`select "numberID", "reinstatedDate" from ignore_traffic order by id`.execute(db)
+    assert.equal(entries.rows.map((r) => [Number(r.numberID), r.reinstatedDate]), [[1, '2026-02-01'], [2, null]])
+    assert.ok((await database.dialect.describeTable(db, 'features')).columns.includes('dropGaps'))
+  })
+
+  test("0071: runs completed before it keep their rows' commission terms as they were then; a later change of the feature's reaches no completed statement", async ({ target, database }) => {
+    await migrate(database, target.schema, '0070-reinstate-gaps')
+    const { db } = database
+    const stamp = '2026-02-01T00:00:00.000Z'
+    await sql`insert into customers (id, "accountNumber", "commissionHolder", "createdStamp", "updatedStamp") values (1, 'ACC1', 'Alice', ${stamp}, ${stamp})`.execute(db)
+    await sql`insert into features (id, "customerID", "startDate", "serviceChargeInterval", "serviceChargeCommission", "serviceChargeCommissionType", "createdStamp", "updatedStamp")
+      values (1, 1, '2026-01-01', 'Calendar Monthly', 100000, 'Percentage', ${stamp}, ${stamp})`.execute(db)
+    // Run 1 completed, run 2 still running: an invoice and a charge on each.
+    for (const [id, status] of [[1, 'Complete'], [2, 'Running']] as const) {
+      await sql`insert into billing_runs (id, name, status, "invoiceDate", "createdStamp", "updatedStamp") values (${id}, ${`run ${id}`}, ${status}, '2026-01-31', ${stamp}, ${stamp})`.execute(db)
+      await sql`insert into invoices (id, "customerID", "billingRunID", "invoiceDate", "netAmount", "VATAmount", "totalAmount", status, "createdStamp", "updatedStamp")
+        values (${id}, 1, ${id}, '2026-01-31', 500000, 0, 500000, 'Unpaid', ${stamp}, ${stamp})`.execute(db)
+      await sql`insert into transactions (id, "customerID", "featureID", kind, "transactionType", "transactionDate", "dateFrom", "dateTo", amount, approved, "invoiceID", "createdStamp", "updatedStamp")
+        values (${id}, 1, 1, 'recurring', 'Recurring Charge', '2026-01-01', '2026-01-01', '2026-01-31', 500000, 1, ${id}, ${stamp}, ${stamp})`.execute(db)
+    }
+    await migrate(database, target.schema)
+    await sql`update features set "serviceChargeCommission" = 200000, "commissionHolder" = 'Ben'`.execute(db)
+    const books = new KyselyBooks(db, database.dialect)
+    const rows = async (billingRunID: string, complete: boolean, holder: string) => {
+      const out: [string, string | null, number | null][] = []
+      for await (const page of books.commissionRows({ billingRunID, complete }, holder)) for (const r of page) out.push([r.transactionID, r.terms.commissionHolder ?? r.customerHolder, r.terms.serviceChargeCommission === null ? null : Number(r.terms.serviceChargeCommission)])
+      return out
+    }
+    assert.equal(await rows('1', true, 'Alice'), [['1', 'Alice', 100000]], 'kept as they were')
+    assert.equal(await rows('1', true, 'Ben'), [])
+    assert.equal(await rows('2', false, 'Ben'), [['2', 'Ben', 200000]], 'a run not complete reads the terms now')
+    const holders: string[] = []
+    for await (const page of books.commissionHolders({ billingRunID: '1', complete: true })) holders.push(...page)
+    assert.equal(holders, ['Alice'])
+  })
+
+  test('0074: deliveries attempted before keep when their retries count from: the one attempt made, or their recording', async ({ target, database }) => {
+    await migrate(database, target.schema, '0072-event-numbers')
+    const { db } = database
+    for (const [id, attempts, status] of [[1, 0, 'Pending'], [2, 1, 'Pending'], [3, 3, 'Pending'], [4, 1, 'Sent']] as const) {
+      await sql`insert into invoice_deliveries (id, "invoiceID", "customerID", channel, recipient, "billType", status, attempts, "createdStamp", "updatedStamp")
+        values (${id}, 1, 1, 'email', 'a@example.com', 'PDF', ${status}, ${attempts}, '2026-02-01T09:00:00.000Z', ${`2026-02-0${id + 1}T09:00:00.000Z`})`.execute(db)
+    }
+    await migrate(database, target.schema)
+    const rows = await sql<{ id: unknown; firstAttemptStamp: string | null }>`select id, "firstAttemptStamp" from invoice_deliveries order by id`.execute(db)
+    assert.equal(rows.rows.map((r) => [Number(r.id), r.firstAttemptStamp]), [
+      [1, null],
+      [2, '2026-02-03T09:00:00.000Z'],
+      [3, '2026-02-01T09:00:00.000Z'],
+      [4, '2026-02-05T09:00:00.000Z'],
+    ])
+  })
+
   test.run()
 }

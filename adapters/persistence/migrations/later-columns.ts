@@ -31,6 +31,8 @@ export const laterColumns: Readonly<Record<string, Partial<Record<ResourceName, 
   '0044-account-codes': { transactions: ['accountCode'] },
   '0045-call-coverage': { calls: ['callMark'], transactions: ['callsFrom', 'callsTo', 'callMark', 'callIDs'], billingRuns: ['callMark', 'callsSince'] },
   '0068-commission-credits': { creditNotes: ['commissionBillingRunID'] },
+  '0070-reinstate-gaps': { features: ['dropGaps'] },
+  '0074-delivery-first-attempt': { invoiceDeliveries: ['firstAttemptStamp'] },
 }
 
 /** The columns of a resource that a later migration adds. */

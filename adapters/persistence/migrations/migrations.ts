@@ -50,6 +50,11 @@ import * as m0064 from './0064-callback-receipts.js'
 import * as m0066 from './0066-old-call-keys.js'
 import * as m0067 from './0067-carrier-bill-missing.js'
 import * as m0068 from './0068-commission-credits.js'
+import * as m0069 from './0069-session-password-receipt-age.js'
+import * as m0070 from './0070-reinstate-gaps.js'
+import * as m0071 from './0071-commission-terms.js'
+import * as m0072 from './0072-event-numbers.js'
+import * as m0074 from './0074-delivery-first-attempt.js'
 
 type Step = { up(db: AnyDb, dialect: DatabaseDialect): Promise<void> }
 
@@ -103,6 +108,11 @@ const steps: Record<string, Step> = {
   '0066-old-call-keys': m0066,
   '0067-carrier-bill-missing': m0067,
   '0068-commission-credits': m0068,
+  '0069-session-password-receipt-age': m0069,
+  '0070-reinstate-gaps': m0070,
+  '0071-commission-terms': m0071,
+  '0072-event-numbers': m0072,
+  '0074-delivery-first-attempt': m0074,
 }
 
 /**

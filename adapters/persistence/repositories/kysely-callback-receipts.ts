@@ -18,4 +18,10 @@ export class KyselyCallbackReceipts implements CallbackReceipts {
       .executeTakeFirst()
     return Number(r.numInsertedOrUpdatedRows ?? 0n) > 0
   }
+
+  async removeBefore(stamp: Stamp): Promise<number> {
+    // callback_receipts_received_idx (migration 0069): only the rows that go are read.
+    const r = await this.db.deleteFrom('callback_receipts').where('receivedStamp', '<', stamp).executeTakeFirst()
+    return Number(r.numDeletedRows)
+  }
 }

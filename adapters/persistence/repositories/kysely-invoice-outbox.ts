@@ -94,12 +94,12 @@ export class KyselyInvoiceOutbox implements InvoiceOutbox {
     if (ids?.length === 0) return []
     const rows = await this.db
       .updateTable('invoice_deliveries')
-      .set((eb) => ({ attempts: eb('attempts', '+', 1), nextAttemptStamp: leaseUntil, updatedStamp: now }))
+      .set((eb) => ({ attempts: eb('attempts', '+', 1), nextAttemptStamp: leaseUntil, updatedStamp: now, firstAttemptStamp: eb.fn.coalesce('firstAttemptStamp', eb.val(now)) }))
       .where('id', 'in', ids ?? due)
       // Checked again on the rows: another connection's claim committed since the read is not taken twice.
       .where('status', '=', 'Pending')
       .where((eb) => eb.or([eb('nextAttemptStamp', 'is', null), eb('nextAttemptStamp', '<=', now)]))
-      .returning(['id', 'invoiceID', 'customerID', 'channel', 'recipient', 'billType', 'attempts', 'createdStamp', 'purpose'])
+      .returning(['id', 'invoiceID', 'customerID', 'channel', 'recipient', 'billType', 'attempts', 'createdStamp', 'firstAttemptStamp', 'purpose'])
       .execute()
     return rows
       .map((r) => ({
@@ -111,6 +111,7 @@ export class KyselyInvoiceOutbox implements InvoiceOutbox {
         billType: r.billType as BillType,
         attempts: Number(r.attempts),
         createdStamp: r.createdStamp as Stamp,
+        firstAttemptStamp: (r.firstAttemptStamp ?? now) as Stamp,
         // Rows from before purposes existed are invoices.
         purpose: (r.purpose ?? 'invoice') as DeliveryPurpose,
       }))
@@ -127,14 +128,23 @@ export class KyselyInvoiceOutbox implements InvoiceOutbox {
       .execute()
   }
 
-  async sent(id: string, now: Stamp, messageID: string | null): Promise<boolean> {
+  async sent(id: string, now: Stamp, messageID: string | null, billType?: BillType): Promise<boolean> {
     const r = await this.db
       .updateTable('invoice_deliveries')
-      .set({ status: 'Sent', sentStamp: now, messageID, error: null, nextAttemptStamp: null, updatedStamp: now })
+      .set({ status: 'Sent', sentStamp: now, messageID, error: null, nextAttemptStamp: null, updatedStamp: now, ...(billType ? { billType } : {}) })
       .where('id', '=', this.dialect.encodeId(id))
       .where('status', '=', 'Pending')
       .executeTakeFirst()
     return Number(r.numUpdatedRows) > 0
+  }
+
+  async skipped(id: string, now: Stamp): Promise<void> {
+    await this.db
+      .updateTable('invoice_deliveries')
+      .set({ status: 'Skipped', error: null, nextAttemptStamp: null, updatedStamp: now })
+      .where('id', '=', this.dialect.encodeId(id))
+      .where('status', '=', 'Pending')
+      .execute()
   }
 
   async attemptFailed(id: string, error: string, now: Stamp, nextAttempt: Stamp | null): Promise<void> {

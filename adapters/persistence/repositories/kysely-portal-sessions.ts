@@ -16,7 +16,7 @@ export class KyselyPortalSessions implements PortalSessions {
 
   async find(tokenHash: string): Promise<PortalSession | undefined> {
     const row = await this.db.selectFrom('portal_sessions').selectAll().where('tokenHash', '=', tokenHash).executeTakeFirst()
-    return row && { ...row, createdStamp: row.createdStamp as Stamp, lastSeenStamp: row.lastSeenStamp as Stamp }
+    return row && { ...row, createdStamp: row.createdStamp as Stamp, lastSeenStamp: row.lastSeenStamp as Stamp, passwordDigest: row.passwordDigest ?? null }
   }
 
   async touch(tokenHash: string, lastSeenStamp: Stamp, customerID?: string): Promise<void> {
@@ -36,24 +36,31 @@ export class KyselyPortalSessions implements PortalSessions {
     return Number(r.numDeletedRows)
   }
 
-  async recordFailure(login: string, stamp: Stamp): Promise<void> {
-    await this.db.insertInto('portal_login_failures').values({ login, stamp }).execute()
+  async startAttempt(login: string, stamp: Stamp, since: Stamp, locked: (failures: readonly Stamp[]) => boolean): Promise<string | null> {
+    return this.db.transaction().execute(async (trx) => {
+      // Postgres: an advisory lock per login; SQLite: the transaction's write lock, taken at its start.
+      await this.dialect.lockKey(trx, `portal-login:${login}`)
+      const rows = await trx
+        .selectFrom('portal_login_failures')
+        .select('stamp')
+        .where('login', '=', login)
+        .where('stamp', '>=', since)
+        .orderBy('stamp')
+        .orderBy('id')
+        .execute()
+      if (locked(rows.map((r) => r.stamp as Stamp))) return null
+      const row = await trx.insertInto('portal_login_failures').values({ login, stamp }).returning('id').executeTakeFirstOrThrow()
+      return String(this.dialect.decodeBigint(row.id))
+    })
+  }
+
+  async forgetAttempt(attempt: string): Promise<void> {
+    await this.db.deleteFrom('portal_login_failures').where('id', '=', this.dialect.encodeId(attempt)).execute()
   }
 
   async removeFailuresBefore(stamp: Stamp): Promise<number> {
     const r = await this.db.deleteFrom('portal_login_failures').where('stamp', '<', stamp).executeTakeFirst()
     return Number(r.numDeletedRows)
-  }
-
-  async failuresSince(login: string, stamp: Stamp): Promise<Stamp[]> {
-    const rows = await this.db
-      .selectFrom('portal_login_failures')
-      .select('stamp')
-      .where('login', '=', login)
-      .where('stamp', '>=', stamp)
-      .orderBy('stamp')
-      .execute()
-    return rows.map((r) => r.stamp as Stamp)
   }
 
   async customersOfContact(contactID: string): Promise<string[]> {

@@ -103,6 +103,8 @@ export interface IgnoreTrafficTable {
   number: string | null
   type: string
   fromDate: DateOnly
+  /** The day its number was reinstated (migration 0070): traffic from then on is billed again. Null while not. */
+  reinstatedDate: DateOnly | null
 }
 
 export interface JobLeasesTable {
@@ -193,6 +195,8 @@ export interface PortalSessionsTable {
   csrfToken: string
   createdStamp: string
   lastSeenStamp: string
+  /** The digest of the contact's password hash at sign-in (migration 0069); null for a PIN's session. */
+  passwordDigest: string | null
 }
 
 /** One failed portal sign-in of a login (`email:<address>` or `account:<number>`). */
@@ -224,6 +228,25 @@ export interface CarrierBillMissingTable {
   expectedCost: Integer
 }
 
+/**
+ * What a completed run's row earned commission on (migration 0071, reports/commission-terms.ts): the
+ * terms then, of the feature that earned. Its term columns (`TERM_TEXT`, `TERM_MONEY` there) are read by SQL alone.
+ */
+export interface CommissionTermsTable {
+  billingRunID: Integer
+  transactionID: Integer
+  featureID: Integer
+  kind: string
+  customerID: Integer
+  accountNumber: string | null
+  customerHolder: string | null
+  commissionReferenceDate: DateOnly | null
+  saleType: string | null
+  /** The primary holder: the feature's, else its customer's. */
+  holder: string | null
+  commissionHolderID2: string | null
+}
+
 export interface CallbackReceiptsTable {
   provider: string
   webhookID: string
@@ -251,6 +274,9 @@ export interface Tables extends CatalogueTables {
   callback_receipts: CallbackReceiptsTable
   old_call_keys: OldCallKeysTable
   carrier_bill_missing: CarrierBillMissingTable
+  commission_terms: CommissionTermsTable
+  /** Events waiting for their IDs (migration 0072, dialect/event-numbers.ts), shaped as `events`. */
+  unnumbered_events: CatalogueTables['events']
 }
 
 /** The database as the adapters query it. */
