@@ -20,7 +20,9 @@ export function statusOf(outstanding: Money, overdueDate: DateOnly | null, today
  * invoice with a total of zero or below is paid by itself, and its credit is a settlement. A
  * credit note's line pays its own invoice first (contract 15.3). A refund (a settlement below
  * zero) takes back what is left of earlier settlements, latest first, before anything new is
- * allocated: it paid out held credit, which no later invoice may then take. An invoice's paid
+ * allocated: it paid out held credit, which no later invoice may then take. A credit note's line
+ * below zero (it gives a discount back, credit-lines.ts) takes back from the credit note lines
+ * of its own invoice first: a credit note pays its invoice by its net. An invoice's paid
  * date is the latest date of what paid it in full. Allocating the result again changes nothing,
  * and an invoice never takes more than its total.
  */
@@ -57,7 +59,8 @@ export function allocateAccount(invoices: readonly AccountInvoice[], settlements
   for (const refund of refunds) {
     let owed = -refund.amount as Money
     // What was held when it was paid out: the settlements dated up to it first, latest first; then any.
-    const order = [...pieces.filter((p) => p.source.date <= refund.date).reverse(), ...pieces.filter((p) => p.source.date > refund.date)]
+    const own = refund.invoiceID === undefined ? [] : pieces.filter((p) => p.source.invoiceID === refund.invoiceID)
+    const order = [...own, ...pieces.filter((p) => p.source.date <= refund.date).reverse(), ...pieces.filter((p) => p.source.date > refund.date)]
     for (const from of order) {
       if (owed <= 0n) break
       const take = from.amount < owed ? from.amount : owed

@@ -7,8 +7,13 @@ import type { BatchOutcome } from './bill-batch.js'
 import { finaliseRaised, raisedPaymentState } from './finalise-invoices.js'
 import type { RunCustomer } from '../ports/run-fields.js'
 
-/** Rows a draft may carry that drafting added (contract 10.4's minimums): a discarded draft takes them with it. */
-export const DRAFTING_ADDS = ['Minimum Charge', 'Call Charges Minimum'] as const
+/**
+ * Rows a run derives at its cutoff, not charges it finds: its calls' `Call Charges` (bill-calls.ts:
+ * each covers its calls by the range it records, no stamp on the calls) and drafting's minimums
+ * (contract 10.4). A discarded run deletes them (contract 16.1), so its calls are unbilled again
+ * and a corrected run derives them at its own cutoff; the charges it found stay, unapproved.
+ */
+export const RUN_DERIVES = ['Call Charges', 'Minimum Charge', 'Call Charges Minimum'] as const
 
 /** A page of an approved review run's customers in ID order and their drafts (`readDrafts`). */
 export interface DraftPage {

@@ -8,7 +8,7 @@ import type { Store } from '../ports/store.js'
 import { createItem, updateItem } from '../resources/resources.js'
 import { catalogue } from '../fields/catalogue.js'
 import { ZERO } from '../money/money.js'
-import { DRAFTING_ADDS } from './approve-drafts.js'
+import { RUN_DERIVES } from './approve-drafts.js'
 
 const settable: readonly unknown[] = ['Pending', 'Requested'] satisfies BillingRunStatus[]
 /** What a run in Review may be set to (contract 16.1). */
@@ -88,7 +88,8 @@ export async function updateBillingRun(ctx: PlatformContext, id: string, input: 
 /**
  * Approves or discards a run in Review (contract 16.1), with nothing else changed. Approved: its
  * partitions open again and the workers finalise its drafts as they bill a run (run-billing.ts);
- * Discarded: its drafts go, their charges stay unapproved for a corrected run.
+ * Discarded: its drafts go with the rows it derived (`RUN_DERIVES`: its calls' rows, minimums),
+ * and the charges it found stay unapproved for a corrected run.
  */
 async function review(ctx: PlatformContext, store: Store, current: BillingRun, body: Record<string, unknown>): Promise<BillingRun> {
   const changing = Object.keys(body).filter((f) => f !== 'status' && body[f] !== current[f as keyof BillingRun])
@@ -100,7 +101,7 @@ async function review(ctx: PlatformContext, store: Store, current: BillingRun, b
   if (body.status === 'Approved') {
     await store.runPartitions.restart(current.id)
   } else {
-    await store.ledger.discardDrafts(current.id, DRAFTING_ADDS)
+    await store.ledger.discardDrafts(current.id, RUN_DERIVES)
   }
   const after = (await runs.update(current.id, {
     status: body.status as BillingRunStatus,

@@ -7,7 +7,11 @@ import type { Store } from '../ports/store.js'
  * after the note was issued, and a completed run's statement never changes: a note issued on a
  * run's invoice date after it completed, or between two runs of one date, goes to the next.
  * A note committed while this runs is not seen, stays unclaimed, and goes to the next run.
+ * The terms the run's rows earn on are kept here too (`Books.keepCommissionTerms`), so later
+ * changes to a feature's commission fields never reach its statement or a clawback of its rows.
  */
 export async function claimCommissionCredits(store: Store, billingRunID: string): Promise<void> {
+  // Its rows' terms first: a note it claims may credit one of them.
+  await store.books.keepCommissionTerms(billingRunID)
   await store.repository('creditNotes').updateWhere([{ op: 'isNull', column: 'commissionBillingRunID', value: true }], { commissionBillingRunID: billingRunID })
 }

@@ -1,5 +1,5 @@
 import { BillingError } from '../errors.js'
-import { add, formatMoney, mulRatioRound, round, sub, sum, ZERO, type Money } from '../money/money.js'
+import { add, formatAmount, mulRatioRound, round, sub, sum, ZERO, type Money } from '../money/money.js'
 
 /** One line of an invoice as crediting sees it: its net and VAT, and what credit notes have taken of it. */
 export interface CreditableLine {
@@ -7,9 +7,9 @@ export interface CreditableLine {
   readonly amount: Money
   readonly VATAmount: Money
   readonly VATRate: string | null
-  /** Net credited by earlier credit notes, as a positive amount. */
+  /** Net credited by earlier credit notes, negated as the notes store it (in the sign of `amount`). */
   readonly creditedNet: Money
-  /** VAT credited by earlier credit notes, as a positive amount. */
+  /** VAT credited by earlier credit notes, negated as the notes store it (in the sign of `VATAmount`). */
   readonly creditedVat: Money
 }
 
@@ -18,7 +18,10 @@ export type CreditRequest =
   | { readonly kind: 'lines'; readonly lines: readonly { readonly transactionID: string; readonly amount: Money | null }[] }
   | { readonly kind: 'amount'; readonly amount: Money }
 
-/** One line of a credit note, as positive amounts: the note stores them negated. */
+/**
+ * One line of a credit note, as what it takes off its invoice line: the note stores them negated.
+ * Above zero for a charge; below zero for a discount line, whose credit gives the discount back.
+ */
 export interface CreditedLine {
   readonly transactionID: string
   readonly net: Money
@@ -28,11 +31,11 @@ export interface CreditedLine {
 
 const PENNY = 100n
 
-/** What is left to credit of a line: its net less earlier credit notes (never below zero). */
-export const leftOf = (line: CreditableLine): Money => {
-  const left = sub(line.amount, line.creditedNet)
-  return left > 0n ? left : ZERO
-}
+/**
+ * What is left to credit of a line: its net less earlier credit notes, in the sign of its net (a
+ * discount line's is below zero: crediting it gives the discount back, contract 15.3).
+ */
+export const leftOf = (line: CreditableLine): Money => sub(line.amount, line.creditedNet)
 
 /**
  * What is left to credit of the whole invoice (never below zero): its net, negative lines (a
@@ -51,24 +54,29 @@ export function leftOfInvoice(lines: readonly CreditableLine[], writtenOff: Mone
  * the pieces; and it is the line's own VAT rate applied to what is credited, as a VAT credit note must be.
  */
 export function vatOfCredit(line: CreditableLine, net: Money): Money {
-  if (line.amount <= 0n) return ZERO
+  if (line.amount === 0n) return ZERO
   const after = mulRatioRound(line.VATAmount, add(line.creditedNet, net), line.amount, 2)
   return sub(after, line.creditedVat)
 }
 
+/** a / b rounded toward minus infinity (b above zero): a share of a discount line rounds down too. */
+const floorDiv = (a: bigint, b: bigint): bigint => (a >= 0n ? a / b : -((-a + b - 1n) / b))
+
 /**
- * Spreads a net amount (whole pence) over lines pro rata by what is left of each (contract
- * 15.3): each line takes its exact share rounded down to the penny; the pence this leaves over
- * go one each to the lines whose shares lost the most in rounding down, and on equal losses to
- * the line first on the invoice (lowest transaction ID). So the shares add up to the amount
- * exactly, and no share exceeds what is left of its line.
+ * Spreads a net amount (whole pence, at most what is left of the lines in all) over every line pro
+ * rata by what is left of it (contract 15.3: "pro rata by net"; on an invoice not credited yet,
+ * its net), so a discount line takes its share below zero and crediting the whole net reverses
+ * every line. Each line takes its exact share rounded down to the penny; the pence this leaves over
+ * go one each to the lines whose shares lost the most in rounding down, and on equal losses to the
+ * line first on the invoice (lowest transaction ID). So the shares add up to the amount exactly,
+ * and none goes beyond what is left of its line, nor to the other side of zero.
  */
 export function spreadProRata(lines: readonly CreditableLine[], amount: Money): Money[] {
   const left = lines.map((l) => leftOf(l) / PENNY)
   const total = left.reduce((a, b) => a + b, 0n)
   const pence = amount / PENNY
-  if (total === 0n) return lines.map(() => ZERO)
-  const shares = left.map((l) => (pence * l) / total)
+  if (total <= 0n) return lines.map(() => ZERO)
+  const shares = left.map((l) => floorDiv(pence * l, total))
   const lost = left.map((l, i) => ({ i, lost: pence * l - shares[i] * total }))
   let over = pence - shares.reduce((a, b) => a + b, 0n)
   for (const { i } of lost.filter((x) => x.lost > 0n).sort((a, b) => (a.lost > b.lost ? -1 : a.lost < b.lost ? 1 : a.i - b.i))) {
@@ -80,7 +88,7 @@ export function spreadProRata(lines: readonly CreditableLine[], amount: Money): 
 }
 
 const invalid = (message: string, hint: string) => new BillingError('invalid_field', message, hint)
-const shown = (m: Money) => formatMoney(round(m, 2))
+const shown = (m: Money) => formatAmount(round(m, 2))
 
 /**
  * The lines of a credit note for a request against an invoice's lines (in ID order), or the
@@ -94,16 +102,12 @@ export function creditLinesOf(lines: readonly CreditableLine[], request: CreditR
   const out = (line: CreditableLine, net: Money): CreditedLine => ({ transactionID: line.id, net, vat: vatOfCredit(line, net), VATRate: line.VATRate })
   const invoiceLeft = leftOfInvoice(lines, writtenOff)
   if (request.kind === 'amount') {
-    const creditable = lines.filter((l) => leftOf(l) > 0n)
-    // Spread over the positive lines, but a discount line lowers what the invoice has to give back.
-    const linesLeft = sum(creditable.map(leftOf))
-    const left = linesLeft < invoiceLeft ? linesLeft : invoiceLeft
     if (request.amount <= 0n) throw invalid('Field "amount" of credit note must be above zero', 'Give the net amount to credit, above zero.')
-    if (request.amount > left) {
-      throw invalid(`Field "amount" of credit note is ${shown(request.amount)}, more than the ${shown(left)} left to credit on the invoice`, `Give at most ${shown(left)}.`)
+    if (request.amount > invoiceLeft) {
+      throw invalid(`Field "amount" of credit note is ${shown(request.amount)}, more than the ${shown(invoiceLeft)} left to credit on the invoice`, `Give at most ${shown(invoiceLeft)}.`)
     }
-    const shares = spreadProRata(creditable, request.amount)
-    return creditable.flatMap((line, i) => (shares[i] > 0n ? [out(line, shares[i])] : []))
+    const shares = spreadProRata(lines, request.amount)
+    return lines.flatMap((line, i) => (shares[i] !== 0n ? [out(line, shares[i])] : []))
   }
   if (request.lines.length === 0) throw invalid('Field "lines" of credit note is empty', 'List at least one line: {"transactionID": "...", "amount": "..."}.')
   const byId = new Map(lines.map((l) => [l.id, l]))
@@ -117,6 +121,9 @@ export function creditLinesOf(lines: readonly CreditableLine[], request: CreditR
     const left = leftOf(line)
     const net = wanted.amount ?? left
     if (wanted.amount !== null && wanted.amount <= 0n) throw invalid(`Field "${name}.amount" must be above zero`, 'Give the net amount to credit of this line, or leave it out to credit all that is left.')
+    if (line.amount < 0n) {
+      throw invalid(`Field "${name}.transactionID": line ${line.id} is below zero (a discount)`, 'Credit it with the lines it discounts: give the net "amount" to spread over all the lines.')
+    }
     if (left <= 0n) throw invalid(`Field "${name}.transactionID": line ${line.id} has nothing left to credit`, 'Earlier credit notes have credited all of it.')
     if (net > left) throw invalid(`Field "${name}.amount" is ${shown(net)}, more than the ${shown(left)} left to credit on line ${line.id}`, `Give at most ${shown(left)}.`)
     return out(line, net)

@@ -126,6 +126,8 @@ export interface CommissionRow {
  */
 export interface CommissionWindow {
   readonly billingRunID: string
+  /** The run completed: its rows come with the terms kept as it did (`Books.keepCommissionTerms`), not the features' now. */
+  readonly complete: boolean
 }
 
 /**
@@ -145,14 +147,23 @@ export interface Books {
    * The rows of a run that may earn `holder` (null: anyone) commission: the feature charges and
    * call charges on the run's final invoices, and the lines of the credit notes the run claimed
    * crediting such charges, of features whose primary holder (the feature's, else its customer's) or
-   * secondary holder is `holder`; a call charge once per feature of its number with a call
-   * commission profile. In transaction order, a page at a time.
+   * secondary holder is `holder`; a call charge once, with the one feature of its number whose
+   * call commission profile earns on it (active when its calls start; the later `startDate`, then
+   * the higher ID: contract 17.7). A completed run's rows, and every credited row, come with the
+   * terms kept when their run completed. In transaction order, a page at a time.
    */
   commissionRows(window: CommissionWindow, holder: string | null): AsyncIterable<readonly CommissionRow[]>
   /**
    * Every commission holder named anywhere (a feature's primary or secondary holder, a
-   * customer's), each once, in the database's text order, a page at a time: a run's statements
-   * are read holder by holder, so no answer gathers every holder's lines.
+   * customer's), or with a completed run's window those its kept terms name, each once, in the
+   * database's text order, a page at a time: a run's statements are read holder by holder, so no
+   * answer gathers every holder's lines.
    */
-  commissionHolders(): AsyncIterable<readonly string[]>
+  commissionHolders(window?: CommissionWindow): AsyncIterable<readonly string[]>
+  /**
+   * Keeps the commission terms of the rows on a run's invoices that may earn (its `commissionRows`
+   * with their features' and customers' terms now), in the transaction that completes it: its
+   * statement and the clawbacks of its rows are worked out from them from then on (contract 16.3).
+   */
+  keepCommissionTerms(billingRunID: string): Promise<void>
 }

@@ -32,7 +32,7 @@ export interface CarrierData {
    * `afterID`, with their number's `carrierReference`.
    */
   carrierFeatures(carrier: string, from: DateOnly, to: DateOnly, afterID: string | null, limit: number): Promise<CarrierFeature[]>
-  /** What these features' customers were billed for them in [from, to]: their transactions whose period overlaps it. */
+  /** What these features' customers were billed for them in [from, to]: their invoiced (approved) rows, each its share of its days inside the range (`billedShare`). */
   billedFor(featureIDs: readonly string[], from: DateOnly, to: DateOnly): Promise<Map<string, Money>>
   /**
    * A staging area for a bill's lines in the current transaction (a table of its own, which

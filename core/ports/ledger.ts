@@ -32,6 +32,13 @@ export interface LedgerRow {
    * difference. Zero where the feature has no carrier price, and on rows written before costs were kept.
    */
   readonly carrierCost: Money
+  /**
+   * The VAT rate name and VAT the row was written with. A refund or adjustment carries those of
+   * the rows it corrects, so reconcile reads them; absent where rows are made without VAT (the
+   * billing model in tests), and then a correction takes the feature's rate as a charge does.
+   */
+  readonly VATRate?: string | null
+  readonly VATAmount?: Money
   /** On an invoice of a completed billing run: never changed or deleted again. */
   readonly approved: boolean
 }
@@ -125,11 +132,11 @@ export interface Ledger {
   finaliseDrafts(billingRunID: string, invoices: readonly Invoice[], carrying: ReadonlySet<string>): Promise<void>
   /**
    * Removes a run's draft invoices: their transactions are taken off them, unapproved as they
-   * were, except the rows drafting added to them (of `addedTypes`, made by the run and of no
-   * feature: the minimum charges of contract 10.4), which go with them. Returns how many drafts
-   * were removed.
+   * were, except the rows the run derived (of `derivedTypes`, named by the run and of no feature:
+   * its calls' `Call Charges`, the minimum charges of contract 10.4), which are deleted, on a
+   * draft or not, so the calls they covered are unbilled again. Returns how many drafts were removed.
    */
-  discardDrafts(billingRunID: string, addedTypes: readonly string[]): Promise<number>
+  discardDrafts(billingRunID: string, derivedTypes: readonly string[]): Promise<number>
   /** How many invoices a billing run raised and their total (summed by the database, not read back). */
   runInvoiceTotals(billingRunID: string): Promise<{ amount: Money; count: number }>
 }

@@ -42,6 +42,11 @@ export async function rateUnratedCalls(ctx: PlatformContext, cutoff: DateOnly): 
     const context = await loadBatchContext(ctx.store.rating, shared, records.flatMap((r) => (r.record ? [r.record] : [])))
     for (const { call, record } of records) {
       const result = record && rateRecord(record, context, context.allowance)
+      if (result && 'ignoredReason' in result) {
+        // A number found now whose carrierCallAllocation names another carrier: kept, never billed (contract 17.1), as an import keeps it.
+        await calls.update(call.id, { customerID: result.customerID, numberID: result.numberID, ignoredReason: result.ignoredReason, unbilledReason: null, updatedStamp: ctx.clock.now() })
+        continue
+      }
       if (!result || !isRated(result)) continue
       const allowanceSeconds = result.allowanceSeconds
       await calls.update(call.id, {

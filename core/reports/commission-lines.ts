@@ -34,11 +34,13 @@ export interface CommissionLine {
  * - Connection and service charges: the holder's own `...Commission` as its `...CommissionType`
  *   says (`Fixed Amount` when unset); without an amount, the primary holder takes the
  *   `...CommissionProfile`'s percentage.
- * - `Percentage`: of the row's net, so discounts, refunds, adjustments and credit notes (all
- *   negative) take theirs back; rounded half up to pence per row.
+ * - `Percentage`: of the row's net, so discounts, refunds and adjustments (all negative) take
+ *   theirs back; rounded half up to pence per row.
  * - `Fixed Amount`: per charge row, pro-rated like the charge (the days it covers over its
- *   period's); a refund takes back the same for the days it refunds; a credit note line the
- *   share of the credited charge's it credits; adjustments and discounts earn none.
+ *   period's); a refund takes back the same for the days it refunds; adjustments and discounts earn none.
+ * - A credit note line takes back the share of the credited row's commission it credits: that
+ *   commission (worked out as above, from the terms kept when its run completed) × the line's
+ *   net ÷ the row's, rounded half up to pence; a whole credit takes back exactly what was earned.
  */
 export function commissionLines(row: CommissionRow, holder: string | null, presets: CommissionPresets): CommissionLine[] {
   const start = row.dateFrom ?? row.transactionDate
@@ -53,7 +55,7 @@ export function commissionLines(row: CommissionRow, holder: string | null, prese
     if (!who || (holder !== null && who !== holder)) continue
     const terms = termsOf(row, role, presets)
     if (!terms) continue
-    const commission = terms.type === 'Percentage' ? percentOf(row.amount, terms.rate) : fixedOf(row, terms.rate)
+    const commission = row.source === 'creditNote' ? clawbackOf(row, terms) : earnedOn(row, terms)
     if (commission === null) continue
     out.push({
       holder: who,
@@ -92,17 +94,27 @@ function termsOf(row: CommissionRow, role: 'primary' | 'secondary', presets: Com
 /** net × percent / 100, exactly and rounded once, half up to pence. */
 const percentOf = (net: Money, percent: Money): Money => mulRatioRound(net, percent, 1_000_000n, 2)
 
+/** What a row on an invoice earns on `terms`, or null for none. */
+const earnedOn = (row: CommissionRow, terms: { type: CommissionType; rate: Money }): Money | null =>
+  terms.type === 'Percentage' ? percentOf(row.amount, terms.rate) : fixedOf(row, terms.rate)
+
+/**
+ * A credit note line's clawback: the credited row's commission on `terms` × the line's net ÷ the
+ * row's (the line is negative), exactly and rounded once. Not a percentage of the line: a whole
+ * credit then takes back to the penny what the row earned, whatever the rounding.
+ */
+function clawbackOf(row: CommissionRow, terms: { type: CommissionType; rate: Money }): Money | null {
+  if (row.creditedAmount === null || row.creditedAmount === 0n) return null
+  const earned = earnedOn({ ...row, source: 'invoice', amount: row.creditedAmount, creditedAmount: null }, terms)
+  return earned === null ? null : mulRatioRound(earned, row.amount, row.creditedAmount, 2)
+}
+
 /** A fixed amount for the row's share of its charge (see `commissionLines`), or null where it earns none. */
 function fixedOf(row: CommissionRow, fixed: Money): Money | null {
   const role = roleOf(row.transactionType)
   if (row.transactionType === transactionTypeNames.discount || role === 'adjustment' || role === 'adjustment_refund') return null
   const whole = row.kind === 'connection' ? fixed : proRated(row, fixed)
   if (whole === null) return null
-  if (row.source === 'creditNote') {
-    // The credited charge's commission, in the share of its net the line credits (the line is negative).
-    if (role !== 'charge' || row.creditedAmount === null || row.creditedAmount === 0n) return null
-    return mulRatioRound(whole, row.amount, row.creditedAmount, 2)
-  }
   return role === 'refund' ? neg(whole) : whole
 }
 

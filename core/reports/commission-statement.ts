@@ -24,11 +24,12 @@ export function commissionQuery(params: ReportParams): CommissionQuery {
 
 /**
  * The run of a statement (`404001` when there is none). Its credit notes are those it claimed
- * when it completed (core/billing/commission-credits.ts), none before: a statement is stable once its run is.
+ * when it completed (core/billing/commission-credits.ts), none before, and its rows' terms those
+ * kept then: a statement is stable once its run is complete.
  */
 export async function commissionWindow(ctx: PlatformContext, billingRunID: string): Promise<CommissionWindow> {
   const run = await getItem(ctx, ctx.resources.get('billingRuns')!, billingRunID)
-  return { billingRunID: run.id }
+  return { billingRunID: run.id, complete: run.status === 'Complete' }
 }
 
 /** A run's commission lines (its `commissionWindow`) for `holder` (or every holder), a page at a time. */
@@ -46,7 +47,8 @@ export interface CommissionStatement {
 
 /**
  * A run's statements: `holder`'s, or every holder's one after the other in the database's
- * order of names (a holder with no line in the run is left to the reader to drop). Each is
+ * order of names (a holder with no line in the run is left to the reader to drop; a completed
+ * run's are the holders its kept terms name, whoever holds the features now). Each is
  * read from its holder's features as one holder's statement is, so an answer of every holder
  * holds a page of lines at a time, never all of them.
  */
@@ -55,7 +57,7 @@ export async function* commissionStatements(ctx: PlatformContext, window: Commis
     yield { holder, pages: commissionStatementLines(ctx, window, holder) }
     return
   }
-  for await (const holders of ctx.store.books.commissionHolders()) {
+  for await (const holders of ctx.store.books.commissionHolders(window)) {
     for (const h of holders) yield { holder: h, pages: commissionStatementLines(ctx, window, h) }
   }
 }

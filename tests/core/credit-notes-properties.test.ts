@@ -8,6 +8,16 @@ import { vatFor } from '../../core/billing/vat.js'
 
 const test = suite('credit note lines (properties)')
 const pence = (p: number) => (BigInt(p) * 100n) as Money
+/** `x` lies between zero and `bound`, whichever side of zero `bound` is. */
+const within = (x: bigint, bound: bigint) => (bound >= 0n ? x >= 0n && x <= bound : x <= 0n && x >= bound)
+const invoiceOf = (spec: readonly { net: number; rate: string }[]): CreditableLine[] =>
+  spec.map((l, i) => ({ id: String(i + 1), amount: pence(l.net), VATAmount: vatFor(pence(l.net), l.rate), VATRate: l.rate, creditedNet: 0n as Money, creditedVat: 0n as Money }))
+/** The lines after a credit note's lines are taken off them. */
+const afterNote = (lines: readonly CreditableLine[], credited: readonly { transactionID: string; net: Money; vat: Money }[]): CreditableLine[] =>
+  lines.map((l) => {
+    const mine = credited.filter((c) => c.transactionID === l.id)
+    return { ...l, creditedNet: (l.creditedNet + mine.reduce((s, c) => s + c.net, 0n)) as Money, creditedVat: (l.creditedVat + mine.reduce((s, c) => s + c.vat, 0n)) as Money }
+  })
 const rates = ['20', '5', '0', '17.5'] as const
 
 // Negative lines (discounts) as large as the charges, so the invoice's own net is often the cap.
@@ -28,7 +38,7 @@ test('credited never exceeds invoiced, per line, net and VAT, nor the invoice ne
     fc.property(
       invoiceLines.chain((ls) => fc.tuple(fc.constant(ls), fc.array(request(ls.length), { maxLength: 8 }), writtenOffNet)),
       ([spec, requests, writtenOff]) => {
-        let lines: CreditableLine[] = spec.map((l, i) => ({ id: String(i + 1), amount: pence(l.net), VATAmount: vatFor(pence(l.net), l.rate), VATRate: l.rate, creditedNet: 0n as Money, creditedVat: 0n as Money }))
+        let lines = invoiceOf(spec)
         for (const r of requests) {
           const req: CreditRequest =
             r.kind === 'amount'
@@ -42,16 +52,17 @@ test('credited never exceeds invoiced, per line, net and VAT, nor the invoice ne
             continue
           }
           if (req.kind === 'amount') assert.is(credited.reduce((s, l) => s + l.net, 0n), req.amount, 'pro-rata shares add up to the amount exactly')
-          lines = lines.map((l) => {
-            const mine = credited.filter((c) => c.transactionID === l.id)
-            return { ...l, creditedNet: (l.creditedNet + mine.reduce((s, c) => s + c.net, 0n)) as Money, creditedVat: (l.creditedVat + mine.reduce((s, c) => s + c.vat, 0n)) as Money }
-          })
-          for (const c of credited) assert.ok(c.net > 0n && c.vat >= 0n)
+          lines = afterNote(lines, credited)
+          for (const c of credited) {
+            // A charge is credited above zero; a discount line only with the others, by amount, below zero.
+            const line = spec[Number(c.transactionID) - 1]
+            assert.ok(line.net > 0 ? c.net > 0n && c.vat >= 0n : req.kind === 'amount' && c.net < 0n && c.vat <= 0n, JSON.stringify(String(c.net)))
+          }
         }
         for (const l of lines) {
-          assert.ok(l.creditedNet <= (l.amount > 0n ? l.amount : 0n), 'net credited ≤ invoiced')
-          assert.ok(l.creditedVat <= (l.VATAmount > 0n ? l.VATAmount : 0n), 'VAT credited ≤ invoiced')
-          if (l.amount > 0n && l.creditedNet === l.amount) assert.is(l.creditedVat, l.VATAmount, 'a line credited whole has its VAT credited exactly')
+          assert.ok(within(l.creditedNet, l.amount), 'net credited between zero and invoiced')
+          assert.ok(within(l.creditedVat, l.VATAmount), 'VAT credited between zero and invoiced')
+          if (l.amount !== 0n && l.creditedNet === l.amount) assert.is(l.creditedVat, l.VATAmount, 'a line credited whole has its VAT credited exactly')
         }
         const net = spec.reduce((s, l) => s + l.net, 0) - writtenOff
         assert.ok(lines.reduce((s, l) => s + l.creditedNet, 0n) <= pence(Math.max(net, 0)), "net credited ≤ the invoice's net less its write-offs")
@@ -61,9 +72,46 @@ test('credited never exceeds invoiced, per line, net and VAT, nor the invoice ne
   )
 })
 
-test('spreadProRata: whole pence, no share beyond what is left of its line, sum exact; the leftover pence go to the largest losses, first line on ties', () => {
+test('the whole net credited by amount, in one note or several, reverses every line exactly, discount lines included; no note takes more than is left', () => {
   fc.assert(
-    fc.property(fc.array(fc.integer({ min: 0, max: 100_000 }), { minLength: 1, maxLength: 8 }), fc.integer({ min: 1, max: 1_000_000 }), (lefts, want) => {
+    fc.property(
+      invoiceLines.filter((ls) => ls.reduce((s, l) => s + l.net, 0) > 0),
+      fc.array(fc.integer({ min: 1, max: 1_000 }), { minLength: 1, maxLength: 5 }),
+      (spec, weights) => {
+        let lines = invoiceOf(spec)
+        const net = spec.reduce((s, l) => s + l.net, 0)
+        // The net cut into notes by the weights (each at least a penny); the last takes what is left.
+        const cuts = weights.map((w) => Math.max(1, Math.floor((net * w) / weights.reduce((a, b) => a + b, 0))))
+        let given = 0
+        for (const [i, cut] of cuts.entries()) {
+          const amount = i === cuts.length - 1 ? net - given : Math.min(cut, net - given - (cuts.length - 1 - i))
+          if (amount <= 0) continue
+          given += amount
+          const credited = creditLinesOf(lines, { kind: 'amount', amount: pence(amount) })
+          assert.is(credited.reduce((s, l) => s + l.net, 0n), pence(amount))
+          for (const c of credited) {
+            const line = lines.find((l) => l.id === c.transactionID)!
+            assert.ok(within(c.net, line.amount - line.creditedNet), 'a share within what is left of its line')
+            assert.ok(within(c.vat, line.VATAmount - line.creditedVat), "a share's VAT within what is left of its line's")
+          }
+          lines = afterNote(lines, credited)
+        }
+        assert.is(given, net)
+        for (const l of lines) assert.equal([l.creditedNet, l.creditedVat], [l.amount, l.VATAmount], `line ${l.id} reversed exactly`)
+        // Nothing is left to credit, by amount or by lines.
+        assert.throws(() => creditLinesOf(lines, { kind: 'amount', amount: pence(1) }), (e: unknown) => isBillingError(e) && e.code === 'invalid_field')
+      },
+    ),
+    { numRuns: 400 },
+  )
+  // 45.00 of a 50.00 charge and its -5.00 discount at 20%: -50.00/-10.00 and +5.00/+1.00 (stored negated).
+  const whole = creditLinesOf(invoiceOf([{ net: 5000, rate: '20' }, { net: -500, rate: '20' }]), { kind: 'amount', amount: pence(4500) })
+  assert.equal(whole.map((l) => [l.transactionID, l.net, l.vat]), [['1', pence(5000), pence(1000)], ['2', pence(-500), pence(-100)]])
+})
+
+test("spreadProRata: whole pence, no share beyond what is left of its line (a discount line's below zero), sum exact; the leftover pence go to the largest losses, first line on ties", () => {
+  fc.assert(
+    fc.property(fc.array(fc.integer({ min: -40_000, max: 100_000 }), { minLength: 1, maxLength: 8 }), fc.integer({ min: 1, max: 1_000_000 }), (lefts, want) => {
       const lines = lefts.map((p, i) => ({ id: String(i + 1), amount: pence(p), VATAmount: 0n as Money, VATRate: null, creditedNet: 0n as Money, creditedVat: 0n as Money }))
       const total = lefts.reduce((a, b) => a + b, 0)
       fc.pre(total > 0)
@@ -72,9 +120,10 @@ test('spreadProRata: whole pence, no share beyond what is left of its line, sum 
       assert.is(shares.reduce((a, b) => a + b, 0n), amount)
       shares.forEach((s, i) => {
         assert.is(s % 100n, 0n)
-        assert.ok(s >= 0n && s <= leftOf(lines[i]))
-        // Each share is its exact share rounded down, or one penny more.
-        const floor = (BigInt(lefts[i]) * (amount / 100n)) / BigInt(total)
+        assert.ok(within(s, leftOf(lines[i])))
+        // Each share is its exact share rounded down (toward minus infinity), or one penny more.
+        const exact = BigInt(lefts[i]) * (amount / 100n)
+        const floor = exact / BigInt(total) - (exact < 0n && exact % BigInt(total) !== 0n ? 1n : 0n)
         assert.ok(s / 100n === floor || s / 100n === floor + 1n)
       })
     }),

@@ -2,6 +2,8 @@ import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { openHarness, type Harness } from '../support/harness.js'
 import { activeTargets } from '../support/targets.js'
+import { rateUnratedCalls } from '../../core/rating/rate-unrated-calls.js'
+import type { DateOnly } from '../../core/dates/date-only.js'
 
 // Contract 17.1. Wed 2026-01-14 10:00 UTC is day time; 61 s rounds to 2 minutes at 0.05.
 const header = 'callingNumber,dialledNumber,startTime,durationSeconds,chargeBand,callClass,carrier'
@@ -48,6 +50,24 @@ for (const target of activeTargets()) {
     // Re-sent: every record a duplicate; the counts are of what this file stored (none).
     const again = await h.request('POST', '/usageFiles', undefined, { raw: body, headers: { 'content-type': 'text/csv' } })
     assert.equal([again.body.imported, again.body.duplicates, again.body.rated, again.body.ignored], [0, 5, 0, 0])
+  })
+
+  test('a record imported before its number exists is ignored for carrier when rated later (a run rates the unrated first)', async ({ h }) => {
+    const t = await h.request('POST', '/tariffs', { name: `Alloc${++serial}`, baseRoundSeconds: 60 })
+    await h.request('POST', `/tariffs/${t.body.id}/tariffDetails`, { chargeBand: 'NAT', timeBand: 'any', cost: '0.05' })
+    const a = `01632 97${String(1000 + serial).padStart(4, '0')}`
+    const d = a.replaceAll(' ', '')
+    const body = csv(`${d},01632960999,2026-01-14T10:00:00Z,61,NAT,national,Gamma`, `${d},01632960999,2026-01-14T10:01:00Z,61,NAT,national,Daisy`)
+    const r = await h.request('POST', '/usageFiles', undefined, { raw: body, headers: { 'content-type': 'text/csv' } })
+    assert.equal([r.body.rated, r.body.ignored, r.body.unbilled], [0, 0, 2])
+    const c = (await h.request('POST', '/customers', { carrierCallAllocation: 'Gamma', defaultNationalTariff: `Alloc${serial}` })).body.id
+    const n = (await h.request('POST', `/customers/${c}/numbers`, { number: a })).body.id
+    await rateUnratedCalls(h.platform.context, '2026-01-31' as DateOnly)
+    const calls = (await h.request('GET', `/numbers/${n}/calls?limit=100`)).body.map((x: any) => [x.carrier, x.customerID, x.rated, x.cost, x.ignoredReason, x.unbilledReason])
+    assert.equal(calls, [
+      ['Gamma', c, true, 0.1, null, null],
+      ['Daisy', c, false, null, 'carrier', null],
+    ])
   })
 
   test.run()

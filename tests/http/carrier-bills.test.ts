@@ -2,6 +2,7 @@ import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { openHarness, type Harness } from '../support/harness.js'
 import { activeTargets } from '../support/targets.js'
+import { bill as runBilling } from '../support/billing.js'
 
 // Contract 17.4: a 12-line bill from Gamma for January 2026, every class, totals worked by hand.
 const bill = [
@@ -45,18 +46,26 @@ for (const target of activeTargets()) {
     const f6 = await feature(n1, { carrierProduct: 'HS', carrierReference: 'HS-8', serviceChargeCarrier: '3.00', featureCount: 3 })
     await feature(n2, { carrier: 'Daisy', carrierProduct: 'SIP', serviceChargeCarrier: '4.00' })
     await feature(n1, { carrierProduct: 'BB', carrierReference: 'OLD', serviceChargeCarrier: '20.00', endDate: '2025-12-31' })
-    // Billed to the customer in January: F1 9.00, F2 25.00 (and 25.00 in February, outside the month).
-    for (const [featureID, amount, dateFrom, dateTo] of [[f1, 9, '2026-01-01', '2026-01-31'], [f2, 25, '2026-01-01', '2026-01-31'], [f2, 25, '2026-02-01', '2026-02-28']] as const) {
+    // Billed to the customer in January: F1 9.00, F2 25.00 (and 25.00 in February, outside the
+    // month), F4 a year's 365.00 of which January's 31 days are 31.00; invoiced by a run. F1's
+    // 100.00 posted after it is not invoiced, so not billed yet.
+    const post = async (featureID: string, amount: number, dateFrom: string, dateTo: string) => {
       const t = await h.request('POST', `/customers/${c}/transactions`, { transactionType: 'Recurring Charge', amount, featureID, transactionDate: dateFrom, dateFrom, dateTo })
       assert.is(t.status, 201, JSON.stringify(t.body))
     }
+    await post(f1, 9, '2026-01-01', '2026-01-31')
+    await post(f2, 25, '2026-01-01', '2026-01-31')
+    await post(f2, 25, '2026-02-01', '2026-02-28')
+    await post(f4, 365, '2026-01-01', '2026-12-31')
+    await runBilling(h, '2026-02-28')
+    await post(f1, 100, '2026-01-01', '2026-01-31')
     const r = await h.request('POST', '/carrierBills?carrier=Gamma&period=2026-01', undefined, { raw: bill, headers: { 'content-type': 'text/csv' } })
     assert.is(r.status, 201, JSON.stringify(r.body))
     assert.equal(
       [r.body.lines, r.body.totalCost, r.body.matchedCount, r.body.matchedCarrierCost, r.body.matchedExpectedCost, r.body.matchedBilled],
       // 8 + 20.005 + 10 + 12 + 5 + 6.5 + 19.98 = 81.485 carrier; 8 + 20 + 10 + 10 + 5 + 5 + 20 = 78 expected;
-      // billed per matched line: F1 9 + F2 25 (line 3) + F2 25 (line 12) = 59; total 81.485 + 37 = 118.485.
-      [12, 118.485, 7, 81.485, 78, 59],
+      // billed per matched line: F1 9 + F2 25 (line 3) + F4 31 (lines 6, 7) + F2 25 (line 12) = 121; total 81.485 + 37 = 118.485.
+      [12, 118.485, 7, 81.485, 78, 121],
     )
     assert.equal([r.body.costDiffersCount, r.body.costDiffersCarrierCost, r.body.costDiffersExpectedCost], [3, 38.48, 35]) // 12 + 6.5 + 19.98; 10 + 5 + 20
     assert.equal([r.body.notBilledCount, r.body.notBilledCost], [5, 37]) // 5 + 20 + 1 + 4 + 7
@@ -67,6 +76,7 @@ for (const target of activeTargets()) {
     assert.equal(rec.body.summary.notOnCarrierBill, { count: 2, expectedCost: 21.5 })
     assert.equal(rec.body.matched.map((m: any) => [m.line, m.featureID]), [[2, f1], [3, f2], [4, f3], [5, f3], [6, f4], [7, f4], [12, f2]])
     assert.equal(rec.body.costDiffers.map((m: any) => [m.line, m.cost, m.expectedCost]), [[5, 12, 10], [7, 6.5, 5], [12, 19.98, 20]])
+    assert.equal(rec.body.matched.map((m: any) => m.billedAmount), [9, 25, 0, 0, 31, 31, 25])
     assert.equal(rec.body.notBilled.map((m: any) => m.line), [8, 9, 10, 11, 13])
     assert.equal(rec.body.notOnCarrierBill.map((m: any) => [m.featureID, m.expectedCost]), [[f5, 12.5], [f6, 9]])
     assert.equal(rec.body.matched[0], { line: 2, productCode: 'SIP', reference: 'REF-N1', description: 'SIP channels', quantity: 2, cost: 8, featureID: f1, expectedCost: 8, billedAmount: 9 })

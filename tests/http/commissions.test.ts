@@ -98,7 +98,11 @@ for (const target of activeTargets()) {
     const charge = ((await h.request('GET', `/features/${a}/transactions`)).body as any[]).find((t) => t.transactionType === 'Recurring Charge')
     assert.is((await h.request('POST', `/invoices/${invoice.id}/creditNotes`, { reason: 'goodwill', lines: [{ transactionID: charge.id, amount: '20.00' }] })).status, 201)
     await act(h, `/features/${b}`, 'drop', { status: 'Dropped', dateDrop: '2026-01-20' })
+    // A's terms change after January completed: 20 %, and passed to Ben. January's statement, and
+    // the clawback of its charge, keep the terms it earned on (Alice, 10 %).
+    assert.is((await h.request('PATCH', `/features/${a}`, { serviceChargeCommission: '20', commissionHolder: 'Ben Carter' })).status, 200)
     assert.equal(await alice(jan), janBefore, 'January is complete: its statement stays as it was read')
+    assert.equal((await statements(h, `billingRunID=${jan.id}`)).map((s) => [s.holder, s.total]), [['Alice Morgan', 11.2]])
 
     // Two runs of one date: the first to complete carries the clawbacks, the second none of them.
     h.clock.set('2026-02-28T09:00:00Z')
@@ -111,6 +115,8 @@ for (const target of activeTargets()) {
       [a, 'Credit Note', 'Percentage', -20, 10, -2],
     ])
     assert.equal([(await alice(feb2)).lines, (await alice(jan)).total], [[], 11.2])
+    const [ben] = await statements(h, `billingRunID=${feb.id}&holder=Ben%20Carter`)
+    assert.equal(brief(ben.lines), [[a, 'Recurring Charge', 'Percentage', 50, 20, 10]], "February's charge earns on A's terms now")
   })
 
   test('commission is rounded once to the penny: a percentage of a net, a fixed amount pro-rated, a credit note\'s share', async ({ h }) => {
@@ -143,7 +149,14 @@ for (const target of activeTargets()) {
     await h.request('POST', `/tariffs/${mobile}/tariffDetails`, { chargeBand: 'MOB', timeBand: 'any', cost: '0.10', costConnection: '0.02' })
     const c = await newCustomer(h, { defaultMobileTariff: 'UK Mobile', commissionHolder: 'Emma Foster' })
     const n = (await h.request('POST', `/customers/${c}/numbers`, { number: '01632 960 001' })).body.id
-    const f = (await h.request('POST', `/numbers/${n}/features`, { featureType: 'Hosted Seat', startDate: '2026-01-01', callChargeCommissionProfile: 'Premium Dealer' })).body.id
+    const feature = async (startDate: string, callChargeCommissionProfile: string) => (await h.request('POST', `/numbers/${n}/features`, { featureType: 'Hosted Seat', startDate, callChargeCommissionProfile })).body.id
+    const f = await feature('2026-01-01', 'Premium Dealer')
+    // Only the feature active when the calls start earns, once (contract 17.7's order): not one
+    // dropped before, not one starting after, not an active one that started earlier than f.
+    const dropped = await feature('2025-01-01', 'Internal Sales')
+    await act(h, `/features/${dropped}`, 'drop', { status: 'Dropped', dateDrop: '2025-06-30' })
+    await feature('2026-06-01', 'Internal Sales')
+    await feature('2025-12-01', 'Standard Dealer')
     // Two 61 s mobile calls: 0.22 each, one Call Charges row of 0.44; Premium Dealer 10 %: 0.044 → 0.04.
     const file = ['callingNumber,dialledNumber,startTime,durationSeconds,chargeBand,callClass,carrier', '01632960001,07700900001,2026-01-10T10:00:00Z,61,MOB,mobile,Gamma', '01632960001,07700900002,2026-01-11T10:00:00Z,61,MOB,mobile,Gamma'].join('\n') + '\n'
     assert.is((await h.request('POST', '/usageFiles', undefined, { raw: file, headers: { 'content-type': 'text/csv' } })).status, 201)
@@ -166,9 +179,9 @@ for (const target of activeTargets()) {
 
     h.queries.length = 0
     const all = await statements(h, `billingRunID=${run.id}`)
-    // The run's rows are read from one holder's features at a time, never all of them at once.
+    // The completed run's rows are read by one holder at a time from the terms kept as it completed, never all of them at once.
     const rowReads = h.queries.filter((q) => q.includes('"creditedAmount"'))
-    assert.ok(rowReads.length > 0 && rowReads.every((q) => q.includes('f.id in (select')), 'every read of commission rows is a holder\'s')
+    assert.ok(rowReads.length > 0 && rowReads.every((q) => q.includes('"s"."holder" = ')), 'every read of commission rows is a holder\'s')
     assert.equal(all.map((s) => [s.holder, s.total]), [['Alice Morgan', 2], ['Ben Carter', 1.5], ['Daniel Evans', 4], ['Emma Foster', 1.5]])
     for (const s of all) assert.equal([s], await statements(h, `billingRunID=${run.id}&holder=${encodeURIComponent(s.holder)}`), s.holder)
     const csv = (await h.request('GET', `/commissionStatements?billingRunID=${run.id}`, undefined, { headers: { accept: 'text/csv' } })).text.trim().split('\r\n')

@@ -86,14 +86,18 @@ for (const target of activeTargets()) {
       const r = await credit(h, inv.id, body)
       assert.equal([r.status, r.body.error_code], [400, code], JSON.stringify(r.body))
       assert.match(r.body.error, field)
+      return r.body
     }
     await refused({ reason: 'x', lines: [{ transactionID: foreign }] }, 'lines[0].transactionID')
-    await refused({ reason: 'x', lines: [{ transactionID: a, amount: '6.79' }] }, 'lines[0].amount') // 10.00 - 2.22 - 1.00 = 6.78 left
+    const line = await refused({ reason: 'x', lines: [{ transactionID: a, amount: '6.79' }] }, 'lines[0].amount') // 10.00 - 2.22 - 1.00 = 6.78 left
+    // Money in the messages as the API writes it, to the penny.
+    assert.equal([line.error, line.hint], [`Field "lines[0].amount" is 6.79, more than the 6.78 left to credit on line ${a}`, 'Give at most 6.78.'])
     await refused({ reason: 'x', lines: [{ transactionID: cc }] }, 'lines[0].transactionID') // nothing left of C
     await refused({ reason: 'x', lines: [{ transactionID: a, amount: 0 }] }, 'lines[0].amount')
     await refused({ reason: 'x', lines: [{ transactionID: a, amount: '-1.00' }] }, 'lines[0].amount')
     await refused({ reason: 'x', lines: [{ transactionID: a }, { transactionID: a }] }, 'lines[1].transactionID')
-    await refused({ reason: 'x', amount: '22.34' }, 'amount') // 6.78 + 15.55 + 0 = 22.33 left
+    const over = await refused({ reason: 'x', amount: '22.34' }, 'amount') // 6.78 + 15.55 + 0 = 22.33 left
+    assert.equal([over.error, over.hint], ['Field "amount" of credit note is 22.34, more than the 22.33 left to credit on the invoice', 'Give at most 22.33.'])
     await refused({ reason: 'x', amount: 0 }, 'amount')
     await refused({ reason: 'x', amount: -3 }, 'amount')
     await refused({ reason: 'x', amount: '1.00001' }, 'amount')
@@ -137,7 +141,8 @@ for (const target of activeTargets()) {
     const refund = (body: unknown) => h.request('POST', `/customers/${c}/refunds`, body)
     const over = await refund({ amount: '24.01', reference: 'BACS 1' })
     assert.equal([over.status, over.body.error_code], [400, 400101])
-    assert.match(over.body.error, 'amount')
+    assert.is(over.body.error, 'Field "amount" of refund is 24.01, more than the 24.00 of credit held')
+    assert.is(over.body.hint, 'Refund at most 24.00.')
     for (const bad of [{ amount: 0 }, { amount: -1 }, { amount: '5', date: '2026-02-30' }, { amount: '5', colour: 'red' }]) {
       assert.is((await refund(bad)).body.error_code, 400101, JSON.stringify(bad))
     }
@@ -157,7 +162,7 @@ for (const target of activeTargets()) {
     assert.equal([(await lastInvoice(h, c)).amountPaid, (await lastInvoice(h, c)).status], [0, 'Unpaid'])
   })
 
-  test('an invoice with a discount line is never credited beyond its net, by amount or by lines, nor the excess refunded', async ({ h }) => {
+  test('an invoice with a discount line is never credited beyond its net, by amount or by lines, nor the excess refunded; credited whole by amount, every line and account is reversed', async ({ h }) => {
     // 100.00 charged, 50.00 off: net 50.00, VAT 10.00, total 60.00.
     const c = await newCustomer(h, { paymentTerms: 14 })
     const line = await charge(h, c, 'Installation', '100.00', 'Standard 20%')
@@ -170,24 +175,36 @@ for (const target of activeTargets()) {
       const r = await credit(h, inv.id, body)
       assert.equal([r.status, r.body.error_code], [400, 400101], JSON.stringify(r.body))
       assert.match(r.body.error, field)
-      assert.match(r.body.error, new RegExp(`the ${left}0* left`))
+      assert.match(r.body.error, new RegExp(`the ${left} left`))
     }
     await refused({ reason: 'x', amount: '100.00' }, '"amount"', '50.00')
     await refused({ reason: 'x', amount: '50.01' }, '"amount"', '50.00')
     await refused({ reason: 'x', lines: [{ transactionID: line }] }, '"lines"', '50.00')
     const onDiscount = await credit(h, inv.id, { reason: 'x', lines: [{ transactionID: discount }] })
     assert.equal([onDiscount.status, onDiscount.body.error_code], [400, 400101])
-    assert.match(onDiscount.body.error, 'lines[0].transactionID') // a negative line has nothing to credit
+    assert.match(onDiscount.body.error, 'lines[0].transactionID') // a discount line is credited only with the others, by amount
     assert.equal(await stored(h), before, 'nothing written')
-    // 30.00 by amount, all on the positive line; then 20.00 of it by lines, and the invoice is credited whole.
+    // By amount, pro rata by net over both lines (contract 15.3): the discount's share is below zero,
+    // so the note's lines credit 60.00 of the charge and give 30.00 of the discount back.
+    const rows = async (note: any) => (await linesOf(h, note)).map((t) => [t.creditedTransactionID, t.amount, t.VATAmount])
     const first = await credit(h, inv.id, { reason: 'Part', amount: '30.00' })
     assert.equal([first.status, first.body.netAmount, first.body.VATAmount], [201, -30, -6], JSON.stringify(first.body))
+    assert.equal(await rows(first.body), [[line, -60, -12], [discount, 30, 6]])
+    assert.equal([(await invoice(h, inv.id)).amountPaid, await balanceOf(h, c)], [36, 24], 'the note pays its invoice by its total, 36.00')
     await refused({ reason: 'x', lines: [{ transactionID: line, amount: '20.01' }] }, '"lines"', '20.00')
-    const rest = await credit(h, inv.id, { reason: 'Rest', lines: [{ transactionID: line, amount: '20.00' }] })
+    const rest = await credit(h, inv.id, { reason: 'Rest', amount: '20.00' })
     assert.equal([rest.status, rest.body.netAmount, rest.body.VATAmount], [201, -20, -4], JSON.stringify(rest.body))
+    assert.equal(await rows(rest.body), [[line, -40, -8], [discount, 20, 4]])
     await refused({ reason: 'x', amount: '0.01' }, '"amount"', '0.00')
+    const spent = await credit(h, inv.id, { reason: 'x', lines: [{ transactionID: line }] })
+    assert.match(spent.body.error, 'has nothing left to credit')
     assert.is(await balanceOf(h, c), 0)
     assert.is((await h.request('POST', `/customers/${c}/refunds`, { amount: '0.01' })).body.error_code, 400101, 'no credit held to refund')
+    // The journal's accounts of the invoice and its notes each come back to nothing.
+    const journal = (await h.request('GET', '/journal?from=2026-01-01&to=2026-12-31')).body.lines.filter((l: any) => l.customerID === c)
+    const byAccount = new Map<string, number>()
+    for (const l of journal) byAccount.set(l.accountCode, Math.round(((byAccount.get(l.accountCode) ?? 0) + l.net + l.VAT) * 100) / 100)
+    assert.equal([...byAccount], [['Installation', 0], ['Recurring Charge Discount', 0]])
   })
 
   test('a write-off counts as credited: a written-off invoice is not credited again, a part written off leaves only the rest', async ({ h }) => {
@@ -206,7 +223,7 @@ for (const target of activeTargets()) {
       const r = await credit(h, invoiceID, body)
       assert.equal([r.status, r.body.error_code], [400, 400101], JSON.stringify(r.body))
       assert.match(r.body.error, field)
-      assert.match(r.body.error, new RegExp(`the ${left}0* left`))
+      assert.match(r.body.error, new RegExp(`the ${left} left`))
     }
     // All of 120.00 written off (100.00 net): nothing left to credit, nothing to refund.
     const whole = await writtenOff(null, 'standard')

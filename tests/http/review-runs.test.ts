@@ -102,6 +102,40 @@ for (const target of activeTargets()) {
     assert.equal((await transactionsOf(h, c)).map((t) => [t.transactionType, t.amount, t.approved]), [['Recurring Charge', 100, true], ['Minimum Charge', 20, true]])
   })
 
+  test("a discarded run's calls' rows go with it: a corrected run with an earlier cutoff bills the calls up to its own, on a draft or not (a customer not due)", async ({ h }) => {
+    h.clock.set('2026-03-01T09:00:00Z')
+    const t = await h.request('POST', '/tariffs', { name: 'T', baseRoundSeconds: 60 })
+    assert.is((await h.request('POST', `/tariffs/${t.body.id}/tariffDetails`, { chargeBand: 'NAT', timeBand: 'any', cost: '1.00' })).status, 201)
+    // M is billed monthly; Q quarterly, invoiced in December, so not due again in February.
+    const line = async (account: string, number: string, billingCycle: string) => {
+      const c = await newCustomer(h, { accountNumber: account, defaultNationalTariff: 'T', billingCycle })
+      const n = (await h.request('POST', `/customers/${c}/numbers`, { number })).body.id
+      assert.is((await h.request('POST', `/numbers/${n}/features`, { featureType: 'Line Rental', startDate: '2025-12-01', serviceCharge: '10.00', serviceChargeInterval: 'Calendar Monthly' })).status, 201)
+      return c
+    }
+    const m = await line('D-M', '01632950001', 'Monthly')
+    const q = await line('D-Q', '01632950002', 'Quarterly')
+    await bill(h, '2025-12-31')
+    const calls = ['01632950001', '01632950002'].flatMap((n) => [`${n},01632960999,2026-01-10T10:00:00Z,60,NAT,national,Gamma`, `${n},01632960999,2026-02-10T10:00:00Z,60,NAT,national,Gamma`])
+    const file = ['callingNumber,dialledNumber,startTime,durationSeconds,chargeBand,callClass,carrier', ...calls, ''].join('\n')
+    assert.is((await h.request('POST', '/usageFiles', undefined, { raw: file, headers: { 'content-type': 'text/csv' } })).status, 201)
+    const callRows = async (c: string) => (await transactionsOf(h, c)).filter((r) => r.transactionType === 'Call Charges').map((r) => [r.transactionDate, r.dateFrom, r.dateTo, r.amount, r.approved])
+    // The wrong cutoff rolls January's and February's calls into one row a number, dated 2026-02-28.
+    const wrong = await draft(h, '2026-02-28')
+    assert.equal([await callRows(m), await callRows(q)], [[['2026-02-28', '2026-01-10', '2026-02-10', 2, false]], [['2026-02-28', '2026-01-10', '2026-02-10', 2, false]]])
+    assert.equal((await invoicesOf(h, q)).length, 1, "Q's row is on no draft: only December's invoice")
+    await decide(h, wrong.id, 'Discarded')
+    assert.equal([await callRows(m), await callRows(q)], [[], []], 'its calls are unbilled again')
+    assert.ok((await transactionsOf(h, m)).some((r) => r.transactionType === 'Recurring Charge' && r.dateFrom === '2026-02-01' && !r.approved), 'the charges it found stay, unapproved')
+    // Corrected: January only, as a run with that cutoff bills with no discarded run before it.
+    const corrected = await bill(h, '2026-01-31')
+    const jan = (await invoicesOf(h, m)).find((i) => i.billingRunID === corrected.id)
+    assert.is(jan.netAmount, 11, 'the January call 1.00 and rental 10.00')
+    assert.equal([await callRows(m), await callRows(q)], [[['2026-01-31', '2026-01-10', '2026-01-10', 1, true]], [['2026-01-31', '2026-01-10', '2026-01-10', 1, false]]])
+    await bill(h, '2026-02-28')
+    assert.equal((await invoicesOf(h, m)).map((i) => i.netAmount), [10, 11, 11], 'February: its call and rental')
+  })
+
   test('a customer changed between drafting and approval is billed as drafted; the change goes on the next invoice', async ({ h }) => {
     const c = await newCustomer(h, { accountNumber: 'R-3' })
     const f = await newFeature(h, c, { startDate: '2026-01-01', serviceCharge: '100.00', serviceChargeInterval: 'Calendar Monthly' })

@@ -74,6 +74,24 @@ pure('allocation is final: invoices raised and money paid in any order never tak
   )
 })
 
+pure("a credit note's line that gives a discount back nets against its own note: the note pays its own invoice by its total, not another's", () => {
+  // Invoice 1 (54.00) credited whole: its note's lines pay 60.00 and take back 6.00 (the discount's
+  // share). A payment the same day, later (ID 3), pays invoice 2. The 6.00 comes off the note, not
+  // the payment: the note pays invoice 1 alone, the payment invoice 2 alone.
+  const invoices: AccountInvoice[] = [
+    { id: '1', invoiceDate: day(0), dueDate: day(10), overdueDate: day(10), totalAmount: 54_0000n as Money },
+    { id: '2', invoiceDate: day(0), dueDate: day(20), overdueDate: day(20), totalAmount: 100_0000n as Money },
+  ]
+  const settlements: Settlement[] = [
+    { kind: 'transaction', id: '1', date: day(5), amount: 60_0000n as Money, vat: 10_0000n as Money, invoiceID: '1' },
+    { kind: 'transaction', id: '2', date: day(5), amount: -6_0000n as Money, vat: -1_0000n as Money, invoiceID: '1' },
+    { kind: 'transaction', id: '3', date: day(5), amount: 100_0000n as Money },
+  ]
+  const a = allocateAccount(invoices, settlements, day(5))
+  assert.equal(a.allocations.map((x) => [x.source.id, x.invoiceID, x.amount]), [['1', '1', 54_0000n], ['3', '2', 100_0000n]])
+  assert.is(a.held, 0n)
+})
+
 pure.run()
 
 for (const target of activeTargets()) {

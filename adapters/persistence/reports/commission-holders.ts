@@ -30,3 +30,22 @@ export async function* commissionHolders(db: Db, size = PAGE): AsyncGenerator<re
     after = page[page.length - 1]
   }
 }
+
+/**
+ * The holders a completed run's kept terms name (migration 0071): of its rows, and of the rows
+ * the lines of the credit notes it claimed credit. Read in one statement (a run names each of
+ * its holders once) and handed out a page at a time in the database's order of text.
+ */
+export async function* keptCommissionHolders(db: Db, billingRunID: unknown, size = PAGE): AsyncGenerator<readonly string[]> {
+  const credited = sql`from transactions l join commission_terms s on s."transactionID" = l."creditedTransactionID"
+    where l."creditNoteID" in (select n.id from credit_notes n where n."commissionBillingRunID" = ${billingRunID})`
+  const names = (
+    await sql<{ h: unknown }>`select h from (
+        select holder as h from commission_terms where "billingRunID" = ${billingRunID}
+        union select "commissionHolderID2" as h from commission_terms where "billingRunID" = ${billingRunID}
+        union select s.holder as h ${credited}
+        union select s."commissionHolderID2" as h ${credited}) x
+      where h is not null and h <> '' order by h`.execute(db)
+  ).rows.map((r) => String(r.h))
+  for (let at = 0; at < names.length; at += size) yield names.slice(at, at + size)
+}

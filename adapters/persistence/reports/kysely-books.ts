@@ -1,8 +1,10 @@
+import { sql } from 'kysely'
 import type { Books, CommissionRow, CommissionWindow, DateRange, JournalCsvPage, JournalPage, JournalScope, MarginGrouping, MarginSums } from '../../../core/ports/books.js'
 import type { DatabaseDialect } from '../dialect/dialect.js'
 import type { Db } from '../schema/tables.js'
-import { commissionHolders } from './commission-holders.js'
+import { commissionHolders, keptCommissionHolders } from './commission-holders.js'
 import { commissionRows } from './commission-rows.js'
+import { keepCommissionTerms } from './commission-terms.js'
 import { journalSums } from './journal-sums.js'
 import { marginSums } from './margin-sums.js'
 
@@ -32,7 +34,11 @@ export class KyselyBooks implements Books {
     return commissionRows(this.db, this.dialect, window, holder)
   }
 
-  commissionHolders(): AsyncIterable<readonly string[]> {
-    return commissionHolders(this.db)
+  commissionHolders(window?: CommissionWindow): AsyncIterable<readonly string[]> {
+    return window?.complete ? keptCommissionHolders(this.db, this.dialect.encodeId(window.billingRunID)) : commissionHolders(this.db)
+  }
+
+  keepCommissionTerms(billingRunID: string): Promise<void> {
+    return keepCommissionTerms(this.db, sql<boolean>`i."billingRunID" = ${this.dialect.encodeId(billingRunID)}`)
   }
 }

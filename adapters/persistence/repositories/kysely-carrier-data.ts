@@ -1,7 +1,7 @@
-import { sql } from 'kysely'
 import type { BillLineSource, CarrierData, CarrierFeature, NewDestination, NotOnBill, StagedBill } from '../../../core/ports/carrier-data.js'
 import type { DateOnly } from '../../../core/dates/date-only.js'
-import type { Money } from '../../../core/money/money.js'
+import { add, ZERO, type Money } from '../../../core/money/money.js'
+import { billedShare } from '../../../core/carrier-bills/billed-share.js'
 import { IN_CHUNK } from './rating-number-lookup.js'
 import { catalogue } from '../../../core/fields/catalogue.js'
 import type { DatabaseDialect } from '../dialect/dialect.js'
@@ -61,17 +61,24 @@ export class KyselyCarrierData implements CarrierData {
 
   async billedFor(featureIDs: readonly string[], from: DateOnly, to: DateOnly): Promise<Map<string, Money>> {
     const out = new Map<string, Money>()
+    const d = this.dialect
     for (let at = 0; at < featureIDs.length; at += IN_CHUNK) {
       const chunk = featureIDs.slice(at, at + IN_CHUNK)
+      // Invoiced rows only: a draft's or an unrun change's rows are not billed yet. Each is weighed by billedShare, not summed whole.
       const rows = await this.db
         .selectFrom('transactions')
-        .select(['featureID', sql<string>`sum("amount")`.as('billed')])
-        .where(this.dialect.inList('featureID', chunk.map((id) => this.dialect.encodeId(id) as string | number)))
+        .select(['featureID', 'amount', 'dateFrom', 'dateTo', 'transactionDate'])
+        .where(d.inList('featureID', chunk.map((id) => d.encodeId(id) as string | number)))
+        .where('approved', '=', 1)
         .where((eb) => eb(eb.fn.coalesce('dateFrom', 'transactionDate'), '<=', to))
         .where((eb) => eb(eb.fn.coalesce('dateTo', 'dateFrom', 'transactionDate'), '>=', from))
-        .groupBy('featureID')
         .execute()
-      for (const r of rows as any[]) out.set(String(r.featureID), this.dialect.decodeBigint(r.billed) as Money)
+      for (const r of rows as any[]) {
+        const dateFrom = (r.dateFrom ?? r.transactionDate) as DateOnly
+        const share = billedShare({ amount: d.decodeBigint(r.amount) as Money, dateFrom, dateTo: (r.dateTo ?? dateFrom) as DateOnly }, from, to)
+        const id = String(r.featureID)
+        out.set(id, add(out.get(id) ?? ZERO, share))
+      }
     }
     return out
   }

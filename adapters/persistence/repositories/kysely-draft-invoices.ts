@@ -82,21 +82,25 @@ export async function finaliseRunDrafts(db: Db, dialect: DatabaseDialect, billin
 }
 
 /**
- * A run's drafts removed (`Ledger.discardDrafts`): the rows drafting added, then the others taken
- * off, unapproved again (stored approved on a draft: draft-lines.ts), then the drafts, their
- * journal lines (invoice-journal-lines.ts) first.
+ * A run's drafts removed (`Ledger.discardDrafts`): the rows the run derived (of `derivedTypes`,
+ * on its drafts or not: a customer not due on its cycle keeps its calls' row for a later invoice)
+ * deleted, which unbills their calls (call-coverage.ts: a call is billed by the row covering it);
+ * then the others taken off, unapproved again (stored approved on a draft: draft-lines.ts), then
+ * the drafts, their journal lines (invoice-journal-lines.ts) first. While the run is in Review
+ * only rows it wrote name it (a draft leaves the rows it carries their own run), so the delete
+ * takes nothing else. It reads the ledger by run, which no index serves: a discard is rare, and
+ * an index would cost every row a run writes.
  */
-export async function discardRunDrafts(db: Db, dialect: DatabaseDialect, billingRunID: string, addedTypes: readonly string[]): Promise<number> {
+export async function discardRunDrafts(db: Db, dialect: DatabaseDialect, billingRunID: string, derivedTypes: readonly string[]): Promise<number> {
   const run = dialect.encodeId(billingRunID)
   const drafts = db.selectFrom('invoices').select('id').where('billingRunID', '=', run).where('status', '=', 'Draft')
-  if (addedTypes.length) {
+  if (derivedTypes.length) {
     await db
       .deleteFrom('transactions')
-      .where('invoiceID', 'in', drafts)
       .where('billingRunID', '=', run)
       .where('featureID', 'is', null)
       .where('kind', 'is', null)
-      .where('transactionType', 'in', [...addedTypes])
+      .where('transactionType', 'in', [...derivedTypes])
       .execute()
   }
   await db.deleteFrom('invoice_journal_lines').where('invoiceID', 'in', drafts).execute()

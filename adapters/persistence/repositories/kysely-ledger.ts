@@ -45,7 +45,7 @@ export class KyselyLedger implements Ledger {
       const ids = featureIDs.slice(i, i + FEATURES_PER_READ).map((f) => this.id(f))
       const rows = await this.db
         .selectFrom(this.dialect.rowsByIds<Selectable<Tables['transactions']>>('transactions', 'featureID', ids, sql`"kind" is not null`).as('transactions'))
-        .select(['id', 'featureID', 'kind', 'series', 'revision', 'transactionType', 'transactionDate', 'dateFrom', 'dateTo', 'quantity', 'rate', 'amount', 'carrierCost', 'approved', 'invoiceID'])
+        .select(['id', 'featureID', 'kind', 'series', 'revision', 'transactionType', 'transactionDate', 'dateFrom', 'dateTo', 'quantity', 'rate', 'amount', 'carrierCost', 'VATRate', 'VATAmount', 'approved', 'invoiceID'])
         // The engine writes every row it keys by kind with a type and its dates.
         .$narrowType<{ kind: NotNull; transactionType: NotNull; transactionDate: NotNull; dateFrom: NotNull; dateTo: NotNull }>()
         .orderBy('id')
@@ -65,6 +65,8 @@ export class KyselyLedger implements Ledger {
           rate: r.rate === null ? null : fromUnits(this.dialect.decodeBigint(r.rate)),
           amount: fromUnits(this.dialect.decodeBigint(r.amount)),
           carrierCost: r.carrierCost === null ? ZERO : fromUnits(this.dialect.decodeBigint(r.carrierCost)),
+          VATRate: r.VATRate,
+          VATAmount: r.VATAmount === null ? ZERO : fromUnits(this.dialect.decodeBigint(r.VATAmount)),
           // A row on a draft invoice (contract 16.1) is billed as drafted: a change after drafting
           // is corrected as for an approved row (a refund or adjustment for the next invoice),
           // never by changing or deleting the row under the draft.
@@ -193,7 +195,7 @@ export class KyselyLedger implements Ledger {
     await finaliseRunDrafts(this.db, this.dialect, billingRunID, invoices, carrying, this.send)
   }
 
-  async discardDrafts(billingRunID: string, addedTypes: readonly string[]): Promise<number> {
-    return discardRunDrafts(this.db, this.dialect, billingRunID, addedTypes)
+  async discardDrafts(billingRunID: string, derivedTypes: readonly string[]): Promise<number> {
+    return discardRunDrafts(this.db, this.dialect, billingRunID, derivedTypes)
   }
 }

@@ -1,0 +1,56 @@
+import { sql, type RawBuilder } from 'kysely'
+import type { AnyDb } from '../schema/tables.js'
+
+/** A feature's commission terms as text (names, types, profiles, dates) and as money (amounts in minor units). */
+export const TERM_TEXT = ['commissionHolder', 'connectionChargeCommissionType', 'serviceChargeCommissionType', 'commissionHolderID2', 'connectionChargeCommissionType2', 'serviceChargeCommissionType2', 'connectionChargeCommissionProfile', 'serviceChargeCommissionProfile', 'callChargeCommissionProfile', 'serviceChargeInterval', 'startDate'] as const
+export const TERM_MONEY = ['connectionChargeCommission', 'serviceChargeCommission', 'connectionChargeCommission2', 'serviceChargeCommission2'] as const
+
+/** A call commission profile that earns something is set (`None` earns nothing), on feature `g`. */
+const earnsOnCalls = (g: string) => sql`coalesce(${sql.ref(`${g}.callChargeCommissionProfile`)}, '') not in ('', 'None')`
+
+/**
+ * The one feature whose call commission profile earns on a `Call Charges` row `t` (contracts 16.3,
+ * 17.7): of its number's features with a profile that earns, those active when the row's calls
+ * start (its first call's day: started, not ended, not dropped before it), the later `startDate`
+ * (unset is earliest), then the higher ID. A row's calls are priced call by call, but its
+ * commission is the row's: the feature active at its first call takes all of it.
+ */
+export const callFeature = sql`(select g.id from features g where g."numberID" = t."numberID" and ${earnsOnCalls('g')}
+    and (g."startDate" is null or g."startDate" <= coalesce(t."dateFrom", t."transactionDate"))
+    and (g."endDate" is null or g."endDate" >= coalesce(t."dateFrom", t."transactionDate"))
+    and (g."isDropped" = 0 or g."billToDate" >= coalesce(t."dateFrom", t."transactionDate"))
+    order by coalesce(g."startDate", '') desc, g.id desc limit 1)`
+
+/** The columns of `commission_terms` (migration 0071) besides the terms. */
+const KEYS = ['billingRunID', 'transactionID', 'featureID', 'kind', 'customerID', 'accountNumber', 'customerHolder', 'commissionReferenceDate', 'saleType', 'holder'] as const
+
+/**
+ * The rows on invoices of runs `runs` chooses (a condition on `i."billingRunID"`) that may earn
+ * commission, each with the feature and customer terms that decide it as they are now: a charge
+ * of a feature with a holder, a `Call Charges` row once, with the feature `callFeature` finds
+ * (whose primary holder alone earns on calls). `holder` is the primary holder, the feature's
+ * else its customer's.
+ */
+function earningRows(runs: RawBuilder<boolean>): RawBuilder<unknown> {
+  const terms = sql.join([...TERM_TEXT, ...TERM_MONEY].map((c) => sql`f.${sql.id(c)}`))
+  const holder = sql`coalesce(nullif(f."commissionHolder", ''), nullif(cu."commissionHolder", ''))`
+  const common = (kind: RawBuilder<unknown>) =>
+    sql`i."billingRunID", t.id, f.id, ${kind}, cu.id, cu."accountNumber", cu."commissionHolder", cu."commissionReferenceDate", coalesce(f."saleType", cu."saleType"), ${holder}, ${terms}`
+  const onRuns = sql`join invoices i on i.id = t."invoiceID" and ${runs} and coalesce(i.status, '') <> 'Draft'`
+  return sql`select ${common(sql`t.kind`)} from transactions t ${onRuns} join features f on f.id = t."featureID" join customers cu on cu.id = f."customerID"
+      where t.kind is not null and (${holder} is not null or coalesce(f."commissionHolderID2", '') <> '')
+    union all
+    select ${common(sql`'calls'`)} from transactions t ${onRuns} join features f on f.id = ${callFeature} join customers cu on cu.id = f."customerID"
+      where t."transactionType" = 'Call Charges' and ${holder} is not null`
+}
+
+/**
+ * Keeps what the runs `runs` chooses earned commission on (`earningRows`), so their statements
+ * and the clawbacks of the credit notes that credit their rows are worked out from the terms as
+ * they were, never as they are later (contract 16.3; README: a completed run's statement never
+ * changes). Called in the transaction that completes a run (core/billing/commission-credits.ts).
+ */
+export async function keepCommissionTerms(db: AnyDb, runs: RawBuilder<boolean>): Promise<void> {
+  const columns = sql.join([...KEYS, ...TERM_TEXT, ...TERM_MONEY].map((c) => sql.id(c)))
+  await sql`insert into commission_terms (${columns}) ${earningRows(runs)}`.execute(db)
+}
