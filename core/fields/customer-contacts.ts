@@ -21,7 +21,8 @@ export const customerContacts = defineResource({
     ...each(1, 4, (i) => preset(`number${i}type`, 'contactNumberTypes', { description: `type of contact number ${i}` })),
     text('email'),
     text('website'),
-    // Not empty: an empty password signs in with an empty form (contract 14.3). Null clears it.
+    // Not empty: an empty password signs in with an empty form (contract 14.3). Null leaves it as
+    // it is (every write-only field's null does, so a GET sent back keeps it): a new password replaces it.
     text('accountPassword', { writeOnly: true, minLength: 1, description: 'password for contact account access; write-only, stored hashed; not empty' }),
     text('contactPosition', { description: 'job title' }),
     preset('dealerCode', 'dealers'),

@@ -89,8 +89,8 @@ export class InputValidator {
 
   /**
    * Checks a create or update body: unknown and internal names, types, presets, read-only
-   * fields (a different value refused, the same ignored). Tariff names are returned for the
-   * caller to check against the database.
+   * fields (a different value refused, the same ignored), write-only ones (null ignored). Tariff
+   * names are returned for the caller to check against the database.
    */
   validateInput<N extends ResourceName>(resource: Resource<N>, input: unknown, current?: Item): ValidatedInput<ValuesOf<Entity<N>>> {
     const body = objectBody(input, 'Send a JSON object of the resource fields.')
@@ -109,6 +109,10 @@ export class InputValidator {
         )
       }
       const value = this.parseField(resource, field, raw)
+      // GET shows a write-only field as null whatever it holds: that null sent back says nothing
+      // about the secret, so like a read-only field's same value it is ignored (GET → edit → PATCH
+      // round-trips, contract 2) rather than taken as "clear".
+      if (field.writeOnly && value === null) continue
       const writable = field.createOnly ? !current : !field.readOnly
       if (!writable) {
         if (!sameValue(value, current ? current[name] : null)) readOnlyDiffs.push(name)

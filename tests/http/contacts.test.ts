@@ -43,6 +43,25 @@ for (const target of activeTargets()) {
     assert.is((await h.request('POST', `/customers/${c.id}?action=removeSharedContact`, { sharedContactID: shared.id })).body.error_code, 400502)
   })
 
+  test('accountPassword: the null a GET shows, sent back, keeps the password (GET → edit → PATCH round-trips); a new one replaces it', async ({ h }) => {
+    const c = (await h.request('POST', '/customers', { accountNumber: 'CT-RT' })).body
+    const made = (await h.request('POST', `/customers/${c.id}/customerContacts`, { email: 'rt@example.com', accountPassword: 'first secret' })).body
+    const stored = async () => (await h.platform.context.store.contacts.get(made.id))?.accountPassword
+    const first = await stored()
+    assert.type(first, 'string')
+    const shown = (await h.request('GET', `/customerContacts/${made.id}`)).body
+    assert.is(shown.accountPassword, null)
+    const edited = await h.request('PATCH', `/customerContacts/${made.id}`, { ...shown, lastname: 'Edited' })
+    assert.is(edited.status, 200, edited.text)
+    assert.is(await stored(), first, 'the password is kept')
+    const history = (await h.request('GET', `/customerContacts/${made.id}/history`)).body
+    assert.ok('lastname' in history.at(-1).changes)
+    assert.not.ok('accountPassword' in history.at(-1).changes, 'no password change recorded')
+    assert.is((await h.request('PATCH', `/customerContacts/${made.id}`, { accountPassword: 'second secret' })).status, 200)
+    const second = await stored()
+    assert.ok(typeof second === 'string' && second !== first, 'a new password replaces it')
+  })
+
   test('action parameter errors: missing 400503, bad or direct contact 400504, unknown action 400501', async ({ h }) => {
     const c = (await h.request('POST', '/customers', {})).body
     const d = (await h.request('POST', `/customers/${c.id}/customerContacts`, {})).body

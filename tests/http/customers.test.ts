@@ -185,6 +185,21 @@ for (const target of activeTargets()) {
     }
   })
 
+  test('writes refuse an unknown query name (400103) and write nothing; a repeated ?action= → 400103 too', async ({ h }) => {
+    const c = (await h.request('POST', '/customers', { accountNumber: 'Q-1', lastname: 'Kept' })).body
+    const created = await h.request('POST', '/customers?dryRun=true', { accountNumber: 'Q-2' })
+    assert.equal([created.status, created.body.error_code], [400, 400103])
+    assert.equal((await h.request('GET', '/customers?accountNumber=Q-2')).body, [], 'not created')
+    const patched = await h.request('PATCH', `/customers/${c.id}?dryRun=true`, { lastname: 'Changed' })
+    assert.equal([patched.status, patched.body.error_code], [400, 400103])
+    const twice = await h.request('POST', `/customers/${c.id}?action=generatePIN&action=drop`, {})
+    assert.equal([twice.status, twice.body.error_code], [400, 400103])
+    assert.match(twice.body.error, /more than once/)
+    const after = (await h.request('GET', `/customers/${c.id}`)).body
+    assert.equal([after.lastname, after.status], ['Kept', c.status], 'neither updated nor dropped')
+    assert.is((await h.request('GET', `/customers/${c.id}/history`)).body.length, 1, 'only its creation')
+  })
+
   test('DELETE schedules deletion in 30 days and the customer stays readable', async ({ h }) => {
     const c = (await h.request('POST', '/customers', { accountNumber: 'DEL-1' })).body
     const r = await h.request('DELETE', `/customers/${c.id}`)
@@ -217,6 +232,56 @@ for (const target of activeTargets()) {
     assert.ok(tariff.body.hint.includes('GET /backend/api/v1/presets/customers/'), tariff.body.hint)
     const archive = await h.request('GET', '/disasterRecoveryFiles/999999')
     assert.ok(archive.body.hint.includes('GET /backend/api/v1/disasterRecoveryFiles/'), archive.body.hint)
+  })
+
+  test('every write route: an unknown query name → 400103, after the item in its path (404001) and before its body (400100)', async ({ h }) => {
+    // One item of each collection a write route's path names, so that each `:id` is real (last in
+    // the suite: the presets discovery above lists no tariffs).
+    const id = async (path: string, body: unknown = {}) => {
+      const r = await h.request('POST', path, body)
+      if (r.status !== 201) throw new Error(`${path}: ${r.text}`)
+      return r.body.id as string
+    }
+    const customer = await id('/customers', { accountNumber: 'QW-1' })
+    const tariff = await id('/tariffs', { name: 'QW Tariff' })
+    const fixed = await id('/fixedFeeTariffs', { name: 'QW Fixed' })
+    const table = await id('/destinationTables', { name: 'QW Table' })
+    const ids: Record<string, string> = {
+      customers: customer,
+      numbers: await id(`/customers/${customer}/numbers`, { number: '01632 960 301' }),
+      services: await id(`/customers/${customer}/services`),
+      features: await id(`/customers/${customer}/features`),
+      customerContacts: await id('/customerContacts'),
+      tariffs: tariff,
+      tariffDetails: await id(`/tariffs/${tariff}/tariffDetails`, { chargeBand: 'MOB', timeBand: 'day', cost: '0.10' }),
+      fixedFeeTariffs: fixed,
+      fixedFeeTariffDetails: await id(`/fixedFeeTariffs/${fixed}/fixedFeeTariffDetails`),
+      billingRuns: await id('/billingRuns', { name: 'QW run', cutoffDate: '2026-03-01', invoiceDate: '2026-03-01' }),
+      webhooks: await id('/webhooks', { url: 'https://example.com/hook' }),
+      destinationTables: table,
+      destinations: await id(`/destinationTables/${table}/destinations`, { prefix: '44', chargeBand: 'UK', callClass: 'national' }),
+    }
+    const bad = { raw: '[', headers: { 'content-type': 'application/json' } }
+    const onlyMissing: string[] = []
+    for (const route of h.platform.routes) {
+      // A provider's callback is authenticated by its signature, not by a key: not a client's route.
+      if (route.method === 'GET' || route.public) continue
+      const parts = route.path.split('/')
+      const real = parts.map((p, i) => (p === ':id' ? ids[parts[i - 1]] : p))
+      if (parts.includes(':id')) {
+        const missing = await h.request(route.method, `${parts.map((p) => (p === ':id' ? '999999' : p)).join('/')}?dryRun=true`, undefined, bad)
+        assert.is(missing.body?.error_code, 404001, `${route.method} ${route.path} on a missing item`)
+      }
+      if (real.includes(undefined as never)) {
+        onlyMissing.push(`${route.method} ${route.path}`)
+        continue
+      }
+      const r = await h.request(route.method, `${real.join('/')}?dryRun=true`, undefined, bad)
+      assert.equal([r.status, r.body?.error_code], [400, 400103], `${route.method} ${route.path}`)
+    }
+    // An invoice takes a billing run, a call a usage import (seconds on a file database): their
+    // routes share the code checked above.
+    assert.equal(onlyMissing.sort(), ['DELETE /calls/:id', 'POST /invoices/:id', 'POST /invoices/:id/creditNotes'])
   })
   test.run()
 }

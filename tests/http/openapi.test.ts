@@ -99,6 +99,7 @@ for (const target of activeTargets()) {
     assert.ok(customer.customerGroups.items.examples.includes('VIP'))
     assert.is(schemas.Number.properties.droppedBy, undefined, 'internal fields are not on the wire')
     assert.ok(schemas.CustomerContact.properties.accountPassword.writeOnly)
+    assert.match(schemas.CustomerContactUpdate.properties.accountPassword.description, /null in a request leaves it unchanged/, 'says what the null GET shows does')
     // Create: writable fields plus createOnly (status); update: writable only, all optional.
     assert.ok(schemas.CustomerCreate.properties.status)
     assert.is(schemas.CustomerCreate.properties.id, undefined)

@@ -22,14 +22,14 @@ export function fieldSchema(field: Field, presets: Presets, use: FieldUse): Json
   const schema = { ...baseSchema(field, presets, use) }
   if (field.description) schema.description = field.description
   if (field.type === 'currency') schema.description = `${field.description ?? 'amount'}. ${EXACT}`
-  if (use === 'response') {
-    if (field.readOnly) schema.readOnly = true
-    if (field.writeOnly) schema.writeOnly = true
-  } else if (field.writeOnly) {
+  if (use === 'response' && field.readOnly) schema.readOnly = true
+  if (field.writeOnly) {
     schema.writeOnly = true
+    // What a client cannot guess from `writeOnly`: sending back the null it read keeps the secret.
+    schema.description = `${field.description ?? field.name}. Always null in responses; null in a request leaves it unchanged (a GET sent back keeps it), a new value replaces it`
   }
   // A response field is null when unset, except a list (`[]`), the ID and a required field; a
-  // request may send null to clear anything that is not required.
+  // request may send null to clear anything that is not required (a write-only field's null is ignored).
   const nullable = use === 'response' ? (field.type !== 'presets' && field.name !== 'id' && !field.required) || !!field.writeOnly : !field.required
   return nullable ? withNull(schema) : schema
 }

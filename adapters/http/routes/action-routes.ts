@@ -1,11 +1,14 @@
+import type { H3Event } from 'h3'
+import { BillingError } from '../../../core/errors.js'
 import type { Item } from '../../../core/fields/item.js'
 import type { Resource } from '../../../core/fields/resource.js'
 import { toWire } from '../../../core/fields/wire.js'
+import { getItem } from '../../../core/resources/resources.js'
 import { runItemAction, type ActionTable, type ItemAction } from '../../../core/actions/item-actions.js'
 import { readJsonObject } from '../body.js'
 import { json } from '../respond.js'
 import type { ActionDoc, Route } from '../route.js'
-import { assertNoQuery } from './resource-routes.js'
+import { assertNoQuery, queryAfterItem } from './resource-routes.js'
 
 /** What the OpenAPI document says of an action besides its parameters (core's): summary, result, the errors it adds. */
 export interface ActionDocDef extends Omit<ActionDoc, 'name' | 'params'> {
@@ -22,8 +25,8 @@ export interface ActionDef extends ActionDocDef {
 }
 
 /**
- * `POST /<collection>/:id?action=<name>`: the item, then the body, then the action name, in the
- * order of contract 2; each action then checks its own parameters and the item's state.
+ * `POST /<collection>/:id?action=<name>`: the item, then the query, then the body, then the action
+ * name, in the order of contract 2; each action then checks its own parameters and the item's state.
  */
 export function actionRoute(resource: Resource, actions: Readonly<Record<string, ActionDef>>): Route {
   const names = Object.keys(actions)
@@ -40,13 +43,20 @@ export function actionRoute(resource: Resource, actions: Readonly<Record<string,
       actions: names.map((name) => ({ name, summary: actions[name].summary, params: actions[name].action.params, result: actions[name].result })),
     },
     async handler(event, ctx) {
-      assertNoQuery(event, ['action'])
-      const name = event.url.searchParams.get('action') ?? ''
+      const name = await queryAfterItem(() => actionName(event), () => getItem(ctx.platform, resource, ctx.params.id))
       const result = await runItemAction(ctx.platform, resource, table, ctx.params.id, name, () => readJsonObject(event))
       const ownResult = Object.hasOwn(actions, name) && actions[name].result
       return json(event, 200, ownResult ? result : toWire(resource, result as Item))
     },
   }
+}
+
+/** The action `?action=` names: given once, since running one of two names would be a guess (400103). */
+function actionName(event: H3Event): string {
+  assertNoQuery(event, ['action'])
+  const names = event.url.searchParams.getAll('action')
+  if (names.length > 1) throw new BillingError('invalid_query', 'Query parameter "action" is given more than once', 'Give one ?action= per request.')
+  return names[0] ?? ''
 }
 
 /**

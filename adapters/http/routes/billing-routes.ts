@@ -7,7 +7,7 @@ import { parentScope } from '../../../core/resources/scopes.js'
 import { readJsonObject } from '../body.js'
 import { json } from '../respond.js'
 import { BASE_PATH, type Route } from '../route.js'
-import { assertNoQuery, getRoute, listRoute } from './resource-routes.js'
+import { assertNoQuery, getRoute, listRoute, queryAfterItem } from './resource-routes.js'
 import { apiPath } from '../mount-prefix.js'
 import { invoicePreviewRoute, invoiceRoute } from './invoice-routes.js'
 
@@ -35,8 +35,8 @@ export function transactionRoutes(transactions: Resource, r: (n: Scope) => Resou
       path: '/customers/:id/transactions',
       doc: { summary: 'Add a manual transaction (a one-off charge, a credit or a payment)', resource: 'transactions', kind: 'create' },
       async handler(event, ctx) {
-        assertNoQuery(event)
         await getItem(ctx.platform, r('customers'), ctx.params.id)
+        assertNoQuery(event)
         const body = await readJsonObject(event)
         const item = await addManualTransaction(ctx.platform, ctx.params.id, body)
         return json(event, 201, toWire(transactions, item), { location: apiPath(event, `/transactions/${item.id}`) })
@@ -70,8 +70,8 @@ export function billingRunRoutes(runs: Resource, invoices: Resource, customers: 
         errors: [409003],
       },
       async handler(event, ctx) {
-        assertNoQuery(event)
         await getItem(ctx.platform, runs, ctx.params.id)
+        assertNoQuery(event)
         const item = await updateBillingRun(ctx.platform, ctx.params.id, await readJsonObject(event))
         return json(event, 200, toWire(runs, item))
       },
@@ -81,7 +81,7 @@ export function billingRunRoutes(runs: Resource, invoices: Resource, customers: 
       path: '/billingRuns/:id',
       doc: { summary: 'Delete a Pending billing run', resource: 'billingRuns', kind: 'delete', errors: [409003] },
       async handler(event, ctx) {
-        assertNoQuery(event)
+        await queryAfterItem(() => assertNoQuery(event), () => getItem(ctx.platform, runs, ctx.params.id))
         return json(event, 200, toWire(runs, await deleteBillingRun(ctx.platform, ctx.params.id)))
       },
     },

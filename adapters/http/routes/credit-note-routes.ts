@@ -84,8 +84,8 @@ export function creditNoteRoutes(creditNotes: Resource, invoices: Resource, cust
         errors: [400502],
       },
       async handler(event, ctx) {
-        assertNoQuery(event)
         await getItem(ctx.platform, invoices, ctx.params.id)
+        assertNoQuery(event)
         const note = await issueCreditNote(ctx.platform, ctx.params.id, await readJsonObject(event))
         return json(event, 201, toWire(creditNotes, note), { location: apiPath(event, `/creditNotes/${note.id}`) })
       },
@@ -95,8 +95,8 @@ export function creditNoteRoutes(creditNotes: Resource, invoices: Resource, cust
       path: '/customers/:id/refunds',
       doc: { summary: 'Pay held credit back: {"amount", "date"?, "reference"?} makes a Refund transaction; never more than the credit held', resource: 'transactions', kind: 'create', body: refundBody },
       async handler(event, ctx) {
-        assertNoQuery(event)
         await getItem(ctx.platform, customers, ctx.params.id)
+        assertNoQuery(event)
         const refund = await createRefund(ctx.platform, ctx.params.id, await readJsonObject(event))
         return json(event, 201, toWire(transactions, refund), { location: apiPath(event, `/transactions/${refund.id}`) })
       },

@@ -1,9 +1,9 @@
 import type { Resource } from '../../../core/fields/resource.js'
 import { toWire } from '../../../core/fields/wire.js'
-import { scheduleCustomerDeletion } from '../../../core/resources/resources.js'
+import { getItem, scheduleCustomerDeletion } from '../../../core/resources/resources.js'
 import { json } from '../respond.js'
 import type { Route } from '../route.js'
-import { assertNoQuery, createRoute, getRoute, listRoute, updateRoute, type Present } from './resource-routes.js'
+import { assertNoQuery, createRoute, getRoute, listRoute, queryAfterItem, updateRoute, type Present } from './resource-routes.js'
 
 /** The customer routes: CRUD, with DELETE scheduling the purge (contract 5.6). */
 export function customerRoutes(customers: Resource, present?: Present, expansionFlags: readonly string[] = []): Route[] {
@@ -17,7 +17,7 @@ export function customerRoutes(customers: Resource, present?: Present, expansion
       path: '/customers/:id',
       doc: { summary: 'Schedule the deletion of a customer (purged after 30 days)', resource: 'customers', kind: 'delete' },
       async handler(event, ctx) {
-        assertNoQuery(event)
+        await queryAfterItem(() => assertNoQuery(event), () => getItem(ctx.platform, customers, ctx.params.id))
         const item = await scheduleCustomerDeletion(ctx.platform, customers, ctx.params.id)
         return json(event, 200, toWire(customers, item))
       },

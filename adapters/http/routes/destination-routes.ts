@@ -1,7 +1,7 @@
 import { checkDestination, importDestinations } from '../../../core/destinations/import-destinations.js'
 import { BillingError } from '../../../core/errors.js'
 import type { Resource } from '../../../core/fields/resource.js'
-import { createItem } from '../../../core/resources/resources.js'
+import { createItem, getItem } from '../../../core/resources/resources.js'
 import { parentOwner, parentScope } from '../../../core/resources/scopes.js'
 import { csvRecordBatches } from '../../csv/csv-records.js'
 import { readJsonObject } from '../body.js'
@@ -10,7 +10,7 @@ import { apiPath } from '../mount-prefix.js'
 import { json, jsonText } from '../respond.js'
 import type { Route } from '../route.js'
 import { toWireJson } from '../../../core/fields/wire-json.js'
-import { assertNoQuery, createRoute, deleteRoute, getRoute, listRoute } from './resource-routes.js'
+import { assertNoQuery, createRoute, deleteRoute, getRoute, listRoute, queryAfterItem } from './resource-routes.js'
 
 /** Destination tables and their prefixes (contract 17.2). */
 export function destinationRoutes(tables: Resource, destinations: Resource): Route[] {
@@ -36,7 +36,7 @@ export function destinationRoutes(tables: Resource, destinations: Resource): Rou
         errors: [409001],
       },
       async handler(event, ctx) {
-        assertNoQuery(event)
+        await queryAfterItem(() => assertNoQuery(event), () => getItem(ctx.platform, tables, ctx.params.id))
         const type = (event.req.headers.get('content-type') ?? '').split(';')[0].trim().toLowerCase()
         if (type === 'text/csv') {
           const imported = await importDestinations(ctx.platform, ctx.params.id, csvRecordBatches(bodyText(event), { skipEmptyLines: true }))

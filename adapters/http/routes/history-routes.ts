@@ -55,8 +55,8 @@ export function webhookRoutes(webhooks: Resource, deliveries: Resource): Route[]
       path: '/webhooks/:id',
       doc: { summary: 'Update a webhook (partial merge); active: true resumes its deliveries in order', resource: 'webhooks', kind: 'update' },
       async handler(event, ctx) {
-        assertNoQuery(event)
         await getItem(ctx.platform, webhooks, ctx.params.id)
+        assertNoQuery(event)
         const item = await updateWebhook(ctx.platform, hooks, ctx.params.id, await readJsonObject(event))
         return jsonText(event, 200, toWireJson(webhooks, item))
       },

@@ -98,6 +98,7 @@ export function createRoute(resource: Resource, o: CreateOptions): Route {
     doc: { summary: o.summary, resource: resource.name, kind: 'create', errors: [409001] },
     async handler(event, ctx) {
       const owner = o.owner ? await o.owner(ctx) : {}
+      assertNoQuery(event)
       const body = await readJsonObject(event)
       const item = await createItem(ctx.platform, resource, body, owner)
       return jsonText(event, 201, toWireJson(resource, item), { location: apiPath(event, `/${resource.name}/${item.id}`) })
@@ -114,10 +115,12 @@ export function updateRoute(resource: Resource, update: Update = (platform, id, 
     path: `/${resource.name}/:id`,
     doc: { summary: `Update a ${resource.singular} (partial merge)`, resource: resource.name, kind: 'update', errors: [409001] },
     async handler(event, ctx) {
-      // The update checks that the item exists, inside its transaction; a body that cannot be
-      // read is answered after that check (contract 2's order), so only then is the item looked up here.
+      // The update checks that the item exists, inside its transaction; a query or a body that
+      // cannot be read is answered after that check (contract 2's order), so only then is the item looked up here.
+      const exists = () => getItem(ctx.platform, resource, ctx.params.id)
+      await queryAfterItem(() => assertNoQuery(event), exists)
       const body = await readJsonObject(event).catch(async (error: unknown) => {
-        await getItem(ctx.platform, resource, ctx.params.id)
+        await exists()
         throw error
       })
       const item = await update(ctx.platform, ctx.params.id, body)
@@ -135,6 +138,21 @@ export function assertNoQuery(event: H3Event, allowed: readonly string[] = []): 
   }
 }
 
+/**
+ * Reads the query of a route with an item or parent in its path (`read`: `assertNoQuery`, or an
+ * action's name) in contract 2's order, as GET and the lists answer: that item first (404001),
+ * then the query (400103), then the body. `exists` runs only when the query is refused, so a good
+ * request still looks its item up once, where its use case does.
+ */
+export async function queryAfterItem<T>(read: () => T, exists: () => Promise<unknown>): Promise<T> {
+  try {
+    return read()
+  } catch (error) {
+    await exists()
+    throw error
+  }
+}
+
 /** `DELETE /<collection>/:id`: 200 with the item as it was (dependents go with it). */
 export function deleteRoute(resource: Resource, summary = `Delete a ${resource.singular}`): Route {
   return {
@@ -142,7 +160,7 @@ export function deleteRoute(resource: Resource, summary = `Delete a ${resource.s
     path: `/${resource.name}/:id`,
     doc: { summary, resource: resource.name, kind: 'delete' },
     async handler(event, ctx) {
-      assertNoQuery(event)
+      await queryAfterItem(() => assertNoQuery(event), () => getItem(ctx.platform, resource, ctx.params.id))
       const item = await deleteItem(ctx.platform, resource.name, ctx.params.id)
       return jsonText(event, 200, toWireJson(resource, item))
     },

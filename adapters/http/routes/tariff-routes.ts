@@ -10,7 +10,7 @@ import type { TariffKind } from '../../../core/tariffs/increase-scopes.js'
 import { readJsonObject } from '../body.js'
 import { json } from '../respond.js'
 import type { Route } from '../route.js'
-import { assertNoQuery, createRoute, deleteRoute, getRoute, listRoute, updateRoute } from './resource-routes.js'
+import { assertNoQuery, createRoute, deleteRoute, getRoute, listRoute, queryAfterItem, updateRoute } from './resource-routes.js'
 
 /**
  * A kind of tariff with its rate table: CRUD on both, names unique, deletion refused while in
@@ -25,6 +25,7 @@ export function tariffRoutes(tariff: Resource, details: Resource, ownerField: st
       ...updateRoute(tariff),
       async handler(event, ctx) {
         await getItem(ctx.platform, tariff, ctx.params.id)
+        assertNoQuery(event)
         const body = await readJsonObject(event)
         return json(event, 200, toWire(tariff, await updateTariff(ctx.platform, tariff, ctx.params.id, body)))
       },
@@ -49,8 +50,8 @@ export function tariffRoutes(tariff: Resource, details: Resource, ownerField: st
 
 /**
  * `POST /<collection>/:id/applyIncrease` (expert level 5, enforced by the app before anything
- * else) and `POST /<collection>/:id/createIncreaseVersion`: the tariff, then the body, then the
- * parameters (contract 2's order). Both answer 200 with a tariff: the updated one, or the copy.
+ * else) and `POST /<collection>/:id/createIncreaseVersion`: the tariff, then the query, then the
+ * body, then the parameters (contract 2's order). Both answer 200 with a tariff: the updated one, or the copy.
  */
 function increaseRoutes(tariff: Resource): Route[] {
   const actions: ActionTable = itemActions[tariff.name as TariffKind]
@@ -66,7 +67,7 @@ function increaseRoutes(tariff: Resource): Route[] {
       actions: [{ name: action, summary, params: actions[action].params }],
     },
     async handler(event, ctx) {
-      assertNoQuery(event)
+      await queryAfterItem(() => assertNoQuery(event), () => getItem(ctx.platform, tariff, ctx.params.id))
       const item = await runItemAction(ctx.platform, tariff, { [action]: actions[action] }, ctx.params.id, action, () => readJsonObject(event))
       return json(event, 200, toWire(tariff, item as Item))
     },

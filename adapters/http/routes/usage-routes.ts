@@ -2,6 +2,7 @@ import type { Resource } from '../../../core/fields/resource.js'
 import { toWire } from '../../../core/fields/wire.js'
 import { deleteCall } from '../../../core/rating/calls.js'
 import { importUsageFile } from '../../../core/rating/import-usage.js'
+import { getItem } from '../../../core/resources/resources.js'
 import { parentScope } from '../../../core/resources/scopes.js'
 import { usageLines } from '../../csv/usage-lines.js'
 import { carrierColumnsNamed, carrierFormatLines } from '../../csv/carrier-format.js'
@@ -11,7 +12,7 @@ import { assertCsv, bodyText } from '../lines.js'
 import { json } from '../respond.js'
 import { BASE_PATH, type Route } from '../route.js'
 import type { ActionDocDef } from './action-routes.js'
-import { assertNoQuery, getRoute, listRoute } from './resource-routes.js'
+import { assertNoQuery, getRoute, listRoute, queryAfterItem } from './resource-routes.js'
 import { apiPath } from '../mount-prefix.js'
 
 /** Usage files (CSV imports) and the calls they bring (contract 9.6). */
@@ -58,7 +59,7 @@ export function usageRoutes(usageFiles: Resource, calls: Resource, customers: Re
       path: '/calls/:id',
       doc: { summary: 'Mark a call deleted (not billed until restored)', resource: 'calls', kind: 'delete' },
       async handler(event, ctx) {
-        assertNoQuery(event)
+        await queryAfterItem(() => assertNoQuery(event), () => getItem(ctx.platform, calls, ctx.params.id))
         return json(event, 200, toWire(calls, await deleteCall(ctx.platform, ctx.params.id)))
       },
     },
