@@ -4,7 +4,8 @@ import { recordChanges } from '../history/record-change.js'
 import { add, increaseByPercent, type Money } from '../money/money.js'
 import type { PlatformContext } from '../platform.js'
 import type { IncreaseProfile } from '../presets/product-maps.js'
-import { changeRecurringCharge } from './change-charge.js'
+import { changeChargeLocked } from './change-charge.js'
+import { refreshAfterCharges } from '../credit/credit-alerts.js'
 import { effectiveHistory, versionAt } from './charge-history.js'
 import { historyOf } from './stored-feature.js'
 
@@ -107,12 +108,14 @@ async function raiseFeature(ctx: PlatformContext, id: string, today: DateOnly): 
     let previous: Feature = before
     for (const [i, from] of applied.entries()) {
       const charge = versionAt(effectiveHistory(historyOf(previous), before.startDate!), from)?.serviceCharge ?? null
-      if (charge !== null) await changeRecurringCharge(inner, id, { serviceCharge: increasedCharge(charge, profile), featureCount: null, dateFrom: from, chargeChangeMode: 'replace' })
+      if (charge !== null) await changeChargeLocked(inner, store, id, { serviceCharge: increasedCharge(charge, profile), featureCount: null, dateFrom: from, chargeChangeMode: 'replace' })
       if (i === applied.length - 1) await features.update(id, { annualIncreaseReferenceDate: next, annualIncreaseAnchorDate: anchor, updatedStamp: ctx.clock.now() })
       const after = (await features.get(id))!
       await recordChanges(store, ctx.clock, [{ resource, action: 'annualIncrease', before: previous, after }])
       previous = after
     }
+    // Once for the feature's yearly dates together (contract 10.6).
+    if (applied.length > 0) await refreshAfterCharges(store, customer, ctx.clock.now(), ctx)
     // Every date before the feature started: only the reference date moves on.
     if (applied.length === 0) {
       const after = (await features.update(id, { annualIncreaseReferenceDate: next, annualIncreaseAnchorDate: anchor, updatedStamp: ctx.clock.now() }))!

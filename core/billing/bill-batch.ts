@@ -1,4 +1,4 @@
-import { maxDate, type DateOnly } from '../dates/date-only.js'
+import type { DateOnly } from '../dates/date-only.js'
 import type { BillingRun } from '../fields/entity.js'
 import { effectiveStateOn, type LifecycleEvent } from '../lifecycle/events.js'
 import type { PlatformContext } from '../platform.js'
@@ -12,6 +12,7 @@ import { billingInputs, type BillingInput } from './billing-inputs.js'
 import type { RunCustomer, RunFeature } from '../ports/run-fields.js'
 import { raiseInvoices } from './raise-invoices.js'
 import { billCalls } from './bill-calls.js'
+import { billedThrough } from './final-bill-through.js'
 import { hasCreditLimits } from '../credit/credit-alerts.js'
 
 /**
@@ -63,7 +64,7 @@ export async function planBatch(ctx: PlatformContext, reads: Store, run: Billing
   for (const { feature: item, mark } of marked) {
     const customer = item.customerID ? byID.get(item.customerID) : undefined
     if (!customer) continue // not of this page (cannot happen while customer IDs only grow)
-    const on = featureCutoff(customer, cutoff)
+    const on = billedThrough(customer, cutoff)
     const state = effectiveStateOn(chainOf(events, item, customer.id), on)
     const at: BillingCutoff = { cutoff: on, chargeable: !state.suspended && state.billable }
     const input = inputs.get(item.id)!
@@ -140,12 +141,6 @@ export async function writeBatch(ctx: PlatformContext, store: Store, run: Billin
 export interface NumberSettings {
   readonly minimums: boolean
   readonly creditLimits: boolean
-}
-
-/** A customer in final bill is charged and invoiced through its final-bill date. */
-function featureCutoff(customer: RunCustomer, cutoff: DateOnly): DateOnly {
-  const finalBill = customer.isFinalBill ? customer.finalBillDate : null
-  return finalBill ? maxDate(cutoff, finalBill) : cutoff
 }
 
 const NONE: readonly LifecycleEvent[] = []

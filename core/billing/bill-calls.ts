@@ -8,13 +8,15 @@ import { endOfDay } from '../rating/rate-unrated-calls.js'
 import { dateOfStamp } from '../rating/time-band.js'
 import type { RunCall, RunCustomer } from '../ports/run-fields.js'
 import { vatOn } from './vat.js'
+import { billedThrough } from './final-bill-through.js'
 import { callVATRates } from './call-vat-rates.js'
 import { callAccountCodes } from './call-account-codes.js'
 
 /**
- * Bills the rated, undeleted calls of a batch of customers started up to the cutoff and marked
- * below the run's mark: one `Call Charges` transaction per number and VAT rate (`callVATRates`),
- * rounded once to pence. Usage is billed while suspended, not while non-billable (contract 5.4).
+ * Bills the rated, undeleted calls of a batch of customers started up to the cutoff (a customer in
+ * final bill: up to its final-bill date when later, `billedThrough`) and marked below the run's
+ * mark: one `Call Charges` transaction per number and VAT rate (`callVATRates`), rounded once to
+ * pence. Usage is billed while suspended, not while non-billable (contract 5.4).
  * Returns the customers billed.
  *
  * The calls are not written: each row records what it covers (its customer and number, its
@@ -33,15 +35,8 @@ export async function billCalls(
   const callMark = run.callMark
   if (typeof callMark !== 'number') throw new Error(`billing run ${run.id} bills calls without a call mark (markRunCalls)`)
   const byID = new Map(customers.map((c) => [c.id, c]))
-  // The six columns billing uses, not whole rows: a preview's 5,000 calls spent most of its time decoding them (bench/RESULTS.md, issue 53).
-  const calls = await store.runSource.unbilledCalls(
-    customers.map((c) => c.id),
-    endOfDay(cutoff),
-    callMark,
-    run.callsSince ?? null,
-  )
   // A call at midnight after the cutoff is the next period's: the read stops before it.
-  const billable = calls
+  const billable = await unbilledThrough(store, customers, cutoff, callMark, run.callsSince ?? null)
   const rateOf = await callVATRates(store, billable, customers.map((c) => c.id))
   const groups = new Map<string, { VATRate: string | null; calls: RunCall[] }>()
   for (const call of billable) {
@@ -104,4 +99,22 @@ export async function billCalls(
     billed.add(customer.id)
   }
   return billed
+}
+
+/**
+ * The batch's unbilled calls started through each customer's `billedThrough`, in ID order. The
+ * six columns billing uses, not whole rows: a preview's 5,000 calls spent most of its time
+ * decoding them (bench/RESULTS.md, issue 53). Customers billed past the cutoff (in final bill)
+ * are read apart, so the batch's usual read keeps its one statement.
+ */
+async function unbilledThrough(store: Store, customers: readonly RunCustomer[], cutoff: DateOnly, callMark: number, since: string | null): Promise<RunCall[]> {
+  const beyond = customers.filter((c) => billedThrough(c, cutoff) > cutoff)
+  const usual = beyond.length ? customers.filter((c) => !beyond.includes(c)) : customers
+  const calls = usual.length ? await store.runSource.unbilledCalls(usual.map((c) => c.id), endOfDay(cutoff), callMark, since) : []
+  if (beyond.length === 0) return calls
+  const ends = new Map(beyond.map((c) => [c.id, endOfDay(billedThrough(c, cutoff))]))
+  const latest = [...ends.values()].reduce((a, b) => (a > b ? a : b))
+  const more = await store.runSource.unbilledCalls([...ends.keys()], latest, callMark, since)
+  for (const call of more) if (call.startTime && call.startTime < ends.get(call.customerID!)!) calls.push(call)
+  return calls.sort((a, b) => a.id.length - b.id.length || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
 }

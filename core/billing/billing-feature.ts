@@ -1,4 +1,5 @@
 import { minDate, type DateOnly } from '../dates/date-only.js'
+import type { DropGap } from '../lifecycle/drop-gaps.js'
 import type { Money } from '../money/money.js'
 import type { FeatureDiscount } from './discounts.js'
 import type { Instalments } from './instalments.js'
@@ -16,6 +17,8 @@ export interface BillingFeature {
   readonly endDate: DateOnly | null
   /** Last day billed once dropped (contract 5.5); null while not dropped. */
   readonly billToDate: DateOnly | null
+  /** Stretches left uncharged between a drop and its reinstate, oldest first; the periods start again after each (`DropGap`). */
+  readonly gaps: readonly DropGap[]
   readonly interval: ServiceChargeInterval
   readonly connectionCharge: Money | null
   /** What the carrier charges the reseller once (contract 16.2): the connection row's `carrierCost`, × its count. */

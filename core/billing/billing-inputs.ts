@@ -7,7 +7,7 @@ import type { ChargeHistory } from './charge-history.js'
 import { applicableTariff, fixedFeeHistory, priceOn, withTariffPrices, type FeatureTypes, type FixedFeeTariffs } from './fixed-fee-pricing.js'
 import { withParentRows } from './parent-fixed-fee-tariffs.js'
 import type { RunCustomer, RunFeature } from '../ports/run-fields.js'
-import { featureCountOf, historyOf, toBillingFeature } from './stored-feature.js'
+import { committedCountOf, featureCountOf, historyOf, toBillingFeature } from './stored-feature.js'
 
 /** A feature as the billing math sees it: its terms and its charge history. */
 export interface BillingInput {
@@ -83,7 +83,7 @@ function priced(feature: BillingFeature, f: RunFeature, customer: RunCustomer | 
         ? history
         : f.chargeHistory
           ? withTariffPrices(history, rows, types, start)
-          : fixedFeeHistory(rows, types, start, featureCountOf(f), f.featureCountCommitted ?? null),
+          : fixedFeeHistory(rows, types, start, featureCountOf(f), committedCountOf(f)),
   }
 }
 

@@ -3,6 +3,7 @@ import { currency, date, num, text } from '../fields/field.js'
 import type { PlatformContext } from '../platform.js'
 import type { Store } from '../ports/store.js'
 import { autoCommittedCount } from '../features/feature-terms.js'
+import { refreshAfterCharges } from '../credit/credit-alerts.js'
 import { planChargeChange, type ChargeChangeParams } from './charge-change.js'
 import type { ChargeHistory } from './charge-history.js'
 import { ledgerWrites } from './ledger-writes.js'
@@ -22,19 +23,31 @@ export const chargeChangeParams = [
 
 /**
  * changeRecurringCharge on a feature (contract 9.4): the change is recorded in the feature's
- * charge history and its ledger reconciled against it, in one transaction under the customer lock.
+ * charge history and its ledger reconciled against it, then its customer's credit alerts
+ * measured again (contract 10.6), in one transaction under the customer lock.
  */
 export async function changeRecurringCharge(ctx: PlatformContext, featureID: string, params: ParamsOf<typeof chargeChangeParams>): Promise<Feature> {
   return ctx.store.transaction(async (store) => {
-    const peek = (await store.repository('features').get(featureID))!
-    const customer = (await store.repository('customers').getForUpdate(peek.customerID ?? ''))!
-    const feature = (await store.repository('features').getForUpdate(featureID))!
-    const { history } = (await billingInputs(store, ctx.presets, [feature], new Map([[customer.id, customer]]))).get(featureID)!
-    // `Peak Count` follows the highest count the feature has had (contract 11), from the change on.
-    const peak = params.featureCount == null ? null : autoCommittedCount({ featureCount: params.featureCount }, feature)
-    await recordChargeChange(ctx, store, feature, feature, customer, history, peak === null ? params : { ...params, featureCountCommitted: peak })
+    const customer = await changeChargeLocked(ctx, store, featureID, params)
+    await refreshAfterCharges(store, customer, ctx.clock.now(), ctx)
     return (await store.repository('features').get(featureID))!
   })
+}
+
+/**
+ * changeRecurringCharge's change in the caller's transaction, taking the customer's lock then the
+ * feature's, without measuring credit alerts: the caller does once it has written all it writes
+ * (the annual increase job changes a feature once per yearly date). Answers the customer.
+ */
+export async function changeChargeLocked(ctx: PlatformContext, store: Store, featureID: string, params: ParamsOf<typeof chargeChangeParams>): Promise<Customer> {
+  const peek = (await store.repository('features').get(featureID))!
+  const customer = (await store.repository('customers').getForUpdate(peek.customerID ?? ''))!
+  const feature = (await store.repository('features').getForUpdate(featureID))!
+  const { history } = (await billingInputs(store, ctx.presets, [feature], new Map([[customer.id, customer]]))).get(featureID)!
+  // `Peak Count` follows the highest count the feature has had (contract 11), from the change on.
+  const peak = params.featureCount == null ? null : autoCommittedCount({ featureCount: params.featureCount }, feature)
+  await recordChargeChange(ctx, store, feature, feature, customer, history, peak === null ? params : { ...params, featureCountCommitted: peak })
+  return customer
 }
 
 /**
@@ -42,6 +55,7 @@ export async function changeRecurringCharge(ctx: PlatformContext, featureID: str
  * `history` is its charge history before the change, `feature` what it is to be after it but for
  * its charge (a PATCH has stored its other fields). Writes the ledger difference, the new history,
  * the charge in force last, the committed count and `lastUpdatedDate` (the date it took effect).
+ * The caller measures the customer's credit alerts after it (`refreshAfterCharges`).
  */
 export async function recordChargeChange(
   ctx: Pick<PlatformContext, 'presets' | 'clock'>,

@@ -77,16 +77,18 @@ export function expectedRecurring(feature: BillingFeature, history: ChargeHistor
   if (!start || !horizon || history.length === 0) return []
   const end = featureEnd(feature)
   const versions = effectiveHistory(history, start)
-  const layouts = layoutRuns(feature.interval, start, versions)
+  const layouts = layoutRuns(feature.interval, start, versions, feature.gaps)
+  const firstInstalment = feature.instalments && feature.gaps.length ? instalmentsBefore(layouts) : null
   const out: ExpectedCharge[] = []
   for (const run of seriesRuns(versions, layouts)) {
     const last = run.to && end ? minDate(run.to, end) : (run.to ?? end)
     // Each stretch of one interval (most features have one) lays out its own periods (contract 17.5).
-    for (const layout of layouts) {
+    for (let i = 0; i < layouts.length; i++) {
+      const layout = layouts[i]
       if (layout.to !== null && layout.to < run.from) continue
       if (last !== null && layout.from > last) break
       const first = maxDate(run.from, layout.from)
-      const through = layout.to === null ? last : last === null ? layout.to : minDate(last, layout.to)
+      const through = earliest(earliest(last, layout.to), layout.chargedTo)
       const periods = layoutOf(layout.schedule)
       for (let k = periods.indexOf(first); ; k++) {
         const period = periods.at(k)
@@ -94,9 +96,10 @@ export function expectedRecurring(feature: BillingFeature, history: ChargeHistor
         const from = maxDate(period.start, first)
         const to = through !== null ? minDate(period.end, through) : period.end
         if (from > to) break
-        // a period cut short by the feature's end is settled by refund (contract 5.5), even after a delta change
-        const cutByEnd = end !== null && end < period.end
-        const instalment = feature.instalments ? instalmentAt(feature.instalments, k) : null
+        // a period cut short by the feature's end, or by a drop a reinstate ended, is settled by
+        // refund (contract 5.5), even after a delta change
+        const cutByEnd = (end !== null && end < period.end) || (layout.chargedTo !== null && layout.chargedTo < period.end)
+        const instalment = feature.instalments ? instalmentAt(feature.instalments, k + (firstInstalment?.[i] ?? 0)) : null
         if (feature.instalments && instalment === null && run.versions.every((v) => v.serviceCharge === null)) break
         for (const piece of pieces(feature, versions, run.versions, from, to, period.start)) {
           const charge = chargeOf(piece, period, instalment, cutByEnd, run.series, feature.serviceChargeCarrier)
@@ -115,6 +118,25 @@ export function expectedRecurring(feature: BillingFeature, history: ChargeHistor
   }
   return out
 }
+
+/**
+ * The instalment each stretch's first period takes: after a gap the instalments go on from the
+ * one after the last charged before it, so a reinstate never charges the total twice. (A stretch
+ * a change of interval starts counts from the first, as it always has.)
+ */
+function instalmentsBefore(layouts: readonly LayoutRun[]): number[] {
+  const out = [0]
+  for (let i = 1; i < layouts.length; i++) {
+    const prev = layouts[i - 1]
+    if (prev.chargedTo === null) out.push(0)
+    else if (prev.chargedTo < prev.from) out.push(out[i - 1])
+    else out.push(out[i - 1] + layoutOf(prev.schedule).indexOf(prev.chargedTo) + 1)
+  }
+  return out
+}
+
+/** The earlier of two last days, null being none. */
+const earliest = (a: DateOnly | null, b: DateOnly | null): DateOnly | null => (a === null ? b : b === null ? a : minDate(a, b))
 
 /**
  * The charge of one part of a period: the version's price × the billed count, pro-rated by days;

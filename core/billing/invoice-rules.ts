@@ -1,5 +1,5 @@
 import type { Customer } from '../fields/entity.js'
-import { add, sub, ZERO, type Money } from '../money/money.js'
+import { add, round, sub, ZERO, type Money } from '../money/money.js'
 import { moneyOfNumber } from './invoice-terms.js'
 
 /** The customer fields of the empty and low invoice rules (contract 10.4). */
@@ -19,8 +19,9 @@ export interface InvoiceTotals {
 
 /**
  * What a run does with a customer's invoice: raise it (adding a `Minimum Charge` of `minimum`
- * net first, when above zero; marked `suppressed`), or raise none and leave its transactions
- * unapproved for the next one.
+ * net first, when above zero: in pence, as a transaction is created (contract 9.1), though the
+ * customer's values may carry 4 places; marked `suppressed`), or raise none and leave its
+ * transactions unapproved for the next one.
  */
 export type InvoiceDecision = { readonly raise: false } | { readonly raise: true; readonly minimum: Money; readonly suppressed: boolean }
 
@@ -42,7 +43,7 @@ export function decideInvoice(customer: InvoiceRulesCustomer, totals: InvoiceTot
       case 'Send':
         return PLAIN
       case 'Charge Minimum': {
-        const minimum = moneyOfNumber(customer.emptyInvoiceActionValue)
+        const minimum = round(moneyOfNumber(customer.emptyInvoiceActionValue), 2)
         return minimum > 0n ? { raise: true, minimum, suppressed: false } : PLAIN
       }
     }
@@ -57,7 +58,7 @@ export function decideInvoice(customer: InvoiceRulesCustomer, totals: InvoiceTot
     case 'Suppress':
       return { raise: true, minimum: ZERO, suppressed: true }
     case 'Charge Minimum': {
-      const gap = sub(moneyOfNumber(customer.lowInvoiceActionValue), totals.net)
+      const gap = round(sub(moneyOfNumber(customer.lowInvoiceActionValue), totals.net), 2)
       return { raise: true, minimum: gap > 0n ? gap : ZERO, suppressed: false }
     }
   }
@@ -66,8 +67,11 @@ export function decideInvoice(customer: InvoiceRulesCustomer, totals: InvoiceTot
 /** Whether an empty invoice raises anything for this customer (only then is its last invoice looked up). */
 export const emptyRaises = (customer: InvoiceRulesCustomer): boolean => (customer.emptyInvoiceAction ?? 'Suppress') !== 'Suppress'
 
-/** A number's `Call Charges Minimum` top-up: what its call charges on the invoice fall short of its value, or zero. */
+/**
+ * A number's `Call Charges Minimum` top-up: what its call charges on the invoice fall short of its
+ * value, in pence (the row's amount: contract 9.1), or zero.
+ */
 export function callMinimumOf(value: Money, calls: Money): Money {
-  const gap = sub(value, calls)
+  const gap = round(sub(value, calls), 2)
   return gap > 0n ? gap : ZERO
 }

@@ -30,11 +30,16 @@ export function roleOf(transactionType: string): EntryRole {
   }
 }
 
-/** A row to insert (always unapproved). */
+/**
+ * A row to insert (always unapproved). A charge leaves `VATRate` out: it takes the feature's rate
+ * now. A refund or adjustment gives the rate of the rows it corrects, and a refund the exact VAT
+ * it takes back (`VATAmount`), so a period refunded in full nets to zero VAT too, whatever rate
+ * the feature has since.
+ */
 export type NewLedgerRow = Omit<LedgerRow, 'id' | 'approved'>
 
-/** Fields of an unapproved row changed in place. */
-export type LedgerRowChanges = Partial<Pick<LedgerRow, 'transactionDate' | 'periodEnd' | 'quantity' | 'rate' | 'amount' | 'carrierCost'>>
+/** Fields of an unapproved row changed in place; `VATRate` only to say at which rate a correction's new amount is taxed. */
+export type LedgerRowChanges = Partial<Pick<LedgerRow, 'transactionDate' | 'periodEnd' | 'quantity' | 'rate' | 'amount' | 'carrierCost' | 'VATRate' | 'VATAmount'>>
 
 /** What a reconcile or a charge change writes: everything else in the ledger stays as it is. */
 export interface LedgerDiff {

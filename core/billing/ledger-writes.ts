@@ -35,31 +35,35 @@ export function ledgerWrites(
   billingRunID: string | null = null,
 ): LedgerWrites {
   const VATRate = vatRateOf(feature, customer)
-  const inserts: TransactionValues[] = diff.insert.map((row) => ({
-    customerID: feature.customerID,
-    numberID: feature.numberID,
-    serviceID: feature.serviceID,
-    featureID: feature.id,
-    transactionType: row.transactionType,
-    description: descriptionOf(feature, row),
-    transactionDate: row.transactionDate,
-    dateFrom: row.periodStart,
-    dateTo: row.periodEnd,
-    quantity: row.quantity,
-    amount: row.amount,
-    VATRate,
-    VATAmount: vatOn(row.amount, VATRate, presets),
-    approved: false,
-    billingRunID,
-    kind: row.kind,
-    series: row.series,
-    revision: row.revision,
-    rate: row.rate,
-    carrierCost: row.carrierCost,
-    accountCode: accountCodeOf(feature, row.kind),
-    createdStamp: now,
-    updatedStamp: now,
-  }))
+  const inserts: TransactionValues[] = diff.insert.map((row) => {
+    // A correction's own rate and VAT (see `NewLedgerRow`); a charge's the feature's now.
+    const rate = row.VATRate === undefined ? VATRate : row.VATRate
+    return {
+      customerID: feature.customerID,
+      numberID: feature.numberID,
+      serviceID: feature.serviceID,
+      featureID: feature.id,
+      transactionType: row.transactionType,
+      description: descriptionOf(feature, row),
+      transactionDate: row.transactionDate,
+      dateFrom: row.periodStart,
+      dateTo: row.periodEnd,
+      quantity: row.quantity,
+      amount: row.amount,
+      VATRate: rate,
+      VATAmount: row.VATAmount ?? vatOn(row.amount, rate, presets),
+      approved: false,
+      billingRunID,
+      kind: row.kind,
+      series: row.series,
+      revision: row.revision,
+      rate: row.rate,
+      carrierCost: row.carrierCost,
+      accountCode: accountCodeOf(feature, row.kind),
+      createdStamp: now,
+      updatedStamp: now,
+    }
+  })
   const updates = diff.update.map((u) => {
     const values: TransactionValues = { updatedStamp: now }
     if (u.set.transactionDate !== undefined) values.transactionDate = u.set.transactionDate
@@ -67,10 +71,10 @@ export function ledgerWrites(
     if (u.set.quantity !== undefined) values.quantity = u.set.quantity
     if (u.set.rate !== undefined) values.rate = u.set.rate
     if (u.set.carrierCost !== undefined) values.carrierCost = u.set.carrierCost
-    if (u.set.amount !== undefined) {
-      values.amount = u.set.amount
-      values.VATAmount = vatOn(u.set.amount, VATRate, presets)
-    }
+    if (u.set.amount !== undefined) values.amount = u.set.amount
+    // A correction's VAT stays at its own rate (given with it); a charge's is at the feature's.
+    if (u.set.VATAmount !== undefined) values.VATAmount = u.set.VATAmount
+    else if (u.set.amount !== undefined) values.VATAmount = vatOn(u.set.amount, u.set.VATRate === undefined ? VATRate : u.set.VATRate, presets)
     return { id: u.id, values }
   })
   const written = inserts.length + updates.length + diff.delete.length > 0

@@ -4,10 +4,12 @@ import type { PlatformContext } from '../platform.js'
 import type { PlannedPartition, RunPartition } from '../ports/run-partitions.js'
 import { rateUnratedCalls } from '../rating/rate-unrated-calls.js'
 import { rolledRenewalDate } from '../features/feature-terms.js'
+import { recordChanges, type Change } from '../history/record-change.js'
 import { PartitionSplitter, wholeRun } from './run-partitions.js'
 import { progressValues, runProgress } from './run-progress.js'
 import type { RunExecution } from './run-execution.js'
 import { markRunCalls } from './run-call-mark.js'
+import { ratedThrough } from './final-bill-through.js'
 
 /** Customers read a page at a time while a run is split. */
 const WEIGHTS_PAGE = 10_000
@@ -31,9 +33,13 @@ export async function planRun(ctx: PlatformContext, run: BillingRun, cutoff: Dat
   })
 }
 
-/** What a run does before it bills anyone (an invoice preview too, in its rehearsal): rates the calls not yet rated, moves renewal dates on. */
+/**
+ * What a run does before it bills anyone (an invoice preview too, in its rehearsal): rates the
+ * calls not yet rated, moves renewal dates on.
+ */
 export async function prepareRun(ctx: PlatformContext, cutoff: DateOnly): Promise<void> {
-  await rateUnratedCalls(ctx, cutoff)
+  // As far as the run bills calls: a final bill's reach past the cutoff too.
+  await rateUnratedCalls(ctx, await ratedThrough(ctx.store, cutoff))
   await rollRenewals(ctx, cutoff)
 }
 
@@ -54,13 +60,21 @@ async function splitRun(ctx: PlatformContext, after: string, target: number): Pr
 async function rollRenewals(ctx: PlatformContext, cutoff: DateOnly): Promise<void> {
   for (;;) {
     const due = await ctx.store.terms.renewalsDue(cutoff, 500)
-    let moved = 0
-    for (const f of due) {
-      const renewalDate = rolledRenewalDate(f, cutoff)
-      if (renewalDate === null) continue
-      await ctx.store.repository('features').update(f.id, { renewalDate, updatedStamp: ctx.clock.now() })
-      moved++
-    }
+    if (due.length === 0) return
+    // A page's moves and their history and events (contract 12: the worker's updates, by `system`)
+    // commit together, the records in one append for the page.
+    const moved = await ctx.store.transaction(async (store) => {
+      const features = store.repository('features')
+      const changes: Change[] = []
+      for (const f of due) {
+        const renewalDate = rolledRenewalDate(f, cutoff)
+        if (renewalDate === null) continue
+        const after = await features.update(f.id, { renewalDate, updatedStamp: ctx.clock.now() })
+        if (after) changes.push({ resource: features.resource, action: 'update', before: { ...after, renewalDate: f.renewalDate, updatedStamp: f.updatedStamp }, after })
+      }
+      await recordChanges(store, ctx.clock, changes)
+      return changes.length
+    })
     // Each page moves its features past the cutoff; one that moved none (fractional lengths) ends it.
     if (due.length < 500 || moved === 0) return
   }

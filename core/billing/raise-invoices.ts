@@ -1,7 +1,7 @@
 import { maxDate, type DateOnly } from '../dates/date-only.js'
 import type { BillingRun, Transaction, ValuesOf } from '../fields/entity.js'
 import { effectiveStateOn, type LifecycleEvent } from '../lifecycle/events.js'
-import { add, ZERO, type Money } from '../money/money.js'
+import { add, round, ZERO, type Money } from '../money/money.js'
 import type { PlatformContext } from '../platform.js'
 import type { Invoiceable, NewInvoice } from '../ports/ledger.js'
 import type { Store } from '../ports/store.js'
@@ -9,20 +9,16 @@ import { invoiceMessageOf } from './invoice-message.js'
 import { callMinimumOf, decideInvoice, emptyRaises } from './invoice-rules.js'
 import { cycleDue, cycleSkips, invoiceDueDate, overdueDateOf } from './invoice-terms.js'
 import { vatOn } from './vat.js'
+import { billedThrough, finalBillOf } from './final-bill-through.js'
 import type { Stamp } from '../dates/stamp.js'
 import type { RunCustomer } from '../ports/run-fields.js'
 import { numberInvoices } from '../numbering/number-invoices.js'
 import { finaliseRaised, raisedPaymentState } from './finalise-invoices.js'
 import type { NumberMinimum } from '../ports/receivables.js'
 
-/** The finalBillDate of a customer in final bill, else null. */
-const finalBillOf = (customer: RunCustomer): DateOnly | null => (customer.isFinalBill ? customer.finalBillDate : null)
-
 /** The last transaction date a customer's invoice takes: the run's cutoffs, or a later final-bill date. */
 function invoiceThrough(run: BillingRun, customer: RunCustomer, cutoff: DateOnly): DateOnly {
-  const txCutoff = maxDate(run.transactionCutoffDate ?? cutoff, cutoff)
-  const finalBill = finalBillOf(customer)
-  return finalBill ? maxDate(txCutoff, finalBill) : txCutoff
+  return billedThrough(customer, maxDate(run.transactionCutoffDate ?? cutoff, cutoff))
 }
 
 /**
@@ -145,9 +141,9 @@ export async function raiseInvoices(
       if (gap === ZERO) continue
       const row = chargeRow(ctx, run, customer, through, now, CALL_MINIMUM, gap, customer.VATRateCalls ?? customer.VATRate, number.id)
       inserted.push(rows.push(row) - 1)
-      net = add(net, gap)
-      vat = add(vat, row.VATAmount ?? ZERO)
-      calls = add(calls, gap)
+      net = add(net, row.amount)
+      vat = add(vat, row.VATAmount)
+      calls = add(calls, row.amount)
     }
     const finalBill = finalBillOf(customer)
     const decision = decideInvoice(customer, { lines: mine.length + inserted.length, net, vat, calls }, finalBill !== null)
@@ -159,8 +155,8 @@ export async function raiseInvoices(
     if (decision.minimum > 0n) {
       const row = chargeRow(ctx, run, customer, through, now, MINIMUM_CHARGE, decision.minimum, customer.VATRate, null)
       inserted.push(rows.push(row) - 1)
-      net = add(net, decision.minimum)
-      vat = add(vat, row.VATAmount ?? ZERO)
+      net = add(net, row.amount)
+      vat = add(vat, row.VATAmount)
     }
     raise(customer, mine.map((l) => l.id), inserted, net, vat, decision.suppressed)
   }
@@ -176,8 +172,8 @@ export async function raiseInvoices(
     if (decision.minimum > 0n) {
       const row = chargeRow(ctx, run, customer, invoiceThrough(run, customer, cutoff), now, MINIMUM_CHARGE, decision.minimum, customer.VATRate, null)
       inserted.push(rows.push(row) - 1)
-      net = decision.minimum
-      vat = row.VATAmount ?? ZERO
+      net = row.amount
+      vat = row.VATAmount
     }
     raise(customer, [], inserted, net, vat, false)
   }
@@ -199,7 +195,11 @@ const CALL_CHARGES = 'Call Charges'
 const MINIMUM_CHARGE = 'Minimum Charge'
 const CALL_MINIMUM = 'Call Charges Minimum'
 
-/** A minimum charge row of a run (contract 10.4): net `amount`, VAT at `VATRate`, dated on the invoice's last day. */
+/**
+ * A minimum charge row of a run (contract 10.4): net `amount` rounded half-up to pence as every
+ * transaction is when created (contract 9.1; the values it tops up to may carry 4 places), VAT at
+ * `VATRate`, dated on the invoice's last day. The invoice sums the row as written.
+ */
 function chargeRow(
   ctx: PlatformContext,
   run: BillingRun,
@@ -207,10 +207,11 @@ function chargeRow(
   through: DateOnly,
   now: Stamp,
   transactionType: string,
-  amount: Money,
+  given: Money,
   VATRate: string | null,
   numberID: string | null,
-): ValuesOf<Transaction> {
+): ValuesOf<Transaction> & { amount: Money; VATAmount: Money } {
+  const amount = round(given, 2)
   return {
     customerID: customer.id,
     numberID,

@@ -7,6 +7,7 @@ import { roleOf, transactionTypeNames, type EntryRole, type LedgerDiff, type Led
 import type { ChargeKind, LedgerRow } from '../ports/ledger.js'
 import { periodContaining } from './periods.js'
 import { layoutAt, layoutRuns } from './layout-runs.js'
+import { byRate, correctedRate } from './corrected-vat.js'
 
 /** What reconcile needs besides the two lists: how the feature's periods and series are laid out. */
 export interface ReconcileContext {
@@ -57,7 +58,7 @@ export function reconcileSlots(expected: readonly ExpectedCharge[], ledger: read
   // Only rows need the schedule and the versions (a feature billed for the first time has none).
   const start = ledger.length ? ctx.feature.startDate : null
   const versions = start ? effectiveHistory(ctx.history, start) : []
-  const layouts = start ? layoutRuns(ctx.feature.interval, start, versions) : null
+  const layouts = start ? layoutRuns(ctx.feature.interval, start, versions, ctx.feature.gaps) : null
   for (const row of ledger) {
     let slotStart = row.periodStart
     if (row.kind === 'recurring') {
@@ -76,7 +77,12 @@ export function reconcileSlots(expected: readonly ExpectedCharge[], ledger: read
     const pending = [...slot.pending]
     for (const want of desiredRows(slot, ctx.feature)) {
       const i = pending.findIndex(
-        (r) => roleOf(r.transactionType) === want.role && r.periodStart === want.periodStart && r.transactionType === want.transactionType,
+        (r) =>
+          roleOf(r.transactionType) === want.role &&
+          r.periodStart === want.periodStart &&
+          r.transactionType === want.transactionType &&
+          // A slot may hold a refund per VAT rate (see `refunds`).
+          (want.VATRate === undefined || r.VATRate === want.VATRate),
       )
       if (i < 0) {
         insert.push(newRow(want, nextRevision(want)))
@@ -150,30 +156,53 @@ function desiredRows(slot: Slot, feature: BillingFeature): Desired[] {
   const last = slot.expected[slot.expected.length - 1]
   if (last && approvedNet === expectedNet) return []
   // The cost rides with the charge (contract 16.2): corrected when and as the charge is, never on its own.
-  const approvedCost = sum(slot.approved.map((r) => r.carrierCost))
-  if (!last) return approvedNet === 0n ? [] : [correction(slot, 'refund', neg(approvedNet), neg(approvedCost), slot.approved)]
+  if (!last) return refunds(slot)
   if (last.style === 'delta') {
     const difference = sub(expectedNet, approvedNet)
-    const costDifference = sub(sum(slot.expected.map((e) => e.cost)), approvedCost)
-    return [correction(slot, difference > 0n ? 'adjustment' : 'adjustment_refund', difference, costDifference, [...slot.approved, ...slot.expected])]
+    const costDifference = sub(sum(slot.expected.map((e) => e.cost)), sum(slot.approved.map((r) => r.carrierCost)))
+    const adjustment = correction(slot, difference > 0n ? 'adjustment' : 'adjustment_refund', difference, costDifference, [...slot.approved, ...slot.expected])
+    // It changes the price of what was charged, so it is taxed as that was, not at a rate set since.
+    const rate = correctedRate(slot.approved)
+    return [rate === undefined ? adjustment : { ...adjustment, VATRate: rate }]
   }
-  return approvedNet === 0n ? charges : [correction(slot, 'refund', neg(approvedNet), neg(approvedCost), slot.approved), ...charges]
+  return [...refunds(slot), ...charges]
+}
+
+/**
+ * The refund of a slot's approved rows: one `Recurring Charge Refund` per VAT rate they were
+ * charged at, taking back exactly their net, VAT and cost there, so a period refunded in full
+ * nets to zero, VAT too, whatever rate the feature has since (its charges again take the rate
+ * now) and whatever pence the rounding of adjustments' VAT left. None when all net to nothing.
+ */
+function refunds(slot: Slot): Desired[] {
+  const out: Desired[] = []
+  for (const [rate, t] of byRate(slot.approved)) {
+    const refund = correction(slot, 'refund', neg(t.net), neg(t.cost), slot.approved)
+    // Rows made without VAT (the model in tests) leave the rate to the writer, as a charge does.
+    out.push(rate === undefined ? refund : { ...refund, VATRate: rate, VATAmount: neg(t.vat) })
+  }
+  return out
 }
 
 /** The row to insert for a desired one (written out: a rest-and-spread copy per row cost more than the rest of reconcile). */
-const newRow = (d: Desired, revision: number): NewLedgerRow => ({
-  kind: d.kind,
-  series: d.series,
-  revision,
-  transactionType: d.transactionType,
-  transactionDate: d.transactionDate,
-  periodStart: d.periodStart,
-  periodEnd: d.periodEnd,
-  quantity: d.quantity,
-  rate: d.rate,
-  amount: d.amount,
-  carrierCost: d.carrierCost,
-})
+const newRow = (d: Desired, revision: number): NewLedgerRow => {
+  const row: NewLedgerRow = {
+    kind: d.kind,
+    series: d.series,
+    revision,
+    transactionType: d.transactionType,
+    transactionDate: d.transactionDate,
+    periodStart: d.periodStart,
+    periodEnd: d.periodEnd,
+    quantity: d.quantity,
+    rate: d.rate,
+    amount: d.amount,
+    carrierCost: d.carrierCost,
+  }
+  // Only a correction names its VAT (see `NewLedgerRow`); a charge's is the feature's rate.
+  if (d.VATRate === undefined) return row
+  return d.VATAmount === undefined ? { ...row, VATRate: d.VATRate } : { ...row, VATRate: d.VATRate, VATAmount: d.VATAmount }
+}
 
 const CORRECTION_TYPES = {
   refund: transactionTypeNames.refund,
@@ -213,6 +242,9 @@ function changes(row: LedgerRow, want: Omit<NewLedgerRow, 'revision'>): LedgerRo
   if (row.rate !== want.rate) set.rate = want.rate
   if (row.amount !== want.amount) set.amount = want.amount
   if (row.carrierCost !== want.carrierCost) set.carrierCost = want.carrierCost
+  // A correction keeps its rate (it was matched on it): its VAT is the one given, else taxed at that rate.
+  if (want.VATAmount !== undefined && row.VATAmount !== want.VATAmount) set.VATAmount = want.VATAmount
+  if (want.VATRate !== undefined && set.amount !== undefined) set.VATRate = want.VATRate
   return Object.keys(set).length > 0 ? set : null
 }
 

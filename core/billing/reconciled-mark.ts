@@ -8,12 +8,12 @@ import type { DateOnly } from '../dates/date-only.js'
  * Bump when the billing rules change what `planFeatureBilling` returns for the same inputs:
  * every stored mark then misses once and every feature is planned again.
  */
-const RULES = 'rules-4'
+const RULES = 'rules-5'
 
 // Every field of what the plan reads, checked by the compiler: a field added to one of these
 // types and not listed here fails to compile, instead of being left out of the fingerprint;
 // tests/core/billing-reconciled-mark.test.ts checks that each listed field changes the mark.
-export const FEATURE_KEYS = ['startDate', 'endDate', 'billToDate', 'interval', 'connectionCharge', 'connectionChargeCarrier', 'serviceChargeCarrier', 'featureCountCommitted', 'committedTermDate', 'totalFeatureValue', 'serviceTransactionType', 'connectionTransactionType', 'isDropped', 'committedPeak', 'discounts', 'instalments'] as const
+export const FEATURE_KEYS = ['startDate', 'endDate', 'billToDate', 'gaps', 'interval', 'connectionCharge', 'connectionChargeCarrier', 'serviceChargeCarrier', 'featureCountCommitted', 'committedTermDate', 'totalFeatureValue', 'serviceTransactionType', 'connectionTransactionType', 'isDropped', 'committedPeak', 'discounts', 'instalments'] as const
 export const VERSION_KEYS = ['from', 'serviceCharge', 'featureCount', 'committed', 'interval', 'newLayout', 'tariffPriced', 'series', 'mode'] as const
 export const CUTOFF_KEYS = ['cutoff', 'chargeable'] as const
 type Exhaustive<T, K extends readonly (keyof T)[]> = Exclude<keyof T, K[number]> extends never ? true : false
@@ -78,6 +78,15 @@ export function reconciledMark(f: BillingFeature, history: ChargeHistory, at: Bi
     count(h.series)
     text(h.mode)
   }
+  // Last, and only when there are any: the marks of features never reinstated after a gap stay as they were.
+  if (f.gaps.length) {
+    mix(GAPS)
+    mix(f.gaps.length)
+    for (const g of f.gaps) {
+      date(g.from)
+      date(g.to)
+    }
+  }
   return digest()
 }
 
@@ -90,6 +99,7 @@ const INTEGER = 0x10004
 const DECIMAL = 0x10005
 /** A version's committed count recorded before counts were kept (not the same as none). */
 const UNSET = 0x10006
+const GAPS = 0x10007
 
 /** The two lanes of the hash being computed (reconciledMark runs to the end without yielding). */
 let h1 = 0

@@ -5,6 +5,7 @@ import type { BillingFeature } from './billing-feature.js'
 import { discountsOf } from './discounts.js'
 import { instalmentsOf } from './instalments.js'
 import { initialHistory, type ChargeHistory, type ChargeVersion } from './charge-history.js'
+import { parseDropGaps } from '../lifecycle/drop-gaps.js'
 import type { RunCustomer, RunFeature } from '../ports/run-fields.js'
 
 /** Before any start date: the history of a feature without one starts here. */
@@ -26,11 +27,12 @@ export function toBillingFeature(
     startDate: feature.startDate,
     endDate: feature.endDate,
     billToDate: own && finalBill ? minDate(own, finalBill) : (own ?? finalBill),
+    gaps: parseDropGaps(feature.dropGaps),
     interval: feature.serviceChargeInterval ?? 'Monthly',
     connectionCharge: feature.connectionCharge,
     connectionChargeCarrier: feature.connectionChargeCarrier,
     serviceChargeCarrier: feature.serviceChargeCarrier,
-    featureCountCommitted: feature.featureCountCommitted,
+    featureCountCommitted: committedCountOf(feature),
     committedTermDate: feature.committedTermDate,
     totalFeatureValue: feature.totalFeatureValue,
     serviceTransactionType: feature.serviceTransactionType,
@@ -53,7 +55,7 @@ type StoredVersion = Omit<ChargeVersion, 'serviceCharge'> & { serviceCharge: str
 export function historyOf(feature: Pick<RunFeature, 'serviceCharge' | 'featureCount' | 'featureCountCommitted' | 'startDate' | 'chargeHistory'>): ChargeHistory {
   const { serviceCharge, chargeHistory: stored } = feature
   const featureCount = featureCountOf(feature)
-  const committed = feature.featureCountCommitted ?? null
+  const committed = committedCountOf(feature)
   const start = feature.startDate ?? EARLIEST
   if (!stored) return initialHistory(start, serviceCharge, featureCount, committed)
   const versions = (JSON.parse(stored) as StoredVersion[]).map((v) => ({
@@ -68,8 +70,18 @@ export function serializeHistory(history: ChargeHistory): string {
   return JSON.stringify(history.map((v) => ({ ...v, serviceCharge: v.serviceCharge === null ? null : v.serviceCharge.toString() })))
 }
 
-/** An unset count bills one instance. */
-export const featureCountOf = (feature: Pick<RunFeature, 'featureCount'>): number => {
-  const n = feature.featureCount
-  return typeof n === 'number' && Number.isInteger(n) && n >= 0 ? n : 1
-}
+const isCount = (n: unknown): n is number => typeof n === 'number' && Number.isInteger(n) && n >= 0
+
+/**
+ * An unset count bills one instance. The field takes whole numbers from 0; a count stored before
+ * it was checked that is not one bills as unset, never failing the run of every customer beside it.
+ */
+export const featureCountOf = (feature: Pick<RunFeature, 'featureCount'>): number => (isCount(feature.featureCount) ? feature.featureCount : 1)
+
+/**
+ * The committed count, null when unset. As with `featureCountOf`, one stored before the field
+ * was checked that is not a whole number from 0 is unset: nothing was committed that a count can
+ * bill, and the feature's own count is what it has.
+ */
+export const committedCountOf = (feature: Pick<RunFeature, 'featureCountCommitted'>): number | null =>
+  isCount(feature.featureCountCommitted) ? feature.featureCountCommitted : null

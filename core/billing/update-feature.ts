@@ -5,6 +5,7 @@ import type { Store } from '../ports/store.js'
 import { appendEvents, recordChanges } from '../history/record-change.js'
 import { updateItem } from '../resources/resources.js'
 import { recordChargeChange } from './change-charge.js'
+import { refreshAfterCharges } from '../credit/credit-alerts.js'
 import { billingInputs } from './billing-inputs.js'
 import { chargePatch } from './charge-patch.js'
 
@@ -51,6 +52,7 @@ async function changeCharge(ctx: PlatformContext, store: Store, before: Feature,
     hasUpdatedDate(body) ? after.updatedDate : null,
   )
   await recordChargeChange(ctx, store, before, after, customer, patch.history, patch.params)
+  await refreshAfterCharges(store, customer, ctx.clock.now(), ctx)
   // Locked by the caller, so still there.
   return (await store.repository('features').get(before.id))!
 }

@@ -7,6 +7,7 @@ import type { AccountAllocation } from '../ports/receivables.js'
 import type { Account } from '../ports/receivables.js'
 import type { PlatformContext } from '../platform.js'
 import { refreshCreditAlerts } from '../credit/credit-alerts.js'
+import { recordChanges } from '../history/record-change.js'
 import { settleAccounts } from './settle-accounts.js'
 
 export const vatTreatments = ['standard', 'vat_exempt'] as const
@@ -46,7 +47,8 @@ export async function writeOff(ctx: PlatformContext, customerID: string, kind: '
     const vatPart = params.vatTreatment === 'vat_exempt' ? ZERO : writtenOffVat(kind, allocation, account, { total: balance, vat })
     const netPart = sub(balance, vatPart)
     const now = ctx.clock.now()
-    await store.repository('transactions').insert({
+    const transactions = store.repository('transactions')
+    const note = await transactions.insert({
       customerID,
       transactionType: kind === 'debt' ? 'Credit Note' : 'Debit Note',
       description: kind === 'debt' ? 'Debt written off' : 'Credit written off',
@@ -60,6 +62,8 @@ export async function writeOff(ctx: PlatformContext, customerID: string, kind: '
       createdStamp: now,
       updatedStamp: now,
     })
+    // The note is a transaction created like a manual one (contract 12); the customer's entry is the action's.
+    await recordChanges(store, ctx.clock, [{ resource: transactions.resource, action: 'create', before: null, after: note }])
     if (kind === 'debt') await settleAccounts(store, [customerID], ctx.clock.today(), now, { act: ctx })
     else await refreshCreditAlerts(store, [customerID], now, { act: ctx })
     return (await store.repository('customers').get(customerID))!

@@ -110,3 +110,13 @@ export type CreditLimitsCustomer = {
 
 export const hasCreditLimits = (c: CreditLimitsCustomer): boolean =>
   c.expectedSpend !== null || c.creditLimit !== null || c.creditLimitCalls !== null || c.creditLimitOverdue !== null || c.creditLimitUnsent !== null || (c.creditAlerts?.length ?? 0) > 0
+
+/**
+ * After a write of a customer's recurring charges (a charge change, an annual increase, the rebill
+ * of a drop, reinstate or final bill), in its transaction: they move the balance, which only the
+ * customer's own limits measure (calls are untouched), so a customer with none and no alert stored
+ * is not read again. Called once per customer and operation, after all its rows are written.
+ */
+export async function refreshAfterCharges(store: Store, customer: CreditLimitsCustomer & { readonly id: string }, now: Stamp, act: CreditLimitActing): Promise<void> {
+  if (hasCreditLimits(customer)) await refreshCreditAlerts(store, [customer.id], now, { candidates: true, act })
+}

@@ -30,8 +30,8 @@ export const features = defineResource({
   fields: [
     preset('standardFeature', 'standardFeatures', { description: 'template applying standard pricing and settings' }),
     preset('featureType', 'featureTypes', { description: 'type of feature; shown on invoices if no description' }),
-    num('featureCount', { description: 'instances provided; multiplies charges and allowances' }),
-    num('featureCountCommitted', { description: 'minimum count billed even if the actual count drops below' }),
+    num('featureCount', { wholeFrom: 0, description: 'instances provided; multiplies charges and allowances' }),
+    num('featureCountCommitted', { wholeFrom: 0, description: 'minimum count billed even if the actual count drops below' }),
     preset('featureCountCommittedAuto', 'committedCountAutoModes', { description: 'automatic committed count: initial or peak' }),
     text('description', { description: 'shown on invoices instead of the feature type if given' }),
     text('site'),
@@ -116,6 +116,8 @@ export const features = defineResource({
     ...cascadeFields(),
     // Versions of the recurring charge over time (core/billing/charge-history.ts), as JSON.
     field('chargeHistory', 'text', { internal: true, readOnly: true }),
+    // The stretches a reinstate left uncharged (core/lifecycle/drop-gaps.ts), as JSON.
+    field('dropGaps', 'text', { internal: true, readOnly: true }),
     // The reference date the yearly increase dates are counted from (contract 17.6), kept when the
     // job moves annualIncreaseReferenceDate on, so 29 February comes back in leap years.
     date('annualIncreaseAnchorDate', { internal: true, readOnly: true }),

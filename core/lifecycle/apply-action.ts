@@ -2,6 +2,7 @@ import type { DateOnly } from '../dates/date-only.js'
 import type { Stamp } from '../dates/stamp.js'
 import type { ParsedAction } from './action-params.js'
 import { featureBillTo } from './bill-to.js'
+import { dropGap, parseDropGaps, serializeDropGaps } from './drop-gaps.js'
 import type { ItemKey } from './levels.js'
 import type { LifecycleNode, LifecycleState } from './state.js'
 
@@ -28,6 +29,8 @@ export interface StateChanges {
   readonly finalBillDate?: DateOnly | null
   /** Features: set by drop (contract 5.5), cleared by reinstate. */
   readonly billToDate?: DateOnly | null
+  /** Features: a reinstate adds the days between the bill-to date and itself (`DropGap`), as stored text. */
+  readonly dropGaps?: string
   /** The notice date given with a drop or finalBill, on the item acted on. */
   readonly cancellationNoticeGivenDate?: DateOnly
 }
@@ -85,8 +88,12 @@ export function dropChanges(p: ParsedAction, item: LifecycleNode, droppedBy: Ite
   return { ...changes, billToDate }
 }
 
-/** Reinstates one item; a customer leaves final bill, a feature loses its bill-to date. */
-export function reinstateChanges(p: ParsedAction, item: LifecycleNode): StateChanges {
+/**
+ * Reinstates one item; a customer leaves final bill. A feature loses its bill-to date and records
+ * the days after it, up to the reinstate, as a gap its charges skip (`DropGap`): through its
+ * customer's final-bill date at the latest when `finalBill` (a reinstated customer's) is given.
+ */
+export function reinstateChanges(p: ParsedAction, item: LifecycleNode, finalBill: DateOnly | null = null): StateChanges {
   const changes: StateChanges = {
     ...statusChange(p),
     isDropped: false,
@@ -95,8 +102,10 @@ export function reinstateChanges(p: ParsedAction, item: LifecycleNode): StateCha
     reinstatedStamp: p.stamp,
   }
   if (item.level === 'customers') return { ...changes, isFinalBill: false, finalBillDate: null }
-  if (item.level === 'features') return { ...changes, billToDate: null }
-  return changes
+  if (item.level !== 'features') return changes
+  const gap = item.billToDate ? dropGap(item.billToDate, p.date, finalBill) : null
+  if (!gap) return { ...changes, billToDate: null }
+  return { ...changes, billToDate: null, dropGaps: serializeDropGaps([...parseDropGaps(item.dropGaps), gap]) }
 }
 
 /** The state after writing `changes`: what the persistence layer will read back. */

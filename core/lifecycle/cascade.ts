@@ -16,6 +16,11 @@ export interface CascadePlan {
   readonly changes: readonly ItemChange[]
   /** Entries for the root number, or for every number a customer drop takes. */
   readonly ignoreTraffic: readonly IgnoreTrafficEntry[]
+  /**
+   * The numbers a reinstate brings back (the root number, or those a customer's reinstate
+   * returns): their ignore-traffic entries end on its date, so their traffic is billed again.
+   */
+  readonly ignoreTrafficEnded: readonly string[]
 }
 
 /** Whether `node` is a number, service or feature under `root`. */
@@ -48,16 +53,18 @@ export function planCascade(p: ParsedAction, root: LifecycleNode, descendants: r
     const ignoreTraffic = type
       ? numbers.map((n) => ({ numberID: n.id, number: n.number ?? null, type, fromDate: p.date }))
       : []
-    return { changes, ignoreTraffic }
+    return { changes, ignoreTraffic, ignoreTrafficEnded: [] }
   }
   if (p.action === 'reinstate') {
     const back = reinstated(p, root, rootKey, below)
-    const changes = below
-      .filter((n) => back.has(itemKey(n.level, n.id)))
-      .map((n) => ({ level: n.level, id: n.id, changes: reinstateChanges(p, n) }))
-    return { changes, ignoreTraffic: [] }
+    const returning = below.filter((n) => back.has(itemKey(n.level, n.id)))
+    // The customer leaves final bill with this reinstate: its features were charged through its final-bill date at most.
+    const finalBill = root.level === 'customers' ? (root.finalBillDate ?? null) : null
+    const changes = returning.map((n) => ({ level: n.level, id: n.id, changes: reinstateChanges(p, n, finalBill) }))
+    const numbers = root.level === 'numbers' ? [root] : returning.filter((n) => n.level === 'numbers')
+    return { changes, ignoreTraffic: [], ignoreTrafficEnded: numbers.map((n) => n.id) }
   }
-  return { changes: [], ignoreTraffic: [] }
+  return { changes: [], ignoreTraffic: [], ignoreTrafficEnded: [] }
 }
 
 /** The keys that come back, the root's included, grown to a fixpoint. */

@@ -29,6 +29,8 @@ export interface ActionOutcome {
   /** One per changed item, in the same order. */
   readonly events: readonly LifecycleEvent[]
   readonly ignoreTraffic: readonly IgnoreTrafficEntry[]
+  /** Numbers whose ignore-traffic entries end on the action's date (a reinstate brought them back). */
+  readonly ignoreTrafficEnded: readonly string[]
 }
 
 /**
@@ -55,5 +57,6 @@ export function performParsedAction(parsed: ParsedAction, request: Omit<ActionRe
     changes,
     events: changes.map((c) => toEvent(parsed, c.level, c.id)),
     ignoreTraffic: cascade.ignoreTraffic,
+    ignoreTrafficEnded: cascade.ignoreTrafficEnded,
   }
 }

@@ -4,20 +4,36 @@ import type { Item } from '../fields/item.js'
 import type { Condition } from '../ports/resource-repository.js'
 import type { Store } from '../ports/store.js'
 import type { ParsedAction } from './action-params.js'
-import type { Level } from './levels.js'
+import type { StateChanges } from './apply-action.js'
+import type { ItemChange } from './cascade.js'
+import { itemKey, type Level } from './levels.js'
 import { performParsedAction } from './perform-action.js'
 import { toLifecycleNode, type LifecycleNode } from './state.js'
 
 const singular: Record<Level, string> = { customers: 'customer', numbers: 'number', services: 'service', features: 'feature' }
 
 
+/** An item a cascade changed, as it was before: its history entry and event are the caller's (`recordCascade`). */
+export interface CascadedItem {
+  readonly level: Level
+  readonly before: Item
+}
+
+/** What an action changed besides its own item. */
+export interface AppliedAction {
+  readonly customerID: string
+  /** The numbers, services and features the cascade changed, as they were before it. */
+  readonly cascaded: readonly CascadedItem[]
+}
+
 /**
  * Runs a lifecycle action and its cascade in the caller's transaction (`store`). The customer
- * row is locked first, so actions anywhere in one customer's tree run one after another and a
- * child can never be left active under a dropped parent. What follows from the new state (the
- * charges past a new bill-to date) is the caller's: see billing's `runLifecycleAction`.
+ * row is locked first, so actions anywhere in one customer's tree (and creates under it:
+ * `assertLiveOwner`) run one after another and a child can never be left active under a dropped
+ * parent. What follows from the new state (the charges past a new bill-to date, the cascade's
+ * history) is the caller's: see billing's `runLifecycleAction`.
  */
-export async function applyLifecycleAction(store: Store, id: string, parsed: ParsedAction): Promise<{ readonly customerID: string }> {
+export async function applyLifecycleAction(store: Store, id: string, parsed: ParsedAction): Promise<AppliedAction> {
   const { level, action } = parsed
   const repo = store.repository(level)
   const peek = await repo.get(id)
@@ -27,17 +43,42 @@ export async function applyLifecycleAction(store: Store, id: string, parsed: Par
   if (!customerID || !customer) throw notFound('customer', customerID ?? `of ${singular[level]} ${id}`)
   const item = level === 'customers' ? customer : (await repo.getForUpdate(id))!
   const node = toLifecycleNode(level, item)
+  const rows = action === 'drop' || action === 'reinstate' ? await descendantsOf(store, node) : []
   const outcome = performParsedAction(parsed, {
     item: node,
     ancestors: await ancestorsOf(store, node, customer),
-    descendants: action === 'drop' || action === 'reinstate' ? await descendantsOf(store, node) : [],
+    descendants: rows.map((r) => r.node),
   })
-  for (const change of outcome.changes) {
-    await store.repository(change.level).update(change.id, { ...change.changes })
-  }
+  await writeChanges(store, outcome.changes)
   await store.lifecycle.append(outcome.events.map((e) => ({ ...e, customerID })))
   await store.lifecycle.addIgnoreTraffic(outcome.ignoreTraffic.map((e) => ({ ...e, customerID })))
-  return { customerID }
+  await store.lifecycle.endIgnoreTraffic(outcome.ignoreTrafficEnded, parsed.date)
+  const byKey = new Map(rows.map((r) => [itemKey(r.node.level, r.node.id), r.row]))
+  const cascaded = outcome.changes.slice(1).map((c) => ({ level: c.level, before: byKey.get(itemKey(c.level, c.id))! }))
+  return { customerID, cascaded }
+}
+
+/** IDs per update statement, well under every dialect's parameter limit. */
+const CHUNK = 1000
+
+/**
+ * Writes the changes, one statement for each set of equal changes on one level: a cascade's are
+ * the same on nearly every item (a feature's bill-to date may differ), and a customer may have
+ * thousands of features.
+ */
+async function writeChanges(store: Store, changes: readonly ItemChange[]): Promise<void> {
+  const groups = new Map<string, { level: Level; changes: StateChanges; ids: string[] }>()
+  for (const c of changes) {
+    const key = `${c.level} ${JSON.stringify(c.changes)}`
+    const group = groups.get(key)
+    if (group) group.ids.push(c.id)
+    else groups.set(key, { level: c.level, changes: c.changes, ids: [c.id] })
+  }
+  for (const { level, changes, ids } of groups.values()) {
+    const repo = store.repository(level)
+    if (ids.length === 1) await repo.update(ids[0], { ...changes })
+    else for (let at = 0; at < ids.length; at += CHUNK) await repo.updateWhere([{ op: 'in', column: 'id', values: ids.slice(at, at + CHUNK) }], { ...changes })
+  }
 }
 
 async function ancestorsOf(store: Store, node: LifecycleNode, customer: Customer): Promise<LifecycleNode[]> {
@@ -54,11 +95,11 @@ async function ancestorsOf(store: Store, node: LifecycleNode, customer: Customer
   return out
 }
 
-/** Everything a drop or reinstate of the node may cascade to. */
-async function descendantsOf(store: Store, node: LifecycleNode): Promise<LifecycleNode[]> {
+/** Everything a drop or reinstate of the node may cascade to, each with its row as read. */
+async function descendantsOf(store: Store, node: LifecycleNode): Promise<{ node: LifecycleNode; row: Item }[]> {
   const by = (column: string): Condition[] => [{ op: 'eq', column, value: node.id }]
   const load = async (level: 'numbers' | 'services' | 'features', where: Condition[]) =>
-    (await store.repository(level).list({ where, limit: Number.MAX_SAFE_INTEGER })).map((row: Item) => toLifecycleNode(level, row))
+    (await store.repository(level).list({ where, limit: Number.MAX_SAFE_INTEGER })).map((row: Item) => ({ node: toLifecycleNode(level, row), row }))
   switch (node.level) {
     case 'customers':
       return [...(await load('numbers', by('customerID'))), ...(await load('services', by('customerID'))), ...(await load('features', by('customerID')))]

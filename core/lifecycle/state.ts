@@ -47,6 +47,12 @@ export interface LifecycleNode extends ParentIds {
   readonly terms?: FeatureTerms
   /** Numbers only: the telephone number, copied into ignore-traffic entries. */
   readonly number?: string | null
+  /** Features only: charged through this date while dropped (contract 5.5); a reinstate starts again after a gap (`DropGap`). */
+  readonly billToDate?: DateOnly | null
+  /** Features only: the stored `dropGaps` text, which a reinstate adds to. */
+  readonly dropGaps?: string | null
+  /** Customers only: set while in final bill; caps the bill-to date of the features a reinstate brings back. */
+  readonly finalBillDate?: DateOnly | null
 }
 
 type Row = { readonly id: string } & Readonly<Record<string, FieldValue | undefined>>
@@ -73,10 +79,13 @@ export function toLifecycleNode(level: Level, row: Row): LifecycleNode {
     },
   }
   if (level === 'numbers') return { ...node, number: text(row.number) }
+  if (level === 'customers') return { ...node, finalBillDate: node.state.isFinalBill ? parseDate(row.finalBillDate) : null }
   if (level !== 'features') return node
   const length = row.noticePeriodLength
   return {
     ...node,
+    billToDate: parseDate(row.billToDate),
+    dropGaps: text(row.dropGaps),
     terms: {
       minimumTermDate: parseDate(row.minimumTermDate),
       noticePeriodLength: typeof length === 'number' && Number.isFinite(length) ? length : null,

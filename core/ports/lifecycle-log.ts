@@ -12,6 +12,9 @@ export interface IgnoreTrafficEntry {
   readonly fromDate: DateOnly
 }
 
+/** An ignore-traffic entry as stored: with its customer, and the date its number was reinstated (null while it was not). */
+export type StoredIgnoreTraffic = IgnoreTrafficEntry & { readonly customerID: string; readonly reinstatedDate: DateOnly | null }
+
 /** A recorded lifecycle event with the customer whose tree it belongs to. */
 export type StoredEvent = LifecycleEvent & { readonly customerID: string }
 
@@ -26,7 +29,12 @@ export interface LifecycleLog {
    */
   eventsOfCustomersBetween(firstCustomerID: string, lastCustomerID: string): Promise<StoredEvent[]>
   addIgnoreTraffic(entries: readonly (IgnoreTrafficEntry & { customerID: string })[]): Promise<void>
-  ignoreTraffic(): Promise<(IgnoreTrafficEntry & { customerID: string })[]>
+  /**
+   * Ends the open entries of these numbers on `date`, the day they were reinstated: traffic from
+   * then on is billed again. An entry ended before stays as it was.
+   */
+  endIgnoreTraffic(numberIDs: readonly string[], date: DateOnly): Promise<void>
+  ignoreTraffic(): Promise<StoredIgnoreTraffic[]>
   /** Removes every record of a customer's tree (purge). */
   removeCustomer(customerID: string): Promise<void>
 }

@@ -80,6 +80,8 @@ export const runFeatureFields = [
   'ongoingFeatureDiscountSchemeEndDate',
 
   'chargeHistory',
+  // The stretches a reinstate left uncharged (contract 5.5).
+  'dropGaps',
   'VATRate',
   'fixedFeeTariff',
 ] as const

@@ -19,11 +19,19 @@ export interface NumberEntry {
 export const ignoreTrafficTypes = ['All Traffic', 'Outbound Only', 'Inbound Only'] as const
 export type IgnoreTrafficType = (typeof ignoreTrafficTypes)[number]
 
-/** Traffic of `number` from `fromDate` (every date when null) is not billed. */
+/**
+ * Traffic of `number` from `fromDate` (every date when null) until `reinstatedDate` (on, when
+ * null or absent) is not billed. An entry a drop made names its number (`numberID`): traffic
+ * another live number claims is that number's (see `matchNumber`).
+ */
 export interface IgnoreTrafficEntry {
   readonly number: string
   readonly type: IgnoreTrafficType
   readonly fromDate: DateOnly | null
+  /** The number the drop was of; absent or null, the entry holds for whatever number has the digits. */
+  readonly numberID?: string | null
+  /** The day its number was reinstated: traffic from then on is billed again. */
+  readonly reinstatedDate?: DateOnly | null
 }
 
 export type CallDirection = 'inbound' | 'outbound'
@@ -89,8 +97,9 @@ export const directionOf = (r: Pick<UsageRecord, 'callClass'>): CallDirection =>
  * The number a record belongs to: the dialled number of an inbound record, else the calling
  * number, compared normalised with every `number` and `CDRNumber..4`. The record is ignored
  * traffic when an ignore entry for its number (or for the matched number's `number`) covers
- * its direction (`All Traffic` both) and its start date is on or after the entry's `fromDate`;
- * ignoring wins over matching.
+ * its direction (`All Traffic` both) and its start date, from the entry's `fromDate` to the day
+ * before its `reinstatedDate`; ignoring wins over matching, but not over a live number other than
+ * the entry's own: the digits of a dropped number sold to another customer bill that customer.
  */
 export function matchNumber<N extends NumberEntry>(
   index: NumberIndex<N>,
@@ -100,22 +109,26 @@ export function matchNumber<N extends NumberEntry>(
   const key = normaliseNumber(direction === 'inbound' ? record.dialledNumber : record.callingNumber)
   const found = key ? index.byNumber.get(key) : undefined
   // Most imports have no ignore entries: then no date, set or key list is made per record.
-  if (index.ignored.size > 0 && isIgnored(index, key, found?.number.number, direction, dateOfStamp(record.startTime))) {
+  if (index.ignored.size > 0 && isIgnored(index, key, found?.number, direction, dateOfStamp(record.startTime))) {
     return { unmatchedReason: 'ignored traffic' }
   }
   return found ?? { unmatchedReason: 'no matching number' }
 }
 
-function isIgnored(index: NumberIndex<NumberEntry>, key: string, own: string | null | undefined, direction: CallDirection, date: DateOnly): boolean {
+function isIgnored(index: NumberIndex<NumberEntry>, key: string, found: NumberEntry | undefined, direction: CallDirection, date: DateOnly): boolean {
+  const own = found?.number
   const ownKey = own ? normaliseNumber(own) : ''
   for (const k of ownKey && ownKey !== key ? [key, ownKey] : [key]) {
-    if (k && index.ignored.get(k)?.some((e) => covers(e, direction, date))) return true
+    if (k && index.ignored.get(k)?.some((e) => covers(e, found, direction, date))) return true
   }
   return false
 }
 
-function covers(entry: IgnoreTrafficEntry, direction: CallDirection, date: DateOnly): boolean {
+function covers(entry: IgnoreTrafficEntry, found: NumberEntry | undefined, direction: CallDirection, date: DateOnly): boolean {
+  // `found` is live (only live numbers are indexed): another number than the dropped one owns the traffic now
+  if (found && entry.numberID && found.numberID !== entry.numberID) return false
   if (entry.fromDate !== null && date < entry.fromDate) return false
+  if (entry.reinstatedDate && date >= entry.reinstatedDate) return false
   if (entry.type === 'Outbound Only') return direction === 'outbound'
   if (entry.type === 'Inbound Only') return direction === 'inbound'
   return true

@@ -3,11 +3,14 @@ import type { Item } from '../fields/item.js'
 import type { ResourceName } from '../fields/resource.js'
 import type { Store } from '../ports/store.js'
 import type { ResourceContext } from './resources.js'
-import { recordChanges } from '../history/record-change.js'
+import { historiedCollections, recordChanges, type Change } from '../history/record-change.js'
+import { eventTypeOf } from '../fields/events.js'
+
+/** Whether a collection's changes leave history or events, so its deleted rows are read first. */
+const isRecorded = (name: ResourceName): boolean => (historiedCollections as readonly ResourceName[]).includes(name) || eventTypeOf(name, 'delete') !== null
 
 /**
- * What goes with an item when it is deleted, child tables first. Ledger rows, calls and
- * lifecycle bookkeeping join these lists as those tables arrive.
+ * What goes with an item when it is deleted, child tables first.
  */
 export const dependents: Partial<Record<ResourceName, { resource: ResourceName; column: string }[]>> = {
   numbers: [{ resource: 'features', column: 'numberID' }],
@@ -19,8 +22,16 @@ export const dependents: Partial<Record<ResourceName, { resource: ResourceName; 
   carrierBills: [{ resource: 'carrierBillLines', column: 'carrierBillID' }],
 }
 
-/** Everything a purged customer takes with it (contract 5.6); shared contacts stay, unlinked. */
+/**
+ * Everything a purged customer takes with it (contract 5.6): its items, ledger rows and calls,
+ * and its invoices with their deliveries (the recipients' addresses), credit notes and payment
+ * links. Shared contacts stay, unlinked.
+ */
 export const customerDependents: { resource: ResourceName; column: string }[] = [
+  { resource: 'calls', column: 'customerID' },
+  { resource: 'transactions', column: 'customerID' },
+  { resource: 'invoiceDeliveries', column: 'customerID' },
+  { resource: 'invoices', column: 'customerID' },
   { resource: 'features', column: 'customerID' },
   { resource: 'numbers', column: 'customerID' },
   { resource: 'services', column: 'customerID' },
@@ -40,9 +51,15 @@ export async function deleteItem(ctx: ResourceContext, name: ResourceName, id: s
     if (!item) throw notFound(repo.resource.singular, id)
     if (name === 'tariffs' || name === 'fixedFeeTariffs') await assertUnused(store, name, item)
     if (name === 'customerContacts') await store.contacts.unlinkAll({ contactID: id })
-    for (const d of dependents[name] ?? []) await store.repository(d.resource).removeWhere([{ op: 'eq', column: d.column, value: id }])
+    const removed: Change[] = []
+    for (const d of dependents[name] ?? []) {
+      const rows = store.repository(d.resource)
+      // A dependent of a recorded collection (a tariff's details, a number's features) is a delete of its own (contract 12).
+      if (isRecorded(d.resource)) for (const row of await rows.listIn(d.column, [id])) removed.push({ resource: rows.resource, action: 'delete', before: row, after: null })
+      await rows.removeWhere([{ op: 'eq', column: d.column, value: id }])
+    }
     await repo.remove(id)
-    await recordChanges(store, ctx.clock, [{ resource: repo.resource, action: 'delete', before: item, after: null }])
+    await recordChanges(store, ctx.clock, [...removed, { resource: repo.resource, action: 'delete', before: item, after: null }])
     return item
   })
 }
@@ -56,17 +73,27 @@ async function assertUnused(store: Store, name: 'tariffs' | 'fixedFeeTariffs', i
   }
 }
 
-/** Removes a customer and everything linked to it in one transaction (the purge job's work). */
-export async function purgeCustomer(store: Store, customerID: string): Promise<boolean> {
-  return store.transaction(async (tx) => {
-    const customer = await tx.repository('customers').getForUpdate(customerID)
+/**
+ * Removes a customer and everything linked to it in one transaction (the purge job's work), and
+ * records the removal: one `delete` of the customer by the worker (contract 12), not one per row
+ * it took, which the customer's own history already lists.
+ */
+export async function purgeCustomer(ctx: Pick<ResourceContext, 'store' | 'clock'>, customerID: string): Promise<boolean> {
+  return ctx.store.transaction(async (tx) => {
+    const customers = tx.repository('customers')
+    const customer = await customers.getForUpdate(customerID)
     if (!customer) return false
     await tx.contacts.unlinkAll({ customerID })
     await tx.lifecycle.removeCustomer(customerID)
+    await tx.customerRemains.removeCustomer(customerID)
     for (const d of customerDependents) {
       await tx.repository(d.resource).removeWhere([{ op: 'eq', column: d.column, value: customerID }])
     }
-    await tx.repository('customers').remove(customerID)
+    await customers.remove(customerID)
+    // Only what names the account: the full former values would put back into history and events
+    // the personal data the purge exists to remove.
+    const named: Item = { id: customer.id, accountNumber: customer.accountNumber }
+    await recordChanges(tx, ctx.clock, [{ resource: customers.resource, action: 'delete', before: named, after: null }])
     return true
   })
 }
@@ -93,7 +120,7 @@ export async function purgeDueCustomers(
     if (due.length === 0) break
     for (const customer of due) {
       if (signal?.aborted) break
-      if (await purgeCustomer(ctx.store, customer.id)) purged += 1
+      if (await purgeCustomer(ctx, customer.id)) purged += 1
     }
   }
   return { purged }

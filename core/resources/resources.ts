@@ -19,6 +19,7 @@ import { digitsOnly, type ListRequest } from './list-request.js'
 import { normaliseNumber } from '../rating/phone-number.js'
 import { checkParentCycle } from '../tariffs/parent-cycles.js'
 import { checkTariffHolders } from '../tariffs/tariff-holders.js'
+import { assertLiveOwner } from './owners.js'
 
 /** What the resource use cases need. */
 export interface ResourceContext {
@@ -84,11 +85,21 @@ export async function createItem<N extends ResourceName>(ctx: ResourceContext, r
   await checkTariffHolders(ctx.store, resource, refChecks, values, null, owner)
   await hashSecrets(ctx, resource, values)
   const defaults = initialValues(resource, ctx.clock)
-  // The item, its history entry and its event commit together (contract 12): one statement where the store can.
-  return ctx.store.insertRecorded(resource.name, withDerived(resource, { ...defaults, ...values, ...owner }), (item) =>
-    describeChanges([{ resource, action: 'create', before: null, after: item }], ctx.clock),
-  )
+  const insert = (store: Store) =>
+    // The item, its history entry and its event commit together (contract 12): one statement where the store can.
+    store.insertRecorded(resource.name, withDerived(resource, { ...defaults, ...values, ...owner }), (item) =>
+      describeChanges([{ resource, action: 'create', before: null, after: item }], ctx.clock),
+    )
+  if (!hasLifecycleOwner(resource, owner)) return insert(ctx.store)
+  // After the fields' checks (contract 2: 400101/400102 before 400502), in the transaction that inserts.
+  return ctx.store.transaction(async (store) => {
+    await assertLiveOwner(store, resource.name, owner)
+    return insert(store)
+  })
 }
+
+/** A number, service or feature created under a customer (and a feature's number or service): its parents' state counts. */
+const hasLifecycleOwner = (resource: Resource, owner: Values): boolean => resource.byName.has('isDropped') && typeof owner.customerID === 'string'
 
 export async function getItem<N extends ResourceName>(ctx: ResourceContext, resource: Resource<N>, id: string): Promise<Entity<N>> {
   const item = await repositoryOf(ctx.store, resource).get(id)

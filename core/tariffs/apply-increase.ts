@@ -1,6 +1,7 @@
 import { addDays } from '../dates/date-only.js'
 import { BillingError, notFound } from '../errors.js'
 import type { Item, Values } from '../fields/item.js'
+import { recordChanges, type Change } from '../history/record-change.js'
 import type { PlatformContext } from '../platform.js'
 import type { ResourceRepository } from '../ports/resource-repository.js'
 import { increaseRecord, type IncreaseRequest } from './increase-request.js'
@@ -35,21 +36,34 @@ export async function applyIncrease(ctx: IncreaseContext, kind: TariffKind, id: 
     const now = ctx.clock.now()
     const { details, ownerField } = tariffKinds[kind]
     const rates = store.repository(details)
+    // Each detail changed or added is a change of its own (contract 12); the tariff's is the action's.
+    const changed: Change[] = []
     for (const row of await rates.listIn(ownerField, [id])) {
       const raised = increaseRow(row, fields.details, request.percent)
       if (Object.keys(raised).length === 0) continue
-      if (from === null || (row.startDate ?? '') >= from) await rates.update(row.id, { ...raised, updatedStamp: now })
-      else if (row.endDate === null || row.endDate === undefined || row.endDate >= from) await splitAt(rates, row, raised, from, now)
+      if (from === null || (row.startDate ?? '') >= from) {
+        changed.push({ resource: rates.resource, action: 'update', before: row, after: (await rates.update(row.id, { ...raised, updatedStamp: now }))! })
+      } else if (row.endDate === null || row.endDate === undefined || row.endDate >= from) {
+        changed.push(...(await splitAt(rates, row, raised, from, now)))
+      }
     }
+    await recordChanges(store, ctx.clock, changed)
     const raised = increaseRow(tariff, fields.tariff, request.percent)
     const prices = from === null ? raised : Object.keys(raised).length ? { pendingIncrease: serializePending({ from, values: raised }) } : {}
     return (await tariffs.update(id, { ...prices, ...increaseRecord(id, request), updatedStamp: now }))!
   })
 }
 
-/** A rate in force before `from` and after it: it ends the day before, and a raised copy starts on it. */
-async function splitAt(rates: ResourceRepository, row: Item, raised: Values, from: string, now: string): Promise<void> {
+/**
+ * A rate in force before `from` and after it: it ends the day before, and a raised copy starts on
+ * it. Answers the two changes: the rate's update and the copy's create.
+ */
+async function splitAt(rates: ResourceRepository, row: Item, raised: Values, from: string, now: string): Promise<Change[]> {
   const { id: _id, ...values } = row
-  await rates.update(row.id, { endDate: addDays(from as never, -1), updatedStamp: now })
-  await rates.insert({ ...values, ...raised, startDate: from, endDate: row.endDate ?? null, createdStamp: now, updatedStamp: now })
+  const ended = await rates.update(row.id, { endDate: addDays(from as never, -1), updatedStamp: now })
+  const copy = await rates.insert({ ...values, ...raised, startDate: from, endDate: row.endDate ?? null, createdStamp: now, updatedStamp: now })
+  return [
+    { resource: rates.resource, action: 'update', before: row, after: ended! },
+    { resource: rates.resource, action: 'create', before: null, after: copy },
+  ]
 }

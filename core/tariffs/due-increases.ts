@@ -1,3 +1,4 @@
+import { recordChanges } from '../history/record-change.js'
 import type { PlatformContext } from '../platform.js'
 import { pendingIncreaseOf } from './pending-increase.js'
 
@@ -5,8 +6,8 @@ import { pendingIncreaseOf } from './pending-increase.js'
  * The daily job's part for tariffs: a call tariff's own prices raised from a date that has come
  * (contract 17.5) move into its fields, so the tariff reads as it prices. Rating has priced calls
  * from that date with them all along (`tariffOn`), so moving them changes no price. Each tariff
- * is locked and read again, so a date is applied once however many workers run the job.
- * Returns the tariffs changed.
+ * is locked and read again, so a date is applied once however many workers run the job; its
+ * history entry and event (contract 12) commit with it. Returns the tariffs changed.
  */
 export async function applyDueIncreases(ctx: Pick<PlatformContext, 'store' | 'clock'>): Promise<number> {
   const today = ctx.clock.today()
@@ -20,7 +21,9 @@ export async function applyDueIncreases(ctx: Pick<PlatformContext, 'store' | 'cl
       const tariff = await tariffs.getForUpdate(candidate.id)
       const pending = tariff && pendingIncreaseOf(tariff)
       if (!pending || pending.from > today) return 0
-      await tariffs.update(tariff.id, { ...pending.values, pendingIncrease: null, updatedStamp: ctx.clock.now() })
+      const after = await tariffs.update(tariff.id, { ...pending.values, pendingIncrease: null, updatedStamp: ctx.clock.now() })
+      // The worker's update of the tariff, recorded as any other (its actor is `system`).
+      await recordChanges(store, ctx.clock, [{ resource: tariffs.resource, action: 'update', before: tariff, after: after! }])
       return 1
     })
   }

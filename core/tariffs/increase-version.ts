@@ -1,5 +1,6 @@
 import { notFound } from '../errors.js'
 import type { Item, Values } from '../fields/item.js'
+import { recordChanges, type Change } from '../history/record-change.js'
 import { moneyToNumber } from '../money/money.js'
 import type { ResourceRepository } from '../ports/resource-repository.js'
 import type { IncreaseContext } from './apply-increase.js'
@@ -47,9 +48,13 @@ export async function createIncreaseVersion(
     })
     const { details, ownerField } = tariffKinds[kind]
     const rates = store.repository(details)
+    // The copy and its details are creates of their own (contract 12), recorded with the copy.
+    const created: Change[] = [{ resource: tariffs.resource, action: 'create', before: null, after: copy }]
     for (const row of await rates.listIn(ownerField, [id])) {
-      await rates.insert({ ...copyOf(row), ...increaseRow(row, fields.details, request.percent), [ownerField]: copy.id, ...stamps })
+      const detail = await rates.insert({ ...copyOf(row), ...increaseRow(row, fields.details, request.percent), [ownerField]: copy.id, ...stamps })
+      created.push({ resource: rates.resource, action: 'create', before: null, after: detail })
     }
+    await recordChanges(store, ctx.clock, created)
     return copy
   })
 }

@@ -9,8 +9,16 @@ import { addDays, addMonths, daysBetween, daysInMonth, maxDate, minDate, type Da
 import { isBillingError } from '../../core/errors.js'
 import type { Money } from '../../core/money/money.js'
 import { chargePatch } from '../../core/billing/charge-patch.js'
-import type { LedgerRow } from '../../core/ports/ledger.js'
-import { d, m, World, feature } from '../support/billing-world.js'
+import type { ChargeKind, LedgerRow } from '../../core/ports/ledger.js'
+import { d, m, World, feature, config } from '../support/billing-world.js'
+import { planChargeChange } from '../../core/billing/charge-change.js'
+import { initialHistory, type ChargeVersion } from '../../core/billing/charge-history.js'
+import { planFeatureBilling } from '../../core/billing/feature-billing.js'
+import type { LedgerDiff } from '../../core/billing/ledger-row.js'
+import { ledgerWrites } from '../../core/billing/ledger-writes.js'
+import type { Stamp } from '../../core/dates/stamp.js'
+import type { RunFeature } from '../../core/ports/run-fields.js'
+import { defaultPresets } from '../../core/presets/presets.js'
 
 /** Properties over random histories: idempotent reconciles, sound ledgers, agreement with an independent model. */
 const test = suite('core/billing reconcile: properties')
@@ -20,7 +28,7 @@ type Op =
   | { t: 'approve' }
   | { t: 'change'; mode: 'replace' | 'delta' | 'add'; offset: number; rate: bigint; count: number }
   | { t: 'drop'; at: number }
-  | { t: 'reinstate' }
+  | { t: 'reinstate'; at: number }
 
 const rate = fc.bigInt({ min: 0n, max: 200_000n }) // up to 20.0000, 4 places
 const count = fc.integer({ min: 0, max: 5 })
@@ -41,7 +49,7 @@ const opArb = (modes: readonly ('replace' | 'delta' | 'add')[]): fc.Arbitrary<Op
     { weight: 2, arbitrary: fc.constant({ t: 'approve' as const }) },
     { weight: 3, arbitrary: fc.record({ t: fc.constant('change' as const), mode: fc.constantFrom(...modes), offset: fc.integer({ min: -400, max: 200 }), rate, count }) },
     { weight: 1, arbitrary: fc.record({ t: fc.constant('drop' as const), at: fc.integer({ min: -10, max: 900 }) }) },
-    { weight: 1, arbitrary: fc.constant({ t: 'reinstate' as const }) },
+    { weight: 1, arbitrary: fc.record({ t: fc.constant('reinstate' as const), at: fc.integer({ min: -10, max: 900 }) }) },
   )
 
 function build(f: { interval: ServiceChargeInterval; start: DateOnly; rate: bigint; count: number; committed: number | null; committedTermDays: number | null; endDays: number | null; carrier: bigint | null }): World {
@@ -99,8 +107,7 @@ function step(w: World, op: Op, log: { d: DateOnly; rate: bigint; count: number 
       again = { cutoff: null, chargeable: false }
       break
     case 'reinstate':
-      w.feature = { ...w.feature, billToDate: null, isDropped: false }
-      w.bill(null, false)
+      w.reinstate(addDays(start, op.at))
       again = { cutoff: null, chargeable: false }
       break
   }
@@ -120,11 +127,16 @@ test('property: reconcile and every change are idempotent; amounts whole pence; 
 
 const halfUp = (n: bigint, den: bigint): bigint => (2n * n + den) / (2n * den) // n ≥ 0
 
+/** Where the periods holding `day` are counted from: the start, or the day a reinstate after a gap started them again. */
+const anchorOn = (f: BillingFeature, day: DateOnly): DateOnly =>
+  f.gaps.map((g) => addDays(g.to, 1)).reduce((a, resume) => (resume > a && resume <= day ? resume : a), f.startDate!)
+
 /**
  * An independent model of what a feature should have been charged, period by period: walk every
  * day, find its period by counting from the anchor (or the calendar), its price and count from the
  * changes in the order they were made (the latest one made that covers the day wins), and charge
- * each run of equal price and count as price × count × days / period days, rounded to pence.
+ * each run of equal price and count as price × count × days / period days, rounded to pence. A
+ * day a drop's gap holds is not charged; after a gap the anchor is the day it ended (contract 5.5).
  */
 function model(
   f: BillingFeature,
@@ -136,18 +148,19 @@ function model(
   const n = { Monthly: 1, Quarterly: 3, Annually: 12, 'Calendar Monthly': 1, 'Calendar Quarterly': 3, 'Calendar Annually': 12 }[f.interval]
   const calendar = f.interval.startsWith('Calendar')
   const periodOf = (day: DateOnly): { start: DateOnly; end: DateOnly; days: number } => {
+    const anchor = anchorOn(f, day)
     if (calendar) {
       const y = Number(day.slice(0, 4))
       const first = Math.floor((Number(day.slice(5, 7)) - 1) / n) * n + 1
       let days = 0
       for (let k = 0; k < n; k++) days += daysInMonth(y, first + k)
       const calStart = d(`${day.slice(0, 4)}-${String(first).padStart(2, '0')}-01`)
-      return { start: maxDate(calStart, start), end: addDays(calStart, days - 1), days }
+      return { start: maxDate(calStart, anchor), end: addDays(calStart, days - 1), days }
     }
     let k = 0
-    while (addMonths(start, (k + 1) * n) <= day) k++
-    const ps = addMonths(start, k * n)
-    const next = addMonths(start, (k + 1) * n)
+    while (addMonths(anchor, (k + 1) * n) <= day) k++
+    const ps = addMonths(anchor, k * n)
+    const next = addMonths(anchor, (k + 1) * n)
     return { start: ps, end: addDays(next, -1), days: daysBetween(ps, next) }
   }
   const valueOn = (day: DateOnly): { rate: bigint; count: number } => {
@@ -165,6 +178,7 @@ function model(
     if (run) out.set(run.period, (out.get(run.period) ?? 0n) + halfUp(run.rate * BigInt(run.qty) * BigInt(run.covered), BigInt(run.days) * 100n) * 100n)
   }
   for (let day = start; day <= last; day = addDays(day, 1)) {
+    if (f.gaps.some((g) => g.from <= day && day <= g.to)) continue
     const p = periodOf(day)
     if (p.start > horizon) break
     const v = valueOn(day)
@@ -189,10 +203,9 @@ test('property: after any history, the ledger holds per period exactly what the 
       w.bill(cutoff, true)
       const want = model(w.feature, { rate: f.rate, count: f.count }, log, cutoff)
       const got = new Map<string, bigint>()
-      const schedule = { interval: f.interval, anchor: f.start }
       for (const r of w.ledger) {
         if (r.kind !== 'recurring') continue
-        const slot = periodContaining(schedule, r.periodStart)!.start
+        const slot = periodContaining({ interval: f.interval, anchor: anchorOn(w.feature, r.periodStart) }, r.periodStart)!.start
         got.set(slot, (got.get(slot) ?? 0n) + r.amount)
       }
       const nonZero = (mp: Map<string, bigint>): string[] => [...mp].filter(([, v]) => v !== 0n).map(([k, v]) => `${k}=${v}`).sort()
@@ -233,10 +246,9 @@ test('property: with any prices, each charge row costs the carrier price × its 
       for (const op of ops) step(w, op, log)
       const cutoff = addDays(f.start, 950)
       w.bill(cutoff, true)
-      const schedule = { interval: f.interval, anchor: f.start }
       for (const r of w.ledger) {
         if (r.kind !== 'recurring' || r.quantity === null) continue
-        const period = periodContaining(schedule, r.transactionDate)!
+        const period = periodContaining({ interval: f.interval, anchor: anchorOn(w.feature, r.transactionDate) }, r.transactionDate)!
         const covered = daysBetween(r.periodStart, addDays(r.periodEnd, 1))
         assert.is(r.carrierCost, halfUp(carrier * BigInt(r.quantity) * BigInt(covered), BigInt(period.days) * 100n) * 100n)
       }
@@ -323,6 +335,129 @@ test('property: no sequence of PATCHes and runs changes a charge of a period bef
       return true
     }),
     { numRuns: 300 },
+  )
+})
+
+/**
+ * A feature's ledger as the database keeps it, VAT included: each difference written by
+ * `ledgerWrites` at the feature's VAT rate of the moment, the way a run or an action writes it.
+ */
+class TaxedLedger {
+  rows: LedgerRow[] = []
+  history: ChargeVersion[]
+  VATRate: string | null = 'Standard 20%'
+  private ids = 0
+  constructor(
+    public feature: BillingFeature,
+    charge: Money,
+  ) {
+    this.history = initialHistory(feature.startDate!, charge, 1)
+  }
+  write(diff: LedgerDiff): void {
+    const item = { id: 'f', customerID: 'c', numberID: null, serviceID: null, VATRate: this.VATRate } as unknown as RunFeature
+    const w = ledgerWrites(item, null, diff, defaultPresets, '2026-01-01T00:00:00.000Z' as Stamp)
+    const gone = new Set(w.deletes)
+    const set = new Map(w.updates.map((u) => [u.id, u.values]))
+    this.rows = this.rows
+      .filter((r) => !gone.has(r.id))
+      .map((r) => {
+        const v = set.get(r.id)
+        if (!v) return r
+        return { ...r, amount: v.amount ?? r.amount, VATAmount: v.VATAmount ?? r.VATAmount, periodEnd: v.dateTo ?? r.periodEnd, transactionDate: v.transactionDate ?? r.transactionDate, carrierCost: v.carrierCost ?? r.carrierCost, quantity: v.quantity !== undefined ? v.quantity : r.quantity, rate: v.rate !== undefined ? v.rate : r.rate }
+      })
+    for (const v of w.inserts) {
+      this.rows.push({
+        id: String(++this.ids),
+        kind: v.kind as ChargeKind,
+        series: v.series!,
+        revision: v.revision!,
+        transactionType: v.transactionType!,
+        transactionDate: v.transactionDate!,
+        periodStart: v.dateFrom!,
+        periodEnd: v.dateTo!,
+        quantity: v.quantity ?? null,
+        rate: v.rate ?? null,
+        amount: v.amount!,
+        carrierCost: v.carrierCost!,
+        VATRate: v.VATRate ?? null,
+        VATAmount: v.VATAmount!,
+        approved: false,
+      })
+    }
+  }
+  plan(at: BillingCutoff): LedgerDiff {
+    return planFeatureBilling(this.feature, this.history, this.rows, at).diff
+  }
+}
+
+type TaxOp =
+  | { t: 'run'; at: number }
+  | { t: 'approve' }
+  | { t: 'vat'; rate: string | null }
+  | { t: 'change'; mode: 'replace' | 'delta'; offset: number; rate: bigint; count: number }
+  | { t: 'drop'; at: number }
+
+const vatRateArb = fc.constantFrom('Standard 20%', 'Reduced 5%', 'Zero Rated', null)
+const taxOpArb: fc.Arbitrary<TaxOp> = fc.oneof(
+  { weight: 3, arbitrary: fc.record({ t: fc.constant('run' as const), at: fc.integer({ min: 0, max: 700 }) }) },
+  { weight: 3, arbitrary: fc.constant({ t: 'approve' as const }) },
+  { weight: 2, arbitrary: fc.record({ t: fc.constant('vat' as const), rate: vatRateArb }) },
+  { weight: 3, arbitrary: fc.record({ t: fc.constant('change' as const), mode: fc.constantFrom('replace' as const, 'delta' as const), offset: fc.integer({ min: -300, max: 60 }), rate, count }) },
+  { weight: 1, arbitrary: fc.record({ t: fc.constant('drop' as const), at: fc.integer({ min: 0, max: 700 }) }) },
+)
+
+test('property: after any charges, VAT rate changes, price changes and approvals, a full refund nets amount and VAT to zero', () => {
+  fc.assert(
+    fc.property(featureArb, vatRateArb, fc.array(taxOpArb, { maxLength: 14 }), (f, first, ops) => {
+      const w = new TaxedLedger(feature({ startDate: f.start, interval: f.interval, featureCountCommitted: f.committed, serviceChargeCarrier: f.carrier as Money | null }), f.rate as Money)
+      w.VATRate = first
+      const start = f.start
+      for (const op of ops) {
+        if (op.t === 'approve') w.rows = w.rows.map((r) => ({ ...r, approved: true }))
+        else if (op.t === 'vat') w.VATRate = op.rate
+        else if (op.t === 'run') w.write(w.plan({ cutoff: addDays(start, op.at), chargeable: true }))
+        else if (op.t === 'drop') {
+          w.feature = { ...w.feature, billToDate: addDays(start, op.at), isDropped: true }
+          w.write(w.plan({ cutoff: null, chargeable: false }))
+        } else {
+          try {
+            const plan = planChargeChange({ chargeChangeMode: op.mode, dateFrom: addDays(start, Math.max(0, op.offset + 300)), serviceCharge: op.rate as Money, featureCount: op.count }, w.feature, w.history, w.rows, config)
+            w.history = plan.history
+            w.write(plan.diff)
+          } catch (e) {
+            if (!isBillingError(e)) throw e // dropped: refused, nothing written
+          }
+        }
+        // Written with VAT, every step reconciles: planning it again writes nothing.
+        if (op.t !== 'approve' && op.t !== 'vat') assert.ok(isEmptyDiff(w.plan({ cutoff: null, chargeable: false })), `again after ${op.t}`)
+      }
+      w.feature = { ...w.feature, billToDate: addDays(start, -1), isDropped: true }
+      w.write(w.plan({ cutoff: null, chargeable: false }))
+      const net = w.rows.reduce((t, r) => t + r.amount, 0n)
+      const vat = w.rows.reduce((t, r) => t + r.VATAmount!, 0n)
+      assert.equal([net, vat], [0n, 0n], w.rows.map((r) => `${r.transactionType} ${r.periodStart} ${r.amount} ${r.VATRate} ${r.VATAmount} ${r.approved}`).join('\n'))
+      assert.ok(isEmptyDiff(w.plan({ cutoff: null, chargeable: false })), 'the refund reconciles')
+      return true
+    }),
+    { numRuns: 300 },
+  )
+})
+
+test('a delta adjustment is taxed as the charge it adjusts; a refund per rate the period was charged at', () => {
+  const w = new TaxedLedger(feature({ startDate: d('2025-01-01'), interval: 'Calendar Monthly' }), m('10'))
+  w.write(w.plan({ cutoff: d('2025-01-31'), chargeable: true }))
+  w.rows = w.rows.map((r) => ({ ...r, approved: true }))
+  w.VATRate = 'Zero Rated'
+  const delta = planChargeChange({ chargeChangeMode: 'delta', dateFrom: d('2025-01-01'), serviceCharge: m('15') }, w.feature, w.history, w.rows, config)
+  w.history = delta.history
+  w.write(delta.diff)
+  w.rows = w.rows.map((r) => ({ ...r, approved: true }))
+  const replace = planChargeChange({ chargeChangeMode: 'replace', dateFrom: d('2025-01-01'), serviceCharge: m('20') }, w.feature, w.history, w.rows, config)
+  w.history = replace.history
+  w.write(replace.diff)
+  assert.equal(
+    w.rows.map((r) => `${r.transactionType} ${r.amount / 10_000n} ${r.VATRate} ${r.VATAmount! / 100n}`),
+    ['Recurring Charge 10 Standard 20% 200', 'Recurring Charge Adjustment 5 Standard 20% 100', 'Recurring Charge Refund -15 Standard 20% -300', 'Recurring Charge 20 Zero Rated 0'],
   )
 })
 

@@ -18,6 +18,7 @@ const otherFeature: { [K in keyof BillingFeature]: BillingFeature[K][] } = {
   startDate: [d('2025-01-02'), null],
   endDate: [d('2025-06-30')],
   billToDate: [d('2025-05-31')],
+  gaps: [[{ from: d('2025-02-11'), to: d('2025-03-31') }], [{ from: d('2025-02-11'), to: d('2025-04-01') }, { from: d('2025-05-01'), to: d('2025-05-01') }]],
   interval: ['Calendar Monthly', 'Quarterly'],
   connectionCharge: [m(250_000n), m(0n)],
   connectionChargeCarrier: [m(120_000n), m(0n)],

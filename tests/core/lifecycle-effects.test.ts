@@ -184,6 +184,38 @@ test('reinstating brings back exactly what the drop took; dateReinstateNumbersFe
   assert.equal(ids(otherDay), ids(plain))
 })
 
+test('a reinstate ends the ignore-traffic entries of the numbers it brings back, the root number too', () => {
+  const back = (n: LifecycleNode) => ({ ...n, state: state({ isDropped: true, droppedBy: 'customers:1', updatedDate: d('2025-03-01') }) })
+  const reinstate = (level: Level) => parse(level, 'reinstate', { status: 'Active', dateReinstate: '2025-03-20' })
+  const droppedC = { ...C, state: state({ isDropped: true, updatedDate: d('2025-03-01') }) }
+  // number 6 dropped on its own stays dropped, and keeps its entries
+  assert.equal(planCascade(reinstate('customers'), droppedC, [back(N5), N6, back(S7)]).ignoreTrafficEnded, ['5'])
+  assert.equal(planCascade(reinstate('numbers'), N6, tree).ignoreTrafficEnded, ['6'])
+  assert.equal(planCascade(reinstate('services'), { ...S7, state: dropped }, tree).ignoreTrafficEnded, [])
+  assert.equal(planCascade(parse('numbers', 'drop', { status: 'Dropped', dateDrop: '2025-03-01' }), N5, tree).ignoreTrafficEnded, [])
+})
+
+test('a reinstated feature records the days between its bill-to date and the reinstate as a gap (contract 5.5)', () => {
+  const f = (billToDate: string, dropGaps: string | null = null) =>
+    node('features', '9', { isDropped: true, updatedDate: d('2025-02-10') }, { billToDate: d(billToDate), dropGaps })
+  const reinstate = parse('features', 'reinstate', { status: 'Active', dateReinstate: '2025-05-01' })
+  const r = applyAction(reinstate, f('2025-02-10'))
+  assert.is(r.billToDate, null)
+  assert.equal(JSON.parse(r.dropGaps!), [{ from: '2025-02-11', to: '2025-04-30' }])
+  // a later gap is added to those before
+  const again = applyAction(reinstate, f('2025-02-10', JSON.stringify([{ from: '2024-06-01', to: '2024-06-30' }])))
+  assert.equal(JSON.parse(again.dropGaps!), [{ from: '2024-06-01', to: '2024-06-30' }, { from: '2025-02-11', to: '2025-04-30' }])
+  // charged through the day before the reinstate (a notice period), or after it: no gap
+  assert.is(applyAction(reinstate, f('2025-04-30')).dropGaps, undefined)
+  assert.is(applyAction(reinstate, f('2025-06-30')).dropGaps, undefined)
+  // a customer leaving final bill with its reinstate: its features were charged through its final-bill date at most
+  const customer = { ...C, state: state({ isDropped: true, isFinalBill: true }), finalBillDate: d('2025-01-31') }
+  const plan = planCascade(parse('customers', 'reinstate', { status: 'Active', dateReinstate: '2025-05-01' }), customer, [
+    node('features', '9', { isDropped: true, droppedBy: 'customers:1' }, { billToDate: d('2025-02-10') }),
+  ])
+  assert.equal(JSON.parse(plan.changes[0].changes.dropGaps!), [{ from: '2025-02-01', to: '2025-04-30' }])
+})
+
 test('a feature dropped on that day under a number that stays dropped does not come back', () => {
   const n = node('numbers', '5', { isDropped: true, updatedDate: d('2025-01-01') })
   const f = node('features', '11', { isDropped: true, updatedDate: d('2025-02-01') }, { numberID: '5' })
@@ -193,7 +225,7 @@ test('a feature dropped on that day under a number that stays dropped does not c
 
 test('suspend, unsuspend, makeNonBillable, makeBillable and finalBill do not cascade', () => {
   for (const action of ['suspend', 'unsuspend', 'makeNonBillable', 'makeBillable'] as const) {
-    assert.equal(planCascade(parse('customers', action, { status: 'Active' }), C, tree), { changes: [], ignoreTraffic: [] })
+    assert.equal(planCascade(parse('customers', action, { status: 'Active' }), C, tree), { changes: [], ignoreTraffic: [], ignoreTrafficEnded: [] })
   }
   const fb = parse('customers', 'finalBill', { status: 'Final Bill', dateFinalBill: '2025-03-31' })
   assert.equal(planCascade(fb, C, tree).changes, [])

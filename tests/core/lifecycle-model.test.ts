@@ -213,6 +213,9 @@ class ActionCommand implements fc.Command<Model, Real> {
       assert.equal([...changedReal].sort(), [...takenBefore].sort(), `${this}: reinstate vs drop`)
     }
     if (this.c.action === 'drop') assert.equal(outcome.ignoreTraffic.map((e) => e.numberID).sort(), expectedIgnore(this.c, item, changedInModel))
+    // a reinstate ends the ignore-traffic entries of exactly the numbers that come back (contract 5.3)
+    const back = this.c.action === 'reinstate' ? [key, ...changedInModel].filter((k) => k.startsWith('numbers:')).map((k) => k.slice('numbers:'.length)) : []
+    assert.equal([...outcome.ignoreTrafficEnded].sort(), back.sort(), `${this}: ignore-traffic entries ended`)
     compare(model, real, String(this))
   }
   toString = () => `${this.c.action}(#${this.c.target}, ${this.c.date}${this.c.sameDay ? `, sameDay ${this.c.sameDay}` : ''})`

@@ -108,7 +108,7 @@ for (const target of activeTargets()) {
     ])
   })
 
-  test('a drop after approval refunds the charge past the bill-to date; a reinstate charges it again', async ({ h }) => {
+  test('a drop after approval refunds the charge past the bill-to date; a reinstate charges again from its date, not the days between', async ({ h }) => {
     const c = await newCustomer(h)
     const f = await newFeature(h, c, { startDate: '2026-03-01', serviceCharge: '31.00', serviceChargeInterval: 'Calendar Monthly' })
     await bill(h, '2026-03-31') // March approved on the invoice
@@ -123,11 +123,16 @@ for (const target of activeTargets()) {
       ['Recurring Charge Refund', '2026-03-01', '2026-03-31', -31],
       ['Recurring Charge', '2026-03-01', '2026-03-15', 15],
     ])
+    const dropped = await ledgerOf(h, f)
     const back = await act(h, `/features/${f}`, 'reinstate', { status: 'Active', dateReinstate: '2026-03-20' })
     assert.is(back.billToDate, null)
-    // Reinstated: the refund is undone by charging the refunded part again.
-    const net = (await ledgerOf(h, f)).reduce((s, r) => s + r[3], 0)
-    assert.is(Math.round(net * 100) / 100, 31)
+    // Charged through the bill-to date and not after (contract 5.5), and a reinstate back-fills
+    // nothing (only unsuspend and makeBillable do, 5.4): the refund stays, Mar 16–19 stay uncharged.
+    assert.equal(await ledgerOf(h, f), dropped)
+    // The next run charges from the reinstate on, pro-rated as a feature starting that day:
+    // Mar 20–31 = 31.00 × 12/31 = 12.00.
+    await bill(h, '2026-03-31')
+    assert.equal(await ledgerOf(h, f), [...dropped, ['Recurring Charge', '2026-03-20', '2026-03-31', 12]])
   })
 
   test('a second run with the same cutoff writes nothing and raises no invoice; balances follow', async ({ h }) => {

@@ -285,5 +285,25 @@ for (const target of activeTargets()) {
     // January 1 × 10.00; February 2 × 10.00; March 2 × 11.00 (the tariff's price from 1 March).
     assert.equal((await ledgerOf(h, f)).map((x) => x[3]), [10, 20, 22])
   })
+
+  test('a refund takes back the VAT of what it refunds at its rate; the charge again takes the rate now; a full refund leaves nothing', async ({ h }) => {
+    h.clock.set('2026-01-01T10:00:00Z')
+    const { c, f } = await monthly(h, {})
+    await bill(h, '2026-01-01')
+    h.clock.set('2026-01-10T10:00:00Z')
+    await patch(h, f, { VATRate: 'Zero Rated' })
+    await patch(h, f, { serviceCharge: 15, updatedDate: '2026-01-01' })
+    const rows = async () => ((await h.request('GET', `/features/${f}/transactions?limit=1000`)).body as any[]).map((t) => [t.transactionType, t.amount, t.VATRate, t.VATAmount])
+    assert.equal(await rows(), [
+      ['Recurring Charge', 10, 'Standard 20%', 2],
+      ['Recurring Charge Refund', -10, 'Standard 20%', -2],
+      ['Recurring Charge', 15, 'Zero Rated', 0],
+    ])
+    const dropped = await h.request('POST', `/features/${f}?action=drop`, { status: 'Dropped', dateDrop: '2026-01-01', dateBillTo: '2025-12-31' })
+    assert.is(dropped.status, 200, JSON.stringify(dropped.body))
+    const all = await rows()
+    assert.equal([all.reduce((t, r) => t + r[1], 0), all.reduce((t, r) => t + r[3], 0)], [0, 0])
+    assert.is((await h.request('GET', `/customers/${c}`)).body.balance, 0)
+  })
   test.run()
 }

@@ -2,7 +2,8 @@ import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import type { Stamp } from '../../core/dates/stamp.js'
 import { parseMoney } from '../../core/money/money.js'
-import { bill, newCustomer } from '../support/billing.js'
+import { applyAnnualIncreases } from '../../core/billing/annual-increases.js'
+import { act, bill, newCustomer, newFeature } from '../support/billing.js'
 import { openHarness, type Harness } from '../support/harness.js'
 import { activeTargets } from '../support/targets.js'
 
@@ -188,6 +189,30 @@ for (const target of activeTargets()) {
     assert.equal(await alertsOf(h, byNumber), ['numberExpectedSpend'])
     assert.ok((await listed(h, 'creditAlert=numberExpectedSpend')).includes(byNumber))
     assert.is((await events('customer.spend_alert', byNumber)).length, 1)
+  })
+
+  test('charge changes, annual increases and the rebill of a drop keep creditLimit current', async ({ h }) => {
+    h.clock.set('2026-02-05T09:00:00Z')
+    const c = await newCustomer(h, { VATRate: 'Standard 20%', creditLimit: 100 })
+    const f = await newFeature(h, c, { startDate: '2026-01-01', serviceCharge: 50, serviceChargeInterval: 'Calendar Monthly' })
+    const raised = await newCustomer(h, { VATRate: 'Standard 20%', creditLimit: 123, annualIncreaseReferenceDate: '2026-01-01', annualIncreaseProfile: 'Fixed 5%' })
+    await newFeature(h, raised, { startDate: '2026-01-01', serviceCharge: 100, serviceChargeInterval: 'Calendar Monthly' })
+    await bill(h, '2026-01-31')
+    assert.equal([await alertsOf(h, c), await alertsOf(h, raised)], [[], []], '60.00 and 120.00 are within their limits')
+    const announced = async () => ((await h.request('GET', '/events?idAfter=0&limit=1000')).body as any[]).filter((e) => e.type === 'customer.credit_alert' && e.data.id === c).length
+    // January refunded and charged again at 150.00: 180.00 with VAT.
+    assert.is((await h.request('PATCH', `/features/${f}`, { serviceCharge: 150, updatedDate: '2026-01-01' })).status, 200)
+    assert.equal(await alertsOf(h, c), ['creditLimit'], 'a PATCH of the charge')
+    assert.is(await announced(), 1)
+    await act(h, `/features/${f}`, 'changeRecurringCharge', { serviceCharge: 50, dateFrom: '2026-01-01' })
+    assert.equal(await alertsOf(h, c), [], 'changeRecurringCharge back to 50.00')
+    await act(h, `/features/${f}`, 'changeRecurringCharge', { serviceCharge: 150, dateFrom: '2026-01-01' })
+    assert.equal(await alertsOf(h, c), ['creditLimit'])
+    assert.is(await announced(), 2)
+    await act(h, `/features/${f}`, 'drop', { status: 'Dropped', dateDrop: '2026-01-15', dateBillTo: '2026-01-15' })
+    assert.equal(await alertsOf(h, c), [], 'the drop bills half of January: 72.58 + 14.52 VAT')
+    assert.is(await applyAnnualIncreases(h.platform.context), 1)
+    assert.equal(await alertsOf(h, raised), ['creditLimit'], 'January at 105.00: 126.00 is over 123.00')
   })
 
   test.run()

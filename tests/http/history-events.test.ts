@@ -44,6 +44,35 @@ for (const target of activeTargets()) {
     assert.is((await h.request('GET', '/customers/999999/history')).body.error_code, 404001)
   })
 
+  test('a cascade records each item it drops or reinstates: an entry with its changes and an event, written together', async ({ h }) => {
+    const post = async (path: string, body: object = {}) => (await h.request('POST', path, body)).body.id as string
+    const c = await post('/customers', { accountNumber: 'CASCADE-1' })
+    const n = await post(`/customers/${c}/numbers`, { number: '01174960950' })
+    const s = await post(`/customers/${c}/services`)
+    const fs = [await post(`/numbers/${n}/features`), await post(`/services/${s}/features`), ...(await Promise.all([1, 2, 3].map(() => post(`/customers/${c}/features`))))]
+    const last = (await h.request('GET', '/events?limit=1000')).body.at(-1).id
+    h.queries.length = 0
+    assert.is((await h.request('POST', `/customers/${c}?action=drop`, { status: 'Ex-Customer', dateDrop: '2026-01-20' })).status, 200)
+    // one statement of history (and one of events) for the whole tree, one update for the features' equal changes
+    assert.is(h.queries.filter((q) => /insert into "history"/.test(q)).length, 2, 'the cascade\'s entries at once, then the customer\'s')
+    assert.is(h.queries.filter((q) => /^\s*update "features"/.test(q)).length, 1)
+    const feature = (await h.request('GET', `/features/${fs[0]}/history`)).body
+    assert.equal(feature.map((e: any) => e.action), ['create', 'drop'])
+    assert.is(feature[1].customerID, c)
+    assert.equal([feature[1].changes.isDropped, feature[1].changes.status, feature[1].changes.billToDate], [[false, true], ['Active', 'Ex-Customer'], [null, '2026-01-20']])
+    assert.not.ok('droppedBy' in feature[1].changes, 'cascade bookkeeping is not a field of the API')
+    for (const path of [`/numbers/${n}`, `/services/${s}`]) assert.equal((await h.request('GET', `${path}/history`)).body.map((e: any) => e.action), ['create', 'drop'], path)
+    const dropped = (await h.request('GET', `/events?idAfter=${last}&limit=1000`)).body
+    const types = (events: any[]) => events.map((e: any) => `${e.type}:${e.data.id}`).sort()
+    const each = (verb: string) => [`customer.${verb}:${c}`, `number.${verb}:${n}`, `service.${verb}:${s}`, ...fs.map((f) => `feature.${verb}:${f}`)].sort()
+    assert.equal(types(dropped), each('dropped'))
+    assert.ok(dropped.filter((e: any) => e.type === 'feature.dropped').every((e: any) => e.data.isDropped === true), 'each item as GET answers it')
+    const next = dropped.at(-1).id
+    assert.is((await h.request('POST', `/customers/${c}?action=reinstate`, { status: 'Active', dateReinstate: '2026-01-25' })).status, 200)
+    assert.equal(types((await h.request('GET', `/events?idAfter=${next}&limit=1000`)).body), each('reinstated'))
+    assert.equal((await h.request('GET', `/features/${fs[2]}/history`)).body.at(-1).changes.isDropped, [true, false])
+  })
+
   test('a contact password shows as [redacted]; a tariff delete is recorded', async ({ h }) => {
     const c = (await h.request('POST', '/customers', {})).body
     const contact = (await h.request('POST', `/customers/${c.id}/customerContacts`, { accountPassword: 'hunter2' })).body

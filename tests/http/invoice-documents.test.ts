@@ -160,9 +160,7 @@ for (const target of activeTargets()) {
 
   test('1,000 calls over 20 numbers paginate: whole rows on every sheet, each call once', async ({ h }) => {
     const world = await worldOn(h, { numbers: 20, calls: 1000, customer: { longBillPages: ['Summary', 'Itemised Calls'] } })
-    const started = performance.now()
     const pdf = await getDocument(h, world.invoice.id, 'application/pdf')
-    const ms = performance.now() - started
     const sheets = await pdfLines(pdf.bytes)
     assert.ok(sheets.length >= 20, `${sheets.length} sheets`)
     const row = /^(\d{1,2}) Jan 2026 (\d\d):(\d\d):(\d\d) (\S.*\S) (National|Mobile|International|Non-Geographic) (\d+:\d\d) (-?£[\d,]+\.\d\d)$/
@@ -179,7 +177,6 @@ for (const target of activeTargets()) {
     const text = sheets.flat().join('\n')
     assert.ok(text.includes('50 calls'), 'each number has its subtotal')
     assert.ok(text.includes(pounds(world.invoice.totalAmount)))
-    assert.ok(ms < 5_000, `rendered in ${ms.toFixed(0)} ms`)
   })
 
   test.run()

@@ -93,6 +93,27 @@ for (const target of activeTargets()) {
     assert.ok(inv.transactionIDs.includes(top[0].id))
   })
 
+  test('minimum rows are rounded half-up to pence when created, and the invoice sums them as written', async ({ h }) => {
+    const empty = await newCustomer(h, { VATRate: 'Standard 20%', emptyInvoiceAction: 'Charge Minimum', emptyInvoiceActionValue: 9.995 })
+    const low = await newCustomer(h, { VATRate: 'Standard 20%', lowInvoiceDetect: 'Net Total', lowInvoiceDetectValue: 20, lowInvoiceAction: 'Charge Minimum', lowInvoiceActionValue: 10.005 })
+    const calls = await newCustomer(h, { VATRate: 'Standard 20%' })
+    const n = (await h.request('POST', `/customers/${calls}/numbers`, { number: '0161 555 0009', lowInvoiceActionValue: '5.5555' })).body.id
+    await charge(h, low, 1, '2026-01-10')
+    await charge(h, calls, 1, '2026-01-10')
+    await bill(h, '2026-01-31')
+    const expected: [string, string, number, number, number[]][] = [
+      [empty, 'Minimum Charge', 10, 2, [10, 2, 12]],
+      [low, 'Minimum Charge', 9.01, 1.8, [10.01, 2, 12.01]],
+      [calls, 'Call Charges Minimum', 5.56, 1.11, [6.56, 1.31, 7.87]],
+    ]
+    for (const [c, type, amount, vat, totals] of expected) {
+      const [row] = await transactionsOf(h, c, `&transactionType=${encodeURIComponent(type)}`)
+      assert.equal([row.amount, row.VATAmount, row.numberID], [amount, vat, type === 'Minimum Charge' ? null : n], type)
+      const [inv] = await invoicesOf(h, c)
+      assert.equal([inv.netAmount, inv.VATAmount, inv.totalAmount], totals)
+    }
+  })
+
   test('bad values of the rule fields get 400101; presets list the shipped names', async ({ h }) => {
     for (const body of [{ emptyInvoiceAction: 'Ignore' }, { lowInvoiceDetect: 'Total' }, { lowInvoiceAction: 'Drop' }, { lowInvoiceDetectValue: 'x' }]) {
       assert.is((await h.request('POST', '/customers', body)).body.error_code, 400101, JSON.stringify(body))

@@ -166,6 +166,61 @@ for (const target of activeTargets()) {
     assert.equal(entries.map((e) => [e.type, e.fromDate, e.number]), [['All Traffic', '2026-03-10', '0117 496 0006']])
   })
 
+  test("a drop's ignore-traffic entries end when the number is reinstated, and never hold another live number's traffic", async ({ h }) => {
+    const a = await tree(h, '0008')
+    const b = await tree(h, '0009')
+    const drop = { status: 'Dropped', dateDrop: '2026-03-10', ignoreTrafficNumberType: 'All Traffic' }
+    assert.is((await act(h, `/numbers/${a.number}`, 'drop', drop)).status, 200)
+    assert.is((await act(h, `/customers/${b.customer}`, 'drop', drop)).status, 200)
+    h.clock.set('2026-03-20T09:00:00Z')
+    assert.is((await act(h, `/numbers/${a.number}`, 'reinstate', { status: 'Active', dateReinstate: '2026-03-12' })).status, 200)
+    const entries = (await h.platform.context.store.lifecycle.ignoreTraffic()).filter((e) => e.numberID === a.number || e.numberID === b.number)
+    assert.equal(entries.map((e) => [e.numberID, e.fromDate, e.reinstatedDate]), [[a.number, '2026-03-10', '2026-03-12'], [b.number, '2026-03-10', null]])
+    // B left; its number's digits are sold to C
+    const c = (await h.request('POST', '/customers', { accountNumber: 'LC-0009C' })).body.id
+    const n = (await h.request('POST', `/customers/${c}/numbers`, { number: '01174960009' })).body.id
+    const rows = [
+      ['01174960008', '2026-03-11T10:00:00Z'], // while A's number was dropped: ignored
+      ['01174960008', '2026-03-12T10:00:00Z'], // reinstated that day: A's
+      ['01174960009', '2026-03-12T11:00:00Z'], // C's number now, whatever B's drop said
+    ]
+    const csv = ['callingNumber,dialledNumber,startTime,durationSeconds,chargeBand,callClass,carrier', ...rows.map(([from, at]) => `${from},07700900123,${at},60,MOB,mobile,Gamma`)].join('\n')
+    const file = await h.request('POST', '/usageFiles?name=ignore.csv', undefined, { raw: csv, headers: { 'content-type': 'text/csv' } })
+    assert.is(file.status, 201, JSON.stringify(file.body))
+    const byStart = (await h.request('GET', '/calls?limit=1000')).body.filter((x: any) => x.usageFileID === file.body.id)
+    assert.equal(
+      byStart.map((x: any) => [x.startTime.slice(0, 10), x.numberID, x.unbilledReason === 'ignored traffic']),
+      [['2026-03-11', null, true], ['2026-03-12', a.number, false], ['2026-03-12', n, false]],
+    )
+  })
+
+  test('a number, service or feature cannot be created under a dropped customer, number or service (400502, after the fields)', async ({ h }) => {
+    const t = await tree(h, '0010')
+    assert.is((await act(h, `/numbers/${t.number}`, 'drop', { status: 'Dropped', dateDrop: '2026-03-10' })).status, 200)
+    assert.is((await act(h, `/services/${t.service}`, 'drop', { status: 'Dropped', dateDrop: '2026-03-10' })).status, 200)
+    for (const parent of [`/numbers/${t.number}`, `/services/${t.service}`]) {
+      const r = await h.request('POST', `${parent}/features`, { serviceCharge: '10.00' })
+      assert.equal([r.status, r.body.error_code], [400, 400502], parent)
+      assert.match(r.body.error, /dropped/)
+      assert.match(r.body.hint, /[Rr]einstate/)
+      // contract 2: the fields first
+      assert.is((await h.request('POST', `${parent}/features`, { nope: 1 })).body.error_code, 400101)
+    }
+    assert.equal((await h.request('GET', `/numbers/${t.number}/features`)).body.map((f: any) => f.id), [t.onNumber])
+    assert.is((await act(h, `/customers/${t.customer}`, 'drop', { status: 'Ex-Customer', dateDrop: '2026-03-10' })).status, 200)
+    for (const kind of ['numbers', 'services', 'features']) {
+      assert.is((await h.request('POST', `/customers/${t.customer}/${kind}`, {})).body.error_code, 400502, kind)
+    }
+    // contacts have no lifecycle; an active parent takes children again
+    assert.is((await h.request('POST', `/customers/${t.customer}/customerContacts`, {})).status, 201)
+    assert.is((await act(h, `/customers/${t.customer}`, 'reinstate', { status: 'Active', dateReinstate: '2026-03-12' })).status, 200)
+    assert.is((await h.request('POST', `/customers/${t.customer}/numbers`, {})).status, 201)
+    // dropped on its own before the customer: still dropped until reinstated itself
+    assert.is((await h.request('POST', `/numbers/${t.number}/features`, {})).body.error_code, 400502)
+    assert.is((await act(h, `/numbers/${t.number}`, 'reinstate', { status: 'Active', dateReinstate: '2026-03-12' })).status, 200)
+    assert.is((await h.request('POST', `/numbers/${t.number}/features`, {})).status, 201)
+  })
+
   test('statuses come from the presets; a status action accepts any configured name', async ({ h }) => {
     const t = await tree(h, '0007')
     const r = await act(h, `/services/${t.service}`, 'suspend', { status: 'Porting Out', statusReason: 'Non-Payment' })

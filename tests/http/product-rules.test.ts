@@ -131,5 +131,28 @@ for (const target of activeTargets()) {
     assert.equal(await recurring(h, inherits), [10, 10, 10, 10.5, 10.5, 10.5])
   })
 
+  test('counts are whole numbers from 0 (400101 naming the field); a bad committed count stored before bills as unset', async ({ h }) => {
+    const c = await newCustomer(h)
+    for (const body of [{ featureCount: 2.5 }, { featureCount: -3 }, { featureCountCommitted: 3.5 }, { featureCountCommitted: -1 }]) {
+      const [field] = Object.keys(body)
+      const created = await h.request('POST', `/customers/${c}/features`, { serviceCharge: 10, startDate: '2026-06-01', ...body })
+      assert.equal([created.status, created.body.error_code], [400, 400101], JSON.stringify(body))
+      assert.match(created.body.error, field)
+    }
+    const f = await newFeature(h, c, { serviceCharge: 10, startDate: '2026-06-01', serviceChargeInterval: 'Calendar Monthly', featureCount: 2 })
+    for (const body of [{ featureCount: 2.5 }, { featureCount: -2 }, { featureCountCommitted: 3.5 }]) {
+      const patched = await h.request('PATCH', `/features/${f}`, body)
+      assert.equal([patched.status, patched.body.error_code], [400, 400101], JSON.stringify(body))
+      assert.match(patched.body.error, Object.keys(body)[0])
+    }
+    // As a feature created before the field was checked holds it: the run bills it and everyone else.
+    await h.platform.context.store.repository('features').update(f, { featureCountCommitted: 3.5 })
+    const other = await newCustomer(h)
+    const plain = await newFeature(h, other, { serviceCharge: 7, startDate: '2026-06-01', serviceChargeInterval: 'Calendar Monthly' })
+    await bill(h, '2026-06-30')
+    assert.equal(await recurring(h, f), [20])
+    assert.equal(await recurring(h, plain), [7])
+  })
+
   test.run()
 }

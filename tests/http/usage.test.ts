@@ -109,6 +109,27 @@ for (const target of activeTargets()) {
     assert.is((await h.request('DELETE', `/calls/${billed.id}`)).body.error_code, 400502, 'a billed call cannot be deleted')
   })
 
+  test('a final bill rates and invoices the calls through dateFinalBill, past the cutoff; not those after it', async ({ h }) => {
+    const c = (await h.request('POST', '/customers', { defaultMobileTariff: 'UK Mobile' })).body.id
+    await h.request('POST', `/customers/${c}/numbers`, { number: '01632 960 060' })
+    const call = (from: string, at: string) => `${from},07700900140,${at},30,MOB,mobile,Gamma`
+    // The 12 Feb call's number does not exist yet: the run rates it.
+    const r = await upload(h, csv(call('01632960060', '2026-01-20T10:00:00Z'), call('01632960060', '2026-02-10T10:00:00Z'), call('01632960061', '2026-02-12T10:00:00Z'), call('01632960060', '2026-02-20T10:00:00Z')), 'leaving.csv')
+    assert.equal([r.status, r.body.rated], [201, 3], JSON.stringify(r.body))
+    await h.request('POST', `/customers/${c}/numbers`, { number: '01632 960 061' })
+    assert.is((await h.request('POST', `/customers/${c}?action=finalBill`, { status: 'Final Bill', dateFinalBill: '2026-02-15' })).status, 200)
+    const { bill } = await import('../support/billing.js')
+    await bill(h, '2026-01-31')
+    const [invoice, ...more] = (await h.request('GET', `/customers/${c}/invoices`)).body
+    assert.equal(more, [])
+    const calls = ((await h.request('GET', `/customers/${c}/calls?limit=100`)).body as any[]).sort((a, b) => (a.startTime < b.startTime ? -1 : 1))
+    const rows = new Map(((await h.request('GET', `/customers/${c}/transactions?transactionType=Call%20Charges`)).body as any[]).map((t) => [t.id, t]))
+    assert.equal(
+      calls.map((x) => [x.startTime.slice(0, 10), x.rated, x.transactionID !== null && rows.get(x.transactionID)?.invoiceID === invoice.id]),
+      [['2026-01-20', true, true], ['2026-02-10', true, true], ['2026-02-12', true, true], ['2026-02-20', true, false]],
+    )
+  })
+
   test('text comes back exactly, whatever its characters; unrated records keep their empty columns', async ({ h }) => {
     // Postgres receives an import column by column as arrays: quotes, backslashes, braces and
     // commas must survive that encoding as they survive a VALUES list.

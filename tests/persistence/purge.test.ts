@@ -2,6 +2,7 @@ import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { purgeCustomer } from '../../core/resources/removals.js'
 import { openHarness, type Harness } from '../support/harness.js'
+import { invoiceWorld } from '../support/invoice-world.js'
 import { activeTargets } from '../support/targets.js'
 
 for (const target of activeTargets()) {
@@ -24,14 +25,62 @@ for (const target of activeTargets()) {
     await h.request('POST', `/customers/${gone}?action=addSharedContact`, { sharedContactID: shared })
     await h.request('POST', `/customers/${keep}?action=addSharedContact`, { sharedContactID: shared })
 
-    assert.ok(await purgeCustomer(h.platform.context.store, gone))
+    assert.ok(await purgeCustomer(h.platform.context, gone))
     for (const path of [`/customers/${gone}`, `/numbers/${number}`, `/services/${service}`, `/customerContacts/${direct}`, ...features.map((f) => `/features/${f}`)]) {
       assert.is((await h.request('GET', path)).status, 404, path)
     }
     assert.is((await h.request('GET', `/customerContacts/${shared}`)).status, 200, 'the shared contact stays')
     assert.equal((await h.request('GET', `/customers/${keep}/customerContacts`)).body.map((c: any) => c.id), [shared])
     assert.is((await h.request('GET', `/numbers/${keepNumber}`)).status, 200)
-    assert.not.ok(await purgeCustomer(h.platform.context.store, gone), 'a second purge finds nothing')
+    assert.not.ok(await purgeCustomer(h.platform.context, gone), 'a second purge finds nothing')
+  })
+
+  test("the purge job takes the customer's invoices with their deliveries, ledger rows and calls, and records one delete as system", async ({ h }) => {
+    const job = async (name: string) => {
+      const failed: unknown[] = []
+      const scheduler = h.platform.createScheduler({ onJobEnd: (e) => e.outcome === 'failed' && failed.push(e.error) })
+      await scheduler.runNow(name)
+      await scheduler.stop()
+      assert.equal(failed, [], name)
+    }
+    const w = await invoiceWorld(h, () => job('billing-poll'), { numbers: 1, calls: 3, payment: '10.00', accountNumber: 'PURGE-INV', customer: { email: 'gone@example.com' } })
+    const c = w.customerID
+    const { db, dialect } = h.platform.database
+    const id = (v: string) => dialect.encodeId(v)
+    const invoices = [id(w.invoice.id)]
+    const features = (await h.request('GET', `/customers/${c}/features?includeNumbers=true&includeServices=true`)).body.map((f: any) => id(f.id))
+    // What the customer's rows are found by, table by table (contract 5.6's "every linked resource").
+    const left = async () => {
+      const counts: Record<string, number> = {}
+      const count = async (table: string, column: string, values: unknown[]) => {
+        const row = await (db as any).selectFrom(table).select((eb: any) => eb.fn.countAll().as('n')).where(column, 'in', values).executeTakeFirst()
+        counts[table] = Number(row.n)
+      }
+      for (const table of ['invoices', 'invoice_deliveries', 'transactions', 'calls', 'invoice_allocations', 'held_credits', 'commission_terms', 'features', 'numbers']) await count(table, 'customerID', [id(c)])
+      await count('invoice_journal_lines', 'invoiceID', invoices)
+      await count('ledger_reconciled', 'featureID', features)
+      return counts
+    }
+    const before = await left()
+    for (const table of ['invoices', 'invoice_deliveries', 'transactions', 'calls', 'invoice_allocations', 'invoice_journal_lines', 'ledger_reconciled']) assert.ok(before[table] > 0, `${table} has rows to purge`)
+    const others = (await (db as any).selectFrom('transactions').select((eb: any) => eb.fn.countAll().as('n')).where('customerID', '!=', id(c)).executeTakeFirst()).n
+
+    const start = h.clock.now()
+    await h.request('DELETE', `/customers/${c}`)
+    const last = (await h.request('GET', '/events?limit=1000')).body.at(-1).id
+    h.clock.advanceMs(31 * 86_400_000)
+    await job('purge-customers')
+    assert.equal(Object.values(await left()), Object.values(before).map(() => 0), JSON.stringify(await left()))
+    assert.is((await h.request('GET', `/invoices/${w.invoice.id}`)).status, 404)
+    assert.is(Number((await (db as any).selectFrom('transactions').select((eb: any) => eb.fn.countAll().as('n')).where('customerID', '!=', id(c)).executeTakeFirst()).n), Number(others), "other customers' rows stay")
+    const purged = (await h.request('GET', `/history?customerID=${c}&resource=customers`)).body.at(-1)
+    assert.equal([purged.action, purged.apiKeyName, purged.resourceID, purged.changes.accountNumber], ['delete', 'system', c, ['PURGE-INV', null]])
+    assert.is(purged.changes.email, undefined, 'the purge writes no personal data back into history')
+    const events = (await h.request('GET', `/events?idAfter=${last}`)).body
+    assert.equal(events.map((e: any) => [e.type, e.data.id, e.data.email ?? null]), [['customer.deleted', c, null]])
+    // Nothing of it is left to send, so the delivery job has nothing to fail on.
+    await job('invoice-delivery')
+    h.clock.set(start)
   })
 
   test('a purge that fails part-way leaves everything in place', async ({ h }) => {
@@ -72,7 +121,7 @@ for (const target of activeTargets()) {
     })
     let failed = false
     try {
-      await purgeCustomer(failing, id)
+      await purgeCustomer({ ...h.platform.context, store: failing }, id)
     } catch (e) {
       failed = (e as Error).message === 'injected failure'
     }

@@ -7,6 +7,7 @@ export function billingFeature(over: Partial<BillingFeature> = {}): BillingFeatu
     startDate: '2025-01-01' as DateOnly,
     endDate: null,
     billToDate: null,
+    gaps: [],
     interval: 'Monthly',
     connectionCharge: null,
     connectionChargeCarrier: null,

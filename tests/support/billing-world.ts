@@ -8,6 +8,7 @@ import { totalValueCharged } from '../../core/billing/feature-totals.js'
 import { applyLedgerDiff, type LedgerDiff } from '../../core/billing/ledger-row.js'
 import type { LedgerRow } from '../../core/ports/ledger.js'
 import type { DateOnly } from '../../core/dates/date-only.js'
+import { dropGap } from '../../core/lifecycle/drop-gaps.js'
 import { isBillingError, type ErrorCode } from '../../core/errors.js'
 import { formatMoney, parseMoney, type Money } from '../../core/money/money.js'
 
@@ -52,6 +53,12 @@ export class World {
   }
   drop(billTo: DateOnly): LedgerDiff {
     this.feature = { ...this.feature, billToDate: billTo, isDropped: true }
+    return this.bill(null, false)
+  }
+  /** A reinstate on `date`: the days between the bill-to date and it are left uncharged, as the lifecycle records them. */
+  reinstate(date: DateOnly): LedgerDiff {
+    const gap = this.feature.billToDate ? dropGap(this.feature.billToDate, date) : null
+    this.feature = { ...this.feature, billToDate: null, isDropped: false, gaps: gap ? [...this.feature.gaps, gap] : this.feature.gaps }
     return this.bill(null, false)
   }
   get due(): DateOnly | null {

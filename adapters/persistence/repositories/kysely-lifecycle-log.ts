@@ -3,10 +3,14 @@ import type { Selectable } from 'kysely'
 import type { IgnoreTrafficEntry } from '../../../core/ports/lifecycle-log.js'
 import type { LifecycleEvent } from '../../../core/lifecycle/events.js'
 import { parseItemKey, type ItemKey } from '../../../core/lifecycle/levels.js'
-import type { LifecycleLog, StoredEvent } from '../../../core/ports/lifecycle-log.js'
+import type { LifecycleLog, StoredEvent, StoredIgnoreTraffic } from '../../../core/ports/lifecycle-log.js'
+import type { DateOnly } from '../../../core/dates/date-only.js'
 import type { DatabaseDialect } from '../dialect/dialect.js'
 
 type EventRow = Selectable<LifecycleEventsTable>
+
+/** Number IDs per statement, well under every dialect's parameter limit. */
+const CHUNK = 1000
 
 const toEvent = (r: EventRow): StoredEvent => ({
   customerID: String(r.customerID),
@@ -67,7 +71,19 @@ export class KyselyLifecycleLog implements LifecycleLog {
       .execute()
   }
 
-  async ignoreTraffic(): Promise<(IgnoreTrafficEntry & { customerID: string })[]> {
+  async endIgnoreTraffic(numberIDs: readonly string[], date: DateOnly): Promise<void> {
+    // A customer's reinstate may bring back thousands of numbers: an IN list of each chunk.
+    for (let at = 0; at < numberIDs.length; at += CHUNK) {
+      await this.db
+        .updateTable('ignore_traffic')
+        .set({ reinstatedDate: date })
+        .where('numberID', 'in', numberIDs.slice(at, at + CHUNK).map((id) => this.id(id)))
+        .where('reinstatedDate', 'is', null)
+        .execute()
+    }
+  }
+
+  async ignoreTraffic(): Promise<StoredIgnoreTraffic[]> {
     const rows = await this.db.selectFrom('ignore_traffic').selectAll().orderBy('id').execute()
     return rows.map((r) => ({
       customerID: String(r.customerID),
@@ -75,6 +91,7 @@ export class KyselyLifecycleLog implements LifecycleLog {
       number: r.number,
       type: r.type,
       fromDate: r.fromDate,
+      reinstatedDate: r.reinstatedDate,
     }))
   }
 

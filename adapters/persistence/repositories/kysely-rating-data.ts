@@ -202,8 +202,18 @@ export class KyselyRatingData implements RatingData {
   }
 
   async ignoreTraffic(): Promise<IgnoreTrafficEntry[]> {
-    const rows = await this.reads.selectFrom('ignore_traffic').select(['number', 'type', 'fromDate']).where('number', 'is not', null).execute()
-    return rows.map((r) => ({ number: r.number as string, type: r.type as IgnoreTrafficType, fromDate: r.fromDate }))
+    const rows = await this.reads
+      .selectFrom('ignore_traffic')
+      .select(['number', 'type', 'fromDate', 'numberID', 'reinstatedDate'])
+      .where('number', 'is not', null)
+      .execute()
+    return rows.map((r) => ({
+      number: r.number as string,
+      type: r.type as IgnoreTrafficType,
+      fromDate: r.fromDate,
+      numberID: String(r.numberID),
+      reinstatedDate: r.reinstatedDate,
+    }))
   }
 
   async destinations(): Promise<(Destination & { table: string })[]> {

@@ -1,0 +1,26 @@
+import type { CustomerRemains } from '../../../core/ports/customer-remains.js'
+import type { DatabaseDialect } from '../dialect/dialect.js'
+import type { Db } from '../schema/tables.js'
+
+/** The purge's share of migrations 0009, 0012, 0021, 0060 and 0071's tables (see `CustomerRemains`). */
+export class KyselyCustomerRemains implements CustomerRemains {
+  constructor(
+    private readonly db: Db,
+    private readonly dialect: DatabaseDialect,
+  ) {}
+
+  async removeCustomer(customerID: string): Promise<void> {
+    const id = this.dialect.encodeId(customerID)
+    await this.db.deleteFrom('invoice_allocations').where('customerID', '=', id).execute()
+    await this.db.deleteFrom('held_credits').where('customerID', '=', id).execute()
+    await this.db.deleteFrom('commission_terms').where('customerID', '=', id).execute()
+    await this.db
+      .deleteFrom('invoice_journal_lines')
+      .where('invoiceID', 'in', (q) => q.selectFrom('invoices').select('id').where('customerID', '=', id))
+      .execute()
+    await this.db
+      .deleteFrom('ledger_reconciled')
+      .where('featureID', 'in', (q) => q.selectFrom('features').select('id').where('customerID', '=', id))
+      .execute()
+  }
+}
