@@ -1,5 +1,6 @@
 import { notFound } from '../errors.js'
 import { buildInvoiceDocument } from '../documents/invoice-document.js'
+import { customerCopy } from '../documents/customer-copy.js'
 import type { InvoiceDocument } from '../documents/document-model.js'
 import { readInvoiceSources } from '../documents/invoice-sources.js'
 import type { PlatformContext } from '../platform.js'
@@ -8,7 +9,8 @@ import { billTypes } from '../presets/delivery-lists.js'
 /**
  * The documents of a billing run's print file (contract 14.2): every invoice of the run whose
  * customer has a `postBillType` other than `None`, in account number order (then invoice ID).
- * Suppressed invoices are not sent, by post either; nor are drafts.
+ * Suppressed invoices are not sent, by post either; nor are drafts. A posted invoice is the
+ * customer's copy: without GDPR/PECR consent, no itemised calls (`customerCopy`), as by email.
  */
 export async function readPrintFile(ctx: Pick<PlatformContext, 'store' | 'presets'>, runID: string): Promise<InvoiceDocument[]> {
   const { store } = ctx
@@ -21,7 +23,7 @@ export async function readPrintFile(ctx: Pick<PlatformContext, 'store' | 'preset
     .filter((i) => posted.has(i.customerID!))
     .sort((a, b) => compare(posted.get(a.customerID!)!.accountNumber ?? '', posted.get(b.customerID!)!.accountNumber ?? '') || Number(a.id) - Number(b.id))
   const docs: InvoiceDocument[] = []
-  for (const invoice of order) docs.push(buildInvoiceDocument(await readInvoiceSources(store, invoice.id), { length: 'long', presets: ctx.presets }))
+  for (const invoice of order) docs.push(customerCopy(buildInvoiceDocument(await readInvoiceSources(store, invoice.id), { length: 'long', presets: ctx.presets }), posted.get(invoice.customerID!)!))
   return docs
 }
 

@@ -3,6 +3,7 @@ import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { BASE, openHarness, type Harness } from '../support/harness.js'
 import { activeTargets } from '../support/targets.js'
+import { worldOn } from '../support/invoice-documents.js'
 
 /** Each page's text items with their position from the sheet's top-left, in points. */
 async function pages(bytes: Uint8Array) {
@@ -49,6 +50,26 @@ for (const target of activeTargets()) {
       assert.ok(sheets[i].some((t) => t.text === 'Example Telecom Ltd'), 'the seller on each')
     }
     assert.is((await h.request('GET', '/billingRuns/999/print')).status, 404)
+  })
+
+  test('a posted invoice is the customer\'s copy: without GDPR/PECR consent no itemised calls, with it the calls', async ({ h }) => {
+    const { customerID, invoice } = await worldOn(h, { numbers: 1, calls: 3, accountNumber: 'POST-GDPR', customer: { postBillType: 'PDF' } })
+    const printed = async () => {
+      const res = await h.platform.app.request(`${BASE}/billingRuns/${invoice.billingRunID}/print`, { headers: { authorization: `Bearer ${h.keys.admin}`, accept: 'application/pdf' } })
+      assert.is(res.status, 200)
+      return (await pages(new Uint8Array(await res.arrayBuffer()))).flat().map((t) => t.text).join('\n')
+    }
+    // The world's first call is to 01632 960 000; its calls by number are totals, not itemisation.
+    for (const consent of [null, 'No']) {
+      assert.is((await h.request('PATCH', `/customers/${customerID}`, { GDPRPECRConsentGiven: consent })).status, 200)
+      const text = await printed()
+      assert.not.match(text, /Itemised Calls|01632 960 000/, `consent ${consent}`)
+      assert.match(text, /Calls by Number/)
+    }
+    assert.is((await h.request('PATCH', `/customers/${customerID}`, { GDPRPECRConsentGiven: 'Yes' })).status, 200)
+    const text = await printed()
+    assert.match(text, /Itemised Calls/)
+    assert.match(text, /01632 960 000/)
   })
 
   test.run()
