@@ -1,5 +1,29 @@
 import type { H3Event } from 'h3'
-import type { RawParams } from '../../core/resources/list-request.js'
+import { BillingError, quoted } from '../../core/errors.js'
+import { repeatedQuery, type RawParams } from '../../core/resources/list-request.js'
+
+/** A route's query once `readQuery` let it through: at most one value a name. */
+export interface SingleQuery {
+  get(name: string): string | null
+}
+
+/**
+ * The one check of a route's query that is not a list's (contract 2, `400103`): a name not in
+ * `allowed` is refused, and so is a name given more than once, as a list refuses it, so no route
+ * answers with the first of two values. What passes is read a value a name.
+ */
+export function readQuery(event: H3Event, allowed: readonly string[] = []): SingleQuery {
+  const params = event.url.searchParams
+  const seen = new Set<string>()
+  for (const name of params.keys()) {
+    if (!allowed.includes(name)) {
+      throw new BillingError('invalid_query', `Unknown query parameter ${quoted(name)}`, allowed.length ? `Accepted: ${allowed.join(', ')}.` : 'This route takes no query parameters.')
+    }
+    if (seen.has(name)) throw repeatedQuery(name)
+    seen.add(name)
+  }
+  return { get: (name) => params.get(name) }
+}
 
 /** Query parameters by name, repeated names kept as arrays so strict validation can refuse them. */
 export function rawParams(event: H3Event, omit: readonly string[] = []): RawParams {

@@ -43,7 +43,7 @@ export function parseListRequest(resource: Resource, params: RawParams, extraFla
   let uniqueSearch = false
   for (const [name, raw] of Object.entries(params)) {
     if (raw === undefined) continue
-    if (Array.isArray(raw) && raw.length !== 1) throw invalid(name, 'is given more than once')
+    if (Array.isArray(raw) && raw.length !== 1) throw repeatedQuery(name)
     const value = (Array.isArray(raw) ? raw[0] : raw) as string
     // Searched for literally: a value no column can hold is refused, not sent to the database.
     if (!isStorableText(value)) throw invalid(name, 'contains a NUL character')
@@ -135,6 +135,12 @@ function datetime(name: string, value: string): string {
   if (!s) throw invalid(name, 'must be a datetime YYYY-MM-DDTHH:mm:ss with optional fraction and Z or ±HH:MM')
   return s
 }
+
+/**
+ * A query parameter given more than once (`?limit=1&limit=2`): refused by lists and every other
+ * route alike, since answering with one of the two values would be a guess.
+ */
+export const repeatedQuery = (name: string): BillingError => invalid(name, 'is given more than once')
 
 function invalid(name: string, why: string): BillingError {
   return new BillingError('invalid_query', `Query parameter ${quoted(name)} ${why}`, `Correct or remove ${quoted(name)}.`)

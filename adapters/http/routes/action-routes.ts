@@ -1,5 +1,4 @@
 import type { H3Event } from 'h3'
-import { BillingError } from '../../../core/errors.js'
 import type { Item } from '../../../core/fields/item.js'
 import type { Resource } from '../../../core/fields/resource.js'
 import { toWire } from '../../../core/fields/wire.js'
@@ -8,7 +7,8 @@ import { runItemAction, type ActionTable, type ItemAction } from '../../../core/
 import { readJsonObject } from '../body.js'
 import { json } from '../respond.js'
 import type { ActionDoc, Route } from '../route.js'
-import { assertNoQuery, queryAfterItem } from './resource-routes.js'
+import { queryAfterItem } from './resource-routes.js'
+import { readQuery } from '../query.js'
 
 /** What the OpenAPI document says of an action besides its parameters (core's): summary, result, the errors it adds. */
 export interface ActionDocDef extends Omit<ActionDoc, 'name' | 'params'> {
@@ -51,13 +51,8 @@ export function actionRoute(resource: Resource, actions: Readonly<Record<string,
   }
 }
 
-/** The action `?action=` names: given once, since running one of two names would be a guess (400103). */
-function actionName(event: H3Event): string {
-  assertNoQuery(event, ['action'])
-  const names = event.url.searchParams.getAll('action')
-  if (names.length > 1) throw new BillingError('invalid_query', 'Query parameter "action" is given more than once', 'Give one ?action= per request.')
-  return names[0] ?? ''
-}
+/** The action `?action=` names: given once, since running one of two names would be a guess (400103, `readQuery`). */
+const actionName = (event: H3Event): string => readQuery(event, ['action']).get('action') ?? ''
 
 /**
  * Pairs each action of a core table with its documentation, in the table's order: the names

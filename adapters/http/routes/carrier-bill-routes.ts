@@ -8,6 +8,7 @@ import { getItem } from '../../../core/resources/resources.js'
 import { csvRecordBatches } from '../../csv/csv-records.js'
 import { assertCsv, bodyText } from '../lines.js'
 import { apiPath } from '../mount-prefix.js'
+import { readQuery } from '../query.js'
 import { json } from '../respond.js'
 import { csvCell, streamedAnswer, wantsCsv } from '../csv-response.js'
 import type { Route } from '../route.js'
@@ -26,9 +27,8 @@ export function carrierBillRoutes(bills: Resource, lines: Resource): Route[] {
       streamsBody: true,
       doc: { summary: "Store a carrier's bill (text/csv) for ?carrier= and ?period=YYYY-MM and reconcile it against that carrier's features", resource: bills.name, kind: 'create', query: ['carrier', 'period'], contentType: 'text/csv' },
       async handler(event, ctx) {
-        assertNoQuery(event, ['carrier', 'period'])
+        const q = readQuery(event, ['carrier', 'period'])
         assertCsv(event)
-        const q = event.url.searchParams
         const bill = await reconcileCarrierBill(ctx.platform, q.get('carrier'), q.get('period'), csvRecordBatches(bodyText(event), { skipEmptyLines: true }))
         return json(event, 201, toWire(bills, bill), { location: apiPath(event, `/carrierBills/${bill.id}`) })
       },

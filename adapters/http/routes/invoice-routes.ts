@@ -9,7 +9,7 @@ import { getWireItem } from '../../../core/resources/resources.js'
 import { mediaTypeOf, renderInvoice, type DocumentFormat } from '../../documents/render-invoice.js'
 import { jsonItem, requestIdOf } from '../respond.js'
 import type { Route } from '../route.js'
-import { assertNoQuery } from './resource-routes.js'
+import { readQuery } from '../query.js'
 import { previewInvoice, STORED_ONLY } from '../../../core/billing/preview-invoice.js'
 import { toWire } from '../../../core/fields/wire.js'
 import type { Item } from '../../../core/fields/item.js'
@@ -26,12 +26,8 @@ export function negotiateInvoiceFormat(accept: string | null): DocumentFormat | 
   return best ? formatOf[best] : 'json'
 }
 
-/** The `pages` query parameter, given at most once. */
-function pagesParam(event: H3Event): string | undefined {
-  const all = event.url.searchParams.getAll('pages')
-  if (all.length > 1) throw new BillingError('invalid_query', 'pages is given more than once', 'Give pages=short or pages=long once.')
-  return all[0]
-}
+/** The `pages` query parameter (its only one), given at most once. */
+const pagesParam = (event: H3Event): string | undefined => readQuery(event, ['pages']).get('pages') ?? undefined
 
 /**
  * `GET /invoices/<id>`: the invoice as JSON, or with `Accept: application/pdf` / `text/html`
@@ -55,11 +51,10 @@ export function invoiceRoute(invoices: Resource): Route {
       const format = negotiateInvoiceFormat(event.req.headers.get('accept'))
       if (format === 'json') {
         const item = await getWireItem(ctx.platform, invoices, ctx.params.id)
-        assertNoQuery(event, ['pages'])
         parseBillLength(pagesParam(event))
         return jsonItem(event, item.json, { vary: 'Accept' })
       }
-      const doc = await readInvoiceDocument(ctx.platform, ctx.params.id, (assertNoQuery(event, ['pages']), pagesParam(event)))
+      const doc = await readInvoiceDocument(ctx.platform, ctx.params.id, pagesParam(event))
       return documentResponse(event, await renderInvoice(doc, format), format, `invoice-${ctx.params.id}`)
     },
   }
@@ -105,10 +100,10 @@ export function invoicePreviewRoute(invoices: Resource, transactions: Resource):
       },
     },
     async handler(event, ctx) {
-      assertNoQuery(event, ['cutoffDate', 'pages'])
+      const query = readQuery(event, ['cutoffDate', 'pages'])
       const format = negotiateInvoiceFormat(event.req.headers.get('accept'))
-      const pages = pagesParam(event)
-      const cutoffDate = event.url.searchParams.get('cutoffDate') ?? undefined
+      const pages = query.get('pages') ?? undefined
+      const cutoffDate = query.get('cutoffDate') ?? undefined
       if (format === 'json') {
         parseBillLength(pages)
         const preview = await previewInvoice(ctx.platform, ctx.params.id, { cutoffDate })

@@ -10,6 +10,7 @@ import { commissionQuery, commissionStatements, commissionWindow } from '../../.
 import { csvCell, csvLine, streamedAnswer, wantsCsv } from '../csv-response.js'
 import type { Route } from '../route.js'
 import { assertNoQuery } from './resource-routes.js'
+import { readQuery } from '../query.js'
 
 const CSV = { 'text/csv': 'the same lines as CSV, with a header line and a closing total line' }
 const JOURNAL_COLUMNS = ['date', 'documentType', 'document', 'customerID', 'account', 'accountCode', 'VATRate', 'net', 'VAT'] as const
@@ -22,8 +23,7 @@ export function reportRoutes(): Route[] {
       path: '/reports/margin',
       doc: { summary: 'Margin: approved net revenue, carrier cost, margin and margin % by customer, carrier, featureType, callClass or month, with totals', kind: 'other', query: ['from', 'to', 'groupBy'], alternatives: CSV },
       async handler(event, ctx) {
-        assertNoQuery(event, ['from', 'to', 'groupBy'])
-        const query = marginQuery(event.url.searchParams)
+        const query = marginQuery(readQuery(event, ['from', 'to', 'groupBy']))
         const report = marginReport(ctx.platform, query)
         const csv = wantsCsv(event)
         return streamedAnswer(event, csv, csv ? marginCsv(query.groupBy, report) : marginJson(query, report))
@@ -34,8 +34,7 @@ export function reportRoutes(): Route[] {
       path: '/commissionStatements',
       doc: { summary: "A billing run's commission statements (one per holder, or ?holder='s): lines of customer, account number, feature, saleType, type, basis, rate and commission, and a total", kind: 'other', query: ['billingRunID', 'holder'], alternatives: CSV },
       async handler(event, ctx) {
-        assertNoQuery(event, ['billingRunID', 'holder'])
-        const query = commissionQuery(event.url.searchParams)
+        const query = commissionQuery(readQuery(event, ['billingRunID', 'holder']))
         const window = await commissionWindow(ctx.platform, query.billingRunID)
         const csv = wantsCsv(event)
         return streamedAnswer(event, csv, commissionPieces(ctx.platform, window, query.holder, csv))
@@ -46,8 +45,7 @@ export function reportRoutes(): Route[] {
       path: '/journal',
       doc: { summary: 'Accounting journal of the documents dated from..to: one line per document, account code and VAT rate', kind: 'other', query: ['from', 'to'], alternatives: CSV },
       async handler(event, ctx) {
-        assertNoQuery(event, ['from', 'to'])
-        return journalAnswer(event, ctx.platform, journalRange(event.url.searchParams))
+        return journalAnswer(event, ctx.platform, journalRange(readQuery(event, ['from', 'to'])))
       },
     },
     {

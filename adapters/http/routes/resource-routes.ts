@@ -1,5 +1,4 @@
 import type { H3Event } from 'h3'
-import { BillingError, quoted } from '../../../core/errors.js'
 import type { Resource } from '../../../core/fields/resource.js'
 import { toWireJson } from '../../../core/fields/wire-json.js'
 import type { Condition } from '../../../core/ports/resource-repository.js'
@@ -11,7 +10,7 @@ import { deleteItem } from '../../../core/resources/removals.js'
 import { listWirePage, type ListSpec } from '../../../core/resources/list-page.js'
 import { createItem, getItem, getWireItem, updateItem } from '../../../core/resources/resources.js'
 import { readJsonObject } from '../body.js'
-import { nextLink, rawParams } from '../query.js'
+import { nextLink, rawParams, readQuery } from '../query.js'
 import { arrayPieces, joinPieces, type Pieces } from '../json-pieces.js'
 import { jsonItem, jsonText } from '../respond.js'
 import { BASE_PATH, type RequestContext, type Route } from '../route.js'
@@ -129,13 +128,9 @@ export function updateRoute(resource: Resource, update: Update = (platform, id, 
   }
 }
 
-/** A route that takes no query parameters (or only `allowed` flags) refuses any other. */
+/** A route that takes no query parameters (or only `allowed` flags, each once) refuses any other (`readQuery`). */
 export function assertNoQuery(event: H3Event, allowed: readonly string[] = []): void {
-  for (const name of event.url.searchParams.keys()) {
-    if (!allowed.includes(name)) {
-      throw new BillingError('invalid_query', `Unknown query parameter ${quoted(name)}`, allowed.length ? `Accepted: ${allowed.join(', ')}.` : 'This route takes no query parameters.')
-    }
-  }
+  readQuery(event, allowed)
 }
 
 /**

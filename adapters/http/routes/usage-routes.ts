@@ -14,6 +14,7 @@ import { BASE_PATH, type Route } from '../route.js'
 import type { ActionDocDef } from './action-routes.js'
 import { assertNoQuery, getRoute, listRoute, queryAfterItem } from './resource-routes.js'
 import { apiPath } from '../mount-prefix.js'
+import { readQuery } from '../query.js'
 
 /** Usage files (CSV imports) and the calls they bring (contract 9.6). */
 export function usageRoutes(usageFiles: Resource, calls: Resource, customers: Resource, numbers: Resource): Route[] {
@@ -36,10 +37,10 @@ export function usageRoutes(usageFiles: Resource, calls: Resource, customers: Re
         contentType: 'text/csv',
       },
       async handler(event, ctx) {
-        assertNoQuery(event, ['name', 'format'])
+        const query = readQuery(event, ['name', 'format'])
         assertCsv(event)
-        const name = event.url.searchParams.get('name')
-        const formatName = event.url.searchParams.get('format')
+        const name = query.get('name')
+        const formatName = query.get('format')
         const format = formatName === null ? null : usageFormatOf(ctx.platform.presets.usageFormats, formatName)
         const lines = format ? carrierFormatLines(usageLines(bodyText(event), format.delimiter), formatName!, format, ctx.platform.clock.now()) : usageLines(bodyText(event))
         const file = await importUsageFile(ctx.platform, lines, name).catch((error: unknown) => {
