@@ -4,7 +4,7 @@ import { billedCount, featureEnd, type BillingFeature } from './billing-feature.
 import { effectiveHistory, versionAt, type ChargeHistory, type ChargeVersion } from './charge-history.js'
 import type { ChargeKind } from '../ports/ledger.js'
 import { discountAmounts, discountOn } from './discounts.js'
-import { instalmentAt } from './instalments.js'
+import { FROM_THE_FIRST, instalmentIn, instalmentStarts } from './instalments.js'
 import { daysCovered, layoutOf, periodContaining, type Period } from './periods.js'
 import { layoutAt, layoutRuns, type LayoutRun } from './layout-runs.js'
 import { proRate } from './pro-rate.js'
@@ -78,7 +78,7 @@ export function expectedRecurring(feature: BillingFeature, history: ChargeHistor
   const end = featureEnd(feature)
   const versions = effectiveHistory(history, start)
   const layouts = layoutRuns(feature.interval, start, versions, feature.gaps)
-  const firstInstalment = feature.instalments && feature.gaps.length ? instalmentsBefore(layouts) : null
+  const starts = feature.instalments && feature.gaps.length ? instalmentStarts(feature.instalments, layouts) : null
   const out: ExpectedCharge[] = []
   for (const run of seriesRuns(versions, layouts)) {
     const last = run.to && end ? minDate(run.to, end) : (run.to ?? end)
@@ -99,7 +99,7 @@ export function expectedRecurring(feature: BillingFeature, history: ChargeHistor
         // a period cut short by the feature's end, or by a drop a reinstate ended, is settled by
         // refund (contract 5.5), even after a delta change
         const cutByEnd = (end !== null && end < period.end) || (layout.chargedTo !== null && layout.chargedTo < period.end)
-        const instalment = feature.instalments ? instalmentAt(feature.instalments, k + (firstInstalment?.[i] ?? 0)) : null
+        const instalment = feature.instalments ? instalmentIn(feature.instalments, starts?.[i] ?? FROM_THE_FIRST, k) : null
         if (feature.instalments && instalment === null && run.versions.every((v) => v.serviceCharge === null)) break
         for (const piece of pieces(feature, versions, run.versions, from, to, period.start)) {
           const charge = chargeOf(piece, period, instalment, cutByEnd, run.series, feature.serviceChargeCarrier)
@@ -115,22 +115,6 @@ export function expectedRecurring(feature: BillingFeature, history: ChargeHistor
         }
       }
     }
-  }
-  return out
-}
-
-/**
- * The instalment each stretch's first period takes: after a gap the instalments go on from the
- * one after the last charged before it, so a reinstate never charges the total twice. (A stretch
- * a change of interval starts counts from the first, as it always has.)
- */
-function instalmentsBefore(layouts: readonly LayoutRun[]): number[] {
-  const out = [0]
-  for (let i = 1; i < layouts.length; i++) {
-    const prev = layouts[i - 1]
-    if (prev.chargedTo === null) out.push(0)
-    else if (prev.chargedTo < prev.from) out.push(out[i - 1])
-    else out.push(out[i - 1] + layoutOf(prev.schedule).indexOf(prev.chargedTo) + 1)
   }
   return out
 }
@@ -205,7 +189,9 @@ function pieces(feature: BillingFeature, all: readonly ChargeVersion[], versions
     const version = versionAt(versions, start)!
     const quantity = billedCount(feature, version.featureCount, periodStart, committedAt(feature, all, periodStart))
     const prev = out[out.length - 1]
-    if (prev && prev.version.serviceCharge === version.serviceCharge && prev.quantity === quantity) {
+    // An instalment ignores the count (contract 17.6), so a change of count never splits one: two
+    // parts, each rounded, would not add up to it.
+    if (prev && prev.version.serviceCharge === version.serviceCharge && (prev.quantity === quantity || version.serviceCharge === null)) {
       prev.end = end
       prev.version = version
     } else {

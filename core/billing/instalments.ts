@@ -1,4 +1,7 @@
 import { mulRatioRound, sub, times, type Money } from '../money/money.js'
+import type { LayoutRun } from './layout-runs.js'
+import { daysCovered, layoutOf } from './periods.js'
+import { proRate } from './pro-rate.js'
 
 /**
  * A feature sold for a total paid in instalments (contract 11): with `totalFeatureValue` and no
@@ -29,4 +32,54 @@ export function instalmentsOf(f: { readonly instalments: number | null; readonly
   const count = f.instalments
   if (f.serviceCharge !== null || f.totalFeatureValue === null || count === null || !Number.isInteger(count) || count < 1) return null
   return { count, total: f.totalFeatureValue }
+}
+
+/**
+ * Where a stretch of a feature's periods (`LayoutRun`) takes up its instalments: its first period
+ * charges `owed` (what a drop left unpaid of instalment `index`), or instalment `index` whole
+ * when null, and each later period the next instalment.
+ */
+export interface InstalmentStart {
+  readonly index: number
+  readonly owed: Money | null
+}
+
+/** A feature's first stretch, or one a change of interval starts. */
+export const FROM_THE_FIRST: InstalmentStart = { index: 0, owed: null }
+
+/**
+ * Each stretch's start. The plan is a debt for what was bought: after a drop's gap the
+ * instalments go on where they stopped, so a reinstate neither charges one twice nor forgives
+ * any. A drop pro-rates the instalment it cuts (contract 5.5); what it left unpaid of it is what
+ * the first period after the reinstate charges, then the rest follow. (A stretch a change of
+ * interval starts counts from the first, as it always has.)
+ */
+export function instalmentStarts(plan: Instalments, layouts: readonly LayoutRun[]): InstalmentStart[] {
+  const out = [FROM_THE_FIRST]
+  for (let i = 1; i < layouts.length; i++) {
+    const prev = layouts[i - 1]
+    const at = out[i - 1]
+    if (prev.chargedTo === null) out.push(FROM_THE_FIRST)
+    else if (prev.chargedTo < prev.from) out.push(at) // wholly in the gap: nothing charged
+    else {
+      const periods = layoutOf(prev.schedule)
+      const j = periods.indexOf(prev.chargedTo)
+      const cut = periods.at(j)
+      const due = instalmentIn(plan, at, j)
+      const index = at.index + j
+      if (due === null || prev.chargedTo === cut.end) {
+        out.push({ index: index + 1, owed: null })
+        continue
+      }
+      // As `expectedRecurring` charges the cut period: its days of the period's own days.
+      const paid = proRate(due, daysCovered(cut.start, prev.chargedTo), daysCovered(cut.start, cut.end))
+      out.push(paid === due ? { index: index + 1, owed: null } : { index, owed: sub(due, paid) })
+    }
+  }
+  return out
+}
+
+/** What period `k` (from 0) of a stretch starting at `start` charges, or null past the plan. */
+export function instalmentIn(plan: Instalments, start: InstalmentStart, k: number): Money | null {
+  return k === 0 && start.owed !== null ? start.owed : instalmentAt(plan, start.index + k)
 }

@@ -162,4 +162,54 @@ test('property: instalments add up to totalFeatureValue exactly, however the tot
   )
 })
 
+/** A run, an approval, a change of count (instalments ignore it), or a drop and its reinstate `gap` days after. */
+type PlanStep = { t: 'run'; at: number } | { t: 'approve' } | { t: 'count'; offset: number; count: number } | { t: 'cycle'; after: number; gap: number }
+const planStepArb: fc.Arbitrary<PlanStep> = fc.oneof(
+  { weight: 3, arbitrary: fc.record({ t: fc.constant('run' as const), at: fc.integer({ min: -30, max: 900 }) }) },
+  { weight: 2, arbitrary: fc.constant({ t: 'approve' as const }) },
+  { weight: 1, arbitrary: fc.record({ t: fc.constant('count' as const), offset: fc.integer({ min: -60, max: 60 }), count: fc.integer({ min: 0, max: 6 }) }) },
+  { weight: 2, arbitrary: fc.record({ t: fc.constant('cycle' as const), after: fc.integer({ min: -40, max: 200 }), gap: fc.integer({ min: 1, max: 120 }) }) },
+)
+
+test('property: drops, reinstates and counts neither forgive nor repeat instalments, and no period charges more than one', () => {
+  fc.assert(
+    fc.property(
+      fc.constantFrom(...serviceChargeIntervals),
+      dayArb(400),
+      fc.integer({ min: 1, max: 24 }),
+      fc.bigInt({ min: 1n, max: 10_000_000n }),
+      fc.array(planStepArb, { maxLength: 12 }),
+      (interval, start, count, pence, steps) => {
+        const plan = { count, total: (pence * 100n) as Money }
+        const w = new World(feature({ startDate: start, interval, instalments: plan, totalFeatureValue: plan.total }), null)
+        // Drops and reinstates follow each other in time; runs and changes of count fall on any day.
+        let day = start
+        for (const s of steps) {
+          if (s.t === 'run') w.bill(addDays(start, s.at), true)
+          else if (s.t === 'approve') w.approve()
+          else if (s.t === 'count') {
+            try {
+              w.change({ featureCount: s.count, dateFrom: addDays(w.due ?? start, s.offset) })
+            } catch (e) {
+              if (!isBillingError(e)) throw e // dropped: refused, nothing written
+            }
+          } else {
+            day = addDays(day, s.after)
+            w.drop(day)
+            day = addDays(day, s.gap)
+            w.reinstate(day)
+          }
+        }
+        w.bill(addDays(day, 24 * 370), true)
+        const charged = w.ledger.reduce((sum: bigint, r: LedgerRow) => sum + r.amount, 0n)
+        const largest = instalmentAt(plan, 0)! > instalmentAt(plan, count - 1)! ? instalmentAt(plan, 0)! : instalmentAt(plan, count - 1)!
+        const byPeriod = new Map<string, bigint>()
+        for (const r of w.ledger) byPeriod.set(r.periodStart, (byPeriod.get(r.periodStart) ?? 0n) + r.amount)
+        return charged === plan.total && [...byPeriod.values()].every((net) => net >= 0n && net <= largest)
+      },
+    ),
+    { numRuns: 300 },
+  )
+})
+
 test.run()

@@ -92,6 +92,37 @@ for (const target of activeTargets()) {
     assert.equal([got.totalValueCharged, got.totalValueRemaining], [1000, 0])
   })
 
+  test('a drop and reinstate neither forgives nor repeats instalments: the rest of the cut one comes first, then the others', async ({ h }) => {
+    const c = await newCustomer(h)
+    const own = await newFeature(h, c, { totalFeatureValue: 300, instalments: 3, startDate: '2026-01-01', serviceChargeInterval: 'Calendar Monthly' })
+    // The same plan dropped and reinstated by its parent (a cascade gives it the parent's dates).
+    const parent = await newCustomer(h)
+    const cascaded = await newFeature(h, parent, { totalFeatureValue: 300, instalments: 3, startDate: '2026-01-01', serviceChargeInterval: 'Calendar Monthly' })
+    await bill(h, '2026-01-01')
+    await bill(h, '2026-02-01')
+    await act(h, `/features/${own}`, 'drop', { status: 'Dropped', dateDrop: '2026-02-14', dateBillTo: '2026-02-14' })
+    await act(h, `/customers/${parent}`, 'drop', { status: 'Dropped', dateDrop: '2026-02-14' })
+    await bill(h, '2026-03-01')
+    await act(h, `/features/${own}`, 'reinstate', { status: 'Active', dateReinstate: '2026-03-10' })
+    await act(h, `/customers/${parent}`, 'reinstate', { status: 'Active', dateReinstate: '2026-03-10' })
+    for (const cutoff of ['2026-03-10', '2026-04-01', '2026-05-01', '2026-06-01']) await bill(h, cutoff)
+    for (const f of [own, cascaded]) {
+      // February's 100.00 was cut to 14/28 = 50.00 by the drop; Feb 15 – Mar 9 stay uncharged
+      // (contract 5.5), and the 50.00 still owed of it is the first thing charged after the reinstate
+      // (a short first calendar period charges it whole), then the last instalment in April.
+      assert.equal(await ledgerOf(h, f), [
+        ['Recurring Charge', '2026-01-01', '2026-01-31', 100],
+        ['Recurring Charge', '2026-02-01', '2026-02-28', 100],
+        ['Recurring Charge Refund', '2026-02-01', '2026-02-28', -100],
+        ['Recurring Charge', '2026-02-01', '2026-02-14', 50],
+        ['Recurring Charge', '2026-03-10', '2026-03-31', 50],
+        ['Recurring Charge', '2026-04-01', '2026-04-30', 100],
+      ])
+      const got = (await h.request('GET', `/features/${f}`)).body
+      assert.equal([got.totalValueCharged, got.totalValueRemaining], [300, 0])
+    }
+  })
+
   test('the annual increase job raises due charges once, compounding past years, and history shows it', async ({ h }) => {
     h.clock.set('2026-01-15T10:00:00.000Z')
     const c = await newCustomer(h, { annualIncreaseReferenceDate: '2026-04-01', annualIncreaseProfile: 'Fixed 5%' })
