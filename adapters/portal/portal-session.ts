@@ -65,8 +65,8 @@ export const accountName = (c: Customer): string => c.companyName ?? ([c.firstna
  * contact of several customers chooses one first; a form that changes something must carry the
  * session's CSRF token (403 otherwise); `page` names the profile's page it shows (absent: 404).
  * History entries it writes name the session's `portal:<contact ID>` or `portal:pin`. A
- * contact's session ends once the contact is deleted, its password changed or cleared, or it no
- * longer reaches the customer.
+ * contact's session ends once the contact is deleted, its password or email changed or cleared,
+ * or it no longer reaches the customer.
  */
 export function signedIn(o: PortalOptions, show: PortalPage | 'pay', handler: (event: H3Event, visit: Visit) => Promise<Response>, changes = false) {
   return async (event: H3Event): Promise<Response> => {

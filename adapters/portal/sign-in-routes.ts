@@ -65,7 +65,7 @@ export function signInRoutes(o: PortalOptions): PageRoute[] {
       async handler(event) {
         const session = await resumeSession(o.platform, o.sessions, cookieOf(event, SESSION_COOKIE))
         if (!session?.contactID) return redirect(event, session ? await landingPath(o, session.customerID) : '/sign-in')
-        // The contact was deleted, or its password changed, since it signed in.
+        // The contact was deleted, or its password or email changed, since it signed in.
         if (!(await sessionContact(o.platform, session))) return endSession(event, o, session)
         const customers = (await customersOf(o.platform, o.sessions, session.contactID)).map((c) => ({ id: c.id, number: c.accountNumber ?? c.id, name: accountName(c) }))
         // The contact was unlinked from every account since it signed in.

@@ -69,6 +69,7 @@ export async function signIn(ctx: PlatformContext, sessions: PortalSessions, run
     createdStamp: now,
     lastSeenStamp: now,
     passwordDigest: contactID === null ? null : passwordDigestOf(ctx, found.hashes[matched]),
+    emailDigest: contactID === null ? null : emailDigestOf(ctx, found.emails[matched]),
   }
   await sessions.create(session)
   await runAs(actor, () => recordPortal(ctx, customers, 'portalSignIn'))
@@ -114,25 +115,35 @@ export async function customersOf(ctx: PlatformContext, sessions: PortalSessions
 const passwordDigestOf = (ctx: Pick<PlatformContext, 'digest'>, hash: string): string => ctx.digest.sha256(hash)
 
 /**
- * The contact a session signed in as, or null once the session may no longer act for it: the
- * contact is deleted, its password cleared, or its password changed since the session signed in
- * (contract 14.3: a password changed, through the API or otherwise, ends the contact's other
- * sessions at their next request). Null also for a session of a PIN.
+ * What a session remembers of the email its contact signed in with, the login's identifier: a
+ * digest, so the sessions table holds no address. The address as stored, since sign-in finds it
+ * as stored: any change of it is a change of the login.
  */
-export async function sessionContact(ctx: Pick<PlatformContext, 'store' | 'digest'>, session: Pick<PortalSession, 'contactID' | 'passwordDigest'>): Promise<CustomerContact | null> {
-  if (!session.contactID || !session.passwordDigest) return null
+const emailDigestOf = (ctx: Pick<PlatformContext, 'digest'>, email: string): string => ctx.digest.sha256(`email:${email}`)
+
+/**
+ * The contact a session signed in as, or null once the session may no longer act for it: the
+ * contact is deleted, its password or its email (the login) cleared, or either changed since
+ * the session signed in (contract 14.3: a sign-in's identity changed, through the API or
+ * otherwise, ends the contact's other sessions at their next request). The contact's row is
+ * read anyway, so the check costs a request nothing more. Null also for a session of a PIN.
+ */
+export async function sessionContact(ctx: Pick<PlatformContext, 'store' | 'digest'>, session: Pick<PortalSession, 'contactID' | 'passwordDigest' | 'emailDigest'>): Promise<CustomerContact | null> {
+  if (!session.contactID || !session.passwordDigest || !session.emailDigest) return null
   const contact = await ctx.store.contacts.get(session.contactID)
   if (typeof contact?.accountPassword !== 'string' || !contact.accountPassword) return null
-  return passwordDigestOf(ctx, contact.accountPassword) === session.passwordDigest ? contact : null
+  if (typeof contact.email !== 'string' || !contact.email) return null
+  const same = passwordDigestOf(ctx, contact.accountPassword) === session.passwordDigest && emailDigestOf(ctx, contact.email) === session.emailDigest
+  return same ? contact : null
 }
 
 /**
  * Whether a contact's session may still look at a customer: the contact still signs in as it did
  * (`sessionContact`) and is the customer's own or shared with it. Unlinking, deleting a contact
- * or changing its password takes effect on its next request, not when its session would have
- * ended anyway.
+ * or changing its password or email takes effect on its next request, not when its session would
+ * have ended anyway.
  */
-export async function contactReaches(ctx: PlatformContext, session: Pick<PortalSession, 'contactID' | 'passwordDigest'>, customerID: string): Promise<boolean> {
+export async function contactReaches(ctx: PlatformContext, session: Pick<PortalSession, 'contactID' | 'passwordDigest' | 'emailDigest'>, customerID: string): Promise<boolean> {
   const contact = await sessionContact(ctx, session)
   if (!contact) return false
   return contact.customerID === customerID || (await ctx.store.contacts.isLinked(customerID, contact.id))
@@ -142,6 +153,8 @@ interface Found {
   readonly hashes: string[]
   readonly actors: string[]
   readonly contactIDs: string[]
+  /** Each contact's email as stored: what its session's `emailDigest` is taken from. */
+  readonly emails: string[]
   readonly customers: Customer[]
 }
 
@@ -156,6 +169,7 @@ async function byPassword(ctx: PlatformContext, sessions: PortalSessions, c: Ext
     hashes: withPassword.map((k) => k.accountPassword as string),
     actors: withPassword.map((k) => `portal:${k.id}`),
     contactIDs: withPassword.map((k) => k.id),
+    emails: withPassword.map((k) => k.email as string),
     customers,
   }
 }
@@ -165,7 +179,7 @@ async function byPin(ctx: PlatformContext, c: Extract<Credentials, { kind: 'pin'
   if (!accountNumber || accountNumber.length > 200) return null
   const [customer] = await ctx.store.repository('customers').list({ where: [{ op: 'eq', column: 'accountNumber', value: accountNumber }], limit: 1 })
   if (!customer?.portalCustomerProfile || !customer.portalPIN) return null
-  return { hashes: [customer.portalPIN], actors: ['portal:pin'], contactIDs: [], customers: [customer] }
+  return { hashes: [customer.portalPIN], actors: ['portal:pin'], contactIDs: [], emails: [], customers: [customer] }
 }
 
 /** A history entry on each customer for a portal sign-in or failure (contract 14.3). */

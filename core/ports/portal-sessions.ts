@@ -18,6 +18,11 @@ export interface PortalSession {
    * PIN. A contact whose password has changed since no longer matches it: the session is over.
    */
   readonly passwordDigest: string | null
+  /**
+   * The digest of the contact's email, the login it signed in with; null for a sign-in by PIN. A
+   * contact whose email has been cleared or changed since no longer matches it: the session is over.
+   */
+  readonly emailDigest: string | null
 }
 
 /** Portal sessions, failed sign-ins, and which customers a contact may sign in to. */

@@ -85,7 +85,7 @@ export async function purgeCustomer(ctx: Pick<ResourceContext, 'store' | 'clock'
     if (!customer) return false
     await tx.contacts.unlinkAll({ customerID })
     await tx.lifecycle.removeCustomer(customerID)
-    await tx.customerRemains.removeCustomer(customerID)
+    await tx.customerRemains.removeCustomer(customerID, ctx.clock.now())
     for (const d of customerDependents) {
       await tx.repository(d.resource).removeWhere([{ op: 'eq', column: d.column, value: customerID }])
     }

@@ -55,6 +55,7 @@ import * as m0070 from './0070-reinstate-gaps.js'
 import * as m0071 from './0071-commission-terms.js'
 import * as m0072 from './0072-event-numbers.js'
 import * as m0074 from './0074-delivery-first-attempt.js'
+import * as m0075 from './0075-session-email-purge-links.js'
 
 type Step = { up(db: AnyDb, dialect: DatabaseDialect): Promise<void> }
 
@@ -113,6 +114,7 @@ const steps: Record<string, Step> = {
   '0071-commission-terms': m0071,
   '0072-event-numbers': m0072,
   '0074-delivery-first-attempt': m0074,
+  '0075-session-email-purge-links': m0075,
 }
 
 /**

@@ -197,6 +197,8 @@ export interface PortalSessionsTable {
   lastSeenStamp: string
   /** The digest of the contact's password hash at sign-in (migration 0069); null for a PIN's session. */
   passwordDigest: string | null
+  /** The digest of the contact's email at sign-in (migration 0075); null for a PIN's session. */
+  emailDigest: string | null
 }
 
 /** One failed portal sign-in of a login (`email:<address>` or `account:<number>`). */
