@@ -78,7 +78,7 @@ export function expectedRecurring(feature: BillingFeature, history: ChargeHistor
   const end = featureEnd(feature)
   const versions = effectiveHistory(history, start)
   const layouts = layoutRuns(feature.interval, start, versions, feature.gaps)
-  const starts = feature.instalments && feature.gaps.length ? instalmentStarts(feature.instalments, layouts) : null
+  const starts = feature.instalments && layouts.length > 1 ? instalmentStarts(feature.instalments, layouts) : null
   const out: ExpectedCharge[] = []
   for (const run of seriesRuns(versions, layouts)) {
     const last = run.to && end ? minDate(run.to, end) : (run.to ?? end)

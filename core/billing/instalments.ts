@@ -36,43 +36,46 @@ export function instalmentsOf(f: { readonly instalments: number | null; readonly
 
 /**
  * Where a stretch of a feature's periods (`LayoutRun`) takes up its instalments: its first period
- * charges `owed` (what a drop left unpaid of instalment `index`), or instalment `index` whole
- * when null, and each later period the next instalment.
+ * charges `owed` (what the end of the stretch before, at a drop or a change of interval, left
+ * unpaid of instalment `index`), or instalment `index` whole when null, and each later period the
+ * next instalment.
  */
 export interface InstalmentStart {
   readonly index: number
   readonly owed: Money | null
 }
 
-/** A feature's first stretch, or one a change of interval starts. */
+/** A feature's first stretch. */
 export const FROM_THE_FIRST: InstalmentStart = { index: 0, owed: null }
 
 /**
- * Each stretch's start. The plan is a debt for what was bought: after a drop's gap the
- * instalments go on where they stopped, so a reinstate neither charges one twice nor forgives
- * any. A drop pro-rates the instalment it cuts (contract 5.5); what it left unpaid of it is what
- * the first period after the reinstate charges, then the rest follow. (A stretch a change of
- * interval starts counts from the first, as it always has.)
+ * Each stretch's start. The plan is a debt for what was bought: whatever ends a stretch, the
+ * next goes on where it stopped, so neither a reinstate after a drop's gap nor a change of
+ * interval charges an instalment twice or forgives any. The stretch's last period is cut on its
+ * last charged day (the day before the gap, or before the change of interval) and pro-rated
+ * (contract 5.5, 17.5); what the cut left unpaid of that period's instalment is what the next
+ * stretch's first period charges, whatever its length, then the rest follow one a period.
  */
 export function instalmentStarts(plan: Instalments, layouts: readonly LayoutRun[]): InstalmentStart[] {
   const out = [FROM_THE_FIRST]
   for (let i = 1; i < layouts.length; i++) {
     const prev = layouts[i - 1]
     const at = out[i - 1]
-    if (prev.chargedTo === null) out.push(FROM_THE_FIRST)
-    else if (prev.chargedTo < prev.from) out.push(at) // wholly in the gap: nothing charged
+    // A stretch another follows always has a last day (`to`); a gap inside it ends its charges sooner.
+    const last = prev.chargedTo ?? prev.to
+    if (last === null || last < prev.from) out.push(at) // wholly in the gap: nothing charged
     else {
       const periods = layoutOf(prev.schedule)
-      const j = periods.indexOf(prev.chargedTo)
+      const j = periods.indexOf(last)
       const cut = periods.at(j)
       const due = instalmentIn(plan, at, j)
       const index = at.index + j
-      if (due === null || prev.chargedTo === cut.end) {
+      if (due === null || last === cut.end) {
         out.push({ index: index + 1, owed: null })
         continue
       }
       // As `expectedRecurring` charges the cut period: its days of the period's own days.
-      const paid = proRate(due, daysCovered(cut.start, prev.chargedTo), daysCovered(cut.start, cut.end))
+      const paid = proRate(due, daysCovered(cut.start, last), daysCovered(cut.start, cut.end))
       out.push(paid === due ? { index: index + 1, owed: null } : { index, owed: sub(due, paid) })
     }
   }

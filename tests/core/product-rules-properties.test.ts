@@ -2,11 +2,14 @@ import { suite } from 'uvu'
 import fc from 'fast-check'
 import type { BillingFeature } from '../../core/billing/billing-feature.js'
 import { discountsOf } from '../../core/billing/discounts.js'
+import { chargePatch } from '../../core/billing/charge-patch.js'
+import { effectiveHistory } from '../../core/billing/charge-history.js'
 import { instalmentAt } from '../../core/billing/instalments.js'
+import { layoutAt, layoutRuns } from '../../core/billing/layout-runs.js'
 import { isEmptyDiff, transactionTypeNames } from '../../core/billing/ledger-row.js'
 import type { LedgerRow } from '../../core/ports/ledger.js'
-import { periodContaining, serviceChargeIntervals } from '../../core/billing/periods.js'
-import { addDays, type DateOnly } from '../../core/dates/date-only.js'
+import { periodContaining, serviceChargeIntervals, type ServiceChargeInterval } from '../../core/billing/periods.js'
+import { addDays, maxDate, type DateOnly } from '../../core/dates/date-only.js'
 import { isBillingError } from '../../core/errors.js'
 import type { Money } from '../../core/money/money.js'
 import type { DiscountScheme } from '../../core/presets/product-maps.js'
@@ -162,16 +165,28 @@ test('property: instalments add up to totalFeatureValue exactly, however the tot
   )
 })
 
-/** A run, an approval, a change of count (instalments ignore it), or a drop and its reinstate `gap` days after. */
-type PlanStep = { t: 'run'; at: number } | { t: 'approve' } | { t: 'count'; offset: number; count: number } | { t: 'cycle'; after: number; gap: number }
+/**
+ * A run, an approval, a change of count (instalments ignore it), a PATCH of the interval (from
+ * `offset` days after the dueDate, or from the dueDate), or a drop and its reinstate `gap` days after.
+ */
+type PlanStep =
+  | { t: 'run'; at: number }
+  | { t: 'approve' }
+  | { t: 'count'; offset: number; count: number }
+  | { t: 'interval'; offset: number | null; interval: ServiceChargeInterval }
+  | { t: 'cycle'; after: number; gap: number }
 const planStepArb: fc.Arbitrary<PlanStep> = fc.oneof(
   { weight: 3, arbitrary: fc.record({ t: fc.constant('run' as const), at: fc.integer({ min: -30, max: 900 }) }) },
   { weight: 2, arbitrary: fc.constant({ t: 'approve' as const }) },
   { weight: 1, arbitrary: fc.record({ t: fc.constant('count' as const), offset: fc.integer({ min: -60, max: 60 }), count: fc.integer({ min: 0, max: 6 }) }) },
+  {
+    weight: 2,
+    arbitrary: fc.record({ t: fc.constant('interval' as const), offset: fc.option(fc.integer({ min: -100, max: 100 }), { nil: null }), interval: fc.constantFrom(...serviceChargeIntervals) }),
+  },
   { weight: 2, arbitrary: fc.record({ t: fc.constant('cycle' as const), after: fc.integer({ min: -40, max: 200 }), gap: fc.integer({ min: 1, max: 120 }) }) },
 )
 
-test('property: drops, reinstates and counts neither forgive nor repeat instalments, and no period charges more than one', () => {
+test('property: drops, reinstates, counts and changes of interval neither forgive nor repeat instalments, and no period charges more than one', () => {
   fc.assert(
     fc.property(
       fc.constantFrom(...serviceChargeIntervals),
@@ -182,7 +197,7 @@ test('property: drops, reinstates and counts neither forgive nor repeat instalme
       (interval, start, count, pence, steps) => {
         const plan = { count, total: (pence * 100n) as Money }
         const w = new World(feature({ startDate: start, interval, instalments: plan, totalFeatureValue: plan.total }), null)
-        // Drops and reinstates follow each other in time; runs and changes of count fall on any day.
+        // Drops and reinstates follow each other in time; runs and changes of count or interval fall on any day.
         let day = start
         for (const s of steps) {
           if (s.t === 'run') w.bill(addDays(start, s.at), true)
@@ -193,6 +208,14 @@ test('property: drops, reinstates and counts neither forgive nor repeat instalme
             } catch (e) {
               if (!isBillingError(e)) throw e // dropped: refused, nothing written
             }
+          } else if (s.t === 'interval') {
+            // As a PATCH makes it (contract 17.5): the versions before keep the old interval.
+            const featureCount = effectiveHistory(w.history, start).at(-1)!.featureCount
+            const dateFrom = s.offset === null ? null : addDays(w.due ?? start, s.offset)
+            const patch = chargePatch(w, { serviceCharge: null, featureCount, featureCountCommitted: w.feature.featureCountCommitted, interval: s.interval }, dateFrom)
+            w.history = [...patch.history]
+            w.feature = { ...w.feature, interval: s.interval }
+            w.change(patch.params)
           } else {
             day = addDays(day, s.after)
             w.drop(day)
@@ -200,11 +223,18 @@ test('property: drops, reinstates and counts neither forgive nor repeat instalme
             w.reinstate(day)
           }
         }
-        w.bill(addDays(day, 24 * 370), true)
+        // Past the last instalment: a change to Annually over a year in may still owe 24 of them.
+        w.bill(addDays(maxDate(day, start), 30 * 370), true)
         const charged = w.ledger.reduce((sum: bigint, r: LedgerRow) => sum + r.amount, 0n)
         const largest = instalmentAt(plan, 0)! > instalmentAt(plan, count - 1)! ? instalmentAt(plan, 0)! : instalmentAt(plan, count - 1)!
+        // Rows of a period the last change of interval laid out again are netted in the new
+        // period holding them, as reconcile settles them.
+        const layouts = layoutRuns(w.feature.interval, start, effectiveHistory(w.history, start), w.feature.gaps)
         const byPeriod = new Map<string, bigint>()
-        for (const r of w.ledger) byPeriod.set(r.periodStart, (byPeriod.get(r.periodStart) ?? 0n) + r.amount)
+        for (const r of w.ledger) {
+          const slot = periodContaining(layoutAt(layouts, r.periodStart).schedule, r.periodStart)!.start
+          byPeriod.set(slot, (byPeriod.get(slot) ?? 0n) + r.amount)
+        }
         return charged === plan.total && [...byPeriod.values()].every((net) => net >= 0n && net <= largest)
       },
     ),

@@ -123,6 +123,43 @@ for (const target of activeTargets()) {
     }
   })
 
+  test('a change of interval goes on with the instalments still owed: the rest of a cut one first, then the others', async ({ h }) => {
+    const c = await newCustomer(h)
+    const plan = { totalFeatureValue: 300, instalments: 3, startDate: '2026-01-01', serviceChargeInterval: 'Monthly' }
+    const onDue = await newFeature(h, c, plan)
+    const midMonth = await newFeature(h, c, plan)
+    const quarterly = async (f: string, body: Record<string, unknown> = {}) => {
+      const r = await h.request('PATCH', `/features/${f}`, { serviceChargeInterval: 'Quarterly', ...body })
+      assert.is(r.status, 200, JSON.stringify(r.body))
+    }
+    await bill(h, '2026-01-01')
+    // From the dueDate, 1 February: January's instalment is paid and the two still owed follow, a quarter each.
+    await quarterly(onDue)
+    await bill(h, '2026-02-01')
+    // From 15 February, inside the month of the second instalment.
+    await quarterly(midMonth, { updatedDate: '2026-02-15' })
+    for (const cutoff of ['2026-03-01', '2026-05-01', '2026-05-15', '2026-08-01', '2026-08-15', '2026-11-15']) await bill(h, cutoff)
+    assert.equal(await ledgerOf(h, onDue), [
+      ['Recurring Charge', '2026-01-01', '2026-01-31', 100],
+      ['Recurring Charge', '2026-02-01', '2026-04-30', 100],
+      ['Recurring Charge', '2026-05-01', '2026-07-31', 100],
+    ])
+    // February's 100.00 is cut to 14/28 = 50.00 by the change; the 50.00 still owed of it is the
+    // first quarter's charge from the 15th, then the last instalment.
+    assert.equal(await ledgerOf(h, midMonth), [
+      ['Recurring Charge', '2026-01-01', '2026-01-31', 100],
+      ['Recurring Charge', '2026-02-01', '2026-02-28', 100],
+      ['Recurring Charge Refund', '2026-02-01', '2026-02-28', -100],
+      ['Recurring Charge', '2026-02-01', '2026-02-14', 50],
+      ['Recurring Charge', '2026-02-15', '2026-05-14', 50],
+      ['Recurring Charge', '2026-05-15', '2026-08-14', 100],
+    ])
+    for (const f of [onDue, midMonth]) {
+      const got = (await h.request('GET', `/features/${f}`)).body
+      assert.equal([got.totalValueCharged, got.totalValueRemaining], [300, 0])
+    }
+  })
+
   test('the annual increase job raises due charges once, compounding past years, and history shows it', async ({ h }) => {
     h.clock.set('2026-01-15T10:00:00.000Z')
     const c = await newCustomer(h, { annualIncreaseReferenceDate: '2026-04-01', annualIncreaseProfile: 'Fixed 5%' })
