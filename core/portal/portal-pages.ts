@@ -13,9 +13,8 @@ type Transaction = Entities['transactions']
 /** At most this many rows on a page of the portal; the API lists the rest. */
 export const PAGE_ROWS = 500
 
-/** The signed-in customer, or 404 when it has gone (purged) or lost its portal. */
-export async function portalCustomer(ctx: PlatformContext, customerID: string): Promise<Customer> {
-  const customer = await ctx.store.repository('customers').get(customerID)
+/** The signed-in customer as read for the request, or 404 when it has gone (purged) or lost its portal. */
+export function portalCustomer(customer: Customer | undefined, customerID: string): Customer {
   if (!customer?.portalCustomerProfile) throw notFound('customer', customerID)
   return customer
 }

@@ -70,6 +70,7 @@ export async function signIn(ctx: PlatformContext, sessions: PortalSessions, run
     lastSeenStamp: now,
     passwordDigest: contactID === null ? null : passwordDigestOf(ctx, found.hashes[matched]),
     emailDigest: contactID === null ? null : emailDigestOf(ctx, found.emails[matched]),
+    pinDigest: contactID === null ? pinDigestOf(ctx, found.customers[0]) : null,
   }
   await sessions.create(session)
   await runAs(actor, () => recordPortal(ctx, customers, 'portalSignIn'))
@@ -135,6 +136,27 @@ export async function sessionContact(ctx: Pick<PlatformContext, 'store' | 'diges
   if (typeof contact.email !== 'string' || !contact.email) return null
   const same = passwordDigestOf(ctx, contact.accountPassword) === session.passwordDigest && emailDigestOf(ctx, contact.email) === session.emailDigest
   return same ? contact : null
+}
+
+/**
+ * What a session remembers of the customer's PIN sign-in: a digest of its account number (the
+ * login, as stored) and its PIN's stored hash. A new PIN is stored with a new salt, so any
+ * regeneration changes it, even one that happens to draw the same digits.
+ */
+const pinDigestOf = (ctx: Pick<PlatformContext, 'digest'>, customer: Pick<Customer, 'accountNumber' | 'portalPIN'>): string =>
+  ctx.digest.sha256(JSON.stringify(['pin', customer.accountNumber, customer.portalPIN]))
+
+/**
+ * Whether a PIN's session may still look at its customer, as read for the request: the customer
+ * is there with its portal open, and its account number and PIN are those the session signed in
+ * with (contract 14.3: a new PIN, for one that leaked, ends the sessions of the old one at their
+ * next request). The customer's row is read for every page anyway, so the check costs a request
+ * nothing more. False for a contact's session, and one from before PIN sessions kept a digest.
+ */
+export function pinSessionHolds(ctx: Pick<PlatformContext, 'digest'>, session: Pick<PortalSession, 'contactID' | 'pinDigest'>, customer: Customer | undefined): boolean {
+  if (session.contactID || !session.pinDigest || !customer?.portalCustomerProfile) return false
+  if (typeof customer.portalPIN !== 'string' || !customer.portalPIN || !customer.accountNumber) return false
+  return pinDigestOf(ctx, customer) === session.pinDigest
 }
 
 /**

@@ -51,6 +51,14 @@ export interface CarrierData {
   notOnBill(carrierBillID: string, afterFeatureID: string | null, limit: number): Promise<NotOnBill[]>
   /** A stored bill's lines, to match features against (a bill stored before its `notOnCarrierBill` rows were). */
   storedBill(carrierBillID: string): BillLineSource
+  /**
+   * Takes deleted features off the carriers' bills, which stay (contract 17.4): a line that
+   * matched one keeps its outcome and costs but names no feature; a feature listed as
+   * `notOnCarrierBill` leaves the list, and the bill's count and expected cost of those drop by
+   * it. `stamp` is the `updatedStamp` of each bill that changes. Called in the delete's
+   * transaction, as the purge does for a customer's features (`CustomerRemains`).
+   */
+  removeFeatures(featureIDs: readonly string[], stamp: Stamp): Promise<void>
 }
 
 /** A feature of the carrier, active in the bill's month, that no line of the bill matched. */

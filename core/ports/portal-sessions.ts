@@ -23,6 +23,12 @@ export interface PortalSession {
    * contact whose email has been cleared or changed since no longer matches it: the session is over.
    */
   readonly emailDigest: string | null
+  /**
+   * The digest of the customer's account number and stored PIN hash, the login and secret it
+   * signed in with; null for a contact's sign-in. A customer whose PIN has been regenerated or
+   * cleared, or whose account number has changed, since no longer matches it: the session is over.
+   */
+  readonly pinDigest: string | null
 }
 
 /** Portal sessions, failed sign-ins, and which customers a contact may sign in to. */

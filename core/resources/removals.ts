@@ -52,12 +52,17 @@ export async function deleteItem(ctx: ResourceContext, name: ResourceName, id: s
     if (name === 'tariffs' || name === 'fixedFeeTariffs') await assertUnused(store, name, item)
     if (name === 'customerContacts') await store.contacts.unlinkAll({ contactID: id })
     const removed: Change[] = []
+    const features = name === 'features' ? [id] : []
     for (const d of dependents[name] ?? []) {
       const rows = store.repository(d.resource)
+      const going = isRecorded(d.resource) || d.resource === 'features' ? await rows.listIn(d.column, [id]) : []
       // A dependent of a recorded collection (a tariff's details, a number's features) is a delete of its own (contract 12).
-      if (isRecorded(d.resource)) for (const row of await rows.listIn(d.column, [id])) removed.push({ resource: rows.resource, action: 'delete', before: row, after: null })
+      if (isRecorded(d.resource)) for (const row of going) removed.push({ resource: rows.resource, action: 'delete', before: row, after: null })
+      if (d.resource === 'features') features.push(...going.map((row) => row.id))
       await rows.removeWhere([{ op: 'eq', column: d.column, value: id }])
     }
+    // The carriers' bills stay, naming no deleted feature (contract 17.4), as after a purge.
+    if (features.length > 0) await store.carriers.removeFeatures(features, ctx.clock.now())
     await repo.remove(id)
     await recordChanges(store, ctx.clock, [...removed, { resource: repo.resource, action: 'delete', before: item, after: null }])
     return item

@@ -56,6 +56,7 @@ import * as m0071 from './0071-commission-terms.js'
 import * as m0072 from './0072-event-numbers.js'
 import * as m0074 from './0074-delivery-first-attempt.js'
 import * as m0075 from './0075-session-email-purge-links.js'
+import * as m0076 from './0076-session-pin.js'
 
 type Step = { up(db: AnyDb, dialect: DatabaseDialect): Promise<void> }
 
@@ -115,6 +116,7 @@ const steps: Record<string, Step> = {
   '0072-event-numbers': m0072,
   '0074-delivery-first-attempt': m0074,
   '0075-session-email-purge-links': m0075,
+  '0076-session-pin': m0076,
 }
 
 /**

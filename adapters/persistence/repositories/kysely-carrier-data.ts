@@ -1,5 +1,6 @@
 import type { BillLineSource, CarrierData, CarrierFeature, NewDestination, NotOnBill, StagedBill } from '../../../core/ports/carrier-data.js'
 import type { DateOnly } from '../../../core/dates/date-only.js'
+import type { Stamp } from '../../../core/dates/stamp.js'
 import { add, ZERO, type Money } from '../../../core/money/money.js'
 import { billedShare } from '../../../core/carrier-bills/billed-share.js'
 import { IN_CHUNK } from './rating-number-lookup.js'
@@ -9,6 +10,7 @@ import { insertColumns } from '../insert-rows.js'
 import { columnType } from '../schema/columns.js'
 import type { Db } from '../schema/tables.js'
 import { linesOf, stageBill } from './carrier-bill-staging.js'
+import { removeFeaturesFromBills } from './customer-carrier-remains.js'
 
 const DESTINATION_COLUMNS = ['destinationTableID', 'prefix', 'chargeBand', 'callClass', 'description', 'createdStamp', 'updatedStamp'] as const
 const NOT_ON_BILL_COLUMNS = ['carrierBillID', 'featureID', 'expectedCost'] as const
@@ -104,5 +106,10 @@ export class KyselyCarrierData implements CarrierData {
 
   storedBill(carrierBillID: string): BillLineSource {
     return linesOf(this.db, this.dialect, 'carrier_bill_lines', 'id', carrierBillID)
+  }
+
+  removeFeatures(featureIDs: readonly string[], stamp: Stamp): Promise<void> {
+    // The purge's own work on a customer's features (customer-carrier-remains.ts), for these.
+    return removeFeaturesFromBills(this.db, this.dialect, featureIDs, stamp)
   }
 }

@@ -16,7 +16,7 @@ export class KyselyPortalSessions implements PortalSessions {
 
   async find(tokenHash: string): Promise<PortalSession | undefined> {
     const row = await this.db.selectFrom('portal_sessions').selectAll().where('tokenHash', '=', tokenHash).executeTakeFirst()
-    return row && { ...row, createdStamp: row.createdStamp as Stamp, lastSeenStamp: row.lastSeenStamp as Stamp, passwordDigest: row.passwordDigest ?? null, emailDigest: row.emailDigest ?? null }
+    return row && { ...row, createdStamp: row.createdStamp as Stamp, lastSeenStamp: row.lastSeenStamp as Stamp, passwordDigest: row.passwordDigest ?? null, emailDigest: row.emailDigest ?? null, pinDigest: row.pinDigest ?? null }
   }
 
   async touch(tokenHash: string, lastSeenStamp: Stamp, customerID?: string): Promise<void> {

@@ -199,6 +199,8 @@ export interface PortalSessionsTable {
   passwordDigest: string | null
   /** The digest of the contact's email at sign-in (migration 0075); null for a PIN's session. */
   emailDigest: string | null
+  /** The digest of the customer's account number and PIN hash at sign-in (migration 0076); null for a contact's session. */
+  pinDigest: string | null
 }
 
 /** One failed portal sign-in of a login (`email:<address>` or `account:<number>`). */
