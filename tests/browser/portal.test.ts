@@ -39,128 +39,124 @@ if (!existsSync(CHROMIUM)) {
   console.log(`\n[browser] SKIPPED: ${CHROMIUM} not installed; the portal was not opened in a browser.\n`)
 } else {
   // The pages' markup does not depend on the database: what a database changes is what the
-  // server reads, which tests/http/portal.test.ts checks on every target. So the screenshots and
-  // axe run on the first target only (three times over cost a minute of the suite), and every
-  // target signs in both ways, opens every page and downloads the PDF.
-  const [first] = activeTargets()
-  for (const target of activeTargets()) {
-    const full = target === first
-    const test = suite<{ h: Harness; world: World; browser: Browser; base: string; pin: string }>(`browser: self-service portal [${target}]`)
-    test.before(async (ctx) => {
-      const { chromium } = await import('playwright-core')
-      ctx.h = await openHarness(target, { now: '2026-02-10T09:00:00Z' })
-      const h = ctx.h
-      ctx.world = await worldOn(h, { numbers: 2, calls: 12, payment: '75.00', accountNumber: 'NW-1001', customer: { portalCustomerProfile: 'Standard Portal' } })
-      const c = ctx.world.customerID
-      await h.request('POST', `/customers/${c}/customerContacts`, { firstnames: 'Nia', lastname: 'Walker', email: 'nia@northwind.example', accountPassword: 'portal pass phrase' })
-      ctx.pin = (await h.request('POST', `/customers/${c}?action=generatePIN`, {})).body.pin
-      await h.request('PATCH', `/numbers/${ctx.world.numberIDs[0]}`, { discountPlan1: '1000 UK Minutes' })
-      const number = (await h.request('GET', `/numbers/${ctx.world.numberIDs[0]}`)).body.number.replace(/\s/g, '')
-      const rows = ['callingNumber,dialledNumber,startTime,durationSeconds,chargeBand,callClass,carrier,externalID']
-      for (let i = 0; i < 6; i++) rows.push(`${number},07700 900${100 + i},2026-02-0${i + 2}T10:0${i}:00Z,${120 + i * 30},MOB,mobile,Gamma,feb-${i}`)
-      const imported = await h.request('POST', '/usageFiles?name=february.csv', undefined, { raw: rows.join('\n') + '\n', headers: { 'content-type': 'text/csv' } })
-      assert.ok(imported.status < 300, JSON.stringify(imported.body))
-      ctx.base = await h.listen()
-      ctx.browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS })
-    })
-    test.after(async (ctx) => {
-      await ctx.browser?.close()
-      await ctx.h?.close()
-    })
+  // server reads, which tests/http/portal.test.ts and portal-pages.test.ts check on every target,
+  // sign-ins, pages, documents and downloads alike. So the browser opens them on the first target
+  // only (every target cost the suite a minute and a half, on the 2026-11-28 machine).
+  const [target] = activeTargets()
+  const test = suite<{ h: Harness; world: World; browser: Browser; base: string; pin: string }>(`browser: self-service portal [${target}]`)
+  test.before(async (ctx) => {
+    const { chromium } = await import('playwright-core')
+    ctx.h = await openHarness(target, { now: '2026-02-10T09:00:00Z' })
+    const h = ctx.h
+    ctx.world = await worldOn(h, { numbers: 2, calls: 12, payment: '75.00', accountNumber: 'NW-1001', customer: { portalCustomerProfile: 'Standard Portal' } })
+    const c = ctx.world.customerID
+    await h.request('POST', `/customers/${c}/customerContacts`, { firstnames: 'Nia', lastname: 'Walker', email: 'nia@northwind.example', accountPassword: 'portal pass phrase' })
+    ctx.pin = (await h.request('POST', `/customers/${c}?action=generatePIN`, {})).body.pin
+    await h.request('PATCH', `/numbers/${ctx.world.numberIDs[0]}`, { discountPlan1: '1000 UK Minutes' })
+    const number = (await h.request('GET', `/numbers/${ctx.world.numberIDs[0]}`)).body.number.replace(/\s/g, '')
+    const rows = ['callingNumber,dialledNumber,startTime,durationSeconds,chargeBand,callClass,carrier,externalID']
+    for (let i = 0; i < 6; i++) rows.push(`${number},07700 900${100 + i},2026-02-0${i + 2}T10:0${i}:00Z,${120 + i * 30},MOB,mobile,Gamma,feb-${i}`)
+    const imported = await h.request('POST', '/usageFiles?name=february.csv', undefined, { raw: rows.join('\n') + '\n', headers: { 'content-type': 'text/csv' } })
+    assert.ok(imported.status < 300, JSON.stringify(imported.body))
+    ctx.base = await h.listen()
+    ctx.browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS })
+  })
+  test.after(async (ctx) => {
+    await ctx.browser?.close()
+    await ctx.h?.close()
+  })
 
-    async function signedInPage(ctx: { browser: Browser; base: string }, how: 'password' | 'pin', pin: string, viewport: { width: number; height: number }) {
-      // CSP allows no script: axe is injected with the page's CSP bypassed, as a browser extension would be.
-      const context = await ctx.browser.newContext({ viewport, bypassCSP: true, acceptDownloads: true })
-      const page = await context.newPage()
-      const outside: string[] = []
-      page.on('request', (r) => {
-        if (!r.url().startsWith(ctx.base)) outside.push(r.url())
-      })
-      await page.goto(`${ctx.base}/portal/sign-in`)
-      if (how === 'password') {
-        await page.fill('#email', 'nia@northwind.example')
-        await page.fill('#password', 'portal pass phrase')
-        await page.locator('form:has(#email) button').click()
-      } else {
-        await page.fill('#accountNumber', 'NW-1001')
-        await page.fill('#pin', pin)
-        await page.locator('form:has(#pin) button').click()
-      }
-      await page.waitForURL(/\/portal\/summary$/)
-      return { page, outside, close: () => context.close() }
+  async function signedInPage(ctx: { browser: Browser; base: string }, how: 'password' | 'pin', pin: string, viewport: { width: number; height: number }) {
+    // CSP allows no script: axe is injected with the page's CSP bypassed, as a browser extension would be.
+    const context = await ctx.browser.newContext({ viewport, bypassCSP: true, acceptDownloads: true })
+    const page = await context.newPage()
+    const outside: string[] = []
+    page.on('request', (r) => {
+      if (!r.url().startsWith(ctx.base)) outside.push(r.url())
+    })
+    await page.goto(`${ctx.base}/portal/sign-in`)
+    if (how === 'password') {
+      await page.fill('#email', 'nia@northwind.example')
+      await page.fill('#password', 'portal pass phrase')
+      await page.locator('form:has(#email) button').click()
+    } else {
+      await page.fill('#accountNumber', 'NW-1001')
+      await page.fill('#pin', pin)
+      await page.locator('form:has(#pin) button').click()
     }
+    await page.waitForURL(/\/portal\/summary$/)
+    return { page, outside, close: () => context.close() }
+  }
 
-    test(full ? 'signs in both ways; every page at desktop and phone width: not blank, no outside request, no WCAG 2.1 AA violation' : 'signs in both ways; every page opens, no outside request', async (ctx) => {
-      for (const how of ['password', 'pin'] as const) {
-        // The pages a PIN opens are the password's pages of the same account: they are checked in
-        // full (screenshots, axe) once, and a PIN's visit opens each of them at desktop width.
-        const sizes = Object.entries(WIDTHS).slice(0, how === 'password' && full ? undefined : 1)
-        for (const [size, viewport] of sizes) {
-          const { page, outside, close } = await signedInPage(ctx, how, ctx.pin, viewport)
-          for (const name of PAGES) {
-            await page.goto(`${ctx.base}/portal/${name}`)
-            assert.is(await page.locator('h1').count(), 1, name)
-            if (how === 'pin' || !full) continue
-            const png = await page.screenshot({ fullPage: true })
-            assert.ok(distinctColours(png) > 20, `${name} at ${size} is not blank`)
-            if (WRITE_DOCS && how === 'password' && (name === 'summary' || name === 'invoices')) writeFileSync(`docs/portal-${name}${size === 'phone' ? '-phone' : ''}.png`, png)
-            const scroll = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)
-            assert.ok(scroll <= 1, `${name} at ${size} does not scroll sideways (${scroll}px)`)
-            assert.equal(await axeViolations(page), [], `${name} at ${size}`)
-          }
-          // The sign-in page itself, after signing out by its form.
-          await page.locator('form.sign-out button').click()
-          await page.waitForURL(/\/portal\/sign-in$/)
-          if (how === 'password' && full) assert.equal(await axeViolations(page), [], `sign-in at ${size}`)
-          assert.equal(outside, [], 'nothing asked from another origin')
-          await close()
+  test('signs in both ways; every page at desktop and phone width: not blank, no outside request, no WCAG 2.1 AA violation', async (ctx) => {
+    for (const how of ['password', 'pin'] as const) {
+      // The pages a PIN opens are the password's pages of the same account: they are checked in
+      // full (screenshots, axe) once, and a PIN's visit opens each of them at desktop width.
+      const sizes = Object.entries(WIDTHS).slice(0, how === 'password' ? undefined : 1)
+      for (const [size, viewport] of sizes) {
+        const { page, outside, close } = await signedInPage(ctx, how, ctx.pin, viewport)
+        for (const name of PAGES) {
+          await page.goto(`${ctx.base}/portal/${name}`)
+          assert.is(await page.locator('h1').count(), 1, name)
+          if (how === 'pin') continue
+          const png = await page.screenshot({ fullPage: true })
+          assert.ok(distinctColours(png) > 20, `${name} at ${size} is not blank`)
+          if (WRITE_DOCS && how === 'password' && (name === 'summary' || name === 'invoices')) writeFileSync(`docs/portal-${name}${size === 'phone' ? '-phone' : ''}.png`, png)
+          const scroll = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)
+          assert.ok(scroll <= 1, `${name} at ${size} does not scroll sideways (${scroll}px)`)
+          assert.equal(await axeViolations(page), [], `${name} at ${size}`)
         }
+        // The sign-in page itself, after signing out by its form.
+        await page.locator('form.sign-out button').click()
+        await page.waitForURL(/\/portal\/sign-in$/)
+        if (how === 'password') assert.equal(await axeViolations(page), [], `sign-in at ${size}`)
+        assert.equal(outside, [], 'nothing asked from another origin')
+        await close()
       }
-    })
+    }
+  })
 
-    test('the invoices page opens the HTML document and downloads the PDF with its totals', async (ctx) => {
-      const { page, close } = await signedInPage(ctx, 'password', ctx.pin, WIDTHS.desktop)
-      await page.goto(`${ctx.base}/portal/invoices`)
-      const total = pounds(ctx.world.invoice.totalAmount)
-      assert.match(await page.locator('tbody tr').first().innerText(), new RegExp(total.replace(/[£.]/g, (c) => `\\${c}`)))
-      const [download] = await Promise.all([page.waitForEvent('download'), page.locator('tbody tr a[download]').first().click()])
-      const text = (await pdfLines(readFileSync((await download.path())!))).flat().join(' ')
-      assert.ok(text.includes(total), `the PDF shows the total ${total}`)
-      // Six February calls of 120..270 s on the number holding 1000 UK Minutes: 19.5 used, 980.5 left.
-      await page.goto(`${ctx.base}/portal/allowances`)
-      const row = await page.locator('tbody tr', { hasText: '1000 UK Minutes' }).innerText()
-      assert.match(row, /1,000\s+19\.5\s+980\.5/)
-      await page.goto(`${ctx.base}/portal/invoices`)
-      await page.locator('tbody tr th a').first().click()
-      assert.ok((await page.content()).includes(total), 'the HTML document shows the total')
-      await close()
-    })
+  test('the invoices page opens the HTML document and downloads the PDF with its totals', async (ctx) => {
+    const { page, close } = await signedInPage(ctx, 'password', ctx.pin, WIDTHS.desktop)
+    await page.goto(`${ctx.base}/portal/invoices`)
+    const total = pounds(ctx.world.invoice.totalAmount)
+    assert.match(await page.locator('tbody tr').first().innerText(), new RegExp(total.replace(/[£.]/g, (c) => `\\${c}`)))
+    const [download] = await Promise.all([page.waitForEvent('download'), page.locator('tbody tr a[download]').first().click()])
+    const text = (await pdfLines(readFileSync((await download.path())!))).flat().join(' ')
+    assert.ok(text.includes(total), `the PDF shows the total ${total}`)
+    // Six February calls of 120..270 s on the number holding 1000 UK Minutes: 19.5 used, 980.5 left.
+    await page.goto(`${ctx.base}/portal/allowances`)
+    const row = await page.locator('tbody tr', { hasText: '1000 UK Minutes' }).innerText()
+    assert.match(row, /1,000\s+19\.5\s+980\.5/)
+    await page.goto(`${ctx.base}/portal/invoices`)
+    await page.locator('tbody tr th a').first().click()
+    assert.ok((await page.content()).includes(total), 'the HTML document shows the total')
+    await close()
+  })
 
-    test('the invoices page as each onlineBillType shows it: no WCAG 2.1 AA violation, the calls CSV downloads', async (ctx) => {
-      const customer = `/customers/${ctx.world.customerID}`
-      try {
+  test('the invoices page as each onlineBillType shows it: no WCAG 2.1 AA violation, the calls CSV downloads', async (ctx) => {
+    const customer = `/customers/${ctx.world.customerID}`
+    try {
+      // One visit a width: the page reads the bill type on each request.
+      for (const [size, viewport] of Object.entries(WIDTHS)) {
+        const { page, close } = await signedInPage(ctx, 'password', ctx.pin, viewport)
         for (const type of ['PDF + CSV', 'CSV', 'Summary Only', 'None']) {
           await ctx.h.request('PATCH', customer, { onlineBillType: type })
-          for (const [size, viewport] of Object.entries(WIDTHS).slice(0, full ? undefined : 1)) {
-            const { page, close } = await signedInPage(ctx, 'password', ctx.pin, viewport)
-            await page.goto(`${ctx.base}/portal/invoices`)
-            if (type.includes('CSV') && size === 'desktop') {
-              const [download] = await Promise.all([page.waitForEvent('download'), page.locator('tbody tr a[href$="/csv"]').first().click()])
-              assert.match(readFileSync((await download.path())!, 'utf8'), /^startTime,number,dialledNumber/, type)
-            }
-            if (full) {
-              const scroll = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)
-              assert.ok(scroll <= 1, `${type} at ${size} does not scroll sideways (${scroll}px)`)
-              assert.equal(await axeViolations(page), [], `${type} at ${size}`)
-            }
-            await close()
+          await page.goto(`${ctx.base}/portal/invoices`)
+          if (type.includes('CSV') && size === 'desktop') {
+            const [download] = await Promise.all([page.waitForEvent('download'), page.locator('tbody tr a[href$="/csv"]').first().click()])
+            assert.match(readFileSync((await download.path())!, 'utf8'), /^startTime,number,dialledNumber/, type)
           }
+          const scroll = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)
+          assert.ok(scroll <= 1, `${type} at ${size} does not scroll sideways (${scroll}px)`)
+          assert.equal(await axeViolations(page), [], `${type} at ${size}`)
         }
-      } finally {
-        await ctx.h.request('PATCH', customer, { onlineBillType: null })
+        await close()
       }
-    })
+    } finally {
+      await ctx.h.request('PATCH', customer, { onlineBillType: null })
+    }
+  })
 
-    test.run()
-  }
+  test.run()
 }

@@ -6,8 +6,8 @@ import { openHarness, type Harness } from '../support/harness.js'
 import { activeTargets, type TargetName } from '../support/targets.js'
 import { childEntry } from '../support/child-entry.js'
 
-// Each kill costs a worker's start and a lease (two to seven seconds, on SQLite file and on
-// Postgres). Nearly every kill lands mid-run (20 of 20 on both in a loaded suite, 2026-11-29), so
+// Each kill costs a lease and the billing its successor redoes; the successor's start overlaps
+// the killed worker's work (below). Nearly every kill lands mid-run (20 of 20 on both in a loaded suite, 2026-11-29), so
 // twelve reach the same steps that twenty did, in a minute less.
 const KILLS = 12
 const CUSTOMERS = 120
@@ -30,11 +30,13 @@ async function outcome(h: Harness) {
   return { tx: tx.sort(), inv: inv.sort() }
 }
 
+/** A worker process and its exit code, listened for from its start (it may end before it is waited for). */
 function child(h: Harness) {
-  return spawn(process.execPath, [...childEntry('tests/support/billing-child.ts')], {
+  const p = spawn(process.execPath, [...childEntry('tests/support/billing-child.ts')], {
     env: { ...process.env, DATABASE_URL: h.target.databaseUrl, TEST_SCHEMA: h.target.schema ?? '', BILLING_LEASE_MS: '800', BILLING_BATCH_SIZE: '1' },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
+  return { p, exited: new Promise<number | null>((resolve) => p.on('exit', (code) => resolve(code))) }
 }
 
 const fileTargets = activeTargets().filter((t): t is Exclude<TargetName, 'sqlite-memory'> => t !== 'sqlite-memory')
@@ -51,26 +53,26 @@ for (const target of fileTargets) {
       await scheduler.stop()
       let killedMidRun = 0
       const progress = async () => (await crashed.platform.context.store.repository('billingRuns').get('1'))!.customersDone
+      let current = child(crashed)
       for (let i = 0; i < KILLS; i++) {
-        const p = child(crashed)
-        const exited = new Promise<number | null>((resolve) => p.on('exit', (code) => resolve(code)))
+        const { p, exited } = current
         const before = await progress()
         // Wait until this worker has billed at least one batch, then kill it at a random point.
         // A batch of one customer takes a few milliseconds, so the poll is tight: a slow poll lets
         // the worker finish the run before most of the kills.
         for (let t = 0; t < 2000 && (await progress()) === before && p.exitCode === null; t++) await new Promise((r) => setTimeout(r, 5))
+        // The next worker starts while this one bills: its start (about a second) is spent before
+        // the kill, not after it. It waits for the run's lease like any worker finding one held.
+        current = child(crashed)
         await new Promise((r) => setTimeout(r, Math.floor(Math.random() * 8)))
         if (p.exitCode === null) {
           p.kill('SIGKILL')
           if ((await progress()) !== before) killedMidRun++
         }
-        // The next worker waits out the dead holder's lease itself: it polls while the run is open,
-        // and its start (about a second) is most of the lease already.
+        // The next worker waits out the dead holder's lease itself: it polls while the run is open.
         await exited
       }
-      const last = child(crashed)
-      const code = await new Promise<number | null>((resolve) => last.on('exit', (c) => resolve(c)))
-      assert.is(code, 0)
+      assert.is(await current.exited, 0)
       assert.ok(killedMidRun >= 4, `only ${killedMidRun} kills landed mid-run`)
       const run = (await crashed.request('GET', '/billingRuns/1')).body
       assert.is(run.status, 'Complete', JSON.stringify(run))

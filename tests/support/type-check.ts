@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process'
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { join, resolve } from 'node:path'
+import { dirname, join, resolve } from 'node:path'
 import { promisify } from 'node:util'
 
 const run = promisify(execFile)
@@ -24,20 +24,23 @@ export interface TypeCheck {
 }
 
 /**
- * One tsc program over `sources` with the project's settings (tsconfig.json, nothing emitted).
- * Each source imports the package, so tsc type-checks all of it in every run (about 20 s of CPU
- * on the CI machine): the type suites check their files together, in one run, not one run each.
+ * One tsc program over `sources` with the settings of the project at `root` (its tsconfig.json,
+ * nothing emitted). Sources that import a package's sources make tsc type-check all of it (20-60
+ * s of CPU); tests/apps/package.test.ts puts them in its build's `dist`, where they import its
+ * declarations, as a user's code does, and tsc checks only them.
  */
-export async function typeCheck(sources: readonly Source[]): Promise<TypeCheck> {
-  const root = resolve('.')
+export async function typeCheck(sources: readonly Source[], root = resolve('.')): Promise<TypeCheck> {
   mkdirSync(join(root, '.tmp'), { recursive: true })
   const dir = mkdtempSync(join(root, '.tmp', 'type-check-'))
   const written = sources.filter((s) => s.text !== undefined)
   try {
-    for (const s of written) writeFileSync(s.path, s.text!)
+    for (const s of written) {
+      mkdirSync(dirname(s.path), { recursive: true })
+      writeFileSync(s.path, s.text!)
+    }
     const files = sources.map((s) => resolve(s.path))
     writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ extends: '../../tsconfig.json', compilerOptions: { noEmit: true, incremental: false }, include: [], files }))
-    const { code, out } = await run(process.execPath, ['node_modules/typescript/bin/tsc', '-p', join(dir, 'tsconfig.json')], { cwd: root, maxBuffer: 1 << 24 }).then(
+    const { code, out } = await run(process.execPath, [resolve('node_modules/typescript/bin/tsc'), '-p', join(dir, 'tsconfig.json')], { cwd: root, maxBuffer: 1 << 24 }).then(
       () => ({ code: 0, out: '' }),
       (e: { code?: number; stdout?: string; stderr?: string }) => ({ code: e.code ?? 1, out: `${e.stdout ?? ''}${e.stderr ?? ''}` }),
     )

@@ -17,20 +17,25 @@ function marksOf(source: readonly string[]): { line: number; code: string }[] {
   })
 }
 
-export interface Fixture {
-  readonly path: string
+export interface Fixture extends Source {
+  readonly text: string
   /** A copy with its marks blanked, beside the fixture so that its imports resolve alike. */
   readonly unmarked: Source
 }
 
-/** A fixture and its unmarked copy, both for the shared tsc run (./type-check.ts). */
-export function fixture(file: string): Fixture {
-  const path = resolve(file)
-  const text = readFileSync(path, 'utf8')
+/**
+ * A fixture copied to the same path under `into` (a built package's `dist`, where its relative
+ * imports of the sources find their declarations), and its unmarked copy: both written for the
+ * shared tsc run (./type-check.ts) and removed after it.
+ */
+export function fixture(file: string, into: string): Fixture {
+  const text = readFileSync(resolve(file), 'utf8')
+  const path = join(into, file)
+  const unmarked = text
     .split('\n')
     .map((l) => (l.trim().startsWith('// @ts-expect-error') ? '' : l))
     .join('\n')
-  return { path, unmarked: { path: join(dirname(path), `unmarked-${process.pid}-${basename(path)}`), text } }
+  return { path, text, unmarked: { path: join(dirname(path), `unmarked-${basename(path)}`), text: unmarked } }
 }
 
 /**
@@ -49,13 +54,13 @@ export function fixtureTests(test: Test, what: string, fixture: Fixture, checked
   })
 
   test('every mark in the fixture names the error code it expects', () => {
-    const marks = marksOf(readFileSync(fixture.path, 'utf8').split('\n'))
+    const marks = marksOf(fixture.text.split('\n'))
     assert.ok(marks.length >= leastMarks, `${marks.length} expected errors in the fixture`)
     assert.equal(marks.filter((m) => !m.code), [], 'each @ts-expect-error is followed by its TSnnnn code')
   })
 
   test('without the @ts-expect-error marks, tsc reports each mistake on its own line, with the code marked', async () => {
-    const marks = marksOf(readFileSync(fixture.path, 'utf8').split('\n'))
+    const marks = marksOf(fixture.text.split('\n'))
     const { code, errors, out } = await checked()
     assert.is.not(code, 0)
     // One error per marked line, of the marked code: a mistake refused for another reason
