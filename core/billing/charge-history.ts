@@ -109,7 +109,10 @@ export function applyChange(history: ChargeHistory, change: ChargeChange, ledger
     return { ...(c === undefined ? {} : { committed: c }), ...(i === undefined ? {} : { interval: i }) }
   }
   const current = versionAt(sorted, change.from)
-  const layout = { ...(change.interval !== undefined ? { newLayout: true as const } : {}), ...(change.tariffPriced ? { tariffPriced: true as const } : {}) }
+  // A change on the day a change of interval took effect keeps the periods laid out from that day:
+  // dropping the mark laid them out again from the stretch before, cutting the periods already charged.
+  const relaid = change.interval !== undefined || sorted.some((v) => v.from === change.from && v.newLayout)
+  const layout = { ...(relaid ? { newLayout: true as const } : {}), ...(change.tariffPriced ? { tariffPriced: true as const } : {}) }
   if (change.mode === 'add') {
     const series = Math.max(ledgerMaxSeries, ...sorted.map((v) => v.series)) + 1
     return [...before, { from: change.from, series, ...values, ...committed(current), ...layout }]

@@ -169,7 +169,11 @@ function seriesRuns(versions: readonly ChargeVersion[], layouts: readonly Layout
   }
   for (let i = 0; i + 1 < runs.length; i++) {
     const dayBefore = addDays(runs[i + 1].from, -1)
-    runs[i].to = periodContaining(layoutAt(layouts, dayBefore).schedule, dayBefore)?.end ?? dayBefore
+    const layout = layoutAt(layouts, dayBefore)
+    // The period is its stretch's: one cut by the stretch's end (a change of interval, a gap) ends
+    // there, so a series never runs into the next stretch's periods.
+    const end = periodContaining(layout.schedule, dayBefore)?.end ?? dayBefore
+    runs[i].to = layout.to !== null && layout.to < end ? layout.to : end
   }
   return runs
 }

@@ -7,7 +7,8 @@ import { proRate } from './pro-rate.js'
  * A feature sold for a total paid in instalments (contract 11): with `totalFeatureValue` and no
  * `serviceCharge`, period k (from 0) charges `total / count` rounded half up to whole pence, the
  * last one the remainder, and periods from `count` on charge nothing. The instalments add up to
- * the total exactly.
+ * the total exactly (an `add` charges again those from its date, the older ones being credited
+ * outside the platform).
  */
 export interface Instalments {
   readonly count: number
@@ -27,10 +28,16 @@ export function instalmentAt(plan: Instalments, k: number): Money | null {
   return k < plan.count - 1 && each < left ? each : left
 }
 
-/** The plan of a feature's fields, or null when it is not sold in instalments. */
-export function instalmentsOf(f: { readonly instalments: number | null; readonly totalFeatureValue: Money | null; readonly serviceCharge: Money | null }): Instalments | null {
+/**
+ * The plan of a feature's fields, or null when it is not sold in instalments. Only the periods
+ * of charge versions without a price of their own take it (see `chargeOf`): a `serviceCharge` set
+ * later ends the plan from the day it takes effect, and the instalments charged before stay. The
+ * feature's current `serviceCharge` is only its latest version's, so it must not decide the plan:
+ * that refunded every instalment already charged.
+ */
+export function instalmentsOf(f: { readonly instalments: number | null; readonly totalFeatureValue: Money | null }): Instalments | null {
   const count = f.instalments
-  if (f.serviceCharge !== null || f.totalFeatureValue === null || count === null || !Number.isInteger(count) || count < 1) return null
+  if (f.totalFeatureValue === null || count === null || !Number.isInteger(count) || count < 1) return null
   return { count, total: f.totalFeatureValue }
 }
 

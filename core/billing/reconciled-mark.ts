@@ -8,7 +8,7 @@ import type { DateOnly } from '../dates/date-only.js'
  * Bump when the billing rules change what `planFeatureBilling` returns for the same inputs:
  * every stored mark then misses once and every feature is planned again.
  */
-const RULES = 'rules-7'
+const RULES = 'rules-8'
 
 // Every field of what the plan reads, checked by the compiler: a field added to one of these
 // types and not listed here fails to compile, instead of being left out of the fingerprint;

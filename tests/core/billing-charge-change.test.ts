@@ -111,4 +111,18 @@ test('changeRecurringCharge refuses bad input with invalid_charge_change, a drop
   throwsCode(() => w.change({ serviceCharge: m('20') }), 'state_not_allowed')
 })
 
+test('a change on the day a change of interval took effect keeps the periods laid out from that day', () => {
+  for (const mode of ['replace', 'add'] as const) {
+    const w = new World(feature(), '10')
+    w.bill('2025-02-01')
+    w.approve()
+    // The same interval from the 15th: periods from then on run from the 15th (contract 17.5).
+    w.change({ serviceChargeInterval: 'Monthly', dateFrom: d('2025-02-15') })
+    w.change({ featureCount: 2, dateFrom: d('2025-02-15'), chargeChangeMode: mode })
+    w.bill('2025-03-15')
+    assert.ok(w.ledger.some((r) => r.periodStart === '2025-03-15' && r.periodEnd === '2025-04-14' && r.amount === m('20')), mode)
+    assert.ok(isEmptyDiff(w.bill('2025-03-15')), mode)
+  }
+})
+
 test.run()

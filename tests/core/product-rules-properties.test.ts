@@ -3,7 +3,7 @@ import fc from 'fast-check'
 import type { BillingFeature } from '../../core/billing/billing-feature.js'
 import { discountsOf } from '../../core/billing/discounts.js'
 import { chargePatch } from '../../core/billing/charge-patch.js'
-import { effectiveHistory } from '../../core/billing/charge-history.js'
+import { effectiveHistory, versionAt } from '../../core/billing/charge-history.js'
 import { instalmentAt } from '../../core/billing/instalments.js'
 import { layoutAt, layoutRuns } from '../../core/billing/layout-runs.js'
 import { isEmptyDiff, transactionTypeNames } from '../../core/billing/ledger-row.js'
@@ -167,7 +167,8 @@ test('property: instalments add up to totalFeatureValue exactly, however the tot
 
 /**
  * A run, an approval, a change of count (instalments ignore it), a PATCH of the interval (from
- * `offset` days after the dueDate, or from the dueDate), or a drop and its reinstate `gap` days after.
+ * `offset` days after the dueDate, or from the dueDate), a drop and its reinstate `gap` days after,
+ * or an `add` change charging again from the start of the period `back` days before the dueDate.
  */
 type PlanStep =
   | { t: 'run'; at: number }
@@ -175,6 +176,7 @@ type PlanStep =
   | { t: 'count'; offset: number; count: number }
   | { t: 'interval'; offset: number | null; interval: ServiceChargeInterval }
   | { t: 'cycle'; after: number; gap: number }
+  | { t: 'add'; back: number }
 const planStepArb: fc.Arbitrary<PlanStep> = fc.oneof(
   { weight: 3, arbitrary: fc.record({ t: fc.constant('run' as const), at: fc.integer({ min: -30, max: 900 }) }) },
   { weight: 2, arbitrary: fc.constant({ t: 'approve' as const }) },
@@ -184,9 +186,10 @@ const planStepArb: fc.Arbitrary<PlanStep> = fc.oneof(
     arbitrary: fc.record({ t: fc.constant('interval' as const), offset: fc.option(fc.integer({ min: -100, max: 100 }), { nil: null }), interval: fc.constantFrom(...serviceChargeIntervals) }),
   },
   { weight: 2, arbitrary: fc.record({ t: fc.constant('cycle' as const), after: fc.integer({ min: -40, max: 200 }), gap: fc.integer({ min: 1, max: 120 }) }) },
+  { weight: 2, arbitrary: fc.record({ t: fc.constant('add' as const), back: fc.integer({ min: 0, max: 400 }) }) },
 )
 
-test('property: drops, reinstates, counts and changes of interval neither forgive nor repeat instalments, and no period charges more than one', () => {
+test('property: drops, reinstates, counts, changes of interval and adds neither forgive nor repeat instalments, and no period charges more than one', () => {
   fc.assert(
     fc.property(
       fc.constantFrom(...serviceChargeIntervals),
@@ -199,6 +202,7 @@ test('property: drops, reinstates, counts and changes of interval neither forgiv
         const w = new World(feature({ startDate: start, interval, instalments: plan, totalFeatureValue: plan.total }), null)
         // Drops and reinstates follow each other in time; runs and changes of count or interval fall on any day.
         let day = start
+        let lastAdd: DateOnly | null = null
         for (const s of steps) {
           if (s.t === 'run') w.bill(addDays(start, s.at), true)
           else if (s.t === 'approve') w.approve()
@@ -212,11 +216,28 @@ test('property: drops, reinstates, counts and changes of interval neither forgiv
             // As a PATCH makes it (contract 17.5): the versions before keep the old interval.
             const featureCount = effectiveHistory(w.history, start).at(-1)!.featureCount
             const dateFrom = s.offset === null ? null : addDays(w.due ?? start, s.offset)
+            // Periods laid out again over an add's day (here, or by a drop's gap before it) put it
+            // inside a period that both series charge in full: not what this property is about.
+            if (lastAdd !== null && (dateFrom ?? w.due ?? start) < lastAdd) continue
             const patch = chargePatch(w, { serviceCharge: null, featureCount, featureCountCommitted: w.feature.featureCountCommitted, interval: s.interval }, dateFrom)
             w.history = [...patch.history]
             w.feature = { ...w.feature, interval: s.interval }
             w.change(patch.params)
+          } else if (s.t === 'add') {
+            // From a period's first day: the older series then charges none of the days the new one
+            // charges again, and its rows of those periods are what the credit note raised outside
+            // the platform (contract 9.4) takes back.
+            const layouts = layoutRuns(w.feature.interval, start, effectiveHistory(w.history, start), w.feature.gaps)
+            const back = maxDate(start, addDays(w.due ?? start, -s.back))
+            const dateFrom = periodContaining(layoutAt(layouts, back).schedule, back)!.start
+            try {
+              w.change({ chargeChangeMode: 'add', dateFrom })
+              lastAdd = dateFrom
+            } catch (e) {
+              if (!isBillingError(e)) throw e // dropped, or nothing charged yet: refused, nothing written
+            }
           } else {
+            if (lastAdd !== null && addDays(day, s.after) < lastAdd) continue
             day = addDays(day, s.after)
             w.drop(day)
             day = addDays(day, s.gap)
@@ -225,16 +246,18 @@ test('property: drops, reinstates, counts and changes of interval neither forgiv
         }
         // Past the last instalment: a change to Annually over a year in may still owe 24 of them.
         w.bill(addDays(maxDate(day, start), 30 * 370), true)
-        const charged = w.ledger.reduce((sum: bigint, r: LedgerRow) => sum + r.amount, 0n)
+        // Rows of an older series in a period a newer one charges again were credited outside the
+        // platform (an `add`): reconcile leaves them, and the plan is what the other rows charge.
+        const versions = effectiveHistory(w.history, start)
+        const layouts = layoutRuns(w.feature.interval, start, versions, w.feature.gaps)
+        const slotOf = (r: LedgerRow) => periodContaining(layoutAt(layouts, r.periodStart).schedule, r.periodStart)!.start
+        const live = w.ledger.filter((r) => r.series >= (versionAt(versions, slotOf(r))?.series ?? 0))
+        const charged = live.reduce((sum: bigint, r: LedgerRow) => sum + r.amount, 0n)
         const largest = instalmentAt(plan, 0)! > instalmentAt(plan, count - 1)! ? instalmentAt(plan, 0)! : instalmentAt(plan, count - 1)!
         // Rows of a period the last change of interval laid out again are netted in the new
         // period holding them, as reconcile settles them.
-        const layouts = layoutRuns(w.feature.interval, start, effectiveHistory(w.history, start), w.feature.gaps)
         const byPeriod = new Map<string, bigint>()
-        for (const r of w.ledger) {
-          const slot = periodContaining(layoutAt(layouts, r.periodStart).schedule, r.periodStart)!.start
-          byPeriod.set(slot, (byPeriod.get(slot) ?? 0n) + r.amount)
-        }
+        for (const r of live) byPeriod.set(slotOf(r), (byPeriod.get(slotOf(r)) ?? 0n) + r.amount)
         return charged === plan.total && [...byPeriod.values()].every((net) => net >= 0n && net <= largest)
       },
     ),

@@ -160,6 +160,81 @@ for (const target of activeTargets()) {
     }
   })
 
+  test('a price set on an instalment feature ends the plan from its date: the instalments charged before stay', async ({ h }) => {
+    const c = await newCustomer(h)
+    const plan = { totalFeatureValue: 300, instalments: 3, startDate: '2026-01-01', serviceChargeInterval: 'Calendar Monthly' }
+    const replaced = await newFeature(h, c, plan)
+    const added = await newFeature(h, c, plan)
+    const patched = await newFeature(h, c, plan)
+    const onDue = await newFeature(h, c, plan)
+    await bill(h, '2026-01-01')
+    await bill(h, '2026-02-01')
+    await act(h, `/features/${replaced}`, 'changeRecurringCharge', { serviceCharge: 20, dateFrom: '2026-02-15' })
+    await act(h, `/features/${added}`, 'changeRecurringCharge', { serviceCharge: 20, dateFrom: '2026-02-15', chargeChangeMode: 'add' })
+    assert.is((await h.request('PATCH', `/features/${patched}`, { serviceCharge: 20, updatedDate: '2026-02-15' })).status, 200)
+    await act(h, `/features/${onDue}`, 'changeRecurringCharge', { serviceCharge: 20 })
+    assert.is((await h.request('GET', `/features/${onDue}`)).body.dueDate, '2026-03-01')
+    for (const cutoff of ['2026-03-01', '2026-04-01']) await bill(h, cutoff)
+    // January's instalment and February's up to the 14th (14/28 of it) stay; 20.00 a month from the 15th.
+    for (const f of [replaced, patched]) {
+      assert.equal(await ledgerOf(h, f), [
+        ['Recurring Charge', '2026-01-01', '2026-01-31', 100],
+        ['Recurring Charge', '2026-02-01', '2026-02-28', 100],
+        ['Recurring Charge Refund', '2026-02-01', '2026-02-28', -100],
+        ['Recurring Charge', '2026-02-01', '2026-02-14', 50],
+        ['Recurring Charge', '2026-02-15', '2026-02-28', 10],
+        ['Recurring Charge', '2026-03-01', '2026-03-31', 20],
+        ['Recurring Charge', '2026-04-01', '2026-04-30', 20],
+      ])
+      const got = (await h.request('GET', `/features/${f}`)).body
+      assert.equal([got.totalValueCharged, got.totalValueRemaining], [200, 100])
+    }
+    // `add` leaves February's instalment to the credit note raised outside the platform (contract 9.4).
+    assert.equal(await ledgerOf(h, added), [
+      ['Recurring Charge', '2026-01-01', '2026-01-31', 100],
+      ['Recurring Charge', '2026-02-01', '2026-02-28', 100],
+      ['Recurring Charge', '2026-02-15', '2026-02-28', 10],
+      ['Recurring Charge', '2026-03-01', '2026-03-31', 20],
+      ['Recurring Charge', '2026-04-01', '2026-04-30', 20],
+    ])
+    assert.equal(await recurring(h, onDue), [100, 100, 20, 20])
+  })
+
+  test('an add on an instalment feature charges again, from its date, what the plan owes from then', async ({ h }) => {
+    const c = await newCustomer(h)
+    const plan = { totalFeatureValue: 300, instalments: 3, startDate: '2026-01-01', serviceChargeInterval: 'Calendar Monthly' }
+    const mid = await newFeature(h, c, plan)
+    const relaid = await newFeature(h, c, plan)
+    await bill(h, '2026-01-01')
+    await bill(h, '2026-02-01')
+    await act(h, `/features/${mid}`, 'changeRecurringCharge', { chargeChangeMode: 'add', dateFrom: '2026-02-15' })
+    // From 15 February the periods are quarters; the add on that day charges them again.
+    assert.is((await h.request('PATCH', `/features/${relaid}`, { serviceChargeInterval: 'Quarterly', updatedDate: '2026-02-15' })).status, 200)
+    await act(h, `/features/${relaid}`, 'changeRecurringCharge', { chargeChangeMode: 'add', dateFrom: '2026-02-15' })
+    for (const cutoff of ['2026-03-01', '2026-04-01', '2026-05-01', '2026-05-15', '2026-06-01', '2026-08-15']) await bill(h, cutoff)
+    // The old series keeps February whole (the credit note raised outside takes back its 15th–28th);
+    // the new one charges what the plan owes from the 15th: 14/28 of February's instalment, then March's.
+    assert.equal(await ledgerOf(h, mid), [
+      ['Recurring Charge', '2026-01-01', '2026-01-31', 100],
+      ['Recurring Charge', '2026-02-01', '2026-02-28', 100],
+      ['Recurring Charge', '2026-02-15', '2026-02-28', 50],
+      ['Recurring Charge', '2026-03-01', '2026-03-31', 100],
+    ])
+    // totalValueCharged follows the ledger, which does not hold the credit note (contract 9.3).
+    const got = (await h.request('GET', `/features/${mid}`)).body
+    assert.equal([got.totalValueCharged, got.totalValueRemaining], [350, -50])
+    // The old series ends with the monthly stretch on the 14th: its quarter from the 15th, the
+    // rest of February's instalment, is the new series' alone, written once however often billed.
+    assert.equal(await ledgerOf(h, relaid), [
+      ['Recurring Charge', '2026-01-01', '2026-01-31', 100],
+      ['Recurring Charge', '2026-02-01', '2026-02-28', 100],
+      ['Recurring Charge Refund', '2026-02-01', '2026-02-28', -100],
+      ['Recurring Charge', '2026-02-01', '2026-02-14', 50],
+      ['Recurring Charge', '2026-02-15', '2026-05-14', 50],
+      ['Recurring Charge', '2026-05-15', '2026-08-14', 100],
+    ])
+  })
+
   test('the annual increase job raises due charges once, compounding past years, and history shows it', async ({ h }) => {
     h.clock.set('2026-01-15T10:00:00.000Z')
     const c = await newCustomer(h, { annualIncreaseReferenceDate: '2026-04-01', annualIncreaseProfile: 'Fixed 5%' })
