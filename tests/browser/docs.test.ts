@@ -32,17 +32,23 @@ async function tryListCustomers(page: Page, key: string, isList: (url: string) =
   return { op, response: await answered }
 }
 
+/** One Chromium for both suites: a launch is a second or two of the suite's time. */
+let shared: Promise<Browser> | undefined
+const browser = async (): Promise<Browser> => {
+  const { chromium } = await import('playwright-core')
+  return (shared ??= chromium.launch({ executablePath: CHROMIUM, args: ARGS }))
+}
+
 if (!existsSync(CHROMIUM)) {
   console.log(`\n[browser] SKIPPED: ${CHROMIUM} not installed; the API reference page was not tried in a browser.\n`)
 } else {
   // One page for the whole suite: Swagger UI takes seconds to lay out the document.
   const test = suite<{ h: Harness; base: string; browser: Browser; page: Page; outside: string[] }>('browser: API reference page')
   test.before(async (ctx) => {
-    const { chromium } = await import('playwright-core')
     ctx.h = await openHarness('sqlite-memory')
     await ctx.h.request('POST', '/customers', { lastname: 'Lovelace', accountNumber: 'ACC-DOCS' })
     ctx.base = await ctx.h.listen()
-    ctx.browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS })
+    ctx.browser = await browser()
     ctx.page = await ctx.browser.newPage()
     ctx.outside = []
     ctx.page.on('request', (r) => {
@@ -51,7 +57,7 @@ if (!existsSync(CHROMIUM)) {
     await ctx.page.goto(`${ctx.base}/backend/api/v1/docs`)
   })
   test.after(async (ctx) => {
-    await ctx.browser?.close()
+    await ctx.page?.close()
     await ctx.h?.close()
   })
 
@@ -84,7 +90,6 @@ if (!existsSync(CHROMIUM)) {
   // under the mount point.
   const mounted = suite<{ h: Harness; base: string; browser: Browser; page: Page; failed: string[]; close: () => Promise<void> }>('browser: API reference page, mounted under /billing')
   mounted.before(async (ctx) => {
-    const { chromium } = await import('playwright-core')
     const { H3 } = await import('h3')
     const { toNodeHandler } = await import('h3/node')
     const { createServer } = await import('node:http')
@@ -96,7 +101,7 @@ if (!existsSync(CHROMIUM)) {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
     ctx.base = `http://127.0.0.1:${(server.address() as { port: number }).port}`
     ctx.close = () => new Promise<void>((resolve) => server.close(() => resolve()))
-    ctx.browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS })
+    ctx.browser = await browser()
     ctx.page = await ctx.browser.newPage()
     ctx.failed = []
     ctx.page.on('response', (r) => {
