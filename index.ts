@@ -46,6 +46,7 @@ export type { ApiKey } from './core/ports/api-key-repository.js'
 export type { NewKey } from './core/access/api-keys.js'
 export type { Clock } from './core/ports/clock.js'
 export type { PaymentLinkProvider, PaymentLinkRequest } from './core/ports/payment-link-provider.js'
+export type { PasswordHasher } from './core/ports/password-hasher.js'
 export type { PaymentLinkType, PaymentProvider } from './core/presets/presets.js'
 export type { Logger } from './apps/platform/logger.js'
 /** A clock that stands still until moved (`set`, `advanceMs`): tests and simulations. */

@@ -3,6 +3,7 @@ import type { ResourceName } from '../../core/fields/resource.js'
 import type { ShownOf } from '../../core/fields/entity.js'
 import type { Clock } from '../../core/ports/clock.js'
 import type { PaymentLinkProvider } from '../../core/ports/payment-link-provider.js'
+import type { PasswordHasher } from '../../core/ports/password-hasher.js'
 import { presetValues } from '../../core/resources/preset-values.js'
 import { defaultPresets, mergePresets, type PaymentLinkType, type PaymentProvider } from '../../core/presets/presets.js'
 import { checkStandardFeatures } from '../../core/features/standard-feature.js'
@@ -59,6 +60,11 @@ export interface BillingPlatformOptions {
   readonly clock?: Clock
   /** Creates payment links (default: the providers' URL templates from the presets). */
   readonly paymentLinks?: PaymentLinkProvider
+  /**
+   * Hashes and checks portal passwords and PINs (default: scrypt, N = 16384). Hashes stored by
+   * one hasher are checked by the same one only: choose it before the portal is opened.
+   */
+  readonly passwordHasher?: PasswordHasher
   /** Structured log of HTTP requests, scheduled jobs and unexpected errors (default: silent). */
   readonly logger?: Logger
   /**
@@ -153,6 +159,7 @@ export async function createBillingPlatform(options: BillingPlatformOptions): Pr
     presets: options.presets ? checkStandardFeatures(mergePresets(options.presets, base)) : base,
     clock: options.clock,
     paymentLinks: options.paymentLinks,
+    passwordHasher: options.passwordHasher,
     logger: options.logger,
     allowPrivateWebhooks: options.allowPrivateWebhooks,
     webhookTimeoutMs: options.webhookTimeoutMs,

@@ -69,7 +69,7 @@ export function coreBindings(config: PlatformConfig, database: Database): Contai
           clock,
           presets,
           resources,
-          passwords: scryptPasswordHasher,
+          passwords: config.passwordHasher ?? scryptPasswordHasher,
           random: nodeRandom,
           paymentLinks: config.paymentLinks ?? templatePaymentLinkProvider,
           digest: nodeDigest,

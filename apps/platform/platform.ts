@@ -15,6 +15,7 @@ import type { JobLogEntry, Scheduler } from '../../adapters/scheduler/scheduler.
 import type { PlatformContext } from '../../core/platform.js'
 import type { Clock } from '../../core/ports/clock.js'
 import type { KeySecrets } from '../../core/ports/key-hasher.js'
+import type { PasswordHasher } from '../../core/ports/password-hasher.js'
 import type { PaymentLinkProvider } from '../../core/ports/payment-link-provider.js'
 import type { Presets } from '../../core/presets/presets.js'
 import { coreBindings } from './core-bindings.js'
@@ -37,6 +38,12 @@ export interface PlatformConfig {
   readonly logger?: Logger
   /** Creates payment links (default: URL templates from the presets). */
   readonly paymentLinks?: PaymentLinkProvider
+  /**
+   * Hashes and checks portal passwords and PINs (default: scrypt, N = 16384, about 60 ms of CPU
+   * a check). A host with its own scheme supplies it; hashes stored by one hasher are checked by
+   * the same one only.
+   */
+  readonly passwordHasher?: PasswordHasher
   /** Called with the SQL of every query and the milliseconds it took (diagnostics, query-count tests). */
   readonly onQuery?: (sql: string, ms: number) => void
   /** `sqlite::memory:` only: start from a copy of this serialized database (`ConnectOptions.sqliteImage`). */

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { AddressInfo } from 'node:net'
 import { toNodeHandler } from 'h3/node'
+import { quickPasswordHasher } from './quick-password-hasher.js'
 import { FixedClock } from '../../adapters/persistence/system-clock.js'
 import { createApiKey } from '../../core/access/api-keys.js'
 import type { Presets } from '../../core/presets/presets.js'
@@ -61,6 +62,7 @@ export async function openHarness(
   const mailDir = options.config?.mailer || options.config?.mailDir ? null : mkdtempSync(join(tmpdir(), 'billing-harness-mail-'))
   const platform = await openPlatform({
     ...(mailDir ? { mailDir } : {}),
+    passwordHasher: quickPasswordHasher,
     ...options.config,
     databaseUrl: target.databaseUrl,
     schema: target.schema,
