@@ -7,9 +7,10 @@ import { parentScope } from '../../../core/resources/scopes.js'
 import { readJsonObject } from '../body.js'
 import { json } from '../respond.js'
 import { BASE_PATH, type Route } from '../route.js'
-import { assertNoQuery, getRoute, listRoute, queryAfterItem } from './resource-routes.js'
+import { getRoute, listRoute, queryAfterItem } from './resource-routes.js'
 import { apiPath } from '../mount-prefix.js'
 import { invoicePreviewRoute, invoiceRoute } from './invoice-routes.js'
+import { readQuery } from '../query.js'
 
 type Scope = 'customers' | 'numbers' | 'features'
 const scopeColumn: Record<Scope, string> = { customers: 'customerID', numbers: 'numberID', features: 'featureID' }
@@ -36,7 +37,7 @@ export function transactionRoutes(transactions: Resource, r: (n: Scope) => Resou
       doc: { summary: 'Add a manual transaction (a one-off charge, a credit or a payment)', resource: 'transactions', kind: 'create' },
       async handler(event, ctx) {
         await getItem(ctx.platform, r('customers'), ctx.params.id)
-        assertNoQuery(event)
+        readQuery(event)
         const body = await readJsonObject(event)
         const item = await addManualTransaction(ctx.platform, ctx.params.id, body)
         return json(event, 201, toWire(transactions, item), { location: apiPath(event, `/transactions/${item.id}`) })
@@ -55,7 +56,7 @@ export function billingRunRoutes(runs: Resource, invoices: Resource, customers: 
       path: '/billingRuns',
       doc: { summary: 'Create a billing run (Pending, or Requested to start it at once)', resource: 'billingRuns', kind: 'create', errors: [409003] },
       async handler(event, ctx) {
-        assertNoQuery(event)
+        readQuery(event)
         const item = await createBillingRun(ctx.platform, await readJsonObject(event))
         return json(event, 201, toWire(runs, item), { location: apiPath(event, `/billingRuns/${item.id}`) })
       },
@@ -71,7 +72,7 @@ export function billingRunRoutes(runs: Resource, invoices: Resource, customers: 
       },
       async handler(event, ctx) {
         await getItem(ctx.platform, runs, ctx.params.id)
-        assertNoQuery(event)
+        readQuery(event)
         const item = await updateBillingRun(ctx.platform, ctx.params.id, await readJsonObject(event))
         return json(event, 200, toWire(runs, item))
       },
@@ -81,7 +82,7 @@ export function billingRunRoutes(runs: Resource, invoices: Resource, customers: 
       path: '/billingRuns/:id',
       doc: { summary: 'Delete a Pending billing run', resource: 'billingRuns', kind: 'delete', errors: [409003] },
       async handler(event, ctx) {
-        await queryAfterItem(() => assertNoQuery(event), () => getItem(ctx.platform, runs, ctx.params.id))
+        await queryAfterItem(() => readQuery(event), () => getItem(ctx.platform, runs, ctx.params.id))
         return json(event, 200, toWire(runs, await deleteBillingRun(ctx.platform, ctx.params.id)))
       },
     },

@@ -12,7 +12,7 @@ import { readQuery } from '../query.js'
 import { json } from '../respond.js'
 import { csvCell, streamedAnswer, wantsCsv } from '../csv-response.js'
 import type { Route } from '../route.js'
-import { assertNoQuery, getRoute, listRoute } from './resource-routes.js'
+import { getRoute, listRoute } from './resource-routes.js'
 
 const OUTCOMES = { matched: ['matched', 'costDiffers'], costDiffers: ['costDiffers'], notBilled: ['notBilled'] } as const
 const LINE_FIELDS = ['line', 'productCode', 'reference', 'description', 'quantity', 'cost', 'periodFrom', 'periodTo', 'featureID', 'expectedCost', 'billedAmount'] as const
@@ -40,7 +40,7 @@ export function carrierBillRoutes(bills: Resource, lines: Resource): Route[] {
       path: '/carrierBills/:id/reconciliation',
       doc: { summary: 'The reconciliation: matched, costDiffers, notBilled, notOnCarrierBill with counts and totals (JSON, or CSV by Accept: text/csv)', kind: 'other' },
       async handler(event, ctx) {
-        assertNoQuery(event)
+        readQuery(event)
         const bill = await getItem(ctx.platform, bills, ctx.params.id)
         const csv = wantsCsv(event)
         const pieces = csv ? csvPieces(ctx.platform, lines, bill) : jsonPieces(ctx.platform, bills, lines, bill)

@@ -11,7 +11,8 @@ import { apiPath } from '../mount-prefix.js'
 import { json, jsonItem } from '../respond.js'
 import type { Route } from '../route.js'
 import { documentResponse, negotiateInvoiceFormat } from './invoice-routes.js'
-import { assertNoQuery, listRoute } from './resource-routes.js'
+import { listRoute } from './resource-routes.js'
+import { readQuery } from '../query.js'
 
 const money = { oneOf: [{ type: 'number' }, { type: 'string', pattern: '^-?\\d+(\\.\\d{1,4})?$' }], description: 'an amount: a JSON number or a decimal string, at most 4 decimals' }
 const creditNoteBody = {
@@ -65,11 +66,11 @@ export function creditNoteRoutes(creditNotes: Resource, invoices: Resource, cust
         const format = negotiateInvoiceFormat(event.req.headers.get('accept'))
         if (format === 'json') {
           const item = await getWireItem(ctx.platform, creditNotes, ctx.params.id)
-          assertNoQuery(event)
+          readQuery(event)
           return jsonItem(event, item.json, { vary: 'Accept' })
         }
         const doc = await readCreditNoteDocument(ctx.platform, ctx.params.id)
-        assertNoQuery(event)
+        readQuery(event)
         return documentResponse(event, await renderInvoice(doc, format), format, `credit-note-${ctx.params.id}`)
       },
     },
@@ -85,7 +86,7 @@ export function creditNoteRoutes(creditNotes: Resource, invoices: Resource, cust
       },
       async handler(event, ctx) {
         await getItem(ctx.platform, invoices, ctx.params.id)
-        assertNoQuery(event)
+        readQuery(event)
         const note = await issueCreditNote(ctx.platform, ctx.params.id, await readJsonObject(event))
         return json(event, 201, toWire(creditNotes, note), { location: apiPath(event, `/creditNotes/${note.id}`) })
       },
@@ -96,7 +97,7 @@ export function creditNoteRoutes(creditNotes: Resource, invoices: Resource, cust
       doc: { summary: 'Pay held credit back: {"amount", "date"?, "reference"?} makes a Refund transaction; never more than the credit held', resource: 'transactions', kind: 'create', body: refundBody },
       async handler(event, ctx) {
         await getItem(ctx.platform, customers, ctx.params.id)
-        assertNoQuery(event)
+        readQuery(event)
         const refund = await createRefund(ctx.platform, ctx.params.id, await readJsonObject(event))
         return json(event, 201, toWire(transactions, refund), { location: apiPath(event, `/transactions/${refund.id}`) })
       },

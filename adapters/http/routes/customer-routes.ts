@@ -3,7 +3,8 @@ import { toWire } from '../../../core/fields/wire.js'
 import { getItem, scheduleCustomerDeletion } from '../../../core/resources/resources.js'
 import { json } from '../respond.js'
 import type { Route } from '../route.js'
-import { assertNoQuery, createRoute, getRoute, listRoute, queryAfterItem, updateRoute, type Present } from './resource-routes.js'
+import { createRoute, getRoute, listRoute, queryAfterItem, updateRoute, type Present } from './resource-routes.js'
+import { readQuery } from '../query.js'
 
 /** The customer routes: CRUD, with DELETE scheduling the purge (contract 5.6). */
 export function customerRoutes(customers: Resource, present?: Present, expansionFlags: readonly string[] = []): Route[] {
@@ -17,7 +18,7 @@ export function customerRoutes(customers: Resource, present?: Present, expansion
       path: '/customers/:id',
       doc: { summary: 'Schedule the deletion of a customer (purged after 30 days)', resource: 'customers', kind: 'delete' },
       async handler(event, ctx) {
-        await queryAfterItem(() => assertNoQuery(event), () => getItem(ctx.platform, customers, ctx.params.id))
+        await queryAfterItem(() => readQuery(event), () => getItem(ctx.platform, customers, ctx.params.id))
         const item = await scheduleCustomerDeletion(ctx.platform, customers, ctx.params.id)
         return json(event, 200, toWire(customers, item))
       },

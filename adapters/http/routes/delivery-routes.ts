@@ -1,11 +1,12 @@
 import type { Resource } from '../../../core/fields/resource.js'
 import { parentScope } from '../../../core/resources/scopes.js'
 import type { Route } from '../route.js'
-import { assertNoQuery, listRoute } from './resource-routes.js'
+import { listRoute } from './resource-routes.js'
 import { FastResponse } from 'srvx'
 import { readPrintFile } from '../../../core/delivery/print-file.js'
 import { renderInvoicesPdf } from '../../documents/pdf-invoice.js'
 import { requestIdOf } from '../respond.js'
+import { readQuery } from '../query.js'
 
 /** An invoice's deliveries (contract 14.2): one per recipient and channel, with their attempts. */
 export function deliveryRoutes(deliveries: Resource): Route[] {
@@ -34,7 +35,7 @@ export function printRoute(): Route {
       contentType: 'application/pdf',
     },
     async handler(event, ctx) {
-      assertNoQuery(event)
+      readQuery(event)
       const docs = await readPrintFile(ctx.platform, ctx.params.id)
       const body = await renderInvoicesPdf(docs, { title: `Billing run ${ctx.params.id} print file`, sheets: true })
       return new FastResponse(body as Uint8Array<ArrayBuffer>, {

@@ -10,7 +10,8 @@ import { apiPath } from '../mount-prefix.js'
 import { json, jsonText } from '../respond.js'
 import type { Route } from '../route.js'
 import { toWireJson } from '../../../core/fields/wire-json.js'
-import { assertNoQuery, createRoute, deleteRoute, getRoute, listRoute, queryAfterItem } from './resource-routes.js'
+import { createRoute, deleteRoute, getRoute, listRoute, queryAfterItem } from './resource-routes.js'
+import { readQuery } from '../query.js'
 
 /** Destination tables and their prefixes (contract 17.2). */
 export function destinationRoutes(tables: Resource, destinations: Resource): Route[] {
@@ -36,7 +37,7 @@ export function destinationRoutes(tables: Resource, destinations: Resource): Rou
         errors: [409001],
       },
       async handler(event, ctx) {
-        await queryAfterItem(() => assertNoQuery(event), () => getItem(ctx.platform, tables, ctx.params.id))
+        await queryAfterItem(() => readQuery(event), () => getItem(ctx.platform, tables, ctx.params.id))
         const type = (event.req.headers.get('content-type') ?? '').split(';')[0].trim().toLowerCase()
         if (type === 'text/csv') {
           const imported = await importDestinations(ctx.platform, ctx.params.id, csvRecordBatches(bodyText(event), { skipEmptyLines: true }))

@@ -4,7 +4,8 @@ import type { Resource } from '../../../core/fields/resource.js'
 import { toWire } from '../../../core/fields/wire.js'
 import { jsonItem, requestIdOf } from '../respond.js'
 import type { Route } from '../route.js'
-import { assertNoQuery, listRoute } from './resource-routes.js'
+import { listRoute } from './resource-routes.js'
+import { readQuery } from '../query.js'
 
 export const ARCHIVE_TYPE = 'application/x-7z-compressed'
 
@@ -34,7 +35,7 @@ export function disasterRecoveryRoutes(files: Resource): Route[] {
       },
       async handler(event, ctx) {
         const item = await getArchive(ctx.platform, ctx.params.id)
-        assertNoQuery(event)
+        readQuery(event)
         if (!prefersArchive(event.req.headers.get('accept'))) return jsonItem(event, JSON.stringify(toWire(files, item)))
         const content = await openArchive(ctx.platform, item)
         return archiveResponse(event, item.filename as string, content)

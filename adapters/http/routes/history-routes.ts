@@ -9,7 +9,8 @@ import { readJsonObject } from '../body.js'
 import { jsonText } from '../respond.js'
 import { BASE_PATH } from '../route.js'
 import type { Route } from '../route.js'
-import { assertNoQuery, deleteRoute, getRoute, listRoute } from './resource-routes.js'
+import { deleteRoute, getRoute, listRoute } from './resource-routes.js'
+import { readQuery } from '../query.js'
 
 /** History entries and the events feed (contract 12): read-only lists in ID order. */
 export function historyRoutes(history: Resource, events: Resource): Route[] {
@@ -43,7 +44,7 @@ export function webhookRoutes(webhooks: Resource, deliveries: Resource): Route[]
       path: '/webhooks',
       doc: { summary: 'Create a webhook; the response alone shows its signing secret', resource: 'webhooks', kind: 'create' },
       async handler(event, ctx) {
-        assertNoQuery(event)
+        readQuery(event)
         const { webhook, secret } = await createWebhook(ctx.platform, hooks, await readJsonObject(event))
         const json = toWireJson(webhooks, webhook)
         return jsonText(event, 201, `${json.slice(0, -1)},"secret":${JSON.stringify(secret)}}`, { location: `${BASE_PATH}/webhooks/${webhook.id}` })
@@ -56,7 +57,7 @@ export function webhookRoutes(webhooks: Resource, deliveries: Resource): Route[]
       doc: { summary: 'Update a webhook (partial merge); active: true resumes its deliveries in order', resource: 'webhooks', kind: 'update' },
       async handler(event, ctx) {
         await getItem(ctx.platform, webhooks, ctx.params.id)
-        assertNoQuery(event)
+        readQuery(event)
         const item = await updateWebhook(ctx.platform, hooks, ctx.params.id, await readJsonObject(event))
         return jsonText(event, 200, toWireJson(webhooks, item))
       },

@@ -9,7 +9,6 @@ import type { CommissionLine } from '../../../core/reports/commission-lines.js'
 import { commissionQuery, commissionStatements, commissionWindow } from '../../../core/reports/commission-statement.js'
 import { csvCell, csvLine, streamedAnswer, wantsCsv } from '../csv-response.js'
 import type { Route } from '../route.js'
-import { assertNoQuery } from './resource-routes.js'
 import { readQuery } from '../query.js'
 
 const CSV = { 'text/csv': 'the same lines as CSV, with a header line and a closing total line' }
@@ -53,7 +52,7 @@ export function reportRoutes(): Route[] {
       path: '/billingRuns/:id/journal',
       doc: { summary: "Accounting journal of a billing run's invoices: one line per invoice, account code and VAT rate; sums to its invoices", kind: 'other', alternatives: CSV },
       async handler(event, ctx) {
-        assertNoQuery(event)
+        readQuery(event)
         return journalAnswer(event, ctx.platform, await runJournalScope(ctx.platform, ctx.params.id))
       },
     },

@@ -75,7 +75,7 @@ export function getRoute(resource: Resource, present = presentPlain, flags: read
     doc: { summary: `Fetch one ${resource.singular}`, resource: resource.name, kind: 'get', query: flags },
     async handler(event, ctx) {
       const item = await getWireItem(ctx.platform, resource, ctx.params.id)
-      assertNoQuery(event, flags)
+      readQuery(event, flags)
       const request = flags.length ? parseListRequest(resource, rawParams(event), flags) : null
       const body = await present.one(item, request, ctx)
       return jsonItem(event, body.length === 1 ? body[0] : joinPieces(body))
@@ -97,7 +97,7 @@ export function createRoute(resource: Resource, o: CreateOptions): Route {
     doc: { summary: o.summary, resource: resource.name, kind: 'create', errors: [409001] },
     async handler(event, ctx) {
       const owner = o.owner ? await o.owner(ctx) : {}
-      assertNoQuery(event)
+      readQuery(event)
       const body = await readJsonObject(event)
       const item = await createItem(ctx.platform, resource, body, owner)
       return jsonText(event, 201, toWireJson(resource, item), { location: apiPath(event, `/${resource.name}/${item.id}`) })
@@ -117,7 +117,7 @@ export function updateRoute(resource: Resource, update: Update = (platform, id, 
       // The update checks that the item exists, inside its transaction; a query or a body that
       // cannot be read is answered after that check (contract 2's order), so only then is the item looked up here.
       const exists = () => getItem(ctx.platform, resource, ctx.params.id)
-      await queryAfterItem(() => assertNoQuery(event), exists)
+      await queryAfterItem(() => readQuery(event), exists)
       const body = await readJsonObject(event).catch(async (error: unknown) => {
         await exists()
         throw error
@@ -128,13 +128,8 @@ export function updateRoute(resource: Resource, update: Update = (platform, id, 
   }
 }
 
-/** A route that takes no query parameters (or only `allowed` flags, each once) refuses any other (`readQuery`). */
-export function assertNoQuery(event: H3Event, allowed: readonly string[] = []): void {
-  readQuery(event, allowed)
-}
-
 /**
- * Reads the query of a route with an item or parent in its path (`read`: `assertNoQuery`, or an
+ * Reads the query of a route with an item or parent in its path (`read`: `readQuery`, or an
  * action's name) in contract 2's order, as GET and the lists answer: that item first (404001),
  * then the query (400103), then the body. `exists` runs only when the query is refused, so a good
  * request still looks its item up once, where its use case does.
@@ -155,7 +150,7 @@ export function deleteRoute(resource: Resource, summary = `Delete a ${resource.s
     path: `/${resource.name}/:id`,
     doc: { summary, resource: resource.name, kind: 'delete' },
     async handler(event, ctx) {
-      await queryAfterItem(() => assertNoQuery(event), () => getItem(ctx.platform, resource, ctx.params.id))
+      await queryAfterItem(() => readQuery(event), () => getItem(ctx.platform, resource, ctx.params.id))
       const item = await deleteItem(ctx.platform, resource.name, ctx.params.id)
       return jsonText(event, 200, toWireJson(resource, item))
     },

@@ -10,7 +10,8 @@ import type { TariffKind } from '../../../core/tariffs/increase-scopes.js'
 import { readJsonObject } from '../body.js'
 import { json } from '../respond.js'
 import type { Route } from '../route.js'
-import { assertNoQuery, createRoute, deleteRoute, getRoute, listRoute, queryAfterItem, updateRoute } from './resource-routes.js'
+import { createRoute, deleteRoute, getRoute, listRoute, queryAfterItem, updateRoute } from './resource-routes.js'
+import { readQuery } from '../query.js'
 
 /**
  * A kind of tariff with its rate table: CRUD on both, names unique, deletion refused while in
@@ -25,7 +26,7 @@ export function tariffRoutes(tariff: Resource, details: Resource, ownerField: st
       ...updateRoute(tariff),
       async handler(event, ctx) {
         await getItem(ctx.platform, tariff, ctx.params.id)
-        assertNoQuery(event)
+        readQuery(event)
         const body = await readJsonObject(event)
         return json(event, 200, toWire(tariff, await updateTariff(ctx.platform, tariff, ctx.params.id, body)))
       },
@@ -67,7 +68,7 @@ function increaseRoutes(tariff: Resource): Route[] {
       actions: [{ name: action, summary, params: actions[action].params }],
     },
     async handler(event, ctx) {
-      await queryAfterItem(() => assertNoQuery(event), () => getItem(ctx.platform, tariff, ctx.params.id))
+      await queryAfterItem(() => readQuery(event), () => getItem(ctx.platform, tariff, ctx.params.id))
       const item = await runItemAction(ctx.platform, tariff, { [action]: actions[action] }, ctx.params.id, action, () => readJsonObject(event))
       return json(event, 200, toWire(tariff, item as Item))
     },

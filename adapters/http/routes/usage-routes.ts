@@ -12,7 +12,7 @@ import { assertCsv, bodyText } from '../lines.js'
 import { json } from '../respond.js'
 import { BASE_PATH, type Route } from '../route.js'
 import type { ActionDocDef } from './action-routes.js'
-import { assertNoQuery, getRoute, listRoute, queryAfterItem } from './resource-routes.js'
+import { getRoute, listRoute, queryAfterItem } from './resource-routes.js'
 import { apiPath } from '../mount-prefix.js'
 import { readQuery } from '../query.js'
 
@@ -60,7 +60,7 @@ export function usageRoutes(usageFiles: Resource, calls: Resource, customers: Re
       path: '/calls/:id',
       doc: { summary: 'Mark a call deleted (not billed until restored)', resource: 'calls', kind: 'delete' },
       async handler(event, ctx) {
-        await queryAfterItem(() => assertNoQuery(event), () => getItem(ctx.platform, calls, ctx.params.id))
+        await queryAfterItem(() => readQuery(event), () => getItem(ctx.platform, calls, ctx.params.id))
         return json(event, 200, toWire(calls, await deleteCall(ctx.platform, ctx.params.id)))
       },
     },
