@@ -2,11 +2,10 @@ import { sql } from 'kysely'
 import type { Stamp } from '../../../core/dates/stamp.js'
 import type { DatabaseDialect } from '../dialect/dialect.js'
 import type { Db, Integer } from '../schema/tables.js'
+import { chunks } from './chunks.js'
 
 /** Features, and bills, named in one statement: well under either database's limit of parameters. */
 const CHUNK = 500
-
-const chunks = <T>(values: readonly T[]): T[][] => Array.from({ length: Math.ceil(values.length / CHUNK) }, (_, i) => values.slice(i * CHUNK, (i + 1) * CHUNK))
 
 /**
  * Takes a purged customer's features off the carriers' bills (contract 5.6, 17.4), as
@@ -31,10 +30,10 @@ export async function removeFeaturesFromBills(db: Db, dialect: DatabaseDialect, 
   if (features.length === 0) return
   const ids = features.map((id) => (typeof id === 'string' ? dialect.encodeId(id) : id))
   const bills = (await db.selectFrom('carrier_bills').select('id').execute()).map((r) => r.id)
-  for (const some of chunks(ids)) {
+  for (const some of chunks(ids, CHUNK)) {
     // Migration 0075's partial index: only lines that name a feature.
     await db.updateTable('carrier_bill_lines').set({ featureID: null }).where('featureID', 'is not', null).where('featureID', 'in', some).execute()
-    for (const billIDs of chunks(bills)) {
+    for (const billIDs of chunks(bills, CHUNK)) {
       const listed = await db
         .selectFrom('carrier_bill_missing')
         .select((eb) => ['carrierBillID', eb.fn.countAll<number | string | bigint>().as('n'), eb.fn.sum<number | string | bigint>('expectedCost').as('cost')])

@@ -20,6 +20,7 @@ import { callColumnTypes, insertCalls } from './call-inserts.js'
 import { fromCoveredPage, pageTransaction } from './call-page-coverage.js'
 import { IN_CHUNK, numbersByKeys } from './rating-number-lookup.js'
 import { stampLiteral } from './stamp-literal.js'
+import { chunks } from './chunks.js'
 
 const UPDATE_CHUNK = 500
 /** SQLite pages an import keeps in memory (`importing`). */
@@ -30,12 +31,6 @@ const allowanceCallColumns = ['id', 'customerID', 'numberID', 'tariffID', 'start
 // Written as literals, not parameters: SQLite uses a partial index only when the query's own
 // condition is the index's (migrations/0018-allowances.ts).
 const live = sql<boolean>`"isDropped" = 0`
-
-const chunks = <T>(xs: readonly T[], size: number): T[][] => {
-  const out: T[][] = []
-  for (let i = 0; i < xs.length; i += size) out.push(xs.slice(i, i + size))
-  return out
-}
 
 /** Rating's bulk reads: narrow selects, so a large number table stays small in memory. */
 export class KyselyRatingData implements RatingData {
