@@ -76,8 +76,7 @@ export async function recordChargeChange(
   await store.repository('features').update(feature.id, {
     ...(params.featureCountCommitted !== undefined ? { featureCountCommitted: latest.committed ?? null } : {}),
     chargeHistory: serializeHistory(plan.history),
-    // A feature the fixed fee tariff prices keeps no price of its own.
-    serviceCharge: params.tariffPriced ? null : plan.serviceCharge,
+    serviceCharge: plan.serviceCharge,
     featureCount: plan.featureCount,
     lastUpdatedDate: plan.dateFrom,
     updatedStamp: ctx.clock.now(),

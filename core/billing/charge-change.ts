@@ -6,6 +6,8 @@ import type { BillingFeature } from './billing-feature.js'
 import { applyChange, chargeChangeModes, effectiveHistory, versionAt, type ChargeChangeMode, type ChargeHistory, type ChargeVersion } from './charge-history.js'
 import { dueDateOf, planFeatureBilling, type FeatureBillingPlan } from './feature-billing.js'
 import { roleOf, transactionTypeNames } from './ledger-row.js'
+import { layoutRuns } from './layout-runs.js'
+import { olderSeriesEnd } from './series-runs.js'
 import type { LedgerRow } from '../ports/ledger.js'
 
 /** The body of `changeRecurringCharge`, already parsed (amount as Money, date as DateOnly). */
@@ -37,7 +39,10 @@ export interface ChargeChangePlan extends FeatureBillingPlan {
   readonly dateFrom: DateOnly
   /** The feature's whole charge history after the change (replaces the stored one). */
   readonly history: ChargeVersion[]
-  /** `serviceCharge` and `featureCount` to store on the feature: those of its latest version. */
+  /**
+   * `serviceCharge` and `featureCount` to store on the feature: those of its latest version (no
+   * price when the fixed fee tariff prices it: a feature the tariff prices keeps none of its own).
+   */
   readonly serviceCharge: Money | null
   readonly featureCount: number
 }
@@ -86,7 +91,12 @@ export function planChargeChange(
   if (!start) throw new BillingError('state_not_allowed', 'the feature has no startDate', 'Set the feature\'s startDate first.')
 
   const dateFrom = maxDate(params.dateFrom ?? due ?? start, start)
-  const current = versionAt(effectiveHistory(history, start), dateFrom)
+  const versions = effectiveHistory(history, start)
+  const current = versionAt(versions, dateFrom)
+  // Without a price of its own the change keeps the fixed fee tariff pricing what it prices (a count change).
+  const tariffPriced = params.tariffPriced === true || (params.serviceCharge == null && current?.tariffPriced === true)
+  // How far the series before an add runs, fixed now: periods laid out again later must not stretch it.
+  const olderThrough = mode === 'add' && dateFrom > start ? olderSeriesEnd(layoutRuns(feature.interval, start, versions, feature.gaps), dateFrom) : undefined
   const next = applyChange(
     history,
     {
@@ -95,7 +105,8 @@ export function planChargeChange(
       featureCount: params.featureCount ?? current?.featureCount ?? 1,
       ...(params.featureCountCommitted !== undefined ? { committed: params.featureCountCommitted } : {}),
       ...(params.serviceChargeInterval !== undefined ? { interval: params.serviceChargeInterval } : {}),
-      ...(params.tariffPriced ? { tariffPriced: true } : {}),
+      ...(tariffPriced ? { tariffPriced: true } : {}),
+      ...(olderThrough === undefined ? {} : { olderThrough }),
       mode,
     },
     ledger.reduce((m, r) => Math.max(m, r.series), -1),
@@ -106,7 +117,7 @@ export function planChargeChange(
     mode,
     dateFrom,
     history: next,
-    serviceCharge: latest.serviceCharge,
+    serviceCharge: latest.tariffPriced ? null : latest.serviceCharge,
     featureCount: latest.featureCount,
   }
 }

@@ -39,6 +39,12 @@ export interface ChargeVersion {
    * not by `serviceCharge` (which then records the price when the version was made).
    */
   readonly tariffPriced?: true
+  /**
+   * On the version an `add` made: the last day the series before it ran when it was made (the end
+   * of the period holding the day before). Periods laid out again since never stretch that series
+   * past it (see `seriesRuns`); undefined in versions recorded before it was kept.
+   */
+  readonly olderThrough?: DateOnly
   readonly series: number
   readonly mode: ChargeChangeMode
 }
@@ -89,6 +95,8 @@ export interface ChargeChange {
   readonly interval?: ServiceChargeInterval
   /** From `from` on the price is the fixed fee tariff's (a PATCH leaving `serviceCharge` unset). */
   readonly tariffPriced?: boolean
+  /** For `add`: how far the series before runs (see `ChargeVersion.olderThrough`). */
+  readonly olderThrough?: DateOnly
   readonly mode: ChargeChangeMode
 }
 
@@ -115,14 +123,18 @@ export function applyChange(history: ChargeHistory, change: ChargeChange, ledger
   const layout = { ...(relaid ? { newLayout: true as const } : {}), ...(change.tariffPriced ? { tariffPriced: true as const } : {}) }
   if (change.mode === 'add') {
     const series = Math.max(ledgerMaxSeries, ...sorted.map((v) => v.series)) + 1
-    return [...before, { from: change.from, series, ...values, ...committed(current), ...layout }]
+    const older = change.olderThrough === undefined ? {} : { olderThrough: change.olderThrough }
+    return [...before, { from: change.from, series, ...values, ...committed(current), ...layout, ...older }]
   }
+  // The add that started a series keeps how far the one before it runs, whatever replaces its values.
+  const older = (v: ChargeVersion | null) => (v?.olderThrough === undefined ? {} : { olderThrough: v.olderThrough })
   let series = current?.series ?? 0
-  const out: ChargeVersion[] = [...before, { from: change.from, series, ...values, ...committed(current), ...layout }]
+  const same = current?.from === change.from ? current : null
+  const out: ChargeVersion[] = [...before, { from: change.from, series, ...values, ...committed(current), ...layout, ...older(same) }]
   for (const v of sorted) {
     if (v.from <= change.from || v.series === series) continue
     series = v.series
-    out.push({ from: v.from, series, ...values, ...committed(v), ...(change.tariffPriced ? { tariffPriced: true as const } : {}) })
+    out.push({ from: v.from, series, ...values, ...committed(v), ...(change.tariffPriced ? { tariffPriced: true as const } : {}), ...older(v) })
   }
   return out
 }

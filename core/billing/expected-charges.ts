@@ -1,12 +1,13 @@
-import { addDays, maxDate, minDate, type DateOnly } from '../dates/date-only.js'
-import { round, times, ZERO, type Money } from '../money/money.js'
+import { addDays, daysBetween, maxDate, minDate, type DateOnly } from '../dates/date-only.js'
+import { round, sub, times, ZERO, type Money } from '../money/money.js'
 import { billedCount, featureEnd, type BillingFeature } from './billing-feature.js'
 import { effectiveHistory, versionAt, type ChargeHistory, type ChargeVersion } from './charge-history.js'
 import type { ChargeKind } from '../ports/ledger.js'
 import { discountAmounts, discountOn } from './discounts.js'
 import { FROM_THE_FIRST, instalmentIn, instalmentStarts } from './instalments.js'
 import { daysCovered, layoutOf, periodContaining, type Period } from './periods.js'
-import { layoutAt, layoutRuns, type LayoutRun } from './layout-runs.js'
+import { layoutRuns } from './layout-runs.js'
+import { seriesRuns } from './series-runs.js'
 import { proRate } from './pro-rate.js'
 
 /** How a slot whose approved charges no longer match is corrected (see `reconcile`). */
@@ -135,7 +136,13 @@ function chargeOf(piece: Piece, period: Period, instalment: Money | null, cutByE
   const covered = daysCovered(piece.start, piece.end)
   // The cost is pro-rated over the same days as the charge, so it follows the charge row for row.
   const days = own === null ? daysCovered(period.start, period.end) : period.days
-  const amount = proRate(times(rate, quantity), covered, days)
+  // An instalment's part is its running total over the period less the total before it: parts
+  // split between series then add up to what one part from the period's start charges (which is
+  // what `instalmentStarts` counts as paid of a period a drop cut), never a penny short or over.
+  const amount =
+    own === null && piece.start > period.start
+      ? sub(proRate(rate, daysCovered(period.start, piece.end), days), proRate(rate, daysBetween(period.start, piece.start), days))
+      : proRate(times(rate, quantity), covered, days)
   const cost = carrier === null ? ZERO : proRate(times(carrier, quantity), covered, days)
   return {
     kind: 'recurring',
@@ -150,32 +157,6 @@ function chargeOf(piece: Piece, period: Period, instalment: Money | null, cutByE
     cost,
     style: piece.version.mode === 'delta' && !cutByEnd ? 'delta' : 'replace',
   }
-}
-
-interface SeriesRun {
-  series: number
-  from: DateOnly
-  /** Last day of the series, or null while it is the latest. */
-  to: DateOnly | null
-  versions: ChargeVersion[]
-}
-
-function seriesRuns(versions: readonly ChargeVersion[], layouts: readonly LayoutRun[]): SeriesRun[] {
-  const runs: SeriesRun[] = []
-  for (const v of versions) {
-    const run = runs[runs.length - 1]
-    if (run && run.series === v.series) run.versions.push(v)
-    else runs.push({ series: v.series, from: v.from, to: null, versions: [v] })
-  }
-  for (let i = 0; i + 1 < runs.length; i++) {
-    const dayBefore = addDays(runs[i + 1].from, -1)
-    const layout = layoutAt(layouts, dayBefore)
-    // The period is its stretch's: one cut by the stretch's end (a change of interval, a gap) ends
-    // there, so a series never runs into the next stretch's periods.
-    const end = periodContaining(layout.schedule, dayBefore)?.end ?? dayBefore
-    runs[i].to = layout.to !== null && layout.to < end ? layout.to : end
-  }
-  return runs
 }
 
 /**

@@ -1,7 +1,8 @@
 import { maxDate, minDate, type DateOnly } from '../dates/date-only.js'
 import { neg, sub, sum, type Money } from '../money/money.js'
 import type { BillingFeature } from './billing-feature.js'
-import { effectiveHistory, versionAt, type ChargeHistory } from './charge-history.js'
+import { effectiveHistory, type ChargeHistory } from './charge-history.js'
+import { frozenRows } from './series-runs.js'
 import type { ExpectedCharge } from './expected-charges.js'
 import { roleOf, transactionTypeNames, type EntryRole, type LedgerDiff, type LedgerRowChanges, type NewLedgerRow } from './ledger-row.js'
 import type { ChargeKind, LedgerRow } from '../ports/ledger.js'
@@ -35,8 +36,8 @@ type Desired = Omit<NewLedgerRow, 'revision'> & { readonly role: EntryRole }
  * - nothing is expected any more (past the bill-to date): one `Recurring Charge Refund` of their net;
  * - in `replace` style: a refund of their net and the expected charges again;
  * - in `delta` style: one `Recurring Charge Adjustment` (or `... Adjustment Refund`) of the difference.
- * An approved connection charge is final. Rows of an older series in a period a newer series
- * covers are frozen (see `ChargeVersion`). The unapproved rows of a slot end up exactly as wanted,
+ * An approved connection charge is final. Rows of an older series on days a newer series
+ * charges again are frozen (see `frozenRows`). The unapproved rows of a slot end up exactly as wanted,
  * so reconciling the result again returns an empty diff.
  */
 export function reconcile(expected: readonly ExpectedCharge[], ledger: readonly LedgerRow[], ctx: ReconcileContext): LedgerDiff {
@@ -59,11 +60,12 @@ export function reconcileSlots(expected: readonly ExpectedCharge[], ledger: read
   const start = ledger.length ? ctx.feature.startDate : null
   const versions = start ? effectiveHistory(ctx.history, start) : []
   const layouts = start ? layoutRuns(ctx.feature.interval, start, versions, ctx.feature.gaps) : null
+  const frozen = layouts ? frozenRows(versions, layouts) : null
   for (const row of ledger) {
     let slotStart = row.periodStart
     if (row.kind === 'recurring') {
       slotStart = (layouts && periodContaining(layoutAt(layouts, row.periodStart).schedule, row.periodStart)?.start) ?? row.periodStart
-      if (row.series < (versionAt(versions, slotStart)?.series ?? 0)) continue // frozen by a later `add`
+      if (frozen?.(row, slotStart)) continue // frozen by a later `add`
     }
     const slot = slotOf(row.kind, row.series, slotStart)
     ;(row.approved ? slot.approved : slot.pending).push(row)

@@ -8,13 +8,13 @@ import type { DateOnly } from '../dates/date-only.js'
  * Bump when the billing rules change what `planFeatureBilling` returns for the same inputs:
  * every stored mark then misses once and every feature is planned again.
  */
-const RULES = 'rules-8'
+const RULES = 'rules-9'
 
 // Every field of what the plan reads, checked by the compiler: a field added to one of these
 // types and not listed here fails to compile, instead of being left out of the fingerprint;
 // tests/core/billing-reconciled-mark.test.ts checks that each listed field changes the mark.
 export const FEATURE_KEYS = ['startDate', 'endDate', 'billToDate', 'gaps', 'interval', 'connectionCharge', 'connectionChargeCarrier', 'serviceChargeCarrier', 'featureCountCommitted', 'committedTermDate', 'totalFeatureValue', 'serviceTransactionType', 'connectionTransactionType', 'isDropped', 'committedPeak', 'discounts', 'instalments'] as const
-export const VERSION_KEYS = ['from', 'serviceCharge', 'featureCount', 'committed', 'interval', 'newLayout', 'tariffPriced', 'series', 'mode'] as const
+export const VERSION_KEYS = ['from', 'serviceCharge', 'featureCount', 'committed', 'interval', 'newLayout', 'tariffPriced', 'olderThrough', 'series', 'mode'] as const
 export const CUTOFF_KEYS = ['cutoff', 'chargeable'] as const
 type Exhaustive<T, K extends readonly (keyof T)[]> = Exclude<keyof T, K[number]> extends never ? true : false
 const exhaustive: [Exhaustive<BillingFeature, typeof FEATURE_KEYS>, Exhaustive<ChargeVersion, typeof VERSION_KEYS>, Exhaustive<BillingCutoff, typeof CUTOFF_KEYS>] = [true, true, true]
@@ -77,6 +77,11 @@ export function reconciledMark(f: BillingFeature, history: ChargeHistory, at: Bi
     mix(h.tariffPriced ? TRUE : FALSE)
     count(h.series)
     text(h.mode)
+    // Only an add made since it was kept has one: the marks of every other history stay as they were.
+    if (h.olderThrough !== undefined) {
+      mix(OLDER)
+      date(h.olderThrough)
+    }
   }
   // Last, and only when there are any: the marks of features never reinstated after a gap stay as they were.
   if (f.gaps.length) {
@@ -100,6 +105,8 @@ const DECIMAL = 0x10005
 /** A version's committed count recorded before counts were kept (not the same as none). */
 const UNSET = 0x10006
 const GAPS = 0x10007
+/** Before an add's `olderThrough`, which only some versions have. */
+const OLDER = 0x10008
 
 /** The two lanes of the hash being computed (reconciledMark runs to the end without yielding). */
 let h1 = 0

@@ -1,7 +1,12 @@
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { isEmptyDiff, naturalKey } from '../../core/billing/ledger-row.js'
-import { d, m, World, inserted, updated, throwsCode, feature } from '../support/billing-world.js'
+import { effectiveHistory } from '../../core/billing/charge-history.js'
+import { layoutAt, layoutRuns } from '../../core/billing/layout-runs.js'
+import { periodContaining } from '../../core/billing/periods.js'
+import { frozenRows } from '../../core/billing/series-runs.js'
+import type { LedgerRow } from '../../core/ports/ledger.js'
+import { d, m, World, inserted, updated, throwsCode, feature, show } from '../support/billing-world.js'
 
 /** changeRecurringCharge in each mode (replace, delta, add) against approved and unapproved charges. */
 const test = suite('core/billing reconcile: charge changes')
@@ -94,6 +99,69 @@ test('add: new charges from dateFrom, existing ones left alone, kept by later ru
   const replace = w.change({ serviceCharge: m('15'), dateFrom: d('2025-04-01') })
   assert.equal(updated(replace), ['6: rate=15.00 amount=15.00'])
   assert.is(w.total, '63.00') // 10 + 10 + 10 + 6 + 12 + 15
+})
+
+/** "s<series> type start..end amount" of each row not frozen by a later add, as reconcile sees them. */
+const live = (w: World) => {
+  const versions = effectiveHistory(w.history, w.feature.startDate!)
+  const layouts = layoutRuns(w.feature.interval, w.feature.startDate!, versions, w.feature.gaps)
+  const frozen = frozenRows(versions, layouts)
+  const slotOf = (r: LedgerRow) => periodContaining(layoutAt(layouts, r.periodStart).schedule, r.periodStart)!.start
+  return w.ledger.filter((r) => !frozen(r, slotOf(r))).map((r) => `s${r.series} ${r.transactionType} ${r.periodStart}..${r.periodEnd} ${show(r.amount)}`)
+}
+
+test('add: periods laid out again over its date never stretch the older series over the days it charges again', () => {
+  const added = () => {
+    const w = new World(feature(), '10')
+    w.bill('2025-03-01')
+    w.approve() // Jan, Feb, Mar at 10.00
+    w.change({ serviceCharge: m('12'), dateFrom: d('2025-02-01'), chargeChangeMode: 'add' }) // Feb, Mar again at 12.00
+    w.approve()
+    return w
+  }
+  // A change to Quarterly from Jan 15: the period Jan 15..Apr 14 holds the add's date.
+  const quarterly = added()
+  quarterly.change({ serviceChargeInterval: 'Quarterly', dateFrom: d('2025-01-15') })
+  assert.ok(isEmptyDiff(quarterly.bill('2025-03-01')))
+  assert.equal(live(quarterly), [
+    's0 Recurring Charge 2025-01-01..2025-01-31 10.00',
+    's1 Recurring Charge 2025-02-01..2025-02-28 12.00',
+    's1 Recurring Charge 2025-03-01..2025-03-31 12.00',
+    's0 Recurring Charge Refund 2025-01-01..2025-01-31 -10.00',
+    's0 Recurring Charge 2025-01-01..2025-01-14 4.52', // 10 × 14/31
+    's0 Recurring Charge 2025-01-15..2025-01-31 1.89', // 10 × 17/90, not the whole quarter again
+    's1 Recurring Charge Refund 2025-02-01..2025-03-31 -24.00',
+    's1 Recurring Charge 2025-02-01..2025-04-14 8.11', // the replace's 10 × 73/90
+  ])
+  // The older series' Feb and Mar rows, credited outside the platform, are neither refunded nor counted.
+  assert.is(quarterly.total, '34.52') // 30 + 24 − 10 + 4.52 + 1.89 − 24 + 8.11
+  // A drop billed to Jan 20 and its reinstate on Jan 25: periods run from Jan 25 (Jan 25..Feb 24).
+  const cycled = added()
+  cycled.drop(d('2025-01-20'))
+  cycled.approve()
+  cycled.reinstate(d('2025-01-25'))
+  cycled.bill('2025-03-01')
+  assert.equal(live(cycled).slice(-3), [
+    's0 Recurring Charge 2025-01-25..2025-01-31 2.26', // 10 × 7/31: the older series stops where the add began
+    's1 Recurring Charge 2025-02-01..2025-02-24 9.29', // 12 × 24/31
+    's1 Recurring Charge 2025-02-25..2025-03-24 12.00',
+  ])
+  assert.ok(isEmptyDiff(cycled.bill('2025-03-01')))
+})
+
+test('add: a later add from an earlier day freezes the charges of the add it replaces, it does not refund them', () => {
+  const w = new World(feature(), '10')
+  w.bill('2025-03-01')
+  w.approve()
+  w.change({ serviceCharge: m('12'), dateFrom: d('2025-02-15'), chargeChangeMode: 'add' })
+  w.approve()
+  const diff = w.change({ serviceCharge: m('14'), dateFrom: d('2025-02-10'), chargeChangeMode: 'add' })
+  assert.equal(inserted(diff), [
+    'Recurring Charge 2025-02-10..2025-02-28 9.50', // 14 × 19/28
+    'Recurring Charge 2025-03-01..2025-03-31 14.00',
+  ])
+  assert.equal([diff.update, diff.delete], [[], []])
+  assert.ok(isEmptyDiff(w.bill('2025-03-01')))
 })
 
 test('changeRecurringCharge refuses bad input with invalid_charge_change, a dropped feature with state_not_allowed', () => {

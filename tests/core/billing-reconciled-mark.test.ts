@@ -47,6 +47,7 @@ const otherVersion: { [K in keyof ChargeVersion]-?: ChargeVersion[K][] } = {
   interval: ['Quarterly', undefined],
   newLayout: [true],
   tariffPriced: [true],
+  olderThrough: [d('2025-01-31'), d('2025-02-28')],
   series: [1],
   mode: ['delta', 'add'],
 }

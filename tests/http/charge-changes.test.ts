@@ -1,6 +1,6 @@
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { bill, ledgerOf, newCustomer, newFeature } from '../support/billing.js'
+import { act, bill, ledgerOf, newCustomer, newFeature } from '../support/billing.js'
 import { openHarness, type Harness } from '../support/harness.js'
 import { activeTargets } from '../support/targets.js'
 
@@ -284,6 +284,27 @@ for (const target of activeTargets()) {
     await bill(h, '2026-03-01')
     // January 1 × 10.00; February 2 × 10.00; March 2 × 11.00 (the tariff's price from 1 March).
     assert.equal((await ledgerOf(h, f)).map((x) => x[3]), [10, 20, 22])
+  })
+
+  test('changeRecurringCharge without a serviceCharge keeps a tariff-priced feature on its tariff, in replace and add modes', async ({ h }) => {
+    h.clock.set('2026-01-01T10:00:00Z')
+    const t = (await h.request('POST', '/fixedFeeTariffs', { name: 'Changed rental' })).body.id
+    await h.request('POST', `/fixedFeeTariffs/${t}/fixedFeeTariffDetails`, { description: 'Rental', serviceCharge: 10 })
+    const c = await newCustomer(h)
+    const replaced = await newFeature(h, c, { startDate: '2026-01-01', serviceChargeInterval: 'Monthly', fixedFeeTariff: 'Changed rental' })
+    const added = await newFeature(h, c, { startDate: '2026-01-01', serviceChargeInterval: 'Monthly', fixedFeeTariff: 'Changed rental' })
+    await bill(h, '2026-01-01')
+    h.clock.set('2026-01-20T10:00:00Z')
+    const change = (f: string, body: Record<string, unknown>) => act(h, `/features/${f}`, 'changeRecurringCharge', body)
+    assert.equal((await change(replaced, { featureCount: 2, dateFrom: '2026-02-01' })).serviceCharge, null)
+    assert.equal((await change(added, { featureCount: 3, dateFrom: '2026-01-01', chargeChangeMode: 'add' })).serviceCharge, null)
+    const raised = await h.request('POST', `/fixedFeeTariffs/${t}/applyIncrease`, { increasePercent: 10, increaseScope: 'recurringOnly', increaseEffectiveDate: '2026-03-01' })
+    assert.is(raised.status, 200, JSON.stringify(raised.body))
+    await bill(h, '2026-03-01')
+    // January 1 × 10.00; February 2 × 10.00; March 2 × 11.00 (the tariff's price from 1 March).
+    assert.equal((await ledgerOf(h, replaced)).map((x) => x[3]), [10, 20, 22])
+    // January 1 × 10.00, and again 3 × 10.00 (add: no refund); February 3 × 10.00; March 3 × 11.00.
+    assert.equal((await ledgerOf(h, added)).map((x) => x[3]), [10, 30, 30, 33])
   })
 
   test('a refund takes back the VAT of what it refunds at its rate; the charge again takes the rate now; a full refund leaves nothing', async ({ h }) => {
