@@ -39,9 +39,10 @@ export async function previewInvoice<T = null>(
   input: { readonly cutoffDate?: unknown },
   inside?: (ctx: PlatformContext, invoiceID: string) => Promise<T>,
 ): Promise<InvoicePreview & { readonly extra: T | null }> {
+  // An unknown customer is 404 whatever the query says, as every item route answers.
+  if (!(await ctx.store.repository('customers').get(customerID))) throw notFound('customer', customerID)
   const cutoff = parseDate(input.cutoffDate)
   if (!cutoff) throw new BillingError('invalid_query', `cutoffDate must be a date (YYYY-MM-DD), got ${JSON.stringify(input.cutoffDate ?? null)}`, 'Give ?cutoffDate=YYYY-MM-DD: the cutoff of the run to preview.')
-  if (!(await ctx.store.repository('customers').get(customerID))) throw notFound('customer', customerID)
   const last = (await ctx.store.ledger.lastInvoiceDates([customerID])).get(customerID)
   if (last && cutoff < last) {
     throw new BillingError(

@@ -171,6 +171,11 @@ for (const target of activeTargets()) {
     assert.is((await preview(h, c, '2026-13-01')).status, 400)
     assert.is((await h.request('GET', `/customers/${c}/invoicePreview`)).status, 400)
     assert.is((await preview(h, '999999', '2026-02-28')).status, 404)
+    // An unknown customer is 404 whatever the query says, as every item route answers (queryAfterItem).
+    for (const query of ['', '?cutoffDate=2026-13-01', '?cutoffDate=2026-02-28&pages=x', '?cutoffDate=2026-02-28&colour=red']) {
+      const missing = await h.request('GET', `/customers/999999/invoicePreview${query}`)
+      assert.equal([missing.status, missing.body.error_code], [404, 404001], query)
+    }
   })
 
   test('as a PDF and an HTML page, the document of the previewed invoice, with no number; nothing written', async ({ h }) => {

@@ -3,13 +3,14 @@ import Negotiator from 'negotiator'
 import { FastResponse } from 'srvx'
 import { parseBillLength } from '../../../core/documents/bill-pages.js'
 import { readInvoiceDocument } from '../../../core/documents/read-invoice-document.js'
-import { BillingError } from '../../../core/errors.js'
+import { BillingError, notFound } from '../../../core/errors.js'
 import type { Resource } from '../../../core/fields/resource.js'
 import { getWireItem } from '../../../core/resources/resources.js'
 import { mediaTypeOf, renderInvoice, type DocumentFormat } from '../../documents/render-invoice.js'
 import { jsonItem, requestIdOf } from '../respond.js'
 import type { Route } from '../route.js'
 import { readQuery } from '../query.js'
+import { queryAfterItem } from './resource-routes.js'
 import { previewInvoice, STORED_ONLY } from '../../../core/billing/preview-invoice.js'
 import { toWire } from '../../../core/fields/wire.js'
 import type { Item } from '../../../core/fields/item.js'
@@ -100,12 +101,15 @@ export function invoicePreviewRoute(invoices: Resource, transactions: Resource):
       },
     },
     async handler(event, ctx) {
-      const query = readQuery(event, ['cutoffDate', 'pages'])
+      const customerExists = async () => {
+        if (!(await ctx.platform.store.repository('customers').get(ctx.params.id))) throw notFound('customer', ctx.params.id)
+      }
+      const query = await queryAfterItem(() => readQuery(event, ['cutoffDate', 'pages']), customerExists)
       const format = negotiateInvoiceFormat(event.req.headers.get('accept'))
       const pages = query.get('pages') ?? undefined
       const cutoffDate = query.get('cutoffDate') ?? undefined
       if (format === 'json') {
-        parseBillLength(pages)
+        await queryAfterItem(() => parseBillLength(pages), customerExists)
         const preview = await previewInvoice(ctx.platform, ctx.params.id, { cutoffDate })
         return json(
           event,
