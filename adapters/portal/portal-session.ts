@@ -4,7 +4,7 @@ import type { Customer } from '../../core/fields/entity.js'
 import type { PortalSession } from '../../core/ports/portal-sessions.js'
 import { pagesOf, type PortalPage } from '../../core/presets/presets.js'
 import { portalCustomer } from '../../core/portal/portal-pages.js'
-import { contactReaches, pinSessionHolds, resumeSession } from '../../core/portal/sign-in.js'
+import { contactSessionHolds, pinSessionHolds, resumeSession } from '../../core/portal/sign-in.js'
 import { asActor } from '../security/actor-scope.js'
 import { requestIdOf } from '../http/respond.js'
 import { cookieOf, sameSecret, setCookie, SESSION_COOKIE } from './cookies.js'
@@ -66,18 +66,19 @@ export const accountName = (c: Customer): string => c.companyName ?? ([c.firstna
  * session's CSRF token (403 otherwise); `page` names the profile's page it shows (absent: 404).
  * History entries it writes name the session's `portal:<contact ID>` or `portal:pin`. A
  * contact's session ends once the contact is deleted, its password or email changed or cleared,
- * or it no longer reaches the customer; a PIN's, once the PIN is regenerated or cleared, the
- * account number changed, or the customer's portal closed or the customer gone.
+ * it no longer reaches the customer, or the customer's portal closed or the customer gone; a
+ * PIN's, once the PIN is regenerated or cleared, the account number changed, or the customer's
+ * portal closed or the customer gone.
  */
 export function signedIn(o: PortalOptions, show: PortalPage | 'pay', handler: (event: H3Event, visit: Visit) => Promise<Response>, changes = false) {
   return async (event: H3Event): Promise<Response> => {
     const session = await resumeSession(o.platform, o.sessions, cookieOf(event, SESSION_COOKIE))
     if (!session) return redirect(event, '/sign-in')
     if (!session.customerID) return redirect(event, '/choose')
-    if (session.contactID && !(await contactReaches(o.platform, session, session.customerID))) return endSession(event, o, session)
-    // The page's one read of the customer, which a PIN's session is checked against.
+    // The page's one read of the customer, which the session (a contact's or a PIN's) is checked against.
     const found = await o.platform.store.repository('customers').get(session.customerID)
-    if (!session.contactID && !pinSessionHolds(o.platform, session, found)) return endSession(event, o, session)
+    const holds = session.contactID ? await contactSessionHolds(o.platform, session, found) : pinSessionHolds(o.platform, session, found)
+    if (!holds) return endSession(event, o, session)
     const form = changes ? await readForm(event) : new URLSearchParams()
     if (changes && !sameSecret(form.get('csrf') ?? '', session.csrfToken)) {
       return page(event, 'message', { title: 'Form expired', seller: sellerOf(o), message: 'This form has expired. Please go back, reload the page and try again.', linkPath: '', linkLabel: 'Back to your account' }, 403)

@@ -171,6 +171,18 @@ export async function contactReaches(ctx: PlatformContext, session: Pick<PortalS
   return contact.customerID === customerID || (await ctx.store.contacts.isLinked(customerID, contact.id))
 }
 
+/**
+ * Whether a contact's session may still look at its chosen customer, as read for the request:
+ * the customer is there with its portal open (only those can be signed in to, `customersOf`)
+ * and the contact still reaches it (`contactReaches`). A portal closed ends the session, as
+ * unlinking the contact does, even when the contact reaches other customers: it signs in again
+ * and is offered those. False for a PIN's session.
+ */
+export async function contactSessionHolds(ctx: PlatformContext, session: Pick<PortalSession, 'contactID' | 'passwordDigest' | 'emailDigest'>, customer: Customer | undefined): Promise<boolean> {
+  if (!session.contactID || !customer?.portalCustomerProfile) return false
+  return contactReaches(ctx, session, customer.id)
+}
+
 interface Found {
   readonly hashes: string[]
   readonly actors: string[]

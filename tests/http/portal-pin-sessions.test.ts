@@ -8,7 +8,8 @@ import { activeTargets } from '../support/targets.js'
  * A customer's account number and PIN are the login its PIN sessions signed in with (contract
  * 14.3): a new PIN (the old one leaked), a PIN cleared, the account number changed or the portal
  * closed ends them at their next request, as a contact's new password or email ends its
- * sessions (portal-email-sessions.test.ts).
+ * sessions (portal-email-sessions.test.ts). The portal closed ends the contacts' sessions on the
+ * customer too.
  */
 for (const target of activeTargets()) {
   const test = suite<{ h: Harness; base: string }>(`portal sessions end with their PIN [${target}]`)
@@ -71,19 +72,30 @@ for (const target of activeTargets()) {
     await ended(afresh, 'a session from before the upgrade')
   })
 
-  test("a cleared PIN, or the portal closed, ends the PIN sessions; the portal opened again does not bring them back", async ({ h, base }) => {
+  test("a cleared PIN, or the portal closed, ends the PIN sessions and the contacts' sessions on the customer; the portal opened again does not bring them back", async ({ h, base }) => {
     const w = await world(h)
     const beta = { method: 'pin', accountNumber: 'ACC-2', pin: w.pin }
     const v = await signedIn(base, beta)
     const token = v.cookies.get('portal_session')!
     const annSession = await signedIn(base, { method: 'password', email: 'ann@alpha.example', password: 'correct horse battery' })
+    const samOnB = new Visitor(base)
+    await samOnB.signIn(sam)
+    await samOnB.go('POST', '/choose', { csrf: samOnB.csrf((await samOnB.go('GET', '/choose')).text), customerID: w.b })
+    assert.is((await samOnB.go('GET', '/summary')).status, 200)
+    const samToken = samOnB.cookies.get('portal_session')!
 
     assert.is((await h.request('PATCH', `/customers/${w.b}`, { portalCustomerProfile: null })).status, 200)
     await ended(v, 'portal closed')
+    // A contact's session on the customer ends as a PIN's does (not a 404 page), as it does when the
+    // contact is unlinked from it, though the contact still reaches other customers: it signs in again.
+    await ended(samOnB, "portal closed: a contact's session on the customer")
+    assert.is((await new Visitor(base).signIn(sam)).location, '/portal/summary', 'signing in again: the one customer left open, no choice')
     assert.is((await h.request('PATCH', `/customers/${w.b}`, { portalCustomerProfile: 'Standard Portal' })).status, 200)
-    const replay = new Visitor(base)
-    replay.cookies.set('portal_session', token)
-    assert.is((await replay.go('GET', '/summary')).location, '/portal/sign-in', 'the portal opened again: the session stays over')
+    for (const [name, t] of [['PIN', token], ['contact', samToken]] as const) {
+      const replay = new Visitor(base)
+      replay.cookies.set('portal_session', t)
+      assert.is((await replay.go('GET', '/summary')).location, '/portal/sign-in', `${name}: the portal opened again: the session stays over`)
+    }
     assert.is((await annSession.go('GET', '/summary')).status, 200, "another customer's session is untouched")
 
     // No route clears a PIN (it is read-only): one cleared in the database ends its sessions too.
