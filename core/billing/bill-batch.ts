@@ -122,7 +122,7 @@ export async function writeBatch(ctx: PlatformContext, store: Store, run: Billin
   // has one, and once some customer has lines to invoice (a re-run of a cutoff has none).
   const minimums = () => (numbers.minimums ? store.receivables.numberMinimums(ids[0], ids.at(-1)!) : Promise.resolve([]))
   const raised = await raiseInvoices(ctx, store, run, customers, cutoff, events, merged.inserts, minimums)
-  for (const id of raised.invoiced) written.add(id)
+  for (const id of [...raised.invoiced, ...raised.drafted]) written.add(id)
   const touched = ids.filter((id) => written.has(id))
   const limited = new Set(customers.filter(hasCreditLimits).map((c) => c.id))
   return {

@@ -9,6 +9,7 @@ import { createItem, updateItem } from '../resources/resources.js'
 import { catalogue } from '../fields/catalogue.js'
 import { ZERO } from '../money/money.js'
 import { RUN_DERIVES } from './approve-drafts.js'
+import { refreshCreditAlerts } from '../credit/credit-alerts.js'
 
 const settable: readonly unknown[] = ['Pending', 'Requested'] satisfies BillingRunStatus[]
 /** What a run in Review may be set to (contract 16.1). */
@@ -89,7 +90,9 @@ export async function updateBillingRun(ctx: PlatformContext, id: string, input: 
  * Approves or discards a run in Review (contract 16.1), with nothing else changed. Approved: its
  * partitions open again and the workers finalise its drafts as they bill a run (run-billing.ts);
  * Discarded: its drafts go with the rows it derived (`RUN_DERIVES`: its calls' rows, minimums),
- * and the charges it found stay unapproved for a corrected run.
+ * and the charges it found stay unapproved for a corrected run. The rows' going moves their
+ * customers' balance and unbilled calls: their credit alerts are measured again in the same
+ * transaction, as the drafting measured them (contract 10.6).
  */
 async function review(ctx: PlatformContext, store: Store, current: BillingRun, body: Record<string, unknown>): Promise<BillingRun> {
   const changing = Object.keys(body).filter((f) => f !== 'status' && body[f] !== current[f as keyof BillingRun])
@@ -101,7 +104,8 @@ async function review(ctx: PlatformContext, store: Store, current: BillingRun, b
   if (body.status === 'Approved') {
     await store.runPartitions.restart(current.id)
   } else {
-    await store.ledger.discardDrafts(current.id, RUN_DERIVES)
+    const moved = await store.ledger.discardDrafts(current.id, RUN_DERIVES)
+    await refreshCreditAlerts(store, moved, now, { act: ctx })
   }
   const after = (await runs.update(current.id, {
     status: body.status as BillingRunStatus,

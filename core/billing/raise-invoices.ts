@@ -29,7 +29,8 @@ function invoiceThrough(run: BillingRun, customer: RunCustomer, cutoff: DateOnly
  * on them, which saved updating every row again (bench/billing-run.ts). `numberMinimums` reads
  * the batch's numbers' call-charge minimums, only once some customer has lines to invoice (a
  * re-run of a cutoff has none). Returns the customers invoiced, those with a credit invoice to
- * settle, and when the writes are made (`written`).
+ * settle, those drafted (a review run's: a draft's minimum charges move the balance too, so
+ * their credit alerts are measured as the invoiced ones'), and when the writes are made (`written`).
  */
 export async function raiseInvoices(
   ctx: PlatformContext,
@@ -40,7 +41,7 @@ export async function raiseInvoices(
   events: ReadonlyMap<string, LifecycleEvent[]>,
   inserts: readonly ValuesOf<Transaction>[] = [],
   numberMinimums: () => Promise<readonly NumberMinimum[]> = async () => [],
-): Promise<{ count: number; invoiced: string[]; settle: string[]; written: Promise<void> }> {
+): Promise<{ count: number; invoiced: string[]; drafted: string[]; settle: string[]; written: Promise<void> }> {
   const invoiceDate = run.invoiceDate ?? ctx.clock.today()
   // A review run drafts (contract 16.1): its invoices are made final when it is approved.
   const draft = run.review === true
@@ -188,7 +189,8 @@ export async function raiseInvoices(
   written.catch(() => undefined)
   // The caller allocates their credit once the batch's objects are gone, for a step's batches at
   // once (bill-partition.ts); a draft is allocated nothing until approved.
-  return { count: invoices.length, invoiced: draft ? [] : invoices.map((i) => i.values.customerID!), settle, written }
+  const customerIDs = invoices.map((i) => i.values.customerID!)
+  return { count: invoices.length, invoiced: draft ? [] : customerIDs, drafted: draft ? customerIDs : [], settle, written }
 }
 
 const CALL_CHARGES = 'Call Charges'

@@ -102,6 +102,13 @@ export interface Ledger {
    * reconciled (every unapproved engine row of a slot carries the slot's transaction date).
    */
   write(writes: LedgerWrites): Promise<void>
+  /**
+   * Forgets deleted features' reconciled marks: a mark is the feature's, so it goes with it
+   * (a mark left behind could be read against another feature given the same ID). Their rows
+   * stay. Called in the delete's transaction, as the purge does for a customer's features
+   * (`CustomerRemains`).
+   */
+  removeFeatures(featureIDs: readonly string[]): Promise<void>
   /** Sum of amount + VAT per customer (contract 9.2's balance). */
   balances(customerIDs: readonly string[]): Promise<Map<string, Money>>
   /** Net and VAT totals of a customer's transactions. */
@@ -134,9 +141,10 @@ export interface Ledger {
    * Removes a run's draft invoices: their transactions are taken off them, unapproved as they
    * were, except the rows the run derived (of `derivedTypes`, named by the run and of no feature:
    * its calls' `Call Charges`, the minimum charges of contract 10.4), which are deleted, on a
-   * draft or not, so the calls they covered are unbilled again. Returns how many drafts were removed.
+   * draft or not, so the calls they covered are unbilled again. Returns the customers whose rows
+   * were deleted, in ID order: their balance and unbilled calls moved (a draft itself counts in neither).
    */
-  discardDrafts(billingRunID: string, derivedTypes: readonly string[]): Promise<number>
+  discardDrafts(billingRunID: string, derivedTypes: readonly string[]): Promise<string[]>
   /** How many invoices a billing run raised and their total (summed by the database, not read back). */
   runInvoiceTotals(billingRunID: string): Promise<{ amount: Money; count: number }>
 }

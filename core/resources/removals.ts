@@ -61,8 +61,12 @@ export async function deleteItem(ctx: ResourceContext, name: ResourceName, id: s
       if (d.resource === 'features') features.push(...going.map((row) => row.id))
       await rows.removeWhere([{ op: 'eq', column: d.column, value: id }])
     }
-    // The carriers' bills stay, naming no deleted feature (contract 17.4), as after a purge.
-    if (features.length > 0) await store.carriers.removeFeatures(features, ctx.clock.now())
+    // The carriers' bills stay, naming no deleted feature (contract 17.4), as after a purge; the
+    // features' reconciled marks go with them.
+    if (features.length > 0) {
+      await store.carriers.removeFeatures(features, ctx.clock.now())
+      await store.ledger.removeFeatures(features)
+    }
     await repo.remove(id)
     await recordChanges(store, ctx.clock, [...removed, { resource: repo.resource, action: 'delete', before: item, after: null }])
     return item

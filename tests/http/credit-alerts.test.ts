@@ -84,6 +84,29 @@ for (const target of activeTargets()) {
     assert.equal(await alertsOf(h, c), [], 'billed once approved')
   })
 
+  test('a review run\'s drafting and its discarding (contract 16.1) keep creditLimit current', async ({ h }) => {
+    h.clock.set('2026-01-05T09:00:00Z')
+    // Its calls' 6.00 becomes a Call Charges row as the run drafts: in the balance until discarded.
+    const calls = await newCustomer(h, { creditLimit: 5 })
+    const n = (await h.request('POST', `/customers/${calls}/numbers`, { number: '0161 777 0009' })).body.id
+    await h.platform.context.store.repository('calls').insert({ customerID: calls, numberID: n, startTime: '2026-01-10T10:00:00.000Z' as Stamp, cost: parseMoney('6'), rated: true, deleted: false, fingerprint: 'review-discarded' })
+    // Nothing to invoice: its draft carries a Minimum Charge of 12.00, deleted with the draft.
+    const minimum = await newCustomer(h, { creditLimit: 10, emptyInvoiceAction: 'Charge Minimum', emptyInvoiceActionValue: 12 })
+    assert.equal([await alertsOf(h, calls), await alertsOf(h, minimum)], [[], []])
+    const announced = async () => ((await h.request('GET', '/events?idAfter=0&limit=1000')).body as any[]).filter((e) => e.type === 'customer.credit_alert' && e.data.id === minimum).length
+    const run = (await h.request('POST', '/billingRuns', { cutoffDate: '2026-01-31', status: 'Requested', review: true })).body
+    const scheduler = h.platform.createScheduler({ onJobEnd: () => {} })
+    await scheduler.runNow('billing-poll')
+    await scheduler.stop()
+    const status = (await h.request('GET', `/billingRuns/${run.id}`)).body.status
+    const drafted = [await alertsOf(h, calls), await alertsOf(h, minimum), await announced()]
+    // Discarded before anything is asserted: a run left in Review would hold up the tests after this one.
+    const discarded = (await h.request('PATCH', `/billingRuns/${run.id}`, { status: 'Discarded' })).status
+    assert.equal([status, discarded], ['Review', 200])
+    assert.equal(drafted, [['creditLimit'], ['creditLimit'], 1], 'drafted rows are in the balance; the alert they raise is announced')
+    assert.equal([await alertsOf(h, calls), await alertsOf(h, minimum)], [[], []], 'the rows the run derived are gone with its drafts')
+  })
+
   test('a customer whose only limit is a number\'s is measured by the run that bills its calls', async ({ h }) => {
     h.clock.set('2026-01-05T09:00:00Z')
     const c = await newCustomer(h)

@@ -90,6 +90,30 @@ for (const target of activeTargets()) {
     await assertReconciled(h, '2030-01-31', 'a stray row')
   })
 
+  test("deleting a feature, or a number or service with its features, leaves no mark of theirs", async ({ h }) => {
+    const c = await newCustomer(h)
+    const charged = { startDate: '2030-01-01', serviceCharge: '10.00', serviceChargeInterval: 'Monthly' }
+    const own = await newFeature(h, c, charged)
+    const kept = await newFeature(h, c, charged)
+    const number = (await h.request('POST', `/customers/${c}/numbers`, { number: '0161 777 0202' })).body.id
+    const service = (await h.request('POST', `/customers/${c}/services`, {})).body.id
+    const onNumber = (await h.request('POST', `/numbers/${number}/features`, charged)).body.id
+    const onService = (await h.request('POST', `/services/${service}/features`, charged)).body.id
+    await run(h, '2030-01-31')
+    const { db, dialect } = h.platform.database
+    const marked = async () => {
+      const ids = [own, kept, onNumber, onService]
+      const rows = await db.selectFrom('ledger_reconciled').select('featureID').where('featureID', 'in', ids.map((f) => dialect.encodeId(f))).execute()
+      return ids.filter((f) => rows.some((r) => String(r.featureID) === f))
+    }
+    assert.equal(await marked(), [own, kept, onNumber, onService], 'the run marked every billed feature')
+    assert.is((await h.request('DELETE', `/features/${own}`)).status, 200)
+    assert.equal(await marked(), [kept, onNumber, onService], 'DELETE /features')
+    assert.is((await h.request('DELETE', `/numbers/${number}`)).status, 200)
+    assert.is((await h.request('DELETE', `/services/${service}`)).status, 200)
+    assert.equal(await marked(), [kept], "a number's and a service's features go with them")
+  })
+
   // Each change, made after a run, must be billed by the next run with the same cutoff exactly
   // as a full re-plan bills it: the change invalidates the feature's mark, or its inputs differ.
   const changes: [string, (h: Harness, ids: { c: string; f: string; tariffed: string; tariff: string }) => Promise<unknown>][] = [

@@ -52,6 +52,8 @@ for (const name of activeTargets()) {
     // A call keyed as imports keyed them before 0066.
     await sql`insert into calls (id, "customerID", "startTime", cost, rated, deleted, fingerprint, "createdStamp", "updatedStamp")
       values (12, 1, '2026-01-10T10:00:00.000Z', 100, 1, 0, 'f12', '2026-01-05T00:00:00.000Z', '2026-01-05T00:00:00.000Z')`.execute(database.db)
+    // The mark of a feature deleted before deletes took marks with them (0077).
+    await sql`insert into ledger_reconciled ("featureID", inputs) values (9, 'gone')`.execute(database.db)
     const tables: { table: string; records: Cell[][] }[] = []
     await exportSnapshot(database, async ({ table, columns, batches }) => {
       const records: Cell[][] = [[...columns]]
@@ -69,6 +71,8 @@ for (const name of activeTargets()) {
       const customers = await sql<{ n: unknown }>`select count(*) as n from customers`.execute(restored.db)
       assert.is(Number(customers.rows[0].n), 3)
       assert.is(await new KyselyStore(restored.db, restored.dialect, resourcesByName).rating.oldKeysThrough(), '12', 'its calls are marked as keyed the old way')
+      const marks = await sql<{ n: unknown }>`select count(*) as n from ledger_reconciled`.execute(restored.db)
+      assert.is(Number(marks.rows[0].n), 0, 'the mark of a feature deleted before 0077 is not restored')
     } finally {
       await restored.close()
       await to.dispose()
@@ -276,6 +280,18 @@ for (const name of activeTargets()) {
       [3, '2026-02-01T09:00:00.000Z'],
       [4, '2026-02-05T09:00:00.000Z'],
     ])
+  })
+
+  test("0077: the marks of features deleted before go; a stored feature's mark stays", async ({ target, database }) => {
+    await migrate(database, target.schema, '0076-session-pin')
+    const { db } = database
+    const stamp = '2026-02-01T00:00:00.000Z'
+    await sql`insert into customers (id, "accountNumber", "createdStamp", "updatedStamp") values (1, 'ACC1', ${stamp}, ${stamp})`.execute(db)
+    for (const id of [1, 2]) await sql`insert into features (id, "customerID", "createdStamp", "updatedStamp") values (${id}, 1, ${stamp}, ${stamp})`.execute(db)
+    for (const id of [1, 3, 4]) await sql`insert into ledger_reconciled ("featureID", inputs) values (${id}, ${`inputs ${id}`})`.execute(db)
+    await migrate(database, target.schema)
+    const marks = await sql<{ featureID: unknown; inputs: string }>`select "featureID", inputs from ledger_reconciled order by "featureID"`.execute(db)
+    assert.equal(marks.rows.map((r) => [Number(r.featureID), r.inputs]), [[1, 'inputs 1']])
   })
 
   test.run()

@@ -57,6 +57,7 @@ import * as m0072 from './0072-event-numbers.js'
 import * as m0074 from './0074-delivery-first-attempt.js'
 import * as m0075 from './0075-session-email-purge-links.js'
 import * as m0076 from './0076-session-pin.js'
+import * as m0077 from './0077-orphan-marks.js'
 
 type Step = { up(db: AnyDb, dialect: DatabaseDialect): Promise<void> }
 
@@ -117,6 +118,7 @@ const steps: Record<string, Step> = {
   '0074-delivery-first-attempt': m0074,
   '0075-session-email-purge-links': m0075,
   '0076-session-pin': m0076,
+  '0077-orphan-marks': m0077,
 }
 
 /**

@@ -89,22 +89,26 @@ export async function finaliseRunDrafts(db: Db, dialect: DatabaseDialect, billin
  * the drafts, their journal lines (invoice-journal-lines.ts) first. While the run is in Review
  * only rows it wrote name it (a draft leaves the rows it carries their own run), so the delete
  * takes nothing else. It reads the ledger by run, which no index serves: a discard is rare, and
- * an index would cost every row a run writes.
+ * an index would cost every row a run writes. Returns the customers of the rows deleted (their
+ * credit alerts are measured again), in ID order.
  */
-export async function discardRunDrafts(db: Db, dialect: DatabaseDialect, billingRunID: string, derivedTypes: readonly string[]): Promise<number> {
+export async function discardRunDrafts(db: Db, dialect: DatabaseDialect, billingRunID: string, derivedTypes: readonly string[]): Promise<string[]> {
   const run = dialect.encodeId(billingRunID)
   const drafts = db.selectFrom('invoices').select('id').where('billingRunID', '=', run).where('status', '=', 'Draft')
+  const moved = new Set<string>()
   if (derivedTypes.length) {
-    await db
+    const deleted = await db
       .deleteFrom('transactions')
       .where('billingRunID', '=', run)
       .where('featureID', 'is', null)
       .where('kind', 'is', null)
       .where('transactionType', 'in', [...derivedTypes])
+      .returning('customerID')
       .execute()
+    for (const r of deleted) if (r.customerID !== null) moved.add(String(r.customerID))
   }
   await db.deleteFrom('invoice_journal_lines').where('invoiceID', 'in', drafts).execute()
   await db.updateTable('transactions').set({ invoiceID: null, approved: 0 }).where('invoiceID', 'in', drafts).execute()
-  const removed = await db.deleteFrom('invoices').where('billingRunID', '=', run).where('status', '=', 'Draft').executeTakeFirst()
-  return Number(removed.numDeletedRows)
+  await db.deleteFrom('invoices').where('billingRunID', '=', run).where('status', '=', 'Draft').execute()
+  return [...moved].sort((a, b) => Number(a) - Number(b))
 }

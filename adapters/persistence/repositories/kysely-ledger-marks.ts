@@ -14,7 +14,7 @@ export class KyselyLedgerMarks {
     private readonly dialect: DatabaseDialect,
   ) {}
 
-  /** Drops the marks of features whose rows were written without a new mark. */
+  /** Drops the marks of features whose rows were written without a new mark, or that are deleted. */
   async drop(featureIDs: readonly string[]): Promise<void> {
     for (let i = 0; i < featureIDs.length; i += CHUNK) {
       const ids = featureIDs.slice(i, i + CHUNK).map((f) => this.dialect.encodeId(f))

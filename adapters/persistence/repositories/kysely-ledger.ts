@@ -95,6 +95,10 @@ export class KyselyLedger implements Ledger {
     await this.wrote('transactions', writes.deletes.length + writes.updates.length + writes.inserts.length)
   }
 
+  removeFeatures(featureIDs: readonly string[]): Promise<void> {
+    return this.marks.drop(featureIDs)
+  }
+
   async balances(customerIDs: readonly string[]): Promise<Map<string, Money>> {
     const out = new Map<string, Money>()
     if (!customerIDs.length) return out
@@ -195,7 +199,7 @@ export class KyselyLedger implements Ledger {
     await finaliseRunDrafts(this.db, this.dialect, billingRunID, invoices, carrying, this.send)
   }
 
-  async discardDrafts(billingRunID: string, derivedTypes: readonly string[]): Promise<number> {
+  async discardDrafts(billingRunID: string, derivedTypes: readonly string[]): Promise<string[]> {
     return discardRunDrafts(this.db, this.dialect, billingRunID, derivedTypes)
   }
 }

@@ -6,6 +6,7 @@ import { loadOrder } from './load-order.js'
 import { movedColumns, type MovedColumn } from './moved-columns.js'
 import { rebuildJournalLines } from '../repositories/invoice-journal-lines.js'
 import { markOldCallKeys } from '../migrations/0066-old-call-keys.js'
+import { dropOrphanMarks } from '../migrations/0077-orphan-marks.js'
 
 /** One table of a snapshot to load: its records, the header (column names) first. */
 export interface SnapshotSource {
@@ -60,6 +61,8 @@ export async function importSnapshot(database: Database, sources: readonly Snaps
     if (newerMigrations.includes('0060-invoice-journal')) await rebuildJournalLines(trx)
     // An older archive's calls are keyed as imports keyed them then (migration 0066).
     if (newerMigrations.includes('0066-old-call-keys')) await markOldCallKeys(trx as AnyDb)
+    // An older archive may hold the marks of features deleted before (migration 0077).
+    if (newerMigrations.includes('0077-orphan-marks')) await dropOrphanMarks(trx as AnyDb)
     for (const table of order) if (shapes.get(table)!.columns.includes('id')) await dialect.resetIdSequence(trx, table)
     return { tables, newerMigrations }
   })
