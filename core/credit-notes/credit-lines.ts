@@ -95,8 +95,9 @@ const shown = (m: Money) => formatAmount(round(m, 2))
  * `invalid_field` error naming the field at fault: a line not on the invoice, given twice, or
  * with nothing left; an amount of zero or below, or beyond what is left of its line (of the
  * invoice, for an amount spread pro rata); lines whose net adds up to more than is left of the
- * invoice (`leftOfInvoice`, with `writtenOff` the net its debt write-offs took). Amounts are
- * whole pence (the caller rounds them).
+ * invoice (`leftOfInvoice`, with `writtenOff` the net its debt write-offs took). Lines that take
+ * all the net left of an invoice with a discount not yet given back credit the rest of every line
+ * (`creditAllLeft`). Amounts are whole pence (the caller rounds them).
  */
 export function creditLinesOf(lines: readonly CreditableLine[], request: CreditRequest, writtenOff: Money = ZERO): CreditedLine[] {
   const out = (line: CreditableLine, net: Money): CreditedLine => ({ transactionID: line.id, net, vat: vatOfCredit(line, net), VATRate: line.VATRate })
@@ -133,5 +134,21 @@ export function creditLinesOf(lines: readonly CreditableLine[], request: CreditR
   if (total > invoiceLeft) {
     throw invalid(`Field "lines" of credit note credits ${shown(total)} net in all, more than the ${shown(invoiceLeft)} left to credit on the invoice`, `Credit at most ${shown(invoiceLeft)} net in all.`)
   }
+  // Taking all the invoice's net that is left (none written off) while a discount line is not given
+  // back would leave lines whose nets cancel out but whose VAT does not (a rounding penny, or a
+  // discount at another rate): owed, and beyond any later note. So this note credits the rest of
+  // every line, as crediting the whole net by amount does: its net is the same, its VAT exact.
+  if (writtenOff === 0n && total === invoiceLeft && lines.some((l) => l.amount < 0n && leftOf(l) !== 0n)) return creditAllLeft(lines, credited, out)
   return credited
+}
+
+/**
+ * The lines of a note that credits all that is left of every line of its invoice: those asked
+ * for first, in their order (each whole now), then the others with something left, in ID order.
+ */
+function creditAllLeft(lines: readonly CreditableLine[], asked: readonly CreditedLine[], out: (line: CreditableLine, net: Money) => CreditedLine): CreditedLine[] {
+  const byId = new Map(lines.map((l) => [l.id, l]))
+  const named = new Set(asked.map((l) => l.transactionID))
+  const first = asked.map((l) => out(byId.get(l.transactionID)!, leftOf(byId.get(l.transactionID)!)))
+  return [...first, ...lines.filter((l) => !named.has(l.id) && leftOf(l) !== 0n).map((l) => out(l, leftOf(l)))]
 }

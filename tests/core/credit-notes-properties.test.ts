@@ -56,7 +56,9 @@ test('credited never exceeds invoiced, per line, net and VAT, nor the invoice ne
           for (const c of credited) {
             // A charge is credited above zero; a discount line only with the others, by amount, below zero.
             const line = spec[Number(c.transactionID) - 1]
-            assert.ok(line.net > 0 ? c.net > 0n && c.vat >= 0n : req.kind === 'amount' && c.net < 0n && c.vat <= 0n, JSON.stringify(String(c.net)))
+            // (By lines too when the note takes all the net left: it gives the discount back, creditAllLeft.)
+            assert.ok(line.net > 0 ? c.net > 0n && c.vat >= 0n : c.net < 0n && c.vat <= 0n, JSON.stringify(String(c.net)))
+            if (line.net < 0 && req.kind === 'lines') assert.is(lines.reduce((s, l) => s + l.amount - l.creditedNet, 0n), 0n, 'a discount by lines only with the last of the net')
           }
         }
         for (const l of lines) {
@@ -107,6 +109,49 @@ test('the whole net credited by amount, in one note or several, reverses every l
   // 45.00 of a 50.00 charge and its -5.00 discount at 20%: -50.00/-10.00 and +5.00/+1.00 (stored negated).
   const whole = creditLinesOf(invoiceOf([{ net: 5000, rate: '20' }, { net: -500, rate: '20' }]), { kind: 'amount', amount: pence(4500) })
   assert.equal(whole.map((l) => [l.transactionID, l.net, l.vat]), [['1', pence(5000), pence(1000)], ['2', pence(-500), pence(-100)]])
+})
+
+test('lines that take the last of the net of an invoice with a discount (none written off) reverse every line exactly: no VAT is left that no note can take', () => {
+  const reversed = (lines: readonly CreditableLine[]) => lines.every((l) => l.creditedNet === l.amount && l.creditedVat === l.VATAmount)
+  fc.assert(
+    fc.property(
+      invoiceLines.filter((ls) => ls.some((l) => l.net < 0) && ls.reduce((s, l) => s + l.net, 0) > 0),
+      fc.array(fc.record({ line: fc.nat(), part: fc.integer({ min: 1, max: 100 }) }), { maxLength: 4 }),
+      (spec, parts) => {
+        let lines = invoiceOf(spec)
+        const charges = lines.filter((l) => l.amount > 0n)
+        const netLeft = () => lines.reduce((s, l) => s + l.amount - l.creditedNet, 0n)
+        // Some notes by lines first: a part of a charge, within what the invoice has left.
+        for (const { line, part } of parts) {
+          const l = lines.find((x) => x.id === charges[line % charges.length].id)!
+          const most = [leftOf(l), netLeft()].reduce((a, b) => (b < a ? b : a))
+          const net = ((most / 100n) * BigInt(part)) / 100n * 100n
+          if (net <= 0n) continue
+          lines = afterNote(lines, creditLinesOf(lines, { kind: 'lines', lines: [{ transactionID: l.id, amount: net as Money }] }))
+        }
+        // Then the last of the net by lines: the charges in order, each as much as is still wanted.
+        let want = netLeft()
+        const last: { transactionID: string; amount: Money }[] = []
+        for (const l of lines.filter((x) => x.amount > 0n)) {
+          const take = leftOf(l) < want ? leftOf(l) : want
+          if (take > 0n) last.push({ transactionID: l.id, amount: take as Money })
+          want -= take
+        }
+        // (A note of the first ones may have taken the last of the net already.)
+        if (last.length > 0) {
+          const credited = creditLinesOf(lines, { kind: 'lines', lines: last })
+          assert.is(credited.reduce((s, l) => s + l.net, 0n), last.reduce((s, l) => s + l.amount, 0n), "the note's net is what was asked")
+          lines = afterNote(lines, credited)
+        }
+        assert.ok(reversed(lines), 'every line reversed exactly, net and VAT')
+        assert.throws(() => creditLinesOf(lines, { kind: 'amount', amount: pence(1) }), (e: unknown) => isBillingError(e) && e.code === 'invalid_field')
+      },
+    ),
+    { numRuns: 300 },
+  )
+  // 10.03 at 20% (VAT 2.01) and 5.02 off (-1.00): 5.01 of the charge by lines would leave a penny of VAT.
+  const penny = creditLinesOf(invoiceOf([{ net: 1003, rate: '20' }, { net: -502, rate: '20' }]), { kind: 'lines', lines: [{ transactionID: '1', amount: pence(501) }] })
+  assert.equal(penny.map((l) => [l.transactionID, l.net, l.vat]), [['1', pence(1003), pence(201)], ['2', pence(-502), pence(-100)]])
 })
 
 test("spreadProRata: whole pence, no share beyond what is left of its line (a discount line's below zero), sum exact; the leftover pence go to the largest losses, first line on ties", () => {

@@ -244,6 +244,92 @@ for (const target of activeTargets()) {
     }
   })
 
+  test('an invoice credited part by lines, then the rest by lines and by amount, then paid, ends Paid at zero: never credited beyond its total', async ({ h }) => {
+    // Lines whose VAT rounds: A 10.01 (VAT 2.00), B 7.77 (1.55) at 20%; C 3.33 (0.17), D 0.03 (0.00) at 5%; E 1.00 off at 20% (-0.20).
+    const c = await newCustomer(h, { paymentTerms: 14 })
+    const [a, b, cc, d] = [await charge(h, c, 'Installation', '10.01', 'Standard 20%'), await charge(h, c, 'Equipment Sale', '7.77', 'Standard 20%'), await charge(h, c, 'Installation', '3.33', 'Reduced 5%'), await charge(h, c, 'Installation', '0.03', 'Reduced 5%')]
+    await charge(h, c, 'Recurring Charge Discount', '-1.00', 'Standard 20%')
+    await bill(h, '2026-05-06')
+    const inv = await lastInvoice(h, c)
+    assert.equal([inv.netAmount, inv.VATAmount, inv.totalAmount], [20.14, 3.52, 23.66])
+    const notes = { credited: 0 }
+    const ok = async (body: unknown) => {
+      const r = await credit(h, inv.id, body)
+      assert.is(r.status, 201, JSON.stringify(r.body))
+      notes.credited = Math.round((notes.credited - r.body.totalAmount) * 100) / 100
+      assert.ok(notes.credited <= inv.totalAmount, `credited ${notes.credited} of ${inv.totalAmount}`)
+      return r.body
+    }
+    const state = async () => {
+      const i = await invoice(h, inv.id)
+      return [i.amountPaid, i.amountOutstanding, i.status, await balanceOf(h, c)]
+    }
+    // Some lines: all of A, 1.00 of B; then the rest of B by lines: 12.01 + 9.32.
+    await ok({ reason: 'Part', lines: [{ transactionID: a }, { transactionID: b, amount: '1.00' }] })
+    await ok({ reason: 'Rest of B', lines: [{ transactionID: b }] })
+    assert.equal([notes.credited, ...(await state())], [21.33, 21.33, 2.33, 'Unpaid', 2.33])
+    // Then 1.00 by amount, spread pro rata over what is left (C, D and the discount).
+    await ok({ reason: 'Goodwill', amount: '1.00' })
+    const [, owed] = await state()
+    assert.is(owed, Math.round((inv.totalAmount - notes.credited) * 100) / 100)
+    // Pay the remainder: Paid, nothing owed.
+    assert.is((await h.request('POST', `/customers/${c}/transactions`, { transactionType: 'Payment', amount: String(owed), transactionDate: '2026-05-07' })).status, 201)
+    assert.equal(await state(), [inv.totalAmount, 0, 'Paid', 0])
+    // All that is left, by amount: the invoice is credited whole, to the penny, and what was paid is held.
+    const left = (await credit(h, inv.id, { reason: 'x', amount: '99.00' })).body.hint.match(/at most (\d+\.\d{2})/)[1]
+    await ok({ reason: 'All the rest', amount: left })
+    assert.is(notes.credited, inv.totalAmount)
+    assert.equal(await state(), [inv.totalAmount, 0, 'Paid', -owed])
+    for (const body of [{ amount: '0.01' }, { lines: [{ transactionID: cc }] }, { lines: [{ transactionID: d }] }]) {
+      assert.is((await credit(h, inv.id, { reason: 'again', ...body })).body.error_code, 400101, JSON.stringify(body))
+    }
+  })
+
+  test('a credit note by lines that takes the last of an invoice with a discount credits its VAT to the penny: nothing left that no note can take', async ({ h }) => {
+    const run = async (lines: [string, string, string][], bill_: string) => {
+      const c = await newCustomer(h, { paymentTerms: 14 })
+      const ids = []
+      for (const [type, amount, rate] of lines) ids.push(await charge(h, c, type, amount, rate))
+      await bill(h, bill_)
+      return { c, ids, inv: await lastInvoice(h, c) }
+    }
+    const state = async (c: string, id: string) => {
+      const i = await invoice(h, id)
+      return [i.amountPaid, i.amountOutstanding, i.status, await balanceOf(h, c)]
+    }
+    // A 10.03 (VAT 2.006 → 2.01) and E 5.02 off (VAT -1.004 → -1.00) at 20%, B 4.00 at 5% (0.20): net 9.01, VAT 1.21, total 10.22.
+    {
+      const { c, ids: [a, b, e], inv } = await run([['Installation', '10.03', 'Standard 20%'], ['Installation', '4.00', 'Reduced 5%'], ['Recurring Charge Discount', '-5.02', 'Standard 20%']], '2026-05-08')
+      assert.equal([inv.netAmount, inv.VATAmount, inv.totalAmount], [9.01, 1.21, 10.22])
+      const first = await credit(h, inv.id, { reason: 'Some', lines: [{ transactionID: b }] })
+      assert.equal([first.status, first.body.totalAmount], [201, -4.2])
+      // The remainder paid: Paid at zero.
+      assert.is((await h.request('POST', `/customers/${c}/transactions`, { transactionType: 'Payment', amount: '6.02', transactionDate: '2026-05-09' })).status, 201)
+      assert.equal(await state(c, inv.id), [10.22, 0, 'Paid', 0])
+      // The rest by lines: the most of A the invoice's net allows, 5.01. It takes the invoice's net to
+      // nothing, so it credits the rest of every line (the discount given back): VAT 1.01, not 1.00.
+      const last = await credit(h, inv.id, { reason: 'Rest', lines: [{ transactionID: a, amount: '5.01' }] })
+      assert.equal([last.status, last.body.netAmount, last.body.VATAmount, last.body.totalAmount], [201, -5.01, -1.01, -6.02], JSON.stringify(last.body))
+      assert.equal((await linesOf(h, last.body)).map((t) => [t.creditedTransactionID, t.amount, t.VATAmount]), [[a, -10.03, -2.01], [e, 5.02, 1]])
+      assert.equal(await state(c, inv.id), [10.22, 0, 'Paid', -6.02], 'all that was paid is held, to refund')
+      assert.is((await h.request('POST', `/customers/${c}/refunds`, { amount: '6.02' })).status, 201)
+      assert.is(await balanceOf(h, c), 0)
+      for (const body of [{ amount: '0.01' }, { lines: [{ transactionID: a }] }, { lines: [{ transactionID: e }] }]) {
+        assert.is((await credit(h, inv.id, { reason: 'again', ...body })).body.error_code, 400101, JSON.stringify(body))
+      }
+    }
+    // A discount at another rate: A 100.00 at 20% (VAT 20.00), E 50.00 off at 5% (-2.50): net 50.00, total 67.50.
+    // Crediting 50.00 of A alone (VAT 10.00) would leave 7.50 of VAT owed on nothing, that no note could take.
+    {
+      const { c, ids: [a, e], inv } = await run([['Installation', '100.00', 'Standard 20%'], ['Recurring Charge Discount', '-50.00', 'Reduced 5%']], '2026-05-10')
+      assert.equal([inv.netAmount, inv.VATAmount, inv.totalAmount], [50, 17.5, 67.5])
+      const r = await credit(h, inv.id, { reason: 'All', lines: [{ transactionID: a, amount: '50.00' }] })
+      assert.equal([r.status, r.body.netAmount, r.body.VATAmount, r.body.totalAmount], [201, -50, -17.5, -67.5], JSON.stringify(r.body))
+      assert.equal((await linesOf(h, r.body)).map((t) => [t.creditedTransactionID, t.amount, t.VATAmount, t.VATRate]), [[a, -100, -20, 'Standard 20%'], [e, 50, 2.5, 'Reduced 5%']])
+      assert.equal(await state(c, inv.id), [67.5, 0, 'Paid', 0])
+    }
+  })
+
   test('documents: JSON, HTML and PDF with the seller, the customer and the invoice it credits; expert level 3', async ({ h, c, inv }) => {
     const [note] = (await h.request('GET', `/customers/${c}/creditNotes`)).body as any[]
     const html = await h.request('GET', `/creditNotes/${note.id}`, undefined, { headers: { accept: 'text/html' } })
