@@ -72,9 +72,14 @@ export function ledgerWrites(
     if (u.set.rate !== undefined) values.rate = u.set.rate
     if (u.set.carrierCost !== undefined) values.carrierCost = u.set.carrierCost
     if (u.set.amount !== undefined) values.amount = u.set.amount
-    // A correction's VAT stays at its own rate (given with it); a charge's is at the feature's.
+    // A correction's VAT stays at its own rate (given with it); a charge's is at the feature's now,
+    // and the row names the rate its VAT was taken at (a rate changed since it was written).
     if (u.set.VATAmount !== undefined) values.VATAmount = u.set.VATAmount
-    else if (u.set.amount !== undefined) values.VATAmount = vatOn(u.set.amount, u.set.VATRate === undefined ? VATRate : u.set.VATRate, presets)
+    else if (u.set.amount !== undefined) {
+      values.VATRate = u.set.VATRate === undefined ? VATRate : u.set.VATRate
+      values.VATAmount = vatOn(u.set.amount, values.VATRate, presets)
+    }
+    if (u.set.VATRate !== undefined) values.VATRate = u.set.VATRate
     return { id: u.id, values }
   })
   const written = inserts.length + updates.length + diff.delete.length > 0

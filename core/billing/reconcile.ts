@@ -14,6 +14,12 @@ import { byRate, correctedRate } from './corrected-vat.js'
 export interface ReconcileContext {
   readonly feature: BillingFeature
   readonly history: ChargeHistory
+  /**
+   * The VAT rate name the feature's charges take now (its own, else its customer's; null: no VAT).
+   * An unapproved charge written at another rate is moved to it. Undefined: not known (the model
+   * in tests), rows keep theirs.
+   */
+  readonly VATRate?: string | null
 }
 
 /** One billing period of one series (or the connection charge): the unit reconcile settles. */
@@ -90,7 +96,7 @@ export function reconcileSlots(expected: readonly ExpectedCharge[], ledger: read
         insert.push(newRow(want, nextRevision(want)))
         continue
       }
-      const set = changes(pending[i], want)
+      const set = changes(pending[i], want, ctx.VATRate)
       if (set) update.push({ id: pending[i].id, set })
       pending.splice(i, 1)
     }
@@ -235,8 +241,13 @@ function correction(
   }
 }
 
-/** The fields of `row` that differ in `want`, or null when none does. */
-function changes(row: LedgerRow, want: Omit<NewLedgerRow, 'revision'>): LedgerRowChanges | null {
+/**
+ * The fields of `row` that differ in `want`, or null when none does. A row that takes the
+ * feature's rate (a charge: `want` names none) and was written at another than `rateNow` is
+ * moved to it, its amount given with it so the writer taxes it again: a charge not yet invoiced
+ * takes the rate in force, name and VAT (approved rows never change).
+ */
+function changes(row: LedgerRow, want: Omit<NewLedgerRow, 'revision'>, rateNow: string | null | undefined): LedgerRowChanges | null {
   const set: { -readonly [K in keyof LedgerRowChanges]: LedgerRowChanges[K] } = {}
   if (row.transactionDate !== want.transactionDate) set.transactionDate = want.transactionDate
   if (row.periodEnd !== want.periodEnd) set.periodEnd = want.periodEnd
@@ -247,6 +258,10 @@ function changes(row: LedgerRow, want: Omit<NewLedgerRow, 'revision'>): LedgerRo
   // A correction keeps its rate (it was matched on it): its VAT is the one given, else taxed at that rate.
   if (want.VATAmount !== undefined && row.VATAmount !== want.VATAmount) set.VATAmount = want.VATAmount
   if (want.VATRate !== undefined && set.amount !== undefined) set.VATRate = want.VATRate
+  if (want.VATRate === undefined && rateNow !== undefined && row.VATRate !== undefined && row.VATRate !== rateNow) {
+    set.VATRate = rateNow
+    set.amount = want.amount
+  }
   return Object.keys(set).length > 0 ? set : null
 }
 

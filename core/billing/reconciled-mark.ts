@@ -32,7 +32,7 @@ void exhaustive
  * figures in bench/RESULTS.md).
  * tests/core/billing-reconciled-mark.test.ts checks that every key counts.
  */
-export function reconciledMark(f: BillingFeature, history: ChargeHistory, at: BillingCutoff): string {
+export function reconciledMark(f: BillingFeature, history: ChargeHistory, at: BillingCutoff, VATRate?: string | null): string {
   h1 = 0xdeadbeef
   h2 = 0x41c6ce57
   text(RULES)
@@ -92,6 +92,12 @@ export function reconciledMark(f: BillingFeature, history: ChargeHistory, at: Bi
       date(g.to)
     }
   }
+  // The VAT rate its charges take now (the feature's, else its customer's): a plan moves charges
+  // not yet invoiced to it (reconcile.ts), so a change of it must plan the feature again.
+  if (VATRate !== undefined) {
+    mix(VAT)
+    text(VATRate)
+  }
   return digest()
 }
 
@@ -107,6 +113,8 @@ const UNSET = 0x10006
 const GAPS = 0x10007
 /** Before an add's `olderThrough`, which only some versions have. */
 const OLDER = 0x10008
+/** Before the VAT rate name, which only a run's marks carry. */
+const VAT = 0x10009
 
 /** The two lanes of the hash being computed (reconciledMark runs to the end without yielding). */
 let h1 = 0

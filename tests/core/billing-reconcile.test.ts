@@ -1,6 +1,8 @@
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { planFeatureBilling } from '../../core/billing/feature-billing.js'
+import { planFeatureBilling, planLedgerDiff } from '../../core/billing/feature-billing.js'
+import { ledgerWrites } from '../../core/billing/ledger-writes.js'
+import { defaultPresets } from '../../core/presets/presets.js'
 import { isEmptyDiff } from '../../core/billing/ledger-row.js'
 import { featureBillTo } from '../../core/lifecycle/bill-to.js'
 import { d, m, show, World, inserted, updated, feature } from '../support/billing-world.js'
@@ -18,6 +20,25 @@ test('a run inserts what is due in advance; a re-run or a smaller cutoff writes 
   assert.is(plan.dueDate, '2025-04-01') // the day after Mar 31, the last day charged
   assert.is(show(plan.totalValueCharged), '30.00') // 3 × 10.00
   assert.is(show(plan.totalValueRemaining!), '70.00') // 100.00 − 30.00
+})
+
+test('a charge not yet invoiced takes the VAT rate in force: moved to a new rate, name and VAT; approved rows keep theirs', () => {
+  const w = new World(feature(), '10')
+  w.bill('2025-01-01')
+  w.approve() // Jan approved
+  w.bill('2025-02-01') // Feb unapproved, id 2
+  // As written by the persistence layer: each row at the rate of the moment, 20%.
+  w.ledger = w.ledger.map((r) => ({ ...r, VATRate: 'Standard 20%', VATAmount: m('2') }))
+  const at = { cutoff: d('2025-02-01'), chargeable: true }
+  assert.ok(isEmptyDiff(planLedgerDiff(w.feature, w.history, w.ledger, at, 'Standard 20%')))
+  const diff = planLedgerDiff(w.feature, w.history, w.ledger, at, 'Reduced 5%')
+  assert.equal([inserted(diff), updated(diff), diff.delete], [[], ['2: VATRate=Reduced 5% amount=10.00'], []])
+  // Written: the row names the rate its VAT is taken at.
+  const writes = ledgerWrites({ ...w.feature, id: 'f', customerID: 'c', numberID: null, serviceID: null, VATRate: 'Reduced 5%' } as never, null, diff, defaultPresets, '2025-02-01T00:00:00.000Z' as never)
+  assert.equal(writes.updates.map((u) => [u.id, u.values.VATRate, show(u.values.VATAmount!)]), [['2', 'Reduced 5%', '0.50']])
+  // A charge whose amount changes is taxed, and named, at the rate now, whatever reconcile was told.
+  const changed = ledgerWrites({ ...w.feature, id: 'f', customerID: 'c', numberID: null, serviceID: null, VATRate: 'Reduced 5%' } as never, null, { insert: [], update: [{ id: '2', set: { amount: m('8') } }], delete: [] }, defaultPresets, '2025-02-01T00:00:00.000Z' as never)
+  assert.equal(changed.updates.map((u) => [u.values.VATRate, show(u.values.VATAmount!)]), [['Reduced 5%', '0.40']])
 })
 
 test('the connection charge is written once, with the first recurring charge', () => {

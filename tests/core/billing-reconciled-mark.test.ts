@@ -70,6 +70,8 @@ test('every field of the feature, each charge version and the cutoff changes the
   for (const key of CUTOFF_KEYS) for (const value of otherCutoff[key]) differs(reconciledMark(billingFeature(), [version], { ...at, [key]: value }), `cutoff.${key} = ${String(value)}`)
   differs(reconciledMark(billingFeature(), [version, { ...version, from: d('2025-02-01') }], at), 'a second version')
   differs(reconciledMark(billingFeature(), [], at), 'no version')
+  // The VAT rate its charges take now (a run's marks): charges not yet invoiced move to a new one.
+  for (const rate of [null, 'Standard 20%', 'Reduced 5%']) differs(reconciledMark(billingFeature(), [version], at, rate), `VAT rate ${rate}`)
 })
 
 test('the mark keeps every bit of both lanes: distinct for distinct inputs, every character varying', () => {

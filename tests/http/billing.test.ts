@@ -155,6 +155,27 @@ for (const target of activeTargets()) {
     assert.equal((await h.request('GET', `/customers/${c}/transactions?approved=false`)).body, [])
   })
 
+  test('a charge not yet invoiced takes the VAT rate in force when the feature\'s or customer\'s rate changes: its name and its VAT', async ({ h }) => {
+    // Quarterly: invoiced on the first run, then not due for three months, so October's charges wait unapproved.
+    const c = await newCustomer(h, { VATRate: 'Standard 20%', billingCycle: 'Quarterly' })
+    const own = await newFeature(h, c, { startDate: '2026-09-01', serviceCharge: '10.00', serviceChargeInterval: 'Calendar Monthly', VATRate: 'Standard 20%' })
+    const inherited = await newFeature(h, c, { startDate: '2026-09-01', serviceCharge: '20.00', serviceChargeInterval: 'Calendar Monthly' })
+    await bill(h, '2026-09-30')
+    assert.is((await h.request('GET', `/customers/${c}/invoices`)).body.length, 1)
+    await bill(h, '2026-10-31')
+    const vatOf = async (f: string) => ((await h.request('GET', `/features/${f}/transactions?limit=1000`)).body as any[]).map((t) => [t.dateFrom, t.approved, t.VATRate, t.amount, t.VATAmount])
+    assert.equal(await vatOf(own), [['2026-09-01', true, 'Standard 20%', 10, 2], ['2026-10-01', false, 'Standard 20%', 10, 2]])
+    assert.is((await h.request('PATCH', `/features/${own}`, { VATRate: 'Reduced 5%' })).status, 200)
+    assert.is((await h.request('PATCH', `/customers/${c}`, { VATRate: 'Zero Rated' })).status, 200)
+    await bill(h, '2026-11-30')
+    // The approved September rows keep the rate they were invoiced at; October's, pending, take the rate now.
+    assert.equal(await vatOf(own), [['2026-09-01', true, 'Standard 20%', 10, 2], ['2026-10-01', false, 'Reduced 5%', 10, 0.5], ['2026-11-01', false, 'Reduced 5%', 10, 0.5]])
+    assert.equal(await vatOf(inherited), [['2026-09-01', true, 'Standard 20%', 20, 4], ['2026-10-01', false, 'Zero Rated', 20, 0], ['2026-11-01', false, 'Zero Rated', 20, 0]])
+    await bill(h, '2026-12-31')
+    const invoices = (await h.request('GET', `/customers/${c}/invoices`)).body as any[]
+    assert.equal(invoices.map((i) => [i.netAmount, i.VATAmount]), [[30, 6], [90, 1.5]])
+  })
+
   test('final bill: features billed through dateFinalBill; invoiced once, not again unless reinstated', async ({ h }) => {
     const c = await newCustomer(h)
     const f = await newFeature(h, c, { startDate: '2026-05-01', serviceCharge: '31.00', serviceChargeInterval: 'Calendar Monthly' })
