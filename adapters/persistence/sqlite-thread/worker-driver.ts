@@ -1,4 +1,5 @@
 import { Worker } from 'node:worker_threads'
+import { createRequire } from 'node:module'
 import { extname } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { CompiledQuery, Kysely, SqliteAdapter, SqliteIntrospector, SqliteQueryCompiler, type DatabaseConnection, type Driver, type QueryResult } from 'kysely'
@@ -89,16 +90,32 @@ export function threadKysely(driver: WorkerDriver): Db {
 }
 
 // The worker's program sits beside this file: compiled (.js), or run from source (.ts) under
-// tsx, whose loader hooks do not reach worker threads on Node 20, so there the thread registers
-// them itself before it loads the program.
-const source = extname(fileURLToPath(import.meta.url)) === '.ts'
+// tsx, whose loader hooks do not reach worker threads on Node 20.
+const here = fileURLToPath(import.meta.url)
+const source = extname(here) === '.ts'
 const program = new URL(`./thread-worker${source ? '.ts' : '.js'}`, import.meta.url)
 
 function startWorker(data: ThreadWorkerData): Worker {
   const options = { workerData: data, resourceLimits: WORKER_HEAP }
-  if (!source) return new Worker(program, options)
-  const tsx = import.meta.resolve('tsx/esm/api')
-  return new Worker(`import(${JSON.stringify(tsx)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(program.href)}) })`, { ...options, eval: true })
+  return source ? new Worker(sourceProgram(), { ...options, eval: true }) : new Worker(program, options)
+}
+
+let bundled: string | undefined
+
+/**
+ * The program run from source (the tests, `npm run dev`): bundled into one piece of JavaScript
+ * once per process by esbuild, the compiler tsx runs on (a dev dependency, as tsx is), its
+ * `require` resolving from here. A thread that registered tsx to load the TypeScript itself paid
+ * half a second of CPU for each connection, minutes over the test suite.
+ */
+function sourceProgram(): string {
+  if (bundled === undefined) {
+    // Typed here: a production install has no esbuild, and runs the compiled program.
+    const esbuild = createRequire(import.meta.url)('esbuild') as { buildSync(options: object): { outputFiles: { text: string }[] } }
+    const { outputFiles } = esbuild.buildSync({ entryPoints: [fileURLToPath(program)], bundle: true, write: false, platform: 'node', format: 'cjs', target: 'node20', external: ['better-sqlite3'] })
+    bundled = `((require) => {\n${outputFiles[0].text}\n})(require('node:module').createRequire(${JSON.stringify(here)}))`
+  }
+  return bundled
 }
 
 /** A started thread and the statements it has not answered yet. */
