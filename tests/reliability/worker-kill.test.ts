@@ -38,7 +38,17 @@ function child(h: Harness) {
     env: { ...process.env, DATABASE_URL: h.target.databaseUrl, TEST_SCHEMA: h.target.schema ?? '', BILLING_LEASE_MS: '800', BILLING_BATCH_SIZE: '1' },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
-  return { p, exited: new Promise<number | null>((resolve) => p.on('exit', (code) => resolve(code))) }
+  const exited = new Promise<number | null>((resolve) => p.on('exit', (code) => resolve(code)))
+  // Its platform open (the child writes "ready"), or its end: before that it cannot bill.
+  const ready = new Promise<void>((resolve) => {
+    let out = ''
+    p.stdout!.on('data', (c) => {
+      out += c
+      if (out.includes('ready\n')) resolve()
+    })
+    void exited.then(() => resolve())
+  })
+  return { p, exited, ready }
 }
 
 const fileTargets = activeTargets().filter((t): t is Exclude<TargetName, 'sqlite-memory'> => t !== 'sqlite-memory')
@@ -57,11 +67,13 @@ for (const target of fileTargets) {
       const progress = async () => (await crashed.platform.context.store.repository('billingRuns').get('1'))!.customersDone
       let current = child(crashed)
       for (let i = 0; i < KILLS; i++) {
-        const { p, exited } = current
+        const { p, exited, ready } = current
         const before = await progress()
         // Wait until this worker has billed at least one batch, then kill it at a random point.
         // A batch of one customer takes a few milliseconds, so the poll is tight: a slow poll lets
-        // the worker finish the run before most of the kills.
+        // the worker finish the run before most of the kills. It begins once the worker has
+        // opened its platform: polling through its start (seconds) cost more CPU than the kills.
+        await ready
         for (let t = 0; t < 2000 && (await progress()) === before && p.exitCode === null; t++) await new Promise((r) => setTimeout(r, 5))
         // The next worker starts while this one bills: its start (about a second) is spent before
         // the kill, not after it. It waits for the run's lease like any worker finding one held.
