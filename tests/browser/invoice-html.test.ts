@@ -23,16 +23,22 @@ function distinctColours(png: Buffer): number {
 if (!existsSync(CHROMIUM)) {
   console.log(`\n[browser] SKIPPED: ${CHROMIUM} not installed; the invoice HTML page was not opened in a browser.\n`)
 } else {
-  for (const target of activeTargets()) {
+  // One Chromium for every target's suite (a launch is seconds of CPU); the last suite closes it.
+  let shared: Promise<Browser> | undefined
+  const launch = async (): Promise<Browser> => {
+    const { chromium } = await import('playwright-core')
+    return (shared ??= chromium.launch({ executablePath: CHROMIUM, args: ARGS }))
+  }
+  const targets = activeTargets()
+  for (const target of targets) {
     const test = suite<{ h: Harness; world: World; browser: Browser }>(`browser: invoice HTML page [${target}]`)
     test.before(async (ctx) => {
-      const { chromium } = await import('playwright-core')
       ctx.h = await openHarness(target, { now: '2026-02-10T09:00:00Z' })
       ctx.world = await worldOn(ctx.h, { numbers: 3, calls: 30, payment: '75.00', customer: { billStyle: 'Corporate', nextInvoiceMessage: 'Price change notice' } })
-      ctx.browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS })
+      ctx.browser = await launch()
     })
     test.after(async (ctx) => {
-      await ctx.browser?.close()
+      if (target === targets.at(-1)) await shared?.then((b) => b.close(), () => {})
       await ctx.h?.close()
     })
 
