@@ -33,7 +33,7 @@ async function floorPdf(lines: readonly string[]): Promise<number> {
   const chunks: Buffer[] = []
   pdf.on('data', (c: Buffer) => chunks.push(c))
   const ended = new Promise((resolve) => pdf.on('end', resolve))
-  registerDocumentFonts(pdf)
+  await registerDocumentFonts(pdf)
   pdf.font('regular').fontSize(9)
   lines.forEach((line, i) => {
     if (i > 0 && i % 60 === 0) pdf.addPage()

@@ -1,4 +1,5 @@
-import { isValid, parse } from 'date-fns'
+import { isValid } from 'date-fns/isValid'
+import { parse } from 'date-fns/parse'
 import { BillingError, quoted } from '../../core/errors.js'
 import { patternOptions, type DurationForm, type UsageFormat } from '../../core/presets/carrier-maps.js'
 import type { UsageLine } from '../../core/rating/usage-file-reader.js'

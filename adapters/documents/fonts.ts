@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { create, type Font } from 'fontkit'
+import type { Font } from 'fontkit'
 
 /**
  * The embedded fonts (DejaVu Sans, shipped in `assets/fonts` with its licence): every glyph a
@@ -14,24 +14,30 @@ export interface DocumentFonts {
   readonly bold: Font
 }
 
-let loaded: DocumentFonts | undefined
+let loaded: Promise<DocumentFonts> | undefined
 
 /**
  * The package's fonts, read once. This module runs from `adapters/documents` (sources) or
- * `dist/adapters/documents` (built), so the package root is two or three folders up.
+ * `dist/adapters/documents` (built), so the package root is two or three folders up. fontkit
+ * loads with the first document, as pdfkit does (pdf-invoice.ts).
  */
-export function documentFonts(): DocumentFonts {
-  if (loaded) return loaded
+export function documentFonts(): Promise<DocumentFonts> {
+  loaded ??= readFonts()
+  return loaded
+}
+
+async function readFonts(): Promise<DocumentFonts> {
+  const { create } = await import('fontkit')
   let dir = dirname(fileURLToPath(import.meta.url))
   for (let i = 0; i < 5; i++) {
     const fonts = join(dir, 'assets', 'fonts')
     if (existsSync(join(fonts, 'DejaVuSans.ttf'))) {
       const open = (file: string) => create(readFileSync(join(fonts, file))) as Font
-      loaded = { regular: open('DejaVuSans.ttf'), bold: open('DejaVuSans-Bold.ttf') }
-      return loaded
+      return { regular: open('DejaVuSans.ttf'), bold: open('DejaVuSans-Bold.ttf') }
     }
     dir = dirname(dir)
   }
+  loaded = undefined
   throw new Error('assets/fonts/DejaVuSans.ttf is missing from the package: invoice PDFs need it')
 }
 
@@ -39,8 +45,8 @@ export function documentFonts(): DocumentFonts {
  * Registers the fonts as `regular` and `bold` on a pdfkit document. pdfkit takes a parsed
  * fontkit font (anything with `layout`) though its type definitions list only files and bytes.
  */
-export function registerDocumentFonts(pdf: PDFKit.PDFDocument): void {
-  const fonts = documentFonts()
+export async function registerDocumentFonts(pdf: PDFKit.PDFDocument): Promise<void> {
+  const fonts = await documentFonts()
   pdf.registerFont('regular', fonts.regular as unknown as PDFKit.Mixins.PDFFontSource)
   pdf.registerFont('bold', fonts.bold as unknown as PDFKit.Mixins.PDFFontSource)
 }

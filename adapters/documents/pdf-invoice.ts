@@ -1,4 +1,3 @@
-import PDFDocument from 'pdfkit'
 import type { InvoiceDocument } from '../../core/documents/document-model.js'
 import { billLayouts, breaksBefore, SHADE } from './bill-layouts.js'
 import { registerDocumentFonts } from './fonts.js'
@@ -29,6 +28,9 @@ export async function renderInvoicePdf(doc: InvoiceDocument): Promise<Uint8Array
  * keeps its own "page n of m" and its address where an envelope's window shows it.
  */
 export async function renderInvoicesPdf(docs: readonly InvoiceDocument[], options: { title: string; sheets?: boolean }): Promise<Uint8Array> {
+  // pdfkit (and fontkit, fonts.ts) load with the first document: a third of a second of CPU
+  // that every process paid at its start, though most (a worker, a CLI) never draw one.
+  const { default: PDFDocument } = await import('pdfkit')
   // `font: null`: no default Helvetica is loaded (and parsed) for a document that never uses it.
   const pdf = new PDFDocument({ size: 'A4', margin: 0, bufferPages: true, autoFirstPage: false, font: null as unknown as string, info: { Title: options.title, Creator: 'telco-billing' } })
   const chunks: Buffer[] = []
@@ -37,7 +39,7 @@ export async function renderInvoicesPdf(docs: readonly InvoiceDocument[], option
     pdf.on('end', resolve)
     pdf.on('error', reject)
   })
-  registerDocumentFonts(pdf)
+  await registerDocumentFonts(pdf)
   if (docs.length === 0) pdf.addPage()
   docs.forEach((doc, i) => {
     if (i > 0 && options.sheets && pdf.bufferedPageRange().count % 2 === 1) pdf.addPage()

@@ -159,7 +159,7 @@ if (process.env.SKIP_PACK_TEST === '1') {
   test('npm ci --omit=dev; npm start, npm run worker, npm run apikey, npm run restore', ({ dir, app, files, how }) => timed('server, worker and CLIs', async () => {
     for (const dev of ['tsx', 'uvu', 'fast-check', 'playwright-core', 'pdfjs-dist', 'pngjs']) assert.not.ok(existsSync(join(app, 'node_modules', dev)), `${dev} is not installed`)
     // Invoice PDFs (contract 10.5) need pdfkit and the fonts the clone ships, no dev tool.
-    const fonts = execFileSync(process.execPath, ['--input-type=module', '-e', "const m = await import('./dist/adapters/documents/fonts.js'); const f = m.documentFonts(); console.log(f.regular.postscriptName, f.bold.postscriptName)"], { cwd: app, encoding: 'utf8' })
+    const fonts = execFileSync(process.execPath, ['--input-type=module', '-e', "const m = await import('./dist/adapters/documents/fonts.js'); const f = await m.documentFonts(); console.log(f.regular.postscriptName, f.bold.postscriptName)"], { cwd: app, encoding: 'utf8' })
     assert.is(fonts.trim(), 'DejaVuSans DejaVuSans-Bold')
 
     const env = { DATABASE_URL: `sqlite:${join(dir, 'prod.sqlite')}`, HOST: '127.0.0.1', PORT: '0', BILLING_SCHEDULER: 'off' }
