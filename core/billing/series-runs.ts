@@ -32,7 +32,7 @@ export function olderSeriesEnd(layouts: readonly LayoutRun[], next: DateOnly): D
  * gap) must not stretch it over days the newer series charges again.
  */
 export function seriesRuns(versions: readonly ChargeVersion[], layouts: readonly LayoutRun[]): SeriesRun[] {
-  const runs: { series: number; from: DateOnly; to: DateOnly | null; versions: ChargeVersion[] }[] = []
+  const runs: { -readonly [K in keyof SeriesRun]: SeriesRun[K] }[] = []
   for (const v of versions) {
     const run = runs[runs.length - 1]
     if (run && run.series === v.series) run.versions.push(v)
