@@ -7,7 +7,7 @@ import type { LedgerWrites } from '../ports/ledger.js'
 import type { MarkedFeature } from '../ports/billing-run-source.js'
 import { planLedgerDiff, type BillingCutoff } from './feature-billing.js'
 import { reconciledMark } from './reconciled-mark.js'
-import { ledgerWrites, mergeWrites, vatRateOf } from './ledger-writes.js'
+import { ledgerWrites, mergeWrites } from './ledger-writes.js'
 import { billingInputs, type BillingInput } from './billing-inputs.js'
 import type { RunCustomer, RunFeature } from '../ports/run-fields.js'
 import { raiseInvoices } from './raise-invoices.js'
@@ -60,7 +60,7 @@ export async function planBatch(ctx: PlatformContext, reads: Store, run: Billing
   const events = groupEvents(await reads.lifecycle.eventsOfCustomersBetween(ids[0], ids.at(-1)!))
   const byID = new Map(customers.map((c) => [c.id, c]))
   const inputs = await billingInputs(reads, ctx.presets, marked.map((m) => m.feature), byID)
-  const due: { item: RunFeature; customer: RunCustomer; input: BillingInput; at: BillingCutoff; mark: string; VATRate: string | null }[] = []
+  const due: { item: RunFeature; customer: RunCustomer; input: BillingInput; at: BillingCutoff; mark: string }[] = []
   for (const { feature: item, mark } of marked) {
     const customer = item.customerID ? byID.get(item.customerID) : undefined
     if (!customer) continue // not of this page (cannot happen while customer IDs only grow)
@@ -68,17 +68,15 @@ export async function planBatch(ctx: PlatformContext, reads: Store, run: Billing
     const state = effectiveStateOn(chainOf(events, item, customer.id), on)
     const at: BillingCutoff = { cutoff: on, chargeable: !state.suspended && state.billable }
     const input = inputs.get(item.id)!
-    // The rate its charges take now counts too: a change of it moves its charges not yet invoiced.
-    const VATRate = vatRateOf(item, customer)
-    const inputsMark = reconciledMark(input.feature, input.history, at, VATRate)
-    if (inputsMark !== mark) due.push({ item, customer, input, at, mark: inputsMark, VATRate })
+    const inputsMark = reconciledMark(input.feature, input.history, at)
+    if (inputsMark !== mark) due.push({ item, customer, input, at, mark: inputsMark })
   }
   const ledger = await reads.ledger.engineRows(due.map((d) => d.item.id))
   const now = ctx.clock.now()
   const reconciled = new Map<string, string>()
   const written = new Set<string>()
-  const plans = due.map(({ item, customer, input, at, mark, VATRate }) => {
-    const diff = planLedgerDiff(input.feature, input.history, ledger.get(item.id) ?? [], at, VATRate)
+  const plans = due.map(({ item, customer, input, at, mark }) => {
+    const diff = planLedgerDiff(input.feature, input.history, ledger.get(item.id) ?? [], at)
     reconciled.set(item.id, mark)
     const writes = ledgerWrites(item, customer, diff, ctx.presets, now, run.id)
     if (writes.features.length > 0) written.add(customer.id)

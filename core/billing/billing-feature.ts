@@ -39,6 +39,11 @@ export interface BillingFeature {
   readonly discounts: readonly FeatureDiscount[]
   /** Sold for a total in instalments (see `instalmentsOf`), or null. */
   readonly instalments: Instalments | null
+  /**
+   * The VAT rate name its charges take now: its own, else its customer's; null, no VAT. A charge
+   * not yet invoiced that was written at another rate is moved to it (reconcile.ts).
+   */
+  readonly VATRate: string | null
 }
 
 /** The last day the feature is charged for: the earlier of its end date and its bill-to date. */

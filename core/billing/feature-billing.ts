@@ -55,8 +55,8 @@ export function expectedNow(feature: BillingFeature, history: ChargeHistory, led
  * The ledger difference of `planFeatureBilling` alone, without the figures that follow from it:
  * what billing runs and rebills write (the figures cost a copy of the ledger per feature).
  */
-export function planLedgerDiff(feature: BillingFeature, history: ChargeHistory, ledger: readonly LedgerRow[], at: BillingCutoff, VATRate?: string | null): LedgerDiff {
-  return reconcile(expectedNow(feature, history, ledger, at), ledger, { feature, history, VATRate })
+export function planLedgerDiff(feature: BillingFeature, history: ChargeHistory, ledger: readonly LedgerRow[], at: BillingCutoff): LedgerDiff {
+  return reconcile(expectedNow(feature, history, ledger, at), ledger, { feature, history })
 }
 
 /**

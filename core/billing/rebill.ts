@@ -1,7 +1,7 @@
 import type { PlatformContext } from '../platform.js'
 import type { Store } from '../ports/store.js'
 import { planLedgerDiff, type BillingCutoff } from './feature-billing.js'
-import { ledgerWrites, mergeWrites, vatRateOf } from './ledger-writes.js'
+import { ledgerWrites, mergeWrites } from './ledger-writes.js'
 import { billingInputs } from './billing-inputs.js'
 import type { RunCustomer, RunFeature } from '../ports/run-fields.js'
 
@@ -24,7 +24,7 @@ export async function rebillFeatures(
   const now = ctx.clock.now()
   const writes = features.map((f) => {
     const { feature, history } = inputs.get(f.id)!
-    const diff = planLedgerDiff(feature, history, ledger.get(f.id) ?? [], at, vatRateOf(f, customer))
+    const diff = planLedgerDiff(feature, history, ledger.get(f.id) ?? [], at)
     return ledgerWrites(f, customer, diff, ctx.presets, now, billingRunID)
   })
   const merged = mergeWrites(writes)

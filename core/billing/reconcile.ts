@@ -14,12 +14,6 @@ import { byRate, correctedRate } from './corrected-vat.js'
 export interface ReconcileContext {
   readonly feature: BillingFeature
   readonly history: ChargeHistory
-  /**
-   * The VAT rate name the feature's charges take now (its own, else its customer's; null: no VAT).
-   * An unapproved charge written at another rate is moved to it. Undefined: not known (the model
-   * in tests), rows keep theirs.
-   */
-  readonly VATRate?: string | null
 }
 
 /** One billing period of one series (or the connection charge): the unit reconcile settles. */
@@ -96,7 +90,7 @@ export function reconcileSlots(expected: readonly ExpectedCharge[], ledger: read
         insert.push(newRow(want, nextRevision(want)))
         continue
       }
-      const set = changes(pending[i], want, ctx.VATRate)
+      const set = changes(pending[i], want, ctx.feature.VATRate)
       if (set) update.push({ id: pending[i].id, set })
       pending.splice(i, 1)
     }
@@ -247,7 +241,7 @@ function correction(
  * moved to it, its amount given with it so the writer taxes it again: a charge not yet invoiced
  * takes the rate in force, name and VAT (approved rows never change).
  */
-function changes(row: LedgerRow, want: Omit<NewLedgerRow, 'revision'>, rateNow: string | null | undefined): LedgerRowChanges | null {
+function changes(row: LedgerRow, want: Omit<NewLedgerRow, 'revision'>, rateNow: string | null): LedgerRowChanges | null {
   const set: { -readonly [K in keyof LedgerRowChanges]: LedgerRowChanges[K] } = {}
   if (row.transactionDate !== want.transactionDate) set.transactionDate = want.transactionDate
   if (row.periodEnd !== want.periodEnd) set.periodEnd = want.periodEnd
@@ -258,7 +252,7 @@ function changes(row: LedgerRow, want: Omit<NewLedgerRow, 'revision'>, rateNow: 
   // A correction keeps its rate (it was matched on it): its VAT is the one given, else taxed at that rate.
   if (want.VATAmount !== undefined && row.VATAmount !== want.VATAmount) set.VATAmount = want.VATAmount
   if (want.VATRate !== undefined && set.amount !== undefined) set.VATRate = want.VATRate
-  if (want.VATRate === undefined && rateNow !== undefined && row.VATRate !== undefined && row.VATRate !== rateNow) {
+  if (want.VATRate === undefined && row.VATRate !== undefined && row.VATRate !== rateNow) {
     set.VATRate = rateNow
     set.amount = want.amount
   }

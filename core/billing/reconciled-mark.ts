@@ -13,7 +13,7 @@ const RULES = 'rules-9'
 // Every field of what the plan reads, checked by the compiler: a field added to one of these
 // types and not listed here fails to compile, instead of being left out of the fingerprint;
 // tests/core/billing-reconciled-mark.test.ts checks that each listed field changes the mark.
-export const FEATURE_KEYS = ['startDate', 'endDate', 'billToDate', 'gaps', 'interval', 'connectionCharge', 'connectionChargeCarrier', 'serviceChargeCarrier', 'featureCountCommitted', 'committedTermDate', 'totalFeatureValue', 'serviceTransactionType', 'connectionTransactionType', 'isDropped', 'committedPeak', 'discounts', 'instalments'] as const
+export const FEATURE_KEYS = ['startDate', 'endDate', 'billToDate', 'gaps', 'interval', 'connectionCharge', 'connectionChargeCarrier', 'serviceChargeCarrier', 'featureCountCommitted', 'committedTermDate', 'totalFeatureValue', 'serviceTransactionType', 'connectionTransactionType', 'isDropped', 'committedPeak', 'discounts', 'instalments', 'VATRate'] as const
 export const VERSION_KEYS = ['from', 'serviceCharge', 'featureCount', 'committed', 'interval', 'newLayout', 'tariffPriced', 'olderThrough', 'series', 'mode'] as const
 export const CUTOFF_KEYS = ['cutoff', 'chargeable'] as const
 type Exhaustive<T, K extends readonly (keyof T)[]> = Exclude<keyof T, K[number]> extends never ? true : false
@@ -32,7 +32,7 @@ void exhaustive
  * figures in bench/RESULTS.md).
  * tests/core/billing-reconciled-mark.test.ts checks that every key counts.
  */
-export function reconciledMark(f: BillingFeature, history: ChargeHistory, at: BillingCutoff, VATRate?: string | null): string {
+export function reconciledMark(f: BillingFeature, history: ChargeHistory, at: BillingCutoff): string {
   h1 = 0xdeadbeef
   h2 = 0x41c6ce57
   text(RULES)
@@ -92,12 +92,9 @@ export function reconciledMark(f: BillingFeature, history: ChargeHistory, at: Bi
       date(g.to)
     }
   }
-  // The VAT rate its charges take now (the feature's, else its customer's): a plan moves charges
-  // not yet invoiced to it (reconcile.ts), so a change of it must plan the feature again.
-  if (VATRate !== undefined) {
-    mix(VAT)
-    text(VATRate)
-  }
+  // Last, behind its own tag, so the marks written before it moved here stay as they were.
+  mix(VAT)
+  text(f.VATRate)
   return digest()
 }
 
@@ -113,7 +110,7 @@ const UNSET = 0x10006
 const GAPS = 0x10007
 /** Before an add's `olderThrough`, which only some versions have. */
 const OLDER = 0x10008
-/** Before the VAT rate name, which only a run's marks carry. */
+/** Before the VAT rate name. */
 const VAT = 0x10009
 
 /** The two lanes of the hash being computed (reconciledMark runs to the end without yielding). */

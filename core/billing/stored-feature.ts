@@ -7,6 +7,7 @@ import { instalmentsOf } from './instalments.js'
 import { initialHistory, type ChargeHistory, type ChargeVersion } from './charge-history.js'
 import { parseDropGaps } from '../lifecycle/drop-gaps.js'
 import type { RunCustomer, RunFeature } from '../ports/run-fields.js'
+import { vatRateOf } from './ledger-writes.js'
 
 /** Before any start date: the history of a feature without one starts here. */
 const EARLIEST = '0001-01-01' as DateOnly
@@ -14,11 +15,12 @@ const EARLIEST = '0001-01-01' as DateOnly
 /**
  * The billing view of a stored feature. A customer in final bill bills its features through
  * `dateFinalBill` at the latest (contract 5.5). Discount schemes are resolved from the presets'
- * `schemes` (none without them: reads that only need dates).
+ * `schemes` (none without them: reads that only need dates). Without its customer the VAT rate
+ * is the feature's own: enough for reads of dates and totals, never for a plan that writes.
  */
 export function toBillingFeature(
   feature: RunFeature,
-  customer: Pick<RunCustomer, 'isFinalBill' | 'finalBillDate'> | null,
+  customer: Pick<RunCustomer, 'isFinalBill' | 'finalBillDate' | 'VATRate'> | null,
   schemes: Readonly<Record<string, DiscountScheme>> = {},
 ): BillingFeature {
   const own = feature.billToDate
@@ -41,6 +43,7 @@ export function toBillingFeature(
     committedPeak: feature.featureCountCommittedAuto === 'Peak Count',
     discounts: discountsOf(feature, schemes),
     instalments: instalmentsOf(feature),
+    VATRate: vatRateOf(feature, customer),
   }
 }
 

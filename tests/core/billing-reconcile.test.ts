@@ -30,8 +30,8 @@ test('a charge not yet invoiced takes the VAT rate in force: moved to a new rate
   // As written by the persistence layer: each row at the rate of the moment, 20%.
   w.ledger = w.ledger.map((r) => ({ ...r, VATRate: 'Standard 20%', VATAmount: m('2') }))
   const at = { cutoff: d('2025-02-01'), chargeable: true }
-  assert.ok(isEmptyDiff(planLedgerDiff(w.feature, w.history, w.ledger, at, 'Standard 20%')))
-  const diff = planLedgerDiff(w.feature, w.history, w.ledger, at, 'Reduced 5%')
+  assert.ok(isEmptyDiff(planLedgerDiff({ ...w.feature, VATRate: 'Standard 20%' }, w.history, w.ledger, at)))
+  const diff = planLedgerDiff({ ...w.feature, VATRate: 'Reduced 5%' }, w.history, w.ledger, at)
   assert.equal([inserted(diff), updated(diff), diff.delete], [[], ['2: VATRate=Reduced 5% amount=10.00'], []])
   // Written: the row names the rate its VAT is taken at.
   const writes = ledgerWrites({ ...w.feature, id: 'f', customerID: 'c', numberID: null, serviceID: null, VATRate: 'Reduced 5%' } as never, null, diff, defaultPresets, '2025-02-01T00:00:00.000Z' as never)

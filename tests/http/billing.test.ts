@@ -176,6 +176,18 @@ for (const target of activeTargets()) {
     assert.equal(invoices.map((i) => [i.netAmount, i.VATAmount]), [[30, 6], [90, 1.5]])
   })
 
+  test('a charge change moves the charges not yet invoiced to the VAT rate in force, as a run does', async ({ h }) => {
+    const c = await newCustomer(h, { VATRate: 'Standard 20%', billingCycle: 'Quarterly' })
+    const changed = await newFeature(h, c, { startDate: '2026-09-01', serviceCharge: '10.00', serviceChargeInterval: 'Calendar Monthly' })
+    await bill(h, '2026-09-30')
+    await bill(h, '2026-10-31')
+    const vatOf = async (f: string) => ((await h.request('GET', `/features/${f}/transactions?limit=1000`)).body as any[]).map((t) => [t.dateFrom, t.transactionType, t.VATRate, t.amount, t.VATAmount])
+    assert.is((await h.request('PATCH', `/customers/${c}`, { VATRate: 'Reduced 5%' })).status, 200)
+    await act(h, `/features/${changed}`, 'changeRecurringCharge', { serviceCharge: '12.00', dateFrom: '2026-11-01' })
+    // October's amount is unchanged by a change from November: only its rate moves.
+    assert.equal(await vatOf(changed), [['2026-09-01', 'Recurring Charge', 'Standard 20%', 10, 2], ['2026-10-01', 'Recurring Charge', 'Reduced 5%', 10, 0.5]])
+  })
+
   test('final bill: features billed through dateFinalBill; invoiced once, not again unless reinstated', async ({ h }) => {
     const c = await newCustomer(h)
     const f = await newFeature(h, c, { startDate: '2026-05-01', serviceCharge: '31.00', serviceChargeInterval: 'Calendar Monthly' })

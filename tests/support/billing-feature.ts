@@ -21,6 +21,7 @@ export function billingFeature(over: Partial<BillingFeature> = {}): BillingFeatu
     committedPeak: false,
     discounts: [],
     instalments: null,
+    VATRate: null,
     ...over,
   }
 }
