@@ -76,8 +76,10 @@ function priced(feature: BillingFeature, f: RunFeature, customer: RunCustomer | 
     serviceType: service?.serviceType ?? null,
     transactionType: f.serviceTransactionType ?? 'Recurring Charge',
   }
+  // The connection charge is priced as its own transaction type: a row for `Connection Charge` alone prices it.
+  const connection: FeatureTypes = { ...types, transactionType: f.connectionTransactionType ?? 'Connection Charge' }
   return {
-    feature: feature.connectionCharge === null ? { ...feature, connectionCharge: priceOn(rows, types, start)?.connectionCharge ?? null } : feature,
+    feature: feature.connectionCharge === null ? { ...feature, connectionCharge: priceOn(rows, connection, start)?.connectionCharge ?? null } : feature,
     history:
       f.serviceCharge != null || feature.instalments !== null
         ? history

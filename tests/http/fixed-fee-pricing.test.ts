@@ -45,6 +45,17 @@ for (const target of activeTargets()) {
     assert.is((await h.request('GET', `/features/${rental}`)).body.dueDate, '2026-04-01')
   })
 
+  test('a row for the Connection Charge transaction type prices the connection; a row for Recurring Charge the periods', async ({ h }) => {
+    const t = (await h.request('POST', '/fixedFeeTariffs', { name: 'Split by type' })).body.id
+    const row = async (body: object) => assert.is((await h.request('POST', `/fixedFeeTariffs/${t}/fixedFeeTariffDetails`, body)).status, 201)
+    await row({ description: 'installation', transactionTypes: ['Connection Charge'], connectionCharge: 99 })
+    await row({ description: 'rental', transactionTypes: ['Recurring Charge'], serviceCharge: 20 })
+    const c = await newCustomer(h, { fixedFeeTariff: 'Split by type' })
+    const f = await newFeature(h, c, { startDate: '2026-01-01', serviceChargeInterval: 'Calendar Monthly', featureType: 'Line Rental' })
+    await bill(h, '2026-01-01')
+    assert.equal((await ledgerOf(h, f)).map((r) => [r[0], r[3]]), [['Connection Charge', 99], ['Recurring Charge', 20]])
+  })
+
   test('parent fixed fee tariffs (17.7): a child lacking a row for the types takes the nearest ancestor\'s', async ({ h }) => {
     const tariff = async (name: string, parentFixedFeeTariff: string | null, rows: object[]) => {
       const t = await h.request('POST', '/fixedFeeTariffs', { name, ...(parentFixedFeeTariff ? { parentFixedFeeTariff } : {}) })
