@@ -265,6 +265,17 @@ for (const name of activeTargets()) {
     assert.equal(holders, ['Alice'])
   })
 
+  test("0071 makes commission_terms as it shipped: a term added to the reports' lists later is a later migration's column, not 0071's", async ({ target, database }) => {
+    await migrate(database, target.schema, '0071-commission-terms')
+    const { columns } = await database.dialect.describeTable(database.db, 'commission_terms')
+    assert.equal(columns, [
+      'billingRunID', 'transactionID', 'featureID', 'kind', 'customerID', 'accountNumber', 'customerHolder', 'commissionReferenceDate', 'saleType', 'holder',
+      'commissionHolder', 'connectionChargeCommissionType', 'serviceChargeCommissionType', 'commissionHolderID2', 'connectionChargeCommissionType2', 'serviceChargeCommissionType2',
+      'connectionChargeCommissionProfile', 'serviceChargeCommissionProfile', 'callChargeCommissionProfile', 'serviceChargeInterval', 'startDate',
+      'connectionChargeCommission', 'serviceChargeCommission', 'connectionChargeCommission2', 'serviceChargeCommission2',
+    ])
+  })
+
   test('0074: deliveries attempted before keep when their retries count from: the one attempt made, or their recording', async ({ target, database }) => {
     await migrate(database, target.schema, '0072-event-numbers')
     const { db } = database
