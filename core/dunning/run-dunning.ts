@@ -84,7 +84,8 @@ async function takeStep(ctx: PlatformContext, store: Store, customerID: string, 
     const customer = (await store.repository('customers').get(customerID))!
     const recipients = [
       ...(customer.email ? [{ contactID: null, email: customer.email }] : []),
-      ...(await store.invoiceOutbox.contactCopies([customerID])).map((c) => ({ contactID: c.contactID, email: c.email })),
+      // A contact whose bill type is None asked for nothing by email (contract 14.2), reminders included.
+      ...(await store.invoiceOutbox.contactCopies([customerID])).filter((c) => c.emailBillType !== 'None').map((c) => ({ contactID: c.contactID, email: c.email })),
     ]
     const deliveries = recipients.map((r) => ({
       invoiceID: invoice.id,

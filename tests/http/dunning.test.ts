@@ -45,6 +45,9 @@ for (const target of activeTargets()) {
     const strict = await newCustomer(h, { accountNumber: 'DUN-1', email: 'dun1@example.com', paymentTerms: 14, dunningProfile: 'Strict' })
     const contact = await h.request('POST', `/customers/${strict}/customerContacts`, { firstnames: 'Pat', lastname: 'Payer', email: 'accounts@example.com', emailBillType: 'PDF' })
     assert.is(contact.status, 201, contact.text)
+    // A contact whose bill type is None is sent nothing: no invoice, and no reminder either.
+    const silent = await h.request('POST', `/customers/${strict}/customerContacts`, { firstnames: 'Sam', lastname: 'Silent', email: 'no-mail@example.com', emailBillType: 'None' })
+    assert.is(silent.status, 201, silent.text)
     const number = await h.request('POST', `/customers/${strict}/numbers`, { number: '020 7946 0101' })
     assert.is(number.status, 201, number.text)
     const held = await newCustomer(h, { accountNumber: 'DUN-2', email: 'dun2@example.com', paymentTerms: 14, dunningProfile: 'Strict' })
@@ -83,7 +86,7 @@ for (const target of activeTargets()) {
     assert.equal((await invoiceOf(h, held)).dunningSteps.map((x: any) => [x.action, x.date]), [['reminder', dayOf(7)], ['finalNotice', dayOf(14)], ['suspend', dayOf(28)], ['bar', dayOf(28)]])
     assert.equal((await invoiceOf(h, plain)).dunningSteps.map((x: any) => x.action), ['reminder', 'finalNotice'], 'the shipped Standard profile never suspends')
     assert.equal([(await customer(h, plain)).isSuspended], [false])
-    // Emails: one reminder and one final notice to the customer and to its contact, through the real SMTP server.
+    // Emails: one reminder and one final notice to the customer and to its contact (not the one with None), through the real SMTP server.
     const dunning = sink.received.slice(invoiceMails)
     const strictMails = dunning.filter((m) => /DUN-1/.test(m.subject ?? ''))
     assert.equal(strictMails.map((m) => [(m.to as any).text, /reminder/.test(m.subject!) ? 'reminder' : /final notice/.test(m.subject!) ? 'finalNotice' : '?']).sort(), [
