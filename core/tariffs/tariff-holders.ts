@@ -3,6 +3,7 @@ import type { Item, Values } from '../fields/item.js'
 import type { Resource } from '../fields/resource.js'
 import type { RefCheck } from '../input/validate.js'
 import type { Store } from '../ports/store.js'
+import { callClasses, customerDefault } from '../fields/call-classes.js'
 
 /** The `availability` name that closes a tariff to new holders (a shipped name of `availabilities`). */
 export const WITHDRAWN = 'Withdrawn'
@@ -22,14 +23,28 @@ type TariffRow = Pick<Item, 'id'> & Values
 export const listOf = (text: unknown): string[] =>
   typeof text === 'string' ? text.split(/[,;]/).map((s) => s.trim()).filter((s) => s !== '') : []
 
+/** The `tariffClasses` name of the class a `<class>Tariff` field (or a customer's `default…` one) prices, else null. */
+function classOfField(field: string): string | null {
+  const c = callClasses.find((k) => k.tariff === field || customerDefault(k.tariff) === field)
+  // `Bespoke 1` and `Bespoke 2` are both of the one `Bespoke` class.
+  return c ? c.label.replace(/ \d$/, '') : null
+}
+
 /**
- * Why `holder` may not be given `tariff`, as the field and the rule broken, or null when it may.
- * `customerID` (that customer only), `customerGroups` (customers in one of them), `forNumberTypes`
- * (numbers of those types and features on them), `currency` (customers of it; a customer with no
- * currency states none to differ), `availability` `Withdrawn` (nobody new).
+ * Why `holder` may not be given `tariff` in `field`, as the tariff's field and the rule broken, or
+ * null when it may. `customerID` (that customer only), `customerGroups` (customers in one of
+ * them), `forNumberTypes` (numbers of those types and features on them), `currency` (customers of
+ * it; a customer with no currency states none to differ), `availability` `Withdrawn` (nobody
+ * new), and a call tariff's `tariffClass` (billing-api.md: the class of calls it applies to): only
+ * in the field of that class, where it would otherwise price calls of a class it is not for.
  */
-export function refusal(tariff: TariffRow, holder: TariffHolder): { field: string; rule: string } | null {
+export function refusal(tariff: TariffRow, holder: TariffHolder, field?: string): { field: string; rule: string } | null {
   if (tariff.availability === WITHDRAWN) return { field: 'availability', rule: 'it is withdrawn: nobody new may have it' }
+  const tariffClass = tariff.tariffClass
+  const fieldClass = field === undefined ? null : classOfField(field)
+  if (typeof tariffClass === 'string' && tariffClass !== '' && fieldClass !== null && fieldClass !== tariffClass) {
+    return { field: 'tariffClass', rule: `it is for ${quoted(tariffClass)} calls only, not ${quoted(fieldClass)}` }
+  }
   const owner = tariff.customerID
   if (owner !== null && owner !== undefined && owner !== '' && String(owner) !== holder.customer?.id) {
     return { field: 'customerID', rule: `it is for customer ${owner} only` }
@@ -73,7 +88,7 @@ export async function checkTariffHolders(
     const rows = await store.repository(ref).list({ where: [{ op: 'in', column: 'name', values: names }], limit: names.length + 1, storedOnly: true })
     for (const check of wanted) {
       const tariff = rows.find((r) => r.name === check.value)
-      const no = tariff ? refusal(tariff, holder) : null
+      const no = tariff ? refusal(tariff, holder, check.field) : null
       if (!no) continue
       const kind = ref === 'tariffs' ? 'call tariff' : 'fixed fee tariff'
       throw new BillingError(

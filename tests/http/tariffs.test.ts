@@ -37,6 +37,25 @@ for (const target of activeTargets()) {
     assert.equal((await h.request('GET', `/tariffs/${t.body.id}/tariffDetails`)).body, [])
   })
 
+  test("a call tariff's tariffClass: given only in the field of that class (Bespoke in either bespoke field), refused elsewhere by 400101", async ({ h }) => {
+    const make = async (name: string, tariffClass?: string) => assert.is((await h.request('POST', '/tariffs', { name, ...(tariffClass ? { tariffClass } : {}) })).status, 201)
+    await make('Mobile only', 'Mobile')
+    await make('Bespoke only', 'Bespoke')
+    await make('Any class')
+    const c = (await h.request('POST', '/customers', {})).body.id
+    const wrong = await h.request('POST', `/customers/${c}/numbers`, { number: '01632 976000', inboundTariff: 'Mobile only' })
+    assert.is(wrong.status, 400, wrong.text)
+    assert.is(wrong.body.error_code, 400101)
+    assert.match(wrong.body.error, 'inboundTariff')
+    assert.match(wrong.body.error, 'its tariffClass')
+    assert.equal((await h.request('GET', `/customers/${c}/numbers`)).body, [], 'nothing written')
+    const customerDefault = await h.request('PATCH', `/customers/${c}`, { defaultNationalTariff: 'Mobile only' })
+    assert.is(customerDefault.body.error_code, 400101, customerDefault.text)
+    const n = await h.request('POST', `/customers/${c}/numbers`, { number: '01632 976001', mobileTariff: 'Mobile only', bespokeTariff2: 'Bespoke only', nationalTariff: 'Any class' })
+    assert.is(n.status, 201, n.text)
+    assert.is((await h.request('PATCH', `/customers/${c}`, { defaultMobileTariff: 'Mobile only', defaultBespokeTariff1: 'Bespoke only' })).status, 200)
+  })
+
   test('a tariff in use cannot be deleted (409002) until nothing names it; its rates go with it', async ({ h }) => {
     const t = (await h.request('POST', '/tariffs', { name: 'In Use' })).body
     await h.request('POST', `/tariffs/${t.id}/tariffDetails`, { chargeBand: 'UK' })
