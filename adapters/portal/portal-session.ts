@@ -66,9 +66,9 @@ export const accountName = (c: Customer): string => c.companyName ?? ([c.firstna
  * session's CSRF token (403 otherwise); `page` names the profile's page it shows (absent: 404).
  * History entries it writes name the session's `portal:<contact ID>` or `portal:pin`. A
  * contact's session ends once the contact is deleted, its password or email changed or cleared,
- * it no longer reaches the customer, or the customer's portal closed or the customer gone; a
- * PIN's, once the PIN is regenerated or cleared, the account number changed, or the customer's
- * portal closed or the customer gone.
+ * it no longer reaches the customer, or the customer's portal closed (even if opened again since)
+ * or the customer gone; a PIN's, once the PIN is regenerated or cleared, the account number
+ * changed, or the customer's portal closed (likewise) or the customer gone.
  */
 export function signedIn(o: PortalOptions, show: PortalPage | 'pay', handler: (event: H3Event, visit: Visit) => Promise<Response>, changes = false) {
   return async (event: H3Event): Promise<Response> => {

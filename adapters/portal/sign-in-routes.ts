@@ -2,7 +2,7 @@ import type { H3Event } from 'h3'
 import { FastResponse } from 'srvx'
 import { isBillingError } from '../../core/errors.js'
 import type { Credentials } from '../../core/portal/portal-login.js'
-import { customersOf, resumeSession, sessionContact, signIn } from '../../core/portal/sign-in.js'
+import { choosableCustomers, resumeSession, sessionContact, signIn } from '../../core/portal/sign-in.js'
 import { asActor } from '../security/actor-scope.js'
 import { requestIdOf } from '../http/respond.js'
 import { cookieOf, sameSecret, setCookie, SESSION_COOKIE, SIGN_IN_COOKIE } from './cookies.js'
@@ -67,8 +67,8 @@ export function signInRoutes(o: PortalOptions): PageRoute[] {
         if (!session?.contactID) return redirect(event, session ? await landingPath(o, session.customerID) : '/sign-in')
         // The contact was deleted, or its password or email changed, since it signed in.
         if (!(await sessionContact(o.platform, session))) return endSession(event, o, session)
-        const customers = (await customersOf(o.platform, o.sessions, session.contactID)).map((c) => ({ id: c.id, number: c.accountNumber ?? c.id, name: accountName(c) }))
-        // The contact was unlinked from every account since it signed in.
+        const customers = (await choosableCustomers(o.platform, o.sessions, session)).map((c) => ({ id: c.id, number: c.accountNumber ?? c.id, name: accountName(c) }))
+        // The contact was unlinked from every account since it signed in, or their portals closed.
         if (customers.length === 0) return endSession(event, o, session)
         return page(event, 'choose', { title: 'Choose an account', seller: sellerOf(o), csrf: session.csrfToken, customers })
       },
@@ -83,7 +83,7 @@ export function signInRoutes(o: PortalOptions): PageRoute[] {
         const form = await readForm(event)
         if (!sameSecret(form.get('csrf') ?? '', session.csrfToken)) return redirect(event, '/choose')
         const chosen = form.get('customerID') ?? ''
-        const allowed = await customersOf(o.platform, o.sessions, session.contactID)
+        const allowed = await choosableCustomers(o.platform, o.sessions, session)
         if (!allowed.some((c) => c.id === chosen)) return redirect(event, '/choose')
         await o.sessions.touch(session.tokenHash, o.platform.clock.now(), chosen)
         return redirect(event, await landingPath(o, chosen))

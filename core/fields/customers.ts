@@ -145,6 +145,8 @@ export const customers = defineResource({
     // customer either: `Receivables.heldCredits` reads it (a billing step, for the customers it invoiced).
     field('heldCredit', 'currency', { internal: true, readOnly: true, computed: true }),
     field('portalPIN', 'text', { internal: true, readOnly: true, description: 'hashed portal PIN' }),
+    // Moves on each time the portal is closed: sessions signed in to an earlier opening are over (core/portal/portal-opening.ts).
+    field('portalOpening', 'number', { internal: true, readOnly: true }),
     // The final-bill date a final invoice was raised for: no run invoices the customer again for it.
     field('finalInvoicedDate', 'date', { internal: true, readOnly: true }),
     // The month (YYYY-MM) a spend alert was last announced: \`customer.spend_alert\` is once a month (contract 17.7).

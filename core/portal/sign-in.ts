@@ -4,6 +4,7 @@ import type { PlatformContext } from '../platform.js'
 import type { PortalSession, PortalSessions } from '../ports/portal-sessions.js'
 import { toStamp, type Stamp } from '../dates/stamp.js'
 import { failuresFrom, isLocked, loginOf, SESSION_IDLE_MS, type Credentials } from './portal-login.js'
+import { openingsOf, sameOpening } from './portal-opening.js'
 
 /** Runs `work` with history entries naming `actor` (the HTTP edge's actor scope). */
 export type RunAs = <T>(actor: string, work: () => Promise<T>) => Promise<T>
@@ -71,6 +72,7 @@ export async function signIn(ctx: PlatformContext, sessions: PortalSessions, run
     passwordDigest: contactID === null ? null : passwordDigestOf(ctx, found.hashes[matched]),
     emailDigest: contactID === null ? null : emailDigestOf(ctx, found.emails[matched]),
     pinDigest: contactID === null ? pinDigestOf(ctx, found.customers[0]) : null,
+    portalOpenings: openingsOf(customers),
   }
   await sessions.create(session)
   await runAs(actor, () => recordPortal(ctx, customers, 'portalSignIn'))
@@ -106,6 +108,16 @@ export async function customersOf(ctx: PlatformContext, sessions: PortalSessions
   const ids = await sessions.customersOfContact(contactID)
   const customers = await Promise.all(ids.map((id) => ctx.store.repository('customers').get(id)))
   return customers.filter((c): c is Customer => !!c && !!c.portalCustomerProfile)
+}
+
+/**
+ * The customers a contact's session may choose among: those its contact may sign in to now whose
+ * portal is still at the opening the session signed in to (a portal closed since is not offered
+ * again, even once opened again). None for a PIN's session.
+ */
+export async function choosableCustomers(ctx: PlatformContext, sessions: PortalSessions, session: Pick<PortalSession, 'contactID' | 'portalOpenings'>): Promise<Customer[]> {
+  if (!session.contactID) return []
+  return (await customersOf(ctx, sessions, session.contactID)).filter((c) => sameOpening(session, c))
 }
 
 /**
@@ -148,13 +160,14 @@ const pinDigestOf = (ctx: Pick<PlatformContext, 'digest'>, customer: Pick<Custom
 
 /**
  * Whether a PIN's session may still look at its customer, as read for the request: the customer
- * is there with its portal open, and its account number and PIN are those the session signed in
- * with (contract 14.3: a new PIN, for one that leaked, ends the sessions of the old one at their
- * next request). The customer's row is read for every page anyway, so the check costs a request
- * nothing more. False for a contact's session, and one from before PIN sessions kept a digest.
+ * is there with its portal open at the opening the session signed in to (`sameOpening`), and its
+ * account number and PIN are those the session signed in with (contract 14.3: a new PIN, for one
+ * that leaked, ends the sessions of the old one at their next request). The customer's row is
+ * read for every page anyway, so the check costs a request nothing more. False for a contact's
+ * session, and one from before PIN sessions kept a digest.
  */
-export function pinSessionHolds(ctx: Pick<PlatformContext, 'digest'>, session: Pick<PortalSession, 'contactID' | 'pinDigest'>, customer: Customer | undefined): boolean {
-  if (session.contactID || !session.pinDigest || !customer?.portalCustomerProfile) return false
+export function pinSessionHolds(ctx: Pick<PlatformContext, 'digest'>, session: Pick<PortalSession, 'contactID' | 'pinDigest' | 'portalOpenings'>, customer: Customer | undefined): boolean {
+  if (session.contactID || !session.pinDigest || !customer?.portalCustomerProfile || !sameOpening(session, customer)) return false
   if (typeof customer.portalPIN !== 'string' || !customer.portalPIN || !customer.accountNumber) return false
   return pinDigestOf(ctx, customer) === session.pinDigest
 }
@@ -173,13 +186,14 @@ export async function contactReaches(ctx: PlatformContext, session: Pick<PortalS
 
 /**
  * Whether a contact's session may still look at its chosen customer, as read for the request:
- * the customer is there with its portal open (only those can be signed in to, `customersOf`)
- * and the contact still reaches it (`contactReaches`). A portal closed ends the session, as
- * unlinking the contact does, even when the contact reaches other customers: it signs in again
- * and is offered those. False for a PIN's session.
+ * the customer is there with its portal open (only those can be signed in to, `customersOf`) at
+ * the opening the session signed in to (`sameOpening`), and the contact still reaches it
+ * (`contactReaches`). A portal closed ends the session, as unlinking the contact does, even when
+ * the contact reaches other customers: it signs in again and is offered those. False for a PIN's
+ * session.
  */
-export async function contactSessionHolds(ctx: PlatformContext, session: Pick<PortalSession, 'contactID' | 'passwordDigest' | 'emailDigest'>, customer: Customer | undefined): Promise<boolean> {
-  if (!session.contactID || !customer?.portalCustomerProfile) return false
+export async function contactSessionHolds(ctx: PlatformContext, session: Pick<PortalSession, 'contactID' | 'passwordDigest' | 'emailDigest' | 'portalOpenings'>, customer: Customer | undefined): Promise<boolean> {
+  if (!session.contactID || !customer?.portalCustomerProfile || !sameOpening(session, customer)) return false
   return contactReaches(ctx, session, customer.id)
 }
 

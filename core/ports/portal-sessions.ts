@@ -29,6 +29,12 @@ export interface PortalSession {
    * cleared, or whose account number has changed, since no longer matches it: the session is over.
    */
   readonly pinDigest: string | null
+  /**
+   * The opening of each customer's portal it signed in to, by customer ID (core/portal/portal-opening.ts):
+   * once a customer's portal has been closed since, the session no longer holds for it. Null for a
+   * session from before openings were counted, when every portal was at its first.
+   */
+  readonly portalOpenings: Readonly<Record<string, number>> | null
 }
 
 /** Portal sessions, failed sign-ins, and which customers a contact may sign in to. */

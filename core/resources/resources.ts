@@ -20,6 +20,7 @@ import { normaliseNumber } from '../rating/phone-number.js'
 import { checkParentCycle } from '../tariffs/parent-cycles.js'
 import { checkTariffHolders } from '../tariffs/tariff-holders.js'
 import { assertLiveOwner } from './owners.js'
+import { portalClosing } from '../portal/portal-opening.js'
 
 /** What the resource use cases need. */
 export interface ResourceContext {
@@ -57,7 +58,8 @@ function initialValues(resource: Resource, clock: Clock): Values {
 
 /**
  * What a collection's writes do besides validation: a create body filled from a template, and
- * values derived from the request and the stored item (contract 11's feature rules).
+ * values derived from the request and the stored item (contract 11's feature rules; a customer's
+ * portal closed moves it to its next opening, contract 14.3).
  */
 interface WriteRules {
   template(body: unknown, presets: Presets): unknown
@@ -65,6 +67,7 @@ interface WriteRules {
 }
 const writeRules: Partial<Record<ResourceName, WriteRules>> = {
   features: { template: (body, presets) => withStandardFeature(body, presets.standardFeatures), derive: derivedFeatureValues },
+  customers: { template: (body) => body, derive: portalClosing },
 }
 
 /** Creates an item from a request body; `owner` sets the read-only owner IDs of a scoped create. */

@@ -33,6 +33,7 @@ export const laterColumns: Readonly<Record<string, Partial<Record<ResourceName, 
   '0068-commission-credits': { creditNotes: ['commissionBillingRunID'] },
   '0070-reinstate-gaps': { features: ['dropGaps'] },
   '0074-delivery-first-attempt': { invoiceDeliveries: ['firstAttemptStamp'] },
+  '0078-portal-openings': { customers: ['portalOpening'] },
 }
 
 /** The columns of a resource that a later migration adds. */

@@ -58,6 +58,7 @@ import * as m0074 from './0074-delivery-first-attempt.js'
 import * as m0075 from './0075-session-email-purge-links.js'
 import * as m0076 from './0076-session-pin.js'
 import * as m0077 from './0077-orphan-marks.js'
+import * as m0078 from './0078-portal-openings.js'
 
 type Step = { up(db: AnyDb, dialect: DatabaseDialect): Promise<void> }
 
@@ -119,6 +120,7 @@ const steps: Record<string, Step> = {
   '0075-session-email-purge-links': m0075,
   '0076-session-pin': m0076,
   '0077-orphan-marks': m0077,
+  '0078-portal-openings': m0078,
 }
 
 /**

@@ -11,12 +11,25 @@ export class KyselyPortalSessions implements PortalSessions {
   ) {}
 
   async create(session: PortalSession): Promise<void> {
-    await this.db.insertInto('portal_sessions').values({ ...session }).execute()
+    await this.db
+      .insertInto('portal_sessions')
+      .values({ ...session, portalOpenings: session.portalOpenings && JSON.stringify(session.portalOpenings) })
+      .execute()
   }
 
   async find(tokenHash: string): Promise<PortalSession | undefined> {
     const row = await this.db.selectFrom('portal_sessions').selectAll().where('tokenHash', '=', tokenHash).executeTakeFirst()
-    return row && { ...row, createdStamp: row.createdStamp as Stamp, lastSeenStamp: row.lastSeenStamp as Stamp, passwordDigest: row.passwordDigest ?? null, emailDigest: row.emailDigest ?? null, pinDigest: row.pinDigest ?? null }
+    if (!row) return undefined
+    const { createdStamp, lastSeenStamp, passwordDigest, emailDigest, pinDigest, portalOpenings } = row
+    return {
+      ...row,
+      createdStamp: createdStamp as Stamp,
+      lastSeenStamp: lastSeenStamp as Stamp,
+      passwordDigest: passwordDigest ?? null,
+      emailDigest: emailDigest ?? null,
+      pinDigest: pinDigest ?? null,
+      portalOpenings: portalOpenings ? (JSON.parse(portalOpenings) as Record<string, number>) : null,
+    }
   }
 
   async touch(tokenHash: string, lastSeenStamp: Stamp, customerID?: string): Promise<void> {

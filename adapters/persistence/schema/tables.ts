@@ -201,6 +201,8 @@ export interface PortalSessionsTable {
   emailDigest: string | null
   /** The digest of the customer's account number and PIN hash at sign-in (migration 0076); null for a contact's session. */
   pinDigest: string | null
+  /** The opening of each customer's portal at sign-in, JSON by customer ID (migration 0078); null from before. */
+  portalOpenings: string | null
 }
 
 /** One failed portal sign-in of a login (`email:<address>` or `account:<number>`). */
