@@ -1,5 +1,5 @@
-import type { DateOnly } from '../dates/date-only.js'
-import type { RunCallBounds } from './run-call-mark.js'
+import { minDate, type DateOnly } from '../dates/date-only.js'
+import { callsCutoffOf, type RunCallBounds } from './run-call-mark.js'
 import { effectiveStateOn, type LifecycleEvent } from '../lifecycle/events.js'
 import { round, sum } from '../money/money.js'
 import type { PlatformContext } from '../platform.js'
@@ -8,16 +8,17 @@ import { endOfDay } from '../rating/rate-unrated-calls.js'
 import { dateOfStamp } from '../rating/time-band.js'
 import type { RunCall, RunCustomer } from '../ports/run-fields.js'
 import { vatOn } from './vat.js'
-import { billedThrough } from './final-bill-through.js'
+import { billedThrough, finalBillOf } from './final-bill-through.js'
 import { callVATRates } from './call-vat-rates.js'
 import { callAccountCodes } from './call-account-codes.js'
 
 /**
- * Bills the rated, undeleted calls of a batch of customers started up to the cutoff (a customer in
- * final bill: up to its final-bill date when later, `billedThrough`) and marked below the run's
- * mark: one `Call Charges` transaction per number and VAT rate (`callVATRates`), rounded once to
- * pence. Usage is billed while suspended, not while non-billable (contract 5.4).
- * Returns the customers billed.
+ * Bills the rated, undeleted calls of a batch of customers started up to the run's calls' cutoff
+ * (`callsCutoffOf`; a customer in final bill: up to its final-bill date when later than the
+ * cutoff, `billedThrough`) and marked below the run's mark: one `Call Charges` transaction per
+ * number and VAT rate (`callVATRates`), rounded once to pence, dated on that day (at most the
+ * cutoff) so that the invoice through it takes it. Usage is billed while suspended, not while
+ * non-billable (contract 5.4). Returns the customers billed.
  *
  * The calls are not written: each row records what it covers (its customer and number, its
  * calls' first and last start and the run's mark), and a call's transaction is derived from
@@ -36,7 +37,9 @@ export async function billCalls(
   if (typeof callMark !== 'number') throw new Error(`billing run ${run.id} bills calls without a call mark (markRunCalls)`)
   const byID = new Map(customers.map((c) => [c.id, c]))
   // A call at midnight after the cutoff is the next period's: the read stops before it.
-  const billable = await unbilledThrough(store, customers, cutoff, callMark, run.callsSince ?? null)
+  const usual = callsCutoffOf(run, cutoff)
+  const through = (customer: RunCustomer) => (finalBillOf(customer) ? billedThrough(customer, cutoff) : usual)
+  const billable = await unbilledThrough(store, customers, usual, through, callMark, run.callsSince ?? null)
   const rateOf = await callVATRates(store, billable, customers.map((c) => c.id))
   const groups = new Map<string, { VATRate: string | null; calls: RunCall[] }>()
   for (const call of billable) {
@@ -78,7 +81,7 @@ export async function billCalls(
       numberID,
       transactionType: 'Call Charges',
       description: `Calls (${group.length})`,
-      transactionDate: cutoff,
+      transactionDate: minDate(cutoff, through(customer)),
       dateFrom: dates[0],
       dateTo: dates.at(-1)!,
       quantity: group.length,
@@ -102,17 +105,24 @@ export async function billCalls(
 }
 
 /**
- * The batch's unbilled calls started through each customer's `billedThrough`, in ID order. The
+ * The batch's unbilled calls started through each customer's day (`through`), in ID order. The
  * six columns billing uses, not whole rows: a preview's 5,000 calls spent most of its time
- * decoding them (bench/RESULTS.md, issue 53). Customers billed past the cutoff (in final bill)
+ * decoding them (bench/RESULTS.md, issue 53). Customers billed past the usual day (in final bill)
  * are read apart, so the batch's usual read keeps its one statement.
  */
-async function unbilledThrough(store: Store, customers: readonly RunCustomer[], cutoff: DateOnly, callMark: number, since: string | null): Promise<RunCall[]> {
-  const beyond = customers.filter((c) => billedThrough(c, cutoff) > cutoff)
+async function unbilledThrough(
+  store: Store,
+  customers: readonly RunCustomer[],
+  day: DateOnly,
+  through: (customer: RunCustomer) => DateOnly,
+  callMark: number,
+  since: string | null,
+): Promise<RunCall[]> {
+  const beyond = customers.filter((c) => through(c) > day)
   const usual = beyond.length ? customers.filter((c) => !beyond.includes(c)) : customers
-  const calls = usual.length ? await store.runSource.unbilledCalls(usual.map((c) => c.id), endOfDay(cutoff), callMark, since) : []
+  const calls = usual.length ? await store.runSource.unbilledCalls(usual.map((c) => c.id), endOfDay(day), callMark, since) : []
   if (beyond.length === 0) return calls
-  const ends = new Map(beyond.map((c) => [c.id, endOfDay(billedThrough(c, cutoff))]))
+  const ends = new Map(beyond.map((c) => [c.id, endOfDay(through(c))]))
   const latest = [...ends.values()].reduce((a, b) => (a > b ? a : b))
   const more = await store.runSource.unbilledCalls([...ends.keys()], latest, callMark, since)
   for (const call of more) if (call.startTime && call.startTime < ends.get(call.customerID!)!) calls.push(call)

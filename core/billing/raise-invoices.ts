@@ -16,10 +16,22 @@ import { numberInvoices } from '../numbering/number-invoices.js'
 import { finaliseRaised, raisedPaymentState } from './finalise-invoices.js'
 import type { NumberMinimum } from '../ports/receivables.js'
 
-/** The last transaction date a customer's invoice takes: the run's cutoffs, or a later final-bill date. */
-function invoiceThrough(run: BillingRun, customer: RunCustomer, cutoff: DateOnly): DateOnly {
-  return billedThrough(customer, maxDate(run.transactionCutoffDate ?? cutoff, cutoff))
+/**
+ * The last transaction dates a customer's invoice takes (contract 9.5): the engine's rows (a
+ * charge kind) through the later of the run's cutoffs, every other transaction through its
+ * transactionCutoffDate, earlier or later than the cutoff (unset: the cutoff). A customer in
+ * final bill takes everything through the later cutoff or its final-bill date: its final
+ * invoice is its last.
+ */
+function invoiceThrough(run: BillingRun, customer: RunCustomer, cutoff: DateOnly): { charges: DateOnly; others: DateOnly } {
+  const others = run.transactionCutoffDate ?? cutoff
+  const charges = billedThrough(customer, maxDate(others, cutoff))
+  return { charges, others: finalBillOf(customer) ? charges : others }
 }
+
+/** Whether an invoice through `through` takes a transaction (an engine row when it has a `kind`). */
+const takes = (through: { charges: DateOnly; others: DateOnly }, transactionDate: DateOnly, kind: string | null | undefined): boolean =>
+  transactionDate <= (kind ? through.charges : through.others)
 
 /**
  * One invoice per billable customer of a batch with unapproved transactions up to its cutoff
@@ -54,7 +66,7 @@ export async function raiseInvoices(
   const cycled = billable.filter((c) => !finalBillOf(c) && cycleSkips(c.billingCycle)).map((c) => c.id)
   const lastInvoiced = cycled.length ? await store.ledger.lastInvoiceDates(cycled) : new Map<string, DateOnly>()
   const due = billable.filter((c) => finalBillOf(c) || cycleDue(c.billingCycle, lastInvoiced.get(c.id) ?? null, invoiceDate))
-  const latest = due.length ? due.map((c) => invoiceThrough(run, c, cutoff)).reduce(maxDate) : null
+  const latest = due.length ? due.map((c) => invoiceThrough(run, c, cutoff).charges).reduce(maxDate) : null
   const lines = latest ? await store.ledger.invoiceable(due.map((c) => c.id), latest) : new Map<string, Invoiceable[]>()
   const insertedOf = new Map<string, number[]>()
   inserts.forEach((row, i) => {
@@ -111,9 +123,10 @@ export async function raiseInvoices(
   const rows: ValuesOf<Transaction>[] = [...inserts]
   const emptyOnes: RunCustomer[] = []
   for (const customer of due) {
-    const through = invoiceThrough(run, customer, cutoff)
-    const mine = (lines.get(customer.id) ?? []).filter((l) => l.transactionDate <= through)
-    const inserted = (insertedOf.get(customer.id) ?? []).filter((i) => (inserts[i].transactionDate ?? through) <= through)
+    const dates = invoiceThrough(run, customer, cutoff)
+    const through = dates.charges
+    const mine = (lines.get(customer.id) ?? []).filter((l) => takes(dates, l.transactionDate as DateOnly, l.kind))
+    const inserted = (insertedOf.get(customer.id) ?? []).filter((i) => takes(dates, inserts[i].transactionDate ?? through, inserts[i].kind))
     if (mine.length === 0 && inserted.length === 0) {
       if (emptyRaises(customer) && !customer.isDropped) emptyOnes.push(customer)
       continue
@@ -171,7 +184,7 @@ export async function raiseInvoices(
     let net = ZERO
     let vat = ZERO
     if (decision.minimum > 0n) {
-      const row = chargeRow(ctx, run, customer, invoiceThrough(run, customer, cutoff), now, MINIMUM_CHARGE, decision.minimum, customer.VATRate, null)
+      const row = chargeRow(ctx, run, customer, invoiceThrough(run, customer, cutoff).charges, now, MINIMUM_CHARGE, decision.minimum, customer.VATRate, null)
       inserted.push(rows.push(row) - 1)
       net = row.amount
       vat = row.VATAmount

@@ -1,10 +1,20 @@
+import { minDate, type DateOnly } from '../dates/date-only.js'
 import type { BillingRun } from '../fields/entity.js'
 import type { PlatformContext } from '../platform.js'
 import type { Store } from '../ports/store.js'
 import { endOfDay } from '../rating/rate-unrated-calls.js'
 
-/** What bounds the calls a run bills: below its mark, and started at or after `callsSince` (null: any). */
-export type RunCallBounds = Pick<BillingRun, 'id' | 'callMark' | 'callsSince'>
+/** What bounds the calls a run bills: below its mark, started at or after `callsSince` (null: any), through `callsCutoffOf`. */
+export type RunCallBounds = Pick<BillingRun, 'id' | 'callMark' | 'callsSince' | 'transactionCutoffDate'>
+
+/**
+ * The last day a run with `cutoff` bills calls through (a customer in final bill aside:
+ * `billedThrough`): the cutoff, or an earlier transactionCutoffDate. Its `Call Charges` are
+ * other transactions, invoiced through that date (contract 9.5), so the calls after it are left
+ * whole to the next run, which reads from there (`callsSinceRun`); a later one bills no call
+ * past the cutoff, as calls are rated only up to it.
+ */
+export const callsCutoffOf = (run: Pick<BillingRun, 'transactionCutoffDate'>, cutoff: DateOnly): DateOnly => minDate(cutoff, run.transactionCutoffDate ?? cutoff)
 
 /**
  * The run with its call mark (core/ports/call-marks.ts), taken once its calls are rated
@@ -26,7 +36,7 @@ export async function markRunCalls(ctx: PlatformContext, run: BillingRun): Promi
 
 /**
  * The earliest start of a call a run may bill. After the last completed run that had a mark,
- * every call it could see and left unbilled started after its cutoff, or was left for a number
+ * every call it could see and left unbilled started after its calls' cutoff, or was left for a number
  * not billable then (noted under its mark), or was made billable since (a late file, a rating,
  * a restore: marked at or above its mark, and noted): so the earliest of its cutoff's end and
  * those notes. Null (read every start) when no completed run had a mark.
@@ -38,7 +48,7 @@ export async function callsSinceLastRun(store: Store): Promise<BillingRun['calls
 /** `callsSinceLastRun` for the last completed run with a mark (`run`), already read. */
 async function callsSinceRun(store: Store, run: BillingRun | undefined): Promise<BillingRun['callsSince']> {
   if (!run || typeof run.callMark !== 'number' || !run.cutoffDate) return null
-  const after = endOfDay(run.cutoffDate)
+  const after = endOfDay(callsCutoffOf(run, run.cutoffDate))
   const noted = await store.callMarks.earliestSince(run.callMark)
   return (noted !== null && noted < after ? noted : after) as BillingRun['callsSince']
 }

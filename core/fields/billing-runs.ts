@@ -22,8 +22,8 @@ export const billingRuns = defineResource({
     // Contract 16.1: a run that stops at Review with draft invoices; fixed once the run is requested.
     field('review', 'boolean', { extension: true, description: 'true: the run drafts its invoices and stops at Review for approval' }),
     date('invoiceDate', { description: 'date printed on the invoices' }),
-    date('cutoffDate', { description: 'recurring charges and calls are billed up to this date' }),
-    date('transactionCutoffDate', { description: 'other transactions dated on or before it are invoiced' }),
+    date('cutoffDate', { description: 'recurring charges are billed up to this date, and calls unless transactionCutoffDate is earlier' }),
+    date('transactionCutoffDate', { description: 'other transactions dated on or before it are invoiced (unset: the cutoffDate)' }),
     date('dueDate', { description: 'payment due date of the invoices' }),
     currency('invoiceAmount', { readOnly: true, description: 'total of the invoices raised' }),
     num('invoiceCount', { readOnly: true, description: 'number of invoices raised (so far, while Running)' }),

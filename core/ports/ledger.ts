@@ -75,6 +75,8 @@ export interface Invoiceable {
   readonly customerID: string
   readonly transactionDate: string
   readonly transactionType: string | null
+  /** Set on the engine's rows (`LedgerRow`), null on every other transaction. */
+  readonly kind: ChargeKind | null
   readonly numberID: string | null
   readonly amount: Money
   readonly VATAmount: Money

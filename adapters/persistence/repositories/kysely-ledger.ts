@@ -142,7 +142,7 @@ export class KyselyLedger implements Ledger {
     for (let i = 0; i < customerIDs.length; i += CHUNK) {
       const rows = await this.db
         .selectFrom('transactions')
-        .select(['id', 'customerID', 'transactionDate', 'transactionType', 'numberID', 'amount', 'VATAmount'])
+        .select(['id', 'customerID', 'transactionDate', 'transactionType', 'kind', 'numberID', 'amount', 'VATAmount'])
         .where('customerID', 'in', customerIDs.slice(i, i + CHUNK).map((c) => this.id(c)))
         .where('approved', '=', 0)
         // `+` keeps SQLite off the invoiceID index, which it chose for `is null` without statistics:
@@ -161,6 +161,7 @@ export class KyselyLedger implements Ledger {
           customerID: String(r.customerID),
           transactionDate: r.transactionDate,
           transactionType: r.transactionType,
+          kind: r.kind as ChargeKind | null,
           numberID: r.numberID === null ? null : String(r.numberID),
           amount: fromUnits(this.dialect.decodeBigint(r.amount ?? 0)),
           VATAmount: r.VATAmount === null ? ZERO : fromUnits(this.dialect.decodeBigint(r.VATAmount)),
