@@ -179,7 +179,7 @@ async function completeRun(ctx: PlatformContext, run: BillingRun): Promise<'Comp
     await recordStatusChange(ctx, store, before, after!)
     if (status === 'Complete') {
       // The credit notes its commission statement claws back are fixed as it completes.
-      await claimCommissionCredits(store, runID)
+      await claimCommissionCredits(store, runID, ctx.presets)
       await appendEvents(store, ctx.clock, 'billing_run.completed', ctx.resources.get('billingRuns')!, [after!])
     }
     return status

@@ -93,7 +93,24 @@ export interface CommissionTerms {
   readonly callChargeCommissionProfile: string | null
   readonly serviceChargeInterval: string | null
   readonly startDate: DateOnly | null
+  /**
+   * The percentage each profile gave when the terms were kept (null: none, as `None` or a name no
+   * longer configured gives), so a later change of the presets reaches no completed run. Null as
+   * a whole where none was kept: a run not yet complete, and terms kept before migration 0079
+   * (presets are not in the database, so it could not fill them in); those read the presets' by name.
+   */
+  readonly profilePercents: ProfilePercents | null
 }
+
+/** The percentages of a feature's commission profiles, by the term that names each profile. */
+export interface ProfilePercents {
+  readonly connectionChargeCommissionProfile: Money | null
+  readonly serviceChargeCommissionProfile: Money | null
+  readonly callChargeCommissionProfile: Money | null
+}
+
+/** The profiles' percentages by name (the presets' `commissionProfiles`; null: the profile gives none). */
+export type ProfilePercentsByName = Readonly<Record<string, { readonly percent: Money | null }>>
 
 /** A row that may earn commission, with the feature and customer that decide it. */
 export interface CommissionRow {
@@ -164,6 +181,8 @@ export interface Books {
    * Keeps the commission terms of the rows on a run's invoices that may earn (its `commissionRows`
    * with their features' and customers' terms now), in the transaction that completes it: its
    * statement and the clawbacks of its rows are worked out from them from then on (contract 16.3).
+   * The percentages of the profiles they name are kept too, from `profiles` (the presets now),
+   * which are not in the database.
    */
-  keepCommissionTerms(billingRunID: string): Promise<void>
+  keepCommissionTerms(billingRunID: string, profiles: ProfilePercentsByName): Promise<void>
 }

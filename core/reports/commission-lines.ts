@@ -1,7 +1,7 @@
 import { roleOf, transactionTypeNames } from '../billing/ledger-row.js'
 import { daysCovered, periodContaining, serviceChargeIntervals, type ServiceChargeInterval } from '../billing/periods.js'
 import { mulRatioRound, neg, type Money } from '../money/money.js'
-import type { CommissionRow } from '../ports/books.js'
+import type { CommissionRow, ProfilePercents } from '../ports/books.js'
 import { profilePercent, type CommissionPresets } from '../presets/commission-profiles.js'
 
 export type CommissionType = 'Fixed Amount' | 'Percentage'
@@ -34,6 +34,8 @@ export interface CommissionLine {
  * - Connection and service charges: the holder's own `...Commission` as its `...CommissionType`
  *   says (`Fixed Amount` when unset); without an amount, the primary holder takes the
  *   `...CommissionProfile`'s percentage.
+ * - A profile's percentage is the one kept with the terms when the run completed (the
+ *   presets' then); the presets' now only for terms that kept none (`CommissionTerms.profilePercents`).
  * - `Percentage`: of the row's net, so discounts, refunds and adjustments (all negative) take
  *   theirs back; rounded half up to pence per row.
  * - `Fixed Amount`: per charge row, pro-rated like the charge (the days it covers over its
@@ -79,16 +81,18 @@ export function commissionLines(row: CommissionRow, holder: string | null, prese
 /** The type and rate a holder earns on a row, or null for none. */
 function termsOf(row: CommissionRow, role: 'primary' | 'secondary', presets: CommissionPresets): { type: CommissionType; rate: Money } | null {
   const t = row.terms
-  const percent = (name: string | null) => {
-    const p = role === 'primary' ? profilePercent(presets, name) : null
+  // The percentage kept with the terms, which the presets can no longer change; the presets' by
+  // name where none was kept (a run not yet complete, terms kept before migration 0079).
+  const percent = (profile: keyof ProfilePercents) => {
+    const p = role !== 'primary' ? null : t.profilePercents ? t.profilePercents[profile] : profilePercent(presets, t[profile])
     return p === null ? null : { type: 'Percentage' as const, rate: p }
   }
-  if (row.kind === 'calls') return percent(t.callChargeCommissionProfile)
+  if (row.kind === 'calls') return percent('callChargeCommissionProfile')
   const connection = row.kind === 'connection'
   const own = role === 'primary' ? (connection ? t.connectionChargeCommission : t.serviceChargeCommission) : connection ? t.connectionChargeCommission2 : t.serviceChargeCommission2
   const type = role === 'primary' ? (connection ? t.connectionChargeCommissionType : t.serviceChargeCommissionType) : connection ? t.connectionChargeCommissionType2 : t.serviceChargeCommissionType2
   if (own !== null) return { type: type === 'Percentage' ? 'Percentage' : 'Fixed Amount', rate: own }
-  return percent(connection ? t.connectionChargeCommissionProfile : t.serviceChargeCommissionProfile)
+  return percent(connection ? 'connectionChargeCommissionProfile' : 'serviceChargeCommissionProfile')
 }
 
 /** net × percent / 100, exactly and rounded once, half up to pence. */

@@ -34,6 +34,7 @@ const NO_TERMS: CommissionTerms = {
   commissionHolder: null, connectionChargeCommission: null, connectionChargeCommissionType: null, serviceChargeCommission: null, serviceChargeCommissionType: null,
   commissionHolderID2: null, connectionChargeCommission2: null, connectionChargeCommissionType2: null, serviceChargeCommission2: null, serviceChargeCommissionType2: null,
   connectionChargeCommissionProfile: null, serviceChargeCommissionProfile: null, callChargeCommissionProfile: null, serviceChargeInterval: null, startDate: null,
+  profilePercents: null,
 }
 const row = (over: Partial<CommissionRow>, terms: Partial<CommissionTerms>): CommissionRow => ({
   source: 'invoice', transactionID: '1', kind: 'recurring', transactionType: 'Recurring Charge', transactionDate: '2026-12-31' as DateOnly,
@@ -74,6 +75,15 @@ test('a Fixed Amount is pro-rated as the charge (proRate), and a credit note tak
     }),
     { numRuns: 5_000 },
   )
+})
+
+test("a profile's percentage kept with the terms is its rate, whatever the presets say now; only terms that kept none read the presets by name", () => {
+  const kept = (service: Money | null) => ({ connectionChargeCommissionProfile: null, serviceChargeCommissionProfile: service, callChargeCommissionProfile: null })
+  const r = (profilePercents: CommissionTerms['profilePercents']) => row({ amount: parseMoney('100')! }, { serviceChargeCommissionProfile: 'Standard Dealer', profilePercents })
+  // Standard Dealer is 5 % in the shipped presets.
+  assert.is(commissionOf(r(null)), parseMoney('5'))
+  assert.is(commissionOf(r(kept(parseMoney('7.5')!))), parseMoney('7.5'))
+  assert.is(commissionOf(r(kept(null))), undefined, 'kept as giving none: no line, even though the presets give one now')
 })
 
 test('a percentage discount and an instalment are rounded once too', () => {

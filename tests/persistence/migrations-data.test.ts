@@ -10,6 +10,9 @@ import { exportSnapshot, type Cell } from '../../adapters/persistence/snapshot/e
 import { importSnapshot, type SnapshotSource } from '../../adapters/persistence/snapshot/import-snapshot.js'
 import { resourcesByName } from '../../core/fields/catalogue.js'
 import type { DateOnly } from '../../core/dates/date-only.js'
+import { parseMoney } from '../../core/money/money.js'
+import { defaultCommissionPresets, type CommissionPresets } from '../../core/presets/commission-profiles.js'
+import { commissionLines } from '../../core/reports/commission-lines.js'
 import { activeTargets, connectBare, openTarget, type Target } from '../support/targets.js'
 
 /** Migrations that move stored data, run on a database as the version before them left it. */
@@ -303,6 +306,45 @@ for (const name of activeTargets()) {
     await migrate(database, target.schema)
     const marks = await sql<{ featureID: unknown; inputs: string }>`select "featureID", inputs from ledger_reconciled order by "featureID"`.execute(db)
     assert.equal(marks.rows.map((r) => [Number(r.featureID), r.inputs]), [[1, 'inputs 1']])
+  })
+
+  test("0079: terms kept before it have no profile percentages and read the presets' by name as before; terms kept after keep the percentages then", async ({ target, database }) => {
+    await migrate(database, target.schema, '0070-reinstate-gaps')
+    const { db } = database
+    const stamp = '2026-02-01T00:00:00.000Z'
+    await sql`insert into customers (id, "accountNumber", "commissionHolder", "createdStamp", "updatedStamp") values (1, 'ACC1', 'Alice', ${stamp}, ${stamp})`.execute(db)
+    await sql`insert into features (id, "customerID", "startDate", "serviceChargeInterval", "serviceChargeCommissionProfile", "connectionChargeCommissionProfile", "createdStamp", "updatedStamp")
+      values (1, 1, '2026-01-01', 'Calendar Monthly', 'Standard Dealer', 'Premium Dealer', ${stamp}, ${stamp})`.execute(db)
+    // Run 1 completed before 0079 (0071 kept its terms), run 2 completes after it.
+    for (const [id, status] of [[1, 'Complete'], [2, 'Running']] as const) {
+      await sql`insert into billing_runs (id, name, status, "invoiceDate", "createdStamp", "updatedStamp") values (${id}, ${`run ${id}`}, ${status}, '2026-01-31', ${stamp}, ${stamp})`.execute(db)
+      await sql`insert into invoices (id, "customerID", "billingRunID", "invoiceDate", "netAmount", "VATAmount", "totalAmount", status, "createdStamp", "updatedStamp")
+        values (${id}, 1, ${id}, '2026-01-31', 500000, 0, 500000, 'Unpaid', ${stamp}, ${stamp})`.execute(db)
+      await sql`insert into transactions (id, "customerID", "featureID", kind, "transactionType", "transactionDate", "dateFrom", "dateTo", amount, approved, "invoiceID", "createdStamp", "updatedStamp")
+        values (${id}, 1, 1, 'recurring', 'Recurring Charge', '2026-01-01', '2026-01-01', '2026-01-31', 500000, 1, ${id}, ${stamp}, ${stamp})`.execute(db)
+    }
+    await migrate(database, target.schema, '0077-orphan-marks')
+    await migrate(database, target.schema)
+    const kept = await sql<Record<string, unknown>>`select "serviceChargeCommissionProfilePercent" as p, "profilePercentsKept" as k from commission_terms`.execute(db)
+    assert.equal(kept.rows.map((r) => [r.p, r.k]), [[null, null]], 'nothing to fill them from: the presets are not in the database')
+
+    const books = new KyselyBooks(db, database.dialect)
+    const lines = async (billingRunID: string, presets: CommissionPresets) => {
+      const out: [unknown, number, number][] = []
+      for await (const page of books.commissionRows({ billingRunID, complete: true }, 'Alice')) {
+        for (const r of page) for (const l of commissionLines(r, 'Alice', presets)) out.push([r.terms.profilePercents, Number(l.rate), Number(l.commission)])
+      }
+      return out
+    }
+    const at = (percent: string): CommissionPresets => ({ commissionProfiles: { 'Standard Dealer': { percent: parseMoney(percent)! } } })
+    assert.equal(await lines('1', at('5')), [[null, 50_000, 25_000]], "run 1 earns at the presets' percentage by name, as before 0079")
+    assert.equal(await lines('1', at('8')), [[null, 80_000, 40_000]])
+
+    await sql`update billing_runs set status = 'Complete' where id = 2`.execute(db)
+    await books.keepCommissionTerms('2', at('7.5').commissionProfiles)
+    const percents = { connectionChargeCommissionProfile: null, serviceChargeCommissionProfile: 75_000n, callChargeCommissionProfile: null }
+    assert.equal(await lines('2', at('7.5')), [[percents, 75_000, 37_500]])
+    assert.equal(await lines('2', defaultCommissionPresets), [[percents, 75_000, 37_500]], 'kept: the presets changed since reach it no more')
   })
 
   test.run()

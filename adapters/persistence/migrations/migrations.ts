@@ -59,6 +59,7 @@ import * as m0075 from './0075-session-email-purge-links.js'
 import * as m0076 from './0076-session-pin.js'
 import * as m0077 from './0077-orphan-marks.js'
 import * as m0078 from './0078-portal-openings.js'
+import * as m0079 from './0079-commission-profile-percents.js'
 
 type Step = { up(db: AnyDb, dialect: DatabaseDialect): Promise<void> }
 
@@ -121,6 +122,7 @@ const steps: Record<string, Step> = {
   '0076-session-pin': m0076,
   '0077-orphan-marks': m0077,
   '0078-portal-openings': m0078,
+  '0079-commission-profile-percents': m0079,
 }
 
 /**

@@ -1,10 +1,10 @@
 import { sql, type RawBuilder } from 'kysely'
 import type { DateOnly } from '../../../core/dates/date-only.js'
 import { fromUnits, type Money } from '../../../core/money/money.js'
-import type { CommissionRow, CommissionSource, CommissionTerms, CommissionWindow } from '../../../core/ports/books.js'
+import type { CommissionRow, CommissionSource, CommissionTerms, CommissionWindow, ProfilePercents } from '../../../core/ports/books.js'
 import type { DatabaseDialect } from '../dialect/dialect.js'
 import type { Db } from '../schema/tables.js'
-import { callFeature, TERM_MONEY, TERM_TEXT } from './commission-terms.js'
+import { callFeature, PERCENTS_KEPT, TERM_MONEY, TERM_PERCENT, TERM_TEXT } from './commission-terms.js'
 
 /** Rows per page of each source. */
 const PAGE = 5000
@@ -25,9 +25,10 @@ interface Source {
  * page at a time.
  *
  * A completed run's rows come with the terms kept as it completed (`commission_terms`,
- * commission-terms.ts), by its holder's index there; a credit note line with those of the row it
- * credits, whichever run carried that (only a completed run claims notes, and a row no run kept
- * terms for, as on an invoice raised outside a run, earned nothing to claw back). A run not yet
+ * commission-terms.ts; with their profiles' percentages then, since migration 0079), by its
+ * holder's index there; a credit note line with those of the row it credits, whichever run
+ * carried that (only a completed run claims notes, and a row no run kept terms for, as on an
+ * invoice raised outside a run, earned nothing to claw back). A run not yet
  * complete reads its rows' features as they are now: with a holder, from that holder's features
  * (indexes of migration 0043) to their rows, not the run's million rows to their features.
  */
@@ -35,7 +36,7 @@ export async function* commissionRows(db: Db, dialect: DatabaseDialect, window: 
   const run = dialect.encodeId(window.billingRunID)
   const keptBy = (s: string) => (holder === null ? sql`` : sql` and (${sql.ref(`${s}.holder`)} = ${holder} or ${sql.ref(`${s}.commissionHolderID2`)} = ${holder})`)
   const keptTerms = (s: string) =>
-    sql`${sql.ref(`${s}.customerID`)} as "customerID", ${sql.ref(`${s}.accountNumber`)} as "accountNumber", ${sql.ref(`${s}.customerHolder`)} as "customerHolder", ${sql.ref(`${s}.commissionReferenceDate`)} as "commissionReferenceDate", ${sql.ref(`${s}.featureID`)} as "featureID", ${sql.ref(`${s}.saleType`)} as "saleType", ${sql.join([...TERM_TEXT, ...TERM_MONEY].map((c) => sql`${sql.ref(`${s}.${c}`)} as ${sql.id(c)}`))}`
+    sql`${sql.ref(`${s}.customerID`)} as "customerID", ${sql.ref(`${s}.accountNumber`)} as "accountNumber", ${sql.ref(`${s}.customerHolder`)} as "customerHolder", ${sql.ref(`${s}.commissionReferenceDate`)} as "commissionReferenceDate", ${sql.ref(`${s}.featureID`)} as "featureID", ${sql.ref(`${s}.saleType`)} as "saleType", ${sql.join([...TERM_TEXT, ...TERM_MONEY, ...Object.values(TERM_PERCENT), PERCENTS_KEPT].map((c) => sql`${sql.ref(`${s}.${c}`)} as ${sql.id(c)}`))}`
   // The lines of the credit notes the run claimed as it completed (core/billing/commission-credits.ts).
   const credits: Source = {
     source: 'creditNote',
@@ -58,6 +59,9 @@ export async function* commissionRows(db: Db, dialect: DatabaseDialect, window: 
   const sources = window.complete ? [kept, credits] : [...liveSources(run, holder), credits]
   const money = (v: unknown): Money | null => (v === null || v === undefined ? null : fromUnits(dialect.decodeBigint(v)))
   const text = (v: unknown): string | null => (v === null || v === undefined || v === '' ? null : String(v))
+  // Kept with the terms since migration 0079; none on a live row (not selected) or one kept before.
+  const percents = (r: Row): ProfilePercents | null =>
+    r[PERCENTS_KEPT] === null || r[PERCENTS_KEPT] === undefined ? null : (Object.fromEntries(Object.entries(TERM_PERCENT).map(([term, c]) => [term, money(r[c])])) as unknown as ProfilePercents)
   const decode = (source: CommissionSource, r: Row): CommissionRow => ({
     source,
     transactionID: String(r.transactionID),
@@ -74,7 +78,10 @@ export async function* commissionRows(db: Db, dialect: DatabaseDialect, window: 
     commissionReferenceDate: text(r.commissionReferenceDate) as DateOnly | null,
     featureID: String(r.featureID),
     saleType: text(r.saleType),
-    terms: Object.fromEntries([...TERM_TEXT.map((c) => [c, text(r[c])]), ...TERM_MONEY.map((c) => [c, money(r[c])])]) as unknown as CommissionTerms,
+    terms: {
+      ...(Object.fromEntries([...TERM_TEXT.map((c) => [c, text(r[c])]), ...TERM_MONEY.map((c) => [c, money(r[c])])]) as unknown as Omit<CommissionTerms, 'profilePercents'>),
+      profilePercents: percents(r),
+    },
   })
   for (const s of sources) {
     // A page's last row is a (transaction, feature) pair: the next page starts after it.

@@ -1,9 +1,24 @@
 import { sql, type RawBuilder } from 'kysely'
+import type { ProfilePercentsByName, ProfilePercents } from '../../../core/ports/books.js'
+import type { DatabaseDialect } from '../dialect/dialect.js'
 import type { AnyDb } from '../schema/tables.js'
 
 /** A feature's commission terms as text (names, types, profiles, dates) and as money (amounts in minor units). */
 export const TERM_TEXT = ['commissionHolder', 'connectionChargeCommissionType', 'serviceChargeCommissionType', 'commissionHolderID2', 'connectionChargeCommissionType2', 'serviceChargeCommissionType2', 'connectionChargeCommissionProfile', 'serviceChargeCommissionProfile', 'callChargeCommissionProfile', 'serviceChargeInterval', 'startDate'] as const
 export const TERM_MONEY = ['connectionChargeCommission', 'serviceChargeCommission', 'connectionChargeCommission2', 'serviceChargeCommission2'] as const
+
+/**
+ * The columns of `commission_terms` (migration 0079) keeping the percentage (money units) each
+ * profile term gave when the terms were kept, and `PERCENTS_KEPT` (1) on the rows kept with
+ * them: a percentage is null both for a profile that gave none and on a row kept before 0079,
+ * which reads the presets' by name instead.
+ */
+export const TERM_PERCENT = {
+  connectionChargeCommissionProfile: 'connectionChargeCommissionProfilePercent',
+  serviceChargeCommissionProfile: 'serviceChargeCommissionProfilePercent',
+  callChargeCommissionProfile: 'callChargeCommissionProfilePercent',
+} as const satisfies Record<keyof ProfilePercents, string>
+export const PERCENTS_KEPT = 'profilePercentsKept'
 
 /** A call commission profile that earns something is set (`None` earns nothing), on feature `g`. */
 const earnsOnCalls = (g: string) => sql`coalesce(${sql.ref(`${g}.callChargeCommissionProfile`)}, '') not in ('', 'None')`
@@ -31,8 +46,8 @@ const KEYS = ['billingRunID', 'transactionID', 'featureID', 'kind', 'customerID'
  * (whose primary holder alone earns on calls). `holder` is the primary holder, the feature's
  * else its customer's.
  */
-function earningRows(runs: RawBuilder<boolean>): RawBuilder<unknown> {
-  const terms = sql.join([...TERM_TEXT, ...TERM_MONEY].map((c) => sql`f.${sql.id(c)}`))
+function earningRows(runs: RawBuilder<boolean>, percents: RawBuilder<unknown>): RawBuilder<unknown> {
+  const terms = sql.join([...TERM_TEXT, ...TERM_MONEY].map((c) => sql`f.${sql.id(c)}`).concat(percents))
   const holder = sql`coalesce(nullif(f."commissionHolder", ''), nullif(cu."commissionHolder", ''))`
   const common = (kind: RawBuilder<unknown>) =>
     sql`i."billingRunID", t.id, f.id, ${kind}, cu.id, cu."accountNumber", cu."commissionHolder", cu."commissionReferenceDate", coalesce(f."saleType", cu."saleType"), ${holder}, ${terms}`
@@ -45,12 +60,29 @@ function earningRows(runs: RawBuilder<boolean>): RawBuilder<unknown> {
 }
 
 /**
+ * The percentage feature `f`'s profile term `term` names in `profiles`, as a bigint: a `case`
+ * over the profiles that give one (a handful, from the presets, which are not in the database),
+ * null for any other name.
+ */
+function profilePercent(dialect: DatabaseDialect, profiles: ProfilePercentsByName, term: keyof ProfilePercents): RawBuilder<unknown> {
+  const giving = Object.entries(profiles).filter(([, p]) => p.percent !== null)
+  // Typed even when null: Postgres reads an untyped null of a union as text, which no bigint column takes.
+  if (giving.length === 0) return sql`cast(null as bigint)`
+  const whens = giving.map(([name, p]) => sql`when ${name} then cast(${dialect.encodeBigint(p.percent!)} as bigint)`)
+  return sql`case ${sql.ref(`f.${term}`)} ${sql.join(whens, sql` `)} else cast(null as bigint) end`
+}
+
+/**
  * Keeps what the runs `runs` chooses earned commission on (`earningRows`), so their statements
  * and the clawbacks of the credit notes that credit their rows are worked out from the terms as
  * they were, never as they are later (contract 16.3; README: a completed run's statement never
- * changes). Called in the transaction that completes a run (core/billing/commission-credits.ts).
+ * changes). With them the percentages their profiles give in `profiles` (the presets now), so a
+ * later change of a profile's percentage, or its removal, changes no completed run either.
+ * Called in the transaction that completes a run (core/billing/commission-credits.ts).
  */
-export async function keepCommissionTerms(db: AnyDb, runs: RawBuilder<boolean>): Promise<void> {
-  const columns = sql.join([...KEYS, ...TERM_TEXT, ...TERM_MONEY].map((c) => sql.id(c)))
-  await sql`insert into commission_terms (${columns}) ${earningRows(runs)}`.execute(db)
+export async function keepCommissionTerms(db: AnyDb, dialect: DatabaseDialect, runs: RawBuilder<boolean>, profiles: ProfilePercentsByName): Promise<void> {
+  const terms = Object.keys(TERM_PERCENT) as (keyof ProfilePercents)[]
+  const columns = sql.join([...KEYS, ...TERM_TEXT, ...TERM_MONEY, ...terms.map((t) => TERM_PERCENT[t]), PERCENTS_KEPT].map((c) => sql.id(c)))
+  const percents = sql.join([...terms.map((t) => profilePercent(dialect, profiles, t)), sql`1`])
+  await sql`insert into commission_terms (${columns}) ${earningRows(runs, percents)}`.execute(db)
 }

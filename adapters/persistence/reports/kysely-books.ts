@@ -1,5 +1,5 @@
 import { sql } from 'kysely'
-import type { Books, CommissionRow, CommissionWindow, DateRange, JournalCsvPage, JournalPage, JournalScope, MarginGrouping, MarginSums } from '../../../core/ports/books.js'
+import type { Books, CommissionRow, CommissionWindow, DateRange, JournalCsvPage, JournalPage, JournalScope, MarginGrouping, MarginSums, ProfilePercentsByName } from '../../../core/ports/books.js'
 import type { DatabaseDialect } from '../dialect/dialect.js'
 import type { Db } from '../schema/tables.js'
 import { commissionHolders, keptCommissionHolders } from './commission-holders.js'
@@ -38,7 +38,7 @@ export class KyselyBooks implements Books {
     return window?.complete ? keptCommissionHolders(this.db, this.dialect.encodeId(window.billingRunID)) : commissionHolders(this.db)
   }
 
-  keepCommissionTerms(billingRunID: string): Promise<void> {
-    return keepCommissionTerms(this.db, sql<boolean>`i."billingRunID" = ${this.dialect.encodeId(billingRunID)}`)
+  keepCommissionTerms(billingRunID: string, profiles: ProfilePercentsByName): Promise<void> {
+    return keepCommissionTerms(this.db, this.dialect, sql<boolean>`i."billingRunID" = ${this.dialect.encodeId(billingRunID)}`, profiles)
   }
 }
