@@ -39,7 +39,7 @@ export const calls = defineResource({
     field('ratedDuration', 'number', { description: 'duration charged after rounding and minimum, seconds' }),
     text('timeBand', { description: 'day, evening, weekend or any' }),
     num('allowanceSeconds', { description: 'seconds of the rated duration a discount plan allowance covered (charged: ratedDuration minus these); null when no plan covers the call' }),
-    text('origination', { values: originations, description: 'fixed, mobile, payphone or voip, as in the record' }),
+    text('origination', { values: originations, description: 'fixed, mobile, payphone or voip: as in the record, or the CDR number it matched through says' }),
     field('recorded', 'boolean', { description: 'whether the record says the call was recorded' }),
     text('ignoredReason', { values: ['carrier'], description: "why the call is kept but never billed: `carrier` when the number's carrierCallAllocation names another carrier (contract 17.1)" }),
     // The call-marks counter when the call last became billable (imported, rated, restored): a run

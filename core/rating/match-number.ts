@@ -1,10 +1,12 @@
 import type { DateOnly } from '../dates/date-only.js'
+import type { Origination } from '../fields/originations.js'
+import { cdrTermsOf, hasOneWayCdrNumber, type CdrNumberTerms, type CdrTerms } from './cdr-number-terms.js'
 import { normaliseNumber } from './phone-number.js'
 import { dateOfStamp } from './time-band.js'
 import type { UsageRecord } from './usage-record.js'
 
 /** What number matching reads of a number; callers may pass richer objects (see `RatingNumber`). */
-export interface NumberEntry {
+export interface NumberEntry extends CdrNumberTerms {
   readonly numberID: string
   readonly customerID: string
   readonly number?: string | null
@@ -38,38 +40,65 @@ export type CallDirection = 'inbound' | 'outbound'
 export type UnmatchedReason = 'no matching number' | 'ignored traffic'
 export type MatchField = 'number' | 'CDRNumber' | 'CDRNumber2' | 'CDRNumber3' | 'CDRNumber4'
 
-export type NumberMatch<N extends NumberEntry> =
-  | { readonly number: N; readonly matchedBy: MatchField }
-  | { readonly unmatchedReason: UnmatchedReason }
+/**
+ * A number a record matched, by which field, and what that CDR number's terms change in its
+ * rating (`CdrTerms`); both null when matched by `number` or a CDR number without them.
+ */
+export interface NumberHit<N extends NumberEntry> {
+  readonly number: N
+  readonly matchedBy: MatchField
+  readonly chargeBand: string | null
+  readonly origination: Origination | null
+}
+
+export type NumberMatch<N extends NumberEntry> = NumberHit<N> | { readonly unmatchedReason: UnmatchedReason }
 
 /** Numbers and ignore-traffic entries keyed by normalised number, built once per import or run. */
 export interface NumberIndex<N extends NumberEntry> {
-  readonly byNumber: ReadonlyMap<string, { readonly number: N; readonly matchedBy: MatchField }>
+  /** The numbers outbound records (by calling number) match. */
+  readonly outbound: ReadonlyMap<string, NumberHit<N>>
+  /** Those inbound records (by dialled number) match: the same map unless a CDR number is of one direction. */
+  readonly inbound: ReadonlyMap<string, NumberHit<N>>
   readonly ignored: ReadonlyMap<string, readonly IgnoreTrafficEntry[]>
 }
 
 const MATCH_FIELDS: readonly MatchField[] = ['number', 'CDRNumber', 'CDRNumber2', 'CDRNumber3', 'CDRNumber4']
+const NO_TERMS: CdrTerms = { direction: null, chargeBand: null, origination: null }
 
 /**
  * Indexes numbers by `number` and `CDRNumber..4`, normalised (`normaliseNumber`). When two
  * numbers claim the same digits, a `number` beats a `CDRNumber` (then `CDRNumber2`, ...), and
- * among equals the first given wins: pass live numbers before dropped ones. Ignore entries may
- * come indexed already (`indexIgnores`), when one set serves many batches.
+ * among equals the first given wins: pass live numbers before dropped ones. A CDR number whose
+ * direction flag is `Outbound` (`Inbound`) is left out of the inbound (outbound) map, so there
+ * the digits go to the next number that claims them, with the same precedence. Its charge band
+ * and origination are read here, once a number, not once a record. Ignore entries may come
+ * indexed already (`indexIgnores`), when one set serves many batches.
  */
 export function buildNumberIndex<N extends NumberEntry>(
   numbers: Iterable<N>,
   ignores: Iterable<IgnoreTrafficEntry> | ReadonlyMap<string, readonly IgnoreTrafficEntry[]> = [],
 ): NumberIndex<N> {
   const list = [...numbers]
-  const byNumber = new Map<string, { number: N; matchedBy: MatchField }>()
+  const outbound = new Map<string, NumberHit<N>>()
+  // One map serves both directions unless some CDR number is of one only (most imports have none).
+  const split = list.some(hasOneWayCdrNumber)
+  const inbound = split ? new Map<string, NumberHit<N>>() : outbound
   for (const field of MATCH_FIELDS) {
     for (const n of list) {
       const raw = n[field]
       const key = field === 'number' && n.numberKey ? n.numberKey : raw ? normaliseNumber(raw) : ''
-      if (key && !byNumber.has(key)) byNumber.set(key, { number: n, matchedBy: field })
+      if (!key) continue
+      const toOutbound = !outbound.has(key)
+      const toInbound = split && !inbound.has(key)
+      if (!toOutbound && !toInbound) continue
+      const terms = field === 'number' ? NO_TERMS : cdrTermsOf(n, field)
+      const hit: NumberHit<N> = { number: n, matchedBy: field, chargeBand: terms.chargeBand, origination: terms.origination }
+      // Unsplit, `inbound` is `outbound` and every CDR number is of both directions: that one map takes it.
+      if (toOutbound && terms.direction !== 'inbound') outbound.set(key, hit)
+      if (toInbound && terms.direction !== 'outbound') inbound.set(key, hit)
     }
   }
-  return { byNumber, ignored: ignores instanceof Map ? ignores : indexIgnores(ignores as Iterable<IgnoreTrafficEntry>) }
+  return { outbound, inbound, ignored: ignores instanceof Map ? ignores : indexIgnores(ignores as Iterable<IgnoreTrafficEntry>) }
 }
 
 /** Ignore-traffic entries by normalised number. */
@@ -95,7 +124,8 @@ export const directionOf = (r: Pick<UsageRecord, 'callClass'>): CallDirection =>
 
 /**
  * The number a record belongs to: the dialled number of an inbound record, else the calling
- * number, compared normalised with every `number` and `CDRNumber..4`. The record is ignored
+ * number, compared normalised with every `number` and `CDRNumber..4` (a CDR number of the other
+ * direction only is not compared: `buildNumberIndex`). The record is ignored
  * traffic when an ignore entry for its number (or for the matched number's `number`) covers
  * its direction (`All Traffic` both) and its start date, from the entry's `fromDate` to the day
  * before its `reinstatedDate`; ignoring wins over matching, but not over a live number other than
@@ -107,7 +137,7 @@ export function matchNumber<N extends NumberEntry>(
 ): NumberMatch<N> {
   const direction = directionOf(record)
   const key = normaliseNumber(direction === 'inbound' ? record.dialledNumber : record.callingNumber)
-  const found = key ? index.byNumber.get(key) : undefined
+  const found = key ? (direction === 'inbound' ? index.inbound : index.outbound).get(key) : undefined
   // Most imports have no ignore entries: then no date, set or key list is made per record.
   if (index.ignored.size > 0 && isIgnored(index, key, found?.number, direction, dateOfStamp(record.startTime))) {
     return { unmatchedReason: 'ignored traffic' }

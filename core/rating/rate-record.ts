@@ -1,5 +1,7 @@
+import type { Origination } from '../fields/originations.js'
 import type { Money } from '../money/money.js'
 import { allowsCarrier, type CarrierAllocated } from './carrier-allocation.js'
+import { withCdrTerms } from './cdr-number-terms.js'
 import { findRate } from './find-rate.js'
 import { matchNumber, type NumberEntry, type NumberIndex, type UnmatchedReason } from './match-number.js'
 import { rateCall } from './rate-call.js'
@@ -43,7 +45,10 @@ export interface RatedCall {
   readonly ratedBytes: number | null
   readonly ratedEvents: number | null
   readonly timeBand: TimeBand
+  /** The band it was priced in: the record's, or the CDR number's it matched through (`CdrTerms`). */
   readonly chargeBand: string
+  /** The origination it was priced as: the record's, or the CDR number's it matched through. */
+  readonly origination: Origination
   /** `rate`: a tariff detail or the tariff's base rate; `markup`: the wholesale cost marked up. */
   readonly pricedBy: 'rate' | 'markup'
   /** The tariff detail row used, when one was. */
@@ -87,11 +92,14 @@ export const isRated = (r: RatingResult): r is RatedCall => !('unbilledReason' i
  * record's `wholesaleCost`; a record without one, or with no markup to apply, is unbilled with
  * `no tariff or markup`. A record from a carrier the number's `carrierCallAllocation` does not
  * allow is ignored (`IgnoredCall`), whatever its price. With `allowance`, a time-priced call is priced for its seconds past what
- * an allowance covers (contract 11). Pure: the same record and context always give the same result.
+ * an allowance covers (contract 11). A record matched through a CDR number with a charge band or
+ * origination type is priced with those in place of its own (billing-api.md, numbers).
+ * Pure: the same record and context always give the same result.
  */
-export function rateRecord(record: UsageRecord, context: RatingContext, allowance?: AllowanceOf): RatingResult {
-  const match = matchNumber(context.numbers, record)
+export function rateRecord(given: UsageRecord, context: RatingContext, allowance?: AllowanceOf): RatingResult {
+  const match = matchNumber(context.numbers, given)
   if ('unmatchedReason' in match) return { unbilledReason: match.unmatchedReason, numberID: null, customerID: null }
+  const record = match.chargeBand === null && match.origination === null ? given : withCdrTerms(given, match)
   const number = match.number
   // Results are written out field by field: a spread of the IDs into a literal this wide makes
   // V8 build each result slowly (bench/rating.ts; figures in bench/RESULTS.md).
@@ -128,6 +136,7 @@ export function rateRecord(record: UsageRecord, context: RatingContext, allowanc
       ratedEvents: priced.ratedEvents,
       timeBand: found.timeBand,
       chargeBand: record.chargeBand,
+      origination: record.origination,
       pricedBy: 'rate',
       tariffDetailID: found.rate.detailID,
       markupPercent: null,
@@ -148,6 +157,7 @@ export function rateRecord(record: UsageRecord, context: RatingContext, allowanc
     ratedEvents: record.events,
     timeBand: tariff && isSingleRate(tariff) ? 'any' : timeBandOf(record.startTime),
     chargeBand: record.chargeBand,
+    origination: record.origination,
     pricedBy: 'markup',
     tariffDetailID: null,
     markupPercent: markup.percent,

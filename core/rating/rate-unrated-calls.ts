@@ -56,6 +56,9 @@ export async function rateUnratedCalls(ctx: PlatformContext, cutoff: DateOnly): 
         cost: result.cost,
         ratedDuration: result.ratedDuration,
         timeBand: result.timeBand,
+        // Priced in a CDR number's band or origination (`CdrTerms`): kept, as an import keeps them.
+        chargeBand: result.chargeBand,
+        origination: result.origination,
         allowanceSeconds,
         rated: true,
         unbilledReason: null,

@@ -241,12 +241,13 @@ const n2: RatingNumber = { numberID: 'n2', customerID: 'c2', number: '0113 496 0
 test('CDRNumber matching ignores spaces and dashes; `number` beats a CDRNumber', () => {
   const index = buildNumberIndex([n2, n1])
   const m = (callingNumber: string) => matchNumber(index, usage({ callingNumber }))
-  assert.equal(m('020 7946 0001'), { number: n1, matchedBy: 'CDRNumber2' })
-  assert.equal(m('441632960000'), { number: n1, matchedBy: 'number' })
-  assert.equal(m('0113-496-0000'), { number: n2, matchedBy: 'number' })
+  const plain = { chargeBand: null, origination: null }
+  assert.equal(m('020 7946 0001'), { number: n1, matchedBy: 'CDRNumber2', ...plain })
+  assert.equal(m('441632960000'), { number: n1, matchedBy: 'number', ...plain })
+  assert.equal(m('0113-496-0000'), { number: n2, matchedBy: 'number', ...plain })
   assert.equal(m('0113 496 0001'), { unmatchedReason: 'no matching number' })
   // inbound records belong to the dialled number
-  assert.equal(matchNumber(index, usage({ callClass: 'inbound', callingNumber: '', dialledNumber: '+442079460001' })), { number: n1, matchedBy: 'CDRNumber2' })
+  assert.equal(matchNumber(index, usage({ callClass: 'inbound', callingNumber: '', dialledNumber: '+442079460001' })), { number: n1, matchedBy: 'CDRNumber2', ...plain })
 })
 
 test('ignored traffic by direction and from its date', () => {
@@ -305,6 +306,7 @@ test('rateRecord: the number’s class tariff, else the customer’s default', (
     markupPercent: null,
     timed: true,
     allowanceSeconds: null,
+    origination: 'fixed',
   })
   // mobile class: n1 has no mobileTariff, customer c1's defaultMobileTariff is Business: 1 min × 0.10
   const mobile = rateRecord(usage({ callClass: 'mobile', chargeBand: 'Mobile' }), ctx)

@@ -1,6 +1,7 @@
 import { sql } from 'kysely'
 import { callClasses, customerDefault, type CallClass } from '../../../core/fields/call-classes.js'
 import type { BatchNumbers } from '../../../core/ports/rating-data.js'
+import { CDR_TERM_COLUMNS, directionOfFlag } from '../../../core/rating/cdr-number-terms.js'
 import { normaliseNumber } from '../../../core/rating/phone-number.js'
 import type { RatingNumber } from '../../../core/rating/rate-record.js'
 import type { CustomerTariffSettings } from '../../../core/rating/select-tariff.js'
@@ -33,14 +34,17 @@ const shapes = new Map<string, JoinedShape>()
 /**
  * The columns rating reads for these classes only: a row of every class's tariffs and markups
  * (51 columns) took twice as long to read as one of a class's (bench/rating.ts, RESULTS), and a
- * file's records are mostly of a few classes. One shape per set of classes, made once.
+ * file's records are mostly of a few classes. One shape per set of classes, made once. With
+ * `cdrTerms`, also the CDR numbers' direction, origination and band (`CdrNumberTerms`): read by
+ * the lookups by a `CDRNumber..Key`, whose indexes do not cover the row anyway, and left out of
+ * the covering index's lookup by `numberKey`.
  */
-export function joinedShape(classes: readonly CallClass[]): JoinedShape {
-  const key = [...new Set(classes)].sort().join(',')
+export function joinedShape(classes: readonly CallClass[], cdrTerms = false): JoinedShape {
+  const key = `${[...new Set(classes)].sort().join(',')}${cdrTerms ? '+terms' : ''}`
   let shape = shapes.get(key)
   if (!shape) {
     const used = callClasses.filter((c) => classes.includes(c.key))
-    const numberColumns = [...matchColumns, ...used.flatMap((c) => [c.tariff, c.markup])]
+    const numberColumns = [...matchColumns, ...(cdrTerms ? CDR_TERM_COLUMNS : []), ...used.flatMap((c) => [c.tariff, c.markup])]
     const customer = ['fallbackMarkup', 'carrierCallAllocation', ...used.flatMap((c) => [customerDefault(c.tariff), customerDefault(c.markup)])].map((c) => [c, `c_${c}`] as const)
     shape = {
       select: [...numberColumns.map((c) => `n.${c}`), sql.ref('c.id').as(CUSTOMER_ID), ...customer.map(([c, as]) => sql.ref(`c.${c}`).as(as)), creditWatchedSql.as(CREDIT_WATCHED)],
@@ -78,10 +82,10 @@ export function numberLookup(db: Db, dialect: DatabaseDialect, key: string, keys
  * and null read the same to rating.
  */
 export async function numbersByKeys(db: Db, dialect: DatabaseDialect, keys: readonly string[], classes: readonly CallClass[]): Promise<BatchNumbers> {
-  const shape = joinedShape(classes)
+  const shapeByNumber = joinedShape(classes)
   const numbers: RatingNumber[] = []
-  // The IDs seen, once a later column is asked: a number matched by two columns is kept once.
-  let seen: Set<string> | null = null
+  // The numbers seen by ID, once a later column is asked: a number matched by two columns is kept once.
+  let seen: Map<string, Record<string, unknown>> | null = null
   const customers = new Map<string, CustomerTariffSettings>()
   // Not named creditWatched: that is the imported SQL condition the lookup selects by.
   const watched = new Set<string>()
@@ -95,19 +99,27 @@ export async function numbersByKeys(db: Db, dialect: DatabaseDialect, keys: read
   let left = (keys.length > IN_CHUNK ? [...new Set(keys)] : [...keys]).sort()
   for (const [i, key] of matchKeys.entries()) {
     if (left.length === 0) break
-    if (i > 0) seen ??= new Set(numbers.map((n) => n.numberID))
+    const shape = i === 0 ? shapeByNumber : joinedShape(classes, true)
+    if (i > 0) seen ??= new Map(numbers.map((n) => [n.numberID, n as unknown as Record<string, unknown>]))
     const matched = new Set<string>()
     for (let at = 0; at < left.length; at += IN_CHUNK) {
       const chunk = left.slice(at, at + IN_CHUNK)
       const rows = await numberLookup(db, dialect, key, chunk, shape).execute()
       for (const r of rows) {
-        // Matched by its key, so the number the key was made from is set.
-        matched.add(i === 0 ? r.numberKey! : normaliseNumber(r[MATCHED_BY[i]]!))
+        // Matched by its key, so the number the key was made from is set. A CDR number of one
+        // direction leaves its key to the later columns for the other (buildNumberIndex).
+        if (i === 0) matched.add(r.numberKey!)
+        else if (directionOfFlag(r[`CDRNumberCallTypeDirectionFlag${i === 1 ? '' : i}`]) === null) matched.add(normaliseNumber(r[MATCHED_BY[i]]!))
         const numberID = String(r.id)
-        if (seen?.has(numberID)) continue
-        seen?.add(numberID)
+        const before = seen?.get(numberID)
+        if (before) {
+          // Read first by an earlier column, without its CDR numbers' terms.
+          for (const c of CDR_TERM_COLUMNS) if (r[c] !== null && r[c] !== undefined) before[c] = r[c]
+          continue
+        }
         const n: Record<string, unknown> = { numberID, customerID: String(r.customerID) }
         for (const c of shape.settings) if (r[c] !== null && r[c] !== undefined) n[c] = r[c]
+        seen?.set(numberID, n)
         numbers.push(n as unknown as RatingNumber)
         if (r[CUSTOMER_ID] === null || customers.has(n.customerID as string)) continue
         const customer: Record<string, unknown> = {}
