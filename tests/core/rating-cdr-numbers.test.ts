@@ -1,34 +1,14 @@
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { parseDatetime } from '../../core/dates/stamp.js'
 import { formatMoney } from '../../core/money/money.js'
 import { buildNumberIndex, matchNumber } from '../../core/rating/match-number.js'
 import { isRated, rateRecord, type RatingContext, type RatingNumber } from '../../core/rating/rate-record.js'
 import type { RatingTariff } from '../../core/rating/rating-tariff.js'
 import type { UsageRecord } from '../../core/rating/usage-record.js'
+import { usage } from '../support/usage-records.js'
 
 // The terms a number gives each CDR number (billing-api.md, numbers): direction, origination, band.
 const test = suite('core/rating CDR number terms')
-
-function usage(over: Partial<UsageRecord> = {}): UsageRecord {
-  return {
-    lineNumber: 2,
-    callingNumber: '01632 960000',
-    dialledNumber: '020 7946 0999',
-    startTime: parseDatetime('2026-01-05T09:00:00')!,
-    durationSeconds: 60,
-    chargeBand: 'UK',
-    callClass: 'national',
-    carrier: 'Gamma',
-    bytes: null,
-    events: null,
-    origination: 'fixed',
-    recorded: false,
-    externalID: null,
-    wholesaleCost: null,
-    ...over,
-  }
-}
 
 const outbound = (callingNumber: string) => usage({ callingNumber })
 const inbound = (dialledNumber: string) => usage({ callClass: 'inbound', callingNumber: '07700 900123', dialledNumber })

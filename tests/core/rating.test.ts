@@ -13,33 +13,10 @@ import type { RatingTariff, TariffDetail } from '../../core/rating/rating-tariff
 import type { CustomerTariffSettings } from '../../core/rating/select-tariff.js'
 import { timeBandOf } from '../../core/rating/time-band.js'
 import type { UsageRecord } from '../../core/rating/usage-record.js'
+import { MONDAY_9AM, usage } from '../support/usage-records.js'
 import { amountOf } from '../../core/rating/wire-amount.js'
 
 const test = suite('core/rating')
-
-// 2026-01-01 is a Thursday: Monday 5 January, Saturday 10, Sunday 11.
-const MONDAY_9AM = '2026-01-05T09:00:00'
-
-function usage(over: Partial<Omit<UsageRecord, 'startTime'>> & { startTime?: string } = {}): UsageRecord {
-  const { startTime, ...rest } = over
-  return {
-    lineNumber: 2,
-    callingNumber: '01632 960000',
-    dialledNumber: '020 7946 0999',
-    startTime: parseDatetime(startTime ?? MONDAY_9AM)!,
-    durationSeconds: 60,
-    chargeBand: 'UK',
-    callClass: 'national',
-    carrier: 'Gamma',
-    bytes: null,
-    events: null,
-    origination: 'fixed',
-    recorded: false,
-    externalID: null,
-    wholesaleCost: null,
-    ...rest,
-  }
-}
 
 const tariff = (over: Partial<RatingTariff> = {}): RatingTariff => ({ id: 't1', name: 'T1', details: [], ...over })
 const row = (over: Partial<TariffDetail>): TariffDetail => ({ chargeBand: 'UK', timeBand: 'any', ...over })

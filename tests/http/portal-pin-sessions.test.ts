@@ -9,7 +9,8 @@ import { activeTargets } from '../support/targets.js'
  * 14.3): a new PIN (the old one leaked), a PIN cleared, the account number changed or the portal
  * closed ends them at their next request, as a contact's new password or email ends its
  * sessions (portal-email-sessions.test.ts). The portal closed ends the contacts' sessions on the
- * customer too.
+ * customer too, even when it is opened again before their next request: a session holds only while
+ * the portal it signed in to is still the same opening.
  */
 for (const target of activeTargets()) {
   const test = suite<{ h: Harness; base: string }>(`portal sessions end with their PIN [${target}]`)
@@ -103,6 +104,63 @@ for (const target of activeTargets()) {
     await h.platform.database.db.updateTable('customers').set({ portalPIN: null }).where('id', '=', h.platform.database.dialect.encodeId(w.b)).execute()
     await ended(again, 'PIN cleared')
     assert.is((await new Visitor(base).signIn(beta)).status, 401)
+  })
+
+  // A close ends them even when the portal is opened again before their next request.
+  const choose = async (v: Visitor, customerID: string) => v.go('POST', '/choose', { csrf: v.csrf((await v.go('GET', '/choose')).text), customerID })
+  const setPortal = async (h: Harness, id: string, portalCustomerProfile: string | null) =>
+    assert.is((await h.request('PATCH', `/customers/${id}`, { portalCustomerProfile })).status, 200)
+
+  test('the portal closed and opened again with no request between ends the PIN and contact sessions on it; new sign-ins work', async ({ h, base }) => {
+    const w = await world(h)
+    const beta = { method: 'pin', accountNumber: 'ACC-2', pin: w.pin }
+    const pinSession = await signedIn(base, beta)
+    const samOnB = new Visitor(base)
+    await samOnB.signIn(sam)
+    assert.is((await choose(samOnB, w.b)).location, '/portal/summary')
+    assert.is((await samOnB.go('GET', '/summary')).status, 200)
+    const ann = await signedIn(base, { method: 'password', email: 'ann@alpha.example', password: 'correct horse battery' })
+
+    await setPortal(h, w.b, null)
+    await setPortal(h, w.b, 'Standard Portal')
+    await ended(pinSession, "a PIN's session from before the close")
+    await ended(samOnB, "a contact's session from before the close")
+    assert.is((await ann.go('GET', '/summary')).status, 200, "another customer's session is untouched")
+
+    const again = await signedIn(base, beta)
+    const samAgain = new Visitor(base)
+    await samAgain.signIn(sam)
+    assert.is((await choose(samAgain, w.b)).location, '/portal/summary')
+    assert.is((await samAgain.go('GET', '/summary')).status, 200, 'a contact signed in after the opening')
+    // A change of profile is not a close: the sessions of this opening carry on.
+    await setPortal(h, w.b, 'View Only')
+    assert.is((await again.go('GET', '/summary')).status, 200)
+    assert.is((await samAgain.go('GET', '/summary')).status, 200)
+  })
+
+  test('a contact that had not chosen yet no longer chooses a portal closed and opened again since it signed in', async ({ h, base }) => {
+    const w = await world(h)
+    const v = new Visitor(base)
+    assert.is((await v.signIn(sam)).location, '/portal/choose')
+    await setPortal(h, w.b, null)
+    await setPortal(h, w.b, 'Standard Portal')
+    const list = await v.go('GET', '/choose')
+    assert.match(list.text, /Alpha Ltd/)
+    assert.not.match(list.text, /Beta Ltd/, 'not offered')
+    assert.is((await choose(v, w.b)).location, '/portal/choose', 'refused as an account not its own')
+    assert.is((await v.go('GET', '/summary')).location, '/portal/choose')
+    assert.is((await choose(v, w.a)).location, '/portal/summary', 'the portal left open is chosen as before')
+    assert.is((await v.go('GET', '/summary')).status, 200)
+
+    // Every portal it signed in to closed and opened again: the session is over.
+    const other = new Visitor(base)
+    await other.signIn(sam)
+    for (const id of [w.a, w.b]) {
+      await setPortal(h, id, null)
+      await setPortal(h, id, 'Standard Portal')
+    }
+    assert.is((await other.go('GET', '/choose')).location, '/portal/sign-in')
+    assert.not.ok(other.cookies.has('portal_session'))
   })
 
   test.run()
