@@ -2,14 +2,13 @@ import fc from 'fast-check'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import type { DateOnly } from '../../core/dates/date-only.js'
-import { parseDatetime } from '../../core/dates/stamp.js'
 import { formatMoney, parseMoney } from '../../core/money/money.js'
 import { byHolder, type FeatureTariffs } from '../../core/rating/feature-tariffs.js'
 import { buildNumberIndex } from '../../core/rating/match-number.js'
 import { withParents } from '../../core/rating/parent-tariffs.js'
 import { isRated, rateRecord, type RatingNumber } from '../../core/rating/rate-record.js'
 import type { RatingTariff } from '../../core/rating/rating-tariff.js'
-import type { UsageRecord } from '../../core/rating/usage-record.js'
+import { usage } from '../support/usage-records.js'
 
 const test = suite('core/rating rules of contract 17.7 (properties)')
 
@@ -77,22 +76,7 @@ test('the price chosen equals a brute-force search of the rules: feature, number
       }))
       const date = `2026-01-${String(w.day).padStart(2, '0')}` as DateOnly
       const number = { numberID: '1', customerID: '1', number: '01632960001', nationalTariff: w.numberTariff === null ? null : name(w.numberTariff) } as unknown as RatingNumber
-      const record: UsageRecord = {
-        lineNumber: 2,
-        callingNumber: '01632960001',
-        dialledNumber: '01632960999',
-        startTime: parseDatetime(`${date}T09:00:00Z`)!,
-        durationSeconds: 60,
-        chargeBand: w.band,
-        callClass: 'national',
-        carrier: 'Gamma',
-        bytes: null,
-        events: null,
-        origination: 'fixed',
-        recorded: false,
-        externalID: null,
-        wholesaleCost: null,
-      }
+      const record = usage({ callingNumber: '01632960001', dialledNumber: '01632960999', startTime: `${date}T09:00:00Z`, chargeBand: w.band })
       const result = rateRecord(record, {
         numbers: buildNumberIndex([number], new Map()),
         customers: new Map([['1', { defaultNationalTariff: w.customerTariff === null ? null : name(w.customerTariff) }]]),

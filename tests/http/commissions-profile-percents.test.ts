@@ -6,6 +6,7 @@ import { defaultPresets, type Presets } from '../../core/presets/presets.js'
 import { bill, newCustomer, newFeature } from '../support/billing.js'
 import { openHarness, type Harness } from '../support/harness.js'
 import { activeTargets } from '../support/targets.js'
+import { brief, statements } from '../support/commission-statements.js'
 
 /**
  * Contract 16.3: a profile's commission is earned at the percentage the presets give when the
@@ -13,12 +14,6 @@ import { activeTargets } from '../support/targets.js'
  * removes the profile, changes no completed run's statement, nor the clawback of a credit note
  * on one of its invoices: only runs that complete after.
  */
-const statements = async (h: Harness, query: string) => {
-  const r = await h.request('GET', `/commissionStatements?${query}`)
-  assert.is(r.status, 200, JSON.stringify(r.body))
-  return r.body.statements as any[]
-}
-const brief = (lines: any[]) => lines.map((l) => [l.featureID, l.transactionType, l.type, l.basis, l.rate, l.commission])
 
 for (const target of activeTargets()) {
   const test = suite<{ h: Harness; profiles: Record<string, CommissionProfile> }>(`commission profiles' percentages kept by completed runs (contract 16.3) [${target}]`)

@@ -3,18 +3,13 @@ import * as assert from 'uvu/assert'
 import { act, bill, newCustomer, newFeature } from '../support/billing.js'
 import { openHarness, type Harness } from '../support/harness.js'
 import { activeTargets } from '../support/targets.js'
+import { brief, statements } from '../support/commission-statements.js'
 
 /**
  * Contract 16.3, worked by hand: a Percentage commission on a discounted charge, a Fixed one
  * pro-rated, a secondary holder, a profile's percentage from the reference date, and the
  * clawback of a drop's refund and of a credit note in the next run's statement.
  */
-const statements = async (h: Harness, query: string) => {
-  const r = await h.request('GET', `/commissionStatements?${query}`)
-  assert.is(r.status, 200, JSON.stringify(r.body))
-  return r.body.statements as any[]
-}
-const brief = (lines: any[]) => lines.map((l) => [l.featureID, l.transactionType, l.type, l.basis, l.rate, l.commission])
 
 for (const target of activeTargets()) {
   const test = suite<{ h: Harness }>(`commission statements (contract 16.3) [${target}]`)
