@@ -23,11 +23,16 @@ type TariffRow = Pick<Item, 'id'> & Values
 export const listOf = (text: unknown): string[] =>
   typeof text === 'string' ? text.split(/[,;]/).map((s) => s.trim()).filter((s) => s !== '') : []
 
-/** The `tariffClasses` name of the class a `<class>Tariff` field (or a customer's `default…` one) prices, else null. */
+/** The `tariffClasses` name of a call class: `Bespoke 1` and `Bespoke 2` are both of the one `Bespoke` class. */
+const classNameOf = (label: string): string => label.replace(/ \d$/, '')
+
+/** The class names a `<class>Tariff` field prices; a `tariffClass` the presets add beyond them restricts no field. */
+const fieldClasses: ReadonlySet<string> = new Set(callClasses.map((c) => classNameOf(c.label)))
+
+/** The class name a `<class>Tariff` field (or a customer's `default…` one) prices, else null. */
 function classOfField(field: string): string | null {
   const c = callClasses.find((k) => k.tariff === field || customerDefault(k.tariff) === field)
-  // `Bespoke 1` and `Bespoke 2` are both of the one `Bespoke` class.
-  return c ? c.label.replace(/ \d$/, '') : null
+  return c ? classNameOf(c.label) : null
 }
 
 /**
@@ -36,13 +41,14 @@ function classOfField(field: string): string | null {
  * them), `forNumberTypes` (numbers of those types and features on them), `currency` (customers of
  * it; a customer with no currency states none to differ), `availability` `Withdrawn` (nobody
  * new), and a call tariff's `tariffClass` (billing-api.md: the class of calls it applies to): only
- * in the field of that class, where it would otherwise price calls of a class it is not for.
+ * in the field of that class, where it would otherwise price calls of a class it is not for (a
+ * class name the presets add, which no field prices, restricts none).
  */
 export function refusal(tariff: TariffRow, holder: TariffHolder, field?: string): { field: string; rule: string } | null {
   if (tariff.availability === WITHDRAWN) return { field: 'availability', rule: 'it is withdrawn: nobody new may have it' }
   const tariffClass = tariff.tariffClass
   const fieldClass = field === undefined ? null : classOfField(field)
-  if (typeof tariffClass === 'string' && tariffClass !== '' && fieldClass !== null && fieldClass !== tariffClass) {
+  if (typeof tariffClass === 'string' && fieldClasses.has(tariffClass) && fieldClass !== null && fieldClass !== tariffClass) {
     return { field: 'tariffClass', rule: `it is for ${quoted(tariffClass)} calls only, not ${quoted(fieldClass)}` }
   }
   const owner = tariff.customerID

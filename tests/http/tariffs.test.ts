@@ -56,6 +56,20 @@ for (const target of activeTargets()) {
     assert.is((await h.request('PATCH', `/customers/${c}`, { defaultMobileTariff: 'Mobile only', defaultBespokeTariff1: 'Bespoke only' })).status, 200)
   })
 
+  test('a tariffClass the presets add, which no field prices, restricts no field', async () => {
+    const { defaultPresets } = await import('../../core/presets/presets.js')
+    const lists = { ...defaultPresets.lists, tariffClasses: [...defaultPresets.lists.tariffClasses, 'Premium Rate'] }
+    const other = await openHarness(target, { presets: { ...defaultPresets, lists } })
+    try {
+      assert.is((await other.request('POST', '/tariffs', { name: 'Premium', tariffClass: 'Premium Rate' })).status, 201)
+      const c = (await other.request('POST', '/customers', {})).body.id
+      const n = await other.request('POST', `/customers/${c}/numbers`, { number: '01632 976002', serviceNumbersTariff: 'Premium', nationalTariff: 'Premium' })
+      assert.is(n.status, 201, n.text)
+    } finally {
+      await other.close()
+    }
+  })
+
   test('a tariff in use cannot be deleted (409002) until nothing names it; its rates go with it', async ({ h }) => {
     const t = (await h.request('POST', '/tariffs', { name: 'In Use' })).body
     await h.request('POST', `/tariffs/${t.id}/tariffDetails`, { chargeBand: 'UK' })
