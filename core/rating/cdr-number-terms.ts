@@ -1,5 +1,6 @@
 import { originations, type Origination } from '../fields/originations.js'
 import type { UsageRecord } from './usage-record.js'
+import { recordWith } from './record-with.js'
 
 type Suffix = '' | '2' | '3' | '4'
 export type CdrField = `CDRNumber${Suffix}`
@@ -58,27 +59,12 @@ export function cdrTermsOf(number: CdrNumberTerms, field: CdrField): CdrTerms {
 export const hasOneWayCdrNumber = (number: CdrNumberTerms & { readonly [F in CdrField]?: string | null }): boolean =>
   SUFFIXES.some((s) => !!number[`CDRNumber${s}`] && directionOfFlag(number[`CDRNumberCallTypeDirectionFlag${s}`]) !== null)
 
-/**
- * The record as rated through a CDR number with a charge band or origination of its own. Written
- * out in the reader's field order, not spread: rating then reads one shape of record
- * (resolve-destinations.ts). Only such matches make a record; every other is rated as it is.
- */
+/** The record as rated through a CDR number with a charge band or origination of its own (only such matches make a record). */
 export function withCdrTerms(record: UsageRecord, terms: Pick<CdrTerms, 'chargeBand' | 'origination'>): UsageRecord {
-  return {
-    lineNumber: record.lineNumber,
-    callingNumber: record.callingNumber,
-    dialledNumber: record.dialledNumber,
-    startTime: record.startTime,
-    durationSeconds: record.durationSeconds,
+  return recordWith(record, {
     chargeBand: terms.chargeBand ?? record.chargeBand,
     callClass: record.callClass,
-    carrier: record.carrier,
-    bytes: record.bytes,
-    events: record.events,
     origination: terms.origination ?? record.origination,
-    recorded: record.recorded,
-    externalID: record.externalID,
-    wholesaleCost: record.wholesaleCost,
     lookUpDestination: record.lookUpDestination ?? null,
-  }
+  })
 }

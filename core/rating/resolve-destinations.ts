@@ -5,6 +5,7 @@ import type { CallClass } from '../fields/call-classes.js'
 import { matchNumber } from './match-number.js'
 import type { RatingContext } from './rate-record.js'
 import type { UsageRecord } from './usage-record.js'
+import { recordWith } from './record-with.js'
 
 /** What an import looks destinations up with: the tables, and the country a leading `0` is national to. */
 export interface DestinationLookup {
@@ -51,25 +52,12 @@ function resolve(record: UsageRecord, name: string, lookup: DestinationLookup): 
       'Add the prefix to the destination table (POST /destinationTables/<id>/destinations/), or give chargeBand and callClass on the line; then send the whole file again: nothing of it was kept.',
     )
   }
-  // Written out in the reader's field order, not spread: a spread record is an object of another
-  // shape, and rating, the fingerprint and the insert then read two shapes of record.
-  return {
-    lineNumber: record.lineNumber,
-    callingNumber: record.callingNumber,
-    dialledNumber: record.dialledNumber,
-    startTime: record.startTime,
-    durationSeconds: record.durationSeconds,
+  return recordWith(record, {
     chargeBand: record.lookUpDestination === 'callClass' ? record.chargeBand : found.chargeBand,
     callClass: record.lookUpDestination === 'chargeBand' ? record.callClass : (found.callClass as CallClass),
-    carrier: record.carrier,
-    bytes: record.bytes,
-    events: record.events,
     origination: record.origination,
-    recorded: record.recorded,
-    externalID: record.externalID,
-    wholesaleCost: record.wholesaleCost,
     lookUpDestination: null,
-  }
+  })
 }
 
 /** The table named by the national tariff of the record's number, else of its customer; `default` when none is. */
