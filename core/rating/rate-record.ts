@@ -1,6 +1,6 @@
 import type { Origination } from '../fields/originations.js'
 import type { Money } from '../money/money.js'
-import { allowsCarrier, type CarrierAllocated } from './carrier-allocation.js'
+import { allowsCarrier, type CarrierAllocated } from '../presets/carrier-allocation.js'
 import { withCdrTerms } from './cdr-number-terms.js'
 import { findRate } from './find-rate.js'
 import { matchNumber, type NumberEntry, type NumberIndex, type UnmatchedReason } from './match-number.js'

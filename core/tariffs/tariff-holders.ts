@@ -4,6 +4,7 @@ import type { Resource } from '../fields/resource.js'
 import type { RefCheck } from '../input/validate.js'
 import type { Store } from '../ports/store.js'
 import { callClasses, customerDefault } from '../fields/call-classes.js'
+import { allocatedCarrier, sameCarrier } from '../presets/carrier-allocation.js'
 
 /** The `availability` name that closes a tariff to new holders (a shipped name of `availabilities`). */
 export const WITHDRAWN = 'Withdrawn'
@@ -14,6 +15,18 @@ export interface TariffHolder {
   readonly customer: Item | null
   /** The number's type, for a number or a feature on one; undefined for anything else. */
   readonly numberType: string | null | undefined
+  /**
+   * The carrier whose records are the holder's calls, or null when none is known: a number's
+   * `callCarrier`, else the carrier its `carrierCallAllocation` names (contract 17.1); a feature
+   * on a number, its number's; anything else, the one its customer's allocation names.
+   */
+  readonly callCarrier: string | null
+  /**
+   * The carrier providing the holder, or null: a feature's `carrier`, else its number's
+   * `lineCarrier`, else its service's `provider`; a number's `lineCarrier`; a service's
+   * `provider`; a customer has none.
+   */
+  readonly lineCarrier: string | null
 }
 
 /** A tariff's restriction fields as stored. */
@@ -40,7 +53,9 @@ function classOfField(field: string): string | null {
  * null when it may. `customerID` (that customer only), `customerGroups` (customers in one of
  * them), `forNumberTypes` (numbers of those types and features on them), `currency` (customers of
  * it; a customer with no currency states none to differ), `availability` `Withdrawn` (nobody
- * new), and a call tariff's `tariffClass` (billing-api.md: the class of calls it applies to): only
+ * new); a call tariff's `forCarriers` (billing-api.md: the carriers it applies to; only holders
+ * whose calls come from one of them), a fixed fee tariff's `wholesaleForCarrierIDs` (only
+ * holders one of them provides), and a call tariff's `tariffClass` (billing-api.md: the class of calls it applies to): only
  * in the field of that class, where it would otherwise price calls of a class it is not for (a
  * class name the presets add, which no field prices, restricts none).
  */
@@ -63,6 +78,14 @@ export function refusal(tariff: TariffRow, holder: TariffHolder, field?: string)
   const types = listOf(tariff.forNumberTypes)
   if (types.length > 0 && (typeof holder.numberType !== 'string' || !types.includes(holder.numberType))) {
     return { field: 'forNumberTypes', rule: `it is for numbers of type ${types.map(quoted).join(', ')} only` }
+  }
+  const carriers = listOf(tariff.forCarriers)
+  if (carriers.length > 0 && !carriers.some((c) => holder.callCarrier !== null && sameCarrier(c, holder.callCarrier))) {
+    return { field: 'forCarriers', rule: `it is for calls from ${carriers.map(quoted).join(', ')} only` }
+  }
+  const providers = Array.isArray(tariff.wholesaleForCarrierIDs) ? (tariff.wholesaleForCarrierIDs as string[]) : []
+  if (providers.length > 0 && !providers.some((c) => holder.lineCarrier !== null && sameCarrier(c, holder.lineCarrier))) {
+    return { field: 'wholesaleForCarrierIDs', rule: `it is for what ${providers.map(quoted).join(', ')} provide only` }
   }
   const currency = tariff.currency
   const theirs = holder.customer?.currency
@@ -109,16 +132,32 @@ export async function checkTariffHolders(
 
 const idOf = (v: unknown): string | null => (v === null || v === undefined || v === '' ? null : String(v))
 
-/** The customer and number type a write's item will have. */
+const textOf = (v: unknown): string | null => (typeof v === 'string' && v.trim() !== '' ? v : null)
+
+/** The customer, number type and carriers a write's item will have. */
 async function holderOf(store: Store, resource: Resource, values: Values, current: Item | null, owner: Values): Promise<TariffHolder> {
   const pick = (name: string) => (name in values ? values[name] : name in owner ? owner[name] : current?.[name])
   if (resource.name === 'customers') {
-    return { kind: 'customer', customer: { ...(current ?? { id: '' }), ...values } as Item, numberType: undefined }
+    const customer = { ...(current ?? { id: '' }), ...values } as Item
+    return { kind: 'customer', customer, numberType: undefined, callCarrier: allocatedCarrier({}, carrierFields(customer)), lineCarrier: null }
   }
   const numberID = resource.name === 'features' ? idOf(pick('numberID')) : null
   const number = numberID === null ? null : await store.repository('numbers').get(numberID)
   const customerID = idOf(pick('customerID')) ?? idOf(number?.customerID)
   const customer = customerID === null ? null : ((await store.repository('customers').get(customerID)) ?? null)
-  if (resource.name === 'numbers') return { kind: 'number', customer, numberType: (pick('numberType') as string | null) ?? null }
-  return { kind: resource.name, customer, numberType: number ? ((number.numberType as string | null) ?? null) : undefined }
+  const customerAllocation = carrierFields(customer)
+  if (resource.name === 'numbers') {
+    const callCarrier = textOf(pick('callCarrier')) ?? allocatedCarrier({ carrierCallAllocation: textOf(pick('carrierCallAllocation')) }, customerAllocation)
+    return { kind: 'number', customer, numberType: (pick('numberType') as string | null) ?? null, callCarrier, lineCarrier: textOf(pick('lineCarrier')) }
+  }
+  const callCarrier = number ? (textOf(number.callCarrier) ?? allocatedCarrier(carrierFields(number), customerAllocation)) : allocatedCarrier({}, customerAllocation)
+  const numberType = number ? ((number.numberType as string | null) ?? null) : undefined
+  if (resource.name === 'services') return { kind: 'service', customer, numberType, callCarrier, lineCarrier: textOf(pick('provider')) }
+  const own = textOf(pick('carrier')) ?? textOf(number?.lineCarrier)
+  const serviceID = own === null ? idOf(pick('serviceID')) : null
+  const service = serviceID === null ? null : await store.repository('services').get(serviceID)
+  const lineCarrier = own ?? textOf(service?.provider)
+  return { kind: resource.name, customer, numberType, callCarrier, lineCarrier }
 }
+
+const carrierFields = (item: Item | null): { carrierCallAllocation: string | null } => ({ carrierCallAllocation: textOf(item?.carrierCallAllocation) })

@@ -173,6 +173,49 @@ for (const target of activeTargets()) {
     assert.is(keep.body.mobileTariff, typed)
   })
 
+  test("forCarriers: only holders whose calls come from one of them; wholesaleForCarrierIDs: only what one of them provides", async ({ h }) => {
+    const refused = (r: { status: number; body: any }, field: string) => {
+      assert.is(r.status, 400, JSON.stringify(r.body))
+      assert.is(r.body.error_code, 400101)
+      assert.match(r.body.error, `its ${field}`)
+    }
+    const created = (r: { status: number; body: any }) => assert.ok(r.status === 201 || r.status === 200, JSON.stringify(r.body))
+    const calls = await nameOf(h, await tariff(h, { forCarriers: 'Gamma; daisy' }, []))
+    const anyCarrier = (await h.request('POST', '/customers', {})).body.id
+    const gammaOnly = (await h.request('POST', '/customers', { carrierCallAllocation: 'Gamma' })).body.id
+    const number = (customer: string, fields: Record<string, unknown>) =>
+      h.request('POST', `/customers/${customer}/numbers`, { number: `016329${String(80000 + ++serial)}`, ...fields })
+    // A number's callCarrier, else the carrier its (or its customer's) carrierCallAllocation names; names ignore case.
+    refused(await number(anyCarrier, { callCarrier: 'BT Wholesale', nationalTariff: calls }), 'forCarriers')
+    refused(await number(anyCarrier, { nationalTariff: calls }), 'forCarriers')
+    const gamma = await number(anyCarrier, { callCarrier: 'Gamma', nationalTariff: calls })
+    created(gamma)
+    created(await number(anyCarrier, { carrierCallAllocation: 'Daisy', nationalTariff: calls }))
+    created(await number(gammaOnly, { nationalTariff: calls }))
+    created(await h.request('POST', `/numbers/${gamma.body.id}/features`, { featureType: 'SIP Channel', nationalTariff: calls }))
+    // A customer's default: the carrier its allocation names.
+    refused(await h.request('PATCH', `/customers/${anyCarrier}`, { defaultNationalTariff: calls }), 'forCarriers')
+    created(await h.request('PATCH', `/customers/${gammaOnly}`, { defaultNationalTariff: calls }))
+
+    const fixedFee = await h.request('POST', '/fixedFeeTariffs', { name: `F${++serial}`, retail: 'Wholesale', wholesaleForCarrierIDs: ['Openreach'] })
+    assert.is(fixedFee.status, 201, JSON.stringify(fixedFee.body))
+    const fee = fixedFee.body.name as string
+    // A feature's carrier, else its number's lineCarrier, else its service's provider.
+    const line = await number(anyCarrier, { lineCarrier: 'Openreach', fixedFeeTariff: fee })
+    created(line)
+    refused(await number(anyCarrier, { lineCarrier: 'Colt', fixedFeeTariff: fee }), 'wholesaleForCarrierIDs')
+    created(await h.request('POST', `/numbers/${line.body.id}/features`, { featureType: 'Line Rental', fixedFeeTariff: fee }))
+    refused(await h.request('POST', `/numbers/${line.body.id}/features`, { featureType: 'Line Rental', carrier: 'Colt', fixedFeeTariff: fee }), 'wholesaleForCarrierIDs')
+    const service = await h.request('POST', `/customers/${anyCarrier}/services`, { provider: 'Openreach', fixedFeeTariff: fee })
+    created(service)
+    created(await h.request('POST', `/services/${service.body.id}/features`, { featureType: 'Line Rental', fixedFeeTariff: fee }))
+    refused(await h.request('PATCH', `/customers/${anyCarrier}`, { fixedFeeTariff: fee }), 'wholesaleForCarrierIDs')
+    // Holders keep what they have when their carrier changes later.
+    const moved = await h.request('PATCH', `/numbers/${line.body.id}`, { lineCarrier: 'Colt' })
+    assert.is(moved.status, 200, JSON.stringify(moved.body))
+    assert.is(moved.body.fixedFeeTariff, fee)
+  })
+
   test("calls at a feature's, a number's and the customer's VAT rates land in separate Call Charges rows", async ({ h }) => {
     const nat = await nameOf(h, await tariff(h, {}, [['NAT', '0.05']]))
     const mob = await nameOf(h, await tariff(h, {}, [['MOB', '0.10']]))
