@@ -2,6 +2,8 @@ import type { InvoiceSources } from '../documents/invoice-sources.js'
 import { formatMoney } from '../money/money.js'
 
 const quote = (value: string): string => (/[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value)
+/** One CSV line (RFC 4180): a cell with a quote, comma or line break quoted. */
+export const csvLine = (cells: readonly string[]): string => cells.map(quote).join(',')
 
 /**
  * The invoice's itemised calls as CSV (RFC 4180, CRLF), the attachment of the `PDF + CSV` and
@@ -22,7 +24,7 @@ export function itemisedCallsCsv(s: Pick<InvoiceSources, 'calls' | 'numbers'>): 
       c.ratedDuration === null ? '' : String(c.ratedDuration),
       c.cost === null ? '' : formatMoney(c.cost),
     ]
-    lines.push(cells.map((v) => quote(String(v))).join(','))
+    lines.push(csvLine(cells))
   }
   return `${lines.join('\r\n')}\r\n`
 }

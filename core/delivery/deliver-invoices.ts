@@ -2,14 +2,16 @@ import { toStamp, type Stamp } from '../dates/stamp.js'
 import { customerCopy } from '../documents/customer-copy.js'
 import { buildInvoiceDocument } from '../documents/invoice-document.js'
 import type { InvoiceDocument } from '../documents/document-model.js'
-import { readInvoiceSources } from '../documents/invoice-sources.js'
+import { readInvoiceSources, type InvoiceSources } from '../documents/invoice-sources.js'
 import { refreshCreditAlerts } from '../credit/credit-alerts.js'
 import type { PlatformContext } from '../platform.js'
 import type { ClaimedDelivery } from '../ports/invoice-outbox.js'
 import type { InvoiceMailer, MailMessage } from '../ports/invoice-mailer.js'
 import type { BillType } from '../presets/delivery-lists.js'
 import { itemisedCallsCsv } from './calls-csv.js'
-import { attachmentsOf, invoiceEmailText } from './invoice-email.js'
+import { emailAttachmentsOf, usageReportProfileOf, type EmailAttachment } from './email-attachments.js'
+import { invoiceEmailText } from './invoice-email.js'
+import { usageSummaryCsv } from './usage-summary-csv.js'
 import { dunningEmailText } from './dunning-email.js'
 import { emailBillTypeOf } from './plan-deliveries.js'
 
@@ -92,9 +94,11 @@ export async function deliverInvoices(ctx: Ctx, sending: InvoiceSending, options
 }
 
 /**
- * The delivery's email: the invoice document and calls as its bill type says, from the seller.
- * Consent is read again now: withdrawn since the invoice was raised, the calls come off as they
- * would have then (contract 14.2: no itemisation without consent).
+ * The delivery's email: the invoice document and usage reports as its bill type and usage report
+ * profile say, from the seller. Consent is read again now: withdrawn since the invoice was raised,
+ * the calls come off as they would have then (contract 14.2: no itemisation without consent).
+ * The profile is read now too (the customer's, or for a contact's copy the contact's own, else
+ * the customer's): the delivery keeps its contact, so no column fixes it at planning.
  */
 async function sendEmail(ctx: Ctx, sending: InvoiceSending, delivery: ClaimedDelivery): Promise<Sending> {
   if (!delivery.recipient) throw new Error('no recipient address')
@@ -102,19 +106,29 @@ async function sendEmail(ctx: Ctx, sending: InvoiceSending, delivery: ClaimedDel
   const sources = await readInvoiceSources(ctx.store, delivery.invoiceID)
   const { seller } = ctx.presets
   const billType = emailBillTypeOf(delivery.billType, sources.customer.GDPRPECRConsentGiven)
-  const { subject, text } = invoiceEmailText(seller, sources.invoice, sources.customer, billType)
+  const contact = delivery.contactID ? await ctx.store.contacts.get(delivery.contactID) : null
+  const attached = emailAttachmentsOf(billType, usageReportProfileOf(sources.customer.invoiceUsageReportCustomerProfile, contact?.invoiceUsageReportCustomerProfile))
+  const { subject, text } = invoiceEmailText(seller, sources.invoice, sources.customer, billType, attached)
   const name = `invoice-${sources.invoice.invoiceNumber ?? sources.invoice.id}`
   const attachments: MailMessage['attachments'][number][] = []
-  for (const kind of attachmentsOf[billType]) {
-    if (kind === 'pdf') {
-      const doc = customerCopy(buildInvoiceDocument(sources, { length: 'long', presets: ctx.presets }), sources.customer)
-      attachments.push({ filename: `${name}.pdf`, contentType: 'application/pdf', content: await sending.renderPdf(doc) })
-    } else {
-      attachments.push({ filename: `${name}-calls.csv`, contentType: 'text/csv; charset=utf-8', content: itemisedCallsCsv(sources) })
-    }
-  }
+  for (const kind of attached) attachments.push(await attachment(ctx, sending, sources, name, kind))
   const { messageID } = await sending.mailer.send({ from: seller.email ?? 'billing@example.com', to: delivery.recipient, subject, text, attachments })
   return { messageID, billType }
+}
+
+/** One attachment's file: the customer's copy of the document, or a usage report of its calls. */
+async function attachment(ctx: Ctx, sending: InvoiceSending, sources: InvoiceSources, name: string, kind: EmailAttachment): Promise<MailMessage['attachments'][number]> {
+  const csv = 'text/csv; charset=utf-8'
+  switch (kind) {
+    case 'pdf': {
+      const doc = customerCopy(buildInvoiceDocument(sources, { length: 'long', presets: ctx.presets }), sources.customer)
+      return { filename: `${name}.pdf`, contentType: 'application/pdf', content: await sending.renderPdf(doc) }
+    }
+    case 'itemised':
+      return { filename: `${name}-calls.csv`, contentType: csv, content: itemisedCallsCsv(sources) }
+    case 'summary':
+      return { filename: `${name}-calls-summary.csv`, contentType: csv, content: usageSummaryCsv(sources) }
+  }
 }
 
 /**

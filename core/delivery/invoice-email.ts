@@ -3,36 +3,41 @@ import { displayDate, displayMoney } from '../documents/display.js'
 import { ZERO } from '../money/money.js'
 import type { Seller } from '../presets/seller.js'
 import type { BillType } from '../presets/delivery-lists.js'
+import type { EmailAttachment } from './email-attachments.js'
 
-/** What an email of a bill type attaches (contract 14.2). */
-export const attachmentsOf: Readonly<Record<BillType, readonly ('pdf' | 'csv')[]>> = {
-  PDF: ['pdf'],
-  'PDF + CSV': ['pdf', 'csv'],
-  CSV: ['csv'],
-  'Summary Only': [],
-  None: [],
-}
+const described: Readonly<Record<EmailAttachment, string>> = { pdf: 'the invoice (PDF)', itemised: 'the itemised calls (CSV)', summary: 'the calls summary (CSV)' }
 
 /**
  * The subject and text of an invoice email: the seller, the invoice number, the total, the due
- * date and the amount outstanding; `Summary Only` also gives net and VAT, since nothing is attached.
+ * date and the amount outstanding, and what is `attached` (`emailAttachmentsOf`), as it is; with
+ * nothing attached (`Summary Only`, or a usage report profile of `None` on a `CSV` bill type)
+ * also net and VAT.
  */
-export function invoiceEmailText(seller: Seller, invoice: Invoice, customer: Pick<Customer, 'currency' | 'accountNumber'>, billType: BillType): { subject: string; text: string } {
+export function invoiceEmailText(
+  seller: Seller,
+  invoice: Invoice,
+  customer: Pick<Customer, 'currency' | 'accountNumber'>,
+  billType: BillType,
+  attached: readonly EmailAttachment[],
+): { subject: string; text: string } {
   const money = (m: typeof invoice.totalAmount) => displayMoney(m ?? ZERO, customer.currency)
   const number = invoice.invoiceNumber ?? invoice.id
   const subject = `${seller.name}: invoice ${number} for ${money(invoice.totalAmount)}, due ${displayDate(invoice.dueDate)}`
-  const attached = attachmentsOf[billType]
   const lines = [
     `Invoice ${number} from ${seller.name}`,
     '',
     `Account: ${customer.accountNumber ?? ''}`,
     `Invoice date: ${displayDate(invoice.invoiceDate)}`,
-    ...(billType === 'Summary Only' ? [`Net: ${money(invoice.netAmount)}`, `VAT: ${money(invoice.VATAmount)}`] : []),
+    ...(attached.length === 0 ? [`Net: ${money(invoice.netAmount)}`, `VAT: ${money(invoice.VATAmount)}`] : []),
     `Total: ${money(invoice.totalAmount)}`,
     `Due date: ${displayDate(invoice.dueDate)}`,
     `Amount outstanding: ${money(invoice.amountOutstanding)}`,
     '',
-    attached.length ? `Attached: ${attached.map((a) => (a === 'pdf' ? 'the invoice (PDF)' : 'the itemised calls (CSV)')).join(' and ')}.` : 'This is a summary; ask us for the full invoice.',
+    attached.length
+      ? `Attached: ${listed(attached.map((a) => described[a]))}.`
+      : billType === 'Summary Only'
+        ? 'This is a summary; ask us for the full invoice.'
+        : 'Nothing is attached; ask us for the full invoice or the calls.',
     ...(seller.paymentDetails ? ['', `How to pay: ${seller.paymentDetails}`] : []),
     '',
     [seller.name, ...seller.address, seller.postcode, seller.country].filter(Boolean).join(', '),
@@ -40,3 +45,6 @@ export function invoiceEmailText(seller: Seller, invoice: Invoice, customer: Pic
   ]
   return { subject, text: `${lines.join('\n').trim()}\n` }
 }
+
+/** "a", "a and b", "a, b and c". */
+const listed = (items: readonly string[]): string => (items.length > 1 ? `${items.slice(0, -1).join(', ')} and ${items.at(-1)}` : items.join(''))

@@ -11,7 +11,8 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
 
 /**
  * Queues another email delivery of a raised invoice (contract 14.2), to `email` or the
- * customer's, with the customer's email bill type and consent; the job sends it. A suppressed
+ * customer's, with the customer's email bill type and consent, and (read when it is sent) the
+ * customer's usage report profile, whatever address it goes to; the job sends it. A suppressed
  * invoice or a draft (contract 16.1) is never sent, and an address is needed.
  */
 export async function queueResend(ctx: PlatformContext, invoice: Invoice, email: string | null | undefined): Promise<Invoice> {

@@ -27,6 +27,8 @@ export interface ClaimedDelivery {
   readonly id: string
   readonly invoiceID: string
   readonly customerID: string
+  /** The contact a copy goes to (its usage report profile is read when it is sent); null: the customer. */
+  readonly contactID: string | null
   readonly channel: DeliveryChannel
   readonly recipient: string | null
   readonly billType: BillType

@@ -1,7 +1,7 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { simpleParser } from 'mailparser'
+import { simpleParser, type ParsedMail } from 'mailparser'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { SmtpMailer } from '../../adapters/delivery/smtp-mailer.js'
@@ -33,6 +33,28 @@ async function customer(h: Harness, accountNumber: string, fields: Record<string
 
 const invoiceOf = async (h: Harness, customerID: string) => ((await h.request('GET', `/customers/${customerID}/invoices`)).body as any[])[0]
 const deliveriesOf = async (h: Harness, invoiceID: string) => (await h.request('GET', `/invoices/${invoiceID}/deliveries`)).body as any[]
+/** A customer with two numbers and four calls of two classes in January, on a tariff of its own. */
+async function customerWithCalls(h: Harness, accountNumber: string, fields: Record<string, unknown>) {
+  const tariff = `Calls ${accountNumber}`
+  const t = await h.request('POST', '/tariffs', { name: tariff, baseRoundSeconds: 1 })
+  assert.is(t.status, 201, JSON.stringify(t.body))
+  for (const [chargeBand, cost] of [['NAT', '0.0200'], ['MOB', '0.0900']]) {
+    assert.is((await h.request('POST', `/tariffs/${t.body.id}/tariffDetails`, { chargeBand, timeBand: 'any', cost, costConnection: '0.01' })).status, 201)
+  }
+  const id = await customer(h, accountNumber, { defaultNationalTariff: tariff, defaultMobileTariff: tariff, ...fields })
+  for (const number of ['0161 496 0201', '0161 496 0202']) assert.is((await h.request('POST', `/customers/${id}/numbers`, { number })).status, 201)
+  const rows = [
+    'callingNumber,dialledNumber,startTime,durationSeconds,chargeBand,callClass,carrier,externalID',
+    `01614960201,01632 960001,2026-01-05T09:00:00Z,60,NAT,national,Gamma,${accountNumber}-1`,
+    `01614960201,07700 900001,2026-01-06T09:00:00Z,30,MOB,mobile,Gamma,${accountNumber}-2`,
+    `01614960201,01632 960002,2026-01-07T09:00:00Z,120,NAT,national,Gamma,${accountNumber}-3`,
+    `01614960202,01632 960003,2026-01-08T09:00:00Z,90,NAT,national,Gamma,${accountNumber}-4`,
+  ]
+  const r = await h.request('POST', '/usageFiles?name=january.csv', undefined, { raw: rows.join('\n') + '\n', headers: { 'content-type': 'text/csv' } })
+  assert.is(r.status, 201, JSON.stringify(r.body))
+  return id
+}
+
 const attachmentNames = (mail: { attachments: { filename?: string }[] }) => mail.attachments.map((a) => a.filename!.replace(/^.*\./, '')).sort()
 
 for (const target of activeTargets()) {
@@ -120,6 +142,62 @@ for (const target of activeTargets()) {
     assert.ok(events.some((e) => e.data.id === full.id && e.data.sentDate === '2026-02-01'))
     await deliver(h)
     assert.is(sink.received.length, 9, 'a Sent delivery is never sent again')
+  })
+
+  test('the usage report profile decides the CSV part: itemised, summary, both or none; a contact\'s own, else the customer\'s; resend the customer\'s', async ({ h, sink }) => {
+    const id = await customerWithCalls(h, 'U-1', { email: 'usage@example.com', emailBillType: 'PDF + CSV', GDPRPECRConsentGiven: 'Yes', invoiceUsageReportCustomerProfile: 'Itemised + Summary' })
+    const contacts: [string, string, string | null][] = [
+      ['u.none@example.com', 'PDF + CSV', 'None'],
+      ['u.csvnone@example.com', 'CSV', 'None'],
+      ['u.summary@example.com', 'CSV', 'Summary'],
+      ['u.inherit@example.com', 'CSV', null],
+    ]
+    for (const [email, emailBillType, profile] of contacts) {
+      const r = await h.request('POST', `/customers/${id}/customerContacts`, { email, emailBillType, invoiceUsageReportCustomerProfile: profile })
+      assert.is(r.status, 201, JSON.stringify(r.body))
+    }
+    await bill(h)
+    await deliver(h)
+    const one = (address: string) => {
+      const mails = sink.received.filter((m) => (m.to as any).text === address)
+      assert.is(mails.length, 1, `one message to ${address}`)
+      return mails[0]
+    }
+    const files = (mail: ParsedMail) => mail.attachments.map((a) => a.filename!.replace(/^invoice-[^.-]+-\d+/, '')).sort()
+    const csvOf = (mail: ParsedMail, suffix: string) => mail.attachments.find((a) => a.filename!.endsWith(suffix))!.content.toString('utf8')
+    const customer = one('usage@example.com')
+    assert.equal(files(customer), ['-calls-summary.csv', '-calls.csv', '.pdf'], 'Itemised + Summary: both usage reports')
+    assert.match(customer.text!, 'Attached: the invoice (PDF), the itemised calls (CSV) and the calls summary (CSV).')
+    // The summary: the itemised calls summed per number and class, exactly, and their total.
+    const itemised = csvOf(customer, '-calls.csv').trim().split('\r\n').slice(1).map((l) => l.split(','))
+    assert.is(itemised.length, 4)
+    const summary = [
+      'number,callType,calls,durationSeconds,cost',
+      '0161 496 0201,mobile,1,30,0.0550',
+      '0161 496 0201,national,2,180,0.0800',
+      '0161 496 0202,national,1,90,0.0400',
+      'Total,,4,300,0.1750',
+    ].join('\r\n') + '\r\n'
+    assert.is(csvOf(customer, '-calls-summary.csv'), summary)
+    assert.is(itemised.map((cells) => cells[7]).join('+'), '0.0300+0.0550+0.0500+0.0400', 'the itemised costs the summary sums')
+    assert.equal(files(one('u.none@example.com')), ['.pdf'], "the contact's own None: no usage report")
+    const csvNone = one('u.csvnone@example.com')
+    assert.equal(files(csvNone), [], 'CSV with None: nothing attached')
+    assert.not.match(csvNone.text!, 'Attached')
+    assert.match(csvNone.text!, 'Nothing is attached')
+    const summaryOnly = one('u.summary@example.com')
+    assert.equal(files(summaryOnly), ['-calls-summary.csv'])
+    assert.is(csvOf(summaryOnly, '-calls-summary.csv'), summary)
+    assert.match(summaryOnly.text!, 'Attached: the calls summary (CSV).')
+    assert.equal(files(one('u.inherit@example.com')), ['-calls-summary.csv', '-calls.csv'], "a contact without one follows the customer's")
+    // A resend, to any address, follows the customer's profile.
+    assert.is((await h.request('PATCH', `/customers/${id}`, { invoiceUsageReportCustomerProfile: 'Summary' })).status, 200)
+    const invoice = await invoiceOf(h, id)
+    assert.is((await h.request('POST', `/invoices/${invoice.id}?action=resend`, { email: 'u.again@example.com' })).status, 200)
+    await deliver(h)
+    const again = one('u.again@example.com')
+    assert.equal(files(again), ['-calls-summary.csv', '.pdf'])
+    assert.is(csvOf(again, '-calls-summary.csv'), summary)
   })
 
   test('a refused message is retried with backoff until the server accepts it; after 24 hours it is Failed', async ({ h, sink }) => {

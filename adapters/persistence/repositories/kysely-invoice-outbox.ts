@@ -99,13 +99,14 @@ export class KyselyInvoiceOutbox implements InvoiceOutbox {
       // Checked again on the rows: another connection's claim committed since the read is not taken twice.
       .where('status', '=', 'Pending')
       .where((eb) => eb.or([eb('nextAttemptStamp', 'is', null), eb('nextAttemptStamp', '<=', now)]))
-      .returning(['id', 'invoiceID', 'customerID', 'channel', 'recipient', 'billType', 'attempts', 'createdStamp', 'firstAttemptStamp', 'purpose'])
+      .returning(['id', 'invoiceID', 'customerID', 'contactID', 'channel', 'recipient', 'billType', 'attempts', 'createdStamp', 'firstAttemptStamp', 'purpose'])
       .execute()
     return rows
       .map((r) => ({
         id: String(r.id),
         invoiceID: String(r.invoiceID),
         customerID: String(r.customerID),
+        contactID: r.contactID === null ? null : String(r.contactID),
         channel: r.channel as DeliveryChannel,
         recipient: r.recipient,
         billType: r.billType as BillType,
