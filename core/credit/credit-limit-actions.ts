@@ -1,9 +1,11 @@
+import type { Customer, TelephoneNumber } from '../fields/entity.js'
 import type { Resource, ResourceName } from '../fields/resource.js'
 import { toWireJson } from '../fields/wire-json.js'
 import { systemCustomerAction } from '../lifecycle/system-action.js'
 import type { Clock } from '../ports/clock.js'
 import type { Store } from '../ports/store.js'
 import { profileOf } from '../presets/collections.js'
+import { REGULATOR_PROTECTION, withholds } from '../presets/regulator-protection.js'
 import type { Presets } from '../presets/presets.js'
 import type { CreditAlertName } from '../presets/engine-lists.js'
 
@@ -12,7 +14,8 @@ export const CREDIT_LIMIT_REASON = 'Credit Limit'
 
 /** What acting on a passed limit needs of the platform. */
 export interface CreditLimitActing {
-  readonly presets: Pick<Presets, 'dunningProfiles' | 'defaultDunningProfile'>
+  /** The profiles that act, and the lists that say which customers require regulator protection. */
+  readonly presets: Pick<Presets, 'dunningProfiles' | 'defaultDunningProfile' | 'lists'>
   readonly clock: Clock
   readonly resources: ReadonlyMap<ResourceName, Resource>
 }
@@ -30,15 +33,21 @@ export interface PassedLimits {
  * (`statusReason` `Credit Limit`) unless it is suspended or dropped already; `bar` one event
  * `number.bar_requested` per number to bar: the numbers over their own limit (`numberCreditLimit`),
  * or every active number of the customer over `creditLimitCalls`; the other limits (balance,
- * overdue, unsent) alert only. Once per passing: an alert that stays raised acts no more.
+ * overdue, unsent) alert only. Once per passing: an alert that stays raised acts no more. A
+ * customer requiring regulator protection is not suspended or barred where the presets'
+ * `regulatorProtectedActions` say so: one event
+ * `customer.credit_limit_action_withheld` says what was not done, for a person to decide.
  */
 export async function actOnCreditLimits(ctx: CreditLimitActing, store: Store, passed: readonly PassedLimits[]): Promise<void> {
   for (const p of passed) {
     const customer = await store.repository('customers').get(p.customerID)
     if (!customer) continue
     const action = profileOf(ctx.presets, customer).onCreditLimit
+    const withhold = withholds(ctx.presets, customer, action)
     if (action === 'suspend') {
-      if (!customer.isSuspended && !customer.isDropped) await systemCustomerAction(ctx, store, customer, 'suspend', CREDIT_LIMIT_REASON)
+      if (customer.isSuspended || customer.isDropped) continue
+      if (withhold) await announceWithheld(ctx, store, customer, action, p.alerts, [])
+      else await systemCustomerAction(ctx, store, customer, 'suspend', CREDIT_LIMIT_REASON)
     } else if (action === 'bar') {
       const whole = p.alerts.includes('creditLimitCalls')
       const own = p.alerts.includes('numberCreditLimit')
@@ -55,9 +64,20 @@ export async function actOnCreditLimits(ctx: CreditLimitActing, store: Store, pa
         })
       ).filter((n) => reasons(n.id).length > 0)
       if (numbers.length === 0) continue
+      if (withhold) {
+        await announceWithheld(ctx, store, customer, action, p.alerts, numbers)
+        continue
+      }
       const resource = ctx.resources.get('numbers')!
       const now = ctx.clock.now()
       await store.changes.append([], numbers.map((n) => ({ type: 'number.bar_requested', data: `{"reason":${JSON.stringify(reasons(n.id))},"number":${toWireJson(resource, n)}}`, createdStamp: now })))
     }
   }
+}
+
+/** The event of a suspension or barring not made for a customer requiring protection: what, why, of whom, and the numbers it would have barred. */
+async function announceWithheld(ctx: CreditLimitActing, store: Store, customer: Customer, action: 'suspend' | 'bar', alerts: readonly CreditAlertName[], numbers: readonly TelephoneNumber[]): Promise<void> {
+  const numberJson = numbers.map((n) => toWireJson(ctx.resources.get('numbers')!, n)).join(',')
+  const data = `{"reason":"${REGULATOR_PROTECTION}","regulatorProtectionClass":${JSON.stringify(customer.regulatorProtectionClass)},"action":"${action}","alerts":${JSON.stringify(alerts)},"customer":${toWireJson(ctx.resources.get('customers')!, customer)},"numbers":[${numberJson}]}`
+  await store.changes.append([], [{ type: 'customer.credit_limit_action_withheld', data, createdStamp: ctx.clock.now() }])
 }

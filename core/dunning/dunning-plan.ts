@@ -1,5 +1,6 @@
 import { daysBetween, type DateOnly } from '../dates/date-only.js'
 import type { DunningAction, DunningProfile } from '../presets/collections.js'
+import type { REGULATOR_PROTECTION } from '../presets/regulator-protection.js'
 
 /** A step taken for an invoice, as its `dunningSteps` records it (contract 15.2). */
 export interface TakenStep {
@@ -7,6 +8,11 @@ export interface TakenStep {
   readonly step: number
   readonly action: DunningAction
   readonly date: DateOnly
+  /**
+   * Set when the step's action was not performed, and why: `regulatorProtection`, a `suspend` or
+   * `bar` of a customer requiring protection, left to a person. Still taken: it is not retried.
+   */
+  readonly withheld?: typeof REGULATOR_PROTECTION
 }
 
 /** The steps an invoice's `dunningSteps` holds (anything else in the column is not a step). */

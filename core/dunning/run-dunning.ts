@@ -5,6 +5,7 @@ import { toWireJson } from '../fields/wire-json.js'
 import { systemCustomerAction } from '../lifecycle/system-action.js'
 import type { PlatformContext } from '../platform.js'
 import { profileOf } from '../presets/collections.js'
+import { REGULATOR_PROTECTION, withholds } from '../presets/regulator-protection.js'
 import type { Store } from '../ports/store.js'
 import { dueSteps, takenSteps, type TakenStep } from './dunning-plan.js'
 
@@ -18,7 +19,10 @@ const PAGE = 200
  * The daily `dunning` job (contract 15.2). Invoices are first made `Overdue` where their date
  * has passed; then, a customer at a time with its row locked, each overdue invoice takes the
  * steps of its customer's profile that are due and not taken, once, in order, each recorded on
- * the invoice (`dunningSteps`), as history and as the event `dunning.step_taken`. Then each
+ * the invoice (`dunningSteps`), as history and as the event `dunning.step_taken`. A `suspend` or
+ * `bar` the presets' `regulatorProtectedActions` withhold from a customer requiring regulator
+ * protection is not performed: the step is recorded with
+ * `withheld` and announced as `dunning.step_withheld`, for a person to decide. Then each
  * customer that dunning suspended and that owes nothing overdue any more is unsuspended. Run
  * twice, or by two workers at once, a step is still taken once: the second finds it recorded
  * under the same lock. Answers how many steps it took and customers it unsuspended.
@@ -60,15 +64,24 @@ async function dunCustomer(ctx: PlatformContext, store: Store, customerID: strin
   for (const invoice of overdue) {
     const before = takenSteps(invoice.dunningSteps)
     let done = before
-    for (const step of dueSteps(profile, invoice.overdueDate ?? invoice.dueDate!, today, before)) {
-      await takeStep(ctx, store, customerID, invoice, step)
+    for (const due of dueSteps(profile, invoice.overdueDate ?? invoice.dueDate!, today, before)) {
+      // Cutting a protected customer off is a person's decision: the step is recorded as withheld, once, and announced.
+      const withheld = withholds(ctx.presets, customer, due.action)
+      const step: TakenStep = withheld ? { ...due, withheld: REGULATOR_PROTECTION } : due
+      if (!withheld) await takeStep(ctx, store, customerID, invoice, step)
       done = [...done, step]
       const now = ctx.clock.now()
       const updated = (await store.repository('invoices').update(invoice.id, { dunningSteps: done, updatedStamp: now }))!
       const invoices = ctx.resources.get('invoices')!
+      const event = withheld
+        ? {
+            type: 'dunning.step_withheld',
+            data: `{"reason":"${REGULATOR_PROTECTION}","regulatorProtectionClass":${JSON.stringify(customer.regulatorProtectionClass)},"step":${JSON.stringify(step)},"invoice":${toWireJson(invoices, updated)},"customer":${toWireJson(ctx.resources.get('customers')!, customer)}}`,
+          }
+        : { type: 'dunning.step_taken', data: `{"step":${JSON.stringify(step)},"invoice":${toWireJson(invoices, updated)}}` }
       await store.changes.append(
         [{ resource: 'invoices', resourceID: invoice.id, customerID, action: 'dunningStep', changes: { dunningSteps: [done.slice(0, -1), done] }, createdStamp: now }],
-        [{ type: 'dunning.step_taken', data: `{"step":${JSON.stringify(step)},"invoice":${toWireJson(invoices, updated)}}`, createdStamp: now }],
+        [{ ...event, createdStamp: now }],
       )
       taken++
     }

@@ -22,6 +22,7 @@ import {
   serviceChargeIntervals,
   timeBands,
 } from './engine-lists.js'
+import { defaultUnprotectedRegulatorClasses } from './regulator-protection.js'
 
 /** What each default invoice message prints (contract 10.5); a presets file's `invoiceMessages` replaces them. */
 export const defaultInvoiceMessages: Record<string, string> = {
@@ -41,6 +42,10 @@ export const defaultLists: Record<string, readonly string[]> = {
   contactNumberTypes: ['Office', 'Mobile', 'Home', 'Fax', 'Direct Dial', 'Switchboard', 'Out of Hours'],
   customerClasses: ['Residential', 'Sole Trader', 'Small Business', 'Corporate', 'Public Sector', 'Charity', 'Wholesale'],
   regulatorProtectionClasses: ['Consumer', 'Microenterprise', 'Small Enterprise', 'Not-for-profit', 'Not Protected'],
+  // The classes the platform may cut off on its own (dunning, credit limits); every other, and blank, requires protection.
+  unprotectedRegulatorClasses: defaultUnprotectedRegulatorClasses,
+  // What protection withholds (suspend, bar): none until a platform chooses, as contract 15.2 acts on every customer.
+  regulatorProtectedActions: [],
   consent: ['Yes', 'No'],
   customerGroups: ['Direct', 'Channel', 'Key Accounts', 'VIP', 'Education', 'Healthcare', 'Hospitality'],
   billingCycles,

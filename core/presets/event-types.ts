@@ -62,6 +62,8 @@ const engineEvents = [
   'credit_note.issued',
   'refund.created',
   'dunning.step_taken',
+  'dunning.step_withheld',
+  'customer.credit_limit_action_withheld',
   'customer.bar_requested',
   'number.bar_requested',
 ] as const

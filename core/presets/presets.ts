@@ -7,6 +7,7 @@ import { carrierMapsFile, mergeCarrierMaps, type CarrierMaps } from './carrier-m
 import { defaultSeller, SellerFile, type Seller } from './seller.js'
 import { DEFAULT_INVOICE_NUMBER_FORMAT, invoiceNumberFormatProblem } from './invoice-number-format.js'
 import { collectionsFile, defaultCollectionPresets, mergeCollections, type CollectionPresets } from './collections.js'
+import { protectedActionsOf, unprotectedClassesOf } from './regulator-protection.js'
 import { commissionProfilesFile, defaultCommissionPresets, mergeCommissionProfiles, type CommissionPresets } from './commission-profiles.js'
 
 export const paymentLinkTypes = ['cardPayment', 'directDebitSetup'] as const
@@ -179,6 +180,8 @@ export function mergePresets(content: unknown, base: Presets = defaultPresets): 
       throw new Error(`presets file: ${name} may leave names out but not add any: the engine knows no ${JSON.stringify(unknown)} (it knows ${known.join(', ')})`)
     }
   }
+  lists.regulatorProtectedActions = protectedActionsOf(lists)
+  lists.unprotectedRegulatorClasses = unprotectedClassesOf(lists, file.lists?.unprotectedRegulatorClasses !== undefined || file.extend?.unprotectedRegulatorClasses !== undefined)
   for (const status of ['Active']) {
     if (!presets.lists.statuses.includes(status)) throw new Error(`presets file: statuses must include "${status}"`)
   }

@@ -28,8 +28,8 @@ export interface ResourceContext {
   readonly validator: InputValidator
   readonly clock: Clock
   readonly passwords: PasswordHasher
-  /** The expected spend ratio a limit's change measures against (contract 17.7), and the profiles that act on a limit passed (15.2). */
-  readonly presets: Pick<Presets, 'expectedSpendAlertRatio' | 'dunningProfiles' | 'defaultDunningProfile'>
+  /** The expected spend ratio a limit's change measures against (contract 17.7), the profiles that act on a limit passed (15.2), and the lists saying who requires regulator protection. */
+  readonly presets: Pick<Presets, 'expectedSpendAlertRatio' | 'dunningProfiles' | 'defaultDunningProfile' | 'lists'>
   /** The catalogue, for the history of an action a limit passed takes (contract 15.2). */
   readonly resources: ReadonlyMap<ResourceName, Resource>
 }

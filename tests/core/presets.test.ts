@@ -4,6 +4,7 @@ import { catalogue } from '../../core/fields/catalogue.js'
 import { InputValidator } from '../../core/input/validate.js'
 import type { BillingError } from '../../core/errors.js'
 import { defaultPresets, mergePresets } from '../../core/presets/presets.js'
+import { requiresProtection, withholds } from '../../core/presets/regulator-protection.js'
 
 const test = suite('core/presets')
 
@@ -74,6 +75,32 @@ test('core hints name no URL: a failure says where to read more, the HTTP face s
   const fewNames = failure(() => v.validateInput(catalogue.customers, { GDPRPECRConsentGiven: 'Maybe' }))
   assert.equal(fewNames.see, undefined, 'every allowed name is in the hint')
   for (const e of [unknown, misspelt, manyNames, fewNames]) assert.not.match(e.hint, /\/|GET /)
+})
+
+test('unprotectedRegulatorClasses: shipped Not Protected; names must be regulatorProtectionClasses; blank and every other class require protection', () => {
+  assert.equal(defaultPresets.lists.unprotectedRegulatorClasses, ['Not Protected'])
+  const needs = (presets: typeof defaultPresets, cls: string | null) => requiresProtection(presets, { regulatorProtectionClass: cls })
+  assert.equal([null, '', 'Consumer', 'Microenterprise', 'Not Protected'].map((c) => needs(defaultPresets, c)), [true, true, true, true, false])
+  const extended = mergePresets({ extend: { unprotectedRegulatorClasses: ['Microenterprise'] } })
+  assert.equal([needs(extended, 'Microenterprise'), needs(extended, 'Not Protected'), needs(extended, 'Consumer')], [false, false, true])
+  const everyone = mergePresets({ lists: { unprotectedRegulatorClasses: [] } })
+  assert.is(needs(everyone, 'Not Protected'), true)
+  assert.throws(() => mergePresets({ lists: { unprotectedRegulatorClasses: ['Not protected'] } }), /unprotectedRegulatorClasses.*"Not protected".*regulatorProtectionClasses/)
+  assert.throws(() => mergePresets({ lists: { regulatorProtectionClasses: ['Residential', 'Business'], unprotectedRegulatorClasses: ['Not Protected'] } }), /unprotectedRegulatorClasses/)
+  // Classes replaced without naming the unprotected ones: the shipped name is gone, so everyone is protected (never fewer).
+  const replaced = mergePresets({ lists: { regulatorProtectionClasses: ['Residential', 'Business'] } })
+  assert.equal(replaced.lists.unprotectedRegulatorClasses, [])
+  const own = mergePresets({ lists: { regulatorProtectionClasses: ['Residential', 'Business'], unprotectedRegulatorClasses: ['Business'] } })
+  assert.equal([needs(own, 'Business'), needs(own, 'Residential')], [false, true])
+})
+
+test('regulatorProtectedActions: shipped none, as contract 15.2 cuts off any customer a profile says; a platform names suspend, bar or both', () => {
+  const blank = { regulatorProtectionClass: null }
+  assert.equal(defaultPresets.lists.regulatorProtectedActions, [])
+  assert.equal([withholds(defaultPresets, blank, 'suspend'), withholds(defaultPresets, blank, 'bar')], [false, false])
+  const suspendOnly = mergePresets({ lists: { regulatorProtectedActions: ['suspend'] } })
+  assert.equal([withholds(suspendOnly, blank, 'suspend'), withholds(suspendOnly, blank, 'bar'), withholds(suspendOnly, { regulatorProtectionClass: 'Not Protected' }, 'suspend')], [true, false, false])
+  assert.throws(() => mergePresets({ lists: { regulatorProtectedActions: ['reminder'] } }), /regulatorProtectedActions names "reminder"; it may name suspend, bar/)
 })
 
 test('every preset field of every resource names a list that exists', () => {

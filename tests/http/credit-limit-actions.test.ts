@@ -5,7 +5,10 @@ import { bill, newCustomer } from '../support/billing.js'
 import { openHarness, type Harness } from '../support/harness.js'
 import { activeTargets } from '../support/targets.js'
 
+// This platform withholds suspend and bar from customers requiring regulator protection; customers that
+// act on a limit are Not Protected: the platform may cut them off itself (protected ones: see their test).
 const presets = mergePresets({
+  lists: { regulatorProtectedActions: ['suspend', 'bar'] },
   dunningProfiles: {
     Standard: { steps: [{ afterDays: 7, action: 'reminder' }] },
     Barring: { steps: [], onCreditLimit: 'bar' },
@@ -18,7 +21,7 @@ const upload = async (h: Harness, ...rows: string[]) => {
   assert.is(r.status, 201, r.text)
 }
 const call = (digits: string, seconds: number) => `${digits},01632960999,2026-01-14T10:00:00Z,${seconds},NAT,national,Gamma`
-const events = async (h: Harness, type: string) => ((await h.request('GET', '/events?idAfter=0&limit=1000')).body as any[]).filter((e) => e.type === type)
+const events = async (h: Harness, type: string) => (await h.request('GET', `/events?idAfter=0&limit=1000&type=${type}`)).body as any[]
 
 for (const target of activeTargets()) {
   const test = suite<{ h: Harness }>(`credit limits that act: onCreditLimit [${target}]`)
@@ -37,11 +40,11 @@ for (const target of activeTargets()) {
     }
     const alertOnly = await newCustomer(h, { creditLimitCalls: 2 })
     await number(alertOnly, '0161 777 0001')
-    const barring = await newCustomer(h, { creditLimitCalls: 2, dunningProfile: 'Barring' })
+    const barring = await newCustomer(h, { creditLimitCalls: 2, dunningProfile: 'Barring', regulatorProtectionClass: 'Not Protected' })
     const [b1, b2] = [await number(barring, '0161 777 0002'), await number(barring, '0161 777 0003')]
-    const byNumber = await newCustomer(h, { dunningProfile: 'Barring' })
+    const byNumber = await newCustomer(h, { dunningProfile: 'Barring', regulatorProtectionClass: 'Not Protected' })
     const [n1] = [await number(byNumber, '0161 777 0004', { creditLimit: 1 }), await number(byNumber, '0161 777 0005', { creditLimit: 50 })]
-    const suspending = await newCustomer(h, { creditLimitCalls: 2, dunningProfile: 'Suspending' })
+    const suspending = await newCustomer(h, { creditLimitCalls: 2, dunningProfile: 'Suspending', regulatorProtectionClass: 'Not Protected' })
     await number(suspending, '0161 777 0006')
     // 3 minutes at 1.00 each: 3.00 of unbilled calls passes every limit of 2.00 (and number 0004's 1.00).
     await upload(h, call('01617770001', 180), call('01617770002', 180), call('01617770004', 180), call('01617770005', 30), call('01617770006', 180))
@@ -67,7 +70,7 @@ for (const target of activeTargets()) {
 
   test('after a billing run: the balance passing creditLimit suspends a Suspending customer once; an Alert customer only alerts', async ({ h }) => {
     h.clock.set('2026-02-20T09:00:00Z')
-    const suspending = await newCustomer(h, { creditLimit: 50, dunningProfile: 'Suspending' })
+    const suspending = await newCustomer(h, { creditLimit: 50, dunningProfile: 'Suspending', regulatorProtectionClass: 'Not Protected' })
     const alertOnly = await newCustomer(h, { creditLimit: 50 })
     for (const c of [suspending, alertOnly]) {
       assert.is((await h.request('POST', `/customers/${c}/transactions`, { transactionType: 'Installation', amount: '40.00', transactionDate: '2026-02-10' })).status, 201)
@@ -84,6 +87,35 @@ for (const target of activeTargets()) {
     assert.equal([a.creditAlerts, a.isSuspended], [['creditLimit'], false])
     await bill(h, '2026-03-31')
     assert.is((await events(h, 'customer.suspended')).filter((e) => e.data.id === suspending).length, 1, 'still over: no second suspension')
+  })
+
+  test('a customer requiring regulator protection (blank class, Consumer) is alerted, never barred or suspended: the withholding is announced once', async ({ h }) => {
+    h.clock.set('2026-04-05T09:00:00Z')
+    const withNumber = async (body: Record<string, unknown>, digits: string) => {
+      const c = await newCustomer(h, { creditLimitCalls: 2, ...body })
+      const r = await h.request('POST', `/customers/${c}/numbers`, { number: digits, nationalTariff: 'Limits' })
+      assert.is(r.status, 201, r.text)
+      return [c, r.body.id as string]
+    }
+    const [barring, barringNumber] = await withNumber({ dunningProfile: 'Barring' }, '0161 777 0011')
+    const [suspending] = await withNumber({ dunningProfile: 'Suspending' }, '0161 777 0012')
+    const [consumer] = await withNumber({ dunningProfile: 'Suspending', regulatorProtectionClass: 'Consumer' }, '0161 777 0013')
+    const april = (digits: string) => call(digits, 180).replace('2026-01-14', '2026-04-02')
+    await upload(h, april('01617770011'), april('01617770012'), april('01617770013'))
+    const withheld = async (c: string) =>
+      (await events(h, 'customer.credit_limit_action_withheld')).filter((e) => e.data.customer.id === c).map((e) => [e.data.action, e.data.reason, e.data.regulatorProtectionClass, e.data.alerts, e.data.numbers.map((n: any) => n.id)])
+    for (const c of [barring, suspending, consumer]) {
+      const s = (await h.request('GET', `/customers/${c}`)).body
+      assert.equal([s.creditAlerts, s.isSuspended, s.status], [['creditLimitCalls'], false, 'Active'], 'the alert, nothing more')
+      assert.is((await events(h, 'customer.credit_alert')).filter((e) => e.data.id === c).length, 1)
+    }
+    assert.equal((await events(h, 'number.bar_requested')).filter((e) => e.data.number.customerID === barring), [], 'not barred')
+    assert.equal(await withheld(barring), [['bar', 'regulatorProtection', null, ['creditLimitCalls'], [barringNumber]]])
+    assert.equal(await withheld(suspending), [['suspend', 'regulatorProtection', null, ['creditLimitCalls'], []]])
+    assert.equal(await withheld(consumer), [['suspend', 'regulatorProtection', 'Consumer', ['creditLimitCalls'], []]])
+    // Still over: a further import withholds nothing new.
+    await upload(h, april('01617770011'), april('01617770013'))
+    assert.is((await withheld(barring)).length + (await withheld(consumer)).length, 2)
   })
 
   test('onCreditLimit is checked in the presets file', () => {
@@ -112,7 +144,7 @@ for (const target of activeTargets()) {
   const suspensions = async (h: Harness, c: string) => (await events(h, 'customer.suspended')).filter((e) => e.data.id === c).length
 
   writes('a manual transaction passing creditLimit suspends with it; a later run does not suspend again', async ({ h }) => {
-    const c = await newCustomer(h, { creditLimit: 50, dunningProfile: 'Suspending' })
+    const c = await newCustomer(h, { creditLimit: 50, dunningProfile: 'Suspending', regulatorProtectionClass: 'Not Protected' })
     await charge(h, c, '40.00')
     assert.is((await h.request('GET', `/customers/${c}`)).body.isSuspended, false, 'within the limit')
     await charge(h, c, '60.00')
@@ -125,7 +157,7 @@ for (const target of activeTargets()) {
   })
 
   writes('the overdue job passing creditLimitOverdue suspends; run again it does not suspend twice', async ({ h }) => {
-    const c = await newCustomer(h, { creditLimitOverdue: 10, paymentTerms: 14, dunningProfile: 'Suspending' })
+    const c = await newCustomer(h, { creditLimitOverdue: 10, paymentTerms: 14, dunningProfile: 'Suspending', regulatorProtectionClass: 'Not Protected' })
     await charge(h, c, '100.00')
     await bill(h, '2026-01-31')
     assert.is((await h.request('GET', `/customers/${c}`)).body.isSuspended, false, 'not overdue yet')
@@ -138,7 +170,7 @@ for (const target of activeTargets()) {
   })
 
   writes('bar: the balance, unsent and overdue limits alert only; the limits on calls bar (see above)', async ({ h }) => {
-    const c = await newCustomer(h, { creditLimit: 50, creditLimitUnsent: 10, creditLimitOverdue: 10, paymentTerms: 14, dunningProfile: 'Barring' })
+    const c = await newCustomer(h, { creditLimit: 50, creditLimitUnsent: 10, creditLimitOverdue: 10, paymentTerms: 14, dunningProfile: 'Barring', regulatorProtectionClass: 'Not Protected' })
     for (const number of ['020 7946 0201', '020 7946 0202']) assert.is((await h.request('POST', `/customers/${c}/numbers`, { number })).status, 201)
     await charge(h, c, '100.00')
     const alerts = async () => (await h.request('GET', `/customers/${c}`)).body.creditAlerts

@@ -9,7 +9,9 @@ import { openHarness, type Harness } from '../support/harness.js'
 import { startSmtpSink } from '../support/smtp-sink.js'
 import { activeTargets } from '../support/targets.js'
 
+// This platform withholds suspend and bar from customers requiring regulator protection (shipped: none).
 const presets = mergePresets({
+  lists: { regulatorProtectedActions: ['suspend', 'bar'] },
   dunningProfiles: {
     Standard: { steps: [{ afterDays: 7, action: 'reminder' }, { afterDays: 14, action: 'finalNotice' }] },
     Strict: { steps: [{ afterDays: 7, action: 'reminder' }, { afterDays: 14, action: 'finalNotice' }, { afterDays: 28, action: 'suspend' }, { afterDays: 28, action: 'bar' }] },
@@ -28,7 +30,7 @@ const jobs = async (h: Harness, ...names: string[]) => {
 }
 const customer = async (h: Harness, c: string) => (await h.request('GET', `/customers/${c}`)).body
 const invoiceOf = async (h: Harness, c: string) => (await h.request('GET', `/customers/${c}/invoices`)).body[0]
-const events = async (h: Harness, type: string) => ((await h.request('GET', '/events?idAfter=0&limit=1000')).body as any[]).filter((e) => e.type === type)
+const events = async (h: Harness, type: string) => (await h.request('GET', `/events?idAfter=0&limit=1000&type=${type}`)).body as any[]
 
 for (const target of activeTargets()) {
   const test = suite<Ctx>(`dunning [${target}]`)
@@ -42,7 +44,8 @@ for (const target of activeTargets()) {
   })
 
   test('a 60-day timeline: reminder day 7, final notice 14, suspend and bar 28, paid day 40 → unsuspended; a person\'s suspension survives payment', async ({ h, sink }) => {
-    const strict = await newCustomer(h, { accountNumber: 'DUN-1', email: 'dun1@example.com', paymentTerms: 14, dunningProfile: 'Strict' })
+    // Not Protected: the platform may cut these off itself (protected customers: see the test below).
+    const strict = await newCustomer(h, { accountNumber: 'DUN-1', email: 'dun1@example.com', paymentTerms: 14, dunningProfile: 'Strict', regulatorProtectionClass: 'Not Protected' })
     const contact = await h.request('POST', `/customers/${strict}/customerContacts`, { firstnames: 'Pat', lastname: 'Payer', email: 'accounts@example.com', emailBillType: 'PDF' })
     assert.is(contact.status, 201, contact.text)
     // A contact whose bill type is None is sent nothing: no invoice, and no reminder either.
@@ -50,7 +53,7 @@ for (const target of activeTargets()) {
     assert.is(silent.status, 201, silent.text)
     const number = await h.request('POST', `/customers/${strict}/numbers`, { number: '020 7946 0101' })
     assert.is(number.status, 201, number.text)
-    const held = await newCustomer(h, { accountNumber: 'DUN-2', email: 'dun2@example.com', paymentTerms: 14, dunningProfile: 'Strict' })
+    const held = await newCustomer(h, { accountNumber: 'DUN-2', email: 'dun2@example.com', paymentTerms: 14, dunningProfile: 'Strict', regulatorProtectionClass: 'Not Protected' })
     const plain = await newCustomer(h, { accountNumber: 'DUN-3', email: 'dun3@example.com', paymentTerms: 14 })
     for (const c of [strict, held, plain]) assert.is((await h.request('POST', `/customers/${c}/transactions`, { transactionType: 'Installation', amount: '100.00', VATRate: 'Standard 20%' })).status, 201)
     await bill(h, '2026-01-31')
@@ -117,7 +120,7 @@ for (const target of activeTargets()) {
 
   test('run twice on a day, or twice at once, each step is taken once', async ({ h, sink }) => {
     h.clock.set('2026-06-01T09:00:00Z')
-    const c = await newCustomer(h, { accountNumber: 'DUN-4', email: 'dun4@example.com', paymentTerms: 1, dunningProfile: 'Strict' })
+    const c = await newCustomer(h, { accountNumber: 'DUN-4', email: 'dun4@example.com', paymentTerms: 1, dunningProfile: 'Strict', regulatorProtectionClass: 'Not Protected' })
     await h.request('POST', `/customers/${c}/transactions`, { transactionType: 'Installation', amount: '10.00' })
     const payer = await newCustomer(h, { accountNumber: 'DUN-5', email: 'dun5@example.com', paymentTerms: 1 })
     await h.request('POST', `/customers/${payer}/transactions`, { transactionType: 'Installation', amount: '10.00', VATRate: 'Standard 20%' })
@@ -143,6 +146,55 @@ for (const target of activeTargets()) {
     assert.is(sink.received.slice(before).filter((m) => /DUN-5/.test(m.subject ?? '') && !/invoice/.test(m.subject!)).length, 0, 'no reminder once paid')
     const deliveries = (await h.request('GET', `/invoices/${paid.id}/deliveries`)).body as any[]
     assert.equal(deliveries.map((d) => [d.purpose, d.status]), [['invoice', 'Sent'], ['reminder', 'Skipped'], ['finalNotice', 'Skipped']])
+  })
+
+  test('a customer requiring regulator protection (blank class, Consumer) is not suspended or barred: each step recorded withheld once, announced for a person', async ({ h }) => {
+    h.clock.set('2026-08-01T09:00:00Z')
+    const make = async (n: string, extra: Record<string, unknown>) => {
+      const c = await newCustomer(h, { accountNumber: `DUN-P${n}`, paymentTerms: 1, dunningProfile: 'Strict', ...extra })
+      assert.is((await h.request('POST', `/customers/${c}/numbers`, { number: `020 7946 02${n}0` })).status, 201)
+      assert.is((await h.request('POST', `/customers/${c}/transactions`, { transactionType: 'Installation', amount: '10.00' })).status, 201)
+      return c
+    }
+    const blank = await make('1', {})
+    const consumer = await make('2', { regulatorProtectionClass: 'Consumer' })
+    const unprotected = await make('3', { regulatorProtectionClass: 'Not Protected' })
+    await bill(h, '2026-08-01')
+    // 30 days past: every step is due; the job runs twice, as on two days.
+    h.clock.set('2026-09-02T00:30:00Z')
+    await runDunning(h.platform.context)
+    h.clock.set('2026-09-03T00:30:00Z')
+    await runDunning(h.platform.context)
+    const day = '2026-09-02'
+    for (const [c, cls] of [[blank, null], [consumer, 'Consumer']] as const) {
+      const s = await customer(h, c)
+      assert.equal([s.isSuspended, s.status], [false, 'Active'], `${cls}: not suspended`)
+      const invoice = await invoiceOf(h, c)
+      assert.equal(invoice.dunningSteps, [
+        { step: 1, action: 'reminder', date: day },
+        { step: 2, action: 'finalNotice', date: day },
+        { step: 3, action: 'suspend', date: day, withheld: 'regulatorProtection' },
+        { step: 4, action: 'bar', date: day, withheld: 'regulatorProtection' },
+      ])
+      const withheld = (await events(h, 'dunning.step_withheld')).filter((e) => e.data.customer.id === c)
+      assert.equal(
+        withheld.map((e) => [e.data.step.action, e.data.reason, e.data.regulatorProtectionClass, e.data.invoice.id]),
+        [
+          ['suspend', 'regulatorProtection', cls, invoice.id],
+          ['bar', 'regulatorProtection', cls, invoice.id],
+        ],
+        'once each, the second run records and announces nothing',
+      )
+      assert.equal((await events(h, 'dunning.step_taken')).filter((e) => e.data.invoice.customerID === c).map((e) => e.data.step.action), ['reminder', 'finalNotice'])
+      assert.is((await events(h, 'customer.bar_requested')).filter((e) => e.data.customer.id === c).length, 0, 'not barred')
+      const history = (await h.request('GET', `/history?customerID=${c}&resource=invoices`)).body as any[]
+      assert.equal(history.map((e) => [e.action, e.changes.dunningSteps[1].at(-1).withheld ?? null]), [['dunningStep', null], ['dunningStep', null], ['dunningStep', 'regulatorProtection'], ['dunningStep', 'regulatorProtection']])
+    }
+    const u = await customer(h, unprotected)
+    assert.equal([u.isSuspended, u.statusReason], [true, 'Dunning'], 'Not Protected: suspended as before')
+    assert.equal((await invoiceOf(h, unprotected)).dunningSteps.map((s: any) => [s.action, s.withheld]), [['reminder', undefined], ['finalNotice', undefined], ['suspend', undefined], ['bar', undefined]])
+    assert.is((await events(h, 'customer.bar_requested')).filter((e) => e.data.customer.id === unprotected).length, 1)
+    assert.is((await events(h, 'dunning.step_withheld')).filter((e) => e.data.customer.id === unprotected).length, 0)
   })
 
   test('dunningProfile is a preset: an unknown name is 400 naming it; unset shows null', async ({ h }) => {
