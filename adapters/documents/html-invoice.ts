@@ -1,4 +1,5 @@
-import type { DocumentRow, DocumentTable, InvoiceDocument } from '../../core/documents/document-model.js'
+import type { Orientation } from '../../core/documents/bill-format.js'
+import type { DocumentRow, DocumentSection, DocumentTable, InvoiceDocument } from '../../core/documents/document-model.js'
 import { billLayouts, breaksBefore, RULE, SHADE, type BillLayout } from './bill-layouts.js'
 import { paymentDetailsHtml, sellerCss, sellerHtml } from './html-seller.js'
 
@@ -17,8 +18,8 @@ export function renderInvoiceHtml(doc: InvoiceDocument): string {
   out.push(
     '<!doctype html>',
     '<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">',
-    `<title>${esc(doc.title)}</title><style>${css(layout)}</style></head>`,
-    `<body data-style="${esc(doc.style)}"><main class="sheet">`,
+    `<title>${esc(doc.title)}</title><style>${css(layout, doc.orientation)}</style></head>`,
+    `<body data-style="${esc(doc.style)}" data-orientation="${doc.orientation}"><main class="sheet">`,
     `<header class="letterhead ${layout.letterhead}"><h1>${esc(doc.heading)}</h1>`,
     doc.notices.length ? `<p class="notices">${esc(doc.notices.join(' · '))}</p>` : '',
     '</header>',
@@ -38,11 +39,21 @@ export function renderInvoiceHtml(doc: InvoiceDocument): string {
     const breaks = breaksBefore(layout, section.page, i) ? ' sheet-break' : ''
     out.push(`<section class="bill-page${breaks}" data-page="${esc(section.page)}"><h2>${esc(section.title)}</h2>`)
     if (section.note) out.push(`<p class="note">${esc(section.note)}</p>`)
-    for (const t of section.tables) out.push(table(t))
+    if (section.grouping) out.push(groups(section))
+    else for (const t of section.tables) out.push(table(t))
     out.push('</section>')
   })
   out.push(`<footer>${esc(doc.title)}</footer></main></body></html>`)
   return out.join('')
+}
+
+/** A grouped page: a heading per group (h3, under the page's h2) over its tables and subtotal, then the page's total. */
+function groups(section: DocumentSection): string {
+  const { groups, total } = section.grouping!
+  const parts = groups.map(
+    (g) => `<div class="bill-group"><h3>${esc(g.heading)}</h3>${g.tables.map((t) => table(t)).join('')}${table(g.subtotal, 'subtotal')}</div>`,
+  )
+  return parts.join('') + table(total, 'subtotal page-total')
 }
 
 function table(t: DocumentTable, name?: string): string {
@@ -64,8 +75,11 @@ function table(t: DocumentTable, name?: string): string {
   ].join('')
 }
 
-/** The page's whole style sheet, from the bill style's layout. */
-function css(l: BillLayout): string {
+/**
+ * The page's whole style sheet, from the bill style's layout; a landscape document (the
+ * customer's `billFormatOverride`) is a wider sheet on screen and prints on A4 landscape.
+ */
+function css(l: BillLayout, orientation: Orientation): string {
   return `
 :root{--accent:${l.accent};--shade:${SHADE};--rule:${RULE};color-scheme:light}
 *{box-sizing:border-box}
@@ -96,9 +110,12 @@ ${l.rowRules ? 'tbody td{border-bottom:.5px solid var(--rule)}' : ''}
 ${l.zebra ? 'tbody tr:nth-child(even){background:var(--shade)}' : ''}
 .message{background:var(--shade);border-left:3px solid var(--accent);padding:8px 12px;margin:0 0 16px;white-space:pre-line}
 h2{color:var(--accent);font-size:1.35em;margin:18px 0 8px}
+h3{color:var(--accent);font-size:1.15em;margin:14px 0 6px}
+table.subtotal tfoot th{border-top-width:.8px}
 .note{color:#5a6270}
 footer{margin-top:18px;color:#5a6270;font-size:.85em;text-align:right}
 ${sellerCss}
-@media print{body{background:#fff}.sheet{box-shadow:none;margin:0;max-width:none}.sheet-break{break-before:page}tr{break-inside:avoid}}
+${orientation === 'landscape' ? '.sheet{max-width:297mm}\n@page{size:A4 landscape}' : ''}
+@media print{body{background:#fff}.sheet{box-shadow:none;margin:0;max-width:none}.sheet-break{break-before:page}tr{break-inside:avoid}h3{break-after:avoid}}
 `.trim()
 }

@@ -1,13 +1,15 @@
-import type { InvoiceDocument } from '../../core/documents/document-model.js'
+import type { DocumentSection, InvoiceDocument } from '../../core/documents/document-model.js'
 import { billLayouts, breaksBefore, SHADE } from './bill-layouts.js'
 import { registerDocumentFonts } from './fonts.js'
-import { CONTENT_WIDTH, PAGE, PdfSheet } from './pdf-sheet.js'
+import { PAGES, PdfSheet } from './pdf-sheet.js'
 import { drawTable, rowHeight } from './pdf-table.js'
 import { drawPaymentDetails, drawSeller } from './pdf-seller.js'
 
 /**
  * Where the bill-to address goes: 20 mm from the left and 50 mm from the top, inside the window
  * of a DL or C5 window envelope once the sheet is folded (the print file relies on it, 14.2).
+ * A landscape sheet (`billFormatOverride` `Landscape`) keeps it at the same place from its
+ * top-left corner: top left, where a reader and a window look first.
  */
 export const ADDRESS_WINDOW = { x: 56.7, y: 141.7 } as const
 
@@ -41,10 +43,13 @@ export async function renderInvoicesPdf(docs: readonly InvoiceDocument[], option
   })
   await registerDocumentFonts(pdf)
   if (docs.length === 0) pdf.addPage()
+  let last: PdfSheet | undefined
   docs.forEach((doc, i) => {
-    if (i > 0 && options.sheets && pdf.bufferedPageRange().count % 2 === 1) pdf.addPage()
+    // The blank back of the last document's sheet is turned as that sheet is.
+    if (i > 0 && options.sheets && pdf.bufferedPageRange().count % 2 === 1) last?.newPage()
     const first = pdf.bufferedPageRange().count
-    const sheet = new PdfSheet(pdf, billLayouts[doc.style])
+    const sheet = new PdfSheet(pdf, billLayouts[doc.style], PAGES[doc.orientation])
+    last = sheet
     sheet.newPage()
     drawInvoice(sheet, doc)
     drawFooters(sheet, doc, first)
@@ -61,27 +66,46 @@ function drawInvoice(sheet: PdfSheet, doc: InvoiceDocument): void {
     const h = rowHeight(sheet)
     if (breaksBefore(sheet.layout, section.page, i)) sheet.newPage()
     else sheet.ensure(h * 5)
+    const { margin, contentWidth } = sheet.page
     sheet.use('bold', sheet.layout.fontSize + 4, sheet.layout.accent)
-    sheet.cell(section.title, PAGE.margin, CONTENT_WIDTH)
+    sheet.cell(section.title, margin, contentWidth)
     sheet.y += h * 1.6
     if (section.note) {
       sheet.use('regular', sheet.layout.fontSize, GREY)
-      sheet.cell(section.note, PAGE.margin, CONTENT_WIDTH)
+      sheet.cell(section.note, margin, contentWidth)
       sheet.y += h * 1.5
     }
-    for (const table of section.tables) drawTable(sheet, table, undefined, undefined, section.title)
+    if (section.grouping) drawGroups(sheet, section)
+    else for (const table of section.tables) drawTable(sheet, table, undefined, undefined, section.title)
   })
+}
+
+/** A grouped page (the customer's `billFormatOverride`): each group's heading, tables and subtotal, then the page's total. */
+function drawGroups(sheet: PdfSheet, section: DocumentSection): void {
+  const h = rowHeight(sheet)
+  const { margin, contentWidth } = sheet.page
+  for (const group of section.grouping!.groups) {
+    // The heading keeps company with its first table's caption, headings and row.
+    sheet.ensure(h * 5)
+    sheet.use('bold', sheet.layout.fontSize + 2, sheet.layout.accent)
+    sheet.cell(group.heading, margin, contentWidth)
+    sheet.y += h * 1.3
+    const within = `${section.title} – ${group.heading}`
+    for (const table of group.tables) drawTable(sheet, table, undefined, undefined, within)
+    drawTable(sheet, group.subtotal, undefined, undefined, within)
+  }
+  drawTable(sheet, section.grouping!.total, undefined, undefined, section.title)
 }
 
 /** Letterhead, bill-to and details, totals with VAT by rate, and the message: the first sheet's top. */
 function drawHeader(sheet: PdfSheet, doc: InvoiceDocument): void {
   const { layout } = sheet
-  const m = PAGE.margin
-  const half = CONTENT_WIDTH / 2
+  const { margin: m, contentWidth } = sheet.page
+  const half = contentWidth / 2
   const h = rowHeight(sheet)
   if (layout.letterhead === 'band') {
     // Ends above the seller block (contract 14.1).
-    sheet.box(0, 0, PAGE.width, 64, layout.accent)
+    sheet.box(0, 0, sheet.page.width, 64, layout.accent)
     sheet.use('bold', 22, '#ffffff')
     sheet.cell(doc.heading.toUpperCase(), m, half, 'left', 22)
     sheet.use('regular', 10, '#ffffff')
@@ -91,10 +115,10 @@ function drawHeader(sheet: PdfSheet, doc: InvoiceDocument): void {
     sheet.cell(doc.heading.toUpperCase(), m, half, 'left', 34)
     sheet.use('bold', 10, layout.accent)
     sheet.cell(doc.notices.join(' · '), m + half, half, 'right', 42)
-    sheet.rule(m, 66, CONTENT_WIDTH, layout.accent, 1.5)
+    sheet.rule(m, 66, contentWidth, layout.accent, 1.5)
   }
   // The seller above the bill-to block (contract 14.1), which sits in the envelope's window.
-  drawSeller(sheet, doc.seller, m, 74, CONTENT_WIDTH)
+  drawSeller(sheet, doc.seller, m, 74, contentWidth)
   let left = ADDRESS_WINDOW.y - h
   sheet.use('regular', layout.fontSize - 0.5, GREY)
   sheet.cell('Bill to', ADDRESS_WINDOW.x, half - 10, 'left', left)
@@ -122,19 +146,19 @@ function drawHeader(sheet: PdfSheet, doc: InvoiceDocument): void {
   sheet.y = Math.max(afterVat, sheet.y) + h * 0.5
   if (doc.message) drawMessage(sheet, doc.message)
   sheet.y += h * 0.5
-  drawPaymentDetails(sheet, doc.seller, m, CONTENT_WIDTH)
+  drawPaymentDetails(sheet, doc.seller, m, contentWidth)
   sheet.y += h * 0.5
 }
 
 /** The invoice message in a shaded box with an accent bar; it may run over several lines. */
 function drawMessage(sheet: PdfSheet, message: string): void {
   const { pdf, layout } = sheet
-  const m = PAGE.margin
-  const width = CONTENT_WIDTH - 24
+  const { margin: m, contentWidth } = sheet.page
+  const width = contentWidth - 24
   sheet.use('regular', layout.fontSize + 0.5)
   const height = pdf.heightOfString(message, { width }) + 16
   sheet.ensure(height)
-  sheet.box(m, sheet.y, CONTENT_WIDTH, height, SHADE)
+  sheet.box(m, sheet.y, contentWidth, height, SHADE)
   sheet.box(m, sheet.y, 3, height, layout.accent)
   sheet.use('regular', layout.fontSize + 0.5)
   pdf.text(message, m + 14, sheet.y + 8, { width })
@@ -143,14 +167,14 @@ function drawMessage(sheet: PdfSheet, message: string): void {
 
 /** "Invoice 42 · account ACC-1 · page 2 of 5" at the foot of every sheet of the document from page `first`. */
 function drawFooters(sheet: PdfSheet, doc: InvoiceDocument, first: number): void {
-  const { pdf } = sheet
+  const { pdf, page } = sheet
   const range = { start: first, count: pdf.bufferedPageRange().count - first }
   const account = doc.details.find((d) => d.label === 'Account number')?.value
   for (let i = 0; i < range.count; i++) {
     pdf.switchToPage(range.start + i)
     sheet.use('regular', 7.5, GREY)
     const text = [doc.title, account ? `Account ${account}` : null, `Page ${i + 1} of ${range.count}`].filter(Boolean).join(' · ')
-    sheet.rule(PAGE.margin, PAGE.height - 40, CONTENT_WIDTH, '#c9ced6', 0.5)
-    sheet.cell(text, PAGE.margin, CONTENT_WIDTH, 'right', PAGE.height - 34)
+    sheet.rule(page.margin, page.height - 40, page.contentWidth, '#c9ced6', 0.5)
+    sheet.cell(text, page.margin, page.contentWidth, 'right', page.height - 34)
   }
 }

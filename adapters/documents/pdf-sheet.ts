@@ -1,11 +1,29 @@
 import type PDFDocument from 'pdfkit'
+import type { Orientation } from '../../core/documents/bill-format.js'
 import type { BillLayout } from './bill-layouts.js'
 
 export type Pdf = InstanceType<typeof PDFDocument>
 
-/** A4 in points, and the margins every sheet keeps (the footer sits in the bottom one). */
-export const PAGE = { width: 595.28, height: 841.89, margin: 40, bottom: 841.89 - 52 } as const
-export const CONTENT_WIDTH = PAGE.width - 2 * PAGE.margin
+/** A sheet in points: its size, the margin it keeps, where its body ends (the footer sits below), and the body's width. */
+export interface PageGeometry {
+  readonly orientation: Orientation
+  readonly width: number
+  readonly height: number
+  readonly margin: number
+  readonly bottom: number
+  readonly contentWidth: number
+}
+
+const A4 = { short: 595.28, long: 841.89 } as const
+const MARGIN = 40
+
+function geometry(orientation: Orientation): PageGeometry {
+  const [width, height] = orientation === 'landscape' ? [A4.long, A4.short] : [A4.short, A4.long]
+  return { orientation, width, height, margin: MARGIN, bottom: height - 52, contentWidth: width - 2 * MARGIN }
+}
+
+/** A4 portrait and landscape (a customer's `billFormatOverride`, core/documents/bill-format.ts). */
+export const PAGES: Readonly<Record<Orientation, PageGeometry>> = { portrait: geometry('portrait'), landscape: geometry('landscape') }
 
 export type FontName = 'regular' | 'bold'
 
@@ -15,7 +33,7 @@ export type FontName = 'regular' | 'bold'
  * sheet (the renderer moves to a new sheet before a row that would not fit).
  */
 export class PdfSheet {
-  y: number = PAGE.margin
+  y: number
   private readonly widths = new Map<string, number>()
   private font: FontName = 'regular'
   private size = 0
@@ -23,17 +41,20 @@ export class PdfSheet {
   constructor(
     readonly pdf: Pdf,
     readonly layout: BillLayout,
-  ) {}
+    readonly page: PageGeometry,
+  ) {
+    this.y = page.margin
+  }
 
-  /** Starts a new sheet at its top margin. */
+  /** Starts a new sheet, of this document's size and orientation, at its top margin. */
   newPage(): void {
-    this.pdf.addPage()
-    this.y = PAGE.margin
+    this.pdf.addPage({ size: 'A4', layout: this.page.orientation, margin: 0 })
+    this.y = this.page.margin
   }
 
   /** Moves to a new sheet unless `height` more points fit on this one. */
   ensure(height: number): boolean {
-    if (this.y + height <= PAGE.bottom) return false
+    if (this.y + height <= this.page.bottom) return false
     this.newPage()
     return true
   }

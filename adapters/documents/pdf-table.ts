@@ -1,6 +1,6 @@
 import type { DocumentRow, DocumentTable } from '../../core/documents/document-model.js'
 import { RULE, SHADE } from './bill-layouts.js'
-import { CONTENT_WIDTH, PAGE, type PdfSheet } from './pdf-sheet.js'
+import type { PdfSheet } from './pdf-sheet.js'
 
 const PAD = 4
 
@@ -13,7 +13,7 @@ export const rowHeight = (sheet: PdfSheet): number => Math.round(sheet.layout.fo
  * with no caption of its own continues under `section`'s title, so a sheet that opens mid-table
  * still says what the reader is looking at.
  */
-export function drawTable(sheet: PdfSheet, table: DocumentTable, x: number = PAGE.margin, width: number = CONTENT_WIDTH, section?: string): void {
+export function drawTable(sheet: PdfSheet, table: DocumentTable, x: number = sheet.page.margin, width: number = sheet.page.contentWidth, section?: string): void {
   const { layout } = sheet
   const h = rowHeight(sheet)
   const total = table.columns.reduce((t, c) => t + c.width, 0)

@@ -2,6 +2,7 @@ import type { Customer, Entity, Invoice, Transaction } from '../fields/entity.js
 import { add, ZERO, type Money } from '../money/money.js'
 import { billStyles, type BillStyle } from '../presets/engine-lists.js'
 import type { Presets } from '../presets/presets.js'
+import { billFormatOf } from './bill-format.js'
 import { displayDate, displayMoney } from './display.js'
 import type { DocumentDetail, DocumentTable, InvoiceDocument } from './document-model.js'
 import { billToOf } from './invoice-document.js'
@@ -82,6 +83,8 @@ export function buildCreditNoteDocument(s: CreditNoteSources, presets: Pick<Pres
   }
   return {
     style: billStyles.includes(customer.billStyle as BillStyle) ? (customer.billStyle as BillStyle) : 'Standard',
+    // A credit note turns as its customer's invoices do; it has no pages to group.
+    orientation: billFormatOf(customer).orientation,
     heading: 'Credit note',
     title: `Credit note ${number}`,
     seller: sellerBlockOf(presets.seller),

@@ -1,4 +1,6 @@
+import type { Money } from '../money/money.js'
 import type { BillPage, BillStyle } from '../presets/engine-lists.js'
+import type { GroupBy, Orientation } from './bill-format.js'
 import type { SellerBlock } from './seller-block.js'
 
 /**
@@ -8,6 +10,8 @@ import type { SellerBlock } from './seller-block.js'
  */
 export interface InvoiceDocument {
   readonly style: BillStyle
+  /** Which way up the sheets are (the customer's `billFormatOverride`, bill-format.ts). */
+  readonly orientation: Orientation
   /** What the document is, as its letterhead names it: "Invoice", or "Credit note" (contract 15.3). */
   readonly heading: string
   /** "Invoice INV-000042". */
@@ -39,8 +43,31 @@ export interface DocumentDetail {
 export interface DocumentSection {
   readonly page: BillPage
   readonly title: string
+  /** Its tables; when the page is grouped, every group's tables in order. */
   readonly tables: readonly DocumentTable[]
   readonly note: string | null
+  /** Set when the customer's override groups the page (bill-format.ts): renderers draw these instead of `tables`. */
+  readonly grouping?: DocumentGrouping
+}
+
+/** A page's lines under a heading per site or cost centre, each with its subtotal, then the page's total. */
+export interface DocumentGrouping {
+  readonly by: GroupBy
+  readonly groups: readonly DocumentGroup[]
+  /** The page's count and total, a one-row table drawn after the groups. */
+  readonly total: DocumentTable
+  /** The page's total, exact (the sum of the groups' `amount`s). */
+  readonly amount: Money
+}
+
+export interface DocumentGroup {
+  /** "Site Leeds", "No site", "Cost centre Head office", "Unassigned". */
+  readonly heading: string
+  readonly tables: readonly DocumentTable[]
+  /** The group's count and subtotal, a one-row table drawn after its tables. */
+  readonly subtotal: DocumentTable
+  /** The group's subtotal, exact, for machines (tests add the groups up). */
+  readonly amount: Money
 }
 
 export interface DocumentColumn {

@@ -2,11 +2,13 @@ import type { Customer, Invoice } from '../fields/entity.js'
 import { add, ZERO, type Money } from '../money/money.js'
 import { billStyles, type BillPage, type BillStyle } from '../presets/engine-lists.js'
 import type { Presets } from '../presets/presets.js'
+import { billFormatOf } from './bill-format.js'
 import { numberShows, pagesOf, type BillLength, type NumberShows } from './bill-pages.js'
 import { callsByNumberSection, callsByTypeSection, itemisedCallsSection } from './call-sections.js'
 import { chargeSection, summarySection } from './charge-sections.js'
 import { displayDate, displayMoney } from './display.js'
 import type { DocumentDetail, DocumentSection, DocumentTable, InvoiceDocument } from './document-model.js'
+import { groupedSection } from './grouped-sections.js'
 import type { InvoiceSources } from './invoice-sources.js'
 import { paymentsSection } from './payment-section.js'
 import { sellerBlockOf } from './seller-block.js'
@@ -31,15 +33,22 @@ const sectionOf: Record<BillPage, SectionOf> = {
 /**
  * The one model of an invoice's document (contract 10.5), which the PDF and HTML renderers
  * draw: pure, from the invoice and what it is made of. The customer's short or long page list
- * picks the pages; each number's own list limits its part of them.
+ * picks the pages; each number's own list limits its part of them. Its `billFormatOverride`
+ * turns the sheets or groups the pages' lines (bill-format.ts says how each name reads).
  */
 export function buildInvoiceDocument(s: InvoiceSources, options: DocumentOptions): InvoiceDocument {
   const { invoice, customer } = s
   const currency = customer.currency
   const shows = numberShows(new Map(s.numbers.map((n) => [n.id, n])), options.length)
   const name = invoice.invoiceMessage
+  const format = billFormatOf(customer)
+  const section = (page: BillPage) => {
+    const build = (part: InvoiceSources) => sectionOf[page](part, shows, currency)
+    return format.groupBy ? groupedSection(page, format.groupBy, s, shows, currency, build) : build(s)
+  }
   return {
     style: billStyles.includes(customer.billStyle as BillStyle) ? (customer.billStyle as BillStyle) : 'Standard',
+    orientation: format.orientation,
     heading: 'Invoice',
     title: `Invoice ${invoice.invoiceNumber ?? invoice.id}`,
     seller: sellerBlockOf(options.presets.seller),
@@ -48,7 +57,7 @@ export function buildInvoiceDocument(s: InvoiceSources, options: DocumentOptions
     totals: totalsOf(invoice, currency),
     vatByRate: vatByRateOf(s, currency),
     message: name ? (options.presets.invoiceMessages[name] ?? name) : null,
-    sections: pagesOf(customer, options.length).map((page) => sectionOf[page](s, shows, currency)),
+    sections: pagesOf(customer, options.length).map(section),
     notices: invoice.status === 'Paid' ? ['Paid – thank you'] : invoice.status === 'Overdue' ? ['Overdue – please pay now'] : [],
   }
 }

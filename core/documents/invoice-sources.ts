@@ -9,15 +9,20 @@ export interface InvoiceSources {
   readonly customer: Customer
   /** The transactions on the invoice. */
   readonly transactions: readonly Transaction[]
-  /** The features its transactions charge. */
-  readonly features: readonly Pick<Feature, 'id' | 'description' | 'featureType'>[]
-  /** The customer's numbers (for their `displayWith` and page lists) and services. */
-  readonly numbers: readonly Pick<TelephoneNumber, 'id' | 'number' | 'description' | 'displayWith' | 'shortBillPages' | 'longBillPages'>[]
-  readonly services: readonly Pick<Service, 'id' | 'serviceName' | 'serviceType' | 'description'>[]
+  /** The features its transactions charge (with their `site`, for a grouping `billFormatOverride`). */
+  readonly features: readonly (Pick<Feature, 'id' | 'description' | 'featureType'> & Sited)[]
+  /** The customer's numbers (for their `displayWith`, `site` and page lists) and services. */
+  readonly numbers: readonly (Pick<TelephoneNumber, 'id' | 'number' | 'description' | 'displayWith' | 'shortBillPages' | 'longBillPages'> & Sited)[]
+  readonly services: readonly (Pick<Service, 'id' | 'serviceName' | 'serviceType' | 'description'> & Sited)[]
   /** The calls its `Call Charges` transactions billed (deleted ones left out). */
   readonly calls: readonly DocumentCall[]
   /** What pays it, with the payment or credit transaction when it is one. */
   readonly payments: readonly { readonly line: InvoicePaymentLine; readonly transaction: Pick<Transaction, 'transactionType' | 'description'> | null }[]
+}
+
+/** A `site`, which only grouping by site reads (bill-format.ts); sources made without one have none. */
+export interface Sited {
+  readonly site?: string | null
 }
 
 /** A call as a document shows it. */

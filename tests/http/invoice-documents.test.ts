@@ -3,7 +3,7 @@ import * as assert from 'uvu/assert'
 import { openHarness, type Harness } from '../support/harness.js'
 import { getDocument, invoiceAmounts, pounds, worldOn } from '../support/invoice-documents.js'
 import type { World } from '../support/invoice-world.js'
-import { isPdf, pdfLines } from '../support/pdf-text.js'
+import { isPdf, pdfLines, pdfSheetSizes } from '../support/pdf-text.js'
 import { activeTargets } from '../support/targets.js'
 
 const utf8 = (bytes: Uint8Array) => Buffer.from(bytes).toString('utf8')
@@ -99,6 +99,77 @@ for (const target of activeTargets()) {
     }
     assert.ok(texts.every((t) => t === texts[0]), 'the same text in every style')
     await h.request('PATCH', `/customers/${world.customerID}`, { billStyle: null })
+  })
+
+  test('billFormatOverride Landscape: A4 landscape sheets and a landscape print rule, the same content', async ({ h, world }) => {
+    const c = world.customerID
+    const text = (html: string) => html.replace(/<style>[\s\S]*?<\/style>/, '').replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ')
+    const portrait = utf8((await getDocument(h, world.invoice.id, 'text/html')).bytes)
+    assert.not.match(portrait, /@page/)
+    assert.ok((await pdfSheetSizes((await getDocument(h, world.invoice.id, 'application/pdf')).bytes)).every((s) => s.height > s.width), 'unset: portrait')
+    assert.is((await h.request('PATCH', `/customers/${c}`, { billFormatOverride: 'Landscape' })).status, 200)
+    const html = utf8((await getDocument(h, world.invoice.id, 'text/html')).bytes)
+    assert.match(html, /@page\s*\{\s*size:\s*A4 landscape\s*\}/)
+    assert.is(text(html), text(portrait), 'the same text')
+    const pdf = (await getDocument(h, world.invoice.id, 'application/pdf')).bytes
+    const sizes = await pdfSheetSizes(pdf)
+    assert.ok(sizes.every((s) => s.width === 842 && s.height === 595), `every sheet A4 landscape: ${JSON.stringify(sizes)}`)
+    const lines = (await pdfLines(pdf)).flat()
+    assert.is(lines.filter((l) => /^\d{1,2} Jan 2026 \d\d:\d\d:\d\d /.test(l)).length, 40, 'every call itemised')
+    for (const amount of Object.values(invoiceAmounts(world.invoice))) assert.ok(lines.join('\n').includes(pounds(amount)))
+    assert.ok(lines.includes('Northwind Trading Ltd'), 'the bill-to block')
+    await h.request('PATCH', `/customers/${c}`, { billFormatOverride: null })
+  })
+
+  test('billFormatOverride Itemised by Site and Cost Centre: group headings and subtotals in the HTML and the PDF', async ({ h, world }) => {
+    const c = world.customerID
+    const [n1, n2, n3] = world.numberIDs
+    const [service] = (await h.request('GET', `/customers/${c}/services`)).body as any[]
+    const pence = (text: string) => Math.round(Number(text.replace(/[£,]/g, '')) * 100)
+    const pageOf = (html: string, page: string) => html.match(new RegExp(`<section class="bill-page[^"]*" data-page="${page}">([\\s\\S]*?)</section>`))![1]
+    const groupsOf = (html: string, page: string) => [...pageOf(html, page).matchAll(/<h3>([^<]+)<\/h3>/g)].map((m) => m[1])
+    const footers = (html: string, page: string, key: string) =>
+      [...pageOf(html, page).matchAll(new RegExp(`<tr data-key="${key}"><th>([^<]*)</th><th class="num">([^<]*)</th><th class="num">([^<]*)</th></tr>`, 'g'))].map((m) => m.slice(1))
+    const lines = ((await h.request('GET', `/customers/${c}/transactions?limit=1000`)).body as any[]).filter((t) => t.invoiceID === world.invoice.id)
+    const charges = lines.filter((t) => t.transactionType !== 'Call Charges' && !t.serviceID).reduce((total, t) => total + Math.round(t.amount * 100), 0)
+    const documents = async () => ({
+      html: utf8((await getDocument(h, world.invoice.id, 'text/html')).bytes),
+      pdf: (await pdfLines((await getDocument(h, world.invoice.id, 'application/pdf')).bytes)).flat(),
+    })
+
+    for (const [id, site] of [[n1, 'Manchester'], [n2, 'Manchester'], [n3, 'Leeds']]) assert.is((await h.request('PATCH', `/numbers/${id}`, { site })).status, 200)
+    await h.request('PATCH', `/services/${service.id}`, { site: 'Salford' })
+    await h.request('PATCH', `/customers/${c}`, { billFormatOverride: 'Itemised by Site' })
+    let { html, pdf } = await documents()
+    assert.equal(groupsOf(html, 'Itemised Calls'), ['Site Leeds', 'Site Manchester', 'No site'], 'the fourth number has no site')
+    assert.equal(groupsOf(html, 'Charges'), ['Site Leeds', 'Site Manchester', 'No site'], 'the account\'s support charge has no site')
+    assert.equal(groupsOf(html, 'Services'), ['Site Salford'])
+    assert.equal(groupsOf(html, 'Calls by Number'), [])
+    const itemised = footers(html, 'Itemised Calls', 'group-subtotal')
+    assert.equal(itemised.map((f) => f[0]), ['Site Leeds subtotal', 'Site Manchester subtotal', 'No site subtotal'])
+    assert.equal(itemised.map((f) => f[1]), ['10 calls', '20 calls', '10 calls'])
+    assert.equal(footers(html, 'Itemised Calls', 'page-total').map((f) => f[1]), ['40 calls'])
+    const bySite = footers(html, 'Charges', 'group-subtotal').map((f) => pence(f[2]))
+    assert.is(bySite.reduce((a, b) => a + b, 0), charges, 'the site subtotals add up to the charges')
+    assert.equal(footers(html, 'Charges', 'page-total').map((f) => pence(f[2])), [charges])
+    for (const line of ['Site Leeds', 'Site Manchester', 'No site', 'Site Salford']) assert.ok(pdf.includes(line), `the PDF heads a group ${line}`)
+    assert.ok(pdf.some((l) => /^Site Manchester subtotal 20 calls £[\d,]+\.\d\d$/.test(l)), 'the PDF has the group subtotal')
+
+    await h.request('PATCH', `/customers/${c}`, { billFormatOverride: 'Cost Centre' })
+    ;({ html, pdf } = await documents())
+    for (const page of ['Charges', 'Calls by Number', 'Itemised Calls']) {
+      const expected = page === 'Charges' ? ['Cost centre Head office', 'Cost centre Warehouse', 'Unassigned'] : ['Cost centre Head office', 'Cost centre Warehouse']
+      assert.equal(groupsOf(html, page), expected, page)
+    }
+    assert.equal(groupsOf(html, 'Services'), [])
+    assert.equal(footers(html, 'Calls by Number', 'group-subtotal').map((f) => f[1]), ['20 calls', '20 calls'])
+    assert.is(footers(html, 'Charges', 'group-subtotal').reduce((total, f) => total + pence(f[2]), 0), charges)
+    for (const line of ['Cost centre Head office', 'Cost centre Warehouse', 'Unassigned']) assert.ok(pdf.includes(line), `the PDF heads a group ${line}`)
+
+    await h.request('PATCH', `/customers/${c}`, { billFormatOverride: null })
+    for (const id of [n1, n2, n3]) await h.request('PATCH', `/numbers/${id}`, { site: null })
+    await h.request('PATCH', `/services/${service.id}`, { site: null })
+    assert.not.match(utf8((await getDocument(h, world.invoice.id, 'text/html')).bytes), /<h3>/, 'unset: no groups')
   })
 
   test('presets list the page lists, styles and messages; OpenAPI documents the PDF, the HTML and ?pages', async ({ h }) => {

@@ -4,6 +4,7 @@ import * as assert from 'uvu/assert'
 import { BASE, openHarness, type Harness } from '../support/harness.js'
 import { activeTargets } from '../support/targets.js'
 import { worldOn } from '../support/invoice-documents.js'
+import { pdfSheetSizes } from '../support/pdf-text.js'
 
 /** Each page's text items with their position from the sheet's top-left, in points. */
 async function pages(bytes: Uint8Array) {
@@ -32,7 +33,8 @@ for (const target of activeTargets()) {
     await make('P-A', { postBillType: 'Summary Only' })
     await make('P-NONE', { postBillType: 'None' })
     await make('P-EMAIL', { email: 'x@example.com' })
-    await make('P-B', { postBillType: 'PDF' })
+    // A landscape invoice (billFormatOverride) keeps its address at the same place from the top left.
+    await make('P-B', { postBillType: 'PDF', billFormatOverride: 'Landscape' })
     const run = (await h.request('POST', '/billingRuns', { cutoffDate: '2026-01-31', invoiceDate: '2026-01-31', status: 'Requested' })).body
     const scheduler = h.platform.createScheduler({ onJobEnd: () => {} })
     await scheduler.runNow('billing-poll')
@@ -40,7 +42,9 @@ for (const target of activeTargets()) {
     const res = await h.platform.app.request(`${BASE}/billingRuns/${run.id}/print`, { headers: { authorization: `Bearer ${h.keys.admin}`, accept: 'application/pdf' } })
     assert.is(res.status, 200)
     assert.is(res.headers.get('content-type'), 'application/pdf')
-    const sheets = await pages(new Uint8Array(await res.arrayBuffer()))
+    const bytes = new Uint8Array(await res.arrayBuffer())
+    const sheets = await pages(bytes)
+    const sizes = await pdfSheetSizes(bytes)
     const firsts = sheets.map((items, i) => ({ i, name: items.find((t) => / Ltd$/.test(t.text) && t.text.startsWith('P-')) })).filter((s) => s.name)
     assert.equal(firsts.map((s) => s.name!.text), ['P-A Ltd', 'P-B Ltd', 'P-C Ltd'], 'account number order, posted customers only')
     for (const { i, name } of firsts) {
@@ -48,6 +52,8 @@ for (const target of activeTargets()) {
       assert.ok(Math.abs(name!.x - 56.7) < 2, `address 20 mm from the left (${name!.x})`)
       assert.ok(name!.top > 140 && name!.top < 170, `address about 50 mm from the top, in the window (${name!.top})`)
       assert.ok(sheets[i].some((t) => t.text === 'Example Telecom Ltd'), 'the seller on each')
+      const landscape = name!.text === 'P-B Ltd'
+      assert.is(sizes[i].width > sizes[i].height, landscape, `${name!.text}: ${landscape ? 'landscape' : 'portrait'} (${JSON.stringify(sizes[i])})`)
     }
     assert.is((await h.request('GET', '/billingRuns/999/print')).status, 404)
   })

@@ -30,3 +30,15 @@ export async function pdfLines(bytes: Uint8Array): Promise<string[][]> {
 
 /** Whether bytes are a PDF (its header). */
 export const isPdf = (bytes: Uint8Array): boolean => Buffer.from(bytes.subarray(0, 5)).toString('latin1') === '%PDF-'
+
+/** Each sheet's width and height in points, as PDF.js reads them (its MediaBox, turned by its Rotate). */
+export async function pdfSheetSizes(bytes: Uint8Array): Promise<{ width: number; height: number }[]> {
+  const pdf = await getDocument({ data: new Uint8Array(bytes), verbosity: 0, isEvalSupported: false }).promise
+  const sizes: { width: number; height: number }[] = []
+  for (let n = 1; n <= pdf.numPages; n++) {
+    const { width, height } = (await pdf.getPage(n)).getViewport({ scale: 1 })
+    sizes.push({ width: Math.round(width), height: Math.round(height) })
+  }
+  await pdf.destroy()
+  return sizes
+}
