@@ -1,6 +1,7 @@
 import type { Customer, Invoice } from '../fields/entity.js'
 import type { ContactCopy, NewDelivery } from '../ports/invoice-outbox.js'
 import { billTypes, type BillType } from '../presets/delivery-lists.js'
+import { copiedOn, correspondenceSent } from './correspondence.js'
 
 /** What deciding a customer's deliveries reads of it (a billing run reads these fields too). */
 export type DeliveryCustomer = Pick<Customer, 'id' | 'email' | 'emailBillType' | 'postBillType' | 'faxBillType' | 'GDPRPECRConsentGiven'>
@@ -20,7 +21,7 @@ export function emailBillTypeOf(declared: string | null | undefined, consent: st
 
 /**
  * The deliveries of a raised invoice: an email to the customer's address, a copy to each contact
- * with an email bill type, the run's print file for a post bill type, a fax recorded as skipped.
+ * copied on invoices (`copiedOn`), the run's print file for a post bill type, a fax recorded as skipped.
  * A suppressed invoice (10.4) gets none; nor does a channel whose bill type is `None`.
  */
 export function planDeliveries(invoice: Pick<Invoice, 'id' | 'billingRunID' | 'suppressed'>, customer: DeliveryCustomer, contacts: readonly ContactCopy[]): NewDelivery[] {
@@ -33,6 +34,7 @@ export function planDeliveries(invoice: Pick<Invoice, 'id' | 'billingRunID' | 's
     if (billType !== 'None') out.push({ ...base, channel: 'email', recipient: customer.email, billType })
   }
   for (const contact of contacts) {
+    if (!copiedOn(contact, correspondenceSent.invoice)) continue
     const billType = emailBillTypeOf(contact.emailBillType, consent)
     if (billType !== 'None') out.push({ ...base, contactID: contact.contactID, channel: 'email', recipient: contact.email, billType })
   }

@@ -4,6 +4,7 @@ import type { Customer, Invoice } from '../fields/entity.js'
 import { toWireJson } from '../fields/wire-json.js'
 import { systemCustomerAction } from '../lifecycle/system-action.js'
 import type { PlatformContext } from '../platform.js'
+import { copiedOn, correspondenceSent } from '../delivery/correspondence.js'
 import { profileOf } from '../presets/collections.js'
 import { REGULATOR_PROTECTION, withholds } from '../presets/regulator-protection.js'
 import type { Store } from '../ports/store.js'
@@ -97,8 +98,8 @@ async function takeStep(ctx: PlatformContext, store: Store, customerID: string, 
     const customer = (await store.repository('customers').get(customerID))!
     const recipients = [
       ...(customer.email ? [{ contactID: null, email: customer.email }] : []),
-      // A contact whose bill type is None asked for nothing by email (contract 14.2), reminders included.
-      ...(await store.invoiceOutbox.contactCopies([customerID])).filter((c) => c.emailBillType !== 'None').map((c) => ({ contactID: c.contactID, email: c.email })),
+      // A contact whose bill type is None asked for nothing by email (contract 14.2), reminders included, unless it names them.
+      ...(await store.invoiceOutbox.contactCopies([customerID])).filter((c) => copiedOn(c, correspondenceSent.reminder)).map((c) => ({ contactID: c.contactID, email: c.email })),
     ]
     const deliveries = recipients.map((r) => ({
       invoiceID: invoice.id,

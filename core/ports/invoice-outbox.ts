@@ -14,12 +14,14 @@ export interface NewDelivery {
   readonly purpose?: DeliveryPurpose
 }
 
-/** A contact that gets a copy of its customer's invoices by email (Copy Email Bill). */
+/** A contact with an email that may get copies of its customer's invoices or reminders (Copy Email Bill). */
 export interface ContactCopy {
   readonly customerID: string
   readonly contactID: string
   readonly email: string
-  readonly emailBillType: string
+  readonly emailBillType: string | null
+  /** Its `copyCorrespondenceTypeIDs`; empty when unset. */
+  readonly correspondence: readonly string[]
 }
 
 /** A delivery a worker claimed to send; `attempts` counts this one. */

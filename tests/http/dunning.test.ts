@@ -51,6 +51,13 @@ for (const target of activeTargets()) {
     // A contact whose bill type is None is sent nothing: no invoice, and no reminder either.
     const silent = await h.request('POST', `/customers/${strict}/customerContacts`, { firstnames: 'Sam', lastname: 'Silent', email: 'no-mail@example.com', emailBillType: 'None' })
     assert.is(silent.status, 201, silent.text)
+    // copyCorrespondenceTypeIDs, when set, names exactly what a contact is copied on, bill type or none.
+    const copies = [
+      { firstnames: 'Rita', email: 'reminders-only@example.com', emailBillType: 'None', copyCorrespondenceTypeIDs: ['Overdue Reminder'] },
+      { firstnames: 'Ivy', email: 'invoices-only@example.com', emailBillType: 'PDF', copyCorrespondenceTypeIDs: ['Invoice', 'Welcome Letter'] },
+      { firstnames: 'Nora', email: 'both@example.com', copyCorrespondenceTypeIDs: ['Invoice', 'Overdue Reminder'] },
+    ]
+    for (const c of copies) assert.is((await h.request('POST', `/customers/${strict}/customerContacts`, { lastname: 'Copy', ...c })).status, 201)
     const number = await h.request('POST', `/customers/${strict}/numbers`, { number: '020 7946 0101' })
     assert.is(number.status, 201, number.text)
     const held = await newCustomer(h, { accountNumber: 'DUN-2', email: 'dun2@example.com', paymentTerms: 14, dunningProfile: 'Strict', regulatorProtectionClass: 'Not Protected' })
@@ -59,6 +66,8 @@ for (const target of activeTargets()) {
     await bill(h, '2026-01-31')
     await jobs(h, 'invoice-delivery')
     const invoiceMails = sink.received.length
+    const invoiceTo = sink.received.map((m) => (m.to as any).text as string).filter((to) => /copy|only|both|accounts|no-mail/.test(to) || to === 'dun1@example.com')
+    assert.equal(invoiceTo.sort(), ['accounts@example.com', 'both@example.com', 'dun1@example.com', 'invoices-only@example.com'])
     assert.is((await invoiceOf(h, strict)).overdueDate, OVERDUE)
     const seen: Record<number, [string, string | null]> = {}
     for (let day = 0; day <= 60; day++) {
@@ -89,21 +98,25 @@ for (const target of activeTargets()) {
     assert.equal((await invoiceOf(h, held)).dunningSteps.map((x: any) => [x.action, x.date]), [['reminder', dayOf(7)], ['finalNotice', dayOf(14)], ['suspend', dayOf(28)], ['bar', dayOf(28)]])
     assert.equal((await invoiceOf(h, plain)).dunningSteps.map((x: any) => x.action), ['reminder', 'finalNotice'], 'the shipped Standard profile never suspends')
     assert.equal([(await customer(h, plain)).isSuspended], [false])
-    // Emails: one reminder and one final notice to the customer and to its contact (not the one with None), through the real SMTP server.
+    // Emails: one reminder and one final notice to the customer and to its contacts (not the one with None, nor the one copied on invoices only), through the real SMTP server.
     const dunning = sink.received.slice(invoiceMails)
     const strictMails = dunning.filter((m) => /DUN-1/.test(m.subject ?? ''))
     assert.equal(strictMails.map((m) => [(m.to as any).text, /reminder/.test(m.subject!) ? 'reminder' : /final notice/.test(m.subject!) ? 'finalNotice' : '?']).sort(), [
       ['accounts@example.com', 'finalNotice'],
       ['accounts@example.com', 'reminder'],
+      ['both@example.com', 'finalNotice'],
+      ['both@example.com', 'reminder'],
       ['dun1@example.com', 'finalNotice'],
       ['dun1@example.com', 'reminder'],
+      ['reminders-only@example.com', 'finalNotice'],
+      ['reminders-only@example.com', 'reminder'],
     ])
     const reminder = strictMails.find((m) => (m.to as any).text === 'dun1@example.com' && /reminder/.test(m.subject!))!
     const invoiceNumber = (await invoiceOf(h, strict)).invoiceNumber
     assert.match(reminder.text!, `Invoice ${invoiceNumber}`)
     assert.match(reminder.text!, '£120.00 outstanding')
     assert.is(reminder.from!.text, h.platform.context.presets.seller.email)
-    assert.is(dunning.length, 4 + 2 + 2, 'strict: 2 emails to 2 addresses; held and plain: 2 each')
+    assert.is(dunning.length, 8 + 2 + 2, 'strict: 2 emails to 4 addresses; held and plain: 2 each')
     // Events and history.
     const taken = (await events(h, 'dunning.step_taken')).filter((e) => e.data.invoice.customerID === strict)
     assert.equal(taken.map((e) => e.data.step.action), ['reminder', 'finalNotice', 'suspend', 'bar'])

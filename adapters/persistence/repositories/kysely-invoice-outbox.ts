@@ -27,23 +27,24 @@ export class KyselyInvoiceOutbox implements InvoiceOutbox {
       const ids = customerIDs.slice(i, i + CONTACTS_CHUNK).map((id) => this.dialect.encodeId(id))
       const direct = await this.db
         .selectFrom('customer_contacts as c')
-        .select(['c.id', 'c.customerID', 'c.email', 'c.emailBillType'])
+        .select(['c.id', 'c.customerID', 'c.email', 'c.emailBillType', 'c.copyCorrespondenceTypeIDs'])
         .where('c.customerID', 'in', ids)
         .where('c.email', 'is not', null)
-        .where('c.emailBillType', 'is not', null)
+        .where((eb) => eb.or([eb('c.emailBillType', 'is not', null), eb('c.copyCorrespondenceTypeIDs', 'is not', null)]))
         .orderBy('c.id')
         .execute()
       const shared = await this.db
         .selectFrom('customer_shared_contacts as s')
         .innerJoin('customer_contacts as c', 'c.id', 's.contactID')
-        .select(['c.id', 's.customerID', 'c.email', 'c.emailBillType'])
+        .select(['c.id', 's.customerID', 'c.email', 'c.emailBillType', 'c.copyCorrespondenceTypeIDs'])
         .where('s.customerID', 'in', ids)
         .where('c.email', 'is not', null)
-        .where('c.emailBillType', 'is not', null)
+        .where((eb) => eb.or([eb('c.emailBillType', 'is not', null), eb('c.copyCorrespondenceTypeIDs', 'is not', null)]))
         .orderBy('c.id')
         .execute()
       for (const r of [...direct, ...shared]) {
-        out.push({ customerID: String(r.customerID), contactID: String(r.id), email: r.email as string, emailBillType: r.emailBillType as string })
+        const correspondence = r.copyCorrespondenceTypeIDs === null ? [] : (JSON.parse(r.copyCorrespondenceTypeIDs as string) as string[])
+        out.push({ customerID: String(r.customerID), contactID: String(r.id), email: r.email as string, emailBillType: r.emailBillType as string | null, correspondence })
       }
     }
     return out
