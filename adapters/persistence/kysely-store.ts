@@ -41,6 +41,8 @@ import type { Actor, ChangeLog } from '../../core/ports/change-log.js'
 import type { Receivables } from '../../core/ports/receivables.js'
 import type { CreditControl } from '../../core/ports/credit-control.js'
 import { KyselyCreditControl } from './repositories/kysely-credit-control.js'
+import type { AutoTopups } from '../../core/ports/auto-topups.js'
+import { KyselyAutoTopups } from './repositories/kysely-auto-topups.js'
 import type { LifecycleLog } from '../../core/ports/lifecycle-log.js'
 import { KyselyResourceRepository, systemToday, type Peers, type Today } from './repositories/kysely-resource-repository.js'
 import { KyselyInvoiceRepository } from './repositories/kysely-invoice-repository.js'
@@ -125,6 +127,7 @@ export class KyselyStore implements Store {
   readonly changes: ChangeLog
   readonly webhookOutbox: WebhookOutbox
   readonly creditControl: CreditControl
+  readonly autoTopups: AutoTopups
   readonly terms: TermSchedule
   readonly invoiceNumbers: InvoiceNumbers
   readonly callMarks: CallMarks
@@ -173,6 +176,7 @@ export class KyselyStore implements Store {
     this.changes = new KyselyChangeLog(db, dialect, shared.actor)
     this.webhookOutbox = new KyselyWebhookOutbox(db, dialect)
     this.creditControl = new KyselyCreditControl(db, dialect, shared.today)
+    this.autoTopups = new KyselyAutoTopups(db, dialect)
     this.terms = new KyselyTermSchedule(db, dialect)
     this.invoiceNumbers = new KyselyInvoiceNumbers(db, dialect)
     this.callMarks = new KyselyCallMarks(db, dialect)

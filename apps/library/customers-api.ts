@@ -6,6 +6,7 @@ import type { ListSpec } from '../../core/resources/list-page.js'
 import { scheduleCustomerDeletion } from '../../core/resources/resources.js'
 import { parentScope } from '../../core/resources/scopes.js'
 import { expireLinks } from '../../core/payments/payment-links.js'
+import { requestTopups } from '../../core/credit/auto-topups.js'
 import { actionRunner, create, readPage, resourceApi, resourceOf, shown, shownPage, toPage, visibleItem, type ActionRunner, type AnyListParams, type ExpandablePage, type ListParams, type Page, type ResourceApi } from './resource-api.js'
 
 /** Customers: create, read, update, schedule the deletion of, and act on (lifecycle, PIN, payment links, ...). */
@@ -39,6 +40,13 @@ export interface CustomersApi {
    * invalid_query.
    */
   previewInvoice(id: string, options: { readonly cutoffDate: string }): Promise<InvoicePreview>
+  /**
+   * The `auto-topup` job's step, now: each customer whose funds fell below its `autoTopupProfile`'s
+   * threshold is asked for a top-up once (event `customer.topup_requested`, `autoTopupRequestedDate`
+   * set), and the mark of each whose funds are back is cleared. The scheduler does this every 15
+   * minutes; call it when it is not started. Answers how many were asked and cleared.
+   */
+  requestTopups(): Promise<{ requested: number; cleared: number }>
 }
 
 /** The expansion flags a level's lists take (expandNumbers, featureActive, ...). */
@@ -84,5 +92,6 @@ export function customersApi(ctx: PlatformContext): CustomersApi {
       const { extra: _, ...preview } = await previewInvoice(ctx, id, options)
       return preview
     },
+    requestTopups: () => requestTopups(ctx),
   }
 }

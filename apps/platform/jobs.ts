@@ -21,6 +21,7 @@ import { deliverInvoices, type InvoiceSending } from '../../core/delivery/delive
 import { sweepPortal } from '../../core/portal/housekeeping.js'
 import type { PortalSessions } from '../../core/ports/portal-sessions.js'
 import { runDunning } from '../../core/dunning/run-dunning.js'
+import { requestTopups } from '../../core/credit/auto-topups.js'
 
 /** A running billing run logs its progress at most this often. */
 export const PROGRESS_LOG_MS = 10_000
@@ -51,6 +52,8 @@ export interface Schedules {
   readonly dunning: string
   /** The daily making of the coming months' partitions (Postgres, month-partitions-job.ts). */
   readonly monthPartitions: string
+  /** How often customers whose funds fell below their auto top-up threshold are looked for (core/credit/auto-topups.ts). */
+  readonly autoTopup: string
   /** Customers per billing batch at most. */
   readonly billingBatchSize: number
   /** Features a billing batch aims at (see `RunOptions.batchFeatures`). */
@@ -77,6 +80,7 @@ export function readSchedules(env: NodeJS.ProcessEnv = process.env): Schedules {
     portalSweep: cronPattern(env, 'BILLING_SCHEDULE_PORTAL_SWEEP', '*/5 * * * *'),
     dunning: cronPattern(env, 'BILLING_SCHEDULE_DUNNING', '30 0 * * *'),
     monthPartitions: cronPattern(env, 'BILLING_SCHEDULE_MONTH_PARTITIONS', '45 0 * * *'),
+    autoTopup: cronPattern(env, 'BILLING_SCHEDULE_AUTO_TOPUP', '*/15 * * * *'),
     billingBatchSize: Number(env.BILLING_BATCH_SIZE) > 0 ? Number(env.BILLING_BATCH_SIZE) : 500,
     billingBatchFeatures: Number(env.BILLING_BATCH_FEATURES) > 0 ? Number(env.BILLING_BATCH_FEATURES) : 1_000,
     billingPartitionFeatures: Number(env.BILLING_PARTITION_FEATURES) > 0 ? Number(env.BILLING_PARTITION_FEATURES) : PARTITION_FEATURES,
@@ -175,6 +179,15 @@ export function platformJobs(
       run: async (signal) => {
         const outcome = await runDunning(ctx, signal)
         return outcome.steps + outcome.unsuspended > 0 ? outcome : undefined
+      },
+    },
+    // Top-ups due are announced for the payment provider to collect (customer.topup_requested); the money comes back as a payment.
+    {
+      name: 'auto-topup',
+      schedule: schedules.autoTopup,
+      run: async (signal) => {
+        const outcome = await requestTopups(ctx, signal)
+        return outcome.requested + outcome.cleared > 0 ? outcome : undefined
       },
     },
     {

@@ -13,6 +13,7 @@ import type { RunPartitions } from './run-partitions.js'
 import type { RatingData } from './rating-data.js'
 import type { Receivables } from './receivables.js'
 import type { CreditControl } from './credit-control.js'
+import type { AutoTopups } from './auto-topups.js'
 import type { TermSchedule } from './term-schedule.js'
 import type { ContactRepository, ResourceRepository } from './resource-repository.js'
 import type { ListJson } from './list-json.js'
@@ -59,6 +60,8 @@ export interface Store {
   /** Events fanned out to webhooks, and their deliveries' attempts. */
   readonly webhookOutbox: WebhookOutbox
   readonly creditControl: CreditControl
+  /** The customers an automatic top-up may be due for, and their funds. */
+  readonly autoTopups: AutoTopups
   /** Features whose dates are due: annual increases, renewals (contract 11). */
   readonly terms: TermSchedule
   /** The invoice number counter (contract 14.1). */

@@ -66,6 +66,7 @@ const engineEvents = [
   'customer.credit_limit_action_withheld',
   'customer.bar_requested',
   'number.bar_requested',
+  'customer.topup_requested',
 ] as const
 
 /** Every event type, for a webhook's `eventTypes` ([] = all). */

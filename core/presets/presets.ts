@@ -9,6 +9,7 @@ import { DEFAULT_INVOICE_NUMBER_FORMAT, invoiceNumberFormatProblem } from './inv
 import { collectionsFile, defaultCollectionPresets, mergeCollections, type CollectionPresets } from './collections.js'
 import { protectedActionsOf, unprotectedClassesOf } from './regulator-protection.js'
 import { commissionProfilesFile, defaultCommissionPresets, mergeCommissionProfiles, type CommissionPresets } from './commission-profiles.js'
+import { autoTopupThresholdsFile, mergeAutoTopupThresholds, type AutoTopupPresets } from './auto-topup-thresholds.js'
 
 export const paymentLinkTypes = ['cardPayment', 'directDebitSetup'] as const
 /** The kinds of payment link a provider can make. */
@@ -30,7 +31,7 @@ export const portalPages = ['summary', 'invoices', 'calls', 'allowances', 'payme
 export type PortalPage = (typeof portalPages)[number]
 
 /** The platform's configured lists and the settings that go with them. */
-export interface Presets extends ProductMaps, DiscountPlanMaps, CollectionPresets, CarrierMaps, CommissionPresets {
+export interface Presets extends ProductMaps, DiscountPlanMaps, CollectionPresets, CarrierMaps, CommissionPresets, AutoTopupPresets {
   readonly lists: Readonly<Record<string, readonly string[]>>
   /** VAT percentage of each `vatRates` name, as decimal text ("20"). */
   readonly vatRatePercents: Readonly<Record<string, string>>
@@ -86,6 +87,7 @@ export const defaultPresets: Presets = {
   ...mergeProductMaps({}, null, { ...defaultLists }),
   ...mergeCarrierMaps({}, null),
   ...mergeDiscountPlans({}, null, { ...defaultLists }),
+  ...mergeAutoTopupThresholds({}, null, { ...defaultLists }),
 }
 
 const nameList = v.array(v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(200)))
@@ -127,6 +129,7 @@ const PresetsFile = v.strictObject({
   ...discountPlansFile,
   ...collectionsFile,
   ...commissionProfilesFile,
+  ...autoTopupThresholdsFile,
 })
 
 /**
@@ -164,6 +167,7 @@ export function mergePresets(content: unknown, base: Presets = defaultPresets): 
     ...mergeProductMaps(file, base, lists, new Set([...Object.keys(file.lists ?? {}), ...Object.keys(file.extend ?? {})])),
     ...mergeCarrierMaps(file, base),
     ...mergeDiscountPlans(file, base, lists, new Set([...Object.keys(file.lists ?? {}), ...Object.keys(file.extend ?? {})])),
+    ...mergeAutoTopupThresholds(file, base, lists, file.lists?.autoTopupProfiles !== undefined || file.extend?.autoTopupProfiles !== undefined),
   }
   // A map's names are names of its list (contract 10): a customer may choose any of them.
   lists.invoiceMessages = unique([...(lists.invoiceMessages ?? []), ...Object.keys(presets.invoiceMessages)])

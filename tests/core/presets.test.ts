@@ -103,6 +103,22 @@ test('regulatorProtectedActions: shipped none, as contract 15.2 cuts off any cus
   assert.throws(() => mergePresets({ lists: { regulatorProtectedActions: ['reminder'] } }), /regulatorProtectedActions names "reminder"; it may name suspend, bar/)
 })
 
+test('autoTopupThresholds: every autoTopupProfiles name but None has a threshold, else the start stops', () => {
+  assert.equal(Object.entries(defaultPresets.autoTopupThresholds), [['Top up when below £10', 100_000n], ['Top up when below £50', 500_000n]])
+  assert.throws(() => mergePresets({ extend: { autoTopupProfiles: ['Top up when below £5'] } }), /autoTopupProfiles names "Top up when below £5" but autoTopupThresholds has no entry for it/)
+  assert.throws(() => mergePresets({ lists: { autoTopupProfiles: ['None', 'Weekly'] }, autoTopupThresholds: { Daily: '5' } }), /autoTopupProfiles names "Weekly"/)
+  assert.throws(() => mergePresets({ autoTopupThresholds: { None: '5.00' } }), /autoTopupThresholds\.None: "None" never tops up/)
+  assert.throws(() => mergePresets({ autoTopupThresholds: { Low: 'ten pounds' } }), /autoTopupThresholds\.Low: an amount/)
+  const own = mergePresets({ autoTopupThresholds: { 'Below £20': '20.00' } })
+  assert.equal(own.lists.autoTopupProfiles, ['None', 'Below £20'], 'a map given without its list is the list, with None')
+  assert.is(own.autoTopupThresholds['Below £20'], 200_000n)
+  // A map given with its list replaces the shipped thresholds: every name the list keeps still needs one.
+  assert.throws(() => mergePresets({ extend: { autoTopupProfiles: ['Top up when below £5'] }, autoTopupThresholds: { 'Top up when below £5': '5', 'Top up when below £10': '10' } }), /"Top up when below £50"/)
+  const extended = mergePresets({ extend: { autoTopupProfiles: ['Top up when below £5'] }, autoTopupThresholds: { 'Top up when below £5': '5', 'Top up when below £10': '10', 'Top up when below £50': '50' } })
+  assert.equal(extended.lists.autoTopupProfiles, ['None', 'Top up when below £10', 'Top up when below £50', 'Top up when below £5'])
+  assert.is(extended.autoTopupThresholds['Top up when below £5'], 50_000n)
+})
+
 test('every preset field of every resource names a list that exists', () => {
   for (const r of Object.values(catalogue)) {
     for (const f of r.fields) if (f.list) assert.ok(defaultPresets.lists[f.list], `${r.name}.${f.name} → ${f.list}`)

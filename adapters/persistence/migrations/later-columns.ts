@@ -34,6 +34,7 @@ export const laterColumns: Readonly<Record<string, Partial<Record<ResourceName, 
   '0070-reinstate-gaps': { features: ['dropGaps'] },
   '0074-delivery-first-attempt': { invoiceDeliveries: ['firstAttemptStamp'] },
   '0078-portal-openings': { customers: ['portalOpening'] },
+  '0080-auto-topup-requests': { customers: ['autoTopupRequestedDate'] },
 }
 
 /** The columns of a resource that a later migration adds. */

@@ -1,4 +1,4 @@
-import type { Db } from '../schema/tables.js'
+import type { Db, Integer } from '../schema/tables.js'
 import { sql } from 'kysely'
 import type { CreditFigures, SpendMeasure } from '../../../core/ports/credit-control.js'
 import { ZERO, type Money } from '../../../core/money/money.js'
@@ -23,6 +23,25 @@ export const creditWatched = (alias: string) => {
 
 /** A number whose calls some alert measures: a credit limit (10.6) or an expected spend (17.7), each on its partial index. */
 const watchedNumber = sql<boolean>`(${sql.ref('creditLimit')} is not null or ${sql.ref('expectedSpend')} is not null)`
+
+/**
+ * The cost (`total`) of the rated, undeleted calls no run has billed yet, by customer and number,
+ * of the customers `ids` (encoded): what `creditLimitCalls` measures besides unapproved `Call
+ * Charges` rows, and what an automatic top-up takes off a customer's funds (kysely-auto-topups.ts).
+ */
+export function unbilledCallCosts(db: Db, ids: readonly Integer[]) {
+  // Each customer's latest covered start: calls after it need no look-up of their row (call-coverage.ts).
+  const ends = latestCovered(db, sql<boolean>`${sql.ref('transactions.customerID')} in (${sql.join(ids)})`)
+  return db
+    .selectFrom('calls')
+    .leftJoin(ends.as('cov'), 'cov.customerID', 'calls.customerID')
+    .select(['calls.customerID', 'calls.numberID', sql<string>`sum(${sql.ref('calls.cost')})`.as('total')])
+    .where('calls.customerID', 'in', ids)
+    .where('calls.rated', '=', 1)
+    .where('calls.deleted', '=', 0)
+    .where(callUnbilled('calls', 'cov'))
+    .groupBy(['calls.customerID', 'calls.numberID'])
+}
 
 /** Credit control on the `customers`, `numbers`, `transactions`, `invoices` and `calls` tables. */
 export class KyselyCreditControl implements CreditControl {
@@ -154,20 +173,7 @@ export class KyselyCreditControl implements CreditControl {
           .groupBy(['customerID', 'numberID']),
         addCalls,
       )
-      // Each customer's latest covered start: calls after it need no look-up of their row (call-coverage.ts).
-      const ends = latestCovered(this.db, sql<boolean>`${sql.ref('transactions.customerID')} in (${sql.join(callIDs)})`)
-      await sums(
-        this.db
-          .selectFrom('calls')
-          .leftJoin(ends.as('cov'), 'cov.customerID', 'calls.customerID')
-          .select(['calls.customerID', 'calls.numberID', sql<string>`sum(${sql.ref('calls.cost')})`.as('total')])
-          .where('calls.customerID', 'in', callIDs)
-          .where('calls.rated', '=', 1)
-          .where('calls.deleted', '=', 0)
-          .where(callUnbilled('calls', 'cov'))
-          .groupBy(['calls.customerID', 'calls.numberID']),
-        addCalls,
-      )
+      await sums(unbilledCallCosts(this.db, callIDs), addCalls)
     }
     return out
   }
