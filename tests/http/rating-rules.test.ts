@@ -73,8 +73,10 @@ for (const target of activeTargets()) {
     // A feature on the customer prices its other number, which has no such feature of its own.
     const cheap = await nameOf(h, await tariff(h, {}, [['NAT', '0.01']]))
     await h.request('POST', `/customers/${customer}/features`, { featureType: 'SIP Channel', startDate: '2026-01-01', nationalTariff: cheap })
-    const other = (await h.request('POST', `/customers/${customer}/numbers`, { number: `${digits.slice(0, -1)}9`, nationalTariff: nat })).body.id
-    await upload(h, csv(`${digits.slice(0, -1)}9,01632960999,2026-01-14T11:00:00Z,61,NAT,national,Gamma`, `${digits},01632960999,2026-01-16T11:00:00Z,30,NAT,national,Gamma`))
+    // Its digits from a range numberWith never gives, so no later number of another customer shares them.
+    const otherDigits = `016329${90000 + ++serial}`
+    const other = (await h.request('POST', `/customers/${customer}/numbers`, { number: otherDigits, nationalTariff: nat })).body.id
+    await upload(h, csv(`${otherDigits},01632960999,2026-01-14T11:00:00Z,61,NAT,national,Gamma`, `${digits},01632960999,2026-01-16T11:00:00Z,30,NAT,national,Gamma`))
     assert.equal(await costs(h, other), [['national', '2026-01-14', 0.02]])
     assert.equal((await costs(h, number)).at(-1), ['national', '2026-01-16', 0.02])
   })
