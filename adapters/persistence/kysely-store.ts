@@ -42,7 +42,9 @@ import type { Receivables } from '../../core/ports/receivables.js'
 import type { CreditControl } from '../../core/ports/credit-control.js'
 import { KyselyCreditControl } from './repositories/kysely-credit-control.js'
 import type { AutoTopups } from '../../core/ports/auto-topups.js'
+import type { ContractEnds } from '../../core/ports/contract-ends.js'
 import { KyselyAutoTopups } from './repositories/kysely-auto-topups.js'
+import { KyselyContractEnds } from './repositories/kysely-contract-ends.js'
 import type { LifecycleLog } from '../../core/ports/lifecycle-log.js'
 import { KyselyResourceRepository, systemToday, type Peers, type Today } from './repositories/kysely-resource-repository.js'
 import { KyselyInvoiceRepository } from './repositories/kysely-invoice-repository.js'
@@ -128,6 +130,7 @@ export class KyselyStore implements Store {
   readonly webhookOutbox: WebhookOutbox
   readonly creditControl: CreditControl
   readonly autoTopups: AutoTopups
+  readonly contractEnds: ContractEnds
   readonly terms: TermSchedule
   readonly invoiceNumbers: InvoiceNumbers
   readonly callMarks: CallMarks
@@ -177,6 +180,7 @@ export class KyselyStore implements Store {
     this.webhookOutbox = new KyselyWebhookOutbox(db, dialect)
     this.creditControl = new KyselyCreditControl(db, dialect, shared.today)
     this.autoTopups = new KyselyAutoTopups(db, dialect)
+    this.contractEnds = new KyselyContractEnds(db, dialect)
     this.terms = new KyselyTermSchedule(db, dialect)
     this.invoiceNumbers = new KyselyInvoiceNumbers(db, dialect)
     this.callMarks = new KyselyCallMarks(db, dialect)

@@ -7,6 +7,7 @@ import { scheduleCustomerDeletion } from '../../core/resources/resources.js'
 import { parentScope } from '../../core/resources/scopes.js'
 import { expireLinks } from '../../core/payments/payment-links.js'
 import { requestTopups } from '../../core/credit/auto-topups.js'
+import { announceContractEnds, type ContractEndNotices } from '../../core/contract-ends/announce-contract-ends.js'
 import { actionRunner, create, readPage, resourceApi, resourceOf, shown, shownPage, toPage, visibleItem, type ActionRunner, type AnyListParams, type ExpandablePage, type ListParams, type Page, type ResourceApi } from './resource-api.js'
 
 /** Customers: create, read, update, schedule the deletion of, and act on (lifecycle, PIN, payment links, ...). */
@@ -47,6 +48,14 @@ export interface CustomersApi {
    * minutes; call it when it is not started. Answers how many were asked and cleared.
    */
   requestTopups(): Promise<{ requested: number; cleared: number }>
+  /**
+   * The `contract-end-notices` job's step, now: each customer, number and service not dropped
+   * whose `contractEndDate` is within the presets' `contractEndNoticeDays` (shipped 40) from today
+   * is announced once for that date (event `contract.ending`, history `contractEndNotice`, its
+   * `contractEndNoticeDate` set). The scheduler does this daily at 01:00; call it when it is not
+   * started. Answers how many of each were announced.
+   */
+  announceContractEnds(): Promise<ContractEndNotices>
 }
 
 /** The expansion flags a level's lists take (expandNumbers, featureActive, ...). */
@@ -93,5 +102,6 @@ export function customersApi(ctx: PlatformContext): CustomersApi {
       return preview
     },
     requestTopups: () => requestTopups(ctx),
+    announceContractEnds: () => announceContractEnds(ctx),
   }
 }

@@ -22,6 +22,7 @@ import { sweepPortal } from '../../core/portal/housekeeping.js'
 import type { PortalSessions } from '../../core/ports/portal-sessions.js'
 import { runDunning } from '../../core/dunning/run-dunning.js'
 import { requestTopups } from '../../core/credit/auto-topups.js'
+import { announceContractEnds } from '../../core/contract-ends/announce-contract-ends.js'
 
 /** A running billing run logs its progress at most this often. */
 export const PROGRESS_LOG_MS = 10_000
@@ -54,6 +55,8 @@ export interface Schedules {
   readonly monthPartitions: string
   /** How often customers whose funds fell below their auto top-up threshold are looked for (core/credit/auto-topups.ts). */
   readonly autoTopup: string
+  /** The daily end-of-contract notices (core/contract-ends/announce-contract-ends.ts). */
+  readonly contractEndNotices: string
   /** Customers per billing batch at most. */
   readonly billingBatchSize: number
   /** Features a billing batch aims at (see `RunOptions.batchFeatures`). */
@@ -81,6 +84,7 @@ export function readSchedules(env: NodeJS.ProcessEnv = process.env): Schedules {
     dunning: cronPattern(env, 'BILLING_SCHEDULE_DUNNING', '30 0 * * *'),
     monthPartitions: cronPattern(env, 'BILLING_SCHEDULE_MONTH_PARTITIONS', '45 0 * * *'),
     autoTopup: cronPattern(env, 'BILLING_SCHEDULE_AUTO_TOPUP', '*/15 * * * *'),
+    contractEndNotices: cronPattern(env, 'BILLING_SCHEDULE_CONTRACT_END_NOTICES', '0 1 * * *'),
     billingBatchSize: Number(env.BILLING_BATCH_SIZE) > 0 ? Number(env.BILLING_BATCH_SIZE) : 500,
     billingBatchFeatures: Number(env.BILLING_BATCH_FEATURES) > 0 ? Number(env.BILLING_BATCH_FEATURES) : 1_000,
     billingPartitionFeatures: Number(env.BILLING_PARTITION_FEATURES) > 0 ? Number(env.BILLING_PARTITION_FEATURES) : PARTITION_FEATURES,
@@ -188,6 +192,15 @@ export function platformJobs(
       run: async (signal) => {
         const outcome = await requestTopups(ctx, signal)
         return outcome.requested + outcome.cleared > 0 ? outcome : undefined
+      },
+    },
+    // Contract ends within the presets' notice days are announced once per end date (contract.ending).
+    {
+      name: 'contract-end-notices',
+      schedule: schedules.contractEndNotices,
+      run: async (signal) => {
+        const outcome = await announceContractEnds(ctx, signal)
+        return outcome.customers + outcome.numbers + outcome.services > 0 ? outcome : undefined
       },
     },
     {

@@ -62,3 +62,16 @@ export const digitsField = <const N extends string>(of: N) =>
 /** A hidden copy of a number field in the form call records are matched in, indexed for imports. */
 export const matchKeyField = <const N extends string>(of: N) =>
   field(`${of}Key`, 'text', { internal: true, readOnly: true, matchKeyOf: of })
+
+/**
+ * The end-of-contract notice of an item with a `contractEndDate` (core/contract-ends): the date
+ * the `contract-end-notices` job announced it, and the end date it announced. Both are kept: the
+ * first is when the customer was told (what Ofcom C1.3's 10 to 40 days are counted by), the second
+ * which end it was told of, so that a changed end date (a contract extended) is announced again
+ * and the same one never twice. Shown rather than internal: history shows both, and a reader sees
+ * at once whether the date now set is the one announced.
+ */
+export const contractEndNoticeFields = () => [
+  date('contractEndNoticeDate', { readOnly: true, extension: true, description: 'when the contract-end-notices job last announced its contract end (event contract.ending)' }),
+  date('contractEndNoticeFor', { readOnly: true, extension: true, description: 'the contractEndDate that notice announced; a different contractEndDate is announced again within its notice days' }),
+]

@@ -1,5 +1,5 @@
 import { callClasses, customerDefault } from './call-classes.js'
-import { crmReference, customerStateFields, idField, lifecycleFilters, statusFields } from './common.js'
+import { contractEndNoticeFields, crmReference, customerStateFields, idField, lifecycleFilters, statusFields } from './common.js'
 import {
   currency,
   date,
@@ -132,6 +132,7 @@ export const customers = defineResource({
     text('accountingID', { readOnly: true, extension: true, description: 'UUID in the external accounting system' }),
     text('directDebitMandate', { readOnly: true, extension: true, description: "the payment provider's mandate reference while a Direct Debit is set up (contract 15.1)" }),
     preset('dunningProfile', 'dunningProfiles', { extension: true, description: 'what happens when its invoices stay unpaid (contract 15.2); unset: the presets defaultDunningProfile' }),
+    ...contractEndNoticeFields(),
     date('autoTopupRequestedDate', { readOnly: true, extension: true, description: 'when the auto-topup job last asked the payment provider for a top-up (customer.topup_requested); cleared once its funds are back at its autoTopupProfile threshold' }),
     currency('overdueAmount', { readOnly: true, computed: true, extension: true, description: 'sum of the outstanding amounts of its overdue invoices' }),
     presets('creditAlerts', 'creditAlertNames', {

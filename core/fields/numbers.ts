@@ -1,5 +1,5 @@
 import { callClasses } from './call-classes.js'
-import { cascadeFields, crmReference, digitsField, idField, matchKeyField, lifecycleFilters, ownerRef, stateFields, statusFields } from './common.js'
+import { cascadeFields, contractEndNoticeFields, crmReference, digitsField, idField, matchKeyField, lifecycleFilters, ownerRef, stateFields, statusFields } from './common.js'
 import { currency, date, each, fixedFeeTariffRef, MAX_KEY_LENGTH, num, preset, presets, tariffRef, text } from './field.js'
 import { defineResource } from './resource.js'
 
@@ -71,6 +71,7 @@ export const numbers = defineResource({
     digitsField('number'),
     ...(['CDRNumber', 'CDRNumber2', 'CDRNumber3', 'CDRNumber4'] as const).map((of) => digitsField(of)),
     ...(['number', 'CDRNumber', 'CDRNumber2', 'CDRNumber3', 'CDRNumber4'] as const).map((of) => matchKeyField(of)),
+    ...contractEndNoticeFields(),
     // Contract 17.7 reads a number's call VAT rate between its feature's and its customer's.
     preset('VATRateCalls', 'vatRates', { extension: true, description: "VAT rate for the number's call charges when no feature priced them; customer default if unset" }),
   ],

@@ -1,4 +1,4 @@
-import { cascadeFields, crmReference, idField, lifecycleFilters, ownerRef, stateFields, statusFields } from './common.js'
+import { cascadeFields, contractEndNoticeFields, crmReference, idField, lifecycleFilters, ownerRef, stateFields, statusFields } from './common.js'
 import { date, fixedFeeTariffRef, num, preset, presets, text } from './field.js'
 import { defineResource } from './resource.js'
 
@@ -37,6 +37,7 @@ export const services = defineResource({
     // Extensions of the contract (5.1).
     ...stateFields(),
     ...cascadeFields(),
+    ...contractEndNoticeFields(),
   ],
   filters: [
     ...lifecycleFilters(),

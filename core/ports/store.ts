@@ -14,6 +14,7 @@ import type { RatingData } from './rating-data.js'
 import type { Receivables } from './receivables.js'
 import type { CreditControl } from './credit-control.js'
 import type { AutoTopups } from './auto-topups.js'
+import type { ContractEnds } from './contract-ends.js'
 import type { TermSchedule } from './term-schedule.js'
 import type { ContactRepository, ResourceRepository } from './resource-repository.js'
 import type { ListJson } from './list-json.js'
@@ -62,6 +63,8 @@ export interface Store {
   readonly creditControl: CreditControl
   /** The customers an automatic top-up may be due for, and their funds. */
   readonly autoTopups: AutoTopups
+  /** The items whose contract end is to be announced (core/contract-ends). */
+  readonly contractEnds: ContractEnds
   /** Features whose dates are due: annual increases, renewals (contract 11). */
   readonly terms: TermSchedule
   /** The invoice number counter (contract 14.1). */

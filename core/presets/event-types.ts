@@ -67,6 +67,7 @@ const engineEvents = [
   'customer.bar_requested',
   'number.bar_requested',
   'customer.topup_requested',
+  'contract.ending',
 ] as const
 
 /** Every event type, for a webhook's `eventTypes` ([] = all). */

@@ -10,6 +10,7 @@ import { collectionsFile, defaultCollectionPresets, mergeCollections, type Colle
 import { protectedActionsOf, unprotectedClassesOf } from './regulator-protection.js'
 import { commissionProfilesFile, defaultCommissionPresets, mergeCommissionProfiles, type CommissionPresets } from './commission-profiles.js'
 import { autoTopupThresholdsFile, mergeAutoTopupThresholds, type AutoTopupPresets } from './auto-topup-thresholds.js'
+import { contractEndNoticeFile, mergeContractEndNotice, type ContractEndNoticePresets } from './contract-end-notice.js'
 
 export const paymentLinkTypes = ['cardPayment', 'directDebitSetup'] as const
 /** The kinds of payment link a provider can make. */
@@ -31,7 +32,7 @@ export const portalPages = ['summary', 'invoices', 'calls', 'allowances', 'payme
 export type PortalPage = (typeof portalPages)[number]
 
 /** The platform's configured lists and the settings that go with them. */
-export interface Presets extends ProductMaps, DiscountPlanMaps, CollectionPresets, CarrierMaps, CommissionPresets, AutoTopupPresets {
+export interface Presets extends ProductMaps, DiscountPlanMaps, CollectionPresets, CarrierMaps, CommissionPresets, AutoTopupPresets, ContractEndNoticePresets {
   readonly lists: Readonly<Record<string, readonly string[]>>
   /** VAT percentage of each `vatRates` name, as decimal text ("20"). */
   readonly vatRatePercents: Readonly<Record<string, string>>
@@ -88,6 +89,7 @@ export const defaultPresets: Presets = {
   ...mergeCarrierMaps({}, null),
   ...mergeDiscountPlans({}, null, { ...defaultLists }),
   ...mergeAutoTopupThresholds({}, null, { ...defaultLists }),
+  ...mergeContractEndNotice({}, null),
 }
 
 const nameList = v.array(v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(200)))
@@ -130,6 +132,7 @@ const PresetsFile = v.strictObject({
   ...collectionsFile,
   ...commissionProfilesFile,
   ...autoTopupThresholdsFile,
+  ...contractEndNoticeFile,
 })
 
 /**
@@ -168,6 +171,7 @@ export function mergePresets(content: unknown, base: Presets = defaultPresets): 
     ...mergeCarrierMaps(file, base),
     ...mergeDiscountPlans(file, base, lists, new Set([...Object.keys(file.lists ?? {}), ...Object.keys(file.extend ?? {})])),
     ...mergeAutoTopupThresholds(file, base, lists, file.lists?.autoTopupProfiles !== undefined || file.extend?.autoTopupProfiles !== undefined),
+    ...mergeContractEndNotice(file, base),
   }
   // A map's names are names of its list (contract 10): a customer may choose any of them.
   lists.invoiceMessages = unique([...(lists.invoiceMessages ?? []), ...Object.keys(presets.invoiceMessages)])

@@ -119,6 +119,18 @@ test('autoTopupThresholds: every autoTopupProfiles name but None has a threshold
   assert.is(extended.autoTopupThresholds['Top up when below £5'], 50_000n)
 })
 
+test('contractEndNoticeDays: shipped 40 (Ofcom C1.3: 10 to 40 days before); any whole number of days from 1 to 365, else the start stops', () => {
+  assert.is(defaultPresets.contractEndNoticeDays, 40)
+  assert.is(mergePresets({ contractEndNoticeDays: 90 }).contractEndNoticeDays, 90)
+  assert.is(mergePresets({ contractEndNoticeDays: 1 }).contractEndNoticeDays, 1)
+  assert.is(mergePresets({ contractEndNoticeDays: 365 }, mergePresets({ contractEndNoticeDays: 90 })).contractEndNoticeDays, 365)
+  assert.is(mergePresets({}, mergePresets({ contractEndNoticeDays: 90 })).contractEndNoticeDays, 90, 'a file without it keeps the base')
+  assert.throws(() => mergePresets({ contractEndNoticeDays: 0 }), /contractEndNoticeDays: at least 1 day/)
+  assert.throws(() => mergePresets({ contractEndNoticeDays: 366 }), /contractEndNoticeDays: at most 365 days/)
+  assert.throws(() => mergePresets({ contractEndNoticeDays: 10.5 }), /contractEndNoticeDays: a whole number of days/)
+  assert.throws(() => mergePresets({ contractEndNoticeDays: '40' }), /contractEndNoticeDays/)
+})
+
 test('every preset field of every resource names a list that exists', () => {
   for (const r of Object.values(catalogue)) {
     for (const f of r.fields) if (f.list) assert.ok(defaultPresets.lists[f.list], `${r.name}.${f.name} → ${f.list}`)

@@ -35,6 +35,11 @@ export const laterColumns: Readonly<Record<string, Partial<Record<ResourceName, 
   '0074-delivery-first-attempt': { invoiceDeliveries: ['firstAttemptStamp'] },
   '0078-portal-openings': { customers: ['portalOpening'] },
   '0080-auto-topup-requests': { customers: ['autoTopupRequestedDate'] },
+  '0081-contract-end-notices': {
+    customers: ['contractEndNoticeDate', 'contractEndNoticeFor'],
+    numbers: ['contractEndNoticeDate', 'contractEndNoticeFor'],
+    services: ['contractEndNoticeDate', 'contractEndNoticeFor'],
+  },
 }
 
 /** The columns of a resource that a later migration adds. */
