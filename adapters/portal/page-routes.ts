@@ -10,8 +10,9 @@ import { notFound } from '../../core/errors.js'
 import type { Entities } from '../../core/fields/entity.js'
 import { ZERO, type Money } from '../../core/money/money.js'
 import { amountOutstanding } from '../../core/payments/payment-links.js'
+import { offerByLoginFlags } from '../../core/portal/login-flags.js'
 import { onlineBillTypeOf, onlineOffer, type OnlineOffer } from '../../core/portal/online-bill.js'
-import { customerInvoices, customerPayments, monthAllowances, nextInvoiceDate, ownInvoice, PAGE_ROWS, uninvoicedCalls } from '../../core/portal/portal-pages.js'
+import { customerInvoices, customerPayments, hiddenCallNumbers, monthAllowances, nextInvoiceDate, ownInvoice, PAGE_ROWS, uninvoicedCalls } from '../../core/portal/portal-pages.js'
 import type { PaymentLink } from '../../core/customers/side-effects.js'
 import { renderInvoice } from '../documents/render-invoice.js'
 import { DOCUMENT_CSP, page, pageHeaders, type PageRoute, type PortalOptions } from './portal-http.js'
@@ -31,8 +32,8 @@ export function pageRoutes(o: PortalOptions): PageRoute[] {
     status: i.status ?? 'Unpaid',
   })
 
-  /** What the customer's onlineBillType offers of its invoices here (contract 14.2). */
-  const offerOf = (visit: Visit): OnlineOffer => onlineOffer(onlineBillTypeOf(visit.customer))
+  /** What the customer's onlineBillType offers of its invoices here (contract 14.2), less what its loginFlags take away. */
+  const offerOf = (visit: Visit): OnlineOffer => offerByLoginFlags(onlineOffer(onlineBillTypeOf(visit.customer)), visit.customer)
   /** One of the customer's invoices, when its bill type offers `part`; otherwise 404, as another customer's invoice is. */
   const offered = async (visit: Visit, id: string, part: 'documents' | 'callsCsv'): Promise<Invoice> => {
     if (!offerOf(visit)[part]) throw notFound('invoice', id)
@@ -55,7 +56,9 @@ export function pageRoutes(o: PortalOptions): PageRoute[] {
         const c = visit.customer
         const [last] = await customerInvoices(ctx, c.id)
         const canPay = (ctx.presets.portalProfiles[c.portalCustomerProfile!] ?? []).length > 0
-        const offer = offerOf(visit)
+        // No link to an invoice's document on a portal without the invoices page: it would be a 404.
+        const online = offerOf(visit)
+        const offer = { ...online, documents: online.documents && visit.shows('invoices') }
         return page(event, 'summary', {
           ...visit.layout('Summary', 'summary'),
           balance: money(visit, c.balance as Money),
@@ -102,7 +105,9 @@ export function pageRoutes(o: PortalOptions): PageRoute[] {
       handler: signedIn(o, 'invoices', async (event, visit) => {
         const invoice = await offered(visit, event.context.params?.id ?? '', 'callsCsv')
         // The attachment an email of the CSV bill types carries (core/delivery/calls-csv.ts).
-        const csv = itemisedCallsCsv(await readInvoiceSources(ctx.store, invoice.id))
+        // Less the calls of numbers whose flags hide them (core/portal/login-flags.ts); the document keeps them all.
+        const [sources, hidden] = await Promise.all([readInvoiceSources(ctx.store, invoice.id), hiddenCallNumbers(ctx, visit.customer.id).then((ids) => new Set(ids))])
+        const csv = itemisedCallsCsv({ numbers: sources.numbers, calls: sources.calls.filter((c) => !c.numberID || !hidden.has(c.numberID)) })
         return new FastResponse(csv, {
           headers: { ...pageHeaders(event), 'content-type': 'text/csv; charset=utf-8', 'content-disposition': `attachment; filename="invoice-${invoice.id}-calls.csv"` },
         })

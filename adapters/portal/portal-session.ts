@@ -3,6 +3,7 @@ import { isBillingError } from '../../core/errors.js'
 import type { Customer } from '../../core/fields/entity.js'
 import type { PortalSession } from '../../core/ports/portal-sessions.js'
 import { pagesOf, type PortalPage } from '../../core/presets/presets.js'
+import { pagesByLoginFlags } from '../../core/portal/login-flags.js'
 import { portalCustomer } from '../../core/portal/portal-pages.js'
 import { contactSessionHolds, pinSessionHolds, resumeSession } from '../../core/portal/sign-in.js'
 import { asActor } from '../security/actor-scope.js'
@@ -15,6 +16,8 @@ export interface Visit {
   readonly session: PortalSession
   readonly customer: Customer
   readonly form: URLSearchParams
+  /** Whether the customer's profile, less what its `loginFlags` take away, offers the page. */
+  shows(page: PortalPage | 'pay'): boolean
   /** The layout's data: account, navigation, CSRF token for sign-out. */
   layout(title: string, current: string): Record<string, unknown>
 }
@@ -31,9 +34,9 @@ const navigation: readonly { path: string; label: string; page?: PortalPage }[] 
 /** The seller's name for the header. */
 const sellerOf = (o: PortalOptions) => (o.platform.presets as { seller?: { name?: string } }).seller?.name ?? 'Customer portal'
 
-/** Whether the customer's profile offers a page: its pages, and Pay now when it has payment links. */
+/** Whether the customer's profile offers a page: its pages that its `loginFlags` keep, and Pay now when it has payment links. */
 function offers(o: PortalOptions, customer: Customer): (p: PortalPage | 'pay') => boolean {
-  const pages = pagesOf(o.platform.presets, customer.portalCustomerProfile!)
+  const pages = pagesByLoginFlags(pagesOf(o.platform.presets, customer.portalCustomerProfile!), customer)
   const canPay = (o.platform.presets.portalProfiles[customer.portalCustomerProfile!] ?? []).length > 0
   return (p) => (p === 'pay' ? canPay : pages.includes(p))
 }
@@ -91,6 +94,7 @@ export function signedIn(o: PortalOptions, show: PortalPage | 'pay', handler: (e
         session,
         customer,
         form,
+        shows: allowed,
         layout: (title, current) => ({
           title,
           seller: sellerOf(o),

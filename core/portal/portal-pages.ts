@@ -5,6 +5,7 @@ import type { Customer, Entities } from '../fields/entity.js'
 import { add, ZERO, type Money } from '../money/money.js'
 import type { PlatformContext } from '../platform.js'
 import { covers, customerAllowances, type AllowanceBucket } from '../rating/allowances.js'
+import { showsNumberCalls } from './login-flags.js'
 
 type Invoice = Entities['invoices']
 type Call = Entities['calls']
@@ -43,6 +44,21 @@ export function nextInvoiceDate(customer: Customer, last: Invoice | undefined, t
   return addDays(addMonths(`${today.slice(0, 7)}-01` as DateOnly, 1), -1)
 }
 
+/**
+ * The customer's numbers whose calls the portal hides by their statistics flags (login-flags.ts).
+ * Only numbers with an allow or deny list are read: a number with neither shows its calls.
+ */
+export async function hiddenCallNumbers(ctx: PlatformContext, customerID: string): Promise<string[]> {
+  const withList = (column: 'loginFlagsAllow' | 'loginFlagsDeny') =>
+    ctx.store.repository('numbers').list({
+      where: [{ op: 'eq', column: 'customerID', value: customerID }, { op: 'hasName', column, value: null }],
+      limit: 100_000,
+      storedOnly: true,
+    })
+  const [allowing, denying] = await Promise.all([withList('loginFlagsAllow'), withList('loginFlagsDeny')])
+  return [...new Set([...allowing, ...denying].filter((n) => !showsNumberCalls(n)).map((n) => n.id))]
+}
+
 /** A call not yet invoiced, with the running total up to and including it. */
 export interface RunningCall {
   readonly call: Call
@@ -52,20 +68,28 @@ export interface RunningCall {
 /**
  * Calls not yet on an invoice, oldest first, each with the running total (contract 14.3): those
  * no run has billed, and those billed into a `Call Charges` row still unapproved (a low invoice
- * carried forward, or a run that has not finished), which are on no invoice either.
+ * carried forward, or a run that has not finished), which are on no invoice either. The calls
+ * of numbers whose flags hide them are left out by the query, of the rows and of the total alike.
  */
 export async function uninvoicedCalls(ctx: PlatformContext, customerID: string): Promise<{ calls: RunningCall[]; total: Money; more: boolean }> {
   const calls = ctx.store.repository('calls')
-  const open = [{ op: 'eq', column: 'customerID', value: customerID }, { op: 'eq', column: 'deleted', value: false }] as const
-  const pending = await ctx.store.repository('transactions').list({
-    where: [
-      { op: 'eq', column: 'customerID', value: customerID },
-      { op: 'eq', column: 'transactionType', value: 'Call Charges' },
-      { op: 'eq', column: 'approved', value: false },
-    ],
-    limit: 100_000,
-    storedOnly: true,
-  })
+  const [hidden, pending] = await Promise.all([
+    hiddenCallNumbers(ctx, customerID),
+    ctx.store.repository('transactions').list({
+      where: [
+        { op: 'eq', column: 'customerID', value: customerID },
+        { op: 'eq', column: 'transactionType', value: 'Call Charges' },
+        { op: 'eq', column: 'approved', value: false },
+      ],
+      limit: 100_000,
+      storedOnly: true,
+    }),
+  ])
+  const open = [
+    { op: 'eq', column: 'customerID', value: customerID },
+    { op: 'eq', column: 'deleted', value: false },
+    { op: 'notIn', column: 'numberID', values: hidden },
+  ] as const
   const unbilledWhere = [...open, { op: 'isNull', column: 'transactionID', value: true }] as const
   const carriedWhere = [...open, { op: 'in', column: 'transactionID', values: pending.map((t) => t.id) }] as const
   const [unbilled, carried, unbilledTotal, carriedTotal] = await Promise.all([
@@ -80,7 +104,7 @@ export async function uninvoicedCalls(ctx: PlatformContext, customerID: string):
     running = add(running, (call.cost ?? ZERO) as Money)
     return { call, runningTotal: running }
   })
-  // The page shows the first PAGE_ROWS calls; the total is of every call not yet invoiced.
+  // The page shows the first PAGE_ROWS calls; the total is of every call not yet invoiced that it may show.
   return { calls: shown, total: add(unbilledTotal, carriedTotal), more: rows.length > PAGE_ROWS }
 }
 

@@ -10,6 +10,8 @@ export type Condition =
   | { readonly op: 'lte'; readonly column: string; readonly value: string }
   | { readonly op: 'in'; readonly column: string; readonly values: readonly string[] }
   | { readonly op: 'isNull'; readonly column: string; readonly value: boolean }
+  /** The column holds none of the values (null holds none); no values: no condition. */
+  | { readonly op: 'notIn'; readonly column: string; readonly values: readonly string[] }
   /** A Preset Value(s) column holds the name; null: holds any name. */
   | { readonly op: 'hasName'; readonly column: string; readonly value: string | null }
 

@@ -52,7 +52,7 @@ for (const target of activeTargets()) {
     assert.match(long, /Total so far: <strong>£61.86<\/strong>/)
   })
 
-  test('a profile given as {pages, paymentLinks} shows only its pages; the others are 404', async () => {
+  test('a profile given as {pages, paymentLinks} shows only its pages; the others are 404, as those loginFlags take away', async () => {
     const presets = mergePresets({ portalProfiles: { 'Invoices Only': { pages: ['summary', 'invoices'] } } })
     const h2 = await openHarness(target, { now: '2026-01-05T09:00:00Z', presets })
     try {
@@ -65,6 +65,15 @@ for (const target of activeTargets()) {
       assert.is((await v.go('GET', '/invoices')).status, 200)
       for (const p of ['/calls', '/allowances', '/payments', '/pay']) assert.is((await v.go('GET', p)).status, 404, p)
       assert.is((await h2.request('POST', `/customers/${c}?action=generatePaymentLinks`, {})).body.links.length, 0)
+      // loginFlags ['Invoices'] on a profile of every page: no calls or allowances, answered exactly as above.
+      const f = await newCustomer(h2, { accountNumber: 'LF-1', portalCustomerProfile: 'Standard Portal', loginFlags: ['Invoices'] })
+      const flagged = new Visitor(v.base)
+      await flagged.signIn({ method: 'pin', accountNumber: 'LF-1', pin: (await h2.request('POST', `/customers/${f}?action=generatePIN`, {})).body.pin })
+      const answer = (r: Awaited<ReturnType<Visitor['go']>>) => [r.status, r.text, r.headers.get('content-type'), r.headers.get('content-security-policy')]
+      for (const p of ['/calls', '/allowances']) assert.equal(answer(await flagged.go('GET', p)), answer(await v.go('GET', p)), p)
+      const nav = /<nav[^]*<\/nav>/.exec((await flagged.go('GET', '/summary')).text)![0]
+      assert.equal([...nav.matchAll(/href="\/portal\/([a-z]+)"/g)].map((m) => m[1]), ['summary', 'invoices', 'payments'])
+      for (const p of ['/invoices', '/payments']) assert.is((await flagged.go('GET', p)).status, 200, p)
     } finally {
       await h2.close()
     }

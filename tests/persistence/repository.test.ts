@@ -92,6 +92,17 @@ for (const name of activeTargets()) {
     assert.equal((await numbers.listIn('customerID', [a.id, b.id])).map((n) => n.id), [n2.id])
   })
 
+  test('notIn keeps rows holding none of the values, a null column included; with no values it keeps every row', async ({ store }) => {
+    const [a, b] = [await store.repository('customers').insert({ lastname: 'NotInA' }), await store.repository('customers').insert({ lastname: 'NotInB' })]
+    const numbers = store.repository('numbers')
+    const made = [await numbers.insert({ customerID: a.id, number: 'n1' }), await numbers.insert({ customerID: b.id, number: 'n2' }), await numbers.insert({ number: 'n3' })].map((n) => n.id)
+    const kept = async (values: string[]) =>
+      (await numbers.list({ where: [{ op: 'in', column: 'id', values: made }, { op: 'notIn', column: 'customerID', values }], limit: 10 })).map((n) => n.number)
+    assert.equal(await kept([a.id]), ['n2', 'n3'])
+    assert.equal(await kept([a.id, b.id]), ['n3'])
+    assert.equal(await kept([]), ['n1', 'n2', 'n3'])
+  })
+
   test('a failed transaction leaves nothing behind', async ({ store }) => {
     const before = (await store.repository('customers').list({ where: [], limit: 1000 })).length
     try {

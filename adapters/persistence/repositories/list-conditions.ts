@@ -36,6 +36,10 @@ export class ListConditions {
         case 'in':
           q = (c.values.length ? q.where(col, 'in', this.encodeIn(c.column, c.values)) : q.where((eb) => eb.val(1), '=', 0)) as Q
           break
+        case 'notIn':
+          // `not in` alone would drop the nulls too, which are none of the values.
+          if (c.values.length) q = q.where((eb: any) => eb.or([eb(col, 'is', null), eb(col, 'not in', this.encodeIn(c.column, c.values))])) as Q
+          break
         case 'isNull':
           q = q.where(col, c.value ? 'is' : 'is not', null) as Q
           break
