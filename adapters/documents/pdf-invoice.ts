@@ -8,8 +8,8 @@ import { drawPaymentDetails, drawSeller } from './pdf-seller.js'
 /**
  * Where the bill-to address goes: 20 mm from the left and 50 mm from the top, inside the window
  * of a DL or C5 window envelope once the sheet is folded (the print file relies on it, 14.2).
- * A landscape sheet (`billFormatOverride` `Landscape`) keeps it at the same place from its
- * top-left corner: top left, where a reader and a window look first.
+ * A landscape sheet (`billFormatOverride` `Landscape`, never posted) keeps it at the same place
+ * from its top-left corner.
  */
 export const ADDRESS_WINDOW = { x: 56.7, y: 141.7 } as const
 

@@ -25,7 +25,7 @@ const DEFAULT_CURRENCY = 'GBP'
  * charges) are `funds` is due a top-up: its `autoTopupProfile` has a threshold in the presets'
  * `autoTopupThresholds` (`None`, no profile or a name no longer configured: never) and its funds
  * are below it. The amount is its `autoTopupAmount`; unset or not above zero, what brings its
- * funds back to the threshold.
+ * funds back to the threshold; either rounded up to the penny.
  */
 export function topupDue(presets: AutoTopupPresets, customer: TopupTerms, funds: Money): DueTopup | null {
   const profile = customer.autoTopupProfile
@@ -33,8 +33,12 @@ export function topupDue(presets: AutoTopupPresets, customer: TopupTerms, funds:
   const threshold = presets.autoTopupThresholds[profile]
   if (funds >= threshold) return null
   const amount = customer.autoTopupAmount !== null && customer.autoTopupAmount > 0n ? customer.autoTopupAmount : sub(threshold, funds)
-  return { threshold, amount }
+  return { threshold, amount: upToPenny(amount) }
 }
+
+/** A provider collects whole pence: a gap of 3.4567 (funds carry unbilled calls' 4 decimals) asks 3.46, so the funds reach the threshold. */
+const PENNY = 100n
+const upToPenny = (m: Money): Money => (((m + PENNY - 1n) / PENNY) * PENNY) as Money
 
 const PAGE = 500
 

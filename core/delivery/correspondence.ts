@@ -6,13 +6,13 @@ export type CorrespondenceSent = (typeof correspondenceSent)[keyof typeof corres
 
 /**
  * Whether a contact gets a copy of `type`: an invoice (contract 14.2) or a dunning reminder or
- * final notice (15.2). With `copyCorrespondenceTypeIDs` unset, as the contract says: a contact with
- * an email bill type other than `None`. Set, it names exactly what the contact is copied on, and
- * wins over the bill type's say on whether a copy goes (an invoice copy still takes the bill type's
- * form, and `None` there sends none); a name the platform sends nothing for (`Statement`,
- * `Welcome Letter`, ...) adds nothing.
+ * final notice (15.2). As the contract says, a contact with an email bill type other than `None`
+ * gets both; its `copyCorrespondenceTypeIDs` adds what it names on top: `Invoice` copies to a
+ * contact with no bill type (in the default form; `None` still sends none), `Overdue Reminder`
+ * reminders to one whose bill type is unset or `None`. It never takes away what the contract
+ * gives; a name the platform sends nothing for (`Statement`, `Welcome Letter`, ...) adds nothing.
  */
 export function copiedOn(contact: Pick<ContactCopy, 'emailBillType' | 'correspondence'>, type: CorrespondenceSent): boolean {
-  if (contact.correspondence.length > 0) return contact.correspondence.includes(type)
-  return contact.emailBillType !== null && contact.emailBillType !== 'None'
+  const byBillType = contact.emailBillType !== null && contact.emailBillType !== 'None'
+  return byBillType || contact.correspondence.includes(type)
 }

@@ -11,6 +11,7 @@ import { billTypes } from '../presets/delivery-lists.js'
  * customer has a `postBillType` other than `None`, in account number order (then invoice ID).
  * Suppressed invoices are not sent, by post either; nor are drafts. A posted invoice is the
  * customer's copy: without GDPR/PECR consent, no itemised calls (`customerCopy`), as by email.
+ * Every sheet is portrait, whatever the customer's `billFormatOverride`, for the window envelope.
  */
 export async function readPrintFile(ctx: Pick<PlatformContext, 'store' | 'presets'>, runID: string): Promise<InvoiceDocument[]> {
   const { store } = ctx
@@ -23,7 +24,11 @@ export async function readPrintFile(ctx: Pick<PlatformContext, 'store' | 'preset
     .filter((i) => posted.has(i.customerID!))
     .sort((a, b) => compare(posted.get(a.customerID!)!.accountNumber ?? '', posted.get(b.customerID!)!.accountNumber ?? '') || Number(a.id) - Number(b.id))
   const docs: InvoiceDocument[] = []
-  for (const invoice of order) docs.push(customerCopy(buildInvoiceDocument(await readInvoiceSources(store, invoice.id), { length: 'long', presets: ctx.presets }), posted.get(invoice.customerID!)!))
+  for (const invoice of order) {
+    const doc = customerCopy(buildInvoiceDocument(await readInvoiceSources(store, invoice.id), { length: 'long', presets: ctx.presets }), posted.get(invoice.customerID!)!)
+    // Folded into a window envelope, a sheet is portrait: a Landscape override turns only the copies sent by email and shown in the portal.
+    docs.push({ ...doc, orientation: 'portrait' })
+  }
   return docs
 }
 

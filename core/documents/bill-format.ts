@@ -32,9 +32,9 @@ const AS_TODAY: BillFormat = { orientation: 'portrait', groupBy: null }
  * document model reads it. Like `billStyle`, it changes layout, not content (contract 10.5):
  * - unset: portrait A4, lines grouped as the pages always group them;
  * - `Landscape`: A4 landscape sheets (PDF), tables across the wider page, and an
- *   `@page { size: A4 landscape }` print rule (HTML). The bill-to address keeps its place,
- *   20 mm from the left and 50 mm from the top of the sheet, so a portrait invoice still shows it
- *   in a window envelope (contract 14.2) and a landscape one has it top left;
+ *   `@page { size: A4 landscape }` print rule (HTML), for the copies sent by email and shown in
+ *   the portal; the bill-to address keeps its place, top left. The print file (contract 14.2)
+ *   stays portrait, for the window envelope (core/delivery/print-file.ts);
  * - `Itemised by Site`: the Itemised Calls, Charges and Services pages group their lines under a
  *   heading per site ("Site <name>", else "No site", last), each group with its count and
  *   subtotal, then the page's total. A call's site is its number's `site`; a charge's is its

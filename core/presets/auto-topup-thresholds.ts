@@ -5,8 +5,7 @@ import { parseMoney, type Money } from '../money/money.js'
  * The presets map `autoTopupThresholds`: each name of the `autoTopupProfiles` list (a customer's
  * `autoTopupProfile`) → the amount, as money text ("10.00"), that the customer's funds falling
  * below makes a top-up due (core/credit/auto-topups.ts). `None` tops up never and has no entry;
- * every other name of the list needs one, so no customer can choose a profile that silently does
- * nothing. A map given without its list is the list (with `None`); its names join the list.
+ * nor does any name the list gives without one.
  */
 export interface AutoTopupPresets {
   readonly autoTopupThresholds: Readonly<Record<string, Money>>
@@ -32,9 +31,12 @@ export const autoTopupThresholdsFile = {
 const money = (map: Readonly<Record<string, string>>): Record<string, Money> => Object.fromEntries(Object.entries(map).map(([name, text]) => [name, parseMoney(text)!]))
 
 /**
- * The file's thresholds, else the base's, with every name of the `autoTopupProfiles` list but
- * `None` checked to have one (the list in `lists` is brought up to date). `listGiven`: the file
- * replaces or extends the list. Throws naming the first name without a threshold.
+ * The file's thresholds, else the base's; the `autoTopupProfiles` list in `lists` is brought up to
+ * date. `listGiven`: the file replaces or extends the list. A file's list is the list (contract 4:
+ * a presets file replaces any list): inherited thresholds of names it no longer lists are dropped,
+ * and a name it lists without a threshold never tops up, as `None` (a file that loaded before
+ * thresholds existed still loads). A map given is the thresholds, and its names join the list;
+ * a map given without its list is the list (with `None`).
  */
 export function mergeAutoTopupThresholds(
   file: { readonly autoTopupThresholds?: Record<string, string> },
@@ -42,11 +44,13 @@ export function mergeAutoTopupThresholds(
   lists: Record<string, readonly string[]>,
   listGiven = false,
 ): AutoTopupPresets {
-  const thresholds = file.autoTopupThresholds ? money(file.autoTopupThresholds) : (base?.autoTopupThresholds ?? money(defaultAutoTopupThresholds))
   const listed = lists.autoTopupProfiles ?? []
-  const names = file.autoTopupThresholds && !listGiven ? listed.filter((n) => n === NO_TOPUP) : listed
-  lists.autoTopupProfiles = [...new Set([...names, ...Object.keys(thresholds)])]
-  const missing = lists.autoTopupProfiles.find((name) => name !== NO_TOPUP && !(name in thresholds))
-  if (missing !== undefined) throw new Error(`presets file: autoTopupProfiles names ${JSON.stringify(missing)} but autoTopupThresholds has no entry for it`)
-  return { autoTopupThresholds: thresholds }
+  if (file.autoTopupThresholds) {
+    const thresholds = money(file.autoTopupThresholds)
+    const names = listGiven ? listed : listed.filter((n) => n === NO_TOPUP)
+    lists.autoTopupProfiles = [...new Set([...names, ...Object.keys(thresholds)])]
+    return { autoTopupThresholds: thresholds }
+  }
+  const inherited = base?.autoTopupThresholds ?? money(defaultAutoTopupThresholds)
+  return { autoTopupThresholds: Object.fromEntries(Object.entries(inherited).filter(([name]) => listed.includes(name))) }
 }

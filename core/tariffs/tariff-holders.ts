@@ -16,9 +16,10 @@ export interface TariffHolder {
   /** The number's type, for a number or a feature on one; undefined for anything else. */
   readonly numberType: string | null | undefined
   /**
-   * The carrier whose records are the holder's calls, or null when none is known: a number's
-   * `callCarrier`, else the carrier its `carrierCallAllocation` names (contract 17.1); a feature
-   * on a number, its number's; anything else, the one its customer's allocation names.
+   * The carrier whose records are the holder's calls, or null when none is known: the carrier a
+   * number's `carrierCallAllocation` (else its customer's) names, since only that carrier's records
+   * bill it (contract 17.1), else the number's `callCarrier`; a feature on a number, its number's;
+   * anything else, the one its customer's allocation names.
    */
   readonly callCarrier: string | null
   /**
@@ -53,9 +54,11 @@ function classOfField(field: string): string | null {
  * null when it may. `customerID` (that customer only), `customerGroups` (customers in one of
  * them), `forNumberTypes` (numbers of those types and features on them), `currency` (customers of
  * it; a customer with no currency states none to differ), `availability` `Withdrawn` (nobody
- * new); a call tariff's `forCarriers` (billing-api.md: the carriers it applies to; only holders
- * whose calls come from one of them), a fixed fee tariff's `wholesaleForCarrierIDs` (only
- * holders one of them provides), and a call tariff's `tariffClass` (billing-api.md: the class of calls it applies to): only
+ * new); a call tariff's `forCarriers` (billing-api.md: the carriers it applies to) refuses a holder
+ * whose calls are known to come from another carrier, and a fixed fee tariff's
+ * `wholesaleForCarrierIDs` an item known to be provided by another (a holder of no known carrier,
+ * as a customer taking calls from every carrier, is refused by neither: contract 17.7 names who
+ * may not have a tariff, and these only narrow it where the carrier says so); and a call tariff's `tariffClass` (billing-api.md: the class of calls it applies to): only
  * in the field of that class, where it would otherwise price calls of a class it is not for (a
  * class name the presets add, which no field prices, restricts none).
  */
@@ -80,11 +83,13 @@ export function refusal(tariff: TariffRow, holder: TariffHolder, field?: string)
     return { field: 'forNumberTypes', rule: `it is for numbers of type ${types.map(quoted).join(', ')} only` }
   }
   const carriers = listOf(tariff.forCarriers)
-  if (carriers.length > 0 && !carriers.some((c) => holder.callCarrier !== null && sameCarrier(c, holder.callCarrier))) {
+  const calls = holder.callCarrier
+  if (carriers.length > 0 && calls !== null && !carriers.some((c) => sameCarrier(c, calls))) {
     return { field: 'forCarriers', rule: `it is for calls from ${carriers.map(quoted).join(', ')} only` }
   }
   const providers = Array.isArray(tariff.wholesaleForCarrierIDs) ? (tariff.wholesaleForCarrierIDs as string[]) : []
-  if (providers.length > 0 && !providers.some((c) => holder.lineCarrier !== null && sameCarrier(c, holder.lineCarrier))) {
+  const provider = holder.lineCarrier
+  if (providers.length > 0 && provider !== null && !providers.some((c) => sameCarrier(c, provider))) {
     return { field: 'wholesaleForCarrierIDs', rule: `it is for what ${providers.map(quoted).join(', ')} provide only` }
   }
   const currency = tariff.currency
@@ -147,10 +152,10 @@ async function holderOf(store: Store, resource: Resource, values: Values, curren
   const customer = customerID === null ? null : ((await store.repository('customers').get(customerID)) ?? null)
   const customerAllocation = carrierFields(customer)
   if (resource.name === 'numbers') {
-    const callCarrier = textOf(pick('callCarrier')) ?? allocatedCarrier({ carrierCallAllocation: textOf(pick('carrierCallAllocation')) }, customerAllocation)
+    const callCarrier = allocatedCarrier({ carrierCallAllocation: textOf(pick('carrierCallAllocation')) }, customerAllocation) ?? textOf(pick('callCarrier'))
     return { kind: 'number', customer, numberType: (pick('numberType') as string | null) ?? null, callCarrier, lineCarrier: textOf(pick('lineCarrier')) }
   }
-  const callCarrier = number ? (textOf(number.callCarrier) ?? allocatedCarrier(carrierFields(number), customerAllocation)) : allocatedCarrier({}, customerAllocation)
+  const callCarrier = number ? (allocatedCarrier(carrierFields(number), customerAllocation) ?? textOf(number.callCarrier)) : allocatedCarrier({}, customerAllocation)
   const numberType = number ? ((number.numberType as string | null) ?? null) : undefined
   if (resource.name === 'services') return { kind: 'service', customer, numberType, callCarrier, lineCarrier: textOf(pick('provider')) }
   const own = textOf(pick('carrier')) ?? textOf(number?.lineCarrier)

@@ -103,20 +103,22 @@ test('regulatorProtectedActions: shipped none, as contract 15.2 cuts off any cus
   assert.throws(() => mergePresets({ lists: { regulatorProtectedActions: ['reminder'] } }), /regulatorProtectedActions names "reminder"; it may name suspend, bar/)
 })
 
-test('autoTopupThresholds: every autoTopupProfiles name but None has a threshold, else the start stops', () => {
+test('autoTopupThresholds: a threshold per profile; a file’s list is the list, and a name it lists without one never tops up', () => {
   assert.equal(Object.entries(defaultPresets.autoTopupThresholds), [['Top up when below £10', 100_000n], ['Top up when below £50', 500_000n]])
-  assert.throws(() => mergePresets({ extend: { autoTopupProfiles: ['Top up when below £5'] } }), /autoTopupProfiles names "Top up when below £5" but autoTopupThresholds has no entry for it/)
-  assert.throws(() => mergePresets({ lists: { autoTopupProfiles: ['None', 'Weekly'] }, autoTopupThresholds: { Daily: '5' } }), /autoTopupProfiles names "Weekly"/)
+  // Contract 4: a presets file replaces any list; one that loaded before thresholds existed still loads.
+  const replaced = mergePresets({ lists: { autoTopupProfiles: ['None', 'Weekly', 'Top up when below £10'] } })
+  assert.equal(replaced.lists.autoTopupProfiles, ['None', 'Weekly', 'Top up when below £10'], 'the names it left out stay out')
+  assert.equal(Object.keys(replaced.autoTopupThresholds), ['Top up when below £10'], 'Weekly has none: it never tops up')
+  const extendedOnly = mergePresets({ extend: { autoTopupProfiles: ['Top up when below £5'] } })
+  assert.equal(Object.keys(extendedOnly.autoTopupThresholds), ['Top up when below £10', 'Top up when below £50'])
   assert.throws(() => mergePresets({ autoTopupThresholds: { None: '5.00' } }), /autoTopupThresholds\.None: "None" never tops up/)
   assert.throws(() => mergePresets({ autoTopupThresholds: { Low: 'ten pounds' } }), /autoTopupThresholds\.Low: an amount/)
   const own = mergePresets({ autoTopupThresholds: { 'Below £20': '20.00' } })
   assert.equal(own.lists.autoTopupProfiles, ['None', 'Below £20'], 'a map given without its list is the list, with None')
   assert.is(own.autoTopupThresholds['Below £20'], 200_000n)
-  // A map given with its list replaces the shipped thresholds: every name the list keeps still needs one.
-  assert.throws(() => mergePresets({ extend: { autoTopupProfiles: ['Top up when below £5'] }, autoTopupThresholds: { 'Top up when below £5': '5', 'Top up when below £10': '10' } }), /"Top up when below £50"/)
-  const extended = mergePresets({ extend: { autoTopupProfiles: ['Top up when below £5'] }, autoTopupThresholds: { 'Top up when below £5': '5', 'Top up when below £10': '10', 'Top up when below £50': '50' } })
+  const extended = mergePresets({ extend: { autoTopupProfiles: ['Top up when below £5'] }, autoTopupThresholds: { 'Top up when below £5': '5', 'Top up when below £10': '10' } })
   assert.equal(extended.lists.autoTopupProfiles, ['None', 'Top up when below £10', 'Top up when below £50', 'Top up when below £5'])
-  assert.is(extended.autoTopupThresholds['Top up when below £5'], 50_000n)
+  assert.equal(Object.keys(extended.autoTopupThresholds), ['Top up when below £5', 'Top up when below £10'], 'a map given is the thresholds: £50 now never tops up')
 })
 
 test('contractEndNoticeDays: shipped 40 (Ofcom C1.3: 10 to 40 days before); any whole number of days from 1 to 365, else the start stops', () => {

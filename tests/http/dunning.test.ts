@@ -51,7 +51,7 @@ for (const target of activeTargets()) {
     // A contact whose bill type is None is sent nothing: no invoice, and no reminder either.
     const silent = await h.request('POST', `/customers/${strict}/customerContacts`, { firstnames: 'Sam', lastname: 'Silent', email: 'no-mail@example.com', emailBillType: 'None' })
     assert.is(silent.status, 201, silent.text)
-    // copyCorrespondenceTypeIDs, when set, names exactly what a contact is copied on, bill type or none.
+    // copyCorrespondenceTypeIDs adds what it names to what the bill type gives; it never takes a copy away.
     const copies = [
       { firstnames: 'Rita', email: 'reminders-only@example.com', emailBillType: 'None', copyCorrespondenceTypeIDs: ['Overdue Reminder'] },
       { firstnames: 'Ivy', email: 'invoices-only@example.com', emailBillType: 'PDF', copyCorrespondenceTypeIDs: ['Invoice', 'Welcome Letter'] },
@@ -98,7 +98,7 @@ for (const target of activeTargets()) {
     assert.equal((await invoiceOf(h, held)).dunningSteps.map((x: any) => [x.action, x.date]), [['reminder', dayOf(7)], ['finalNotice', dayOf(14)], ['suspend', dayOf(28)], ['bar', dayOf(28)]])
     assert.equal((await invoiceOf(h, plain)).dunningSteps.map((x: any) => x.action), ['reminder', 'finalNotice'], 'the shipped Standard profile never suspends')
     assert.equal([(await customer(h, plain)).isSuspended], [false])
-    // Emails: one reminder and one final notice to the customer and to its contacts (not the one with None, nor the one copied on invoices only), through the real SMTP server.
+    // Emails: one reminder and one final notice to the customer and to its contacts (not the one with None that names no reminders), through the real SMTP server.
     const dunning = sink.received.slice(invoiceMails)
     const strictMails = dunning.filter((m) => /DUN-1/.test(m.subject ?? ''))
     assert.equal(strictMails.map((m) => [(m.to as any).text, /reminder/.test(m.subject!) ? 'reminder' : /final notice/.test(m.subject!) ? 'finalNotice' : '?']).sort(), [
@@ -108,6 +108,8 @@ for (const target of activeTargets()) {
       ['both@example.com', 'reminder'],
       ['dun1@example.com', 'finalNotice'],
       ['dun1@example.com', 'reminder'],
+      ['invoices-only@example.com', 'finalNotice'],
+      ['invoices-only@example.com', 'reminder'],
       ['reminders-only@example.com', 'finalNotice'],
       ['reminders-only@example.com', 'reminder'],
     ])
@@ -116,7 +118,7 @@ for (const target of activeTargets()) {
     assert.match(reminder.text!, `Invoice ${invoiceNumber}`)
     assert.match(reminder.text!, '£120.00 outstanding')
     assert.is(reminder.from!.text, h.platform.context.presets.seller.email)
-    assert.is(dunning.length, 8 + 2 + 2, 'strict: 2 emails to 4 addresses; held and plain: 2 each')
+    assert.is(dunning.length, 10 + 2 + 2, 'strict: 2 emails to 5 addresses; held and plain: 2 each')
     // Events and history.
     const taken = (await events(h, 'dunning.step_taken')).filter((e) => e.data.invoice.customerID === strict)
     assert.equal(taken.map((e) => e.data.step.action), ['reminder', 'finalNotice', 'suspend', 'bar'])

@@ -175,7 +175,7 @@ for (const target of activeTargets()) {
     assert.is(keep.body.mobileTariff, typed)
   })
 
-  test("forCarriers: only holders whose calls come from one of them; wholesaleForCarrierIDs: only what one of them provides", async ({ h }) => {
+  test("forCarriers: refused where the calls are known to come from another carrier; wholesaleForCarrierIDs: where another provides it", async ({ h }) => {
     const refused = (r: { status: number; body: any }, field: string) => {
       assert.is(r.status, 400, JSON.stringify(r.body))
       assert.is(r.body.error_code, 400101)
@@ -187,16 +187,18 @@ for (const target of activeTargets()) {
     const gammaOnly = (await h.request('POST', '/customers', { carrierCallAllocation: 'Gamma' })).body.id
     const number = (customer: string, fields: Record<string, unknown>) =>
       h.request('POST', `/customers/${customer}/numbers`, { number: `016329${String(80000 + ++serial)}`, ...fields })
-    // A number's callCarrier, else the carrier its (or its customer's) carrierCallAllocation names; names ignore case.
+    // The carrier its (or its customer's) carrierCallAllocation names, else its callCarrier; names ignore case.
     refused(await number(anyCarrier, { callCarrier: 'BT Wholesale', nationalTariff: calls }), 'forCarriers')
-    refused(await number(anyCarrier, { nationalTariff: calls }), 'forCarriers')
+    refused(await number(gammaOnly, { carrierCallAllocation: 'Vodafone', callCarrier: 'Gamma', nationalTariff: calls }), 'forCarriers')
     const gamma = await number(anyCarrier, { callCarrier: 'Gamma', nationalTariff: calls })
     created(gamma)
-    created(await number(anyCarrier, { carrierCallAllocation: 'Daisy', nationalTariff: calls }))
+    created(await number(anyCarrier, { carrierCallAllocation: 'Daisy', callCarrier: 'Colt', nationalTariff: calls }))
     created(await number(gammaOnly, { nationalTariff: calls }))
     created(await h.request('POST', `/numbers/${gamma.body.id}/features`, { featureType: 'SIP Channel', nationalTariff: calls }))
-    // A customer's default: the carrier its allocation names.
-    refused(await h.request('PATCH', `/customers/${anyCarrier}`, { defaultNationalTariff: calls }), 'forCarriers')
+    // No known carrier (every carrier's calls may bill it): not refused, as contract 17.7 does not.
+    created(await number(anyCarrier, { nationalTariff: calls }))
+    created(await h.request('PATCH', `/customers/${anyCarrier}`, { defaultNationalTariff: calls }))
+    refused(await h.request('PATCH', `/customers/${(await h.request('POST', '/customers', { carrierCallAllocation: 'Vodafone' })).body.id}`, { defaultNationalTariff: calls }), 'forCarriers')
     created(await h.request('PATCH', `/customers/${gammaOnly}`, { defaultNationalTariff: calls }))
 
     const fixedFee = await h.request('POST', '/fixedFeeTariffs', { name: `F${++serial}`, retail: 'Wholesale', wholesaleForCarrierIDs: ['Openreach'] })
@@ -211,7 +213,10 @@ for (const target of activeTargets()) {
     const service = await h.request('POST', `/customers/${anyCarrier}/services`, { provider: 'Openreach', fixedFeeTariff: fee })
     created(service)
     created(await h.request('POST', `/services/${service.body.id}/features`, { featureType: 'Line Rental', fixedFeeTariff: fee }))
-    refused(await h.request('PATCH', `/customers/${anyCarrier}`, { fixedFeeTariff: fee }), 'wholesaleForCarrierIDs')
+    refused(await h.request('POST', `/customers/${anyCarrier}/services`, { provider: 'Gamma', fixedFeeTariff: fee }), 'wholesaleForCarrierIDs')
+    // A customer, or a number with no lineCarrier, has no known provider: not refused.
+    created(await h.request('PATCH', `/customers/${anyCarrier}`, { fixedFeeTariff: fee }))
+    created(await number(anyCarrier, { fixedFeeTariff: fee }))
     // Holders keep what they have when their carrier changes later.
     const moved = await h.request('PATCH', `/numbers/${line.body.id}`, { lineCarrier: 'Colt' })
     assert.is(moved.status, 200, JSON.stringify(moved.body))

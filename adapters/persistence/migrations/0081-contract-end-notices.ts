@@ -10,7 +10,7 @@ const added = laterColumns['0081-contract-end-notices']
 /**
  * End-of-contract notices (core/contract-ends): on customers, numbers and services, the date the
  * `contract-end-notices` job announced the item's `contractEndDate` (`contractEndNoticeDate`) and
- * the end date it announced (`contractEndNoticeFor`, internal). Nothing is backfilled: nothing has
+ * the end date it announced (`contractEndNoticeFor`). Nothing is backfilled: nothing has
  * been announced yet, so the first run announces every item already within its notice days. The
  * job reads each table daily by its end date: an index of it, partial since most rows have none,
  * finds the few in the window without reading the table.

@@ -43,7 +43,7 @@ export class KyselyInvoiceOutbox implements InvoiceOutbox {
         .orderBy('c.id')
         .execute()
       for (const r of [...direct, ...shared]) {
-        const correspondence = r.copyCorrespondenceTypeIDs === null ? [] : (JSON.parse(r.copyCorrespondenceTypeIDs as string) as string[])
+        const correspondence = namesOf(r.copyCorrespondenceTypeIDs)
         out.push({ customerID: String(r.customerID), contactID: String(r.id), email: r.email as string, emailBillType: r.emailBillType as string | null, correspondence })
       }
     }
@@ -166,5 +166,16 @@ export class KyselyInvoiceOutbox implements InvoiceOutbox {
       .where('sentDate', 'is', null)
       .executeTakeFirst()
     return Number(r.numUpdatedRows) > 0
+  }
+}
+
+/** A Preset Value(s) column's names; a value not written by the catalogue (a hand-made row) names none rather than failing the invoice it is read for. */
+function namesOf(raw: unknown): string[] {
+  if (typeof raw !== 'string') return []
+  try {
+    const names: unknown = JSON.parse(raw)
+    return Array.isArray(names) ? names.filter((n): n is string => typeof n === 'string') : []
+  } catch {
+    return []
   }
 }
