@@ -58,7 +58,15 @@ for (const name of activeTargets()) {
 
   test('numbers and their customers are read from the covering indexes alone', async ({ database }) => {
     const query = numberLookup(database.db, database.dialect, 'numberKey', ['01632960000', '07700900123'], joinedShape(callClassKeys)).compile()
-    const plan = await explain(database, query)
+    let plan = await explain(database, query)
+    // An index-only scan is priced by the pages vacuum marked all-visible. Another suite's open
+    // transaction on the same server can stop vacuum marking them, and then a smaller index on `id`
+    // wins on cost: vacuum again once it has ended, a few times, before reading the plan.
+    for (let i = 0; database.dialect.name === 'postgres' && i < 20 && !/Index Only Scan using customers_lookup_idx/.test(plan); i++) {
+      await new Promise((resolve) => setTimeout(resolve, 250))
+      for (const table of ['customers', 'numbers']) await database.db.executeQuery(CompiledQuery.raw(`vacuum ${table}`))
+      plan = await explain(database, query)
+    }
     if (database.dialect.name === 'sqlite') {
       assert.match(plan, /SEARCH n USING COVERING INDEX numbers_lookup_idx/, plan)
       assert.match(plan, /SEARCH customers USING COVERING INDEX customers_lookup_idx/, plan)
