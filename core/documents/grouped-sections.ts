@@ -38,8 +38,11 @@ export function groupedSection(
   const keys = [...new Set([...shown.lines.map(key.line), ...shown.calls.map(key.call)])]
   if (keys.length === 0) return build(s)
   keys.sort((a, b) => (a === '' ? 1 : b === '' ? -1 : a < b ? -1 : a > b ? 1 : 0))
+  // Each line and call into its group once: an invoice of many sites and calls is not filtered again per site.
+  const transactions = bucketsOf(s.transactions, key.line)
+  const calls = bucketsOf(s.calls, key.call)
   const groups = keys.map((k): DocumentGroup => {
-    const part = { ...s, transactions: s.transactions.filter((t) => key.line(t) === k), calls: s.calls.filter((c) => key.call(c) === k) }
+    const part = { ...s, transactions: transactions.get(k) ?? [], calls: calls.get(k) ?? [] }
     const section = build(part)
     const heading = headingOf(by, k)
     const measure = measureOf(page, itemsOf(page, part, shows))
@@ -56,6 +59,18 @@ export function groupedSection(
     note: null,
     grouping: { by, groups, total: oneRow(['Total', whole.count, displayMoney(amount, currency)], 'page-total'), amount },
   }
+}
+
+/** The items by their group's key, each group in the items' order. */
+function bucketsOf<T>(items: readonly T[], keyOf: (item: T) => string): Map<string, T[]> {
+  const out = new Map<string, T[]>()
+  for (const item of items) {
+    const k = keyOf(item)
+    const bucket = out.get(k)
+    if (bucket) bucket.push(item)
+    else out.set(k, [item])
+  }
+  return out
 }
 
 interface Keys {

@@ -16,6 +16,17 @@ import { commissionLines } from '../../core/reports/commission-lines.js'
 import { activeTargets, connectBare, openTarget, type Target } from '../support/targets.js'
 
 /** Migrations that move stored data, run on a database as the version before them left it. */
+/** Run 1 completed, run 2 still running: each with an invoice and one charge of customer 1's feature 1. */
+async function twoRuns(db: Database['db'], stamp: string): Promise<void> {
+  for (const [id, status] of [[1, 'Complete'], [2, 'Running']] as const) {
+    await sql`insert into billing_runs (id, name, status, "invoiceDate", "createdStamp", "updatedStamp") values (${id}, ${`run ${id}`}, ${status}, '2026-01-31', ${stamp}, ${stamp})`.execute(db)
+    await sql`insert into invoices (id, "customerID", "billingRunID", "invoiceDate", "netAmount", "VATAmount", "totalAmount", status, "createdStamp", "updatedStamp")
+      values (${id}, 1, ${id}, '2026-01-31', 500000, 0, 500000, 'Unpaid', ${stamp}, ${stamp})`.execute(db)
+    await sql`insert into transactions (id, "customerID", "featureID", kind, "transactionType", "transactionDate", "dateFrom", "dateTo", amount, approved, "invoiceID", "createdStamp", "updatedStamp")
+      values (${id}, 1, 1, 'recurring', 'Recurring Charge', '2026-01-01', '2026-01-01', '2026-01-31', 500000, 1, ${id}, ${stamp}, ${stamp})`.execute(db)
+  }
+}
+
 for (const name of activeTargets()) {
   const test = suite<{ target: Target; database: Database }>(`migrations that move data [${name}]`)
   test.before.each(async (ctx) => {
@@ -245,13 +256,7 @@ for (const name of activeTargets()) {
     await sql`insert into features (id, "customerID", "startDate", "serviceChargeInterval", "serviceChargeCommission", "serviceChargeCommissionType", "createdStamp", "updatedStamp")
       values (1, 1, '2026-01-01', 'Calendar Monthly', 100000, 'Percentage', ${stamp}, ${stamp})`.execute(db)
     // Run 1 completed, run 2 still running: an invoice and a charge on each.
-    for (const [id, status] of [[1, 'Complete'], [2, 'Running']] as const) {
-      await sql`insert into billing_runs (id, name, status, "invoiceDate", "createdStamp", "updatedStamp") values (${id}, ${`run ${id}`}, ${status}, '2026-01-31', ${stamp}, ${stamp})`.execute(db)
-      await sql`insert into invoices (id, "customerID", "billingRunID", "invoiceDate", "netAmount", "VATAmount", "totalAmount", status, "createdStamp", "updatedStamp")
-        values (${id}, 1, ${id}, '2026-01-31', 500000, 0, 500000, 'Unpaid', ${stamp}, ${stamp})`.execute(db)
-      await sql`insert into transactions (id, "customerID", "featureID", kind, "transactionType", "transactionDate", "dateFrom", "dateTo", amount, approved, "invoiceID", "createdStamp", "updatedStamp")
-        values (${id}, 1, 1, 'recurring', 'Recurring Charge', '2026-01-01', '2026-01-01', '2026-01-31', 500000, 1, ${id}, ${stamp}, ${stamp})`.execute(db)
-    }
+    await twoRuns(db, stamp)
     await migrate(database, target.schema)
     await sql`update features set "serviceChargeCommission" = 200000, "commissionHolder" = 'Ben'`.execute(db)
     const books = new KyselyBooks(db, database.dialect)
@@ -316,13 +321,7 @@ for (const name of activeTargets()) {
     await sql`insert into features (id, "customerID", "startDate", "serviceChargeInterval", "serviceChargeCommissionProfile", "connectionChargeCommissionProfile", "createdStamp", "updatedStamp")
       values (1, 1, '2026-01-01', 'Calendar Monthly', 'Standard Dealer', 'Premium Dealer', ${stamp}, ${stamp})`.execute(db)
     // Run 1 completed before 0079 (0071 kept its terms), run 2 completes after it.
-    for (const [id, status] of [[1, 'Complete'], [2, 'Running']] as const) {
-      await sql`insert into billing_runs (id, name, status, "invoiceDate", "createdStamp", "updatedStamp") values (${id}, ${`run ${id}`}, ${status}, '2026-01-31', ${stamp}, ${stamp})`.execute(db)
-      await sql`insert into invoices (id, "customerID", "billingRunID", "invoiceDate", "netAmount", "VATAmount", "totalAmount", status, "createdStamp", "updatedStamp")
-        values (${id}, 1, ${id}, '2026-01-31', 500000, 0, 500000, 'Unpaid', ${stamp}, ${stamp})`.execute(db)
-      await sql`insert into transactions (id, "customerID", "featureID", kind, "transactionType", "transactionDate", "dateFrom", "dateTo", amount, approved, "invoiceID", "createdStamp", "updatedStamp")
-        values (${id}, 1, 1, 'recurring', 'Recurring Charge', '2026-01-01', '2026-01-01', '2026-01-31', 500000, 1, ${id}, ${stamp}, ${stamp})`.execute(db)
-    }
+    await twoRuns(db, stamp)
     await migrate(database, target.schema, '0077-orphan-marks')
     await migrate(database, target.schema)
     const kept = await sql<Record<string, unknown>>`select "serviceChargeCommissionProfilePercent" as p, "profilePercentsKept" as k from commission_terms`.execute(db)
