@@ -6,6 +6,7 @@ import { KyselyStore } from '../../adapters/persistence/kysely-store.js'
 import { migrate } from '../../adapters/persistence/migrations/migrations.js'
 import { resourcesByName } from '../../core/fields/catalogue.js'
 import { isBillingError } from '../../core/errors.js'
+import type { Condition } from '../../core/ports/resource-repository.js'
 import { formatMoney, fromUnits } from '../../core/money/money.js'
 import { activeTargets, openTarget, type Target } from '../support/targets.js'
 
@@ -101,6 +102,21 @@ for (const name of activeTargets()) {
     assert.equal(await kept([a.id]), ['n2', 'n3'])
     assert.equal(await kept([a.id, b.id]), ['n3'])
     assert.equal(await kept([]), ['n1', 'n2', 'n3'])
+  })
+
+  test('in, notIn and listIn take more values than a statement binds as parameters (SQLite 32,766, Postgres 65,535)', async ({ store }) => {
+    const [a, b] = [await store.repository('customers').insert({ lastname: 'LongA' }), await store.repository('customers').insert({ lastname: 'LongB' })]
+    const numbers = store.repository('numbers')
+    const made = [await numbers.insert({ customerID: a.id, number: 'l1' }), await numbers.insert({ customerID: b.id, number: 'l2' }), await numbers.insert({ number: 'l3' })].map((n) => n.id)
+    const others = Array.from({ length: 70_000 }, (_, i) => String(900_000_000 + i))
+    const listed = async (where: Condition[]) => (await numbers.list({ where, limit: 10 })).map((n) => n.number)
+    assert.equal(await listed([{ op: 'in', column: 'id', values: [...others, ...made] }, { op: 'notIn', column: 'customerID', values: [...others, a.id] }]), ['l2', 'l3'])
+    assert.equal(await listed([{ op: 'in', column: 'id', values: made }, { op: 'in', column: 'customerID', values: [b.id, ...others] }]), ['l2'])
+    assert.equal((await numbers.listIn('customerID', [...others, a.id, b.id])).map((n) => n.number), ['l1', 'l2'])
+    // A computed column (a call's transaction, derived from the charges) and a sum, as the portal's calls page asks.
+    const calls = store.repository('calls')
+    assert.equal(await calls.list({ where: [{ op: 'in', column: 'transactionID', values: others }], limit: 10 }), [])
+    assert.is(await calls.sum('cost', [{ op: 'eq', column: 'customerID', value: a.id }, { op: 'notIn', column: 'numberID', values: others }]), 0n)
   })
 
   test('a failed transaction leaves nothing behind', async ({ store }) => {

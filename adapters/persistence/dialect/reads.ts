@@ -18,9 +18,11 @@ export interface ReadsDialect {
    * `column` is one of `values` (strings or numbers), the list sent as one parameter (SQLite:
    * `in (select value from json_each(?))`, Postgres: `= any($1)`): one statement text whatever
    * the list's length, prepared once, where an `in (?, ?, …)` list of each length was a new
-   * statement for SQLite to prepare and keep (an import looks up every batch's numbers this way).
+   * statement for SQLite to prepare and keep (an import looks up every batch's numbers this way),
+   * and no limit on its length, where SQLite binds at most 32,766 parameters and Postgres 65,535.
+   * `column` is a column's name, or an expression (a computed field's SQL).
    */
-  inList(column: string, values: readonly (string | number)[]): RawBuilder<boolean>
+  inList(column: string | RawBuilder<unknown>, values: readonly (string | number | bigint)[]): RawBuilder<boolean>
   /**
    * The rows of `table` whose ID column `column` is one of `ids` and that meet `where`, as a
    * subquery to select from, each ID looked up in the index that leads with `column` however
@@ -72,7 +74,7 @@ export interface ReadsDialect {
 }
 
 export const sqliteReads: ReadsDialect = {
-  inList: (column, values) => sql<boolean>`${sql.ref(column)} in (select value from json_each(${JSON.stringify(values)}))`,
+  inList: (column, values) => sql<boolean>`${expression(column)} in (select value from json_each(${jsonIds(values)}))`,
   rowsByIds: (table, column, ids, where) =>
     sql`(select * from ${sql.table(table)} where ${sql.ref(column)} in (select value from json_each(${jsonIds(ids)})) and ${where})`,
   packedRead: sqlitePackedRead,
@@ -83,7 +85,7 @@ export const sqliteReads: ReadsDialect = {
 }
 
 export const postgresReads: ReadsDialect = {
-  inList: (column, values) => sql<boolean>`${sql.ref(column)} = any(${postgresArray(values)})`,
+  inList: (column, values) => sql<boolean>`${expression(column)} = any(${postgresArray(values)})`,
   rowsByIds: (table, column, ids, where) =>
     sql`(select "byId".* from unnest(${postgresArray([...new Set(ids.map(String))])}::bigint[]) as "id"("id") cross join lateral (select * from ${sql.table(table)} where ${sql.ref(column)} = "id"."id" and ${where} offset 0) as "byId")`,
   packedRead: () => null,
@@ -93,6 +95,8 @@ export const postgresReads: ReadsDialect = {
   packedRows: (rows, columns, orderBy) =>
     sql`(select cast(json_agg(json_build_array(${sql.join(columns.map((c) => sql.ref(`r.${c}`)))}) order by ${sql.join(orderBy.map((c) => sql.ref(`r.${c}`)))}) as text) from (${rows}) r)`,
 }
+
+const expression = (column: string | RawBuilder<unknown>) => (typeof column === 'string' ? sql.ref(column) : column)
 
 /** IDs for `json_each`: JSON has no BigInt (SQLite's IDs beyond 2^53), and the ID column's integer affinity reads their digits back. */
 const jsonIds = (ids: readonly (string | number | bigint)[]) => JSON.stringify(ids.map((id) => (typeof id === 'bigint' ? id.toString() : id)))

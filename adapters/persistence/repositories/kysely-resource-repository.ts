@@ -9,7 +9,7 @@ import { isIdList, type Condition, type ListQuery, type ParentQuery, type Parent
 import type { DatabaseDialect } from '../dialect/dialect.js'
 import { selectedColumns, type SelectedColumns } from '../selected-columns.js'
 import type { CompiledQueries } from '../compiled-queries.js'
-import { ListConditions } from './list-conditions.js'
+import { isOneOf, ListConditions } from './list-conditions.js'
 import { RowCodec } from '../row-codec.js'
 import type { Actor } from '../../../core/ports/change-log.js'
 import type { RecordedChanges } from '../../../core/ports/store.js'
@@ -108,10 +108,10 @@ export class KyselyResourceRepository implements ResourceRepository {
 
   /** `column` is one of the parents' IDs: listed, or a subquery the parents' own repository writes. */
   whereIn<Q extends SelectQueryBuilder<any, any, any>>(q: Q, column: string, parents: Parents): Q {
-    const ids = isIdList(parents)
-      ? parents.map((id) => this.dialect.encodeId(id))
-      : this.peers(parents.resource).selectParents(parents)
-    return q.where(`${this.table}.${column}`, 'in', ids) as Q
+    const col = `${this.table}.${column}`
+    if (!isIdList(parents)) return q.where(col, 'in', this.peers(parents.resource).selectParents(parents)) as Q
+    const ids = parents.map((id) => this.dialect.encodeId(id))
+    return q.where((eb: any) => isOneOf(this.dialect, eb, col, ids)) as Q
   }
 
   /** The IDs of this resource's rows that `parents` finds, as a subquery. */

@@ -34,11 +34,11 @@ export class ListConditions {
           q = q.where(col, '<=', c.value) as Q
           break
         case 'in':
-          q = (c.values.length ? q.where(col, 'in', this.encodeIn(c.column, c.values)) : q.where((eb) => eb.val(1), '=', 0)) as Q
+          q = (c.values.length ? q.where((eb: any) => this.isOneOf(eb, col, c.column, c.values)) : q.where((eb) => eb.val(1), '=', 0)) as Q
           break
         case 'notIn':
           // `not in` alone would drop the nulls too, which are none of the values.
-          if (c.values.length) q = q.where((eb: any) => eb.or([eb(col, 'is', null), eb(col, 'not in', this.encodeIn(c.column, c.values))])) as Q
+          if (c.values.length) q = q.where((eb: any) => eb.or([eb(col, 'is', null), eb.not(this.isOneOf(eb, col, c.column, c.values))])) as Q
           break
         case 'isNull':
           q = q.where(col, c.value ? 'is' : 'is not', null) as Q
@@ -64,10 +64,22 @@ export class ListConditions {
     return query.offset ? q.offset(sql.lit(wholeNumber(query.offset))) : q
   }
 
-  private encodeIn(column: string, values: readonly string[]): unknown[] {
+  private isOneOf(eb: any, col: any, column: string, values: readonly string[]): any {
     const field = this.resource.byName.get(column)
-    return field ? values.map((v) => this.codec.encodeValue(field, v)) : [...values]
+    return isOneOf(this.dialect, eb, col, (field ? values.map((v) => this.codec.encodeValue(field, v)) : values) as (string | number | bigint)[])
   }
+}
+
+/** The longest list of values written out as parameters, one each. */
+const SHORT_LIST = 500
+
+/**
+ * `col` holds one of the (encoded) values. A short list is written out (`in (?, ?, …)`), as the
+ * planner has always seen it; a long one goes as one parameter (`inList`): the portal hides a
+ * customer's hidden numbers' calls by listing them, and SQLite binds at most 32,766 parameters.
+ */
+export function isOneOf(dialect: DatabaseDialect, eb: any, col: any, values: readonly (string | number | bigint)[]): any {
+  return values.length > SHORT_LIST ? dialect.inList(col, values) : eb(col, 'in', values)
 }
 
 /** A count written into SQL: refused unless it is a whole number, so nothing but digits reaches the text. */
