@@ -297,5 +297,20 @@ for (const target of activeTargets()) {
     assert.equal(numbers.sort(), Array.from({ length: 12 }, (_, i) => `INV-${String(i + 1).padStart(6, '0')}`))
   })
 
+  test("a carrier's bill checked while the run is in Review finds nothing billed yet (17.4: what we billed); after approval it finds the charge", async ({ h }) => {
+    const c = await newCustomer(h, { accountNumber: 'R-C' })
+    await newFeature(h, c, { startDate: '2026-01-01', serviceCharge: '30.00', serviceChargeInterval: 'Calendar Monthly', carrier: 'Gamma', carrierProduct: 'SIP', carrierReference: 'REF-1', serviceChargeCarrier: '10.00' })
+    const check = async () => {
+      const posted = await h.request('POST', '/carrierBills?carrier=Gamma&period=2026-01', undefined, { raw: 'productCode,reference,cost\nSIP,REF-1,10.00\n', headers: { 'content-type': 'text/csv' } })
+      assert.is(posted.status, 201, JSON.stringify(posted.body))
+      const matched = (await h.request('GET', `/carrierBills/${posted.body.id}/reconciliation`)).body.matched as any[]
+      return [posted.body.matchedCount, posted.body.matchedBilled, matched.map((m) => m.billedAmount)]
+    }
+    const run = await draft(h, '2026-01-31')
+    assert.equal(await check(), [1, 0, [0]], "the draft's charge is not billed yet")
+    await decide(h, run.id, 'Approved')
+    assert.equal(await check(), [1, 30, [30]])
+  })
+
   test.run()
 }

@@ -11,6 +11,7 @@ import { columnType } from '../schema/columns.js'
 import type { Db } from '../schema/tables.js'
 import { linesOf, stageBill } from './carrier-bill-staging.js'
 import { removeFeaturesFromBills } from './customer-carrier-remains.js'
+import { approvedIs } from './draft-lines.js'
 
 const DESTINATION_COLUMNS = ['destinationTableID', 'prefix', 'chargeBand', 'callClass', 'description', 'createdStamp', 'updatedStamp'] as const
 const NOT_ON_BILL_COLUMNS = ['carrierBillID', 'featureID', 'expectedCost'] as const
@@ -71,7 +72,7 @@ export class KyselyCarrierData implements CarrierData {
         .selectFrom('transactions')
         .select(['featureID', 'amount', 'dateFrom', 'dateTo', 'transactionDate'])
         .where(d.inList('featureID', chunk.map((id) => d.encodeId(id) as string | number)))
-        .where('approved', '=', 1)
+        .where(approvedIs('transactions', true))
         .where((eb) => eb(eb.fn.coalesce('dateFrom', 'transactionDate'), '<=', to))
         .where((eb) => eb(eb.fn.coalesce('dateTo', 'dateFrom', 'transactionDate'), '>=', from))
         .execute()
