@@ -2,6 +2,7 @@ import { markOverdue } from '../billing/settle-accounts.js'
 import type { DateOnly } from '../dates/date-only.js'
 import type { Customer, Invoice } from '../fields/entity.js'
 import { toWireJson } from '../fields/wire-json.js'
+import { lifecycleActions } from '../lifecycle/actions.js'
 import { systemCustomerAction } from '../lifecycle/system-action.js'
 import type { PlatformContext } from '../platform.js'
 import { copiedOn, correspondenceSent } from '../delivery/correspondence.js'
@@ -13,6 +14,8 @@ import { dueSteps, takenSteps, type TakenStep } from './dunning-plan.js'
 /** `statusReason` of a suspension dunning makes, and of its lifting (contract 15.2). */
 export const DUNNING_REASON = 'Dunning'
 export const DUNNING_CLEARED_REASON = 'Dunning cleared'
+/** Who history names for the platform's own changes: the worker, the scheduler (contract 12). */
+const SYSTEM_ACTOR = 'system'
 
 const PAGE = 200
 
@@ -62,6 +65,8 @@ async function dunCustomer(ctx: PlatformContext, store: Store, customerID: strin
     limit: Number.MAX_SAFE_INTEGER,
   })
   let taken = 0
+  // Each email lists every overdue invoice: one per action however many invoices take the step now.
+  const emailed = new Set<TakenStep['action']>()
   for (const invoice of overdue) {
     const before = takenSteps(invoice.dunningSteps)
     let done = before
@@ -69,7 +74,7 @@ async function dunCustomer(ctx: PlatformContext, store: Store, customerID: strin
       // Cutting a protected customer off is a person's decision: the step is recorded as withheld, once, and announced.
       const withheld = withholds(ctx.presets, customer, due.action)
       const step: TakenStep = withheld ? { ...due, withheld: REGULATOR_PROTECTION } : due
-      if (!withheld) await takeStep(ctx, store, customerID, invoice, step)
+      if (!withheld) await takeStep(ctx, store, customerID, invoice, step, emailed)
       done = [...done, step]
       const now = ctx.clock.now()
       const updated = (await store.repository('invoices').update(invoice.id, { dunningSteps: done, updatedStamp: now }))!
@@ -90,11 +95,19 @@ async function dunCustomer(ctx: PlatformContext, store: Store, customerID: strin
   return taken
 }
 
-/** What a step does (contract 15.2). A suspension is made only of a customer not already suspended or dropped. */
-async function takeStep(ctx: PlatformContext, store: Store, customerID: string, invoice: Invoice, step: TakenStep): Promise<void> {
+/**
+ * What a step does (contract 15.2). A suspension is made only of a customer not already suspended
+ * or dropped. A reminder or final notice lists all the customer's overdue invoices, so it is queued
+ * once for the customer's steps taken together (`emailed`: the email actions queued so far), against
+ * the first invoice that took it: several invoices taking one step on a day make one email, not
+ * several alike.
+ */
+async function takeStep(ctx: PlatformContext, store: Store, customerID: string, invoice: Invoice, step: TakenStep, emailed: Set<TakenStep['action']>): Promise<void> {
   const now = ctx.clock.now()
   const action = step.action
   if (action === 'reminder' || action === 'finalNotice') {
+    if (emailed.has(action)) return
+    emailed.add(action)
     const customer = (await store.repository('customers').get(customerID))!
     const recipients = [
       ...(customer.email ? [{ contactID: null, email: customer.email }] : []),
@@ -136,8 +149,8 @@ async function takeStep(ctx: PlatformContext, store: Store, customerID: string, 
 
 /**
  * Unsuspends (`statusReason` `Dunning cleared`) each customer that dunning suspended and that
- * has no overdue invoice left. A suspension a person made carries the person's reason, and is
- * never lifted here.
+ * has no overdue invoice left. A suspension a person made is never lifted here, whatever reason
+ * the person gave: `Dunning` is an ordinary preset a person may pick too (`suspendedByDunning`).
  */
 async function liftClearedSuspensions(ctx: PlatformContext, signal?: AbortSignal): Promise<number> {
   let lifted = 0
@@ -166,6 +179,7 @@ async function liftClearedSuspensions(ctx: PlatformContext, signal?: AbortSignal
           storedOnly: true,
         })
         if (owed.length) return 0
+        if (!(await suspendedByDunning(store, id))) return 0
         await systemCustomerAction(ctx, store, customer, 'unsuspend', DUNNING_CLEARED_REASON)
         return 1
       })
@@ -173,4 +187,25 @@ async function liftClearedSuspensions(ctx: PlatformContext, signal?: AbortSignal
     if (page.length < PAGE) return lifted
     after = page.at(-1)!.id
   }
+}
+
+/**
+ * Whether the customer's status is still the one dunning's own `suspend` step gave it: its
+ * latest status action (contract 5.2) in history is a `suspend` by the platform itself
+ * (`system`, contract 12; a request always has its request ID, so an API key named `system` is
+ * told apart). That action set the `statusReason` the caller found, `Dunning`, which a credit
+ * limit's suspension never gives. A person's status action since (an unsuspend and a suspend
+ * again, a makeNonBillable) makes the status the person's: never lifted here.
+ */
+async function suspendedByDunning(store: Store, customerID: string): Promise<boolean> {
+  const actions = await store.repository('history').list({
+    where: [
+      { op: 'eq', column: 'resource', value: 'customers' },
+      { op: 'eq', column: 'resourceID', value: customerID },
+      { op: 'in', column: 'action', values: lifecycleActions },
+    ],
+    limit: Number.MAX_SAFE_INTEGER,
+  })
+  const last = actions.at(-1)
+  return last?.action === 'suspend' && last.apiKeyName === SYSTEM_ACTOR && last.requestID === null
 }

@@ -1,6 +1,7 @@
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { SmtpMailer } from '../../adapters/delivery/smtp-mailer.js'
+import { createApiKey } from '../../core/access/api-keys.js'
 import { addDays, type DateOnly } from '../../core/dates/date-only.js'
 import { runDunning } from '../../core/dunning/run-dunning.js'
 import { mergePresets } from '../../core/presets/presets.js'
@@ -210,6 +211,78 @@ for (const target of activeTargets()) {
     assert.equal((await invoiceOf(h, unprotected)).dunningSteps.map((s: any) => [s.action, s.withheld]), [['reminder', undefined], ['finalNotice', undefined], ['suspend', undefined], ['bar', undefined]])
     assert.is((await events(h, 'customer.bar_requested')).filter((e) => e.data.customer.id === unprotected).length, 1)
     assert.is((await events(h, 'dunning.step_withheld')).filter((e) => e.data.customer.id === unprotected).length, 0)
+  })
+
+  test("only dunning's own suspension is lifted: a person's, with the reason Dunning too, is not, nor one a person made again after dunning's", async ({ h }) => {
+    h.clock.set('2026-10-01T09:00:00Z')
+    // A person may pick any configured statusReason, `Dunning` included (contract 4, billing-api.md's Preset Value).
+    const asked = { status: 'Suspended', statusReason: 'Dunning' }
+    // An API key named `system`, like the platform's own history entries: still a person.
+    const systemKey = (await createApiKey(h.platform.context.store.apiKeys, h.platform.secrets, h.clock, { name: 'system', expertLevel: 5 })).secret
+    const make = async (n: string) => newCustomer(h, { accountNumber: `DUN-S${n}`, paymentTerms: 1, dunningProfile: 'Strict', regulatorProtectionClass: 'Not Protected' })
+    const owing = async (c: string) => assert.is((await h.request('POST', `/customers/${c}/transactions`, { transactionType: 'Installation', amount: '10.00' })).status, 201)
+    const byPerson = await make('1')
+    await act(h, `/customers/${byPerson}`, 'suspend', asked)
+    const byKeySystem = await make('2')
+    assert.is((await h.request('POST', `/customers/${byKeySystem}?action=suspend`, asked, { key: systemKey })).status, 200)
+    const personFirst = await make('3')
+    const personAgain = await make('4')
+    const dunned = await make('5')
+    for (const c of [personFirst, personAgain, dunned]) await owing(c)
+    await bill(h, '2026-10-01')
+    // Owing, suspended by a person first: dunning's suspend step comes due on a customer already suspended.
+    await act(h, `/customers/${personFirst}`, 'suspend', asked)
+    h.clock.set('2026-11-05T00:30:00Z')
+    await jobs(h, 'dunning')
+    for (const c of [personAgain, dunned]) assert.equal([(await customer(h, c)).isSuspended, (await customer(h, c)).statusReason], [true, 'Dunning'], 'suspended by dunning')
+    assert.equal((await invoiceOf(h, personFirst)).dunningSteps.map((s: any) => s.action), ['reminder', 'finalNotice', 'suspend', 'bar'])
+    // A person lifts dunning's suspension and suspends again, with the same reason: the suspension is the person's now.
+    await act(h, `/customers/${personAgain}`, 'unsuspend', { status: 'Active' })
+    await act(h, `/customers/${personAgain}`, 'suspend', asked)
+    for (const c of [personFirst, personAgain, dunned]) assert.is((await h.request('POST', `/customers/${c}/transactions`, { transactionType: 'Payment', amount: '100.00' })).status, 201)
+    h.clock.set('2026-11-06T00:30:00Z')
+    await jobs(h, 'dunning')
+    for (const c of [byPerson, byKeySystem, personFirst, personAgain]) {
+      const s = await customer(h, c)
+      assert.equal([s.isSuspended, s.status, s.statusReason], [true, 'Suspended', 'Dunning'], `${s.accountNumber}: a person's suspension is never lifted by dunning`)
+    }
+    const d = await customer(h, dunned)
+    assert.equal([d.isSuspended, d.status, d.statusReason], [false, 'Active', 'Dunning cleared'], "dunning's own suspension is lifted once paid")
+    const history = (await h.request('GET', `/customers/${personAgain}/history`)).body as any[]
+    assert.equal(history.filter((e) => e.action === 'suspend' || e.action === 'unsuspend').map((e) => [e.action, e.apiKeyName]), [['suspend', 'system'], ['unsuspend', 'test-admin'], ['suspend', 'test-admin']])
+  })
+
+  test('several invoices taking a reminder or final notice on one day make one email each, listing them all; each invoice records its steps', async ({ h, sink }) => {
+    h.clock.set('2026-12-01T09:00:00Z')
+    const c = await newCustomer(h, { accountNumber: 'DUN-M1', email: 'dunm1@example.com', emailBillType: 'None', paymentTerms: 1 })
+    for (const cutoff of ['2026-12-01', '2027-01-01', '2027-02-01']) {
+      h.clock.set(`${cutoff}T09:00:00Z`)
+      assert.is((await h.request('POST', `/customers/${c}/transactions`, { transactionType: 'Installation', amount: '10.00', VATRate: 'Standard 20%' })).status, 201)
+      await bill(h, cutoff)
+    }
+    const invoices = (await h.request('GET', `/customers/${c}/invoices`)).body as any[]
+    assert.is(invoices.length, 3)
+    const before = sink.received.length
+    // The job did not run for a while (or the invoices fell due together): each invoice's reminder and final notice are due at once.
+    h.clock.set('2027-03-10T00:30:00Z')
+    await jobs(h, 'dunning', 'invoice-delivery')
+    for (const i of (await h.request('GET', `/customers/${c}/invoices`)).body as any[]) {
+      assert.equal(i.dunningSteps.map((s: any) => [s.action, s.date]), [['reminder', '2027-03-10'], ['finalNotice', '2027-03-10']], `invoice ${i.id}: its steps, once each`)
+    }
+    assert.is((await events(h, 'dunning.step_taken')).filter((e) => e.data.invoice.customerID === c).length, 6)
+    const mails = sink.received.slice(before).filter((m) => /DUN-M1/.test(m.subject ?? ''))
+    assert.equal(mails.map((m) => [(m.to as any).text, /reminder/.test(m.subject!) ? 'reminder' : /final notice/.test(m.subject!) ? 'finalNotice' : m.subject]).sort(), [
+      ['dunm1@example.com', 'finalNotice'],
+      ['dunm1@example.com', 'reminder'],
+    ])
+    for (const m of mails) {
+      for (const i of invoices) assert.match(m.text!, `Invoice ${i.invoiceNumber}`)
+      assert.match(m.text!, 'Total overdue: £36.00')
+    }
+    // The one delivery of each is recorded against the first invoice that took the step.
+    const deliveries = async (id: string) => ((await h.request('GET', `/invoices/${id}/deliveries`)).body as any[]).map((x) => [x.purpose, x.status])
+    assert.equal(await deliveries(invoices[0].id), [['reminder', 'Sent'], ['finalNotice', 'Sent']])
+    assert.equal([await deliveries(invoices[1].id), await deliveries(invoices[2].id)], [[], []])
   })
 
   test('dunningProfile is a preset: an unknown name is 400 naming it; unset shows null', async ({ h }) => {
