@@ -22,7 +22,7 @@ export interface HttpOptions extends Pick<RequestContextOptions, 'onRequestEnd' 
   readonly platform: PlatformContext
   readonly secrets: KeySecrets
   readonly routes: readonly Route[]
-  /** Enables the Idempotency-Key header on POST (contract 2). */
+  /** Enables the Idempotency-Key header on POST routes that take an API key (contract 2). */
   readonly idempotency?: IdempotencyStore
   /** How long an Idempotency-Key's claim lasts unrenewed (a killed request's key is free after it); 60 s when absent. */
   readonly idempotencyLeaseMs?: number
@@ -68,7 +68,9 @@ export function createHttpApp(options: HttpOptions): H3 {
   for (const route of routes) {
     const middleware: Middleware[] = []
     if (route.access) middleware.push(accessLevel(route.access))
-    if (route.method === 'POST' && options.idempotency) middleware.push(idempotency(options.idempotency, options.idempotencyLeaseMs))
+    // Public routes have no API key to scope a key by, and authenticate inside their handler (a
+    // provider's callback de-duplicates by webhook-id and reference instead, contract 15.1).
+    if (route.method === 'POST' && !route.public && options.idempotency) middleware.push(idempotency(options.idempotency, options.idempotencyLeaseMs))
     const handler = (event: H3Event) =>
       route.handler(event, { platform, key: (event.context.key as ApiKey | undefined) ?? null, params: decodeParams(event.context.params ?? {}) })
     const path = fullPath(route)

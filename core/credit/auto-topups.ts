@@ -1,6 +1,6 @@
 import type { Customer } from '../fields/entity.js'
 import { describeChanges } from '../history/record-change.js'
-import { moneyToNumberText, sub, type Money } from '../money/money.js'
+import { accountCurrency, moneyToNumberText, sub, type Money } from '../money/money.js'
 import type { PlatformContext } from '../platform.js'
 import type { Store } from '../ports/store.js'
 import type { AutoTopupPresets } from '../presets/auto-topup-thresholds.js'
@@ -16,9 +16,6 @@ export interface TopupTerms {
   readonly autoTopupProfile: string | null
   readonly autoTopupAmount: Money | null
 }
-
-/** The currency a customer without one is billed in, as its documents print it. */
-const DEFAULT_CURRENCY = 'GBP'
 
 /**
  * Whether a customer whose funds (money it holds: minus its balance, minus its unbilled call
@@ -99,5 +96,5 @@ async function settleTopup(ctx: PlatformContext, store: Store, customerID: strin
 /** The event's data: what the payment provider needs to collect it, and why it is due (amounts as the API's JSON numbers). */
 function topupJson(customer: Customer, due: DueTopup, funds: Money): string {
   const text = (v: string | null) => JSON.stringify(v)
-  return `{"customerID":${text(customer.id)},"accountNumber":${text(customer.accountNumber)},"amount":${moneyToNumberText(due.amount)},"currency":${text(customer.currency ?? DEFAULT_CURRENCY)},"threshold":${moneyToNumberText(due.threshold)},"funds":${moneyToNumberText(funds)},"paymentMethod":${text(customer.paymentMethod)},"directDebitMandate":${text(customer.directDebitMandate)}}`
+  return `{"customerID":${text(customer.id)},"accountNumber":${text(customer.accountNumber)},"amount":${moneyToNumberText(due.amount)},"currency":${text(accountCurrency(customer.currency))},"threshold":${moneyToNumberText(due.threshold)},"funds":${moneyToNumberText(funds)},"paymentMethod":${text(customer.paymentMethod)},"directDebitMandate":${text(customer.directDebitMandate)}}`
 }

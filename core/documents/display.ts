@@ -1,5 +1,5 @@
 import type { DateOnly } from '../dates/date-only.js'
-import { round, type Money } from '../money/money.js'
+import { accountCurrency, round, type Money } from '../money/money.js'
 
 /** Symbols of the currencies the default presets list; another code is written before the amount. */
 const symbols: Readonly<Record<string, string>> = { GBP: '£', EUR: '€', USD: '$' }
@@ -11,7 +11,7 @@ export function displayMoney(amount: Money, currency: string | null): string {
   const abs = negative ? -pence : pence
   const whole = (abs / 100n).toString().replace(/\B(?=(\d{3})+(?!\d))/g, ',')
   const fraction = (abs % 100n).toString().padStart(2, '0')
-  const code = currency ?? 'GBP'
+  const code = accountCurrency(currency)
   const symbol = symbols[code] ?? `${code} `
   return `${negative ? '-' : ''}${symbol}${whole}.${fraction}`
 }

@@ -153,3 +153,12 @@ function divRoundHalfUp(n: bigint, d: bigint): bigint {
 }
 
 export const compareMoney = (a: Money, b: Money): number => (a < b ? -1 : a > b ? 1 : 0)
+
+/**
+ * The currency of an account whose `currency` is unset: its documents print its amounts in it
+ * (contract 10.5) and a provider's payment to it must be in it (15.1).
+ */
+export const DEFAULT_CURRENCY = 'GBP'
+
+/** The currency an account is billed in: its own `currency`, else `DEFAULT_CURRENCY`. */
+export const accountCurrency = (currency: string | null | undefined): string => currency || DEFAULT_CURRENCY

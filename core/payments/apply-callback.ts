@@ -2,7 +2,7 @@ import { BillingError, isBillingError, notFound } from '../errors.js'
 import { describeChanges } from '../history/record-change.js'
 import type { Customer, Transaction } from '../fields/entity.js'
 import { toWireJson } from '../fields/wire-json.js'
-import { neg } from '../money/money.js'
+import { accountCurrency, neg } from '../money/money.js'
 import type { PlatformContext } from '../platform.js'
 import type { Store } from '../ports/store.js'
 import type { PaymentProvider } from '../presets/presets.js'
@@ -59,8 +59,10 @@ async function paymentSucceeded(
 ): Promise<CallbackOutcome> {
   const [already] = await store.repository('transactions').list({ where: [{ op: 'eq', column: 'providerReference', value: callback.providerReference }], limit: 1 })
   if (already) return 'duplicate'
-  if (customer.currency && callback.currency && customer.currency.toUpperCase() !== callback.currency.toUpperCase()) {
-    throw new BillingError('invalid_field', `Field "currency" is ${callback.currency}; the customer is billed in ${customer.currency}`, 'Pay in the currency of the account.')
+  // A customer without a currency is billed in the default one: a payment in another is not taken 1:1.
+  const billedIn = accountCurrency(customer.currency)
+  if (callback.currency && callback.currency.toUpperCase() !== billedIn.toUpperCase()) {
+    throw new BillingError('invalid_field', `Field "currency" is ${callback.currency}; the customer is billed in ${billedIn}`, 'Pay in the currency of the account.')
   }
   const now = ctx.clock.now()
   // Already rounded to pence and above zero (provider-callback.ts).

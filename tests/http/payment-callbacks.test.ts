@@ -19,13 +19,18 @@ const presets: Presets = withProviderSecrets(
 let n = 0
 /**
  * A signed callback over a real socket: `at` is the signing time (seconds), the clock's now by
- * default; `id` its webhook-id, a new one by default; `raw` a body sent as it is instead of `body`.
+ * default; `id` its webhook-id, a new one by default; `raw` a body sent as it is instead of `body`;
+ * `headers` further headers.
  */
-async function callback(h: Harness, body: Record<string, unknown>, o: { provider?: string; secret?: string; at?: number; signature?: string | null; id?: string; raw?: string } = {}) {
+async function callback(
+  h: Harness,
+  body: Record<string, unknown>,
+  o: { provider?: string; secret?: string; at?: number; signature?: string | null; id?: string; raw?: string; headers?: Record<string, string> } = {},
+) {
   const raw = o.raw ?? JSON.stringify(body)
   const at = o.at ?? Math.floor(Date.parse(h.clock.now()) / 1000)
   const id = o.id ?? `msg_${++n}`
-  const headers: Record<string, string> = { 'content-type': 'application/json', 'webhook-id': id, 'webhook-timestamp': String(at) }
+  const headers: Record<string, string> = { 'content-type': 'application/json', 'webhook-id': id, 'webhook-timestamp': String(at), ...o.headers }
   const signature = o.signature === undefined ? signWebhook(o.secret ?? SECRET, id, at, raw) : o.signature
   if (signature !== null) headers['webhook-signature'] = signature
   return h.request('POST', `/paymentProviders/${o.provider ?? 'stripe'}/callbacks`, undefined, { key: null, raw, headers })
@@ -45,9 +50,9 @@ for (const target of activeTargets()) {
   })
   test.after.each(async (ctx) => ctx.h.close())
 
-  async function customerWithInvoice(h: Harness) {
+  async function customerWithInvoice(h: Harness, fields: Record<string, unknown> = {}) {
     h.clock.set('2026-01-05T09:00:00Z')
-    const c = await newCustomer(h, { portalCustomerProfile: 'Standard Portal', paymentTerms: 14 })
+    const c = await newCustomer(h, { portalCustomerProfile: 'Standard Portal', paymentTerms: 14, ...fields })
     await newFeature(h, c, { startDate: '2026-01-01', serviceCharge: '100.00', serviceChargeInterval: 'Calendar Monthly' })
     await bill(h, '2026-01-31')
     h.clock.set('2026-03-02T09:00:00Z')
@@ -118,6 +123,26 @@ for (const target of activeTargets()) {
     assert.is((await callback(h, { ...body, at: undefined }, { at: now - 299 })).status, 200, 'within five minutes is accepted')
     assert.is((await callback(h, { ...body, paymentLinkUUID: '00000000-0000-4000-8000-000000000000', providerReference: 'pi_y' })).status, 404)
     assert.is((await callback(h, body, { provider: 'nope' })).status, 401, 'an unknown provider cannot sign')
+  })
+
+  test('an Idempotency-Key on a callback stores nothing: an unsigned copy neither writes a row nor blocks the signed one', async ({ h }) => {
+    const { c, uuid } = await customerWithInvoice(h)
+    const body = { type: 'payment.succeeded', paymentLinkUUID: uuid, amount: '100.00', currency: 'GBP', providerReference: 'pi_idem', occurredAt: '2026-03-02T08:00:00Z' }
+    const rows = async () => (await h.platform.database.db.selectFrom('idempotency_keys').select('key').execute()).length
+    const written = async () => ({ ...(await counts(h)), idempotencyKeys: await rows() })
+    const before = await written()
+    const unsigned = await callback(h, body, { id: 'msg_idem', signature: null, headers: { 'idempotency-key': 'K1' } })
+    assert.equal([unsigned.status, unsigned.body.error_code], [401, 401001], unsigned.text)
+    assert.equal(await written(), before, 'nothing written, not even an idempotency row')
+    const signed = await callback(h, body, { id: 'msg_idem', headers: { 'idempotency-key': 'K1' } })
+    assert.equal([signed.status, signed.body.duplicate, signed.headers.get('idempotent-replayed')], [200, false, null], signed.text)
+    const payments = (await h.request('GET', `/customers/${c}/transactions?transactionType=Payment`)).body
+    assert.equal(payments.map((t: any) => t.providerReference), ['pi_idem'])
+    // Callbacks are de-duplicated by webhook-id and providerReference (15.1), not by an API key's store.
+    assert.is(await rows(), before.idempotencyKeys)
+    // Authentication comes first (contract 2): a malformed key on an unsigned callback is 401, not 400.
+    const malformed = await callback(h, body, { id: 'msg_idem2', signature: null, headers: { 'idempotency-key': 'k'.repeat(256) } })
+    assert.is(malformed.status, 401, malformed.text)
   })
 
   test('mandates set and clear Direct Debit; payment.failed is announced', async ({ h }) => {
@@ -211,6 +236,33 @@ for (const target of activeTargets()) {
     assert.is((await callback(h, { ...body, amount: '0.005', providerReference: 'pi_half' })).status, 200)
     const payments = (await h.request('GET', `/customers/${c}/transactions?transactionType=Payment`)).body
     assert.equal(payments.map((t: any) => t.amount), [-0.01])
+  })
+
+  test('a payment in another currency than the account is 400101 with nothing written; an unset currency is GBP', async ({ h }) => {
+    const receipts = async () => (await h.platform.database.db.selectFrom('callback_receipts').select('webhookID').execute()).length
+    const refused = async (c: string, body: Record<string, unknown>, id: string) => {
+      const before = [await counts(h), await receipts()]
+      const r = await callback(h, body, { id })
+      assert.equal([r.status, r.body.error_code], [400, 400101], `${body.currency}: ${r.text}`)
+      assert.equal([await counts(h), await receipts()], before, `${body.currency}: nothing written, not even the receipt`)
+      assert.is((await h.request('GET', `/customers/${c}/paymentLinks`)).body[0].status, 'Open')
+      const [invoice] = (await h.request('GET', `/customers/${c}/invoices`)).body
+      assert.equal([invoice.status, invoice.amountPaid], ['Overdue', 0], 'the invoice is not paid')
+    }
+    const unset = await customerWithInvoice(h)
+    assert.is((await h.request('GET', `/customers/${unset.c}`)).body.currency, null)
+    const body = { type: 'payment.succeeded', paymentLinkUUID: unset.uuid, amount: '100.00', currency: 'USD', providerReference: 'pi_usd', occurredAt: '2026-03-02T08:00:00Z' }
+    for (const currency of ['USD', 'EUR']) await refused(unset.c, { ...body, currency }, 'msg_unset')
+    // Refused, the message may come again; in pounds (any case) it pays.
+    const paid = await callback(h, { ...body, currency: 'gbp' }, { id: 'msg_unset' })
+    assert.equal([paid.status, paid.body.duplicate], [200, false], paid.text)
+    assert.is((await h.request('GET', `/customers/${unset.c}/invoices`)).body[0].status, 'Paid')
+
+    const euro = await customerWithInvoice(h, { currency: 'EUR' })
+    const inEuro = { ...body, paymentLinkUUID: euro.uuid, providerReference: 'pi_eur' }
+    for (const currency of ['GBP', 'USD']) await refused(euro.c, { ...inEuro, currency }, 'msg_euro')
+    assert.is((await callback(h, { ...inEuro, currency: 'EUR' }, { id: 'msg_euro' })).status, 200)
+    assert.is((await h.request('GET', `/customers/${euro.c}/invoices`)).body[0].status, 'Paid')
   })
 
   test('a signed body that is JSON but not an object is 400100, as malformed JSON is', async ({ h }) => {
