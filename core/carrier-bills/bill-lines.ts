@@ -1,6 +1,6 @@
 import { parseDate, type DateOnly } from '../dates/date-only.js'
 import { BillingError, quoted } from '../errors.js'
-import { parseMoney, type Money } from '../money/money.js'
+import { largestAmount, MAX_MONEY, parseMoney, withinMoneyBound, type Money } from '../money/money.js'
 import type { BillLine } from '../ports/carrier-data.js'
 
 /** One CSV record with the line it starts on, as the CSV adapter reads it. */
@@ -17,21 +17,36 @@ type Column = (typeof columns)[number]
 const required: readonly Column[] = ['productCode', 'reference', 'cost']
 const QUANTITY = /^\d{1,9}(?:\.\d{1,4})?$/
 const MAX_TEXT = 500
+const LARGEST = largestAmount()
 
 /**
  * The lines of a carrier's bill CSV (contract 17.4), `size` at a time as they are read: a header
  * naming `productCode`, `reference`, `cost` and optionally `description`, `quantity`,
  * `periodFrom`, `periodTo` (any order, case ignored), then a line per charge. A bad line throws
  * `invalid_field` naming it; a caller that stored earlier pages undoes them (one transaction).
+ * A cost, and the bill's charges and its credits each added up, stay within `MAX_MONEY`: every
+ * total the bill stores sums some of its lines, so none can pass what a money column holds.
  */
 export async function* billLinePages(lines: AsyncIterable<readonly CsvLine[]>, size: number): AsyncGenerator<BillLine[]> {
   let out: BillLine[] = []
   let positions: Partial<Record<Column, number>> | null = null
+  let charges = 0n
+  let credits = 0n
   for await (const batch of lines) {
     for (const { fields, line } of batch) {
       if (fields.every((f) => f.trim() === '')) continue
-      if (!positions) positions = header(fields, line)
-      else out.push(row(positions, fields, line))
+      if (!positions) {
+        positions = header(fields, line)
+        continue
+      }
+      const read = row(positions, fields, line)
+      if (read.cost > 0n) charges += read.cost
+      else credits -= read.cost
+      if (charges >= MAX_MONEY || credits >= MAX_MONEY) {
+        const what = charges >= MAX_MONEY ? 'charges' : 'credits'
+        throw new BillingError('invalid_field', `line ${line}: the bill's ${what} add up to more than ${LARGEST} by this line`, `A bill's charges, and its credits, each come to less than ${LARGEST}: correct its costs and send it again, or send it in parts. Nothing of it was kept.`)
+      }
+      out.push(read)
       if (out.length >= size) {
         yield out
         out = []
@@ -62,10 +77,16 @@ function row(positions: Partial<Record<Column, number>>, fields: readonly string
     reference: at('reference') || fail('reference is empty'),
     description: at('description') || null,
     quantity: quantityText ? (QUANTITY.test(quantityText) ? Number(quantityText) : fail(`quantity ${quoted(quantityText)} is not a non-negative number`)) : null,
-    cost: (costText ? parseMoney(costText) : null) ?? fail(`cost ${quoted(costText)} is not an amount with up to 4 decimals`),
+    cost: cost(costText, fail),
     periodFrom: date('periodFrom'),
     periodTo: date('periodTo'),
   }
+}
+
+/** A line's cost: an amount with up to 4 decimals, within `MAX_MONEY` as the API's amounts are. */
+function cost(text: string, fail: (reason: string) => never): Money {
+  const m = (text ? parseMoney(text) : null) ?? fail(`cost ${quoted(text)} is not an amount with up to 4 decimals`)
+  return withinMoneyBound(m) ? m : fail(`cost ${quoted(text)} is beyond the largest amount accepted (${LARGEST} either way)`)
 }
 
 function header(fields: readonly string[], line: number): Partial<Record<Column, number>> {

@@ -1,7 +1,7 @@
 import { addDays, type DateOnly } from '../dates/date-only.js'
 import { BillingError, quoted } from '../errors.js'
 import type { Item } from '../fields/item.js'
-import { add, mulRatio, sub, times, ZERO, type Money } from '../money/money.js'
+import { add, largestAmount, MAX_MONEY, mulRatio, sub, times, ZERO, type Money } from '../money/money.js'
 import type { PlatformContext } from '../platform.js'
 import type { CarrierData, CarrierFeature, LineMatch, StagedBill, StoredBillLine } from '../ports/carrier-data.js'
 import { billLinePages, type CsvLine } from './bill-lines.js'
@@ -11,6 +11,31 @@ import { featureMatches, LINE_PAGE } from './feature-matches.js'
 const FEATURE_PAGE = 5000
 /** A matched line's cost may be off what we expected by this much (0.01, in money units). */
 const TOLERANCE = 100n
+
+/**
+ * The features' side of a bill (the expected costs and billed amounts written on its lines, the
+ * expected costs of the features not on it), added up by size as they are written. Every total
+ * the bill stores of them sums some of these, so while the tally stays below `MAX_MONEY` none
+ * can pass what a money column holds; the lines' own costs are held so as they are read
+ * (`billLinePages`). Past it, the bill is refused naming the feature that took it there.
+ */
+class FeatureSide {
+  private expected = 0n
+  private billed = 0n
+
+  add(featureID: string, expectedCost: Money, billedAmount: Money = ZERO): void {
+    this.expected += expectedCost < 0n ? -expectedCost : expectedCost
+    this.billed += billedAmount < 0n ? -billedAmount : billedAmount
+    if (this.expected < MAX_MONEY && this.billed < MAX_MONEY) return
+    const largest = largestAmount()
+    const what = this.expected >= MAX_MONEY ? 'the costs its features were expected at (serviceChargeCarrier × featureCount)' : 'what its features were billed for the month'
+    throw new BillingError(
+      'invalid_field',
+      `the bill cannot be reconciled: ${what} come to more than ${largest} by feature ${featureID}`,
+      `Correct the serviceChargeCarrier or featureCount of the carrier's features (feature ${featureID} among them) and send the bill again: nothing of it was kept.`,
+    )
+  }
+}
 
 /** A period as `YYYY-MM`, as its first and last day; a bad `?period=` is a query parameter's error (400103). */
 export function monthOf(period: string | null): { from: DateOnly; to: DateOnly } {
@@ -51,9 +76,11 @@ export async function reconcileCarrierBill(ctx: PlatformContext, carrier: string
     const staged = await store.carriers.stageBill()
     for await (const page of billLinePages(csv, LINE_PAGE)) await staged.add(page)
     const missing = { count: 0, expected: ZERO }
+    const features = new FeatureSide()
     for await (const page of featurePages(store.carriers, carrier.trim(), from, to)) {
-      const notOnBill = (await matchPage(store.carriers, staged, page, from, to)).map((i) => ({ featureID: page[i].id, expectedCost: expectedOf(page[i]) }))
+      const notOnBill = (await matchPage(store.carriers, staged, page, from, to, features)).map((i) => ({ featureID: page[i].id, expectedCost: expectedOf(page[i]) }))
       for (const f of notOnBill) {
+        features.add(f.featureID, f.expectedCost)
         missing.count++
         missing.expected = add(missing.expected, f.expectedCost)
       }
@@ -89,7 +116,7 @@ export async function reconcileCarrierBill(ctx: PlatformContext, carrier: string
  * a page's worth is gathered (a pattern feature may match much of the bill), the database
  * keeping the lower feature ID where two writes meet a line.
  */
-async function matchPage(carriers: CarrierData, staged: StagedBill, page: readonly CarrierFeature[], from: DateOnly, to: DateOnly): Promise<number[]> {
+async function matchPage(carriers: CarrierData, staged: StagedBill, page: readonly CarrierFeature[], from: DateOnly, to: DateOnly, features: FeatureSide): Promise<number[]> {
   const matchedAny = new Uint8Array(page.length)
   let taken = new Map<string, { feature: number; line: StoredBillLine }>()
   const write = async () => {
@@ -102,6 +129,7 @@ async function matchPage(carriers: CarrierData, staged: StagedBill, page: readon
         const expectedCost = expectedOf(page[feature])
         const off = sub(line.cost, expectedCost)
         const billedAmount = billed.get(page[feature].id) ?? ZERO
+        features.add(page[feature].id, expectedCost, billedAmount)
         return { lineID: line.id, featureID: page[feature].id, expectedCost, billedAmount, outcome: off > TOLERANCE || off < -TOLERANCE ? 'costDiffers' : 'matched' }
       }),
     )

@@ -2,7 +2,7 @@ import * as v from 'valibot'
 import { parseDate } from '../dates/date-only.js'
 import { parseDatetime } from '../dates/stamp.js'
 import { BillingError, quoted } from '../errors.js'
-import { parseMoney, type Money } from '../money/money.js'
+import { parseMoney, withinMoneyBound, type Money } from '../money/money.js'
 import type { Presets } from '../presets/presets.js'
 import { MAX_KEY_LENGTH, type Field, type FieldRef } from '../fields/field.js'
 import type { FieldValue, Item, Values } from '../fields/item.js'
@@ -15,8 +15,6 @@ export const MAX_TEXT_LENGTH = 10_000
 
 /** Longest text a field accepts: its own limit, the key limit when unique, else MAX_TEXT_LENGTH. */
 export const maxTextLength = (field: Field): number => field.maxLength ?? (field.unique ? MAX_KEY_LENGTH : MAX_TEXT_LENGTH)
-/** Amounts beyond this (1e11 in currency units, within exact doubles when stored) are refused rather than risking precision. */
-const MAX_MONEY = 10n ** 15n
 /** A UUID of RFC 9562 (versions 1 to 8, the RFC's variant). */
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i
 /** How many allowed values a hint shows. */
@@ -194,7 +192,7 @@ export class InputValidator {
           v.union([v.number(), v.string()]),
           v.rawTransform(({ dataset, addIssue, NEVER }) => {
             const m = parseMoney(dataset.value)
-            if (m === null || m >= MAX_MONEY || m <= -MAX_MONEY) {
+            if (m === null || !withinMoneyBound(m)) {
               addIssue({ message: 'not an amount with at most 4 decimals' })
               return NEVER
             }

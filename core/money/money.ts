@@ -11,6 +11,21 @@ const DECIMAL = /^(-)?(\d{1,15})(?:\.(\d{1,4}))?$/
 
 export const ZERO = 0n as Money
 
+/**
+ * Amounts the platform accepts lie strictly between −MAX_MONEY and MAX_MONEY: 10^15
+ * ten-thousandths, 10^11 in currency units. Within it an amount is an exact double as a JSON
+ * number, and thousands of them add up within the 64-bit integer columns that store money
+ * (about 9.2 × 10^18). The API's currency fields, usage files' and carrier bills' costs are
+ * held to it; beyond it a value is refused rather than stored imprecisely or not at all.
+ */
+export const MAX_MONEY = (10n ** 15n) as Money
+
+/** Whether an amount is within `MAX_MONEY` either side of zero. */
+export const withinMoneyBound = (m: Money): boolean => m < MAX_MONEY && m > -MAX_MONEY
+
+/** The largest amount accepted, as messages print it (99999999999.9999). */
+export const largestAmount = (): string => formatAmount((MAX_MONEY - 1n) as Money)
+
 /** Wraps a raw count of ten-thousandths (as stored in the database). */
 export function fromUnits(units: bigint | number | string): Money {
   return BigInt(units) as Money

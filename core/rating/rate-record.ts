@@ -1,5 +1,5 @@
 import type { Origination } from '../fields/originations.js'
-import type { Money } from '../money/money.js'
+import { withinMoneyBound, type Money } from '../money/money.js'
 import { allowsCarrier, type CarrierAllocated } from '../presets/carrier-allocation.js'
 import { withCdrTerms } from './cdr-number-terms.js'
 import { findRate } from './find-rate.js'
@@ -33,7 +33,14 @@ export interface RatingContext {
   readonly features?: FeaturesByHolder
 }
 
-export type UnbilledReason = UnmatchedReason | 'no tariff or markup' | 'missing usage quantity' | 'unsupported base type'
+export type UnbilledReason = UnmatchedReason | 'no tariff or markup' | 'missing usage quantity' | 'unsupported base type' | typeof COST_TOO_LARGE
+
+/**
+ * Why a call priced at `MAX_MONEY` or more is kept unbilled: no column holds such an amount, nor a
+ * run's sum of it, and an absurd price (a rate of billions a minute) is an error to put right, not
+ * a charge. Unbilled, the file is still imported, and runs bill everyone else.
+ */
+export const COST_TOO_LARGE = 'cost beyond the largest amount'
 
 export interface RatedCall {
   readonly numberID: string
@@ -126,6 +133,7 @@ export function rateRecord(given: UsageRecord, context: RatingContext, allowance
         allowanceSeconds = Number(covered) / 1000
       }
     }
+    if (!withinMoneyBound(priced.cost)) return { unbilledReason: COST_TOO_LARGE, numberID, customerID }
     return {
       numberID,
       customerID,
@@ -147,11 +155,13 @@ export function rateRecord(given: UsageRecord, context: RatingContext, allowance
 
   const markup = selectMarkup(record.callClass, number, customer, tariff)
   if (!markup || record.wholesaleCost === null) return { unbilledReason: 'no tariff or markup', numberID, customerID }
+  const cost = applyMarkup(record.wholesaleCost, markup.percent)
+  if (!withinMoneyBound(cost)) return { unbilledReason: COST_TOO_LARGE, numberID, customerID }
   return {
     numberID,
     customerID,
     tariffID: tariff?.id ?? null,
-    cost: applyMarkup(record.wholesaleCost, markup.percent),
+    cost,
     ratedDuration: record.durationSeconds,
     ratedBytes: record.bytes,
     ratedEvents: record.events,

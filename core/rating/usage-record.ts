@@ -3,7 +3,7 @@ import { parseDatetime, type Stamp } from '../dates/stamp.js'
 import { BillingError, quoted } from '../errors.js'
 import { callClasses, type CallClass } from '../fields/call-classes.js'
 import { originations, type Origination } from '../fields/originations.js'
-import { parseMoney, type Money } from '../money/money.js'
+import { largestAmount, parseMoney, withinMoneyBound, type Money } from '../money/money.js'
 import { digits } from './time-band.js'
 
 /**
@@ -36,8 +36,9 @@ import { digits } from './time-band.js'
  * - `recorded`       call recording: `true`/`false`, `yes`/`no`, `y`/`n`, `1`/`0` (default false).
  * - `externalID`     the carrier's own record ID; with `carrier`, identifies the record for
  *                    de-duplication when present.
- * - `wholesaleCost`  what the carrier charged, in pounds (up to 4 decimals); priced with the
- *                    markup fallbacks when the tariff has no rate.
+ * - `wholesaleCost`  what the carrier charged, in pounds (up to 4 decimals, less than
+ *                    `MAX_MONEY` either way, as the API's amounts); priced with the markup
+ *                    fallbacks when the tariff has no rate.
  */
 export const usageColumns = [
   'callingNumber',
@@ -182,7 +183,7 @@ export function parseUsageRow(header: UsageHeader, fields: readonly string[], li
   const recordedValue = value(header, fields, 'recorded', lineNumber)
   const recorded = flags.get(recordedValue.toLowerCase() || 'false') ?? rowFails(lineNumber, `recorded ${quoted(recordedValue)} is not true or false`)
   const costText = value(header, fields, 'wholesaleCost', lineNumber)
-  const wholesaleCost = costText ? parseMoney(costText) ?? rowFails(lineNumber, `wholesaleCost ${quoted(costText)} is not an amount with up to 4 decimals`) : null
+  const wholesaleCost = costText ? moneyOf(costText, 'wholesaleCost', lineNumber) : null
 
   const callingNumber = value(header, fields, 'callingNumber', lineNumber)
   const dialledNumber = value(header, fields, 'dialledNumber', lineNumber)
@@ -212,6 +213,14 @@ export function parseUsageRow(header: UsageHeader, fields: readonly string[], li
 
 function rowFails(lineNumber: number, reason: string): never {
   throw new BillingError('invalid_field', `line ${lineNumber}: ${reason}`, `Correct line ${lineNumber} and send the whole file again: nothing of it was kept. The README's "Usage files" section gives each column's format.`)
+}
+
+const LARGEST = largestAmount()
+
+/** An amount of the record, within `MAX_MONEY` as the API's amounts are: a larger one could not be stored nor summed. */
+function moneyOf(text: string, c: UsageColumn, lineNumber: number): Money {
+  const m = parseMoney(text) ?? rowFails(lineNumber, `${c} ${quoted(text)} is not an amount with up to 4 decimals`)
+  return withinMoneyBound(m) ? m : rowFails(lineNumber, `${c} ${quoted(text)} is beyond the largest amount accepted (${LARGEST} either way)`)
 }
 
 /** A column's value, trimmed; empty when the file has no such column. */

@@ -147,6 +147,36 @@ for (const target of activeTargets()) {
     assert.is((await h.request('GET', '/carrierBills?limit=1000')).body.length, before)
   })
 
+  test('money past what the API accepts (contract 2, 17.4): a line of it, lines adding up past it, or features expected past it are 400101 naming the line or the feature, never a 500; nothing stored', async ({ h }) => {
+    const before = (await h.request('GET', '/carrierBills?limit=1000')).body.length
+    const post = (carrier: string, ...lines: string[]) =>
+      h.request('POST', `/carrierBills?carrier=${carrier}&period=2026-01`, undefined, { raw: ['productCode,reference,cost', ...lines].join('\n') + '\n', headers: { 'content-type': 'text/csv' } })
+    const refused = async (error: RegExp, carrier: string, ...lines: string[]) => {
+      const r = await post(carrier, ...lines)
+      assert.equal([r.status, r.body.error_code], [400, 400101], JSON.stringify(r.body))
+      assert.match(r.body.error, error)
+    }
+    // parseMoney reads 15 integer digits (about 1e19 ten-thousandths), past a bigint column (about 9.2e18).
+    await refused(/^line 3: cost "999999999999999.9999" is beyond the largest amount accepted \(99999999999.9999 either way\)/, 'Gamma', 'A,B,1.00', 'A,B,999999999999999.9999')
+    await refused(/^line 2: cost "900000000000000" is beyond/, 'Gamma', 'A,B,900000000000000', 'A,C,900000000000000')
+    await refused(/^line 2: cost "-100000000000" is beyond/, 'Gamma', 'A,B,-100000000000')
+    // Each line within the bound, the charges (or the credits) together past it: every total the bill stores sums some of its lines.
+    await refused(/^line 4: the bill's charges add up to more than 99999999999.9999 by this line/, 'Gamma', 'A,B,60000000000', 'A,C,-60000000000', 'A,D,60000000000')
+    await refused(/^line 3: the bill's credits add up to more than 99999999999.9999/, 'Gamma', 'A,B,-60000000000', 'A,C,-60000000000')
+    // The features' side: serviceChargeCarrier × featureCount past the bound (here past a bigint column too), matched by a line or not on the bill.
+    const c = (await h.request('POST', '/customers', {})).body.id
+    const n = (await h.request('POST', `/customers/${c}/numbers`, { number: '01632 940501' })).body.id
+    const huge = await h.request('POST', `/numbers/${n}/features`, { featureType: 'SIP Channel', startDate: '2025-06-01', carrier: 'TalkTalk Business', carrierProduct: 'BIG', carrierReference: 'R', serviceChargeCarrier: '99999999999', featureCount: 100_000 })
+    assert.is(huge.status, 201, JSON.stringify(huge.body))
+    const byFeature = new RegExp(`^the bill cannot be reconciled: the costs its features were expected at \\(serviceChargeCarrier × featureCount\\) come to more than 99999999999.9999 by feature ${huge.body.id}$`)
+    await refused(byFeature, 'TalkTalk%20Business', 'BIG,R,1.00')
+    await refused(byFeature, 'TalkTalk%20Business', 'SMALL,R,1.00')
+    assert.is((await h.request('GET', '/carrierBills?limit=1000')).body.length, before, 'no refused bill is kept')
+    // At the bound's edge a line is a line.
+    const edge = await post('Gamma', 'A,B,99999999999.9999', 'A,C,-99999999999.9999')
+    assert.equal([edge.status, edge.body.totalCost, edge.body.notBilledCost], [201, 0, 0], JSON.stringify(edge.body))
+  })
+
   test('a feature dropped or ended before the month is not active in it: its line is notBilled, it is not listed; one whose bill-to date is in the month is', async ({ h }) => {
     const c = (await h.request('POST', '/customers', {})).body.id
     const n = (await h.request('POST', `/customers/${c}/numbers`, { number: '01632 940201' })).body.id

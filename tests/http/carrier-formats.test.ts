@@ -24,6 +24,15 @@ const presets = mergePresets({
       delimiter: ';',
       carrier: 'Gamma',
     },
+    // The carrier's cost column read as our wholesaleCost.
+    Costed: {
+      columns: { callingNumber: 'CLI', dialledNumber: 'Dialled', startTime: ['Call Date', 'Call Time'], durationSeconds: 'Duration', chargeBand: 'Band', callClass: 'Type', wholesaleCost: 'Cost' },
+      dateFormat: 'dd/MM/yyyy',
+      timeFormat: 'HH:mm:ss',
+      duration: 'mm:ss',
+      delimiter: ';',
+      carrier: 'Gamma',
+    },
     // Two-digit years and one column holding date and time.
     Piped: {
       columns: { callingNumber: 'CLI', dialledNumber: 'Dialled', startTime: 'When', durationSeconds: 'Dur', chargeBand: 'Band', callClass: 'Type' },
@@ -118,6 +127,22 @@ for (const target of activeTargets()) {
     assert.is(missing.status, 400)
     assert.match(missing.body.error, /line 1: the file has no column "Call Time"/)
     assert.is(await count(h), before)
+  })
+
+  test("a carrier's cost past what the API accepts (contract 2) is a bad row named by its line and column, never a 500; nothing stored", async ({ h }) => {
+    const { n, digits } = await numberWithTariff(h)
+    const before = await count(h)
+    const head = 'CLI;Dialled;Call Date;Call Time;Duration;Band;Type;Cost'
+    const row = (cost: string) => `${digits};01632960999;14/01/2026;10:00:00;01:00;NAT;national;${cost}`
+    for (const cost of ['999999999999999.9999', '900000000000000', '-100000000000']) {
+      const r = await csvPost(h, '/usageFiles?format=Costed', [head, row('0.90'), row(cost)].join('\n'))
+      assert.equal([r.status, r.body.error_code], [400, 400101], JSON.stringify(r.body))
+      assert.match(r.body.error, new RegExp(`^line 3: wholesaleCost \\(column "Cost"\\) "${cost}" is beyond the largest amount accepted`))
+    }
+    assert.is(await count(h), before)
+    const r = await csvPost(h, '/usageFiles?format=Costed', [head, row('99999999999.9999')].join('\n'))
+    assert.is(r.status, 201, JSON.stringify(r.body))
+    assert.equal((await h.request('GET', `/numbers/${n}/calls`)).body.map((c: any) => c.carrierCost), [99999999999.9999])
   })
 
   test('dd/MM/yy: a two-digit year is within 50 years of the clock\'s date (14/01/26 is 2026, not 1926)', async ({ h }) => {

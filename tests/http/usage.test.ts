@@ -75,6 +75,28 @@ for (const target of activeTargets()) {
     void customer
   })
 
+  test('a wholesaleCost past what the API accepts (contract 2, 9.6) is a bad row named by its line, never a 500 nor a file a billing run then fails on; nothing of it is kept', async ({ h }) => {
+    const before = (await h.request('GET', '/calls?limit=1000')).body.length
+    const costed = (...rows: string[]) => [`${header},wholesaleCost`, ...rows].join('\n') + '\n'
+    const refused = async (body: string, error: RegExp) => {
+      const r = await upload(h, body, 'costly.csv')
+      assert.equal([r.status, r.body.error_code], [400, 400101], JSON.stringify(r.body))
+      assert.match(r.body.error, error)
+    }
+    // parseMoney reads 15 integer digits (about 1e19 ten-thousandths), past a bigint column (about 9.2e18).
+    await refused(costed('01632960001,07700900150,2026-01-14T10:00:00Z,61,MOB,mobile,Gamma,999999999999999.9999'), /^line 2: wholesaleCost "999999999999999.9999" is beyond the largest amount accepted \(99999999999.9999 either way\)/)
+    // Two that a column holds one by one but not added up in a run's Call Charges row: before, accepted, then every run Failed.
+    await refused(costed('01632960001,07700900151,2026-01-14T10:00:00Z,61,MOB,mobile,Gamma,900000000000000', '01632960001,07700900152,2026-01-14T10:01:00Z,61,MOB,mobile,Gamma,900000000000000'), /^line 2: wholesaleCost "900000000000000" is beyond/)
+    await refused(costed('01632960001,07700900153,2026-01-14T10:00:00Z,61,MOB,mobile,Gamma,1.00', '01632960001,07700900154,2026-01-14T10:01:00Z,61,MOB,mobile,Gamma,-100000000000'), /^line 3: wholesaleCost "-100000000000" is beyond/)
+    assert.is((await h.request('GET', '/calls?limit=1000')).body.length, before, 'no call of a refused file is kept')
+    // At the bound's edge a cost is a cost.
+    const c = (await h.request('POST', '/customers', { defaultMobileTariff: 'UK Mobile' })).body.id
+    const n = (await h.request('POST', `/customers/${c}/numbers`, { number: '01632 960 070' })).body.id
+    const edge = await upload(h, costed('01632960070,07700900155,2026-03-10T10:00:00Z,61,MOB,mobile,Gamma,99999999999.9999'), 'edge.csv')
+    assert.equal([edge.status, edge.body.imported], [201, 1], JSON.stringify(edge.body))
+    assert.equal((await h.request('GET', `/numbers/${n}/calls`)).body.map((x: any) => x.carrierCost), [99999999999.9999])
+  })
+
   test('unmatched records are kept unbilled with a reason; calls can be deleted and restored', async ({ h, customer }) => {
     await upload(h, csv('09999999999,07700900127,2026-01-14T12:00:00Z,30,MOB,mobile,Gamma', '01632960001,07700900128,2026-01-14T12:01:00Z,30,MOB,mobile,Gamma'))
     const unrated = (await h.request('GET', '/calls?rated=false')).body
@@ -243,6 +265,24 @@ for (const target of activeTargets()) {
     assert.match(semi.body.hint, /comma-separated/)
     const bad = await upload(h, csv('01632960001,07700900134,2026-01-14T13:15:00Z,thirty,MOB,mobile,BT'))
     assert.match(bad.body.hint, /Correct line 2 and send the whole file again/)
+  })
+
+  test('a call priced at more than any amount can be (a rate of billions a minute, a markup of a huge cost) is kept unbilled with its reason: the file is imported, a run bills the rest', async ({ h }) => {
+    const t = (await h.request('POST', '/tariffs', { name: 'Absurd', baseRoundSeconds: 60 })).body.id
+    await h.request('POST', `/tariffs/${t}/tariffDetails`, { chargeBand: 'ABS', timeBand: 'day', cost: '99999999999' })
+    const c = (await h.request('POST', '/customers', { defaultMobileTariff: 'Absurd', fallbackMarkup: 100 })).body.id
+    const n = (await h.request('POST', `/customers/${c}/numbers`, { number: '01632 960 080' })).body.id
+    // 100,000 minutes at 99,999,999,999 a minute; a national call by the markup: 60,000,000,000 + 100 %; and one priced as usual.
+    const r = await upload(h, [`${header},wholesaleCost`, '01632960080,07700900160,2026-01-14T10:00:00Z,6000000,ABS,mobile,Gamma,', '01632960080,01632900161,2026-01-14T10:00:00Z,60,NAT,national,Gamma,60000000000', '01632960080,01632900162,2026-01-14T10:05:00Z,60,NAT,national,Gamma,0.05'].join('\n') + '\n', 'absurd.csv')
+    assert.equal([r.status, r.body.imported, r.body.rated, r.body.unbilled], [201, 3, 1, 2], JSON.stringify(r.body))
+    const { bill } = await import('../support/billing.js')
+    await bill(h, '2026-01-31')
+    const calls = (await h.request('GET', `/numbers/${n}/calls`)).body
+    assert.equal(calls.map((x: any) => [x.rated, x.cost, x.unbilledReason, x.transactionID === null]), [
+      [false, null, 'cost beyond the largest amount', true],
+      [false, null, 'cost beyond the largest amount', true],
+      [true, 0.1, null, false],
+    ])
   })
 
   test.run()
