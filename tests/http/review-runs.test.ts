@@ -297,6 +297,25 @@ for (const target of activeTargets()) {
     assert.equal(numbers.sort(), Array.from({ length: 12 }, (_, i) => `INV-${String(i + 1).padStart(6, '0')}`))
   })
 
+  test('a charge changed or a feature dropped while the run is in Review, then the run discarded: the corrected run bills each once, as changed', async ({ h }) => {
+    const c = await newCustomer(h, { accountNumber: 'R-D' })
+    const raised = await newFeature(h, c, { startDate: '2026-01-01', serviceCharge: '100.00', serviceChargeInterval: 'Calendar Monthly' })
+    const dropped = await newFeature(h, c, { startDate: '2026-01-01', serviceCharge: '100.00', serviceChargeInterval: 'Calendar Monthly' })
+    const run = await draft(h, '2026-01-31')
+    // From 1 January (contract 17.5: without updatedDate, from the first day not yet charged, which the draft has charged).
+    assert.is((await h.request('PATCH', `/features/${raised}`, { serviceCharge: '130.00', updatedDate: '2026-01-01' })).status, 200)
+    const drop = await h.request('POST', `/features/${dropped}?action=drop`, { status: 'Dropped', dateDrop: '2026-01-15' })
+    assert.is(drop.status, 200, JSON.stringify(drop.body))
+    await decide(h, run.id, 'Discarded')
+    await bill(h, '2026-01-31')
+    const [invoice, ...more] = await invoicesOf(h, c)
+    assert.equal(more, [])
+    // 130.00, and 100.00 × 15 / 31 = 48.39 for the feature dropped on the 15th.
+    assert.is(invoice.netAmount, 178.39)
+    const rows = (await transactionsOf(h, c)).filter((t) => t.amount !== 0)
+    assert.equal(rows.map((t) => [t.featureID === raised ? 'raised' : 'dropped', t.amount, t.approved, t.invoiceID === invoice.id]).sort(), [['dropped', 48.39, true, true], ['raised', 130, true, true]])
+  })
+
   test("a carrier's bill checked while the run is in Review finds nothing billed yet (17.4: what we billed); after approval it finds the charge", async ({ h }) => {
     const c = await newCustomer(h, { accountNumber: 'R-C' })
     await newFeature(h, c, { startDate: '2026-01-01', serviceCharge: '30.00', serviceChargeInterval: 'Calendar Monthly', carrier: 'Gamma', carrierProduct: 'SIP', carrierReference: 'REF-1', serviceChargeCarrier: '10.00' })
