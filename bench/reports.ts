@@ -1,6 +1,8 @@
 import { loadavg } from 'node:os'
 import { connect } from '../adapters/persistence/connect.js'
 import { rebuildJournalLines } from '../adapters/persistence/repositories/invoice-journal-lines.js'
+import { keepCommissionTerms } from '../adapters/persistence/reports/commission-terms.js'
+import { sql } from 'kysely'
 import { parseArgs, scaled } from './support/args.js'
 import { API, startApiServer } from './support/api-server.js'
 import { openBulkWriter, type BulkColumn } from './support/bulk-insert.js'
@@ -84,13 +86,16 @@ try {
     const platformDb = connect(db.childUrl)
     try {
       await rebuildJournalLines(platformDb.db)
+      // And the features' commission terms, kept as a run keeps them when it completes (migration
+      // 0071): a complete run's statement reads them, and without them it was empty.
+      await keepCommissionTerms(platformDb.db, platformDb.dialect, sql<boolean>`i."billingRunID" = 1`, {})
     } finally {
       await platformDb.close()
     }
     // Postgres: the tables as autovacuum leaves them once it has been by, untimed. Fresh from the
     // load, no page is marked all-visible, so a covering index is read with the heap beside it
     // (a journal page's index-only read 290 ms instead of 990 ms once vacuumed, bench/RESULTS.md).
-    if (db.kind === 'postgres') for (const table of ['customers', 'features', 'invoices', 'transactions', 'calls', 'invoice_journal_lines']) await writer.exec(`vacuum (analyze) ${table}`)
+    if (db.kind === 'postgres') for (const table of ['customers', 'features', 'invoices', 'transactions', 'calls', 'invoice_journal_lines', 'commission_terms']) await writer.exec(`vacuum (analyze) ${table}`)
     await writer.close()
     log(`seeded the ledger: ${(customers * 5 + numbers).toLocaleString('en-GB')} rows on ${customers.toLocaleString('en-GB')} invoices, ${(numbers * callsPerNumber).toLocaleString('en-GB')} calls, in ${((performance.now() - started) / 1000).toFixed(0)} s`)
   }

@@ -135,6 +135,21 @@ export interface CommissionRow {
   readonly featureID: string
   readonly saleType: string | null
   readonly terms: CommissionTerms
+  /**
+   * On a refund or adjustment refund (a `refund` or `adjustment_refund` row, contract 16.3): the
+   * rows of its charge's period it corrects, in ledger order (its feature's, kind's and series'
+   * rows within its span, invoiced before it). Its clawback is from their holders on their kept
+   * terms, never on its own (core/reports/commission-lines.ts); absent on any other row.
+   */
+  readonly corrects?: readonly CorrectedRow[]
+}
+
+/** A row a refund or adjustment refund corrects (`CommissionRow.corrects`). */
+export interface CorrectedRow {
+  readonly transactionType: string
+  readonly amount: Money
+  /** The row with the terms kept when its run completed; null where none were kept (it earned nothing). */
+  readonly earning: CommissionRow | null
 }
 
 /**

@@ -1,6 +1,6 @@
 import { roleOf, transactionTypeNames } from '../billing/ledger-row.js'
 import { daysCovered, periodContaining, serviceChargeIntervals, type ServiceChargeInterval } from '../billing/periods.js'
-import { mulRatioRound, neg, type Money } from '../money/money.js'
+import { add, mulRatioRound, neg, type Money } from '../money/money.js'
 import type { CommissionRow, ProfilePercents } from '../ports/books.js'
 import { profilePercent, type CommissionPresets } from '../presets/commission-profiles.js'
 
@@ -36,15 +36,18 @@ export interface CommissionLine {
  *   `...CommissionProfile`'s percentage.
  * - A profile's percentage is the one kept with the terms when the run completed (the
  *   presets' then); the presets' now only for terms that kept none (`CommissionTerms.profilePercents`).
- * - `Percentage`: of the row's net, so discounts, refunds and adjustments (all negative) take
- *   theirs back; rounded half up to pence per row.
+ * - `Percentage`: of the row's net, so discounts (negative) take theirs back and adjustments
+ *   upwards earn theirs; rounded half up to pence per row.
  * - `Fixed Amount`: per charge row, pro-rated like the charge (the days it covers over its
- *   period's); a refund takes back the same for the days it refunds; adjustments and discounts earn none.
+ *   period's); adjustments and discounts earn none.
  * - A credit note line takes back the share of the credited row's commission it credits: that
  *   commission (worked out as above, from the terms kept when its run completed) × the line's
  *   net ÷ the row's, rounded half up to pence; a whole credit takes back exactly what was earned.
+ * - A refund or adjustment refund (a row with `corrects`) takes back from the rows it corrects,
+ *   on their holders and kept terms (`correctionLines`), never on its feature's terms at its run.
  */
 export function commissionLines(row: CommissionRow, holder: string | null, presets: CommissionPresets): CommissionLine[] {
+  if (row.corrects) return correctionLines(row, holder, presets)
   const start = row.dateFrom ?? row.transactionDate
   if (row.commissionReferenceDate && start < row.commissionReferenceDate) return []
   const t = row.terms
@@ -135,4 +138,38 @@ function proRated(row: CommissionRow, fixed: Money): Money | null {
   const period = periodContaining({ interval, anchor: startDate }, row.dateFrom)
   if (!period) return null
   return mulRatioRound(fixed, daysCovered(row.dateFrom, row.dateTo), period.days, 2)
+}
+
+/**
+ * The clawbacks of a refund or adjustment refund (contract 16.3): from each holder of the rows it
+ * corrects, on the terms kept when their runs completed, the share of what still stands of their
+ * commission that the row takes of their net (its net ÷ the net before it), rounded once to the
+ * penny. The rows are walked in ledger order: each charge, discount or adjustment adds what it
+ * earned, each earlier refund or adjustment refund takes its share back as its own statement
+ * did. So a refund of the whole net takes back exactly what stands, to the penny: a charge
+ * refunded in full has earned nothing in all, whoever holds its feature now. A line per holder
+ * and row corrected, with that row's type and rate; its basis is the refund's net.
+ */
+function correctionLines(row: CommissionRow, holder: string | null, presets: CommissionPresets): CommissionLine[] {
+  const standing: { line: CommissionLine; left: Money }[] = []
+  let net = 0n as Money
+  const takeBack = (amount: Money): Money[] => standing.map((s) => (net === 0n ? (0n as Money) : mulRatioRound(s.left, amount, net, 2)))
+  for (const c of row.corrects!) {
+    const role = roleOf(c.transactionType)
+    if (role === 'refund' || role === 'adjustment_refund') {
+      const back = takeBack(c.amount)
+      standing.forEach((s, i) => (s.left = add(s.left, back[i])))
+    } else if (c.earning) {
+      for (const line of commissionLines(c.earning, holder, presets)) standing.push({ line, left: line.commission })
+    }
+    net = add(net, c.amount)
+  }
+  const back = takeBack(row.amount)
+  const out: CommissionLine[] = []
+  standing.forEach(({ line, left }, i) => {
+    // Taken back in full by an earlier refund: nothing of it stands, and no line says so again.
+    if (left === 0n && line.commission !== 0n) return
+    out.push({ ...line, transactionID: row.transactionID, transactionType: row.transactionType, source: row.source, basis: row.amount, commission: back[i] })
+  })
+  return out
 }

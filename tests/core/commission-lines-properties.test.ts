@@ -6,7 +6,7 @@ import { instalmentAt } from '../../core/billing/instalments.js'
 import { proRate } from '../../core/billing/pro-rate.js'
 import { addDays, type DateOnly } from '../../core/dates/date-only.js'
 import { mulRatioRound, parseMoney, type Money } from '../../core/money/money.js'
-import type { CommissionRow, CommissionTerms } from '../../core/ports/books.js'
+import type { CommissionRow, CommissionTerms, CorrectedRow } from '../../core/ports/books.js'
 import { defaultPresets } from '../../core/presets/presets.js'
 import { commissionLines } from '../../core/reports/commission-lines.js'
 
@@ -74,6 +74,37 @@ test('a Fixed Amount is pro-rated as the charge (proRate), and a credit note tak
       return commissionOf(note) === exactPence(whole * amount, credited)
     }),
     { numRuns: 5_000 },
+  )
+})
+
+test('the clawbacks of a charge refunded in full, at once or after adjustment refunds, sum to minus what it earned, from its holder on its terms', () => {
+  const percentage = percent.map((p) => ({ serviceChargeCommission: p, serviceChargeCommissionType: 'Percentage' }))
+  const fixedAmount = fixed.map((f) => ({ serviceChargeCommission: f, serviceChargeCommissionType: 'Fixed Amount' }))
+  const from = fc.integer({ min: 0, max: 30 }).map((n) => addDays('2026-01-01' as DateOnly, n))
+  fc.assert(
+    fc.property(fc.bigInt({ min: 1n, max: 10_000_000n }), fc.oneof(percentage, fixedAmount), from, fc.array(fc.bigInt({ min: 1n, max: 10_000_000n }), { maxLength: 4 }), (pounds, terms, dateFrom, cuts) => {
+      const charge = (pounds * 100n) as Money
+      const kept = { commissionHolder: 'Alice', serviceChargeInterval: 'Calendar Monthly', startDate: '2026-01-01' as DateOnly, ...terms }
+      const charged = row({ dateFrom, dateTo: '2026-01-31' as DateOnly, amount: charge }, kept)
+      const earned = commissionLines(charged, null, defaultPresets).reduce((s, l) => s + l.commission, 0n)
+      // The corrections are written when Ben holds the feature at 50 %: their own terms must not count.
+      const now = { commissionHolder: 'Ben', serviceChargeCommission: parseMoney('50')!, serviceChargeCommissionType: 'Percentage' }
+      const corrects: CorrectedRow[] = [{ transactionType: 'Recurring Charge', amount: charge, earning: charged }]
+      let left = charge
+      let back = 0n
+      const correct = (transactionType: string, amount: Money) => {
+        const r = row({ transactionID: String(corrects.length + 1), transactionType, dateFrom, dateTo: '2026-01-31' as DateOnly, amount, corrects: [...corrects] }, now)
+        const lines = commissionLines(r, null, defaultPresets)
+        if (lines.some((l) => l.holder !== 'Alice' || l.rate !== terms.serviceChargeCommission)) throw new Error(JSON.stringify(lines, (_, v) => (typeof v === 'bigint' ? String(v) : v)))
+        back += lines.reduce((s, l) => s + l.commission, 0n)
+        corrects.push({ transactionType, amount, earning: { ...r, corrects: undefined } })
+        left = (left + amount) as Money
+      }
+      for (const cut of cuts) if (left > 100n) correct('Recurring Charge Adjustment Refund', -(cut * 100n < left ? cut * 100n : left - 100n) as Money)
+      correct('Recurring Charge Refund', -left as Money)
+      return back === -earned
+    }),
+    { numRuns: 2_000 },
   )
 })
 

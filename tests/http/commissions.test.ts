@@ -4,11 +4,13 @@ import { act, bill, newCustomer, newFeature } from '../support/billing.js'
 import { openHarness, type Harness } from '../support/harness.js'
 import { activeTargets } from '../support/targets.js'
 import { brief, statements } from '../support/commission-statements.js'
+import { commissionStatements } from '../../core/reports/commission-statement.js'
 
 /**
  * Contract 16.3, worked by hand: a Percentage commission on a discounted charge, a Fixed one
  * pro-rated, a secondary holder, a profile's percentage from the reference date, and the
- * clawback of a drop's refund and of a credit note in the next run's statement.
+ * clawback of a drop's refund, of an adjustment refund and of a credit note in the next run's
+ * statement, from the holder and terms the charge earned on.
  */
 
 for (const target of activeTargets()) {
@@ -112,6 +114,69 @@ for (const target of activeTargets()) {
     assert.equal([(await alice(feb2)).lines, (await alice(jan)).total], [[], 11.2])
     const [ben] = await statements(h, `billingRunID=${feb.id}&holder=Ben%20Carter`)
     assert.equal(brief(ben.lines), [[a, 'Recurring Charge', 'Percentage', 50, 20, 10]], "February's charge earns on A's terms now")
+  })
+
+  test('a refund or adjustment refund claws back from the holder and kept terms its charge earned on, whoever holds the feature at its run', async ({ h }) => {
+    const c = await newCustomer(h, { accountNumber: 'C-1' })
+    const monthly = (terms: Record<string, unknown>) => newFeature(h, c, { startDate: '2026-01-01', serviceChargeInterval: 'Calendar Monthly', serviceCharge: '31.00', commissionHolder: 'Alice Morgan', ...terms })
+    // A keeps its holder; B passes to Ben at 50 %; D (6.20 fixed) is cut by a delta change, then passes to Ben at 9.99 fixed.
+    const a = await monthly({ serviceChargeCommission: '10', serviceChargeCommissionType: 'Percentage' })
+    const b = await monthly({ serviceChargeCommission: '10', serviceChargeCommissionType: 'Percentage' })
+    const d = await monthly({ serviceChargeCommission: '6.20', serviceChargeCommissionType: 'Fixed Amount' })
+    const jan = await bill(h, '2026-01-31')
+    const alice = async (run: { id: string }) => (await statements(h, `billingRunID=${run.id}&holder=Alice%20Morgan`))[0]
+    assert.equal([brief((await alice(jan)).lines).map((l) => l[5]), (await alice(jan)).total], [[3.1, 3.1, 6.2], 12.4])
+
+    h.clock.set('2026-02-10T09:00:00Z')
+    await act(h, `/features/${a}`, 'drop', { status: 'Dropped', dateDrop: '2026-01-10' })
+    assert.is((await h.request('PATCH', `/features/${b}`, { commissionHolder: 'Ben Carter', serviceChargeCommission: '50' })).status, 200)
+    await act(h, `/features/${b}`, 'drop', { status: 'Dropped', dateDrop: '2026-01-10' })
+    await act(h, `/features/${d}`, 'changeRecurringCharge', { serviceCharge: '25.80', dateFrom: '2026-01-01', chargeChangeMode: 'delta' })
+    assert.is((await h.request('PATCH', `/features/${d}`, { commissionHolder: 'Ben Carter', serviceChargeCommission: '9.99' })).status, 200)
+    h.clock.set('2026-02-28T09:00:00Z')
+    const feb = await bill(h, '2026-02-28')
+    // A's refund takes back Alice's 3.10 as before (her holder never changed); B's too, at her 10 %, not
+    // 15.50 of Ben's; D's 5.20 adjustment refund 6.20 × 5.20 / 31 = 1.04 of hers. Ben earns on the charges since.
+    const expected = {
+      alice: [
+        [a, 'Recurring Charge Refund', 'Percentage', -31, 10, -3.1],
+        [a, 'Recurring Charge', 'Percentage', 10, 10, 1],
+        [b, 'Recurring Charge Refund', 'Percentage', -31, 10, -3.1],
+        [d, 'Recurring Charge Adjustment Refund', 'Fixed Amount', -5.2, 6.2, -1.04],
+      ],
+      ben: [
+        [b, 'Recurring Charge', 'Percentage', 10, 50, 5],
+        [d, 'Recurring Charge', 'Fixed Amount', 25.8, 9.99, 9.99],
+      ],
+    }
+    assert.equal(brief((await alice(feb)).lines), expected.alice)
+    assert.equal((await statements(h, `billingRunID=${feb.id}`)).map((s) => [s.holder, brief(s.lines), s.total]), [['Alice Morgan', expected.alice, -6.24], ['Ben Carter', expected.ben, 14.99]])
+    // The same from the features' terms now, as a run not yet complete reads them.
+    const live = async (run: { id: string }) => {
+      const out: [string, unknown[][]][] = []
+      for await (const s of commissionStatements(h.platform.context, { billingRunID: run.id, complete: false }, null)) {
+        const lines: unknown[][] = []
+        for await (const page of s.pages) lines.push(...page.map((l) => [l.featureID, l.transactionType, l.type, Number(l.basis) / 10_000, Number(l.rate) / 10_000, Number(l.commission) / 10_000]))
+        if (lines.length) out.push([s.holder, lines])
+      }
+      return out
+    }
+    assert.equal(await live(feb), [['Alice Morgan', expected.alice], ['Ben Carter', expected.ben]])
+
+    // D dropped back to 10 January, A passed to Chloe: Alice is named nowhere now. What stands of her
+    // commission on D's January goes back, 5.16: it has earned her nothing in all (6.20 − 1.04 − 5.16).
+    // Ben earns on the 10 days charged again (9.99 × 10 / 31) and gives back his February 9.99.
+    h.clock.set('2026-03-05T09:00:00Z')
+    assert.is((await h.request('PATCH', `/features/${a}`, { commissionHolder: 'Chloe Davies' })).status, 200)
+    await act(h, `/features/${d}`, 'drop', { status: 'Dropped', dateDrop: '2026-01-10' })
+    h.clock.set('2026-03-31T09:00:00Z')
+    const mar = await bill(h, '2026-03-31')
+    const march = [
+      ['Alice Morgan', [[d, 'Recurring Charge Refund', 'Fixed Amount', -25.8, 6.2, -5.16]]],
+      ['Ben Carter', [[d, 'Recurring Charge', 'Fixed Amount', 8.32, 9.99, 3.22], [d, 'Recurring Charge Refund', 'Fixed Amount', -25.8, 9.99, -9.99]]],
+    ]
+    assert.equal((await statements(h, `billingRunID=${mar.id}`)).map((s) => [s.holder, brief(s.lines)]), march)
+    assert.equal(await live(mar), march)
   })
 
   test('commission is rounded once to the penny: a percentage of a net, a fixed amount pro-rated, a credit note\'s share', async ({ h }) => {

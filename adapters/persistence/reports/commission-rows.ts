@@ -1,9 +1,10 @@
 import { sql, type RawBuilder } from 'kysely'
 import type { DateOnly } from '../../../core/dates/date-only.js'
 import { fromUnits, type Money } from '../../../core/money/money.js'
-import type { CommissionRow, CommissionSource, CommissionTerms, CommissionWindow, ProfilePercents } from '../../../core/ports/books.js'
+import type { CommissionRow, CommissionSource, CommissionTerms, CommissionWindow, CorrectedRow, ProfilePercents } from '../../../core/ports/books.js'
 import type { DatabaseDialect } from '../dialect/dialect.js'
 import type { Db } from '../schema/tables.js'
+import { correctedRows, correctionRows, CORRECTIONS, inRowOrder } from './commission-corrections.js'
 import { callFeature, PERCENTS_KEPT, TERM_MONEY, TERM_PERCENT, TERM_TEXT } from './commission-terms.js'
 
 /** Rows per page of each source. */
@@ -31,6 +32,11 @@ interface Source {
  * invoice raised outside a run, earned nothing to claw back). A run not yet
  * complete reads its rows' features as they are now: with a holder, from that holder's features
  * (indexes of migration 0043) to their rows, not the run's million rows to their features.
+ *
+ * A refund or adjustment refund on the run claws back from the rows it corrects, on their kept
+ * terms, whoever holds its feature at the run (contract 16.3): it is read apart, by the holders of
+ * those rows (commission-corrections.ts), with them as `corrects`, and comes among the other
+ * rows in transaction order; the kept and live sources leave it out.
  */
 export async function* commissionRows(db: Db, dialect: DatabaseDialect, window: CommissionWindow, holder: string | null): AsyncGenerator<readonly CommissionRow[]> {
   const run = dialect.encodeId(window.billingRunID)
@@ -54,9 +60,10 @@ export async function* commissionRows(db: Db, dialect: DatabaseDialect, window: 
     select: (after) =>
       sql<Row>`select t.id as "transactionID", s.kind as kind, t."transactionType" as "transactionType", t."transactionDate" as "transactionDate", t."dateFrom" as "dateFrom", t."dateTo" as "dateTo", t.amount as amount, null as "creditedAmount", ${keptTerms('s')}
         from commission_terms s join transactions t on t.id = s."transactionID"
-        where s."billingRunID" = ${run}${keptBy('s')}${after} order by s."transactionID", s."featureID" limit ${PAGE}`,
+        where s."billingRunID" = ${run} and t."transactionType" not in ${CORRECTIONS}${keptBy('s')}${after} order by s."transactionID", s."featureID" limit ${PAGE}`,
   }
-  const sources = window.complete ? [kept, credits] : [...liveSources(run, holder), credits]
+  const corrections: Source = { source: 'invoice', id: sql`x.id`, feature: sql`x."featureID"`, select: (after) => correctionRows(run, holder, after, PAGE) }
+  const [first, ...rest] = window.complete ? [kept, credits] : [...liveSources(run, holder), credits]
   const money = (v: unknown): Money | null => (v === null || v === undefined ? null : fromUnits(dialect.decodeBigint(v)))
   const text = (v: unknown): string | null => (v === null || v === undefined || v === '' ? null : String(v))
   // Kept with the terms since migration 0079; none on a live row (not selected) or one kept before.
@@ -83,7 +90,7 @@ export async function* commissionRows(db: Db, dialect: DatabaseDialect, window: 
       profilePercents: percents(r),
     },
   })
-  for (const s of sources) {
+  async function* pages(s: Source): AsyncGenerator<readonly CommissionRow[]> {
     // A page's last row is a (transaction, feature) pair: the next page starts after it.
     for (let after: { t: string; f: string } | null = null; ; ) {
       const from = after === null ? sql`` : sql` and (${s.id} > ${dialect.encodeId(after.t)} or (${s.id} = ${dialect.encodeId(after.t)} and ${s.feature} > ${dialect.encodeId(after.f)}))`
@@ -95,6 +102,22 @@ export async function* commissionRows(db: Db, dialect: DatabaseDialect, window: 
       after = { t: String(last.transactionID), f: String(last.featureID) }
     }
   }
+  // Each correction with the rows it corrects, with their kept terms as a credited row's (none kept: it earned nothing).
+  async function* withCorrected(source: AsyncIterable<readonly CommissionRow[]>): AsyncGenerator<readonly CommissionRow[]> {
+    for await (const page of source) {
+      const corrects = new Map<string, CorrectedRow[]>(page.map((r) => [r.transactionID, []]))
+      for (let at = 0; at < page.length; at += 500) {
+        const ids = page.slice(at, at + 500).map((r) => dialect.encodeId(r.transactionID))
+        for (const r of (await correctedRows(run, ids, keptTerms('s')).execute(db)).rows) {
+          const earning = r.keptID === null || r.keptID === undefined ? null : decode('invoice', r)
+          corrects.get(String(r.correctionID))!.push({ transactionType: String(r.transactionType), amount: money(r.amount)!, earning })
+        }
+      }
+      yield page.map((r) => ({ ...r, corrects: corrects.get(r.transactionID)! }))
+    }
+  }
+  yield* inRowOrder(pages(first), withCorrected(pages(corrections)))
+  for (const s of rest) yield* pages(s)
 }
 
 /** The rows on a run's final invoices with their features' terms now: charges, and call charges with the feature `callFeature` finds. */
@@ -115,7 +138,7 @@ function liveSources(run: unknown, holder: string | null): Source[] {
       select: (after) =>
         sql<Row>`select ${row}, t.kind as kind, ${common}
           from features f join transactions t on t."featureID" = f.id ${onRun} join customers cu on cu.id = f."customerID"
-          where t.kind is not null${holders}${after} order by t.id limit ${PAGE}`,
+          where t.kind is not null and t."transactionType" not in ${CORRECTIONS}${holders}${after} order by t.id limit ${PAGE}`,
     },
     {
       source: 'invoice',

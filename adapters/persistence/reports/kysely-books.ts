@@ -35,7 +35,9 @@ export class KyselyBooks implements Books {
   }
 
   commissionHolders(window?: CommissionWindow): AsyncIterable<readonly string[]> {
-    return window?.complete ? keptCommissionHolders(this.db, this.dialect.encodeId(window.billingRunID)) : commissionHolders(this.db)
+    if (!window) return commissionHolders(this.db)
+    const run = this.dialect.encodeId(window.billingRunID)
+    return window.complete ? keptCommissionHolders(this.db, run) : commissionHolders(this.db, undefined, run)
   }
 
   keepCommissionTerms(billingRunID: string, profiles: ProfilePercentsByName): Promise<void> {
