@@ -5,6 +5,7 @@ import type { RefCheck } from '../input/validate.js'
 import type { Store } from '../ports/store.js'
 import { callClasses, customerDefault } from '../fields/call-classes.js'
 import { allocatedCarrier, sameCarrier } from '../presets/carrier-allocation.js'
+import { accountCurrency } from '../money/money.js'
 
 /** The `availability` name that closes a tariff to new holders (a shipped name of `availabilities`). */
 export const WITHDRAWN = 'Withdrawn'
@@ -93,8 +94,9 @@ export function refusal(tariff: TariffRow, holder: TariffHolder, field?: string)
     return { field: 'wholesaleForCarrierIDs', rule: `it is for what ${providers.map(quoted).join(', ')} provide only` }
   }
   const currency = tariff.currency
-  const theirs = holder.customer?.currency
-  if (typeof currency === 'string' && currency !== '' && typeof theirs === 'string' && theirs !== '' && theirs !== currency) {
+  // A customer without a currency is billed in the default one (its documents print it, its payments must be in it).
+  const theirs = holder.customer ? accountCurrency(holder.customer.currency as string | null) : null
+  if (typeof currency === 'string' && currency !== '' && theirs !== null && theirs !== currency) {
     return { field: 'currency', rule: `it is for customers in ${currency} only` }
   }
   return null

@@ -158,6 +158,12 @@ for (const target of activeTargets()) {
       const ok = await h.request('PATCH', `/customers/${owner}`, { defaultNationalTariff: name })
       assert.is(ok.status, field === 'availability' ? 400 : 200, JSON.stringify(ok.body))
     }
+    // A customer without a currency is billed in GBP: a GBP tariff is its currency's, a EUR one is not.
+    const plain = (await h.request('POST', '/customers', {})).body.id
+    assert.is((await h.request('PATCH', `/customers/${plain}`, { defaultNationalTariff: await make({ currency: 'GBP' }) })).status, 200)
+    const euro = await h.request('PATCH', `/customers/${plain}`, { defaultMobileTariff: await make({ currency: 'EUR' }) })
+    assert.equal([euro.status, euro.body.error_code], [400, 400101], JSON.stringify(euro.body))
+    assert.match(euro.body.error, 'its currency')
     // forNumberTypes: numbers of those types, and features on them.
     const typedID = await tariff(h, { forNumberTypes: 'Mobile' }, [])
     const typed = await nameOf(h, typedID)
