@@ -1,6 +1,6 @@
 import { parseDate, type DateOnly } from '../dates/date-only.js'
 import { BillingError, quoted } from '../errors.js'
-import { largestAmount, MAX_MONEY, parseMoney, withinMoneyBound, type Money } from '../money/money.js'
+import { LARGEST_AMOUNT, MAX_MONEY, parseMoney, withinMoneyBound, type Money } from '../money/money.js'
 import type { BillLine } from '../ports/carrier-data.js'
 
 /** One CSV record with the line it starts on, as the CSV adapter reads it. */
@@ -17,7 +17,6 @@ type Column = (typeof columns)[number]
 const required: readonly Column[] = ['productCode', 'reference', 'cost']
 const QUANTITY = /^\d{1,9}(?:\.\d{1,4})?$/
 const MAX_TEXT = 500
-const LARGEST = largestAmount()
 
 /**
  * The lines of a carrier's bill CSV (contract 17.4), `size` at a time as they are read: a header
@@ -44,7 +43,7 @@ export async function* billLinePages(lines: AsyncIterable<readonly CsvLine[]>, s
       else credits -= read.cost
       if (charges >= MAX_MONEY || credits >= MAX_MONEY) {
         const what = charges >= MAX_MONEY ? 'charges' : 'credits'
-        throw new BillingError('invalid_field', `line ${line}: the bill's ${what} add up to more than ${LARGEST} by this line`, `A bill's charges, and its credits, each come to less than ${LARGEST}: correct its costs and send it again, or send it in parts. Nothing of it was kept.`)
+        throw new BillingError('invalid_field', `line ${line}: the bill's ${what} add up to more than ${LARGEST_AMOUNT} by this line`, `A bill's charges, and its credits, each come to less than ${LARGEST_AMOUNT}: correct its costs and send it again, or send it in parts. Nothing of it was kept.`)
       }
       out.push(read)
       if (out.length >= size) {
@@ -86,7 +85,7 @@ function row(positions: Partial<Record<Column, number>>, fields: readonly string
 /** A line's cost: an amount with up to 4 decimals, within `MAX_MONEY` as the API's amounts are. */
 function cost(text: string, fail: (reason: string) => never): Money {
   const m = (text ? parseMoney(text) : null) ?? fail(`cost ${quoted(text)} is not an amount with up to 4 decimals`)
-  return withinMoneyBound(m) ? m : fail(`cost ${quoted(text)} is beyond the largest amount accepted (${LARGEST} either way)`)
+  return withinMoneyBound(m) ? m : fail(`cost ${quoted(text)} is beyond the largest amount accepted (${LARGEST_AMOUNT} either way)`)
 }
 
 function header(fields: readonly string[], line: number): Partial<Record<Column, number>> {

@@ -1,7 +1,7 @@
 import { addDays, type DateOnly } from '../dates/date-only.js'
 import { BillingError, quoted } from '../errors.js'
 import type { Item } from '../fields/item.js'
-import { add, largestAmount, MAX_MONEY, mulRatio, sub, times, ZERO, type Money } from '../money/money.js'
+import { add, LARGEST_AMOUNT, MAX_MONEY, mulRatio, sub, times, ZERO, type Money } from '../money/money.js'
 import type { PlatformContext } from '../platform.js'
 import type { CarrierData, CarrierFeature, LineMatch, StagedBill, StoredBillLine } from '../ports/carrier-data.js'
 import { billLinePages, type CsvLine } from './bill-lines.js'
@@ -27,11 +27,10 @@ class FeatureSide {
     this.expected += expectedCost < 0n ? -expectedCost : expectedCost
     this.billed += billedAmount < 0n ? -billedAmount : billedAmount
     if (this.expected < MAX_MONEY && this.billed < MAX_MONEY) return
-    const largest = largestAmount()
     const what = this.expected >= MAX_MONEY ? 'the costs its features were expected at (serviceChargeCarrier × featureCount)' : 'what its features were billed for the month'
     throw new BillingError(
       'invalid_field',
-      `the bill cannot be reconciled: ${what} come to more than ${largest} by feature ${featureID}`,
+      `the bill cannot be reconciled: ${what} come to more than ${LARGEST_AMOUNT} by feature ${featureID}`,
       `Correct the serviceChargeCarrier or featureCount of the carrier's features (feature ${featureID} among them) and send the bill again: nothing of it was kept.`,
     )
   }

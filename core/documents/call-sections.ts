@@ -11,7 +11,8 @@ const classLabel = new Map<string, string>(callClasses.map((c) => [c.key, c.labe
 const secondsOf = (c: DocumentCall): number => c.ratedDuration ?? c.durationSeconds ?? 0
 const totalSeconds = (calls: readonly DocumentCall[]): number => calls.reduce((t, c) => t + secondsOf(c), 0)
 
-function byKey<T>(items: readonly T[], key: (item: T) => string): Map<string, T[]> {
+/** The items by their group's key, each group in the items' order. */
+export function byKey<T>(items: readonly T[], key: (item: T) => string): Map<string, T[]> {
   const out = new Map<string, T[]>()
   for (const item of items) {
     const k = key(item)

@@ -4,6 +4,7 @@ import type { BillPage } from '../presets/engine-lists.js'
 import type { GroupBy } from './bill-format.js'
 import type { NumberShows } from './bill-pages.js'
 import { lineKindOf, sumOf, type LineKind } from './charge-sections.js'
+import { byKey } from './call-sections.js'
 import { displayCount, displayMoney } from './display.js'
 import type { DocumentGroup, DocumentRow, DocumentSection, DocumentTable } from './document-model.js'
 import type { DocumentCall, InvoiceSources } from './invoice-sources.js'
@@ -39,8 +40,8 @@ export function groupedSection(
   if (keys.length === 0) return build(s)
   keys.sort((a, b) => (a === '' ? 1 : b === '' ? -1 : a < b ? -1 : a > b ? 1 : 0))
   // Each line and call into its group once: an invoice of many sites and calls is not filtered again per site.
-  const transactions = bucketsOf(s.transactions, key.line)
-  const calls = bucketsOf(s.calls, key.call)
+  const transactions = byKey(s.transactions, key.line)
+  const calls = byKey(s.calls, key.call)
   const groups = keys.map((k): DocumentGroup => {
     const part = { ...s, transactions: transactions.get(k) ?? [], calls: calls.get(k) ?? [] }
     const section = build(part)
@@ -59,18 +60,6 @@ export function groupedSection(
     note: null,
     grouping: { by, groups, total: oneRow(['Total', whole.count, displayMoney(amount, currency)], 'page-total'), amount },
   }
-}
-
-/** The items by their group's key, each group in the items' order. */
-function bucketsOf<T>(items: readonly T[], keyOf: (item: T) => string): Map<string, T[]> {
-  const out = new Map<string, T[]>()
-  for (const item of items) {
-    const k = keyOf(item)
-    const bucket = out.get(k)
-    if (bucket) bucket.push(item)
-    else out.set(k, [item])
-  }
-  return out
 }
 
 interface Keys {

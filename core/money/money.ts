@@ -23,8 +23,6 @@ export const MAX_MONEY = (10n ** 15n) as Money
 /** Whether an amount is within `MAX_MONEY` either side of zero. */
 export const withinMoneyBound = (m: Money): boolean => m < MAX_MONEY && m > -MAX_MONEY
 
-/** The largest amount accepted, as messages print it (99999999999.9999). */
-export const largestAmount = (): string => formatAmount((MAX_MONEY - 1n) as Money)
 
 /** Wraps a raw count of ten-thousandths (as stored in the database). */
 export function fromUnits(units: bigint | number | string): Money {
@@ -177,3 +175,6 @@ export const DEFAULT_CURRENCY = 'GBP'
 
 /** The currency an account is billed in: its own `currency`, else `DEFAULT_CURRENCY`. */
 export const accountCurrency = (currency: string | null | undefined): string => currency || DEFAULT_CURRENCY
+
+/** The largest amount accepted (`MAX_MONEY` less one unit), as messages print it: 99999999999.9999. */
+export const LARGEST_AMOUNT = formatAmount((MAX_MONEY - 1n) as Money)

@@ -3,7 +3,7 @@ import { parseDatetime, type Stamp } from '../dates/stamp.js'
 import { BillingError, quoted } from '../errors.js'
 import { callClasses, type CallClass } from '../fields/call-classes.js'
 import { originations, type Origination } from '../fields/originations.js'
-import { largestAmount, parseMoney, withinMoneyBound, type Money } from '../money/money.js'
+import { LARGEST_AMOUNT, parseMoney, withinMoneyBound, type Money } from '../money/money.js'
 import { digits } from './time-band.js'
 
 /**
@@ -215,12 +215,11 @@ function rowFails(lineNumber: number, reason: string): never {
   throw new BillingError('invalid_field', `line ${lineNumber}: ${reason}`, `Correct line ${lineNumber} and send the whole file again: nothing of it was kept. The README's "Usage files" section gives each column's format.`)
 }
 
-const LARGEST = largestAmount()
 
 /** An amount of the record, within `MAX_MONEY` as the API's amounts are: a larger one could not be stored nor summed. */
 function moneyOf(text: string, c: UsageColumn, lineNumber: number): Money {
   const m = parseMoney(text) ?? rowFails(lineNumber, `${c} ${quoted(text)} is not an amount with up to 4 decimals`)
-  return withinMoneyBound(m) ? m : rowFails(lineNumber, `${c} ${quoted(text)} is beyond the largest amount accepted (${LARGEST} either way)`)
+  return withinMoneyBound(m) ? m : rowFails(lineNumber, `${c} ${quoted(text)} is beyond the largest amount accepted (${LARGEST_AMOUNT} either way)`)
 }
 
 /** A column's value, trimmed; empty when the file has no such column. */
