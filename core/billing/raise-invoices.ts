@@ -128,7 +128,8 @@ export async function raiseInvoices(
     const mine = (lines.get(customer.id) ?? []).filter((l) => takes(dates, l.transactionDate as DateOnly, l.kind))
     const inserted = (insertedOf.get(customer.id) ?? []).filter((i) => takes(dates, inserts[i].transactionDate ?? through, inserts[i].kind))
     if (mine.length === 0 && inserted.length === 0) {
-      if (emptyRaises(customer) && !customer.isDropped) emptyOnes.push(customer)
+      // Dropped on the cutoff, not today: a drop recorded after the cutoff leaves that period's invoice.
+      if (emptyRaises(customer) && !effectiveStateOn(events.get(`customers:${customer.id}`) ?? [], cutoff).dropped) emptyOnes.push(customer)
       continue
     }
     // Summed in place rather than through four arrays per invoice (a run raises one per customer).

@@ -108,8 +108,9 @@ export interface Receivables {
    */
   invoicePayments(invoiceID: string): Promise<InvoicePaymentLine[]>
   /**
-   * The numbers with a call-charge minimum (`lowInvoiceActionValue`), not dropped, of the
-   * customers with IDs from `firstCustomerID` to `lastCustomerID` (a billing run's batch).
+   * The numbers with a call-charge minimum (`lowInvoiceActionValue`) of the customers with IDs
+   * from `firstCustomerID` to `lastCustomerID` (a billing run's batch), dropped or not: whether
+   * one was active on the run's cutoff is the run's to say, from its lifecycle history.
    */
   numberMinimums(firstCustomerID: string, lastCustomerID: string): Promise<NumberMinimum[]>
   /** Whether any number has a call-charge minimum (a run reads them per batch only then). */

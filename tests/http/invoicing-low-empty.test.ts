@@ -93,6 +93,26 @@ for (const target of activeTargets()) {
     assert.ok(inv.transactionIDs.includes(top[0].id))
   })
 
+  test('a number or customer dropped after the cutoff still has that period\'s minimum and empty invoice', async ({ h }) => {
+    h.clock.set('2026-03-05T09:00:00.000Z')
+    try {
+      const c = await newCustomer(h)
+      const n = (await h.request('POST', `/customers/${c}/numbers`, { number: '0161 555 0011', lowInvoiceActionValue: 5 })).body.id
+      const m = (await h.request('POST', `/customers/${c}/numbers`, { number: '0161 555 0012', lowInvoiceActionValue: 5 })).body.id
+      await act(h, `/numbers/${m}`, 'drop', { status: 'Dropped', dateDrop: '2026-03-03' })
+      await charge(h, c, 2, '2026-02-20', { numberID: n, transactionType: 'Call Charges' })
+      await charge(h, c, 1, '2026-02-20', { numberID: m, transactionType: 'Call Charges' })
+      const send = await newCustomer(h, { emptyInvoiceAction: 'Send' })
+      await act(h, `/customers/${send}`, 'drop', { status: 'Dropped', dateDrop: '2026-03-02' })
+      await bill(h, '2026-02-28')
+      const top = await transactionsOf(h, c, '&transactionType=Call%20Charges%20Minimum')
+      assert.equal(top.map((r) => [r.numberID, r.amount]).sort(), [[n, 3], [m, 4]].sort(), 'both numbers were active on 28 February')
+      assert.is((await invoicesOf(h, send)).length, 1, 'the customer was active on 28 February')
+    } finally {
+      h.clock.set('2026-01-05T09:00:00.000Z')
+    }
+  })
+
   test('minimum rows are rounded half-up to pence when created, and the invoice sums them as written', async ({ h }) => {
     const empty = await newCustomer(h, { VATRate: 'Standard 20%', emptyInvoiceAction: 'Charge Minimum', emptyInvoiceActionValue: 9.995 })
     const low = await newCustomer(h, { VATRate: 'Standard 20%', lowInvoiceDetect: 'Net Total', lowInvoiceDetectValue: 20, lowInvoiceAction: 'Charge Minimum', lowInvoiceActionValue: 10.005 })

@@ -164,7 +164,6 @@ export class KyselyReceivables implements Receivables {
       .where('customerID', '>=', this.dialect.encodeId(firstCustomerID))
       .where('customerID', '<=', this.dialect.encodeId(lastCustomerID))
       .where('lowInvoiceActionValue', 'is not', null)
-      .where('isDropped', '=', 0)
       .orderBy('id')
       .execute()
     return rows.map((r) => ({ id: String(r.id), customerID: String(r.customerID), value: this.money(r.lowInvoiceActionValue) }))
