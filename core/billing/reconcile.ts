@@ -49,7 +49,9 @@ export function reconcile(expected: readonly ExpectedCharge[], ledger: readonly 
 export function reconcileSlots(expected: readonly ExpectedCharge[], ledger: readonly LedgerRow[], ctx: ReconcileContext): LedgerDiff {
   const slots = new Map<string, Slot>()
   const slotOf = (kind: ChargeKind, series: number, slotStart: DateOnly): Slot => {
-    const key = `${kind}|${series}|${slotStart}`
+    // A connection charge is one slot whatever its date: charged on the start date, it stays the
+    // feature's one connection charge when the start date moves, not a second one on the new date.
+    const key = kind === 'connection' ? `${kind}|${series}` : `${kind}|${series}|${slotStart}`
     let slot = slots.get(key)
     if (!slot) slots.set(key, (slot = { kind, series, slotStart, expected: [], approved: [], pending: [] }))
     return slot

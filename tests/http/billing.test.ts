@@ -44,6 +44,23 @@ for (const target of activeTargets()) {
     assert.is(f.totalValueCharged, 20)
   })
 
+  test('a connection charge invoiced stays the one charge when the start date moves; one not invoiced moves with it', async ({ h }) => {
+    const c = await newCustomer(h)
+    const invoiced = await newFeature(h, c, { startDate: '2026-01-01', serviceCharge: '10.00', serviceChargeInterval: 'Calendar Monthly', connectionCharge: 50 })
+    // A customer whose low invoices are carried forward: its rows stay unapproved.
+    const carried = await newCustomer(h, { lowInvoiceDetect: 'Net Total', lowInvoiceDetectValue: 1000, lowInvoiceAction: 'Carry Forward' })
+    const pending = await newFeature(h, carried, { startDate: '2026-01-01', connectionCharge: 30 })
+    await bill(h, '2026-01-01')
+    for (const [id, startDate] of [[invoiced, '2026-01-05'], [pending, '2026-01-04']] as const) {
+      const r = await h.request('PATCH', `/features/${id}`, { startDate })
+      assert.is(r.status, 200, JSON.stringify(r.body))
+    }
+    await bill(h, '2026-02-01')
+    const connections = async (id: string) => (await ledgerOf(h, id)).filter((r) => r[0] === 'Connection Charge')
+    assert.equal(await connections(invoiced), [['Connection Charge', '2026-01-01', '2026-01-01', 50]])
+    assert.equal(await connections(pending), [['Connection Charge', '2026-01-04', '2026-01-04', 30]])
+  })
+
   test('committed count applies until the committed term date; totals follow the ledger', async ({ h }) => {
     const c = await newCustomer(h)
     const f = await newFeature(h, c, {
