@@ -117,8 +117,22 @@ export async function raiseInvoices(
       },
     })
   }
-  const anyLines = due.some((c) => (lines.get(c.id)?.length ?? 0) > 0 || insertedOf.has(c.id))
+  // An invoice raised though empty (Send, Charge Minimum) carries its numbers' minimums too.
+  const anyLines = due.some((c) => (lines.get(c.id)?.length ?? 0) > 0 || insertedOf.has(c.id) || emptyRaises(c))
   const minimums = activeMinimums(anyLines ? await numberMinimums() : [], events, cutoff)
+  /** Tops each of the customer's numbers' calls up to its minimum (contract 10.4): what the rows added. */
+  const addMinimums = (customer: RunCustomer, through: DateOnly, callsByNumber: ReadonlyMap<string, Money> | null, inserted: number[]) => {
+    let [net, vat] = [ZERO, ZERO]
+    for (const number of minimums.get(customer.id) ?? []) {
+      const gap = callMinimumOf(number.value, callsByNumber?.get(number.id) ?? ZERO)
+      if (gap === ZERO) continue
+      const row = chargeRow(ctx, run, customer, through, now, CALL_MINIMUM, gap, customer.VATRateCalls ?? customer.VATRate, number.id)
+      inserted.push(rows.push(row) - 1)
+      net = add(net, row.amount)
+      vat = add(vat, row.VATAmount)
+    }
+    return { net, vat }
+  }
   // Rows this function adds (minimum charges) go in after the batch's own.
   const rows: ValuesOf<Transaction>[] = [...inserts]
   const emptyOnes: RunCustomer[] = []
@@ -151,15 +165,10 @@ export async function raiseInvoices(
       vat = add(vat, inserts[i].VATAmount ?? ZERO)
     }
     // A number's call-charge minimum tops up its calls on the invoice first (contract 10.4).
-    for (const number of mins ?? []) {
-      const gap = callMinimumOf(number.value, callsByNumber?.get(number.id) ?? ZERO)
-      if (gap === ZERO) continue
-      const row = chargeRow(ctx, run, customer, through, now, CALL_MINIMUM, gap, customer.VATRateCalls ?? customer.VATRate, number.id)
-      inserted.push(rows.push(row) - 1)
-      net = add(net, row.amount)
-      vat = add(vat, row.VATAmount)
-      calls = add(calls, row.amount)
-    }
+    const topped = addMinimums(customer, through, callsByNumber, inserted)
+    net = add(net, topped.net)
+    vat = add(vat, topped.vat)
+    calls = add(calls, topped.net)
     const finalBill = finalBillOf(customer)
     const decision = decideInvoice(customer, { lines: mine.length + inserted.length, net, vat, calls }, finalBill !== null)
     if (!decision.raise) {
@@ -179,18 +188,22 @@ export async function raiseInvoices(
   const last = emptyOnes.length ? await store.ledger.lastInvoiceDates(emptyOnes.map((c) => c.id)) : new Map<string, string>()
   for (const customer of emptyOnes) {
     if ((last.get(customer.id) ?? '') >= invoiceDate) continue
-    const decision = decideInvoice(customer, { lines: 0, net: ZERO, vat: ZERO, calls: ZERO }, finalBillOf(customer) !== null)
-    if (!decision.raise) continue
+    const through = invoiceThrough(run, customer, cutoff).charges
+    // Its numbers' minimums are lines of their own: with them it is a low invoice, not an empty one.
     const inserted: number[] = []
-    let net = ZERO
-    let vat = ZERO
-    if (decision.minimum > 0n) {
-      const row = chargeRow(ctx, run, customer, invoiceThrough(run, customer, cutoff).charges, now, MINIMUM_CHARGE, decision.minimum, customer.VATRate, null)
-      inserted.push(rows.push(row) - 1)
-      net = row.amount
-      vat = row.VATAmount
+    let { net, vat } = addMinimums(customer, through, null, inserted)
+    const decision = decideInvoice(customer, { lines: inserted.length, net, vat, calls: net }, finalBillOf(customer) !== null)
+    if (!decision.raise) {
+      rows.length = Math.min(rows.length, ...inserted)
+      continue
     }
-    raise(customer, [], inserted, net, vat, false)
+    if (decision.minimum > 0n) {
+      const row = chargeRow(ctx, run, customer, through, now, MINIMUM_CHARGE, decision.minimum, customer.VATRate, null)
+      inserted.push(rows.push(row) - 1)
+      net = add(net, row.amount)
+      vat = add(vat, row.VATAmount)
+    }
+    raise(customer, [], inserted, net, vat, decision.suppressed)
   }
   // Numbered in the batch's transaction, from one counter (contract 14.1: no gap, no repeat); a
   // draft when its run is approved (approve-drafts.ts).

@@ -93,6 +93,25 @@ for (const target of activeTargets()) {
     assert.ok(inv.transactionIDs.includes(top[0].id))
   })
 
+  test("an empty invoice that is raised (Send, Charge Minimum) carries its numbers' call-charge minimums; once however often the run is repeated", async ({ h }) => {
+    const send = await newCustomer(h, { emptyInvoiceAction: 'Send' })
+    const n = (await h.request('POST', `/customers/${send}/numbers`, { number: '0161 555 0021', lowInvoiceActionValue: 5 })).body.id
+    const minimum = await newCustomer(h, { emptyInvoiceAction: 'Charge Minimum', emptyInvoiceActionValue: 10 })
+    const m = (await h.request('POST', `/customers/${minimum}/numbers`, { number: '0161 555 0022', lowInvoiceActionValue: 3 })).body.id
+    const suppress = await newCustomer(h)
+    await h.request('POST', `/customers/${suppress}/numbers`, { number: '0161 555 0023', lowInvoiceActionValue: 5 })
+    await bill(h, '2026-06-30')
+    await bill(h, '2026-06-30')
+    for (const [c, number, amount] of [[send, n, 5], [minimum, m, 3]] as const) {
+      const [inv, ...more] = await invoicesOf(h, c)
+      assert.equal(more, [])
+      const rows = await transactionsOf(h, c)
+      assert.equal(rows.map((r) => [r.transactionType, r.numberID, r.amount, r.invoiceID]), [['Call Charges Minimum', number, amount, inv.id]])
+      assert.is(inv.netAmount, amount, 'the invoice is not empty: its numbers\' minimums are on it')
+    }
+    assert.equal(await invoicesOf(h, suppress), [], 'Suppress raises no empty invoice, so no minimum either')
+  })
+
   test('a number or customer dropped after the cutoff still has that period\'s minimum and empty invoice', async ({ h }) => {
     h.clock.set('2026-03-05T09:00:00.000Z')
     try {
