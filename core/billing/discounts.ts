@@ -34,7 +34,9 @@ const NONE: readonly FeatureDiscount[] = []
  * The feature's discounts, in the order they apply: the initial scheme from the start date
  * through its end date (else start + the scheme's months − 1 day; no end when neither), then the
  * ongoing scheme from the day after through its own end date (else its months from then). A
- * scheme that takes nothing off (`None`) still holds its span, so the ongoing one waits for it.
+ * scheme that takes nothing off (`None`) still holds a span it has (its end date or months), so
+ * the ongoing one waits for it; with neither it is no scheme at all, not a discount of nothing
+ * for ever that would keep the ongoing one from ever starting.
  */
 export function discountsOf(f: DiscountFields, schemes: Readonly<Record<string, DiscountScheme>>): readonly FeatureDiscount[] {
   const start = f.startDate
@@ -50,6 +52,7 @@ export function discountsOf(f: DiscountFields, schemes: Readonly<Record<string, 
     const from: DateOnly = next
     const through = endDate ?? (scheme.months !== null ? addDays(addMonths(from, scheme.months), -1) : null)
     if (through !== null && through < from) continue
+    if (through === null && !takesSomething(scheme)) continue
     if (takesSomething(scheme)) out.push({ from, through, percent: scheme.percent, amount: scheme.amount })
     next = through === null ? null : addDays(through, 1)
   }

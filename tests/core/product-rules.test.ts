@@ -125,6 +125,13 @@ test('the ongoing scheme starts the day after the initial one ends and lasts its
   assert.is(w.total, '56.00') // 4 × 20.00 − 24.00
 })
 
+test('an initial scheme of None with no end is no scheme: the ongoing one applies from the start; with an end date it holds its span', () => {
+  const none = discounted({}, { initialFeatureDiscountScheme: 'None', ongoingFeatureDiscountScheme: 'Ten Forever' })
+  assert.equal(none.discounts.map((d) => [d.from, d.through, show(d.percent!)]), [['2025-01-01', null, '10.00']])
+  const held = discounted({}, { initialFeatureDiscountScheme: 'None', initialFeatureDiscountSchemeEndDate: d('2025-02-28'), ongoingFeatureDiscountScheme: 'Ten Forever' })
+  assert.equal(held.discounts.map((d) => [d.from, d.through]), [['2025-03-01', null]])
+})
+
 test('an approved discounted period cut short by a drop is refunded net and charged again with its discount', () => {
   // January approved: 30.00 − 3.00 = 27.00. Billed to 15 Jan: 30.00 × 15/31 = 14.516… → 14.52, 10% → 1.45.
   const w = new World(discounted({}, { initialFeatureDiscountScheme: 'Ten Forever' }), '30.00')
