@@ -18,13 +18,16 @@ export type IncreaseContext = Pick<PlatformContext, 'store' | 'clock'>
  * effective date after today (contract 17.5), prices change from that date: each detail it raises
  * ends the day before and a raised copy starts on it, and the tariff's own prices (which have no
  * dates) are kept as pending from the date (see `PendingIncrease`). Otherwise they change in
- * place at once. The tariff row is locked first, so concurrent increases of one tariff apply one
- * after the other. Not idempotent by itself: a retry raises again (an `Idempotency-Key` makes a
- * retry safe).
+ * place at once, from today: a rate keeps its ID with the raised price, and the price it had is
+ * kept for the days before as a copy that ends yesterday (see `keepBefore`); a rate that ended
+ * before today is left alone. The tariff row is locked first, so concurrent increases of one
+ * tariff apply one after the other. Not idempotent by itself: a retry raises again (an
+ * `Idempotency-Key` makes a retry safe).
  */
 export async function applyIncrease(ctx: IncreaseContext, kind: TariffKind, id: string, request: IncreaseRequest): Promise<Item> {
   const fields = fieldsOf(kind, request.scope)
-  const from = request.effectiveDate > ctx.clock.today() ? request.effectiveDate : null
+  const today = ctx.clock.today()
+  const from = request.effectiveDate > today ? request.effectiveDate : null
   return ctx.store.transaction(async (store) => {
     const tariffs = store.repository(kind)
     const tariff = await tariffs.getForUpdate(id)
@@ -41,7 +44,10 @@ export async function applyIncrease(ctx: IncreaseContext, kind: TariffKind, id: 
     for (const row of await rates.listIn(ownerField, [id])) {
       const raised = increaseRow(row, fields.details, request.percent)
       if (Object.keys(raised).length === 0) continue
-      if (from === null || (row.startDate ?? '') >= from) {
+      if (from === null && row.endDate !== null && row.endDate !== undefined && row.endDate < today) continue
+      if (from === null && (row.startDate ?? '') < today) {
+        changed.push(...(await keepBefore(rates, row, raised, today, now)))
+      } else if (from === null || (row.startDate ?? '') >= from) {
         changed.push({ resource: rates.resource, action: 'update', before: row, after: (await rates.update(row.id, { ...raised, updatedStamp: now }))! })
       } else if (row.endDate === null || row.endDate === undefined || row.endDate >= from) {
         changed.push(...(await splitAt(rates, row, raised, from, now)))
@@ -52,6 +58,24 @@ export async function applyIncrease(ctx: IncreaseContext, kind: TariffKind, id: 
     const prices = from === null ? raised : Object.keys(raised).length ? { pendingIncrease: serializePending({ from, values: raised }) } : {}
     return (await tariffs.update(id, { ...prices, ...increaseRecord(id, request), updatedStamp: now }))!
   })
+}
+
+/**
+ * A rate in force before today raised in place: it keeps its ID with the raised price from
+ * today, and a copy at the price it had covers the days before, ending yesterday. Without the
+ * copy its new price would be its price on every day it was ever in force: a run would refund the
+ * periods already invoiced and charge them again at the new price, back to the feature's start,
+ * and calls re-rated from before today would take it too (contract 17.5: charges take effect when
+ * they say). Answers the two changes: the copy's create and the rate's update.
+ */
+async function keepBefore(rates: ResourceRepository, row: Item, raised: Values, today: string, now: string): Promise<Change[]> {
+  const { id: _id, ...values } = row
+  const kept = await rates.insert({ ...values, endDate: addDays(today as never, -1), createdStamp: now, updatedStamp: now })
+  const updated = await rates.update(row.id, { ...raised, startDate: today, updatedStamp: now })
+  return [
+    { resource: rates.resource, action: 'create', before: null, after: kept },
+    { resource: rates.resource, action: 'update', before: row, after: updated! },
+  ]
 }
 
 /**

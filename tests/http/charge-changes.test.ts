@@ -269,6 +269,28 @@ for (const target of activeTargets()) {
       ['2026-03-15', '2026-03-31', 6.03],
     ])
   })
+  test('a fixed fee tariff raised with no date changes recurring charges from today: the periods invoiced before keep their price', async ({ h }) => {
+    h.clock.set('2026-01-01T10:00:00Z')
+    const t = (await h.request('POST', '/fixedFeeTariffs', { name: 'Undated rental' })).body.id
+    const rental = (await h.request('POST', `/fixedFeeTariffs/${t}/fixedFeeTariffDetails`, { description: 'Rental', serviceCharge: 10 })).body.id
+    const c = await newCustomer(h)
+    const f = await newFeature(h, c, { startDate: '2026-01-01', serviceChargeInterval: 'Calendar Monthly', fixedFeeTariff: 'Undated rental' })
+    await bill(h, '2026-02-01')
+    h.clock.set('2026-03-01T10:00:00Z')
+    const r = await h.request('POST', `/fixedFeeTariffs/${t}/applyIncrease`, { increasePercent: 10, increaseScope: 'recurringOnly' })
+    assert.is(r.status, 200, JSON.stringify(r.body))
+    // The rate keeps its ID with the raised price; its old price is kept for the days before.
+    const details = (await h.request('GET', `/fixedFeeTariffs/${t}/fixedFeeTariffDetails`)).body as any[]
+    assert.equal(details.map((d) => [d.id === rental, d.startDate, d.endDate, d.serviceCharge]), [[true, '2026-03-01', null, 11], [false, null, '2026-02-28', 10]])
+    await bill(h, '2026-03-01')
+    assert.equal((await ledgerOf(h, f)).map((x) => [x[0], x[1], x[3]]), [
+      ['Recurring Charge', '2026-01-01', 10],
+      ['Recurring Charge', '2026-02-01', 10],
+      ['Recurring Charge', '2026-03-01', 11],
+    ])
+    assert.equal(await totals(h, c), [20, 11])
+  })
+
   test('a feature priced by its fixed fee tariff keeps following the tariff after a PATCH of its count', async ({ h }) => {
     h.clock.set('2026-01-01T10:00:00Z')
     const t = (await h.request('POST', '/fixedFeeTariffs', { name: 'Followed rental' })).body.id

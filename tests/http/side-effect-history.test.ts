@@ -38,11 +38,14 @@ for (const target of activeTargets()) {
     const t = (await h.request('POST', '/tariffs', { name: 'SE Raise', baseCost: 0.1 })).body
     const now = (await h.request('POST', `/tariffs/${t.id}/tariffDetails`, { chargeBand: 'Local', timeBand: 'any', cost: '0.0100' })).body
     await h.request('POST', `/tariffs/${t.id}/applyIncrease`, { increasePercent: 10, increaseScope: 'allCharges' })
-    assert.equal((await history(h, 'tariffDetails', now.id)).map((e) => [e.action, e.changes.cost]), [['create', [null, 0.01]], ['update', [0.01, 0.011]]])
+    assert.equal((await history(h, 'tariffDetails', now.id)).map((e) => [e.action, e.changes.cost, e.changes.startDate]), [['create', [null, 0.01], undefined], ['update', [0.01, 0.011], [null, '2026-01-10']]])
+    // Its price before today is kept, as a copy that ends yesterday.
+    const kept = ((await h.request('GET', `/tariffs/${t.id}/tariffDetails`)).body as any[]).find((d) => d.id !== now.id)
+    assert.equal((await history(h, 'tariffDetails', kept.id)).map((e) => [e.action, e.changes.endDate, e.changes.cost]), [['create', [null, '2026-01-09'], [null, 0.01]]])
     // From a later date: the detail ends the day before, a raised copy starts on it, the tariff's own price waits.
     const from = await lastEvent(h)
     assert.is((await h.request('POST', `/tariffs/${t.id}/applyIncrease`, { increasePercent: 10, increaseScope: 'allCharges', increaseEffectiveDate: '2026-02-01' })).status, 200)
-    const added = ((await h.request('GET', `/tariffs/${t.id}/tariffDetails`)).body as any[]).find((d) => d.id !== now.id)
+    const added = ((await h.request('GET', `/tariffs/${t.id}/tariffDetails`)).body as any[]).find((d) => d.id !== now.id && d.id !== kept.id)
     assert.equal((await history(h, 'tariffDetails', now.id)).at(-1), { action: 'update', by: 'test-admin', changes: { endDate: [null, '2026-01-31'] } })
     assert.equal((await history(h, 'tariffDetails', added.id)).map((e) => [e.action, e.changes.startDate, e.changes.cost]), [['create', [null, '2026-02-01'], [null, 0.0121]]])
     assert.equal(await eventsAfter(h, from), [`tariff_detail.updated#${now.id}`, `tariff_detail.created#${added.id}`, `tariff.increase_applied#${t.id}`])
