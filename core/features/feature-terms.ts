@@ -1,5 +1,6 @@
 import { addPeriod, toPeriodUnit } from '../dates/add-period.js'
-import { addDays, type DateOnly } from '../dates/date-only.js'
+import { addDays, parseDate, type DateOnly } from '../dates/date-only.js'
+import { BillingError } from '../errors.js'
 import type { Item, Values } from '../fields/item.js'
 
 /**
@@ -44,6 +45,14 @@ export function derivedTermDates(values: Values, current: Item | null): Values {
     if (current && !lengthChanged) {
       const stored = current[term.date] ?? null
       if (stored !== null && stored !== termDate(current, term, current.startDate)) continue
+    }
+    // Past 9999-12-31 a date has five digits and no longer compares as text (billing compares term dates).
+    if (parseDate(derived) === null) {
+      throw new BillingError(
+        'invalid_field',
+        `Field "${term.length}" of feature gives ${term.date} ${derived}, after 9999-12-31`,
+        `Give a shorter "${term.length}", an earlier "startDate", or "${term.date}" itself.`,
+      )
     }
     out[term.date] = derived
   }

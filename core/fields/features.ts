@@ -4,9 +4,12 @@ import { periodUnits, serviceChargeIntervals } from '../presets/engine-lists.js'
 import { currency, date, each, field, fixedFeeTariffRef, num, preset, presets, tariffRef, text } from './field.js'
 import { defineResource } from './resource.js'
 
-/** `<name>` and `<name>Type` (days, weeks, months, years): a period such as the notice period. */
-const period = <const N extends string>(name: N, description: string) => [
-  num(name, { description }),
+/**
+ * `<name>` and `<name>Type` (days, weeks, months, years): a period such as the notice period.
+ * A term length derives a date (contract 11), which only a whole number from 1 gives: `wholeFrom: 1`.
+ */
+const period = <const N extends string>(name: N, description: string, length: { readonly wholeFrom?: number } = {}) => [
+  num(name, { description, ...length }),
   preset(`${name}Type`, 'periodUnits', { values: periodUnits, description: 'unit: days, weeks, months, years' }),
 ]
 
@@ -102,10 +105,10 @@ export const features = defineResource({
     preset('saleType', 'saleTypes', { description: 'sale type for commission reporting' }),
     date('lastUpdatedDate', { description: 'when the most recent change took effect' }),
     text('lastUpdatedReason', { description: 'reason for the most recent change' }),
-    ...period('renewalPeriodLength', 'time between renewals'),
-    ...period('minimumTermPeriodLength', 'minimum contractual period'),
-    ...period('committedTermPeriodLength', 'period the committed count applies'),
-    ...period('noticePeriodLength', 'required cancellation notice'),
+    ...period('renewalPeriodLength', 'time between renewals', { wholeFrom: 1 }),
+    ...period('minimumTermPeriodLength', 'minimum contractual period', { wholeFrom: 1 }),
+    ...period('committedTermPeriodLength', 'period the committed count applies', { wholeFrom: 1 }),
+    ...period('noticePeriodLength', 'required cancellation notice', { wholeFrom: 0 }),
     idField,
     // Extensions of the contract (5.1, 5.5, 6).
     ownerRef('customerID', 'owning customer (always set)', { extension: true }),

@@ -34,6 +34,7 @@ export const actionEventNames: Readonly<Record<string, string>> = {
   removeSharedContact: 'shared_contact_removed',
   generatePIN: 'pin_generated',
   linkToAccounting: 'linked_to_accounting',
+  unlinkFromAccounting: 'unlinked_from_accounting',
   generatePaymentLinks: 'payment_links_generated',
   restoreCalls: 'calls_restored',
   applyIncrease: 'increase_applied',

@@ -274,6 +274,50 @@ for (const target of activeTargets()) {
     assert.equal(await recurring(h, inherits), [10, 10, 10, 10.5, 10.5, 10.5])
   })
 
+  test('term lengths are whole numbers from 1 giving dates to 9999-12-31 (400101 naming the field); a refused one stores nothing', async ({ h }) => {
+    const c = await newCustomer(h)
+    const lengths = ['minimumTermPeriodLength', 'committedTermPeriodLength', 'renewalPeriodLength']
+    const refused = (body: Record<string, unknown>, field: string | RegExp, r: { status: number; body: Record<string, unknown> }) => {
+      assert.equal([r.status, r.body.error_code], [400, 400101], JSON.stringify(body))
+      assert.match(String(r.body.error), field, JSON.stringify(body))
+    }
+    for (const field of lengths) {
+      for (const body of [{ [field]: 0 }, { [field]: -3 }, { [field]: 1.5 }, { [field]: 100000, [`${field}Type`]: 'years' }, { [field]: 2147483647, [`${field}Type`]: 'days' }]) {
+        refused(body, field, await h.request('POST', `/customers/${c}/features`, { serviceCharge: 10, startDate: '2026-01-01', ...body }))
+      }
+    }
+    for (const body of [{ noticePeriodLength: -1 }, { noticePeriodLength: 2.5 }]) {
+      refused(body, 'noticePeriodLength', await h.request('POST', `/customers/${c}/features`, { serviceCharge: 10, startDate: '2026-01-01', ...body }))
+    }
+    assert.is((await h.request('GET', `/customers/${c}/features`)).body.length, 0)
+
+    // The last day that fits is accepted: 9999-12-31 is the 1st of January 2026 plus this many days, less one.
+    const edge = await newFeature(h, c, { startDate: '2026-01-01', minimumTermPeriodLength: 2912443, minimumTermPeriodLengthType: 'days' })
+    assert.is((await h.request('GET', `/features/${edge}`)).body.minimumTermDate, '9999-12-31')
+
+    const f = await newFeature(h, c, {
+      serviceCharge: 10,
+      startDate: '2026-01-01',
+      minimumTermPeriodLength: 12,
+      committedTermPeriodLength: 12,
+      renewalPeriodLength: 12,
+    })
+    const before = (await h.request('GET', `/features/${f}`)).body
+    const patches: [Record<string, unknown>, string | RegExp][] = [
+      ...lengths.flatMap((field) => [
+        [{ [field]: -3 }, field],
+        [{ [field]: 1.5 }, field],
+        [{ [field]: 0 }, field],
+        [{ [field]: 10000, [`${field}Type`]: 'years' }, field],
+        [{ [`${field}Type`]: 'weeks', [field]: 2147483647 }, field],
+      ] as [Record<string, unknown>, string][]),
+      // A later start moves the derived dates past the last date too.
+      [{ startDate: '9999-06-01' }, /minimumTermPeriodLength/],
+    ]
+    for (const [body, field] of patches) refused(body, field, await h.request('PATCH', `/features/${f}`, body))
+    assert.equal((await h.request('GET', `/features/${f}`)).body, before)
+  })
+
   test('counts are whole numbers from 0 (400101 naming the field); a bad committed count stored before bills as unset', async ({ h }) => {
     const c = await newCustomer(h)
     for (const body of [{ featureCount: 2.5 }, { featureCount: -3 }, { featureCountCommitted: 3.5 }, { featureCountCommitted: -1 }]) {

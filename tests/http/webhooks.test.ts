@@ -6,6 +6,8 @@ import * as assert from 'uvu/assert'
 import { KyselyJobLeases } from '../../adapters/persistence/repositories/kysely-job-leases.js'
 import { HttpWebhookSender } from '../../adapters/webhooks/http-webhook-sender.js'
 import { verifyWebhook } from '../../adapters/webhooks/signature.js'
+import { itemActions } from '../../core/actions/action-table.js'
+import { eventTypeOf } from '../../core/fields/events.js'
 import { deliverWebhooks } from '../../core/webhooks/deliver.js'
 import type { WebhookSender } from '../../core/ports/webhook-sender.js'
 import { openHarness, type Harness } from '../support/harness.js'
@@ -84,6 +86,10 @@ for (const target of activeTargets()) {
     assert.is((await h.request('POST', '/webhooks', { url: 'ftp://x' })).body.error_code, 400101)
     assert.is((await h.request('POST', '/webhooks', {})).body.error_code, 400101)
     assert.is((await h.request('POST', '/webhooks', { url: 'https://x', eventTypes: ['nope'] })).body.error_code, 400101)
+    // The event of every item action is one a webhook can ask for (contract 12).
+    const actionTypes = Object.entries(itemActions).flatMap(([collection, actions]) => Object.keys(actions).map((a) => eventTypeOf(collection, a)))
+    const every = await h.request('POST', '/webhooks', { url: 'https://example.com/actions', eventTypes: actionTypes })
+    assert.equal([every.status, every.body.error], [201, undefined], JSON.stringify(actionTypes))
     assert.is((await h.request('PATCH', `/webhooks/${created.body.id}`, { active: false })).body.active, false)
     assert.is((await h.request('DELETE', `/webhooks/${created.body.id}`)).status, 200)
     assert.is((await h.request('GET', `/webhooks/${created.body.id}`)).status, 404)
