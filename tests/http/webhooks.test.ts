@@ -90,6 +90,7 @@ for (const target of activeTargets()) {
     const actionTypes = Object.entries(itemActions).flatMap(([collection, actions]) => Object.keys(actions).map((a) => eventTypeOf(collection, a)))
     const every = await h.request('POST', '/webhooks', { url: 'https://example.com/actions', eventTypes: actionTypes })
     assert.equal([every.status, every.body.error], [201, undefined], JSON.stringify(actionTypes))
+    assert.is((await h.request('DELETE', `/webhooks/${every.body.id}`)).status, 200)
     assert.is((await h.request('PATCH', `/webhooks/${created.body.id}`, { active: false })).body.active, false)
     assert.is((await h.request('DELETE', `/webhooks/${created.body.id}`)).status, 200)
     assert.is((await h.request('GET', `/webhooks/${created.body.id}`)).status, 404)
