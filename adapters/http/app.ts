@@ -8,7 +8,7 @@ import { authentication } from './middleware/authentication.js'
 import { compression } from './middleware/compression.js'
 import { cors } from './middleware/cors.js'
 import { idempotency } from './middleware/idempotency.js'
-import { notFound } from './middleware/not-found.js'
+import { notFound, shadowedMethods } from './middleware/not-found.js'
 import { rateLimit } from './middleware/rate-limit.js'
 import { requestContext, type RequestContextOptions } from './middleware/request-context.js'
 import { RateLimiter, type RateLimit } from './rate-limit.js'
@@ -76,10 +76,12 @@ export function createHttpApp(options: HttpOptions): H3 {
     const path = fullPath(route)
     for (const variant of [path, `${path}/`]) app.on(route.method, variant, handler, { middleware, meta: routeMeta(route) })
   }
+  const unanswered = notFound(routes)
+  for (const [path, method] of shadowedMethods(routes)) for (const variant of [path, `${path}/`]) app.on(method, variant, unanswered)
   for (const page of pages?.routes ?? []) {
     for (const variant of page.path.endsWith('**') ? [page.path] : [page.path || '/', `${page.path}/`]) app.on(page.method, variant, page.handler)
   }
-  app.all('/**', notFound(routes))
+  app.all('/**', unanswered)
   return app
 }
 

@@ -30,7 +30,8 @@ export type ActionTable = Readonly<Record<string, ItemAction<readonly Field[], u
  * Runs a named action on an item in contract 2's order: the item must exist, then the body is
  * read, then the action name is looked up (`unknown_action`), then its parameters are read
  * (`missing_parameter`, `invalid_parameter`), then the action checks the rest.
- * `readBody` is where a transport reads and checks its body (HTTP: JSON; a library: an object).
+ * `readBody` is where a transport reads and checks its body (HTTP: JSON; a library: an object);
+ * `usage` is the hint of an unknown name, where the transport names its actions otherwise.
  */
 export async function runItemAction(
   ctx: PlatformContext,
@@ -39,6 +40,7 @@ export async function runItemAction(
   id: string,
   name: string,
   readBody: () => unknown,
+  usage = `Use ?action= with one of: ${Object.keys(actions).join(', ')}.`,
 ): Promise<unknown> {
   const item = await getItem(ctx, resource, id)
   const body = await readBody()
@@ -47,7 +49,7 @@ export async function runItemAction(
     throw new BillingError(
       'unknown_action',
       name ? `Action ${quoted(name)} is not recognised on ${resource.name}` : 'No action given',
-      `Use ?action= with one of: ${Object.keys(actions).join(', ')}.`,
+      usage,
     )
   }
   const params = readParams(name, action.params, body, ctx.validator)

@@ -264,6 +264,37 @@ for (const target of activeTargets()) {
     assert.equal((await h.request('GET', `/tariffs/${tariff.id}`)).body, tariff, 'nothing changed')
   })
 
+  test('an unknown action name (contract 2): 404001 for a missing tariff, then 400103, 400100, then 400501, for any key', async ({ h }) => {
+    const { tariff } = await callTariff(h, 'Unknown Action')
+    const ff = (await fixedFeeTariff(h, 'Unknown Action FF')).tariff
+    for (const [kind, id] of [['tariffs', tariff.id], ['fixedFeeTariffs', ff.id]]) {
+      for (const key of [h.keys.admin, h.keys.low]) {
+        const r = await act(h, kind, id, 'fly', { increasePercent: 5 }, key)
+        assert.equal([r.status, r.body.error_code], [400, 400501], `${kind} ${JSON.stringify(r.body)}`)
+        assert.equal(Object.keys(r.body), ['error', 'error_code', 'hint'])
+        assert.match(r.body.hint, 'applyIncrease')
+        assert.is((await act(h, kind, '999999', 'fly', {}, key)).body.error_code, 404001, 'the item before the name')
+        assert.is((await act(h, kind, id, 'applyincrease', {}, key)).body.error_code, 400501, 'names are case-sensitive')
+      }
+      assert.is((await act(h, kind, '999999', 'fly/', {})).body.error_code, 404001, 'a trailing slash is optional')
+      assert.is((await h.request('POST', `/${kind}/999999/fly?x=1`, {})).body.error_code, 404001)
+      assert.is((await h.request('POST', `/${kind}/${id}/fly?x=1`, {})).body.error_code, 400103)
+      const raw = await h.request('POST', `/${kind}/${id}/fly`, undefined, { raw: '{not json', headers: { 'content-type': 'application/json' } })
+      assert.is(raw.body.error_code, 400100, 'body syntax before the action name')
+      // The rates and the history keep their own routes and methods.
+      const details = kind === 'tariffs' ? 'tariffDetails' : 'fixedFeeTariffDetails'
+      assert.is((await h.request('GET', `/${kind}/${id}/${details}`)).status, 200)
+      assert.is((await h.request('GET', `/${kind}/${id}/history`)).status, 200)
+      for (const method of ['POST', 'PUT']) {
+        const history = await h.request(method, `/${kind}/${id}/history`, {})
+        assert.equal([history.status, history.headers.get('allow')], [405, 'GET'], `${method} history`)
+      }
+      const get = await h.request('GET', `/${kind}/${id}/fly`)
+      assert.equal([get.status, get.headers.get('allow')], [405, 'POST'], 'an action path takes POST')
+    }
+    assert.equal((await h.request('GET', `/tariffs/${tariff.id}`)).body, tariff, 'nothing changed')
+  })
+
   test('presets discovery lists the increase scopes each kind of tariff takes', async ({ h }) => {
     const fixed = await h.request('GET', '/presets/fixedFeeTariffs/')
     assert.is(fixed.status, 200)

@@ -101,6 +101,8 @@ function pathParameters(route: Route, resources: ReadonlyMap<ResourceName, Resou
   const segments = route.path.split('/')
   return segments.flatMap((segment, i) => {
     if (!segment.startsWith(':')) return []
+    // A tariff's action is named in its path (contract 2): not an ID.
+    if (segment === ':action') return [{ name: 'action', in: 'path' as const, required: true, description: 'The action name', schema: { type: 'string' } }]
     const owner = resources.get(segments[i - 1] as ResourceName)
     return [
       {

@@ -53,6 +53,7 @@ export function tariffRoutes(tariff: Resource, details: Resource, ownerField: st
  * `POST /<collection>/:id/applyIncrease` (expert level 5, enforced by the app before anything
  * else) and `POST /<collection>/:id/createIncreaseVersion`: the tariff, then the query, then the
  * body, then the parameters (contract 2's order). Both answer 200 with a tariff: the updated one, or the copy.
+ * Any other name answers 400501 after the same checks (`POST /<collection>/:id/:action`).
  */
 function increaseRoutes(tariff: Resource): Route[] {
   const actions: ActionTable = itemActions[tariff.name as TariffKind]
@@ -79,7 +80,27 @@ function increaseRoutes(tariff: Resource): Route[] {
       'createIncreaseVersion',
       `Copy a ${tariff.singular} and its rates with prices raised; the same source, percentage and scope again answers the existing copy`,
     ),
+    unknownActionRoute(tariff, Object.keys(actions)),
   ]
+}
+
+/**
+ * A name of no action on an existing tariff answers 400501, as `?action=` routes do. h3 matches
+ * the named routes and the rates first; the app keeps a path's own methods (POST `…/history` is 405).
+ * It runs no action, whatever the name: each has its own route, applyIncrease its access rule.
+ */
+function unknownActionRoute(tariff: Resource, names: readonly string[]): Route {
+  return {
+    method: 'POST',
+    path: `/${tariff.name}/:id/:action`,
+    doc: { summary: `Any other action name on a ${tariff.singular}: 400501`, resource: tariff.name, kind: 'action', errors: [400501] },
+    async handler(event, ctx) {
+      await queryAfterItem(() => readQuery(event), () => getItem(ctx.platform, tariff, ctx.params.id))
+      const usage = `Use POST /${tariff.name}/<id>/<action> with one of: ${names.join(', ')}.`
+      await runItemAction(ctx.platform, tariff, {}, ctx.params.id, ctx.params.action, () => readJsonObject(event), usage)
+      throw new Error('an empty action table runs no action')
+    },
+  }
 }
 
 const withErrors = (route: Route, errors: number[]): Route => ({ ...route, doc: { ...route.doc, errors } })
