@@ -193,6 +193,11 @@ export function mergePresets(content: unknown, base: Presets = defaultPresets): 
   for (const status of ['Active']) {
     if (!presets.lists.statuses.includes(status)) throw new Error(`presets file: statuses must include "${status}"`)
   }
+  // A rate without its percentage would charge no VAT, silently, on everything given it.
+  const unpriced = presets.lists.vatRates.filter((rate) => presets.vatRatePercents[rate] === undefined)
+  if (unpriced.length) {
+    throw new Error(`presets file: vatRates ${unpriced.map((r) => JSON.stringify(r)).join(', ')} ${unpriced.length === 1 ? 'has' : 'have'} no percentage in vatRatePercents`)
+  }
   return presets
 }
 

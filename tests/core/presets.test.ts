@@ -36,6 +36,10 @@ test('a malformed presets file is refused with every problem named', () => {
   assert.throws(() => mergePresets({ colours: [] }), /colours|invalid/)
   assert.throws(() => mergePresets({ lists: { statuses: ['Dropped'] } }), /Active/)
   assert.throws(() => mergePresets({ vatRatePercents: { x: 'twenty' } }), /vatRatePercents/)
+  // A VAT rate named without its percentage would charge 0% on everything given it.
+  assert.throws(() => mergePresets({ lists: { vatRates: ['VAT 20%', 'Zero Rated'] } }), /"VAT 20%" has no percentage in vatRatePercents/)
+  assert.throws(() => mergePresets({ extend: { vatRates: ['Old 17.5%'] } }), /Old 17\.5%/)
+  assert.ok(mergePresets({ lists: { vatRates: ['VAT 20%'] }, vatRatePercents: { 'VAT 20%': '20' } }).lists.vatRates.includes('VAT 20%'))
 })
 
 test('a list the engine branches on may be narrowed, not extended: its fields are typed by its names', () => {
