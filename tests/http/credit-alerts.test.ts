@@ -238,5 +238,40 @@ for (const target of activeTargets()) {
     assert.equal(await alertsOf(h, raised), ['creditLimit'], 'January at 105.00: 126.00 is over 123.00')
   })
 
+  test('?creditAlert= lists creditLimitOverdue as each customer reads it today, whether or not the overdue job has run', async ({ h }) => {
+    h.clock.set('2026-02-01T09:00:00Z')
+    try {
+      const late = await newCustomer(h, { creditLimitOverdue: 5, paymentTerms: 5 })
+      const within = await newCustomer(h, { creditLimitOverdue: 60, paymentTerms: 5 })
+      const other = await newCustomer(h, { creditLimit: 10 })
+      for (const c of [late, within, other]) await post(h, c, { transactionType: 'Debit Note', amount: 50, transactionDate: '2026-01-31' })
+      await bill(h, '2026-01-31')
+      const found = async (name: string) => {
+        const page = (await h.request('GET', `/customers?limit=1000&creditAlert=${name}`)).body as any[]
+        return [late, within, other].filter((c) => page.some((x) => x.id === c && x.creditAlerts.length > 0))
+      }
+      assert.equal([await found('creditLimitOverdue'), await found('any')], [[], [other]], 'not overdue yet')
+      // Overdue after its overdue date, and no job has run: the item shows it, and so do the lists.
+      h.clock.set('2026-02-20T09:00:00Z')
+      const item = (await h.request('GET', `/customers/${late}`)).body
+      assert.equal([item.overdueAmount, item.creditAlerts], [50, ['creditLimitOverdue']])
+      assert.equal([await found('creditLimitOverdue'), await found('any')], [[late], [late, other]], 'no job has run')
+      const scheduler = h.platform.createScheduler({ onJobEnd: () => {} })
+      await scheduler.runNow('invoice-overdue')
+      await scheduler.stop()
+      assert.equal([await found('creditLimitOverdue'), await found('any')], [[late], [late, other]], 'stored by the job')
+      // Stored, but read on a day it is not exceeded: neither the item nor the lists show it.
+      h.clock.set('2026-02-01T09:00:00Z')
+      assert.equal(await alertsOf(h, late), [])
+      assert.equal([await found('creditLimitOverdue'), await found('any')], [[], [other]], 'stored, not exceeded today')
+      h.clock.set('2026-02-20T09:00:00Z')
+      await post(h, late, { transactionType: 'Payment', amount: 46, transactionDate: '2026-02-20' })
+      const paid = [await alertsOf(h, late), await found('creditLimitOverdue'), await found('any')]
+      assert.equal(paid, [[], [], [other]], 'paid down to 4.00')
+    } finally {
+      h.clock.set('2026-01-05T09:00:00Z')
+    }
+  })
+
   test.run()
 }

@@ -3,6 +3,8 @@ import type { Item, Values } from '../../../core/fields/item.js'
 import { ZERO } from '../../../core/money/money.js'
 import { creditAlertNames } from '../../../core/presets/engine-lists.js'
 import { KyselyResourceRepository } from './kysely-resource-repository.js'
+import { CustomerConditions } from './customer-conditions.js'
+import type { ListConditions } from './list-conditions.js'
 
 const OVERDUE_ALERT = 'creditLimitOverdue'
 /** The alerts after the overdue one in the contract's order: it goes in before the first of them. */
@@ -15,9 +17,18 @@ const AFTER_OVERDUE = creditAlertNames.slice(creditAlertNames.indexOf(OVERDUE_AL
  * internal `heldCredit` is not read with them (`Receivables.heldCredits`).
  *
  * What is overdue is read against today (contract 17.6): `overdueAmount`, and the overdue alert
- * among the stored `creditAlerts`, are right whether or not the daily job has run.
+ * among the stored `creditAlerts`, are right whether or not the daily job has run; so is the
+ * list filter `?creditAlert=` (`shownAlert`).
  */
 export class KyselyCustomerRepository extends KyselyResourceRepository {
+  override readonly conditions: ListConditions = new CustomerConditions(
+    this.resource,
+    this.codec,
+    this.dialect,
+    (name) => this.computedSql()[name],
+    (name) => this.shownAlert(name),
+  )
+
   protected override select(storedOnly = false): SelectQueryBuilder<any, any, any> {
     if (storedOnly) return super.select()
     return super.select().select([this.balance().as('balance'), this.overdueAmount().as('overdueAmount')])
@@ -63,6 +74,30 @@ export class KyselyCustomerRepository extends KyselyResourceRepository {
     const appended = sql`substr(${alerts}, 1, length(${alerts}) - 1) || ${sql.lit(`,${name}]`)}`
     const withIt = sql`case when ${alerts} like ${sql.lit(`%${name}%`)} then ${alerts} when ${alerts} is null or ${alerts} = '[]' then ${sql.lit(`[${name}]`)} ${sql.join(insertBefore, sql` `)} else ${appended} end`
     return sql<string>`case when ${limit} is null then ${alerts} when ${this.overdueAmount()} > ${limit} then ${withIt} else ${without} end`
+  }
+
+  /**
+   * The customers that show `name` (null: any alert) as `finish` reads them, for `?creditAlert=`;
+   * null for the names read as stored. Every write that moves the overdue amount measures the
+   * alerts again; time alone raises it only when an invoice passes its overdue date before the
+   * invoice-overdue job settles it (`Receivables.newlyOverdue`). So the customers looked at are
+   * those with an alert stored (on customers_credit_alert_idx) and those with such an invoice (on
+   * invoices_status_overdue_idx), not every customer (an ID walk would read them all to find a
+   * few), and among them the overdue alert is read as an item reads it: a stored one that today's
+   * amount no longer exceeds is not found.
+   */
+  private shownAlert(name: string | null): RawBuilder<boolean> | null {
+    if (name !== null && name !== OVERDUE_ALERT) return null
+    const alerts = sql.ref(`${this.table}.creditAlerts`)
+    const limit = sql.ref(`${this.table}.${OVERDUE_ALERT}`)
+    const quoted = `"${OVERDUE_ALERT}"`
+    const stored = sql`c.${sql.ref('creditAlerts')} is not null and c.${sql.ref('creditAlerts')} <> '[]'`
+    const unsettled = sql`select i.${sql.ref('customerID')} from invoices i where i.status = 'Unpaid' and i.${sql.ref('overdueDate')} < ${sql.lit(this.today())}`
+    const candidates = sql`${sql.ref(`${this.table}.id`)} in (select c.id from ${sql.table(this.table)} c where ${stored} union all ${unsettled})`
+    // As `finish`: without a limit the stored alert stands; with one, today's amount decides.
+    const overdue = sql`((${limit} is null and ${alerts} like ${sql.lit(`%${quoted}%`)}) or (${limit} is not null and ${this.overdueAmount()} > ${limit}))`
+    const others = sql`(${alerts} is not null and ${alerts} not in ('[]', ${sql.lit(`[${quoted}]`)}))`
+    return sql<boolean>`(${candidates} and ${name === null ? sql`(${others} or ${overdue})` : overdue})`
   }
 
   /** Items read: the overdue alert in or out by today's overdue amount (`creditAlerts` for lists). */
