@@ -14,6 +14,14 @@ export const observeBody = (event: H3Event, observer: BodyObserver): void => {
 }
 
 /**
+ * Has every read of the body throw `failure` (the Idempotency-Key check's, which met it first):
+ * the route meets it where it reads its body, after its check of the item in its path.
+ */
+export const failBodyReads = (event: H3Event, failure: unknown): void => {
+  event.context.bodyFailure = { failure }
+}
+
+/**
  * The body's chunks as the reader asks for them, each read bound to the request's life: a read
  * fails when the request ends or the client sends nothing within the body timeout. On node:http
  * that is node's request itself, read with backpressure: the web stream made of it (srvx) takes
@@ -23,6 +31,8 @@ export const observeBody = (event: H3Event, observer: BodyObserver): void => {
  * bad row) leaves the socket open for the error response. Null when there is no body.
  */
 export function bodyChunks(event: H3Event): AsyncIterable<Uint8Array> | Iterable<Uint8Array> | null {
+  const failed = event.context.bodyFailure as { failure: unknown } | undefined
+  if (failed) throw failed.failure
   // Already read (and kept) by the idempotency check.
   const kept = event.context.rawBody
   if (kept instanceof Uint8Array) return [kept]

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto'
 import type { H3Event } from 'h3'
 import { BillingError } from '../../core/errors.js'
 import type { IdempotencyStore, StoredResponse } from '../../core/ports/idempotency-store.js'
-import { bodyChunks, observeBody } from './body-chunks.js'
+import { bodyChunks, failBodyReads, observeBody } from './body-chunks.js'
 import { readBodyBytes } from './body.js'
 import { requestIdOf } from './respond.js'
 import { routeOf } from './route-meta.js'
@@ -21,9 +21,13 @@ const WAIT_MAX_MS = 30_000
  * failures (5xx) are not stored, so a retry runs again; nor is a request that was killed: its
  * claim is a lease it renews while it runs, and a retry after the lease lapsed runs again.
  *
- * A body is fingerprinted whole (method, path, content type and body), read first; a route that
+ * A body is fingerprinted whole (method, path, media type and body), read first; a route that
  * streams its body (a usage file, of any size) is fingerprinted by the body's digest, taken as
- * the route reads it, and stored only if the route read it to its end.
+ * the route reads it, and stored only if the route read it to its end. A trailing slash, and the
+ * content type's parameters and case, change no fingerprint: the contract makes them optional.
+ *
+ * A key changes no error (contract 2's order): a malformed key or a body that cannot be read is
+ * the route's to answer where it reads its body, after its check of the item in its path.
  */
 export async function withIdempotency(
   event: H3Event,
@@ -33,17 +37,24 @@ export async function withIdempotency(
   run: () => Promise<Response>,
   leaseMs = IDEMPOTENCY_LEASE_MS,
 ): Promise<Response> {
-  if (!KEY.test(key)) {
-    throw new BillingError('invalid_body', 'Idempotency-Key must be 1 to 255 visible ASCII characters', 'Send a UUID as Idempotency-Key.')
-  }
-  const head = `${event.req.method} ${event.url.pathname}${event.url.search}\n${event.req.headers.get('content-type') ?? ''}\n`
   const streamed = routeOf(event)?.streamsBody === true
   let fingerprint: string
-  if (streamed) fingerprint = `stream ${sha256(head)}`
-  else {
-    const body = await readBodyBytes(event)
-    event.context.rawBody = body
-    fingerprint = createHash('sha256').update(head).update(body).digest('hex')
+  try {
+    if (!KEY.test(key)) {
+      throw new BillingError('invalid_body', 'Idempotency-Key must be 1 to 255 visible ASCII characters', 'Send a UUID as Idempotency-Key.')
+    }
+    const head = requestHead(event)
+    if (streamed) fingerprint = `stream ${sha256(head)}`
+    else {
+      const body = await readBodyBytes(event)
+      event.context.rawBody = body
+      fingerprint = createHash('sha256').update(head).update(body).digest('hex')
+    }
+  } catch (error) {
+    // Nothing is claimed: the route runs, and every read of its body throws this (each POST
+    // route reads its body before it changes anything, so nothing runs unguarded).
+    failBodyReads(event, error)
+    return run()
   }
   const started = Date.now()
   for (;;) {
@@ -119,6 +130,14 @@ async function digestOfBody(event: H3Event): Promise<string> {
   const chunks = bodyChunks(event)
   if (chunks) for await (const chunk of chunks) hash.update(chunk)
   return hash.digest('hex')
+}
+
+/** The request without its body, as contract 2 tells requests apart: no trailing slash, the media type alone. */
+function requestHead(event: H3Event): string {
+  const { pathname, search } = event.url
+  const path = pathname.length > 1 && pathname.endsWith('/') ? pathname.slice(0, -1) : pathname
+  const media = (event.req.headers.get('content-type') ?? '').split(';')[0].trim().toLowerCase()
+  return `${event.req.method} ${path}${search}\n${media}\n`
 }
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex')

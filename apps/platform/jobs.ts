@@ -23,13 +23,15 @@ import type { PortalSessions } from '../../core/ports/portal-sessions.js'
 import { runDunning } from '../../core/dunning/run-dunning.js'
 import { requestTopups } from '../../core/credit/auto-topups.js'
 import { announceContractEnds } from '../../core/contract-ends/announce-contract-ends.js'
+import type { IdempotencyStore } from '../../core/ports/idempotency-store.js'
+import { IDEMPOTENCY_TTL_MS } from '../../adapters/http/idempotency.js'
 
 /** A running billing run logs its progress at most this often. */
 export const PROGRESS_LOG_MS = 10_000
 
 /** Job schedules (croner patterns), each overridable from the environment. */
 export interface Schedules {
-  /** The daily purge: customers due for deletion, and provider callback receipts past their retention. */
+  /** The daily purge: customers due for deletion, provider callback receipts past their retention, and Idempotency-Key records past their 24 hours. */
   readonly purge: string
   /** Days a provider callback's receipt is kept, so a retry of it is still a duplicate (BILLING_CALLBACK_RETENTION_DAYS). */
   readonly callbackReceiptDays: number
@@ -123,6 +125,7 @@ export function platformJobs(
   leaseMs = 60_000,
   sending?: InvoiceSending & { leaseMs?: number },
   portal?: PortalSessions,
+  idempotency?: IdempotencyStore,
 ): JobDefinition[] {
   const processID = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`
   const billing = async (signal: AbortSignal): Promise<JobResult | void> => {
@@ -204,10 +207,17 @@ export function platformJobs(
       },
     },
     {
-      // The name is older than its second part: receipts are purged by the same daily job.
+      // The name is older than its other parts: receipts and Idempotency-Key records are purged by
+      // the same daily job. A record binds its key 24 hours (contract 2) and may hold a secret (a
+      // PIN answered): it goes at the first purge after them. Records are stamped by the wall
+      // clock, as their leases are (adapters/http/idempotency.ts), so their age is reckoned by it too.
       name: 'purge-customers',
       schedule: schedules.purge,
-      run: async (signal) => ({ ...(await purgeDueCustomers(ctx, signal)), callbackReceipts: await pruneCallbackReceipts(ctx, schedules.callbackReceiptDays) }),
+      run: async (signal) => ({
+        ...(await purgeDueCustomers(ctx, signal)),
+        callbackReceipts: await pruneCallbackReceipts(ctx, schedules.callbackReceiptDays),
+        ...(idempotency ? { idempotencyKeys: await idempotency.removeBefore(Date.now() - IDEMPOTENCY_TTL_MS, undefined, signal) } : {}),
+      }),
     },
     ...(delivery ? [webhookJob(ctx, schedules.webhooks, delivery)] : []),
     ...(sending ? [invoiceDeliveryJob(ctx, schedules.invoiceDelivery, sending)] : []),

@@ -94,14 +94,14 @@ export function serviceBindings(config: PlatformConfig): ContainerModule {
       .toResolvedValue(() => config.mailer ?? (config.smtpUrl ? new SmtpMailer(config.smtpUrl) : new EmlFileMailer(config.mailDir ?? './data/mail')))
       .inSingletonScope()
     bind<SchedulerFactory>(TYPES.SchedulerFactory).toResolvedValue(
-      (ctx: PlatformContext, leases: JobLeases, logger: Logger, metrics: PrometheusMetrics, mailer: InvoiceMailer, sessions: PortalSessions, database: Database) =>
+      (ctx: PlatformContext, leases: JobLeases, logger: Logger, metrics: PrometheusMetrics, mailer: InvoiceMailer, sessions: PortalSessions, database: Database, idempotency: IdempotencyStore) =>
         (settings = {}) => {
           const log = settings.onJobEnd ?? logJobEnd(logger)
           const sending = { mailer, renderPdf: renderInvoicePdf, leaseMs: settings.invoiceDeliveryLeaseMs }
           const schedules = settings.schedules ?? readSchedules()
           return new Scheduler({
             jobs: [
-              ...platformJobs(ctx, schedules, logger, { sender: new HttpWebhookSender({ allowPrivate: config.allowPrivateWebhooks ?? false, timeoutMs: config.webhookTimeoutMs }), ...settings.webhooks, leases }, settings.leaseMs, sending, sessions),
+              ...platformJobs(ctx, schedules, logger, { sender: new HttpWebhookSender({ allowPrivate: config.allowPrivateWebhooks ?? false, timeoutMs: config.webhookTimeoutMs }), ...settings.webhooks, leases }, settings.leaseMs, sending, sessions, idempotency),
               ...monthPartitionsJobs(database, ctx.clock, schedules.monthPartitions),
             ],
             leases,
@@ -112,7 +112,7 @@ export function serviceBindings(config: PlatformConfig): ContainerModule {
             },
           })
         },
-      [TYPES.PlatformContext, TYPES.JobLeases, TYPES.Logger, TYPES.Metrics, TYPES.Mailer, TYPES.PortalSessions, TYPES.Database],
+      [TYPES.PlatformContext, TYPES.JobLeases, TYPES.Logger, TYPES.Metrics, TYPES.Mailer, TYPES.PortalSessions, TYPES.Database, TYPES.IdempotencyStore],
     )
   })
 }

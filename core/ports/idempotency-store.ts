@@ -28,4 +28,10 @@ export interface IdempotencyStore {
   complete(scope: string, key: string, owner: string, fingerprint: string, response: StoredResponse): Promise<void>
   /** Forgets a claim whose request failed unexpectedly, so a retry runs again. */
   abandon(scope: string, key: string, owner: string): Promise<void>
+  /**
+   * Deletes the records created before `beforeMs` (the purge job: a stored response may hold a
+   * secret, a PIN, that no replay needs after 24 hours), at most `batch` rows a statement so that
+   * no statement holds its locks long; stops between statements once `signal` is aborted. Returns how many.
+   */
+  removeBefore(beforeMs: number, batch?: number, signal?: AbortSignal): Promise<number>
 }

@@ -62,6 +62,7 @@ import * as m0078 from './0078-portal-openings.js'
 import * as m0079 from './0079-commission-profile-percents.js'
 import * as m0080 from './0080-auto-topup-requests.js'
 import * as m0081 from './0081-contract-end-notices.js'
+import * as m0082 from './0082-idempotency-created-index.js'
 
 type Step = { up(db: AnyDb, dialect: DatabaseDialect): Promise<void> }
 
@@ -127,6 +128,7 @@ const steps: Record<string, Step> = {
   '0079-commission-profile-percents': m0079,
   '0080-auto-topup-requests': m0080,
   '0081-contract-end-notices': m0081,
+  '0082-idempotency-created-index': m0082,
 }
 
 /**

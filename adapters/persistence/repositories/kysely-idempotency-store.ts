@@ -3,6 +3,9 @@ import type { Db } from '../schema/tables.js'
 import type { IdempotencyClaim, IdempotencyStore, StoredResponse } from '../../../core/ports/idempotency-store.js'
 import type { DatabaseDialect } from '../dialect/dialect.js'
 
+/** Rows a purge statement deletes at most. */
+const PURGE_BATCH = 1000
+
 /**
  * Idempotency records as rows keyed by (scope, key); the primary key arbitrates racing retries,
  * and a conditional update the takeover of a lapsed claim (one request wins it).
@@ -67,5 +70,22 @@ export class KyselyIdempotencyStore implements IdempotencyStore {
 
   async abandon(scope: string, key: string, owner: string): Promise<void> {
     await this.db.deleteFrom('idempotency_keys').where('scope', '=', scope).where('key', '=', key).where('owner', '=', owner).execute()
+  }
+
+  async removeBefore(beforeMs: number, batch = PURGE_BATCH, signal?: AbortSignal): Promise<number> {
+    const before = this.dialect.encodeBigint(BigInt(beforeMs))
+    let removed = 0
+    for (;;) {
+      // One batch a statement, found on idempotency_keys_created_idx (migration 0082).
+      const r = await this.db
+        .deleteFrom('idempotency_keys')
+        .where(({ eb, refTuple, selectFrom }) =>
+          eb(refTuple('scope', 'key'), 'in', selectFrom('idempotency_keys').select(['scope', 'key']).where('createdAt', '<', before).limit(batch).$asTuple('scope', 'key')),
+        )
+        .executeTakeFirst()
+      const n = Number(r.numDeletedRows)
+      removed += n
+      if (n < batch || signal?.aborted) return removed
+    }
   }
 }
