@@ -12,6 +12,17 @@ import { vatOn } from './vat.js'
 export const creditTypes: ReadonlySet<string> = new Set(['Payment', 'Credit Note', 'Recurring Charge Refund', 'Recurring Charge Adjustment Refund'])
 
 /**
+ * Types that a flow of their own writes, under rules of the contract that a manual row would
+ * skip, with the way to make one. A Refund pays held credit back: expert level 3, and never more
+ * than the credit held (contract 15.3); a manual one would be a charge of any amount at any level.
+ * (Manual Credit Note, Debit Note, Payment and Call Charges rows are the one-off credits, payments
+ * and charges contract 9.2 offers, so they stay.)
+ */
+const flowTypes: ReadonlyMap<string, string> = new Map([
+  ['Refund', "Pay held credit back as one of the customer's refunds (contract 15.3): it needs expert level 3 and never pays more than the credit held."],
+])
+
+/**
  * Adds a manual transaction (a one-off charge, a credit or a payment) to a customer. The amount
  * is rounded half-up to pence (contract 9.1); a payment carries no VAT; the number, service or
  * feature it names must be the customer's.
@@ -21,6 +32,8 @@ export async function addManualTransaction(ctx: PlatformContext, customerID: str
   if (!(await ctx.store.repository('customers').get(customerID))) throw notFound('customer', customerID)
   const { values } = ctx.validator.validateInput(catalogue.transactions, body)
   const { transactionType: type, amount: given } = values
+  const flow = type ? flowTypes.get(type) : undefined
+  if (flow) throw new BillingError('invalid_field', `Field "transactionType" of transaction is "${type}", which is not a manual transaction`, flow)
   if (!type || given === undefined || given === null) {
     const name = type ? 'amount' : 'transactionType'
     throw new BillingError('invalid_field', `Field "${name}" of transaction is required`, `Give "${name}".`)

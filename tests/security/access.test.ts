@@ -83,6 +83,19 @@ for (const target of activeTargets()) {
     }
   })
 
+  test("an item's history needs what GET of the item needs: a credit note's is expert level 3 (403103) before 404", async (ctx) => {
+    const { routes } = ctx.h.platform
+    const histories = routes.filter((r) => r.method === 'GET' && /^\/\w+\/:id\/history$/.test(r.path))
+    assert.ok(histories.some((r) => r.path === '/creditNotes/:id/history'), 'credit notes have a history')
+    for (const route of histories) {
+      const item = routes.find((r) => r.method === 'GET' && r.path === route.path.slice(0, -'/history'.length))
+      assert.ok(item, `GET ${route.path} has its item's route`)
+      assert.is(route.access, item!.access, route.path)
+    }
+    const r = await call(ctx, histories.find((r) => r.path === '/creditNotes/:id/history')!, { key: ctx.h.keys.low })
+    assert.equal([r.status, r.body.error_code], [403, 403103])
+  })
+
   test('applyIncrease and webhooks need expert level 5 (403101); disaster recovery needs dataProtectionDownload (403102); both before 404', async (ctx) => {
     const { h } = ctx
     const restricted = h.platform.routes.filter((r) => r.access)

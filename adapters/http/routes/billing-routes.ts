@@ -34,7 +34,7 @@ export function transactionRoutes(transactions: Resource, r: (n: Scope) => Resou
     {
       method: 'POST',
       path: '/customers/:id/transactions',
-      doc: { summary: 'Add a manual transaction (a one-off charge, a credit or a payment)', resource: 'transactions', kind: 'create' },
+      doc: { summary: 'Add a manual transaction (a one-off charge, a credit or a payment; a Refund only by POST /customers/<id>/refunds)', resource: 'transactions', kind: 'create' },
       async handler(event, ctx) {
         await getItem(ctx.platform, r('customers'), ctx.params.id)
         readQuery(event)

@@ -14,7 +14,7 @@ import { customerSideEffectActionDocs } from './customer-actions.js'
 import { customerRoutes } from './customer-routes.js'
 import { disasterRecoveryRoutes } from './disaster-recovery-routes.js'
 import { docsRoutes } from './docs-routes.js'
-import { historyRoutes, webhookRoutes } from './history-routes.js'
+import { accessOfRoutes, historyRoutes, webhookRoutes } from './history-routes.js'
 import { healthRoute, operationRoutes, type Operations } from './health-routes.js'
 import { lifecycleActionDocs } from './lifecycle-actions.js'
 import { paymentRoutes } from './payment-routes.js'
@@ -59,7 +59,7 @@ export function buildRoutes(resources: ReadonlyMap<ResourceName, Resource>, acti
     return resource
   }
   const children = (n: 'numbers' | 'services' | 'features') => r(n)
-  const routes: Route[] = [
+  const items: Route[] = [
     healthRoute(),
     ...(operations ? operationRoutes(operations) : []),
     ...customerRoutes(r('customers'), expandingPresenter('customers'), expansionFlags.customers),
@@ -77,11 +77,14 @@ export function buildRoutes(resources: ReadonlyMap<ResourceName, Resource>, acti
     ...carrierBillRoutes(r('carrierBills'), r('carrierBillLines')),
     ...reportRoutes(),
     ...disasterRecoveryRoutes(r('disasterRecoveryFiles')),
-    ...historyRoutes(r('history'), r('events')),
+  ]
+  const later: Route[] = [
     ...webhookRoutes(r('webhooks'), r('webhookDeliveries')),
     ...paymentRoutes(r('paymentLinks')),
     ...creditNoteRoutes(r('creditNotes'), r('invoices'), r('customers'), r('transactions')),
   ]
+  // History shows what the other routes guard, so it takes their access (a credit note's history: level 3).
+  const routes: Route[] = [...items, ...historyRoutes(r('history'), r('events'), accessOfRoutes([...items, ...later])), ...later]
   for (const [name, defs] of Object.entries(actions)) {
     if (defs && Object.keys(defs).length) routes.push(actionRoute(r(name as ResourceName), defs))
   }
