@@ -1,5 +1,5 @@
 import { maxDate, minDate, type DateOnly } from '../dates/date-only.js'
-import { neg, sub, sum, type Money } from '../money/money.js'
+import { add, neg, sub, sum, ZERO, type Money } from '../money/money.js'
 import type { BillingFeature } from './billing-feature.js'
 import { effectiveHistory, type ChargeHistory } from './charge-history.js'
 import { frozenRows } from './series-runs.js'
@@ -157,12 +157,18 @@ function desiredRows(slot: Slot, feature: BillingFeature): Desired[] {
   if (slot.kind === 'connection') return []
   const approvedNet = sum(slot.approved.map((r) => r.amount))
   const expectedNet = sum(slot.expected.map((e) => e.amount))
+  // What stands of the approved rows once credit notes took their part back (see `refunds`).
+  const standing = add(approvedNet, sum(slot.approved.map((r) => r.credited?.net ?? ZERO)))
   const last = slot.expected[slot.expected.length - 1]
-  if (last && approvedNet === expectedNet) return []
+  // A credit note on rows charged as they should be stands as given (a run does not charge it
+  // again); once the engine has corrected the period (a refund, an adjustment, a charge again),
+  // the credit is part of what the period came to.
+  const corrected = slot.approved.some((r) => r.revision > 0 || roleOf(r.transactionType) !== 'charge')
+  if (last && (standing === expectedNet || (!corrected && approvedNet === expectedNet))) return []
   // The cost rides with the charge (contract 16.2): corrected when and as the charge is, never on its own.
   if (!last) return refunds(slot)
   if (last.style === 'delta') {
-    const difference = sub(expectedNet, approvedNet)
+    const difference = sub(expectedNet, standing)
     const costDifference = sub(sum(slot.expected.map((e) => e.cost)), sum(slot.approved.map((r) => r.carrierCost)))
     const adjustment = correction(slot, difference > 0n ? 'adjustment' : 'adjustment_refund', difference, costDifference, [...slot.approved, ...slot.expected])
     // It changes the price of what was charged, so it is taxed as that was, not at a rate set since.
@@ -180,10 +186,26 @@ function desiredRows(slot: Slot, feature: BillingFeature): Desired[] {
  */
 function refunds(slot: Slot): Desired[] {
   const out: Desired[] = []
+  const credited = creditedByRate(slot.approved)
   for (const [rate, t] of byRate(slot.approved)) {
-    const refund = correction(slot, 'refund', neg(t.net), neg(t.cost), slot.approved)
+    // What credit notes gave back is not given back again: only the rest of the rows is refunded.
+    const c = credited.get(rate)
+    const [net, vat] = c ? [add(t.net, c.net), add(t.vat, c.vat)] : [t.net, t.vat]
+    if (net === 0n && vat === 0n && t.cost === 0n) continue
+    const refund = correction(slot, 'refund', neg(net), neg(t.cost), slot.approved)
     // Rows made without VAT (the model in tests) leave the rate to the writer, as a charge does.
-    out.push(rate === undefined ? refund : { ...refund, VATRate: rate, VATAmount: neg(t.vat) })
+    out.push(rate === undefined ? refund : { ...refund, VATRate: rate, VATAmount: neg(vat) })
+  }
+  return out
+}
+
+/** What credit notes gave back of approved rows, by the rows' VAT rate (as `byRate` groups them). */
+function creditedByRate(approved: readonly LedgerRow[]): Map<string | null | undefined, { net: Money; vat: Money }> {
+  const out = new Map<string | null | undefined, { net: Money; vat: Money }>()
+  for (const r of approved) {
+    if (!r.credited) continue
+    const t = out.get(r.VATRate) ?? { net: ZERO, vat: ZERO }
+    out.set(r.VATRate, { net: add(t.net, r.credited.net), vat: add(t.vat, r.credited.vat) })
   }
   return out
 }

@@ -11,6 +11,8 @@ export interface CreditableLine {
   readonly creditedNet: Money
   /** VAT credited by earlier credit notes, negated as the notes store it (in the sign of `VATAmount`). */
   readonly creditedVat: Money
+  /** Net the billing engine has refunded of the line since (`refundedOf`): not credited again. */
+  readonly refundedNet?: Money
 }
 
 /** What a credit note credits: chosen lines (each whole, or an amount of it), or a net amount spread pro rata. */
@@ -32,18 +34,19 @@ export interface CreditedLine {
 const PENNY = 100n
 
 /**
- * What is left to credit of a line: its net less earlier credit notes, in the sign of its net (a
- * discount line's is below zero: crediting it gives the discount back, contract 15.3).
+ * What is left to credit of a line: its net less earlier credit notes and what the engine has
+ * refunded of it, in the sign of its net (a discount line's is below zero: crediting it gives the
+ * discount back, contract 15.3).
  */
-export const leftOf = (line: CreditableLine): Money => sub(line.amount, line.creditedNet)
+export const leftOf = (line: CreditableLine): Money => sub(sub(line.amount, line.creditedNet), line.refundedNet ?? ZERO)
 
 /**
- * What is left to credit of the whole invoice (never below zero): its net, negative lines (a
- * discount) included, less the net of earlier credit notes and of debt write-offs that paid it
+ * What is left to credit of the whole invoice (never below zero): what is left of its lines,
+ * negative ones (a discount) included, less the net of debt write-offs that paid it
  * (`writtenOff`). So its credits never take back more than it charged (contract 15.3).
  */
 export function leftOfInvoice(lines: readonly CreditableLine[], writtenOff: Money): Money {
-  const left = sub(sub(sum(lines.map((l) => l.amount)), sum(lines.map((l) => l.creditedNet))), writtenOff)
+  const left = sub(sum(lines.map(leftOf)), writtenOff)
   return left > 0n ? left : ZERO
 }
 
@@ -125,7 +128,7 @@ export function creditLinesOf(lines: readonly CreditableLine[], request: CreditR
     if (line.amount < 0n) {
       throw invalid(`Field "${name}.transactionID": line ${line.id} is below zero (a discount)`, 'Credit it with the lines it discounts: give the net "amount" to spread over all the lines.')
     }
-    if (left <= 0n) throw invalid(`Field "${name}.transactionID": line ${line.id} has nothing left to credit`, 'Earlier credit notes have credited all of it.')
+    if (left <= 0n) throw invalid(`Field "${name}.transactionID": line ${line.id} has nothing left to credit`, 'Earlier credit notes, or refunds of its period, have given all of it back.')
     if (net > left) throw invalid(`Field "${name}.amount" is ${shown(net)}, more than the ${shown(left)} left to credit on line ${line.id}`, `Give at most ${shown(left)}.`)
     return out(line, net)
   })

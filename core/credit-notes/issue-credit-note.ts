@@ -10,6 +10,7 @@ import { settleAccounts } from '../billing/settle-accounts.js'
 import { isDebtWriteOff, writtenOffNet } from '../billing/write-offs.js'
 import { creditLinesOf, type CreditableLine } from './credit-lines.js'
 import { readCreditNoteBody } from './credit-note-request.js'
+import { refundedOf } from './refunded-lines.js'
 
 export type CreditNote = Entity<'creditNotes'>
 
@@ -101,10 +102,15 @@ async function writtenOff(store: Store, invoice: Entity<'invoices'>): Promise<Mo
   return sum(paidBy.flatMap((p) => (writeOffs.has(p.transactionID!) ? [writtenOffNet(p.amount, writeOffs.get(p.transactionID!)!, invoice)] : [])))
 }
 
-/** The invoice's lines with what earlier credit notes took of each, in ID order. */
+/** The invoice's lines with what earlier credit notes took of each and what the engine refunded since, in ID order. */
 async function creditableLines(store: Store, invoiceID: string): Promise<(CreditableLine & { description: string })[]> {
   const lines = await store.repository('transactions').listIn('invoiceID', [invoiceID])
   const earlier = lines.length ? await store.repository('transactions').listIn('creditedTransactionID', lines.map((l) => l.id)) : []
+  const features = [...new Set(lines.flatMap((l) => (l.featureID && l.kind ? [l.featureID] : [])))]
+  const refunded = new Map<string, Money>()
+  for (const rows of (features.length ? await store.ledger.engineRows(features) : new Map()).values()) {
+    for (const [id, net] of refundedOf(rows)) refunded.set(id, net)
+  }
   return lines.map((l) => {
     const mine = earlier.filter((c) => c.creditedTransactionID === l.id)
     return {
@@ -114,6 +120,7 @@ async function creditableLines(store: Store, invoiceID: string): Promise<(Credit
       VATRate: l.VATRate,
       creditedNet: neg(sum(mine.map((c) => c.amount ?? ZERO))),
       creditedVat: neg(sum(mine.map((c) => c.VATAmount ?? ZERO))),
+      refundedNet: refunded.get(l.id),
       description: l.description ?? l.transactionType ?? 'line',
     }
   })

@@ -41,6 +41,12 @@ export interface LedgerRow {
   readonly VATAmount?: Money
   /** On an invoice of a completed billing run: never changed or deleted again. */
   readonly approved: boolean
+  /**
+   * What credit notes have given back of this row (contract 15.3: a credit note's lines name the
+   * rows they credit), net and VAT, zero or negative: a correction of the row gives back only the
+   * rest. Absent where nothing credited it.
+   */
+  readonly credited?: { readonly net: Money; readonly vat: Money }
 }
 
 /** Writes to the ledger, in bulk: the billing run writes many features' differences at once. */

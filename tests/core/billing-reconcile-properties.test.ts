@@ -3,7 +3,8 @@ import * as assert from 'uvu/assert'
 import fc from 'fast-check'
 import type { BillingFeature } from '../../core/billing/billing-feature.js'
 import type { BillingCutoff } from '../../core/billing/feature-billing.js'
-import { isEmptyDiff, naturalKey } from '../../core/billing/ledger-row.js'
+import { isEmptyDiff, naturalKey, roleOf } from '../../core/billing/ledger-row.js'
+import { refundedOf } from '../../core/credit-notes/refunded-lines.js'
 import { periodContaining, serviceChargeIntervals, type ServiceChargeInterval } from '../../core/billing/periods.js'
 import { addDays, addMonths, daysBetween, daysInMonth, maxDate, minDate, type DateOnly } from '../../core/dates/date-only.js'
 import { isBillingError } from '../../core/errors.js'
@@ -194,6 +195,49 @@ test('property: after any history, the ledger holds per period exactly what the 
       return true
     }),
     { numRuns: 300 },
+  )
+})
+
+/** A credit note of `share` % of what is left of an approved recurring charge row (the `pick`th), as issuing one caps it. */
+function creditNote(w: World, pick: number, share: number): void {
+  const charges = w.ledger.filter((r) => r.approved && r.kind === 'recurring' && roleOf(r.transactionType) === 'charge' && r.amount > 0n)
+  if (charges.length === 0) return
+  const row = charges[pick % charges.length]
+  const refunded = refundedOf(w.ledger).get(row.id) ?? 0n
+  const left = row.amount + (row.credited?.net ?? 0n) - refunded
+  const net = ((left * BigInt(share)) / 100n / 100n) * 100n // whole pence
+  if (net <= 0n) return
+  const credited = { net: ((row.credited?.net ?? 0n) - net) as Money, vat: (row.credited?.vat ?? 0n) as Money }
+  w.ledger = w.ledger.map((r) => (r === row ? { ...r, credited } : r))
+}
+
+test('property: credit notes and the engine never give a period back twice: what stands of each lies between nothing and what the model charges, and a re-run writes nothing', () => {
+  const creditArb = fc.record({ t: fc.constant('credit' as const), pick: fc.nat(), share: fc.integer({ min: 1, max: 100 }) })
+  fc.assert(
+    fc.property(featureArb, fc.array(fc.oneof({ weight: 3, arbitrary: opArb(['replace', 'delta']) }, { weight: 1, arbitrary: creditArb }), { maxLength: 16 }), (f, ops) => {
+      const w = build(f)
+      const log: { d: DateOnly; rate: bigint; count: number }[] = []
+      for (const op of ops) {
+        if (op.t === 'credit') creditNote(w, op.pick, op.share)
+        else if (!step(w, op, log)) return false
+      }
+      const cutoff = addDays(f.start, 950)
+      w.bill(cutoff, true)
+      if (!isEmptyDiff(w.plan({ cutoff, chargeable: true }))) return false
+      const want = model(w.feature, { rate: f.rate, count: f.count }, log, cutoff)
+      const standing = new Map<string, bigint>()
+      for (const r of w.ledger) {
+        if (r.kind !== 'recurring') continue
+        const slot = periodContaining({ interval: f.interval, anchor: anchorOn(w.feature, r.periodStart) }, r.periodStart)!.start
+        standing.set(slot, (standing.get(slot) ?? 0n) + r.amount + (r.credited?.net ?? 0n))
+      }
+      for (const [slot, stands] of standing) {
+        assert.ok(stands >= 0n, `period ${slot} gives back ${-stands} more than it charged`)
+        assert.ok(stands <= (want.get(slot) ?? 0n), `period ${slot} stands at ${stands}, above the ${want.get(slot) ?? 0n} it should charge`)
+      }
+      return true
+    }),
+    { numRuns: 1000 },
   )
 })
 

@@ -77,7 +77,33 @@ export class KyselyLedger implements Ledger {
         else out.set(featureID, [row])
       }
     }
-    return out
+    return this.withCredits(out)
+  }
+
+  /**
+   * The engine rows with what credit notes gave back of each (`LedgerRow.credited`). Most ledgers
+   * hold no credit note at all: one probe of the index on `creditedTransactionID` says so, and
+   * then nothing more is read.
+   */
+  private async withCredits(rows: Map<string, LedgerRow[]>): Promise<Map<string, LedgerRow[]>> {
+    const any = await this.db.selectFrom('transactions').select('id').where('creditedTransactionID', 'is not', null).limit(1).executeTakeFirst()
+    if (!any) return rows
+    const approved = [...rows.values()].flat().filter((r) => r.approved)
+    const credits = new Map<string, { net: Money; vat: Money }>()
+    for (let i = 0; i < approved.length; i += FEATURES_PER_READ) {
+      const ids = approved.slice(i, i + FEATURES_PER_READ).map((r) => this.id(r.id))
+      const found = await this.db
+        .selectFrom(this.dialect.rowsByIds<Selectable<Tables['transactions']>>('transactions', 'creditedTransactionID', ids, sql`true`).as('credits'))
+        .select(['creditedTransactionID', sql<string>`sum(amount)`.as('net'), sql<string>`coalesce(sum(${sql.ref('VATAmount')}), 0)`.as('vat')])
+        .groupBy('creditedTransactionID')
+        .execute()
+      for (const c of found) {
+        credits.set(String(c.creditedTransactionID), { net: fromUnits(this.dialect.decodeBigint(c.net)), vat: fromUnits(this.dialect.decodeBigint(c.vat)) })
+      }
+    }
+    if (!credits.size) return rows
+    for (const [featureID, list] of rows) rows.set(featureID, list.map((r) => (credits.has(r.id) ? { ...r, credited: credits.get(r.id) } : r)))
+    return rows
   }
 
   async write(writes: LedgerWrites): Promise<void> {
