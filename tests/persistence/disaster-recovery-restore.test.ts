@@ -9,10 +9,11 @@ import * as assert from 'uvu/assert'
 import { csvRecord, parseCsv, type Cell } from '../../adapters/archive/csv.js'
 import { restoreArchive } from '../../adapters/archive/restore-archive.js'
 import { connect } from '../../adapters/persistence/connect.js'
+import { ID_COUNTERS } from '../../adapters/persistence/snapshot/id-counters.js'
 import { generateArchive } from '../../core/disaster-recovery/archive-jobs.js'
 import { readArchive, readTable, seedAwkwardRows } from '../support/archives.js'
 import { openHarness, type Harness } from '../support/harness.js'
-import { activeTargets, openTarget } from '../support/targets.js'
+import { activeTargets, openTarget, type TargetName } from '../support/targets.js'
 import { childEntry } from '../support/child-entry.js'
 
 const PASSWORD = 'correct horse, "battery" staple'
@@ -63,37 +64,60 @@ for (const target of activeTargets()) {
     rmSync(ctx.dir, { recursive: true, force: true })
   })
 
-  test('a restore into a fresh database reproduces every table and moves the ID generators on', async (ctx) => {
+  test('a restore into a fresh database reproduces every table and continues each ID counter where it stood', async (ctx) => {
     const { h } = ctx
+    // The newest rows are deleted before the archive: their IDs stay used (contract §2). The
+    // number's feature leaves the features table empty, so only the counter remembers its ID.
+    const c = await h.request('POST', '/customers', { accountNumber: 'DR-GONE' })
+    const gone: { numbers: bigint; features: bigint } = { numbers: 0n, features: 0n }
+    for (const i of [1, 2]) {
+      const n = await h.request('POST', `/customers/${c.body.id}/numbers`, { number: `0117 496 10${i}` })
+      const f = await h.request('POST', `/numbers/${n.body.id}/features`, {})
+      assert.is(f.status, 201, f.text)
+      gone.numbers = BigInt(n.body.id)
+      gone.features = BigInt(f.body.id)
+    }
+    for (const id of [gone.numbers - 1n, gone.numbers]) assert.is((await h.request('DELETE', `/numbers/${id}`)).status, 200)
     const item = await generateArchive(h.platform.context)
     const path = join(ctx.dir, item.filename as string)
     const archived = await readArchive(path, PASSWORD)
-    const fresh = openTarget(target)
-    const database = connect(fresh.databaseUrl, { schema: fresh.schema })
-    try {
-      const summary = await restoreArchive({ archive: path, password: PASSWORD, database, schema: fresh.schema })
-      assert.equal(summary.newerMigrations, [])
-      const order = summary.tables.map((t) => t.table)
-      assert.ok(order.indexOf('customers') < order.indexOf('numbers'), 'parents load before children')
-      for (const [table, content] of archived) {
-        const restored = await readTable(database, table)
-        if (table === DEFAULT_MIGRATION_TABLE) {
-          const names = (t: typeof content) => t.rows.map((r) => r[t.columns.indexOf('name')])
-          assert.equal(names(restored), names(content), 'the same migrations')
-        } else if (table !== DEFAULT_MIGRATION_LOCK_TABLE) {
-          assert.equal(restored, content, table)
+    assert.ok(archived.has(ID_COUNTERS), 'the archive carries the ID counters')
+    archived.delete(ID_COUNTERS)
+    assert.equal(archived.get('features')!.rows, [])
+    // The same database kind, and across: a SQLite archive into Postgres and back.
+    const across: TargetName | null = target === 'postgres' ? 'sqlite-file' : target === 'sqlite-file' && activeTargets().includes('postgres') ? 'postgres' : null
+    for (const into of across ? [target, across] : [target]) {
+      const fresh = openTarget(into)
+      const database = connect(fresh.databaseUrl, { schema: fresh.schema })
+      try {
+        const summary = await restoreArchive({ archive: path, password: PASSWORD, database, schema: fresh.schema })
+        assert.equal(summary.newerMigrations, [])
+        const order = summary.tables.map((t) => t.table)
+        assert.ok(order.indexOf('customers') < order.indexOf('numbers'), 'parents load before children')
+        for (const [table, content] of archived) {
+          const restored = await readTable(database, table)
+          if (table === DEFAULT_MIGRATION_TABLE) {
+            const names = (t: typeof content) => t.rows.map((r) => r[t.columns.indexOf('name')])
+            assert.equal(names(restored), names(content), 'the same migrations')
+          } else if (table !== DEFAULT_MIGRATION_LOCK_TABLE) {
+            assert.equal(restored, content, `${table} into ${into}`)
+          }
         }
+        const ids = archived.get('customers')!.rows.map((r) => Number(r[0]))
+        const next = await database.db.insertInto('customers').values({ accountNumber: 'AFTER-RESTORE' }).returning('id').executeTakeFirstOrThrow()
+        assert.is(Number(next.id), Math.max(...ids) + 1)
+        // Not the deleted rows' IDs again: the counters go on where the archived database's stood.
+        for (const table of ['numbers', 'features'] as const) {
+          assert.equal(await database.dialect.reserveIds(database.db, table, 1), [gone[table] + 1n], `${table} into ${into}`)
+        }
+        await restoreArchive({ archive: path, password: PASSWORD, database, schema: fresh.schema }).then(
+          () => assert.unreachable('restored into a database that holds data'),
+          (e: Error) => assert.match(e.message, /not empty/),
+        )
+      } finally {
+        await database.close()
+        await fresh.dispose()
       }
-      const ids = archived.get('customers')!.rows.map((r) => Number(r[0]))
-      const next = await database.db.insertInto('customers').values({ accountNumber: 'AFTER-RESTORE' }).returning('id').executeTakeFirstOrThrow()
-      assert.is(Number(next.id), Math.max(...ids) + 1)
-      await restoreArchive({ archive: path, password: PASSWORD, database, schema: fresh.schema }).then(
-        () => assert.unreachable('restored into a database that holds data'),
-        (e: Error) => assert.match(e.message, /not empty/),
-      )
-    } finally {
-      await database.close()
-      await fresh.dispose()
     }
   })
 

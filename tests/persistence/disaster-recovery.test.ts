@@ -9,6 +9,7 @@ import { extractArchive, listArchive, packArgs } from '../../adapters/archive/se
 import { getArchive } from '../../core/disaster-recovery/archive-files.js'
 import { ArchivesDisabled, ensureFreshArchive, expireArchives, generateArchive } from '../../core/disaster-recovery/archive-jobs.js'
 import { isBillingError } from '../../core/errors.js'
+import { ID_COUNTER_COLUMNS, ID_COUNTERS } from '../../adapters/persistence/snapshot/id-counters.js'
 import { awkwardNames, readArchive, readTable, seedAwkwardRows } from '../support/archives.js'
 import { openHarness, type Harness } from '../support/harness.js'
 import { activeTargets } from '../support/targets.js'
@@ -48,7 +49,8 @@ for (const target of activeTargets()) {
     const { database } = h.platform
     const tables = await database.dialect.listTables(database.db)
     for (const t of ['customers', 'numbers', 'api_keys', 'disaster_recovery_files', ...migrationTables]) assert.ok(tables.includes(t), t)
-    assert.equal([...archived.keys()], [...tables].sort())
+    assert.equal([...archived.keys()], [...tables, ID_COUNTERS].sort())
+    assert.equal(archived.get(ID_COUNTERS)!.columns, ID_COUNTER_COLUMNS)
     for (const table of tables) {
       const stored = await readTable(database, table)
       // The archive's own row is written after its snapshot.
@@ -206,6 +208,8 @@ for (const target of activeTargets()) {
     for (const k of pairs) assert.is(numberOf.get(k), customerOf.get(k), `${k}: its number is in too`)
     for (const k of [...numberOf.keys()].filter((n) => n?.startsWith('PAIR-'))) assert.ok(customerOf.has(k), `${k}: its customer is in too`)
     assert.ok(during > 0, 'pairs were written while the archive was made')
+    const counter = archived.get(ID_COUNTERS)!.rows.find((r) => r[0] === 'customers')!
+    assert.ok(BigInt(counter[1]!) >= BigInt(Math.max(...[...customerOf.values()].map(Number))), 'the ID counter is past every archived ID')
   })
 
   test.run()

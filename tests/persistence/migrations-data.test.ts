@@ -8,6 +8,7 @@ import { KyselyStore } from '../../adapters/persistence/kysely-store.js'
 import { KyselyBooks } from '../../adapters/persistence/reports/kysely-books.js'
 import { exportSnapshot, type Cell } from '../../adapters/persistence/snapshot/export-snapshot.js'
 import { importSnapshot, type SnapshotSource } from '../../adapters/persistence/snapshot/import-snapshot.js'
+import { ID_COUNTERS } from '../../adapters/persistence/snapshot/id-counters.js'
 import { resourcesByName } from '../../core/fields/catalogue.js'
 import type { DateOnly } from '../../core/dates/date-only.js'
 import { parseMoney } from '../../core/money/money.js'
@@ -78,12 +79,15 @@ for (const name of activeTargets()) {
     const restored = await connectBare(to)
     try {
       await migrate(restored, to.schema)
-      const sources: SnapshotSource[] = tables.map(({ table, records }) => ({ table, records: async function* () { yield* records } }))
+      // An archive that old has no ID counters: the restored IDs alone move the generators on.
+      const old = tables.filter(({ table }) => table !== ID_COUNTERS)
+      const sources: SnapshotSource[] = old.map(({ table, records }) => ({ table, records: async function* () { yield* records } }))
       const summary = await importSnapshot(restored, sources)
       assert.ok(summary.newerMigrations.includes('0021-held-credits'), 'the archive is from before 0021 (and every later migration)')
       assert.equal(await heldRows(restored), [[1, 125_000], [3, 7]])
       const customers = await sql<{ n: unknown }>`select count(*) as n from customers`.execute(restored.db)
       assert.is(Number(customers.rows[0].n), 3)
+      assert.equal(await restored.dialect.reserveIds(restored.db, 'customers', 1), [4n], 'the next customer ID follows the restored ones')
       assert.is(await new KyselyStore(restored.db, restored.dialect, resourcesByName).rating.oldKeysThrough(), '12', 'its calls are marked as keyed the old way')
       const marks = await sql<{ n: unknown }>`select count(*) as n from ledger_reconciled`.execute(restored.db)
       assert.is(Number(marks.rows[0].n), 0, 'the mark of a feature deleted before 0077 is not restored')

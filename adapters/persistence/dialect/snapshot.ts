@@ -13,7 +13,7 @@ export interface TableShape {
 
 /** How a snapshot of the whole database is read (disaster-recovery export, test fingerprints). */
 export interface SnapshotDialect {
-  /** Every table of the current schema by name, Kysely's migration tables included (SQLite's own `sqlite_*` excluded). */
+  /** Every table of the current schema by name, Kysely's migration tables included (SQLite's own `sqlite_*` excluded: `sqlite_sequence`'s counters come through `readIdCounters`). */
   listTables(db: Db): Promise<string[]>
   describeTable(db: Db, table: string): Promise<TableShape>
   /**

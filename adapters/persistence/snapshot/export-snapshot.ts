@@ -3,11 +3,12 @@ import { sql, type RawBuilder } from 'kysely'
 import type { Database } from '../connect.js'
 import type { DatabaseDialect } from '../dialect/dialect.js'
 import type { TableShape } from '../dialect/snapshot.js'
+import { ID_COUNTER_COLUMNS, ID_COUNTERS, idCounterRows } from './id-counters.js'
 
 /** A stored value as text; null is NULL. */
 export type Cell = string | null
 
-/** One table of a snapshot: its columns, then its rows in batches, in key order. */
+/** One table of a snapshot: its columns, then its rows in batches, in key order (or, last, the tables' ID counters, named ID_COUNTERS). */
 export interface SnapshotTable {
   readonly table: string
   readonly columns: readonly string[]
@@ -21,8 +22,9 @@ export interface SnapshotSummary {
 
 /**
  * Reads every table of the database (listed by the database itself, so new tables come
- * along) inside one read-only snapshot transaction, and hands them to `visit` one at a time.
- * Rows come in keyset batches of `batchSize` (by primary key): no table is held in memory.
+ * along) inside one read-only snapshot transaction, and hands them to `visit` one at a time,
+ * then the ID counters (id-counters.ts), so that a restore does not give out deleted rows' IDs
+ * again. Rows come in keyset batches of `batchSize` (by primary key): no table is held in memory.
  */
 export async function exportSnapshot(
   database: Database,
@@ -43,6 +45,8 @@ export async function exportSnapshot(
       }
       await visit({ table, columns: shape.columns, batches: counted() })
     }
+    const counters = idCounterRows(await dialect.readIdCounters(trx))
+    await visit({ table: ID_COUNTERS, columns: ID_COUNTER_COLUMNS, batches: (async function* () { yield counters })() })
     return { tables: tables.length, rows }
   })
 }

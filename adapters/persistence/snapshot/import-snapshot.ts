@@ -2,13 +2,14 @@ import type { AnyDb } from '../schema/tables.js'
 import { DEFAULT_MIGRATION_LOCK_TABLE, DEFAULT_MIGRATION_TABLE, sql } from 'kysely'
 import type { Database } from '../connect.js'
 import type { Cell } from './export-snapshot.js'
+import { ID_COUNTERS, readIdCounterRecords } from './id-counters.js'
 import { loadOrder } from './load-order.js'
 import { movedColumns, type MovedColumn } from './moved-columns.js'
 import { rebuildJournalLines } from '../repositories/invoice-journal-lines.js'
 import { markOldCallKeys } from '../migrations/0066-old-call-keys.js'
 import { dropOrphanMarks } from '../migrations/0077-orphan-marks.js'
 
-/** One table of a snapshot to load: its records, the header (column names) first. */
+/** One table of a snapshot to load (or its ID counters, named ID_COUNTERS): its records, the header (column names) first. */
 export interface SnapshotSource {
   readonly table: string
   records(): AsyncIterable<readonly Cell[]>
@@ -27,13 +28,16 @@ const PARAMS_PER_INSERT = 20_000
 
 /**
  * Loads a snapshot into a migrated, empty database, all in one transaction: parents before
- * children (foreign keys), each table in batches, then the ID generators moved past the loaded
- * IDs. Refuses a database that holds data, a snapshot from a newer schema, and unknown tables
- * or columns. The migration tables are not loaded: the database's own say which schema it has.
+ * children (foreign keys), each table in batches, then each ID generator moved past the loaded
+ * IDs and past the last ID it had given out (the snapshot's ID counters; a snapshot written
+ * before they were kept has none, and the loaded IDs alone count). Refuses a database that
+ * holds data, a snapshot from a newer schema, and unknown tables or columns. The migration tables are not loaded: the database's own say which schema it has.
  */
 export async function importSnapshot(database: Database, sources: readonly SnapshotSource[]): Promise<ImportSummary> {
   const { db, dialect } = database
   const byTable = new Map(sources.map((s) => [s.table, s]))
+  const idCounters = await readIdCounterRecords(byTable.get(ID_COUNTERS)?.records())
+  byTable.delete(ID_COUNTERS)
   const newerMigrations = await checkMigrations(db, byTable.get(DEFAULT_MIGRATION_TABLE))
   const existing = await dialect.listTables(db)
   const unknown = [...byTable.keys()].filter((t) => !existing.includes(t))
@@ -63,7 +67,9 @@ export async function importSnapshot(database: Database, sources: readonly Snaps
     if (newerMigrations.includes('0066-old-call-keys')) await markOldCallKeys(trx as AnyDb)
     // An older archive may hold the marks of features deleted before (migration 0077).
     if (newerMigrations.includes('0077-orphan-marks')) await dropOrphanMarks(trx as AnyDb)
-    for (const table of order) if (shapes.get(table)!.columns.includes('id')) await dialect.resetIdSequence(trx, table)
+    for (const table of order) {
+      if (shapes.get(table)!.columns.includes('id')) await dialect.resetIdSequence(trx, table, idCounters.get(table) ?? 0n)
+    }
     return { tables, newerMigrations }
   })
 }
