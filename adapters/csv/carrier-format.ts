@@ -1,3 +1,4 @@
+import { format as formatDate } from 'date-fns/format'
 import { isValid } from 'date-fns/isValid'
 import { parse } from 'date-fns/parse'
 import { BillingError, quoted } from '../../core/errors.js'
@@ -17,9 +18,10 @@ const CACHE_MAX = 100_000
  * (case and surrounding spaces ignored; columns the format does not name are left out); each
  * row's start is made from its date and time by the format's date-fns patterns (as UTC), its
  * duration from seconds, `mm:ss` or `hh:mm:ss`; the format's `carrier` fills a file without a
- * carrier column. A date, time or duration that does not parse fails the file naming the line
- * and the carrier's column, and so does a row with fewer fields than the header (a truncated
- * line is not read as empty values); the importer checks the rest (`carrierColumnsNamed` names
+ * carrier column. A date, time or duration that does not parse (a date or time must be written
+ * exactly as its pattern writes it: `parsed`) fails the file naming the line and the carrier's
+ * column, and so does a row with fewer fields than the header (a truncated line is not read as
+ * empty values); the importer checks the rest (`carrierColumnsNamed` names
  * theirs). `today` (the clock's date, `YYYY-MM-DD`) is date-fns's reference date: what a pattern
  * leaves out comes from it, and a two-digit year (`yy`) is put within 50 years of it (26 → 2026).
  */
@@ -28,8 +30,8 @@ export async function* carrierFormatLines(lines: AsyncIterable<UsageLine[]>, nam
   const reference = new UTCDate(Date.parse(`${today.slice(0, 10)}T00:00:00Z`))
   let sources: Source[] | null = null
   let width = 0
-  const dates = new Map<string, string | null>()
-  const times = new Map<string, string | null>()
+  const dates = new Map<string, Reading>()
+  const times = new Map<string, Reading>()
   const fixedCarrier = mapped.has('carrier') ? null : format.carrier!
   for await (const batch of lines) {
     const out: UsageLine[] = []
@@ -94,23 +96,35 @@ function headerSources(fields: readonly string[], line: number, name: string, ma
 /** An import's reference date and its caches of parsed dates and times. */
 interface Parsing {
   readonly reference: Date
-  readonly dates: Map<string, string | null>
-  readonly times: Map<string, string | null>
+  readonly dates: Map<string, Reading>
+  readonly times: Map<string, Reading>
 }
+
+/**
+ * A carrier's date or time as read by its pattern: the ISO text of the instant, or, when the text
+ * is not written as the pattern writes, what the pattern writes for what date-fns made of it
+ * (`readsAs`, null when it made nothing).
+ */
+type Reading = string | { readonly readsAs: string | null }
 
 /** `YYYY-MM-DDTHH:mm:ssZ` from the carrier's date and time (or one column holding both). */
 function startOf(s: Source, dateText: string, timeText: string | null, format: UsageFormat, line: number, { reference, dates, times }: Parsing): string {
   if (timeText === null) {
-    const both = cached(dates, dateText, () => parsed(dateText, `${format.dateFormat} ${format.timeFormat}`, reference)?.slice(0, 19) ?? null)
-    return both ? `${both}Z` : fails(line, s.headers[0], `${quoted(dateText)} is not a date and time in ${format.dateFormat} ${format.timeFormat}`)
+    const pattern = `${format.dateFormat} ${format.timeFormat}`
+    const both = cached(dates, dateText, () => parsed(dateText, pattern, reference))
+    return typeof both === 'string' ? `${both.slice(0, 19)}Z` : fails(line, s.headers[0], `${quoted(dateText)} is not a date and time in ${pattern}${readAs(both)}`)
   }
-  const date = cached(dates, dateText, () => parsed(dateText, format.dateFormat, reference)?.slice(0, 10) ?? null) ?? fails(line, s.headers[0], `${quoted(dateText)} is not a date in ${format.dateFormat}`)
-  const time = cached(times, timeText, () => parsed(timeText, format.timeFormat, reference)?.slice(11, 19) ?? null) ?? fails(line, s.headers[1], `${quoted(timeText)} is not a time in ${format.timeFormat}`)
-  return `${date}T${time}Z`
+  const date = cached(dates, dateText, () => parsed(dateText, format.dateFormat, reference))
+  if (typeof date !== 'string') fails(line, s.headers[0], `${quoted(dateText)} is not a date in ${format.dateFormat}${readAs(date)}`)
+  const time = cached(times, timeText, () => parsed(timeText, format.timeFormat, reference))
+  if (typeof time !== 'string') fails(line, s.headers[1], `${quoted(timeText)} is not a time in ${format.timeFormat}${readAs(time)}`)
+  return `${date.slice(0, 10)}T${time.slice(11, 19)}Z`
 }
 
+const readAs = (r: { readonly readsAs: string | null }) => (r.readsAs === null ? '' : ` (it reads as ${r.readsAs})`)
+
 /** Carriers repeat dates on every line, and times often: each is parsed once (date-fns takes microseconds). */
-function cached(map: Map<string, string | null>, key: string, make: () => string | null): string | null {
+function cached(map: Map<string, Reading>, key: string, make: () => Reading): Reading {
   let v = map.get(key)
   if (v === undefined) {
     v = make()
@@ -120,10 +134,20 @@ function cached(map: Map<string, string | null>, key: string, make: () => string
   return v
 }
 
-function parsed(text: string, pattern: string, reference: Date): string | null {
-  if (text === '') return null
+const UNREAD = { readsAs: null } as const
+
+/**
+ * `text` read with `pattern`, exactly: date-fns's parse is lenient (`yyyy` takes "26" as the year
+ * 26, `dd` takes "1"), so the date must be written back by the pattern as the text is, the case
+ * of letters aside (`JAN`, `pm`). Else `01/03/26` in a `dd/MM/yyyy` file would be a call of the
+ * year 26, imported and billed.
+ */
+function parsed(text: string, pattern: string, reference: Date): Reading {
+  if (text === '') return UNREAD
   const d = parse(text, pattern, reference, patternOptions)
-  return isValid(d) ? d.toISOString() : null
+  if (!isValid(d)) return UNREAD
+  const written = formatDate(d, pattern, patternOptions)
+  return written.toLowerCase() === text.toLowerCase() ? d.toISOString() : { readsAs: written }
 }
 
 const SECONDS = /^\d{1,9}(?:\.\d{1,3})?$/

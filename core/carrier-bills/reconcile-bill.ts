@@ -3,6 +3,7 @@ import { BillingError, quoted } from '../errors.js'
 import type { Item } from '../fields/item.js'
 import { add, LARGEST_AMOUNT, MAX_MONEY, mulRatio, sub, times, ZERO, type Money } from '../money/money.js'
 import type { PlatformContext } from '../platform.js'
+import { sameCarrier } from '../presets/carrier-allocation.js'
 import type { CarrierData, CarrierFeature, LineMatch, StagedBill, StoredBillLine } from '../ports/carrier-data.js'
 import { billLinePages, type CsvLine } from './bill-lines.js'
 import { featureMatches, LINE_PAGE } from './feature-matches.js'
@@ -45,6 +46,28 @@ export function monthOf(period: string | null): { from: DateOnly; to: DateOnly }
   return { from, to: addDays(next as DateOnly, -1) }
 }
 
+/** Carriers a hint names before it says how many there are. */
+const SHOWN_CARRIERS = 20
+
+/**
+ * The presets' carrier a `?carrier=` names, in the list's spelling: a feature's `carrier` is a
+ * name of that list, stored as the list spells it and compared exactly, so a bill named another
+ * way (`gamma`, a misspelling) would match none of them and seem billed to nobody. Case and
+ * surrounding spaces are ignored, as carrier allocation ignores them (`sameCarrier`); a name
+ * the list lacks is a query parameter's error (400103).
+ */
+function billCarrier(carriers: readonly string[], text: string | null): string {
+  if (!text || !text.trim()) throw new BillingError('invalid_query', 'carrier is missing', 'Name the carrier whose bill it is: ?carrier=Gamma.')
+  const known = carriers.find((c) => sameCarrier(c, text))
+  if (known !== undefined) return known
+  const more = carriers.length > SHOWN_CARRIERS ? `, … (${carriers.length} in all)` : ''
+  throw new BillingError(
+    'invalid_query',
+    `carrier ${quoted(text)} is not one of the presets' carriers`,
+    carriers.length > 0 ? `Name a carrier of the presets list carriers: ${carriers.slice(0, SHOWN_CARRIERS).join(', ')}${more}.` : 'The presets list carriers is empty: add the carrier to it first.',
+  )
+}
+
 /** What we expected the carrier to charge for a feature for the month: `serviceChargeCarrier` × `featureCount` (1 when unset). */
 function expectedOf(f: CarrierFeature): Money {
   const count = f.featureCount ?? 1
@@ -65,18 +88,18 @@ function expectedOf(f: CarrierFeature): Money {
  * count). The totals are the database's sums of the staged lines, which are then stored in one
  * statement. Memory follows a page, never the bill nor the features.
  */
-export async function reconcileCarrierBill(ctx: PlatformContext, carrier: string | null, period: string | null, csv: AsyncIterable<readonly CsvLine[]>): Promise<Item> {
-  if (!carrier || !carrier.trim()) throw new BillingError('invalid_query', 'carrier is missing', 'Name the carrier whose bill it is: ?carrier=Gamma.')
+export async function reconcileCarrierBill(ctx: PlatformContext, carrierText: string | null, period: string | null, csv: AsyncIterable<readonly CsvLine[]>): Promise<Item> {
+  const carrier = billCarrier(ctx.presets.lists.carriers ?? [], carrierText)
   const { from, to } = monthOf(period)
   const now = ctx.clock.now()
   return ctx.store.bulkTransaction(async (store) => {
     const bills = store.repository('carrierBills')
-    const bill = await bills.insert({ carrier: carrier.trim(), period, lines: 0, createdStamp: now, updatedStamp: now })
+    const bill = await bills.insert({ carrier, period, lines: 0, createdStamp: now, updatedStamp: now })
     const staged = await store.carriers.stageBill()
     for await (const page of billLinePages(csv, LINE_PAGE)) await staged.add(page)
     const missing = { count: 0, expected: ZERO }
     const features = new FeatureSide()
-    for await (const page of featurePages(store.carriers, carrier.trim(), from, to)) {
+    for await (const page of featurePages(store.carriers, carrier, from, to)) {
       const notOnBill = (await matchPage(store.carriers, staged, page, from, to, features)).map((i) => ({ featureID: page[i].id, expectedCost: expectedOf(page[i]) }))
       for (const f of notOnBill) {
         features.add(f.featureID, f.expectedCost)

@@ -94,6 +94,11 @@ export interface UsageHeader {
 }
 
 const MAX_VALUE_LENGTH = 1000
+/**
+ * No record starts before this (UTC): a year so early is a misread one (`0026`, a two-digit year
+ * written where four were meant), and rated and billed it would be a call of the wrong century.
+ */
+const EARLIEST_START = '1900-01-01T00:00:00.000Z'
 const SECONDS = /^\d{1,9}(?:\.\d{1,3})?$/
 const COUNT = /^\d{1,15}$/
 const squash = (s: string) => s.toLowerCase().replace(/[\s\-_]/g, '')
@@ -168,6 +173,7 @@ export function parseUsageRow(header: UsageHeader, fields: readonly string[], li
   if (fields.length !== header.width) rowFails(lineNumber, `expected ${header.width} fields, found ${fields.length}`)
   const startText = required(header, fields, 'startTime', lineNumber)
   const startTime = parseStartTime(startText) ?? rowFails(lineNumber, `startTime ${quoted(startText)} is not YYYY-MM-DDTHH:mm:ss (optional Z or ±HH:mm)`)
+  if (startTime < EARLIEST_START) rowFails(lineNumber, `startTime ${quoted(startText)} is before 1900: no call is that old`)
   const durationText = required(header, fields, 'durationSeconds', lineNumber)
   if (!SECONDS.test(durationText)) rowFails(lineNumber, `durationSeconds ${quoted(durationText)} is not a non-negative number of seconds (up to 3 decimals)`)
   const classText = value(header, fields, 'callClass', lineNumber)

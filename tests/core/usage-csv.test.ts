@@ -191,6 +191,9 @@ test('bad rows are refused with their line number, the reason and what to do', a
   assert.match(await failure(file('01632960000,02079460000,2026-01-05T09:00:00,-1,UK,national,Gamma')), /^line 4: durationSeconds/)
   assert.match(await failure(file('01632960000,02079460000,2026-02-30T09:00:00,60,UK,national,Gamma')), /^line 4: startTime "2026-02-30T09:00:00"/)
   assert.match(await failure(file('01632960000,02079460000,2026-01-05 09:00,60,UK,national,Gamma')), /^line 4: startTime/)
+  assert.match(await failure(file('01632960000,02079460000,0026-03-01T10:00:00Z,60,UK,national,Gamma')), /^line 4: startTime "0026-03-01T10:00:00Z" is before 1900/)
+  assert.match(await failure(file('01632960000,02079460000,1900-01-01T00:30:00+01:00,60,UK,national,Gamma')), /^line 4: startTime "1900-01-01T00:30:00\+01:00" is before 1900/)
+  assert.is((await read(file('01632960000,02079460000,1900-01-01T00:00:00Z,60,UK,national,Gamma')))[1].startTime, '1900-01-01T00:00:00.000Z')
   assert.match(await failure(file('01632960000,02079460000,2026-01-05T09:00:00,60,UK,domestic,Gamma')), /^line 4: callClass "domestic" is not one of inbound, national/)
   assert.match(await failure(file('01632960000,02079460000,2026-01-05T09:00:00,60,UK,national')), /^line 4: expected 7 fields, found 6/)
   // An empty band or class is looked up from the dialled number (contract 17.2), which must then be there.

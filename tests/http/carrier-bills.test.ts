@@ -139,12 +139,38 @@ for (const target of activeTargets()) {
     assert.is(await storedLines(), linesBefore, 'no line of the refused bills is kept')
     // A bad or missing query parameter is 400103 (contract 2), a bad line 400101.
     assert.is(bad.body.error_code, 400101)
-    for (const [query, reason] of [['carrier=Gamma&period=2026-13', /period "2026-13"/], ['carrier=Gamma', /period "" is not a month/], ['period=2026-01', /carrier is missing/], ['carrier=%20&period=2026-01', /carrier is missing/]] as const) {
+    for (const [query, reason] of [['carrier=Gamma&period=2026-13', /period "2026-13"/], ['carrier=Gamma', /period "" is not a month/], ['period=2026-01', /carrier is missing/], ['carrier=%20&period=2026-01', /carrier is missing/], ['carrier=Gama&period=2026-01', /^carrier "Gama" is not one of the presets' carriers$/]] as const) {
       const r = await post(query, 'productCode,reference,cost\n')
       assert.equal([r.status, r.body.error_code], [400, 400103], query)
       assert.match(r.body.error, reason)
     }
+    // An unknown carrier's hint lists the carriers there are: a feature's carrier is one of them.
+    assert.match((await post('carrier=Gama&period=2026-01', 'productCode,reference,cost\n')).body.hint, /BT Wholesale, Openreach, Gamma, Daisy/)
+    // Malformed CSV is the sender's error naming its line (400101), as a usage file's is, not a failure of ours.
+    for (const [body, reason] of [
+      ['productCode,reference,cost\nSIP,R1,1.00\n"SIP,R2,1.00\n', /^line 3: a quoted field is not closed/],
+      ['productCode,reference,cost\nSIP,R"1,1.00\n', /^line 2: Invalid Opening Quote/],
+      [`productCode,reference,cost\nSIP,R1,1.00\nSIP,R2,${'x'.repeat(16 * 1024 * 1024)}\n`, /^line 3: the line is longer than 16777216 characters$/],
+    ] as const) {
+      const r = await post('carrier=Gamma&period=2026-01', body)
+      assert.equal([r.status, r.body.error_code], [400, 400101], JSON.stringify(r.body).slice(0, 300))
+      assert.match(r.body.error, reason)
+      assert.match(r.body.hint, /nothing of it was kept/)
+    }
+    assert.is(await storedLines(), linesBefore, 'no line of the malformed bills is kept')
     assert.is((await h.request('GET', '/carrierBills?limit=1000')).body.length, before)
+  })
+
+  test("?carrier= names a carrier of the presets list, case and spaces ignored: the bill is stored with the list's spelling and reconciled against its features", async ({ h }) => {
+    const c = (await h.request('POST', '/customers', {})).body.id
+    const n = (await h.request('POST', `/customers/${c}/numbers`, { number: '01632 940601' })).body.id
+    const f = await h.request('POST', `/numbers/${n}/features`, { featureType: 'SIP Channel', startDate: '2025-06-01', carrier: 'Virgin Media Business', carrierProduct: 'SIP', carrierReference: 'VMB-1', serviceChargeCarrier: '3.00' })
+    assert.is(f.status, 201, JSON.stringify(f.body))
+    const r = await h.request('POST', '/carrierBills?carrier=%20virgin%20MEDIA%20business%20&period=2026-01', undefined, { raw: 'productCode,reference,cost\nSIP,VMB-1,3.00\n', headers: { 'content-type': 'text/csv' } })
+    assert.is(r.status, 201, JSON.stringify(r.body))
+    assert.equal([r.body.carrier, r.body.matchedCount, r.body.notBilledCount, r.body.notOnCarrierBillCount], ['Virgin Media Business', 1, 0, 0])
+    const rec = (await h.request('GET', `/carrierBills/${r.body.id}/reconciliation`)).body
+    assert.equal(rec.matched.map((m: any) => m.featureID), [f.body.id])
   })
 
   test('money past what the API accepts (contract 2, 17.4): a line of it, lines adding up past it, or features expected past it are 400101 naming the line or the feature, never a 500; nothing stored', async ({ h }) => {

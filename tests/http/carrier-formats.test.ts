@@ -113,6 +113,11 @@ for (const target of activeTargets()) {
     for (const [bad, reason] of [
       [`${digits};01632960999;31/02/2026;10:00:00;01:00;NAT;national;X2`, /^line 3: column "Call Date" "31\/02\/2026" is not a date in dd\/MM\/yyyy/],
       [`${digits};01632960999;2026-01-14;10:00:00;01:00;NAT;national;X2`, /^line 3: column "Call Date"/],
+      // yyyy is four digits: date-fns alone reads 26 as the year 26; a date matches its pattern exactly.
+      [`${digits};01632960999;01/03/26;10:00:00;01:00;NAT;national;X2`, /^line 3: column "Call Date" "01\/03\/26" is not a date in dd\/MM\/yyyy \(it reads as 01\/03\/0026\)$/],
+      [`${digits};01632960999;14/01/2026;9:00:00;01:00;NAT;national;X2`, /^line 3: column "Call Time" "9:00:00" is not a time in HH:mm:ss \(it reads as 09:00:00\)$/],
+      // Written as the pattern says, a year before 1900 is no call's.
+      [`${digits};01632960999;01/03/0026;10:00:00;01:00;NAT;national;X2`, /^line 3: startTime \(column "Call Date" and "Call Time"\) "0026-03-01T10:00:00Z" is before 1900/],
       [`${digits};01632960999;14/01/2026;25:00:00;01:00;NAT;national;X2`, /^line 3: column "Call Time"/],
       [`${digits};01632960999;14/01/2026;10:00:00;1:75;NAT;national;X2`, /^line 3: column "Duration" "1:75" is not a duration in mm:ss/],
       [`${digits};01632960999;14/01/2026;10:00:00;01:00;NAT;teleport;X2`, /^line 3: callClass \(column "Type"\) "teleport"/],

@@ -109,6 +109,9 @@ for (const target of activeTargets()) {
       [['44,UK,national', '447,UK,inbound'], 3, /callClass "inbound"/],
       [['44,UK,national', '447,,mobile'], 3, /chargeBand is empty/],
       [['44,UK,national', '44,UK,mobile'], 3, /prefix 44 is on line 2 already/],
+      // Malformed CSV names its line as a bad value does (400101), not a failure of ours.
+      [['"44,UK,national'], 2, /a quoted field is not closed/],
+      [['44,UK,national', '447,U"K,mobile'], 3, /Invalid Opening Quote/],
     ] as const) {
       const r = await post([...rows])
       assert.is(r.status, 400, JSON.stringify(r.body))

@@ -5,7 +5,7 @@ import type { Resource } from '../../../core/fields/resource.js'
 import { toWire } from '../../../core/fields/wire.js'
 import type { PlatformContext } from '../../../core/platform.js'
 import { getItem } from '../../../core/resources/resources.js'
-import { csvRecordBatches } from '../../csv/csv-records.js'
+import { csvFileBatches } from '../../csv/csv-file.js'
 import { assertCsv, bodyText } from '../lines.js'
 import { apiPath } from '../mount-prefix.js'
 import { readQuery } from '../query.js'
@@ -29,7 +29,7 @@ export function carrierBillRoutes(bills: Resource, lines: Resource): Route[] {
       async handler(event, ctx) {
         const q = readQuery(event, ['carrier', 'period'])
         assertCsv(event)
-        const bill = await reconcileCarrierBill(ctx.platform, q.get('carrier'), q.get('period'), csvRecordBatches(bodyText(event), { skipEmptyLines: true }))
+        const bill = await reconcileCarrierBill(ctx.platform, q.get('carrier'), q.get('period'), csvFileBatches(bodyText(event)))
         return json(event, 201, toWire(bills, bill), { location: apiPath(event, `/carrierBills/${bill.id}`) })
       },
     },

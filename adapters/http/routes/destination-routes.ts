@@ -3,7 +3,7 @@ import { BillingError } from '../../../core/errors.js'
 import type { Resource } from '../../../core/fields/resource.js'
 import { createItem, getItem } from '../../../core/resources/resources.js'
 import { parentOwner, parentScope } from '../../../core/resources/scopes.js'
-import { csvRecordBatches } from '../../csv/csv-records.js'
+import { csvFileBatches } from '../../csv/csv-file.js'
 import { readJsonObject } from '../body.js'
 import { bodyText } from '../lines.js'
 import { apiPath } from '../mount-prefix.js'
@@ -40,7 +40,7 @@ export function destinationRoutes(tables: Resource, destinations: Resource): Rou
         await queryAfterItem(() => readQuery(event), () => getItem(ctx.platform, tables, ctx.params.id))
         const type = (event.req.headers.get('content-type') ?? '').split(';')[0].trim().toLowerCase()
         if (type === 'text/csv') {
-          const imported = await importDestinations(ctx.platform, ctx.params.id, csvRecordBatches(bodyText(event), { skipEmptyLines: true }))
+          const imported = await importDestinations(ctx.platform, ctx.params.id, csvFileBatches(bodyText(event)))
           return json(event, 201, { destinationTableID: ctx.params.id, imported })
         }
         const owner = (await parentOwner(ctx.platform.store, tables.name, ctx.params.id, 'destinationTableID')) as Record<string, string>
