@@ -15,13 +15,17 @@ export interface OnlineOffer {
  * The customer's `onlineBillType` (contract 14.2: "shown in the portal"), with the bill types'
  * meaning: `None` lists nothing, `Summary Only` the figures, `PDF` the documents, `CSV` the
  * itemised calls, `PDF + CSV` both. Unset, it keeps what the portal always offered, the
- * documents, and adds the calls CSV only with GDPR/PECR consent, as an unset `emailBillType`
- * itemises only with consent. A type that is set is the customer's choice and is kept.
+ * documents, and adds the calls CSV with GDPR/PECR consent. Without consent no type itemises
+ * (contract 14.2: "no itemisation without consent"), as an email's does not (`emailBillTypeOf`)
+ * and as the portal's documents leave their calls out: `PDF + CSV` offers the documents,
+ * `CSV` the figures.
  */
 export function onlineBillTypeOf(customer: Pick<Customer, 'onlineBillType' | 'GDPRPECRConsentGiven'>): BillType {
   const declared = customer.onlineBillType
-  if ((billTypes as readonly (string | null | undefined)[]).includes(declared)) return declared as BillType
-  return customer.GDPRPECRConsentGiven === 'Yes' ? 'PDF + CSV' : 'PDF'
+  const consented = customer.GDPRPECRConsentGiven === 'Yes'
+  if (!(billTypes as readonly (string | null | undefined)[]).includes(declared)) return consented ? 'PDF + CSV' : 'PDF'
+  if (consented) return declared as BillType
+  return declared === 'PDF + CSV' ? 'PDF' : declared === 'CSV' ? 'Summary Only' : (declared as BillType)
 }
 
 /** What a bill type offers in the portal. */

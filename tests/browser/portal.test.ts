@@ -153,7 +153,7 @@ if (!existsSync(CHROMIUM)) {
       for (const [size, viewport] of Object.entries(WIDTHS)) {
         const { page, close } = await signedInPage(ctx, 'password', ctx.pin, viewport)
         for (const type of ['PDF + CSV', 'CSV', 'Summary Only', 'None']) {
-          await ctx.h.request('PATCH', customer, { onlineBillType: type })
+          await ctx.h.request('PATCH', customer, { onlineBillType: type, GDPRPECRConsentGiven: 'Yes' })
           await page.goto(`${ctx.base}/portal/invoices`)
           if (type.includes('CSV') && size === 'desktop') {
             const [download] = await Promise.all([page.waitForEvent('download'), page.locator('tbody tr a[href$="/csv"]').first().click()])
@@ -166,7 +166,7 @@ if (!existsSync(CHROMIUM)) {
         await close()
       }
     } finally {
-      await ctx.h.request('PATCH', customer, { onlineBillType: null })
+      await ctx.h.request('PATCH', customer, { onlineBillType: null, GDPRPECRConsentGiven: null })
     }
   })
 

@@ -16,7 +16,7 @@ for (const target of activeTargets()) {
 
   test("a customer's loginFlags keep the pages they name of its profile's, and summary, payments and Pay now; unset or empty: every page", async ({ h, base }) => {
     const w = await world(h)
-    await h.request('PATCH', `/customers/${w.a}`, { onlineBillType: 'PDF + CSV' })
+    await h.request('PATCH', `/customers/${w.a}`, { onlineBillType: 'PDF + CSV', GDPRPECRConsentGiven: 'Yes' })
     const v = new Visitor(base)
     await v.signIn({ method: 'password', email: 'ann@alpha.example', password: 'correct horse battery' })
     const id = w.invA.id
@@ -49,7 +49,7 @@ for (const target of activeTargets()) {
   })
 
   test("a number's Call Statistics flags hide its calls from the calls page, its running total and the calls CSV; the document keeps them", async ({ h, base }) => {
-    const { customerID, numberIDs, invoice } = await worldOn(h, { numbers: 5, calls: 10, accountNumber: 'LF-N', customer: { portalCustomerProfile: 'Standard Portal', onlineBillType: 'PDF + CSV' } })
+    const { customerID, numberIDs, invoice } = await worldOn(h, { numbers: 5, calls: 10, accountNumber: 'LF-N', customer: { portalCustomerProfile: 'Standard Portal', onlineBillType: 'PDF + CSV', GDPRPECRConsentGiven: 'Yes' } })
     const numbers: string[] = []
     for (const n of numberIDs) numbers.push((await h.request('GET', `/numbers/${n}`)).body.number)
     // February, not yet invoiced: 0.01 + 0.09 a minute, 1 to 5 minutes by number.

@@ -166,8 +166,11 @@ for (const target of activeTargets()) {
       ['None', null, false, false, false],
       ['Summary Only', null, true, false, false],
       ['PDF', 'Yes', true, true, false],
-      ['CSV', null, true, false, true],
-      ['PDF + CSV', null, true, true, true],
+      // No itemised calls without consent, whatever the type (contract 14.2), as in an email.
+      ['CSV', null, true, false, false],
+      ['PDF + CSV', null, true, true, false],
+      ['CSV', 'Yes', true, false, true],
+      ['PDF + CSV', 'Yes', true, true, true],
       [null, null, true, true, false],
       [null, 'Yes', true, true, true],
     ]
@@ -182,7 +185,7 @@ for (const target of activeTargets()) {
       if (!listed) assert.match(o.list, /not shown here/, label)
       if (listed) assert.match(o.list, /£100\.00|£120\.00/, label)
     }
-    await h.request('PATCH', `/customers/${w.a}`, { onlineBillType: 'CSV' })
+    await h.request('PATCH', `/customers/${w.a}`, { onlineBillType: 'CSV', GDPRPECRConsentGiven: 'Yes' })
     const csv = await v.go('GET', `/invoices/${id}/csv`)
     assert.match(csv.headers.get('content-type')!, /^text\/csv/)
     assert.match(csv.headers.get('content-disposition')!, /attachment; filename="invoice-\d+-calls\.csv"/)
