@@ -2,7 +2,7 @@ import * as v from 'valibot'
 import { BillingError } from '../errors.js'
 import { parseDatetime, type Stamp } from '../dates/stamp.js'
 import type { DateOnly } from '../dates/date-only.js'
-import { parseMoney, round, type Money } from '../money/money.js'
+import { LARGEST_AMOUNT, parseMoney, round, withinMoneyBound, type Money } from '../money/money.js'
 
 export const callbackTypes = ['payment.succeeded', 'payment.failed', 'mandate.created', 'mandate.cancelled'] as const
 /** What a provider can report (contract 15.1). */
@@ -45,10 +45,17 @@ export function toProviderCallback(body: unknown): ProviderCallback {
   if (b.amount !== undefined && b.amount !== null && given === null) {
     throw new BillingError('invalid_field', 'Field "amount" of the callback is not an amount', 'Give a decimal amount with at most 4 places.')
   }
+  if (given !== null && !withinMoneyBound(given)) {
+    throw new BillingError('invalid_field', `Field "amount" of the callback is beyond the largest amount accepted (${LARGEST_AMOUNT} either way)`, 'Give the amount paid.')
+  }
   // Rounded before the check: 0.004 is above zero but would be a payment of 0.00 marking the link Paid.
   const amount = given === null ? null : round(given, 2)
   if (b.type === 'payment.succeeded' && (amount === null || amount <= 0n)) {
     throw new BillingError('invalid_field', 'Field "amount" of a payment.succeeded callback must be at least 0.01 once rounded to pence', 'Give the amount paid.')
+  }
+  // A payment is taken 1:1 only in the account's currency: one that does not say its currency is not.
+  if (b.type === 'payment.succeeded' && !b.currency) {
+    throw new BillingError('invalid_field', 'Field "currency" of a payment.succeeded callback is required', 'Give the currency paid in (ISO 4217, as GBP).')
   }
   return {
     type: b.type,

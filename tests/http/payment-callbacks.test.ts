@@ -233,6 +233,12 @@ for (const target of activeTargets()) {
     }
     assert.equal(await counts(h), before, 'nothing written')
     assert.is((await h.request('GET', `/customers/${c}/paymentLinks`)).body[0].status, 'Open')
+    // Beyond the largest amount (which no column holds), or without the currency it is paid in: 400101.
+    for (const [amount, extra] of [['999999999999999', {}], ['100000000000', {}], ['10.00', { currency: undefined }], ['10.00', { currency: null }]] as const) {
+      const r = await callback(h, { ...body, ...extra, amount, providerReference: `pi_bad_${amount}` })
+      assert.equal([r.status, r.body.error_code], [400, 400101], `${amount} ${JSON.stringify(extra)}: ${r.text}`)
+    }
+    assert.equal(await counts(h), before, 'nothing written')
     assert.is((await callback(h, { ...body, amount: '0.005', providerReference: 'pi_half' })).status, 200)
     const payments = (await h.request('GET', `/customers/${c}/transactions?transactionType=Payment`)).body
     assert.equal(payments.map((t: any) => t.amount), [-0.01])
