@@ -44,8 +44,10 @@ const utf8 = new TextDecoder()
  * are written, and each customer with a limit alert it did not have before gets a
  * `customer.credit_alert` event and what its profile's `onCreditLimit` does (contract 15.2), in
  * the caller's transaction: an alert is new only once, so an action not taken with it would never
- * be taken. A customer whose month's calls pass an expected spend gets one
- * `customer.spend_alert` a calendar month (contract 17.7), however often they pass it again.
+ * be taken. So is each number newly over its own limit, told by its mark (`overCreditLimit`, set
+ * and cleared here only), though the customer's `numberCreditLimit` alert may stay raised. A
+ * customer whose month's calls pass an expected spend gets one `customer.spend_alert` a calendar
+ * month (contract 17.7), however often they pass it again.
  * Returns the customers with a new limit alert. With `candidates`, the caller has already left out
  * customers without any limit or alert. With `expectedSpendAlertRatio` (the presets'), the month's
  * calls are measured; a write that cannot change them leaves it out, and spend alerts stay as stored.
@@ -69,18 +71,28 @@ export async function refreshCreditAlerts(
   const raised: string[] = []
   const spent: string[] = []
   const passed: PassedLimits[] = []
+  const marks = { over: [] as string[], under: [] as string[] }
   for (const [id, f] of figures) {
     const alerts = creditAlertsOf(f, spend?.ratio ?? null)
     const spendMonth = spend !== null && f.spendAlertMonth !== spend.month && alerts.some((a) => spendAlertNames.includes(a)) ? spend.month : undefined
     if (spendMonth) spent.push(id)
-    if (!spendMonth && alerts.length === f.stored.length && alerts.every((a, i) => a === f.stored[i])) continue
-    await store.creditControl.setCreditAlerts(id, alerts, spendMonth)
-    const fresh = alerts.filter((a) => !f.stored.includes(a) && !spendAlertNames.includes(a))
-    if (fresh.length) {
-      raised.push(id)
-      passed.push({ customerID: id, alerts: fresh, numbersOver: f.numbers.filter((n) => above(n.unbilledCalls, n.creditLimit)).map((n) => n.id) })
-    }
+    // Each number passes its own limit on its own (contract 15.2): the customer's numberCreditLimit
+    // alert stays raised while any one is over, so a number is new over its limit by its own mark.
+    const over = f.numbers.filter((n) => above(n.unbilledCalls, n.creditLimit))
+    const newly = over.filter((n) => !n.overCreditLimit)
+    marks.over.push(...newly.map((n) => n.id))
+    marks.under.push(...f.numbers.filter((n) => n.overCreditLimit && !over.includes(n)).map((n) => n.id))
+    const same = !spendMonth && alerts.length === f.stored.length && alerts.every((a, i) => a === f.stored[i])
+    if (!same) await store.creditControl.setCreditAlerts(id, alerts, spendMonth)
+    const fresh = same ? [] : alerts.filter((a) => !f.stored.includes(a) && !spendAlertNames.includes(a))
+    if (fresh.length) raised.push(id)
+    // An alert new now acts for every number over (a mark another customer's measure left, on a
+    // number moved since, counts for nothing here).
+    const numbersOver = (fresh.includes('numberCreditLimit') ? over : newly).map((n) => n.id)
+    if (fresh.length || numbersOver.length) passed.push({ customerID: id, alerts: fresh, numbersOver })
   }
+  await store.creditControl.markNumbersOver(marks.over, true)
+  await store.creditControl.markNumbersOver(marks.under, false)
   // An alert that appears is announced (contract 10.6), with the customer as it now reads.
   await announce(store, raised, 'customer.credit_alert', now)
   await announce(store, spent, 'customer.spend_alert', now)

@@ -7,7 +7,7 @@ import type { Store } from '../ports/store.js'
 import { profileOf } from '../presets/collections.js'
 import { REGULATOR_PROTECTION, withholds } from '../presets/regulator-protection.js'
 import type { Presets } from '../presets/presets.js'
-import type { CreditAlertName } from '../presets/engine-lists.js'
+import { creditAlertNames, type CreditAlertName } from '../presets/engine-lists.js'
 
 /** `statusReason` of a suspension a credit limit makes (contract 15.2). */
 export const CREDIT_LIMIT_REASON = 'Credit Limit'
@@ -20,9 +20,10 @@ export interface CreditLimitActing {
   readonly resources: ReadonlyMap<ResourceName, Resource>
 }
 
-/** A customer's limits passed just now: the alerts new since the last measure, and its numbers over their own limits. */
+/** A customer's limits passed just now: the alerts new since the last measure, and its numbers newly over their own limits. */
 export interface PassedLimits {
   readonly customerID: string
+  /** Empty when only numbers passed their limits while its `numberCreditLimit` alert stayed raised. */
   readonly alerts: readonly CreditAlertName[]
   readonly numbersOver: readonly string[]
 }
@@ -33,7 +34,9 @@ export interface PassedLimits {
  * (`statusReason` `Credit Limit`) unless it is suspended or dropped already; `bar` one event
  * `number.bar_requested` per number to bar: the numbers over their own limit (`numberCreditLimit`),
  * or every active number of the customer over `creditLimitCalls`; the other limits (balance,
- * overdue, unsent) alert only. Once per passing: an alert that stays raised acts no more. A
+ * overdue, unsent) alert only. Once per passing: an alert that stays raised acts no more, but a
+ * number passing its own limit while another keeps `numberCreditLimit` raised is barred too;
+ * `suspend` and `alert` act on the customer's alerts alone, so such a number does nothing more. A
  * customer requiring regulator protection is not suspended or barred where the presets'
  * `regulatorProtectedActions` say so: one event
  * `customer.credit_limit_action_withheld` says what was not done, for a person to decide.
@@ -45,12 +48,12 @@ export async function actOnCreditLimits(ctx: CreditLimitActing, store: Store, pa
     const action = profileOf(ctx.presets, customer).onCreditLimit
     const withhold = withholds(ctx.presets, customer, action)
     if (action === 'suspend') {
-      if (customer.isSuspended || customer.isDropped) continue
+      if (p.alerts.length === 0 || customer.isSuspended || customer.isDropped) continue
       if (withhold) await announceWithheld(ctx, store, customer, action, p.alerts, [])
       else await systemCustomerAction(ctx, store, customer, 'suspend', CREDIT_LIMIT_REASON)
     } else if (action === 'bar') {
       const whole = p.alerts.includes('creditLimitCalls')
-      const own = p.alerts.includes('numberCreditLimit')
+      const own = p.numbersOver.length > 0
       if (!whole && !own) continue
       // Each number's reason names the limits that bar it: its own, the customer's calls, or both.
       const reasons = (id: string): CreditAlertName[] => [...(whole ? ['creditLimitCalls' as const] : []), ...(own && p.numbersOver.includes(id) ? ['numberCreditLimit' as const] : [])]
@@ -65,7 +68,9 @@ export async function actOnCreditLimits(ctx: CreditLimitActing, store: Store, pa
       ).filter((n) => reasons(n.id).length > 0)
       if (numbers.length === 0) continue
       if (withhold) {
-        await announceWithheld(ctx, store, customer, action, p.alerts, numbers)
+        // The limits that would bar: a number passing its own names numberCreditLimit, raised before or now.
+        const alerts = own && !p.alerts.includes('numberCreditLimit') ? creditAlertNames.filter((a) => a === 'numberCreditLimit' || p.alerts.includes(a)) : p.alerts
+        await announceWithheld(ctx, store, customer, action, alerts, numbers)
         continue
       }
       const resource = ctx.resources.get('numbers')!

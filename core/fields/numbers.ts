@@ -1,6 +1,6 @@
 import { callClasses } from './call-classes.js'
 import { cascadeFields, contractEndNoticeFields, crmReference, digitsField, idField, matchKeyField, lifecycleFilters, ownerRef, stateFields, statusFields } from './common.js'
-import { currency, date, each, fixedFeeTariffRef, MAX_KEY_LENGTH, num, preset, presets, tariffRef, text } from './field.js'
+import { currency, date, each, field, fixedFeeTariffRef, MAX_KEY_LENGTH, num, preset, presets, tariffRef, text } from './field.js'
 import { defineResource } from './resource.js'
 
 /** Telephone numbers owned by customers (billing-api.md, Number). */
@@ -72,6 +72,8 @@ export const numbers = defineResource({
     ...(['CDRNumber', 'CDRNumber2', 'CDRNumber3', 'CDRNumber4'] as const).map((of) => digitsField(of)),
     ...(['number', 'CDRNumber', 'CDRNumber2', 'CDRNumber3', 'CDRNumber4'] as const).map((of) => matchKeyField(of)),
     ...contractEndNoticeFields(),
+    // Over its own creditLimit at the last measure of its customer's credit alerts (core/credit/credit-alerts.ts): a number passing it anew is barred, however long another keeps the customer's alert raised.
+    field('overCreditLimit', 'boolean', { internal: true, readOnly: true }),
     // Contract 17.7 reads a number's call VAT rate between its feature's and its customer's.
     preset('VATRateCalls', 'vatRates', { extension: true, description: "VAT rate for the number's call charges when no feature priced them; customer default if unset" }),
   ],

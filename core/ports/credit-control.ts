@@ -14,8 +14,11 @@ export interface CreditFigures {
   readonly overdueAmount: Money
   /** Total of its invoices not sent yet (no `sentDate`; contract 14.2), suppressed ones aside. */
   readonly unsent: Money
-  /** Its numbers with a `creditLimit` or an `expectedSpend`, each with its unbilled and its month's call charges. */
-  readonly numbers: readonly { readonly id: string; readonly creditLimit: Money | null; readonly unbilledCalls: Money; readonly expectedSpend: Money | null; readonly monthCalls: Money }[]
+  /**
+   * Its numbers with a `creditLimit` or an `expectedSpend`, or marked over their limit, each with its
+   * unbilled and its month's call charges, and whether it was over its limit at the last measure.
+   */
+  readonly numbers: readonly { readonly id: string; readonly creditLimit: Money | null; readonly unbilledCalls: Money; readonly expectedSpend: Money | null; readonly monthCalls: Money; readonly overCreditLimit: boolean }[]
   readonly expectedSpend: Money | null
   /** Cost of its rated, undeleted calls started in the month measured (billed or not); zero when none is. */
   readonly monthCalls: Money
@@ -42,6 +45,8 @@ export interface CreditControl {
   creditFigures(customerIDs: readonly string[], spend: SpendMeasure | null): Promise<Map<string, CreditFigures>>
   /** Stores the alerts, and with `spendAlertMonth` the month a spend alert was announced. */
   setCreditAlerts(customerID: string, alerts: readonly string[], spendAlertMonth?: string): Promise<void>
+  /** Marks the numbers over their own `creditLimit` as measured now (`over`), or no longer over. */
+  markNumbersOver(numberIDs: readonly string[], over: boolean): Promise<void>
   /**
    * Of the customers, those whose alerts could be anything but none: a credit limit or expected
    * spend of their own or on one of their numbers, or an alert stored now. The others need no refresh.

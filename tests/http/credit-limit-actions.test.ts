@@ -118,6 +118,40 @@ for (const target of activeTargets()) {
     assert.is((await withheld(barring)).length + (await withheld(consumer)).length, 2)
   })
 
+  test('bar: each number passing its own limit is barred, though another keeps the alert raised; one back under and over again is barred again', async ({ h }) => {
+    h.clock.set('2026-05-05T09:00:00Z')
+    const c = await newCustomer(h, { dunningProfile: 'Barring', regulatorProtectionClass: 'Not Protected' })
+    const number = async (digits: string, creditLimit: number) => {
+      const r = await h.request('POST', `/customers/${c}/numbers`, { number: digits, nationalTariff: 'Limits', creditLimit })
+      assert.is(r.status, 201, r.text)
+      return r.body.id as string
+    }
+    const [n1, n2, n3] = [await number('0161 777 0021', 1), await number('0161 777 0022', 1), await number('0161 777 0023', 5)]
+    let minute = 0
+    // Each call at a minute of its own: the same call twice is one call.
+    const may = (digits: string, seconds: number) => call(digits, seconds).replace('2026-01-14T10:00', `2026-05-02T10:${String(minute++).padStart(2, '0')}`)
+    const bars = async () => (await events(h, 'number.bar_requested')).filter((e) => e.data.number.customerID === c).map((e) => [e.data.number.id, e.data.reason])
+    await upload(h, may('01617770021', 180))
+    assert.equal(await bars(), [[n1, ['numberCreditLimit']]])
+    // Number 0021 stays over, so the customer's numberCreditLimit alert stays raised: 0022 passing its own limit is barred all the same.
+    await upload(h, may('01617770022', 180), may('01617770023', 120))
+    assert.equal(await bars(), [[n1, ['numberCreditLimit']], [n2, ['numberCreditLimit']]])
+    assert.equal((await h.request('GET', `/customers/${c}`)).body.creditAlerts, ['numberCreditLimit'])
+    assert.is((await events(h, 'customer.credit_alert')).filter((e) => e.data.id === c).length, 1, 'the alert is announced once')
+    // A limit lowered below a number's charges passes it at once.
+    assert.is((await h.request('PATCH', `/numbers/${n3}`, { creditLimit: 1 })).status, 200)
+    assert.equal((await bars()).length, 3)
+    assert.equal((await bars())[2], [n3, ['numberCreditLimit']])
+    // 0021's limit raised above its charges: back under; passing the new limit later bars it again.
+    assert.is((await h.request('PATCH', `/numbers/${n1}`, { creditLimit: 10 })).status, 200)
+    await upload(h, may('01617770021', 300))
+    assert.equal((await bars()).length, 3, 'under its new limit: nothing')
+    await upload(h, may('01617770021', 300))
+    assert.equal((await bars()).slice(3), [[n1, ['numberCreditLimit']]], 'over again: barred again')
+    await upload(h, may('01617770021', 60), may('01617770022', 60))
+    assert.equal((await bars()).length, 4, 'still over: nothing more')
+  })
+
   test('onCreditLimit is checked in the presets file', () => {
     assert.throws(() => mergePresets({ dunningProfiles: { X: { steps: [], onCreditLimit: 'cut off' } } }), /onCreditLimit/)
     assert.throws(() => mergePresets({ dunningProfiles: { X: { steps: [{ afterDays: 3, action: 'shout' }] } } }), /action/)

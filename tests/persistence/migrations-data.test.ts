@@ -69,6 +69,9 @@ for (const name of activeTargets()) {
       values (12, 1, '2026-01-10T10:00:00.000Z', 100, 1, 0, 'f12', '2026-01-05T00:00:00.000Z', '2026-01-05T00:00:00.000Z')`.execute(database.db)
     // The mark of a feature deleted before deletes took marks with them (0077).
     await sql`insert into ledger_reconciled ("featureID", inputs) values (9, 'gone')`.execute(database.db)
+    // A number over its limit, acted on then: its customer's alert is raised (0083).
+    await sql`update customers set "creditAlerts" = '["numberCreditLimit"]' where id = 1`.execute(database.db)
+    await sql`insert into numbers (id, "customerID", number, "creditLimit") values (5, 1, '0161 777 0005', 10000)`.execute(database.db)
     const tables: { table: string; records: Cell[][] }[] = []
     await exportSnapshot(database, async ({ table, columns, batches }) => {
       const records: Cell[][] = [[...columns]]
@@ -91,6 +94,8 @@ for (const name of activeTargets()) {
       assert.is(await new KyselyStore(restored.db, restored.dialect, resourcesByName).rating.oldKeysThrough(), '12', 'its calls are marked as keyed the old way')
       const marks = await sql<{ n: unknown }>`select count(*) as n from ledger_reconciled`.execute(restored.db)
       assert.is(Number(marks.rows[0].n), 0, 'the mark of a feature deleted before 0077 is not restored')
+      const over = await sql<{ o: unknown }>`select "overCreditLimit" as o from numbers where id = 5`.execute(restored.db)
+      assert.is(Number(over.rows[0].o), 1, 'a number of a customer with numberCreditLimit raised is marked over its limit, as by 0083')
     } finally {
       await restored.close()
       await to.dispose()
@@ -315,6 +320,21 @@ for (const name of activeTargets()) {
     await migrate(database, target.schema)
     const marks = await sql<{ featureID: unknown; inputs: string }>`select "featureID", inputs from ledger_reconciled order by "featureID"`.execute(db)
     assert.equal(marks.rows.map((r) => [Number(r.featureID), r.inputs]), [[1, 'inputs 1']])
+  })
+
+  test('0083: the numbers with a limit of a customer whose numberCreditLimit alert is raised are marked over it (acted on then)', async ({ target, database }) => {
+    await migrate(database, target.schema, '0082-idempotency-created-index')
+    const { db } = database
+    const stamp = '2026-02-01T00:00:00.000Z'
+    for (const [id, alerts] of [[1, '["creditLimitCalls","numberCreditLimit"]'], [2, '["creditLimitCalls"]']] as const) {
+      await sql`insert into customers (id, "accountNumber", "creditAlerts", "createdStamp", "updatedStamp") values (${id}, ${`ACC${id}`}, ${alerts}, ${stamp}, ${stamp})`.execute(db)
+    }
+    for (const [id, customerID, creditLimit] of [[1, 1, 10_000], [2, 1, null], [3, 2, 10_000]] as const) {
+      await sql`insert into numbers (id, "customerID", number, "creditLimit", "createdStamp", "updatedStamp") values (${id}, ${customerID}, ${`0161 777 000${id}`}, ${creditLimit}, ${stamp}, ${stamp})`.execute(db)
+    }
+    await migrate(database, target.schema)
+    const rows = await sql<{ id: unknown; overCreditLimit: unknown }>`select id, "overCreditLimit" from numbers order by id`.execute(db)
+    assert.equal(rows.rows.map((r) => [Number(r.id), Number(r.overCreditLimit)]), [[1, 1], [2, 0], [3, 0]])
   })
 
   test("0079: terms kept before it have no profile percentages and read the presets' by name as before; terms kept after keep the percentages then", async ({ target, database }) => {

@@ -40,6 +40,7 @@ export const laterColumns: Readonly<Record<string, Partial<Record<ResourceName, 
     numbers: ['contractEndNoticeDate', 'contractEndNoticeFor'],
     services: ['contractEndNoticeDate', 'contractEndNoticeFor'],
   },
+  '0083-numbers-over-credit-limit': { numbers: ['overCreditLimit'] },
 }
 
 /** The columns of a resource that a later migration adds. */

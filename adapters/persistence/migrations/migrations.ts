@@ -63,6 +63,7 @@ import * as m0079 from './0079-commission-profile-percents.js'
 import * as m0080 from './0080-auto-topup-requests.js'
 import * as m0081 from './0081-contract-end-notices.js'
 import * as m0082 from './0082-idempotency-created-index.js'
+import * as m0083 from './0083-numbers-over-credit-limit.js'
 
 type Step = { up(db: AnyDb, dialect: DatabaseDialect): Promise<void> }
 
@@ -129,6 +130,7 @@ const steps: Record<string, Step> = {
   '0080-auto-topup-requests': m0080,
   '0081-contract-end-notices': m0081,
   '0082-idempotency-created-index': m0082,
+  '0083-numbers-over-credit-limit': m0083,
 }
 
 /**

@@ -24,6 +24,9 @@ export const creditWatched = (alias: string) => {
 /** A number whose calls some alert measures: a credit limit (10.6) or an expected spend (17.7), each on its partial index. */
 const watchedNumber = sql<boolean>`(${sql.ref('creditLimit')} is not null or ${sql.ref('expectedSpend')} is not null)`
 
+/** A number measured: watched, or marked over a limit since removed (so the mark is cleared), also on its partial index. */
+const measuredNumber = sql<boolean>`(${sql.ref('creditLimit')} is not null or ${sql.ref('expectedSpend')} is not null or ${sql.ref('overCreditLimit')} = 1)`
+
 /**
  * The cost (`total`) of the rated, undeleted calls no run has billed yet, by customer and number,
  * of the customers `ids` (encoded): what `creditLimitCalls` measures besides unapproved `Call
@@ -57,7 +60,7 @@ export class KyselyCreditControl implements CreditControl {
   }
 
   async creditFigures(customerIDs: readonly string[], spend: SpendMeasure | null): Promise<Map<string, CreditFigures>> {
-    type Number = { creditLimit: Money | null; unbilledCalls: Money; expectedSpend: Money | null; monthCalls: Money; id: string }
+    type Number = { creditLimit: Money | null; unbilledCalls: Money; expectedSpend: Money | null; monthCalls: Money; id: string; overCreditLimit: boolean }
     type Mutable = { -readonly [K in Exclude<keyof CreditFigures, 'numbers'>]: CreditFigures[K] } & { numbers: Number[] }
     const out = new Map<string, Mutable>()
     const limit = (v: unknown) => (v === null || v === undefined ? null : this.money(v))
@@ -127,9 +130,10 @@ export class KyselyCreditControl implements CreditControl {
           (f, r) => (f.unsent = this.money(r.total ?? 0)),
         )
       }
-      const numbers = await this.db.selectFrom('numbers').select(['id', 'customerID', 'creditLimit', 'expectedSpend']).where('customerID', 'in', ids).where(watchedNumber).execute()
+      const numbers = await this.db.selectFrom('numbers').select(['id', 'customerID', 'creditLimit', 'expectedSpend', 'overCreditLimit']).where('customerID', 'in', ids).where(measuredNumber).execute()
       for (const r of numbers) {
-        out.get(String(r.customerID))?.numbers.push({ id: String(r.id), creditLimit: limit(r.creditLimit), unbilledCalls: ZERO, expectedSpend: limit(r.expectedSpend), monthCalls: ZERO })
+        const n = { id: String(r.id), creditLimit: limit(r.creditLimit), unbilledCalls: ZERO, expectedSpend: limit(r.expectedSpend), monthCalls: ZERO, overCreditLimit: Number(r.overCreditLimit) === 1 }
+        out.get(String(r.customerID))?.numbers.push(n)
       }
       // The month's call charges (contract 17.7), billed or not: the cost of its rated calls,
       // which keep their cost once a run bills them.
@@ -183,6 +187,13 @@ export class KyselyCreditControl implements CreditControl {
       .updateTable('customers')
       .set({ creditAlerts: JSON.stringify(alerts), ...(spendAlertMonth === undefined ? {} : { spendAlertMonth }) })
       .where('id', '=', this.dialect.encodeId(customerID)).execute()
+  }
+
+  async markNumbersOver(numberIDs: readonly string[], over: boolean): Promise<void> {
+    for (let i = 0; i < numberIDs.length; i += CHUNK) {
+      const ids = numberIDs.slice(i, i + CHUNK).map((n) => this.dialect.encodeId(n))
+      await this.db.updateTable('numbers').set({ overCreditLimit: over ? 1 : 0 }).where('id', 'in', ids).execute()
+    }
   }
 
   async withCreditLimits(customerIDs: readonly string[]): Promise<string[]> {

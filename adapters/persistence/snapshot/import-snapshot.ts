@@ -8,6 +8,7 @@ import { movedColumns, type MovedColumn } from './moved-columns.js'
 import { rebuildJournalLines } from '../repositories/invoice-journal-lines.js'
 import { markOldCallKeys } from '../migrations/0066-old-call-keys.js'
 import { dropOrphanMarks } from '../migrations/0077-orphan-marks.js'
+import { markNumbersOver } from '../migrations/0083-numbers-over-credit-limit.js'
 
 /** One table of a snapshot to load (or its ID counters, named ID_COUNTERS): its records, the header (column names) first. */
 export interface SnapshotSource {
@@ -67,6 +68,8 @@ export async function importSnapshot(database: Database, sources: readonly Snaps
     if (newerMigrations.includes('0066-old-call-keys')) await markOldCallKeys(trx as AnyDb)
     // An older archive may hold the marks of features deleted before (migration 0077).
     if (newerMigrations.includes('0077-orphan-marks')) await dropOrphanMarks(trx as AnyDb)
+    // An older archive marks no number over its limit: marked as its customers' alerts say (migration 0083).
+    if (newerMigrations.includes('0083-numbers-over-credit-limit')) await markNumbersOver(trx as AnyDb)
     for (const table of order) {
       if (shapes.get(table)!.columns.includes('id')) await dialect.resetIdSequence(trx, table, idCounters.get(table) ?? 0n)
     }
