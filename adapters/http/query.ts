@@ -13,7 +13,11 @@ export interface SingleQuery {
  * answers with the first of two values. What passes is read a value a name.
  */
 export function readQuery(event: H3Event, allowed: readonly string[] = []): SingleQuery {
-  const params = event.url.searchParams
+  return readParams(event.url.searchParams, allowed)
+}
+
+/** `readQuery` of parameters given otherwise (the library's, as a URL would carry them). */
+export function readParams(params: URLSearchParams, allowed: readonly string[] = []): SingleQuery {
   const seen = new Set<string>()
   for (const name of params.keys()) {
     if (!allowed.includes(name)) {

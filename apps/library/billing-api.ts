@@ -3,9 +3,10 @@ import { addManualTransaction } from '../../core/billing/manual-transactions.js'
 import { runNextBillingRun, type RunOptions, type RunOutcome } from '../../core/billing/run-billing.js'
 import type { InputOf, PatchOf, ShownOf } from '../../core/fields/entity.js'
 import type { PlatformContext } from '../../core/platform.js'
+import type { ResourceName } from '../../core/fields/resource.js'
 import { parentScope } from '../../core/resources/scopes.js'
 import { readInvoiceDocument } from '../../core/documents/read-invoice-document.js'
-import { BillingError } from '../../core/errors.js'
+import { BillingError, quoted } from '../../core/errors.js'
 import { documentFormats, renderInvoice, type DocumentFormat } from '../../adapters/documents/render-invoice.js'
 import { actionRunner, readApi, readPage, shown, shownPage, toPage, type ActionRunner, type ListParams, type Page, type ReadApi } from './resource-api.js'
 import { readPrintFile } from '../../core/delivery/print-file.js'
@@ -64,14 +65,36 @@ export interface InvoicesApi extends ReadApi<'invoices'> {
   readonly action: ActionRunner<'invoices'>
 }
 
+/** The format a document call asks for (pdf or html), else `invalid_query` as HTTP's `Accept` has no other. */
+export function documentFormatOf(options: { readonly format?: unknown } | undefined): DocumentFormat {
+  const format = options?.format
+  if (!documentFormats.includes(format as DocumentFormat)) {
+    throw new BillingError('invalid_query', `format must be pdf or html, not ${JSON.stringify(format)}`, 'Give { format: "pdf" } or { format: "html" }.')
+  }
+  return format as DocumentFormat
+}
+
 const transactionParents = { customerID: 'customers', numberID: 'numbers', featureID: 'features' } as const
+
+/**
+ * The one parent a scoped list names, of those `parents` has (column → collection). HTTP has
+ * routes for these only and answers any other path 404; here another owner is `not_found` too.
+ */
+export function ownerOf<P extends Readonly<Record<string, ResourceName>>>(owner: unknown, parents: P, listed: string): [keyof P & string, string] {
+  const entries = typeof owner === 'object' && owner !== null ? Object.entries(owner) : []
+  const [column, id] = entries.length === 1 ? entries[0]! : []
+  if (typeof column === 'string' && Object.hasOwn(parents, column) && typeof id === 'string') return [column, id]
+  const names = Object.keys(parents).join(' or ')
+  const given = entries.map(([name]) => name).join(', ') || 'none'
+  throw new BillingError('not_found', `${listed} are listed by one ${names}, not by ${quoted(given)}`, `Give one of ${names} with its ID.`)
+}
 
 export function transactionsApi(ctx: PlatformContext): TransactionsApi {
   return {
     ...readApi(ctx, 'transactions'),
     add: (customerID, body) => shown('transactions', addManualTransaction(ctx, customerID, body)),
     listOf: async (owner, params) => {
-      const [column, id] = Object.entries(owner)[0] as [keyof typeof transactionParents, string]
+      const [column, id] = ownerOf(owner, transactionParents, 'Transactions')
       return shownPage('transactions', toPage(await readPage(ctx, 'transactions', params, { scope: () => parentScope(ctx.store, transactionParents[column], id, column) })))
     },
   }
@@ -90,10 +113,7 @@ export function billingRunsApi(ctx: PlatformContext): BillingRunsApi {
 
 export function invoicesApi(ctx: PlatformContext): InvoicesApi {
   async function document(id: string, options: DocumentOptions): Promise<Uint8Array | string> {
-    const format = options?.format
-    if (!documentFormats.includes(format)) {
-      throw new BillingError('invalid_query', `format must be pdf or html, not ${JSON.stringify(format)}`, 'Give { format: "pdf" } or { format: "html" }.')
-    }
+    const format = documentFormatOf(options)
     return renderInvoice(await readInvoiceDocument(ctx, id, options.pages), format)
   }
   return {

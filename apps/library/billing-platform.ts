@@ -5,7 +5,7 @@ import type { Clock } from '../../core/ports/clock.js'
 import type { PaymentLinkProvider } from '../../core/ports/payment-link-provider.js'
 import type { PasswordHasher } from '../../core/ports/password-hasher.js'
 import { presetValues } from '../../core/resources/preset-values.js'
-import { defaultPresets, mergePresets, type PaymentLinkType, type PaymentProvider } from '../../core/presets/presets.js'
+import { defaultPresets, mergePresets, type PresetsFileInput } from '../../core/presets/presets.js'
 import { checkStandardFeatures } from '../../core/features/standard-feature.js'
 import type { Expanded } from '../../core/resources/expansions.js'
 import type { Scheduler } from '../../adapters/scheduler/scheduler.js'
@@ -18,31 +18,25 @@ import { eventsApi, historyApi, webhooksApi, type EventsApi, type HistoryApi, ty
 import { billingRunsApi, invoicesApi, transactionsApi, type BillingRunsApi, type InvoicesApi, type TransactionsApi } from './billing-api.js'
 import { customerChildApi, featuresApi, type CustomerChildApi, type FeaturesApi } from './children-api.js'
 import { contactsApi, type ContactsApi } from './contacts-api.js'
+import { creditNotesApi, type CreditNotesApi } from './credit-notes-api.js'
 import { customersApi, type CustomersApi } from './customers-api.js'
 import { readApi, resourceOf, type ReadApi } from './resource-api.js'
 import { tariffDetailsApi, tariffsApi, type TariffDetailsApi, type TariffsApi } from './tariffs-api.js'
 import { callsApi, usageApi, type CallsApi, type UsageApi } from './usage-api.js'
 import { toWire, type WireExpanded } from './wire.js'
-import type { Seller } from '../../core/presets/seller.js'
+import { carrierBillsApi, destinationsApi, destinationTablesApi, type CarrierBillsApi, type DestinationsApi, type DestinationTablesApi } from './carriers-api.js'
+import { reportsApi, type ReportsApi } from './reports-api.js'
+import { disasterRecoveryFilesApi, type DisasterRecoveryFilesApi } from './disaster-recovery-api.js'
 import { checkSmtpUrl } from '../../adapters/delivery/smtp-mailer.js'
 
-/** Preset lists and the settings that go with them, in the shape of a presets file (README, "Preset lists"). */
-export interface PresetSettings {
-  /** Lists replaced whole. */
-  readonly lists?: Readonly<Record<string, readonly string[]>>
-  /** Names added to the default lists. */
-  readonly extend?: Readonly<Record<string, readonly string[]>>
-  /** VAT percentage of each `vatRates` name, as decimal text ("20"). */
-  readonly vatRatePercents?: Readonly<Record<string, string>>
-  /** Link types each portal profile offers. */
-  readonly portalProfiles?: Readonly<Record<string, readonly PaymentLinkType[]>>
-  /** The payment providers and their link URL templates; the first of each link type is used. */
-  readonly paymentProviders?: readonly PaymentProvider[]
-  /** Who issues the invoices, printed on every document (contract 14.1); `name` is required. */
-  readonly seller?: { readonly name: string } & Partial<Omit<Seller, 'name'>>
-  /** How invoice numbers are written: `{yyyy}`, `{mm}`, `{seq:N}` (default `INV-{seq:6}`). */
-  readonly invoiceNumberFormat?: string
-}
+/** `T` with every array and object read-only, so `as const` content is taken too. */
+type DeepReadonly<T> = T extends readonly (infer U)[] ? readonly DeepReadonly<U>[] : T extends object ? { readonly [K in keyof T]: DeepReadonly<T[K]> } : T
+
+/**
+ * Preset lists and the settings that go with them: whatever a presets file holds (README,
+ * "Preset lists"), typed from the schema that reads the file, so the two cannot differ.
+ */
+export type PresetSettings = DeepReadonly<PresetsFileInput>
 
 /** How to open a billing platform inside an application. */
 export interface BillingPlatformOptions {
@@ -79,6 +73,12 @@ export interface BillingPlatformOptions {
   readonly smtpUrl?: string
   /** Where `.eml` files go without `smtpUrl` (default ./data/mail). */
   readonly mailDir?: string
+  /** Password of the disaster-recovery archives the scheduler writes, as BILLING_DR_PASSWORD; without it none is written. */
+  readonly drPassword?: string
+  /** Where those archives are written, as BILLING_DR_DIR (default ./data/dr). */
+  readonly drDir?: string
+  /** Days an archive stays available, as BILLING_DR_RETENTION_DAYS (default 7). */
+  readonly drRetentionDays?: number
 }
 
 /** Settings of the embedded scheduler. */
@@ -115,6 +115,8 @@ export interface BillingPlatform {
   readonly billingRuns: BillingRunsApi
   /** Invoices. */
   readonly invoices: InvoicesApi
+  /** Credit notes against invoices (contract 15.3); refunds are `customers.refund`. */
+  readonly creditNotes: CreditNotesApi
   /** Usage file imports. */
   readonly usage: UsageApi
   /** Imported usage files. */
@@ -129,6 +131,16 @@ export interface BillingPlatform {
   readonly events: EventsApi
   /** Webhooks the worker delivers events to, and their deliveries. */
   readonly webhooks: WebhooksApi
+  /** Destination tables (contract 17.2): where a record without chargeBand or callClass finds them. */
+  readonly destinationTables: DestinationTablesApi
+  /** The prefixes of destination tables, one at a time or from a CSV. */
+  readonly destinations: DestinationsApi
+  /** Carriers' bills and their reconciliation (contract 17.4). */
+  readonly carrierBills: CarrierBillsApi
+  /** Margin, commission statements and accounting journals (contract 16.2-16.4), as JSON or CSV. */
+  readonly reports: ReportsApi
+  /** Disaster-recovery archives (contract 8): their metadata, and each archive as a stream. */
+  readonly disasterRecoveryFiles: DisasterRecoveryFilesApi
   /** The allowed values of a collection's preset fields (configured lists, tariff names). */
   presetValues(collection: ResourceName): Promise<Record<string, readonly string[]>>
   /** An item, or an expanded item, as the API's JSON returns it. */
@@ -165,6 +177,9 @@ export async function createBillingPlatform(options: BillingPlatformOptions): Pr
     webhookTimeoutMs: options.webhookTimeoutMs,
     smtpUrl: options.smtpUrl ? checkSmtpUrl(options.smtpUrl) : null,
     mailDir: options.mailDir,
+    drPassword: options.drPassword,
+    drDir: options.drDir,
+    drRetentionDays: options.drRetentionDays,
   })
   const ctx = platform.context
   let scheduler: Scheduler | null = null
@@ -188,6 +203,7 @@ export async function createBillingPlatform(options: BillingPlatformOptions): Pr
     transactions: transactionsApi(ctx),
     billingRuns: billingRunsApi(ctx),
     invoices: invoicesApi(ctx),
+    creditNotes: creditNotesApi(ctx),
     usage: usageApi(ctx),
     usageFiles: readApi(ctx, 'usageFiles'),
     calls: callsApi(ctx),
@@ -195,6 +211,11 @@ export async function createBillingPlatform(options: BillingPlatformOptions): Pr
     history: historyApi(ctx),
     events,
     webhooks: webhooksApi(ctx),
+    destinationTables: destinationTablesApi(ctx),
+    destinations: destinationsApi(ctx),
+    carrierBills: carrierBillsApi(ctx),
+    reports: reportsApi(ctx),
+    disasterRecoveryFiles: disasterRecoveryFilesApi(ctx),
     presetValues: (collection) => presetValues(ctx, resourceOf(ctx, collection)),
     toWire,
     http: platform.app,

@@ -1,9 +1,11 @@
 import type { InputOf, ShownOf } from '../../core/fields/entity.js'
-import { previewInvoice, type InvoicePreview } from '../../core/billing/preview-invoice.js'
+import { createRefund } from '../../core/credit-notes/refunds.js'
+import { previewDocument, shownPreview, type InvoicePreview, type PreviewDocumentOptions } from './invoice-preview.js'
+import type { RefundInput } from './credit-notes-api.js'
 import type { PlatformContext } from '../../core/platform.js'
 import { expandItems, expansionFlags, type Expanded, type ExpandingLevel } from '../../core/resources/expansions.js'
 import type { ListSpec } from '../../core/resources/list-page.js'
-import { scheduleCustomerDeletion } from '../../core/resources/resources.js'
+import { getItem, scheduleCustomerDeletion } from '../../core/resources/resources.js'
 import { parentScope } from '../../core/resources/scopes.js'
 import { expireLinks } from '../../core/payments/payment-links.js'
 import { requestTopups } from '../../core/credit/auto-topups.js'
@@ -41,6 +43,20 @@ export interface CustomersApi {
    * invalid_query.
    */
   previewInvoice(id: string, options: { readonly cutoffDate: string }): Promise<InvoicePreview>
+  /**
+   * The previewed invoice's document, as the preview with `Accept: application/pdf` or
+   * `text/html` answers it: a PDF's bytes or one HTML page, `pages` short or long (default long).
+   * `not_found` when no invoice would be raised; a format other than pdf or html is invalid_query.
+   */
+  previewInvoiceDocument(id: string, options: PreviewDocumentOptions<'pdf'>): Promise<Uint8Array>
+  previewInvoiceDocument(id: string, options: PreviewDocumentOptions<'html'>): Promise<string>
+  previewInvoiceDocument(id: string, options: PreviewDocumentOptions): Promise<Uint8Array | string>
+  /**
+   * Pays held credit back (contract 15.3), as `POST /customers/<id>/refunds/`: a `Refund`
+   * transaction of `amount` (rounded to pence), dated `date` (default today), its `reference` in
+   * the description; more than the credit held is invalid_field. Answers the transaction.
+   */
+  refund(id: string, body: RefundInput): Promise<ShownOf<'transactions'>>
   /**
    * The `auto-topup` job's step, now: each customer whose funds fell below its `autoTopupProfile`'s
    * threshold is asked for a top-up once (event `customer.topup_requested`, `autoTopupRequestedDate`
@@ -97,10 +113,9 @@ export function customersApi(ctx: PlatformContext): CustomersApi {
       }
       return shownPage('paymentLinks', toPage(await readPage(ctx, 'paymentLinks', params, { scope })))
     },
-    previewInvoice: async (id, options) => {
-      const { extra: _, ...preview } = await previewInvoice(ctx, id, options)
-      return preview
-    },
+    previewInvoice: (id, options) => shownPreview(ctx, id, options),
+    previewInvoiceDocument: ((id: string, options: PreviewDocumentOptions) => previewDocument(ctx, id, options)) as CustomersApi['previewInvoiceDocument'],
+    refund: (id, body) => shown('transactions', getItem(ctx, resourceOf(ctx, 'customers'), id).then(() => createRefund(ctx, id, body))),
     requestTopups: () => requestTopups(ctx),
     announceContractEnds: () => announceContractEnds(ctx),
   }

@@ -1,15 +1,23 @@
 import type { Entity, InputOf, PatchOf, ShownOf } from '../../core/fields/entity.js'
-import type { ResourceName } from '../../core/fields/resource.js'
 import type { PlatformContext } from '../../core/platform.js'
-import { parentScope } from '../../core/resources/scopes.js'
+import { parentOwner, parentScope } from '../../core/resources/scopes.js'
+import { historiedCollections } from '../../core/history/record-change.js'
+import { BillingError, quoted } from '../../core/errors.js'
 import { deleteItem } from '../../core/resources/removals.js'
 import { createWebhook, updateWebhook } from '../../core/webhooks/webhooks.js'
 import { readApi, readPage, resourceOf, shown, shownPage, toPage, visibleItem, type ListParams, type Page, type ReadApi } from './resource-api.js'
 
+/** A collection whose items each have a history (`GET /<collection>/<id>/history`). */
+export type HistoriedCollection = (typeof historiedCollections)[number]
+
 /** History entries (contract 12): filters `resource`, `resourceID`, `customerID`, `since`. */
 export interface HistoryApi extends ReadApi<'history'> {
-  /** One page of the history of one item of a collection. */
-  listOf(collection: ResourceName, id: string, params?: ListParams<'history'>): Promise<Page<ShownOf<'history'>>>
+  /**
+   * One page of the history of one item of a collection, as `GET /<collection>/<id>/history`
+   * answers it: `not_found` when the item does not exist (a deleted item's history stays in
+   * `list({ resource, resourceID })`), and when the collection keeps no history.
+   */
+  listOf(collection: HistoriedCollection, id: string, params?: ListParams<'history'>): Promise<Page<ShownOf<'history'>>>
 }
 
 /** An event as `subscribe` hands it over: as `GET /events/<id>` answers it, `data` the resource's JSON. */
@@ -48,17 +56,25 @@ export interface WebhooksApi extends ReadApi<'webhooks'> {
 export function historyApi(ctx: PlatformContext): HistoryApi {
   return {
     ...readApi(ctx, 'history'),
-    listOf: async (collection, id, params) =>
-      shownPage('history',
+    listOf: async (collection, id, params) => {
+      // HTTP has no route for another collection's history: 404 there, not_found here.
+      if (!(historiedCollections as readonly string[]).includes(collection)) {
+        throw new BillingError('not_found', `No collection ${quoted(String(collection))} keeps a history of its items`, `Give one of ${historiedCollections.join(', ')}.`)
+      }
+      return shownPage('history',
         toPage(
           await readPage(ctx, 'history', params, {
-            scope: async () => [
-              { op: 'eq', column: 'resource', value: collection },
-              { op: 'eq', column: 'resourceID', value: id },
-            ],
+            scope: async () => {
+              await parentOwner(ctx.store, collection, id, 'resourceID')
+              return [
+                { op: 'eq', column: 'resource', value: collection },
+                { op: 'eq', column: 'resourceID', value: id },
+              ]
+            },
           }),
         ),
-      ),
+      )
+    },
   }
 }
 

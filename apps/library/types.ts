@@ -48,9 +48,17 @@ export type BillingRunInput = InputOf<'billingRuns'>
 export type BillingRunUpdate = PatchOf<'billingRuns'>
 
 export type Invoice = ShownOf<'invoices'>
+export type CreditNote = ShownOf<'creditNotes'>
 export type Call = ShownOf<'calls'>
 export type UsageFile = ShownOf<'usageFiles'>
 export type HistoryEntry = ShownOf<'history'>
 export type Webhook = ShownOf<'webhooks'>
 export type WebhookInput = InputOf<'webhooks'>
 export type WebhookDelivery = ShownOf<'webhookDeliveries'>
+
+export type DestinationTable = ShownOf<'destinationTables'>
+export type DestinationTableInput = InputOf<'destinationTables'>
+export type Destination = ShownOf<'destinations'>
+export type DestinationInput = InputOf<'destinations'>
+export type CarrierBill = ShownOf<'carrierBills'>
+export type DisasterRecoveryFile = ShownOf<'disasterRecoveryFiles'>

@@ -1,8 +1,7 @@
 import type { ShownOf } from '../../core/fields/entity.js'
 import type { PlatformContext } from '../../core/platform.js'
 import { deleteCall } from '../../core/rating/calls.js'
-import { usageLines } from '../../adapters/csv/usage-lines.js'
-import { importUsageFile } from '../../core/rating/import-usage.js'
+import { importUsageText } from '../../adapters/csv/usage-file-import.js'
 import { parentScope } from '../../core/resources/scopes.js'
 import { readApi, readPage, shown, shownPage, toPage, type ListParams, type Page, type ReadApi } from './resource-api.js'
 
@@ -12,9 +11,20 @@ export interface UsageApi {
    * Imports a CSV usage file given line by line (the header line first; a quoted field may go
    * on over several lines), all or nothing: a bad row rejects the whole file naming its line;
    * records imported before are skipped. Answers the usage file with its counts (rows,
-   * imported, duplicates, rated, unbilled).
+   * imported, duplicates, rated, unbilled). A string second argument is the file's name.
    */
-  importFile(lines: AsyncIterable<string> | Iterable<string>, name?: string): Promise<ShownOf<'usageFiles'>>
+  importFile(lines: AsyncIterable<string> | Iterable<string>, options?: string | UsageImportOptions): Promise<ShownOf<'usageFiles'>>
+}
+
+/** How `usage.importFile` reads a file: `POST /usageFiles?name=&format=`. */
+export interface UsageImportOptions {
+  /** A label for the file. */
+  readonly name?: string
+  /**
+   * A presets `usageFormats` name: the file is in that carrier's layout (columns, date and time
+   * patterns, duration, delimiter; contract 17.3); an unknown name is `invalid_field` listing them.
+   */
+  readonly format?: string
 }
 
 /** Calls imported from usage files. */
@@ -29,7 +39,7 @@ export interface CallsApi extends ReadApi<'calls'> {
 const TEXT_PIECE = 64 * 1024
 
 /** The lines as one text, each ended by a line break, for the CSV parser, in pieces of many lines. */
-async function* asText(lines: AsyncIterable<string> | Iterable<string>): AsyncGenerator<string> {
+export async function* asText(lines: AsyncIterable<string> | Iterable<string>): AsyncGenerator<string> {
   let piece = ''
   for await (const line of lines) {
     piece += `${line}\n`
@@ -42,7 +52,12 @@ async function* asText(lines: AsyncIterable<string> | Iterable<string>): AsyncGe
 }
 
 export function usageApi(ctx: PlatformContext): UsageApi {
-  return { importFile: (lines, name) => shown('usageFiles', importUsageFile(ctx, usageLines(asText(lines)), name ?? null)) }
+  return {
+    importFile: (lines, options) => {
+      const { name, format } = typeof options === 'string' ? { name: options } : (options ?? {})
+      return shown('usageFiles', importUsageText(ctx, asText(lines), name ?? null, format ?? null))
+    },
+  }
 }
 
 export function callsApi(ctx: PlatformContext): CallsApi {

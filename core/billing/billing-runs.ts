@@ -74,7 +74,7 @@ export async function updateBillingRun(ctx: PlatformContext, id: string, input: 
     if (current.status === 'Review' && reviewed.includes(body.status)) return review(ctx, store, current, body)
     checkStatus(body)
     if (current.status !== 'Pending') {
-      const changing = ([...lockedDates, 'status', 'name'] as const).filter((f) => f in body && body[f] !== current[f])
+      const changing = ([...lockedDates, 'status', 'name'] as const).filter((f) => body[f] !== undefined && body[f] !== current[f])
       if (changing.length) {
         throw new BillingError('locked', `Billing run ${id} is ${current.status}: its ${changing.join(', ')} can no longer change`, 'Create a new billing run.')
       }
@@ -95,7 +95,7 @@ export async function updateBillingRun(ctx: PlatformContext, id: string, input: 
  * transaction, as the drafting measured them (contract 10.6).
  */
 async function review(ctx: PlatformContext, store: Store, current: BillingRun, body: Record<string, unknown>): Promise<BillingRun> {
-  const changing = Object.keys(body).filter((f) => f !== 'status' && body[f] !== current[f as keyof BillingRun])
+  const changing = Object.keys(body).filter((f) => f !== 'status' && body[f] !== undefined && body[f] !== current[f as keyof BillingRun])
   if (changing.length) {
     throw new BillingError('locked', `Billing run ${current.id} is in Review: its ${changing.join(', ')} can no longer change`, 'Approve or discard it; a corrected run is a new one.')
   }

@@ -58,4 +58,4 @@ async function changeCharge(ctx: PlatformContext, store: Store, before: Feature,
 }
 
 /** Whether a PATCH body gives `updatedDate` (null included: then the change is from the dueDate). */
-const hasUpdatedDate = (body: unknown): boolean => typeof body === 'object' && body !== null && Object.hasOwn(body, 'updatedDate')
+const hasUpdatedDate = (body: unknown): boolean => typeof body === 'object' && body !== null && Object.hasOwn(body, 'updatedDate') && (body as { updatedDate?: unknown }).updatedDate !== undefined

@@ -16,7 +16,8 @@ export function withStandardFeature(body: unknown, templates: Readonly<Record<st
   if (typeof name !== 'string') return body
   const template = Object.hasOwn(templates, name) ? templates[name] : undefined
   // An unknown name is left for validation to refuse with the list of names.
-  return template ? { ...template, ...body } : body
+  // A field given as undefined is absent (validateInput): the template's value stays.
+  return template ? { ...template, ...Object.fromEntries(Object.entries(body).filter(([, v]) => v !== undefined)) } : body
 }
 
 /**

@@ -87,8 +87,9 @@ export class InputValidator {
 
   /**
    * Checks a create or update body: unknown and internal names, types, presets, read-only
-   * fields (a different value refused, the same ignored), write-only ones (null ignored). Tariff
-   * names are returned for the caller to check against the database.
+   * fields (a different value refused, the same ignored), write-only ones (null ignored); a known
+   * field given as undefined counts as absent. Tariff names are returned for the caller to check
+   * against the database.
    */
   validateInput<N extends ResourceName>(resource: Resource<N>, input: unknown, current?: Item): ValidatedInput<ValuesOf<Entity<N>>> {
     const body = objectBody(input, 'Send a JSON object of the resource fields.')
@@ -106,6 +107,9 @@ export class InputValidator {
           near ? undefined : { fieldsOf: resource.name },
         )
       }
+      // Absent, as action parameters read it: only a library caller can send undefined (JSON has
+      // none), and contract 2 leaves an absent field unchanged.
+      if (raw === undefined) continue
       const value = this.parseField(resource, field, raw)
       // GET shows a write-only field as null whatever it holds: that null sent back says nothing
       // about the secret, so like a read-only field's same value it is ignored (GET → edit → PATCH

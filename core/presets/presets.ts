@@ -135,6 +135,9 @@ const PresetsFile = v.strictObject({
   ...contractEndNoticeFile,
 })
 
+/** What a presets file may hold, as `mergePresets` takes it (the library's `presets` option). */
+export type PresetsFileInput = v.InferInput<typeof PresetsFile>
+
 /**
  * Merges the content of a presets file over the defaults. Throws with every problem listed
  * when the file is malformed or names a list the platform does not have.

@@ -44,7 +44,7 @@ export async function createWebhook(ctx: PlatformContext, resource: Resource<'we
   return ctx.store.transaction(async (store) => {
     const queuedEventID = await store.webhookOutbox.lastEventID()
     const set: Values = { secret, queuedEventID }
-    if (!(body && typeof body === 'object' && 'active' in body)) set.active = true
+    if (!(body && typeof body === 'object' && Object.hasOwn(body, 'active') && (body as { active?: unknown }).active !== undefined)) set.active = true
     const webhook = await createItem({ ...ctx, store }, resource, body, set)
     return { webhook, secret }
   })

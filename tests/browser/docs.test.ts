@@ -130,6 +130,9 @@ if (!existsSync(CHROMIUM)) {
     assert.is(created.status, 201)
     const id = ((await created.json()) as { id: string }).id
     assert.is(created.headers.get('location'), `/billing/backend/api/v1/customers/${id}`)
+    const hook = await fetch(`${base}/billing/backend/api/v1/webhooks`, { method: 'POST', headers, body: JSON.stringify({ url: 'https://example.com/hook' }) })
+    assert.is(hook.status, 201)
+    assert.is(hook.headers.get('location'), `/billing/backend/api/v1/webhooks/${((await hook.json()) as { id: string }).id}`)
     const page = await fetch(`${base}/billing/backend/api/v1/customers?limit=1`, { headers })
     assert.match(page.headers.get('link')!, /^<\/billing\/backend\/api\/v1\/customers\?limit=1&idAfter=\d+>; rel="next"$/)
     const doc = (await (await fetch(`${base}/billing/backend/api/v1/openapi.json`)).json()) as { servers: { url: string }[] }

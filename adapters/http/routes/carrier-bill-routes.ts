@@ -43,13 +43,16 @@ export function carrierBillRoutes(bills: Resource, lines: Resource): Route[] {
         readQuery(event)
         const bill = await getItem(ctx.platform, bills, ctx.params.id)
         const csv = wantsCsv(event)
-        const pieces = csv ? csvPieces(ctx.platform, lines, bill) : jsonPieces(ctx.platform, bills, lines, bill)
-        return streamedAnswer(event, csv, pieces)
+        return streamedAnswer(event, csv, reconciliationPieces(ctx.platform, bills, lines, bill, csv))
       },
     },
   ]
   return routes.map((route) => ({ ...route, access: 'expertLevel3' as const }))
 }
+
+/** A bill's reconciliation as answered (JSON or CSV), a piece at a time: the route's, and the library's. */
+export const reconciliationPieces = (platform: PlatformContext, bills: Resource, lines: Resource, bill: Item, csv: boolean): AsyncGenerator<string> =>
+  csv ? csvPieces(platform, lines, bill) : jsonPieces(platform, bills, lines, bill)
 
 /** A bill's rows of some outcomes, a page at a time: the response never holds the bill. */
 async function* rowsOf(platform: PlatformContext, billID: string, outcomes: readonly string[]): AsyncGenerator<Item[]> {

@@ -1,8 +1,8 @@
-import { checkDestination, importDestinations } from '../../../core/destinations/import-destinations.js'
-import { BillingError } from '../../../core/errors.js'
+import { addDestination } from '../../../core/resources/add-destination.js'
+import { importDestinations } from '../../../core/destinations/import-destinations.js'
 import type { Resource } from '../../../core/fields/resource.js'
-import { createItem, getItem } from '../../../core/resources/resources.js'
-import { parentOwner, parentScope } from '../../../core/resources/scopes.js'
+import { getItem } from '../../../core/resources/resources.js'
+import { parentScope } from '../../../core/resources/scopes.js'
 import { csvFileBatches } from '../../csv/csv-file.js'
 import { readJsonObject } from '../body.js'
 import { bodyText } from '../lines.js'
@@ -43,14 +43,7 @@ export function destinationRoutes(tables: Resource, destinations: Resource): Rou
           const imported = await importDestinations(ctx.platform, ctx.params.id, csvFileBatches(bodyText(event)))
           return json(event, 201, { destinationTableID: ctx.params.id, imported })
         }
-        const owner = (await parentOwner(ctx.platform.store, tables.name, ctx.params.id, 'destinationTableID')) as Record<string, string>
-        const body = await readJsonObject(event)
-        const checked = checkDestination(body.prefix, body.callClass)
-        const item = await createItem(ctx.platform, destinations, { ...body, ...checked }, owner).catch((error: unknown) => {
-          // The unique key is (table, prefix): say which prefix, as a CSV of them does.
-          if (!(error instanceof BillingError) || error.code !== 'unique_taken') throw error
-          throw new BillingError('unique_taken', `prefix ${checked.prefix} is in the table already`, 'Give another prefix, or delete the destination that has it first.')
-        })
+        const item = await addDestination(ctx.platform, ctx.params.id, () => readJsonObject(event))
         return jsonText(event, 201, toWireJson(destinations, item), { location: apiPath(event, `/${destinations.name}/${item.id}`) })
       },
     },

@@ -7,7 +7,7 @@ import { historiedCollections } from '../../../core/history/record-change.js'
 import { createWebhook, updateWebhook } from '../../../core/webhooks/webhooks.js'
 import { readJsonObject } from '../body.js'
 import { jsonText } from '../respond.js'
-import { BASE_PATH } from '../route.js'
+import { apiPath } from '../mount-prefix.js'
 import type { Access, Method, RequestContext, Route } from '../route.js'
 import { accessRefusal } from '../middleware/access-level.js'
 import { errorCodeOf } from '../error-response.js'
@@ -128,7 +128,7 @@ export function webhookRoutes(webhooks: Resource, deliveries: Resource): Route[]
         readQuery(event)
         const { webhook, secret } = await createWebhook(ctx.platform, hooks, await readJsonObject(event))
         const json = toWireJson(webhooks, webhook)
-        return jsonText(event, 201, `${json.slice(0, -1)},"secret":${JSON.stringify(secret)}}`, { location: `${BASE_PATH}/webhooks/${webhook.id}` })
+        return jsonText(event, 201, `${json.slice(0, -1)},"secret":${JSON.stringify(secret)}}`, { location: apiPath(event, `/webhooks/${webhook.id}`) })
       },
     },
     getRoute(webhooks),

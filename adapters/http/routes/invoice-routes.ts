@@ -3,7 +3,7 @@ import Negotiator from 'negotiator'
 import { FastResponse } from 'srvx'
 import { parseBillLength } from '../../../core/documents/bill-pages.js'
 import { readInvoiceDocument } from '../../../core/documents/read-invoice-document.js'
-import { BillingError, notFound } from '../../../core/errors.js'
+import { notFound } from '../../../core/errors.js'
 import type { Resource } from '../../../core/fields/resource.js'
 import { getWireItem } from '../../../core/resources/resources.js'
 import { mediaTypeOf, renderInvoice, type DocumentFormat } from '../../documents/render-invoice.js'
@@ -12,6 +12,7 @@ import type { Route } from '../route.js'
 import { readQuery } from '../query.js'
 import { queryAfterItem } from './resource-routes.js'
 import { previewInvoice, STORED_ONLY } from '../../../core/billing/preview-invoice.js'
+import { previewInvoiceDocument } from '../../../core/billing/preview-invoice-document.js'
 import { toWire } from '../../../core/fields/wire.js'
 import type { Item } from '../../../core/fields/item.js'
 import { json } from '../respond.js'
@@ -124,9 +125,8 @@ export function invoicePreviewRoute(invoices: Resource, transactions: Resource):
           { vary: 'Accept' },
         )
       }
-      const preview = await previewInvoice(ctx.platform, ctx.params.id, { cutoffDate }, (inner, invoiceID) => readInvoiceDocument(inner, invoiceID, pages))
-      if (!preview.extra) throw new BillingError('not_found', `Customer ${ctx.params.id} would get no invoice from a run with cutoff ${preview.cutoffDate}: ${preview.reason}`, 'Ask for JSON to see why, or try a later cutoffDate.')
-      return documentResponse(event, await renderInvoice(preview.extra, format), format, `invoice-preview-${ctx.params.id}`)
+      const doc = await previewInvoiceDocument(ctx.platform, ctx.params.id, { cutoffDate, pages })
+      return documentResponse(event, await renderInvoice(doc, format), format, `invoice-preview-${ctx.params.id}`)
     },
   }
 }

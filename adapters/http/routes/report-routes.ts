@@ -3,10 +3,10 @@ import { add, moneyToNumber, moneyToNumberText, ZERO, type Money } from '../../.
 import type { JournalDocument, MarginGrouping } from '../../../core/ports/books.js'
 import type { PlatformContext } from '../../../core/platform.js'
 import { journalLines, journalRange, runJournalScope } from '../../../core/reports/journal-report.js'
-import { marginQuery, marginReport, type MarginLine } from '../../../core/reports/margin-report.js'
+import { marginQuery, marginReport, type MarginLine, type MarginQuery } from '../../../core/reports/margin-report.js'
 import type { CommissionWindow, JournalScope } from '../../../core/ports/books.js'
 import type { CommissionLine } from '../../../core/reports/commission-lines.js'
-import { commissionQuery, commissionStatements, commissionWindow } from '../../../core/reports/commission-statement.js'
+import { commissionQuery, commissionStatements, commissionWindow, type CommissionQuery } from '../../../core/reports/commission-statement.js'
 import { csvCell, csvLine, streamedAnswer, wantsCsv } from '../csv-response.js'
 import type { Route } from '../route.js'
 import { readQuery } from '../query.js'
@@ -23,9 +23,8 @@ export function reportRoutes(): Route[] {
       doc: { summary: 'Margin: approved net revenue, carrier cost, margin and margin % by customer, carrier, featureType, callClass or month, with totals', kind: 'other', query: ['from', 'to', 'groupBy'], alternatives: CSV },
       async handler(event, ctx) {
         const query = marginQuery(readQuery(event, ['from', 'to', 'groupBy']))
-        const report = marginReport(ctx.platform, query)
         const csv = wantsCsv(event)
-        return streamedAnswer(event, csv, csv ? marginCsv(query.groupBy, report) : marginJson(query, report))
+        return streamedAnswer(event, csv, marginPieces(ctx.platform, query, csv))
       },
     },
     {
@@ -34,9 +33,8 @@ export function reportRoutes(): Route[] {
       doc: { summary: "A billing run's commission statements (one per holder, or ?holder='s): lines of customer, account number, feature, saleType, type, basis, rate and commission, and a total", kind: 'other', query: ['billingRunID', 'holder'], alternatives: CSV },
       async handler(event, ctx) {
         const query = commissionQuery(readQuery(event, ['billingRunID', 'holder']))
-        const window = await commissionWindow(ctx.platform, query.billingRunID)
         const csv = wantsCsv(event)
-        return streamedAnswer(event, csv, commissionPieces(ctx.platform, window, query.holder, csv))
+        return streamedAnswer(event, csv, await commissionAnswer(ctx.platform, query, csv))
       },
     },
     {
@@ -61,6 +59,18 @@ export function reportRoutes(): Route[] {
 }
 
 type Report = ReturnType<typeof marginReport>
+
+/** The margin report's answer (JSON or CSV), a piece at a time: the route's, and the library's. */
+export function marginPieces(platform: PlatformContext, query: MarginQuery, csv: boolean): AsyncGenerator<string> {
+  const report = marginReport(platform, query)
+  return csv ? marginCsv(query.groupBy, report) : marginJson(query, report)
+}
+
+/** A run's commission statements as answered (JSON or CSV), once the run is known (`404001` when not). */
+export async function commissionAnswer(platform: PlatformContext, query: CommissionQuery, csv: boolean): Promise<AsyncGenerator<string>> {
+  const window = await commissionWindow(platform, query.billingRunID)
+  return commissionPieces(platform, window, query.holder, csv)
+}
 
 const wireLine = (groupBy: MarginGrouping, l: MarginLine) => ({
   [groupBy]: l.key,
@@ -117,7 +127,7 @@ function journalAnswer(event: H3Event, platform: PlatformContext, scope: Journal
  * once for its lines, account codes and VAT rates quoted once (a run's journal is 400,000 lines
  * of 200,000 invoices: bench/reports.ts). Dates, document types and IDs need no quoting.
  */
-async function* journalPieces(platform: PlatformContext, scope: JournalScope, csv: boolean): AsyncGenerator<string> {
+export async function* journalPieces(platform: PlatformContext, scope: JournalScope, csv: boolean): AsyncGenerator<string> {
   let net: Money = ZERO
   let vat: Money = ZERO
   yield csv ? csvLine(JOURNAL_COLUMNS) : `{${'billingRunID' in scope ? `"billingRunID":${JSON.stringify(scope.billingRunID)}` : `"from":${JSON.stringify(scope.range.from)},"to":${JSON.stringify(scope.range.to)}`},"lines":[`
@@ -164,6 +174,9 @@ async function* journalPieces(platform: PlatformContext, scope: JournalScope, cs
 }
 
 const COMMISSION_COLUMNS = ['holder', 'role', 'customerID', 'accountNumber', 'featureID', 'saleType', 'transactionID', 'transactionType', 'type', 'basis', 'rate', 'commission'] as const
+
+/** A commission statement's line as JSON. */
+export type CommissionLineWire = ReturnType<typeof commissionWire>
 
 const commissionWire = (l: CommissionLine) => ({
   holder: l.holder,

@@ -1,13 +1,9 @@
 import type { Resource } from '../../../core/fields/resource.js'
 import { toWire } from '../../../core/fields/wire.js'
 import { deleteCall } from '../../../core/rating/calls.js'
-import { importUsageFile } from '../../../core/rating/import-usage.js'
 import { getItem } from '../../../core/resources/resources.js'
 import { parentScope } from '../../../core/resources/scopes.js'
-import { usageLines } from '../../csv/usage-lines.js'
-import { carrierColumnsNamed, carrierFormatLines } from '../../csv/carrier-format.js'
-import { BillingError, quoted } from '../../../core/errors.js'
-import type { UsageFormat } from '../../../core/presets/carrier-maps.js'
+import { importUsageText } from '../../csv/usage-file-import.js'
 import { assertCsv, bodyText } from '../lines.js'
 import { json } from '../respond.js'
 import { BASE_PATH, type Route } from '../route.js'
@@ -39,13 +35,7 @@ export function usageRoutes(usageFiles: Resource, calls: Resource, customers: Re
       async handler(event, ctx) {
         const query = readQuery(event, ['name', 'format'])
         assertCsv(event)
-        const name = query.get('name')
-        const formatName = query.get('format')
-        const format = formatName === null ? null : usageFormatOf(ctx.platform.presets.usageFormats, formatName)
-        const lines = format ? carrierFormatLines(usageLines(bodyText(event), format.delimiter), formatName!, format, ctx.platform.clock.now()) : usageLines(bodyText(event))
-        const file = await importUsageFile(ctx.platform, lines, name).catch((error: unknown) => {
-          throw format ? carrierColumnsNamed(error, format) : error
-        })
+        const file = await importUsageText(ctx.platform, bodyText(event), query.get('name'), query.get('format'))
         return json(event, 201, toWire(usageFiles, file), { location: apiPath(event, `/usageFiles/${file.id}`) })
       },
     },
@@ -70,12 +60,4 @@ export function usageRoutes(usageFiles: Resource, calls: Resource, customers: Re
 /** The customer action restoreCalls; answers the customer. */
 export const restoreCallsActionDoc: Record<string, ActionDocDef> = {
   restoreCalls: { summary: "Restore the customer's deleted calls" },
-}
-
-/** The presets' format of that name; an unknown name is `400101` naming the parameter and the names there are. */
-function usageFormatOf(formats: Readonly<Record<string, UsageFormat>>, name: string): UsageFormat {
-  const format = Object.hasOwn(formats, name) ? formats[name] : undefined
-  if (format) return format
-  const names = Object.keys(formats)
-  throw new BillingError('invalid_field', `format ${quoted(name)} is not a usageFormats name`, names.length ? `Formats: ${names.join(', ')}.` : 'The presets file defines no usageFormats.')
 }
