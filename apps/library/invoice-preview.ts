@@ -1,6 +1,5 @@
-import { previewInvoice, type STORED_ONLY } from '../../core/billing/preview-invoice.js'
+import { previewInvoice, type InvoicePreview as CorePreview, type STORED_ONLY } from '../../core/billing/preview-invoice.js'
 import { previewInvoiceDocument } from '../../core/billing/preview-invoice-document.js'
-import type { DateOnly } from '../../core/dates/date-only.js'
 import type { ShownOf } from '../../core/fields/entity.js'
 import type { Item } from '../../core/fields/item.js'
 import type { PlatformContext } from '../../core/platform.js'
@@ -15,15 +14,8 @@ export type PreviewInvoice = Omit<ShownOf<'invoices'>, StoredOnly>
 /** A line of it: a transaction already in the ledger keeps its ID as `transactionID`; one the run would add has none. */
 export type PreviewLine = Omit<ShownOf<'transactions'>, StoredOnly> & { readonly transactionID: string | null }
 
-/** What `customers.previewInvoice` answers: the invoice and its lines, or none and why. */
-export interface InvoicePreview {
-  readonly customerID: string
-  readonly cutoffDate: DateOnly
-  readonly invoice: PreviewInvoice | null
-  readonly lines: readonly PreviewLine[]
-  /** Why no invoice would be raised (null when one would). */
-  readonly reason: string | null
-}
+/** What `customers.previewInvoice` answers: the invoice and its lines as a read shows them, or none and why. */
+export type InvoicePreview = CorePreview<PreviewInvoice, PreviewLine>
 
 /** What `customers.previewInvoiceDocument` takes: the run's cutoff, the format, and the customer's short or long page list (default long). */
 export interface PreviewDocumentOptions<F extends DocumentFormat = DocumentFormat> {

@@ -16,11 +16,11 @@ export type PreviewInvoice = Omit<Invoice, (typeof STORED_ONLY)[number]>
 export type PreviewLine = Omit<Transaction, (typeof STORED_ONLY)[number]> & { readonly transactionID: string | null }
 
 /** What `previewInvoice` answers: the invoice and its lines, or none and why. */
-export interface InvoicePreview {
+export interface InvoicePreview<I = PreviewInvoice, L = PreviewLine> {
   readonly customerID: string
   readonly cutoffDate: DateOnly
-  readonly invoice: PreviewInvoice | null
-  readonly lines: readonly PreviewLine[]
+  readonly invoice: I | null
+  readonly lines: readonly L[]
   /** Why no invoice would be raised (null when one would). */
   readonly reason: string | null
 }

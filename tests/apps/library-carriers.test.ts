@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { createBillingPlatform, errorCodeOf, FixedClock, isBillingError, type BillingPlatform, type PresetSettings } from '../../index.js'
+import { createBillingPlatform, FixedClock, type BillingPlatform, type PresetSettings } from '../../index.js'
+import { failure } from '../support/library-failure.js'
 import { activeTargets, openTarget, type Target } from '../support/targets.js'
 
 const BASE = '/backend/api/v1'
@@ -47,16 +48,6 @@ async function textOf(pieces: AsyncIterable<string>): Promise<string> {
   let text = ''
   for await (const piece of pieces) text += piece
   return text
-}
-
-async function failure(call: () => Promise<unknown>) {
-  try {
-    await call()
-  } catch (error) {
-    assert.ok(isBillingError(error), String(error))
-    return { error_code: errorCodeOf(error), error: (error as Error).message }
-  }
-  throw new Error('expected a failure')
 }
 
 for (const name of activeTargets()) {

@@ -2,6 +2,7 @@ import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { withStandardFeature } from '../../core/features/standard-feature.js'
 import { createBillingPlatform, errorCodeOf, FixedClock, isBillingError, parseMoney, type BillingPlatform, type Money } from '../../index.js'
+import { failure } from '../support/library-failure.js'
 import { activeTargets, openTarget, type Target } from '../support/targets.js'
 
 /**
@@ -16,16 +17,6 @@ interface Ctx {
   key: string
   customerID: string
   invoiceID: string
-}
-
-async function failure(call: () => Promise<unknown>) {
-  try {
-    await call()
-  } catch (error) {
-    assert.ok(isBillingError(error), String(error))
-    return { error_code: errorCodeOf(error), error: (error as Error).message }
-  }
-  throw new Error('expected a failure')
 }
 
 async function http(ctx: Ctx, method: string, path: string, body?: unknown, accept = 'application/json') {

@@ -2,7 +2,8 @@ import SqliteDatabase from 'better-sqlite3'
 import { Kysely, SqliteDialect, sql } from 'kysely'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { createBillingPlatform, errorCodeOf, FixedClock, isBillingError, type BillingPlatform } from '../../index.js'
+import { createBillingPlatform, FixedClock, type BillingPlatform } from '../../index.js'
+import { failure } from '../support/library-failure.js'
 
 const BASE = '/backend/api/v1'
 const test = suite<{ billing: BillingPlatform; key: string; customerID: string }>('apps: the library face answers as the HTTP API does')
@@ -21,16 +22,6 @@ async function http(ctx: { billing: BillingPlatform; key: string }, method: stri
     body: body === undefined ? undefined : JSON.stringify(body),
   })
   return { status: res.status, body: await res.json() }
-}
-
-async function failure(call: () => Promise<unknown>) {
-  try {
-    await call()
-  } catch (error) {
-    assert.ok(isBillingError(error), String(error))
-    return { error_code: errorCodeOf(error), error: (error as Error).message }
-  }
-  throw new Error('expected a failure')
 }
 
 /**
