@@ -10,6 +10,7 @@ import { catalogue } from '../fields/catalogue.js'
 import { ZERO } from '../money/money.js'
 import { RUN_DERIVES } from './approve-drafts.js'
 import { refreshCreditAlerts } from '../credit/credit-alerts.js'
+import { reallocateDiscarded } from './discarded-allowances.js'
 
 const settable: readonly unknown[] = ['Pending', 'Requested'] satisfies BillingRunStatus[]
 /** What a run in Review may be set to (contract 16.1). */
@@ -90,7 +91,8 @@ export async function updateBillingRun(ctx: PlatformContext, id: string, input: 
  * Approves or discards a run in Review (contract 16.1), with nothing else changed. Approved: its
  * partitions open again and the workers finalise its drafts as they bill a run (run-billing.ts);
  * Discarded: its drafts go with the rows it derived (`RUN_DERIVES`: its calls' rows, minimums),
- * and the charges it found stay unapproved for a corrected run. The rows' going moves their
+ * and the charges it found stay unapproved for a corrected run; its calls' months are allocated
+ * again (`reallocateDiscarded`), now that they are unbilled. The rows' going moves their
  * customers' balance and unbilled calls: their credit alerts are measured again in the same
  * transaction, as the drafting measured them (contract 10.6).
  */
@@ -104,8 +106,12 @@ async function review(ctx: PlatformContext, store: Store, current: BillingRun, b
   if (body.status === 'Approved') {
     await store.runPartitions.restart(current.id)
   } else {
-    const moved = await store.ledger.discardDrafts(current.id, RUN_DERIVES)
-    await refreshCreditAlerts(store, moved, now, { act: ctx })
+    // Taken first, it waits for the imports under way and holds off new ones to the commit: an
+    // import beside the discard would allocate against the drafted calls as billed (call-marks.ts).
+    await store.callMarks.advance()
+    const { customers, calls } = await store.ledger.discardDrafts(current.id, RUN_DERIVES)
+    await reallocateDiscarded(ctx, store, calls, now)
+    await refreshCreditAlerts(store, customers, now, { act: ctx })
   }
   const after = (await runs.update(current.id, {
     status: body.status as BillingRunStatus,

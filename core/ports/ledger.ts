@@ -1,6 +1,15 @@
 import type { DateOnly } from '../dates/date-only.js'
+import type { Stamp } from '../dates/stamp.js'
 import type { Invoice, Transaction, ValuesOf } from '../fields/entity.js'
 import type { Money } from '../money/money.js'
+
+/** What a discard (`Ledger.discardDrafts`) unbilled. */
+export interface DiscardedDrafts {
+  /** The customers whose rows were deleted, in ID order: their balance and unbilled calls moved (a draft itself counts in neither). */
+  readonly customers: string[]
+  /** Each deleted `Call Charges` row's customer and the first and last start of the calls it covered. */
+  readonly calls: readonly { readonly customerID: string; readonly from: Stamp; readonly to: Stamp }[]
+}
 
 /** `connection`: the one-off charge on the start date; `recurring`: everything about service charges. */
 export type ChargeKind = 'connection' | 'recurring'
@@ -149,10 +158,9 @@ export interface Ledger {
    * Removes a run's draft invoices: their transactions are taken off them, unapproved as they
    * were, except the rows the run derived (of `derivedTypes`, named by the run and of no feature:
    * its calls' `Call Charges`, the minimum charges of contract 10.4), which are deleted, on a
-   * draft or not, so the calls they covered are unbilled again. Returns the customers whose rows
-   * were deleted, in ID order: their balance and unbilled calls moved (a draft itself counts in neither).
+   * draft or not, so the calls they covered are unbilled again.
    */
-  discardDrafts(billingRunID: string, derivedTypes: readonly string[]): Promise<string[]>
+  discardDrafts(billingRunID: string, derivedTypes: readonly string[]): Promise<DiscardedDrafts>
   /** How many invoices a billing run raised and their total (summed by the database, not read back). */
   runInvoiceTotals(billingRunID: string): Promise<{ amount: Money; count: number }>
 }

@@ -95,7 +95,8 @@ function pricedAgain(call: AllowanceCall, usedMs: bigint, shared: RatingShared, 
   return { id: call.id, cost: priced.cost as Money, allowanceSeconds: Number(usedMs) / 1000, updatedStamp: now }
 }
 
-function nextMonth(month: string): string {
+/** The month after `month` (YYYY-MM). */
+export function nextMonth(month: string): string {
   const y = Number(month.slice(0, 4))
   const m = Number(month.slice(5, 7))
   return m === 12 ? `${y + 1}-01` : `${y}-${String(m + 1).padStart(2, '0')}`

@@ -149,6 +149,39 @@ for (const target of activeTargets()) {
     ])
   })
 
+  test('a drafted call keeps its share while its run is in Review; discarded, its month is allocated again in start order (11, 16.1, 17.6)', async ({ h }) => {
+    // A dear band on the suite's tariff: which call the allowance covers then changes the bill.
+    const tariff = ((await h.request('GET', '/tariffs?limit=100')).body as any[]).find((t) => t.name === 'UK Mobile').id
+    for (const timeBand of ['day', 'evening', 'weekend']) await h.request('POST', `/tariffs/${tariff}/tariffDetails`, { chargeBand: 'DEAR', timeBand, cost: '1.00', costConnection: '0.02' })
+    const c = await newCustomer(h)
+    const a = await newNumber(h, c, { discountPlan1: 'Five Mobile' })
+    await upload(h, [call(a.number, '2026-01-20T10:00:00Z', 120)])
+    const run = await h.request('POST', '/billingRuns', { name: 'review', cutoffDate: '2026-01-31', invoiceDate: '2026-01-31', status: 'Requested', review: true })
+    assert.is(run.status, 201, JSON.stringify(run.body))
+    const scheduler = h.platform.createScheduler({ onJobEnd: () => {} })
+    await scheduler.runNow('billing-poll')
+    await scheduler.stop()
+    assert.is((await h.request('GET', `/billingRuns/${run.body.id}`)).body.status, 'Review')
+    await upload(h, [call(a.number, '2026-01-10T10:00:00Z', 240, 'mobile', 'DEAR')])
+    // The draft holds its call's share as an invoice would: approved, it is billed as drafted.
+    assert.equal(await callsOf(h, a.id), [
+      ['2026-01-10T10:00', 1.02, 240, 180],
+      ['2026-01-20T10:00', 0.02, 120, 120],
+    ])
+    const discarded = await h.request('PATCH', `/billingRuns/${run.body.id}`, { status: 'Discarded' })
+    assert.is(discarded.status, 200, JSON.stringify(discarded.body))
+    // Both unbilled again, the month goes in start order, as if no run had drafted it (both
+    // kept their shares before, and the corrected run billed 1.04).
+    assert.equal(await callsOf(h, a.id), [
+      ['2026-01-10T10:00', 0.02, 240, 240],
+      ['2026-01-20T10:00', 0.12, 120, 60],
+    ])
+    const { bill } = await import('../support/billing.js')
+    await bill(h, '2026-01-31')
+    const charges = ((await h.request('GET', `/customers/${c}/transactions?limit=100`)).body as any[]).filter((t) => t.transactionType === 'Call Charges')
+    assert.equal(charges.map((t) => [t.amount, t.approved]), [[0.14, true]])
+  })
+
   test('allowances allocated mid-import (each batch) come out as when allocated once at the end', async ({ h }) => {
     // 1,200 one-minute calls are two batches (IMPORT_BATCH); the month's five earliest, which
     // the allowance covers, are the last records, in the second batch. Allocated after each

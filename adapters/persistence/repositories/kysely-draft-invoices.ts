@@ -1,5 +1,7 @@
 import type { ExpressionBuilder } from 'kysely'
+import type { Stamp } from '../../../core/dates/stamp.js'
 import type { Invoice } from '../../../core/fields/entity.js'
+import type { DiscardedDrafts } from '../../../core/ports/ledger.js'
 import type { DatabaseDialect } from '../dialect/dialect.js'
 import type { Db } from '../schema/tables.js'
 import { updateEach, type EachColumn } from '../update-each.js'
@@ -90,12 +92,14 @@ export async function finaliseRunDrafts(db: Db, dialect: DatabaseDialect, billin
  * only rows it wrote name it (a draft leaves the rows it carries their own run), so the delete
  * takes nothing else. It reads the ledger by run, which no index serves: a discard is rare, and
  * an index would cost every row a run writes. Returns the customers of the rows deleted (their
- * credit alerts are measured again), in ID order.
+ * credit alerts are measured again), in ID order, and the calls' rows' ranges (their allowances
+ * are allocated again).
  */
-export async function discardRunDrafts(db: Db, dialect: DatabaseDialect, billingRunID: string, derivedTypes: readonly string[]): Promise<string[]> {
+export async function discardRunDrafts(db: Db, dialect: DatabaseDialect, billingRunID: string, derivedTypes: readonly string[]): Promise<DiscardedDrafts> {
   const run = dialect.encodeId(billingRunID)
   const drafts = db.selectFrom('invoices').select('id').where('billingRunID', '=', run).where('status', '=', 'Draft')
   const moved = new Set<string>()
+  const calls: { customerID: string; from: Stamp; to: Stamp }[] = []
   if (derivedTypes.length) {
     const deleted = await db
       .deleteFrom('transactions')
@@ -103,12 +107,18 @@ export async function discardRunDrafts(db: Db, dialect: DatabaseDialect, billing
       .where('featureID', 'is', null)
       .where('kind', 'is', null)
       .where('transactionType', 'in', [...derivedTypes])
-      .returning('customerID')
+      .returning(['customerID', 'callsFrom', 'callsTo'])
       .execute()
-    for (const r of deleted) if (r.customerID !== null) moved.add(String(r.customerID))
+    for (const r of deleted) {
+      if (r.customerID === null) continue
+      const customerID = String(r.customerID)
+      moved.add(customerID)
+      // Minimums cover no calls: only the calls' rows record a range.
+      if (r.callsFrom !== null && r.callsTo !== null) calls.push({ customerID, from: String(r.callsFrom) as Stamp, to: String(r.callsTo) as Stamp })
+    }
   }
   await db.deleteFrom('invoice_journal_lines').where('invoiceID', 'in', drafts).execute()
   await db.updateTable('transactions').set({ invoiceID: null, approved: 0 }).where('invoiceID', 'in', drafts).execute()
   await db.deleteFrom('invoices').where('billingRunID', '=', run).where('status', '=', 'Draft').execute()
-  return [...moved].sort((a, b) => Number(a) - Number(b))
+  return { customers: [...moved].sort((a, b) => Number(a) - Number(b)), calls }
 }

@@ -5,7 +5,7 @@ import type { DateOnly } from '../../../core/dates/date-only.js'
 import { catalogue } from '../../../core/fields/catalogue.js'
 import { fromUnits, ZERO, type Money } from '../../../core/money/money.js'
 import type { Item, Values } from '../../../core/fields/item.js'
-import type { Invoiceable, Ledger, LedgerWrites, NewInvoice, RaisedInvoices } from '../../../core/ports/ledger.js'
+import type { DiscardedDrafts, Invoiceable, Ledger, LedgerWrites, NewInvoice, RaisedInvoices } from '../../../core/ports/ledger.js'
 import type { DatabaseDialect } from '../dialect/dialect.js'
 import { RowCodec } from '../row-codec.js'
 import { insertLedgerRows, raiseRunInvoices } from './kysely-ledger-inserts.js'
@@ -226,7 +226,7 @@ export class KyselyLedger implements Ledger {
     await finaliseRunDrafts(this.db, this.dialect, billingRunID, invoices, carrying, this.send)
   }
 
-  async discardDrafts(billingRunID: string, derivedTypes: readonly string[]): Promise<string[]> {
+  async discardDrafts(billingRunID: string, derivedTypes: readonly string[]): Promise<DiscardedDrafts> {
     return discardRunDrafts(this.db, this.dialect, billingRunID, derivedTypes)
   }
 }
