@@ -8,6 +8,7 @@ import { dueDateOf, planFeatureBilling, type FeatureBillingPlan } from './featur
 import { roleOf, transactionTypeNames } from './ledger-row.js'
 import { layoutRuns } from './layout-runs.js'
 import { olderSeriesEnd } from './series-runs.js'
+import { keptPeaks, peakCommittedAt } from './peak-count.js'
 import type { LedgerRow } from '../ports/ledger.js'
 
 /** The body of `changeRecurringCharge`, already parsed (amount as Money, date as DateOnly). */
@@ -97,13 +98,18 @@ export function planChargeChange(
   const tariffPriced = params.tariffPriced === true || (params.serviceCharge == null && current?.tariffPriced === true)
   // How far the series before an add runs, fixed now: periods laid out again later must not stretch it.
   const olderThrough = mode === 'add' && dateFrom > start ? olderSeriesEnd(layoutRuns(feature.interval, start, versions, feature.gaps), dateFrom) : undefined
-  const next = applyChange(
+  const featureCount = params.featureCount ?? current?.featureCount ?? 1
+  // `Peak Count` with no committed count given: the peak in force on the change's date, raised by
+  // its count, never the feature's latest peak, which a later day may have reached (contract 11).
+  const peak = feature.committedPeak && params.featureCountCommitted === undefined
+  const committed = peak ? Math.max(peakCommittedAt(versions, dateFrom), featureCount) : params.featureCountCommitted
+  const changed = applyChange(
     history,
     {
       from: dateFrom,
       serviceCharge: params.serviceCharge ?? current?.serviceCharge ?? null,
-      featureCount: params.featureCount ?? current?.featureCount ?? 1,
-      ...(params.featureCountCommitted !== undefined ? { committed: params.featureCountCommitted } : {}),
+      featureCount,
+      ...(committed !== undefined ? { committed } : {}),
       ...(params.serviceChargeInterval !== undefined ? { interval: params.serviceChargeInterval } : {}),
       ...(tariffPriced ? { tariffPriced: true } : {}),
       ...(olderThrough === undefined ? {} : { olderThrough }),
@@ -111,6 +117,7 @@ export function planChargeChange(
     },
     ledger.reduce((m, r) => Math.max(m, r.series), -1),
   )
+  const next = peak ? keptPeaks(versions, changed, dateFrom) : changed
   const latest = effectiveHistory(next, start).at(-1)!
   return {
     ...planFeatureBilling(feature, next, ledger, { cutoff: null, chargeable: false }),

@@ -24,6 +24,9 @@ export function chargePatch(before: { readonly feature: BillingFeature; readonly
   const newInterval = after.interval !== f.interval
   const newCommitted = after.featureCountCommitted !== f.featureCountCommitted
   const ownCommitted = f.committedPeak ? null : f.featureCountCommitted
+  // Under `Peak Count` a committed count the rule set (the highest count yet) is left to the change,
+  // which takes the peak in force on its date; one the PATCH set otherwise is taken as given.
+  const ruled = f.committedPeak && after.featureCountCommitted === Math.max(f.featureCountCommitted ?? after.featureCount, after.featureCount)
   const pinned = (v: ChargeVersion): ChargeVersion => ({
     ...v,
     ...(newInterval && v.interval === undefined ? { interval: f.interval } : {}),
@@ -34,7 +37,7 @@ export function chargePatch(before: { readonly feature: BillingFeature; readonly
     params: {
       serviceCharge: after.serviceCharge,
       featureCount: after.featureCount,
-      featureCountCommitted: after.featureCountCommitted,
+      ...(ruled ? {} : { featureCountCommitted: after.featureCountCommitted }),
       ...(newInterval ? { serviceChargeInterval: after.interval } : {}),
       ...(after.serviceCharge === null ? { tariffPriced: true } : {}),
       dateFrom,

@@ -9,6 +9,7 @@ import { daysCovered, layoutOf, periodContaining, type Period } from './periods.
 import { layoutRuns } from './layout-runs.js'
 import { seriesRuns } from './series-runs.js'
 import { proRate } from './pro-rate.js'
+import { peakCommittedAt } from './peak-count.js'
 
 /** How a slot whose approved charges no longer match is corrected (see `reconcile`). */
 export type SlotStyle = 'replace' | 'delta'
@@ -192,22 +193,11 @@ function pieces(feature: BillingFeature, all: readonly ChargeVersion[], versions
  * (else, for a version recorded before counts were kept, the feature's own; under `Peak Count`
  * none), and under `Peak Count` at least the highest count in force by then, so raising the
  * count never re-prices earlier periods and the peak never bills below the committed count
- * (contract 17.6).
+ * (contract 17.6). Under `Peak Count` a version records the peak reached by its own date
+ * (`keptPeaks`), never a later one.
  */
 function committedAt(feature: BillingFeature, all: readonly ChargeVersion[], date: DateOnly): number | null {
+  if (feature.committedPeak) return peakCommittedAt(all, date)
   const own = versionAt(all, date)?.committed
-  const base = own !== undefined ? own : feature.committedPeak ? null : feature.featureCountCommitted
-  if (!feature.committedPeak) return base
-  const peak = peakCount(all, date)
-  return base === null || base < peak ? peak : base
-}
-
-/** The highest count of the versions in force on or before `date` (sorted history), at least the first's. */
-function peakCount(versions: readonly ChargeVersion[], date: DateOnly): number {
-  let peak = versions[0]?.featureCount ?? 0
-  for (const v of versions) {
-    if (v.from > date) break
-    if (v.featureCount > peak) peak = v.featureCount
-  }
-  return peak
+  return own !== undefined ? own : feature.featureCountCommitted
 }

@@ -1,8 +1,13 @@
 import { suite } from 'uvu'
 import fc from 'fast-check'
+import * as assert from 'uvu/assert'
 import type { BillingFeature } from '../../core/billing/billing-feature.js'
 import { discountsOf } from '../../core/billing/discounts.js'
 import { chargePatch } from '../../core/billing/charge-patch.js'
+import { expectedRecurring } from '../../core/billing/expected-charges.js'
+import { historyOf, serializeHistory } from '../../core/billing/stored-feature.js'
+import { autoCommittedCount } from '../../core/features/feature-terms.js'
+import type { Item } from '../../core/fields/item.js'
 import { effectiveHistory } from '../../core/billing/charge-history.js'
 import { instalmentAt } from '../../core/billing/instalments.js'
 import { layoutAt, layoutRuns } from '../../core/billing/layout-runs.js'
@@ -257,6 +262,75 @@ test('property: drops, reinstates, counts, changes of interval and adds neither 
         return charged === plan.total && [...byPeriod.values()].every((net) => net >= 0n && net <= largest)
       },
     ),
+    { numRuns: 300 },
+  )
+})
+
+type PeakStep = { t: 'run'; at: number } | { t: 'approve' } | { t: 'count'; offset: number | null; count: number; patch: boolean }
+const peakStepArb: fc.Arbitrary<PeakStep> = fc.oneof(
+  { weight: 2, arbitrary: fc.record({ t: fc.constant('run' as const), at: fc.integer({ min: -30, max: 500 }) }) },
+  { weight: 1, arbitrary: fc.constant({ t: 'approve' as const }) },
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      t: fc.constant('count' as const),
+      // Mostly from a past date: a correction of periods already charged.
+      offset: fc.option(fc.integer({ min: -150, max: 40 }), { nil: null, freq: 6 }),
+      count: fc.integer({ min: 0, max: 9 }),
+      patch: fc.boolean(),
+    }),
+  },
+)
+
+test('property: under Peak Count each period bills the count in force, at least the highest count the feature had by its start, never more', () => {
+  fc.assert(
+    fc.property(fc.constantFrom(...serviceChargeIntervals), dayArb(300), fc.integer({ min: 0, max: 9 }), fc.array(peakStepArb, { maxLength: 12 }), (interval, start, initial, steps) => {
+      // The feature as stored, read back and changed as a PATCH and changeRecurringCharge do
+      // (update-feature.ts, change-charge.ts): the latest version takes the stored committed count.
+      const stored = { serviceCharge: 100_000n as Money, featureCount: initial, featureCountCommitted: initial, startDate: start, chargeHistory: null as string | null }
+      const w = new World(feature({ startDate: start, interval, committedPeak: true }), stored.serviceCharge, initial)
+      const read = () => {
+        w.feature = { ...w.feature, featureCountCommitted: stored.featureCountCommitted }
+        w.history = [...historyOf(stored)]
+      }
+      const had: { from: DateOnly; count: number }[] = [{ from: start, count: initial }]
+      let day = start
+      for (const s of steps) {
+        read()
+        if (s.t === 'run') {
+          day = maxDate(day, addDays(start, s.at))
+          w.bill(day, true)
+        } else if (s.t === 'approve') w.approve()
+        else {
+          const from = s.offset === null ? null : maxDate(start, addDays(w.due ?? start, s.offset))
+          const peak = autoCommittedCount({ featureCount: s.count }, { id: 'f', featureCountCommittedAuto: 'Peak Count', ...stored } as unknown as Item)
+          let params
+          if (s.patch) {
+            const patch = chargePatch(w, { serviceCharge: stored.serviceCharge, featureCount: s.count, featureCountCommitted: peak ?? stored.featureCountCommitted, interval }, from)
+            w.history = [...patch.history]
+            params = patch.params
+            stored.featureCountCommitted = peak ?? stored.featureCountCommitted
+          } else params = { featureCount: s.count, dateFrom: from, ...(peak === null ? {} : { featureCountCommitted: peak }) }
+          const dateFrom = maxDate(from ?? w.due ?? start, start)
+          w.change(params)
+          had.push({ from: dateFrom, count: s.count })
+          stored.chargeHistory = serializeHistory(w.history)
+          stored.featureCount = s.count
+          const latest = effectiveHistory(w.history, start).at(-1)!
+          if (params.featureCountCommitted !== undefined) stored.featureCountCommitted = latest.committed ?? stored.featureCountCommitted
+        }
+      }
+      read()
+      const final = addDays(maxDate(day, start), 400)
+      w.bill(final, true)
+      // Replace changes: the count on a day is the last change's from on or before it.
+      const countOn = (x: DateOnly) => had.reduce((n, h) => (h.from <= x ? h.count : n), initial)
+      const peakBy = (x: DateOnly) => had.reduce((n, h) => (h.from <= x && h.count > n ? h.count : n), 0)
+      const charges = expectedRecurring(w.feature, w.history, final).filter((c) => !c.discount)
+      for (const c of charges) assert.is(c.quantity, Math.max(countOn(c.periodStart), peakBy(c.slotStart)), `${c.periodStart} of the period from ${c.slotStart}`)
+      assert.is(stored.featureCountCommitted, peakBy(final))
+      return isEmptyDiff(w.plan({ cutoff: d(final), chargeable: true }))
+    }),
     { numRuns: 300 },
   )
 })

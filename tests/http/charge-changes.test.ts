@@ -188,6 +188,34 @@ for (const target of activeTargets()) {
     assert.equal((await ledgerOf(h, peak)).map((r) => r[3]), [70, 90])
     assert.is((await h.request('GET', `/features/${peak}`)).body.featureCountCommitted, 9)
   })
+
+  test('Peak Count: a lower count from an earlier date bills the peak in force at each period start, not a later one from that date', async ({ h }) => {
+    h.clock.set('2026-01-01T10:00:00Z')
+    const c = await newCustomer(h)
+    const body = { serviceCharge: 10, startDate: '2026-01-01', featureCount: 5, featureCountCommittedAuto: 'Peak Count', serviceChargeInterval: 'Calendar Monthly' }
+    const patched = await newFeature(h, c, body)
+    const changed = await newFeature(h, c, body)
+    await bill(h, '2026-03-01')
+    h.clock.set('2026-03-05T10:00:00Z')
+    for (const f of [patched, changed]) await patch(h, f, { featureCount: 8, updatedDate: '2026-02-15' })
+    await bill(h, '2026-03-05')
+    // The same correction both ways: 3 from 1 February, as a PATCH and as changeRecurringCharge.
+    await patch(h, patched, { featureCount: 3, updatedDate: '2026-02-01' })
+    await act(h, `/features/${changed}`, 'changeRecurringCharge', { featureCount: 3, dateFrom: '2026-02-01' })
+    await bill(h, '2026-04-01')
+    for (const f of [patched, changed]) {
+      // January 5 × 10.00 = 50.00. February had 5 by its start (8 came on the 15th): 3 in force, the
+      // peak 5 billed, 50.00 for the 65.00 (25.00 + 40.00) charged. From March the peak is 8, reached
+      // on 15 February: March keeps its 80.00, April 80.00; the committed count stays 8.
+      assert.equal((await ledgerOf(h, f)).slice(8), [
+        ['Recurring Charge Refund', '2026-02-01', '2026-02-28', -65],
+        ['Recurring Charge', '2026-02-01', '2026-02-28', 50],
+        ['Recurring Charge', '2026-04-01', '2026-04-30', 80],
+      ])
+      const got = (await h.request('GET', `/features/${f}`)).body
+      assert.equal([got.featureCount, got.featureCountCommitted], [3, 8])
+    }
+  })
   test('an increase from 29 February falls on 28 February in common years and 29 February in leap years, however often the job runs', async ({ h }) => {
     h.clock.set('2024-02-01T10:00:00Z')
     const c = await newCustomer(h)
