@@ -93,7 +93,12 @@ export function reconcileSlots(expected: readonly ExpectedCharge[], ledger: read
         continue
       }
       const set = changes(pending[i], want, ctx.feature.VATRate)
-      if (set) update.push({ id: pending[i].id, set })
+      if (set && want.role !== 'charge' && slot.approved.some((r) => r.credits?.length)) {
+        // A correction that changes nets what credit notes gave back by now: written again, its
+        // new ID after theirs says it took them in (`absorbedCredits`).
+        remove.push(pending[i].id)
+        insert.push(newRow(want, pending[i].revision))
+      } else if (set) update.push({ id: pending[i].id, set })
       pending.splice(i, 1)
     }
     remove.push(...pending.map((r) => r.id))
@@ -157,18 +162,15 @@ function desiredRows(slot: Slot, feature: BillingFeature): Desired[] {
   if (slot.kind === 'connection') return []
   const approvedNet = sum(slot.approved.map((r) => r.amount))
   const expectedNet = sum(slot.expected.map((e) => e.amount))
-  // What stands of the approved rows once credit notes took their part back (see `refunds`).
-  const standing = add(approvedNet, sum(slot.approved.map((r) => r.credited?.net ?? ZERO)))
   const last = slot.expected[slot.expected.length - 1]
-  // A credit note on rows charged as they should be stands as given (a run does not charge it
-  // again); once the engine has corrected the period (a refund, an adjustment, a charge again),
-  // the credit is part of what the period came to.
-  const corrected = slot.approved.some((r) => r.revision > 0 || roleOf(r.transactionType) !== 'charge')
-  if (last && (standing === expectedNet || (!corrected && approvedNet === expectedNet))) return []
+  // A credit note stands as given (a run never charges it again) until the engine corrects the
+  // period after it: a correction gives back only what credit notes left (`refunds`, `standing`),
+  // so from then on what they took is part of what the period came to.
+  if (last && add(approvedNet, absorbedCredits(slot.approved)) === expectedNet) return []
   // The cost rides with the charge (contract 16.2): corrected when and as the charge is, never on its own.
   if (!last) return refunds(slot)
   if (last.style === 'delta') {
-    const difference = sub(expectedNet, standing)
+    const difference = sub(expectedNet, standing(slot.approved))
     const costDifference = sub(sum(slot.expected.map((e) => e.cost)), sum(slot.approved.map((r) => r.carrierCost)))
     const adjustment = correction(slot, difference > 0n ? 'adjustment' : 'adjustment_refund', difference, costDifference, [...slot.approved, ...slot.expected])
     // It changes the price of what was charged, so it is taxed as that was, not at a rate set since.
@@ -203,11 +205,28 @@ function refunds(slot: Slot): Desired[] {
 function creditedByRate(approved: readonly LedgerRow[]): Map<string | null | undefined, { net: Money; vat: Money }> {
   const out = new Map<string | null | undefined, { net: Money; vat: Money }>()
   for (const r of approved) {
-    if (!r.credited) continue
-    const t = out.get(r.VATRate) ?? { net: ZERO, vat: ZERO }
-    out.set(r.VATRate, { net: add(t.net, r.credited.net), vat: add(t.vat, r.credited.vat) })
+    for (const c of r.credits ?? []) {
+      const t = out.get(r.VATRate) ?? { net: ZERO, vat: ZERO }
+      out.set(r.VATRate, { net: add(t.net, c.net), vat: add(t.vat, c.vat) })
+    }
   }
   return out
+}
+
+/** What stands of approved rows: their net less all that credit notes gave back of them. */
+const standing = (approved: readonly LedgerRow[]): Money => add(sum(approved.map((r) => r.amount)), sum(approved.flatMap((r) => (r.credits ?? []).map((c) => c.net))))
+
+/**
+ * What credit notes gave back of approved rows before the engine's latest correction of their
+ * period (a refund, an adjustment, a charge again: a later revision), which gave back only the
+ * rest and so took them in; none when the period was never corrected. A credit note after it
+ * stands on its own. Transaction IDs grow as rows are written (contract 2).
+ */
+function absorbedCredits(approved: readonly LedgerRow[]): Money {
+  let latest = -1n
+  for (const r of approved) if (r.revision > 0 || roleOf(r.transactionType) !== 'charge') latest = BigInt(r.id) > latest ? BigInt(r.id) : latest
+  if (latest < 0n) return ZERO
+  return sum(approved.flatMap((r) => (r.credits ?? []).filter((c) => BigInt(c.id) < latest).map((c) => c.net)))
 }
 
 /** The row to insert for a desired one (written out: a rest-and-spread copy per row cost more than the rest of reconcile). */

@@ -1,5 +1,5 @@
 import { roleOf, transactionTypeNames } from '../billing/ledger-row.js'
-import { add, neg, ZERO, type Money } from '../money/money.js'
+import { add, neg, sum, ZERO, type Money } from '../money/money.js'
 import type { LedgerRow } from '../ports/ledger.js'
 
 /**
@@ -21,7 +21,7 @@ export function refundedOf(rows: readonly LedgerRow[]): Map<string, Money> {
     if (pool <= 0n) continue
     const charges = period.filter((r) => !givesBack(r) && r.transactionType !== transactionTypeNames.discount && r.amount > 0n)
     for (const r of charges.sort((a, b) => (BigInt(a.id) < BigInt(b.id) ? -1 : 1))) {
-      const left = add(r.amount, r.credited?.net ?? ZERO)
+      const left = add(r.amount, sum((r.credits ?? []).map((c) => c.net)))
       const take = left < pool ? left : pool
       if (take <= 0n) continue
       out.set(r.id, take)

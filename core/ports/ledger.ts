@@ -51,11 +51,18 @@ export interface LedgerRow {
   /** On an invoice of a completed billing run: never changed or deleted again. */
   readonly approved: boolean
   /**
-   * What credit notes have given back of this row (contract 15.3: a credit note's lines name the
-   * rows they credit), net and VAT, zero or negative: a correction of the row gives back only the
-   * rest. Absent where nothing credited it.
+   * The credit note lines that gave back part of this row (contract 15.3: a credit note's lines
+   * name the rows they credit), each its transaction ID, net and VAT (zero or negative): a
+   * correction of the row gives back only the rest. Absent where nothing credited it.
    */
-  readonly credited?: { readonly net: Money; readonly vat: Money }
+  readonly credits?: readonly LedgerCredit[]
+}
+
+/** A credit note line against an engine row (`LedgerRow.credits`). */
+export interface LedgerCredit {
+  readonly id: string
+  readonly net: Money
+  readonly vat: Money
 }
 
 /** Writes to the ledger, in bulk: the billing run writes many features' differences at once. */

@@ -366,6 +366,12 @@ for (const target of activeTargets()) {
       // A change from February leaves January's charge and its credit as they were.
       assert.equal(await january(kept.f), [['Recurring Charge', 100]])
       assert.is(await balanceOf(h, kept.c), 120)
+      // A credit note on a period the engine corrected stands through the next run, as any does.
+      const goodwill = await credit(h, (await lastInvoice(h, repriced.c)).id, { reason: 'Goodwill', amount: '10.00' })
+      assert.is(goodwill.status, 201, JSON.stringify(goodwill.body))
+      await bill(h, '2026-03-31')
+      assert.equal(await january(repriced.f), [['Recurring Charge', 100], ['Recurring Charge Refund', -70], ['Recurring Charge', 50]])
+      assert.is(await balanceOf(h, repriced.c), 100 - 10 + 50, 'less the credit, plus March')
       const january1 = async (c: string) => ((await h.request('GET', `/customers/${c}/invoices?limit=1000`)).body as any[])[0]
       const refused = await credit(h, (await january1(refundedFirst.c)).id, { reason: 'Goodwill', amount: '0.01' })
       assert.equal([refused.status, refused.body.error_code], [400, 400101], JSON.stringify(refused.body))

@@ -33,6 +33,10 @@ export class World {
   ) {
     this.history = initialHistory(feature.startDate!, typeof charge === 'string' ? m(charge) : charge, count)
   }
+  /** The next transaction ID, as the ledger gives them out (a credit note line's, in tests). */
+  nextId(): string {
+    return String(++this.ids)
+  }
   private write(diff: LedgerDiff): void {
     this.ledger = applyLedgerDiff(this.ledger, diff, () => String(++this.ids))
   }

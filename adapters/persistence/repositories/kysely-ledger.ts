@@ -1,6 +1,6 @@
 import type { Db, Tables } from '../schema/tables.js'
 import { sql, type NotNull, type Selectable } from 'kysely'
-import type { ChargeKind, LedgerRow } from '../../../core/ports/ledger.js'
+import type { ChargeKind, LedgerCredit, LedgerRow } from '../../../core/ports/ledger.js'
 import type { DateOnly } from '../../../core/dates/date-only.js'
 import { catalogue } from '../../../core/fields/catalogue.js'
 import { fromUnits, ZERO, type Money } from '../../../core/money/money.js'
@@ -81,7 +81,7 @@ export class KyselyLedger implements Ledger {
   }
 
   /**
-   * The engine rows with what credit notes gave back of each (`LedgerRow.credited`). Most ledgers
+   * The engine rows with the credit note lines against each (`LedgerRow.credits`). Most ledgers
    * hold no credit note at all: one probe of the index on `creditedTransactionID` says so, and
    * then nothing more is read.
    */
@@ -89,20 +89,24 @@ export class KyselyLedger implements Ledger {
     const any = await this.db.selectFrom('transactions').select('id').where('creditedTransactionID', 'is not', null).limit(1).executeTakeFirst()
     if (!any) return rows
     const approved = [...rows.values()].flat().filter((r) => r.approved)
-    const credits = new Map<string, { net: Money; vat: Money }>()
+    const credits = new Map<string, LedgerCredit[]>()
     for (let i = 0; i < approved.length; i += FEATURES_PER_READ) {
       const ids = approved.slice(i, i + FEATURES_PER_READ).map((r) => this.id(r.id))
       const found = await this.db
-        .selectFrom(this.dialect.rowsByIds<Selectable<Tables['transactions']>>('transactions', 'creditedTransactionID', ids, sql`true`).as('credits'))
-        .select(['creditedTransactionID', sql<string>`sum(amount)`.as('net'), sql<string>`coalesce(sum(${sql.ref('VATAmount')}), 0)`.as('vat')])
-        .groupBy('creditedTransactionID')
+        .selectFrom(this.dialect.rowsByIds<Selectable<Tables['transactions']>>('transactions', 'creditedTransactionID', ids, sql`1 = 1`).as('credits'))
+        .select(['id', 'creditedTransactionID', 'amount', 'VATAmount'])
+        .orderBy('id')
         .execute()
       for (const c of found) {
-        credits.set(String(c.creditedTransactionID), { net: fromUnits(this.dialect.decodeBigint(c.net)), vat: fromUnits(this.dialect.decodeBigint(c.vat)) })
+        const credit = { id: String(c.id), net: fromUnits(this.dialect.decodeBigint(c.amount)), vat: c.VATAmount === null ? ZERO : fromUnits(this.dialect.decodeBigint(c.VATAmount)) }
+        const of = String(c.creditedTransactionID)
+        const list = credits.get(of)
+        if (list) list.push(credit)
+        else credits.set(of, [credit])
       }
     }
     if (!credits.size) return rows
-    for (const [featureID, list] of rows) rows.set(featureID, list.map((r) => (credits.has(r.id) ? { ...r, credited: credits.get(r.id) } : r)))
+    for (const [featureID, list] of rows) rows.set(featureID, list.map((r) => (credits.has(r.id) ? { ...r, credits: credits.get(r.id) } : r)))
     return rows
   }
 
