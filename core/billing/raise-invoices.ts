@@ -189,14 +189,12 @@ export async function raiseInvoices(
   for (const customer of emptyOnes) {
     if ((last.get(customer.id) ?? '') >= invoiceDate) continue
     const through = invoiceThrough(run, customer, cutoff).charges
-    // Its numbers' minimums are lines of their own: with them it is a low invoice, not an empty one.
+    // Empty by its own lines: its empty-invoice action decides, then its numbers' minimums top up
+    // the Call Charges it carries (none), on the invoice that action raises (contract 10.4).
+    const decision = decideInvoice(customer, { lines: 0, net: ZERO, vat: ZERO, calls: ZERO }, finalBillOf(customer) !== null)
+    if (!decision.raise) continue
     const inserted: number[] = []
     let { net, vat } = addMinimums(customer, through, null, inserted)
-    const decision = decideInvoice(customer, { lines: inserted.length, net, vat, calls: net }, finalBillOf(customer) !== null)
-    if (!decision.raise) {
-      rows.length = Math.min(rows.length, ...inserted)
-      continue
-    }
     if (decision.minimum > 0n) {
       const row = chargeRow(ctx, run, customer, through, now, MINIMUM_CHARGE, decision.minimum, customer.VATRate, null)
       inserted.push(rows.push(row) - 1)

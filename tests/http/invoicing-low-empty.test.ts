@@ -93,21 +93,23 @@ for (const target of activeTargets()) {
     assert.ok(inv.transactionIDs.includes(top[0].id))
   })
 
-  test("an empty invoice that is raised (Send, Charge Minimum) carries its numbers' call-charge minimums; once however often the run is repeated", async ({ h }) => {
+  test("an empty invoice that is raised (Send, Charge Minimum) carries its numbers' call-charge minimums on top; once however often the run is repeated", async ({ h }) => {
     const send = await newCustomer(h, { emptyInvoiceAction: 'Send' })
     const n = (await h.request('POST', `/customers/${send}/numbers`, { number: '0161 555 0021', lowInvoiceActionValue: 5 })).body.id
-    const minimum = await newCustomer(h, { emptyInvoiceAction: 'Charge Minimum', emptyInvoiceActionValue: 10 })
+    // Low invoices carried forward: the empty action decides an empty invoice, not the low rules.
+    const minimum = await newCustomer(h, { emptyInvoiceAction: 'Charge Minimum', emptyInvoiceActionValue: 10, lowInvoiceDetect: 'Net Total', lowInvoiceDetectValue: 50, lowInvoiceAction: 'Carry Forward' })
     const m = (await h.request('POST', `/customers/${minimum}/numbers`, { number: '0161 555 0022', lowInvoiceActionValue: 3 })).body.id
     const suppress = await newCustomer(h)
     await h.request('POST', `/customers/${suppress}/numbers`, { number: '0161 555 0023', lowInvoiceActionValue: 5 })
     await bill(h, '2026-06-30')
     await bill(h, '2026-06-30')
-    for (const [c, number, amount] of [[send, n, 5], [minimum, m, 3]] as const) {
+    for (const [c, number, amount, charged] of [[send, n, 5, 0], [minimum, m, 3, 10]] as const) {
       const [inv, ...more] = await invoicesOf(h, c)
       assert.equal(more, [])
-      const rows = await transactionsOf(h, c)
-      assert.equal(rows.map((r) => [r.transactionType, r.numberID, r.amount, r.invoiceID]), [['Call Charges Minimum', number, amount, inv.id]])
-      assert.is(inv.netAmount, amount, 'the invoice is not empty: its numbers\' minimums are on it')
+      const rows = (await transactionsOf(h, c)).map((r) => [r.transactionType, r.numberID, r.amount, r.invoiceID])
+      const minimumCharge = charged ? [['Minimum Charge', null, charged, inv.id]] : []
+      assert.equal(rows, [['Call Charges Minimum', number, amount, inv.id], ...minimumCharge])
+      assert.is(inv.netAmount, amount + charged, "its empty action's invoice, with its numbers' minimums on it")
     }
     assert.equal(await invoicesOf(h, suppress), [], 'Suppress raises no empty invoice, so no minimum either')
   })
