@@ -18,15 +18,19 @@ import type { NumberMinimum } from '../ports/receivables.js'
 
 /**
  * The last transaction dates a customer's invoice takes (contract 9.5): the engine's rows (a
- * charge kind) through the later of the run's cutoffs, every other transaction through its
- * transactionCutoffDate, earlier or later than the cutoff (unset: the cutoff). A customer in
- * final bill takes everything through the later cutoff or its final-bill date: its final
- * invoice is its last.
+ * charge kind) through the cutoff, every other transaction through its transactionCutoffDate,
+ * earlier or later than the cutoff (unset: the cutoff). Charges dated after the cutoff that a
+ * run left unapproved (a discarded review run's, with a later cutoff) wait for the run whose
+ * cutoff they fall within. A customer in final bill takes everything through the later cutoff
+ * or its final-bill date: its final invoice is its last.
  */
 function invoiceThrough(run: BillingRun, customer: RunCustomer, cutoff: DateOnly): { charges: DateOnly; others: DateOnly } {
   const others = run.transactionCutoffDate ?? cutoff
-  const charges = billedThrough(customer, maxDate(others, cutoff))
-  return { charges, others: finalBillOf(customer) ? charges : others }
+  if (finalBillOf(customer)) {
+    const through = billedThrough(customer, maxDate(others, cutoff))
+    return { charges: through, others: through }
+  }
+  return { charges: billedThrough(customer, cutoff), others }
 }
 
 /** Whether an invoice through `through` takes a transaction (an engine row when it has a `kind`). */
@@ -66,7 +70,11 @@ export async function raiseInvoices(
   const cycled = billable.filter((c) => !finalBillOf(c) && cycleSkips(c.billingCycle)).map((c) => c.id)
   const lastInvoiced = cycled.length ? await store.ledger.lastInvoiceDates(cycled) : new Map<string, DateOnly>()
   const due = billable.filter((c) => finalBillOf(c) || cycleDue(c.billingCycle, lastInvoiced.get(c.id) ?? null, invoiceDate))
-  const latest = due.length ? due.map((c) => invoiceThrough(run, c, cutoff).charges).reduce(maxDate) : null
+  const lastOf = (c: RunCustomer) => {
+    const through = invoiceThrough(run, c, cutoff)
+    return maxDate(through.charges, through.others)
+  }
+  const latest = due.length ? due.map(lastOf).reduce(maxDate) : null
   const lines = latest ? await store.ledger.invoiceable(due.map((c) => c.id), latest) : new Map<string, Invoiceable[]>()
   const insertedOf = new Map<string, number[]>()
   inserts.forEach((row, i) => {

@@ -110,6 +110,19 @@ for (const target of activeTargets()) {
     assert.is(((await h.request('GET', `/numbers/${number}/calls`)).body as any[])[0].transactionID, null)
   })
 
+  test('charges a discarded review run left after the cutoff wait for their own run, whatever the transactionCutoffDate', async ({ h }) => {
+    const c = await newCustomer(h)
+    const f = await newFeature(h, c, { startDate: '2026-10-01', serviceCharge: '30.00', serviceChargeInterval: 'Calendar Monthly' })
+    const review = await bill(h, '2026-12-31', { review: true }).catch(() => null)
+    const drafted = review ?? ((await h.request('GET', '/billingRuns?limit=1000')).body as any[]).at(-1)
+    assert.is((await h.request('PATCH', `/billingRuns/${drafted.id}`, { status: 'Discarded' })).status, 200)
+    await bill(h, '2026-10-31', { transactionCutoffDate: '2026-12-31' })
+    const [invoice] = await invoicesOf(h, c)
+    assert.is(invoice.netAmount, 30, 'October only: November and December are charges after the cutoff')
+    const rows = (await h.request('GET', `/features/${f}/transactions`)).body as any[]
+    assert.equal(rows.map((r) => [r.dateFrom, r.invoiceID === invoice.id]), [['2026-10-01', true], ['2026-11-01', false], ['2026-12-01', false]])
+  })
+
   test('a customer in final bill is invoiced through its final-bill date for everything', async ({ h }) => {
     const c = await newCustomer(h, { defaultNationalTariff: 'Cutoff calls' })
     await newFeature(h, c, { startDate: '2026-08-01', serviceCharge: '31.00', serviceChargeInterval: 'Calendar Monthly' })
