@@ -88,7 +88,7 @@ export interface AllowanceUpdate {
 
 /** A batch's numbers and what their customers' rows say to rating and to credit control. */
 export interface BatchNumbers {
-  /** By ID. */
+  /** Live numbers by ID, then dropped ones (with `droppedDate`) for the keys no live number has. */
   readonly numbers: RatingNumber[]
   /** Default tariffs and markups of the numbers' customers, by customer ID. */
   readonly customers: Map<string, CustomerTariffSettings>

@@ -16,6 +16,11 @@ export interface NumberEntry extends CdrNumberTerms {
   readonly CDRNumber2?: string | null
   readonly CDRNumber3?: string | null
   readonly CDRNumber4?: string | null
+  /**
+   * Set on a dropped number: its drop date, the last day its calls are its own (a late file's
+   * calls from before it are still billed; the drop's ignore entries take its own day on).
+   */
+  readonly droppedDate?: DateOnly | null
 }
 
 export const ignoreTrafficTypes = ['All Traffic', 'Outbound Only', 'Inbound Only'] as const
@@ -68,7 +73,8 @@ const NO_TERMS: CdrTerms = { direction: null, chargeBand: null, origination: nul
 /**
  * Indexes numbers by `number` and `CDRNumber..4`, normalised (`normaliseNumber`). When two
  * numbers claim the same digits, a `number` beats a `CDRNumber` (then `CDRNumber2`, ...), and
- * among equals the first given wins: pass live numbers before dropped ones. A CDR number whose
+ * among equals the first given wins: pass live numbers before dropped ones (a dropped number
+ * matches only calls up to its `droppedDate`: `matchNumber`). A CDR number whose
  * direction flag is `Outbound` (`Inbound`) is left out of the inbound (outbound) map, so there
  * the digits go to the next number that claims them, with the same precedence. Its charge band
  * and origination are read here, once a number, not once a record. Ignore entries may come
@@ -137,7 +143,9 @@ export function matchNumber<N extends NumberEntry>(
 ): NumberMatch<N> {
   const direction = directionOf(record)
   const key = normaliseNumber(direction === 'inbound' ? record.dialledNumber : record.callingNumber)
-  const found = key ? (direction === 'inbound' ? index.inbound : index.outbound).get(key) : undefined
+  const hit = key ? (direction === 'inbound' ? index.inbound : index.outbound).get(key) : undefined
+  // Dropped numbers are indexed only for the digits no live number has (`buildNumberIndex`).
+  const found = hit?.number.droppedDate && dateOfStamp(record.startTime) > hit.number.droppedDate ? undefined : hit
   // Most imports have no ignore entries: then no date, set or key list is made per record.
   if (index.ignored.size > 0 && isIgnored(index, key, found?.number, direction, dateOfStamp(record.startTime))) {
     return { unmatchedReason: 'ignored traffic' }
@@ -155,7 +163,7 @@ function isIgnored(index: NumberIndex<NumberEntry>, key: string, found: NumberEn
 }
 
 function covers(entry: IgnoreTrafficEntry, found: NumberEntry | undefined, direction: CallDirection, date: DateOnly): boolean {
-  // `found` is live (only live numbers are indexed): another number than the dropped one owns the traffic now
+  // another number than the entry's owns the traffic: a live one now, or a dropped one on that day
   if (found && entry.numberID && found.numberID !== entry.numberID) return false
   if (entry.fromDate !== null && date < entry.fromDate) return false
   if (entry.reinstatedDate && date >= entry.reinstatedDate) return false

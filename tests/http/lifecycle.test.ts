@@ -194,6 +194,38 @@ for (const target of activeTargets()) {
     )
   })
 
+  test("a dropped number's calls up to its drop date are its own, however late they arrive; later ones match no number", async ({ h }) => {
+    const tariff = (await h.request('POST', '/tariffs', { name: 'LC-DROP', baseRoundSeconds: 60 })).body.id
+    assert.is((await h.request('POST', `/tariffs/${tariff}/tariffDetails`, { chargeBand: 'LCD', timeBand: 'any', cost: '1.00', costConnection: '0' })).status, 201)
+    const customer = (await h.request('POST', '/customers', { accountNumber: 'LC-0011', defaultMobileTariff: 'LC-DROP' })).body.id
+    const post = async (digits: string) => (await h.request('POST', `/customers/${customer}/numbers`, { number: digits })).body.id as string
+    const [notice, past] = [await post('01174960011'), await post('01174960012')]
+    // a notice period: dropped at once, its service ends on 31 March
+    assert.is((await act(h, `/numbers/${notice}`, 'drop', { status: 'Dropped', dateDrop: '2026-03-31' })).status, 200)
+    assert.is((await act(h, `/numbers/${past}`, 'drop', { status: 'Dropped', dateDrop: '2026-03-08', ignoreTrafficNumberType: 'All Traffic' })).status, 200)
+    const rows = [
+      ['01174960011', '2026-03-05T10:00:00Z'], // before its drop date: the number's
+      ['01174960011', '2026-03-09T10:00:00Z'],
+      ['01174960011', '2026-04-01T10:00:00Z'], // after it: no number's
+      ['01174960012', '2026-03-03T10:00:00Z'], // before a drop recorded first
+      ['01174960012', '2026-03-08T10:00:00Z'], // from the drop date its traffic is ignored
+    ]
+    const csv = ['callingNumber,dialledNumber,startTime,durationSeconds,chargeBand,callClass,carrier', ...rows.map(([from, at]) => `${from},07700900123,${at},180,LCD,mobile,Gamma`)].join('\n')
+    const file = await h.request('POST', '/usageFiles?name=dropped.csv', undefined, { raw: csv, headers: { 'content-type': 'text/csv' } })
+    assert.is(file.status, 201, JSON.stringify(file.body))
+    const calls = (await h.request('GET', '/calls?limit=1000')).body.filter((x: any) => x.usageFileID === file.body.id)
+    assert.equal(
+      calls.map((x: any) => [x.startTime.slice(0, 10), x.numberID, x.customerID, x.cost, x.unbilledReason ?? null]),
+      [
+        ['2026-03-05', notice, customer, 3, null],
+        ['2026-03-09', notice, customer, 3, null],
+        ['2026-04-01', null, null, null, 'no matching number'],
+        ['2026-03-03', past, customer, 3, null],
+        ['2026-03-08', null, null, null, 'ignored traffic'],
+      ],
+    )
+  })
+
   test('a number, service or feature cannot be created under a dropped customer, number or service (400502, after the fields)', async ({ h }) => {
     const t = await tree(h, '0010')
     assert.is((await act(h, `/numbers/${t.number}`, 'drop', { status: 'Dropped', dateDrop: '2026-03-10' })).status, 200)

@@ -64,6 +64,7 @@ import * as m0080 from './0080-auto-topup-requests.js'
 import * as m0081 from './0081-contract-end-notices.js'
 import * as m0082 from './0082-idempotency-created-index.js'
 import * as m0083 from './0083-numbers-over-credit-limit.js'
+import * as m0084 from './0084-dropped-number-keys.js'
 
 type Step = { up(db: AnyDb, dialect: DatabaseDialect): Promise<void> }
 
@@ -131,6 +132,7 @@ const steps: Record<string, Step> = {
   '0081-contract-end-notices': m0081,
   '0082-idempotency-created-index': m0082,
   '0083-numbers-over-credit-limit': m0083,
+  '0084-dropped-number-keys': m0084,
 }
 
 /**

@@ -117,20 +117,69 @@ export async function numbersByKeys(db: Db, dialect: DatabaseDialect, keys: read
           for (const c of CDR_TERM_COLUMNS) if (r[c] !== null && r[c] !== undefined) before[c] = r[c]
           continue
         }
-        const n: Record<string, unknown> = { numberID, customerID: String(r.customerID) }
-        for (const c of shape.settings) if (r[c] !== null && r[c] !== undefined) n[c] = r[c]
+        const n = keep(r, shape, numbers)
         seen?.set(numberID, n)
-        numbers.push(n as unknown as RatingNumber)
-        if (r[CUSTOMER_ID] === null || customers.has(n.customerID as string)) continue
-        const customer: Record<string, unknown> = {}
-        for (const [column, as] of shape.customer) if (r[as] !== null && r[as] !== undefined) customer[column] = r[as]
-        customers.set(n.customerID as string, customer as CustomerTariffSettings)
-        if (Number(r[CREDIT_WATCHED]) === 1) watched.add(n.customerID as string)
       }
     }
     left = left.filter((k) => !matched.has(k))
   }
   // By ID: among numbers claiming the same digits the first wins (buildNumberIndex).
   numbers.sort((a, b) => compareIds(a.numberID, b.numberID))
+  if (left.length > 0) numbers.push(...(await droppedByKeys(db, dialect, left, classes, keep)))
   return { numbers, customers, creditWatched: watched }
+
+  /** A row as a rating number, its customer's settings kept once. */
+  function keep(r: Record<string, any>, shape: JoinedShape, into: RatingNumber[]): Record<string, unknown> {
+    const n: Record<string, unknown> = { numberID: String(r.id), customerID: String(r.customerID) }
+    for (const c of shape.settings) if (r[c] !== null && r[c] !== undefined) n[c] = r[c]
+    into.push(n as unknown as RatingNumber)
+    if (r[CUSTOMER_ID] === null || customers.has(n.customerID as string)) return n
+    const customer: Record<string, unknown> = {}
+    for (const [column, as] of shape.customer) if (r[as] !== null && r[as] !== undefined) customer[column] = r[as]
+    customers.set(n.customerID as string, customer as CustomerTariffSettings)
+    if (Number(r[CREDIT_WATCHED]) === 1) watched.add(n.customerID as string)
+    return n
+  }
+}
+
+// Literal, as `liveJoined`: the partial indexes of migration 0084 hold dropped numbers only.
+const droppedOnly = sql<boolean>`"isDropped" = 1`
+
+/**
+ * Dropped numbers with any `…Key` one of `keys`, with their customers and drop dates: each key
+ * column searched in its partial index of migration 0084 (given an OR of the five, SQLite read
+ * every dropped number), then the few rows by ID.
+ */
+export function droppedLookup(db: Db, dialect: DatabaseDialect, keys: readonly string[], shape: Pick<JoinedShape, 'select'>) {
+  return anyTables(db)
+    .selectFrom('numbers as n')
+    .leftJoin(dialect.throughIndex('customers', 'customers_lookup_idx').as('c'), 'c.id', 'n.customerID')
+    .select([...shape.select, 'n.updatedDate'])
+    .where(sql<boolean>`"n"."id" in (${sql.join(matchKeys.map((k) => sql`select "id" from "numbers" where ${droppedOnly} and ${dialect.inList(sql.ref(k), keys)}`), sql` union all `)})`)
+}
+
+/**
+ * Dropped numbers claiming the keys no live number matched (contract 9.6: by `number` or
+ * `CDRNumber..4`), each with its drop date (`updatedDate`, the action's `dateDrop`): a file can
+ * arrive after a drop with calls made before it, or in a notice period, which are still the
+ * number's (`matchNumber`). One statement a chunk of keys, usually never asked: most keys are
+ * live numbers'. The most recently dropped first, then by ID: the likeliest owner of a late call
+ * when the digits had several.
+ */
+async function droppedByKeys(db: Db, dialect: DatabaseDialect, keys: readonly string[], classes: readonly CallClass[], keep: (r: Record<string, any>, shape: JoinedShape, into: RatingNumber[]) => Record<string, unknown>): Promise<RatingNumber[]> {
+  const shape = joinedShape(classes, true)
+  const found: RatingNumber[] = []
+  const ids = new Set<string>()
+  for (let at = 0; at < keys.length; at += IN_CHUNK) {
+    const chunk = keys.slice(at, at + IN_CHUNK)
+    const rows = await droppedLookup(db, dialect, chunk, shape).execute()
+    for (const r of rows) {
+      // Without a drop date, when its service ended is unknown: none of its calls are taken for it.
+      if (!r.updatedDate || ids.has(String(r.id))) continue
+      ids.add(String(r.id))
+      const n = keep(r, shape, found)
+      n.droppedDate = r.updatedDate
+    }
+  }
+  return found.sort((a, b) => (a.droppedDate === b.droppedDate ? compareIds(a.numberID, b.numberID) : a.droppedDate! > b.droppedDate! ? -1 : 1))
 }
