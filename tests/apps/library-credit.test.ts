@@ -1,7 +1,7 @@
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { withStandardFeature } from '../../core/features/standard-feature.js'
-import { createBillingPlatform, errorCodeOf, FixedClock, isBillingError, parseMoney, type BillingPlatform, type Money } from '../../index.js'
+import { createBillingPlatform, FixedClock, parseMoney, type BillingPlatform } from '../../index.js'
 import { failure } from '../support/library-failure.js'
 import { activeTargets, openTarget, type Target } from '../support/targets.js'
 
@@ -163,22 +163,3 @@ for (const name of activeTargets()) {
 
   test.run()
 }
-
-const money = suite('apps: parseMoney takes the amounts the API takes')
-
-money('beyond the largest amount is the API’s invalid_field', async () => {
-  assert.is(parseMoney('99999999999.9999'), 999_999_999_999_999n as Money)
-  assert.is(parseMoney('-99999999999.9999'), -999_999_999_999_999n as Money)
-  for (const bad of ['100000000000', '-100000000000', 1e11, '1' + '0'.repeat(40)]) {
-    try {
-      parseMoney(bad)
-      assert.unreachable(`${String(bad)} was taken`)
-    } catch (error) {
-      assert.ok(isBillingError(error), String(error))
-      assert.is(errorCodeOf(error), 400101)
-      assert.ok((error as Error).message.length < 200, 'the value is quoted short')
-    }
-  }
-})
-
-money.run()

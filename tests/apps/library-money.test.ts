@@ -7,13 +7,17 @@ test('parseMoney takes the API decimals, exactly; anything else is the API’s i
   assert.is(parseMoney('12.50'), 125_000n as Money)
   assert.is(parseMoney(0.1), 1_000n as Money)
   assert.is(parseMoney('-0.0001'), -1n as Money)
-  for (const bad of ['12.345678', '1e3', 'ten', '', Number.NaN, '12,50']) {
+  // The largest amount either way is the API's (core/money's MAX_MONEY less a unit); beyond it the API refuses.
+  assert.is(parseMoney('99999999999.9999'), 999_999_999_999_999n as Money)
+  assert.is(parseMoney('-99999999999.9999'), -999_999_999_999_999n as Money)
+  for (const bad of ['12.345678', '1e3', 'ten', '', Number.NaN, '12,50', '100000000000', '-100000000000', 1e11, '1' + '0'.repeat(40)]) {
     try {
       parseMoney(bad)
       assert.unreachable(`${String(bad)} was taken`)
     } catch (error) {
       assert.ok(isBillingError(error), String(error))
       assert.is(errorCodeOf(error), 400101)
+      assert.ok((error as Error).message.length < 200, 'the value is quoted short')
     }
   }
 })
