@@ -1,5 +1,5 @@
 import { maxDate, minDate, type DateOnly } from '../dates/date-only.js'
-import { add, neg, sub, sum, ZERO, type Money } from '../money/money.js'
+import { add, neg, sub, sum, type Money } from '../money/money.js'
 import type { BillingFeature } from './billing-feature.js'
 import { effectiveHistory, type ChargeHistory } from './charge-history.js'
 import { frozenRows } from './series-runs.js'
@@ -9,6 +9,7 @@ import type { ChargeKind, LedgerRow } from '../ports/ledger.js'
 import { periodContaining } from './periods.js'
 import { layoutAt, layoutRuns } from './layout-runs.js'
 import { byRate, correctedRate } from './corrected-vat.js'
+import { absorbedCredits, creditedByRate, standing } from './slot-credits.js'
 
 /** What reconcile needs besides the two lists: how the feature's periods and series are laid out. */
 export interface ReconcileContext {
@@ -199,34 +200,6 @@ function refunds(slot: Slot): Desired[] {
     out.push(rate === undefined ? refund : { ...refund, VATRate: rate, VATAmount: neg(vat) })
   }
   return out
-}
-
-/** What credit notes gave back of approved rows, by the rows' VAT rate (as `byRate` groups them). */
-function creditedByRate(approved: readonly LedgerRow[]): Map<string | null | undefined, { net: Money; vat: Money }> {
-  const out = new Map<string | null | undefined, { net: Money; vat: Money }>()
-  for (const r of approved) {
-    for (const c of r.credits ?? []) {
-      const t = out.get(r.VATRate) ?? { net: ZERO, vat: ZERO }
-      out.set(r.VATRate, { net: add(t.net, c.net), vat: add(t.vat, c.vat) })
-    }
-  }
-  return out
-}
-
-/** What stands of approved rows: their net less all that credit notes gave back of them. */
-const standing = (approved: readonly LedgerRow[]): Money => add(sum(approved.map((r) => r.amount)), sum(approved.flatMap((r) => (r.credits ?? []).map((c) => c.net))))
-
-/**
- * What credit notes gave back of approved rows before the engine's latest correction of their
- * period (a refund, an adjustment, a charge again: a later revision), which gave back only the
- * rest and so took them in; none when the period was never corrected. A credit note after it
- * stands on its own. Transaction IDs grow as rows are written (contract 2).
- */
-function absorbedCredits(approved: readonly LedgerRow[]): Money {
-  let latest = -1n
-  for (const r of approved) if (r.revision > 0 || roleOf(r.transactionType) !== 'charge') latest = BigInt(r.id) > latest ? BigInt(r.id) : latest
-  if (latest < 0n) return ZERO
-  return sum(approved.flatMap((r) => (r.credits ?? []).filter((c) => BigInt(c.id) < latest).map((c) => c.net)))
 }
 
 /** The row to insert for a desired one (written out: a rest-and-spread copy per row cost more than the rest of reconcile). */
