@@ -1,9 +1,8 @@
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { transactionsApi } from '../../apps/library/billing-api.js'
-import { isBillingError } from '../../core/errors.js'
 import { sequenceOf } from '../../core/numbering/invoice-number.js'
-import { act, bill, ledgerOf, newCustomer, newFeature } from '../support/billing.js'
+import { act, bill, newCustomer } from '../support/billing.js'
+import { balanceOf, credit, lastInvoice, stored } from '../support/credit-notes.js'
 import { openHarness, type Harness } from '../support/harness.js'
 import { pdfLines } from '../support/pdf-text.js'
 import { activeTargets } from '../support/targets.js'
@@ -13,13 +12,8 @@ const charge = async (h: Harness, c: string, transactionType: string, amount: st
   assert.is(r.status, 201, JSON.stringify(r.body))
   return r.body.id as string
 }
-const lastInvoice = async (h: Harness, c: string) => ((await h.request('GET', `/customers/${c}/invoices?limit=1000`)).body as any[]).at(-1)
 const invoice = async (h: Harness, id: string) => (await h.request('GET', `/invoices/${id}`)).body
-const credit = (h: Harness, invoiceID: string, body: unknown) => h.request('POST', `/invoices/${invoiceID}/creditNotes`, body)
-const balanceOf = async (h: Harness, c: string) => (await h.request('GET', `/customers/${c}`)).body.balance
 const linesOf = async (h: Harness, note: any) => Promise.all(note.transactionIDs.map(async (id: string) => (await h.request('GET', `/transactions/${id}`)).body))
-/** What is stored of credit notes and the ledger: a refused request must leave it as it was. */
-const stored = async (h: Harness) => [(await h.request('GET', '/creditNotes?limit=1000')).body.length, (await h.request('GET', '/transactions?limit=1000')).body.length]
 
 for (const target of activeTargets()) {
   const test = suite<{ h: Harness; c: string; inv: any; ids: string[] }>(`credit notes and refunds [${target}]`)
@@ -332,63 +326,6 @@ for (const target of activeTargets()) {
     }
   })
 
-  test('what a credit note gave back of a recurring charge is not given back again: a drop refunds only the rest, a re-price nets it, a later change leaves it', async ({ h }) => {
-    h.clock.set('2026-01-05T09:00:00Z')
-    try {
-      const monthly = async () => {
-        const c = await newCustomer(h)
-        return { c, f: await newFeature(h, c, { startDate: '2026-01-01', serviceCharge: '100.00', serviceChargeInterval: 'Calendar Monthly' }) }
-      }
-      const [dropped, repriced, kept, refundedFirst, halved] = [await monthly(), await monthly(), await monthly(), await monthly(), await monthly()]
-      await bill(h, '2026-01-31')
-      h.clock.set('2026-02-03T09:00:00Z')
-      // The other way round: refunded by the engine first, then credited: only what the refund left.
-      await act(h, `/features/${refundedFirst.f}`, 'drop', { status: 'Dropped', dateDrop: '2026-01-01', dateBillTo: '2025-12-31' })
-      assert.is((await h.request('PATCH', `/features/${halved.f}`, { serviceCharge: 50, updatedDate: '2026-01-16' })).status, 200)
-      for (const [x, amount] of [[dropped, '100.00'], [repriced, '30.00'], [kept, '30.00']] as const) {
-        const r = await credit(h, (await lastInvoice(h, x.c)).id, { reason: 'Goodwill', amount })
-        assert.is(r.status, 201, JSON.stringify(r.body))
-      }
-      await act(h, `/features/${dropped.f}`, 'drop', { status: 'Dropped', dateDrop: '2026-01-01', dateBillTo: '2025-12-31' })
-      for (const [x, updatedDate] of [[repriced, '2026-01-01'], [kept, '2026-02-01']] as const) {
-        const r = await h.request('PATCH', `/features/${x.f}`, { serviceCharge: 50, updatedDate })
-        assert.is(r.status, 200, JSON.stringify(r.body))
-      }
-      await bill(h, '2026-02-28')
-      await bill(h, '2026-02-28') // settled: nothing more
-      const january = async (f: string) => (await ledgerOf(h, f)).filter((r) => r[1] === '2026-01-01').map((r) => [r[0], r[3]])
-      // Credited in full, then dropped from before January: nothing is refunded again; the customer owes nothing and is owed nothing.
-      assert.equal(await january(dropped.f), [['Recurring Charge', 100]])
-      assert.is(await balanceOf(h, dropped.c), 0)
-      // 30.00 credited, then January re-priced to 50.00: the other 70.00 is refunded and 50.00 charged: January comes to 50.00.
-      assert.equal(await january(repriced.f), [['Recurring Charge', 100], ['Recurring Charge Refund', -70], ['Recurring Charge', 50]])
-      assert.is(await balanceOf(h, repriced.c), 100)
-      // A change from February leaves January's charge and its credit as they were.
-      assert.equal(await january(kept.f), [['Recurring Charge', 100]])
-      assert.is(await balanceOf(h, kept.c), 120)
-      // A credit note on a period the engine corrected stands through the next run, as any does.
-      const goodwill = await credit(h, (await lastInvoice(h, repriced.c)).id, { reason: 'Goodwill', amount: '10.00' })
-      assert.is(goodwill.status, 201, JSON.stringify(goodwill.body))
-      await bill(h, '2026-03-31')
-      assert.equal(await january(repriced.f), [['Recurring Charge', 100], ['Recurring Charge Refund', -70], ['Recurring Charge', 50]])
-      assert.is(await balanceOf(h, repriced.c), 100 - 10 + 50, 'less the credit, plus March')
-      const january1 = async (c: string) => ((await h.request('GET', `/customers/${c}/invoices?limit=1000`)).body as any[])[0]
-      const refused = await credit(h, (await january1(refundedFirst.c)).id, { reason: 'Goodwill', amount: '0.01' })
-      assert.equal([refused.status, refused.body.error_code], [400, 400101], JSON.stringify(refused.body))
-      const line = (await ledgerOf(h, refundedFirst.f)).length
-      const byLine = await credit(h, (await january1(refundedFirst.c)).id, { reason: 'Goodwill', lines: [{ transactionID: (await january1(refundedFirst.c)).transactionIDs[0] }] })
-      assert.equal([byLine.status, byLine.body.error_code, line], [400, 400101, 2], JSON.stringify(byLine.body))
-      assert.is(await balanceOf(h, refundedFirst.c), 0)
-      // Re-priced from the 16th: January is refunded whole and charged again in two pieces on the
-      // next invoice; its first charge is given back, so nothing of it is left to credit.
-      const half = await credit(h, (await january1(halved.c)).id, { reason: 'Goodwill', amount: '100.00' })
-      assert.equal([half.status, half.body.error_code], [400, 400101], JSON.stringify(half.body))
-      assert.match(half.body.error, 'more than the 0.00 left')
-    } finally {
-      h.clock.set('2026-03-02T09:00:00Z')
-    }
-  })
-
   test('documents: JSON, HTML and PDF with the seller, the customer and the invoice it credits; expert level 3', async ({ h, c, inv }) => {
     const [note] = (await h.request('GET', `/customers/${c}/creditNotes`)).body as any[]
     const html = await h.request('GET', `/creditNotes/${note.id}`, undefined, { headers: { accept: 'text/html' } })
@@ -407,60 +344,6 @@ for (const target of activeTargets()) {
       const r = await h.request(method, path, method === 'POST' ? { reason: 'x', amount: 1 } : undefined, { key: h.keys.low })
       assert.equal([r.status, r.body.error_code], [403, 403103], `${method} ${path}`)
     }
-  })
-
-  test('a Refund is made by the refunds flow alone: a manual one, by the API or the library, is 400101 naming transactionType, and nothing is written', async ({ h }) => {
-    // 50.00 of credit held: the refunds flow refuses 80.00; a manual Refund of 80.00 must not get round it.
-    const c = await newCustomer(h, { VATRate: 'Standard 20%' })
-    assert.is((await h.request('POST', `/customers/${c}/transactions`, { transactionType: 'Payment', amount: '50' })).status, 201)
-    assert.is((await h.request('POST', `/customers/${c}/refunds`, { amount: '80' })).body.error_code, 400101)
-    const before = await stored(h)
-    for (const key of [h.keys.low, h.keys.admin]) {
-      const r = await h.request('POST', `/customers/${c}/transactions`, { transactionType: 'Refund', amount: '80' }, { key })
-      assert.equal([r.status, r.body.error_code], [400, 400101], JSON.stringify(r.body))
-      assert.match(r.body.error, 'transactionType')
-      assert.match(r.body.hint, /refunds/)
-    }
-    const refused = await transactionsApi(h.platform.context).add(c, { transactionType: 'Refund', amount: '80' }).then(() => null, (error: unknown) => error)
-    assert.ok(isBillingError(refused) && refused.code === 'invalid_field' && /transactionType/.test(refused.message), String(refused))
-    assert.equal(await stored(h), before)
-    // The types tests and operators add by hand stay allowed.
-    for (const transactionType of ['Credit Note', 'Debit Note', 'Call Charges']) {
-      assert.is((await h.request('POST', `/customers/${c}/transactions`, { transactionType, amount: '1' })).status, 201, transactionType)
-    }
-    assert.is((await h.request('POST', `/customers/${c}/refunds`, { amount: '50' })).status, 201)
-  })
-
-  test('below expert level 3, history and events leave credit notes and refunds out (in the query: pages stay full), and asking for them is 403103', async ({ h, c }) => {
-    const [note] = (await h.request('GET', `/customers/${c}/creditNotes`)).body as any[]
-    const low = { key: h.keys.low }
-    const refusedLow = async (path: string) => {
-      const r = await h.request('GET', path, undefined, low)
-      assert.equal([r.status, r.body.error_code], [403, 403103], `${path}: ${r.text}`)
-    }
-    await refusedLow(`/creditNotes/${note.id}/history`)
-    assert.is((await h.request('GET', `/creditNotes/${note.id}/history`)).status, 200)
-    await refusedLow('/history?resource=creditNotes')
-    await refusedLow('/events?type=credit_note.issued')
-    await refusedLow('/events?type=refund.created')
-    const hidden = { history: (e: any) => e.resource === 'creditNotes', events: (e: any) => ['credit_note.issued', 'refund.created'].includes(e.type) }
-    for (const [path, isHidden] of [['/history', hidden.history], [`/history?customerID=${c}`, hidden.history], ['/events', hidden.events]] as const) {
-      const all = (await h.request('GET', `${path}${path.includes('?') ? '&' : '?'}limit=1000`)).body as any[]
-      assert.ok(all.length < 1000 && all.some(isHidden), `${path}: the admin key sees them`)
-      const shown = (await h.request('GET', `${path}${path.includes('?') ? '&' : '?'}limit=1000`, undefined, low)).body as any[]
-      assert.equal(shown.map((e) => e.id), all.filter((e) => !isHidden(e)).map((e) => e.id), path)
-      // A page from just before a hidden entry is still full, and idAfter walks on in order.
-      const at = all.findIndex(isHidden)
-      const after = at === 0 ? '0' : all[at - 1].id
-      const expected = all.slice(at).filter((e) => !isHidden(e)).slice(0, 2).map((e) => e.id)
-      const page = await h.request('GET', `${path}${path.includes('?') ? '&' : '?'}limit=2&idAfter=${after}`, undefined, low)
-      assert.equal(page.body.map((e: any) => e.id), expected, `${path} from ${after}`)
-    }
-    const issued = ((await h.request('GET', '/events?type=credit_note.issued&limit=1')).body as any[])[0]
-    await refusedLow(`/events/${issued.id}`)
-    assert.is((await h.request('GET', `/events/${issued.id}`)).body.data.id, issued.data.id)
-    const other = ((await h.request('GET', '/events?type=customer.created&limit=1', undefined, low)).body as any[])[0]
-    assert.is((await h.request('GET', `/events/${other.id}`, undefined, low)).status, 200)
   })
 
   test.run()
