@@ -19,8 +19,8 @@ export type IncreaseContext = Pick<PlatformContext, 'store' | 'clock'>
  * ends the day before and a raised copy starts on it, and the tariff's own prices (which have no
  * dates) are kept as pending from the date (see `PendingIncrease`). Otherwise they change in
  * place at once, from today: a rate keeps its ID with the raised price, and the price it had is
- * kept for the days before as a copy that ends yesterday (see `keepBefore`); a rate that ended
- * before today is left alone. The tariff row is locked first, so concurrent increases of one
+ * kept for the days before as a copy that ends yesterday (`splitAt`); a rate that ended before
+ * today is left alone. The tariff row is locked first, so concurrent increases of one
  * tariff apply one after the other. Not idempotent by itself: a retry raises again (an
  * `Idempotency-Key` makes a retry safe).
  */
@@ -41,17 +41,16 @@ export async function applyIncrease(ctx: IncreaseContext, kind: TariffKind, id: 
     const rates = store.repository(details)
     // Each detail changed or added is a change of its own (contract 12); the tariff's is the action's.
     const changed: Change[] = []
+    // Prices change from `at`: rates ended before it are left alone, rates from it on raised as
+    // they stand, and a rate in force across it split there (`splitAt`).
+    const at = from ?? today
     for (const row of await rates.listIn(ownerField, [id])) {
       const raised = increaseRow(row, fields.details, request.percent)
       if (Object.keys(raised).length === 0) continue
-      if (from === null && row.endDate !== null && row.endDate !== undefined && row.endDate < today) continue
-      if (from === null && (row.startDate ?? '') < today) {
-        changed.push(...(await keepBefore(rates, row, raised, today, now)))
-      } else if (from === null || (row.startDate ?? '') >= from) {
+      if (row.endDate !== null && row.endDate !== undefined && row.endDate < at) continue
+      if ((row.startDate ?? '') >= at) {
         changed.push({ resource: rates.resource, action: 'update', before: row, after: (await rates.update(row.id, { ...raised, updatedStamp: now }))! })
-      } else if (row.endDate === null || row.endDate === undefined || row.endDate >= from) {
-        changed.push(...(await splitAt(rates, row, raised, from, now)))
-      }
+      } else changed.push(...(await splitAt(rates, row, raised, at, from === null, now)))
     }
     await recordChanges(store, ctx.clock, changed)
     const raised = increaseRow(tariff, fields.tariff, request.percent)
@@ -61,31 +60,28 @@ export async function applyIncrease(ctx: IncreaseContext, kind: TariffKind, id: 
 }
 
 /**
- * A rate in force before today raised in place: it keeps its ID with the raised price from
- * today, and a copy at the price it had covers the days before, ending yesterday. Without the
- * copy its new price would be its price on every day it was ever in force: a run would refund the
- * periods already invoiced and charge them again at the new price, back to the feature's start,
- * and calls re-rated from before today would take it too (contract 17.5: charges take effect when
- * they say). Answers the two changes: the copy's create and the rate's update.
+ * A rate in force before `at` and after it: its price until the day before, the raised one from
+ * `at`. Without the split its new price would be its price on every day it was ever in force: a
+ * run would refund the periods already invoiced and charge them again, back to the feature's
+ * start, and calls rated later from before `at` would take it too (contract 17.5: charges take
+ * effect when they say). Which row keeps the rate's ID: from a later date the rate ends and a
+ * raised copy starts; raised in place (today), the rate keeps its ID with the raised price and a
+ * copy at its old price covers the days before. Answers both changes, the ID's row first when it ends.
  */
-async function keepBefore(rates: ResourceRepository, row: Item, raised: Values, today: string, now: string): Promise<Change[]> {
+async function splitAt(rates: ResourceRepository, row: Item, raised: Values, at: string, inPlace: boolean, now: string): Promise<Change[]> {
   const { id: _id, ...values } = row
-  const kept = await rates.insert({ ...values, endDate: addDays(today as never, -1), createdStamp: now, updatedStamp: now })
-  const updated = await rates.update(row.id, { ...raised, startDate: today, updatedStamp: now })
-  return [
-    { resource: rates.resource, action: 'create', before: null, after: kept },
-    { resource: rates.resource, action: 'update', before: row, after: updated! },
-  ]
-}
-
-/**
- * A rate in force before `from` and after it: it ends the day before, and a raised copy starts on
- * it. Answers the two changes: the rate's update and the copy's create.
- */
-async function splitAt(rates: ResourceRepository, row: Item, raised: Values, from: string, now: string): Promise<Change[]> {
-  const { id: _id, ...values } = row
-  const ended = await rates.update(row.id, { endDate: addDays(from as never, -1), updatedStamp: now })
-  const copy = await rates.insert({ ...values, ...raised, startDate: from, endDate: row.endDate ?? null, createdStamp: now, updatedStamp: now })
+  const before = { endDate: addDays(at as never, -1) }
+  const after = { ...raised, startDate: at }
+  if (inPlace) {
+    const kept = await rates.insert({ ...values, ...before, createdStamp: now, updatedStamp: now })
+    const updated = await rates.update(row.id, { ...after, updatedStamp: now })
+    return [
+      { resource: rates.resource, action: 'create', before: null, after: kept },
+      { resource: rates.resource, action: 'update', before: row, after: updated! },
+    ]
+  }
+  const ended = await rates.update(row.id, { ...before, updatedStamp: now })
+  const copy = await rates.insert({ ...values, ...after, endDate: row.endDate ?? null, createdStamp: now, updatedStamp: now })
   return [
     { resource: rates.resource, action: 'update', before: row, after: ended! },
     { resource: rates.resource, action: 'create', before: null, after: copy },
