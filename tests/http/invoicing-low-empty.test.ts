@@ -134,6 +134,22 @@ for (const target of activeTargets()) {
     }
   })
 
+  test('a credit invoice (a drop refund above the charges) is never low: no top-up, not carried forward, not suppressed; its credit can be refunded', async ({ h }) => {
+    for (const lowInvoiceAction of ['Charge Minimum', 'Carry Forward', 'Suppress']) {
+      const c = await newCustomer(h, { lowInvoiceDetect: 'Net Total', lowInvoiceDetectValue: 10, lowInvoiceAction, lowInvoiceActionValue: 10 })
+      const f = await newFeature(h, c, { startDate: '2026-07-01', serviceCharge: '31.00', serviceChargeInterval: 'Calendar Monthly' })
+      await bill(h, '2026-07-31')
+      await charge(h, c, -31, '2026-08-01', { transactionType: 'Payment' })
+      await act(h, `/features/${f}`, 'drop', { status: 'Dropped', dateDrop: '2026-07-10' })
+      await bill(h, '2026-08-31')
+      const invoices = await invoicesOf(h, c)
+      assert.equal(invoices.map((i) => [i.netAmount, i.suppressed]), [[31, false], [-21, false]], lowInvoiceAction)
+      assert.equal(await transactionsOf(h, c, '&transactionType=Minimum%20Charge'), [], lowInvoiceAction)
+      const refund = await h.request('POST', `/customers/${c}/refunds`, { amount: '21.00', date: '2026-09-01', reference: 'R1' })
+      assert.is(refund.status, 201, `${lowInvoiceAction}: ${JSON.stringify(refund.body)}`)
+    }
+  })
+
   test('minimum rows are rounded half-up to pence when created, and the invoice sums them as written', async ({ h }) => {
     const empty = await newCustomer(h, { VATRate: 'Standard 20%', emptyInvoiceAction: 'Charge Minimum', emptyInvoiceActionValue: 9.995 })
     const low = await newCustomer(h, { VATRate: 'Standard 20%', lowInvoiceDetect: 'Net Total', lowInvoiceDetectValue: 20, lowInvoiceAction: 'Charge Minimum', lowInvoiceActionValue: 10.005 })
