@@ -1,6 +1,6 @@
 import { maxDate, minDate, type DateOnly } from '../dates/date-only.js'
 import { add, neg, sub, sum, type Money } from '../money/money.js'
-import type { BillingFeature } from './billing-feature.js'
+import { featureEnd, type BillingFeature } from './billing-feature.js'
 import { effectiveHistory, type ChargeHistory } from './charge-history.js'
 import { frozenRows } from './series-runs.js'
 import type { ExpectedCharge } from './expected-charges.js'
@@ -37,7 +37,7 @@ type Desired = Omit<NewLedgerRow, 'revision'> & { readonly role: EntryRole }
  * - nothing is expected any more (past the bill-to date): one `Recurring Charge Refund` of their net;
  * - in `replace` style: a refund of their net and the expected charges again;
  * - in `delta` style: one `Recurring Charge Adjustment` (or `... Adjustment Refund`) of the difference.
- * An approved connection charge is final. Rows of an older series on days a newer series
+ * An approved connection charge is final, unless the feature is cut off before its start. Rows of an older series on days a newer series
  * charges again are frozen (see `frozenRows`). The unapproved rows of a slot end up exactly as wanted,
  * so reconciling the result again returns an empty diff.
  */
@@ -160,7 +160,9 @@ function desiredRows(slot: Slot, feature: BillingFeature): Desired[] {
   const transactionType = chargeTypeOf(slot.kind, feature)
   const charges = slot.expected.map((e) => charge(e, e.discount ? transactionTypeNames.discount : transactionType))
   if (slot.approved.length === 0) return charges
-  if (slot.kind === 'connection') return []
+  // An approved connection charge is final (a later price or count never re-charges it), unless the
+  // feature is cut off before it starts: then it charged for a day after its bill-to date (5.5).
+  if (slot.kind === 'connection') return endsBeforeStart(feature) ? refunds(slot) : []
   const approvedNet = sum(slot.approved.map((r) => r.amount))
   const expectedNet = sum(slot.expected.map((e) => e.amount))
   const last = slot.expected[slot.expected.length - 1]
@@ -179,6 +181,11 @@ function desiredRows(slot: Slot, feature: BillingFeature): Desired[] {
     return [rate === undefined ? adjustment : { ...adjustment, VATRate: rate }]
   }
   return [...refunds(slot), ...charges]
+}
+
+function endsBeforeStart(feature: BillingFeature): boolean {
+  const end = featureEnd(feature)
+  return end !== null && feature.startDate !== null && end < feature.startDate
 }
 
 /**

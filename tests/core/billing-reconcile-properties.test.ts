@@ -191,7 +191,12 @@ test('property: after any history, the ledger holds per period exactly what the 
       }
       const nonZero = (mp: Map<string, bigint>): string[] => [...mp].filter(([, v]) => v !== 0n).map(([k, v]) => `${k}=${v}`).sort()
       assert.equal(nonZero(got), nonZero(want))
-      assert.ok(w.ledger.filter((r) => r.kind === 'connection').length <= 1, 'the connection charge is one-off')
+      const connection = w.ledger.filter((r) => r.kind === 'connection')
+      assert.ok(connection.filter((r) => r.amount > 0n).length <= 1, 'the connection charge is one-off')
+      const ends = [w.feature.endDate, w.feature.billToDate].filter((x): x is DateOnly => x !== null)
+      if (ends.length && ends.reduce(minDate) < w.feature.startDate!) {
+        assert.is(connection.reduce((t, r) => t + r.amount, 0n), 0n, 'cut off before its start: none of it stands (5.5)')
+      }
       return true
     }),
     { numRuns: 300 },

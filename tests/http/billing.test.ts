@@ -152,6 +152,22 @@ for (const target of activeTargets()) {
     assert.equal(await ledgerOf(h, f), [...dropped, ['Recurring Charge', '2026-03-20', '2026-03-31', 12]])
   })
 
+  test('a feature dropped with a bill-to date before its start: its invoiced connection charge is refunded with its recurring charge', async ({ h }) => {
+    const c = await newCustomer(h)
+    const f = await newFeature(h, c, { startDate: '2026-04-10', serviceCharge: '30.00', serviceChargeInterval: 'Calendar Monthly', connectionCharge: 50 })
+    await bill(h, '2026-04-30')
+    await act(h, `/features/${f}`, 'drop', { status: 'Dropped', dateDrop: '2026-04-09', dateBillTo: '2026-04-09' })
+    // Nothing was owed: not one day is charged, so the one-off charge of the start date goes back too (5.5).
+    const rows = await ledgerOf(h, f)
+    assert.equal(rows.filter((r) => r[1] === '2026-04-10' && r[2] === '2026-04-10'), [
+      ['Connection Charge', '2026-04-10', '2026-04-10', 50],
+      ['Recurring Charge Refund', '2026-04-10', '2026-04-10', -50],
+    ])
+    assert.is((await h.request('GET', `/features/${f}`)).body.totalValueCharged, 0)
+    await bill(h, '2026-05-31')
+    assert.equal(await ledgerOf(h, f), rows, 'a run after writes nothing more')
+  })
+
   test('a second run with the same cutoff writes nothing and raises no invoice; balances follow', async ({ h }) => {
     const c = await newCustomer(h, { VATRate: 'Standard 20%' })
     const f = await newFeature(h, c, { startDate: '2026-04-01', serviceCharge: '10.00', serviceChargeInterval: 'Calendar Monthly' })
