@@ -1,4 +1,4 @@
-import { addPeriod, toPeriodUnit } from '../dates/add-period.js'
+import { addPeriod, toPeriodUnit, type PeriodUnit } from '../dates/add-period.js'
 import { addDays, parseDate, type DateOnly } from '../dates/date-only.js'
 import { BillingError } from '../errors.js'
 import type { Item, Values } from '../fields/item.js'
@@ -84,16 +84,32 @@ export function derivedFeatureValues(values: Values, current: Item | null): Valu
 
 /**
  * The renewal date a billing run stores: moved on by the renewal length while it is before the
- * run's cutoff (contract 11); null when it stays (no length, or not yet due).
+ * run's cutoff (contract 11); null when it stays (no length, or not yet due). Months and years are
+ * counted from the start date each time, as periods are (31 Jan → 28 Feb → 31 Mar; 29 Feb → 28 Feb
+ * → 29 Feb in a leap year): adding to a date already clamped would keep the 28th for good. A date a
+ * person set off that count is counted from instead.
  */
 export function rolledRenewalDate(
-  f: { readonly renewalDate: DateOnly | null; readonly renewalPeriodLength: number | null; readonly renewalPeriodLengthType: string | null },
+  f: { readonly startDate?: DateOnly | null; readonly renewalDate: DateOnly | null; readonly renewalPeriodLength: number | null; readonly renewalPeriodLengthType: string | null },
   cutoff: DateOnly,
 ): DateOnly | null {
   const length = f.renewalPeriodLength
-  let date = f.renewalDate
+  const date = f.renewalDate
   if (date === null || date >= cutoff || !isLength(length)) return null
   const unit = toPeriodUnit(f.renewalPeriodLengthType)
-  while (date < cutoff) date = addPeriod(date, length, unit)
-  return date
+  const steps = f.startDate ? stepsFromStart(f.startDate, date, length, unit) : null
+  const from = steps === null ? date : f.startDate!
+  let k = steps ?? 0
+  let next = date
+  while (next < cutoff) next = addPeriod(from, ++k * length, unit)
+  return next
+}
+
+/** How many renewal lengths of months or years `date` is from `start`, when it is exactly that many; else null. */
+function stepsFromStart(start: DateOnly, date: DateOnly, length: number, unit: PeriodUnit): number | null {
+  if (unit !== 'months' && unit !== 'years') return null
+  const step = unit === 'years' ? 12 * length : length
+  const months = (Number(date.slice(0, 4)) - Number(start.slice(0, 4))) * 12 + Number(date.slice(5, 7)) - Number(start.slice(5, 7))
+  if (months <= 0 || months % step !== 0) return null
+  return addPeriod(start, (months / step) * length, unit) === date ? months / step : null
 }

@@ -1,9 +1,8 @@
 import type { DateOnly } from '../dates/date-only.js'
 import type { Feature } from '../fields/entity.js'
 
-/** A feature whose renewal date a billing run moves on. */
 /** A feature whose renewal date is due, with its last change's stamp (what its update's history entry shows as before). */
-export type RenewalDue = Pick<Feature, 'id' | 'renewalDate' | 'renewalPeriodLength' | 'renewalPeriodLengthType' | 'updatedStamp'>
+export type RenewalDue = Pick<Feature, 'id' | 'startDate' | 'renewalDate' | 'renewalPeriodLength' | 'renewalPeriodLengthType' | 'updatedStamp'>
 
 /** Where the work that follows features' dates is found (contract 11): annual increases, renewals. */
 export interface TermSchedule {

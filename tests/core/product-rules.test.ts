@@ -206,6 +206,18 @@ test('renewal dates roll forward by their length while before the cutoff', () =>
   assert.is(rolledRenewalDate({ ...f, renewalPeriodLength: null }, d('2025-03-01')), null)
 })
 
+test('renewal dates of months and years are counted from the start date, so a month end or 29 February does not drift', () => {
+  const monthly = { startDate: d('2026-01-31'), renewalDate: d('2026-02-28'), renewalPeriodLength: 1, renewalPeriodLengthType: 'months' }
+  assert.is(rolledRenewalDate(monthly, d('2026-03-10')), d('2026-03-31'))
+  assert.is(rolledRenewalDate({ ...monthly, renewalDate: d('2026-03-31') }, d('2026-04-15')), d('2026-04-30'))
+  assert.is(rolledRenewalDate(monthly, d('2026-06-01')), d('2026-06-30'))
+  const leap = { startDate: d('2024-02-29'), renewalDate: d('2025-02-28'), renewalPeriodLength: 1, renewalPeriodLengthType: 'years' }
+  assert.is(rolledRenewalDate(leap, d('2026-03-01')), d('2027-02-28'))
+  assert.is(rolledRenewalDate({ ...leap, renewalDate: d('2027-02-28') }, d('2027-03-01')), d('2028-02-29'))
+  // A date a person set off the start's count is counted from itself.
+  assert.is(rolledRenewalDate({ ...monthly, renewalDate: d('2026-02-15') }, d('2026-03-20')), d('2026-04-15'))
+})
+
 test('committed count: Initial Count on create, Peak Count only ever rises', () => {
   assert.equal(derivedFeatureValues({ featureCountCommittedAuto: 'Initial Count', featureCount: 4 }, null), { featureCountCommitted: 4 })
   assert.equal(derivedFeatureValues({ featureCountCommittedAuto: 'Initial Count', featureCount: 4, featureCountCommitted: 2 }, null), {})

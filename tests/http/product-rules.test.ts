@@ -79,8 +79,9 @@ for (const target of activeTargets()) {
     assert.equal(rows.map((r) => r.VATAmount), [-5, -0.5])
     const feature = (await h.request('GET', `/features/${f}`)).body
     assert.is(feature.totalValueCharged, 47.5)
-    // Created 28 Feb (31 Jan + 1 month), rolled by the run to the first date on or after its cutoff.
-    assert.is(feature.renewalDate, '2026-04-28')
+    // Created 28 Feb (31 Jan + 1 month), rolled by the run to the first date on or after its cutoff,
+    // counted from the start as the periods are (31 Mar, 30 Apr), not from the 28th.
+    assert.is(feature.renewalDate, '2026-04-30')
   })
 
   test('instalments charge the total in equal parts, the last the remainder, then stop', async ({ h }) => {

@@ -36,7 +36,7 @@ export class KyselyTermSchedule implements TermSchedule {
     // Ordered by the indexed date (0017), so the few due are found without reading every feature.
     const rows = await this.db
       .selectFrom('features')
-      .select(['id', 'renewalDate', 'renewalPeriodLength', 'renewalPeriodLengthType', 'updatedStamp'])
+      .select(['id', 'startDate', 'renewalDate', 'renewalPeriodLength', 'renewalPeriodLengthType', 'updatedStamp'])
       .where('renewalDate', '<', before)
       .where('renewalPeriodLength', '>', 0)
       .orderBy('renewalDate')
