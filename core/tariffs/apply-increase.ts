@@ -2,6 +2,7 @@ import { addDays } from '../dates/date-only.js'
 import { BillingError, notFound } from '../errors.js'
 import type { Item, Values } from '../fields/item.js'
 import { recordChanges, type Change } from '../history/record-change.js'
+import { moneyToNumber } from '../money/money.js'
 import type { PlatformContext } from '../platform.js'
 import type { ResourceRepository } from '../ports/resource-repository.js'
 import { increaseRecord, type IncreaseRequest } from './increase-request.js'
@@ -54,7 +55,7 @@ export async function applyIncrease(ctx: IncreaseContext, kind: TariffKind, id: 
     }
     await recordChanges(store, ctx.clock, changed)
     const raised = increaseRow(tariff, fields.tariff, request.percent)
-    const prices = from === null ? raised : Object.keys(raised).length ? { pendingIncrease: serializePending({ from, values: raised }) } : {}
+    const prices = from === null ? raised : Object.keys(raised).length ? { pendingIncrease: serializePending({ from, percent: moneyToNumber(request.percent), scope: request.scope, values: raised }) } : {}
     return (await tariffs.update(id, { ...prices, ...increaseRecord(id, request), updatedStamp: now }))!
   })
 }

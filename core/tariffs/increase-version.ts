@@ -40,7 +40,7 @@ export async function createIncreaseVersion(
     const pending = pendingIncreaseOf(source)
     const copy = await tariffs.insert({
       ...copyOf(source),
-      ...(pending ? { pendingIncrease: serializePending({ from: pending.from, values: { ...pending.values, ...increaseRow({ id, ...pending.values }, fields.tariff, request.percent) } }) } : {}),
+      ...(pending ? { pendingIncrease: serializePending({ ...pending, values: { ...pending.values, ...increaseRow({ id, ...pending.values }, fields.tariff, request.percent) } }) } : {}),
       ...increaseRow(source, fields.tariff, request.percent),
       ...increaseRecord(id, request),
       name: await freeName(store, kind, versionName(String(source.name), request.percent)),

@@ -11,6 +11,9 @@ export interface PendingIncrease {
   readonly from: DateOnly
   /** The raised values of the tariff's price fields, as they are stored (numbers). */
   readonly values: Values
+  /** The increase's percentage (as `increasePercent` reads) and scope, so a PATCH of a price before the date re-bases it (`pendingAfterPatch`); absent on ones stored before. */
+  readonly percent?: number
+  readonly scope?: string
 }
 
 /** The tariff's pending increase, or null. */
