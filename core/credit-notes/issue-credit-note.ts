@@ -91,7 +91,7 @@ export async function issueCreditNote(ctx: PlatformContext, invoiceID: string, b
 
 /**
  * The net that debt write-offs took of the invoice: their allocations to it (contract 10.3),
- * each less its VAT share as the write-off reckoned it (17.6). Their rows name no invoice line,
+ * less their VAT share as the write-off reckoned it (17.6). Their rows name no invoice line,
  * so only the allocation says which invoice they cleared and by how much.
  */
 async function writtenOff(store: Store, invoice: Entity<'invoices'>): Promise<Money> {
@@ -99,7 +99,7 @@ async function writtenOff(store: Store, invoice: Entity<'invoices'>): Promise<Mo
   if (paidBy.length === 0) return ZERO
   const rows = await store.repository('transactions').listIn('id', paidBy.map((p) => p.transactionID!))
   const writeOffs = new Map(rows.filter(isDebtWriteOff).map((t) => [t.id, t]))
-  return sum(paidBy.flatMap((p) => (writeOffs.has(p.transactionID!) ? [writtenOffNet(p.amount, writeOffs.get(p.transactionID!)!, invoice)] : [])))
+  return writtenOffNet(paidBy.flatMap((p) => (writeOffs.has(p.transactionID!) ? [{ amount: p.amount, writeOff: writeOffs.get(p.transactionID!)! }] : [])), invoice)
 }
 
 /** The invoice's lines with what earlier credit notes took of each and what the engine refunded since, in ID order. */

@@ -83,7 +83,9 @@ for (const target of activeTargets()) {
     await post(h, c, { transactionType: 'Payment', amount: 14, transactionDate: '2026-01-05' })
     await act(h, `/customers/${c}`, 'drop', { status: 'Dropped', dateDrop: '2026-01-31' })
     await act(h, `/customers/${c}`, 'writeOffCredit', { dateWriteoff: '2026-01-31' })
-    assert.equal(await notes(h, c, 'Debit Note'), [[44, 6]])
+    // A row per VAT rate (contract 16.4): the credit invoice's 30.00 + 6.00 at its rate, the 14.00 paid in at none.
+    const rows = (await h.request('GET', `/customers/${c}/transactions?transactionType=Debit%20Note`)).body as any[]
+    assert.equal(rows.map((t) => [t.amount, t.VATAmount, t.VATRate]), [[30, 6, 'Standard 20%'], [14, 0, null]])
   })
 
   test('allocation is final: a later invoice with an earlier due date never takes money off a Paid one', async ({ h }) => {
