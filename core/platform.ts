@@ -1,7 +1,7 @@
 import type { InputValidator } from './input/validate.js'
 import type { Presets } from './presets/presets.js'
 import type { Clock } from './ports/clock.js'
-import type { Store } from './ports/store.js'
+import type { ResourceWrite, Store } from './ports/store.js'
 import type { PasswordHasher } from './ports/password-hasher.js'
 import type { PaymentLinkProvider } from './ports/payment-link-provider.js'
 import type { Random } from './ports/random.js'
@@ -25,4 +25,6 @@ export interface PlatformContext {
   readonly disasterRecovery?: DisasterRecovery
   /** Where webhooks may point (contract 12); absent, any http(s) URL is accepted. */
   readonly webhookTargets?: WebhookTargets
+  /** Runs in a write's transaction before it is stored (`ResourceContext.beforeWrite`). */
+  readonly beforeWrite: (store: Store, write: ResourceWrite) => Promise<void>
 }

@@ -17,6 +17,8 @@ import { PlannerStatistics } from './planner-statistics.js'
 import { KyselyBillingRunSource } from './repositories/kysely-billing-run-source.js'
 import type { BillingRunSource } from '../../core/ports/billing-run-source.js'
 import { KyselyTermSchedule } from './repositories/kysely-term-schedule.js'
+import { KyselyTariffPricedFeatures } from './repositories/kysely-tariff-priced-features.js'
+import type { TariffPricedFeatures } from '../../core/ports/tariff-priced-features.js'
 import type { TermSchedule } from '../../core/ports/term-schedule.js'
 import { KyselyRunPartitions } from './repositories/kysely-run-partitions.js'
 import type { RunPartitions } from '../../core/ports/run-partitions.js'
@@ -137,6 +139,7 @@ export class KyselyStore implements Store {
   readonly invoiceOutbox: InvoiceOutbox
   readonly callbackReceipts: CallbackReceipts
   readonly customerRemains: CustomerRemains
+  readonly tariffPriced: TariffPricedFeatures
   private readonly bulkWrites?: BulkWrites
   private readonly pipelinedWrites?: BulkWrites
   private readonly readsBeside?: Db
@@ -187,6 +190,7 @@ export class KyselyStore implements Store {
     this.invoiceOutbox = new KyselyInvoiceOutbox(db, dialect)
     this.callbackReceipts = new KyselyCallbackReceipts(db)
     this.customerRemains = new KyselyCustomerRemains(db, dialect)
+    this.tariffPriced = new KyselyTariffPricedFeatures(db, dialect)
   }
 
   get contacts(): ContactRepository {

@@ -15,9 +15,10 @@ import { resourcesByName } from '../../core/fields/catalogue.js'
 import type { Resource, ResourceName } from '../../core/fields/resource.js'
 import { InputValidator } from '../../core/input/validate.js'
 import type { PlatformContext } from '../../core/platform.js'
+import { freezeTariffPrices } from '../../core/billing/tariff-price-freeze.js'
 import type { Clock } from '../../core/ports/clock.js'
 import type { KeySecrets } from '../../core/ports/key-hasher.js'
-import type { Store } from '../../core/ports/store.js'
+import type { ResourceWrite, Store } from '../../core/ports/store.js'
 import { defaultPresets, type Presets } from '../../core/presets/presets.js'
 import { DEFAULT_KEY_CACHE_MS } from './config.js'
 import { loggedArchiver } from './logged-archiver.js'
@@ -75,6 +76,7 @@ export function coreBindings(config: PlatformConfig, database: Database): Contai
           digest: nodeDigest,
           disasterRecovery,
           webhookTargets: new ResolvingWebhookTargets(config.allowPrivateWebhooks ?? false),
+          beforeWrite: (tx: Store, write: ResourceWrite) => freezeTariffPrices(tx, presets, write),
         }),
         [TYPES.Store, TYPES.Validator, TYPES.Clock, TYPES.Presets, TYPES.Resources, TYPES.DisasterRecovery],
       )

@@ -13,6 +13,8 @@ import { committedCountOf, featureCountOf, historyOf, toBillingFeature } from '.
 export interface BillingInput {
   readonly feature: BillingFeature
   readonly history: ChargeHistory
+  /** The fixed fee tariff priced `history` (its `tariffPriced` versions, or all of it when it had none stored). */
+  readonly byTariff?: true
 }
 
 /**
@@ -78,14 +80,12 @@ function priced(feature: BillingFeature, f: RunFeature, customer: RunCustomer | 
   }
   // The connection charge is priced as its own transaction type: a row for `Connection Charge` alone prices it.
   const connection: FeatureTypes = { ...types, transactionType: f.connectionTransactionType ?? 'Connection Charge' }
+  const withConnection = feature.connectionCharge === null ? { ...feature, connectionCharge: priceOn(rows, connection, start)?.connectionCharge ?? null } : feature
+  if (f.serviceCharge != null || feature.instalments !== null) return { feature: withConnection, history }
   return {
-    feature: feature.connectionCharge === null ? { ...feature, connectionCharge: priceOn(rows, connection, start)?.connectionCharge ?? null } : feature,
-    history:
-      f.serviceCharge != null || feature.instalments !== null
-        ? history
-        : f.chargeHistory
-          ? withTariffPrices(history, rows, types, start)
-          : fixedFeeHistory(rows, types, start, featureCountOf(f), committedCountOf(f)),
+    feature: withConnection,
+    history: f.chargeHistory ? withTariffPrices(history, rows, types, start) : fixedFeeHistory(rows, types, start, featureCountOf(f), committedCountOf(f)),
+    byTariff: true,
   }
 }
 

@@ -29,7 +29,8 @@ export async function updateFeature(ctx: PlatformContext, id: string, body: unkn
     const customer = peek?.customerID ? await store.repository('customers').getForUpdate(peek.customerID) : undefined
     const before = await features.getForUpdate(id)
     const updated = (await updateItem({ ...ctx, store }, catalogue.features, id, body, { record: false })) as Feature
-    const charged = before && customer ? await changeCharge(ctx, store, before, updated, customer, body) : null
+    // The history the update left: a new fixed fee tariff wrote in the prices already charged (tariff-price-freeze.ts).
+    const charged = before && customer ? await changeCharge(ctx, store, { ...before, chargeHistory: updated.chargeHistory }, updated, customer, body) : null
     const after = charged ?? updated
     await recordChanges(store, ctx.clock, [{ resource: catalogue.features, action: 'update', before: before ?? null, after }])
     if (charged) await appendEvents(store, ctx.clock, 'feature.charge_changed', catalogue.features, [charged])

@@ -23,8 +23,16 @@ import type { InvoiceOutbox } from './invoice-outbox.js'
 import type { CallMarks } from './call-marks.js'
 import type { CallbackReceipts } from './callback-receipts.js'
 import type { CustomerRemains } from './customer-remains.js'
+import type { TariffPricedFeatures } from './tariff-priced-features.js'
 import type { Item, Values } from '../fields/item.js'
 import type { NewEvent, NewHistoryEntry } from './change-log.js'
+
+/** A write of an item about to be stored: `before` null for a create, `values` null for a delete. */
+export interface ResourceWrite {
+  readonly resource: ResourceName
+  readonly before: Item | null
+  readonly values: Values | null
+}
 
 /** The history entries and events that record a change (contract 12). */
 export interface RecordedChanges {
@@ -77,6 +85,8 @@ export interface Store {
   readonly callbackReceipts: CallbackReceipts
   /** The rows a purged customer leaves that are no resource of their own (contract 5.6). */
   readonly customerRemains: CustomerRemains
+  /** The features fixed fee tariffs price, for a change of a tariff's prices (core/billing/tariff-price-freeze.ts). */
+  readonly tariffPriced: TariffPricedFeatures
   /** Which of `names` exist as names of the referenced resource (tariff names). */
   namesExisting(ref: FieldRef, names: readonly string[]): Promise<Set<string>>
   /** Every name of the referenced resource, in name order (presets discovery). */

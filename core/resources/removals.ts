@@ -51,6 +51,7 @@ export async function deleteItem(ctx: ResourceContext, name: ResourceName, id: s
     if (!item) throw notFound(repo.resource.singular, id)
     if (name === 'tariffs' || name === 'fixedFeeTariffs') await assertUnused(store, name, item)
     if (name === 'customerContacts') await store.contacts.unlinkAll({ contactID: id })
+    await ctx.beforeWrite(store, { resource: name, before: item, values: null })
     const removed: Change[] = []
     const features = name === 'features' ? [id] : []
     for (const d of dependents[name] ?? []) {

@@ -8,7 +8,7 @@ import type { InputValidator, RefCheck } from '../input/validate.js'
 import type { Clock } from '../ports/clock.js'
 import type { ListQuery } from '../ports/resource-repository.js'
 import type { WireItem } from '../ports/list-json.js'
-import type { Store } from '../ports/store.js'
+import type { ResourceWrite, Store } from '../ports/store.js'
 import type { Presets } from '../presets/presets.js'
 import type { PasswordHasher } from '../ports/password-hasher.js'
 import { refreshCreditAlerts } from '../credit/credit-alerts.js'
@@ -32,6 +32,11 @@ export interface ResourceContext {
   readonly presets: Pick<Presets, 'expectedSpendAlertRatio' | 'dunningProfiles' | 'defaultDunningProfile' | 'lists'>
   /** The catalogue, for the history of an action a limit passed takes (contract 15.2). */
   readonly resources: ReadonlyMap<ResourceName, Resource>
+  /**
+   * Runs in a write's transaction before it is stored: a change of a fixed fee tariff's prices
+   * keeps those already charged (core/billing/tariff-price-freeze.ts, which this folder cannot import).
+   */
+  readonly beforeWrite: (store: Store, write: ResourceWrite) => Promise<void>
 }
 
 /** A customer scheduled for deletion is purged this many days later (contract 5.6). */
@@ -93,10 +98,12 @@ export async function createItem<N extends ResourceName>(ctx: ResourceContext, r
     store.insertRecorded(resource.name, withDerived(resource, { ...defaults, ...values, ...owner }), (item) =>
       describeChanges([{ resource, action: 'create', before: null, after: item }], ctx.clock),
     )
-  if (!hasLifecycleOwner(resource, owner)) return insert(ctx.store)
+  const priced = resource.name === 'fixedFeeTariffDetails'
+  if (!hasLifecycleOwner(resource, owner) && !priced) return insert(ctx.store)
   // After the fields' checks (contract 2: 400101/400102 before 400502), in the transaction that inserts.
   return ctx.store.transaction(async (store) => {
-    await assertLiveOwner(store, resource.name, owner)
+    if (priced) await ctx.beforeWrite(store, { resource: resource.name, before: null, values: { ...values, ...owner } })
+    else await assertLiveOwner(store, resource.name, owner)
     return insert(store)
   })
 }
@@ -135,6 +142,7 @@ export async function updateItem<N extends ResourceName>(
     const rules = writeRules[resource.name]
     if (rules) Object.assign(values, rules.derive(values, current))
     if (resource.byName.has('updatedStamp')) values.updatedStamp = ctx.clock.now()
+    await ctx.beforeWrite(store, { resource: resource.name, before: current, values })
     // Locked above, so still there.
     const updated = (await repo.update(id, withDerived(resource, values)))!
     // A changed credit limit changes the customer's credit alerts (contract 10.6).
