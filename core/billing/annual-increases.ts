@@ -65,10 +65,12 @@ const PAGE = 500
 
 /**
  * The daily annual increase job: every feature whose increase is due gets, for each yearly date
- * from its reference date to today (from its start date on), a `replace` change of its recurring
- * charge from that date, and its own reference date moves to the first date after today. Each
- * feature is one transaction that re-reads its date under the customer's lock, so a date is
- * applied once however often, and on however many workers, the job runs. Returns the features raised.
+ * from its reference date to today (from its start date on and, once dropped, up to its bill-to
+ * date), a `replace` change of its recurring charge from that date up to the first later version
+ * with a price of its own (`applyIncrease`), and its own reference date moves to the first date
+ * after today. Each feature is one transaction that re-reads its date under the customer's lock,
+ * so a date is applied once however often, and on however many workers, the job runs. Returns the
+ * features raised.
  */
 export async function applyAnnualIncreases(ctx: PlatformContext, signal?: AbortSignal): Promise<number> {
   const today = ctx.clock.today()
@@ -91,7 +93,7 @@ async function raiseFeature(ctx: PlatformContext, id: string, today: DateOnly): 
     if (!peek?.customerID) return false
     const customer = await store.repository('customers').getForUpdate(peek.customerID)
     const before = await store.repository('features').getForUpdate(id)
-    if (!before || !customer || before.isDropped || before.serviceCharge === null || !before.startDate) return false
+    if (!before || !customer || before.serviceCharge === null || !before.startDate) return false
     const number = before.numberID ? await store.repository('numbers').get(before.numberID) : undefined
     const service = before.serviceID ? await store.repository('services').get(before.serviceID) : undefined
     const { date, profile: name } = effectiveIncrease([before, number ?? service ?? null, customer])
@@ -104,11 +106,17 @@ async function raiseFeature(ctx: PlatformContext, id: string, today: DateOnly): 
     const features = store.repository('features')
     const resource = ctx.resources.get('features')!
     // One history entry per increase (each yearly date its own), the last one moving the reference date on.
-    const applied = due.filter((from) => from >= before.startDate!)
+    // A dropped feature is still billed through its bill-to date (contract 5.5), which a drop may set
+    // later than today: the dates up to it raise what it is billed, those after it nothing.
+    const billed = (from: DateOnly) => !before.isDropped || (before.billToDate != null && from <= before.billToDate)
+    const applied = due.filter((from) => from >= before.startDate! && billed(from))
     let previous: Feature = before
     for (const [i, from] of applied.entries()) {
       const charge = versionAt(effectiveHistory(historyOf(previous), before.startDate!), from)?.serviceCharge ?? null
-      if (charge !== null) await changeChargeLocked(inner, store, id, { serviceCharge: increasedCharge(charge, profile), featureCount: null, dateFrom: from, chargeChangeMode: 'replace' })
+      if (charge !== null) {
+        const raise = { serviceCharge: increasedCharge(charge, profile), featureCount: null, dateFrom: from, chargeChangeMode: 'replace', annualIncrease: true }
+        await changeChargeLocked(inner, store, id, raise)
+      }
       if (i === applied.length - 1) await features.update(id, { annualIncreaseReferenceDate: next, annualIncreaseAnchorDate: anchor, updatedStamp: ctx.clock.now() })
       const after = (await features.get(id))!
       await recordChanges(store, ctx.clock, [{ resource, action: 'annualIncrease', before: previous, after }])

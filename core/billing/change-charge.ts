@@ -39,7 +39,12 @@ export async function changeRecurringCharge(ctx: PlatformContext, featureID: str
  * feature's, without measuring credit alerts: the caller does once it has written all it writes
  * (the annual increase job changes a feature once per yearly date). Answers the customer.
  */
-export async function changeChargeLocked(ctx: PlatformContext, store: Store, featureID: string, params: ParamsOf<typeof chargeChangeParams>): Promise<Customer> {
+export async function changeChargeLocked(
+  ctx: PlatformContext,
+  store: Store,
+  featureID: string,
+  params: ParamsOf<typeof chargeChangeParams> & Pick<ChargeChangeParams, 'annualIncrease'>,
+): Promise<Customer> {
   const peek = (await store.repository('features').get(featureID))!
   const customer = (await store.repository('customers').getForUpdate(peek.customerID ?? ''))!
   const feature = (await store.repository('features').getForUpdate(featureID))!

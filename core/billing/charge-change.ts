@@ -3,7 +3,7 @@ import { BillingError } from '../errors.js'
 import type { Money } from '../money/money.js'
 import type { ServiceChargeInterval } from './periods.js'
 import type { BillingFeature } from './billing-feature.js'
-import { applyChange, chargeChangeModes, effectiveHistory, versionAt, type ChargeChangeMode, type ChargeHistory, type ChargeVersion } from './charge-history.js'
+import { applyChange, applyIncrease, chargeChangeModes, effectiveHistory, versionAt, type ChargeChangeMode, type ChargeHistory, type ChargeVersion } from './charge-history.js'
 import { dueDateOf, planFeatureBilling, type FeatureBillingPlan } from './feature-billing.js'
 import { roleOf, transactionTypeNames } from './ledger-row.js'
 import { layoutRuns } from './layout-runs.js'
@@ -27,6 +27,12 @@ export interface ChargeChangeParams {
   readonly serviceChargeInterval?: ServiceChargeInterval
   /** From the effective date the fixed fee tariff prices it (a PATCH leaving `serviceCharge` unset). */
   readonly tariffPriced?: boolean
+  /**
+   * The annual increase job's change (contract 11): only the price changes, and only until the
+   * first later version with a price of its own (`applyIncrease`); a dropped feature takes it too,
+   * as the job raises only one still billed on the date.
+   */
+  readonly annualIncrease?: boolean
 }
 
 /** The configuration a change depends on: the configured `transactionTypes` preset list. */
@@ -87,7 +93,7 @@ export function planChargeChange(
   if (params.featureCount != null && (!Number.isInteger(params.featureCount) || params.featureCount < 0)) {
     throw new BillingError('invalid_parameter', `featureCount ${params.featureCount} is not a whole number of 0 or more`, 'Give featureCount as a whole number.')
   }
-  if (feature.isDropped) throw new BillingError('state_not_allowed', 'the feature is dropped', 'Reinstate the feature before changing its recurring charge.')
+  if (feature.isDropped && !params.annualIncrease) throw new BillingError('state_not_allowed', 'the feature is dropped', 'Reinstate the feature before changing its recurring charge.')
   const start = feature.startDate
   if (!start) throw new BillingError('state_not_allowed', 'the feature has no startDate', 'Set the feature\'s startDate first.')
 
@@ -103,7 +109,7 @@ export function planChargeChange(
   // its count, never the feature's latest peak, which a later day may have reached (contract 11).
   const peak = feature.committedPeak && params.featureCountCommitted === undefined
   const committed = peak ? Math.max(peakCommittedAt(versions, dateFrom), featureCount) : params.featureCountCommitted
-  const changed = applyChange(
+  const changed = (params.annualIncrease ? applyIncrease : applyChange)(
     history,
     {
       from: dateFrom,

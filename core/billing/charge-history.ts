@@ -138,3 +138,23 @@ export function applyChange(history: ChargeHistory, change: ChargeChange, ledger
   }
   return out
 }
+
+/**
+ * The history after an annual increase to `change.serviceCharge` from `change.from` (contract 11):
+ * the version in force then is changed as `applyChange` would, and the later versions that carried
+ * its price on (a change of count, committed count or interval only) take the new price too, up to
+ * the first later version with a price of its own. That one and every version after it are kept as
+ * they are: a price a person scheduled for a later date is the agreed price, never superseded.
+ */
+export function applyIncrease(history: ChargeHistory, change: ChargeChange, ledgerMaxSeries: number): ChargeVersion[] {
+  const sorted = [...history].sort((a, b) => (a.from < b.from ? -1 : a.from > b.from ? 1 : 0))
+  const old = versionAt(sorted, change.from)
+  const raised = applyChange(history, change, ledgerMaxSeries).filter((v) => v.from <= change.from)
+  let carried = old !== null && !old.tariffPriced
+  for (const v of sorted) {
+    if (v.from <= change.from) continue
+    carried &&= !v.tariffPriced && v.serviceCharge === old!.serviceCharge
+    raised.push(carried ? { ...v, serviceCharge: change.serviceCharge } : v)
+  }
+  return raised
+}

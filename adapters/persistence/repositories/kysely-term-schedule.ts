@@ -22,7 +22,8 @@ export class KyselyTermSchedule implements TermSchedule {
       .leftJoin('numbers as n', 'n.id', 'f.numberID')
       .leftJoin('services as s', 's.id', 'f.serviceID')
       .select('f.id')
-      .where('f.isDropped', '=', 0)
+      // A dropped feature is raised while it is still billed on its increase date (its bill-to date).
+      .where(sql<boolean>`(${sql.ref('f.isDropped')} = 0 or ${sql.ref('f.billToDate')} >= ${effective('annualIncreaseReferenceDate')})`)
       .where('f.serviceCharge', 'is not', null)
       .where(effective('annualIncreaseReferenceDate'), '<=', today)
       .where(effective('annualIncreaseProfile'), 'in', profiles)
