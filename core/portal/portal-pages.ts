@@ -125,9 +125,10 @@ const toMinutes = (ms: bigint): number => Math.round(Number(ms) / 6_000) / 10
  * takes them (core/rating/allowances.ts: billed calls first, then by start), which is how it was used.
  */
 export async function monthAllowances(ctx: PlatformContext, customerID: string, now: Stamp): Promise<{ rows: AllowanceRow[]; minutes: number; usedMinutes: number; leftMinutes: number }> {
-  const holders = await ctx.store.rating.allowanceHolders([customerID])
-  const allowances = customerAllowances(holders, ctx.presets.discountPlans)
   const monthStart = `${now.slice(0, 7)}-01T00:00:00.000Z` as Stamp
+  // With the month's dropped holders: their allowances were the month's, as rating counts them.
+  const holders = await ctx.store.rating.allowanceHolders([customerID], `${now.slice(0, 7)}-01` as DateOnly)
+  const allowances = customerAllowances(holders, ctx.presets.discountPlans)
   const next = toStamp(Date.parse(`${addMonths(now.slice(0, 10) as DateOnly, 1).slice(0, 7)}-01T00:00:00Z`))
   const calls = await ctx.store.rating.allowanceCalls([customerID], monthStart, next)
   const buckets = new Map<string, { bucket: AllowanceBucket; used: bigint }>()

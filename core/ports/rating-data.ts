@@ -1,3 +1,4 @@
+import type { DateOnly } from '../dates/date-only.js'
 import type { Stamp } from '../dates/stamp.js'
 import type { CallClass } from '../fields/call-classes.js'
 import type { Money } from '../money/money.js'
@@ -129,8 +130,13 @@ export interface RatingData {
    * tariff for one of `classes` (every class when null): one batch's lookup (contract 17.7).
    */
   featureTariffs(customerIDs: readonly string[], classes: readonly CallClass[] | null): Promise<FeatureTariffs[]>
-  /** Live numbers and features of these customers that hold a discount plan, and live numbers that name a pool. */
-  allowanceHolders(customerIDs: readonly string[]): Promise<AllowanceHolder[]>
+  /**
+   * The numbers and features of these customers that hold a discount plan, and the numbers that
+   * name a pool: live ones, and dropped ones in force on `since` or after, each with its `through`
+   * (a number's drop date, `updatedDate`; a feature's `billToDate`): a dropped number's calls up
+   * to its drop still use them.
+   */
+  allowanceHolders(customerIDs: readonly string[], since: DateOnly): Promise<AllowanceHolder[]>
   /** The undeleted calls of these customers started in [from, to) that may use an allowance. */
   allowanceCalls(customerIDs: readonly string[], from: Stamp, to: Stamp): Promise<AllowanceCall[]>
   updateAllowances(updates: readonly AllowanceUpdate[]): Promise<void>

@@ -1,3 +1,4 @@
+import type { DateOnly } from '../dates/date-only.js'
 import type { DiscountPlan } from '../presets/discount-plans.js'
 
 /**
@@ -16,6 +17,10 @@ import type { DiscountPlan } from '../presets/discount-plans.js'
  * - A call uses the buckets (pool × plan) that cover its class and charge band, each as far as it
  *   has seconds left: first the pools its number belongs to, then those of features covering every
  *   number of the customer (a fallback), each group in order of pool then plan name.
+ * - A dropped holder's plans cover only calls up to its `through` date, the last day they were in
+ *   force (a number's drop date, a feature's bill-to date): a late file's calls from before a drop
+ *   use the month's allowance as they would have arriving before it. Within a bucket, the
+ *   milliseconds ending soonest are used first.
  */
 
 /** A number or feature holding a plan or naming a pool, as the rater reads it. */
@@ -31,6 +36,14 @@ export interface AllowanceHolder {
   /** `discountPlanMultiplier1..4` (features only). */
   readonly multipliers: readonly (number | null)[]
   readonly featureCount: number | null
+  /** Set on a dropped holder: the last day its plans cover calls. Unset or null: no end. */
+  readonly through?: DateOnly | null
+}
+
+/** Some of a bucket's milliseconds, and the last day they cover calls (null: no end). */
+export interface AllowancePortion {
+  readonly through: DateOnly | null
+  readonly ms: bigint
 }
 
 /** One plan's allowance in one pool, for a month. */
@@ -39,6 +52,10 @@ export interface AllowanceBucket {
   readonly plan: DiscountPlan
   /** Milliseconds a month. */
   readonly ms: bigint
+  /** The same milliseconds by the day they cover calls through, soonest first, no end last. */
+  readonly portions: readonly AllowancePortion[]
+  /** The last day any of them covers calls; null: no end. */
+  readonly through: DateOnly | null
 }
 
 /** What covers a call of a customer: the buckets of its number, in the order they are used. */
@@ -68,11 +85,19 @@ export function customerAllowances(holders: readonly AllowanceHolder[], plans: R
       const ms = allowanceMs(plan, h.multipliers[i] ?? null, h.featureCount)
       if (ms <= 0n) continue
       const key = `${pool}|${name}`
+      const through = h.through ?? null
       const bucket = buckets.get(key)
-      if (bucket) bucket.ms += ms
-      else buckets.set(key, { key, pool, plan, ms })
+      if (!bucket) buckets.set(key, { key, pool, plan, ms, portions: [{ through, ms }], through })
+      else {
+        bucket.ms += ms
+        const same = bucket.portions.findIndex((p) => p.through === through)
+        if (same >= 0) bucket.portions[same] = { through, ms: bucket.portions[same].ms + ms }
+        else bucket.portions.push({ through, ms })
+        bucket.through = bucket.through === null || through === null ? null : bucket.through > through ? bucket.through : through
+      }
     }
   }
+  for (const b of buckets.values()) if (b.portions.length > 1) b.portions.sort(soonestFirst)
   const ordered = [...buckets.values()].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
   const byNumber = new Map<string, AllowanceBucket[]>()
   // Built for each batch of an import, for the customers its calls are on: loops rather than
@@ -102,7 +127,14 @@ interface PoolBucket {
   readonly pool: string
   readonly plan: DiscountPlan
   ms: bigint
+  readonly portions: AllowancePortion[]
+  through: DateOnly | null
 }
+
+const soonestFirst = (a: AllowancePortion, b: AllowancePortion): number =>
+  a.through === b.through ? 0 : a.through === null ? 1 : b.through === null ? -1 : a.through < b.through ? -1 : 1
+
+const inForce = (through: DateOnly | null, date: DateOnly): boolean => through === null || date <= through
 
 /** minutes × multiplier × count, to the millisecond (rounded half up). */
 export function allowanceMs(plan: DiscountPlan, multiplier: number | null, featureCount: number | null): bigint {
@@ -114,9 +146,9 @@ export function allowanceMs(plan: DiscountPlan, multiplier: number | null, featu
 export const covers = (plan: DiscountPlan, callType: string, chargeBand: string): boolean =>
   plan.callClasses.includes(callType) && (plan.chargeBands === null || plan.chargeBands.includes(chargeBand))
 
-/** Whether any plan of the number's buckets covers the call: then it can use an allowance. */
-export function mayUseAllowance(allowances: CustomerAllowances, numberID: string, callType: string, chargeBand: string): boolean {
-  for (const b of allowances.bucketsOf(numberID)) if (covers(b.plan, callType, chargeBand)) return true
+/** Whether any plan of the number's buckets in force on `date` covers the call: then it can use an allowance. */
+export function mayUseAllowance(allowances: CustomerAllowances, numberID: string, callType: string, chargeBand: string, date: DateOnly): boolean {
+  for (const b of allowances.bucketsOf(numberID)) if (covers(b.plan, callType, chargeBand) && inForce(b.through, date)) return true
   return false
 }
 
@@ -125,6 +157,8 @@ export interface MonthCall {
   readonly numberID: string
   readonly callType: string
   readonly chargeBand: string
+  /** The day it started: a dropped holder's plans cover calls up to their `through` only. */
+  readonly date: DateOnly
   /** The rated duration in milliseconds. */
   readonly ratedMs: bigint
   /** Billed calls keep what they used: it is on an invoice. */
@@ -141,18 +175,23 @@ export interface MonthCall {
  * the same result whatever order they were imported in.
  */
 export function allocateMonth(calls: readonly MonthCall[], allowances: CustomerAllowances): bigint[] {
-  const left = new Map<string, bigint>()
+  // By portion: a bucket's portions are its only objects, and no key is made a call.
+  const left = new Map<AllowancePortion, bigint>()
   const used = new Array<bigint>(calls.length).fill(0n)
   const take = (call: MonthCall, want: bigint): bigint => {
     let got = 0n
     for (const b of allowances.bucketsOf(call.numberID)) {
       if (want <= got) break
-      if (!covers(b.plan, call.callType, call.chargeBand)) continue
-      const remaining = left.get(b.key) ?? b.ms
-      const share = remaining < want - got ? remaining : want - got
-      if (share <= 0n) continue
-      left.set(b.key, remaining - share)
-      got += share
+      if (!covers(b.plan, call.callType, call.chargeBand) || !inForce(b.through, call.date)) continue
+      for (const portion of b.portions) {
+        if (want <= got) break
+        if (!inForce(portion.through, call.date)) continue
+        const remaining = left.get(portion) ?? portion.ms
+        const share = remaining < want - got ? remaining : want - got
+        if (share <= 0n) continue
+        left.set(portion, remaining - share)
+        got += share
+      }
     }
     return got
   }

@@ -8,6 +8,7 @@ import type { AllowanceOf, RatingContext } from './rate-record.js'
 import { byHolder, NO_FEATURES } from './feature-tariffs.js'
 import { withParents } from './parent-tariffs.js'
 import type { RatingTariff } from './rating-tariff.js'
+import { dateOfStamp } from './time-band.js'
 import type { UsageRecord } from './usage-record.js'
 
 /** What rating loads once per import or billing run: few rows, whatever the number of numbers. */
@@ -43,16 +44,19 @@ export async function loadBatchContext(data: RatingData, shared: RatingShared, r
   const keys = new Set<string>()
   // Classes destinations may give records that lack one: their tariffs are read with the batch's.
   const classes = new Set<CallClass>(moreClasses)
+  // Dropped holders are read back to the batch's first call (`allowanceHolders`).
+  let first: Stamp | null = null
   for (const r of records) {
     const key = recordKey(r)
     if (key) keys.add(key)
     classes.add(r.callClass)
+    if (first === null || r.startTime < first) first = r.startTime
   }
   const { numbers, customers, creditWatched } = keys.size ? await data.numbersByKeys([...keys], [...classes]) : NO_NUMBERS
   const customerIDs = [...customers.keys()]
   // Asked together: beside an import's transaction each answer waits a turn of the event loop.
   const [holders, features] = customers.size
-    ? await Promise.all([data.allowanceHolders(customerIDs), data.featureTariffs(customerIDs, [...classes])])
+    ? await Promise.all([data.allowanceHolders(customerIDs, dateOfStamp(first!)), data.featureTariffs(customerIDs, [...classes])])
     : [[], []]
   const allowances = allowancesByCustomer(holders, shared.plans)
   return {
@@ -93,7 +97,7 @@ export function byCustomer<T extends { readonly customerID: string }>(items: rea
 export function provisionalAllowance(byCustomer: ReadonlyMap<string, CustomerAllowances>): AllowanceOf {
   return (number, record, ratedMs) => {
     const allowances = byCustomer.get(number.customerID)
-    return allowances && mayUseAllowance(allowances, number.numberID, record.callClass, record.chargeBand) ? ratedMs : null
+    return allowances && mayUseAllowance(allowances, number.numberID, record.callClass, record.chargeBand, dateOfStamp(record.startTime)) ? ratedMs : null
   }
 }
 

@@ -5,6 +5,7 @@ import { allocateMonth, type MonthCall } from './allowances.js'
 import { findRate } from './find-rate.js'
 import { rateCall } from './rate-call.js'
 import { tariffOn } from './rating-tariff.js'
+import { dateOfStamp } from './time-band.js'
 import { allowancesByCustomer, byCustomer, type RatingShared, type TouchedMonths } from './rating-context.js'
 
 /** Customers whose month is read and allocated at once. */
@@ -37,7 +38,7 @@ export async function reallocateAllowances(
   // months, so no write here changes what the next one reads.
   const read = (i: number) => {
     const { from, to, customers } = chunks[i]
-    const reading = Promise.all([data.allowanceHolders(customers), data.allowanceCalls(customers, from, to)])
+    const reading = Promise.all([data.allowanceHolders(customers, dateOfStamp(from)), data.allowanceCalls(customers, from, to)])
     // Its failure is thrown where it is awaited, not as a rejection nobody awaits yet.
     reading.catch(() => undefined)
     return reading
@@ -80,7 +81,7 @@ export function startOrder(a: Pick<AllowanceCall, 'startTime' | 'fingerprint'>, 
 const toMs = (seconds: number | null): bigint => BigInt(Math.round((seconds ?? 0) * 1000))
 
 function asMonthCall(c: AllowanceCall): MonthCall {
-  return { numberID: c.numberID, callType: c.callType, chargeBand: c.chargeBand, ratedMs: toMs(c.ratedDuration), billed: c.billed, usedMs: toMs(c.allowanceSeconds) }
+  return { numberID: c.numberID, callType: c.callType, chargeBand: c.chargeBand, date: dateOfStamp(c.startTime), ratedMs: toMs(c.ratedDuration), billed: c.billed, usedMs: toMs(c.allowanceSeconds) }
 }
 
 /** The call priced with its new share of the allowance; null when nothing changes (or it is billed). */

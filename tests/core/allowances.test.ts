@@ -3,11 +3,12 @@ import fc from 'fast-check'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { callClassKeys } from '../../core/fields/call-classes.js'
+import type { DateOnly } from '../../core/dates/date-only.js'
 import type { Stamp } from '../../core/dates/stamp.js'
 import { parseMoney } from '../../core/money/money.js'
 import { defaultPresets, mergePresets } from '../../core/presets/presets.js'
 import { planCallClasses, type DiscountPlan } from '../../core/presets/discount-plans.js'
-import { allocateMonth, allowanceMs, customerAllowances, type AllowanceHolder, type MonthCall } from '../../core/rating/allowances.js'
+import { allocateMonth, allowanceMs, customerAllowances, mayUseAllowance, type AllowanceHolder, type MonthCall } from '../../core/rating/allowances.js'
 import { findRate } from '../../core/rating/find-rate.js'
 import { rateCall } from '../../core/rating/rate-call.js'
 import { startOrder } from '../../core/rating/reallocate-allowances.js'
@@ -19,7 +20,7 @@ const plan = (minutes: number, callClasses: string[] = ['mobile'], chargeBands: 
 const plans = { Five: plan(5), Two: plan(2), UKOnly: plan(10, ['national'], ['UK']), None: plan(0, []) }
 const number = (id: string, p: (string | null)[], poolName: string | null = null): AllowanceHolder => ({ kind: 'number', id, customerID: 'c', numberID: id, poolName, plans: p, multipliers: [], featureCount: null })
 const feature = (id: string, numberID: string | null, p: (string | null)[], o: Partial<AllowanceHolder> = {}): AllowanceHolder => ({ kind: 'feature', id, customerID: 'c', numberID, poolName: null, plans: p, multipliers: [], featureCount: null, ...o })
-const call = (numberID: string, ratedSeconds: number, o: Partial<MonthCall> = {}): MonthCall => ({ numberID, callType: 'mobile', chargeBand: 'MOB', ratedMs: BigInt(ratedSeconds * 1000), billed: false, usedMs: 0n, ...o })
+const call = (numberID: string, ratedSeconds: number, o: Partial<MonthCall> = {}): MonthCall => ({ numberID, date: '2026-01-14' as DateOnly, callType: 'mobile', chargeBand: 'MOB', ratedMs: BigInt(ratedSeconds * 1000), billed: false, usedMs: 0n, ...o })
 const seconds = (ms: bigint[]) => ms.map((m) => Number(m) / 1000)
 
 test('presets: the shipped plans have entries; a bad entry stops start-up naming it; the classes are the rater’s', () => {
@@ -75,6 +76,20 @@ test('pools: holders naming one pool share it; a customer feature without a pool
   assert.equal(seconds(allocateMonth(calls, pools)), [240, 240, 180, 0, 0])
   // d (no plan, no pool) draws only from the customer's feature: after c took it, nothing.
   assert.equal(seconds(allocateMonth([call('d', 60), call('c', 180)], pools)), [60, 180])
+})
+
+test("a dropped holder's plans cover calls up to its through date only; within a pool what ends soonest goes first", () => {
+  const on = (date: string) => ({ date: date as DateOnly })
+  // Office's Five: a's 300 s for good, b's 120 s (its feature's, dropped) through the 11th.
+  const pools = customerAllowances([number('a', ['Five'], 'Office'), feature('f', 'b', ['Five'], { poolName: 'Office', multipliers: [0.4], through: '2026-01-11' as DateOnly })], plans)
+  // b's 120 s go first, so a's last for later: 120 + 60 of a's, then a's 240 left for the 12th.
+  const calls = [call('a', 180, on('2026-01-10')), call('b', 300, on('2026-01-12')), call('a', 60, on('2026-01-13'))]
+  assert.equal(seconds(allocateMonth(calls, pools)), [180, 240, 0])
+  // A holder dropped alone covers nothing after its day: not even a call that may use it.
+  const alone = customerAllowances([feature('g', 'c', ['Five'], { through: '2026-01-11' as DateOnly })], plans)
+  assert.equal(seconds(allocateMonth([call('c', 60, on('2026-01-11')), call('c', 60, on('2026-01-12'))], alone)), [60, 0])
+  assert.is(mayUseAllowance(alone, 'c', 'mobile', 'MOB', '2026-01-12' as DateOnly), false)
+  assert.is(mayUseAllowance(alone, 'c', 'mobile', 'MOB', '2026-01-11' as DateOnly), true)
 })
 
 test('a billed call keeps its share before the others are allocated in start order', () => {

@@ -3,6 +3,7 @@ import { callClasses, type CallClass } from '../../../core/fields/call-classes.j
 import type { FeatureTariffs } from '../../../core/rating/feature-tariffs.js'
 import { catalogue } from '../../../core/fields/catalogue.js'
 import type { Values } from '../../../core/fields/item.js'
+import type { DateOnly } from '../../../core/dates/date-only.js'
 import type { Stamp } from '../../../core/dates/stamp.js'
 import type { Money } from '../../../core/money/money.js'
 import type { AllowanceCall, AllowanceUpdate, BatchNumbers, NewCall, RatingData } from '../../../core/ports/rating-data.js'
@@ -31,6 +32,11 @@ const allowanceCallColumns = ['id', 'customerID', 'numberID', 'tariffID', 'start
 // Written as literals, not parameters: SQLite uses a partial index only when the query's own
 // condition is the index's (migrations/0018-allowances.ts).
 const live = sql<boolean>`"isDropped" = 0`
+/** Live, or dropped with its last day in force (`column`) on `since` or after: what `allowanceHolders` reads. */
+const inForceSince = (column: 'updatedDate' | 'billToDate', since: string) => sql<boolean>`(${live} or ("isDropped" = 1 and ${sql.ref(column)} >= ${since}))`
+
+/** A boolean column as either database returns it. */
+const isTrue = (v: unknown): boolean => Number(v) === 1 || v === true
 
 /** Rating's bulk reads: narrow selects, so a large number table stays small in memory. */
 export class KyselyRatingData implements RatingData {
@@ -63,7 +69,7 @@ export class KyselyRatingData implements RatingData {
     return numbersByKeys(this.reads, this.dialect, keys, classes)
   }
 
-  async allowanceHolders(customerIDs: readonly string[]): Promise<AllowanceHolder[]> {
+  async allowanceHolders(customerIDs: readonly string[], since: DateOnly): Promise<AllowanceHolder[]> {
     const out: AllowanceHolder[] = []
     for (const chunk of chunks(customerIDs, IN_CHUNK)) {
       const ids = chunk.map(Number)
@@ -72,23 +78,23 @@ export class KyselyRatingData implements RatingData {
       const [numbers, features] = await Promise.all([
         this.reads
           .selectFrom('numbers')
-          .select(['id', 'customerID', 'discountPlanAllowancePoolName', ...plans])
+          .select(['id', 'customerID', 'discountPlanAllowancePoolName', 'isDropped', 'updatedDate', ...plans])
           .where(this.dialect.inList('customerID', ids))
           .where(holdsAllowance(true))
-          .where(live)
+          .where(inForceSince('updatedDate', since))
           .orderBy('id')
           .execute(),
         this.reads
           .selectFrom('features')
-          .select(['id', 'customerID', 'numberID', 'discountPlanAllowancePoolName', 'featureCount', ...plans, ...multipliers])
+          .select(['id', 'customerID', 'numberID', 'discountPlanAllowancePoolName', 'featureCount', 'isDropped', 'billToDate', ...plans, ...multipliers])
           .where(this.dialect.inList('customerID', ids))
           .where(holdsAllowance(false))
-          .where(live)
+          .where(inForceSince('billToDate', since))
           .orderBy('id')
           .execute(),
       ])
       for (const r of numbers) {
-        out.push({ kind: 'number', id: String(r.id), customerID: String(r.customerID), numberID: String(r.id), poolName: r.discountPlanAllowancePoolName ?? null, plans: plans.map((p) => r[p] ?? null), multipliers: [], featureCount: null })
+        out.push({ kind: 'number', id: String(r.id), customerID: String(r.customerID), numberID: String(r.id), poolName: r.discountPlanAllowancePoolName ?? null, plans: plans.map((p) => r[p] ?? null), multipliers: [], featureCount: null, through: isTrue(r.isDropped) ? r.updatedDate : null })
       }
       for (const r of features) {
         out.push({
@@ -100,6 +106,7 @@ export class KyselyRatingData implements RatingData {
           plans: plans.map((p) => r[p] ?? null),
           multipliers: multipliers.map((m) => (r[m] === null ? null : Number(r[m]))),
           featureCount: r.featureCount === null ? null : Number(r.featureCount),
+          through: isTrue(r.isDropped) ? r.billToDate : null,
         })
       }
     }
@@ -129,7 +136,7 @@ export class KyselyRatingData implements RatingData {
           startDate: r.startDate ?? null,
           endDate: r.endDate ?? null,
           billToDate: r.billToDate ?? null,
-          isDropped: Number(r.isDropped) === 1 || (r.isDropped as unknown) === true,
+          isDropped: isTrue(r.isDropped),
           VATRateCalls: r.VATRateCalls ?? null,
         }
         for (const name of asked) if (r[name] !== null && r[name] !== undefined) f[name] = r[name]
