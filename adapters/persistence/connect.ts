@@ -2,13 +2,14 @@ import { mkdirSync } from 'node:fs'
 import { availableParallelism } from 'node:os'
 import { dirname } from 'node:path'
 import SqliteDatabase from 'better-sqlite3'
-import { Kysely, SqliteDialect, type LogEvent } from 'kysely'
+import { Kysely, type LogEvent } from 'kysely'
 import pg from 'pg'
 import type { DatabaseDialect, DialectName } from './dialect/dialect.js'
 import { postgresBytesDialect, postgresDialect } from './dialect/postgres-dialect.js'
 import { SearchPathPostgresDialect } from './dialect/search-path-introspector.js'
 import { jsonAsBytes } from './list-json/postgres-list-json.js'
 import { sqliteCachingDialect, sqliteDialect } from './dialect/sqlite-dialect.js'
+import { ImmediateSqliteDialect } from './dialect/immediate-sqlite-dialect.js'
 import { preparingClient } from './prepared-statements.js'
 import { cachingStatements } from './statement-cache.js'
 import { workerReads, workerWrites } from './sqlite-thread/worker-driver.js'
@@ -86,7 +87,8 @@ function connectSqlite(file: string, options: ConnectOptions): Database {
   sqlite.pragma('synchronous = NORMAL')
   sqlite.pragma('foreign_keys = ON')
   sqlite.pragma('busy_timeout = 10000')
-  const db = new Kysely<Tables>({ dialect: new SqliteDialect({ database: cachingStatements(sqlite) }), ...logOption(options) })
+  // Its transactions take the write lock when they begin: a worker may share the file.
+  const db = new Kysely<Tables>({ dialect: new ImmediateSqliteDialect({ database: cachingStatements(sqlite) }), ...logOption(options) })
   const readsBeside = file === ':memory:' ? undefined : workerReads(file)
   // The threads that work beside the main one (writes, checkpoints) need a core of their own:
   // on one, their messages and turns would only add to its CPU (bench/RESULTS.md, session 16).

@@ -41,8 +41,9 @@ export const sqliteSnapshot: SnapshotDialect = {
     }
   },
   // The connection is held for the whole transaction, and in WAL mode its reads see the
-  // database as of the first one: one consistent snapshot.
-  readSnapshot: (db, work) => db.transaction().execute(work),
+  // database as of the first one: one consistent snapshot. Read only, it begins deferred
+  // (`ImmediateSqliteDialect`): it does not hold the write lock, so other processes write meanwhile.
+  readSnapshot: (db, work) => db.transaction().setAccessMode('read only').execute(work),
   snapshotColumn: (column) => sql.id(column),
 }
 
