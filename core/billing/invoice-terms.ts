@@ -37,16 +37,26 @@ export function invoiceDueDate(customer: TermsCustomer, invoiceDate: DateOnly, r
   if (terms === null || terms === undefined) return runDueDate ?? invoiceDate
   switch (customer.paymentTermsType ?? 'Days') {
     case 'Days':
-      return addDays(invoiceDate, terms)
+      return lastDateAtMost(addDays(invoiceDate, terms))
     case 'Months':
-      return addMonths(invoiceDate, terms)
+      return lastDateAtMost(addMonths(invoiceDate, terms))
     case 'Days after month end': {
       const y = Number(invoiceDate.slice(0, 4))
       const m = Number(invoiceDate.slice(5, 7))
-      return addDays(`${invoiceDate.slice(0, 8)}${String(daysInMonth(y, m)).padStart(2, '0')}` as DateOnly, terms)
+      return lastDateAtMost(addDays(`${invoiceDate.slice(0, 8)}${String(daysInMonth(y, m)).padStart(2, '0')}` as DateOnly, terms))
     }
   }
 }
+
+/** The last date the API writes (contract 2's dates have four-digit years). */
+const LAST_DATE = '9999-12-31' as DateOnly
+
+/**
+ * A date past 9999-12-31 has a five-digit year, which is no API date and sorts as text before
+ * every four-digit one, so an invoice raised near the end of time would be overdue at once:
+ * such a date is held at the last one.
+ */
+const lastDateAtMost = (d: DateOnly): DateOnly => (d.length > LAST_DATE.length ? LAST_DATE : d)
 
 /**
  * An invoice's overdue date (contract 10.3): its due date plus the customer's grace days, else
@@ -54,7 +64,7 @@ export function invoiceDueDate(customer: TermsCustomer, invoiceDate: DateOnly, r
  */
 export function overdueDateOf(customer: TermsCustomer, dueDate: DateOnly, presets: Pick<Presets, 'paymentMethodGraceDays'>): DateOnly {
   const grace = customer.paymentGraceDays ?? (customer.paymentMethod ? presets.paymentMethodGraceDays[customer.paymentMethod] : undefined) ?? 0
-  return addDays(dueDate, grace)
+  return lastDateAtMost(addDays(dueDate, grace))
 }
 
 /**

@@ -63,6 +63,14 @@ test('Days terms always land that many days on; Months terms never leave the tar
   )
 })
 
+test('a due or overdue date past 9999-12-31 is held at it: never a five-digit year, so never overdue at once', () => {
+  for (const t of [terms({ paymentTerms: 14 }), terms({ paymentTerms: 1, paymentTermsType: 'Months' }), terms({ paymentTerms: 10, paymentTermsType: 'Days after month end' })]) {
+    assert.is(invoiceDueDate(t, d('9999-12-25'), null), d('9999-12-31'))
+  }
+  assert.is(overdueDateOf(terms({ paymentGraceDays: 7 }), d('9999-12-30'), defaultPresets), d('9999-12-31'))
+  assert.is(invoiceDueDate(terms({ paymentTerms: 5 }), d('9999-12-25'), null), d('9999-12-30'))
+})
+
 test('Number fields read as exact money', () => {
   assert.is(moneyOfNumber(12.34), 123_400n)
   assert.is(moneyOfNumber(null), 0n)
