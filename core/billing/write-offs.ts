@@ -108,7 +108,8 @@ export function linesOf(rows: readonly Transaction[], account: Account): WriteOf
 /**
  * A `standard` write-off per VAT rate (contract 17.6, 16.4), signed like the balance. Of a debt:
  * each outstanding invoice's outstanding amount with VAT of its VAT × that ÷ its total, and
- * likewise the charges not invoiced yet (as one invoice, less the credit held for it). Of a
+ * likewise the charges not invoiced yet (as one invoice, less the credit held for it), or, when
+ * what is not invoiced yet comes to a credit, less all of it with all its VAT. Of a
  * credit: each held piece of a credit note or credit invoice with VAT of its VAT × that ÷ its
  * amount, and credits not invoiced yet with all their VAT. Each document's VAT is rounded half up
  * to the penny on its own, then split over its rates (`splitShare`); what no document's share
@@ -134,6 +135,9 @@ export function writtenOffParts(kind: 'debt' | 'credit', allocation: AccountAllo
     }
     const outstanding = sub(uninvoiced, allocation.held)
     if (uninvoiced > 0n && outstanding > 0n) parts.push(...splitShare(outstanding, share(outstanding, uninvoicedVat, uninvoiced), lines.uninvoiced))
+    // Credits not invoiced yet (a drop's refunds) lessen the debt the invoices leave, VAT and all,
+    // so no more VAT is relieved than is owed: each rate's net of the two is what is written off.
+    else if (uninvoiced < 0n) parts.push(...splitShare(uninvoiced, uninvoicedVat, lines.uninvoiced))
   } else {
     for (const { source, amount } of allocation.heldFrom) {
       const of = (source.kind === 'invoice' ? lines.invoices : lines.settlements).get(source.id) ?? []

@@ -82,4 +82,40 @@ test('writtenOffParts of a debt: the rows sum to the balance, their VAT to each 
   )
 })
 
+// Credits not invoiced yet (a drop's refunds), at the invoices' rates: each line below zero.
+const pendingCredits = fc
+  .array(fc.record({ net: fc.integer({ min: 1, max: 30_000 }), rate: fc.constantFrom(...rates) }), { minLength: 1, maxLength: 3 })
+  .map((ls) => ls.map((l) => ({ VATRate: l.rate, net: pence(-l.net), vat: vatFor(pence(-l.net), l.rate) })))
+
+test('writtenOffParts of a debt with credits not invoiced yet: VAT never beyond what is outstanding, net + VAT the balance', () => {
+  fc.assert(
+    fc.property(invoiceLines, fc.integer({ min: 0, max: 200_000 }), pendingCredits, (lines, paidPence, credits) => {
+      const invoice: StoredInvoice = {
+        id: '1',
+        invoiceDate: '2026-01-01' as DateOnly,
+        dueDate: '2026-01-15' as DateOnly,
+        overdueDate: '2026-01-15' as DateOnly,
+        totalAmount: (total(lines, 'net') + total(lines, 'vat')) as Money,
+        VATAmount: total(lines, 'vat') as Money,
+        amountPaid: 0n as Money,
+        paidDate: null,
+        status: null,
+      }
+      const paid = pence(paidPence) < invoice.totalAmount ? pence(paidPence) : (0n as Money)
+      const pending = { net: total(credits, 'net'), vat: total(credits, 'vat') }
+      const balance = { total: (invoice.totalAmount - paid + pending.net + pending.vat) as Money, vat: (invoice.VATAmount! + pending.vat) as Money }
+      fc.pre(balance.total > 0n)
+      const account: Account = { invoices: [invoice], settlements: paid > 0n ? [{ kind: 'transaction', id: '1', date: '2026-01-10' as DateOnly, amount: paid }] : [], allocations: [] }
+      const allocation = allocateAccount(account.invoices, account.settlements, '2026-02-01' as DateOnly)
+      const parts = writtenOffParts('debt', allocation, account, balance, { invoices: new Map([['1', lines]]), settlements: new Map(), uninvoiced: credits })
+      // What is outstanding: the invoice's 17.6 share, less the VAT the credits will give back.
+      const outstanding = share(allocation.invoices.get('1')!.amountOutstanding, invoice.VATAmount!, invoice.totalAmount) + pending.vat
+      assert.ok(total(parts, 'vat') <= outstanding, `VAT ${total(parts, 'vat')} beyond the ${outstanding} outstanding`)
+      assert.is(total(parts, 'vat'), outstanding)
+      assert.is(total(parts, 'net') + total(parts, 'vat'), balance.total)
+      assert.is(new Set(parts.map((p) => p.VATRate)).size, parts.length, 'one row per rate')
+    }),
+  )
+})
+
 test.run()

@@ -1,6 +1,6 @@
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { act, bill, newCustomer } from '../support/billing.js'
+import { act, bill, newCustomer, newFeature } from '../support/billing.js'
 import { credit, lastInvoice } from '../support/credit-notes.js'
 import { openHarness, type Harness } from '../support/harness.js'
 import { activeTargets } from '../support/targets.js'
@@ -62,6 +62,25 @@ for (const target of activeTargets()) {
     const next = await lastInvoice(h, c)
     assert.equal([next.netAmount, next.VATAmount, next.status], [20, 2.5, 'Paid'])
     assert.equal(await journalOf(h, c, 'invoice'), [['Debit Note', 'Reduced 5%', 10, 0.5], ['Debit Note', 'Standard 20%', 10, 2]])
+  })
+
+  test('writeOffDebt with refunds not invoiced yet (a backdated drop): only the VAT still owed, and the account ends at zero net and VAT', async ({ h }) => {
+    h.clock.set('2026-01-31T10:00:00Z')
+    const c = await newCustomer(h, { accountNumber: 'WR-REFUND', VATRate: 'Standard 20%' })
+    await newFeature(h, c, { featureType: 'Support', startDate: '2026-01-01', serviceCharge: '31.00', serviceChargeInterval: 'Calendar Monthly' })
+    await bill(h, '2026-01-31')
+    assert.is((await lastInvoice(h, c)).totalAmount, 37.2)
+    h.clock.set('2026-02-02T10:00:00Z')
+    // The drop refunds January (−31.00, −6.20 VAT) and charges 1–10 January (10.00, 2.00 VAT), on no invoice yet.
+    assert.is((await act(h, `/customers/${c}`, 'drop', { status: 'Dropped', dateDrop: '2026-01-10' })).balance, 12)
+    assert.is((await act(h, `/customers/${c}`, 'writeOffDebt', { dateWriteoff: '2026-02-02' })).balance, 0)
+    const notes = (await h.request('GET', `/customers/${c}/transactions?transactionType=Credit%20Note`)).body as any[]
+    assert.equal(notes.map((t) => [t.amount, t.VATAmount, t.VATRate]), [[-10, -2, 'Standard 20%']])
+    h.clock.set('2026-02-28T10:00:00Z')
+    await bill(h, '2026-02-28')
+    const rows = (await h.request('GET', `/customers/${c}/transactions?limit=1000`)).body as any[]
+    const pence = (key: 'amount' | 'VATAmount') => rows.reduce((s, t) => s + Math.round((t[key] ?? 0) * 100), 0)
+    assert.equal([pence('amount'), pence('VATAmount')], [0, 0], 'no VAT relieved beyond what was charged')
   })
 
   test('vat_exempt stays one row at no rate, with no VAT', async ({ h }) => {
