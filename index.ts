@@ -32,7 +32,7 @@ export type { TariffDetailsApi, TariffsApi } from './apps/library/tariffs-api.js
 export type { BillingRunsApi, DocumentOptions, InvoicesApi, TransactionsApi } from './apps/library/billing-api.js'
 export type { CallsApi, UsageApi, UsageImportOptions } from './apps/library/usage-api.js'
 export type { CarrierBillReconciliation, CarrierBillsApi, CsvLines, DestinationsApi, DestinationTablesApi, ReconciliationLine } from './apps/library/carriers-api.js'
-export type { CommissionParams, CommissionStatementLine, CommissionStatements, DocumentAnswer, Journal, JournalLine, JournalParams, MarginFigures, MarginParams, MarginReport, MarginRow, ReportOptions, ReportsApi } from './apps/library/reports-api.js'
+export type { CommissionParams, CommissionStatementLine, CommissionStatements, DocumentAnswer, Journal, JournalLine, JournalParams, JournalTotals, MarginFigures, MarginParams, MarginReport, MarginRow, ReportOptions, ReportsApi, RunJournalOptions } from './apps/library/reports-api.js'
 export type { DisasterRecoveryArchive, DisasterRecoveryFilesApi } from './apps/library/disaster-recovery-api.js'
 export type { ApiKeysApi } from './apps/library/api-keys-api.js'
 export type { BillingEvent, EventsApi, HistoriedCollection, HistoryApi, SubscribeOptions, WebhooksApi } from './apps/library/events-api.js'

@@ -4,6 +4,7 @@ import type { PlatformContext } from '../../core/platform.js'
 import { commissionQuery } from '../../core/reports/commission-statement.js'
 import { journalRange, runJournalScope } from '../../core/reports/journal-report.js'
 import { marginQuery } from '../../core/reports/margin-report.js'
+import { currencyOf } from '../../core/reports/report-query.js'
 import { readParams } from '../../adapters/http/query.js'
 import { commissionAnswer, journalPieces, marginPieces, type CommissionLineWire } from '../../adapters/http/routes/report-routes.js'
 
@@ -20,6 +21,8 @@ export interface MarginParams {
   readonly from?: string
   readonly to?: string
   readonly groupBy?: MarginGrouping
+  /** Only customers billed in this currency (one of the presets' `currencies`). */
+  readonly currency?: string
 }
 
 /** Revenue, carrier cost, margin and margin % (null without revenue). */
@@ -30,8 +33,8 @@ export interface MarginFigures {
   readonly marginPercent: number | null
 }
 
-/** A margin row: the figures and the group, named by `groupBy` (`{ customer: "12", ... }`; null for what no group explains). */
-export type MarginRow = MarginFigures & { readonly [group in MarginGrouping]?: string | null }
+/** A margin row: the figures and the group, named by `groupBy` (`{ customer: "12", ... }`; null for what no group explains), in one currency. */
+export type MarginRow = MarginFigures & { readonly currency: string } & { readonly [group in MarginGrouping]?: string | null }
 
 /** `GET /reports/margin` as JSON (money as JSON numbers, as the API writes them). */
 export interface MarginReport {
@@ -39,13 +42,18 @@ export interface MarginReport {
   readonly to: string | null
   readonly groupBy: MarginGrouping
   readonly rows: MarginRow[]
+  /** Every row's sums: meaningful only within one currency (give `currency`). */
   readonly totals: MarginFigures
+  /** The totals of each currency present, in code order. */
+  readonly totalsByCurrency: (MarginFigures & { readonly currency: string })[]
 }
 
 /** `GET /commissionStatements`' parameters: the run (required) and one holder (default every holder). */
 export interface CommissionParams {
   readonly billingRunID: string
   readonly holder?: string
+  /** Only the lines of customers billed in this currency. */
+  readonly currency?: string
 }
 
 /** A statement's line as the API writes it: customer, feature, type, basis, rate and commission. */
@@ -54,14 +62,25 @@ export type CommissionStatementLine = CommissionLineWire
 /** `GET /commissionStatements` as JSON: a statement per holder with lines, with its total. */
 export interface CommissionStatements {
   readonly billingRunID: string
-  readonly statements: { readonly holder: string; readonly lines: CommissionStatementLine[]; readonly total: number }[]
+  readonly statements: {
+    readonly holder: string
+    readonly lines: CommissionStatementLine[]
+    /** Every line's commission: meaningful only within one currency. */
+    readonly total: number
+    readonly totalsByCurrency: { readonly total: number; readonly currency: string }[]
+  }[]
 }
 
 /** `GET /journal`'s parameters: documents dated from..to, both optional. */
 export interface JournalParams {
   readonly from?: string
   readonly to?: string
+  /** Only the documents of customers billed in this currency. */
+  readonly currency?: string
 }
+
+/** `runJournal`'s options: the format, and only the invoices of customers billed in `currency`. */
+export type RunJournalOptions<F extends 'json' | 'csv' = 'json' | 'csv'> = ReportOptions<F> & { readonly currency?: string }
 
 /** One journal line: a document's net and VAT for one account code and VAT rate. */
 export type JournalLine = Omit<JournalSums, 'net' | 'VAT'> & { readonly net: number; readonly VAT: number }
@@ -72,7 +91,17 @@ export interface Journal {
   readonly from?: string | null
   readonly to?: string | null
   readonly lines: JournalLine[]
-  readonly totals: { readonly net: number; readonly VAT: number; readonly total: number }
+  /** Every line's sums: meaningful only within one currency (give `currency`). */
+  readonly totals: JournalTotals
+  /** The totals of each currency present, in code order. */
+  readonly totalsByCurrency: (JournalTotals & { readonly currency: string })[]
+}
+
+/** A journal's net, VAT and their total. */
+export interface JournalTotals {
+  readonly net: number
+  readonly VAT: number
+  readonly total: number
 }
 
 /**
@@ -95,9 +124,9 @@ export interface ReportsApi {
   journal(params: JournalParams | undefined, options: ReportOptions<'csv'>): Promise<AsyncIterable<string>>
   journal(params?: JournalParams, options?: ReportOptions): Promise<DocumentAnswer<Journal>>
   /** `GET /billingRuns/<id>/journal`: the run's invoices; sums to them exactly. */
-  runJournal(billingRunID: string, options?: ReportOptions<'json'>): Promise<Journal>
-  runJournal(billingRunID: string, options: ReportOptions<'csv'>): Promise<AsyncIterable<string>>
-  runJournal(billingRunID: string, options?: ReportOptions): Promise<DocumentAnswer<Journal>>
+  runJournal(billingRunID: string, options?: RunJournalOptions<'json'>): Promise<Journal>
+  runJournal(billingRunID: string, options: RunJournalOptions<'csv'>): Promise<AsyncIterable<string>>
+  runJournal(billingRunID: string, options?: RunJournalOptions): Promise<DocumentAnswer<Journal>>
 }
 
 /** The answer in the format asked for: the pieces themselves for CSV, the JSON read whole. */
@@ -123,19 +152,20 @@ function queryOf(params: object | undefined, allowed: readonly string[]) {
 export function reportsApi(ctx: PlatformContext): ReportsApi {
   return {
     margin: (async (params?: MarginParams, options?: ReportOptions) => {
-      const query = marginQuery(queryOf(params, ['from', 'to', 'groupBy']))
+      const query = marginQuery(queryOf(params, ['from', 'to', 'groupBy', 'currency']), ctx.presets)
       return answerOf(options, (csv) => marginPieces(ctx, query, csv))
     }) as ReportsApi['margin'],
     commissionStatements: (async (params: CommissionParams, options?: ReportOptions) => {
-      const query = commissionQuery(queryOf(params, ['billingRunID', 'holder']))
+      const query = commissionQuery(queryOf(params, ['billingRunID', 'holder', 'currency']), ctx.presets)
       return answerOf(options, (csv) => commissionAnswer(ctx, query, csv))
     }) as ReportsApi['commissionStatements'],
     journal: (async (params?: JournalParams, options?: ReportOptions) => {
-      const scope = journalRange(queryOf(params, ['from', 'to']))
+      const scope = journalRange(queryOf(params, ['from', 'to', 'currency']), ctx.presets)
       return answerOf(options, (csv) => journalPieces(ctx, scope, csv))
     }) as ReportsApi['journal'],
-    runJournal: (async (billingRunID: string, options?: ReportOptions) => {
-      const scope = await runJournalScope(ctx, billingRunID)
+    runJournal: (async (billingRunID: string, options?: RunJournalOptions) => {
+      const currency = currencyOf(queryOf({ currency: options?.currency }, ['currency']), ctx.presets)
+      const scope = await runJournalScope(ctx, billingRunID, currency)
       return answerOf(options, (csv) => journalPieces(ctx, scope, csv))
     }) as ReportsApi['runJournal'],
   }

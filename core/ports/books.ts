@@ -15,12 +15,17 @@ export interface DateRange {
 export interface MarginSums {
   /** The group's value (a customer ID, a carrier, `YYYY-MM`, ...); null: rows with none. */
   readonly key: string | null
+  /** The currency of the group's customers (`accountCurrency`): a group never adds two currencies. */
+  readonly currency: string
   readonly revenue: Money
   readonly cost: Money
 }
 
 /** Which documents a journal covers: dated in a range, or those of one billing run. */
-export type JournalScope = { readonly range: DateRange } | { readonly billingRunID: string }
+export type JournalScope = ({ readonly range: DateRange } | { readonly billingRunID: string }) & {
+  /** Only the documents of customers billed in this currency (null or absent: every currency). */
+  readonly currency?: string | null
+}
 
 export const journalDocumentTypes = ['invoice', 'creditNote', 'payment', 'refund', 'writeOff'] as const
 export type JournalDocumentType = (typeof journalDocumentTypes)[number]
@@ -34,6 +39,8 @@ export interface JournalDocument {
   readonly customerID: string
   /** The customer's `accountingID`, else its account number. */
   readonly account: string | null
+  /** The currency the customer is billed in (`accountCurrency`): the document's amounts are in it. */
+  readonly currency: string
 }
 
 /** One journal line: a document's net and VAT for one account code and VAT rate, summed by the database. */
@@ -62,6 +69,13 @@ export interface JournalPage {
  */
 export interface JournalCsvPage {
   readonly csv: string
+  /** The page's sums, one per currency of its lines. */
+  readonly sums: readonly JournalCurrencySums[]
+}
+
+/** Net and VAT of journal lines in one currency. */
+export interface JournalCurrencySums {
+  readonly currency: string
   readonly net: Money
   readonly VAT: Money
 }
@@ -129,6 +143,8 @@ export interface CommissionRow {
   /** A credit note line: the net of the charge it credits. */
   readonly creditedAmount: Money | null
   readonly customerID: string
+  /** The currency the customer is billed in (`accountCurrency`): the row's amounts are in it. */
+  readonly currency: string
   readonly accountNumber: string | null
   readonly customerHolder: string | null
   readonly commissionReferenceDate: DateOnly | null
@@ -167,8 +183,11 @@ export interface CommissionWindow {
  * statements of aggregates over indexed columns, read a page at a time.
  */
 export interface Books {
-  /** Approved revenue and carrier cost by group, in key order, a page at a time (see `MarginSums`). */
-  margin(range: DateRange, groupBy: MarginGrouping): AsyncIterable<readonly MarginSums[]>
+  /**
+   * Approved revenue and carrier cost by group and currency, in key then currency order, a page at
+   * a time (see `MarginSums`); with `currency`, of the customers billed in it only.
+   */
+  margin(range: DateRange, groupBy: MarginGrouping, currency?: string | null): AsyncIterable<readonly MarginSums[]>
   /**
    * Journal lines by document, account code and VAT rate, in document order, a page at a time;
    * with `csv`, pages may come as their CSV lines (`JournalCsvPage`) where the database writes them.

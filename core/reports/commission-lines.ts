@@ -24,6 +24,8 @@ export interface CommissionLine {
   /** The percentage, or the fixed amount per charge row (per whole period). */
   readonly rate: Money
   readonly commission: Money
+  /** The customer's billing currency: basis and commission are in it. */
+  readonly currency: string
 }
 
 /**
@@ -76,6 +78,7 @@ export function commissionLines(row: CommissionRow, holder: string | null, prese
       basis: row.amount,
       rate: terms.rate,
       commission,
+      currency: row.currency,
     })
   }
   return out

@@ -1,25 +1,28 @@
 import { BillingError } from '../errors.js'
 import type { PlatformContext } from '../platform.js'
+import type { Presets } from '../presets/presets.js'
 import type { CommissionWindow } from '../ports/books.js'
 import { getItem } from '../resources/resources.js'
 import { isIdText } from '../resources/list-request.js'
 import { commissionLines, type CommissionLine } from './commission-lines.js'
-import type { ReportParams } from './report-query.js'
+import { currencyOf, type ReportParams } from './report-query.js'
 
 /** `GET /commissionStatements/?holder=&billingRunID=`: the run (required) and the holder (all when absent). */
 export interface CommissionQuery {
   readonly billingRunID: string
   readonly holder: string | null
+  /** Only the lines of customers billed in this currency (null: every currency). */
+  readonly currency: string | null
 }
 
-export function commissionQuery(params: ReportParams): CommissionQuery {
+export function commissionQuery(params: ReportParams, presets: Pick<Presets, 'lists'>): CommissionQuery {
   const billingRunID = params.get('billingRunID')
   if (!billingRunID) throw new BillingError('invalid_query', 'billingRunID is missing', 'A statement is per billing run: give ?billingRunID=.')
   // Refused as a list's ID filter refuses it (`?resourceID=abc`): not an ID is a bad query, not a missing run.
   if (!isIdText(billingRunID)) {
     throw new BillingError('invalid_query', `Query parameter "billingRunID" must be an ID (a positive whole number)`, 'Correct "billingRunID".')
   }
-  return { billingRunID, holder: params.get('holder') || null }
+  return { billingRunID, holder: params.get('holder') || null, currency: currencyOf(params, presets) }
 }
 
 /**
@@ -32,10 +35,10 @@ export async function commissionWindow(ctx: PlatformContext, billingRunID: strin
   return { billingRunID: run.id, complete: run.status === 'Complete' }
 }
 
-/** A run's commission lines (its `commissionWindow`) for `holder` (or every holder), a page at a time. */
-export async function* commissionStatementLines(ctx: PlatformContext, window: CommissionWindow, holder: string | null): AsyncGenerator<CommissionLine[]> {
+/** A run's commission lines (its `commissionWindow`) for `holder` (or every holder), of customers billed in `currency` (null: any), a page at a time. */
+export async function* commissionStatementLines(ctx: PlatformContext, window: CommissionWindow, holder: string | null, currency: string | null = null): AsyncGenerator<CommissionLine[]> {
   for await (const rows of ctx.store.books.commissionRows(window, holder)) {
-    yield rows.flatMap((r) => commissionLines(r, holder, ctx.presets))
+    yield rows.flatMap((r) => (currency === null || r.currency === currency ? commissionLines(r, holder, ctx.presets) : []))
   }
 }
 
@@ -52,12 +55,12 @@ export interface CommissionStatement {
  * read from its holder's features as one holder's statement is, so an answer of every holder
  * holds a page of lines at a time, never all of them.
  */
-export async function* commissionStatements(ctx: PlatformContext, window: CommissionWindow, holder: string | null): AsyncGenerator<CommissionStatement> {
+export async function* commissionStatements(ctx: PlatformContext, window: CommissionWindow, holder: string | null, currency: string | null = null): AsyncGenerator<CommissionStatement> {
   if (holder !== null) {
-    yield { holder, pages: commissionStatementLines(ctx, window, holder) }
+    yield { holder, pages: commissionStatementLines(ctx, window, holder, currency) }
     return
   }
   for await (const holders of ctx.store.books.commissionHolders(window)) {
-    for (const h of holders) yield { holder: h, pages: commissionStatementLines(ctx, window, h) }
+    for (const h of holders) yield { holder: h, pages: commissionStatementLines(ctx, window, h, currency) }
   }
 }

@@ -1,6 +1,8 @@
 import { parseDate } from '../dates/date-only.js'
 import { BillingError, quoted } from '../errors.js'
 import type { DateRange } from '../ports/books.js'
+import type { Presets } from '../presets/presets.js'
+import { DEFAULT_CURRENCY } from '../money/money.js'
 
 /** A report's query parameters, by name (a URL's search parameters). */
 export interface ReportParams {
@@ -27,4 +29,17 @@ export function oneOf<T extends string>(params: ReportParams, name: string, valu
   if (text === null || text === '') return fallback
   if (!(values as readonly string[]).includes(text)) throw new BillingError('invalid_query', `${name} ${quoted(text)} is not one of ${values.join(', ')}`, `Give ?${name}=${values[0]}.`)
   return text as T
+}
+
+/**
+ * `currency` (optional): one of the presets' `currencies` (or the default an account without one
+ * is billed in), else `400103`. A report's sums add amounts of one currency only when it is given.
+ */
+export function currencyOf(params: ReportParams, presets: Pick<Presets, 'lists'>): string | null {
+  const currencies = presets.lists.currencies ?? []
+  const text = params.get('currency')
+  if (text === null || text === '') return null
+  const known = currencies.includes(DEFAULT_CURRENCY) ? currencies : [DEFAULT_CURRENCY, ...currencies]
+  if (!known.includes(text)) throw new BillingError('invalid_query', `currency ${quoted(text)} is not one of ${known.join(', ')}`, `Give ?currency=${known[0]}, or leave it out.`)
+  return text
 }

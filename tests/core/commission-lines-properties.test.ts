@@ -38,7 +38,7 @@ const NO_TERMS: CommissionTerms = {
 }
 const row = (over: Partial<CommissionRow>, terms: Partial<CommissionTerms>): CommissionRow => ({
   source: 'invoice', transactionID: '1', kind: 'recurring', transactionType: 'Recurring Charge', transactionDate: '2026-12-31' as DateOnly,
-  dateFrom: null, dateTo: null, amount: 0n as Money, creditedAmount: null, customerID: '1', accountNumber: null, customerHolder: 'Alice',
+  dateFrom: null, dateTo: null, amount: 0n as Money, creditedAmount: null, customerID: '1', currency: 'GBP', accountNumber: null, customerHolder: 'Alice',
   commissionReferenceDate: null, featureID: '1', saleType: null, ...over, terms: { ...NO_TERMS, ...terms },
 })
 const commissionOf = (r: CommissionRow) => commissionLines(r, null, defaultPresets)[0]?.commission

@@ -37,7 +37,7 @@ for (const target of activeTargets()) {
 
     // January: revenue 5 + 16 + 10 = 31.00, cost 2.50 + 6.40 = 8.90, margin 22.10 = 71.29 %.
     let margin = await get(h, '/reports/margin?from=2026-01-01&to=2026-01-31&groupBy=month')
-    assert.equal(margin.rows, [{ month: '2026-01', revenue: 31, cost: 8.9, margin: 22.1, marginPercent: 71.29 }])
+    assert.equal(margin.rows, [{ month: '2026-01', revenue: 31, cost: 8.9, margin: 22.1, marginPercent: 71.29, currency: 'GBP' }])
     assert.equal(margin.totals, { revenue: 31, cost: 8.9, margin: 22.1, marginPercent: 71.29 })
 
     // Dropped with bill-to 23 January: the approved 16.00 (cost 6.40) is refunded and 8 days charged
@@ -49,17 +49,17 @@ for (const target of activeTargets()) {
     margin = await get(h, '/reports/margin?from=2026-01-01&to=2026-02-28&groupBy=month')
     // January: 31 − 16 + 8 = 23.00 against 8.90 − 6.40 + 3.20 = 5.70: margin 17.30 = 75.22 %.
     assert.equal(margin.rows, [
-      { month: '2026-01', revenue: 23, cost: 5.7, margin: 17.3, marginPercent: 75.22 },
-      { month: '2026-02', revenue: 10, cost: 0, margin: 10, marginPercent: 100 },
+      { month: '2026-01', revenue: 23, cost: 5.7, margin: 17.3, marginPercent: 75.22, currency: 'GBP' },
+      { month: '2026-02', revenue: 10, cost: 0, margin: 10, marginPercent: 100, currency: 'GBP' },
     ])
     const byCustomer = await get(h, '/reports/margin?from=2026-01-01&to=2026-02-28')
-    assert.equal(byCustomer.rows, [{ customer: c, revenue: 33, cost: 5.7, margin: 27.3, marginPercent: 82.73 }])
+    assert.equal(byCustomer.rows, [{ customer: c, revenue: 33, cost: 5.7, margin: 27.3, marginPercent: 82.73, currency: 'GBP' }])
     const byCarrier = await get(h, '/reports/margin?from=2026-01-01&to=2026-02-28&groupBy=carrier')
     assert.equal(byCarrier.rows.map((r: any) => [r.carrier, r.revenue, r.cost]), [['Gamma', 13, 5.7], [null, 20, 0]])
     const byType = await get(h, '/reports/margin?groupBy=featureType')
     assert.equal(byType.rows.map((r: any) => [r.featureType, r.revenue, r.cost]), [['Broadband', 13, 5.7], ['Support', 20, 0]])
     const csv = await get(h, '/reports/margin?from=2026-01-01&to=2026-02-28&groupBy=month', true)
-    assert.equal(csv, ['month,revenue,cost,margin,marginPercent', '2026-01,23,5.7,17.3,75.22', '2026-02,10,0,10,100', 'total,33,5.7,27.3,82.73'])
+    assert.equal(csv, ['month,revenue,cost,margin,marginPercent,currency', '2026-01,23,5.7,17.3,75.22,GBP', '2026-02,10,0,10,100,GBP', 'total,33,5.7,27.3,82.73,GBP', 'total,33,5.7,27.3,82.73,'])
   })
 
   test('a journal of an invoice with two VAT rates and a payment; a run’s journal sums to its invoices', async ({ h }) => {
@@ -72,17 +72,17 @@ for (const target of activeTargets()) {
     assert.equal([invoice.netAmount, invoice.VATAmount, invoice.totalAmount], [31, 4.2, 35.2])
     const journal = await get(h, `/billingRuns/${run.id}/journal`)
     const doc = invoice.invoiceNumber
-    const line = (accountCode: string, VATRate: string, net: number, VAT: number) => ({ date: '2026-01-31', documentType: 'invoice', document: doc, customerID: c, account: 'J-1', accountCode, VATRate, net, VAT })
+    const line = (accountCode: string, VATRate: string, net: number, VAT: number) => ({ date: '2026-01-31', documentType: 'invoice', document: doc, customerID: c, account: 'J-1', accountCode, VATRate, net, VAT, currency: 'GBP' })
     assert.equal(journal.lines, [line('4000', 'Standard 20%', 16, 3.2), line('4100', 'Standard 20%', 5, 1), line('Recurring Charge', 'Zero Rated', 10, 0)])
     assert.equal(journal.totals, { net: 31, VAT: 4.2, total: 35.2 })
 
     const paid = await h.request('POST', `/customers/${c}/transactions`, { transactionType: 'Payment', amount: -35.2, transactionDate: '2026-02-05' })
     assert.is(paid.status, 201, JSON.stringify(paid.body))
     const all = await get(h, '/journal?from=2026-01-01&to=2026-02-28')
-    assert.equal(all.lines.at(-1), { date: '2026-02-05', documentType: 'payment', document: paid.body.id, customerID: c, account: 'J-1', accountCode: 'Payment', VATRate: null, net: -35.2, VAT: 0 })
+    assert.equal(all.lines.at(-1), { date: '2026-02-05', documentType: 'payment', document: paid.body.id, customerID: c, account: 'J-1', accountCode: 'Payment', VATRate: null, net: -35.2, VAT: 0, currency: 'GBP' })
     assert.equal(all.totals, { net: -4.2, VAT: 4.2, total: 0 })
     const csv = await get(h, '/journal?from=2026-02-01&to=2026-02-28', true)
-    assert.equal(csv, ['date,documentType,document,customerID,account,accountCode,VATRate,net,VAT', `2026-02-05,payment,${paid.body.id},${c},J-1,Payment,,-35.2,0`, 'total,,,,,,,-35.2,0'])
+    assert.equal(csv, ['date,documentType,document,customerID,account,accountCode,VATRate,net,VAT,currency', `2026-02-05,payment,${paid.body.id},${c},J-1,Payment,,-35.2,0,GBP`, 'total,,,,,,,-35.2,0,GBP', 'total,,,,,,,-35.2,0,'])
   })
 
   test("a run's journal as CSV is its JSON lines cell for cell: quotes, commas and line breaks, negative and fractional amounts, an amount beyond 10^15 ten-thousandths", async ({ h }) => {
@@ -102,9 +102,10 @@ for (const target of activeTargets()) {
     await sql`update invoice_journal_lines set net = 100000000, "VATAmount" = 0 where "invoiceID" = ${i2} and "accountCode" = '4000'`.execute(db)
     await sql`update invoices set "invoiceNumber" = ${'INV,"2"'} where id = ${i2}`.execute(db)
     const cell = (v: unknown) => (v === null ? '' : /[",\r\n]/.test(String(v)) ? `"${String(v).replaceAll('"', '""')}"` : String(v))
-    const columns = ['date', 'documentType', 'document', 'customerID', 'account', 'accountCode', 'VATRate', 'net', 'VAT']
+    const columns = ['date', 'documentType', 'document', 'customerID', 'account', 'accountCode', 'VATRate', 'net', 'VAT', 'currency']
+    const totals = (journal: any) => [...journal.totalsByCurrency, { ...journal.totals, currency: '' }].map((t: any) => `total,,,,,,,${t.net},${t.VAT},${t.currency}`)
     const asCsv = (journal: any) =>
-      [columns.join(','), ...journal.lines.map((l: any) => columns.map((k) => cell(l[k])).join(',')), `total,,,,,,,${journal.totals.net},${journal.totals.VAT}`].map((l) => `${l}\r\n`).join('')
+      [columns.join(','), ...journal.lines.map((l: any) => columns.map((k) => cell(l[k])).join(',')), ...totals(journal)].map((l) => `${l}\r\n`).join('')
     const csvOf = async () => {
       const r = await h.request('GET', `/billingRuns/${run.id}/journal`, undefined, { headers: { accept: 'text/csv' } })
       assert.is(r.status, 200)
@@ -119,7 +120,7 @@ for (const target of activeTargets()) {
     ])
     const text = await csvOf()
     assert.is(text, asCsv(journal))
-    assert.ok(text.includes(`,"A ""q"", b","Z ""b"", c\r\nd",Standard 20%,-1.2345,0.0001\r\n`), text)
+    assert.ok(text.includes(`,"A ""q"", b","Z ""b"", c\r\nd",Standard 20%,-1.2345,0.0001,GBP\r\n`), text)
     assert.ok(text.includes(`,"INV,""2""",`), text)
     // Compressed as it streams (no length known before its last line), to the same text.
     const gzipped = await h.platform.app.request(`${BASE}/billingRuns/${run.id}/journal`, { headers: { authorization: `Bearer ${h.keys.admin}`, accept: 'text/csv', 'accept-encoding': 'gzip' } })
@@ -183,7 +184,7 @@ for (const target of activeTargets()) {
     assert.equal(journal.lines.map((l: any) => [l.accountCode, l.VATRate, l.net]), [['4000', 'Standard 20%', 18.06], ['4200', 'Standard 20%', 0.06], ['Call Charges', 'Standard 20%', 0.06]])
     assert.equal([journal.totals.net, journal.totals.VAT], [invoice.netAmount, invoice.VATAmount])
     const csv = await get(h, `/billingRuns/${run.id}/journal`, true)
-    assert.equal(csv.slice(1, 2), [`2026-01-31,invoice,${invoice.invoiceNumber},${c},K-1,4000,Standard 20%,18.06,${journal.lines[0].VAT}`])
+    assert.equal(csv.slice(1, 2), [`2026-01-31,invoice,${invoice.invoiceNumber},${c},K-1,4000,Standard 20%,18.06,${journal.lines[0].VAT},GBP`])
   })
 
   test("a credit note of call charges is posted under the code its invoice line was, after the feature's callsTransactionCode changed; rows from before codes were kept derive it as before", async ({ h }) => {

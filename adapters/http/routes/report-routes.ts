@@ -10,9 +10,12 @@ import { commissionQuery, commissionStatements, commissionWindow, type Commissio
 import { csvCell, csvLine, streamedAnswer, wantsCsv } from '../csv-response.js'
 import type { Route } from '../route.js'
 import { readQuery } from '../query.js'
+import { currencyOf } from '../../../core/reports/report-query.js'
+import { CurrencyTotals } from '../currency-totals.js'
 
-const CSV = { 'text/csv': 'the same lines as CSV, with a header line and a closing total line' }
-const JOURNAL_COLUMNS = ['date', 'documentType', 'document', 'customerID', 'account', 'accountCode', 'VATRate', 'net', 'VAT'] as const
+const CSV = { 'text/csv': 'the same lines as CSV, with a header line, a total line per currency (its last cell) and a closing total line of every currency (last cell empty)' }
+/** `currency`, last: columns added later come after those clients read by position. */
+const JOURNAL_COLUMNS = ['date', 'documentType', 'document', 'customerID', 'account', 'accountCode', 'VATRate', 'net', 'VAT', 'currency'] as const
 
 /** The books' reports (contract 16.2, 16.4): expert level 3, JSON or CSV by `Accept`, streamed. */
 export function reportRoutes(): Route[] {
@@ -20,9 +23,9 @@ export function reportRoutes(): Route[] {
     {
       method: 'GET',
       path: '/reports/margin',
-      doc: { summary: 'Margin: approved net revenue, carrier cost, margin and margin % by customer, carrier, featureType, callClass or month, with totals', kind: 'other', query: ['from', 'to', 'groupBy'], alternatives: CSV },
+      doc: { summary: 'Margin: approved net revenue, carrier cost, margin and margin % by customer, carrier, featureType, callClass or month, with totals', kind: 'other', query: ['from', 'to', 'groupBy', 'currency'], alternatives: CSV },
       async handler(event, ctx) {
-        const query = marginQuery(readQuery(event, ['from', 'to', 'groupBy']))
+        const query = marginQuery(readQuery(event, ['from', 'to', 'groupBy', 'currency']), ctx.platform.presets)
         const csv = wantsCsv(event)
         return streamedAnswer(event, csv, marginPieces(ctx.platform, query, csv))
       },
@@ -30,9 +33,9 @@ export function reportRoutes(): Route[] {
     {
       method: 'GET',
       path: '/commissionStatements',
-      doc: { summary: "A billing run's commission statements (one per holder, or ?holder='s): lines of customer, account number, feature, saleType, type, basis, rate and commission, and a total", kind: 'other', query: ['billingRunID', 'holder'], alternatives: CSV },
+      doc: { summary: "A billing run's commission statements (one per holder, or ?holder='s): lines of customer, account number, feature, saleType, type, basis, rate and commission, and a total", kind: 'other', query: ['billingRunID', 'holder', 'currency'], alternatives: CSV },
       async handler(event, ctx) {
-        const query = commissionQuery(readQuery(event, ['billingRunID', 'holder']))
+        const query = commissionQuery(readQuery(event, ['billingRunID', 'holder', 'currency']), ctx.platform.presets)
         const csv = wantsCsv(event)
         return streamedAnswer(event, csv, await commissionAnswer(ctx.platform, query, csv))
       },
@@ -40,18 +43,18 @@ export function reportRoutes(): Route[] {
     {
       method: 'GET',
       path: '/journal',
-      doc: { summary: 'Accounting journal of the documents dated from..to: one line per document, account code and VAT rate', kind: 'other', query: ['from', 'to'], alternatives: CSV },
+      doc: { summary: 'Accounting journal of the documents dated from..to: one line per document, account code and VAT rate', kind: 'other', query: ['from', 'to', 'currency'], alternatives: CSV },
       async handler(event, ctx) {
-        return journalAnswer(event, ctx.platform, journalRange(readQuery(event, ['from', 'to'])))
+        return journalAnswer(event, ctx.platform, journalRange(readQuery(event, ['from', 'to', 'currency']), ctx.platform.presets))
       },
     },
     {
       method: 'GET',
       path: '/billingRuns/:id/journal',
-      doc: { summary: "Accounting journal of a billing run's invoices: one line per invoice, account code and VAT rate; sums to its invoices", kind: 'other', alternatives: CSV },
+      doc: { summary: "Accounting journal of a billing run's invoices: one line per invoice, account code and VAT rate; sums to its invoices", kind: 'other', query: ['currency'], alternatives: CSV },
       async handler(event, ctx) {
-        readQuery(event)
-        return journalAnswer(event, ctx.platform, await runJournalScope(ctx.platform, ctx.params.id))
+        const currency = currencyOf(readQuery(event, ['currency']), ctx.platform.presets)
+        return journalAnswer(event, ctx.platform, await runJournalScope(ctx.platform, ctx.params.id, currency))
       },
     },
   ]
@@ -69,7 +72,7 @@ export function marginPieces(platform: PlatformContext, query: MarginQuery, csv:
 /** A run's commission statements as answered (JSON or CSV), once the run is known (`404001` when not). */
 export async function commissionAnswer(platform: PlatformContext, query: CommissionQuery, csv: boolean): Promise<AsyncGenerator<string>> {
   const window = await commissionWindow(platform, query.billingRunID)
-  return commissionPieces(platform, window, query.holder, csv)
+  return commissionPieces(platform, window, query, csv)
 }
 
 const wireLine = (groupBy: MarginGrouping, l: MarginLine) => ({
@@ -78,23 +81,30 @@ const wireLine = (groupBy: MarginGrouping, l: MarginLine) => ({
   cost: moneyToNumber(l.cost),
   margin: moneyToNumber(l.margin),
   marginPercent: l.marginPercent === null ? null : moneyToNumber(l.marginPercent),
+  currency: l.currency,
 })
+
+/** A margin total's figures (no group); with its currency when it is one currency's. */
+const wireTotal = (l: MarginLine, withCurrency: boolean) => {
+  const { revenue, cost, margin, marginPercent, currency } = wireLine('customer', l)
+  return withCurrency ? { revenue, cost, margin, marginPercent, currency } : { revenue, cost, margin, marginPercent }
+}
 
 async function* marginJson(query: ReturnType<typeof marginQuery>, report: Report): AsyncGenerator<string> {
   yield `{"from":${JSON.stringify(query.range.from)},"to":${JSON.stringify(query.range.to)},"groupBy":${JSON.stringify(query.groupBy)},"rows":[`
   yield* linesOf(report.pages, (l) => wireLine(query.groupBy, l), false)
-  const { [query.groupBy]: _, ...totals } = wireLine(query.groupBy, report.totals())
-  yield `],"totals":${JSON.stringify(totals)}}`
+  yield `],"totals":${JSON.stringify(wireTotal(report.totals(), false))},"totalsByCurrency":${JSON.stringify(report.totalsByCurrency().map((t) => wireTotal(t, true)))}}`
 }
 
 /** A margin line as CSV, as `csvLine` writes `wireLine`'s values, without the object, array and doubles between. */
 const marginCsvLine = (l: MarginLine): string =>
-  `${csvCell(l.key)},${moneyToNumberText(l.revenue)},${moneyToNumberText(l.cost)},${moneyToNumberText(l.margin)},${l.marginPercent === null ? '' : moneyToNumberText(l.marginPercent)}\r\n`
+  `${csvCell(l.key)},${moneyToNumberText(l.revenue)},${moneyToNumberText(l.cost)},${moneyToNumberText(l.margin)},${l.marginPercent === null ? '' : moneyToNumberText(l.marginPercent)},${csvCell(l.currency)}\r\n`
 
 async function* marginCsv(groupBy: MarginGrouping, report: Report): AsyncGenerator<string> {
-  yield csvLine([groupBy, 'revenue', 'cost', 'margin', 'marginPercent'])
+  yield csvLine([groupBy, 'revenue', 'cost', 'margin', 'marginPercent', 'currency'])
   yield* linesOf(report.pages, (l) => wireLine(groupBy, l), marginCsvLine)
-  yield csvLine(Object.values(wireLine(groupBy, { ...report.totals(), key: 'total' })))
+  // A total line per currency, then the closing one of every currency (its currency cell empty).
+  for (const t of [...report.totalsByCurrency(), report.totals()]) yield marginCsvLine({ ...t, key: 'total' })
 }
 
 /**
@@ -128,8 +138,10 @@ function journalAnswer(event: H3Event, platform: PlatformContext, scope: Journal
  * of 200,000 invoices: bench/reports.ts). Dates, document types and IDs need no quoting.
  */
 export async function* journalPieces(platform: PlatformContext, scope: JournalScope, csv: boolean): AsyncGenerator<string> {
-  let net: Money = ZERO
-  let vat: Money = ZERO
+  const totals = new CurrencyTotals(['net', 'VAT'] as const)
+  // The sums of the current document's currency, looked up once a document (before its first line).
+  let sums = { net: ZERO, VAT: ZERO }
+  let tail = ''
   yield csv ? csvLine(JOURNAL_COLUMNS) : `{${'billingRunID' in scope ? `"billingRunID":${JSON.stringify(scope.billingRunID)}` : `"from":${JSON.stringify(scope.range.from)},"to":${JSON.stringify(scope.range.to)}`},"lines":[`
   let first = true
   let last: JournalDocument | null = null
@@ -146,34 +158,45 @@ export async function* journalPieces(platform: PlatformContext, scope: JournalSc
   for await (const page of journalLines(platform, scope, csv)) {
     // Written by the database as these lines would be here (adapters/persistence/reports/invoice-journal-csv.ts).
     if ('csv' in page) {
-      net = add(net, page.net)
-      vat = add(vat, page.VAT)
+      for (const s of page.sums) totals.add(s.currency, s)
       if (page.csv) yield page.csv
       continue
     }
     let text = ''
     page.forEach((d, accountCode, VATRate, lineNet, lineVAT) => {
-      net = add(net, lineNet)
-      vat = add(vat, lineVAT)
-      if (csv) {
-        if (d !== last) {
-          last = d
+      if (d !== last) {
+        last = d
+        sums = totals.of(d.currency)
+        if (csv) {
           head = `${d.date},${d.documentType},${csvCell(d.document)},${d.customerID},${csvCell(d.account)},`
+          tail = `,${csvCell(d.currency)}\r\n`
         }
-        text += `${head}${cell(accountCode)},${cell(VATRate)},${moneyToNumberText(lineNet)},${moneyToNumberText(lineVAT)}\r\n`
+      }
+      sums.net = add(sums.net, lineNet)
+      sums.VAT = add(sums.VAT, lineVAT)
+      if (csv) {
+        text += `${head}${cell(accountCode)},${cell(VATRate)},${moneyToNumberText(lineNet)},${moneyToNumberText(lineVAT)}${tail}`
       } else {
-        const wire = { date: d.date, documentType: d.documentType, document: d.document, customerID: d.customerID, account: d.account, accountCode, VATRate, net: moneyToNumber(lineNet), VAT: moneyToNumber(lineVAT) }
+        const wire = { date: d.date, documentType: d.documentType, document: d.document, customerID: d.customerID, account: d.account, accountCode, VATRate, net: moneyToNumber(lineNet), VAT: moneyToNumber(lineVAT), currency: d.currency }
         text += `${first ? '' : ','}${JSON.stringify(wire)}`
         first = false
       }
     })
     if (text) yield text
   }
-  const totals = { net: moneyToNumber(net), VAT: moneyToNumber(vat), total: moneyToNumber(add(net, vat)) }
-  yield csv ? csvLine(['total', '', '', '', '', '', '', totals.net, totals.VAT]) : `],"totals":${JSON.stringify(totals)}}`
+  const wire = (s: { net: Money; VAT: Money }) => ({ net: moneyToNumber(s.net), VAT: moneyToNumber(s.VAT), total: moneyToNumber(add(s.net, s.VAT)) })
+  const byCurrency = totals.byCurrency().map((t) => ({ ...wire(t.sums), currency: t.currency }))
+  if (!csv) {
+    yield `],"totals":${JSON.stringify(wire(totals.all()))},"totalsByCurrency":${JSON.stringify(byCurrency)}}`
+    return
+  }
+  // A total line per currency, then the closing one of every currency (its currency cell empty).
+  let text = ''
+  for (const t of [...byCurrency, { ...wire(totals.all()), currency: '' }]) text += csvLine(['total', '', '', '', '', '', '', t.net, t.VAT, t.currency])
+  yield text
 }
 
-const COMMISSION_COLUMNS = ['holder', 'role', 'customerID', 'accountNumber', 'featureID', 'saleType', 'transactionID', 'transactionType', 'type', 'basis', 'rate', 'commission'] as const
+const COMMISSION_COLUMNS = ['holder', 'role', 'customerID', 'accountNumber', 'featureID', 'saleType', 'transactionID', 'transactionType', 'type', 'basis', 'rate', 'commission', 'currency'] as const
 
 /** A commission statement's line as JSON. */
 export type CommissionLineWire = ReturnType<typeof commissionWire>
@@ -191,17 +214,19 @@ const commissionWire = (l: CommissionLine) => ({
   basis: moneyToNumber(l.basis),
   rate: moneyToNumber(l.rate),
   commission: moneyToNumber(l.commission),
+  currency: l.currency,
 })
 
 /**
  * A run's statements, one per holder with lines (or `holder`'s, even empty), each with its
  * lines and total, streamed holder by holder and page by page.
  */
-async function* commissionPieces(platform: PlatformContext, window: CommissionWindow, holder: string | null, csv: boolean): AsyncGenerator<string> {
+async function* commissionPieces(platform: PlatformContext, window: CommissionWindow, query: CommissionQuery, csv: boolean): AsyncGenerator<string> {
+  const holder = query.holder
   yield csv ? csvLine(COMMISSION_COLUMNS) : `{"billingRunID":${JSON.stringify(window.billingRunID)},"statements":[`
   let first = true
-  for await (const statement of commissionStatements(platform, window, holder)) {
-    let total: Money = ZERO
+  for await (const statement of commissionStatements(platform, window, holder, query.currency)) {
+    const totals = new CurrencyTotals(['commission'] as const)
     let open = false
     const head = () => {
       const text = csv ? '' : `${first ? '' : ','}{"holder":${JSON.stringify(statement.holder)},"lines":[`
@@ -209,12 +234,14 @@ async function* commissionPieces(platform: PlatformContext, window: CommissionWi
       open = true
       return text
     }
-    for await (const text of linesOf(statement.pages, commissionWire, csv, (page) => (total = add(total, sumOf(page))))) yield open ? text : head() + text
+    for await (const text of linesOf(statement.pages, commissionWire, csv, (page) => page.forEach((l) => totals.add(l.currency, l)))) yield open ? text : head() + text
     // Asked for every holder, one with no line in this run has no statement.
     if (!open && holder === null) continue
-    yield (open ? '' : head()) + (csv ? csvLine([statement.holder, 'total', ...Array(COMMISSION_COLUMNS.length - 3).fill(''), moneyToNumber(total)]) : `],"total":${moneyToNumber(total)}}`)
+    const byCurrency = totals.byCurrency().map((t) => ({ total: moneyToNumber(t.sums.commission), currency: t.currency }))
+    const total = moneyToNumber(totals.all().commission)
+    // CSV: a total line per currency, then the statement's of every currency, each total in the commission column.
+    const totalLine = (t: { total: number; currency: string }) => csvLine([statement.holder, 'total', ...Array(COMMISSION_COLUMNS.length - 4).fill(''), t.total, t.currency])
+    yield (open ? '' : head()) + (csv ? [...byCurrency, { total, currency: '' }].map(totalLine).join('') : `],"total":${total},"totalsByCurrency":${JSON.stringify(byCurrency)}}`)
   }
   if (!csv) yield ']}'
 }
-
-const sumOf = (lines: readonly CommissionLine[]): Money => lines.reduce((s, l) => add(s, l.commission), ZERO)

@@ -1,6 +1,6 @@
 import { sql, type RawBuilder } from 'kysely'
 import type { DateOnly } from '../../../core/dates/date-only.js'
-import { fromUnits, type Money } from '../../../core/money/money.js'
+import { accountCurrency, fromUnits, type Money } from '../../../core/money/money.js'
 import type { CommissionRow, CommissionSource, CommissionTerms, CommissionWindow, CorrectedRow, ProfilePercents } from '../../../core/ports/books.js'
 import type { DatabaseDialect } from '../dialect/dialect.js'
 import type { Db } from '../schema/tables.js'
@@ -69,6 +69,17 @@ export async function* commissionRows(db: Db, dialect: DatabaseDialect, window: 
   // Kept with the terms since migration 0079; none on a live row (not selected) or one kept before.
   const percents = (r: Row): ProfilePercents | null =>
     r[PERCENTS_KEPT] === null || r[PERCENTS_KEPT] === undefined ? null : (Object.fromEntries(Object.entries(TERM_PERCENT).map(([term, c]) => [term, money(r[c])])) as unknown as ProfilePercents)
+  // The customers' currencies (`accountCurrency`), read once a customer as its rows' pages come.
+  const currencies = new Map<string, string>()
+  const readCurrencies = async (rows: readonly Row[]) => {
+    const ids = [...new Set(rows.map((r) => String(r.customerID)).filter((id) => !currencies.has(id)))]
+    for (let at = 0; at < ids.length; at += 500) {
+      const slice = ids.slice(at, at + 500)
+      const found = (await sql<{ id: unknown; currency: unknown }>`select id, currency from customers where ${dialect.inList('id', slice.map(Number))}`.execute(db)).rows
+      const byID = new Map(found.map((c) => [String(c.id), text(c.currency)]))
+      for (const id of slice) currencies.set(id, accountCurrency(byID.get(id) ?? null))
+    }
+  }
   const decode = (source: CommissionSource, r: Row): CommissionRow => ({
     source,
     transactionID: String(r.transactionID),
@@ -80,6 +91,7 @@ export async function* commissionRows(db: Db, dialect: DatabaseDialect, window: 
     amount: money(r.amount)!,
     creditedAmount: money(r.creditedAmount),
     customerID: String(r.customerID),
+    currency: currencies.get(String(r.customerID)) ?? accountCurrency(null),
     accountNumber: text(r.accountNumber),
     customerHolder: text(r.customerHolder),
     commissionReferenceDate: text(r.commissionReferenceDate) as DateOnly | null,
@@ -96,6 +108,7 @@ export async function* commissionRows(db: Db, dialect: DatabaseDialect, window: 
       const from = after === null ? sql`` : sql` and (${s.id} > ${dialect.encodeId(after.t)} or (${s.id} = ${dialect.encodeId(after.t)} and ${s.feature} > ${dialect.encodeId(after.f)}))`
       const rows: Row[] = (await s.select(from).execute(db)).rows
       if (rows.length === 0) break
+      await readCurrencies(rows)
       yield rows.map((r) => decode(s.source, r))
       if (rows.length < PAGE) break
       const last: Row = rows[rows.length - 1]
@@ -108,7 +121,9 @@ export async function* commissionRows(db: Db, dialect: DatabaseDialect, window: 
       const corrects = new Map<string, CorrectedRow[]>(page.map((r) => [r.transactionID, []]))
       for (let at = 0; at < page.length; at += 500) {
         const ids = page.slice(at, at + 500).map((r) => dialect.encodeId(r.transactionID))
-        for (const r of (await correctedRows(run, ids, keptTerms('s')).execute(db)).rows) {
+        const found = (await correctedRows(run, ids, keptTerms('s')).execute(db)).rows
+        await readCurrencies(found.filter((r) => r.keptID !== null && r.keptID !== undefined))
+        for (const r of found) {
           const earning = r.keptID === null || r.keptID === undefined ? null : decode('invoice', r)
           corrects.get(String(r.correctionID))!.push({ transactionType: String(r.transactionType), amount: money(r.amount)!, earning })
         }

@@ -22,31 +22,42 @@ const amount = (units: RawBuilder<unknown>): RawBuilder<unknown> =>
 
 const withinExact = (units: RawBuilder<unknown>): RawBuilder<unknown> => sql`${units} between -${EXACT} and ${EXACT}`
 
+/** Both amounts of journal line `alias` within `EXACT`. */
+const exactLine = (alias: string) => sql`${withinExact(sql.ref(`${alias}.net`))} and ${withinExact(sql.ref(`${alias}.VATAmount`))}`
+
 /**
  * A page of a run's invoices' journal lines written by the database as the CSV answer's lines
  * (the HTTP adapter's `journalPieces`: date, type, document, customer, account, code, VAT rate,
- * net, VAT; CRLF), in the order the lines are read (invoice ID, then the lines' key), with their
- * sums: one row a page, where a page read as heads and lines was 5,000 invoices' and 10,000
+ * net, VAT, currency; CRLF), in the order the lines are read (invoice ID, then the lines' key), with their
+ * sums per currency (`currency`: the customer's, as the caller writes it in SQL): one row a page, where a page read as heads and lines was 5,000 invoices' and 10,000
  * lines' values made into JavaScript strings, BigInts and CSV text (bench/RESULTS.md, session 33).
  * The same statement on both databases (materialized CTEs, `string_agg` with its order: SQLite
  * 3.44+). The heads are materialized so that the account, looked up once an invoice (`account`:
  * as a join, Postgres hashed every customer for a page), and the head's cells are made once, not
  * once a line. Null when an amount of the page is beyond `EXACT` (the caller reads that page as lines).
  */
-export async function invoiceJournalCsvPage(db: Db, invoices: RawBuilder<unknown>, account: RawBuilder<unknown>, page: PageBounds): Promise<JournalCsvPage | null> {
-  const exact = sql`${withinExact(sql`l.net`)} and ${withinExact(sql`l."VATAmount"`)}`
-  const line = sql`h.head || ${cell(sql`l."accountCode"`)} || ',' || ${cell(sql`l."VATRate"`)} || ',' || ${amount(sql`l.net`)} || ',' || ${amount(sql`l."VATAmount"`)} || ${'\r\n'}`
+export async function invoiceJournalCsvPage(db: Db, invoices: RawBuilder<unknown>, account: RawBuilder<unknown>, currency: RawBuilder<unknown>, page: PageBounds): Promise<JournalCsvPage | null> {
+  const exact = exactLine('l')
+  const line = sql`h.head || ${cell(sql`l."accountCode"`)} || ',' || ${cell(sql`l."VATRate"`)} || ',' || ${amount(sql`l.net`)} || ',' || ${amount(sql`l."VATAmount"`)} || ',' || h.cc || ${'\r\n'}`
+  // A page's sums per currency, one "<currency> <net> <VAT>" a line.
+  const sums = sql`(select string_agg(s.cur || ' ' || cast(s.net as text) || ' ' || cast(s.vat as text), ${'\n'}) from (
+      select g.cur as cur, sum(k.net) as net, sum(k."VATAmount") as vat from h g join invoice_journal_lines k on k."invoiceID" = g.id
+      where ${withinPage(sql`k."invoiceID"`, page)} and ${exactLine('k')} group by g.cur) s)`
   const row = (
-    await sql<{ text: string | null; net: unknown; vat: unknown; inexact: unknown }>`with x as materialized (
-        select i.id as id, i."invoiceDate" as d, coalesce(i."invoiceNumber", cast(i.id as text)) as doc, cast(i."customerID" as text) as cust, ${account} as acct
+    await sql<{ text: string | null; sums: string | null; inexact: unknown }>`with x as materialized (
+        select i.id as id, i."invoiceDate" as d, coalesce(i."invoiceNumber", cast(i.id as text)) as doc, cast(i."customerID" as text) as cust, ${account} as acct, ${currency} as cur
         from invoices i where ${withinPage(sql`i.id`, page)}${invoices}),
-      h as materialized (select x.id as id, x.d || ',invoice,' || ${cell(sql`x.doc`)} || ',' || x.cust || ',' || ${cell(sql`x.acct`)} || ',' as head from x)
+      h as materialized (select x.id as id, x.cur as cur, ${cell(sql`x.cur`)} as cc, x.d || ',invoice,' || ${cell(sql`x.doc`)} || ',' || x.cust || ',' || ${cell(sql`x.acct`)} || ',' as head from x)
       select string_agg(case when ${exact} then ${line} end, '' order by h.id, l."accountCode", l."VATRate") as text,
-        cast(coalesce(sum(case when ${exact} then l.net end), 0) as text) as net, cast(coalesce(sum(case when ${exact} then l."VATAmount" end), 0) as text) as vat,
+        ${sums} as sums,
         count(case when ${exact} then null else 1 end) as inexact
       from h join invoice_journal_lines l on l."invoiceID" = h.id
       where ${withinPage(sql`l."invoiceID"`, page)}`.execute(db)
   ).rows[0]
   if (Number(row.inexact) > 0) return null
-  return { csv: row.text ?? '', net: fromUnits(String(row.net)), VAT: fromUnits(String(row.vat)) }
+  const bySum = (row.sums ?? '').split('\n').filter(Boolean).map((entry) => {
+    const [vat, net, ...cur] = entry.split(' ').reverse()
+    return { currency: cur.reverse().join(' '), net: fromUnits(net), VAT: fromUnits(vat) }
+  })
+  return { csv: row.text ?? '', sums: bySum }
 }

@@ -1,6 +1,6 @@
 import { sql, type RawBuilder } from 'kysely'
 import type { DateOnly } from '../../../core/dates/date-only.js'
-import { fromUnits, ZERO, type Money } from '../../../core/money/money.js'
+import { accountCurrency, DEFAULT_CURRENCY, fromUnits, ZERO, type Money } from '../../../core/money/money.js'
 import type { JournalCsvPage, JournalDocument, JournalPage } from '../../../core/ports/books.js'
 import type { DatabaseDialect } from '../dialect/dialect.js'
 import type { Db } from '../schema/tables.js'
@@ -20,6 +20,7 @@ interface Head {
   document: unknown
   customerID: unknown
   account: unknown
+  currency: unknown
   /** Its lines packed (`DatabaseDialect.packedRows`): [code, VATRate, net, VAT] each, or null when it has none. */
   lines?: string | null
 }
@@ -35,6 +36,16 @@ interface Line {
 /** A journal line's account (contract 16.4): its customer's (alias `cu`) `accountingID`, else its account number. */
 export const customerAccount = sql`coalesce(nullif(cu."accountingID", ''), cu."accountNumber")`
 
+/** The currency customer `cu` (alias) is billed in, as `accountCurrency` decides it. */
+export const customerCurrency = sql`coalesce(nullif(cu.currency, ''), ${DEFAULT_CURRENCY})`
+
+/** Only the documents whose customer (`column`, its ID) is billed in `currency`, if one is asked for. */
+export const customerIn = (column: RawBuilder<unknown>, currency: string | null | undefined): RawBuilder<unknown> =>
+  currency ? sql` and ${column} in (select cu.id from customers cu where ${customerCurrency} = ${currency})` : sql``
+
+/** An invoice's (alias `i`) currency: its customer's, looked up by its key. */
+const currencyOf = sql`(select ${customerCurrency} from customers cu where cu.id = i."customerID")`
+
 /**
  * An invoice's (alias `i`) account, by a look-up per invoice (as a join, Postgres hashed every
  * customer for a page) in the narrow index of accounts (migration 0061).
@@ -43,7 +54,7 @@ const accountOf = (dialect: DatabaseDialect) =>
   sql`(select ${customerAccount} from ${dialect.throughIndex('customers', 'customers_account_idx')} cu where cu.id = i."customerID")`
 /** An invoice's head (`Head`). */
 const headColumns = (dialect: DatabaseDialect) =>
-  sql`i.id as id, i."invoiceDate" as "date", coalesce(i."invoiceNumber", cast(i.id as text)) as document, i."customerID" as "customerID", ${accountOf(dialect)} as account`
+  sql`i.id as id, i."invoiceDate" as "date", coalesce(i."invoiceNumber", cast(i.id as text)) as document, i."customerID" as "customerID", ${accountOf(dialect)} as account, ${currencyOf} as currency`
 
 /**
  * The journal lines of the invoices that meet `invoices` (a condition over alias `i`), in ID
@@ -61,7 +72,7 @@ export async function* invoiceJournal(db: Db, dialect: DatabaseDialect, invoices
   const pages = await pageBounds(db, sql`select i.id as id from invoices i where 1 = 1${invoices}`, INVOICE_PAGE)
   const lines = linesOf(db, dialect, invoices, money)
   if (csv) {
-    yield* readPages(dialect, pages, async (page) => (await invoiceJournalCsvPage(db, invoices, accountOf(dialect), page)) ?? (await lines(page)), (page) => page)
+    yield* readPages(dialect, pages, async (page) => (await invoiceJournalCsvPage(db, invoices, accountOf(dialect), currencyOf, page)) ?? (await lines(page)), (page) => page)
     return
   }
   yield* readPages(dialect, pages, lines, (page) => page)
@@ -136,7 +147,7 @@ function packedInvoicePage(heads: readonly Head[], money: (v: unknown) => Money)
   }
 }
 
-const documentOf = (head: Head): JournalDocument => ({ date: String(head.date) as DateOnly, documentType: 'invoice', document: String(head.document), customerID: String(head.customerID), account: head.account === null ? null : String(head.account) })
+const documentOf = (head: Head): JournalDocument => ({ date: String(head.date) as DateOnly, documentType: 'invoice', document: String(head.document), customerID: String(head.customerID), account: head.account === null ? null : String(head.account), currency: accountCurrency(head.currency === null || head.currency === undefined ? null : String(head.currency)) })
 
 /** IDs as a driver gives them (numbers, or Postgres's bigint text, canonical): `a` before `b`. */
 const before = (a: unknown, b: unknown): boolean =>

@@ -20,8 +20,8 @@ export class KyselyBooks implements Books {
     private readonly dialect: DatabaseDialect,
   ) {}
 
-  margin(range: DateRange, groupBy: MarginGrouping): AsyncIterable<readonly MarginSums[]> {
-    return marginSums(this.db, this.dialect, range, groupBy)
+  margin(range: DateRange, groupBy: MarginGrouping, currency: string | null = null): AsyncIterable<readonly MarginSums[]> {
+    return marginSums(this.db, this.dialect, range, groupBy, currency)
   }
 
   journal(scope: JournalScope): AsyncIterable<JournalPage>

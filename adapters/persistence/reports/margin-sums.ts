@@ -1,6 +1,6 @@
 import { sql, type RawBuilder } from 'kysely'
 import type { DateRange, MarginGrouping, MarginSums } from '../../../core/ports/books.js'
-import { add, fromUnits, sub, ZERO, type Money } from '../../../core/money/money.js'
+import { accountCurrency, add, DEFAULT_CURRENCY, fromUnits, sub, ZERO, type Money } from '../../../core/money/money.js'
 import type { DatabaseDialect } from '../dialect/dialect.js'
 import type { Db } from '../schema/tables.js'
 import { callTransaction } from '../repositories/call-coverage.js'
@@ -12,12 +12,21 @@ const CUSTOMER_PAGE = 5000
 
 interface SumRow {
   key: unknown
+  /** The customer's `currency` as stored (null or empty: the default). */
+  currency?: unknown
   revenue: unknown
   cost: unknown
 }
 
-/** The margin's dates, and whether any invoice is a draft (contract 16.1) whose rows it leaves out. */
-type Window = DateRange & { readonly drafts?: boolean }
+/** The margin's dates, whether any invoice is a draft (contract 16.1) whose rows it leaves out, and the one currency asked for. */
+type Window = DateRange & { readonly drafts?: boolean; readonly currency?: string | null }
+
+/** A row's customer (alias `cu`, joined to `t`) for its currency: left, so a row of no customer still counts. */
+const customerOf = sql`left join customers cu on cu.id = t."customerID"`
+/** The currency of customer `cu` (alias), as `accountCurrency` decides it. */
+const currencyOf = (alias: string) => sql`coalesce(nullif(${sql.ref(`${alias}.currency`)}, ''), ${DEFAULT_CURRENCY})`
+/** Only the customers billed in the currency asked for (alias `cu`), if any. */
+const inCurrency = (range: Window) => (range.currency ? sql` and ${currencyOf('cu')} = ${range.currency}` : sql``)
 
 /**
  * Revenue is net billed (contract 16.2): the approved rows that are not payments or write-offs
@@ -38,18 +47,25 @@ function inRange(alias: string, range: DateRange): RawBuilder<unknown> {
 }
 
 /** The margin's sums by group, read where they are (see `Books.margin`). */
-export async function* marginSums(db: Db, dialect: DatabaseDialect, dates: DateRange, groupBy: MarginGrouping): AsyncGenerator<readonly MarginSums[]> {
-  const range: Window = { ...dates, drafts: (await anyDraftSql.execute(db)).rows.length > 0 }
+export async function* marginSums(db: Db, dialect: DatabaseDialect, dates: DateRange, groupBy: MarginGrouping, currency: string | null = null): AsyncGenerator<readonly MarginSums[]> {
+  const range: Window = { ...dates, drafts: (await anyDraftSql.execute(db)).rows.length > 0, currency }
   const money = (v: unknown): Money => (v === null || v === undefined ? ZERO : fromUnits(dialect.decodeBigint(v)))
-  const decode = (r: SumRow): MarginSums => ({ key: r.key === null || r.key === undefined ? null : String(r.key), revenue: money(r.revenue), cost: money(r.cost) })
+  const decode = (r: SumRow): MarginSums => ({
+    key: r.key === null || r.key === undefined ? null : String(r.key),
+    currency: accountCurrency(r.currency === null || r.currency === undefined ? null : String(r.currency)),
+    revenue: money(r.revenue),
+    cost: money(r.cost),
+  })
   if (groupBy === 'customer') {
     yield* byCustomer(db, dialect, range, decode)
     return
   }
-  const groups = new Map<string | null, { revenue: Money; cost: Money }>()
+  // A group is a key in one currency: amounts of two currencies are never added.
+  const groups = new Map<string, MarginSums>()
   const addTo = (s: MarginSums) => {
-    const g = groups.get(s.key) ?? { revenue: ZERO, cost: ZERO }
-    groups.set(s.key, { revenue: add(g.revenue, s.revenue), cost: add(g.cost, s.cost) })
+    const id = JSON.stringify([s.key, s.currency])
+    const g = groups.get(id) ?? { key: s.key, currency: s.currency, revenue: ZERO, cost: ZERO }
+    groups.set(id, { ...g, revenue: add(g.revenue, s.revenue), cost: add(g.cost, s.cost) })
   }
   const run = async (q: RawBuilder<SumRow>) =>
     (await q.execute(db)).rows
@@ -58,21 +74,21 @@ export async function* marginSums(db: Db, dialect: DatabaseDialect, dates: DateR
       .forEach(addTo)
   if (groupBy === 'month') {
     const month = (a: string) => sql`substr(${sql.ref(`${a}.transactionDate`)}, 1, 7)`
-    await run(sql<SumRow>`select ${month('t')} as "key", sum(t.amount) as revenue, sum(coalesce(t."carrierCost", 0)) as cost from transactions t where ${billed('t', range)} group by ${month('t')}`)
-    await run(sql<SumRow>`select ${month('t')} as "key", sum(t.amount) as revenue, sum(coalesce(t."carrierCost", 0)) as cost from transactions t where ${credited('t', range)} group by ${month('t')}`)
+    await run(sql<SumRow>`select ${month('t')} as "key", cu.currency as currency, sum(t.amount) as revenue, sum(coalesce(t."carrierCost", 0)) as cost from transactions t ${customerOf} where ${billed('t', range)}${inCurrency(range)} group by ${month('t')}, cu.currency`)
+    await run(sql<SumRow>`select ${month('t')} as "key", cu.currency as currency, sum(t.amount) as revenue, sum(coalesce(t."carrierCost", 0)) as cost from transactions t ${customerOf} where ${credited('t', range)}${inCurrency(range)} group by ${month('t')}, cu.currency`)
   } else {
     // Feature rows by their feature's value; call charges split by their calls' (below) or, for a feature type, none.
     const splitCalls = groupBy !== 'featureType'
     const featureKey = groupBy === 'callClass' ? sql`null` : sql.ref(`f.${groupBy}`)
-    // Postgres takes no constant to group by: rows with no key are one group without it.
-    const grouped = groupBy === 'callClass' ? sql`` : sql` group by ${featureKey}`
+    // Postgres takes no constant to group by: rows with no key are grouped by currency alone.
+    const grouped = groupBy === 'callClass' ? sql` group by cu.currency` : sql` group by ${featureKey}, cu.currency`
     const notCalls = splitCalls ? sql` and t."transactionType" <> 'Call Charges'` : sql``
     await run(
-      sql<SumRow>`select ${featureKey} as "key", sum(t.amount) as revenue, sum(coalesce(t."carrierCost", 0)) as cost from transactions t left join features f on f.id = t."featureID" where ${billed('t', range)}${notCalls}${grouped}`,
+      sql<SumRow>`select ${featureKey} as "key", cu.currency as currency, sum(t.amount) as revenue, sum(coalesce(t."carrierCost", 0)) as cost from transactions t left join features f on f.id = t."featureID" ${customerOf} where ${billed('t', range)}${notCalls}${inCurrency(range)}${grouped}`,
     )
     // A credit note line counts where the line it credits does (never split by call).
     await run(
-      sql<SumRow>`select ${featureKey} as "key", sum(t.amount) as revenue, sum(coalesce(t."carrierCost", 0)) as cost from transactions t join transactions c on c.id = t."creditedTransactionID" left join features f on f.id = c."featureID" where ${credited('t', range)}${grouped}`,
+      sql<SumRow>`select ${featureKey} as "key", cu.currency as currency, sum(t.amount) as revenue, sum(coalesce(t."carrierCost", 0)) as cost from transactions t join transactions c on c.id = t."creditedTransactionID" left join features f on f.id = c."featureID" ${customerOf} where ${credited('t', range)}${inCurrency(range)}${grouped}`,
     )
     if (splitCalls) {
       const callKey = sql.ref(groupBy === 'callClass' ? 'c.callType' : 'c.carrier')
@@ -82,18 +98,23 @@ export async function* marginSums(db: Db, dialect: DatabaseDialect, dates: DateR
       const covered = sql`join calls c on c."customerID" = t."customerID" and c."transactionID" is null and c."startTime" >= t."callsFrom" and c."startTime" <= t."callsTo" and ${callTransaction('c')} = t.id`
       const calls: MarginSums[] = []
       for (const join of [stamped, covered]) {
-        calls.push(...(await sql<SumRow>`select ${callKey} as "key", sum(coalesce(c.cost, 0)) as revenue, sum(coalesce(c."carrierCost", 0)) as cost from transactions t ${join} where ${billed('t', range)} and t."transactionType" = 'Call Charges' group by ${callKey}`.execute(db)).rows.map(decode))
+        calls.push(...(await sql<SumRow>`select ${callKey} as "key", cu.currency as currency, sum(coalesce(c.cost, 0)) as revenue, sum(coalesce(c."carrierCost", 0)) as cost from transactions t ${join} ${customerOf} where ${billed('t', range)} and t."transactionType" = 'Call Charges'${inCurrency(range)} group by ${callKey}, cu.currency`.execute(db)).rows.map(decode))
       }
-      const total = (await sql<SumRow>`select null as "key", sum(t.amount) as revenue, sum(coalesce(t."carrierCost", 0)) as cost from transactions t where ${billed('t', range)} and t."transactionType" = 'Call Charges'`.execute(db)).rows.map(decode)[0]
+      const totals = (await sql<SumRow>`select null as "key", cu.currency as currency, sum(t.amount) as revenue, sum(coalesce(t."carrierCost", 0)) as cost from transactions t ${customerOf} where ${billed('t', range)} and t."transactionType" = 'Call Charges'${inCurrency(range)} group by cu.currency`.execute(db)).rows.map(decode)
       calls.forEach(addTo)
-      // What the calls' prices do not explain (rounding to pence once per row, manual call charges) has no class or carrier.
-      const split = calls.reduce((s, c) => ({ revenue: add(s.revenue, c.revenue), cost: add(s.cost, c.cost) }), { revenue: ZERO, cost: ZERO })
-      const rest = { key: null, revenue: sub(total?.revenue ?? ZERO, split.revenue), cost: sub(total?.cost ?? ZERO, split.cost) }
-      if (rest.revenue !== 0n || rest.cost !== 0n) addTo(rest)
+      // What the calls' prices do not explain (rounding to pence once per row, manual call charges) has no class or carrier, per currency.
+      const rests = new Map<string, MarginSums>()
+      const tally = (s: MarginSums, sign: 1 | -1) => {
+        const r = rests.get(s.currency) ?? { key: null, currency: s.currency, revenue: ZERO, cost: ZERO }
+        rests.set(s.currency, { ...r, revenue: sign > 0 ? add(r.revenue, s.revenue) : sub(r.revenue, s.revenue), cost: sign > 0 ? add(r.cost, s.cost) : sub(r.cost, s.cost) })
+      }
+      totals.forEach((t) => tally(t, 1))
+      calls.forEach((c) => tally(c, -1))
+      for (const rest of rests.values()) if (rest.revenue !== 0n || rest.cost !== 0n) addTo(rest)
     }
   }
-  const keys = [...groups.keys()].sort((a, b) => (a === null ? 1 : b === null ? -1 : a < b ? -1 : a > b ? 1 : 0))
-  yield keys.map((key) => ({ key, ...groups.get(key)! }))
+  const order = (a: string | null, b: string | null) => (a === b ? 0 : a === null ? 1 : b === null ? -1 : a < b ? -1 : 1)
+  yield [...groups.values()].sort((a, b) => order(a.key, b.key) || order(a.currency, b.currency))
 }
 
 /**
@@ -113,11 +134,11 @@ async function* byCustomer(db: Db, dialect: DatabaseDialect, range: Window, deco
   const read = async (page: PageBounds): Promise<MarginSums[]> => {
     const inPage = sql` and ${withinPage(sql`t."customerID"`, page)}`
     return (
-      await sql<SumRow>`select "key", sum(revenue) as revenue, sum(cost) as cost from (
+      await sql<SumRow>`select g."key" as "key", cu.currency as currency, g.revenue as revenue, g.cost as cost from (select "key", sum(revenue) as revenue, sum(cost) as cost from (
           select t."customerID" as "key", sum(t.amount) as revenue, sum(coalesce(t."carrierCost", 0)) as cost from ${margins} t where ${billed('t', range)}${inPage} group by t."customerID"
           union all
           select t."customerID" as "key", sum(t.amount) as revenue, sum(coalesce(t."carrierCost", 0)) as cost from transactions t where ${credited('t', range)}${inPage} group by t."customerID") s
-        group by "key" order by "key"`.execute(db)
+        group by "key") g left join customers cu on cu.id = g."key" where 1 = 1${inCurrency(range)} order by g."key"`.execute(db)
     ).rows.map(decode)
   }
   for await (const sums of readPages(dialect, pages, read, (page) => page)) if (sums.length) yield sums
