@@ -104,7 +104,10 @@ export interface ChargeChange {
  * The history after a change. `replace` and `delta` put the new values in force from `from` on,
  * superseding later versions but keeping their series (a later `add` stays in effect for what it
  * froze). `add` starts a new series from `from`, above every series in the history and in the
- * ledger (`ledgerMaxSeries`), and drops the versions after it.
+ * ledger (`ledgerMaxSeries`), and drops the versions after it. A change that gives no interval
+ * supersedes no later change of interval, in any mode: those versions stay, with the change's
+ * values, so the periods laid out from their dates (and the feature's stored interval, which a
+ * PATCH set) stand. One that gives an interval sets it from `from` on, as it sets the price.
  */
 export function applyChange(history: ChargeHistory, change: ChargeChange, ledgerMaxSeries: number): ChargeVersion[] {
   const sorted = [...history].sort((a, b) => (a.from < b.from ? -1 : a.from > b.from ? 1 : 0))
@@ -124,19 +127,32 @@ export function applyChange(history: ChargeHistory, change: ChargeChange, ledger
   if (change.mode === 'add') {
     const series = Math.max(ledgerMaxSeries, ...sorted.map((v) => v.series)) + 1
     const older = change.olderThrough === undefined ? {} : { olderThrough: change.olderThrough }
-    return [...before, { from: change.from, series, ...values, ...committed(current), ...layout, ...older }]
+    const kept = relaidAfter(sorted, change).map((v) => ({ from: v.from, series, ...values, ...committed(v), ...layout, newLayout: true as const }))
+    return [...before, { from: change.from, series, ...values, ...committed(current), ...layout, ...older }, ...kept]
   }
   // The add that started a series keeps how far the one before it runs, whatever replaces its values.
   const older = (v: ChargeVersion | null) => (v?.olderThrough === undefined ? {} : { olderThrough: v.olderThrough })
   let series = current?.series ?? 0
   const same = current?.from === change.from ? current : null
   const out: ChargeVersion[] = [...before, { from: change.from, series, ...values, ...committed(current), ...layout, ...older(same) }]
+  const scheduled = new Set(relaidAfter(sorted, change))
   for (const v of sorted) {
-    if (v.from <= change.from || v.series === series) continue
+    if (v.from <= change.from || (v.series === series && !scheduled.has(v))) continue
     series = v.series
-    out.push({ from: v.from, series, ...values, ...committed(v), ...(change.tariffPriced ? { tariffPriced: true as const } : {}), ...older(v) })
+    const kept = scheduled.has(v) ? { newLayout: true as const } : {}
+    out.push({ from: v.from, series, ...values, ...committed(v), ...kept, ...(change.tariffPriced ? { tariffPriced: true as const } : {}), ...older(v) })
   }
   return out
+}
+
+/**
+ * The versions after a change that lay out the periods anew (a change of interval took effect on
+ * them), when the change gives no interval of its own: it sets the values, not the layout, and the
+ * feature's stored interval is the one they scheduled.
+ */
+function relaidAfter(sorted: readonly ChargeVersion[], change: ChargeChange): ChargeVersion[] {
+  if (change.interval !== undefined) return []
+  return sorted.filter((v, i) => v.from > change.from && (v.newLayout === true || (i > 0 && v.interval !== undefined && v.interval !== sorted[i - 1].interval)))
 }
 
 /**
