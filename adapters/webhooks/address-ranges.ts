@@ -15,6 +15,9 @@ const RANGES: readonly (readonly [kind: string, subnets: readonly string[]])[] =
   ['carrier-grade NAT', ['100.64.0.0/10']],
   ['reserved', ['192.0.0.0/24', '192.0.2.0/24', '198.18.0.0/15', '198.51.100.0/24', '203.0.113.0/24', '240.0.0.0/4', '2001:db8::/32', '100::/64']],
   ['multicast', ['224.0.0.0/4', 'ff00::/8']],
+  // RFC 8215: each network picks its own prefix length inside it, so where the IPv4 address
+  // sits is unknown; the prefix is not reachable from the Internet anyway.
+  ['local-use NAT64', ['64:ff9b:1::/48']],
 ]
 
 const lists = RANGES.map(([kind, subnets]) => {
@@ -42,19 +45,23 @@ function groups(address: string): number[] {
 }
 
 /**
- * The IPv4 address an IPv6 one carries: IPv4-mapped (`::ffff:a.b.c.d`), IPv4-compatible
- * (`::a.b.c.d`), NAT64 (`64:ff9b::a.b.c.d`) and 6to4 (`2002:AABB:CCDD::`). Each reaches that
- * IPv4 host, so it is judged as that host.
+ * The IPv4 addresses an IPv6 one carries: IPv4-mapped (`::ffff:a.b.c.d`), IPv4-translated
+ * (SIIT, `::ffff:0:a.b.c.d`), IPv4-compatible (`::a.b.c.d`), NAT64 (`64:ff9b::a.b.c.d`), 6to4
+ * (`2002:AABB:CCDD::`) and Teredo (`2001:0:server:flags:port:~client`). Each reaches that IPv4
+ * host, so it is judged as that host.
  */
-function embeddedIPv4(address: string): string | null {
+function embeddedIPv4(address: string): string[] {
   const g = groups(address)
   const v4 = (hi: number, lo: number) => `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`
   const zeros = (from: number, to: number) => g.slice(from, to).every((x) => x === 0)
   // `::` and `::1` are IPv6's own unspecified and loopback addresses, not IPv4-compatible ones.
-  if (zeros(0, 5) && (g[5] === 0xffff || (g[5] === 0 && !(g[6] === 0 && g[7] <= 1)))) return v4(g[6], g[7])
-  if (g[0] === 0x64 && g[1] === 0xff9b && zeros(2, 6)) return v4(g[6], g[7])
-  if (g[0] === 0x2002) return v4(g[1], g[2])
-  return null
+  if (zeros(0, 5) && (g[5] === 0xffff || (g[5] === 0 && !(g[6] === 0 && g[7] <= 1)))) return [v4(g[6], g[7])]
+  if (zeros(0, 4) && g[4] === 0xffff && g[5] === 0) return [v4(g[6], g[7])]
+  if (g[0] === 0x64 && g[1] === 0xff9b && zeros(2, 6)) return [v4(g[6], g[7])]
+  if (g[0] === 0x2002) return [v4(g[1], g[2])]
+  // The client's address is stored inverted; the server's is judged too, as a relay may send through it.
+  if (g[0] === 0x2001 && g[1] === 0) return [v4(g[6] ^ 0xffff, g[7] ^ 0xffff), v4(g[2], g[3])]
+  return []
 }
 
 /**
@@ -66,7 +73,7 @@ export function nonPublicKind(address: string): string | null {
   if (!family) return 'not an IP address'
   if (family === 'ipv6') {
     const inner = embeddedIPv4(address)
-    if (inner) return nonPublicKind(inner)
+    if (inner.length) return inner.map(nonPublicKind).find((kind) => kind !== null) ?? null
   }
   return lists.find(({ list }) => list.check(address, family))?.kind ?? null
 }

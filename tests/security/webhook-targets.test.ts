@@ -52,6 +52,29 @@ unit('addresses of every inside range are named; public ones pass', () => {
   for (const address of ['8.8.8.8', '172.32.0.1', '100.128.0.1', '2606:4700::1111', '::ffff:8.8.8.8']) assert.is(nonPublicKind(address), null, address)
 })
 
+// Audit p8: local-use NAT64, IPv4-translated (SIIT) and Teredo were judged as public IPv6 hosts.
+const embedded: readonly (readonly [form: string, inside: string, kind: string, outside: string | null])[] = [
+  ['IPv4-compatible', '::7f00:1', 'loopback', '::8.8.8.8'],
+  ['IPv4-translated (SIIT)', '::ffff:0:7f00:1', 'loopback', '::ffff:0:8.8.8.8'],
+  ['NAT64', '64:ff9b::7f00:1', 'loopback', '64:ff9b::8.8.8.8'],
+  ['local-use NAT64 (any prefix length)', '64:ff9b:1::7f00:1', 'local-use NAT64', null],
+  ['6to4', '2002:7f00:1::1', 'loopback', '2002:808:808::1'],
+  ['Teredo (client inverted)', '2001:0:4136:e378:8000:63bf:80ff:fffe', 'loopback', '2001:0:4136:e378:8000:63bf:f7f7:f7f7'],
+  ['Teredo (inside server)', '2001:0:a00:1:8000:63bf:f7f7:f7f7', 'private', null],
+]
+unit('IPv6 forms that carry an IPv4 address are judged as that address', async () => {
+  for (const [form, inside, kind, outside] of embedded) {
+    assert.is(nonPublicKind(inside), kind, form)
+    if (outside) assert.is(nonPublicKind(outside), null, `${form}: ${outside}`)
+  }
+  const resolve = answers({ 'nat64.example': ['64:ff9b:1::a00:1'], 'siit.example': ['::ffff:0:a9fe:a9fe'], 'teredo.example': ['2001:0:4136:e378:8000:63bf:80ff:fffe'] })
+  for (const host of ['nat64.example', 'siit.example', 'teredo.example']) {
+    assert.match((await new ResolvingWebhookTargets(false, resolve).refusal(`https://${host}/h`))!, /resolves only to/, host)
+    const sent = await new HttpWebhookSender({ resolve }).send(message(`http://${host}/h`))
+    assert.match(sent.error!, /^refused: .* resolves only to/, `delivery to ${host}`)
+  }
+})
+
 unit('a name is refused when every address it resolves to is inside; allowed private targets are not checked', async () => {
   const resolve = answers({ 'inside.example': ['10.0.0.5', '::1'], 'mixed.example': ['10.0.0.5', '93.184.215.14'], 'out.example': ['93.184.215.14'] })
   const targets = new ResolvingWebhookTargets(false, resolve)
@@ -88,6 +111,26 @@ unit('the sender connects only to checked addresses, and follows no redirect', a
   }
 })
 unit.run()
+
+for (const target of activeTargets()) {
+  const http = suite(`webhook targets: IPv6 forms of an inside address over HTTP [${target}]`)
+  http('each form is refused with 400101; its public twin and allowed private targets are accepted', async () => {
+    const strict = await openHarness(target)
+    const open = await openHarness(target, { config: { allowPrivateWebhooks: true } })
+    try {
+      for (const [form, inside, , outside] of embedded) {
+        const refused = await strict.request('POST', '/webhooks', { url: `http://[${inside}]/h` })
+        assert.is(refused.body.error_code, 400101, form)
+        if (outside) assert.is((await strict.request('POST', '/webhooks', { url: `http://[${outside}]/h` })).status, 201, `${form}: ${outside}`)
+        assert.is((await open.request('POST', '/webhooks', { url: `http://[${inside}]/h` })).status, 201, `${form} when allowed`)
+      }
+    } finally {
+      await strict.close()
+      await open.close()
+    }
+  })
+  http.run()
+}
 
 const fileTargets = activeTargets().filter((t): t is Exclude<TargetName, 'sqlite-memory'> => t !== 'sqlite-memory')
 for (const target of fileTargets) {
