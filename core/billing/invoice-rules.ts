@@ -31,7 +31,7 @@ const PLAIN: InvoiceDecision = { raise: true, minimum: ZERO, suppressed: false }
 /**
  * Contract 10.4. Empty (nothing to invoice): `Suppress` or unset raises none, `Send` an empty
  * invoice, `Charge Minimum` one with a `Minimum Charge` of `emptyInvoiceActionValue`. Low (the
- * detected total below `lowInvoiceDetectValue`, on an invoice whose net is not below zero): `Carry Forward` raises none (never for a final
+ * detected total below `lowInvoiceDetectValue`, on an invoice whose net and total are not below zero): `Carry Forward` raises none (never for a final
  * bill), `Charge Minimum` tops the net total up to `lowInvoiceActionValue`, `Suppress` raises it
  * marked not to be sent; unset raises it as usual.
  */
@@ -51,7 +51,7 @@ export function decideInvoice(customer: InvoiceRulesCustomer, totals: InvoiceTot
   if (!customer.lowInvoiceDetect || !customer.lowInvoiceAction || customer.lowInvoiceDetectValue === null) return PLAIN
   // A credit invoice (refunds above charges) is not a small bill: topping it up would take back the
   // refund, carrying it forward would keep it from the held credit a refund pays out (15.3).
-  if (totals.net < 0n) return PLAIN
+  if (totals.net < 0n || add(totals.net, totals.vat) < 0n) return PLAIN
   const detected =
     customer.lowInvoiceDetect === 'Net Total' ? totals.net : customer.lowInvoiceDetect === 'Gross Total' ? add(totals.net, totals.vat) : totals.calls
   if (detected >= moneyOfNumber(customer.lowInvoiceDetectValue)) return PLAIN

@@ -162,7 +162,11 @@ function desiredRows(slot: Slot, feature: BillingFeature): Desired[] {
   if (slot.approved.length === 0) return charges
   // An approved connection charge is final (a later price or count never re-charges it), unless the
   // feature is cut off before it starts: then it charged for a day after its bill-to date (5.5).
-  if (slot.kind === 'connection') return endsBeforeStart(feature) ? refunds(slot) : []
+  // Refunded so and then reinstated, it is owed again, as the recurring charges are.
+  if (slot.kind === 'connection') {
+    if (endsBeforeStart(feature)) return refunds(slot)
+    return sum(slot.approved.map((r) => r.amount)) === 0n ? charges : []
+  }
   const approvedNet = sum(slot.approved.map((r) => r.amount))
   const expectedNet = sum(slot.expected.map((e) => e.amount))
   const last = slot.expected[slot.expected.length - 1]

@@ -166,6 +166,13 @@ for (const target of activeTargets()) {
     assert.is((await h.request('GET', `/features/${f}`)).body.totalValueCharged, 0)
     await bill(h, '2026-05-31')
     assert.equal(await ledgerOf(h, f), rows, 'a run after writes nothing more')
+    // Reinstated, it is owed again, its connection charge with its recurring charges.
+    await act(h, `/features/${f}`, 'reinstate', { status: 'Active', dateReinstate: '2026-04-10' })
+    await bill(h, '2026-05-31')
+    const again = (await ledgerOf(h, f)).slice(rows.length)
+    assert.equal(again.filter((r) => r[0] === 'Connection Charge'), [['Connection Charge', '2026-04-10', '2026-04-10', 50]])
+    await bill(h, '2026-05-31')
+    assert.equal((await ledgerOf(h, f)).length, rows.length + again.length, 'once however often the run is repeated')
   })
 
   test('a second run with the same cutoff writes nothing and raises no invoice; balances follow', async ({ h }) => {

@@ -148,6 +148,16 @@ for (const target of activeTargets()) {
       const refund = await h.request('POST', `/customers/${c}/refunds`, { amount: '21.00', date: '2026-09-01', reference: 'R1' })
       assert.is(refund.status, 201, `${lowInvoiceAction}: ${JSON.stringify(refund.body)}`)
     }
+    // By its gross total too: net 1.00 with VAT −2.00 is a credit of 1.00, not a low bill.
+    for (const lowInvoiceAction of ['Charge Minimum', 'Carry Forward']) {
+      const c = await newCustomer(h, { lowInvoiceDetect: 'Gross Total', lowInvoiceDetectValue: 10, lowInvoiceAction, lowInvoiceActionValue: 10 })
+      await charge(h, c, 11, '2026-09-03', { transactionType: 'Installation', VATRate: 'Zero Rated' })
+      await charge(h, c, 4, '2026-09-03', { transactionType: 'Installation', VATRate: 'Standard 20%' })
+      await charge(h, c, -14, '2026-09-03', { transactionType: 'Debit Note', VATRate: 'Standard 20%' })
+      await bill(h, '2026-09-30')
+      const [inv, ...more] = await invoicesOf(h, c)
+      assert.equal([inv?.netAmount, inv?.VATAmount, inv?.totalAmount, more.length], [1, -2, -1, 0], lowInvoiceAction)
+    }
   })
 
   test('minimum rows are rounded half-up to pence when created, and the invoice sums them as written', async ({ h }) => {
