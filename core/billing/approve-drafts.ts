@@ -31,7 +31,15 @@ export interface DraftPage {
  * the next (bench/review-run.ts).
  */
 export async function readDrafts(reads: Store, run: BillingRun, afterID: string, limit: number, lastID: string | null): Promise<DraftPage> {
-  const customers = await reads.runSource.customersAfter(afterID, limit, lastID)
+  return draftsOf(reads, run, await reads.runSource.customersAfter(afterID, limit, lastID))
+}
+
+/**
+ * The drafts of `run` of customers read before (`readDrafts`), on `reads`. Apart, for customers
+ * read before the step's transaction began: where `reads` reads its pages on another connection
+ * and the rest in the transaction (a SQLite file), only those pages may be read across a commit.
+ */
+export async function draftsOf(reads: Store, run: BillingRun, customers: RunCustomer[]): Promise<DraftPage> {
   if (customers.length === 0) return { customers, drafts: [], carrying: new Set() }
   const ids = customers.map((c) => c.id)
   const drafts = await reads.repository('invoices').list({

@@ -10,7 +10,8 @@ import { planBatch, readPage, writeBatch, type BatchOutcome, type RunPage } from
 import { progressValues, runProgress, type RunProgress } from './run-progress.js'
 import type { RunExecution } from './run-execution.js'
 import { markRunCalls } from './run-call-mark.js'
-import { approveDrafts, readDrafts, type DraftPage } from './approve-drafts.js'
+import { approveDrafts, draftsOf, readDrafts, type DraftPage } from './approve-drafts.js'
+import type { RunCustomer } from '../ports/run-fields.js'
 
 /**
  * Batches a transaction bills before it commits. Batches are small for memory's sake (see
@@ -45,8 +46,8 @@ export async function billPartition(ctx: PlatformContext, planned: BillingRun, c
   const run = planned.status === 'Approved' ? planned : await markRunCalls(ctx, planned)
   let after = partition.progressCustomerID
   let pageSize = Math.min(exec.batchSize, Math.ceil(exec.batchFeatures / 10))
-  // The next page, read while a step is written: a run's, or an approved review run's (one kind a run).
-  let next: Promise<RunPage | DraftPage> | null = null
+  // An approved review run's next customers, read while a step is written (a run's pages are read in their step: billStep).
+  let next: Promise<RunCustomer[]> | null = null
   for (;;) {
     if (exec.signal?.aborted) return ctx.store.runPartitions.release(partition.id, exec.holder)
     let step: Awaited<ReturnType<typeof billStep>>
@@ -72,9 +73,9 @@ export async function billPartition(ctx: PlatformContext, planned: BillingRun, c
  * (`Store.pipelinedTransaction`): on Postgres the server makes one batch's inserts while this
  * process plans the next (bench/RESULTS.md).
  */
-async function billStep(ctx: PlatformContext, reads: Store, run: BillingRun, cutoff: DateOnly, partition: RunPartition, exec: RunExecution, after: string, size: number, first: Promise<RunPage | DraftPage> | null) {
+async function billStep(ctx: PlatformContext, reads: Store, run: BillingRun, cutoff: DateOnly, partition: RunPartition, exec: RunExecution, after: string, size: number, first: Promise<RunCustomer[]> | null) {
   const { store } = ctx
-  const done = { last: after, size, customers: 0, invoices: 0, writes: 0, finished: false, progress: null as RunProgress | null, next: null as Promise<RunPage | DraftPage> | null }
+  const done = { last: after, size, customers: 0, invoices: 0, writes: 0, finished: false, progress: null as RunProgress | null, next: null as Promise<RunCustomer[]> | null }
   const settle: string[] = []
   const invoiced: string[] = []
   const touched: string[] = []
@@ -91,11 +92,18 @@ async function billStep(ctx: PlatformContext, reads: Store, run: BillingRun, cut
   }
   // Each batch's writes are sent, not awaited: the next batch is planned while they are made.
   const written: Promise<void>[] = []
-  // The page read while the last step was written, if it was read on another connection.
-  let next = first
+  // The page read while the batch before it was written.
+  let next: Promise<RunPage | DraftPage> | null = first && first.then((customers) => draftsOf(reads, run, customers))
+  // A run's customers are locked before its pages are read: a charge change or a lifecycle action
+  // (which locks its customer) committed before is read by the plan, one made since waits for the
+  // step's commit. The lock is the step's, so no page is read before its step (on another connection
+  // it would be the last commit's). Pages are at most `batchSize` customers: the step's fit the lock.
+  const approval = run.status === 'Approved'
+  const locked = approval ? null : await store.runSource.lockCustomersAfter(after, TRANSACTION_BATCHES * exec.batchSize, partition.lastCustomerID)
+  const through = locked ?? partition.lastCustomerID
   try {
     for (let b = 0; b < TRANSACTION_BATCHES && !(b > 0 && exec.signal?.aborted); b++) {
-      if (run.status === 'Approved') {
+      if (approval) {
         // An approved review run (contract 16.1): the page's drafts made final, nothing planned;
         // the next page is read while they are written, as a run's (below).
         const page = await ((next as Promise<DraftPage> | null) ?? readDrafts(reads, run, done.last, exec.batchSize * APPROVAL_BATCH_FACTOR, partition.lastCustomerID))
@@ -106,17 +114,23 @@ async function billStep(ctx: PlatformContext, reads: Store, run: BillingRun, cut
         }
         done.last = page.customers.at(-1)!.id
         done.customers += page.customers.length
-        if (b + 1 < TRANSACTION_BATCHES || reads !== store) {
+        if (b + 1 < TRANSACTION_BATCHES) {
           next = readDrafts(reads, run, done.last, exec.batchSize * APPROVAL_BATCH_FACTOR, partition.lastCustomerID)
           next.catch(() => undefined)
+        } else if (reads !== store) {
+          // Across the commit only the customers, read on the pages' connection: the rest of `reads`
+          // may be this transaction's (a SQLite file's), so the drafts are read by the next step.
+          done.next = reads.runSource.customersAfter(done.last, exec.batchSize * APPROVAL_BATCH_FACTOR, partition.lastCustomerID)
+          done.next.catch(() => undefined)
         }
         const outcome = await approveDrafts(ctx, store, run, page)
         written.push(outcome.written)
         absorb(outcome)
         continue
       }
-      const page = await ((next as Promise<RunPage> | null) ?? readPage(reads, done.last, done.size, partition.lastCustomerID))
+      const page = await ((next as Promise<RunPage> | null) ?? readPage(reads, done.last, done.size, through))
       next = null
+      // Empty only at the partition's end: customers locked are not deleted, nor new ones given lower IDs.
       if (page.customers.length === 0) {
         done.finished = true
         break
@@ -128,10 +142,10 @@ async function billStep(ctx: PlatformContext, reads: Store, run: BillingRun, cut
       // and a feature skipped as reconciled holds little (a rerun of a cutoff takes whole pages).
       done.size = batch.planned === 0 ? exec.batchSize : Math.max(1, Math.min(exec.batchSize, Math.floor((exec.batchFeatures * page.customers.length) / batch.planned)))
       // The next page is read while this batch is written: on another connection (Postgres), or a
-      // SQLite file's reads thread, the two go on at once. Its customers are not this batch's, nor
-      // this step's, so on another connection it may be the next step's, read before this commits.
-      if (b + 1 < TRANSACTION_BATCHES || reads !== store) {
-        next = readPage(reads, done.last, done.size, partition.lastCustomerID)
+      // SQLite file's reads thread, the two go on at once. Its customers are not this batch's, and
+      // are locked: this step's.
+      if (b + 1 < TRANSACTION_BATCHES) {
+        next = readPage(reads, done.last, done.size, through)
         // Left unread if the step stops or fails first.
         next.catch(() => undefined)
       }
@@ -140,7 +154,7 @@ async function billStep(ctx: PlatformContext, reads: Store, run: BillingRun, cut
       absorb(outcome)
     }
     await Promise.all(written)
-    if (!done.finished) done.next = next
+    if (done.finished) done.next = null
   } catch (error) {
     // The transaction rolls back once the writes under way are answered, never beside them.
     await Promise.allSettled(written)

@@ -11,11 +11,19 @@ export interface BillingRunSource {
   /**
    * The next `limit` customers after `afterID` in ID order, through `lastID` when given (a
    * partition's end), run fields only. Not locked: a step reads its pages beside its transaction
-   * (Postgres: another connection), where a lock would end with its statement, and a customer
-   * changed between the read and the batch's write is written as the change left it
-   * (tests/persistence/pipelined-steps.test.ts).
+   * (Postgres: another connection), where a lock would end with its statement; the step locks
+   * them first in its own (`lockCustomersAfter`).
    */
   customersAfter(afterID: string, limit: number, lastID?: string | null): Promise<RunCustomer[]>
+  /**
+   * Locks the next `limit` customers after `afterID` in ID order (through `lastID`) in the
+   * caller's transaction, as a charge change or a lifecycle action locks its customer: a change
+   * committed before the lock is granted is read by any statement begun after it, on any
+   * connection, and one made later waits for the transaction. Answers the last customer locked
+   * when there were `limit` (customers after it are not locked), else null: every one through
+   * `lastID` is. Null without a statement where the database serialises its writers (SQLite).
+   */
+  lockCustomersAfter(afterID: string, limit: number, lastID?: string | null): Promise<string | null>
   /** How many customers follow `afterID` (what a run has still to bill, for its progress). */
   customerCountAfter(afterID: string): Promise<number>
   /**

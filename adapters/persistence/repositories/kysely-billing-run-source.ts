@@ -56,6 +56,14 @@ export class KyselyBillingRunSource implements BillingRunSource {
     return (await this.page(afterID, limit, lastID).select(select).execute()).map((r) => decode(r) as unknown as RunCustomer)
   }
 
+  /** Locks the next customers by ID as `getForUpdate` locks one (`BillingRunSource.lockCustomersAfter`). */
+  async lockCustomersAfter(afterID: string, limit: number, lastID: string | null = null): Promise<string | null> {
+    // SQLite's writer holds the file's lock for its whole transaction (begun immediate): no row to lock.
+    if (!this.dialect.rowLocks) return null
+    const rows = await this.page(afterID, limit, lastID).select('customers.id').forUpdate().execute()
+    return rows.length === limit ? String(rows.at(-1)!.id) : null
+  }
+
   async customerCountAfter(afterID: string): Promise<number> {
     const r = await this.db
       .selectFrom('customers')
