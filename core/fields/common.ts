@@ -63,6 +63,10 @@ export const digitsField = <const N extends string>(of: N) =>
 export const matchKeyField = <const N extends string>(of: N) =>
   field(`${of}Key`, 'text', { internal: true, readOnly: true, matchKeyOf: of })
 
+/** A hidden copy of a portal login (an email, an account number) in the form sign-in compares it in, indexed for sign-in. */
+export const loginKeyField = <const N extends string>(of: N, kind: 'email' | 'account') =>
+  field(`${of}Key`, 'text', { internal: true, readOnly: true, loginKeyOf: { field: of, kind } })
+
 /**
  * The end-of-contract notice of an item with a `contractEndDate` (core/contract-ends): the date
  * the `contract-end-notices` job announced it, and the end date it announced. Both are kept: the

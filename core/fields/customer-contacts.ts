@@ -1,4 +1,4 @@
-import { idField, ownerRef, stampFields } from './common.js'
+import { idField, loginKeyField, ownerRef, stampFields } from './common.js'
 import { each, preset, presets, text } from './field.js'
 import { defineResource } from './resource.js'
 
@@ -40,6 +40,8 @@ export const customerContacts = defineResource({
     text('lastname', { extension: true, description: 'last name' }),
     ...each(1, 4, (i) => text(`number${i}`, { extension: true, description: `contact number ${i}` })),
     ...stampFields(),
+    // The email as a password sign-in compares it (migration 0085).
+    loginKeyField('email', 'email'),
   ],
   filters: [
     {

@@ -1,5 +1,5 @@
 import { callClasses, customerDefault } from './call-classes.js'
-import { contractEndNoticeFields, crmReference, customerStateFields, idField, lifecycleFilters, statusFields } from './common.js'
+import { contractEndNoticeFields, crmReference, customerStateFields, idField, lifecycleFilters, loginKeyField, statusFields } from './common.js'
 import {
   currency,
   date,
@@ -147,6 +147,8 @@ export const customers = defineResource({
     // customer either: `Receivables.heldCredits` reads it (a billing step, for the customers it invoiced).
     field('heldCredit', 'currency', { internal: true, readOnly: true, computed: true }),
     field('portalPIN', 'text', { internal: true, readOnly: true, description: 'hashed portal PIN' }),
+    // The account number as a PIN sign-in compares it (migration 0085).
+    loginKeyField('accountNumber', 'account'),
     // Moves on each time the portal is closed: sessions signed in to an earlier opening are over (core/portal/portal-opening.ts).
     field('portalOpening', 'number', { internal: true, readOnly: true }),
     // The final-bill date a final invoice was raised for: no run invoices the customer again for it.

@@ -54,6 +54,8 @@ export interface Field<N extends string = string, T extends WireType = WireType>
   readonly digitsOf?: string
   /** Kept equal to the rater's canonical form of another number field (core/rating/phone-number.ts), so an import looks numbers up by an index. */
   readonly matchKeyOf?: string
+  /** Kept equal to the portal sign-in key of another field (core/portal/portal-login.ts `loginKey`), so sign-in looks it up by an index. */
+  readonly loginKeyOf?: { readonly field: string; readonly kind: 'email' | 'account' }
   /** Not from billing-api.md: an extension the contract adds. */
   readonly extension?: boolean
   readonly description?: string

@@ -14,9 +14,23 @@ export type Credentials =
   | { readonly kind: 'password'; readonly email: string; readonly password: string }
   | { readonly kind: 'pin'; readonly accountNumber: string; readonly pin: string }
 
-/** The key failures are counted under: the address or account number, as typed but trimmed and lower-cased. */
+/** What a login is: a contact's email or a customer's account number. */
+export type LoginKind = 'email' | 'account'
+
+/**
+ * A login as sign-in compares it, typed or stored: NFC and trimmed, an email also lower-cased
+ * whole (the common practice; NFC again, as lower-casing can decompose). Applied to both sides,
+ * so a login stored with spaces around it, in another case or in NFD still signs in. Kept
+ * beside each stored login (`emailKey`, `accountNumberKey`), where sign-in looks it up.
+ */
+export function loginKey(kind: LoginKind, login: string): string {
+  const trimmed = login.normalize('NFC').trim()
+  return kind === 'email' ? trimmed.toLowerCase().normalize('NFC') : trimmed
+}
+
+/** The key failures are counted under: the login's own key (`loginKey`), so a lock holds however it is typed. */
 export function loginOf(c: Credentials): string {
-  return c.kind === 'password' ? `email:${c.email.trim().toLowerCase()}` : `account:${c.accountNumber.trim().toLowerCase()}`
+  return c.kind === 'password' ? `email:${loginKey('email', c.email)}` : `account:${loginKey('account', c.accountNumber)}`
 }
 
 /** The earliest failure that can still count towards a lock now. */

@@ -3,7 +3,7 @@ import type { Customer, CustomerContact } from '../fields/entity.js'
 import type { PlatformContext } from '../platform.js'
 import type { PortalSession, PortalSessions } from '../ports/portal-sessions.js'
 import { toStamp, type Stamp } from '../dates/stamp.js'
-import { failuresFrom, isLocked, loginOf, SESSION_IDLE_MS, type Credentials } from './portal-login.js'
+import { failuresFrom, isLocked, loginKey, loginOf, SESSION_IDLE_MS, type Credentials } from './portal-login.js'
 import { openingsOf, sameOpening } from './portal-opening.js'
 
 /** Runs `work` with history entries naming `actor` (the HTTP edge's actor scope). */
@@ -58,7 +58,7 @@ export async function signIn(ctx: PlatformContext, sessions: PortalSessions, run
   await sessions.forgetAttempt(attempt)
   const actor = found.actors[matched]
   const contactID = credentials.kind === 'password' ? found.contactIDs[matched] : null
-  const customers = credentials.kind === 'password' ? await customersOf(ctx, sessions, contactID!) : found.customers
+  const customers = credentials.kind === 'password' ? await customersOf(ctx, sessions, contactID!) : [found.customers[matched]]
   if (customers.length === 0) throw signInRefused()
   const token = ctx.random.secret(32).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')
   const session: PortalSession = {
@@ -71,7 +71,7 @@ export async function signIn(ctx: PlatformContext, sessions: PortalSessions, run
     lastSeenStamp: now,
     passwordDigest: contactID === null ? null : passwordDigestOf(ctx, found.hashes[matched]),
     emailDigest: contactID === null ? null : emailDigestOf(ctx, found.emails[matched]),
-    pinDigest: contactID === null ? pinDigestOf(ctx, found.customers[0]) : null,
+    pinDigest: contactID === null ? pinDigestOf(ctx, customers[0]) : null,
     portalOpenings: openingsOf(customers),
   }
   await sessions.create(session)
@@ -129,8 +129,8 @@ const passwordDigestOf = (ctx: Pick<PlatformContext, 'digest'>, hash: string): s
 
 /**
  * What a session remembers of the email its contact signed in with, the login's identifier: a
- * digest, so the sessions table holds no address. The address as stored, since sign-in finds it
- * as stored: any change of it is a change of the login.
+ * digest, so the sessions table holds no address. The address as stored: any change of it ends
+ * the sessions, even one sign-in would not tell apart (another case).
  */
 const emailDigestOf = (ctx: Pick<PlatformContext, 'digest'>, email: string): string => ctx.digest.sha256(`email:${email}`)
 
@@ -207,9 +207,9 @@ interface Found {
 }
 
 async function byPassword(ctx: PlatformContext, sessions: PortalSessions, c: Extract<Credentials, { kind: 'password' }>): Promise<Found | null> {
-  const email = c.email.trim()
+  const email = loginKey('email', c.email)
   if (!email || email.length > 320) return null
-  const contacts = (await ctx.store.contacts.list({ where: [{ op: 'eq', column: 'email', value: email }], limit: 20 })) as CustomerContact[]
+  const contacts = (await ctx.store.contacts.list({ where: [{ op: 'eq', column: 'emailKey', value: email }], limit: 20 })) as CustomerContact[]
   const withPassword = contacts.filter((k) => typeof k.accountPassword === 'string' && k.accountPassword)
   if (withPassword.length === 0) return null
   const customers = (await Promise.all(withPassword.map((k) => customersOf(ctx, sessions, k.id)))).flat()
@@ -222,12 +222,18 @@ async function byPassword(ctx: PlatformContext, sessions: PortalSessions, c: Ext
   }
 }
 
+/**
+ * The customers whose account number has the typed one's key. Account numbers are unique as
+ * stored, not by key ("ACC-7" and "ACC-7 "): each such customer's PIN is a candidate, as each
+ * contact's password of an address is.
+ */
 async function byPin(ctx: PlatformContext, c: Extract<Credentials, { kind: 'pin' }>): Promise<Found | null> {
-  const accountNumber = c.accountNumber.trim()
+  const accountNumber = loginKey('account', c.accountNumber)
   if (!accountNumber || accountNumber.length > 200) return null
-  const [customer] = await ctx.store.repository('customers').list({ where: [{ op: 'eq', column: 'accountNumber', value: accountNumber }], limit: 1 })
-  if (!customer?.portalCustomerProfile || !customer.portalPIN) return null
-  return { hashes: [customer.portalPIN], actors: ['portal:pin'], contactIDs: [], emails: [], customers: [customer] }
+  const found = await ctx.store.repository('customers').list({ where: [{ op: 'eq', column: 'accountNumberKey', value: accountNumber }], limit: 20 })
+  const customers = found.filter((k) => k.portalCustomerProfile && typeof k.portalPIN === 'string' && k.portalPIN)
+  if (customers.length === 0) return null
+  return { hashes: customers.map((k) => k.portalPIN as string), actors: customers.map(() => 'portal:pin'), contactIDs: [], emails: [], customers }
 }
 
 /** A history entry on each customer for a portal sign-in or failure (contract 14.3). */

@@ -21,6 +21,7 @@ import { checkParentCycle } from '../tariffs/parent-cycles.js'
 import { checkTariffHolders } from '../tariffs/tariff-holders.js'
 import { assertLiveOwner } from './owners.js'
 import { portalClosing } from '../portal/portal-opening.js'
+import { loginKey } from '../portal/portal-login.js'
 
 /** What the resource use cases need. */
 export interface ResourceContext {
@@ -174,7 +175,7 @@ const special = new WeakMap<Resource, { writeOnly: Field[]; derived: Field[] }>(
 function specialFields(resource: Resource): { writeOnly: Field[]; derived: Field[] } {
   let found = special.get(resource)
   if (!found) {
-    found = { writeOnly: resource.columns.filter((f) => f.writeOnly), derived: resource.columns.filter((f) => f.digitsOf || f.matchKeyOf) }
+    found = { writeOnly: resource.columns.filter((f) => f.writeOnly), derived: resource.columns.filter((f) => f.digitsOf || f.matchKeyOf || f.loginKeyOf) }
     special.set(resource, found)
   }
   return found
@@ -188,7 +189,7 @@ async function hashSecrets(ctx: ResourceContext, resource: Resource, values: Val
   }
 }
 
-/** Fills the hidden fields kept in step with others (digits-only and match-key copies of numbers). */
+/** Fills the hidden fields kept in step with others (digits-only and match-key copies of numbers, sign-in keys of logins). */
 export function withDerived(resource: Resource, values: Values): Values {
   for (const f of specialFields(resource).derived) {
     if (f.digitsOf && f.digitsOf in values) {
@@ -198,6 +199,11 @@ export function withDerived(resource: Resource, values: Values): Values {
     if (f.matchKeyOf && f.matchKeyOf in values) {
       const source = values[f.matchKeyOf]
       const key = typeof source === 'string' ? normaliseNumber(source) : ''
+      values[f.name] = key === '' ? null : key
+    }
+    if (f.loginKeyOf && f.loginKeyOf.field in values) {
+      const source = values[f.loginKeyOf.field]
+      const key = typeof source === 'string' ? loginKey(f.loginKeyOf.kind, source) : ''
       values[f.name] = key === '' ? null : key
     }
   }

@@ -54,7 +54,7 @@ for (const target of activeTargets()) {
       { method: 'password', email: 'ann@alpha.example', password: 'wrong' },
       { method: 'password', email: 'Bob@Alpha.example', password: 'wrong' },
       { method: 'password', email: 'sam@shared.example', password: 'wrong' },
-      { method: 'pin', accountNumber: 'acc-1', pin: '000000' },
+      { method: 'pin', accountNumber: ' ACC-1 ', pin: '000000' },
       { method: 'pin', accountNumber: 'ACC-2', pin: '000000' },
     ]) {
       assert.is((await new Visitor(base).signIn(fields)).status, 401)
@@ -68,7 +68,7 @@ for (const target of activeTargets()) {
 
     await deleteAndPurge(h, w.a)
     assert.equal(await sessions(), [`${w.b}/${w.shared.id}`, `${w.b}/null`].sort(), 'the sessions on Beta stay')
-    assert.equal(await failures(), ['account:acc-2', 'email:bob@alpha.example', 'email:sam@shared.example'])
+    assert.equal(await failures(), ['account:ACC-2', 'email:bob@alpha.example', 'email:sam@shared.example'])
     // The sessions left are Beta's, and idle since; signing in again works as before.
     assert.is((await samOnB.go('GET', '/summary')).location, '/portal/sign-in')
     assert.is((await pinB.signIn({ method: 'pin', accountNumber: 'ACC-2', pin: w.pin })).location, '/portal/summary')

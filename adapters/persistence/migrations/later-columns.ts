@@ -41,6 +41,7 @@ export const laterColumns: Readonly<Record<string, Partial<Record<ResourceName, 
     services: ['contractEndNoticeDate', 'contractEndNoticeFor'],
   },
   '0083-numbers-over-credit-limit': { numbers: ['overCreditLimit'] },
+  '0085-login-keys': { customers: ['accountNumberKey'], customerContacts: ['emailKey'] },
 }
 
 /** The columns of a resource that a later migration adds. */

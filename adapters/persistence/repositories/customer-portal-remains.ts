@@ -1,5 +1,4 @@
-import { sql } from 'kysely'
-import { loginOf } from '../../../core/portal/portal-login.js'
+import { loginKey, loginOf } from '../../../core/portal/portal-login.js'
 import type { DatabaseDialect } from '../dialect/dialect.js'
 import type { Db } from '../schema/tables.js'
 
@@ -20,18 +19,18 @@ export async function removePortalRemains(db: Db, dialect: DatabaseDialect, cust
     .where((eb) => eb.or([eb('customerID', '=', customerID), ...(contactIDs.length ? [eb('contactID', 'in', contactIDs)] : [])]))
     .execute()
 
-  const lower = (column: string) => sql<string>`lower(${sql.ref(column)})`
-  const accounts = customer?.accountNumber ? [customer.accountNumber.trim().toLowerCase()] : []
-  const emails = [...new Set(contacts.flatMap((c) => (c.email ? [c.email.trim().toLowerCase()] : [])))]
-  const keptAccounts = accounts.length === 0 ? [] : await db.selectFrom('customers').select(lower('accountNumber').as('login')).where('id', '!=', id).where(lower('accountNumber'), 'in', accounts).execute()
+  // Keyed as sign-in keys them (`loginKey`, migration 0085): another login with the same key is the same login.
+  const accounts = customer?.accountNumber ? [loginKey('account', customer.accountNumber)].filter((k) => k !== '') : []
+  const emails = [...new Set(contacts.flatMap((c) => (c.email ? [loginKey('email', c.email)] : [])))].filter((k) => k !== '')
+  const keptAccounts = accounts.length === 0 ? [] : await db.selectFrom('customers').select('accountNumberKey as login').where('id', '!=', id).where('accountNumberKey', 'in', accounts).execute()
   const keptEmails =
     emails.length === 0
       ? []
       : await db
           .selectFrom('customer_contacts')
-          .select(lower('email').as('login'))
+          .select('emailKey as login')
           .where((eb) => eb.or([eb('customerID', 'is', null), eb('customerID', '!=', id)]))
-          .where(lower('email'), 'in', emails)
+          .where('emailKey', 'in', emails)
           .execute()
   const kept = new Set([...keptAccounts.map((r) => `account:${r.login}`), ...keptEmails.map((r) => `email:${r.login}`)])
   const logins = [

@@ -7,6 +7,7 @@ import { loadOrder } from './load-order.js'
 import { movedColumns, type MovedColumn } from './moved-columns.js'
 import { rebuildJournalLines } from '../repositories/invoice-journal-lines.js'
 import { markOldCallKeys } from '../migrations/0066-old-call-keys.js'
+import { fillLoginKeys } from '../migrations/0085-login-keys.js'
 import { dropOrphanMarks } from '../migrations/0077-orphan-marks.js'
 import { markNumbersOver } from '../migrations/0083-numbers-over-credit-limit.js'
 
@@ -70,6 +71,8 @@ export async function importSnapshot(database: Database, sources: readonly Snaps
     if (newerMigrations.includes('0077-orphan-marks')) await dropOrphanMarks(trx as AnyDb)
     // An older archive marks no number over its limit: marked as its customers' alerts say (migration 0083).
     if (newerMigrations.includes('0083-numbers-over-credit-limit')) await markNumbersOver(trx as AnyDb)
+    // An older archive has no logins' sign-in keys (migration 0085).
+    if (newerMigrations.includes('0085-login-keys')) await fillLoginKeys(trx as AnyDb)
     for (const table of order) {
       if (shapes.get(table)!.columns.includes('id')) await dialect.resetIdSequence(trx, table, idCounters.get(table) ?? 0n)
     }
