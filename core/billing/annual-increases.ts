@@ -112,7 +112,10 @@ async function raiseFeature(ctx: PlatformContext, id: string, today: DateOnly): 
     const applied = due.filter((from) => from >= before.startDate! && billed(from))
     let previous: Feature = before
     for (const [i, from] of applied.entries()) {
-      const charge = versionAt(effectiveHistory(historyOf(previous), before.startDate!), from)?.serviceCharge ?? null
+      const version = versionAt(effectiveHistory(historyOf(previous), before.startDate!), from)
+      // A day the fixed fee tariff prices is left to tariff increases (contract 11), even on a
+      // feature with a price of its own from a later date.
+      const charge = version?.tariffPriced ? null : (version?.serviceCharge ?? null)
       if (charge !== null) {
         const raise = { serviceCharge: increasedCharge(charge, profile), featureCount: null, dateFrom: from, chargeChangeMode: 'replace', annualIncrease: true }
         await changeChargeLocked(inner, store, id, raise)

@@ -61,6 +61,20 @@ for (const target of activeTargets()) {
     assert.equal([(await get(h, priced)).serviceCharge, (await get(h, late)).serviceCharge], [21, 22.05])
   })
 
+  test('a day the fixed fee tariff prices is left to tariff increases: the job raises none of it, not even with a price of its own scheduled later', async ({ h }) => {
+    h.clock.set('2026-01-15T10:00:00.000Z')
+    const t = await h.request('POST', '/fixedFeeTariffs', { name: 'Windows Business' })
+    assert.is((await h.request('POST', `/fixedFeeTariffs/${t.body.id}/fixedFeeTariffDetails`, { serviceCharge: 7 })).status, 201)
+    const c = await newCustomer(h, { annualIncreaseReferenceDate: '2026-03-01', annualIncreaseProfile: 'Fixed 5%' })
+    const f = await newFeature(h, c, monthly)
+    await patch(h, f, { serviceCharge: null, fixedFeeTariff: 'Windows Business', updatedDate: '2026-02-01' })
+    await patch(h, f, { serviceCharge: 20, updatedDate: '2026-06-01' })
+    await increase(h, '2026-03-01')
+    await bill(h, '2026-07-01')
+    // Contract 11: "Features priced by a fixed fee tariff are left to tariff increases".
+    assert.equal(await recurring(h, f), ['2026-01-01 10', '2026-02-01 7', '2026-03-01 7', '2026-04-01 7', '2026-05-01 7', '2026-06-01 20', '2026-07-01 20'])
+  })
+
   test('a feature dropped from a later date is raised while billed, never past its bill-to date', async ({ h }) => {
     h.clock.set('2026-02-10T10:00:00.000Z')
     const c = await newCustomer(h, { annualIncreaseReferenceDate: '2026-03-01', annualIncreaseProfile: 'Fixed 5%' })
