@@ -107,7 +107,9 @@ export interface ChargeChange {
  * ledger (`ledgerMaxSeries`), and drops the versions after it. A change that gives no interval
  * supersedes no later change of interval, in any mode: those versions stay, with the change's
  * values, so the periods laid out from their dates (and the feature's stored interval, which a
- * PATCH set) stand. One that gives an interval sets it from `from` on, as it sets the price.
+ * PATCH set) stand. One that gives an interval sets it from `from` on, as it sets the price. The
+ * committed count likewise: a change that gives none keeps each later change of it, as a version
+ * with the change's values and its own committed count, so the feature's stored count is billed.
  */
 export function applyChange(history: ChargeHistory, change: ChargeChange, ledgerMaxSeries: number): ChargeVersion[] {
   const sorted = [...history].sort((a, b) => (a.from < b.from ? -1 : a.from > b.from ? 1 : 0))
@@ -123,11 +125,13 @@ export function applyChange(history: ChargeHistory, change: ChargeChange, ledger
   // A change on the day a change of interval took effect keeps the periods laid out from that day:
   // dropping the mark laid them out again from the stretch before, cutting the periods already charged.
   const relaid = change.interval !== undefined || sorted.some((v) => v.from === change.from && v.newLayout)
-  const layout = { ...(relaid ? { newLayout: true as const } : {}), ...(change.tariffPriced ? { tariffPriced: true as const } : {}) }
+  const priced = change.tariffPriced ? { tariffPriced: true as const } : {}
+  const layout = { ...(relaid ? { newLayout: true as const } : {}), ...priced }
   if (change.mode === 'add') {
     const series = Math.max(ledgerMaxSeries, ...sorted.map((v) => v.series)) + 1
     const older = change.olderThrough === undefined ? {} : { olderThrough: change.olderThrough }
-    const kept = relaidAfter(sorted, change).map((v) => ({ from: v.from, series, ...values, ...committed(v), ...layout, newLayout: true as const }))
+    const scheduled = new Set(relaidAfter(sorted, change))
+    const kept = keptAfter(sorted, change).map((v) => ({ from: v.from, series, ...values, ...committed(v), ...priced, ...(scheduled.has(v) ? { newLayout: true as const } : {}) }))
     return [...before, { from: change.from, series, ...values, ...committed(current), ...layout, ...older }, ...kept]
   }
   // The add that started a series keeps how far the one before it runs, whatever replaces its values.
@@ -136,11 +140,12 @@ export function applyChange(history: ChargeHistory, change: ChargeChange, ledger
   const same = current?.from === change.from ? current : null
   const out: ChargeVersion[] = [...before, { from: change.from, series, ...values, ...committed(current), ...layout, ...older(same) }]
   const scheduled = new Set(relaidAfter(sorted, change))
+  const kept = new Set(keptAfter(sorted, change))
   for (const v of sorted) {
-    if (v.from <= change.from || (v.series === series && !scheduled.has(v))) continue
+    if (v.from <= change.from || (v.series === series && !kept.has(v))) continue
     series = v.series
-    const kept = scheduled.has(v) ? { newLayout: true as const } : {}
-    out.push({ from: v.from, series, ...values, ...committed(v), ...kept, ...(change.tariffPriced ? { tariffPriced: true as const } : {}), ...older(v) })
+    const mark = scheduled.has(v) ? { newLayout: true as const } : {}
+    out.push({ from: v.from, series, ...values, ...committed(v), ...mark, ...priced, ...older(v) })
   }
   return out
 }
@@ -153,6 +158,18 @@ export function applyChange(history: ChargeHistory, change: ChargeChange, ledger
 function relaidAfter(sorted: readonly ChargeVersion[], change: ChargeChange): ChargeVersion[] {
   if (change.interval !== undefined) return []
   return sorted.filter((v, i) => v.from > change.from && (v.newLayout === true || (i > 0 && v.interval !== undefined && v.interval !== sorted[i - 1].interval)))
+}
+
+/**
+ * The versions after a change that it keeps (with its values): those that lay out the periods anew
+ * (`relaidAfter`) and, when it gives no committed count, those where the committed count changes.
+ * A raise `Peak Count` recorded (`keptPeaks`) cannot be told from a person's: both are kept, so the
+ * count billed is never below the feature's stored one. A `Peak Count` change always gives a count.
+ */
+function keptAfter(sorted: readonly ChargeVersion[], change: ChargeChange): ChargeVersion[] {
+  const relaid = new Set(relaidAfter(sorted, change))
+  const recommitted = (v: ChargeVersion, i: number) => change.committed === undefined && i > 0 && v.committed !== sorted[i - 1].committed
+  return sorted.filter((v, i) => v.from > change.from && (relaid.has(v) || recommitted(v, i)))
 }
 
 /**

@@ -37,7 +37,8 @@ export function chargePatch(before: { readonly feature: BillingFeature; readonly
     params: {
       serviceCharge: after.serviceCharge,
       featureCount: after.featureCount,
-      ...(ruled ? {} : { featureCountCommitted: after.featureCountCommitted }),
+      // Only a committed count the PATCH changed: the stored one is the latest, maybe scheduled later.
+      ...(ruled || !newCommitted ? {} : { featureCountCommitted: after.featureCountCommitted }),
       ...(newInterval ? { serviceChargeInterval: after.interval } : {}),
       ...(after.serviceCharge === null ? { tariffPriced: true } : {}),
       dateFrom,
