@@ -321,7 +321,9 @@ test('property: under Peak Count each period bills the count in force, at least 
         }
       }
       read()
-      const final = addDays(maxDate(day, start), 400)
+      // Past every change's date as well as the last run: a change from 40 days after a dueDate a
+      // year ahead falls after the last run's day + 400, and the stored committed count takes it at once.
+      const final = addDays(had.reduce((x, h) => maxDate(x, h.from), day), 400)
       w.bill(final, true)
       // Replace changes: the count on a day is the last change's from on or before it.
       const countOn = (x: DateOnly) => had.reduce((n, h) => (h.from <= x ? h.count : n), initial)
@@ -331,7 +333,8 @@ test('property: under Peak Count each period bills the count in force, at least 
       assert.is(stored.featureCountCommitted, peakBy(final))
       return isEmptyDiff(w.plan({ cutoff: d(final), chargeable: true }))
     }),
-    { numRuns: 300 },
+    // The case seed 1055461406 found: a change dated after the last run's day + 400.
+    { numRuns: 300, examples: [['Calendar Annually', d('2024-01-01'), 0, [{ t: 'run', at: 0 }, { t: 'count', offset: 35, count: 1, patch: false }]]] },
   )
 })
 
