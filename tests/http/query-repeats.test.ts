@@ -23,6 +23,7 @@ const values: Record<string, readonly [string, string]> = {
   holder: ['a', 'b'],
   action: ['generatePIN', 'drop'],
   limit: ['1', '2'],
+  currency: ['GBP', 'EUR'],
 }
 
 /** The route's path with each `:id` the ID of the collection named just before it. */
@@ -43,7 +44,8 @@ for (const target of activeTargets()) {
     const customerContacts = (await h.request('POST', `/customers/${customers}/customerContacts`, { lastname: 'Twice' })).body.id
     await bill(h, '2026-01-31')
     const invoices = (await h.request('GET', `/customers/${customers}/invoices`)).body[0].id
-    ctx.ids = { customers, numbers, services, features, customerContacts, invoices }
+    const billingRuns = (await h.request('GET', '/billingRuns')).body[0].id
+    ctx.ids = { customers, numbers, services, features, customerContacts, invoices, billingRuns }
   })
   test.after(async (ctx) => ctx.h.close())
 
