@@ -225,11 +225,12 @@ for (const target of activeTargets()) {
           return new Promise((resolve) => (dying = () => resolve({ statusCode: null, error: 'killed', durationMs: 0 })))
         },
       }
-      const doomed = worker(h, dies, 300)('doomed')
+      // A lease long enough that a loaded machine still asks again within it (CI once took over 300 ms).
+      const doomed = worker(h, dies, 1500)('doomed')
       while (sink.received.length === 0) await new Promise((r) => setTimeout(r, 10))
-      assert.equal(await worker(h, undefined, 300)('too-early'), { delivered: 0, failed: 0 }, 'the lease is still held')
-      await new Promise((r) => setTimeout(r, 400))
-      assert.equal(await worker(h, undefined, 300)('survivor'), { delivered: 2, failed: 0 })
+      assert.equal(await worker(h, undefined, 1500)('too-early'), { delivered: 0, failed: 0 }, 'the lease is still held')
+      await new Promise((r) => setTimeout(r, 1600))
+      assert.equal(await worker(h, undefined, 1500)('survivor'), { delivered: 2, failed: 0 })
       assert.equal(sink.received.map((r) => JSON.parse(r.body).data.accountNumber), ['K-1', 'K-1', 'K-2'], 'K-1 again, then K-2: at least once, in order')
       const deliveries = (await h.request('GET', `/webhooks/${hook.id}/deliveries`)).body
       assert.equal(deliveries.map((d: any) => d.status), ['Delivered', 'Delivered'])
