@@ -3,9 +3,10 @@ import fc from 'fast-check'
 import * as assert from 'uvu/assert'
 import { applyChange, chargeChangeModes, effectiveHistory, versionAt, type ChargeVersion } from '../../core/billing/charge-history.js'
 import { layoutAt, layoutRuns } from '../../core/billing/layout-runs.js'
-import { serviceChargeIntervals, type ServiceChargeInterval } from '../../core/billing/periods.js'
+import type { ServiceChargeInterval } from '../../core/billing/periods.js'
 import { addDays } from '../../core/dates/date-only.js'
 import { d, feature, m, show, World } from '../support/billing-world.js'
+import { committedArb, day, historyArb, interval, prices, start } from '../support/scheduled-histories.js'
 
 /**
  * A person's charge change (contract 9.3, 9.4, 17.5) against the committed counts already
@@ -14,39 +15,6 @@ import { d, feature, m, show, World } from '../support/billing-world.js'
  * stored `featureCountCommitted`, which the later PATCH set, says.
  */
 const test = suite('core/billing: a charge change and the scheduled committed counts')
-
-const start = d('2025-01-01')
-const prices = ['10', '20', '30'].map(m)
-const day = fc.integer({ min: 0, max: 900 }).map((n) => addDays(start, n))
-const interval = fc.constantFrom(...serviceChargeIntervals)
-const committedArb = fc.option(fc.constantFrom<number | null>(null, 2, 5, 8), { nil: undefined })
-const versionArb = fc.record({
-  from: day,
-  price: fc.constantFrom(0, 1, 2),
-  count: fc.integer({ min: 1, max: 3 }),
-  committed: committedArb,
-  interval: fc.option(interval, { nil: undefined }),
-  add: fc.boolean(),
-})
-
-/** A history as the API writes it: each version carries the committed count and interval in force. */
-const historyArb = fc.record({ first: interval, own: fc.constantFrom<number | null>(null, 4), later: fc.uniqueArray(versionArb, { selector: (v) => v.from, maxLength: 6 }) }).map(({ first, own, later }) => {
-  const history: ChargeVersion[] = [{ from: start, serviceCharge: prices[0], featureCount: 1, committed: own, interval: first, series: 0, mode: 'replace' }]
-  for (const v of [...later].filter((v) => v.from > start).sort((a, b) => (a.from < b.from ? -1 : 1))) {
-    const prev = history[history.length - 1]
-    history.push({
-      from: v.from,
-      serviceCharge: prices[v.price],
-      featureCount: v.count,
-      committed: v.committed === undefined ? prev.committed : v.committed,
-      interval: v.interval ?? prev.interval,
-      ...(v.interval ? { newLayout: true as const } : {}),
-      series: prev.series + (v.add ? 1 : 0),
-      mode: v.add ? 'add' : 'replace',
-    })
-  }
-  return history
-})
 
 test('after any change the committed count on each later date is the one scheduled for it, unless the change gives its own', () => {
   fc.assert(

@@ -3,9 +3,10 @@ import fc from 'fast-check'
 import * as assert from 'uvu/assert'
 import { applyChange, chargeChangeModes, effectiveHistory, versionAt, type ChargeVersion } from '../../core/billing/charge-history.js'
 import { layoutAt, layoutRuns } from '../../core/billing/layout-runs.js'
-import { serviceChargeIntervals, type ServiceChargeInterval } from '../../core/billing/periods.js'
+import type { ServiceChargeInterval } from '../../core/billing/periods.js'
 import { addDays } from '../../core/dates/date-only.js'
 import { d, m } from '../support/billing-world.js'
+import { day, historyArb, interval, prices, start } from '../support/scheduled-histories.js'
 
 /**
  * A person's charge change (contract 9.4, 17.5) against the intervals already scheduled: it sets
@@ -13,36 +14,6 @@ import { d, m } from '../support/billing-world.js'
  * gives one; the periods every later change of interval lays out stand otherwise, in every mode.
  */
 const test = suite('core/billing: a charge change and the scheduled intervals')
-
-const start = d('2025-01-01')
-const prices = ['10', '20', '30'].map(m)
-const day = fc.integer({ min: 0, max: 900 }).map((n) => addDays(start, n))
-const interval = fc.constantFrom(...serviceChargeIntervals)
-const versionArb = fc.record({
-  from: day,
-  price: fc.constantFrom(0, 1, 2),
-  count: fc.integer({ min: 1, max: 3 }),
-  interval: fc.option(interval, { nil: undefined }),
-  add: fc.boolean(),
-})
-
-/** A history as the API writes it: each version carries the interval in force, a new one lays out anew, an add raises the series. */
-const historyArb = fc.record({ first: interval, later: fc.uniqueArray(versionArb, { selector: (v) => v.from, maxLength: 6 }) }).map(({ first, later }) => {
-  const history: ChargeVersion[] = [{ from: start, serviceCharge: prices[0], featureCount: 1, interval: first, series: 0, mode: 'replace' }]
-  for (const v of [...later].filter((v) => v.from > start).sort((a, b) => (a.from < b.from ? -1 : 1))) {
-    const prev = history[history.length - 1]
-    history.push({
-      from: v.from,
-      serviceCharge: prices[v.price],
-      featureCount: v.count,
-      interval: v.interval ?? prev.interval,
-      ...(v.interval ? { newLayout: true as const } : {}),
-      series: prev.series + (v.add ? 1 : 0),
-      mode: v.add ? 'add' : 'replace',
-    })
-  }
-  return history
-})
 
 test('after any change the interval in force on each later date is the one scheduled for it, unless the change gives its own', () => {
   fc.assert(
