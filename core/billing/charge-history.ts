@@ -131,7 +131,7 @@ export function applyChange(history: ChargeHistory, change: ChargeChange, ledger
     const series = Math.max(ledgerMaxSeries, ...sorted.map((v) => v.series)) + 1
     const older = change.olderThrough === undefined ? {} : { olderThrough: change.olderThrough }
     const scheduled = new Set(relaidAfter(sorted, change))
-    const kept = keptAfter(sorted, change).map((v) => ({ from: v.from, series, ...values, ...committed(v), ...priced, ...(scheduled.has(v) ? { newLayout: true as const } : {}) }))
+    const kept = keptAfter(sorted, change, scheduled).map((v) => ({ from: v.from, series, ...values, ...committed(v), ...priced, ...(scheduled.has(v) ? { newLayout: true as const } : {}) }))
     return [...before, { from: change.from, series, ...values, ...committed(current), ...layout, ...older }, ...kept]
   }
   // The add that started a series keeps how far the one before it runs, whatever replaces its values.
@@ -140,7 +140,7 @@ export function applyChange(history: ChargeHistory, change: ChargeChange, ledger
   const same = current?.from === change.from ? current : null
   const out: ChargeVersion[] = [...before, { from: change.from, series, ...values, ...committed(current), ...layout, ...older(same) }]
   const scheduled = new Set(relaidAfter(sorted, change))
-  const kept = new Set(keptAfter(sorted, change))
+  const kept = new Set(keptAfter(sorted, change, scheduled))
   for (const v of sorted) {
     if (v.from <= change.from || (v.series === series && !kept.has(v))) continue
     series = v.series
@@ -166,8 +166,7 @@ function relaidAfter(sorted: readonly ChargeVersion[], change: ChargeChange): Ch
  * A raise `Peak Count` recorded (`keptPeaks`) cannot be told from a person's: both are kept, so the
  * count billed is never below the feature's stored one. A `Peak Count` change always gives a count.
  */
-function keptAfter(sorted: readonly ChargeVersion[], change: ChargeChange): ChargeVersion[] {
-  const relaid = new Set(relaidAfter(sorted, change))
+function keptAfter(sorted: readonly ChargeVersion[], change: ChargeChange, relaid: ReadonlySet<ChargeVersion>): ChargeVersion[] {
   const recommitted = (v: ChargeVersion, i: number) => change.committed === undefined && i > 0 && v.committed !== sorted[i - 1].committed
   return sorted.filter((v, i) => v.from > change.from && (relaid.has(v) || recommitted(v, i)))
 }
