@@ -27,11 +27,17 @@ export interface SchedulerOptions {
 }
 
 /**
- * Runs jobs on their croner schedules. A job runs at most once at a time across every process
- * sharing the database, including in this one: a run whose lease is already taken by a run of
- * this scheduler is skipped without asking the database, and each run takes the lease under a
- * holder of its own, so no other run can take it again, renew it or release it. The lease is
- * renewed while the run lasts and released when it ends. `stop()` waits for running jobs.
+ * The croner options of every job. Patterns are read in UTC, whatever the process's `TZ`: the
+ * Clock's `today()` is the UTC date, so a daily job at 00:30 runs on the day it dates its work.
+ */
+export const cronOptions = { protect: true, catch: true, timezone: 'UTC' } as const
+
+/**
+ * Runs jobs on their croner schedules, in UTC (`cronOptions`). A job runs at most once at a time
+ * across every process sharing the database, including in this one: a run whose lease is already
+ * taken by a run of this scheduler is skipped without asking the database, and each run takes the
+ * lease under a holder of its own, so no other run can take it again, renew it or release it. The
+ * lease is renewed while the run lasts and released when it ends. `stop()` waits for running jobs.
  */
 export class Scheduler {
   readonly holder = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`
@@ -49,7 +55,7 @@ export class Scheduler {
 
   start(): void {
     for (const job of this.options.jobs) {
-      this.crons.push(new Cron(job.schedule, { protect: true, catch: true }, () => this.runNow(job.name)))
+      this.crons.push(new Cron(job.schedule, cronOptions, () => this.runNow(job.name)))
       if (job.runAtStart) void this.runNow(job.name)
     }
   }

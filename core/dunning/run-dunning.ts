@@ -1,4 +1,5 @@
 import { markOverdue } from '../billing/settle-accounts.js'
+import { heldByCreditLimit, keepSuspendedForCreditLimit } from '../credit/credit-limit-suspension.js'
 import type { DateOnly } from '../dates/date-only.js'
 import type { Customer, Invoice } from '../fields/entity.js'
 import { toWireJson } from '../fields/wire-json.js'
@@ -27,7 +28,8 @@ const PAGE = 200
  * `bar` the presets' `regulatorProtectedActions` withhold from a customer requiring regulator
  * protection is not performed: the step is recorded with
  * `withheld` and announced as `dunning.step_withheld`, for a person to decide. Then each
- * customer that dunning suspended and that owes nothing overdue any more is unsuspended. Run
+ * customer that dunning suspended and that owes nothing overdue any more is unsuspended (or, over
+ * a credit limit that suspends, kept suspended for it). Run
  * twice, or by two workers at once, a step is still taken once: the second finds it recorded
  * under the same lock. Answers how many steps it took and customers it unsuspended.
  */
@@ -149,8 +151,10 @@ async function takeStep(ctx: PlatformContext, store: Store, customerID: string, 
 
 /**
  * Unsuspends (`statusReason` `Dunning cleared`) each customer that dunning suspended and that
- * has no overdue invoice left. A suspension a person made is never lifted here, whatever reason
- * the person gave: `Dunning` is an ordinary preset a person may pick too (`suspendedByDunning`).
+ * has no overdue invoice left, unless it is over a credit limit its profile suspends for
+ * (`onCreditLimit` `suspend`): that one stays suspended, `statusReason` `Credit Limit`. A
+ * suspension a person made is never lifted here, whatever reason the person gave: `Dunning` is
+ * an ordinary preset a person may pick too (`suspendedByDunning`).
  */
 async function liftClearedSuspensions(ctx: PlatformContext, signal?: AbortSignal): Promise<number> {
   let lifted = 0
@@ -180,6 +184,11 @@ async function liftClearedSuspensions(ctx: PlatformContext, signal?: AbortSignal
         })
         if (owed.length) return 0
         if (!(await suspendedByDunning(store, id))) return 0
+        // Over a limit its profile suspends for: that passing found it suspended already, so the suspension is the limit's now.
+        if (heldByCreditLimit(ctx, customer)) {
+          await keepSuspendedForCreditLimit(ctx, store, customer)
+          return 0
+        }
         await systemCustomerAction(ctx, store, customer, 'unsuspend', DUNNING_CLEARED_REASON)
         return 1
       })

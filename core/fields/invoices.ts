@@ -36,7 +36,7 @@ export const invoices = defineResource({
     text('invoiceNumber', { unique: true, description: 'from invoiceNumberFormat, strictly sequential with no gap across every worker' }),
     date('sentDate', { description: 'when its first delivery was sent (null: not sent yet)' }),
     // Contract 15.2: the dunning steps taken for it, each once, in order.
-    field('dunningSteps', 'json', { description: 'dunning steps taken: [{step, action, date, withheld?}] (step counts from 1 in its profile; withheld: regulatorProtection when a suspend or bar was left to a person)' }),
+    field('dunningSteps', 'json', { description: 'dunning steps taken: [{step, afterDays, action, date, withheld?}] (step: its place from 1 in its profile when taken; afterDays and action: the step itself, taken once; withheld: regulatorProtection when a suspend or bar was left to a person)' }),
   ]),
   filters: [
     { name: 'status', filter: { kind: 'oneOf', column: 'status', values: invoiceStatuses }, description: 'only invoices with that status: Unpaid, Paid, Overdue or Draft' },

@@ -83,10 +83,10 @@ for (const target of activeTargets()) {
     }
     const steps = (await invoiceOf(h, strict)).dunningSteps
     assert.equal(steps, [
-      { step: 1, action: 'reminder', date: dayOf(7) },
-      { step: 2, action: 'finalNotice', date: dayOf(14) },
-      { step: 3, action: 'suspend', date: dayOf(28) },
-      { step: 4, action: 'bar', date: dayOf(28) },
+      { step: 1, afterDays: 7, action: 'reminder', date: dayOf(7) },
+      { step: 2, afterDays: 14, action: 'finalNotice', date: dayOf(14) },
+      { step: 3, afterDays: 28, action: 'suspend', date: dayOf(28) },
+      { step: 4, afterDays: 28, action: 'bar', date: dayOf(28) },
     ])
     assert.equal(seen[27], ['Active', null])
     assert.equal(seen[28], ['Suspended', 'Dunning'])
@@ -187,10 +187,10 @@ for (const target of activeTargets()) {
       assert.equal([s.isSuspended, s.status], [false, 'Active'], `${cls}: not suspended`)
       const invoice = await invoiceOf(h, c)
       assert.equal(invoice.dunningSteps, [
-        { step: 1, action: 'reminder', date: day },
-        { step: 2, action: 'finalNotice', date: day },
-        { step: 3, action: 'suspend', date: day, withheld: 'regulatorProtection' },
-        { step: 4, action: 'bar', date: day, withheld: 'regulatorProtection' },
+        { step: 1, afterDays: 7, action: 'reminder', date: day },
+        { step: 2, afterDays: 14, action: 'finalNotice', date: day },
+        { step: 3, afterDays: 28, action: 'suspend', date: day, withheld: 'regulatorProtection' },
+        { step: 4, afterDays: 28, action: 'bar', date: day, withheld: 'regulatorProtection' },
       ])
       const withheld = (await events(h, 'dunning.step_withheld')).filter((e) => e.data.customer.id === c)
       assert.equal(
