@@ -252,7 +252,11 @@ export async function getWireItem(ctx: ResourceContext, resource: Resource, id: 
   return item
 }
 
-/** Deleting a customer schedules its purge; it stays readable until then (contract 5.6). */
+/**
+ * Deleting a customer schedules its purge; it stays readable until then (contract 5.6). Recorded
+ * as the action `scheduleDeletion` (`customer.deletion_scheduled`): the customer is not deleted
+ * yet, and the purge records the one `delete` (`customer.deleted`) when it is.
+ */
 export async function scheduleCustomerDeletion(ctx: ResourceContext, resource: Resource, id: string): Promise<Item> {
   return ctx.store.transaction(async (store) => {
     const repo = store.repository(resource.name)
@@ -263,7 +267,7 @@ export async function scheduleCustomerDeletion(ctx: ResourceContext, resource: R
       deletionScheduledDate: addDays(ctx.clock.today(), DELETION_GRACE_DAYS),
       updatedStamp: ctx.clock.now(),
     }))!
-    await recordChanges(store, ctx.clock, [{ resource, action: 'delete', before: current, after }])
+    await recordChanges(store, ctx.clock, [{ resource, action: 'scheduleDeletion', before: current, after }])
     return after
   })
 }

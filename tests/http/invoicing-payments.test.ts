@@ -90,6 +90,32 @@ for (const target of activeTargets()) {
     assert.is((await h.request('GET', `/customers/${c}`)).body.overdueAmount, 12)
   })
 
+  test('an invoice raised already overdue is announced invoice.overdue once, after its invoice.raised; the job does not announce it again', async ({ h }) => {
+    h.clock.set('2026-03-10T09:00:00Z')
+    const c = await newCustomer(h, { paymentTerms: 14 })
+    await newFeature(h, c, { startDate: '2026-01-01', serviceCharge: '100.00', serviceChargeInterval: 'Calendar Monthly' })
+    await bill(h, '2026-01-31') // a late run: overdue since 2026-02-14
+    await bill(h, '2026-02-28') // due 2026-03-14: not overdue yet
+    const [jan, feb] = await invoicesOf(h, c)
+    assert.equal([jan.status, feb.status], ['Overdue', 'Unpaid'])
+    const feed = async (id: string) =>
+      ((await h.request('GET', '/events?idAfter=0&limit=1000')).body as any[]).filter((e) => e.type.startsWith('invoice.') && e.data.id === id)
+    const raised = await feed(jan.id)
+    assert.equal(raised.map((e) => [e.type, e.data.status, e.data.amountOutstanding]), [['invoice.raised', 'Overdue', 100], ['invoice.overdue', 'Overdue', 100]])
+    const jobs = async (...names: string[]) => {
+      const scheduler = h.platform.createScheduler({ onJobEnd: () => {} })
+      for (const name of names) await scheduler.runNow(name)
+      await scheduler.stop()
+    }
+    await jobs('invoice-overdue', 'dunning')
+    // February becomes overdue: the job takes the customer again, and announces February alone.
+    h.clock.set('2026-03-20T09:00:00Z')
+    await jobs('invoice-overdue', 'dunning')
+    assert.is((await invoicesOf(h, c))[1].status, 'Overdue')
+    assert.equal((await feed(jan.id)).map((e) => e.type), ['invoice.raised', 'invoice.overdue'], 'announced once')
+    assert.equal((await feed(feb.id)).map((e) => e.type), ['invoice.raised', 'invoice.overdue'])
+  })
+
   test('a credit invoice is Paid and its credit pays the next one; a write-off pays the invoices it writes off', async ({ h }) => {
     h.clock.set('2026-01-05T09:00:00Z')
     const c = await newCustomer(h)

@@ -45,6 +45,25 @@ for (const target of activeTargets()) {
   })
   test.after.each(async (ctx) => ctx.h.close())
 
+  test('drafts approved after their overdue date are announced invoice.overdue once, after invoice.raised', async ({ h }) => {
+    const c = await newCustomer(h, { paymentTerms: 7 })
+    await newFeature(h, c, { startDate: '2026-01-01', serviceCharge: '100.00', serviceChargeInterval: 'Calendar Monthly' })
+    const run = await draft(h, '2026-01-31')
+    assert.equal(await eventsOf(h, 'invoice.overdue'), [], 'a draft is never overdue')
+    h.clock.set('2026-02-20T09:00:00Z') // overdue since 2026-02-07
+    await decide(h, run.id, 'Approved')
+    const [invoice] = await invoicesOf(h, c)
+    assert.is(invoice.status, 'Overdue')
+    const feed = async () => ((await h.request('GET', '/events?idAfter=0&limit=1000')).body as any[]).filter((e) => e.type.startsWith('invoice.')).map((e) => [e.type, e.data.id, e.data.status])
+    assert.equal(await feed(), [['invoice.raised', invoice.id, 'Overdue'], ['invoice.overdue', invoice.id, 'Overdue']])
+    const scheduler = h.platform.createScheduler({ onJobEnd: () => {} })
+    await scheduler.runNow('invoice-overdue')
+    h.clock.set('2026-02-21T09:00:00Z')
+    await scheduler.runNow('invoice-overdue')
+    await scheduler.stop()
+    assert.equal(await feed(), [['invoice.raised', invoice.id, 'Overdue'], ['invoice.overdue', invoice.id, 'Overdue']], 'not announced again')
+  })
+
   test('a review run drafts: no number, unapproved, unallocated, unsent, not overdue; approval finalises as a plain run; a later run bills what follows', async ({ h }) => {
     const c = await newCustomer(h, { accountNumber: 'R-1', email: 'r1@example.com', emailBillType: 'PDF', postBillType: 'PDF', paymentTerms: 1 })
     await newFeature(h, c, { startDate: '2026-01-01', serviceCharge: '100.00', serviceChargeInterval: 'Calendar Monthly' })

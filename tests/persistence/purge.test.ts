@@ -1,6 +1,6 @@
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { purgeCustomer } from '../../core/resources/removals.js'
+import { purgeCustomer, purgeDueCustomers } from '../../core/resources/removals.js'
 import { openHarness, type Harness } from '../support/harness.js'
 import { invoiceWorld } from '../support/invoice-world.js'
 import { activeTargets } from '../support/targets.js'
@@ -66,8 +66,8 @@ for (const target of activeTargets()) {
     const others = (await (db as any).selectFrom('transactions').select((eb: any) => eb.fn.countAll().as('n')).where('customerID', '!=', id(c)).executeTakeFirst()).n
 
     const start = h.clock.now()
-    await h.request('DELETE', `/customers/${c}`)
     const last = (await h.request('GET', '/events?limit=1000')).body.at(-1).id
+    await h.request('DELETE', `/customers/${c}`)
     h.clock.advanceMs(31 * 86_400_000)
     await job('purge-customers')
     assert.equal(Object.values(await left()), Object.values(before).map(() => 0), JSON.stringify(await left()))
@@ -77,9 +77,35 @@ for (const target of activeTargets()) {
     assert.equal([purged.action, purged.apiKeyName, purged.resourceID, purged.changes.accountNumber], ['delete', 'system', c, ['PURGE-INV', null]])
     assert.is(purged.changes.email, undefined, 'the purge writes no personal data back into history')
     const events = (await h.request('GET', `/events?idAfter=${last}`)).body
-    assert.equal(events.map((e: any) => [e.type, e.data.id, e.data.email ?? null]), [['customer.deleted', c, null]])
+    assert.equal(
+      events.map((e: any) => [e.type, e.data.id, e.data.email ?? null]),
+      [['customer.deletion_scheduled', c, 'gone@example.com'], ['customer.deleted', c, null]],
+      'the DELETE announces the scheduling, the purge the one deletion',
+    )
     // Nothing of it is left to send, so the delivery job has nothing to fail on.
     await job('invoice-delivery')
+    h.clock.set(start)
+  })
+
+  test('DELETE records and announces scheduleDeletion with the customer as GET answers it; only the purge is a delete', async ({ h }) => {
+    const start = h.clock.now()
+    const c = (await h.request('POST', '/customers', { accountNumber: 'SCHED-DEL', email: 'sched@example.com' })).body.id as string
+    const last = (await h.request('GET', '/events?limit=1000')).body.at(-1).id
+    assert.is((await h.request('DELETE', `/customers/${c}`)).status, 200)
+    assert.is((await h.request('DELETE', `/customers/${c}`)).status, 200, 'a second DELETE changes nothing')
+    const shown = (await h.request('GET', `/customers/${c}`)).body
+    const scheduled = (await h.request('GET', `/events?idAfter=${last}`)).body
+    assert.equal(scheduled.map((e: any) => e.type), ['customer.deletion_scheduled'], 'not customer.deleted while the customer is there')
+    assert.equal(scheduled[0].data, shown)
+    const entries = (await h.request('GET', `/customers/${c}/history`)).body
+    assert.equal(entries.map((e: any) => e.action), ['create', 'scheduleDeletion'])
+    assert.equal(entries[1].changes.deletionScheduledDate, [null, shown.deletionScheduledDate])
+    h.clock.advanceMs(31 * 86_400_000)
+    assert.equal(await purgeDueCustomers(h.platform.context), { purged: 1 })
+    const purged = (await h.request('GET', `/events?idAfter=${scheduled[0].id}`)).body
+    assert.equal(purged.map((e: any) => [e.type, e.data.id]), [['customer.deleted', c]], 'one deletion event, from the purge')
+    const history = (await h.request('GET', `/history?customerID=${c}&resource=customers`)).body
+    assert.equal(history.map((e: any) => e.action), ['create', 'scheduleDeletion', 'delete'])
     h.clock.set(start)
   })
 
