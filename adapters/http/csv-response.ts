@@ -4,7 +4,8 @@ import { requestIdOf } from './respond.js'
 /**
  * Answers of the books' reports (carrier bill reconciliation, margin, commissions, journals,
  * contract 16-17): JSON or CSV by `Accept`, written a piece at a time as the pieces come, so an
- * answer of a million lines never sits in memory whole.
+ * answer of a million lines never sits in memory whole. Their cells are written by
+ * core/documents/csv-cells.ts (text neutralised for spreadsheets, numbers as they are).
  */
 export function streamedAnswer(event: H3Event, csv: boolean, pieces: AsyncGenerator<string>): Response {
   const response = new Response(streamOf(pieces), {
@@ -19,15 +20,6 @@ const streamed = new WeakSet<Response>()
 
 /** An answer written a piece at a time (`streamedAnswer`): compressed as it streams, never read whole first (middleware/compression.ts). */
 export const isStreamedAnswer = (response: Response): boolean => streamed.has(response)
-
-/** One CSV line of values (RFC 4180 quoting), CRLF-terminated. */
-export const csvLine = (values: readonly unknown[]): string => values.map(csvCell).join(',') + '\r\n'
-
-export function csvCell(v: unknown): string {
-  if (v === null || v === undefined) return ''
-  const s = String(v)
-  return /[",\r\n]/.test(s) ? `"${s.replaceAll('"', '""')}"` : s
-}
 
 export function streamOf(pieces: AsyncGenerator<string>): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder()

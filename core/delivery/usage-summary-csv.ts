@@ -1,6 +1,6 @@
 import type { InvoiceSources } from '../documents/invoice-sources.js'
+import { csvLine, csvNumeric, csvText } from '../documents/csv-cells.js'
 import { add, formatMoney, ZERO, type Money } from '../money/money.js'
-import { csvLine } from './calls-csv.js'
 
 interface Totals {
   calls: number
@@ -32,13 +32,10 @@ export function usageSummaryCsv(s: Pick<InvoiceSources, 'calls' | 'numbers'>): s
     }
   }
   const rows = [...groups.values()].sort((a, b) => (a.number === '' ? 1 : 0) - (b.number === '' ? 1 : 0) || compare(a.number, b.number) || compare(a.callType, b.callType))
-  const cells = (t: Totals) => [String(t.calls), String(t.seconds), formatMoney(t.cost)]
-  const lines = [
-    csvLine(['number', 'callType', 'calls', 'durationSeconds', 'cost']),
-    ...rows.map((r) => csvLine([r.number, r.callType, ...cells(r.totals)])),
-    csvLine(['Total', '', ...cells(total)]),
-  ]
-  return `${lines.join('\r\n')}\r\n`
+  // The number and call type are text (neutralised for spreadsheets); counts, seconds and the cost's exact text numeric (a credit's `-` kept).
+  const line = (number: string, callType: string, t: Totals) => `${csvText(number)},${csvText(callType)},${t.calls},${t.seconds},${csvNumeric(formatMoney(t.cost))}\r\n`
+  const lines = [csvLine(['number', 'callType', 'calls', 'durationSeconds', 'cost']), ...rows.map((r) => line(r.number, r.callType, r.totals)), line('Total', '', total)]
+  return lines.join('')
 }
 
 /** Plain character order: the same on every machine, whatever its locale. */

@@ -1,9 +1,11 @@
+import fc from 'fast-check'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { itemisedCallsCsv } from '../../core/delivery/calls-csv.js'
 import { emailAttachmentsOf, usageReportProfileOf, usageReportsOf } from '../../core/delivery/email-attachments.js'
 import { invoiceEmailText } from '../../core/delivery/invoice-email.js'
 import { usageSummaryCsv } from '../../core/delivery/usage-summary-csv.js'
+import { csvText } from '../../core/documents/csv-cells.js'
 import type { DocumentCall } from '../../core/documents/invoice-sources.js'
 import { formatMoney, parseMoney, sum } from '../../core/money/money.js'
 import { defaultPresets } from '../../core/presets/presets.js'
@@ -59,6 +61,44 @@ test('the summary: one line per number and call class, in order, with exact sums
   // The summary's total reconciles with the itemised file's cost column.
   const itemised = itemisedCallsCsv({ calls, numbers }).trim().split('\r\n').slice(1)
   assert.is(formatMoney(sum(itemised.map((line) => m(line.split(',').at(-1) || '0')))), '1.4245')
+})
+
+// Text a client stored that a spreadsheet would run as a formula (OWASP CSV injection).
+const HOSTILE = { number: '=HYPERLINK("http://evil","x")', dialled: "+cmd|' /C calc'!A0", callType: '@SUM(1)', band: '-SUM(1)' }
+
+test('the calls CSVs neutralise text a spreadsheet would run (a leading =, +, -, @, tab, CR gets a \'), and keep a credit\'s cost numeric', () => {
+  const numbers = [{ id: 'h', number: HOSTILE.number, description: null, displayWith: null, shortBillPages: null, longBillPages: null }, { id: 't', number: '\tTAB', description: null, displayWith: null, shortBillPages: null, longBillPages: null }]
+  const calls = [
+    { ...call('h', HOSTILE.callType as never, 60, '-21.00'), startTime: '2026-01-05T09:00:00.000Z' as never, dialledNumber: HOSTILE.dialled, chargeBand: HOSTILE.band },
+    { ...call('t', 'national', 5, '0.0100'), startTime: '2026-01-06T09:00:00.000Z' as never, dialledNumber: '\r=1+1', chargeBand: 'NAT' },
+  ]
+  assert.equal(itemisedCallsCsv({ calls, numbers }).split('\r\n').slice(1), [
+    `2026-01-05T09:00:00.000Z,"'=HYPERLINK(""http://evil"",""x"")",'+cmd|' /C calc'!A0,'@SUM(1),'-SUM(1),60,60,-21.0000`,
+    `2026-01-06T09:00:00.000Z,'\tTAB,"'\r=1+1",national,NAT,5,5,0.0100`,
+    '',
+  ])
+  assert.equal(usageSummaryCsv({ calls, numbers }).split('\r\n').slice(1), [
+    `'\tTAB,national,1,5,0.0100`,
+    `"'=HYPERLINK(""http://evil"",""x"")",'@SUM(1),1,60,-21.0000`,
+    'Total,,2,65,-20.9900',
+    '',
+  ])
+})
+
+test('csvText: a cell read back (RFC 4180) is the text, with a \' before it exactly when it starts as a formula would', () => {
+  const unquote = (cell: string) => (cell.startsWith('"') ? cell.slice(1, -1).replaceAll('""', '"') : cell)
+  const text = fc.oneof(fc.string(), fc.tuple(fc.constantFrom('=', '+', '-', '@', '\t', '\r', '"', ',', '\n', "'"), fc.oneof(fc.string(), fc.stringMatching(/^[0-9 ()]{0,12}$/))).map(([a, b]) => a + b))
+  fc.assert(
+    fc.property(text, (s) => {
+      const cell = csvText(s)
+      const formula = /^[=+\-@\t\r]/.test(s) && !/^[0-9 +\-().]+$/.test(s)
+      assert.is(unquote(cell), formula ? `'${s}` : s)
+      assert.is(cell.startsWith('"'), /[",\r\n]/.test(s))
+    }),
+  )
+  assert.is(csvText(null), '')
+  // A telephone number or a signed figure calls nothing: left as it is.
+  for (const plain of ['+44 (0)20 7946-0000', '-20.5', '+1.5']) assert.is(csvText(plain), plain)
 })
 
 test('profiles: the contact\'s own, else the customer\'s; unset or unknown names are Itemised; None attaches no usage report', () => {

@@ -135,6 +135,29 @@ for (const target of activeTargets()) {
     assert.is(await csvOf(), asCsv(large))
   })
 
+  test('CSV text a spreadsheet would run as a formula gets a leading \' (margin, journal as the database writes it and as lines); negative amounts stay numbers', async ({ h }) => {
+    const c = await newCustomer(h, { accountNumber: 'X-1', VATRate: 'Standard 20%' })
+    // 10.00 charged against a carrier cost of 31.00: a margin of -21.00.
+    const f = await newFeature(h, c, { featureType: 'Broadband', startDate: '2026-01-01', serviceChargeInterval: 'Calendar Monthly', serviceCharge: '10.00', serviceChargeCarrier: '31.00', serviceTransactionCode: '4000' })
+    const run = await bill(h, '2026-01-31')
+    const db = h.platform.database.db
+    // Hostile text where the reports read it (these columns take no such text through the API, a client's own text the same way).
+    await sql`update features set "featureType" = ${'=HYPERLINK("http://evil","x")'} where id = ${Number(f)}`.execute(db)
+    await sql`update customers set "accountingID" = ${'@SUM(1)'} where id = ${Number(c)}`.execute(db)
+    await sql`update invoices set "invoiceNumber" = ${'\t=1+1'} where "customerID" = ${Number(c)}`.execute(db)
+    await sql`update invoice_journal_lines set "accountCode" = ${"+cmd|' /C calc'!A0"}, "VATRate" = ${'-20.5'}, net = -210000, "VATAmount" = 0 where "invoiceID" in (select id from invoices where "customerID" = ${Number(c)})`.execute(db)
+    const margin = await get(h, '/reports/margin?groupBy=featureType', true)
+    assert.equal(margin.slice(1, 2), [`"'=HYPERLINK(""http://evil"",""x"")",10,31,-21,-210,GBP`])
+    const line = `2026-01-31,invoice,'\t=1+1,${c},'@SUM(1),'+cmd|' /C calc'!A0,-20.5,-21,0,GBP`
+    assert.equal(await get(h, `/billingRuns/${run.id}/journal`, true), ['date,documentType,document,customerID,account,accountCode,VATRate,net,VAT,currency', line, 'total,,,,,,,-21,0,GBP', 'total,,,,,,,-21,0,'])
+    // Beyond 10^15 ten-thousandths the invoice's line is written here, not by the database; a payment's always is.
+    await sql`update invoice_journal_lines set "VATAmount" = 1000000000000001 where "invoiceID" in (select id from invoices where "customerID" = ${Number(c)})`.execute(db)
+    const paid = await h.request('POST', `/customers/${c}/transactions`, { transactionType: 'Payment', amount: -12, transactionDate: '2026-02-05' })
+    assert.is(paid.status, 201, JSON.stringify(paid.body))
+    const journal = await get(h, '/journal', true)
+    assert.equal(journal.slice(1, 3), [line.replace(',-21,0,', ',-21,100000000000.0001,'), `2026-02-05,payment,${paid.body.id},${c},'@SUM(1),Payment,,-12,0,GBP`])
+  })
+
   test("calls keep the record's wholesaleCost; Call Charges carry their sum; margin by call class splits them, rounding aside", async ({ h }) => {
     const mobile = (await h.request('POST', '/tariffs', { name: 'UK Mobile', baseRoundSeconds: 60 })).body.id
     await h.request('POST', `/tariffs/${mobile}/tariffDetails`, { chargeBand: 'MOB', timeBand: 'any', cost: '0.10', costConnection: '0.02' })

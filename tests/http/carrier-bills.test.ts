@@ -89,6 +89,17 @@ for (const target of activeTargets()) {
     assert.ok(rows.includes('notBilled,13,LR-X,LINE-4,"Line, rental",1,7,,,,,'), rows.join('\n'))
   })
 
+  test("the CSV reconciliation neutralises a carrier's text a spreadsheet would run (a leading '), and keeps a credit line's cost numeric", async ({ h }) => {
+    const body = ['productCode,reference,description,quantity,cost', `@SUM(1),+cmd|' /C calc'!A0,"=HYPERLINK(""http://evil"",""x"")",1,-21.00`, '-SUM(1),"@A1,B1",=1+1,2,5.00'].join('\n')
+    const r = await h.request('POST', '/carrierBills?carrier=Daisy&period=2026-02', undefined, { raw: body, headers: { 'content-type': 'text/csv' } })
+    assert.is(r.status, 201, JSON.stringify(r.body))
+    const json = (await h.request('GET', `/carrierBills/${r.body.id}/reconciliation`)).body
+    assert.equal(json.notBilled.map((l: any) => [l.productCode, l.reference, l.description, l.cost]), [['@SUM(1)', "+cmd|' /C calc'!A0", '=HYPERLINK("http://evil","x")', -21], ['-SUM(1)', '@A1,B1', '=1+1', 5]], 'stored as sent')
+    const csv = await h.request('GET', `/carrierBills/${r.body.id}/reconciliation`, undefined, { headers: { accept: 'text/csv' } })
+    const rows = csv.text.split('\r\n').filter((l) => l.startsWith('notBilled,'))
+    assert.equal(rows, [`notBilled,2,'@SUM(1),'+cmd|' /C calc'!A0,"'=HYPERLINK(""http://evil"",""x"")",1,-21,,,,,`, `notBilled,3,'-SUM(1),"'@A1,B1",'=1+1,2,5,,,,,`])
+  })
+
   test('a line two features match goes to the lower ID, a pattern feature before an exact one; the other is still on the bill; a later write of a higher ID leaves it', async ({ h }) => {
     const c = (await h.request('POST', '/customers', {})).body.id
     const n = (await h.request('POST', `/customers/${c}/numbers`, { number: '01632 940101' })).body.id

@@ -81,6 +81,19 @@ for (const target of activeTargets()) {
     assert.equal(csv.slice(3), ['Ben Carter,total,,,,,,,,,,1.8,GBP', 'Ben Carter,total,,,,,,,,,,1.8,'])
   })
 
+  test('the CSV statement neutralises text a spreadsheet would run (a leading \'), and keeps a negative commission numeric', async ({ h }) => {
+    const hostile = '=HYPERLINK("http://evil","x")'
+    const c = await newCustomer(h, { accountNumber: hostile, commissionHolder: 'Alice Morgan' })
+    // 50.00 less 10 % (First Year): Alice 10 % of each, the discount's -0.50 clawed back.
+    const a = await newFeature(h, c, { startDate: '2026-01-01', serviceChargeInterval: 'Calendar Monthly', serviceCharge: '50.00', initialFeatureDiscountScheme: '10% First Year', serviceChargeCommission: '10', serviceChargeCommissionType: 'Percentage' })
+    const run = await bill(h, '2026-01-31')
+    const csv = (await h.request('GET', `/commissionStatements?billingRunID=${run.id}&holder=Alice%20Morgan`, undefined, { headers: { accept: 'text/csv' } })).text.trim().split('\r\n')
+    const discount = csv.find((l) => l.includes(',Recurring Charge Discount,'))
+    assert.ok(discount?.startsWith(`Alice Morgan,primary,${c},"'=HYPERLINK(""http://evil"",""x"")",${a},`), discount)
+    assert.ok(discount?.endsWith(',Recurring Charge Discount,Percentage,-5,10,-0.5,GBP'), discount)
+    assert.equal(csv.slice(-2), ['Alice Morgan,total,,,,,,,,,,4.5,GBP', 'Alice Morgan,total,,,,,,,,,,4.5,'])
+  })
+
   test('each credit note is clawed back by one run, the first to complete after it; a completed run\'s statement never changes', async ({ h }) => {
     const c = await newCustomer(h, { accountNumber: 'C-1', commissionHolder: 'Alice Morgan' })
     const a = await newFeature(h, c, { startDate: '2026-01-01', serviceChargeInterval: 'Calendar Monthly', serviceCharge: '50.00', serviceChargeCommission: '10', serviceChargeCommissionType: 'Percentage' })

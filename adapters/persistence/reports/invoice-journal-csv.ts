@@ -12,9 +12,17 @@ import { withinPage, type PageBounds } from './read-pages.js'
  */
 const EXACT = sql.raw('999999999999999')
 
-/** An RFC 4180 cell (`csvCell` in adapters/http/csv-response.ts): quoted when it holds a quote, comma, CR or LF; null is empty. */
-const cell = (value: RawBuilder<unknown>): RawBuilder<unknown> =>
-  sql`coalesce(case when ${value} like '%"%' or ${value} like '%,%' or ${value} like ${'%\r%'} or ${value} like ${'%\n%'} then '"' || replace(${value}, '"', '""') || '"' else ${value} end, '')`
+/**
+ * A text cell as `csvText` writes it (core/documents/csv-cells.ts): a `'` before a first `=`, `+`,
+ * `-`, `@`, tab or CR (a spreadsheet would run it as a formula) unless it is only digits, spaces,
+ * `+`, `-`, `(`, `)` and `.` (`NUMBER_LIKE`: what `ltrim` of those leaves empty, on both databases),
+ * quoted (RFC 4180) when it holds a quote, comma, CR or LF; null is empty. The `'` adds no
+ * character that quoting looks for, so the quoting is decided on the value itself.
+ */
+const cell = (value: RawBuilder<unknown>): RawBuilder<unknown> => {
+  const guard = sql`case when substr(${value}, 1, 1) in ('=', '+', '-', '@', ${'\t'}, ${'\r'}) and ltrim(${value}, '0123456789 +-().') <> '' then '''' else '' end`
+  return sql`coalesce(case when ${value} like '%"%' or ${value} like '%,%' or ${value} like ${'%\r%'} or ${value} like ${'%\n%'} then '"' || ${guard} || replace(${value}, '"', '""') || '"' else ${guard} || ${value} end, '')`
+}
 
 /** An amount in ten-thousandths (within `EXACT`) as `moneyToNumber` writes it: sign, units, and the fraction's digits without trailing zeros. */
 const amount = (units: RawBuilder<unknown>): RawBuilder<unknown> =>
