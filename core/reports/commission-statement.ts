@@ -1,10 +1,12 @@
 import { BillingError } from '../errors.js'
+import type { Money } from '../money/money.js'
 import type { PlatformContext } from '../platform.js'
 import type { Presets } from '../presets/presets.js'
 import type { CommissionWindow } from '../ports/books.js'
 import { getItem } from '../resources/resources.js'
 import { isIdText } from '../resources/list-request.js'
 import { commissionLines, type CommissionLine } from './commission-lines.js'
+import { CurrencyTotals } from './currency-totals.js'
 import { currencyOf, type ReportParams } from './report-query.js'
 
 /** `GET /commissionStatements/?holder=&billingRunID=`: the run (required) and the holder (all when absent). */
@@ -42,10 +44,31 @@ export async function* commissionStatementLines(ctx: PlatformContext, window: Co
   }
 }
 
-/** One holder's statement: its lines a page at a time, read when the statement is written. */
+/** One holder's statement: its lines a page at a time, read when the statement is written, then its totals. */
 export interface CommissionStatement {
   readonly holder: string
   readonly pages: AsyncGenerator<CommissionLine[]>
+  /** Every line's commission (exact; it adds currencies when there are several), once the pages are all out. */
+  total(): Money
+  /** The commission of each currency present, in code order, once the pages are all out. */
+  totalsByCurrency(): { readonly total: Money; readonly currency: string }[]
+}
+
+/** `holder`'s statement: its lines (as `commissionStatementLines`), added up per currency as they are read. */
+function statementOf(ctx: PlatformContext, window: CommissionWindow, holder: string, currency: string | null): CommissionStatement {
+  const sums = new CurrencyTotals(['commission'] as const)
+  async function* pages(): AsyncGenerator<CommissionLine[]> {
+    for await (const page of commissionStatementLines(ctx, window, holder, currency)) {
+      for (const l of page) sums.add(l.currency, l)
+      yield page
+    }
+  }
+  return {
+    holder,
+    pages: pages(),
+    total: () => sums.all().commission,
+    totalsByCurrency: () => sums.byCurrency().map((t) => ({ total: t.sums.commission, currency: t.currency })),
+  }
 }
 
 /**
@@ -57,10 +80,10 @@ export interface CommissionStatement {
  */
 export async function* commissionStatements(ctx: PlatformContext, window: CommissionWindow, holder: string | null, currency: string | null = null): AsyncGenerator<CommissionStatement> {
   if (holder !== null) {
-    yield { holder, pages: commissionStatementLines(ctx, window, holder, currency) }
+    yield statementOf(ctx, window, holder, currency)
     return
   }
   for await (const holders of ctx.store.books.commissionHolders(window)) {
-    for (const h of holders) yield { holder: h, pages: commissionStatementLines(ctx, window, h, currency) }
+    for (const h of holders) yield statementOf(ctx, window, h, currency)
   }
 }

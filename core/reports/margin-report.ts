@@ -1,7 +1,8 @@
-import { add, mulRatio, sub, ZERO, type Money } from '../money/money.js'
+import { mulRatio, sub, type Money } from '../money/money.js'
 import type { PlatformContext } from '../platform.js'
 import type { Presets } from '../presets/presets.js'
 import { marginGroupings, type DateRange, type MarginGrouping, type MarginSums } from '../ports/books.js'
+import { CurrencyTotals } from './currency-totals.js'
 import { currencyOf, dateRangeOf, oneOf, type ReportParams } from './report-query.js'
 
 /** `GET /reports/margin` (contract 16.2): the range and the grouping asked for. */
@@ -42,20 +43,14 @@ export function marginLine(s: Omit<MarginSums, 'currency'> & { readonly currency
  * adds currencies when there are several), `totalsByCurrency()` one per currency, in code order.
  */
 export function marginReport(ctx: PlatformContext, query: MarginQuery): { pages: AsyncGenerator<MarginLine[]>; totals: () => MarginLine; totalsByCurrency: () => MarginLine[] } {
-  const sums = new Map<string, { revenue: Money; cost: Money }>()
+  const sums = new CurrencyTotals(['revenue', 'cost'] as const)
   async function* pages(): AsyncGenerator<MarginLine[]> {
     for await (const page of ctx.store.books.margin(query.range, query.groupBy, query.currency)) {
-      for (const s of page) {
-        const t = sums.get(s.currency) ?? { revenue: ZERO, cost: ZERO }
-        sums.set(s.currency, { revenue: add(t.revenue, s.revenue), cost: add(t.cost, s.cost) })
-      }
+      for (const s of page) sums.add(s.currency, s)
       yield page.map(marginLine)
     }
   }
-  const totalsByCurrency = () => [...sums.keys()].sort().map((currency) => marginLine({ key: null, currency, ...sums.get(currency)! }))
-  const totals = () => {
-    const all = [...sums.values()].reduce((t, s) => ({ revenue: add(t.revenue, s.revenue), cost: add(t.cost, s.cost) }), { revenue: ZERO, cost: ZERO })
-    return marginLine({ key: null, currency: null, ...all })
-  }
+  const totalsByCurrency = () => sums.byCurrency().map((t) => marginLine({ key: null, currency: t.currency, ...t.sums }))
+  const totals = () => marginLine({ key: null, currency: null, ...sums.all() })
   return { pages: pages(), totals, totalsByCurrency }
 }

@@ -1,6 +1,10 @@
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { reportsApi } from '../../apps/library/reports-api.js'
+import { moneyToNumber, type Money } from '../../core/money/money.js'
+import { commissionStatements, commissionWindow } from '../../core/reports/commission-statement.js'
+import { journalRange, journalReport, runJournalScope } from '../../core/reports/journal-report.js'
+import { marginQuery, marginReport } from '../../core/reports/margin-report.js'
 import { bill, newCustomer, newFeature } from '../support/billing.js'
 import { openHarness, type Harness } from '../support/harness.js'
 import { activeTargets } from '../support/targets.js'
@@ -127,6 +131,46 @@ for (const target of activeTargets()) {
       ...statement.totalsByCurrency.map(total),
       total({ total: 5, currency: '' }),
     ])
+  })
+
+  test("the core reports carry the totals the routes answer: margin, journals and commission statements, pages walked or not", async ({ h, e, run }) => {
+    const ctx = h.platform.context
+    const numbers = <T extends object>(t: T) => Object.fromEntries(Object.entries(t).map(([k, v]) => [k, typeof v === 'bigint' ? moneyToNumber(v as Money) : v]))
+    const paid = await h.request('POST', `/customers/${e}/transactions`, { transactionType: 'Payment', amount: -24, transactionDate: '2026-02-05' })
+    assert.is(paid.status, 201, JSON.stringify(paid.body))
+
+    const margin = marginReport(ctx, marginQuery(new URLSearchParams('groupBy=carrier'), ctx.presets))
+    for await (const _ of margin.pages);
+    const { totals, totalsByCurrency } = await get(h, '/reports/margin?groupBy=carrier')
+    const figures = (l: ReturnType<typeof margin.totals>) => ({ revenue: moneyToNumber(l.revenue), cost: moneyToNumber(l.cost), margin: moneyToNumber(l.margin), marginPercent: l.marginPercent === null ? null : moneyToNumber(l.marginPercent) })
+    assert.equal([figures(margin.totals()), margin.totalsByCurrency().map((t) => ({ ...figures(t), currency: t.currency }))], [totals, totalsByCurrency])
+
+    for (const [path, scope] of [
+      [`/billingRuns/${run}/journal`, await runJournalScope(ctx, run)],
+      [`/billingRuns/${run}/journal?currency=EUR`, await runJournalScope(ctx, run, 'EUR')],
+      ['/journal?from=2026-01-01&to=2026-02-28', journalRange(new URLSearchParams('from=2026-01-01&to=2026-02-28'), ctx.presets)],
+    ] as const) {
+      const http = await get(h, path)
+      for (const csv of [false, true]) {
+        // Its lines walked, as the routes walk them, and its pages only passed over: the same totals.
+        for (const walk of [true, false]) {
+          const journal = journalReport(ctx, scope, csv)
+          for await (const page of journal.pages) if (walk && !('csv' in page)) page.forEach(() => {})
+          assert.equal([numbers(journal.totals()), journal.totalsByCurrency().map(numbers)], [http.totals, http.totalsByCurrency], `${path} csv ${csv} walked ${walk}`)
+        }
+      }
+    }
+
+    const window = await commissionWindow(ctx, run)
+    for (const [holder, currency] of [[null, null], ['Alice Morgan', 'EUR']] as const) {
+      const http = (await get(h, `/commissionStatements?billingRunID=${run}${holder ? `&holder=${encodeURIComponent(holder)}` : ''}${currency ? `&currency=${currency}` : ''}`)).statements
+      const statements: unknown[] = []
+      for await (const s of commissionStatements(ctx, window, holder, currency)) {
+        for await (const _ of s.pages);
+        statements.push({ holder: s.holder, total: moneyToNumber(s.total()), totalsByCurrency: s.totalsByCurrency().map(numbers) })
+      }
+      assert.equal(statements, http.map((s: any) => ({ holder: s.holder, total: s.total, totalsByCurrency: s.totalsByCurrency })))
+    }
   })
 
   test('a bad currency is 400103 on every report', async ({ h, run }) => {

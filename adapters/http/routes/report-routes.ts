@@ -1,8 +1,8 @@
 import type { H3Event } from 'h3'
-import { add, moneyToNumber, moneyToNumberText, ZERO, type Money } from '../../../core/money/money.js'
+import { moneyToNumber, moneyToNumberText } from '../../../core/money/money.js'
 import type { JournalDocument, MarginGrouping } from '../../../core/ports/books.js'
 import type { PlatformContext } from '../../../core/platform.js'
-import { journalLines, journalRange, runJournalScope } from '../../../core/reports/journal-report.js'
+import { journalRange, journalReport, runJournalScope, type JournalTotals } from '../../../core/reports/journal-report.js'
 import { marginQuery, marginReport, type MarginLine, type MarginQuery } from '../../../core/reports/margin-report.js'
 import type { CommissionWindow, JournalScope } from '../../../core/ports/books.js'
 import type { CommissionLine } from '../../../core/reports/commission-lines.js'
@@ -12,7 +12,6 @@ import { streamedAnswer, wantsCsv } from '../csv-response.js'
 import type { Route } from '../route.js'
 import { readQuery } from '../query.js'
 import { currencyOf } from '../../../core/reports/report-query.js'
-import { CurrencyTotals } from '../currency-totals.js'
 
 const CSV = { 'text/csv': 'the same lines as CSV, with a header line, a total line per currency (its last cell) and a closing total line of every currency (last cell empty)' }
 /** `currency`, last: columns added later come after those clients read by position. */
@@ -110,15 +109,13 @@ async function* marginCsv(groupBy: MarginGrouping, report: Report): AsyncGenerat
 
 /**
  * Pages of report lines as CSV lines (`csv`: true, or a function writing a line's), or as the
- * items of a JSON array (a comma before every page but the first); `seen` is shown each page as
- * it goes by (running totals).
+ * items of a JSON array (a comma before every page but the first).
  */
-async function* linesOf<T>(pages: AsyncIterable<readonly T[]>, wire: (l: T) => object, csv: boolean | ((l: T) => string), seen?: (page: readonly T[]) => void): AsyncGenerator<string> {
+async function* linesOf<T>(pages: AsyncIterable<readonly T[]>, wire: (l: T) => object, csv: boolean | ((l: T) => string)): AsyncGenerator<string> {
   let first = true
   const csvOf = typeof csv === 'function' ? csv : (l: T) => csvLine(Object.values(wire(l)))
   for await (const page of pages) {
     if (page.length === 0) continue
-    seen?.(page)
     let text = ''
     if (csv) for (const l of page) text += csvOf(l)
     else text = page.map((l) => JSON.stringify(wire(l))).join(',')
@@ -139,9 +136,7 @@ function journalAnswer(event: H3Event, platform: PlatformContext, scope: Journal
  * of 200,000 invoices: bench/reports.ts). Dates, document types and IDs need no quoting.
  */
 export async function* journalPieces(platform: PlatformContext, scope: JournalScope, csv: boolean): AsyncGenerator<string> {
-  const totals = new CurrencyTotals(['net', 'VAT'] as const)
-  // The sums of the current document's currency, looked up once a document (before its first line).
-  let sums = { net: ZERO, VAT: ZERO }
+  const report = journalReport(platform, scope, csv)
   let tail = ''
   yield csv ? csvLine(JOURNAL_COLUMNS) : `{${'billingRunID' in scope ? `"billingRunID":${JSON.stringify(scope.billingRunID)}` : `"from":${JSON.stringify(scope.range.from)},"to":${JSON.stringify(scope.range.to)}`},"lines":[`
   let first = true
@@ -156,10 +151,9 @@ export async function* journalPieces(platform: PlatformContext, scope: JournalSc
     }
     return q
   }
-  for await (const page of journalLines(platform, scope, csv)) {
+  for await (const page of report.pages) {
     // Written by the database as these lines would be here (adapters/persistence/reports/invoice-journal-csv.ts).
     if ('csv' in page) {
-      for (const s of page.sums) totals.add(s.currency, s)
       if (page.csv) yield page.csv
       continue
     }
@@ -167,14 +161,11 @@ export async function* journalPieces(platform: PlatformContext, scope: JournalSc
     page.forEach((d, accountCode, VATRate, lineNet, lineVAT) => {
       if (d !== last) {
         last = d
-        sums = totals.of(d.currency)
         if (csv) {
           head = `${d.date},${d.documentType},${csvCell(d.document)},${d.customerID},${csvCell(d.account)},`
           tail = `,${csvCell(d.currency)}\r\n`
         }
       }
-      sums.net = add(sums.net, lineNet)
-      sums.VAT = add(sums.VAT, lineVAT)
       if (csv) {
         text += `${head}${cell(accountCode)},${cell(VATRate)},${moneyToNumberText(lineNet)},${moneyToNumberText(lineVAT)}${tail}`
       } else {
@@ -185,15 +176,15 @@ export async function* journalPieces(platform: PlatformContext, scope: JournalSc
     })
     if (text) yield text
   }
-  const wire = (s: { net: Money; VAT: Money }) => ({ net: moneyToNumber(s.net), VAT: moneyToNumber(s.VAT), total: moneyToNumber(add(s.net, s.VAT)) })
-  const byCurrency = totals.byCurrency().map((t) => ({ ...wire(t.sums), currency: t.currency }))
+  const wire = (t: JournalTotals) => ({ net: moneyToNumber(t.net), VAT: moneyToNumber(t.VAT), total: moneyToNumber(t.total) })
+  const byCurrency = report.totalsByCurrency().map((t) => ({ ...wire(t), currency: t.currency }))
   if (!csv) {
-    yield `],"totals":${JSON.stringify(wire(totals.all()))},"totalsByCurrency":${JSON.stringify(byCurrency)}}`
+    yield `],"totals":${JSON.stringify(wire(report.totals()))},"totalsByCurrency":${JSON.stringify(byCurrency)}}`
     return
   }
   // A total line per currency, then the closing one of every currency (its currency cell empty).
   let text = ''
-  for (const t of [...byCurrency, { ...wire(totals.all()), currency: '' }]) text += csvLine(['total', '', '', '', '', '', '', t.net, t.VAT, t.currency])
+  for (const t of [...byCurrency, { ...wire(report.totals()), currency: '' }]) text += csvLine(['total', '', '', '', '', '', '', t.net, t.VAT, t.currency])
   yield text
 }
 
@@ -227,7 +218,6 @@ async function* commissionPieces(platform: PlatformContext, window: CommissionWi
   yield csv ? csvLine(COMMISSION_COLUMNS) : `{"billingRunID":${JSON.stringify(window.billingRunID)},"statements":[`
   let first = true
   for await (const statement of commissionStatements(platform, window, holder, query.currency)) {
-    const totals = new CurrencyTotals(['commission'] as const)
     let open = false
     const head = () => {
       const text = csv ? '' : `${first ? '' : ','}{"holder":${JSON.stringify(statement.holder)},"lines":[`
@@ -235,11 +225,11 @@ async function* commissionPieces(platform: PlatformContext, window: CommissionWi
       open = true
       return text
     }
-    for await (const text of linesOf(statement.pages, commissionWire, csv, (page) => page.forEach((l) => totals.add(l.currency, l)))) yield open ? text : head() + text
+    for await (const text of linesOf(statement.pages, commissionWire, csv)) yield open ? text : head() + text
     // Asked for every holder, one with no line in this run has no statement.
     if (!open && holder === null) continue
-    const byCurrency = totals.byCurrency().map((t) => ({ total: moneyToNumber(t.sums.commission), currency: t.currency }))
-    const total = moneyToNumber(totals.all().commission)
+    const byCurrency = statement.totalsByCurrency().map((t) => ({ total: moneyToNumber(t.total), currency: t.currency }))
+    const total = moneyToNumber(statement.total())
     // CSV: a total line per currency, then the statement's of every currency, each total in the commission column.
     const totalLine = (t: { total: number; currency: string }) => csvLine([statement.holder, 'total', ...Array(COMMISSION_COLUMNS.length - 4).fill(''), t.total, t.currency])
     yield (open ? '' : head()) + (csv ? [...byCurrency, { total, currency: '' }].map(totalLine).join('') : `],"total":${total},"totalsByCurrency":${JSON.stringify(byCurrency)}}`)

@@ -1,12 +1,13 @@
-import { add, ZERO, type Money } from '../../core/money/money.js'
+import { add, ZERO, type Money } from '../money/money.js'
 
 /** A report's running sums in one currency: one mutable entry a currency, so a line adds without making an object. */
 export type CurrencySums<K extends string> = { -readonly [k in K]: Money }
 
 /**
- * A report's totals kept per currency (its lines carry their customer's): a sum of two
- * currencies means nothing alone, so the answer gives `totalsByCurrency` beside the `totals`
- * of every line, which it keeps for clients that read one currency.
+ * A report's totals kept per currency (its lines carry their customer's), exactly: a sum of two
+ * currencies means nothing alone, so every report (margin, journal, commission statements)
+ * gives one total a currency beside the total of every line, which it keeps for readers of one
+ * currency.
  */
 export class CurrencyTotals<K extends string> {
   private readonly sums = new Map<string, CurrencySums<K>>()
@@ -17,7 +18,7 @@ export class CurrencyTotals<K extends string> {
   of(currency: string): CurrencySums<K> {
     let sums = this.sums.get(currency)
     if (!sums) {
-      sums = Object.fromEntries(this.fields.map((f) => [f, ZERO])) as CurrencySums<K>
+      sums = this.zero()
       this.sums.set(currency, sums)
     }
     return sums
@@ -31,13 +32,17 @@ export class CurrencyTotals<K extends string> {
 
   /** Every currency's sums added (meaningful only when there is one currency). */
   all(): Record<K, Money> {
-    const out = Object.fromEntries(this.fields.map((f) => [f, ZERO])) as CurrencySums<K>
+    const out = this.zero()
     for (const sums of this.sums.values()) for (const f of this.fields) out[f] = add(out[f], sums[f])
     return out
   }
 
   /** One entry a currency present, in code order. */
   byCurrency(): { currency: string; sums: Record<K, Money> }[] {
-    return [...this.sums.keys()].sort().map((currency) => ({ currency, sums: this.sums.get(currency)! }))
+    return [...this.sums.keys()].sort().map((currency) => ({ currency, sums: { ...this.sums.get(currency)! } }))
+  }
+
+  private zero(): CurrencySums<K> {
+    return Object.fromEntries(this.fields.map((f) => [f, ZERO])) as CurrencySums<K>
   }
 }
