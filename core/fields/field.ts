@@ -44,6 +44,8 @@ export interface Field<N extends string = string, T extends WireType = WireType>
   /** Accepted in requests, never returned (stored hashed). */
   readonly writeOnly?: boolean
   readonly unique?: boolean
+  /** Unique together with the field named, not alone (a payment's reference, per provider): indexed as a pair. */
+  readonly uniqueWith?: string
   /** Must be given (not null) on create; for an action parameter, in the body. */
   readonly required?: boolean
   /** Not stored in the resource's own row; computed when the resource is read (balance). */
@@ -59,7 +61,7 @@ export interface Field<N extends string = string, T extends WireType = WireType>
   /** Not from billing-api.md: an extension the contract adds. */
   readonly extension?: boolean
   readonly description?: string
-  /** Longest text accepted; by default MAX_KEY_LENGTH for a unique field, else 10,000. */
+  /** Longest text accepted; by default MAX_KEY_LENGTH for a unique field (alone or with another), else 10,000. */
   readonly maxLength?: number
   /** Shortest text accepted (a password: 1, since an empty one would let anyone in); by default 0. */
   readonly minLength?: number

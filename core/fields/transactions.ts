@@ -30,7 +30,9 @@ export const transactions = defineResource({
     ref('invoiceID', { readOnly: true, description: 'invoice it is on, once invoiced' }),
     ref('billingRunID', { readOnly: true, description: 'billing run that wrote or invoiced it' }),
     ...stampFields(),
-    text('providerReference', { readOnly: true, unique: true, extension: true, description: "the payment provider's reference of a payment it reported (contract 15.1); unique" }),
+    // A payment is its provider's and its reference (contract 15.1): two providers may both number theirs 1001.
+    text('providerReference', { readOnly: true, uniqueWith: 'paymentProvider', extension: true, description: "the payment provider's reference of a payment it reported (contract 15.1); unique per paymentProvider" }),
+    text('paymentProvider', { readOnly: true, extension: true, description: "the payment provider (its name in the presets' paymentProviders) that reported the payment (contract 15.1); null on other transactions, and on a payment recorded before providers were kept whose provider could not be told" }),
     // A credit note's line (contract 15.3): the note it belongs to and the invoice line it credits.
     ref('creditNoteID', { readOnly: true, extension: true, description: 'the credit note this Credit Note line belongs to' }),
     ref('creditedTransactionID', { readOnly: true, extension: true, description: 'the invoice line (transaction) a credit note line credits' }),

@@ -14,7 +14,7 @@ import { objectBody } from './object-body.js'
 export const MAX_TEXT_LENGTH = 10_000
 
 /** Longest text a field accepts: its own limit, the key limit when unique, else MAX_TEXT_LENGTH. */
-export const maxTextLength = (field: Field): number => field.maxLength ?? (field.unique ? MAX_KEY_LENGTH : MAX_TEXT_LENGTH)
+export const maxTextLength = (field: Field): number => field.maxLength ?? (field.unique || field.uniqueWith ? MAX_KEY_LENGTH : MAX_TEXT_LENGTH)
 /** A UUID of RFC 9562 (versions 1 to 8, the RFC's variant). */
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i
 /** How many allowed values a hint shows. */

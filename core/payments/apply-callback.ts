@@ -43,7 +43,8 @@ export async function applyProviderCallback(ctx: PlatformContext, provider: Paym
       }
     })
   } catch (e) {
-    // Two copies raced past the check on a database that does not lock rows: the unique index kept one.
+    // Two copies raced past the check on a database that does not lock rows: the unique index of
+    // (paymentProvider, providerReference) kept one.
     if (isBillingError(e) && e.code === 'unique_taken' && callback.type === 'payment.succeeded') return 'duplicate'
     throw e
   }
@@ -57,8 +58,7 @@ async function paymentSucceeded(
   link: PaymentLinkRow,
   callback: ProviderCallback,
 ): Promise<CallbackOutcome> {
-  const [already] = await store.repository('transactions').list({ where: [{ op: 'eq', column: 'providerReference', value: callback.providerReference }], limit: 1 })
-  if (already) return 'duplicate'
+  if (await recordedBefore(store, provider, callback.providerReference)) return 'duplicate'
   // A customer without a currency is billed in the default one: a payment in another is not taken 1:1.
   const billedIn = accountCurrency(customer.currency)
   if (callback.currency && callback.currency.toUpperCase() !== billedIn.toUpperCase()) {
@@ -78,6 +78,7 @@ async function paymentSucceeded(
     approved: false,
     settles: true,
     providerReference: callback.providerReference,
+    paymentProvider: provider.name,
     createdStamp: now,
     updatedStamp: now,
   })
@@ -87,6 +88,20 @@ async function paymentSucceeded(
   const { entries } = describeChanges([{ resource: ctx.resources.get('transactions')!, action: 'create', before: null, after: payment }], ctx.clock)
   await store.changes.append(entries, [{ type: 'payment.received', data: toWireJson(ctx.resources.get('transactions')!, payment), createdStamp: now }])
   return 'recorded'
+}
+
+/**
+ * Whether the provider's payment of this reference is recorded. A payment is its provider's and its
+ * reference: another provider's payment of the same reference is another payment. One recorded
+ * before payments kept their provider, whose provider could not be told (`paymentProvider` null),
+ * counts as any provider's, so that no payment of then is recorded a second time.
+ */
+async function recordedBefore(store: Store, provider: PaymentProvider, providerReference: string): Promise<boolean> {
+  for (const by of [provider.name, null]) {
+    const where = [{ op: 'eq', column: 'paymentProvider', value: by }, { op: 'eq', column: 'providerReference', value: providerReference }] as const
+    if ((await store.repository('transactions').list({ where, limit: 1 })).length) return true
+  }
+  return false
 }
 
 async function changeMandate(ctx: PlatformContext, store: Store, customer: Customer, callback: ProviderCallback): Promise<CallbackOutcome> {

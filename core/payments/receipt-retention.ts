@@ -8,9 +8,9 @@ import type { Store } from '../ports/store.js'
  * provider retries a message it thinks undelivered for days, each time newly signed under the
  * same id: the Standard Webhooks schedule for about a day and a half, Stripe and PayPal for three
  * days, Adyen's queue for up to 30. A receipt forgotten before the last retry lets that retry
- * apply a second time (a payment is still recorded once: its `providerReference` is unique, but a
- * failure or a mandate change would be announced again), so the default outlasts the longest of
- * these with a few days to spare.
+ * apply a second time (a payment is still recorded once: its `providerReference` is unique per
+ * provider, but a failure or a mandate change would be announced again), so the default outlasts
+ * the longest of these with a few days to spare.
  */
 export const CALLBACK_RECEIPT_DAYS = 35
 

@@ -91,7 +91,7 @@ for (const name of activeTargets()) {
         fc.asyncProperty(values, async (v) => {
           const row: Values = { ...v }
           for (const f of stored) {
-            if (f.unique && row[f.name] !== null) row[f.name] = `u${++unique}`
+            if ((f.unique || f.uniqueWith) && row[f.name] !== null) row[f.name] = `u${++unique}`
             if (references[f.name] && resource.name !== references[f.name]) row[f.name] = parents.get(f.name)!
           }
           const item = await repo.insert(row)

@@ -71,8 +71,9 @@ for (const name of activeTargets()) {
     assert.is(await store.rating.insertCalls([newCall('2026-01-10T10:00:00.000Z', 'f1')]), 0, 'imported before: skipped')
     const created = await store.repository('transactions').insert({ customerID: '1', transactionType: 'Payment', transactionDate: '2026-02-01', amount: -100n, createdStamp: stamp, updatedStamp: stamp } as never)
     assert.is(created.id, '4')
-    // A provider's payment is recorded once (apply-callback.ts relies on the index).
-    const again = store.repository('transactions').insert({ customerID: '1', transactionType: 'Payment', transactionDate: '2026-02-01', providerReference: 'P1', amount: -100n, createdStamp: stamp, updatedStamp: stamp } as never)
+    // A provider's payment is recorded once (apply-callback.ts relies on the index; its provider is kept since 0086).
+    await sql`update transactions set "paymentProvider" = 'stripe' where id = 2`.execute(db)
+    const again = store.repository('transactions').insert({ customerID: '1', transactionType: 'Payment', transactionDate: '2026-02-01', paymentProvider: 'stripe', providerReference: 'P1', amount: -100n, createdStamp: stamp, updatedStamp: stamp } as never)
     await again.then(
       () => assert.unreachable('a second payment of P1 was stored'),
       (e: { code?: string }) => assert.is(e.code, 'unique_taken'),

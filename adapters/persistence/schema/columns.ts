@@ -23,8 +23,8 @@ export function columnType(field: Field, dialect: DatabaseDialect): ColumnDataTy
 
 /**
  * Creates a resource's table from its catalogue entry: one column per stored field, unique
- * fields backed by unique indexes, the given owner IDs by indexed foreign keys. Fields a later
- * migration adds (migrations/later-columns.ts) are left to it.
+ * fields (alone or with another) backed by unique indexes, the given owner IDs by indexed
+ * foreign keys. Fields a later migration adds (migrations/later-columns.ts) are left to it.
  */
 export async function createResourceTable(
   db: AnyDb,
@@ -46,8 +46,8 @@ export async function createResourceTable(
   }
   await table.execute()
   for (const f of columns) {
-    if (f.unique) {
-      await db.schema.createIndex(`${resource.table}_${f.name}_key`).unique().on(resource.table).column(f.name).execute()
+    if (f.unique || f.uniqueWith) {
+      await db.schema.createIndex(`${resource.table}_${f.name}_key`).unique().on(resource.table).columns(f.uniqueWith ? [f.uniqueWith, f.name] : [f.name]).execute()
     } else if (foreignKeys[f.name] || f.digitsOf) {
       await db.schema.createIndex(`${resource.table}_${f.name}_idx`).on(resource.table).column(f.name).execute()
     }

@@ -8,6 +8,7 @@ import { movedColumns, type MovedColumn } from './moved-columns.js'
 import { rebuildJournalLines } from '../repositories/invoice-journal-lines.js'
 import { markOldCallKeys } from '../migrations/0066-old-call-keys.js'
 import { fillLoginKeys } from '../migrations/0085-login-keys.js'
+import { fillPaymentProviders } from '../migrations/0086-payment-providers.js'
 import { dropOrphanMarks } from '../migrations/0077-orphan-marks.js'
 import { markNumbersOver } from '../migrations/0083-numbers-over-credit-limit.js'
 
@@ -73,6 +74,8 @@ export async function importSnapshot(database: Database, sources: readonly Snaps
     if (newerMigrations.includes('0083-numbers-over-credit-limit')) await markNumbersOver(trx as AnyDb)
     // An older archive has no logins' sign-in keys (migration 0085).
     if (newerMigrations.includes('0085-login-keys')) await fillLoginKeys(trx as AnyDb)
+    // An older archive's payments do not say which provider reported them (migration 0086).
+    if (newerMigrations.includes('0086-payment-providers')) await fillPaymentProviders(trx as AnyDb)
     for (const table of order) {
       if (shapes.get(table)!.columns.includes('id')) await dialect.resetIdSequence(trx, table, idCounters.get(table) ?? 0n)
     }
