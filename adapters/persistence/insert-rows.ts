@@ -38,9 +38,12 @@ export function insertColumns(
     readonly types: readonly ColumnDataType[]
     /** Runs each statement instead of `db` (a bulk transaction's `WriteAhead`). */
     readonly send?: WriteAhead
+    /** The columnar statement to send instead of `columnarInsertSql`'s, where the dialect has that form (call-key-claims.ts). */
+    readonly columnar?: string
   },
 ): Promise<number> {
-  const columnar = dialect.columnarInsertSql(table, columns, options.types, options.doNothingOn)
+  const plain = dialect.columnarInsertSql(table, columns, options.types, options.doNothingOn)
+  const columnar = plain && (options.columnar ?? plain)
   const conflict = options.doNothingOn ? `on conflict (${options.doNothingOn.map(quoteIdent).join(', ')}) do nothing` : undefined
   const eachRow = columnar ? null : dialect.insertsEachRow ? EACH_ROW + valuesInsertSql(dialect.placeholder, table, columns, 1, conflict) : null
   const perStatement = columnar ? COLUMNAR_ROWS : eachRow ? count : Math.max(1, Math.floor(MAX_PARAMETERS / Math.max(1, columns.length)))

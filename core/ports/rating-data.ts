@@ -52,6 +52,12 @@ export interface NewCall {
   /** The import's call mark (`CallMarks.current`). */
   readonly callMark: number
   readonly fingerprint: string
+  /**
+   * Keyed by the carrier's record ID (`externalID`), whatever its start: where calls are
+   * partitioned by month (Postgres), whose unique index holds the start, its key is claimed in a
+   * table of its own in the same statement, so a re-send started in another month is a duplicate.
+   */
+  readonly keyedByID: boolean
   readonly createdStamp: Stamp
   readonly updatedStamp: Stamp
 }
@@ -157,10 +163,15 @@ export interface RatingData {
    */
   oldKeysThrough(): Promise<string | null>
   /**
-   * Which of these fingerprints calls up to `throughCallID`, started in [from, to], hold: on
-   * Postgres only those months' partitions are read.
+   * The last call whose key may hold its carrier as spelt, as imports made them before keys held
+   * it as compared (`spelt-carrier-duplicates.ts`, migration 0087); null when no call is.
    */
-  storedFingerprints(fingerprints: readonly string[], starts: { readonly from: Stamp; readonly to: Stamp }, throughCallID: string): Promise<Set<string>>
+  speltKeysThrough(): Promise<string | null>
+  /**
+   * Which of these fingerprints calls up to `throughCallID`, started in [from, to] (at any start
+   * when `starts` is null), hold: on Postgres only those months' partitions are read.
+   */
+  storedFingerprints(fingerprints: readonly string[], starts: { readonly from: Stamp; readonly to: Stamp } | null, throughCallID: string): Promise<Set<string>>
   /** Runs the writes of one import (inside its transaction), with the database's caches sized for a bulk write. */
   importing<T>(work: () => Promise<T>): Promise<T>
 }

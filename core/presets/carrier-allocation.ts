@@ -6,8 +6,11 @@ export interface CarrierAllocated {
   readonly carrierCallAllocation?: string | null
 }
 
+/** A carrier's name as it is compared: without surrounding spaces, lower-cased (`sameCarrier`, a usage record's key). */
+export const carrierKey = (carrier: string): string => carrier.trim().toLowerCase()
+
 /** Carrier names as carriers' files and people spell them: ignoring case and surrounding spaces. */
-export const sameCarrier = (a: string, b: string): boolean => a.trim().toLowerCase() === b.trim().toLowerCase()
+export const sameCarrier = (a: string, b: string): boolean => carrierKey(a) === carrierKey(b)
 
 /**
  * The one carrier whose records bill the number, or null when any carrier's may: the number's own

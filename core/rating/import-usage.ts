@@ -15,6 +15,7 @@ import type { UsageRecord } from './usage-record.js'
 import { onlyDefault, resolveDestinations, resolveInDefault, type DestinationLookup } from './resolve-destinations.js'
 import { destinationTablesOf } from './destination-cache.js'
 import { storedUnderLookedUpKeys } from './looked-up-duplicates.js'
+import { storedUnderSpeltCarriers } from './spelt-carrier-duplicates.js'
 import type { CallClass } from '../fields/call-classes.js'
 
 /**
@@ -95,6 +96,7 @@ export function toNewCall(record: UsageRecord, context: BatchContext, digest: Di
     deleted: false,
     callMark,
     fingerprint: digest.sha256(usageFingerprint(read)),
+    keyedByID: read.externalID !== null,
     createdStamp: now,
     updatedStamp: now,
   }
@@ -103,7 +105,7 @@ export function toNewCall(record: UsageRecord, context: BatchContext, digest: Di
 /**
  * A batch looked up: its records as read and as rated (the destination table's band and class
  * given, in the same order), their numbers' lookup, and the positions of records an import
- * stored before under their looked-up key (`storedUnderLookedUpKeys`).
+ * stored before under an older key (`storedUnderLookedUpKeys`, `storedUnderSpeltCarriers`).
  */
 interface LookedUpBatch {
   readonly read: readonly UsageRecord[]
@@ -140,6 +142,8 @@ async function importInto(ctx: PlatformContext, store: Store, lines: AsyncIterab
   // A customer's own limits come with its numbers' lookup (`creditWatched`); numbers' limits are
   // asked of a batch's other customers only when some number has one.
   const numberLimits = await store.creditControl.anyNumberCreditLimits()
+  // The last call that may hold a key of its carrier as spelt (migration 0087): null, and nothing looked for, on an install begun since.
+  const speltThrough = await reads.speltKeysThrough()
   // Calls are a month's spend: expected spends are measured with the limits (contract 17.7).
   const ratio = ctx.presets.expectedSpendAlertRatio
   // Taken first, and held to the commit: a run marked after it waits for these calls (call-marks.ts).
@@ -214,9 +218,10 @@ async function importInto(ctx: PlatformContext, store: Store, lines: AsyncIterab
   // Once its numbers are known, a batch's records take what the destination table gives them,
   // and those stored before under that key are asked for: in the lookahead, on the lookups' connection.
   const lookUp = async (read: readonly UsageRecord[], batch: readonly UsageRecord[], loading: Promise<BatchContext>, looked: boolean): Promise<LookedUpBatch> => {
-    const context = await loading
+    const [context, spelt] = await Promise.all([loading, storedUnderSpeltCarriers(reads, ctx.digest, read, speltThrough)])
     const resolved = looked && destinations && !beforeLookup ? resolveDestinations(batch, context, destinations) : batch
-    const stored = looked ? await storedUnderLookedUpKeys(reads, ctx.digest, read, resolved, oldKeysThrough) : null
+    const lookedUp = looked ? await storedUnderLookedUpKeys(reads, ctx.digest, read, resolved, oldKeysThrough) : null
+    const stored = lookedUp && spelt ? new Set([...lookedUp, ...spelt]) : (lookedUp ?? spelt)
     return { read, batch: resolved, context, stored }
   }
   const rateOldest = async () => {
@@ -236,7 +241,7 @@ async function importInto(ctx: PlatformContext, store: Store, lines: AsyncIterab
     // whole lookup alive with it, through the next batches' inserts, where each scavenge copies it.
     const calls: NewCall[] = []
     for (let i = 0; i < batch.length; i++) {
-      // Stored before under its looked-up key: a duplicate, counted as one (rows - imported).
+      // Stored before under an older key: a duplicate, counted as one (rows - imported).
       if (stored?.has(i)) continue
       const call = toNewCall(batch[i], context, ctx.digest, file.id, now, callMark, read[i])
       if (first === null || call.startTime < first) first = call.startTime

@@ -1,16 +1,17 @@
 import type { Stamp } from '../dates/stamp.js'
 import type { Digest } from '../ports/digest.js'
 import type { RatingData } from '../ports/rating-data.js'
-import { usageFingerprint } from './usage-fingerprint.js'
+import { speltCarrierFingerprint } from './usage-fingerprint.js'
 import type { UsageRecord } from './usage-record.js'
 
 /**
  * The positions in `read` of records whose band or class the destination table gave, stored
  * already under the key imports made before fingerprints were of the record as read: those
  * keyed a record after its lookup, with the band and class the table gave it then
- * (`usageFingerprint` of the resolved record). So a file imported then and sent again is still
- * a duplicate while the table gives the same; once the table changed, its old key is of other
- * values, and nothing tells the record from a new one.
+ * (`speltCarrierFingerprint` of the resolved record: the carrier as spelt, as before migration
+ * 0087). So a file imported then and sent again is still a duplicate while the table gives the
+ * same; once the table changed, its old key is of other values, and nothing tells the record
+ * from a new one.
  *
  * Only calls up to `throughCallID` (`RatingData.oldKeysThrough`, the last call stored before
  * keys changed) can hold such a key: with none, nothing is hashed or asked, so an install that
@@ -33,7 +34,8 @@ export async function storedUnderLookedUpKeys(
   for (let i = 0; i < read.length; i++) {
     const r = read[i]
     if (!r.lookUpDestination || r.externalID !== null) continue
-    const key = digest.sha256(usageFingerprint(resolved[i]))
+    // Made before migration 0087 too: of the carrier as spelt.
+    const key = digest.sha256(speltCarrierFingerprint(resolved[i]))
     const list = at.get(key)
     if (list) list.push(i)
     else at.set(key, [i])

@@ -1,4 +1,5 @@
 import { formatMoney } from '../money/money.js'
+import { carrierKey } from '../presets/carrier-allocation.js'
 import { normaliseNumber } from './phone-number.js'
 import type { UsageRecord } from './usage-record.js'
 
@@ -17,13 +18,29 @@ import type { UsageRecord } from './usage-record.js'
  * destination table changed (contract 9.6). Null never appears in a key made before, whose
  * band and class were always text: given a record after `resolveDestinations`, this is the key
  * those imports stored for it (`looked-up-duplicates.ts`).
+ *
+ * The carrier as carriers' names are compared (`carrierKey`: trimmed, lower-cased, as
+ * `sameCarrier` allocates), so `GAMMA` in one file and `Gamma` in a carrier format's are one
+ * record. Keys made before (migration 0087) hold it as spelt: `speltCarrierFingerprint`.
  */
 export function usageFingerprint(r: UsageRecord): string {
-  if (r.externalID !== null) return JSON.stringify(['ext1', r.carrier, r.externalID])
+  return keyText(r, carrierKey(r.carrier))
+}
+
+/**
+ * The key imports made before carriers were keyed as compared (migration 0087): the carrier as
+ * the file spelt it. Looked for among the calls stored then (`spelt-carrier-duplicates.ts`).
+ */
+export function speltCarrierFingerprint(r: UsageRecord): string {
+  return keyText(r, r.carrier)
+}
+
+function keyText(r: UsageRecord, carrier: string): string {
+  if (r.externalID !== null) return JSON.stringify(['ext1', carrier, r.externalID])
   const lookUp = r.lookUpDestination
   return JSON.stringify([
     'rec1',
-    r.carrier,
+    carrier,
     normaliseNumber(r.callingNumber),
     normaliseNumber(r.dialledNumber),
     r.startTime,

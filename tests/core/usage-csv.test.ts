@@ -275,6 +275,9 @@ test('the fingerprint identifies a record however it is written', () => {
   const y = row('01632 960001,020-7946-0000,2026-01-05T09:00:00,75,UK,national,Gamma,R-1')
   assert.is(usageFingerprint(x), usageFingerprint(y))
   assert.is.not(usageFingerprint(x), usageFingerprint(row('01632 960000,020-7946-0000,2026-01-05T09:00:00,60,UK,national,BT,R-1')))
+  // The carrier as carriers' names compare (sameCarrier): case and surrounding spaces aside.
+  assert.is(usageFingerprint(x), usageFingerprint(row('01632 960000,020-7946-0000,2026-01-05T09:00:00,60,UK,national, GAMMA ,R-1')))
+  assert.is(usageFingerprint(a), usageFingerprint(row('01632 960000,020-7946-0000,2026-01-05T09:00:00,60,UK,national,gamma,')))
 })
 
 test.run()

@@ -3,7 +3,7 @@ import { sql } from 'kysely'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import type { Stamp } from '../../core/dates/stamp.js'
-import { usageFingerprint } from '../../core/rating/usage-fingerprint.js'
+import { speltCarrierFingerprint } from '../../core/rating/usage-fingerprint.js'
 import { openHarness, type Harness } from '../support/harness.js'
 import { activeTargets } from '../support/targets.js'
 
@@ -184,12 +184,12 @@ for (const target of activeTargets()) {
     const n = await number(h, t)
     const file = head + `${n.digits},+447800900000,2026-01-16T10:00:00Z,60,Gamma,,\n`
     assert.is((await csvPost(h, '/usageFiles', file)).body.imported, 1)
-    // Its key as those imports made it: of the record after the lookup.
+    // Its key as those imports made it: of the record after the lookup (the carrier as spelt, as before migration 0087).
     const resolved = {
       lineNumber: 2, callingNumber: n.digits, dialledNumber: '+447800900000', startTime: '2026-01-16T10:00:00.000Z' as Stamp, durationSeconds: 60,
       chargeBand: 'GAMMA-MOB', callClass: 'mobile', carrier: 'Gamma', bytes: null, events: null, origination: 'fixed', recorded: false, externalID: null, wholesaleCost: null,
     } as const
-    const old = hash('sha256', usageFingerprint(resolved), 'hex')
+    const old = hash('sha256', speltCarrierFingerprint(resolved), 'hex')
     const { db, dialect } = h.platform.database
     const keyed = await sql<{ fingerprint: string }>`update calls set fingerprint = ${old} where "numberID" = ${dialect.encodeId(n.id)} and fingerprint <> ${old} returning fingerprint`.execute(db)
     assert.is(keyed.rows.length, 1, 'the key of the record as read is not the old one')

@@ -67,6 +67,7 @@ import * as m0083 from './0083-numbers-over-credit-limit.js'
 import * as m0084 from './0084-dropped-number-keys.js'
 import * as m0085 from './0085-login-keys.js'
 import * as m0086 from './0086-payment-providers.js'
+import * as m0087 from './0087-carrier-keys.js'
 
 type Step = { up(db: AnyDb, dialect: DatabaseDialect): Promise<void> }
 
@@ -137,6 +138,7 @@ const steps: Record<string, Step> = {
   '0084-dropped-number-keys': m0084,
   '0085-login-keys': m0085,
   '0086-payment-providers': m0086,
+  '0087-carrier-keys': m0087,
 }
 
 /**

@@ -7,6 +7,7 @@ import { columnType } from '../schema/columns.js'
 import { uniqueKey } from '../schema/month-partitions.js'
 import type { Db } from '../schema/tables.js'
 import type { WriteAhead } from '../bulk-writes.js'
+import { claimingInsertSql, claimsKeys, firstOfEachClaim } from './call-key-claims.js'
 
 /** The columns an import writes, in the order of `insertCalls`'s column arrays (bench/rating.ts's floors insert the same). */
 export const CALL_COLUMNS = [
@@ -52,7 +53,10 @@ export function callColumnTypes(dialect: DatabaseDialect): ColumnDataType[] {
  * (bench/rating.ts).
  */
 // Not async: once the insert is sent, nothing here keeps the calls alive (`insertColumns`).
-export function insertCalls(db: Db, dialect: DatabaseDialect, types: readonly ColumnDataType[], calls: readonly NewCall[], writeAhead?: WriteAhead): Promise<number> {
+export function insertCalls(db: Db, dialect: DatabaseDialect, types: readonly ColumnDataType[], batch: readonly NewCall[], writeAhead?: WriteAhead): Promise<number> {
+  // Where calls are partitioned, those keyed by ID claim their keys in the same statement (call-key-claims.ts).
+  const claims = claimsKeys(dialect) && batch.some((c) => c.keyedByID)
+  const calls = claims ? firstOfEachClaim(batch) : batch
   const n = calls.length
   if (n === 0) return Promise.resolve(0)
   const d = dialect
@@ -95,7 +99,12 @@ export function insertCalls(db: Db, dialect: DatabaseDialect, types: readonly Co
     createdStamp[i] = c.createdStamp
     updatedStamp[i] = c.updatedStamp
   }
-  return insertColumns(db, d, 'calls', CALL_COLUMNS, values, n, { doNothingOn: uniqueKey(d, 'calls', ['fingerprint']), types, send: writeAhead })
+  const doNothingOn = uniqueKey(d, 'calls', ['fingerprint'])
+  if (!claims) return insertColumns(db, d, 'calls', CALL_COLUMNS, values, n, { doNothingOn, types, send: writeAhead })
+  const keyed = nulls(n)
+  for (let i = 0; i < n; i++) keyed[i] = calls[i].keyedByID
+  const claimTypes = [...types, 'boolean' as const]
+  return insertColumns(db, d, 'calls', CALL_COLUMNS, [...values, keyed], n, { doNothingOn, types: claimTypes, send: writeAhead, columnar: claimingInsertSql(d, CALL_COLUMNS, claimTypes) })
 }
 
 /** A packed row of nulls that `nulls` copies from, grown to the longest batch asked for up to `NULL_ROW_MAX`. */

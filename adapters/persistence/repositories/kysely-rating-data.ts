@@ -284,19 +284,23 @@ export class KyselyRatingData implements RatingData {
     return through > 0n ? String(through) : null
   }
 
-  /** Read beside an import's writes: the calls asked for are those earlier imports committed. */
-  async storedFingerprints(fingerprints: readonly string[], starts: { readonly from: Stamp; readonly to: Stamp }, throughCallID: string): Promise<Set<string>> {
+  async speltKeysThrough(): Promise<string | null> {
+    const row = await this.reads.selectFrom('spelt_carrier_keys').select('throughCallID').executeTakeFirst()
+    const through = row ? this.dialect.decodeBigint(row.throughCallID) : 0n
+    return through > 0n ? String(through) : null
+  }
+
+  /**
+   * Read beside an import's writes: the calls asked for are those earlier imports committed. At
+   * any start, on Postgres each month's partition's unique index (fingerprint first) is asked.
+   */
+  async storedFingerprints(fingerprints: readonly string[], starts: { readonly from: Stamp; readonly to: Stamp } | null, throughCallID: string): Promise<Set<string>> {
     const out = new Set<string>()
     const through = this.dialect.encodeId(throughCallID)
     for (const chunk of chunks(fingerprints, IN_CHUNK)) {
-      const rows = await this.reads
-        .selectFrom('calls')
-        .select('fingerprint')
-        .where(this.dialect.inList('fingerprint', chunk))
-        .where('startTime', '>=', starts.from)
-        .where('startTime', '<=', starts.to)
-        .where('id', '<=', through)
-        .execute()
+      let query = this.reads.selectFrom('calls').select('fingerprint').where(this.dialect.inList('fingerprint', chunk)).where('id', '<=', through)
+      if (starts) query = query.where('startTime', '>=', starts.from).where('startTime', '<=', starts.to)
+      const rows = await query.execute()
       for (const r of rows) if (r.fingerprint !== null) out.add(r.fingerprint)
     }
     return out

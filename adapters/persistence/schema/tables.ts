@@ -227,6 +227,16 @@ export interface OldCallKeysTable {
   throughCallID: Integer
 }
 
+/** The last call whose key may hold its carrier as spelt (migration 0087); no row when none. */
+export interface SpeltCarrierKeysTable {
+  throughCallID: Integer
+}
+
+/** The key of each call keyed by its carrier's record ID, claimed as it is stored where calls are partitioned (migration 0087). */
+export interface ExternalCallKeysTable {
+  fingerprint: string
+}
+
 /** A feature no line of a carrier's bill matched, as the bill was posted (migration 0067). */
 export interface CarrierBillMissingTable {
   carrierBillID: Integer
@@ -279,6 +289,8 @@ export interface Tables extends CatalogueTables {
   invoice_journal_lines: InvoiceJournalLinesTable
   callback_receipts: CallbackReceiptsTable
   old_call_keys: OldCallKeysTable
+  spelt_carrier_keys: SpeltCarrierKeysTable
+  external_call_keys: ExternalCallKeysTable
   carrier_bill_missing: CarrierBillMissingTable
   commission_terms: CommissionTermsTable
   /** Events waiting for their IDs (migration 0072, dialect/event-numbers.ts), shaped as `events`. */

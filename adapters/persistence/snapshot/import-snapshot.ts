@@ -11,6 +11,7 @@ import { fillLoginKeys } from '../migrations/0085-login-keys.js'
 import { fillPaymentProviders } from '../migrations/0086-payment-providers.js'
 import { dropOrphanMarks } from '../migrations/0077-orphan-marks.js'
 import { markNumbersOver } from '../migrations/0083-numbers-over-credit-limit.js'
+import { markSpeltCarrierKeys } from '../migrations/0087-carrier-keys.js'
 
 /** One table of a snapshot to load (or its ID counters, named ID_COUNTERS): its records, the header (column names) first. */
 export interface SnapshotSource {
@@ -47,9 +48,7 @@ export async function importSnapshot(database: Database, sources: readonly Snaps
   if (unknown.length) throw new Error(`the database has no table ${unknown.join(', ')}: restore with the version that wrote the archive`)
   const data = existing.filter((t) => !migrationTables.has(t))
   const filled: string[] = []
-  for (const table of data) {
-    if (await sql`select 1 from ${sql.id(table)} limit 1`.execute(db).then((r) => r.rows.length > 0)) filled.push(table)
-  }
+  for (const table of data) if (await anyRow(db, table)) filled.push(table)
   if (filled.length) throw new Error(`the database is not empty (${filled.join(', ')}): restore into an empty database`)
   const shapes = new Map(await Promise.all(data.map(async (t) => [t, await dialect.describeTable(db, t)] as const)))
   const order = loadOrder(data.filter((t) => byTable.has(t)), (t) => shapes.get(t)!.references)
@@ -76,12 +75,17 @@ export async function importSnapshot(database: Database, sources: readonly Snaps
     if (newerMigrations.includes('0085-login-keys')) await fillLoginKeys(trx as AnyDb)
     // An older archive's payments do not say which provider reported them (migration 0086).
     if (newerMigrations.includes('0086-payment-providers')) await fillPaymentProviders(trx as AnyDb)
+    // An older archive's calls are keyed by their carrier as spelt, and claim no key (migration 0087);
+    // so are a SQLite archive's where calls are partitioned here: SQLite claims none (call-key-claims.ts).
+    if (newerMigrations.includes('0087-carrier-keys') || (dialect.partitions && !(await anyRow(trx, 'external_call_keys')))) await markSpeltCarrierKeys(trx as AnyDb)
     for (const table of order) {
       if (shapes.get(table)!.columns.includes('id')) await dialect.resetIdSequence(trx, table, idCounters.get(table) ?? 0n)
     }
     return { tables, newerMigrations }
   })
 }
+
+const anyRow = (db: AnyDb, table: string): Promise<boolean> => sql`select 1 from ${sql.id(table)} limit 1`.execute(db).then((r) => r.rows.length > 0)
 
 /** Rows for the tables that keep moved columns' values now, by table. */
 type MovedRows = Map<string, Record<string, Cell>[]>
