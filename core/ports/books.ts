@@ -142,6 +142,8 @@ export interface CommissionRow {
   readonly amount: Money
   /** A credit note line: the net of the charge it credits. */
   readonly creditedAmount: Money | null
+  /** A credit note line: the net earlier credit note lines took of that charge (negative, as they store it; none: zero). */
+  readonly creditedBefore?: Money | null
   readonly customerID: string
   /** The currency the customer is billed in (`accountCurrency`): the row's amounts are in it. */
   readonly currency: string
@@ -164,6 +166,8 @@ export interface CommissionRow {
 export interface CorrectedRow {
   readonly transactionType: string
   readonly amount: Money
+  /** The net credit note lines written before the correction took of it (negative, as they store it; none: zero). */
+  readonly credited?: Money
   /** The row with the terms kept when its run completed; null where none were kept (it earned nothing). */
   readonly earning: CommissionRow | null
 }

@@ -1,6 +1,6 @@
 import { roleOf, transactionTypeNames } from '../billing/ledger-row.js'
 import { daysCovered, periodContaining, serviceChargeIntervals, type ServiceChargeInterval } from '../billing/periods.js'
-import { add, mulRatioRound, neg, type Money } from '../money/money.js'
+import { add, mulRatioRound, neg, sub, ZERO, type Money } from '../money/money.js'
 import type { CommissionRow, ProfilePercents } from '../ports/books.js'
 import { profilePercent, type CommissionPresets } from '../presets/commission-profiles.js'
 
@@ -42,9 +42,11 @@ export interface CommissionLine {
  *   upwards earn theirs; rounded half up to pence per row.
  * - `Fixed Amount`: per charge row, pro-rated like the charge (the days it covers over its
  *   period's); adjustments and discounts earn none.
- * - A credit note line takes back the share of the credited row's commission it credits: that
- *   commission (worked out as above, from the terms kept when its run completed) × the line's
- *   net ÷ the row's, rounded half up to pence; a whole credit takes back exactly what was earned.
+ * - A credit note line takes back the share of the credited row's commission it credits, as its
+ *   VAT is credited (`vatOfCredit`): that commission (worked out as above, from the terms kept
+ *   when its run completed) × the row's net credited so far, this line included, ÷ the row's,
+ *   rounded half up to pence, less what the earlier lines on the row took back. So a whole
+ *   credit, in one note or several, takes back exactly what was earned.
  * - A refund or adjustment refund (a row with `corrects`) takes back from the rows it corrects,
  *   on their holders and kept terms (`correctionLines`), never on its feature's terms at its run.
  */
@@ -109,15 +111,21 @@ const earnedOn = (row: CommissionRow, terms: { type: CommissionType; rate: Money
   terms.type === 'Percentage' ? percentOf(row.amount, terms.rate) : fixedOf(row, terms.rate)
 
 /**
- * A credit note line's clawback: the credited row's commission on `terms` × the line's net ÷ the
- * row's (the line is negative), exactly and rounded once. Not a percentage of the line: a whole
- * credit then takes back to the penny what the row earned, whatever the rounding.
+ * A credit note line's clawback: the credited row's commission on `terms` × the row's net credited
+ * up to this line (negative) ÷ the row's, exactly and rounded once, less the same up to the line
+ * before (`creditedClawback`). Not a percentage of the line, nor of each line alone: a whole
+ * credit, in however many pieces, takes back to the penny what the row earned.
  */
 function clawbackOf(row: CommissionRow, terms: { type: CommissionType; rate: Money }): Money | null {
   if (row.creditedAmount === null || row.creditedAmount === 0n) return null
   const earned = earnedOn({ ...row, source: 'invoice', amount: row.creditedAmount, creditedAmount: null }, terms)
-  return earned === null ? null : mulRatioRound(earned, row.amount, row.creditedAmount, 2)
+  if (earned === null) return null
+  const before = row.creditedBefore ?? ZERO
+  return sub(creditedClawback(earned, add(before, row.amount), row.creditedAmount), creditedClawback(earned, before, row.creditedAmount))
 }
+
+/** What credit note lines of `credited` in all (negative) take back of a row of net `net` that earned `earned`. */
+const creditedClawback = (earned: Money, credited: Money, net: Money): Money => (net === 0n ? ZERO : mulRatioRound(earned, credited, net, 2))
 
 /** A fixed amount for the row's share of its charge (see `commissionLines`), or null where it earns none. */
 function fixedOf(row: CommissionRow, fixed: Money): Money | null {
@@ -148,10 +156,12 @@ function proRated(row: CommissionRow, fixed: Money): Money | null {
  * corrects, on the terms kept when their runs completed, the share of what still stands of their
  * commission that the row takes of their net (its net ÷ the net before it), rounded once to the
  * penny. The rows are walked in ledger order: each charge, discount or adjustment adds what it
- * earned, each earlier refund or adjustment refund takes its share back as its own statement
- * did. So a refund of the whole net takes back exactly what stands, to the penny: a charge
- * refunded in full has earned nothing in all, whoever holds its feature now. A line per holder
- * and row corrected, with that row's type and rate; its basis is the refund's net.
+ * earned, less what the credit note lines written before the correction took back of it
+ * (`clawbackOf`, in all) and their net; each earlier refund or adjustment refund takes its share
+ * back as its own statement did. So a refund of the whole net takes back exactly what stands, to
+ * the penny: a charge credited or refunded in full has earned nothing in all, whoever holds its
+ * feature now. A line per holder and row corrected, with that row's type and rate; its basis is
+ * the refund's net.
  */
 function correctionLines(row: CommissionRow, holder: string | null, presets: CommissionPresets): CommissionLine[] {
   const standing: { line: CommissionLine; left: Money }[] = []
@@ -163,9 +173,10 @@ function correctionLines(row: CommissionRow, holder: string | null, presets: Com
       const back = takeBack(c.amount)
       standing.forEach((s, i) => (s.left = add(s.left, back[i])))
     } else if (c.earning) {
-      for (const line of commissionLines(c.earning, holder, presets)) standing.push({ line, left: line.commission })
+      const credited = c.credited ?? ZERO
+      for (const line of commissionLines(c.earning, holder, presets)) standing.push({ line, left: add(line.commission, creditedClawback(line.commission, credited, c.amount)) })
     }
-    net = add(net, c.amount)
+    net = add(add(net, c.amount), c.credited ?? ZERO)
   }
   const back = takeBack(row.amount)
   const out: CommissionLine[] = []

@@ -37,11 +37,13 @@ export function correctionRows(run: unknown, holder: string | null, after: RawBu
 }
 
 /**
- * The rows each of corrections `ids` corrects (`correctedBy`), in ledger order, with the terms
- * kept for them (`kept`: the columns of commission_terms `s`, null where none were kept).
+ * The rows each of corrections `ids` corrects (`correctedBy`), in ledger order, with the net
+ * credit note lines written before the correction took of each (`credited`) and the terms kept
+ * for them (`kept`: the columns of commission_terms `s`, null where none were kept).
  */
 export function correctedRows(run: unknown, ids: readonly unknown[], kept: RawBuilder<unknown>): RawBuilder<Record<string, unknown>> {
   return sql<Record<string, unknown>>`select x.id as "correctionID", p.id as "transactionID", p.kind as kind, p."transactionType" as "transactionType", p."transactionDate" as "transactionDate", p."dateFrom" as "dateFrom", p."dateTo" as "dateTo", p.amount as amount,
+      (select coalesce(sum(e.amount), 0) from transactions e where e."creditedTransactionID" = p.id and e.id < x.id) as credited,
       s."transactionID" as "keptID", ${kept}
     from transactions x ${correctedBy(run)} left join commission_terms s on s."transactionID" = p.id and s."featureID" = p."featureID"
     where x.id in (${sql.join(ids)}) order by x.id, p.id`

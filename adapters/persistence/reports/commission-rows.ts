@@ -49,7 +49,8 @@ export async function* commissionRows(db: Db, dialect: DatabaseDialect, window: 
     id: sql`l.id`,
     feature: sql`s."featureID"`,
     select: (after) =>
-      sql<Row>`select l.id as "transactionID", s.kind as kind, t."transactionType" as "transactionType", l."transactionDate" as "transactionDate", t."dateFrom" as "dateFrom", t."dateTo" as "dateTo", l.amount as amount, t.amount as "creditedAmount", ${keptTerms('s')}
+      sql<Row>`select l.id as "transactionID", s.kind as kind, t."transactionType" as "transactionType", l."transactionDate" as "transactionDate", t."dateFrom" as "dateFrom", t."dateTo" as "dateTo", l.amount as amount, t.amount as "creditedAmount",
+          (select coalesce(sum(e.amount), 0) from transactions e where e."creditedTransactionID" = l."creditedTransactionID" and e.id < l.id) as "creditedBefore", ${keptTerms('s')}
         from transactions l join commission_terms s on s."transactionID" = l."creditedTransactionID" join transactions t on t.id = l."creditedTransactionID"
         where l."creditNoteID" in (select n.id from credit_notes n where n."commissionBillingRunID" = ${run})${keptBy('s')}${after} order by l.id, s."featureID" limit ${PAGE}`,
   }
@@ -90,6 +91,7 @@ export async function* commissionRows(db: Db, dialect: DatabaseDialect, window: 
     dateTo: text(r.dateTo) as DateOnly | null,
     amount: money(r.amount)!,
     creditedAmount: money(r.creditedAmount),
+    creditedBefore: money(r.creditedBefore),
     customerID: String(r.customerID),
     currency: currencies.get(String(r.customerID)) ?? accountCurrency(null),
     accountNumber: text(r.accountNumber),
@@ -125,7 +127,7 @@ export async function* commissionRows(db: Db, dialect: DatabaseDialect, window: 
         await readCurrencies(found.filter((r) => r.keptID !== null && r.keptID !== undefined))
         for (const r of found) {
           const earning = r.keptID === null || r.keptID === undefined ? null : decode('invoice', r)
-          corrects.get(String(r.correctionID))!.push({ transactionType: String(r.transactionType), amount: money(r.amount)!, earning })
+          corrects.get(String(r.correctionID))!.push({ transactionType: String(r.transactionType), amount: money(r.amount)!, credited: money(r.credited) ?? undefined, earning })
         }
       }
       yield page.map((r) => ({ ...r, corrects: corrects.get(r.transactionID)! }))

@@ -1,6 +1,6 @@
 import { sql, type RawBuilder } from 'kysely'
 import type { DateRange, MarginGrouping, MarginSums } from '../../../core/ports/books.js'
-import { accountCurrency, add, DEFAULT_CURRENCY, fromUnits, sub, ZERO, type Money } from '../../../core/money/money.js'
+import { accountCurrency, add, DEFAULT_CURRENCY, fromUnits, mulRatio, sub, ZERO, type Money } from '../../../core/money/money.js'
 import type { DatabaseDialect } from '../dialect/dialect.js'
 import type { Db } from '../schema/tables.js'
 import { callTransaction } from '../repositories/call-coverage.js'
@@ -86,23 +86,25 @@ export async function* marginSums(db: Db, dialect: DatabaseDialect, dates: DateR
     await run(
       sql<SumRow>`select ${featureKey} as "key", cu.currency as currency, sum(t.amount) as revenue, sum(coalesce(t."carrierCost", 0)) as cost from transactions t left join features f on f.id = t."featureID" ${customerOf} where ${billed('t', range)}${notCalls}${inCurrency(range)}${grouped}`,
     )
-    // A credit note line counts where the line it credits does (never split by call).
+    // A credit note line counts where the line it credits does: by the credited row's feature, or,
+    // on call charges split by their calls, by its share of the calls' (below).
+    const notCreditedCalls = splitCalls ? sql` and c."transactionType" <> 'Call Charges'` : sql``
     await run(
-      sql<SumRow>`select ${featureKey} as "key", cu.currency as currency, sum(t.amount) as revenue, sum(coalesce(t."carrierCost", 0)) as cost from transactions t join transactions c on c.id = t."creditedTransactionID" left join features f on f.id = c."featureID" ${customerOf} where ${credited('t', range)}${inCurrency(range)}${grouped}`,
+      sql<SumRow>`select ${featureKey} as "key", cu.currency as currency, sum(t.amount) as revenue, sum(coalesce(t."carrierCost", 0)) as cost from transactions t join transactions c on c.id = t."creditedTransactionID" left join features f on f.id = c."featureID" ${customerOf} where ${credited('t', range)}${notCreditedCalls}${inCurrency(range)}${grouped}`,
     )
     if (splitCalls) {
       const callKey = sql.ref(groupBy === 'callClass' ? 'c.callType' : 'c.carrier')
-      // A row's calls: those a run stamped with it before migration 0045, and those it covers
-      // (call-coverage.ts), found by its customer and range before each one's row is derived.
-      const stamped = sql`join calls c on c."transactionID" = t.id`
-      const covered = sql`join calls c on c."customerID" = t."customerID" and c."transactionID" is null and c."startTime" >= t."callsFrom" and c."startTime" <= t."callsTo" and ${callTransaction('c')} = t.id`
       const calls: MarginSums[] = []
-      for (const join of [stamped, covered]) {
+      for (const join of callsOf('t')) {
         calls.push(...(await sql<SumRow>`select ${callKey} as "key", cu.currency as currency, sum(coalesce(c.cost, 0)) as revenue, sum(coalesce(c."carrierCost", 0)) as cost from transactions t ${join} ${customerOf} where ${billed('t', range)} and t."transactionType" = 'Call Charges'${inCurrency(range)} group by ${callKey}, cu.currency`.execute(db)).rows.map(decode))
       }
       const totals = (await sql<SumRow>`select null as "key", cu.currency as currency, sum(t.amount) as revenue, sum(coalesce(t."carrierCost", 0)) as cost from transactions t ${customerOf} where ${billed('t', range)} and t."transactionType" = 'Call Charges'${inCurrency(range)} group by cu.currency`.execute(db)).rows.map(decode)
+      // Credit note lines on call charges: each split as the row it credits is, by its calls' prices.
+      calls.push(...(await creditedCallShares(db, dialect, range, callKey)))
+      totals.push(...(await sql<SumRow>`select null as "key", cu.currency as currency, sum(t.amount) as revenue, sum(coalesce(t."carrierCost", 0)) as cost from transactions t join transactions r on r.id = t."creditedTransactionID" ${customerOf} where ${credited('t', range)} and r."transactionType" = 'Call Charges'${inCurrency(range)} group by cu.currency`.execute(db)).rows.map(decode))
       calls.forEach(addTo)
-      // What the calls' prices do not explain (rounding to pence once per row, manual call charges) has no class or carrier, per currency.
+      // What the calls' prices do not explain (rounding to pence once per row, manual call charges;
+      // of a credit note line, its share of that and the rounding of its split) has no class or carrier, per currency.
       const rests = new Map<string, MarginSums>()
       const tally = (s: MarginSums, sign: 1 | -1) => {
         const r = rests.get(s.currency) ?? { key: null, currency: s.currency, revenue: ZERO, cost: ZERO }
@@ -115,6 +117,61 @@ export async function* marginSums(db: Db, dialect: DatabaseDialect, dates: DateR
   }
   const order = (a: string | null, b: string | null) => (a === b ? 0 : a === null ? 1 : b === null ? -1 : a < b ? -1 : 1)
   yield [...groups.values()].sort((a, b) => order(a.key, b.key) || order(a.currency, b.currency))
+}
+
+/**
+ * A `Call Charges` row's calls (alias `c`): those a run stamped with it before migration 0045, and
+ * those it covers (call-coverage.ts), found by its customer and range before each one's row is derived.
+ */
+const callsOf = (row: string): RawBuilder<unknown>[] => {
+  const r = (column: string) => sql.ref(`${row}.${column}`)
+  return [
+    sql`join calls c on c."transactionID" = ${r('id')}`,
+    sql`join calls c on c."customerID" = ${r('customerID')} and c."transactionID" is null and c."startTime" >= ${r('callsFrom')} and c."startTime" <= ${r('callsTo')} and ${callTransaction('c')} = ${r('id')}`,
+  ]
+}
+
+interface CreditedCallRow {
+  currency?: unknown
+  key: unknown
+  /** The credit note line's net and cost. */
+  amount: unknown
+  cost: unknown
+  /** The net of the `Call Charges` row it credits. */
+  rowAmount: unknown
+  /** What the credited row's calls of this key are priced at. */
+  calls: unknown
+}
+
+/**
+ * The credit note lines on `Call Charges` rows by the credited rows' calls' key: each line × the
+ * share of its row's net its calls of the key were priced at, exactly to the ten-thousandth. What
+ * the shares leave of the lines (the part of the row its calls do not explain, and the rounding)
+ * is the caller's to put in the group `null`, as the billed row's.
+ */
+async function creditedCallShares(db: Db, dialect: DatabaseDialect, range: Window, callKey: RawBuilder<unknown>): Promise<MarginSums[]> {
+  const money = (v: unknown): Money => (v === null || v === undefined ? ZERO : fromUnits(dialect.decodeBigint(v)))
+  const out: MarginSums[] = []
+  for (const join of callsOf('r')) {
+    const rows = (
+      await sql<CreditedCallRow>`select ${callKey} as "key", cu.currency as currency, t.amount as amount, coalesce(t."carrierCost", 0) as cost, r.amount as "rowAmount", sum(coalesce(c.cost, 0)) as calls
+        from transactions t join transactions r on r.id = t."creditedTransactionID" ${join} ${customerOf}
+        where ${credited('t', range)} and r."transactionType" = 'Call Charges'${inCurrency(range)}
+        group by t.id, t.amount, t."carrierCost", r.amount, ${callKey}, cu.currency`.execute(db)
+    ).rows
+    for (const row of rows) {
+      const whole = money(row.rowAmount)
+      if (whole === 0n) continue
+      const calls = money(row.calls)
+      out.push({
+        key: row.key === null || row.key === undefined ? null : String(row.key),
+        currency: accountCurrency(row.currency === null || row.currency === undefined ? null : String(row.currency)),
+        revenue: mulRatio(money(row.amount), calls, whole),
+        cost: mulRatio(money(row.cost), calls, whole),
+      })
+    }
+  }
+  return out
 }
 
 /**
