@@ -117,24 +117,29 @@ function drawHeader(sheet: PdfSheet, doc: InvoiceDocument): void {
     sheet.cell(doc.notices.join(' · '), m + half, half, 'right', 42)
     sheet.rule(m, 66, contentWidth, layout.accent, 1.5)
   }
-  // The seller above the bill-to block (contract 14.1), which sits in the envelope's window.
-  drawSeller(sheet, doc.seller, m, 74, contentWidth)
-  let left = ADDRESS_WINDOW.y - h
+  // The seller above the bill-to block (contract 14.1), which sits in the envelope's window:
+  // a seller too long to keep above it even in small text pushes it (and what follows) down.
+  const sellerEnd = drawSeller(sheet, doc.seller, m, 74, contentWidth, ADDRESS_WINDOW.y - h - 2)
+  const windowY = Math.max(ADDRESS_WINDOW.y, sellerEnd + 2 + h)
+  // Names, addresses and references are shown whole (contract 10.5): a long one wraps within
+  // its column, and the lines below it move down.
+  let left = windowY - h
   sheet.use('regular', layout.fontSize - 0.5, GREY)
   sheet.cell('Bill to', ADDRESS_WINDOW.x, half - 10, 'left', left)
   left += h
+  const billToWidth = half - 10 - (ADDRESS_WINDOW.x - m)
   doc.billTo.forEach((text, i) => {
     sheet.use(i === 0 ? 'bold' : 'regular', layout.fontSize + 1)
-    sheet.cell(text, ADDRESS_WINDOW.x, half - 10 - (ADDRESS_WINDOW.x - m), 'left', left)
-    left += h
+    const step = (layout.fontSize + 1) * 1.25
+    left += h + step * (sheet.wrap(text, ADDRESS_WINDOW.x, billToWidth, step, 'left', left) - 1)
   })
-  let right = ADDRESS_WINDOW.y - h
+  let right = windowY - h
   for (const d of doc.details) {
     sheet.use('regular', layout.fontSize, GREY)
     sheet.cell(d.label, m + half, half * 0.42, 'left', right)
     sheet.use('bold', layout.fontSize)
-    sheet.cell(d.value, m + half + half * 0.42, half * 0.58, 'right', right)
-    right += h
+    const step = layout.fontSize * 1.3
+    right += h + step * (sheet.wrap(d.value, m + half + half * 0.42, half * 0.58, step, 'right', right) - 1)
   }
   sheet.y = Math.max(left, right) + h
   const top = sheet.y

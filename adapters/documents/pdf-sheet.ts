@@ -28,9 +28,11 @@ export const PAGES: Readonly<Record<Orientation, PageGeometry>> = { portrait: ge
 export type FontName = 'regular' | 'bold'
 
 /**
- * The pen of a PDF invoice: where the next line goes, and text that never wraps or spills:
- * every piece is one line, cut with an ellipsis to its width, so no line can break across a
- * sheet (the renderer moves to a new sheet before a row that would not fit).
+ * The pen of a PDF invoice: where the next line goes, and text that never spills: a piece is
+ * either one line cut with an ellipsis to its width (`cell`, for what may be shortened), or
+ * wrapped onto as many lines as it needs (`wrap`, for what must be shown whole), measured first
+ * so that the renderer moves to a new sheet before a row that would not fit: no row breaks
+ * across sheets.
  */
 export class PdfSheet {
   y: number
@@ -98,6 +100,33 @@ export class PdfSheet {
     const shown = this.fit(text, width)
     const at = align === 'right' ? x + width - this.width(shown) : x
     this.pdf.text(shown, at, y, { lineBreak: false })
+  }
+
+  /**
+   * How many lines `text` takes wrapped to `width` in the current font, `step` apart: one when
+   * it fits (measured once, as `width` is), else as pdfkit's line wrapper breaks it (between
+   * words, a word longer than the line cut where it must).
+   */
+  linesOf(text: string, width: number, step: number): number {
+    if (this.width(text) <= width) return 1
+    return Math.max(1, Math.round(this.pdf.heightOfString(text, { width, lineGap: this.gap(step) }) / step))
+  }
+
+  /**
+   * Text that must be shown whole (names, addresses, references: contract 10.5, 14.1) in a box
+   * from `x`, `width` wide, from the line at `y`: one line as `cell` draws it when it fits, else
+   * wrapped onto more lines `step` apart, never cut. Answers the number of lines (`linesOf`).
+   */
+  wrap(text: string, x: number, width: number, step: number, align: 'left' | 'right' = 'left', y = this.y): number {
+    const lines = this.linesOf(text, width, step)
+    if (lines === 1) this.cell(text, x, width, align, y)
+    else this.pdf.text(text, x, y, { width, align, lineGap: this.gap(step) })
+    return lines
+  }
+
+  /** The gap pdfkit leaves between lines for them to be `step` apart in the current font. */
+  private gap(step: number): number {
+    return step - this.pdf.currentLineHeight(true)
   }
 
   /** A horizontal rule across `width` from `x` at `y`. */

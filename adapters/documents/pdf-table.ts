@@ -8,10 +8,10 @@ const PAD = 4
 export const rowHeight = (sheet: PdfSheet): number => Math.round(sheet.layout.fontSize * 1.9 * 10) / 10
 
 /**
- * Draws a table row by row. A row that would not fit starts a new sheet, where the caption
- * (marked continued) and the column headings are drawn again: no row is ever split. A table
- * with no caption of its own continues under `section`'s title, so a sheet that opens mid-table
- * still says what the reader is looking at.
+ * Draws a table row by row, each as tall as its longest cell wrapped. A row that would not fit
+ * starts a new sheet, where the caption (marked continued) and the column headings are drawn
+ * again: no row is ever split. A table with no caption of its own continues under `section`'s
+ * title, so a sheet that opens mid-table still says what the reader is looking at.
  */
 export function drawTable(sheet: PdfSheet, table: DocumentTable, x: number = sheet.page.margin, width: number = sheet.page.contentWidth, section?: string): void {
   const { layout } = sheet
@@ -40,13 +40,22 @@ export function drawTable(sheet: PdfSheet, table: DocumentTable, x: number = she
       sheet.rule(x, sheet.y - 3, width, layout.accent, 0.8)
     }
   }
+  // A cell too long for its column (a long description) wraps onto more lines, `step` apart,
+  // and its row grows to hold them: nothing a row says is cut.
+  const step = layout.fontSize * 1.3
   const line = (row: DocumentRow, index: number, bold: boolean) => {
-    if (sheet.ensure(h)) head(true)
-    if (layout.zebra && !bold && index % 2 === 1) sheet.box(x, sheet.y - 2, width, h, SHADE)
+    const font = bold ? 'bold' : 'regular'
+    sheet.use(font, layout.fontSize)
+    const lines = Math.max(1, ...row.cells.map((text, i) => (text ? sheet.linesOf(text, colWidth(i), step) : 1)))
+    const height = h + step * (lines - 1)
+    if (sheet.ensure(height)) head(true)
+    if (layout.zebra && !bold && index % 2 === 1) sheet.box(x, sheet.y - 2, width, height, SHADE)
     if (bold) sheet.rule(x, sheet.y - 2, width, layout.accent, 0.8)
-    sheet.use(bold ? 'bold' : 'regular', layout.fontSize)
-    row.cells.forEach((text, i) => sheet.cell(text, xs[i] + PAD, colWidth(i), table.columns[i].align, sheet.y + 2))
-    sheet.y += h
+    sheet.use(font, layout.fontSize)
+    row.cells.forEach((text, i) => {
+      if (text) sheet.wrap(text, xs[i] + PAD, colWidth(i), step, table.columns[i].align, sheet.y + 2)
+    })
+    sheet.y += height
     if (layout.rowRules && !bold) sheet.rule(x, sheet.y - 2, width, RULE, 0.3)
   }
 

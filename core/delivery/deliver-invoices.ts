@@ -46,15 +46,20 @@ type Ctx = Pick<PlatformContext, 'store' | 'clock' | 'presets' | 'resources'>
 
 const ms = (stamp: Stamp): number => Date.parse(stamp)
 
-/** What became of a delivery sent: the server's message ID and the bill type it went as; or nothing to send. */
-type Sending = { readonly messageID: string; readonly billType?: BillType } | 'not needed'
+/** A message the server accepted: its ID and the bill type it went as. */
+type Accepted = { readonly messageID: string; readonly billType?: BillType }
+/** What became of a delivery sent: accepted by the server; or nothing to send. */
+type Sending = Accepted | 'not needed'
+
+const messageOf = (error: unknown): string => ((error as Error)?.message ?? String(error)).slice(0, 500)
 
 /**
  * One pass of the `invoice-delivery` job: claims the due deliveries a batch at a time and sends
  * them. A claim counts the attempt and keeps the delivery from other workers (so two workers
  * never send one at once); it is marked `Sent` after the server accepted it, so a worker killed
- * in between sends it again after the claim lapses: twice at worst, never lost. A `Sent`
- * delivery is never claimed again.
+ * in between sends it again after the claim lapses: twice at worst, never lost. One whose
+ * recording failed after the server accepted it is recorded on a later try, not sent again
+ * (`keepAccepted`). A `Sent` delivery is never claimed again.
  */
 export async function deliverInvoices(ctx: Ctx, sending: InvoiceSending, options: SendOptions = {}): Promise<{ sent: number; failed: number; retrying: number; skipped: number }> {
   const outcome = { sent: 0, failed: 0, retrying: 0, skipped: 0 }
@@ -70,24 +75,33 @@ export async function deliverInvoices(ctx: Ctx, sending: InvoiceSending, options
         await ctx.store.transaction((s) => s.invoiceOutbox.release(claimed.slice(i).map((d) => d.id), ctx.clock.now()))
         return outcome
       }
+      let accepted: Accepted
       try {
-        const result: Sending = delivery.channel === 'post' ? { messageID: 'print file' } : await sendEmail(ctx, sending, delivery)
+        const result: Sending = delivery.acceptedMessageID !== null ? { messageID: delivery.acceptedMessageID } : delivery.channel === 'post' ? { messageID: 'print file' } : await sendEmail(ctx, sending, delivery)
         if (result === 'not needed') {
           await ctx.store.transaction((s) => s.invoiceOutbox.skipped(delivery.id, ctx.clock.now()))
           outcome.skipped++
           continue
         }
-        await recordSent(ctx, delivery, result)
-        outcome.sent++
+        accepted = result
       } catch (error) {
         const at = ctx.clock.now()
         const gaveUp = ms(at) - ms(delivery.firstAttemptStamp) >= RETRY_FOR_MS
         await ctx.store.transaction(async (s) => {
-          await s.invoiceOutbox.attemptFailed(delivery.id, (error as Error).message?.slice(0, 500) ?? String(error), at, gaveUp ? null : toStamp(ms(at) + retryAfterMs(delivery.attempts)))
+          await s.invoiceOutbox.attemptFailed(delivery.id, messageOf(error), at, gaveUp ? null : toStamp(ms(at) + retryAfterMs(delivery.attempts)))
           if (gaveUp) await s.changes.appendEventsOf('invoice.delivery_failed', ctx.resources.get('invoices')!, { id: [delivery.invoiceID] }, at)
         })
         if (gaveUp) outcome.failed++
         else outcome.retrying++
+        continue
+      }
+      // Accepted by the server: from here a failure is the recording's, never the sending's.
+      try {
+        await recordSent(ctx, delivery, accepted)
+        outcome.sent++
+      } catch (error) {
+        await keepAccepted(ctx, delivery, accepted, error)
+        outcome.retrying++
       }
     }
   }
@@ -155,7 +169,7 @@ async function sendDunningEmail(ctx: Ctx, sending: InvoiceSending, delivery: Cla
  * Marks a delivery sent with its invoice's first `sentDate`, the `invoice.sent` event and the
  * customer's credit alerts (an invoice sent no longer counts as unsent), in one transaction.
  */
-async function recordSent(ctx: Ctx, delivery: ClaimedDelivery, sent: Exclude<Sending, 'not needed'>): Promise<void> {
+async function recordSent(ctx: Ctx, delivery: ClaimedDelivery, sent: Accepted): Promise<void> {
   const now = ctx.clock.now()
   await ctx.store.transaction(async (s) => {
     if (!(await s.invoiceOutbox.sent(delivery.id, now, sent.messageID, sent.billType))) return
@@ -165,4 +179,21 @@ async function recordSent(ctx: Ctx, delivery: ClaimedDelivery, sent: Exclude<Sen
     await s.changes.appendEventsOf('invoice.sent', ctx.resources.get('invoices')!, { id: [delivery.invoiceID] }, now)
     if (first) await refreshCreditAlerts(s, [delivery.customerID], now, { act: ctx })
   })
+}
+
+/**
+ * Recording a message the server accepted failed (a deadlock, a busy database): not a failed
+ * sending, so no attempt is counted and it is never `Failed`. The message ID alone is kept on the
+ * delivery, which stays claimed until its next try, and that try records it without sending
+ * (contract 14.2: a delivery is never lost, and sent twice at worst). When even that cannot be
+ * kept, the claim lapses and the message goes once more, as after a worker killed here.
+ */
+async function keepAccepted(ctx: Ctx, delivery: ClaimedDelivery, sent: Accepted, error: unknown): Promise<void> {
+  const at = ctx.clock.now()
+  const note = messageOf(`accepted as ${sent.messageID}, not recorded yet: ${messageOf(error)}`)
+  try {
+    await ctx.store.transaction((s) => s.invoiceOutbox.accepted(delivery.id, at, sent.messageID, sent.billType, note, toStamp(ms(at) + retryAfterMs(delivery.attempts))))
+  } catch {
+    // Nothing more to do: see above.
+  }
 }

@@ -39,6 +39,11 @@ export interface ClaimedDelivery {
   /** When it was first attempted (this claim, the first time): its retries last 24 hours from then. */
   readonly firstAttemptStamp: Stamp
   readonly purpose: DeliveryPurpose
+  /**
+   * The server's message ID when an earlier attempt was accepted but could not be recorded as
+   * sent (`accepted`): this claim only records it, never sends it again. Null: not sent yet.
+   */
+  readonly acceptedMessageID: string | null
 }
 
 /**
@@ -51,8 +56,9 @@ export interface InvoiceOutbox {
   record(deliveries: readonly NewDelivery[], now: Stamp): Promise<void>
   /**
    * Takes up to `limit` pending deliveries due at `now`, oldest first, counting an attempt on
-   * each and keeping them from every other worker until `leaseUntil`: a worker killed while
-   * sending leaves them to be sent again then, never lost.
+   * each (not on one already accepted, which is only to be recorded) and keeping them from every
+   * other worker until `leaseUntil`: a worker killed while sending leaves them to be sent again
+   * then, never lost.
    */
   claim(now: Stamp, leaseUntil: Stamp, limit: number): Promise<ClaimedDelivery[]>
   /** Gives claimed deliveries back unsent (a stopping worker): due again at once, the attempt uncounted. */
@@ -63,6 +69,12 @@ export interface InvoiceOutbox {
    * (nothing changed).
    */
   sent(id: string, now: Stamp, messageID: string | null, billType?: BillType): Promise<boolean>
+  /**
+   * Keeps, on a claimed delivery still `Pending`, that the server accepted it as `messageID`
+   * (and as `billType` when given) though recording it as sent failed: claimed again from
+   * `nextAttempt`, it is recorded without being sent again. Counts no failed attempt.
+   */
+  accepted(id: string, now: Stamp, messageID: string, billType: BillType | undefined, error: string, nextAttempt: Stamp): Promise<void>
   /** Marks a claimed delivery `Skipped`: nothing to send any more (a notice once nothing is overdue). */
   skipped(id: string, now: Stamp): Promise<void>
   /** Records a failed attempt: tried again at `nextAttempt`, or, when null, given up (`Failed`). */

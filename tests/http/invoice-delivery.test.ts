@@ -219,9 +219,10 @@ for (const target of activeTargets()) {
     ;[delivery] = await deliveriesOf(h, invoice.id)
     assert.equal([delivery.status, delivery.attempts, delivery.error], ['Sent', 2, null])
     assert.is(sink.received.filter((m) => JSON.stringify(m.to).includes('retry@example.com')).length, 1)
-    // The other one, refused for a day: Failed, with an event.
+    // The other one, refused for a day: Failed, with an event. (Made never accepted: a Pending
+    // delivery with a message ID was accepted and is only recorded.)
     const other = await invoiceOf(h, d)
-    await h.platform.database.db.updateTable('invoice_deliveries').set({ status: 'Pending', nextAttemptStamp: '2026-02-02T09:00:00.000Z' as never, sentStamp: null, attempts: 3 }).where('invoiceID', '=', Number(other.id) as never).execute()
+    await h.platform.database.db.updateTable('invoice_deliveries').set({ status: 'Pending', nextAttemptStamp: '2026-02-02T09:00:00.000Z' as never, sentStamp: null, messageID: null, attempts: 3 }).where('invoiceID', '=', Number(other.id) as never).execute()
     h.clock.advanceMs(25 * 60 * 60 * 1000)
     sink.state.refuse = true
     await deliver(h)
@@ -231,7 +232,7 @@ for (const target of activeTargets()) {
     assert.ok(events.includes(`invoice.delivery_failed:${other.id}`))
     // One first attempted more than a day after it was recorded (the worker down meanwhile):
     // its 24 hours count from that attempt, so it is retried.
-    await h.platform.database.db.updateTable('invoice_deliveries').set({ status: 'Pending', nextAttemptStamp: null, sentStamp: null, attempts: 0, firstAttemptStamp: null }).where('invoiceID', '=', Number(invoice.id) as never).execute()
+    await h.platform.database.db.updateTable('invoice_deliveries').set({ status: 'Pending', nextAttemptStamp: null, sentStamp: null, messageID: null, attempts: 0, firstAttemptStamp: null }).where('invoiceID', '=', Number(invoice.id) as never).execute()
     await deliver(h)
     ;[delivery] = await deliveriesOf(h, invoice.id)
     assert.equal([delivery.status, delivery.attempts, delivery.firstAttemptStamp], ['Pending', 1, h.clock.now()], 'retried, not Failed')

@@ -95,12 +95,13 @@ export class KyselyInvoiceOutbox implements InvoiceOutbox {
     if (ids?.length === 0) return []
     const rows = await this.db
       .updateTable('invoice_deliveries')
-      .set((eb) => ({ attempts: eb('attempts', '+', 1), nextAttemptStamp: leaseUntil, updatedStamp: now, firstAttemptStamp: eb.fn.coalesce('firstAttemptStamp', eb.val(now)) }))
+      // One accepted by the server but not recorded is claimed only to be recorded: no attempt counted.
+      .set((eb) => ({ attempts: eb.case().when('messageID', 'is', null).then(eb('attempts', '+', 1)).else(eb.ref('attempts')).end(), nextAttemptStamp: leaseUntil, updatedStamp: now, firstAttemptStamp: eb.fn.coalesce('firstAttemptStamp', eb.val(now)) }))
       .where('id', 'in', ids ?? due)
       // Checked again on the rows: another connection's claim committed since the read is not taken twice.
       .where('status', '=', 'Pending')
       .where((eb) => eb.or([eb('nextAttemptStamp', 'is', null), eb('nextAttemptStamp', '<=', now)]))
-      .returning(['id', 'invoiceID', 'customerID', 'contactID', 'channel', 'recipient', 'billType', 'attempts', 'createdStamp', 'firstAttemptStamp', 'purpose'])
+      .returning(['id', 'invoiceID', 'customerID', 'contactID', 'channel', 'recipient', 'billType', 'attempts', 'createdStamp', 'firstAttemptStamp', 'purpose', 'messageID'])
       .execute()
     return rows
       .map((r) => ({
@@ -116,6 +117,7 @@ export class KyselyInvoiceOutbox implements InvoiceOutbox {
         firstAttemptStamp: (r.firstAttemptStamp ?? now) as Stamp,
         // Rows from before purposes existed are invoices.
         purpose: (r.purpose ?? 'invoice') as DeliveryPurpose,
+        acceptedMessageID: r.messageID ?? null,
       }))
       .sort((a, b) => Number(a.id) - Number(b.id))
   }
@@ -124,7 +126,7 @@ export class KyselyInvoiceOutbox implements InvoiceOutbox {
     if (ids.length === 0) return
     await this.db
       .updateTable('invoice_deliveries')
-      .set((eb) => ({ attempts: eb('attempts', '-', 1), nextAttemptStamp: null, updatedStamp: now }))
+      .set((eb) => ({ attempts: eb.case().when('messageID', 'is', null).then(eb('attempts', '-', 1)).else(eb.ref('attempts')).end(), nextAttemptStamp: null, updatedStamp: now }))
       .where('id', 'in', ids.map((id) => this.dialect.encodeId(id)))
       .where('status', '=', 'Pending')
       .execute()
@@ -138,6 +140,15 @@ export class KyselyInvoiceOutbox implements InvoiceOutbox {
       .where('status', '=', 'Pending')
       .executeTakeFirst()
     return Number(r.numUpdatedRows) > 0
+  }
+
+  async accepted(id: string, now: Stamp, messageID: string, billType: BillType | undefined, error: string, nextAttempt: Stamp): Promise<void> {
+    await this.db
+      .updateTable('invoice_deliveries')
+      .set({ messageID, error, nextAttemptStamp: nextAttempt, updatedStamp: now, ...(billType ? { billType } : {}) })
+      .where('id', '=', this.dialect.encodeId(id))
+      .where('status', '=', 'Pending')
+      .execute()
   }
 
   async skipped(id: string, now: Stamp): Promise<void> {
