@@ -38,12 +38,16 @@ export interface WebhookOutbox {
   dueWebhooks(now: Stamp, limit: number): Promise<DueWebhook[]>
   /** A webhook's pending deliveries in event order, at most `limit`. */
   pending(webhookID: string, limit: number): Promise<PendingDelivery[]>
-  /** Marks deliveries delivered, each with its attempt added. */
+  /** Marks pending deliveries delivered, each with its attempt added (one another worker marked already stays as it is). */
   delivered(deliveries: readonly { id: string; attempts: number; attemptLog: readonly AttemptRecord[] }[], now: Stamp): Promise<void>
   /** Records a failed attempt; the delivery is not tried again before `nextAttemptStamp`. */
   failed(delivery: { id: string; attempts: number; attemptLog: readonly AttemptRecord[] }, nextAttemptStamp: Stamp): Promise<void>
-  /** A webhook's failing state: since when it fails (null: it works), and whether it stays active. */
-  setFailing(webhookID: string, failingSince: Stamp | null, active: boolean): Promise<void>
+  /** Since when a webhook fails (null: it works again); its `active` is left as it is (an operator's to set). */
+  setFailing(webhookID: string, failingSince: Stamp | null): Promise<void>
+  /** The worker gives a webhook up: failing since `failingSince`, and set inactive (the worker never sets one active). */
+  giveUp(webhookID: string, failingSince: Stamp): Promise<void>
+  /** A webhook made active again: its failures forgotten and its pending deliveries due at once, in order. */
+  resume(webhookID: string): Promise<void>
   /** Deliveries waiting, and events not yet queued for an active webhook: the delivery backlog. */
   backlog(): Promise<number>
 }

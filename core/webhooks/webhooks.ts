@@ -50,14 +50,14 @@ export async function createWebhook(ctx: PlatformContext, resource: Resource<'we
   })
 }
 
-/** Updates a webhook; made active again, its failures are forgotten and its deliveries resume in order. */
+/** Updates a webhook; made active again, its failures are forgotten and its deliveries resume at once, in order. */
 export async function updateWebhook(ctx: PlatformContext, resource: Resource<'webhooks'>, id: string, body: unknown): Promise<Entity<'webhooks'>> {
   await checkUrl(ctx, body)
   return ctx.store.transaction(async (store) => {
     const before = await getItem({ ...ctx, store }, resource, id)
     const after = await updateItem({ ...ctx, store }, resource, id, body)
     if (!before.active && after.active) {
-      await store.webhookOutbox.setFailing(id, null, true)
+      await store.webhookOutbox.resume(id)
       return getItem({ ...ctx, store }, resource, id)
     }
     return after

@@ -105,6 +105,7 @@ export class KyselyWebhookOutbox implements WebhookOutbox {
         .updateTable('webhook_deliveries')
         .set({ status: 'Delivered', attempts: d.attempts, attemptLog: JSON.stringify(d.attemptLog), deliveredStamp: now, updatedStamp: now, nextAttemptStamp: null, lastStatusCode: last?.statusCode ?? null, lastError: null })
         .where('id', '=', this.id(d.id))
+        .where('status', '=', 'Pending')
         .execute()
     }
   }
@@ -118,8 +119,24 @@ export class KyselyWebhookOutbox implements WebhookOutbox {
       .execute()
   }
 
-  async setFailing(webhookID: string, failingSince: Stamp | null, active: boolean): Promise<void> {
-    await this.db.updateTable('webhooks').set({ failingSince, active: active ? 1 : 0 }).where('id', '=', this.id(webhookID)).execute()
+  async setFailing(webhookID: string, failingSince: Stamp | null): Promise<void> {
+    await this.db.updateTable('webhooks').set({ failingSince }).where('id', '=', this.id(webhookID)).execute()
+  }
+
+  async giveUp(webhookID: string, failingSince: Stamp): Promise<void> {
+    await this.db.updateTable('webhooks').set({ failingSince, active: 0 }).where('id', '=', this.id(webhookID)).execute()
+  }
+
+  async resume(webhookID: string): Promise<void> {
+    await this.db.updateTable('webhooks').set({ failingSince: null }).where('id', '=', this.id(webhookID)).execute()
+    // Only the first pending delivery waits for a retry (dueWebhooks): cleared, the webhook is due now.
+    await this.db
+      .updateTable('webhook_deliveries')
+      .set({ nextAttemptStamp: null })
+      .where('webhookID', '=', this.id(webhookID))
+      .where('status', '=', 'Pending')
+      .where('nextAttemptStamp', 'is not', null)
+      .execute()
   }
 
   async backlog(): Promise<number> {
