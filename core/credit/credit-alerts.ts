@@ -39,6 +39,23 @@ export function spendMeasure(expectedSpendAlertRatio: string, now: Stamp): Spend
 const utf8 = new TextDecoder()
 
 /**
+ * Refreshes under way, by the store (the transaction) they write in. An import's inserts run two
+ * at a time, each measuring its customers once in: two refreshes in one transaction would each read
+ * the alerts stored before either wrote, and both announce and act on the same passing. So a
+ * refresh waits for the one before on its store; nothing it calls may refresh on that store again
+ * (it would wait for itself).
+ */
+const refreshing = new WeakMap<Store, Promise<unknown>>()
+
+/** How a refresh measures and acts (`refreshCreditAlerts`). */
+interface RefreshOptions {
+  readonly candidates?: boolean
+  readonly expectedSpendAlertRatio?: string
+  /** What acting on a newly passed limit needs: required, so no write that raises an alert can leave it unacted. */
+  readonly act: CreditLimitActing
+}
+
+/**
  * Brings the customers' `creditAlerts` up to date after a write that can change them
  * (transactions, usage imports, billing runs, payments, limits changed): only those that changed
  * are written, and each customer with a limit alert it did not have before gets a
@@ -51,53 +68,81 @@ const utf8 = new TextDecoder()
  * Returns the customers with a new limit alert. With `candidates`, the caller has already left out
  * customers without any limit or alert. With `expectedSpendAlertRatio` (the presets'), the month's
  * calls are measured; a write that cannot change them leaves it out, and spend alerts stay as stored.
+ *
+ * Once per passing, however the refreshes meet: those of one transaction run one after another,
+ * and those of others (Postgres) write the alerts and marks only as they read them, so the one that
+ * finds them changed measures again, and announces nothing the other did.
  */
-export async function refreshCreditAlerts(
+export function refreshCreditAlerts(
   store: Store,
   customerIDs: readonly string[],
   now: Stamp,
-  options: {
-    readonly candidates?: boolean
-    readonly expectedSpendAlertRatio?: string
-    /** What acting on a newly passed limit needs: required, so no write that raises an alert can leave it unacted. */
-    readonly act: CreditLimitActing
-  },
+  options: RefreshOptions,
 ): Promise<string[]> {
+  const before = refreshing.get(store) ?? Promise.resolve()
+  const refresh = () => refreshInTurn(store, customerIDs, now, options)
+  // After the one before, whether it failed or not (its failure is its caller's).
+  const done = before.then(refresh, refresh)
+  refreshing.set(store, done.catch(() => undefined))
+  return done
+}
+
+async function refreshInTurn(store: Store, customerIDs: readonly string[], now: Stamp, options: RefreshOptions): Promise<string[]> {
   // A customer with no limit anywhere and no alert stored keeps none: not measured.
-  const ids = options.candidates ? customerIDs : await store.creditControl.withCreditLimits(customerIDs)
-  if (ids.length === 0) return []
+  let ids = options.candidates ? customerIDs : await store.creditControl.withCreditLimits(customerIDs)
   const spend = options.expectedSpendAlertRatio === undefined ? null : spendMeasure(options.expectedSpendAlertRatio, now)
+  const raised: string[] = []
+  // Those another transaction changed since they were read are measured again.
+  while (ids.length > 0) {
+    const measured = await measure(store, ids, spend)
+    // An alert that appears is announced (contract 10.6), with the customer as it now reads.
+    await announce(store, measured.raised, 'customer.credit_alert', now)
+    await announce(store, measured.spent, 'customer.spend_alert', now)
+    if (measured.passed.length) await actOnCreditLimits(options.act, store, measured.passed)
+    raised.push(...measured.raised)
+    ids = measured.changed
+  }
+  return raised
+}
+
+/** One measure of the customers: what it wrote, and the customers found changed meanwhile (`changed`), left as they are. */
+async function measure(store: Store, ids: readonly string[], spend: SpendMeasure | null) {
   const figures = await store.creditControl.creditFigures(ids, spend)
   const raised: string[] = []
   const spent: string[] = []
-  const passed: PassedLimits[] = []
+  const changed: string[] = []
+  const measured: { id: string; fresh: CreditAlertName[]; over: readonly string[]; newly: readonly string[] }[] = []
   const marks = { over: [] as string[], under: [] as string[] }
   for (const [id, f] of figures) {
     const alerts = creditAlertsOf(f, spend?.ratio ?? null)
     const spendMonth = spend !== null && f.spendAlertMonth !== spend.month && alerts.some((a) => spendAlertNames.includes(a)) ? spend.month : undefined
+    const same = !spendMonth && alerts.length === f.stored.length && alerts.every((a, i) => a === f.stored[i])
+    if (!same && !(await store.creditControl.setCreditAlerts(id, alerts, spendMonth, { alerts: f.stored, spendAlertMonth: f.spendAlertMonth }))) {
+      changed.push(id)
+      continue
+    }
     if (spendMonth) spent.push(id)
     // Each number passes its own limit on its own (contract 15.2): the customer's numberCreditLimit
     // alert stays raised while any one is over, so a number is new over its limit by its own mark.
     const over = f.numbers.filter((n) => above(n.unbilledCalls, n.creditLimit))
-    const newly = over.filter((n) => !n.overCreditLimit)
-    marks.over.push(...newly.map((n) => n.id))
+    const newly = over.filter((n) => !n.overCreditLimit).map((n) => n.id)
+    marks.over.push(...newly)
     marks.under.push(...f.numbers.filter((n) => n.overCreditLimit && !over.includes(n)).map((n) => n.id))
-    const same = !spendMonth && alerts.length === f.stored.length && alerts.every((a, i) => a === f.stored[i])
-    if (!same) await store.creditControl.setCreditAlerts(id, alerts, spendMonth)
     const fresh = same ? [] : alerts.filter((a) => !f.stored.includes(a) && !spendAlertNames.includes(a))
     if (fresh.length) raised.push(id)
+    measured.push({ id, fresh, over: over.map((n) => n.id), newly })
+  }
+  // A number another transaction marked meanwhile was acted on there.
+  const marked = new Set(await store.creditControl.markNumbersOver(marks.over, true))
+  await store.creditControl.markNumbersOver(marks.under, false)
+  const passed: PassedLimits[] = []
+  for (const { id, fresh, over, newly } of measured) {
     // An alert new now acts for every number over (a mark another customer's measure left, on a
     // number moved since, counts for nothing here).
-    const numbersOver = (fresh.includes('numberCreditLimit') ? over : newly).map((n) => n.id)
+    const numbersOver = fresh.includes('numberCreditLimit') ? over : newly.filter((n) => marked.has(n))
     if (fresh.length || numbersOver.length) passed.push({ customerID: id, alerts: fresh, numbersOver })
   }
-  await store.creditControl.markNumbersOver(marks.over, true)
-  await store.creditControl.markNumbersOver(marks.under, false)
-  // An alert that appears is announced (contract 10.6), with the customer as it now reads.
-  await announce(store, raised, 'customer.credit_alert', now)
-  await announce(store, spent, 'customer.spend_alert', now)
-  if (passed.length) await actOnCreditLimits(options.act, store, passed)
-  return raised
+  return { raised, spent, passed, changed }
 }
 
 /** One event of `type` for each customer, with the customer as it now reads. */

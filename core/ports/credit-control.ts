@@ -28,6 +28,12 @@ export interface CreditFigures {
   readonly spendAlertMonth: string | null
 }
 
+/** A customer's alerts as stored, and the month a spend alert was last announced. */
+export interface StoredAlerts {
+  readonly alerts: readonly string[]
+  readonly spendAlertMonth: string | null
+}
+
 /** What spend alerts are measured against: the presets' ratio and the calendar month of `now` (UTC). */
 export interface SpendMeasure {
   readonly ratio: Money
@@ -43,10 +49,14 @@ export interface CreditControl {
    * unsent. The calls of `spend`'s month are summed only when it is given.
    */
   creditFigures(customerIDs: readonly string[], spend: SpendMeasure | null): Promise<Map<string, CreditFigures>>
-  /** Stores the alerts, and with `spendAlertMonth` the month a spend alert was announced. */
-  setCreditAlerts(customerID: string, alerts: readonly string[], spendAlertMonth?: string): Promise<void>
-  /** Marks the numbers over their own `creditLimit` as measured now (`over`), or no longer over. */
-  markNumbersOver(numberIDs: readonly string[], over: boolean): Promise<void>
+  /**
+   * Stores the alerts, and with `spendAlertMonth` the month a spend alert was announced. With
+   * `expected`, only if the customer's alerts and month are still those (as `creditFigures` read
+   * them): false, and nothing written, where another write changed them since.
+   */
+  setCreditAlerts(customerID: string, alerts: readonly string[], spendAlertMonth?: string, expected?: StoredAlerts): Promise<boolean>
+  /** Marks the numbers over their own `creditLimit` as measured now (`over`), or no longer over; answers those whose mark this changed. */
+  markNumbersOver(numberIDs: readonly string[], over: boolean): Promise<string[]>
   /**
    * Of the customers, those whose alerts could be anything but none: a credit limit or expected
    * spend of their own or on one of their numbers, or an alert stored now. The others need no refresh.

@@ -2,7 +2,7 @@ import type { Db, Integer } from '../schema/tables.js'
 import { sql } from 'kysely'
 import type { CreditFigures, SpendMeasure } from '../../../core/ports/credit-control.js'
 import { ZERO, type Money } from '../../../core/money/money.js'
-import type { CreditControl } from '../../../core/ports/credit-control.js'
+import type { CreditControl, StoredAlerts } from '../../../core/ports/credit-control.js'
 import type { DatabaseDialect } from '../dialect/dialect.js'
 import { moneyColumn } from '../money-column.js'
 import { systemToday, type Today } from './kysely-resource-repository.js'
@@ -182,18 +182,30 @@ export class KyselyCreditControl implements CreditControl {
     return out
   }
 
-  async setCreditAlerts(customerID: string, alerts: readonly string[], spendAlertMonth?: string): Promise<void> {
-    await this.db
+  async setCreditAlerts(customerID: string, alerts: readonly string[], spendAlertMonth?: string, expected?: StoredAlerts): Promise<boolean> {
+    let q = this.db
       .updateTable('customers')
       .set({ creditAlerts: JSON.stringify(alerts), ...(spendAlertMonth === undefined ? {} : { spendAlertMonth }) })
-      .where('id', '=', this.dialect.encodeId(customerID)).execute()
+      .where('id', '=', this.dialect.encodeId(customerID))
+    if (expected) {
+      // As every write stores them (row-codec.ts): JSON text, none before migration 0013's '[]'.
+      const stored = JSON.stringify(expected.alerts)
+      q = q.where((eb) => (expected.alerts.length === 0 ? eb.or([eb('creditAlerts', '=', stored), eb('creditAlerts', 'is', null)]) : eb('creditAlerts', '=', stored)))
+      q = q.where('spendAlertMonth', expected.spendAlertMonth === null ? 'is' : '=', expected.spendAlertMonth)
+    }
+    const r = await q.executeTakeFirst()
+    return Number(r.numUpdatedRows) > 0
   }
 
-  async markNumbersOver(numberIDs: readonly string[], over: boolean): Promise<void> {
+  async markNumbersOver(numberIDs: readonly string[], over: boolean): Promise<string[]> {
+    const changed: string[] = []
     for (let i = 0; i < numberIDs.length; i += CHUNK) {
       const ids = numberIDs.slice(i, i + CHUNK).map((n) => this.dialect.encodeId(n))
-      await this.db.updateTable('numbers').set({ overCreditLimit: over ? 1 : 0 }).where('id', 'in', ids).execute()
+      // Only those not marked so already: a number marked meanwhile by another transaction is its.
+      const rows = await this.db.updateTable('numbers').set({ overCreditLimit: over ? 1 : 0 }).where('id', 'in', ids).where('overCreditLimit', '=', over ? 0 : 1).returning('id').execute()
+      for (const r of rows) changed.push(String(r.id))
     }
+    return changed
   }
 
   async withCreditLimits(customerIDs: readonly string[]): Promise<string[]> {
