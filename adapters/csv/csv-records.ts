@@ -1,6 +1,7 @@
 import { pipeline, Readable } from 'node:stream'
 import { CsvError, parse, type CastingContext, type Options } from 'csv-parse'
 import { CsvLineTooLong, CsvSyntaxError, MAX_LINE_CHARS } from './csv-line-limit.js'
+import { ParserLines } from './parser-lines.js'
 import { UnquotedRecords } from './unquoted-records.js'
 
 /** One record and the line it starts on (1-based, counting every physical line). */
@@ -93,7 +94,9 @@ export async function* parsedRecordBatches<T>(text: AsyncIterable<string>, optio
   const parser = parse(parserOptions)
   // pipeline, not pipe: a source that fails (a body that is not UTF-8) fails the parser, and so
   // the loop below, instead of being an unhandled 'error' event.
-  pipeline(Readable.from(text, { objectMode: false }), parser, () => {})
+  // The line an error is on is csv-parse's count, told as records count lines.
+  const lines = new ParserLines()
+  pipeline(Readable.from(lines.through(text), { objectMode: false }), parser, () => {})
   let line = firstLine
   try {
     for await (const records of readableBatches<T[]>(parser)) {
@@ -105,10 +108,11 @@ export async function* parsedRecordBatches<T>(text: AsyncIterable<string>, optio
         if (options.skipEmptyLines && isEmpty(record)) continue
         batch.push({ fields: record, line: start })
       }
+      lines.taken(line - firstLine + 1)
       if (batch.length > 0) yield batch
     }
   } catch (error) {
-    throw toSyntaxError(error, line, firstLine - 1, options.maxLineChars ?? MAX_LINE_CHARS)
+    throw toSyntaxError(error, line, firstLine - 1, lines, options.maxLineChars ?? MAX_LINE_CHARS)
   } finally {
     parser.destroy()
   }
@@ -160,10 +164,10 @@ const newlines = (text: string): number => {
 
 
 /** csv-parse's message ("Invalid Closing Quote: got "x" at line 3 instead of delimiter...") as a reason and a line. */
-function toSyntaxError(error: unknown, next: number, linesBefore: number, maxLineChars: number): unknown {
+function toSyntaxError(error: unknown, next: number, linesBefore: number, parserLines: ParserLines, maxLineChars: number): unknown {
   if (!(error instanceof CsvError)) return error
   const counted = (error as CsvError & { lines?: number }).lines
-  const lines = counted === undefined ? next : counted + linesBefore
+  const lines = counted === undefined ? next : parserLines.lineOf(counted) + linesBefore
   // An unclosed quote is only found at the end of the file; csv-parse names about where it opened.
   if (error.code === 'CSV_MAX_RECORD_SIZE') return new CsvLineTooLong(lines, maxLineChars)
   if (error.code === 'CSV_QUOTE_NOT_CLOSED') return new CsvSyntaxError(lines, 'a quoted field is not closed (it runs to the end of the file)')

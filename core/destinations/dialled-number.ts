@@ -13,11 +13,11 @@
  */
 export function internationalDigits(raw: string, countryCallingCode: string): string | null {
   if (isDigits(raw)) return national(raw, countryCallingCode)
-  let s = raw.trim()
+  // `+44 (0)20 …`, `0044 (0)20 …`: the trunk 0 written after the country code is not dialled
+  // (as a customer's number is read, core/rating/phone-number.ts).
+  let s = raw.replace(/[\s\-.]/g, '').replace(/^(\+\d{1,3}|00\d{1,3})\(0\)/, '$1')
   const plus = s.startsWith('+')
-  // `+44 (0)20 …`: the trunk 0 written after the country code is not dialled.
-  if (plus) s = s.slice(1).replace('(0)', '')
-  s = s.replace(/[\s\-.()]/g, '')
+  s = s.slice(plus ? 1 : 0).replace(/[()]/g, '')
   if (!isDigits(s)) return null
   return plus ? s : national(s, countryCallingCode)
 }

@@ -41,6 +41,21 @@ const presets = mergePresets({
       delimiter: '|',
       carrier: 'Gamma',
     },
+    // Times to the millisecond, in a column of their own or with the date.
+    Fractions: {
+      columns: { callingNumber: 'CLI', dialledNumber: 'Dialled', startTime: ['Date', 'Time'], durationSeconds: 'Dur', chargeBand: 'Band', callClass: 'Type' },
+      dateFormat: 'dd/MM/yyyy',
+      timeFormat: 'HH:mm:ss.SSS',
+      delimiter: ';',
+      carrier: 'Gamma',
+    },
+    FractionsWithDate: {
+      columns: { callingNumber: 'CLI', dialledNumber: 'Dialled', startTime: 'When', durationSeconds: 'Dur', chargeBand: 'Band', callClass: 'Type' },
+      dateFormat: 'dd/MM/yyyy',
+      timeFormat: 'HH:mm:ss.SSS',
+      delimiter: ';',
+      carrier: 'Gamma',
+    },
     // Dates as the year and the day of the year (DDD), as some switches write them.
     Ordinal: {
       columns: { callingNumber: 'CLI', dialledNumber: 'Dialled', startTime: 'When', durationSeconds: 'Dur', chargeBand: 'Band', callClass: 'Type' },
@@ -155,6 +170,19 @@ for (const target of activeTargets()) {
     const r = await csvPost(h, '/usageFiles?format=Piped', `CLI|Dialled|When|Dur|Band|Type\n${digits}|01632960999|14/01/26 10:00|60|NAT|national\n${digits}|01632960999|31/12/25 23:59|60|NAT|national\n`)
     assert.is(r.status, 201, JSON.stringify(r.body))
     assert.equal((await calls(h, n)).map((c: any[]) => c[2]), ['2026-01-14T10:00:00.000Z', '2025-12-31T23:59:00.000Z'])
+  })
+
+  test('HH:mm:ss.SSS: the fraction is kept, as our layout keeps it: two calls in one second are two calls, not a duplicate', async ({ h }) => {
+    const { n, digits } = await numberWithTariff(h)
+    const apart = await csvPost(h, '/usageFiles?format=Fractions', `CLI;Dialled;Date;Time;Dur;Band;Type\n${digits};01632960999;14/01/2026;10:00:00.200;5;NAT;national\n${digits};01632960999;14/01/2026;10:00:00.700;5;NAT;national\n${digits};01632960999;14/01/2026;10:00:01.000;5;NAT;national\n`)
+    assert.is(apart.status, 201, JSON.stringify(apart.body))
+    assert.equal([apart.body.imported, apart.body.duplicates], [3, 0])
+    const together = await csvPost(h, '/usageFiles?format=FractionsWithDate', `CLI;Dialled;When;Dur;Band;Type\n${digits};01632960999;15/01/2026 10:00:00.200;5;NAT;national\n${digits};01632960999;15/01/2026 10:00:00.700;5;NAT;national\n`)
+    assert.is(together.status, 201, JSON.stringify(together.body))
+    assert.equal([together.body.imported, together.body.duplicates], [2, 0])
+    assert.equal((await calls(h, n)).map((c: any[]) => c[2]).sort(), ['2026-01-14T10:00:00.200Z', '2026-01-14T10:00:00.700Z', '2026-01-14T10:00:01.000Z', '2026-01-15T10:00:00.200Z', '2026-01-15T10:00:00.700Z'])
+    // Sent again: every call is one stored before.
+    assert.equal((await csvPost(h, '/usageFiles?format=Fractions', `CLI;Dialled;Date;Time;Dur;Band;Type\n${digits};01632960999;14/01/2026;10:00:00.700;5;NAT;national\n`)).body.duplicates, 1)
   })
 
   test('yyyy-DDD: a day of the year is read as one, and nothing is printed on the console', async ({ h }) => {
