@@ -144,6 +144,13 @@ export interface CommissionRow {
   readonly creditedAmount: Money | null
   /** A credit note line: the net earlier credit note lines took of that charge (negative, as they store it; none: zero). */
   readonly creditedBefore?: Money | null
+  /**
+   * A credit note line on a charge a refund or adjustment refund corrected before it: the latest
+   * such (`correction`, with the rows of the period it corrects as `corrects`, each with the credit
+   * note lines on it before the correction), and the charge's ID. What they took of the charge is
+   * taken back before the line's share (core/reports/commission-lines.ts).
+   */
+  readonly refundedBefore?: { readonly creditedID: string; readonly correction: CorrectedRow; readonly corrects: readonly CorrectedRow[] }
   readonly customerID: string
   /** The currency the customer is billed in (`accountCurrency`): the row's amounts are in it. */
   readonly currency: string
@@ -164,10 +171,11 @@ export interface CommissionRow {
 
 /** A row a refund or adjustment refund corrects (`CommissionRow.corrects`). */
 export interface CorrectedRow {
+  readonly transactionID: string
   readonly transactionType: string
   readonly amount: Money
-  /** The net credit note lines written before the correction took of it (negative, as they store it; none: zero). */
-  readonly credited?: Money
+  /** The credit note lines written on it before the correction, in ledger order: each its ID and net (negative, as they store it). */
+  readonly credits?: readonly { readonly transactionID: string; readonly amount: Money }[]
   /** The row with the terms kept when its run completed; null where none were kept (it earned nothing). */
   readonly earning: CommissionRow | null
 }

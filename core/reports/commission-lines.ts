@@ -1,8 +1,9 @@
 import { roleOf, transactionTypeNames } from '../billing/ledger-row.js'
 import { daysCovered, periodContaining, serviceChargeIntervals, type ServiceChargeInterval } from '../billing/periods.js'
-import { add, mulRatioRound, neg, sub, ZERO, type Money } from '../money/money.js'
+import { add, mulRatioRound, neg, sub, sum, ZERO, type Money } from '../money/money.js'
 import type { CommissionRow, ProfilePercents } from '../ports/books.js'
 import { profilePercent, type CommissionPresets } from '../presets/commission-profiles.js'
+import { givenBack, NONE, plus, refundShares, replayed, asRatio, type Ratio } from './taken-back.js'
 
 export type CommissionType = 'Fixed Amount' | 'Percentage'
 
@@ -42,11 +43,12 @@ export interface CommissionLine {
  *   upwards earn theirs; rounded half up to pence per row.
  * - `Fixed Amount`: per charge row, pro-rated like the charge (the days it covers over its
  *   period's); adjustments and discounts earn none.
- * - A credit note line takes back the share of the credited row's commission it credits, as its
- *   VAT is credited (`vatOfCredit`): that commission (worked out as above, from the terms kept
- *   when its run completed) × the row's net credited so far, this line included, ÷ the row's,
- *   rounded half up to pence, less what the earlier lines on the row took back. So a whole
- *   credit, in one note or several, takes back exactly what was earned.
+ * - A credit note line, refund or adjustment refund takes back of a row's commission as credit
+ *   note VAT is credited (`vatOfCredit`): that commission (worked out as above, from the terms
+ *   kept when its run completed) × the row's net taken back so far, by credit note lines and
+ *   refunds in ledger order, this one included, ÷ the row's net, rounded half up to pence, less
+ *   the same before it (`givenBack`). So a row credited and refunded in full, in any pieces and
+ *   any order, gives back exactly what it earned.
  * - A refund or adjustment refund (a row with `corrects`) takes back from the rows it corrects,
  *   on their holders and kept terms (`correctionLines`), never on its feature's terms at its run.
  */
@@ -111,21 +113,31 @@ const earnedOn = (row: CommissionRow, terms: { type: CommissionType; rate: Money
   terms.type === 'Percentage' ? percentOf(row.amount, terms.rate) : fixedOf(row, terms.rate)
 
 /**
- * A credit note line's clawback: the credited row's commission on `terms` × the row's net credited
- * up to this line (negative) ÷ the row's, exactly and rounded once, less the same up to the line
- * before (`creditedClawback`). Not a percentage of the line, nor of each line alone: a whole
- * credit, in however many pieces, takes back to the penny what the row earned.
+ * A credit note line's clawback: `givenBack` of the credited row's commission on `terms` with the
+ * line's net taken too, less without it. Not a percentage of the line, nor of each line alone: a
+ * whole credit, in however many pieces and among refunds, takes back to the penny what the row earned.
  */
 function clawbackOf(row: CommissionRow, terms: { type: CommissionType; rate: Money }): Money | null {
   if (row.creditedAmount === null || row.creditedAmount === 0n) return null
   const earned = earnedOn({ ...row, source: 'invoice', amount: row.creditedAmount, creditedAmount: null }, terms)
   if (earned === null) return null
-  const before = row.creditedBefore ?? ZERO
-  return sub(creditedClawback(earned, add(before, row.amount), row.creditedAmount), creditedClawback(earned, before, row.creditedAmount))
+  const before = takenBefore(row)
+  return sub(givenBack(earned, plus(before, asRatio(row.amount)), row.creditedAmount), givenBack(earned, before, row.creditedAmount))
 }
 
-/** What credit note lines of `credited` in all (negative) take back of a row of net `net` that earned `earned`. */
-const creditedClawback = (earned: Money, credited: Money, net: Money): Money => (net === 0n ? ZERO : mulRatioRound(earned, credited, net, 2))
+/**
+ * The net taken back of a credit note line's charge before it: the earlier lines on it, and, after
+ * a refund or adjustment refund of its period (`refundedBefore`), what the period's replay in
+ * ledger order (`replayed`) leaves taken of it then, with the lines on it written since.
+ */
+function takenBefore(row: CommissionRow): Ratio {
+  const credited = row.creditedBefore ?? ZERO
+  const r = row.refundedBefore
+  const standing = r ? replayed([...r.corrects, r.correction]).get(r.creditedID) : undefined
+  if (!r || !standing) return asRatio(credited)
+  const then = sum((standing.row.credits ?? []).map((c) => c.amount))
+  return plus(standing.taken, asRatio(sub(credited, then)))
+}
 
 /** A fixed amount for the row's share of its charge (see `commissionLines`), or null where it earns none. */
 function fixedOf(row: CommissionRow, fixed: Money): Money | null {
@@ -153,37 +165,28 @@ function proRated(row: CommissionRow, fixed: Money): Money | null {
 
 /**
  * The clawbacks of a refund or adjustment refund (contract 16.3): from each holder of the rows it
- * corrects, on the terms kept when their runs completed, the share of what still stands of their
- * commission that the row takes of their net (its net ÷ the net before it), rounded once to the
- * penny. The rows are walked in ledger order: each charge, discount or adjustment adds what it
- * earned, less what the credit note lines written before the correction took back of it
- * (`clawbackOf`, in all) and their net; each earlier refund or adjustment refund takes its share
- * back as its own statement did. So a refund of the whole net takes back exactly what stands, to
- * the penny: a charge credited or refunded in full has earned nothing in all, whoever holds its
- * feature now. A line per holder and row corrected, with that row's type and rate; its basis is
- * the refund's net.
+ * corrects, on the terms kept when their runs completed, `givenBack` of their commission with the
+ * refund's share of their net taken (`refundShares`: of what stands of each, pro rata), less
+ * without it. The rows and the credit note lines on them before it are replayed in ledger order
+ * (`replayed`), each earlier refund taking its share as its own statement did. So a refund of the
+ * whole net takes back exactly what stands, to the penny: a charge credited or refunded in full
+ * has earned nothing in all, whoever holds its feature now. A line per holder and row corrected,
+ * with that row's type and rate; its basis is the refund's net.
  */
 function correctionLines(row: CommissionRow, holder: string | null, presets: CommissionPresets): CommissionLine[] {
-  const standing: { line: CommissionLine; left: Money }[] = []
-  let net = 0n as Money
-  const takeBack = (amount: Money): Money[] => standing.map((s) => (net === 0n ? (0n as Money) : mulRatioRound(s.left, amount, net, 2)))
-  for (const c of row.corrects!) {
-    const role = roleOf(c.transactionType)
-    if (role === 'refund' || role === 'adjustment_refund') {
-      const back = takeBack(c.amount)
-      standing.forEach((s, i) => (s.left = add(s.left, back[i])))
-    } else if (c.earning) {
-      const credited = c.credited ?? ZERO
-      for (const line of commissionLines(c.earning, holder, presets)) standing.push({ line, left: add(line.commission, creditedClawback(line.commission, credited, c.amount)) })
-    }
-    net = add(add(net, c.amount), c.credited ?? ZERO)
-  }
-  const back = takeBack(row.amount)
+  const standing = replayed(row.corrects!)
+  const shares = refundShares(standing, row.amount)
   const out: CommissionLine[] = []
-  standing.forEach(({ line, left }, i) => {
-    // Taken back in full by an earlier refund: nothing of it stands, and no line says so again.
-    if (left === 0n && line.commission !== 0n) return
-    out.push({ ...line, transactionID: row.transactionID, transactionType: row.transactionType, source: row.source, basis: row.amount, commission: back[i] })
-  })
+  for (const [id, { row: corrected, taken }] of standing) {
+    if (!corrected.earning) continue
+    const after = plus(taken, shares.get(id) ?? NONE)
+    for (const line of commissionLines(corrected.earning, holder, presets)) {
+      const before = givenBack(line.commission, taken, corrected.amount)
+      // Taken back in full already: nothing of it stands, and no line says so again.
+      if (line.commission !== 0n && add(line.commission, before) === 0n) continue
+      const commission = sub(givenBack(line.commission, after, corrected.amount), before)
+      out.push({ ...line, transactionID: row.transactionID, transactionType: row.transactionType, source: row.source, basis: row.amount, commission })
+    }
+  }
   return out
 }

@@ -89,7 +89,7 @@ test('the clawbacks of a charge refunded in full, at once or after adjustment re
       const earned = commissionLines(charged, null, defaultPresets).reduce((s, l) => s + l.commission, 0n)
       // The corrections are written when Ben holds the feature at 50 %: their own terms must not count.
       const now = { commissionHolder: 'Ben', serviceChargeCommission: parseMoney('50')!, serviceChargeCommissionType: 'Percentage' }
-      const corrects: CorrectedRow[] = [{ transactionType: 'Recurring Charge', amount: charge, earning: charged }]
+      const corrects: CorrectedRow[] = [{ transactionID: charged.transactionID, transactionType: 'Recurring Charge', amount: charge, earning: charged }]
       let left = charge
       let back = 0n
       const correct = (transactionType: string, amount: Money) => {
@@ -97,7 +97,7 @@ test('the clawbacks of a charge refunded in full, at once or after adjustment re
         const lines = commissionLines(r, null, defaultPresets)
         if (lines.some((l) => l.holder !== 'Alice' || l.rate !== terms.serviceChargeCommission)) throw new Error(JSON.stringify(lines, (_, v) => (typeof v === 'bigint' ? String(v) : v)))
         back += lines.reduce((s, l) => s + l.commission, 0n)
-        corrects.push({ transactionType, amount, earning: { ...r, corrects: undefined } })
+        corrects.push({ transactionID: r.transactionID, transactionType, amount, earning: { ...r, corrects: undefined } })
         left = (left + amount) as Money
       }
       for (const cut of cuts) if (left > 100n) correct('Recurring Charge Adjustment Refund', -(cut * 100n < left ? cut * 100n : left - 100n) as Money)

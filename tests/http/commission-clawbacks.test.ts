@@ -76,5 +76,36 @@ for (const target of activeTargets()) {
     assert.equal(await earnedOn(h, [jan.id, feb.id]), { 'Alice Morgan': 0 })
   })
 
+  test('a charge cut 6.45 by a delta change from its start, refunded so in a run, then credited the 3.55 left: the note takes back what the refund left, 0.35, not 0.36', async ({ h }) => {
+    const c = await newCustomer(h, { accountNumber: 'R-1', commissionHolder: 'Alice Morgan' })
+    const f = await newFeature(h, c, {
+      startDate: '2026-01-01', serviceChargeInterval: 'Calendar Monthly', serviceCharge: '10.00', serviceChargeCommission: '10', serviceChargeCommissionType: 'Percentage',
+      commissionHolderID2: 'Ben Carter', serviceChargeCommission2: '1.00', serviceChargeCommissionType2: 'Fixed Amount',
+    })
+    const jan = await bill(h, '2026-01-31')
+    const [invoice] = await get(h, `/customers/${c}/invoices`)
+    const charge = ((await get(h, `/features/${f}/transactions`)) as any[]).find((t) => t.transactionType === 'Recurring Charge')
+    // January's 10.00 stands at 3.55: February's run refunds 6.45 of it, and a note then credits the rest.
+    h.clock.set('2026-02-03T09:00:00Z')
+    await act(h, `/features/${f}`, 'changeRecurringCharge', { serviceCharge: '3.55', dateFrom: '2026-01-01', chargeChangeMode: 'delta' })
+    h.clock.set('2026-02-28T09:00:00Z')
+    const feb = await bill(h, '2026-02-28')
+    h.clock.set('2026-03-03T09:00:00Z')
+    const r = await h.request('POST', `/invoices/${invoice.id}/creditNotes`, { reason: 'goodwill', lines: [{ transactionID: charge.id, amount: '3.55' }] })
+    assert.is(r.status, 201, JSON.stringify(r.body))
+    h.clock.set('2026-03-31T09:00:00Z')
+    const mar = await bill(h, '2026-03-31')
+    const back = async (run: { id: string }) => {
+      const out: Record<string, unknown[]> = {}
+      for (const s of await statements(h, `billingRunID=${run.id}`)) out[s.holder] = s.lines.filter((l: any) => l.transactionType !== 'Recurring Charge').map((l: any) => [l.transactionType, l.basis, l.commission])
+      return out
+    }
+    const refunded = [['Recurring Charge Adjustment Refund', -6.45, -0.65]]
+    assert.equal(await back(feb), { 'Alice Morgan': refunded, 'Ben Carter': refunded })
+    const credited = [['Credit Note', -3.55, -0.35]]
+    assert.equal(await back(mar), { 'Alice Morgan': credited, 'Ben Carter': credited })
+    assert.equal(await earnedOn(h, [jan.id, feb.id, mar.id]), { 'Alice Morgan': 0, 'Ben Carter': 0 })
+  })
+
   test.run()
 }

@@ -37,17 +37,27 @@ export function correctionRows(run: unknown, holder: string | null, after: RawBu
 }
 
 /**
- * The rows each of corrections `ids` corrects (`correctedBy`), in ledger order, with the net
- * credit note lines written before the correction took of each (`credited`) and the terms kept
- * for them (`kept`: the columns of commission_terms `s`, null where none were kept).
+ * The rows each of corrections `ids` corrects (`correctedBy`), in ledger order, with the terms kept
+ * for them (`kept`: the columns of commission_terms `s`, null where none were kept), a row a credit
+ * note line written on it before the correction (`creditID`, `creditAmount`; a row with none when
+ * none was), in ledger order too; and the correction's own type and net.
  */
 export function correctedRows(run: unknown, ids: readonly unknown[], kept: RawBuilder<unknown>): RawBuilder<Record<string, unknown>> {
-  return sql<Record<string, unknown>>`select x.id as "correctionID", p.id as "transactionID", p.kind as kind, p."transactionType" as "transactionType", p."transactionDate" as "transactionDate", p."dateFrom" as "dateFrom", p."dateTo" as "dateTo", p.amount as amount,
-      (select coalesce(sum(e.amount), 0) from transactions e where e."creditedTransactionID" = p.id and e.id < x.id) as credited,
-      s."transactionID" as "keptID", ${kept}
+  return sql<Record<string, unknown>>`select x.id as "correctionID", x."transactionType" as "correctionType", x.amount as "correctionAmount", p.id as "transactionID", p.kind as kind, p."transactionType" as "transactionType", p."transactionDate" as "transactionDate", p."dateFrom" as "dateFrom", p."dateTo" as "dateTo", p.amount as amount,
+      e.id as "creditID", e.amount as "creditAmount", s."transactionID" as "keptID", ${kept}
     from transactions x ${correctedBy(run)} left join commission_terms s on s."transactionID" = p.id and s."featureID" = p."featureID"
-    where x.id in (${sql.join(ids)}) order by x.id, p.id`
+      left join transactions e on e."creditedTransactionID" = p.id and e.id < x.id
+    where x.id in (${sql.join(ids)}) order by x.id, p.id, e.id`
 }
+
+/**
+ * The latest refund or adjustment refund written before credit note line `l` that corrects the
+ * row it credits, `t` (as `correctedBy` finds them: `t` within its span), approved or on run
+ * `run`'s invoices; null where none is.
+ */
+export const refundedBefore = (run: unknown) =>
+  sql`(select max(y.id) from transactions y where y."featureID" = t."featureID" and y.kind = t.kind and y.series = t.series and y."dateFrom" <= t."dateFrom" and y."dateTo" >= t."dateTo"
+      and y.id > t.id and y.id < l.id and y."transactionType" in ${CORRECTIONS} and (${approvedIs('y', true)} or y."invoiceID" in (select r.id from invoices r where r."billingRunID" = ${run})))`
 
 /** The holders (`column` of the kept terms) of the rows the run's corrections correct. */
 export const correctedHolders = (run: unknown, column: 'holder' | 'commissionHolderID2') =>

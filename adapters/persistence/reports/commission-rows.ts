@@ -4,7 +4,7 @@ import { accountCurrency, fromUnits, type Money } from '../../../core/money/mone
 import type { CommissionRow, CommissionSource, CommissionTerms, CommissionWindow, CorrectedRow, ProfilePercents } from '../../../core/ports/books.js'
 import type { DatabaseDialect } from '../dialect/dialect.js'
 import type { Db } from '../schema/tables.js'
-import { correctedRows, correctionRows, CORRECTIONS, inRowOrder } from './commission-corrections.js'
+import { correctedRows, correctionRows, CORRECTIONS, inRowOrder, refundedBefore } from './commission-corrections.js'
 import { callFeature, PERCENTS_KEPT, TERM_MONEY, TERM_PERCENT, TERM_TEXT } from './commission-terms.js'
 
 /** Rows per page of each source. */
@@ -50,7 +50,8 @@ export async function* commissionRows(db: Db, dialect: DatabaseDialect, window: 
     feature: sql`s."featureID"`,
     select: (after) =>
       sql<Row>`select l.id as "transactionID", s.kind as kind, t."transactionType" as "transactionType", l."transactionDate" as "transactionDate", t."dateFrom" as "dateFrom", t."dateTo" as "dateTo", l.amount as amount, t.amount as "creditedAmount",
-          (select coalesce(sum(e.amount), 0) from transactions e where e."creditedTransactionID" = l."creditedTransactionID" and e.id < l.id) as "creditedBefore", ${keptTerms('s')}
+          (select coalesce(sum(e.amount), 0) from transactions e where e."creditedTransactionID" = l."creditedTransactionID" and e.id < l.id) as "creditedBefore",
+          l."creditedTransactionID" as "creditedID", ${refundedBefore(run)} as "refundedBy", ${keptTerms('s')}
         from transactions l join commission_terms s on s."transactionID" = l."creditedTransactionID" join transactions t on t.id = l."creditedTransactionID"
         where l."creditNoteID" in (select n.id from credit_notes n where n."commissionBillingRunID" = ${run})${keptBy('s')}${after} order by l.id, s."featureID" limit ${PAGE}`,
   }
@@ -92,6 +93,11 @@ export async function* commissionRows(db: Db, dialect: DatabaseDialect, window: 
     amount: money(r.amount)!,
     creditedAmount: money(r.creditedAmount),
     creditedBefore: money(r.creditedBefore),
+    // Filled in by `withRefunds` (the correction's ID only until then).
+    refundedBefore:
+      r.refundedBy === null || r.refundedBy === undefined
+        ? undefined
+        : { creditedID: String(r.creditedID), correction: { transactionID: String(r.refundedBy), transactionType: '', amount: 0n as Money, earning: null }, corrects: [] },
     customerID: String(r.customerID),
     currency: currencies.get(String(r.customerID)) ?? accountCurrency(null),
     accountNumber: text(r.accountNumber),
@@ -117,24 +123,52 @@ export async function* commissionRows(db: Db, dialect: DatabaseDialect, window: 
       after = { t: String(last.transactionID), f: String(last.featureID) }
     }
   }
-  // Each correction with the rows it corrects, with their kept terms as a credited row's (none kept: it earned nothing).
+  // Corrections `ids` with the rows each corrects and the credit note lines on them before it, with their kept terms as a credited row's (none kept: it earned nothing).
+  async function corrected(ids: readonly string[]): Promise<Map<string, { correction: CorrectedRow; corrects: CorrectedRow[] }>> {
+    const out = new Map<string, { correction: CorrectedRow; corrects: CorrectedRow[] }>()
+    for (let at = 0; at < ids.length; at += 500) {
+      const found = (await correctedRows(run, ids.slice(at, at + 500).map((id) => dialect.encodeId(id)), keptTerms('s')).execute(db)).rows
+      await readCurrencies(found.filter((r) => r.keptID !== null && r.keptID !== undefined))
+      for (const r of found) {
+        const id = String(r.correctionID)
+        const x = out.get(id) ?? { correction: { transactionID: id, transactionType: String(r.correctionType), amount: money(r.correctionAmount)!, credits: [], earning: null }, corrects: [] }
+        out.set(id, x)
+        // A row a credit note line on it (rows in order): the first of a corrected row's starts it.
+        const last = x.corrects[x.corrects.length - 1]
+        const row =
+          last?.transactionID === String(r.transactionID)
+            ? last
+            : { transactionID: String(r.transactionID), transactionType: String(r.transactionType), amount: money(r.amount)!, credits: [], earning: r.keptID === null || r.keptID === undefined ? null : decode('invoice', r) }
+        if (row !== last) x.corrects.push(row)
+        if (r.creditID !== null && r.creditID !== undefined) (row.credits as { transactionID: string; amount: Money }[]).push({ transactionID: String(r.creditID), amount: money(r.creditAmount)! })
+      }
+    }
+    return out
+  }
+  // Each correction with the rows it corrects.
   async function* withCorrected(source: AsyncIterable<readonly CommissionRow[]>): AsyncGenerator<readonly CommissionRow[]> {
     for await (const page of source) {
-      const corrects = new Map<string, CorrectedRow[]>(page.map((r) => [r.transactionID, []]))
-      for (let at = 0; at < page.length; at += 500) {
-        const ids = page.slice(at, at + 500).map((r) => dialect.encodeId(r.transactionID))
-        const found = (await correctedRows(run, ids, keptTerms('s')).execute(db)).rows
-        await readCurrencies(found.filter((r) => r.keptID !== null && r.keptID !== undefined))
-        for (const r of found) {
-          const earning = r.keptID === null || r.keptID === undefined ? null : decode('invoice', r)
-          corrects.get(String(r.correctionID))!.push({ transactionType: String(r.transactionType), amount: money(r.amount)!, credited: money(r.credited) ?? undefined, earning })
-        }
+      const found = await corrected(page.map((r) => r.transactionID))
+      yield page.map((r) => ({ ...r, corrects: found.get(r.transactionID)?.corrects ?? [] }))
+    }
+  }
+  // Each credit note line on a row refunded before it with the latest such refund and the rows it corrects.
+  async function* withRefunds(source: AsyncIterable<readonly CommissionRow[]>): AsyncGenerator<readonly CommissionRow[]> {
+    for await (const page of source) {
+      const by = new Map(page.flatMap((r) => (r.refundedBefore ? [[r.transactionID, r.refundedBefore.correction.transactionID] as const] : [])))
+      if (by.size === 0) {
+        yield page
+        continue
       }
-      yield page.map((r) => ({ ...r, corrects: corrects.get(r.transactionID)! }))
+      const found = await corrected([...new Set(by.values())])
+      yield page.map((r) => {
+        const x = by.has(r.transactionID) ? found.get(by.get(r.transactionID)!) : undefined
+        return x ? { ...r, refundedBefore: { ...r.refundedBefore!, ...x } } : { ...r, refundedBefore: undefined }
+      })
     }
   }
   yield* inRowOrder(pages(first), withCorrected(pages(corrections)))
-  for (const s of rest) yield* pages(s)
+  for (const s of rest) yield* s === credits ? withRefunds(pages(s)) : pages(s)
 }
 
 /** The rows on a run's final invoices with their features' terms now: charges, and call charges with the feature `callFeature` finds. */
