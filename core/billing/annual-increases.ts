@@ -1,7 +1,7 @@
 import { addMonths, type DateOnly } from '../dates/date-only.js'
 import type { Feature } from '../fields/entity.js'
 import { recordChanges } from '../history/record-change.js'
-import { add, increaseByPercent, type Money } from '../money/money.js'
+import { add, increaseByPercent, withinMoneyBound, type Money } from '../money/money.js'
 import type { PlatformContext } from '../platform.js'
 import type { IncreaseProfile } from '../presets/product-maps.js'
 import { changeChargeLocked } from './change-charge.js'
@@ -80,11 +80,28 @@ export async function applyAnnualIncreases(ctx: PlatformContext, signal?: AbortS
   let raised = 0
   for (let after: string | null = null; !signal?.aborted; ) {
     const ids = await ctx.store.terms.increasesDue(today, profiles, after, PAGE)
-    for (const id of ids) if ((await raiseFeature(ctx, id, today)) && !signal?.aborted) raised++
+    for (const id of ids) if ((await raiseWithinRange(ctx, id, today)) && !signal?.aborted) raised++
     if (ids.length < PAGE) break
     after = ids[ids.length - 1]
   }
   return raised
+}
+
+/** Thrown out of a feature's transaction when its raised charge would be beyond the amounts the API accepts. */
+class BeyondRange extends Error {}
+
+/**
+ * A feature whose increase would raise its charge beyond the amounts the API accepts (a GET → PATCH
+ * of it would then fail on its own value) is left as it is, nothing of it written, and tried again
+ * on the next run (its charge may have been lowered); it stops no other feature's increase.
+ */
+async function raiseWithinRange(ctx: PlatformContext, id: string, today: DateOnly): Promise<boolean> {
+  try {
+    return await raiseFeature(ctx, id, today)
+  } catch (error) {
+    if (error instanceof BeyondRange) return false
+    throw error
+  }
 }
 
 async function raiseFeature(ctx: PlatformContext, id: string, today: DateOnly): Promise<boolean> {
@@ -117,7 +134,9 @@ async function raiseFeature(ctx: PlatformContext, id: string, today: DateOnly): 
       // feature with a price of its own from a later date.
       const charge = version?.tariffPriced ? null : (version?.serviceCharge ?? null)
       if (charge !== null) {
-        const raise = { serviceCharge: increasedCharge(charge, profile), featureCount: null, dateFrom: from, chargeChangeMode: 'replace', annualIncrease: true }
+        const serviceCharge = increasedCharge(charge, profile)
+        if (!withinMoneyBound(serviceCharge)) throw new BeyondRange()
+        const raise = { serviceCharge, featureCount: null, dateFrom: from, chargeChangeMode: 'replace', annualIncrease: true }
         await changeChargeLocked(inner, store, id, raise)
       }
       if (i === applied.length - 1) await features.update(id, { annualIncreaseReferenceDate: next, annualIncreaseAnchorDate: anchor, updatedStamp: ctx.clock.now() })

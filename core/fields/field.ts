@@ -20,6 +20,9 @@ export type WireType = (typeof wireTypes)[number]
 /** Which resource a preset field names, when its allowed values are that resource's names. */
 export type FieldRef = 'tariffs' | 'fixedFeeTariffs'
 
+/** Which resource an ID field (or a text field holding an ID) names a row of. */
+export type IdRef = 'customers' | FieldRef
+
 /**
  * A field. `N` and `T` keep its name and wire type as literal types, so that the catalogue's
  * descriptions also give each resource a precise TypeScript type.
@@ -37,6 +40,11 @@ export interface Field<N extends string = string, T extends WireType = WireType>
   readonly values?: readonly string[]
   /** Allowed values are the names of rows of this resource, not a configured list. */
   readonly ref?: FieldRef
+  /**
+   * The value is the ID of a row of this resource (a tariff's `customerID`, `parentTariff`): a write
+   * that sets it checks the row exists (contract 4); null or blank text names none.
+   */
+  readonly idRef?: IdRef
   /** Clients may not change it: a different value on update is refused, the same value ignored. */
   readonly readOnly?: boolean
   /** Read-only, but may be given on create (status, statusReason). */

@@ -12,6 +12,8 @@ import { isStorableText } from '../fields/storable-text.js'
 import { objectBody } from './object-body.js'
 
 export const MAX_TEXT_LENGTH = 10_000
+/** A Number field's values lie strictly between −MAX_NUMBER and MAX_NUMBER. */
+export const MAX_NUMBER = 1e15
 
 /** Longest text a field accepts: its own limit, the key limit when unique, else MAX_TEXT_LENGTH. */
 export const maxTextLength = (field: Field): number => field.maxLength ?? (field.unique || field.uniqueWith ? MAX_KEY_LENGTH : MAX_TEXT_LENGTH)
@@ -182,7 +184,7 @@ export class InputValidator {
         return v.pipe(v.string(), v.minLength(field.minLength ?? 0), v.maxLength(maxTextLength(field)), v.check(isStorableText))
       case 'number':
         if (field.wholeFrom !== undefined) return v.pipe(v.number(), v.safeInteger(), v.minValue(field.wholeFrom))
-        return v.pipe(v.number(), v.finite(), v.check((n) => Math.abs(n) < 1e15))
+        return v.pipe(v.number(), v.finite(), v.check((n) => Math.abs(n) < MAX_NUMBER))
       case 'boolean':
         return v.boolean()
       case 'id':

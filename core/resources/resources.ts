@@ -1,10 +1,10 @@
 import { addDays } from '../dates/date-only.js'
-import { BillingError, notFound, quoted } from '../errors.js'
+import { notFound } from '../errors.js'
 import type { Item, Values } from '../fields/item.js'
 import type { Field } from '../fields/field.js'
 import type { Entity } from '../fields/entity.js'
 import type { Resource, ResourceName } from '../fields/resource.js'
-import type { InputValidator, RefCheck } from '../input/validate.js'
+import type { InputValidator } from '../input/validate.js'
 import type { Clock } from '../ports/clock.js'
 import type { ListQuery } from '../ports/resource-repository.js'
 import type { WireItem } from '../ports/list-json.js'
@@ -20,6 +20,8 @@ import { normaliseNumber } from '../rating/phone-number.js'
 import { checkParentCycle } from '../tariffs/parent-cycles.js'
 import { checkTariffHolders } from '../tariffs/tariff-holders.js'
 import { assertLiveOwner } from './owners.js'
+import { changedValues } from './changed-values.js'
+import { checkReferences } from './reference-checks.js'
 import { portalClosing } from '../portal/portal-opening.js'
 import { loginKey } from '../portal/portal-login.js'
 
@@ -90,7 +92,7 @@ export async function createItem<N extends ResourceName>(ctx: ResourceContext, r
   const input = rules ? rules.template(body, ctx.validator.presets) : body
   const { values, refChecks } = ctx.validator.validateInput<ResourceName>(resource, input)
   if (rules) Object.assign(values, rules.derive(values, null))
-  await checkRefs(ctx, resource, refChecks)
+  await checkReferences(ctx, resource, values, refChecks)
   await checkTariffHolders(ctx.store, resource, refChecks, values, null, owner)
   await hashSecrets(ctx, resource, values)
   const defaults = initialValues(resource, ctx.clock)
@@ -119,7 +121,8 @@ export async function getItem<N extends ResourceName>(ctx: ResourceContext, reso
 }
 
 /**
- * Partial merge: absent fields unchanged, null clears, read-only fields compared (contract 2).
+ * Partial merge: absent fields unchanged, null clears, read-only fields compared, a value the item
+ * already has ignored: a PATCH that changes nothing stores and records nothing (contract 2).
  * `record: false` leaves the history entry and event to a caller that changes the item further in
  * the same transaction (a feature's charge change), so they describe the whole change.
  */
@@ -134,9 +137,12 @@ export async function updateItem<N extends ResourceName>(
     const repo = repositoryOf(store, resource)
     const current = await repo.getForUpdate(id)
     if (!current) throw notFound(resource.singular, id)
-    const { values, refChecks } = ctx.validator.validateInput<ResourceName>(resource, body, current)
+    const input = ctx.validator.validateInput<ResourceName>(resource, body, current)
+    // Only what changes is an update: the same value is ignored (contract 2), and an item keeps the references it has.
+    const values = changedValues(resource, input.values, current)
+    const refChecks = input.refChecks.filter((c) => c.field in values)
     if (Object.keys(values).length === 0) return asEntity(resource, current)
-    await checkRefs({ ...ctx, store }, resource, refChecks)
+    await checkReferences({ ...ctx, store }, resource, values, refChecks)
     await checkTariffHolders(store, resource, refChecks, values, current, {})
     await checkParentCycle(store, resource, values, current)
     await hashSecrets(ctx, resource, values)
@@ -270,22 +276,4 @@ export async function scheduleCustomerDeletion(ctx: ResourceContext, resource: R
     await recordChanges(store, ctx.clock, [{ resource, action: 'scheduleDeletion', before: current, after }])
     return after
   })
-}
-
-async function checkRefs(ctx: ResourceContext, resource: Resource, checks: readonly RefCheck[]): Promise<void> {
-  for (const ref of ['tariffs', 'fixedFeeTariffs'] as const) {
-    const wanted = checks.filter((c) => c.ref === ref)
-    if (wanted.length === 0) continue
-    const existing = await ctx.store.namesExisting(ref, wanted.map((c) => c.value))
-    const missing = wanted.find((c) => !existing.has(c.value))
-    if (missing) {
-      const kind = ref === 'tariffs' ? 'call tariff' : 'fixed fee tariff'
-      throw new BillingError(
-        'invalid_field',
-        `Field "${missing.field}" of ${resource.singular} names no existing ${kind}: ${quoted(String(missing.value))}`,
-        `Use the name of an existing ${kind}.`,
-        { presetsOf: resource.name },
-      )
-    }
-  }
 }

@@ -8,7 +8,7 @@ import type { ResourceRepository } from '../ports/resource-repository.js'
 import { increaseRecord, type IncreaseRequest } from './increase-request.js'
 import { fieldsOf, tariffKinds, type TariffKind } from './increase-scopes.js'
 import { pendingIncreaseOf, serializePending } from './pending-increase.js'
-import { increaseRow } from './price-increase.js'
+import { assertRaisable, increaseRow } from './price-increase.js'
 
 /** What the increase use cases need. */
 export type IncreaseContext = Pick<PlatformContext, 'store' | 'clock'>
@@ -21,9 +21,10 @@ export type IncreaseContext = Pick<PlatformContext, 'store' | 'clock'>
  * dates) are kept as pending from the date (see `PendingIncrease`). Otherwise they change in
  * place at once, from today: a rate keeps its ID with the raised price, and the price it had is
  * kept for the days before as a copy that ends yesterday (`splitAt`); a rate that ended before
- * today is left alone. The tariff row is locked first, so concurrent increases of one
- * tariff apply one after the other. Not idempotent by itself: a retry raises again (an
- * `Idempotency-Key` makes a retry safe).
+ * today is left alone. A price it would raise beyond what the API accepts refuses the whole
+ * increase (400504) before anything is written. The tariff row is locked first, so concurrent
+ * increases of one tariff apply one after the other. Not idempotent by itself: a retry raises
+ * again (an `Idempotency-Key` makes a retry safe).
  */
 export async function applyIncrease(ctx: IncreaseContext, kind: TariffKind, id: string, request: IncreaseRequest): Promise<Item> {
   const fields = fieldsOf(kind, request.scope)
@@ -33,28 +34,32 @@ export async function applyIncrease(ctx: IncreaseContext, kind: TariffKind, id: 
     const tariffs = store.repository(kind)
     const tariff = await tariffs.getForUpdate(id)
     if (!tariff) throw notFound(tariffs.resource.singular, id)
+    const { details, ownerField } = tariffKinds[kind]
+    const rates = store.repository(details)
+    // Prices change from `at`: rates ended before it are left alone, rates from it on raised as
+    // they stand, and a rate in force across it split there (`splitAt`).
+    const at = from ?? today
+    const raises = (await rates.listIn(ownerField, [id]))
+      .filter((row) => row.endDate === null || row.endDate === undefined || row.endDate >= at)
+      .map((row) => ({ row, raised: increaseRow(row, fields.details, request.percent) }))
+      .filter(({ raised }) => Object.keys(raised).length > 0)
+    const raised = increaseRow(tariff, fields.tariff, request.percent)
+    // Every raised price checked before anything is written (contract 2: a parameter's value, 400504, before state, 400502).
+    assertRaisable(tariffs.resource.singular, tariff, raised)
+    for (const r of raises) assertRaisable(rates.resource.singular, r.row, r.raised)
     const pending = pendingIncreaseOf(tariff)
     if (pending) {
       throw new BillingError('state_not_allowed', `an increase of this tariff's own prices from ${pending.from} is pending`, `Apply another increase on or after ${pending.from}, once that one has taken effect.`)
     }
     const now = ctx.clock.now()
-    const { details, ownerField } = tariffKinds[kind]
-    const rates = store.repository(details)
     // Each detail changed or added is a change of its own (contract 12); the tariff's is the action's.
     const changed: Change[] = []
-    // Prices change from `at`: rates ended before it are left alone, rates from it on raised as
-    // they stand, and a rate in force across it split there (`splitAt`).
-    const at = from ?? today
-    for (const row of await rates.listIn(ownerField, [id])) {
-      const raised = increaseRow(row, fields.details, request.percent)
-      if (Object.keys(raised).length === 0) continue
-      if (row.endDate !== null && row.endDate !== undefined && row.endDate < at) continue
+    for (const { row, raised } of raises) {
       if ((row.startDate ?? '') >= at) {
         changed.push({ resource: rates.resource, action: 'update', before: row, after: (await rates.update(row.id, { ...raised, updatedStamp: now }))! })
       } else changed.push(...(await splitAt(rates, row, raised, at, from === null, now)))
     }
     await recordChanges(store, ctx.clock, changed)
-    const raised = increaseRow(tariff, fields.tariff, request.percent)
     const prices = from === null ? raised : Object.keys(raised).length ? { pendingIncrease: serializePending({ from, percent: moneyToNumber(request.percent), scope: request.scope, values: raised }) } : {}
     return (await tariffs.update(id, { ...prices, ...increaseRecord(id, request), updatedStamp: now }))!
   })

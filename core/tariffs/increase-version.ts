@@ -7,7 +7,7 @@ import type { IncreaseContext } from './apply-increase.js'
 import { increaseRecord, type IncreaseRequest } from './increase-request.js'
 import { fieldsOf, tariffKinds, type TariffKind } from './increase-scopes.js'
 import { pendingIncreaseOf, serializePending } from './pending-increase.js'
-import { increaseRow } from './price-increase.js'
+import { assertRaisable, increaseRow } from './price-increase.js'
 import { freeName, versionName } from './version-name.js'
 
 /**
@@ -36,22 +36,29 @@ export async function createIncreaseVersion(
 
     const now = ctx.clock.now()
     const stamps = { createdStamp: now, updatedStamp: now }
+    const { details, ownerField } = tariffKinds[kind]
+    const rates = store.repository(details)
     // Prices the source raises from a later date are raised in the copy too (contract 17.5).
     const pending = pendingIncreaseOf(source)
+    const pendingRaised = pending ? increaseRow({ id, ...pending.values }, fields.tariff, request.percent) : {}
+    const raised = increaseRow(source, fields.tariff, request.percent)
+    const rows = (await rates.listIn(ownerField, [id])).map((row) => ({ row, raised: increaseRow(row, fields.details, request.percent) }))
+    // Every raised price checked before anything is written: the copy is all or nothing.
+    assertRaisable(tariffs.resource.singular, source, raised)
+    assertRaisable(tariffs.resource.singular, source, pendingRaised)
+    for (const r of rows) assertRaisable(rates.resource.singular, r.row, r.raised)
     const copy = await tariffs.insert({
       ...copyOf(source),
-      ...(pending ? { pendingIncrease: serializePending({ ...pending, values: { ...pending.values, ...increaseRow({ id, ...pending.values }, fields.tariff, request.percent) } }) } : {}),
-      ...increaseRow(source, fields.tariff, request.percent),
+      ...(pending ? { pendingIncrease: serializePending({ ...pending, values: { ...pending.values, ...pendingRaised } }) } : {}),
+      ...raised,
       ...increaseRecord(id, request),
       name: await freeName(store, kind, versionName(String(source.name), request.percent)),
       ...stamps,
     })
-    const { details, ownerField } = tariffKinds[kind]
-    const rates = store.repository(details)
     // The copy and its details are creates of their own (contract 12), recorded with the copy.
     const created: Change[] = [{ resource: tariffs.resource, action: 'create', before: null, after: copy }]
-    for (const row of await rates.listIn(ownerField, [id])) {
-      const detail = await rates.insert({ ...copyOf(row), ...increaseRow(row, fields.details, request.percent), [ownerField]: copy.id, ...stamps })
+    for (const { row, raised } of rows) {
+      const detail = await rates.insert({ ...copyOf(row), ...raised, [ownerField]: copy.id, ...stamps })
       created.push({ resource: rates.resource, action: 'create', before: null, after: detail })
     }
     await recordChanges(store, ctx.clock, created)

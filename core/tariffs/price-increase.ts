@@ -1,5 +1,7 @@
+import { BillingError } from '../errors.js'
 import type { FieldValue, Item, Values } from '../fields/item.js'
-import { fromUnits, increaseByPercent, moneyToNumber, mulRatio, type Money } from '../money/money.js'
+import { MAX_NUMBER } from '../input/validate.js'
+import { formatMoney, fromUnits, increaseByPercent, LARGEST_AMOUNT, moneyToNumber, mulRatio, withinMoneyBound, type Money } from '../money/money.js'
 
 /** The decimal text JavaScript gives a finite number: `0.0333`, `1.25e-7`, `1e+21`. */
 const NUMBER_TEXT = /^(-)?(\d+)(?:\.(\d+))?(?:e([+-]\d+))?$/
@@ -43,4 +45,29 @@ export function increaseRow(row: Item, fields: readonly string[], percent: Money
     if (value !== null && value !== undefined) out[name] = increasePrice(value, percent)
   }
   return out
+}
+
+/** Whether a raised price is one the API accepts back: money within its range, a Number under 1e15 either side of zero. */
+export function withinPriceBound(value: FieldValue): boolean {
+  if (typeof value === 'bigint') return withinMoneyBound(value as Money)
+  if (typeof value === 'number') return Number.isFinite(value) && Math.abs(value) < MAX_NUMBER
+  return true
+}
+
+/**
+ * Refuses an increase that would raise a price of `row` (a tariff or one of its rates, `what`
+ * naming it) beyond what the API accepts: stored, GET → PATCH of the row would fail on its own
+ * value. The caller checks every row before it writes any, so the increase is all or nothing.
+ */
+export function assertRaisable(what: string, row: Item, raised: Values): void {
+  for (const [name, value] of Object.entries(raised)) {
+    if (withinPriceBound(value)) continue
+    const shown = typeof value === 'bigint' ? formatMoney(value as Money) : String(value)
+    const range = typeof value === 'bigint' ? `-${LARGEST_AMOUNT} to ${LARGEST_AMOUNT}` : `above -${MAX_NUMBER} and below ${MAX_NUMBER}`
+    throw new BillingError(
+      'invalid_parameter',
+      `Invalid value for parameter "increasePercent": it would raise ${name} of ${what} ${row.id} to ${shown}, outside the prices accepted (${range})`,
+      `Give a smaller increasePercent, or lower that price first.`,
+    )
+  }
 }

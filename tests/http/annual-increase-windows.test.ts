@@ -106,5 +106,20 @@ for (const target of activeTargets()) {
     assert.equal(await amounts(gone), [10, 7.14]) // 10.00 × 20/28, never raised
   })
 
+  test('a raise beyond the amounts the API accepts is not made: that feature is left as it is, the others raised', async ({ h }) => {
+    h.clock.set('2026-01-15T10:00:00.000Z')
+    const c = await newCustomer(h, { annualIncreaseReferenceDate: '2026-03-01', annualIncreaseProfile: 'Fixed 5%' })
+    const small = await newFeature(h, c, monthly)
+    const huge = await newFeature(h, c, { ...monthly, serviceCharge: '99999999999.9999' })
+    const before = await get(h, huge)
+    const history = (await h.request('GET', `/features/${huge}/history`)).body.length
+    h.clock.set('2026-03-01T00:20:00.000Z')
+    assert.is(await applyAnnualIncreases(h.platform.context), 1)
+    assert.is((await get(h, small)).serviceCharge, 10.5)
+    assert.equal(await get(h, huge), before, 'nothing of it written: its GET still round-trips')
+    assert.is((await h.request('GET', `/features/${huge}/history`)).body.length, history)
+    assert.is((await h.request('PATCH', `/features/${huge}`, before)).status, 200)
+  })
+
   test.run()
 }

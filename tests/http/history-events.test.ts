@@ -217,5 +217,58 @@ for (const target of activeTargets()) {
     assert.equal(events[2_000].data, (await h.request('GET', `/tariffs/${ids[2_000]}`)).body)
   })
 
+  test('a PATCH that changes nothing (the same values, a GET body sent back) is no update: no stamp, history entry, event or updatedSince (contract 2, 12)', async ({ h }) => {
+    const start = h.clock.now()
+    const post = async (path: string, body: object) => {
+      const r = await h.request('POST', path, body)
+      assert.is(r.status, 201, r.text)
+      return r.body
+    }
+    const c = await post('/customers', { accountNumber: 'NOOP-1', companyName: 'Same Ltd', creditLimit: '250.00' })
+    const n = await post(`/customers/${c.id}/numbers`, { number: '01632 960123', creditLimit: 10 })
+    const s = await post(`/customers/${c.id}/services`, { description: 'Broadband' })
+    const f = await post(`/numbers/${n.id}/features`, { startDate: '2026-01-01', serviceCharge: '12.50', serviceChargeInterval: 'Monthly', featureCount: 2, updatedDate: '2026-01-01' })
+    const contact = await post('/customerContacts', { email: 'same@example.com', accountPassword: 'secret-1' })
+    const t = await post('/tariffs', { name: 'Noop Calls', baseCost: 0.05, parentTariff: null })
+    const ff = await post('/fixedFeeTariffs', { name: 'Noop Fees', wholesaleForCarrierIDs: ['Gamma'] })
+    const td = await post(`/tariffs/${t.id}/tariffDetails`, { chargeBand: 'UK', timeBand: 'day', startDate: '2026-01-01', cost: '0.0825' })
+    const fd = await post(`/fixedFeeTariffs/${ff.id}/fixedFeeTariffDetails`, { serviceCharge: '12.50', featureTypes: ['Line Rental'] })
+    // Each with its values given again, spelt differently where the type allows (money as a number, a cleared flag's null).
+    const items: [string, any, object, boolean][] = [
+      ['customers', c, { companyName: 'Same Ltd', creditLimit: 250 }, true],
+      ['numbers', n, { number: '01632 960123', creditLimit: '10.0000' }, true],
+      ['services', s, { description: 'Broadband' }, true],
+      ['features', f, { serviceCharge: 12.5, featureCount: 2, serviceChargeInterval: 'Monthly', updatedDate: '2026-01-01' }, true],
+      ['customerContacts', contact, { email: 'same@example.com', accountPassword: null }, true],
+      ['tariffs', t, { name: 'Noop Calls', baseCost: 0.05, parentTariff: null }, true],
+      ['fixedFeeTariffs', ff, { wholesaleForCarrierIDs: ['Gamma'], customerID: null }, true],
+      ['tariffDetails', td, { cost: 0.0825, startDate: '2026-01-01' }, false],
+      ['fixedFeeTariffDetails', fd, { serviceCharge: '12.5', featureTypes: ['Line Rental'] }, false],
+    ]
+    h.clock.advanceMs(1000)
+    const since = h.clock.now()
+    h.clock.advanceMs(1000)
+    let last = '0'
+    for (let page: any[] = [null]; page.length > 0; last = page.at(-1)?.id ?? last) page = (await h.request('GET', `/events?idAfter=${last}&limit=1000`)).body
+    for (const [collection, item, same, listed] of items) {
+      const history = (await h.request('GET', `/${collection}/${item.id}/history`)).body.length
+      const patched = await h.request('PATCH', `/${collection}/${item.id}`, same)
+      assert.is(patched.status, 200, `${collection}: ${patched.text}`)
+      assert.is(patched.body.updatedStamp, item.updatedStamp, `${collection}: the same values leave it as it was`)
+      const got = (await h.request('GET', `/${collection}/${item.id}`)).body
+      const back = await h.request('PATCH', `/${collection}/${item.id}`, got)
+      assert.is(back.status, 200, `${collection}: ${back.text}`)
+      assert.equal(back.body, got, `${collection}: GET → PATCH answers the item unchanged`)
+      assert.is((await h.request('GET', `/${collection}/${item.id}/history`)).body.length, history, `${collection}: no history entry`)
+      if (listed) assert.equal((await h.request('GET', `/${collection}?updatedSince=${since}`)).body, [], `${collection}: not updated since`)
+    }
+    assert.equal((await h.request('GET', `/events?idAfter=${last}`)).body, [], 'no event (no *.updated, no feature.charge_changed)')
+    // A password given is a change, even the one it has: only its hash is stored.
+    await h.request('PATCH', `/customerContacts/${contact.id}`, { accountPassword: 'secret-1' })
+    const entry = (await h.request('GET', `/customerContacts/${contact.id}/history`)).body.at(-1)
+    assert.equal(entry.changes.accountPassword, ['[redacted]', '[redacted]'])
+    h.clock.set(start)
+  })
+
   test.run()
 }

@@ -317,5 +317,36 @@ for (const target of activeTargets()) {
     assert.equal(version.requestBody.content['application/json'].schema.properties.increaseScope.enum, ['costOnly', 'allCharges'])
   })
 
+  test('an increase that would raise a price beyond the amounts accepted is refused (400504 naming the price) and writes nothing', async ({ h }) => {
+    const { tariff, rental } = await fixedFeeTariff(h, 'Too Big')
+    const big = await h.request('POST', `/fixedFeeTariffs/${tariff.id}/fixedFeeTariffDetails`, { description: 'Trunk', serviceCharge: '99999999999.9999' })
+    assert.is(big.status, 201, big.text)
+    const last = (await h.request('GET', `/fixedFeeTariffs/${tariff.id}/history`)).body.length
+    for (const action of ['applyIncrease', 'createIncreaseVersion']) {
+      for (const increaseEffectiveDate of [undefined, '2026-03-01']) {
+        const r = await act(h, 'fixedFeeTariffs', tariff.id, action, { increasePercent: 10, increaseScope: 'recurringOnly', increaseEffectiveDate })
+        assert.is(r.status, 400, r.text)
+        assert.is(r.body.error_code, 400504)
+        assert.match(r.body.error, `serviceCharge of fixed fee tariff detail ${big.body.id}`)
+      }
+    }
+    const rows = (await h.request('GET', `/fixedFeeTariffs/${tariff.id}/fixedFeeTariffDetails`)).body
+    assert.equal(rows.map((d: any) => [d.id, d.serviceCharge, d.endDate]), [[rental.id, 12.5, null], [big.body.id, 99999999999.9999, null]], 'all or nothing')
+    assert.is((await h.request('GET', `/fixedFeeTariffs/${tariff.id}`)).body.increasePercent, null)
+    assert.is((await h.request('GET', `/fixedFeeTariffs/${tariff.id}/history`)).body.length, last)
+    assert.equal((await h.request('GET', '/fixedFeeTariffs?limit=1000')).body.filter((x: any) => x.increaseOriginalID === tariff.id), [], 'no copy')
+    // A call tariff's Number price likewise (accepted below 1e15).
+    const t = (await h.request('POST', '/tariffs', { name: 'Big Base', baseCost: 9e14 })).body
+    const r = await act(h, 'tariffs', t.id, 'applyIncrease', { increasePercent: 20, increaseScope: 'costOnly' })
+    assert.is(r.body.error_code, 400504, r.text)
+    assert.match(r.body.error, 'baseCost of call tariff')
+    assert.is((await h.request('GET', `/tariffs/${t.id}`)).body.baseCost, 9e14)
+    // Within range it applies, and the raised row round-trips.
+    assert.is((await act(h, 'fixedFeeTariffs', tariff.id, 'applyIncrease', { increasePercent: -10, increaseScope: 'recurringOnly' })).status, 200)
+    const raised = (await h.request('GET', `/fixedFeeTariffDetails/${big.body.id}`)).body
+    assert.is(raised.serviceCharge, 89999999999.9999)
+    assert.is((await h.request('PATCH', `/fixedFeeTariffDetails/${big.body.id}`, raised)).status, 200)
+  })
+
   test.run()
 }

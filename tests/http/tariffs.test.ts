@@ -120,5 +120,29 @@ for (const target of activeTargets()) {
     assert.is((await h.request('GET', `/fixedFeeTariffDetails/${d.body.id}`)).body.error_code, 404001)
   })
 
+  test('customerID and the parent tariff name existing rows (contract 4): else 400101 naming the field, on create and PATCH; a tariff keeps what it has', async ({ h }) => {
+    const c = (await h.request('POST', '/customers', {})).body.id
+    for (const [kind, parentField] of [['tariffs', 'parentTariff'], ['fixedFeeTariffs', 'parentFixedFeeTariff']] as const) {
+      const parent = (await h.request('POST', `/${kind}`, { name: `Ref parent ${kind}` })).body.id
+      for (const [field, value] of [['customerID', '424242'], [parentField, '777777'], [parentField, 'not an ID']] as const) {
+        const refused = await h.request('POST', `/${kind}`, { name: `Ghost ${kind}`, [field]: value })
+        assert.is(refused.body.error_code, 400101, refused.text)
+        assert.match(refused.body.error, `"${field}"`)
+      }
+      assert.equal((await h.request('GET', `/${kind}?limit=1000`)).body.filter((x: any) => x.name === `Ghost ${kind}`), [], 'nothing written')
+      const t = await h.request('POST', `/${kind}`, { name: `Ref child ${kind}`, customerID: c, [parentField]: parent })
+      assert.is(t.status, 201, t.text)
+      assert.is((await h.request('PATCH', `/${kind}/${t.body.id}`, { customerID: '424242' })).body.error_code, 400101)
+      assert.is((await h.request('PATCH', `/${kind}/${t.body.id}`, { [parentField]: '777777' })).body.error_code, 400101)
+      assert.is((await h.request('PATCH', `/${kind}/${t.body.id}`, { customerID: null, [parentField]: '' })).status, 200, 'none named')
+      // A row written before the check (straight to the store) keeps its reference through GET → PATCH.
+      await h.platform.context.store.repository(kind).update(t.body.id, { customerID: '424242', [parentField]: '777777' } as never)
+      const got = (await h.request('GET', `/${kind}/${t.body.id}`)).body
+      const back = await h.request('PATCH', `/${kind}/${t.body.id}`, { ...got, description: 'kept' })
+      assert.is(back.status, 200, back.text)
+      assert.equal([back.body.customerID, back.body[parentField]], ['424242', '777777'])
+    }
+  })
+
   test.run()
 }

@@ -1,0 +1,69 @@
+import { BillingError, quoted } from '../errors.js'
+import type { Field } from '../fields/field.js'
+import type { Values } from '../fields/item.js'
+import type { Resource, ResourceName } from '../fields/resource.js'
+import type { RefCheck } from '../input/validate.js'
+import type { Store } from '../ports/store.js'
+
+/** What the checks read: the store of the write's transaction and the catalogue, for the singular of what a field names. */
+interface ReferenceContext {
+  readonly store: Store
+  readonly resources: ReadonlyMap<ResourceName, Resource>
+}
+
+/**
+ * Refuses a write whose fields name other resources that do not exist (contract 4): tariff names
+ * (`checks`, from validation) and IDs (`idRef` fields among `values`). The caller gives only the
+ * values the write changes, so an item keeps a reference it already has.
+ */
+export async function checkReferences(ctx: ReferenceContext, resource: Resource, values: Values, checks: readonly RefCheck[]): Promise<void> {
+  await checkNames(ctx.store, resource, checks)
+  await checkIDs(ctx, resource, values)
+}
+
+async function checkNames(store: Store, resource: Resource, checks: readonly RefCheck[]): Promise<void> {
+  for (const ref of ['tariffs', 'fixedFeeTariffs'] as const) {
+    const wanted = checks.filter((c) => c.ref === ref)
+    if (wanted.length === 0) continue
+    const existing = await store.namesExisting(ref, wanted.map((c) => c.value))
+    const missing = wanted.find((c) => !existing.has(c.value))
+    if (missing) {
+      const kind = ref === 'tariffs' ? 'call tariff' : 'fixed fee tariff'
+      throw new BillingError(
+        'invalid_field',
+        `Field "${missing.field}" of ${resource.singular} names no existing ${kind}: ${quoted(String(missing.value))}`,
+        `Use the name of an existing ${kind}.`,
+        { presetsOf: resource.name },
+      )
+    }
+  }
+}
+
+/** An ID as the API writes them: a positive integer without leading zeros. */
+const ID = /^[1-9]\d{0,15}$/
+
+/** Each `idRef` field `values` sets names an existing row of its resource; null, or blank text, names none. */
+async function checkIDs(ctx: ReferenceContext, resource: Resource, values: Values): Promise<void> {
+  for (const field of idRefFields(resource)) {
+    if (!(field.name in values)) continue
+    const value = values[field.name]
+    // Rating reads a parent tariff's ID trimmed (parent-tariffs.ts): so is it checked.
+    const id = value === null ? '' : String(value).trim()
+    if (id === '') continue
+    if (ID.test(id) && (await ctx.store.repository(field.idRef!).get(id))) continue
+    const what = ctx.resources.get(field.idRef!)?.singular ?? field.idRef!
+    throw new BillingError(
+      'invalid_field',
+      `Field "${field.name}" of ${resource.singular} names no existing ${what}: ${quoted(String(value))}`,
+      `Give the ID of an existing ${what}, or null.`,
+    )
+  }
+}
+
+const found = new WeakMap<Resource, readonly Field[]>()
+/** A resource's fields that hold another resource's ID, found once. */
+function idRefFields(resource: Resource): readonly Field[] {
+  let fields = found.get(resource)
+  if (!fields) found.set(resource, (fields = resource.fields.filter((f) => f.idRef)))
+  return fields
+}
