@@ -12,7 +12,7 @@ import { notFound, shadowedMethods } from './middleware/not-found.js'
 import { rateLimit } from './middleware/rate-limit.js'
 import { requestContext, type RequestContextOptions } from './middleware/request-context.js'
 import { RateLimiter, type RateLimit } from './rate-limit.js'
-import { routeMeta } from './route-meta.js'
+import { pageMeta, routeMeta } from './route-meta.js'
 import { fullPath, type Route } from './route.js'
 import type { PageRoute } from '../portal/portal-http.js'
 
@@ -79,7 +79,9 @@ export function createHttpApp(options: HttpOptions): H3 {
   const unanswered = notFound(routes)
   for (const [path, method] of shadowedMethods(routes)) for (const variant of [path, `${path}/`]) app.on(method, variant, unanswered)
   for (const page of pages?.routes ?? []) {
-    for (const variant of page.path.endsWith('**') ? [page.path] : [page.path || '/', `${page.path}/`]) app.on(page.method, variant, page.handler)
+    // Labelled by its pattern, as the API's routes are: a page's requests are counted and logged as `/portal/invoices/:id`.
+    const meta = pageMeta(page.path || '/')
+    for (const variant of page.path.endsWith('**') ? [page.path] : [page.path || '/', `${page.path}/`]) app.on(page.method, variant, page.handler, { meta })
   }
   app.all('/**', unanswered)
   return app

@@ -53,6 +53,8 @@ export interface EnvConfig {
   readonly smtpUrl: string | null
   /** BILLING_MAIL_DIR (default ./data/mail): where .eml files go without SMTP. */
   readonly mailDir: string
+  /** BILLING_WORKER_METRICS_PORT: `npm run worker` serves `GET /metrics` on it (at HOST); none when unset. */
+  readonly workerMetricsPort: number | null
 }
 
 /**
@@ -90,7 +92,15 @@ export function readEnvConfig(env: NodeJS.ProcessEnv = process.env): EnvConfig {
     schedules: readSchedules(env),
     smtpUrl: env.BILLING_SMTP_URL ? checkSmtpUrl(env.BILLING_SMTP_URL) : null,
     mailDir: env.BILLING_MAIL_DIR || './data/mail',
+    workerMetricsPort: env.BILLING_WORKER_METRICS_PORT ? listenPort('BILLING_WORKER_METRICS_PORT', env.BILLING_WORKER_METRICS_PORT) : null,
   }
+}
+
+/** A port to listen on: 0..65535, 0 for any free one. */
+function listenPort(name: string, value: string): number {
+  const n = Number(value)
+  if (!/^\d+$/.test(value) || n > 65535) throw new Error(`${name} must be a port, 0..65535 (got ${value})`)
+  return n
 }
 
 /** BILLING_PUBLIC_URL, checked: an absolute http(s) URL, or none. */

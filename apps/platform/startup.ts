@@ -32,12 +32,15 @@ export async function checkArchiveDir(config: EnvConfig): Promise<void> {
   })
 }
 
-/** Listens, or fails with one sentence (a port in use is a setting to change, not a stack trace). */
-export function listen(server: Server, port: number, host: string): Promise<number> {
+/**
+ * Listens, or fails with one sentence (a port in use is a setting to change, not a stack trace);
+ * `setting` names the variable that gave the port.
+ */
+export function listen(server: Server, port: number, host: string, setting = 'PORT'): Promise<number> {
   return new Promise((resolve, reject) => {
     const failed = (error: NodeJS.ErrnoException) => {
       const where = `${host}:${port}`
-      if (error.code === 'EADDRINUSE') reject(new Error(`${where} is already in use (set PORT to a free port, or PORT=0 for any)`))
+      if (error.code === 'EADDRINUSE') reject(new Error(`${where} is already in use (set ${setting} to a free port, or ${setting}=0 for any)`))
       else if (error.code === 'EACCES') reject(new Error(`${where} may not be listened on by this user (EACCES)`))
       else if (error.code === 'EADDRNOTAVAIL' || error.code === 'ENOTFOUND') reject(new Error(`HOST ${host} is not an address of this machine (${error.code})`))
       else reject(error)

@@ -82,16 +82,19 @@ export async function findMissingArchives(ctx: DisasterRecoveryContext): Promise
   if (!archiver) return []
   const available = await ctx.store.repository('disasterRecoveryFiles').list({ where: unexpiredWhere(ctx.clock.today()), limit: 1000 })
   const missing: DisasterRecoveryFile[] = []
-  for (const item of available) {
-    const content = item.filename ? await archiver.open(item.filename) : undefined
-    if (content) {
-      await content.stream.cancel()
-      continue
-    }
-    await markMissing(ctx, item)
-    missing.push(item)
-  }
+  for (const item of available) if (!(await isStored(ctx, item))) missing.push(item)
   return missing
+}
+
+/** Whether storage has an archive's file; one it lacks is marked `Missing` (the archiver logs the miss). */
+export async function isStored(ctx: DisasterRecoveryContext, item: DisasterRecoveryFile): Promise<boolean> {
+  const content = item.filename ? await ctx.disasterRecovery?.archiver.open(item.filename) : undefined
+  if (content) {
+    await content.stream.cancel()
+    return true
+  }
+  await markMissing(ctx, item)
+  return false
 }
 
 async function markMissing(ctx: DisasterRecoveryContext, item: DisasterRecoveryFile): Promise<void> {

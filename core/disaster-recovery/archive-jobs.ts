@@ -1,7 +1,7 @@
 import { addDays } from '../dates/date-only.js'
 import type { Stamp } from '../dates/stamp.js'
 import type { DisasterRecoveryFile } from '../fields/entity.js'
-import { unexpiredWhere, type DisasterRecovery, type DisasterRecoveryContext } from './archive-files.js'
+import { isStored, unexpiredWhere, type DisasterRecovery, type DisasterRecoveryContext } from './archive-files.js'
 
 /** Archives cannot be written: no password is configured. The caller logs it; nothing was written. */
 export class ArchivesDisabled extends Error {
@@ -77,13 +77,16 @@ export async function expireArchives(ctx: DisasterRecoveryContext): Promise<numb
 /**
  * For the scheduler's start (contract 8): expires what is due, then writes an archive at once
  * when none is available. Returns the new archive, or null when one was already available.
+ * An unexpired archive whose file is lost does not count: one marked `Missing` is passed over,
+ * and the others' files are looked for (a worker's start checks storage as a server's does).
  * Without a password it still expires, then refuses with `ArchivesDisabled`.
  */
 export async function ensureFreshArchive(ctx: DisasterRecoveryContext): Promise<DisasterRecoveryFile | null> {
   await expireArchives(ctx)
   writer(ctx)
-  const available = await ctx.store.repository('disasterRecoveryFiles').list({ where: unexpiredWhere(ctx.clock.today()), limit: 1 })
-  return available.length ? null : generateArchive(ctx)
+  const unexpired = await ctx.store.repository('disasterRecoveryFiles').list({ where: unexpiredWhere(ctx.clock.today()), limit: 1000 })
+  for (const item of unexpired) if (!item.status?.includes('Missing') && (await isStored(ctx, item))) return null
+  return generateArchive(ctx)
 }
 
 /** The scheduled run: expire what is due, then write a new archive (`ArchivesDisabled` without a password). */

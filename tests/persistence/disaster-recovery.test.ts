@@ -6,7 +6,7 @@ import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { FileArchiver } from '../../adapters/archive/file-archiver.js'
 import { extractArchive, listArchive, packArgs } from '../../adapters/archive/seven-zip.js'
-import { getArchive } from '../../core/disaster-recovery/archive-files.js'
+import { findMissingArchives, getArchive } from '../../core/disaster-recovery/archive-files.js'
 import { ArchivesDisabled, ensureFreshArchive, expireArchives, generateArchive } from '../../core/disaster-recovery/archive-jobs.js'
 import { isBillingError } from '../../core/errors.js'
 import { ID_COUNTER_COLUMNS, ID_COUNTERS } from '../../adapters/persistence/snapshot/id-counters.js'
@@ -154,6 +154,30 @@ for (const target of activeTargets()) {
       const next = await ensureFreshArchive(context)
       assert.ok(next && next.id !== fresh!.id)
       assert.not.ok(existsSync(archivePath(ctx, fresh!.filename)), 'the expired one went')
+    } finally {
+      h.clock.set(START)
+    }
+  })
+
+  test('ensureFreshArchive counts no archive whose file is lost: marked Missing at start-up, or found gone by the check itself', async (ctx) => {
+    const { h } = ctx
+    const context = h.platform.context
+    const repo = context.store.repository('disasterRecoveryFiles')
+    try {
+      h.clock.set('2026-04-01T08:00:00.000Z')
+      const first = (await ensureFreshArchive(context))!
+      // A server's start marks it Missing (findMissingArchives) before its scheduler starts.
+      rmSync(archivePath(ctx, first.filename))
+      assert.equal((await findMissingArchives(context)).map((m) => m.id), [first.id])
+      const second = await ensureFreshArchive(context)
+      assert.ok(second && second.id !== first.id, 'a Missing archive is not available: a fresh one is written at once')
+      assert.ok(existsSync(archivePath(ctx, second!.filename)))
+      // A worker's start marks nothing first: the check looks for the file itself.
+      rmSync(archivePath(ctx, second!.filename))
+      const third = await ensureFreshArchive(context)
+      assert.ok(third && third.id !== second!.id, 'an archive whose file is gone is not available')
+      assert.ok((await repo.get(second!.id))!.status!.includes('Missing'), 'and it is marked Missing')
+      assert.is(await ensureFreshArchive(context), null, 'one whose file is there is available: nothing more is written')
     } finally {
       h.clock.set(START)
     }

@@ -4,8 +4,7 @@ import { withDeadline } from '../deadline.js'
 import { HttpFailure } from '../error-response.js'
 import { beginLife, bodyTimeout, finishLife } from '../request-life.js'
 import { errorResponse } from '../respond.js'
-import { routeOf } from '../route-meta.js'
-import { fullPath } from '../route.js'
+import { patternOf } from '../route-meta.js'
 
 /** What the request log line and the request metrics learn of each request. */
 export interface RequestLogEntry {
@@ -54,12 +53,11 @@ export function requestContext(options: RequestContextOptions): Middleware {
       response = errorResponse(event, late ? bodyTimeout(options.deadlineMs!) : error)
     }
     finishLife(event)
-    const route = routeOf(event)
     options.onRequestEnd?.({
       requestId,
       method: event.req.method,
       path: event.url.pathname,
-      route: route ? fullPath(route) : null,
+      route: patternOf(event),
       status: response.status,
       keyName: (event.context.key as { name?: string } | undefined)?.name ?? null,
       durationMs: Math.round((performance.now() - started) * 100) / 100,
