@@ -23,12 +23,15 @@ const MAX_TEXT = 500
  * naming `productCode`, `reference`, `cost` and optionally `description`, `quantity`,
  * `periodFrom`, `periodTo` (any order, case ignored), then a line per charge. A bad line throws
  * `invalid_field` naming it; a caller that stored earlier pages undoes them (one transaction).
+ * A line has the header's fields: more is refused (an unquoted `1,234.56` would otherwise be
+ * read as a cost of 1), and fewer too unless only optional columns at the end are left out
+ * (`SIP,R1,4.00` under `productCode,reference,cost,description`). A period ends on or after it starts.
  * A cost, and the bill's charges and its credits each added up, stay within `MAX_MONEY`: every
  * total the bill stores sums some of its lines, so none can pass what a money column holds.
  */
 export async function* billLinePages(lines: AsyncIterable<readonly CsvLine[]>, size: number): AsyncGenerator<BillLine[]> {
   let out: BillLine[] = []
-  let positions: Partial<Record<Column, number>> | null = null
+  let positions: Header | null = null
   let charges = 0n
   let credits = 0n
   for await (const batch of lines) {
@@ -56,10 +59,11 @@ export async function* billLinePages(lines: AsyncIterable<readonly CsvLine[]>, s
   if (out.length > 0) yield out
 }
 
-function row(positions: Partial<Record<Column, number>>, fields: readonly string[], line: number): BillLine {
+function row(positions: Header, fields: readonly string[], line: number): BillLine {
   const fail = (reason: string): never => {
     throw new BillingError('invalid_field', `line ${line}: ${reason}`, `Correct line ${line} and send the whole bill again: nothing of it was kept.`)
   }
+  if (fields.length > positions.width || fields.length < positions.needed) fail(`expected ${positions.width} fields, found ${fields.length}`)
   const at = (c: Column) => {
     const v = positions[c] === undefined ? '' : (fields[positions[c]!] ?? '').trim()
     return v.length > MAX_TEXT ? fail(`${c} is longer than ${MAX_TEXT} characters`) : v
@@ -70,6 +74,9 @@ function row(positions: Partial<Record<Column, number>>, fields: readonly string
     const v = at(c)
     return v ? (parseDate(v) ?? fail(`${c} ${quoted(v)} is not a date YYYY-MM-DD`)) : null
   }
+  const periodFrom = date('periodFrom')
+  const periodTo = date('periodTo')
+  if (periodFrom !== null && periodTo !== null && periodFrom > periodTo) fail(`periodFrom ${periodFrom} is after periodTo ${periodTo}`)
   return {
     line,
     productCode: at('productCode') || fail('productCode is empty'),
@@ -77,8 +84,8 @@ function row(positions: Partial<Record<Column, number>>, fields: readonly string
     description: at('description') || null,
     quantity: quantityText ? (QUANTITY.test(quantityText) ? Number(quantityText) : fail(`quantity ${quoted(quantityText)} is not a non-negative number`)) : null,
     cost: cost(costText, fail),
-    periodFrom: date('periodFrom'),
-    periodTo: date('periodTo'),
+    periodFrom,
+    periodTo,
   }
 }
 
@@ -88,7 +95,10 @@ function cost(text: string, fail: (reason: string) => never): Money {
   return withinMoneyBound(m) ? m : fail(`cost ${quoted(text)} is beyond the largest amount accepted (${LARGEST_AMOUNT} either way)`)
 }
 
-function header(fields: readonly string[], line: number): Partial<Record<Column, number>> {
+/** Where each column is, how many fields a line has, and how many of them it needs: through the last required column. */
+type Header = Partial<Record<Column, number>> & { readonly width: number; readonly needed: number }
+
+function header(fields: readonly string[], line: number): Header {
   const byName = new Map<string, Column>(columns.map((c) => [c.toLowerCase(), c]))
   const positions: Partial<Record<Column, number>> = {}
   const fail = (reason: string): never => {
@@ -102,5 +112,5 @@ function header(fields: readonly string[], line: number): Partial<Record<Column,
   })
   const missing = required.filter((c) => positions[c] === undefined)
   if (missing.length) fail(`missing column${missing.length > 1 ? 's' : ''} ${missing.join(', ')}`)
-  return positions
+  return { ...positions, width: fields.length, needed: Math.max(...required.map((c) => positions[c]!)) + 1 }
 }

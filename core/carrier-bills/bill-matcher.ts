@@ -9,12 +9,38 @@ export interface BillLineKey {
 
 const SEP = '\u0000'
 
+/** A feature's side of matching, spaces around each value ignored (empty is unset). */
+export interface MatchKeys {
+  readonly product: string | null
+  readonly productPattern: string | null
+  readonly reference: string | null
+  readonly referencePattern: string | null
+}
+
+const trimmed = (v: string | null | undefined): string | null => (v ? v.trim() || null : null)
+
+/**
+ * What a feature is matched by: its `carrierProduct`, `carrierProductMatches`, its
+ * `carrierReference` (else its number's) and `carrierReferenceMatches`, each without the spaces
+ * around it, as a bill's fields are read (`billLinePages` trims them): a feature stored with
+ * `SIP ` matches a line `SIP`, and a line `"SIP "` too. A value of spaces alone is unset.
+ */
+export function matchKeys(feature: FeatureKey): MatchKeys {
+  return {
+    product: trimmed(feature.carrierProduct),
+    productPattern: trimmed(feature.carrierProductMatches),
+    reference: trimmed(feature.carrierReference) ?? trimmed(feature.numberCarrierReference),
+    referencePattern: trimmed(feature.carrierReferenceMatches),
+  }
+}
+
 /**
  * The lines of a carrier's bill indexed for matching features (contract 17.4): a line matches a
  * feature when its product code equals the feature's `carrierProduct` or matches its
  * `carrierProductMatches`, and its reference equals the feature's `carrierReference` (else its
  * number's) or matches `carrierReferenceMatches`. Patterns have only the `*` and `?`
- * wildcards (`wildcardTest`), compiled once each. An exact pair is one map lookup; a pattern
+ * wildcards (`wildcardTest`), compiled once each. Both sides are compared without the spaces
+ * around them (`matchKeys`, and the lines' fields trimmed here too). An exact pair is one map lookup; a pattern
  * on one side is tried on the lines of the other side's exact value; only a feature with
  * patterns on both sides reads every line. A reconciliation builds one over the stored lines a page of features can match
  * (`featureMatches`): memory follows that page, never the bill nor the features.
@@ -25,8 +51,11 @@ export class BillMatcher {
   private readonly byReference = new Map<string, number[]>()
   private readonly patterns = new Map<string, (s: string) => boolean>()
 
-  constructor(private readonly lines: readonly BillLineKey[]) {
-    lines.forEach((line, i) => {
+  private readonly lines: readonly BillLineKey[]
+
+  constructor(lines: readonly BillLineKey[]) {
+    this.lines = lines.map((l) => ({ productCode: l.productCode.trim(), reference: l.reference.trim() }))
+    this.lines.forEach((line, i) => {
       push(this.byPair, line.productCode + SEP + line.reference, i)
       push(this.byProduct, line.productCode, i)
       push(this.byReference, line.reference, i)
@@ -35,10 +64,10 @@ export class BillMatcher {
 
   /** The indexes of the lines that match the feature, in line order. */
   linesOf(feature: FeatureKey): readonly number[] {
-    const reference = feature.carrierReference || feature.numberCarrierReference || null
-    const product = feature.carrierProduct || null
-    const productPattern = feature.carrierProductMatches ? this.pattern(feature.carrierProductMatches) : null
-    const referencePattern = feature.carrierReferenceMatches ? this.pattern(feature.carrierReferenceMatches) : null
+    const keys = matchKeys(feature)
+    const { product, reference } = keys
+    const productPattern = keys.productPattern ? this.pattern(keys.productPattern) : null
+    const referencePattern = keys.referencePattern ? this.pattern(keys.referencePattern) : null
     if (!product && !productPattern) return NONE
     if (!reference && !referencePattern) return NONE
     const productOk = (code: string) => code === product || (productPattern !== null && productPattern(code))

@@ -1,5 +1,5 @@
 import type { BillLineSource, CarrierFeature, StoredBillLine } from '../ports/carrier-data.js'
-import { BillMatcher } from './bill-matcher.js'
+import { BillMatcher, matchKeys } from './bill-matcher.js'
 
 /** A stored bill's lines read this many at a time when a pattern must be tried on every line. */
 export const LINE_PAGE = 5000
@@ -24,9 +24,10 @@ export async function* featureMatches(lines: BillLineSource, features: readonly 
   const byReference: number[] = []
   const anyLine: number[] = []
   features.forEach((f, i) => {
-    if (!f.carrierProduct && !f.carrierProductMatches) return
-    if (f.carrierReferenceMatches) anyLine.push(i)
-    else if (referenceOf(f)) byReference.push(i)
+    const keys = matchKeys(f)
+    if (!keys.product && !keys.productPattern) return
+    if (keys.referencePattern) anyLine.push(i)
+    else if (keys.reference) byReference.push(i)
   })
   if (byReference.length > 0) {
     const references = [...new Set(byReference.map((i) => referenceOf(features[i])!))]
@@ -41,7 +42,8 @@ export async function* featureMatches(lines: BillLineSource, features: readonly 
   }
 }
 
-const referenceOf = (f: CarrierFeature) => f.carrierReference || f.numberCarrierReference || null
+/** The feature's exact reference, without the spaces around it (`matchKeys`): the lines are stored trimmed. */
+const referenceOf = (f: CarrierFeature) => matchKeys(f).reference
 
 function matched(lines: readonly StoredBillLine[], features: readonly CarrierFeature[], which: readonly number[]): FeatureMatch[] {
   if (lines.length === 0) return []

@@ -51,6 +51,68 @@ test('property: * and ? stand for what they replaced', () => {
   )
 })
 
+/** The regular expression patterns were compiled to before: the reference the matcher must agree with (short inputs only). */
+const regexTest = (pattern: string) => {
+  const body = pattern.replace(/[.+^${}()|[\]\\/-]/g, '\\$&').replaceAll('*', '.*').replaceAll('?', '.')
+  const re = new RegExp(`^${body}$`, 's')
+  return (text: string) => re.test(text)
+}
+
+test('property: the matcher agrees with the regular expression it replaces (runs of *, ?, regex characters, line breaks, surrogates)', () => {
+  const alphabet = fc.constantFrom('a', 'b', 'A', '*', '?', '.', '(', '[', '\\', '$', '\n', ' ', '\ud83d', '\ude00')
+  const text = fc.array(alphabet, { maxLength: 10 }).map((cs) => cs.join(''))
+  fc.assert(
+    fc.property(text, text, (pattern, other) => {
+      const t = wildcardTest(pattern)
+      const r = regexTest(pattern)
+      // The pattern read as text, and a text of its own.
+      return t(other) === r(other) && t(pattern) === r(pattern)
+    }),
+    { numRuns: 5000 },
+  )
+})
+
+test('property: a text made from the pattern (each * a run, each ? a character) matches it', () => {
+  const piece = fc.oneof(fc.constantFrom('*', '?', '**'), fc.string({ minLength: 1, maxLength: 3 }).map((s) => s.replace(/[*?]/g, 'x')))
+  fc.assert(
+    fc.property(fc.array(fc.tuple(piece, fc.string({ maxLength: 3 })), { maxLength: 8 }), (parts) => {
+      const pattern = parts.map(([p]) => p).join('')
+      const text = parts.map(([p, fill]) => (p.startsWith('*') ? fill : p === '?' ? 'q' : p)).join('')
+      return wildcardTest(pattern)(text) && regexTest(pattern)(text)
+    }),
+  )
+})
+
+test('hostile patterns on 500-character references answer (a backtracking RegExp took seconds at 120)', () => {
+  const a500 = 'a'.repeat(500)
+  assert.is(wildcardTest('*a*a*a*a*a*b')(a500), false)
+  assert.is(wildcardTest('*a*a*a*a*a*a*a*a*a*a*a*a*b')(a500), false)
+  assert.is(wildcardTest(`${'*?'.repeat(40)}b`)(a500), false)
+  assert.is(wildcardTest('*a*a*a*a*a*a')(a500), true)
+  assert.is(wildcardTest(`${'*'.repeat(250)}a${'?'.repeat(249)}`)(a500), true)
+  assert.is(wildcardTest('a*b')(`${a500.slice(0, 499)}b`), true)
+  assert.is(wildcardTest('**')(''), true)
+  assert.is(wildcardTest('')(''), true, 'an empty pattern is the empty text, as before (a feature with one has no pattern: linesOf)')
+  assert.is(wildcardTest('')('a'), false)
+})
+
+test('spaces around a feature\'s product, reference, number reference or pattern are ignored, as around a line\'s fields; spaces alone are unset', () => {
+  const lines = new BillMatcher([
+    { productCode: 'SIP', reference: 'REF-1' },
+    { productCode: 'BB', reference: 'NUM-1' },
+    { productCode: 'LR-9', reference: 'L 1' },
+  ])
+  const key = (k: Partial<Record<'carrierProduct' | 'carrierProductMatches' | 'carrierReference' | 'numberCarrierReference' | 'carrierReferenceMatches', string>>) =>
+    lines.linesOf({ carrierProduct: null, carrierProductMatches: null, carrierReference: null, numberCarrierReference: null, carrierReferenceMatches: null, ...k })
+  assert.equal(key({ carrierProduct: 'SIP ', carrierReference: ' REF-1' }), [0])
+  assert.equal(key({ carrierProduct: 'BB', numberCarrierReference: 'NUM-1 ' }), [1])
+  assert.equal(key({ carrierProduct: 'BB', carrierReference: '  ', numberCarrierReference: 'NUM-1' }), [1], 'a reference of spaces is unset: the number\'s is used')
+  assert.equal(key({ carrierProductMatches: ' LR-* ', carrierReference: 'L 1' }), [2], 'spaces inside stay')
+  assert.equal(key({ carrierProduct: 'SIP', carrierReferenceMatches: ' REF-? ' }), [0])
+  assert.equal(key({ carrierProduct: 'SIP', carrierReference: 'REF-1 ', carrierReferenceMatches: '  ' }), [0])
+  assert.equal(new BillMatcher([{ productCode: ' SIP', reference: 'REF-1 ' }]).linesOf({ carrierProduct: 'SIP', carrierProductMatches: null, carrierReference: 'REF-1', numberCarrierReference: null, carrierReferenceMatches: null }), [0])
+})
+
 test('a dateFormat date-fns refuses is named when the presets load, with the fix, and nothing is printed on the console', () => {
   const printed = quietConsole()
   try {

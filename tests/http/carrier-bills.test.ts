@@ -85,7 +85,8 @@ for (const target of activeTargets()) {
     assert.is(csv.status, 200)
     const rows = csv.text.trim().split('\r\n')
     assert.is(rows[0], 'outcome,line,productCode,reference,description,quantity,cost,periodFrom,periodTo,featureID,expectedCost,billedAmount')
-    assert.is(rows.length, 1 + 12 + 2)
+    assert.is(rows.length, 1 + 12 + 2 + 4)
+    assert.equal(rows.slice(-4), ['total matched,7,,,,,81.485,,,,78,121', 'total costDiffers,3,,,,,38.48,,,,35,', 'total notBilled,5,,,,,37,,,,,', 'total notOnCarrierBill,2,,,,,,,,,21.5,'])
     assert.ok(rows.includes('notBilled,13,LR-X,LINE-4,"Line, rental",1,7,,,,,'), rows.join('\n'))
   })
 
@@ -265,7 +266,7 @@ for (const target of activeTargets()) {
     assert.equal(rec.summary.notOnCarrierBill, { count: 1, expectedCost: 8 })
     assert.equal(rec.notOnCarrierBill, [{ featureID: missing, expectedCost: 8 }])
     const csv = await h.request('GET', `/carrierBills/${r.body.id}/reconciliation`, undefined, { headers: { accept: 'text/csv' } })
-    assert.equal(csv.text.trim().split('\r\n').slice(1), ['matched,2,SIP,N-1,,,4,,,' + rec.matched[0].featureID + ',4,0', `notOnCarrierBill,,,,,,,,,${missing},8,`])
+    assert.equal(csv.text.trim().split('\r\n').slice(1), ['matched,2,SIP,N-1,,,4,,,' + rec.matched[0].featureID + ',4,0', `notOnCarrierBill,,,,,,,,,${missing},8,`, 'total matched,1,,,,,4,,,,4,0', 'total costDiffers,0,,,,,0,,,,0,', 'total notBilled,0,,,,,0,,,,,', 'total notOnCarrierBill,1,,,,,,,,,8,'])
   })
 
   test('patterns: only * and ? are special; brackets and parentheses in references are themselves', async ({ h }) => {

@@ -10,7 +10,7 @@ import { assertCsv, bodyText } from '../lines.js'
 import { apiPath } from '../mount-prefix.js'
 import { readQuery } from '../query.js'
 import { json } from '../respond.js'
-import { csvCell } from '../../../core/documents/csv-cells.js'
+import { csvCell, csvLine } from '../../../core/documents/csv-cells.js'
 import { streamedAnswer, wantsCsv } from '../csv-response.js'
 import type { Route } from '../route.js'
 import { getRoute, listRoute } from './resource-routes.js'
@@ -53,7 +53,7 @@ export function carrierBillRoutes(bills: Resource, lines: Resource): Route[] {
 
 /** A bill's reconciliation as answered (JSON or CSV), a piece at a time: the route's, and the library's. */
 export const reconciliationPieces = (platform: PlatformContext, bills: Resource, lines: Resource, bill: Item, csv: boolean): AsyncGenerator<string> =>
-  csv ? csvPieces(platform, lines, bill) : jsonPieces(platform, bills, lines, bill)
+  csv ? csvPieces(platform, bills, lines, bill) : jsonPieces(platform, bills, lines, bill)
 
 /** A bill's rows of some outcomes, a page at a time: the response never holds the bill. */
 async function* rowsOf(platform: PlatformContext, billID: string, outcomes: readonly string[]): AsyncGenerator<Item[]> {
@@ -73,14 +73,17 @@ async function* rowsOf(platform: PlatformContext, billID: string, outcomes: read
   }
 }
 
+/** Each section's count and totals, as the bill stores them: JSON's `summary`, CSV's total lines. */
+const summaryOf = (w: Record<string, unknown>) => ({
+  matched: { count: w.matchedCount, carrierCost: w.matchedCarrierCost, expectedCost: w.matchedExpectedCost, billed: w.matchedBilled },
+  costDiffers: { count: w.costDiffersCount, carrierCost: w.costDiffersCarrierCost, expectedCost: w.costDiffersExpectedCost },
+  notBilled: { count: w.notBilledCount, carrierCost: w.notBilledCost },
+  notOnCarrierBill: { count: w.notOnCarrierBillCount, expectedCost: w.notOnCarrierBillExpectedCost },
+})
+
 async function* jsonPieces(platform: PlatformContext, bills: Resource, lines: Resource, bill: Item): AsyncGenerator<string> {
   const w = toWire(bills, bill) as Record<string, unknown>
-  const summary = {
-    matched: { count: w.matchedCount, carrierCost: w.matchedCarrierCost, expectedCost: w.matchedExpectedCost, billed: w.matchedBilled },
-    costDiffers: { count: w.costDiffersCount, carrierCost: w.costDiffersCarrierCost, expectedCost: w.costDiffersExpectedCost },
-    notBilled: { count: w.notBilledCount, carrierCost: w.notBilledCost },
-    notOnCarrierBill: { count: w.notOnCarrierBillCount, expectedCost: w.notOnCarrierBillExpectedCost },
-  }
+  const summary = summaryOf(w)
   yield `{"carrierBill":${JSON.stringify(w)},"summary":${JSON.stringify(summary)}`
   for (const [name, outcomes] of Object.entries(OUTCOMES)) {
     yield `,${JSON.stringify(name)}:[`
@@ -123,7 +126,15 @@ async function* notOnBill(platform: PlatformContext, bill: Item): AsyncGenerator
 /** One row as the reconciliation lists it: the bill line (absent for notOnCarrierBill) and the feature. */
 const entry = (w: Record<string, unknown>) => Object.fromEntries(LINE_FIELDS.filter((f) => w[f] !== null && w[f] !== undefined).map((f) => [f, w[f]]))
 
-async function* csvPieces(platform: PlatformContext, lines: Resource, bill: Item): AsyncGenerator<string> {
+/**
+ * The reconciliation as CSV: a row per line (its outcome; a costDiffers line once, as
+ * `costDiffers`), a row per feature not on the bill, then a closing total line per section,
+ * `total matched` (costDiffers lines counted in it, as JSON's `matched` lists them),
+ * `total costDiffers`, `total notBilled` and `total notOnCarrierBill`: its count in `line`, its
+ * sums in `cost` (the carrier's), `expectedCost` and `billedAmount`, empty where the section has
+ * none. The figures are JSON's `summary`.
+ */
+async function* csvPieces(platform: PlatformContext, bills: Resource, lines: Resource, bill: Item): AsyncGenerator<string> {
   yield `outcome,${LINE_FIELDS.join(',')}\r\n`
   for await (const page of rowsOf(platform, bill.id, ['matched', 'costDiffers', 'notBilled'])) {
     yield page
@@ -136,4 +147,11 @@ async function* csvPieces(platform: PlatformContext, lines: Resource, bill: Item
   for await (const page of notOnBill(platform, bill)) {
     yield page.map((f) => ['notOnCarrierBill', ...LINE_FIELDS.map((c) => (c === 'featureID' ? f.featureID : c === 'expectedCost' ? moneyToNumber(f.expectedCost) : null))].map(csvCell).join(',') + '\r\n').join('')
   }
+  const summary: Record<string, Record<string, unknown>> = summaryOf(toWire(bills, bill) as Record<string, unknown>)
+  let totals = ''
+  for (const [name, t] of Object.entries(summary)) {
+    const figure: Record<string, unknown> = { line: t.count, cost: t.carrierCost, expectedCost: t.expectedCost, billedAmount: t.billed }
+    totals += csvLine([`total ${name}`, ...LINE_FIELDS.map((f) => figure[f])])
+  }
+  yield totals
 }

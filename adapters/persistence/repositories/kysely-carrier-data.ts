@@ -66,17 +66,27 @@ export class KyselyCarrierData implements CarrierData {
     const out = new Map<string, Money>()
     const d = this.dialect
     for (let at = 0; at < featureIDs.length; at += IN_CHUNK) {
-      const chunk = featureIDs.slice(at, at + IN_CHUNK)
+      const ids = featureIDs.slice(at, at + IN_CHUNK).map((id) => d.encodeId(id) as string | number)
       // Invoiced rows only: a draft's or an unrun change's rows are not billed yet. Each is weighed by billedShare, not summed whole.
-      const rows = await this.db
-        .selectFrom('transactions')
-        .select(['featureID', 'amount', 'dateFrom', 'dateTo', 'transactionDate'])
-        .where(d.inList('featureID', chunk.map((id) => d.encodeId(id) as string | number)))
-        .where(approvedIs('transactions', true))
-        .where((eb) => eb(eb.fn.coalesce('dateFrom', 'transactionDate'), '<=', to))
-        .where((eb) => eb(eb.fn.coalesce('dateTo', 'dateFrom', 'transactionDate'), '>=', from))
-        .execute()
-      for (const r of rows as any[]) {
+      const charged = this.db
+        .selectFrom('transactions as t')
+        .select(['t.featureID', 't.amount', 't.dateFrom', 't.dateTo', 't.transactionDate'])
+        .where(d.inList('t.featureID', ids))
+        .where(approvedIs('t', true))
+        .where((eb) => eb(eb.fn.coalesce('t.dateFrom', 't.transactionDate'), '<=', to))
+        .where((eb) => eb(eb.fn.coalesce('t.dateTo', 't.dateFrom', 't.transactionDate'), '>=', from))
+      // A credit note's line (no feature of its own, never approved) takes back from the row it
+      // credits: that row's feature, weighed by the same share of the month (its period's dates).
+      const credits = this.db
+        .selectFrom('transactions as c')
+        .innerJoin('transactions as t', 't.id', 'c.creditedTransactionID')
+        .select(['t.featureID', 'c.amount', 't.dateFrom', 't.dateTo', 't.transactionDate'])
+        .where('c.creditNoteID', 'is not', null)
+        .where(d.inList('t.featureID', ids))
+        .where(approvedIs('t', true))
+        .where((eb) => eb(eb.fn.coalesce('t.dateFrom', 't.transactionDate'), '<=', to))
+        .where((eb) => eb(eb.fn.coalesce('t.dateTo', 't.dateFrom', 't.transactionDate'), '>=', from))
+      for (const r of [...(await charged.execute()), ...(await credits.execute())] as any[]) {
         const dateFrom = (r.dateFrom ?? r.transactionDate) as DateOnly
         const share = billedShare({ amount: d.decodeBigint(r.amount) as Money, dateFrom, dateTo: (r.dateTo ?? dateFrom) as DateOnly }, from, to)
         const id = String(r.featureID)
