@@ -9,13 +9,13 @@ import { itemisedCallsCsv } from '../../core/delivery/calls-csv.js'
 import { notFound } from '../../core/errors.js'
 import type { Entities } from '../../core/fields/entity.js'
 import { ZERO, type Money } from '../../core/money/money.js'
-import { amountOutstanding } from '../../core/payments/payment-links.js'
+import { amountOutstanding, expireLinks, findPaymentLink } from '../../core/payments/payment-links.js'
 import { offerByLoginFlags } from '../../core/portal/login-flags.js'
 import { onlineBillTypeOf, onlineOffer, type OnlineOffer } from '../../core/portal/online-bill.js'
 import { customerInvoices, customerPayments, hiddenCallNumbers, monthAllowances, nextInvoiceDate, ownInvoice, PAGE_ROWS, uninvoicedCalls } from '../../core/portal/portal-pages.js'
 import type { PaymentLink } from '../../core/customers/side-effects.js'
 import { renderInvoice } from '../documents/render-invoice.js'
-import { DOCUMENT_CSP, page, pageHeaders, type PageRoute, type PortalOptions } from './portal-http.js'
+import { DOCUMENT_CSP, page, pageHeaders, redirect, type PageRoute, type PortalOptions } from './portal-http.js'
 import { signedIn, type Visit } from './portal-session.js'
 
 type Invoice = Entities['invoices']
@@ -42,6 +42,14 @@ export function pageRoutes(o: PortalOptions): PageRoute[] {
   /** The invoice's document as an email would carry it: no itemised calls without consent. */
   const documentOf = async (visit: Visit, invoice: Invoice) => customerCopy(await readInvoiceDocument(ctx, invoice.id), visit.customer)
 
+  /** The links of one of the customer's payment links still open (contract 15.1); null for any other. */
+  const linksMade = async (visit: Visit, paymentLinkUUID: string): Promise<readonly PaymentLink[] | null> => {
+    if (!/^[0-9a-f-]{36}$/i.test(paymentLinkUUID)) return null
+    await expireLinks(ctx.store, ctx.clock, visit.customer.id)
+    const made = await findPaymentLink(ctx.store, paymentLinkUUID)
+    return made?.customerID === visit.customer.id && made.status === 'Open' ? ((made.links ?? []) as readonly PaymentLink[]) : null
+  }
+
   /** The Pay now page: the amount outstanding, and the links once made. */
   const payPage = async (visit: Visit, links: readonly PaymentLink[] | null) => {
     const outstanding = await amountOutstanding(ctx.store, visit.customer.id)
@@ -54,7 +62,8 @@ export function pageRoutes(o: PortalOptions): PageRoute[] {
       path: '/summary',
       handler: signedIn(o, 'summary', async (event, visit) => {
         const c = visit.customer
-        const [last] = await customerInvoices(ctx, c.id)
+        // The last invoice shown, and the date the billing cycle counts from (suppressed invoices included).
+        const [[last], lastInvoiced] = await Promise.all([customerInvoices(ctx, c.id), ctx.store.ledger.lastInvoiceDates([c.id])])
         const canPay = (ctx.presets.portalProfiles[c.portalCustomerProfile!] ?? []).length > 0
         // No link to an invoice's document on a portal without the invoices page: it would be a 404.
         const online = offerOf(visit)
@@ -65,7 +74,7 @@ export function pageRoutes(o: PortalOptions): PageRoute[] {
           overdue: money(visit, c.overdueAmount as Money),
           last: last && offer.listed ? invoiceRow(visit, last) : null,
           offer,
-          nextInvoiceDate: displayDate(nextInvoiceDate(c, last, ctx.clock.today())),
+          nextInvoiceDate: displayDate(nextInvoiceDate(c, lastInvoiced.get(c.id), ctx.clock.today())),
           canPay,
         })
       }),
@@ -159,7 +168,12 @@ export function pageRoutes(o: PortalOptions): PageRoute[] {
         return page(event, 'payments', { ...visit.layout('Payments', 'payments'), payments })
       }),
     },
-    { method: 'GET', path: '/pay', handler: signedIn(o, 'pay', async (event, visit) => page(event, 'pay', await payPage(visit, null))) },
+    {
+      method: 'GET',
+      path: '/pay',
+      // `?made=<paymentLinkUUID>`: where the form's POST sends the browser, to show the links it made.
+      handler: signedIn(o, 'pay', async (event, visit) => page(event, 'pay', await payPage(visit, await linksMade(visit, event.url.searchParams.get('made') ?? '')))),
+    },
     {
       method: 'POST',
       path: '/pay',
@@ -167,11 +181,14 @@ export function pageRoutes(o: PortalOptions): PageRoute[] {
         o,
         'pay',
         async (event, visit) => {
+          // A form from before the last payment: nothing to pay now, and no link for nothing.
+          if ((await amountOutstanding(ctx.store, visit.customer.id)) <= 0n) return page(event, 'pay', await payPage(visit, null))
           // The action the API runs, recorded in history under the portal's actor.
           const result = (await runItemAction(ctx, ctx.resources.get('customers')!, itemActions.customers, visit.customer.id, 'generatePaymentLinks', () => ({}))) as {
-            links: PaymentLink[]
+            paymentLinkUUID: string
           }
-          return page(event, 'pay', await payPage(visit, result.links))
+          // Post/Redirect/Get: reloading the page shows these links again, it does not make more.
+          return redirect(event, `/pay?made=${encodeURIComponent(result.paymentLinkUUID)}`)
         },
         true,
       ),

@@ -2,7 +2,8 @@ import type { H3Event } from 'h3'
 import { FastResponse } from 'srvx'
 import { isBillingError } from '../../core/errors.js'
 import type { Credentials } from '../../core/portal/portal-login.js'
-import { choosableCustomers, resumeSession, sessionContact, signIn } from '../../core/portal/sign-in.js'
+import { choosableCustomers, contactChosen } from '../../core/portal/choose-account.js'
+import { resumeSession, signIn } from '../../core/portal/sign-in.js'
 import { asActor } from '../security/actor-scope.js'
 import { requestIdOf } from '../http/respond.js'
 import { cookieOf, sameSecret, setCookie, SESSION_COOKIE, SIGN_IN_COOKIE } from './cookies.js'
@@ -65,10 +66,9 @@ export function signInRoutes(o: PortalOptions): PageRoute[] {
       async handler(event) {
         const session = await resumeSession(o.platform, o.sessions, cookieOf(event, SESSION_COOKIE))
         if (!session?.contactID) return redirect(event, session ? await landingPath(o, session.customerID) : '/sign-in')
-        // The contact was deleted, or its password or email changed, since it signed in.
-        if (!(await sessionContact(o.platform, session))) return endSession(event, o, session)
         const customers = (await choosableCustomers(o.platform, o.sessions, session)).map((c) => ({ id: c.id, number: c.accountNumber ?? c.id, name: accountName(c) }))
-        // The contact was unlinked from every account since it signed in, or their portals closed.
+        // The contact was deleted, or its password or email changed, since it signed in; or it was
+        // unlinked from every account since, or their portals closed.
         if (customers.length === 0) return endSession(event, o, session)
         return page(event, 'choose', { title: 'Choose an account', seller: sellerOf(o), csrf: session.csrfToken, customers })
       },
@@ -79,13 +79,15 @@ export function signInRoutes(o: PortalOptions): PageRoute[] {
       async handler(event) {
         const session = await resumeSession(o.platform, o.sessions, cookieOf(event, SESSION_COOKIE))
         if (!session?.contactID) return redirect(event, '/sign-in')
-        if (!(await sessionContact(o.platform, session))) return endSession(event, o, session)
+        // None: as on the page, the session is over.
+        const allowed = await choosableCustomers(o.platform, o.sessions, session)
+        if (allowed.length === 0) return endSession(event, o, session)
         const form = await readForm(event)
         if (!sameSecret(form.get('csrf') ?? '', session.csrfToken)) return redirect(event, '/choose')
         const chosen = form.get('customerID') ?? ''
-        const allowed = await choosableCustomers(o.platform, o.sessions, session)
         if (!allowed.some((c) => c.id === chosen)) return redirect(event, '/choose')
-        await o.sessions.touch(session.tokenHash, o.platform.clock.now(), chosen)
+        // A session of several contacts acts as the chosen customer's from now on.
+        await o.sessions.touch(session.tokenHash, o.platform.clock.now(), chosen, contactChosen(session, chosen))
         return redirect(event, await landingPath(o, chosen))
       },
     },

@@ -20,26 +20,45 @@ export function portalCustomer(customer: Customer | undefined, customerID: strin
   return customer
 }
 
-/** The customer's invoices, newest first: not a draft of a run in review (contract 16.1), which is not the customer's until approved. */
+/**
+ * Whether the portal shows an invoice: not a draft of a run in review (contract 16.1), which is not
+ * the customer's until approved. A suppressed one (10.4, lowInvoiceAction `Suppress`) is shown: it
+ * is raised and owed, only not sent (14.2), and the balance and Pay now the portal shows count it,
+ * so hiding it would ask the customer for money it could not see the bill of.
+ */
+const shown = (i: Invoice): boolean => i.status !== 'Draft'
+
+/** The customer's invoices the portal shows (`shown`), newest first. */
 export async function customerInvoices(ctx: PlatformContext, customerID: string): Promise<Invoice[]> {
   const rows = await ctx.store.repository('invoices').list({ where: [{ op: 'eq', column: 'customerID', value: customerID }], limit: 100_000 })
-  return rows.filter((i) => i.status !== 'Draft').reverse()
+  return rows.filter(shown).reverse()
 }
 
-/** One of the customer's own invoices; any other ID is `not_found`, as if it did not exist. */
+/** One of the customer's own invoices the portal shows; any other ID is `not_found`, as if it did not exist. */
 export async function ownInvoice(ctx: PlatformContext, customerID: string, invoiceID: string): Promise<Invoice> {
   const invoice = /^\d{1,18}$/.test(invoiceID) ? await ctx.store.repository('invoices').get(invoiceID) : undefined
-  if (!invoice || invoice.customerID !== customerID || invoice.status === 'Draft') throw notFound('invoice', invoiceID)
+  if (!invoice || invoice.customerID !== customerID || !shown(invoice)) throw notFound('invoice', invoiceID)
   return invoice
 }
 
-/** The date of a customer's next invoice by its billing cycle: a cycle after the last one, or the end of this month. */
-export function nextInvoiceDate(customer: Customer, last: Invoice | undefined, today: DateOnly): DateOnly {
+/**
+ * The date of a customer's next invoice by its billing cycle (contract 14.3), from the date of
+ * its last invoice as the billing cycle reads it (`ledger.lastInvoiceDates`, suppressed invoices
+ * included, contract 10.1): the first whole number of cycles after that date that is not before
+ * today, each counted from that date, so a cycle skipped does not move the day (31 Jan, none in
+ * February: 31 Mar, not 28 Mar). A run on that date invoices the customer (`cycleDue`: as many
+ * calendar months as the cycle, or more). Without an invoice: the end of this month.
+ */
+export function nextInvoiceDate(customer: Customer, lastInvoiceDate: DateOnly | undefined, today: DateOnly): DateOnly {
   const months = customer.billingCycle === 'Quarterly' ? 3 : customer.billingCycle === 'Annually' ? 12 : 1
-  if (last?.invoiceDate) {
-    let next = addMonths(last.invoiceDate, months)
-    while (next < today) next = addMonths(next, months)
-    return next
+  if (lastInvoiceDate) {
+    // Calendar months from the last invoice to today, as the cycle counts them (`calendarMonthsBetween`
+    // of core/billing, which reaches this folder through core/resources, so it is not imported).
+    const monthOf = (d: DateOnly) => Number(d.slice(0, 4)) * 12 + Number(d.slice(5, 7))
+    let cycles = Math.max(1, Math.ceil((monthOf(today) - monthOf(lastInvoiceDate)) / months))
+    // In today's month, the day may still be before today's: then one cycle more.
+    if (addMonths(lastInvoiceDate, cycles * months) < today) cycles++
+    return addMonths(lastInvoiceDate, cycles * months)
   }
   return addDays(addMonths(`${today.slice(0, 7)}-01` as DateOnly, 1), -1)
 }

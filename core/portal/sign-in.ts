@@ -1,9 +1,10 @@
 import { BillingError } from '../errors.js'
 import type { Customer, CustomerContact } from '../fields/entity.js'
 import type { PlatformContext } from '../platform.js'
-import type { PortalSession, PortalSessions } from '../ports/portal-sessions.js'
+import type { ContactSignIn, PortalSession, PortalSessions } from '../ports/portal-sessions.js'
 import { toStamp, type Stamp } from '../dates/stamp.js'
 import { failuresFrom, isLocked, loginKey, loginOf, SESSION_IDLE_MS, type Credentials } from './portal-login.js'
+import { customersOf, reachedBy } from './contact-customers.js'
 import { openingsOf, sameOpening } from './portal-opening.js'
 
 /** Runs `work` with history entries naming `actor` (the HTTP edge's actor scope). */
@@ -26,8 +27,10 @@ let decoy: Promise<string> | null = null
 /**
  * Signs a visitor in (contract 14.3). Secrets are checked against their stored hashes by the
  * password hasher (constant time); a locked login, an unknown one and a wrong secret all verify
- * one hash and answer `signInRefused`. Sign-ins and failures on a known account are history
- * entries naming `portal:<contact ID>` or `portal:pin`.
+ * one hash and answer `signInRefused`. An email and password that match several contacts (one
+ * person, a contact of each of several customers) reach the customers of each: the session keeps
+ * the contact each is reached as (`contacts`), and acts as it once that customer is chosen.
+ * Sign-ins and failures on a known account are history entries naming `portal:<contact ID>` or `portal:pin`.
  */
 export async function signIn(ctx: PlatformContext, sessions: PortalSessions, runAs: RunAs, credentials: Credentials): Promise<SignedIn> {
   // An empty secret never signs in, whatever is stored (a hash of "" kept from before the
@@ -42,40 +45,52 @@ export async function signIn(ctx: PlatformContext, sessions: PortalSessions, run
   decoy ??= ctx.passwords.hash('portal decoy secret')
   const secret = credentials.kind === 'password' ? credentials.password : credentials.pin
   const hashes = found?.hashes.length ? found.hashes : [await decoy]
-  let matched: number = -1
+  const matched: number[] = []
   for (let i = 0; i < hashes.length; i++) {
     // Every candidate is verified, so the time taken does not say which one matched.
-    if ((await ctx.passwords.verify(secret, hashes[i])) && matched < 0) matched = i
+    if (await ctx.passwords.verify(secret, hashes[i])) matched.push(i)
   }
-  const ok = attempt !== null && found !== null && found.hashes.length > 0 && matched >= 0
+  const ok = attempt !== null && found !== null && found.hashes.length > 0 && matched.length > 0
   if (!ok) {
     if (found?.customers.length) {
-      const actor = found.actors[Math.max(matched, 0)] ?? found.actors[0]
+      const actor = found.actors[matched[0] ?? 0] ?? found.actors[0]
       await runAs(actor, () => recordPortal(ctx, found.customers, 'portalSignInFailed'))
     }
     throw signInRefused()
   }
   await sessions.forgetAttempt(attempt)
-  const actor = found.actors[matched]
-  const contactID = credentials.kind === 'password' ? found.contactIDs[matched] : null
-  const customers = credentials.kind === 'password' ? await customersOf(ctx, sessions, contactID!) : [found.customers[matched]]
-  if (customers.length === 0) throw signInRefused()
+  // Each customer with the contact it is reached as: one person may be a direct contact of several, with one password.
+  const reached = credentials.kind === 'pin' ? [{ customer: found.customers[matched[0]], at: matched[0] }] : await reachedBy(ctx, sessions, found.contactIDs, matched)
+  if (reached.length === 0) throw signInRefused()
+  const customers = reached.map((r) => r.customer)
+  const signInAs = (at: number): ContactSignIn => ({
+    contactID: found.contactIDs[at],
+    actor: found.actors[at],
+    passwordDigest: passwordDigestOf(ctx, found.hashes[at]),
+    emailDigest: emailDigestOf(ctx, found.emails[at]),
+  })
+  const first = reached[0].at
+  const contact = credentials.kind === 'password' ? signInAs(first) : null
   const token = ctx.random.secret(32).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')
   const session: PortalSession = {
     tokenHash: ctx.digest.sha256(token),
     customerID: customers.length === 1 ? customers[0].id : null,
-    contactID,
-    actor,
+    contactID: contact?.contactID ?? null,
+    actor: found.actors[first],
     csrfToken: ctx.random.secret(24).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, ''),
     createdStamp: now,
     lastSeenStamp: now,
-    passwordDigest: contactID === null ? null : passwordDigestOf(ctx, found.hashes[matched]),
-    emailDigest: contactID === null ? null : emailDigestOf(ctx, found.emails[matched]),
-    pinDigest: contactID === null ? pinDigestOf(ctx, customers[0]) : null,
+    passwordDigest: contact?.passwordDigest ?? null,
+    emailDigest: contact?.emailDigest ?? null,
+    pinDigest: contact === null ? pinDigestOf(ctx, customers[0]) : null,
     portalOpenings: openingsOf(customers),
+    contacts: reached.some((r) => r.at !== first) ? Object.fromEntries(reached.map((r) => [r.customer.id, signInAs(r.at)])) : null,
   }
   await sessions.create(session)
-  await runAs(actor, () => recordPortal(ctx, customers, 'portalSignIn'))
+  // Each customer's entry names the contact it was reached as.
+  for (const at of new Set(reached.map((r) => r.at))) {
+    await runAs(found.actors[at], () => recordPortal(ctx, reached.filter((r) => r.at === at).map((r) => r.customer), 'portalSignIn'))
+  }
   return { token, session, customerIDs: customers.map((c) => c.id) }
 }
 
@@ -102,23 +117,6 @@ export const TOUCH_EVERY_MS = 30_000
 
 /** Idle sessions' cut-off now: sessions last seen before it are over. */
 export const idleCutoff = (now: Stamp): Stamp => toStamp(Date.parse(now) - SESSION_IDLE_MS)
-
-/** The customers a contact may sign in to: its own or those it is shared with, that have a portal profile. */
-export async function customersOf(ctx: PlatformContext, sessions: PortalSessions, contactID: string): Promise<Customer[]> {
-  const ids = await sessions.customersOfContact(contactID)
-  const customers = await Promise.all(ids.map((id) => ctx.store.repository('customers').get(id)))
-  return customers.filter((c): c is Customer => !!c && !!c.portalCustomerProfile)
-}
-
-/**
- * The customers a contact's session may choose among: those its contact may sign in to now whose
- * portal is still at the opening the session signed in to (a portal closed since is not offered
- * again, even once opened again). None for a PIN's session.
- */
-export async function choosableCustomers(ctx: PlatformContext, sessions: PortalSessions, session: Pick<PortalSession, 'contactID' | 'portalOpenings'>): Promise<Customer[]> {
-  if (!session.contactID) return []
-  return (await customersOf(ctx, sessions, session.contactID)).filter((c) => sameOpening(session, c))
-}
 
 /**
  * What a session remembers of its contact's password: a digest of the stored hash, not the hash

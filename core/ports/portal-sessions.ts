@@ -35,14 +35,32 @@ export interface PortalSession {
    * session from before openings were counted, when every portal was at its first.
    */
   readonly portalOpenings: Readonly<Record<string, number>> | null
+  /**
+   * When one email and password signed in as several contacts (one person, a direct contact of
+   * each of several customers), the contact each customer it may choose is reached as, by customer
+   * ID: choosing a customer makes its contact the session's (`contactID`, `actor`, `passwordDigest`,
+   * `emailDigest`). Null when it signed in as one contact (every customer is that one's) or by PIN.
+   */
+  readonly contacts: Readonly<Record<string, ContactSignIn>> | null
+}
+
+/** What a session records of a contact it signed in as (the fields of `PortalSession` of that name). */
+export interface ContactSignIn {
+  readonly contactID: string
+  readonly actor: string
+  readonly passwordDigest: string
+  readonly emailDigest: string
 }
 
 /** Portal sessions, failed sign-ins, and which customers a contact may sign in to. */
 export interface PortalSessions {
   create(session: PortalSession): Promise<void>
   find(tokenHash: string): Promise<PortalSession | undefined>
-  /** Records activity (the idle timer restarts) and, when given, the account chosen. */
-  touch(tokenHash: string, lastSeenStamp: Stamp, customerID?: string): Promise<void>
+  /**
+   * Records activity (the idle timer restarts) and, when given, the account chosen and, for a
+   * session of several contacts, the contact that account is reached as (`contacts`).
+   */
+  touch(tokenHash: string, lastSeenStamp: Stamp, customerID?: string, contact?: ContactSignIn): Promise<void>
   remove(tokenHash: string): Promise<void>
   /** Ends every session idle since before `stamp`; returns how many. */
   removeIdleBefore(stamp: Stamp): Promise<number>

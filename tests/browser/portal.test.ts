@@ -118,6 +118,14 @@ if (!existsSync(CHROMIUM)) {
           assert.ok(scroll <= 1, `${name} at ${size} does not scroll sideways (${scroll}px)`)
           assert.equal(await axeViolations(page), [], `${name} at ${size}`)
         }
+        if (how === 'password') {
+          // Pay now's form answers with a redirect to the page of the links it made (Post/Redirect/Get).
+          await page.goto(`${ctx.base}/portal/pay`)
+          await page.locator('form[action$="/pay"] button').click()
+          await page.waitForURL(/\/portal\/pay\?made=[0-9a-f-]{36}$/)
+          assert.ok(await page.locator('ul.links a').count() > 0, `the links at ${size}`)
+          assert.equal(await axeViolations(page), [], `pay links at ${size}`)
+        }
         // The sign-in page itself, after signing out by its form.
         await page.locator('form.sign-out button').click()
         await page.waitForURL(/\/portal\/sign-in$/)

@@ -78,8 +78,8 @@ for (const target of activeTargets()) {
     assert.is((await v.go('POST', '/pay', { csrf: 'forged' })).status, 403)
     assert.is((await h.request('GET', `/customers/${w.b}/paymentLinks`)).body.length, 0, 'nothing made by a forged form')
     const made = await v.go('POST', '/pay', { csrf: v.csrf(pay.text) })
-    assert.is(made.status, 200)
-    assert.match(made.text, /https:\/\/pay\.example\.com\/card\//)
+    assert.is(made.status, 303)
+    assert.match((await v.go('GET', made.location!.slice('/portal'.length))).text, /https:\/\/pay\.example\.com\/card\//)
     const [link] = (await h.request('GET', `/customers/${w.b}/paymentLinks`)).body
     assert.is(link.amount, 40)
     assert.ok((await h.request('GET', `/customers/${w.b}/history`)).body.some((e: any) => e.action === 'generatePaymentLinks' && e.apiKeyName === `portal:${w.shared.id}`))

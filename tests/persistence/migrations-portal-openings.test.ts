@@ -75,6 +75,7 @@ for (const name of activeTargets()) {
       emailDigest: null,
       pinDigest: 'digest',
       portalOpenings: openingsOf([await customer('1')]),
+      contacts: null,
     })
     assert.equal((await sessions.find('afresh'))!.portalOpenings, { 1: 1 })
     assert.ok(await holds('afresh', '1'), 'a sign-in after the reopening holds')

@@ -1,5 +1,5 @@
 import type { Stamp } from '../../../core/dates/stamp.js'
-import type { PortalSession, PortalSessions } from '../../../core/ports/portal-sessions.js'
+import type { ContactSignIn, PortalSession, PortalSessions } from '../../../core/ports/portal-sessions.js'
 import type { DatabaseDialect } from '../dialect/dialect.js'
 import type { Db } from '../schema/tables.js'
 
@@ -11,9 +11,10 @@ export class KyselyPortalSessions implements PortalSessions {
   ) {}
 
   async create(session: PortalSession): Promise<void> {
+    const { contacts, ...row } = session
     await this.db
       .insertInto('portal_sessions')
-      .values({ ...session, portalOpenings: session.portalOpenings && JSON.stringify(session.portalOpenings) })
+      .values({ ...row, portalOpenings: storedOpenings(session) })
       .execute()
   }
 
@@ -28,14 +29,14 @@ export class KyselyPortalSessions implements PortalSessions {
       passwordDigest: passwordDigest ?? null,
       emailDigest: emailDigest ?? null,
       pinDigest: pinDigest ?? null,
-      portalOpenings: portalOpenings ? (JSON.parse(portalOpenings) as Record<string, number>) : null,
+      ...readOpenings(portalOpenings),
     }
   }
 
-  async touch(tokenHash: string, lastSeenStamp: Stamp, customerID?: string): Promise<void> {
+  async touch(tokenHash: string, lastSeenStamp: Stamp, customerID?: string, contact?: ContactSignIn): Promise<void> {
     await this.db
       .updateTable('portal_sessions')
-      .set({ lastSeenStamp, ...(customerID ? { customerID } : {}) })
+      .set({ lastSeenStamp, ...(customerID ? { customerID } : {}), ...(customerID && contact ? contact : {}) })
       .where('tokenHash', '=', tokenHash)
       .execute()
   }
@@ -83,4 +84,22 @@ export class KyselyPortalSessions implements PortalSessions {
     const ids = [own?.customerID, ...shared.map((r) => r.customerID)].filter((x) => x !== null && x !== undefined).map((x) => String(x))
     return [...new Set(ids)].sort((a, b) => (BigInt(a) < BigInt(b) ? -1 : 1))
   }
+}
+
+/**
+ * A session's `contacts` (several contacts signed in at once) are kept in its `portalOpenings`
+ * JSON, under a key no customer ID takes (IDs are digits): both are by customer, and read and
+ * written together. A session of one contact or a PIN stores its openings alone, as before.
+ */
+const CONTACTS = 'contacts'
+
+function storedOpenings(session: PortalSession): string | null {
+  if (!session.contacts) return session.portalOpenings && JSON.stringify(session.portalOpenings)
+  return JSON.stringify({ ...session.portalOpenings, [CONTACTS]: session.contacts })
+}
+
+function readOpenings(stored: string | null): Pick<PortalSession, 'portalOpenings' | 'contacts'> {
+  if (!stored) return { portalOpenings: null, contacts: null }
+  const { [CONTACTS]: contacts, ...openings } = JSON.parse(stored) as Record<string, unknown>
+  return { portalOpenings: openings as Record<string, number>, contacts: (contacts as Record<string, ContactSignIn> | undefined) ?? null }
 }
