@@ -147,7 +147,9 @@ export async function updateItem<N extends ResourceName>(
     await checkParentCycle(store, resource, values, current)
     await hashSecrets(ctx, resource, values)
     const rules = writeRules[resource.name]
-    if (rules) Object.assign(values, rules.derive(values, current))
+    // Derived from what the request gave, unchanged values too: a term date sent back as stored is
+    // still a given date, which wins over the one a new length would give (contract 11).
+    if (rules) Object.assign(values, rules.derive({ ...input.values, ...values }, current))
     if (resource.byName.has('updatedStamp')) values.updatedStamp = ctx.clock.now()
     await ctx.beforeWrite(store, { resource: resource.name, before: current, values })
     // Locked above, so still there.

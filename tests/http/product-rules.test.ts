@@ -44,6 +44,9 @@ for (const target of activeTargets()) {
     assert.equal([got.minimumTermDate, got.committedTermDate, got.renewalDate, got.featureCountCommitted], ['2029-01-30', '2028-01-30', '2026-02-28', 3])
     const given = (await h.request('POST', `/customers/${c}/features`, { startDate: '2026-01-31', minimumTermPeriodLength: 12, minimumTermDate: '2026-06-30' })).body
     assert.is(given.minimumTermDate, '2026-06-30')
+    // The date sent back unchanged beside a new length is still given (a GET -> edit -> PATCH): it wins.
+    const kept = await h.request('PATCH', `/features/${given.id}`, { minimumTermPeriodLength: 24, minimumTermDate: '2026-06-30' })
+    assert.is(kept.body.minimumTermDate, '2026-06-30', JSON.stringify(kept.body))
 
     const peak = await newFeature(h, c, { serviceCharge: 5, startDate: '2026-01-01', featureCount: 2, featureCountCommittedAuto: 'Peak Count' })
     assert.is((await h.request('GET', `/features/${peak}`)).body.featureCountCommitted, 2)
