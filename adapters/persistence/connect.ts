@@ -16,7 +16,7 @@ import { workerReads, workerWrites } from './sqlite-thread/worker-driver.js'
 import { walCheckpoints } from './sqlite-thread/wal-checkpoints.js'
 import type { BulkWrites } from './bulk-writes.js'
 import { pipelinedTransactions } from './pg-pipeline/pipelined-transaction.js'
-import { dropFailedIdleConnections } from './idle-connection-errors.js'
+import { dropFailedConnections, type OnConnectionLost } from './failed-connections.js'
 import type { AnyDb, Db, Tables } from './schema/tables.js'
 
 export interface Database {
@@ -66,6 +66,8 @@ export interface ConnectOptions {
    * which is much cheaper than migrating every one (tests/support/migrated-template.ts).
    */
   readonly sqliteImage?: Buffer
+  /** Postgres: told of a pooled connection that failed (its backend or socket ended); the process goes on. */
+  readonly onConnectionLost?: OnConnectionLost
 }
 
 /** Opens `sqlite:<file>`, `sqlite::memory:` or `postgres://…`. */
@@ -124,9 +126,9 @@ function connectPostgres(url: string, options: ConnectOptions): Database {
     types: jsonAsBytes,
     ...(session.options ? { options: session.options } : {}),
   }
-  const pool = dropFailedIdleConnections(new pg.Pool(config))
+  const pool = dropFailedConnections(new pg.Pool(config), options.onConnectionLost)
   const db = new Kysely<Tables>({ dialect: new SearchPathPostgresDialect({ pool }), ...logOption(options) })
-  const bulk = pipelinedTransactions({ ...config, Client: preparingClient() }, logOption(options))
+  const bulk = pipelinedTransactions({ ...config, Client: preparingClient() }, logOption(options), options.onConnectionLost)
   const safe = new URL(url)
   safe.password = ''
   return {

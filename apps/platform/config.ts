@@ -9,6 +9,7 @@ import { readSchedules, type Schedules } from './jobs.js'
 import { LOG_LEVELS } from './logger.js'
 import { checkSmtpUrl } from '../../adapters/delivery/smtp-mailer.js'
 import { WEBHOOK_TIMEOUT_MS } from '../../adapters/webhooks/http-webhook-sender.js'
+import { milliseconds, positiveInt } from './env-numbers.js'
 
 /** Settings from the environment (contract 1). */
 export interface EnvConfig {
@@ -65,7 +66,7 @@ export function readEnvConfig(env: NodeJS.ProcessEnv = process.env): EnvConfig {
   const port = Number(env.PORT || 8080)
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be 0..65535 (got ${env.PORT})`)
   const presetsFile = env.BILLING_PRESETS_FILE || null
-  const requestTimeoutMs = positiveInt('BILLING_REQUEST_TIMEOUT_MS', env.BILLING_REQUEST_TIMEOUT_MS, 30_000)
+  const requestTimeoutMs = milliseconds('BILLING_REQUEST_TIMEOUT_MS', env.BILLING_REQUEST_TIMEOUT_MS, 30_000)
   return {
     databaseUrl: databaseUrl(env.DATABASE_URL || 'sqlite:./data/billing.sqlite'),
     host: env.HOST || '127.0.0.1',
@@ -76,17 +77,17 @@ export function readEnvConfig(env: NodeJS.ProcessEnv = process.env): EnvConfig {
     drDir: env.BILLING_DR_DIR || './data/dr',
     drDirGiven: !!env.BILLING_DR_DIR,
     drRetentionDays: positiveInt('BILLING_DR_RETENTION_DAYS', env.BILLING_DR_RETENTION_DAYS, 7),
-    scheduler: (env.BILLING_SCHEDULER ?? 'on') !== 'off',
+    scheduler: oneOf('BILLING_SCHEDULER', env.BILLING_SCHEDULER, ['on', 'off'], 'on') === 'on',
     rateLimit: parseRateLimit(env.BILLING_RATE_LIMIT || DEFAULT_RATE_LIMIT),
     requestTimeoutMs,
     connections: readConnectionLimits(env, requestTimeoutMs),
-    leaseMs: positiveInt('BILLING_LEASE_MS', env.BILLING_LEASE_MS, 60_000),
-    keyCacheMs: wholeNumber('BILLING_KEY_CACHE_MS', env.BILLING_KEY_CACHE_MS, DEFAULT_KEY_CACHE_MS),
+    leaseMs: milliseconds('BILLING_LEASE_MS', env.BILLING_LEASE_MS, 60_000),
+    keyCacheMs: milliseconds('BILLING_KEY_CACHE_MS', env.BILLING_KEY_CACHE_MS, DEFAULT_KEY_CACHE_MS, 'zero allowed'),
     logLevel: oneOf('LOG_LEVEL', env.LOG_LEVEL, LOG_LEVELS, 'info'),
     metricsPublic: oneOf('METRICS_PUBLIC', env.METRICS_PUBLIC, ['true', 'false'], 'false') === 'true',
     corsOrigins: parseCorsOrigins(env.BILLING_CORS_ORIGINS),
     allowPrivateWebhooks: oneOf('BILLING_WEBHOOK_ALLOW_PRIVATE', env.BILLING_WEBHOOK_ALLOW_PRIVATE, ['true', 'false'], 'false') === 'true',
-    webhookTimeoutMs: positiveInt('BILLING_WEBHOOK_TIMEOUT_MS', env.BILLING_WEBHOOK_TIMEOUT_MS, WEBHOOK_TIMEOUT_MS),
+    webhookTimeoutMs: milliseconds('BILLING_WEBHOOK_TIMEOUT_MS', env.BILLING_WEBHOOK_TIMEOUT_MS, WEBHOOK_TIMEOUT_MS),
     publicUrl: publicUrl(env.BILLING_PUBLIC_URL),
     trustProxy: oneOf('BILLING_TRUST_PROXY', env.BILLING_TRUST_PROXY, ['true', 'false'], 'false') === 'true',
     schedules: readSchedules(env),
@@ -171,26 +172,12 @@ function readConnectionLimits(env: NodeJS.ProcessEnv, requestTimeoutMs: number):
   const d = DEFAULT_CONNECTION_LIMITS
   return {
     maxConnections: positiveInt('BILLING_MAX_CONNECTIONS', env.BILLING_MAX_CONNECTIONS, d.maxConnections),
-    headersTimeoutMs: positiveInt('BILLING_HEADERS_TIMEOUT_MS', env.BILLING_HEADERS_TIMEOUT_MS, Math.min(requestTimeoutMs, d.headersTimeoutMs)),
-    bodyTimeoutMs: positiveInt('BILLING_BODY_TIMEOUT_MS', env.BILLING_BODY_TIMEOUT_MS, d.bodyTimeoutMs),
-    idleTimeoutMs: positiveInt('BILLING_IDLE_TIMEOUT_MS', env.BILLING_IDLE_TIMEOUT_MS, d.idleTimeoutMs),
-    sendTimeoutMs: positiveInt('BILLING_SEND_TIMEOUT_MS', env.BILLING_SEND_TIMEOUT_MS, d.sendTimeoutMs),
+    headersTimeoutMs: milliseconds('BILLING_HEADERS_TIMEOUT_MS', env.BILLING_HEADERS_TIMEOUT_MS, Math.min(requestTimeoutMs, d.headersTimeoutMs)),
+    bodyTimeoutMs: milliseconds('BILLING_BODY_TIMEOUT_MS', env.BILLING_BODY_TIMEOUT_MS, d.bodyTimeoutMs),
+    idleTimeoutMs: milliseconds('BILLING_IDLE_TIMEOUT_MS', env.BILLING_IDLE_TIMEOUT_MS, d.idleTimeoutMs),
+    sendTimeoutMs: milliseconds('BILLING_SEND_TIMEOUT_MS', env.BILLING_SEND_TIMEOUT_MS, d.sendTimeoutMs),
   }
 }
 
 /** An API key's lookup is kept this long: a revocation from another process takes effect within it. */
 export const DEFAULT_KEY_CACHE_MS = 1000
-
-function wholeNumber(name: string, value: string | undefined, fallback: number): number {
-  if (value === undefined || value === '') return fallback
-  const n = Number(value)
-  if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a whole number, 0 or more (got ${value})`)
-  return n
-}
-
-function positiveInt(name: string, value: string | undefined, fallback: number): number {
-  if (value === undefined || value === '') return fallback
-  const n = Number(value)
-  if (!Number.isInteger(n) || n < 1) throw new Error(`${name} must be a positive whole number (got ${value})`)
-  return n
-}

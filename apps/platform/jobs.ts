@@ -13,6 +13,7 @@ import { applyAnnualIncreases } from '../../core/billing/annual-increases.js'
 import { ArchivesDisabled, ensureFreshArchive, expireArchives, runArchiveSchedule } from '../../core/disaster-recovery/archive-jobs.js'
 import type { PlatformContext } from '../../core/platform.js'
 import type { Logger } from './logger.js'
+import { positiveInt } from './env-numbers.js'
 import { randomUUID } from 'node:crypto'
 import type { JobLeases } from '../../core/ports/job-leases.js'
 import type { WebhookSender } from '../../core/ports/webhook-sender.js'
@@ -87,9 +88,9 @@ export function readSchedules(env: NodeJS.ProcessEnv = process.env): Schedules {
     monthPartitions: cronPattern(env, 'BILLING_SCHEDULE_MONTH_PARTITIONS', '45 0 * * *'),
     autoTopup: cronPattern(env, 'BILLING_SCHEDULE_AUTO_TOPUP', '*/15 * * * *'),
     contractEndNotices: cronPattern(env, 'BILLING_SCHEDULE_CONTRACT_END_NOTICES', '0 1 * * *'),
-    billingBatchSize: Number(env.BILLING_BATCH_SIZE) > 0 ? Number(env.BILLING_BATCH_SIZE) : 500,
-    billingBatchFeatures: Number(env.BILLING_BATCH_FEATURES) > 0 ? Number(env.BILLING_BATCH_FEATURES) : 1_000,
-    billingPartitionFeatures: Number(env.BILLING_PARTITION_FEATURES) > 0 ? Number(env.BILLING_PARTITION_FEATURES) : PARTITION_FEATURES,
+    billingBatchSize: positiveInt('BILLING_BATCH_SIZE', env.BILLING_BATCH_SIZE, 500),
+    billingBatchFeatures: positiveInt('BILLING_BATCH_FEATURES', env.BILLING_BATCH_FEATURES, 1_000),
+    billingPartitionFeatures: positiveInt('BILLING_PARTITION_FEATURES', env.BILLING_PARTITION_FEATURES, PARTITION_FEATURES),
   }
 }
 

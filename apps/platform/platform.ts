@@ -186,5 +186,8 @@ export async function openPlatform(config: PlatformConfig): Promise<Platform> {
 function openDatabase(config: PlatformConfig): Database {
   if (config.kysely) return wrapKysely(config.kysely.db, config.kysely.dialect)
   if (!config.databaseUrl) throw new Error('give databaseUrl (sqlite:<file>, sqlite::memory: or postgres://...) or kysely')
-  return connect(config.databaseUrl, { schema: config.schema, onQuery: config.onQuery, sqliteImage: config.sqliteImage })
+  const logger = config.logger
+  // A connection that failed is dropped and the next query opens another; its request fails.
+  const onConnectionLost = logger && ((error: Error & { code?: string }) => logger.warn({ error: error.message, code: error.code }, 'database-connection-lost'))
+  return connect(config.databaseUrl, { schema: config.schema, onQuery: config.onQuery, sqliteImage: config.sqliteImage, onConnectionLost })
 }

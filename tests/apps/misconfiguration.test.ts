@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
+import { readEnvConfig } from '../../apps/platform/config.js'
 import { startServer } from '../support/server-process.js'
 
 /**
@@ -67,15 +68,51 @@ test('a BILLING_DR_DIR that does not exist: one line that names it, exit 1', asy
   assert.not.ok(existsSync(db))
 })
 
-test('a connection limit, timeout or retention that is not a positive whole number: one line that names it, exit 1, nothing written', async ({ dir }) => {
+test('a connection limit, timeout, retention, batch size or switch out of its range: one line that names it, exit 1, nothing written', async ({ dir }) => {
   const db = join(dir, 'limits.sqlite')
-  for (const [name, value] of [['BILLING_MAX_CONNECTIONS', 'many'], ['BILLING_SEND_TIMEOUT_MS', '0'], ['BILLING_BODY_TIMEOUT_MS', '-5'], ['BILLING_WEBHOOK_TIMEOUT_MS', 'soon'], ['BILLING_CALLBACK_RETENTION_DAYS', '0']]) {
+  const positive = 'must be a positive whole number'
+  const cases = [
+    ['BILLING_MAX_CONNECTIONS', 'many', positive],
+    ['BILLING_WEBHOOK_TIMEOUT_MS', 'soon', positive],
+    ['BILLING_CALLBACK_RETENTION_DAYS', '0', positive],
+    // Node fires a timer longer than 2^31 - 1 ms after 1 ms: every body read would time out.
+    ['BILLING_BODY_TIMEOUT_MS', '3000000000', 'must be at most 2147483647 milliseconds'],
+    // A fraction reached the billing run's SQL, which refused it at every run.
+    ['BILLING_BATCH_SIZE', '0.5', positive],
+    // Anything but "off" used to run the jobs.
+    ['BILLING_SCHEDULER', 'false', 'must be one of on, off'],
+  ]
+  for (const [name, value, message] of cases) {
     const s = startServer({ DATABASE_URL: `sqlite:${db}`, [name]: value })
-    s.ready.catch(() => {})
-    assert.is(await s.exited, 1, name)
-    assert.match(oneErrorLine(s.err()).error, new RegExp(`${name} must be a positive whole number`))
+    // A start that takes the value serves until stopped: stopped here, it fails the case.
+    const outcome = await s.ready.then(() => (s.child.kill('SIGTERM'), `started with ${name}=${value}`), () => s.exited)
+    assert.is(outcome, 1, name)
+    assert.match(oneErrorLine(s.err()).error, new RegExp(`${name} ${message}`))
   }
   assert.not.ok(existsSync(db))
+})
+
+test('the values those settings refuse and take (read in this process: no start each)', () => {
+  const refused = (env: Record<string, string>, message: RegExp) => assert.throws(() => readEnvConfig(env), message, JSON.stringify(env))
+  for (const name of ['BILLING_BATCH_SIZE', 'BILLING_BATCH_FEATURES', 'BILLING_PARTITION_FEATURES']) {
+    for (const value of ['abc', '0.5', '0', '-1', '1e400']) refused({ [name]: value }, new RegExp(`^${name} must be a positive whole number \\(got ${value}\\)$`))
+  }
+  assert.equal(
+    [readEnvConfig({}).schedules, readEnvConfig({ BILLING_BATCH_SIZE: '7', BILLING_BATCH_FEATURES: '8', BILLING_PARTITION_FEATURES: '9' }).schedules].map((s) => [s.billingBatchSize, s.billingBatchFeatures, s.billingPartitionFeatures]),
+    [[500, 1000, 20000], [7, 8, 9]],
+  )
+  for (const value of ['false', 'OFF', 'Off', '0', 'no', 'true', 'yes', ' off']) refused({ BILLING_SCHEDULER: value }, /^BILLING_SCHEDULER must be one of on, off \(got "/)
+  assert.equal(['on', 'off', ''].map((v) => readEnvConfig({ BILLING_SCHEDULER: v }).scheduler), [true, false, true])
+  assert.is(readEnvConfig({}).scheduler, true)
+  // Zero and negative timeouts (the processes above cover the line and the exit; this, each value).
+  for (const name of ['BILLING_SEND_TIMEOUT_MS', 'BILLING_BODY_TIMEOUT_MS']) for (const value of ['0', '-5']) refused({ [name]: value }, new RegExp(`^${name} must be a positive whole number`))
+  const timers = ['BILLING_REQUEST_TIMEOUT_MS', 'BILLING_HEADERS_TIMEOUT_MS', 'BILLING_BODY_TIMEOUT_MS', 'BILLING_IDLE_TIMEOUT_MS', 'BILLING_SEND_TIMEOUT_MS', 'BILLING_LEASE_MS', 'BILLING_KEY_CACHE_MS', 'BILLING_WEBHOOK_TIMEOUT_MS']
+  for (const name of timers) {
+    refused({ [name]: '2147483648' }, new RegExp(`^${name} must be at most 2147483647 milliseconds`))
+    refused({ [name]: '3000000000' }, new RegExp(`^${name} must be at most 2147483647 milliseconds`))
+    assert.not.throws(() => readEnvConfig({ [name]: '2147483647' }), name)
+  }
+  assert.is(readEnvConfig({ BILLING_KEY_CACHE_MS: '0' }).keyCacheMs, 0)
 })
 
 test('a DATABASE_URL of no supported kind: one line that names it, exit 1', async () => {

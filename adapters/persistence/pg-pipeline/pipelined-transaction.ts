@@ -1,7 +1,7 @@
 import { Kysely, PostgresDialect, type CompiledQuery, type KyselyConfig, type PostgresCursor, type PostgresPoolClient, type PostgresQueryResult, type QueryResult } from 'kysely'
 import pg from 'pg'
 import type { BulkWrites } from '../bulk-writes.js'
-import { dropFailedIdleConnections } from '../idle-connection-errors.js'
+import { dropFailedConnections, type OnConnectionLost } from '../failed-connections.js'
 import type { Tables } from '../schema/tables.js'
 
 /**
@@ -67,9 +67,9 @@ export interface PipelinedTransactions {
  * (`WriteAhead`). Only bulk transactions pipeline: the main pool's queries wait for each other
  * as node-postgres has always done. A connection unused for ten seconds is closed (pg's default).
  */
-export function pipelinedTransactions(config: pg.PoolConfig, options: Omit<KyselyConfig, 'dialect'> = {}): PipelinedTransactions {
+export function pipelinedTransactions(config: pg.PoolConfig, options: Omit<KyselyConfig, 'dialect'> = {}, onLost?: OnConnectionLost): PipelinedTransactions {
   // `pipeline` is node-postgres's option (8.20+); its types do not have it yet.
-  const pool = dropFailedIdleConnections(new pg.Pool({ ...config, max: BULK_CONNECTIONS, pipeline: true } as pg.PoolConfig))
+  const pool = dropFailedConnections(new pg.Pool({ ...config, max: BULK_CONNECTIONS, pipeline: true } as pg.PoolConfig), onLost)
   const bulkWrites: BulkWrites = async (work) => {
     const client = await pool.connect()
     const pipelined = new PipelinedClient(client)
