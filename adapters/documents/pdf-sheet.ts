@@ -116,12 +116,26 @@ export class PdfSheet {
    * Text that must be shown whole (names, addresses, references: contract 10.5, 14.1) in a box
    * from `x`, `width` wide, from the line at `y`: one line as `cell` draws it when it fits, else
    * wrapped onto more lines `step` apart, never cut. Answers the number of lines (`linesOf`).
+   * A table cell passes `most`, the lines its row may take on one sheet: text longer than that
+   * keeps `most` lines, the last ending in an ellipsis. pdfkit is given the height of the lines
+   * it draws, so it never moves to a new page by itself.
    */
-  wrap(text: string, x: number, width: number, step: number, align: 'left' | 'right' = 'left', y = this.y): number {
-    const lines = this.linesOf(text, width, step)
+  wrap(text: string, x: number, width: number, step: number, align: 'left' | 'right' = 'left', y = this.y, most = Infinity): number {
+    const all = this.linesOf(text, width, step)
+    const lines = Math.max(1, Math.min(all, most))
     if (lines === 1) this.cell(text, x, width, align, y)
-    else this.pdf.text(text, x, y, { width, align, lineGap: this.gap(step) })
+    else this.pdf.text(text, x, y, { width, align, lineGap: this.gap(step), height: this.heightOf(lines, step), ellipsis: lines < all })
     return lines
+  }
+
+  /**
+   * The height that holds `lines` lines `step` apart and not one more: pdfkit draws a line while
+   * its top plus the font's line height fits, and puts the ellipsis on the line after which the
+   * next would not fit, so the box ends part way into the line after the last.
+   */
+  private heightOf(lines: number, step: number): number {
+    const line = this.pdf.currentLineHeight(true)
+    return (lines - 1) * step + line + Math.min(step, line) / 2
   }
 
   /** The gap pdfkit leaves between lines for them to be `step` apart in the current font. */

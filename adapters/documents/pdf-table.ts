@@ -8,10 +8,11 @@ const PAD = 4
 export const rowHeight = (sheet: PdfSheet): number => Math.round(sheet.layout.fontSize * 1.9 * 10) / 10
 
 /**
- * Draws a table row by row, each as tall as its longest cell wrapped. A row that would not fit
- * starts a new sheet, where the caption (marked continued) and the column headings are drawn
- * again: no row is ever split. A table with no caption of its own continues under `section`'s
- * title, so a sheet that opens mid-table still says what the reader is looking at.
+ * Draws a table row by row, each as tall as its longest cell wrapped (at most a sheet's body).
+ * A row that would not fit starts a new sheet, where the caption (marked continued) and the
+ * column headings are drawn again: no row is ever split. A table with no caption of its own
+ * continues under `section`'s title, so a sheet that opens mid-table still says what the reader
+ * is looking at.
  */
 export function drawTable(sheet: PdfSheet, table: DocumentTable, x: number = sheet.page.margin, width: number = sheet.page.contentWidth, section?: string): void {
   const { layout } = sheet
@@ -41,19 +42,23 @@ export function drawTable(sheet: PdfSheet, table: DocumentTable, x: number = she
     }
   }
   // A cell too long for its column (a long description) wraps onto more lines, `step` apart,
-  // and its row grows to hold them: nothing a row says is cut.
+  // and its row grows to hold them, up to what a sheet's body holds under the table's continued
+  // headings: a longer cell (a description near the 10,000 characters a Text field allows) is
+  // cut there with an ellipsis, so every row fits one sheet beside its other cells.
   const step = layout.fontSize * 1.3
+  const headings = ((table.caption ?? section) ? h : 0) + (hasHeadings ? h : 0)
+  const most = Math.max(1, Math.floor((sheet.page.bottom - sheet.page.margin - headings - h) / step - 1e-6) + 1)
   const line = (row: DocumentRow, index: number, bold: boolean) => {
     const font = bold ? 'bold' : 'regular'
     sheet.use(font, layout.fontSize)
-    const lines = Math.max(1, ...row.cells.map((text, i) => (text ? sheet.linesOf(text, colWidth(i), step) : 1)))
+    const lines = Math.max(1, ...row.cells.map((text, i) => (text ? Math.min(most, sheet.linesOf(text, colWidth(i), step)) : 1)))
     const height = h + step * (lines - 1)
     if (sheet.ensure(height)) head(true)
     if (layout.zebra && !bold && index % 2 === 1) sheet.box(x, sheet.y - 2, width, height, SHADE)
     if (bold) sheet.rule(x, sheet.y - 2, width, layout.accent, 0.8)
     sheet.use(font, layout.fontSize)
     row.cells.forEach((text, i) => {
-      if (text) sheet.wrap(text, xs[i] + PAD, colWidth(i), step, table.columns[i].align, sheet.y + 2)
+      if (text) sheet.wrap(text, xs[i] + PAD, colWidth(i), step, table.columns[i].align, sheet.y + 2, most)
     })
     sheet.y += height
     if (layout.rowRules && !bold) sheet.rule(x, sheet.y - 2, width, RULE, 0.3)

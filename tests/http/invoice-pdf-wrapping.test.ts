@@ -66,6 +66,44 @@ async function sheetText(bytes: Uint8Array, split = 297) {
   return { left: column(true), right: column(false), all, first }
 }
 
+/** Every sheet's text items: where each sits from the sheet's top (its baseline), and the sheet's height. */
+async function sheetItems(bytes: Uint8Array) {
+  const pdf = await getDocument({ data: new Uint8Array(bytes), verbosity: 0, isEvalSupported: false }).promise
+  const sheets: { height: number; items: { text: string; x: number; top: number }[] }[] = []
+  for (let n = 1; n <= pdf.numPages; n++) {
+    const page = await pdf.getPage(n)
+    const items = (await page.getTextContent()).items.flatMap((i) => ('str' in i && i.str.trim() ? [{ text: i.str, x: i.transform[4], top: page.view[3] - i.transform[5] }] : []))
+    sheets.push({ height: page.view[3], items })
+  }
+  await pdf.destroy()
+  return sheets
+}
+
+/**
+ * A table row taller than a sheet (a description near the 10,000 characters a Text field allows)
+ * is cut to what one sheet's body holds, so pdfkit never flows it over further pages by itself:
+ * every line stays within the body's margins (40 pt from the top, 52 from the bottom, the footer
+ * below), each sheet the table goes on to says so, and a row's amount sits beside its description.
+ */
+function assertLongRowsFit(sheets: Awaited<ReturnType<typeof sheetItems>>, what: string) {
+  sheets.forEach(({ height, items }, n) => {
+    for (const item of items) {
+      if (/Page \d+ of \d+/.test(item.text)) continue
+      assert.ok(item.top >= 40 && item.top <= height - 52, `${what}, sheet ${n + 1}: "${item.text.slice(0, 30)}" at ${item.top.toFixed(1)} within the body`)
+    }
+    if (n > 0 && items.some((i) => /word\d/.test(i.text))) {
+      assert.ok(items.some((i) => i.text.includes('(continued)')), `${what}, sheet ${n + 1}: the table's continued heading`)
+    }
+  })
+  for (const k of [0, 1]) {
+    const n = sheets.findIndex((s) => s.items.some((i) => i.text.startsWith(`#${k} word0`)))
+    assert.ok(n >= 0, `${what}: row #${k} drawn`)
+    const start = sheets[n].items.find((i) => i.text.startsWith(`#${k} word0`))!
+    assert.ok(sheets[n].items.some((i) => i.text === '£10.00' && Math.abs(i.top - start.top) < 3), `${what}: row #${k}'s amount beside its description on sheet ${n + 1}`)
+  }
+  assert.ok(sheets.some((s) => s.items.some((i) => i.text.endsWith('…'))), `${what}: the long description cut with an ellipsis`)
+}
+
 const squeeze = (text: string) => text.replace(/\s+/g, '')
 
 function assertWhole(doc: Awaited<ReturnType<typeof sheetText>>, what: string) {
@@ -112,6 +150,23 @@ for (const target of activeTargets()) {
     const note = await h.request('POST', `/invoices/${invoice.id}/creditNotes`, { reason: 'Goodwill', amount: '5.00' })
     assert.is(note.status, 201, JSON.stringify(note.body))
     assertWhole(await sheetText(await pdfOf(h, `/creditNotes/${note.body.id}`)), 'the credit note')
+  })
+
+  test('a row taller than a sheet is cut to one sheet, drawn within its margins beside its amount', async ({ h }) => {
+    const c = await h.request('POST', '/customers', { accountNumber: 'W-2', postBillType: 'PDF', ...customer })
+    assert.is(c.status, 201, JSON.stringify(c.body))
+    const long = Array.from({ length: 1400 }, (_, i) => `word${i}`).join(' ').slice(0, 9990)
+    for (const k of [0, 1]) {
+      const t = await h.request('POST', `/customers/${c.body.id}/transactions`, { transactionType: 'Debit Note', amount: '10.00', transactionDate: `2026-01-2${k}`, description: `#${k} ${long}` })
+      assert.is(t.status, 201, JSON.stringify(t.body))
+    }
+    const run = (await h.request('POST', '/billingRuns', { cutoffDate: '2026-01-31', invoiceDate: '2026-01-31', status: 'Requested' })).body
+    const scheduler = h.platform.createScheduler({ onJobEnd: () => {} })
+    await scheduler.runNow('billing-poll')
+    await scheduler.stop()
+    const [invoice] = (await h.request('GET', `/customers/${c.body.id}/invoices`)).body as any[]
+    assertLongRowsFit(await sheetItems(await pdfOf(h, `/invoices/${invoice.id}`)), 'the invoice')
+    assertLongRowsFit(await sheetItems(await pdfOf(h, `/billingRuns/${run.id}/print`)), 'the print file')
   })
 
   test.run()
