@@ -14,7 +14,7 @@ import { usageLines } from './usage-lines.js'
 export function importUsageText(platform: PlatformContext, text: AsyncIterable<string> | Iterable<string>, name: string | null, formatName: string | null): Promise<Item> {
   const format = formatName === null ? null : usageFormatOf(platform.presets.usageFormats, formatName)
   const lines = format ? carrierFormatLines(usageLines(text, format.delimiter), formatName!, format, platform.clock.now()) : usageLines(text)
-  return importUsageFile(platform, lines, name).catch((error: unknown) => {
+  return importUsageFile(platform, lines, name, { throughFormat: format !== null }).catch((error: unknown) => {
     throw format ? carrierColumnsNamed(error, format) : error
   })
 }

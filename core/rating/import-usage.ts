@@ -117,6 +117,8 @@ interface LookedUpBatch {
 export interface ImportOptions {
   /** Customers' months whose allowances wait for their calls to be in before they are allocated mid-import (`TOUCHED_AT_MOST`). */
   readonly allocateAt?: number
+  /** Read through a carrier format (contract 17.3), whose starts were cut to the second before migration 0087 (`storedUnderSpeltCarriers`). */
+  readonly throughFormat?: boolean
 }
 
 /**
@@ -129,11 +131,12 @@ export async function importUsageFile(ctx: PlatformContext, lines: AsyncIterable
   // The name is stored as the file's `name` field: checked like any field (length, NUL).
   const files = ctx.resources.get('usageFiles')!
   if (name !== null) ctx.validator.parseField(files, files.byName.get('name')!, name)
-  return ctx.store.bulkTransaction((store) => store.rating.importing(() => importInto(ctx, store, lines, name, options.allocateAt ?? TOUCHED_AT_MOST)))
+  const { allocateAt = TOUCHED_AT_MOST, throughFormat = false } = options
+  return ctx.store.bulkTransaction((store) => store.rating.importing(() => importInto(ctx, store, lines, name, allocateAt, throughFormat)))
 }
 
 /** The import's work inside its transaction. */
-async function importInto(ctx: PlatformContext, store: Store, lines: AsyncIterable<readonly UsageLine[]>, name: string | null, allocateAt: number): Promise<Item> {
+async function importInto(ctx: PlatformContext, store: Store, lines: AsyncIterable<readonly UsageLine[]>, name: string | null, allocateAt: number, throughFormat: boolean): Promise<Item> {
   // Lookups read what the import does not write (numbers, customers, features, tariffs): where the
   // database allows, on another connection, so the next batch is looked up while this one is written.
   const beside = ctx.store.rating.readsBesideWrites
@@ -218,7 +221,7 @@ async function importInto(ctx: PlatformContext, store: Store, lines: AsyncIterab
   // Once its numbers are known, a batch's records take what the destination table gives them,
   // and those stored before under that key are asked for: in the lookahead, on the lookups' connection.
   const lookUp = async (read: readonly UsageRecord[], batch: readonly UsageRecord[], loading: Promise<BatchContext>, looked: boolean): Promise<LookedUpBatch> => {
-    const [context, spelt] = await Promise.all([loading, storedUnderSpeltCarriers(reads, ctx.digest, read, speltThrough)])
+    const [context, spelt] = await Promise.all([loading, storedUnderSpeltCarriers(reads, ctx.digest, read, speltThrough, throughFormat)])
     const resolved = looked && destinations && !beforeLookup ? resolveDestinations(batch, context, destinations) : batch
     const lookedUp = looked ? await storedUnderLookedUpKeys(reads, ctx.digest, read, resolved, oldKeysThrough) : null
     const stored = lookedUp && spelt ? new Set([...lookedUp, ...spelt]) : (lookedUp ?? spelt)

@@ -16,10 +16,19 @@ import type { UsageRecord } from './usage-record.js'
  * A record with an `externalID` is looked for under both keys and at any start (its key holds
  * none): where calls are partitioned by month (Postgres), a call stored then has no claim of its
  * key (`NewCall.keyedByID`), and its partition's unique index sees only its own month. One without
- * is looked for only when its carrier is spelt otherwise than compared (else its key is today's,
- * held by the calls' unique index with its start), among calls started in the batch's span.
+ * is looked for when its carrier is spelt otherwise than compared (else its key is today's, held
+ * by the calls' unique index with its start), among calls started in the batch's span. Read
+ * `throughFormat` (contract 17.3), one whose start has a fraction is also looked for with its
+ * start cut to the second, as formats read starts then: our own layout always kept fractions, and
+ * there the cut start would take a second call in the same second for a duplicate.
  */
-export async function storedUnderSpeltCarriers(data: RatingData, digest: Digest, read: readonly UsageRecord[], throughCallID: string | null): Promise<ReadonlySet<number> | null> {
+export async function storedUnderSpeltCarriers(
+  data: RatingData,
+  digest: Digest,
+  read: readonly UsageRecord[],
+  throughCallID: string | null,
+  throughFormat: boolean,
+): Promise<ReadonlySet<number> | null> {
   if (throughCallID === null) return null
   // Lists: the same record twice in a batch has one key, and both are duplicates.
   const byID = new Map<string, number[]>()
@@ -32,9 +41,13 @@ export async function storedUnderSpeltCarriers(data: RatingData, digest: Digest,
     if (r.externalID !== null) {
       add(byID, digest.sha256(speltCarrierFingerprint(r)), i)
       if (spelt) add(byID, digest.sha256(usageFingerprint(r)), i)
-    } else if (spelt) {
-      add(byRecord, digest.sha256(speltCarrierFingerprint(r)), i)
-      if (from === null || r.startTime < from) from = r.startTime
+    } else {
+      const cut = throughFormat ? cutToSecond(r.startTime) : null
+      if (spelt) add(byRecord, digest.sha256(speltCarrierFingerprint(r)), i)
+      if (cut !== null) add(byRecord, digest.sha256(speltCarrierFingerprint({ ...r, startTime: cut })), i)
+      if (!spelt && cut === null) continue
+      const earliest = cut ?? r.startTime
+      if (from === null || earliest < from) from = earliest
       if (to === null || r.startTime > to) to = r.startTime
     }
   }
@@ -45,6 +58,11 @@ export async function storedUnderSpeltCarriers(data: RatingData, digest: Digest,
   if (byID.size) mark(byID, await data.storedFingerprints([...byID.keys()], null, throughCallID))
   if (byRecord.size && from !== null && to !== null) mark(byRecord, await data.storedFingerprints([...byRecord.keys()], { from, to }, throughCallID))
   return found.size ? found : null
+}
+
+/** The start with its fraction cut off, or null when it has none (its key is the record's own). */
+function cutToSecond(start: Stamp): Stamp | null {
+  return start.slice(19, 23) === '.000' ? null : (`${start.slice(0, 19)}.000Z` as Stamp)
 }
 
 function add(keys: Map<string, number[]>, key: string, i: number): void {

@@ -23,6 +23,21 @@ const presets = mergePresets({
       duration: 'seconds',
       carrier: 'Gamma',
     },
+    // Starts to the millisecond: before migration 0087, a format cut them to the second.
+    Fractions: {
+      columns: { callingNumber: 'CLI', dialledNumber: 'Dialled', startTime: 'When', durationSeconds: 'Dur', chargeBand: 'Band', callClass: 'Type' },
+      dateFormat: 'yyyy-MM-dd',
+      timeFormat: 'HH:mm:ss.SSS',
+      duration: 'seconds',
+      carrier: 'Gamma',
+    },
+    FractionsLower: {
+      columns: { callingNumber: 'CLI', dialledNumber: 'Dialled', startTime: 'When', durationSeconds: 'Dur', chargeBand: 'Band', callClass: 'Type' },
+      dateFormat: 'yyyy-MM-dd',
+      timeFormat: 'HH:mm:ss.SSS',
+      duration: 'seconds',
+      carrier: 'gamma',
+    },
   },
 })
 const post = (h: Harness, body: string, query = '') => h.request('POST', `/usageFiles${query}`, undefined, { raw: body, headers: { 'content-type': 'text/csv' } })
@@ -85,11 +100,6 @@ for (const target of activeTargets()) {
 
   test('a call stored before migration 0087, keyed by its carrier as spelt (claiming no key), is still a duplicate', async ({ h, digits }) => {
     const n = await digits()
-    const record = (start: string, carrier: string, externalID: string | null): UsageRecord =>
-      ({
-        lineNumber: 2, callingNumber: n.digits, dialledNumber: '01632960999', startTime: start as Stamp, durationSeconds: 60, chargeBand: 'NAT', callClass: 'national',
-        carrier, bytes: null, events: null, origination: 'fixed', recorded: false, externalID, wholesaleCost: null, lookUpDestination: null,
-      }) as unknown as UsageRecord
     const rows = [
       `${n.digits},01632960999,2026-01-31T23:59:50Z,60,NAT,national,Gamma,OLD-1`,
       `${n.digits},01632960999,2026-01-31T23:59:40Z,60,NAT,national,gamma,OLD-2`,
@@ -98,16 +108,8 @@ for (const target of activeTargets()) {
     assert.equal(counts(await post(h, `${head}\n${rows.join('\n')}\n`)), [201, 3, 0])
     // As an import before 0087 keyed and stored them: the carrier as spelt, no key claimed. A re-send
     // spelling it as then is found; one spelling it otherwise cannot be (the old key is of the old spelling).
-    const { db, dialect } = h.platform.database
-    const olds = [record('2026-01-31T23:59:50.000Z', 'Gamma', 'OLD-1'), record('2026-01-31T23:59:40.000Z', 'gamma', 'OLD-2'), record('2026-01-20T10:00:00.000Z', 'Gamma', null)]
-    for (const old of olds) {
-      const key = createHash('sha256').update(speltCarrierFingerprint(old)).digest('hex')
-      const keyed = await sql`update calls set fingerprint = ${key} where "numberID" = ${dialect.encodeId(n.id)} and "startTime" = ${old.startTime} returning id`.execute(db)
-      assert.is(keyed.rows.length, 1)
-    }
-    await sql`delete from external_call_keys`.execute(db)
-    await sql`delete from spelt_carrier_keys`.execute(db)
-    await sql`insert into spelt_carrier_keys ("throughCallID") select max(id) from calls`.execute(db)
+    const olds = [record(n.digits, '2026-01-31T23:59:50.000Z', 'Gamma', 'OLD-1'), record(n.digits, '2026-01-31T23:59:40.000Z', 'gamma', 'OLD-2'), record(n.digits, '2026-01-20T10:00:00.000Z', 'Gamma')]
+    await keyedAsBefore0087(h, n.id, olds)
     const again = [
       `${n.digits},01632960999,2026-02-01T00:00:10Z,60,NAT,national,Gamma,OLD-1`,
       `${n.digits},01632960999,2026-02-01T00:00:20Z,60,NAT,national,gamma,OLD-2`,
@@ -117,5 +119,42 @@ for (const target of activeTargets()) {
     assert.is((await callsOf(h, n.id)).length, 3)
   })
 
+  test('a call a format stored before migration 0087, its start cut to the second, is a duplicate when the format now reads its fraction; a second call in that second from our layout is not', async ({ h, digits }) => {
+    const n = await digits()
+    const plain = 'callingNumber,dialledNumber,startTime,durationSeconds,chargeBand,callClass,carrier\n'
+    // As a format import before 0087 stored them: the start cut to the second, keyed by the carrier as spelt.
+    const olds = [record(n.digits, '2026-01-21T10:00:00.000Z', 'Gamma'), record(n.digits, '2026-01-21T10:05:30.000Z', 'gamma')]
+    assert.equal(counts(await post(h, `${plain}${olds.map((o) => `${n.digits},01632960999,${o.startTime},60,NAT,national,${o.carrier}`).join('\n')}\n`)), [201, 2, 0])
+    await keyedAsBefore0087(h, n.id, olds)
+    const format = (start: string) => `CLI,Dialled,When,Dur,Band,Type\n${n.digits},01632960999,${start},60,NAT,national\n`
+    // Sent again through the formats, which now keep the milliseconds: the calls stored then.
+    assert.equal(counts(await post(h, format('2026-01-21 10:00:00.250'), '?format=Fractions')), [201, 0, 1])
+    assert.equal(counts(await post(h, format('2026-01-21 10:05:30.450'), '?format=FractionsLower')), [201, 0, 1])
+    // Our own layout always kept fractions: a call 700 ms into that second is another call.
+    assert.equal(counts(await post(h, `${plain}${n.digits},01632960999,2026-01-21T10:00:00.700Z,60,NAT,national,Gamma\n`)), [201, 1, 0])
+    assert.equal((await callsOf(h, n.id)).map((c: any[]) => c[0]).sort(), ['2026-01-21T10:00:00.000Z', '2026-01-21T10:00:00.700Z', '2026-01-21T10:05:30.000Z'])
+  })
+
   test.run()
+}
+
+/** A record of our layout's columns, as an import keyed it (`speltCarrierFingerprint`). */
+function record(calling: string, start: string, carrier: string, externalID: string | null = null): UsageRecord {
+  return {
+    lineNumber: 2, callingNumber: calling, dialledNumber: '01632960999', startTime: start as Stamp, durationSeconds: 60, chargeBand: 'NAT', callClass: 'national',
+    carrier, bytes: null, events: null, origination: 'fixed', recorded: false, externalID, wholesaleCost: null, lookUpDestination: null,
+  } as unknown as UsageRecord
+}
+
+/** Re-keys `olds` (each one call of the number, at its start) as an import before 0087 did, claiming no key, and marks them stored then. */
+async function keyedAsBefore0087(h: Harness, numberID: string, olds: readonly UsageRecord[]): Promise<void> {
+  const { db, dialect } = h.platform.database
+  for (const old of olds) {
+    const key = createHash('sha256').update(speltCarrierFingerprint(old)).digest('hex')
+    const keyed = await sql`update calls set fingerprint = ${key} where "numberID" = ${dialect.encodeId(numberID)} and "startTime" = ${old.startTime} returning id`.execute(db)
+    assert.is(keyed.rows.length, 1)
+  }
+  await sql`delete from external_call_keys`.execute(db)
+  await sql`delete from spelt_carrier_keys`.execute(db)
+  await sql`insert into spelt_carrier_keys ("throughCallID") select max(id) from calls`.execute(db)
 }
