@@ -83,10 +83,12 @@ async function paymentSucceeded(
     updatedStamp: now,
   })
   await store.repository('paymentLinks').update(link.id, { status: 'Paid', paidStamp: callback.occurredAt, updatedStamp: now })
+  // Announced as a manual payment is (`transaction.created`), then as the provider's: before the
+  // allocation, so the feed reads the payment before the invoices it pays (`invoice.paid`).
+  const { entries, events } = describeChanges([{ resource: ctx.resources.get('transactions')!, action: 'create', before: null, after: payment }], ctx.clock)
+  await store.changes.append(entries, [...events, { type: 'payment.received', data: toWireJson(ctx.resources.get('transactions')!, payment), createdStamp: now }])
   // Allocated like any payment (contract 10.3): oldest due date first.
   await settleAccounts(store, [customer.id], ctx.clock.today(), now, { act: ctx })
-  const { entries } = describeChanges([{ resource: ctx.resources.get('transactions')!, action: 'create', before: null, after: payment }], ctx.clock)
-  await store.changes.append(entries, [{ type: 'payment.received', data: toWireJson(ctx.resources.get('transactions')!, payment), createdStamp: now }])
   return 'recorded'
 }
 

@@ -84,6 +84,9 @@ for (const target of activeTargets()) {
     assert.is((await h.request('GET', `/customers/${c}/paymentLinks`)).body[0].status, 'Paid')
     const events = (await h.request('GET', '/events?type=payment.received')).body
     assert.equal(events.map((e: any) => e.data.providerReference), ['pi_123'])
+    // Announced as a manual payment is too, and before the invoice it pays.
+    const feed = ((await h.request('GET', `/events?idAfter=${events[0].id - 3}&limit=10`)).body as any[]).map((e) => e.type)
+    assert.equal(feed.filter((t) => ['transaction.created', 'payment.received', 'invoice.paid'].includes(t)), ['transaction.created', 'payment.received', 'invoice.paid'])
     const history = (await h.request('GET', `/history?customerID=${c}`)).body.filter((e: any) => e.resource === 'transactions')
     assert.equal(history.map((e: any) => e.apiKeyName), ['provider:stripe'])
     const before = await counts(h)
