@@ -1,12 +1,10 @@
 import { sql } from 'kysely'
-import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import type { Database } from '../../adapters/persistence/connect.js'
 import { migrate } from '../../adapters/persistence/migrations/migrations.js'
 import { markOldCallKeys } from '../../adapters/persistence/migrations/0066-old-call-keys.js'
 import { KyselyStore } from '../../adapters/persistence/kysely-store.js'
 import { KyselyBooks } from '../../adapters/persistence/reports/kysely-books.js'
-import { exportSnapshot, type Cell } from '../../adapters/persistence/snapshot/export-snapshot.js'
 import { importSnapshot, type SnapshotSource } from '../../adapters/persistence/snapshot/import-snapshot.js'
 import { ID_COUNTERS } from '../../adapters/persistence/snapshot/id-counters.js'
 import { resourcesByName } from '../../core/fields/catalogue.js'
@@ -14,7 +12,8 @@ import type { DateOnly } from '../../core/dates/date-only.js'
 import { parseMoney } from '../../core/money/money.js'
 import { defaultCommissionPresets, type CommissionPresets } from '../../core/presets/commission-profiles.js'
 import { commissionLines } from '../../core/reports/commission-lines.js'
-import { activeTargets, connectBare, openTarget, type Target } from '../support/targets.js'
+import { activeTargets, connectBare, openTarget } from '../support/targets.js'
+import { bareDatabaseSuite, exportedTables } from '../support/bare-databases.js'
 
 /** Migrations that move stored data, run on a database as the version before them left it. */
 /** Run 1 completed, run 2 still running: each with an invoice and one charge of customer 1's feature 1. */
@@ -29,15 +28,7 @@ async function twoRuns(db: Database['db'], stamp: string): Promise<void> {
 }
 
 for (const name of activeTargets()) {
-  const test = suite<{ target: Target; database: Database }>(`migrations that move data [${name}]`)
-  test.before.each(async (ctx) => {
-    ctx.target = openTarget(name)
-    ctx.database = await connectBare(ctx.target)
-  })
-  test.after.each(async (ctx) => {
-    await ctx.database.close()
-    await ctx.target.dispose()
-  })
+  const test = bareDatabaseSuite(`migrations that move data [${name}]`, name)
 
   /** Customers 1-3 holding 12.5000, nothing and 0.0007, in a database as 0020 left it. */
   const holding = async (database: Database, schema: string | undefined) => {
@@ -72,12 +63,7 @@ for (const name of activeTargets()) {
     // A number over its limit, acted on then: its customer's alert is raised (0083).
     await sql`update customers set "creditAlerts" = '["numberCreditLimit"]' where id = 1`.execute(database.db)
     await sql`insert into numbers (id, "customerID", number, "creditLimit") values (5, 1, '0161 777 0005', 10000)`.execute(database.db)
-    const tables: { table: string; records: Cell[][] }[] = []
-    await exportSnapshot(database, async ({ table, columns, batches }) => {
-      const records: Cell[][] = [[...columns]]
-      for await (const batch of batches) records.push(...batch)
-      tables.push({ table, records })
-    })
+    const tables = await exportedTables(database)
     const to = openTarget(name)
     const restored = await connectBare(to)
     try {

@@ -1,11 +1,10 @@
 import { sql } from 'kysely'
-import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import type { Database } from '../../adapters/persistence/connect.js'
 import { KyselyStore } from '../../adapters/persistence/kysely-store.js'
 import { migrate } from '../../adapters/persistence/migrations/migrations.js'
 import { resourcesByName } from '../../core/fields/catalogue.js'
-import { activeTargets, connectBare, openTarget, type Target } from '../support/targets.js'
+import { activeTargets } from '../support/targets.js'
+import { bareDatabaseSuite } from '../support/bare-databases.js'
 
 /**
  * 0085: customers and contacts keep their login's sign-in key (`accountNumberKey`, `emailKey`,
@@ -13,15 +12,7 @@ import { activeTargets, connectBare, openTarget, type Target } from '../support/
  * the logins themselves stay as they were.
  */
 for (const name of activeTargets()) {
-  const test = suite<{ target: Target; database: Database }>(`migration 0085 login keys [${name}]`)
-  test.before.each(async (ctx) => {
-    ctx.target = openTarget(name)
-    ctx.database = await connectBare(ctx.target)
-  })
-  test.after.each(async (ctx) => {
-    await ctx.database.close()
-    await ctx.target.dispose()
-  })
+  const test = bareDatabaseSuite(`migration 0085 login keys [${name}]`, name)
 
   test('0085: stored account numbers and emails get their keys, blank or none get null; sign-in finds them by key', async ({ target, database }) => {
     await migrate(database, target.schema, '0084-dropped-number-keys')

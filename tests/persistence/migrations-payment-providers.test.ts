@@ -1,13 +1,12 @@
 import { sql } from 'kysely'
-import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import type { Database } from '../../adapters/persistence/connect.js'
 import { KyselyStore } from '../../adapters/persistence/kysely-store.js'
 import { migrate } from '../../adapters/persistence/migrations/migrations.js'
-import { exportSnapshot, type Cell } from '../../adapters/persistence/snapshot/export-snapshot.js'
 import { importSnapshot, type SnapshotSource } from '../../adapters/persistence/snapshot/import-snapshot.js'
 import { resourcesByName } from '../../core/fields/catalogue.js'
-import { activeTargets, connectBare, openTarget, type Target } from '../support/targets.js'
+import { activeTargets, connectBare, openTarget } from '../support/targets.js'
+import { bareDatabaseSuite, exportedTables } from '../support/bare-databases.js'
 
 const stamp = '2026-02-01T00:00:00.000Z'
 const card = { type: 'cardPayment', providerName: 'stripe', label: 'Pay by card', url: 'https://pay.example.com/card/x' }
@@ -68,15 +67,7 @@ const providers = async (database: Database) =>
  * (apply-callback.ts takes them for any provider's). A restore of an older archive does the same.
  */
 for (const name of activeTargets()) {
-  const test = suite<{ target: Target; database: Database }>(`migration 0086 payment providers [${name}]`)
-  test.before.each(async (ctx) => {
-    ctx.target = openTarget(name)
-    ctx.database = await connectBare(ctx.target)
-  })
-  test.after.each(async (ctx) => {
-    await ctx.database.close()
-    await ctx.target.dispose()
-  })
+  const test = bareDatabaseSuite(`migration 0086 payment providers [${name}]`, name)
 
   test('0086: stored payments get the provider their history or their links tell, the others none; a reference is then unique per provider', async ({ target, database }) => {
     await storedBefore(database, target.schema)
@@ -95,12 +86,7 @@ for (const name of activeTargets()) {
 
   test('an archive from before 0086 restores its payments with the providers 0086 tells', async ({ target, database }) => {
     await storedBefore(database, target.schema)
-    const tables: { table: string; records: Cell[][] }[] = []
-    await exportSnapshot(database, async ({ table, columns, batches }) => {
-      const records: Cell[][] = [[...columns]]
-      for await (const batch of batches) records.push(...batch)
-      tables.push({ table, records })
-    })
+    const tables = await exportedTables(database)
     const to = openTarget(name)
     const restored = await connectBare(to)
     try {

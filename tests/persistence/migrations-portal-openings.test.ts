@@ -1,7 +1,5 @@
 import { sql } from 'kysely'
-import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import type { Database } from '../../adapters/persistence/connect.js'
 import { KyselyStore } from '../../adapters/persistence/kysely-store.js'
 import { migrate } from '../../adapters/persistence/migrations/migrations.js'
 import { KyselyPortalSessions } from '../../adapters/persistence/repositories/kysely-portal-sessions.js'
@@ -9,7 +7,8 @@ import { resourcesByName } from '../../core/fields/catalogue.js'
 import type { Customer } from '../../core/fields/entity.js'
 import { openingsOf, portalClosing, sameOpening } from '../../core/portal/portal-opening.js'
 import type { Stamp } from '../../core/dates/stamp.js'
-import { activeTargets, connectBare, openTarget, type Target } from '../support/targets.js'
+import { activeTargets } from '../support/targets.js'
+import { bareDatabaseSuite } from '../support/bare-databases.js'
 
 /**
  * 0078: customers count their portal's openings and sessions keep the openings they signed in
@@ -17,15 +16,7 @@ import { activeTargets, connectBare, openTarget, type Target } from '../support/
  * at its first close, even once it is opened again.
  */
 for (const name of activeTargets()) {
-  const test = suite<{ target: Target; database: Database }>(`migration 0078 portal openings [${name}]`)
-  test.before.each(async (ctx) => {
-    ctx.target = openTarget(name)
-    ctx.database = await connectBare(ctx.target)
-  })
-  test.after.each(async (ctx) => {
-    await ctx.database.close()
-    await ctx.target.dispose()
-  })
+  const test = bareDatabaseSuite(`migration 0078 portal openings [${name}]`, name)
 
   test("0078: sessions from before hold while their customer's portal stays open; a close and a reopening end them, not a new sign-in", async ({ target, database }) => {
     await migrate(database, target.schema, '0077-orphan-marks')

@@ -1,5 +1,4 @@
 import { sql } from 'kysely'
-import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import type { Database } from '../../adapters/persistence/connect.js'
 import { KyselyStore } from '../../adapters/persistence/kysely-store.js'
@@ -7,7 +6,8 @@ import { migrate } from '../../adapters/persistence/migrations/migrations.js'
 import { exportSnapshot } from '../../adapters/persistence/snapshot/export-snapshot.js'
 import { resourcesByName } from '../../core/fields/catalogue.js'
 import type { NewCall } from '../../core/ports/rating-data.js'
-import { activeTargets, connectBare, openTarget, type Target } from '../support/targets.js'
+import { activeTargets } from '../support/targets.js'
+import { bareDatabaseSuite } from '../support/bare-databases.js'
 
 const stamp = '2026-01-05T00:00:00.000Z'
 
@@ -22,15 +22,7 @@ export const newCall = (startTime: string, fingerprint: string): NewCall =>
 
 /** Migration 0058 (calls and transactions as a partition per month on Postgres), on a database with rows. */
 for (const name of activeTargets()) {
-  const test = suite<{ target: Target; database: Database }>(`0058 month partitions [${name}]`)
-  test.before.each(async (ctx) => {
-    ctx.target = openTarget(name)
-    ctx.database = await connectBare(ctx.target)
-  })
-  test.after.each(async (ctx) => {
-    await ctx.database.close()
-    await ctx.target.dispose()
-  })
+  const test = bareDatabaseSuite(`0058 month partitions [${name}]`, name)
 
   const rows = async (database: Database, table: string, key: string) =>
     (await sql<{ id: unknown; key: string | null }>`select id, ${sql.ref(key)} as key from ${sql.table(table)} order by id`.execute(database.db)).rows.map((r) => [Number(r.id), r.key])
