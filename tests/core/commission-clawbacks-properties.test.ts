@@ -6,6 +6,7 @@ import { parseMoney, type Money } from '../../core/money/money.js'
 import type { CommissionRow, CommissionTerms, CorrectedRow } from '../../core/ports/books.js'
 import { defaultPresets } from '../../core/presets/presets.js'
 import { commissionLines } from '../../core/reports/commission-lines.js'
+import { commissionRow } from '../support/commission-rows.js'
 
 /**
  * Contract 16.3, README "Credit notes": a charge credited and refunded in pieces, in any order,
@@ -13,17 +14,8 @@ import { commissionLines } from '../../core/reports/commission-lines.js'
  */
 const test = suite('core/reports commission clawbacks: credited and refunded in pieces, in any order')
 
-const NO_TERMS: CommissionTerms = {
-  commissionHolder: null, connectionChargeCommission: null, connectionChargeCommissionType: null, serviceChargeCommission: null, serviceChargeCommissionType: null,
-  commissionHolderID2: null, connectionChargeCommission2: null, connectionChargeCommissionType2: null, serviceChargeCommission2: null, serviceChargeCommissionType2: null,
-  connectionChargeCommissionProfile: null, serviceChargeCommissionProfile: null, callChargeCommissionProfile: null, serviceChargeInterval: null, startDate: null,
-  profilePercents: null,
-}
-const row = (over: Partial<CommissionRow>, terms: Partial<CommissionTerms>): CommissionRow => ({
-  source: 'invoice', transactionID: '1', kind: 'recurring', transactionType: 'Recurring Charge', transactionDate: '2026-01-31' as DateOnly,
-  dateFrom: '2026-01-01' as DateOnly, dateTo: '2026-01-31' as DateOnly, amount: 0n as Money, creditedAmount: null, customerID: '1', currency: 'GBP', accountNumber: null,
-  customerHolder: null, commissionReferenceDate: null, featureID: '1', saleType: null, ...over, terms: { ...NO_TERMS, ...terms },
-})
+const row = (over: Partial<CommissionRow>, terms: Partial<CommissionTerms>): CommissionRow =>
+  commissionRow({ dateFrom: '2026-01-01' as DateOnly, dateTo: '2026-01-31' as DateOnly, ...over }, terms)
 const total = (r: CommissionRow) => commissionLines(r, null, defaultPresets).reduce((s, l) => s + l.commission, 0n)
 
 /** Splits `whole` pence into parts of at least a penny at the cut points given (fractions of it). */

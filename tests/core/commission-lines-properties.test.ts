@@ -9,6 +9,7 @@ import { mulRatioRound, parseMoney, type Money } from '../../core/money/money.js
 import type { CommissionRow, CommissionTerms, CorrectedRow } from '../../core/ports/books.js'
 import { defaultPresets } from '../../core/presets/presets.js'
 import { commissionLines } from '../../core/reports/commission-lines.js'
+import { commissionRow } from '../support/commission-rows.js'
 
 /**
  * Commission (contract 16.3), discounts and instalments are rounded once, half away from zero, to
@@ -30,17 +31,8 @@ const pence = fc.bigInt({ min: -10_000_000n, max: 10_000_000n }).map((p) => (p *
 const percent = fc.bigInt({ min: 1n, max: 1_000_000n }).map((p) => p as Money)
 const fixed = fc.bigInt({ min: 1n, max: 10_000_000n }).map((p) => p as Money)
 
-const NO_TERMS: CommissionTerms = {
-  commissionHolder: null, connectionChargeCommission: null, connectionChargeCommissionType: null, serviceChargeCommission: null, serviceChargeCommissionType: null,
-  commissionHolderID2: null, connectionChargeCommission2: null, connectionChargeCommissionType2: null, serviceChargeCommission2: null, serviceChargeCommissionType2: null,
-  connectionChargeCommissionProfile: null, serviceChargeCommissionProfile: null, callChargeCommissionProfile: null, serviceChargeInterval: null, startDate: null,
-  profilePercents: null,
-}
-const row = (over: Partial<CommissionRow>, terms: Partial<CommissionTerms>): CommissionRow => ({
-  source: 'invoice', transactionID: '1', kind: 'recurring', transactionType: 'Recurring Charge', transactionDate: '2026-12-31' as DateOnly,
-  dateFrom: null, dateTo: null, amount: 0n as Money, creditedAmount: null, customerID: '1', currency: 'GBP', accountNumber: null, customerHolder: 'Alice',
-  commissionReferenceDate: null, featureID: '1', saleType: null, ...over, terms: { ...NO_TERMS, ...terms },
-})
+const row = (over: Partial<CommissionRow>, terms: Partial<CommissionTerms>): CommissionRow =>
+  commissionRow({ transactionDate: '2026-12-31' as DateOnly, customerHolder: 'Alice', ...over }, terms)
 const commissionOf = (r: CommissionRow) => commissionLines(r, null, defaultPresets)[0]?.commission
 
 test('mulRatioRound is the exact ratio rounded once: 10.06 × 3.33 % is 0.33, where 4 places first gave 0.34', () => {
