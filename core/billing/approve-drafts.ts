@@ -4,7 +4,7 @@ import type { Store } from '../ports/store.js'
 import { hasCreditLimits } from '../credit/credit-alerts.js'
 import { numberInvoices } from '../numbering/number-invoices.js'
 import type { BatchOutcome } from './bill-batch.js'
-import { finaliseRaised, raisedPaymentState } from './finalise-invoices.js'
+import { finaliseRaised, raisedOverdue, raisedPaymentState } from './finalise-invoices.js'
 import type { RunCustomer } from '../ports/run-fields.js'
 
 /**
@@ -57,10 +57,11 @@ export async function draftsOf(reads: Store, run: BillingRun, customers: RunCust
  * Finalises the drafts of a page of an approved review run's customers (contract 16.1), as a run
  * without review raises its invoices: numbered from the same counter (`numberInvoices`), their
  * transactions approved, then `finaliseRaised` (final bills, messages, `invoice.raised`,
- * deliveries); the caller allocates their credit with the step, as for a run's batch
- * (bill-partition.ts). Each draft is billed as drafted: its lines and totals are the ones
- * reviewed, whatever changed since (README, "Review runs"). As `writeBatch`, it returns once the
- * writes are sent, not answered (`written`): the caller reads the next page meanwhile.
+ * deliveries); the caller allocates their credit with the step, as for a run's batch, then
+ * announces those approved overdue and still unpaid (bill-partition.ts). Each draft is billed as
+ * drafted: its lines and totals are the ones reviewed, whatever changed since (README, "Review
+ * runs"). As `writeBatch`, it returns once the writes are sent, not answered (`written`): the
+ * caller reads the next page meanwhile.
  */
 export async function approveDrafts(ctx: PlatformContext, store: Store, run: BillingRun, page: DraftPage): Promise<BatchOutcome> {
   const { customers, drafts, carrying } = page
@@ -87,6 +88,7 @@ export async function approveDrafts(ctx: PlatformContext, store: Store, run: Bil
     invoices: invoices.length,
     invoiced,
     settle: invoices.filter((i) => i.totalAmount! < 0n).map((i) => i.customerID!),
+    raisedOverdue: raisedOverdue(invoices),
     touched: invoiced,
     limited: invoiced.filter((id) => limited.has(id)),
     callsBilled: [],

@@ -92,6 +92,8 @@ export interface BatchOutcome {
   readonly invoiced: readonly string[]
   /** Of those, the ones whose invoice is a credit, allocated then too. */
   readonly settle: readonly string[]
+  /** The invoices raised already overdue (`raisedOverdue`): announced so after that allocation if still unpaid. */
+  readonly raisedOverdue: readonly string[]
   /** Customers this batch wrote to, in ID order: only their credit alerts can change. */
   readonly touched: readonly string[]
   /** Of those, the ones with a credit limit of their own (numbers' limits are asked once a step). */
@@ -129,6 +131,7 @@ export async function writeBatch(ctx: PlatformContext, store: Store, run: Billin
     invoices: raised.count,
     invoiced: raised.invoiced,
     settle: raised.settle,
+    raisedOverdue: raised.overdue,
     touched,
     limited: touched.filter((id) => limited.has(id)),
     callsBilled: ids.filter((id) => callsBilled.has(id)),

@@ -6,6 +6,7 @@ import type { RunPartition } from '../ports/run-partitions.js'
 import { refreshCreditAlerts } from '../credit/credit-alerts.js'
 import { ZERO, type Money } from '../money/money.js'
 import { settleAccounts } from './settle-accounts.js'
+import { announceRaisedOverdue } from './finalise-invoices.js'
 import { planBatch, readPage, writeBatch, type BatchOutcome, type RunPage } from './bill-batch.js'
 import { progressValues, runProgress, type RunProgress } from './run-progress.js'
 import type { RunExecution } from './run-execution.js'
@@ -78,12 +79,14 @@ async function billStep(ctx: PlatformContext, reads: Store, run: BillingRun, cut
   const done = { last: after, size, customers: 0, invoices: 0, writes: 0, finished: false, progress: null as RunProgress | null, next: null as Promise<RunCustomer[]> | null }
   const settle: string[] = []
   const invoiced: string[] = []
+  const overdue: string[] = []
   const touched: string[] = []
   const limited = new Set<string>()
   const callsBilled: string[] = []
   const absorb = (batch: BatchOutcome) => {
     settle.push(...batch.settle)
     invoiced.push(...batch.invoiced)
+    overdue.push(...batch.raisedOverdue)
     touched.push(...batch.touched)
     callsBilled.push(...batch.callsBilled)
     for (const id of batch.limited) limited.add(id)
@@ -170,7 +173,9 @@ async function billStep(ctx: PlatformContext, reads: Store, run: BillingRun, cut
   // was read is allocated too.
   const held = invoiced.length ? await store.receivables.heldCredits(invoiced) : new Map<string, Money>()
   const credits = new Set(settle)
-  await settleAccounts(store, invoiced.filter((id) => credits.has(id) || (held.get(id) ?? ZERO) > 0n), ctx.clock.today(), ctx.clock.now(), { alerts: false })
+  const statuses = await settleAccounts(store, invoiced.filter((id) => credits.has(id) || (held.get(id) ?? ZERO) > 0n), ctx.clock.today(), ctx.clock.now(), { alerts: false })
+  // Those raised already overdue, after their allocation: one that held credit paid is not (none: no statement).
+  await announceRaisedOverdue(store, overdue, statuses, ctx.clock.now())
   const byNumber = exec.numbers.creditLimits && callsBilled.length > 0 ? new Set(await store.creditControl.withNumberCreditLimitsBetween(callsBilled[0], callsBilled.at(-1)!)) : null
   const billed = new Set(callsBilled)
   await refreshCreditAlerts(store, touched.filter((id) => limited.has(id) || (billed.has(id) && byNumber?.has(id))), ctx.clock.now(), {

@@ -27,10 +27,10 @@ export function raisedPaymentState(totalAmount: Money, invoiceDate: DateOnly, ov
  * What makes stored invoices final once they have their numbers (contract 14.1) and their
  * transactions are approved on them, the same for a run's invoices as it raises them and for a
  * review run's drafts as they are approved (contract 16.1): a final bill marked invoiced, the
- * next invoice messages they used cleared, `invoice.raised` announced (and `invoice.overdue` for
- * those raised already overdue) and their deliveries recorded (contract 12, 14.2: outboxes, in
- * the caller's transaction). Their credit is allocated by the caller with the step's other
- * customers (bill-partition.ts).
+ * next invoice messages they used cleared, `invoice.raised` announced and their deliveries
+ * recorded (contract 12, 14.2: outboxes, in the caller's transaction). Their credit is allocated
+ * by the caller with the step's other customers, then those raised overdue and still unpaid are
+ * announced so (`announceRaisedOverdue`, bill-partition.ts).
  */
 export async function finaliseRaised(ctx: PlatformContext, store: Store, invoices: readonly Invoice[], customers: ReadonlyMap<string, RunCustomer>, now: Stamp): Promise<void> {
   const used: { customerID: string; message: string }[] = []
@@ -42,12 +42,23 @@ export async function finaliseRaised(ctx: PlatformContext, store: Store, invoice
   }
   await clearNextMessages(ctx, store, used)
   // Announced from the rows just written: the database writing each invoice's JSON again took twice as long (bench/RESULTS.md).
-  const resource = ctx.resources.get('invoices')!
-  await appendEvents(store, ctx.clock, 'invoice.raised', resource, invoices)
-  // Raised (or approved) already past its overdue date, a late run's: it is stored `Overdue`, so
-  // allocation sees no change of status and the invoice-overdue job (which looks for `Unpaid`
-  // ones) never takes it. Announced here, once, after its `invoice.raised` (contract 12).
-  await appendEvents(store, ctx.clock, 'invoice.overdue', resource, invoices.filter((i) => i.status === 'Overdue'))
+  await appendEvents(store, ctx.clock, 'invoice.raised', ctx.resources.get('invoices')!, invoices)
   await recordDeliveries(store, invoices, customers, now)
 }
 
+/** The IDs of the invoices raised (or approved) already past their overdue date: stored `Overdue`. */
+export const raisedOverdue = (invoices: readonly Invoice[]): string[] => invoices.filter((i) => i.status === 'Overdue').map((i) => i.id)
+
+/**
+ * Announces `invoice.overdue` (contract 12) for the invoices a step raised already overdue (a late
+ * run's, or a review run's approved late: `raisedOverdue`) that its allocation left `Overdue`.
+ * They are stored `Overdue`, so allocation sees no change of status and the invoice-overdue job
+ * (which looks for `Unpaid` ones) never takes them: announced here, once, after their
+ * `invoice.raised` and the step's allocation; one paid in full by held credit is announced
+ * `invoice.paid` by the allocation instead, never overdue. `statuses` are the allocation's
+ * (`settleAccounts`); an invoice it did not allocate is as raised. No statement when there are none.
+ */
+export async function announceRaisedOverdue(store: Store, invoiceIDs: readonly string[], statuses: ReadonlyMap<string, string>, now: Stamp): Promise<void> {
+  const overdue = invoiceIDs.filter((id) => (statuses.get(id) ?? 'Overdue') === 'Overdue')
+  if (overdue.length) await store.changes.appendEventsOf('invoice.overdue', store.repository('invoices').resource, { id: overdue }, now)
+}

@@ -13,7 +13,7 @@ import { billedThrough, finalBillOf } from './final-bill-through.js'
 import type { Stamp } from '../dates/stamp.js'
 import type { RunCustomer } from '../ports/run-fields.js'
 import { numberInvoices } from '../numbering/number-invoices.js'
-import { finaliseRaised, raisedPaymentState } from './finalise-invoices.js'
+import { finaliseRaised, raisedOverdue, raisedPaymentState } from './finalise-invoices.js'
 import type { NumberMinimum } from '../ports/receivables.js'
 
 /**
@@ -57,7 +57,7 @@ export async function raiseInvoices(
   events: ReadonlyMap<string, LifecycleEvent[]>,
   inserts: readonly ValuesOf<Transaction>[] = [],
   numberMinimums: () => Promise<readonly NumberMinimum[]> = async () => [],
-): Promise<{ count: number; invoiced: string[]; drafted: string[]; settle: string[]; written: Promise<void> }> {
+): Promise<{ count: number; invoiced: string[]; drafted: string[]; settle: string[]; overdue: string[]; written: Promise<void> }> {
   const invoiceDate = run.invoiceDate ?? ctx.clock.today()
   // A review run drafts (contract 16.1): its invoices are made final when it is approved.
   const draft = run.review === true
@@ -223,7 +223,8 @@ export async function raiseInvoices(
   // The caller allocates their credit once the batch's objects are gone, for a step's batches at
   // once (bill-partition.ts); a draft is allocated nothing until approved.
   const customerIDs = invoices.map((i) => i.values.customerID!)
-  return { count: invoices.length, invoiced: draft ? [] : customerIDs, drafted: draft ? customerIDs : [], settle, written }
+  const overdue = draft ? [] : raisedOverdue(raised.invoices)
+  return { count: invoices.length, invoiced: draft ? [] : customerIDs, drafted: draft ? customerIDs : [], settle, overdue, written }
 }
 
 const CALL_CHARGES = 'Call Charges'

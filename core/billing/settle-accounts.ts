@@ -6,6 +6,7 @@ import type { Stamp } from '../dates/stamp.js'
 import { allocateAccount } from './allocation.js'
 import type { AccountAllocation } from '../ports/receivables.js'
 import type { Account } from '../ports/receivables.js'
+import type { InvoiceStatus } from '../presets/engine-lists.js'
 
 /**
  * Allocates the payments and credits of each customer to its invoices again, keeping what is
@@ -13,6 +14,7 @@ import type { Account } from '../ports/receivables.js'
  * held credit or a credit invoice, and when invoices become overdue. Callers hold the customers'
  * rows (a transaction with the customer locked) or run inside the billing job. With `act`, their
  * credit alerts are measured and acted on (contract 15.2); `alerts: false` leaves them to the caller.
+ * Returns each of their invoices' status as allocated (a run announces by it what it raised overdue).
  */
 export async function settleAccounts(
   store: Store,
@@ -20,8 +22,9 @@ export async function settleAccounts(
   today: DateOnly,
   now: string,
   options: { readonly act: CreditLimitActing } | { readonly alerts: false },
-): Promise<void> {
-  if (customerIDs.length === 0) return
+): Promise<ReadonlyMap<string, InvoiceStatus>> {
+  const statuses = new Map<string, InvoiceStatus>()
+  if (customerIDs.length === 0) return statuses
   const accounts = await store.receivables.accounts(customerIDs)
   const entries = customerIDs.map((customerID) => {
     const before = accounts.get(customerID) ?? { invoices: [], settlements: [], allocations: [] }
@@ -31,6 +34,8 @@ export async function settleAccounts(
   await announceStatusChanges(store, entries, now as Stamp)
   // Payments and overdue invoices change the balance and overdue amount that alerts measure.
   if ('act' in options) await refreshCreditAlerts(store, customerIDs, now as Stamp, { act: options.act })
+  for (const { allocation } of entries) for (const [id, invoice] of allocation.invoices) statuses.set(id, invoice.status)
+  return statuses
 }
 
 /**

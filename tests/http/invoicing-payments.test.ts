@@ -116,6 +116,28 @@ for (const target of activeTargets()) {
     assert.equal((await feed(feb.id)).map((e) => e.type), ['invoice.raised', 'invoice.overdue'])
   })
 
+  test('an invoice raised already overdue that held credit pays in the same step is announced invoice.paid, never invoice.overdue; one it pays in part, overdue after it', async ({ h }) => {
+    h.clock.set('2026-01-05T09:00:00Z')
+    const [full, part, none] = [await newCustomer(h, { paymentTerms: 14 }), await newCustomer(h, { paymentTerms: 14 }), await newCustomer(h, { paymentTerms: 14 })]
+    for (const c of [full, part, none]) await newFeature(h, c, { startDate: '2026-01-01', serviceCharge: '100.00', serviceChargeInterval: 'Calendar Monthly' })
+    await pay(h, full, 500, '2026-01-05')
+    await pay(h, part, 30, '2026-01-05')
+    h.clock.set('2026-03-10T09:00:00Z')
+    await bill(h, '2026-01-31') // a late run: overdue since 2026-02-14, its credit allocated in the step that raises it
+    const feed = async (c: string) => {
+      const [invoice] = await invoicesOf(h, c)
+      const events = ((await h.request('GET', '/events?idAfter=0&limit=1000')).body as any[]).filter((e) => e.type.startsWith('invoice.') && e.data.id === invoice.id)
+      return events.map((e) => [e.type, e.data.status, e.data.amountOutstanding])
+    }
+    assert.equal(await feed(full), [['invoice.raised', 'Overdue', 100], ['invoice.paid', 'Paid', 0]], 'paid by held credit: never chased')
+    assert.equal(await feed(part), [['invoice.raised', 'Overdue', 100], ['invoice.overdue', 'Overdue', 70]], 'announced as it reads after the allocation')
+    assert.equal(await feed(none), [['invoice.raised', 'Overdue', 100], ['invoice.overdue', 'Overdue', 100]])
+    const scheduler = h.platform.createScheduler({ onJobEnd: () => {} })
+    await scheduler.runNow('invoice-overdue')
+    await scheduler.stop()
+    assert.equal((await feed(full)).map((e) => e[0]), ['invoice.raised', 'invoice.paid'], 'nor by the job')
+  })
+
   test('a credit invoice is Paid and its credit pays the next one; a write-off pays the invoices it writes off', async ({ h }) => {
     h.clock.set('2026-01-05T09:00:00Z')
     const c = await newCustomer(h)

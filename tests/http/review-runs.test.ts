@@ -64,6 +64,25 @@ for (const target of activeTargets()) {
     assert.equal(await feed(), [['invoice.raised', invoice.id, 'Overdue'], ['invoice.overdue', invoice.id, 'Overdue']], 'not announced again')
   })
 
+  test('drafts approved after their overdue date that held credit pays on approval are announced invoice.paid, never invoice.overdue', async ({ h }) => {
+    const [full, part] = [await newCustomer(h, { paymentTerms: 7 }), await newCustomer(h, { paymentTerms: 7 })]
+    for (const c of [full, part]) await newFeature(h, c, { startDate: '2026-01-01', serviceCharge: '100.00', serviceChargeInterval: 'Calendar Monthly' })
+    for (const [c, amount] of [[full, 500], [part, 30]] as const) {
+      const r = await h.request('POST', `/customers/${c}/transactions`, { transactionType: 'Payment', amount, transactionDate: '2026-01-10' })
+      assert.is(r.status, 201, JSON.stringify(r.body))
+    }
+    const run = await draft(h, '2026-01-31')
+    h.clock.set('2026-02-20T09:00:00Z') // overdue since 2026-02-07
+    await decide(h, run.id, 'Approved')
+    const feed = async (c: string) => {
+      const [invoice] = await invoicesOf(h, c)
+      const events = ((await h.request('GET', '/events?idAfter=0&limit=1000')).body as any[]).filter((e) => e.type.startsWith('invoice.') && e.data.id === invoice.id)
+      return events.map((e) => [e.type, e.data.status, e.data.amountOutstanding])
+    }
+    assert.equal(await feed(full), [['invoice.raised', 'Overdue', 100], ['invoice.paid', 'Paid', 0]], 'paid by held credit: never chased')
+    assert.equal(await feed(part), [['invoice.raised', 'Overdue', 100], ['invoice.overdue', 'Overdue', 70]], 'announced as it reads after the allocation')
+  })
+
   test('a review run drafts: no number, unapproved, unallocated, unsent, not overdue; approval finalises as a plain run; a later run bills what follows', async ({ h }) => {
     const c = await newCustomer(h, { accountNumber: 'R-1', email: 'r1@example.com', emailBillType: 'PDF', postBillType: 'PDF', paymentTerms: 1 })
     await newFeature(h, c, { startDate: '2026-01-01', serviceCharge: '100.00', serviceChargeInterval: 'Calendar Monthly' })
