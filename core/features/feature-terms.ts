@@ -15,6 +15,9 @@ const TERMS = [
   { length: 'renewalPeriodLength', date: 'renewalDate', lastDay: false },
 ] as const
 
+/** The term dates: given in a request, even as stored, they win over the ones a length gives. */
+export const TERM_DATES: readonly string[] = TERMS.map((t) => t.date)
+
 const isDate = (v: unknown): v is DateOnly => typeof v === 'string'
 const isLength = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v) && v > 0
 

@@ -13,7 +13,7 @@ import type { Presets } from '../presets/presets.js'
 import type { PasswordHasher } from '../ports/password-hasher.js'
 import { refreshCreditAlerts } from '../credit/credit-alerts.js'
 import { describeChanges, recordChanges } from '../history/record-change.js'
-import { derivedFeatureValues } from '../features/feature-terms.js'
+import { derivedFeatureValues, TERM_DATES } from '../features/feature-terms.js'
 import { withStandardFeature } from '../features/standard-feature.js'
 import { digitsOnly, type ListRequest } from './list-request.js'
 import { normaliseNumber } from '../rating/phone-number.js'
@@ -72,9 +72,14 @@ function initialValues(resource: Resource, clock: Clock): Values {
 interface WriteRules {
   template(body: unknown, presets: Presets): unknown
   derive(values: Values, current: Item | null): Values
+  /**
+   * Fields that count as given when a request sends them as stored (they are no change, but a
+   * derived value must not replace them): a term date sent back beside a new term length.
+   */
+  readonly given?: readonly string[]
 }
 const writeRules: Partial<Record<ResourceName, WriteRules>> = {
-  features: { template: (body, presets) => withStandardFeature(body, presets.standardFeatures), derive: derivedFeatureValues },
+  features: { template: (body, presets) => withStandardFeature(body, presets.standardFeatures), derive: derivedFeatureValues, given: TERM_DATES },
   customers: { template: (body) => body, derive: portalClosing },
 }
 
@@ -147,9 +152,11 @@ export async function updateItem<N extends ResourceName>(
     await checkParentCycle(store, resource, values, current)
     await hashSecrets(ctx, resource, values)
     const rules = writeRules[resource.name]
-    // Derived from what the request gave, unchanged values too: a term date sent back as stored is
-    // still a given date, which wins over the one a new length would give (contract 11).
-    if (rules) Object.assign(values, rules.derive({ ...input.values, ...values }, current))
+    // Derived from what changes, and the dates the request gave even as stored: a term date sent
+    // back beside a new length wins over the one the length gives (contract 11), while a length
+    // sent back unchanged derives nothing (a date a person set or a run rolled on stays).
+    const given = Object.fromEntries((rules?.given ?? []).filter((f) => f in input.values).map((f) => [f, input.values[f]]))
+    if (rules) Object.assign(values, rules.derive({ ...given, ...values }, current))
     if (resource.byName.has('updatedStamp')) values.updatedStamp = ctx.clock.now()
     await ctx.beforeWrite(store, { resource: resource.name, before: current, values })
     // Locked above, so still there.

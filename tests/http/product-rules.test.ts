@@ -47,6 +47,9 @@ for (const target of activeTargets()) {
     // The date sent back unchanged beside a new length is still given (a GET -> edit -> PATCH): it wins.
     const kept = await h.request('PATCH', `/features/${given.id}`, { minimumTermPeriodLength: 24, minimumTermDate: '2026-06-30' })
     assert.is(kept.body.minimumTermDate, '2026-06-30', JSON.stringify(kept.body))
+    // A length sent back unchanged beside another change derives nothing: the date a person set stays.
+    const same = await h.request('PATCH', `/features/${given.id}`, { minimumTermPeriodLength: 24, description: 'renamed' })
+    assert.is(same.body.minimumTermDate, '2026-06-30', JSON.stringify(same.body))
 
     const peak = await newFeature(h, c, { serviceCharge: 5, startDate: '2026-01-01', featureCount: 2, featureCountCommittedAuto: 'Peak Count' })
     assert.is((await h.request('GET', `/features/${peak}`)).body.featureCountCommitted, 2)
@@ -58,6 +61,16 @@ for (const target of activeTargets()) {
     // 1 from January, but Peak Count never bills below the committed 4 (contract 17.6); 6 from March.
     await bill(h, '2026-04-01')
     assert.equal(await recurring(h, peak), [20, 20, 30, 30])
+  })
+
+  test('a renewal date a run rolled on stays when the renewal length is sent back unchanged', async ({ h }) => {
+    const c = await newCustomer(h)
+    const f = await newFeature(h, c, { serviceCharge: 5, startDate: '2026-01-01', renewalPeriodLength: 1, renewalPeriodLengthType: 'months' })
+    await bill(h, '2026-04-01')
+    const rolled = (await h.request('GET', `/features/${f}`)).body.renewalDate
+    assert.ok(rolled > '2026-02-01', rolled)
+    const r = await h.request('PATCH', `/features/${f}`, { renewalPeriodLength: 1, renewalPeriodLengthType: 'months', description: 'x' })
+    assert.equal([r.status, r.body.renewalDate, r.body.description], [200, rolled, 'x'])
   })
 
   test('a billing run writes discounts beside their charges, with VAT, and rolls renewal dates on', async ({ h }) => {
