@@ -1,16 +1,10 @@
-import { addDays, addMonths, daysInMonth, type DateOnly } from '../dates/date-only.js'
+import { addDays, addMonths, calendarMonthsBetween, daysInMonth, type DateOnly } from '../dates/date-only.js'
 import type { Customer } from '../fields/entity.js'
 import { parseMoney, ZERO, type Money } from '../money/money.js'
 import type { Presets } from '../presets/presets.js'
 
 /** The customer fields that decide when a customer is invoiced and when its invoices fall due. */
 export type TermsCustomer = Pick<Customer, 'billingCycle' | 'paymentTerms' | 'paymentTermsType' | 'paymentGraceDays' | 'paymentMethod'>
-
-/** Calendar months from `from` to `to` (15 Jan → 1 Apr is 3): the day of the month plays no part. */
-export function calendarMonthsBetween(from: DateOnly, to: DateOnly): number {
-  const month = (d: DateOnly) => Number(d.slice(0, 4)) * 12 + Number(d.slice(5, 7))
-  return month(to) - month(from)
-}
 
 const cycleMonths = { Monthly: 0, Quarterly: 3, Annually: 12 } as const
 

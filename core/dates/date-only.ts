@@ -86,3 +86,9 @@ export const maxDate = (a: DateOnly, b: DateOnly): DateOnly => (a >= b ? a : b)
 export function dateOfInstant(epochMs: number): DateOnly {
   return new Date(epochMs).toISOString().slice(0, 10) as DateOnly
 }
+
+/** Calendar months from `from` to `to` (15 Jan → 1 Apr is 3): the day of the month plays no part. */
+export function calendarMonthsBetween(from: DateOnly, to: DateOnly): number {
+  const month = (d: DateOnly) => Number(d.slice(0, 4)) * 12 + Number(d.slice(5, 7))
+  return month(to) - month(from)
+}

@@ -1,4 +1,4 @@
-import { addDays, addMonths, type DateOnly } from '../dates/date-only.js'
+import { addDays, addMonths, calendarMonthsBetween, type DateOnly } from '../dates/date-only.js'
 import { toStamp, type Stamp } from '../dates/stamp.js'
 import { notFound } from '../errors.js'
 import type { Customer, Entities } from '../fields/entity.js'
@@ -52,10 +52,8 @@ export async function ownInvoice(ctx: PlatformContext, customerID: string, invoi
 export function nextInvoiceDate(customer: Customer, lastInvoiceDate: DateOnly | undefined, today: DateOnly): DateOnly {
   const months = customer.billingCycle === 'Quarterly' ? 3 : customer.billingCycle === 'Annually' ? 12 : 1
   if (lastInvoiceDate) {
-    // Calendar months from the last invoice to today, as the cycle counts them (`calendarMonthsBetween`
-    // of core/billing, which reaches this folder through core/resources, so it is not imported).
-    const monthOf = (d: DateOnly) => Number(d.slice(0, 4)) * 12 + Number(d.slice(5, 7))
-    let cycles = Math.max(1, Math.ceil((monthOf(today) - monthOf(lastInvoiceDate)) / months))
+    // Calendar months from the last invoice to today, as the cycle counts them (`cycleDue`).
+    let cycles = Math.max(1, Math.ceil(calendarMonthsBetween(lastInvoiceDate, today) / months))
     // In today's month, the day may still be before today's: then one cycle more.
     if (addMonths(lastInvoiceDate, cycles * months) < today) cycles++
     return addMonths(lastInvoiceDate, cycles * months)

@@ -1,8 +1,8 @@
 import fc from 'fast-check'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { calendarMonthsBetween, cycleDue, invoiceDueDate, moneyOfNumber, overdueDateOf, type TermsCustomer } from '../../core/billing/invoice-terms.js'
-import { addDays, type DateOnly } from '../../core/dates/date-only.js'
+import { cycleDue, invoiceDueDate, moneyOfNumber, overdueDateOf, type TermsCustomer } from '../../core/billing/invoice-terms.js'
+import { addDays, calendarMonthsBetween, type DateOnly } from '../../core/dates/date-only.js'
 import { defaultPresets } from '../../core/presets/presets.js'
 
 const test = suite('invoice terms: cycles, due dates, overdue dates (contract 10.1-10.3)')

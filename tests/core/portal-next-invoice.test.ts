@@ -1,8 +1,8 @@
 import fc from 'fast-check'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { calendarMonthsBetween, cycleDue } from '../../core/billing/invoice-terms.js'
-import { addDays, addMonths, type DateOnly } from '../../core/dates/date-only.js'
+import { cycleDue } from '../../core/billing/invoice-terms.js'
+import { addDays, addMonths, calendarMonthsBetween, type DateOnly } from '../../core/dates/date-only.js'
 import type { Customer } from '../../core/fields/entity.js'
 import { nextInvoiceDate } from '../../core/portal/portal-pages.js'
 
