@@ -9,7 +9,7 @@ import { readSchedules, type Schedules } from './jobs.js'
 import { LOG_LEVELS } from './logger.js'
 import { checkSmtpUrl } from '../../adapters/delivery/smtp-mailer.js'
 import { WEBHOOK_TIMEOUT_MS } from '../../adapters/webhooks/http-webhook-sender.js'
-import { milliseconds, positiveInt } from './env-numbers.js'
+import { listenPort, milliseconds, positiveInt } from './env-numbers.js'
 
 /** Settings from the environment (contract 1). */
 export interface EnvConfig {
@@ -63,8 +63,7 @@ export interface EnvConfig {
  * variable, before the process opens the database (contract 13).
  */
 export function readEnvConfig(env: NodeJS.ProcessEnv = process.env): EnvConfig {
-  const port = Number(env.PORT || 8080)
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be 0..65535 (got ${env.PORT})`)
+  const port = listenPort('PORT', env.PORT || '8080')
   const presetsFile = env.BILLING_PRESETS_FILE || null
   const requestTimeoutMs = milliseconds('BILLING_REQUEST_TIMEOUT_MS', env.BILLING_REQUEST_TIMEOUT_MS, 30_000)
   return {
@@ -95,13 +94,6 @@ export function readEnvConfig(env: NodeJS.ProcessEnv = process.env): EnvConfig {
     mailDir: env.BILLING_MAIL_DIR || './data/mail',
     workerMetricsPort: env.BILLING_WORKER_METRICS_PORT ? listenPort('BILLING_WORKER_METRICS_PORT', env.BILLING_WORKER_METRICS_PORT) : null,
   }
-}
-
-/** A port to listen on: 0..65535, 0 for any free one. */
-function listenPort(name: string, value: string): number {
-  const n = Number(value)
-  if (!/^\d+$/.test(value) || n > 65535) throw new Error(`${name} must be a port, 0..65535 (got ${value})`)
-  return n
 }
 
 /** BILLING_PUBLIC_URL, checked: an absolute http(s) URL, or none. */

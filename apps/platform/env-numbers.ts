@@ -31,3 +31,10 @@ export function milliseconds(name: string, value: string | undefined, fallback: 
   if (n > MAX_TIMER_MS) throw new Error(`${name} must be at most ${MAX_TIMER_MS} milliseconds, about 24.8 days (got ${value})`)
   return n
 }
+
+/** A port to listen on: 0..65535, 0 for any free one. */
+export function listenPort(name: string, value: string): number {
+  const n = Number(value)
+  if (!/^\d+$/.test(value) || n > 65535) throw new Error(`${name} must be a port, 0..65535 (got ${value})`)
+  return n
+}
