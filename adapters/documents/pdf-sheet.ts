@@ -36,7 +36,9 @@ export type FontName = 'regular' | 'bold'
  */
 export class PdfSheet {
   y: number
-  private readonly widths = new Map<string, number>()
+  /** Text widths by font and size, then text; `fontWidths` is the current font's. */
+  private readonly widths = new Map<string, Map<string, number>>()
+  private fontWidths = new Map<string, number>()
   private font: FontName = 'regular'
   private size = 0
 
@@ -66,17 +68,20 @@ export class PdfSheet {
       this.pdf.font(font).fontSize(size)
       this.font = font
       this.size = size
+      const key = `${font}${size}`
+      let widths = this.widths.get(key)
+      if (!widths) this.widths.set(key, (widths = new Map()))
+      this.fontWidths = widths
     }
     this.pdf.fillColor(color)
   }
 
   /** Width of text in the current font, measured once per font, size and text (rows repeat dates and types). */
   width(text: string): number {
-    const key = `${this.font}${this.size}|${text}`
-    let w = this.widths.get(key)
+    let w = this.fontWidths.get(text)
     if (w === undefined) {
       w = this.pdf.widthOfString(text)
-      this.widths.set(key, w)
+      this.fontWidths.set(text, w)
     }
     return w
   }

@@ -51,14 +51,18 @@ export function drawTable(sheet: PdfSheet, table: DocumentTable, x: number = she
   const line = (row: DocumentRow, index: number, bold: boolean) => {
     const font = bold ? 'bold' : 'regular'
     sheet.use(font, layout.fontSize)
-    const lines = Math.max(1, ...row.cells.map((text, i) => (text ? Math.min(most, sheet.linesOf(text, colWidth(i), step)) : 1)))
+    // Measured once a cell: most fit one line, drawn as `cell` draws them, without measuring again.
+    const counts = row.cells.map((text, i) => (text ? sheet.linesOf(text, colWidth(i), step) : 1))
+    const lines = Math.min(most, Math.max(1, ...counts))
     const height = h + step * (lines - 1)
     if (sheet.ensure(height)) head(true)
     if (layout.zebra && !bold && index % 2 === 1) sheet.box(x, sheet.y - 2, width, height, SHADE)
     if (bold) sheet.rule(x, sheet.y - 2, width, layout.accent, 0.8)
     sheet.use(font, layout.fontSize)
     row.cells.forEach((text, i) => {
-      if (text) sheet.wrap(text, xs[i] + PAD, colWidth(i), step, table.columns[i].align, sheet.y + 2, most)
+      if (!text) return
+      if (counts[i] === 1) sheet.cell(text, xs[i] + PAD, colWidth(i), table.columns[i].align, sheet.y + 2)
+      else sheet.wrap(text, xs[i] + PAD, colWidth(i), step, table.columns[i].align, sheet.y + 2, most)
     })
     sheet.y += height
     if (layout.rowRules && !bold) sheet.rule(x, sheet.y - 2, width, RULE, 0.3)
