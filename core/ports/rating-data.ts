@@ -159,12 +159,12 @@ export interface RatingData {
   callCountsOf(usageFileID: string, starts: { readonly from: Stamp; readonly to: Stamp }): Promise<{ readonly rated: number; readonly ignored: number }>
   /**
    * The last call whose duplicate key may be of its looked-up band and class, as imports made
-   * them before keys were of the record as read (`looked-up-duplicates.ts`); null when no call is.
+   * them before keys were of the record as read (`lookedUpKeys` in `older-keys.ts`); null when no call is.
    */
   oldKeysThrough(): Promise<string | null>
   /**
    * The last call whose key may hold its carrier as spelt, as imports made them before keys held
-   * it as compared (`spelt-carrier-duplicates.ts`, migration 0087); null when no call is.
+   * it as compared (`speltCarrierKeys` in `older-keys.ts`, migration 0087); null when no call is.
    */
   speltKeysThrough(): Promise<string | null>
   /**

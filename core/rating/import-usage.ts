@@ -14,8 +14,7 @@ import { usageFingerprint } from './usage-fingerprint.js'
 import type { UsageRecord } from './usage-record.js'
 import { onlyDefault, resolveDestinations, resolveInDefault, type DestinationLookup } from './resolve-destinations.js'
 import { destinationTablesOf } from './destination-cache.js'
-import { storedUnderLookedUpKeys } from './looked-up-duplicates.js'
-import { storedUnderSpeltCarriers } from './spelt-carrier-duplicates.js'
+import { lookedUpKeys, speltCarrierKeys, storedUnderOlderKeys } from './older-keys.js'
 import type { CallClass } from '../fields/call-classes.js'
 
 /**
@@ -105,7 +104,7 @@ export function toNewCall(record: UsageRecord, context: BatchContext, digest: Di
 /**
  * A batch looked up: its records as read and as rated (the destination table's band and class
  * given, in the same order), their numbers' lookup, and the positions of records an import
- * stored before under an older key (`storedUnderLookedUpKeys`, `storedUnderSpeltCarriers`).
+ * stored before under an older key (`older-keys.ts`).
  */
 interface LookedUpBatch {
   readonly read: readonly UsageRecord[]
@@ -117,7 +116,7 @@ interface LookedUpBatch {
 export interface ImportOptions {
   /** Customers' months whose allowances wait for their calls to be in before they are allocated mid-import (`TOUCHED_AT_MOST`). */
   readonly allocateAt?: number
-  /** Read through a carrier format (contract 17.3), whose starts were cut to the second before migration 0087 (`storedUnderSpeltCarriers`). */
+  /** Read through a carrier format (contract 17.3), whose starts were cut to the second before migration 0087 (`speltCarrierKeys`). */
   readonly throughFormat?: boolean
 }
 
@@ -221,9 +220,9 @@ async function importInto(ctx: PlatformContext, store: Store, lines: AsyncIterab
   // Once its numbers are known, a batch's records take what the destination table gives them,
   // and those stored before under that key are asked for: in the lookahead, on the lookups' connection.
   const lookUp = async (read: readonly UsageRecord[], batch: readonly UsageRecord[], loading: Promise<BatchContext>, looked: boolean): Promise<LookedUpBatch> => {
-    const [context, spelt] = await Promise.all([loading, storedUnderSpeltCarriers(reads, ctx.digest, read, speltThrough, throughFormat)])
+    const [context, spelt] = await Promise.all([loading, storedUnderOlderKeys(reads, speltThrough, () => speltCarrierKeys(ctx.digest, read, throughFormat))])
     const resolved = looked && destinations && !beforeLookup ? resolveDestinations(batch, context, destinations) : batch
-    const lookedUp = looked ? await storedUnderLookedUpKeys(reads, ctx.digest, read, resolved, oldKeysThrough) : null
+    const lookedUp = looked ? await storedUnderOlderKeys(reads, oldKeysThrough, () => lookedUpKeys(ctx.digest, read, resolved)) : null
     const stored = lookedUp && spelt ? new Set([...lookedUp, ...spelt]) : (lookedUp ?? spelt)
     return { read, batch: resolved, context, stored }
   }

@@ -17,7 +17,7 @@ import type { UsageRecord } from './usage-record.js'
  * (`lookUpDestination`) is null, so a record sent again is the same record after the
  * destination table changed (contract 9.6). Null never appears in a key made before, whose
  * band and class were always text: given a record after `resolveDestinations`, this is the key
- * those imports stored for it (`looked-up-duplicates.ts`).
+ * those imports stored for it (`lookedUpKeys`, `older-keys.ts`).
  *
  * The carrier as carriers' names are compared (`carrierKey`: trimmed, lower-cased, as
  * `sameCarrier` allocates), so `GAMMA` in one file and `Gamma` in a carrier format's are one
@@ -29,7 +29,7 @@ export function usageFingerprint(r: UsageRecord): string {
 
 /**
  * The key imports made before carriers were keyed as compared (migration 0087): the carrier as
- * the file spelt it. Looked for among the calls stored then (`spelt-carrier-duplicates.ts`).
+ * the file spelt it. Looked for among the calls stored then (`speltCarrierKeys`, `older-keys.ts`).
  */
 export function speltCarrierFingerprint(r: UsageRecord): string {
   return keyText(r, r.carrier)

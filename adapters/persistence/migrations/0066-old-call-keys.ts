@@ -4,7 +4,7 @@ import type { DatabaseDialect } from '../dialect/dialect.js'
 
 /**
  * The last call stored before a call's duplicate key was of the record as read (contract 9.6,
- * core/rating/looked-up-duplicates.ts): imports before this keyed a record whose band or class
+ * `lookedUpKeys` in core/rating/older-keys.ts): imports before this keyed a record whose band or class
  * the destination table gave by what the table gave. Only calls up to this ID can hold such a
  * key, so a database that had none (no row: an empty database stays empty for a restore) never
  * looks for one, and an import pays for the look only while it can find something. A restore of

@@ -7,7 +7,7 @@ import type { DatabaseDialect } from '../dialect/dialect.js'
  * core/rating/usage-fingerprint.ts); imports before this held it as spelt. Those keys cannot be
  * made again (a call keeps neither the record's `externalID` nor its band as the file sent it),
  * so the last call stored now is marked (`spelt_carrier_keys`, no row when there are none) and
- * imports look for a record's spelt key among calls up to it (spelt-carrier-duplicates.ts); an
+ * imports look for a record's spelt key among calls up to it (`speltCarrierKeys` in core/rating/older-keys.ts); an
  * install begun since never looks. A restore of an archive from before this migration marks its
  * calls the same way (import-snapshot.ts).
  *

@@ -16,7 +16,7 @@ import { uniqueKey } from '../schema/month-partitions.js'
  * no round trip, than the insert without claims.
  *
  * Calls stored before migration 0087 claimed nothing: imports look for their keys
- * (`spelt-carrier-duplicates.ts`). SQLite's calls are one table with `fingerprint` unique: nothing to claim.
+ * (`speltCarrierKeys` in `core/rating/older-keys.ts`). SQLite's calls are one table with `fingerprint` unique: nothing to claim.
  */
 export function claimsKeys(dialect: DatabaseDialect): boolean {
   return dialect.partitions !== null
