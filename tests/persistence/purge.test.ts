@@ -109,6 +109,21 @@ for (const target of activeTargets()) {
     h.clock.set(start)
   })
 
+  test("a purged customer's records keyed by their carrier's ID are new when sent again, as on every database (migration 0087's claims go with the calls)", async ({ h }) => {
+    const usage = (body: string) => h.request('POST', '/usageFiles', undefined, { raw: body, headers: { 'content-type': 'text/csv' } })
+    const file = 'callingNumber,dialledNumber,startTime,durationSeconds,chargeBand,callClass,carrier,externalID\n01632960777,01632960001,2024-03-05T10:00:00Z,60,NAT,national,Gamma,PURGED-1\n'
+    const first = await h.request('POST', '/customers', { accountNumber: 'KEYED-1' })
+    await h.request('POST', `/customers/${first.body.id}/numbers`, { number: '01632960777' })
+    assert.equal([(await usage(file)).body.imported, (await usage(file)).body.duplicates], [1, 1])
+    assert.ok(await purgeCustomer(h.platform.context, first.body.id))
+    // The number goes to someone else, whose carrier sends the record again: nothing holds it now.
+    const next = await h.request('POST', '/customers', { accountNumber: 'KEYED-2' })
+    await h.request('POST', `/customers/${next.body.id}/numbers`, { number: '01632960777' })
+    const again = await usage(file)
+    assert.equal([again.status, again.body.imported, again.body.duplicates], [201, 1, 0])
+    assert.is((await h.request('GET', `/customers/${next.body.id}/calls`)).body.length, 1)
+  })
+
   test('a purge that fails part-way leaves everything in place', async ({ h }) => {
     const id = (await h.request('POST', '/customers', { accountNumber: 'HALF' })).body.id
     const n = (await h.request('POST', `/customers/${id}/numbers`, { number: '3' })).body.id
