@@ -77,6 +77,12 @@ export interface Field<N extends string = string, T extends WireType = WireType>
   readonly format?: 'uuid'
   /** A number that must be a whole number of at least this (a feature count: 0). */
   readonly wholeFrom?: number
+  /**
+   * A number the engine reads as an amount of money (a rate, a charge): at most this many decimal
+   * places, the places amounts are held to (contract 9.1), so none is rounded unseen when rated. A
+   * markup's percentage stays any number: rounding it to 4 places moves no price by a penny.
+   */
+  readonly decimals?: 4
 }
 
 /**
@@ -98,6 +104,9 @@ export const field = <const N extends string, const T extends WireType, const O 
 
 export const text = <const N extends string, const O extends FieldOptions = {}>(name: N, o?: O) => field(name, 'text', o)
 export const num = <const N extends string, const O extends FieldOptions = {}>(name: N, o?: O) => field(name, 'number', o)
+/** A `Number` field the engine reads as an amount of money (`decimals`): a rate or a charge. */
+export const amountNum = <const N extends string, const O extends FieldOptions = {}>(name: N, o?: O) =>
+  field(name, 'number', { decimals: 4, ...(o as O) })
 export const currency = <const N extends string, const O extends FieldOptions = {}>(name: N, o?: O) => field(name, 'currency', o)
 export const date = <const N extends string, const O extends FieldOptions = {}>(name: N, o?: O) => field(name, 'date', o)
 export const ref = <const N extends string, const O extends FieldOptions = {}>(name: N, o?: O) => field(name, 'id', o)

@@ -1,5 +1,5 @@
 import { idField, stampFields } from './common.js'
-import { field, num, preset, ref, text } from './field.js'
+import { amountNum, field, num, preset, ref, text } from './field.js'
 import { baseTypes, roundingMethods } from '../presets/engine-lists.js'
 import { defineResource } from './resource.js'
 import { increaseFields, surcharges } from './tariff-fields.js'
@@ -29,27 +29,27 @@ export const tariffs = defineResource({
     preset('baseDiscountPlan', 'discountPlans'),
     preset('baseType', 'baseTypes', { values: baseTypes, description: 'how rates are calculated: per minute, per MB, per event, ...' }),
     preset('locationLookupCarrier', 'carriers', { description: 'carrier for dial string lookups and location routing' }),
-    num('baseCost', { description: 'standard rate when no specific rate is defined' }),
-    num('baseCostConnection', { description: 'connection charge per call' }),
-    num('baseCostMin', { description: 'minimum charge for any call' }),
-    num('baseCostMax', { description: 'maximum charge for any single call' }),
-    num('baseAccessCharge', { description: 'additional access charge' }),
-    num('baseAccessChargeConnection', { description: 'access charge connection component' }),
+    amountNum('baseCost', { description: 'standard rate when no specific rate is defined' }),
+    amountNum('baseCostConnection', { description: 'connection charge per call' }),
+    amountNum('baseCostMin', { description: 'minimum charge for any call' }),
+    amountNum('baseCostMax', { description: 'maximum charge for any single call' }),
+    amountNum('baseAccessCharge', { description: 'additional access charge' }),
+    amountNum('baseAccessChargeConnection', { description: 'access charge connection component' }),
     preset('baseRoundingAccessCharge', 'roundingMethods', { values: roundingMethods, description: 'rounding of access charges' }),
     ...surcharges.flatMap(({ kind, label }) => [
-      num(`baseSurcharge${kind}`, { description: `surcharge for ${label}` }),
-      num(`baseSurcharge${kind}Connection`, { description: `connection component of the surcharge for ${label}` }),
+      amountNum(`baseSurcharge${kind}`, { description: `surcharge for ${label}` }),
+      amountNum(`baseSurcharge${kind}Connection`, { description: `connection component of the surcharge for ${label}` }),
       preset(`baseSurchargeRounding${kind}`, 'roundingMethods', { values: roundingMethods, description: `rounding of the surcharge for ${label}` }),
     ]),
     text('baseInitialCost', { description: 'cost during the initial period of a call' }),
     num('baseInitialDuration', { description: 'duration of the initial period' }),
-    num('baseCostSecondaryConnection', { description: 'connection cost after the initial duration' }),
+    amountNum('baseCostSecondaryConnection', { description: 'connection cost after the initial duration' }),
     num('baseDurationMin', { description: 'shortest chargeable duration (seconds)' }),
     num('baseRoundSeconds', { description: 'round duration up to the next N seconds' }),
     num('baseRoundBytes', { description: 'round data usage up to the next N bytes' }),
     num('baseRoundEvents', { description: 'round event count up to the next N' }),
-    num('baseRoundPence', { description: 'round cost up to the next N pence' }),
-    num('baseRoundPenceAfterSurcharge', { description: 'round final cost after surcharges up to the next N pence' }),
+    amountNum('baseRoundPence', { description: 'round cost up to the next N pence' }),
+    amountNum('baseRoundPenceAfterSurcharge', { description: 'round final cost after surcharges up to the next N pence' }),
     num('fallbackMarkupSuggested', { description: 'suggested retail markup when rates are not defined' }),
     num('fallbackMarkup', { description: 'markup when specific rates are not available' }),
     ...increaseFields('callIncreaseScopes'),

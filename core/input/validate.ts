@@ -165,6 +165,7 @@ export class InputValidator {
       case 'datetime':
         return 'A datetime as YYYY-MM-DDTHH:mm:ss with optional fraction and Z or ±HH:MM.'
       case 'number':
+        if (field.decimals !== undefined) return `A finite JSON number with at most ${field.decimals} decimal places.`
         return field.wholeFrom === undefined ? 'A finite JSON number.' : `A whole number of ${field.wholeFrom} or more.`
       case 'boolean':
         return 'true or false.'
@@ -184,6 +185,8 @@ export class InputValidator {
         return v.pipe(v.string(), v.minLength(field.minLength ?? 0), v.maxLength(maxTextLength(field)), v.check(isStorableText))
       case 'number':
         if (field.wholeFrom !== undefined) return v.pipe(v.number(), v.safeInteger(), v.minValue(field.wholeFrom))
+        // An amount's places: parseMoney takes a number with at most 4 and no more (its shortest text).
+        if (field.decimals !== undefined) return v.pipe(v.number(), v.finite(), v.check((n) => Math.abs(n) < MAX_NUMBER && parseMoney(n) !== null))
         return v.pipe(v.number(), v.finite(), v.check((n) => Math.abs(n) < MAX_NUMBER))
       case 'boolean':
         return v.boolean()

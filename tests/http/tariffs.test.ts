@@ -37,6 +37,21 @@ for (const target of activeTargets()) {
     assert.equal((await h.request('GET', `/tariffs/${t.body.id}/tariffDetails`)).body, [])
   })
 
+  test("a rate or charge in a tariff's Number field has at most 4 decimal places (contract 9.1), as a detail's cost: else 400101, never rounded when rated", async ({ h }) => {
+    const refused = await h.request('POST', '/tariffs', { name: 'Per second', baseType: 'Per Second', baseCost: 0.00125 })
+    assert.equal([refused.status, refused.body.error_code], [400, 400101])
+    assert.match(refused.body.hint, /at most 4 decimal places/)
+    const t = await h.request('POST', '/tariffs', { name: 'Per second', baseType: 'Per Second', baseCost: 0.0013, baseSurchargePayphoneOrigination: 0.25 })
+    assert.equal([t.status, t.body.baseCost], [201, 0.0013])
+    assert.is((await h.request('PATCH', `/tariffs/${t.body.id}`, { baseCostConnection: 0.01005 })).body.error_code, 400101)
+    assert.is((await h.request('PATCH', `/tariffs/${t.body.id}`, { baseSurchargePayphoneOriginationConnection: 1e-7 })).body.error_code, 400101)
+    // A markup's percentage and a count stay plain numbers: neither is an amount.
+    assert.is((await h.request('PATCH', `/tariffs/${t.body.id}`, { fallbackMarkup: 100 / 3 })).status, 200)
+    assert.is((await h.request('PATCH', `/tariffs/${t.body.id}`, { baseRoundSeconds: 0.5 })).status, 200)
+    const schema = (await h.request('GET', '/openapi.json')).body.components.schemas.CallTariff.properties.baseCost
+    assert.equal([schema.type, schema.multipleOf], [['number', 'null'], 0.0001])
+  })
+
   test("a call tariff's tariffClass: given only in the field of that class (Bespoke in either bespoke field), refused elsewhere by 400101", async ({ h }) => {
     const make = async (name: string, tariffClass?: string) => assert.is((await h.request('POST', '/tariffs', { name, ...(tariffClass ? { tariffClass } : {}) })).status, 201)
     await make('Mobile only', 'Mobile')

@@ -43,6 +43,7 @@ function baseSchema(field: Field, presets: Presets, use: FieldUse): JsonSchema {
     case 'text':
       return field.format === 'uuid' ? { type: 'string', format: 'uuid' } : { type: 'string', ...(field.minLength ? { minLength: field.minLength } : {}), maxLength: maxTextLength(field) }
     case 'number':
+      if (field.decimals !== undefined) return { type: 'number', multipleOf: Number(`1e-${field.decimals}`) }
       return field.wholeFrom === undefined ? { type: 'number' } : { type: 'integer', minimum: field.wholeFrom }
     case 'currency':
       // Exact to 4 decimal places; a request may give the amount as a decimal string.
