@@ -15,7 +15,7 @@ export const chargeFields = ['serviceCharge', 'featureCount', 'featureCountCommi
 /**
  * PATCH of a feature (contract 2, 17.5). A change of a charge field is recorded as a `replace`
  * charge change, by the same code as `changeRecurringCharge`: from the `updatedDate` the request
- * gives (the stored one too: a correction from the same date), else from the feature's `dueDate`,
+ * gives (the stored one too: a correction from the same date; `effectiveDate`), else from the feature's `dueDate`,
  * the first day not yet charged. Periods before that date keep their charges, approved or not.
  * The history entry and `feature.updated` are recorded once the whole change is stored (contract
  * 12: the fields that changed, the feature as GET answers it), with `feature.charge_changed` as
@@ -49,13 +49,25 @@ async function changeCharge(ctx: PlatformContext, store: Store, before: Feature,
   const patch = chargePatch(
     inputs,
     { serviceCharge: after.serviceCharge, featureCount: after.featureCount ?? 1, featureCountCommitted: after.featureCountCommitted, interval: after.serviceChargeInterval ?? 'Monthly' },
-    // The body's date even when it is the stored one: a correction from the same date is from that date.
-    hasUpdatedDate(body) ? after.updatedDate : null,
+    effectiveDate(before, after, body),
   )
   await recordChargeChange(ctx, store, before, after, customer, patch.history, patch.params)
   await refreshAfterCharges(store, customer, ctx.clock.now(), ctx)
   // Locked by the caller, so still there.
   return (await store.repository('features').get(before.id))!
+}
+
+/**
+ * The date a PATCH's charge change takes effect from: the body's `updatedDate`, even the stored
+ * one, since a correction from the same date is from that date. But only when a change took
+ * effect from the stored one (`lastUpdatedDate`): a drop or reinstate records its own date there
+ * too (billing-api.md), and a GET body sent back with a new price would re-price every period
+ * since, invoiced or not. Null: from the `dueDate`.
+ */
+function effectiveDate(before: Feature, after: Feature, body: unknown): Feature['updatedDate'] {
+  if (!hasUpdatedDate(body)) return null
+  const sentBack = after.updatedDate !== null && after.updatedDate === before.updatedDate && after.updatedDate !== before.lastUpdatedDate
+  return sentBack ? null : after.updatedDate
 }
 
 /** Whether a PATCH body gives `updatedDate` (null included: then the change is from the dueDate). */

@@ -121,6 +121,27 @@ for (const target of activeTargets()) {
     ])
   })
 
+  test("a GET body sent back with a new price after a drop and reinstate takes effect from the dueDate: the drop's date in updatedDate re-prices nothing invoiced", async ({ h }) => {
+    h.clock.set('2026-01-01T10:00:00Z')
+    const { c, f } = await monthly(h, { serviceCharge: 31, serviceChargeInterval: 'Calendar Monthly' })
+    await bill(h, '2026-01-01')
+    h.clock.set('2026-01-31T10:00:00Z')
+    await act(h, `/features/${f}`, 'drop', { dateDrop: '2026-01-31', status: 'Dropped' })
+    await act(h, `/features/${f}`, 'reinstate', { dateReinstate: '2026-01-31', status: 'Active' })
+    await bill(h, '2026-02-01')
+    await bill(h, '2026-03-01')
+    const got = (await h.request('GET', `/features/${f}`)).body
+    assert.equal([got.updatedDate, got.lastUpdatedDate, got.dueDate], ['2026-01-31', null, '2026-04-01'])
+    const ledger = await ledgerOf(h, f)
+    const { id, createdStamp, updatedStamp, dueDate, ...sent } = got
+    const after = await patch(h, f, { ...sent, serviceCharge: 62 })
+    assert.is(after.lastUpdatedDate, '2026-04-01')
+    assert.equal(await ledgerOf(h, f), ledger, 'nothing charged before April changes')
+    await bill(h, '2026-04-01')
+    assert.equal((await ledgerOf(h, f)).slice(ledger.length), [['Recurring Charge', '2026-04-01', '2026-04-30', 62]])
+    assert.ok((await totals(h, c)).length > 0)
+  })
+
   test('a PATCH of featureCount is a change too: periods already charged keep their count', async ({ h }) => {
     h.clock.set('2026-01-01T10:00:00Z')
     const { c, f } = await monthly(h, { featureCount: 1 })
