@@ -143,10 +143,12 @@ const toMinutes = (ms: bigint): number => Math.round(Number(ms) / 6_000) / 10
  */
 export async function monthAllowances(ctx: PlatformContext, customerID: string, now: Stamp): Promise<{ rows: AllowanceRow[]; minutes: number; usedMinutes: number; leftMinutes: number }> {
   const monthStart = `${now.slice(0, 7)}-01T00:00:00.000Z` as Stamp
-  // With the month's dropped holders: their allowances were the month's, as rating counts them.
-  const holders = await ctx.store.rating.allowanceHolders([customerID], `${now.slice(0, 7)}-01` as DateOnly)
-  const allowances = customerAllowances(holders, ctx.presets.discountPlans)
   const next = toStamp(Date.parse(`${addMonths(now.slice(0, 10) as DateOnly, 1).slice(0, 7)}-01T00:00:00Z`))
+  // With the month's dropped and ended holders: their allowances were the month's, as rating
+  // counts them; without those starting after it, which give this month nothing.
+  const read = await ctx.store.rating.allowanceHolders([customerID], `${now.slice(0, 7)}-01` as DateOnly)
+  const holders = read.filter((h) => !h.from || h.from < next.slice(0, 10))
+  const allowances = customerAllowances(holders, ctx.presets.discountPlans)
   const calls = await ctx.store.rating.allowanceCalls([customerID], monthStart, next)
   const buckets = new Map<string, { bucket: AllowanceBucket; used: bigint }>()
   const numbers = new Set([...holders.map((h) => h.numberID).filter((n): n is string => !!n), ...calls.map((c) => c.numberID)])

@@ -138,9 +138,10 @@ export interface RatingData {
   featureTariffs(customerIDs: readonly string[], classes: readonly CallClass[] | null): Promise<FeatureTariffs[]>
   /**
    * The numbers and features of these customers that hold a discount plan, and the numbers that
-   * name a pool: live ones, and dropped ones in force on `since` or after, each with its `through`
-   * (a number's drop date, `updatedDate`; a feature's `billToDate`): a dropped number's calls up
-   * to its drop still use them.
+   * name a pool: live ones, and dropped or ended ones in force on `since` or after, each with its
+   * `through` (a number's drop date, `updatedDate`; a feature's `endDate`, or its `billToDate` when
+   * dropped before that): a dropped number's calls up to its drop still use them. A feature's
+   * `from` is its `startDate`: its plans cover no call before it.
    */
   allowanceHolders(customerIDs: readonly string[], since: DateOnly): Promise<AllowanceHolder[]>
   /** The undeleted calls of these customers started in [from, to) that may use an allowance. */

@@ -17,10 +17,12 @@ import type { DiscountPlan } from '../presets/discount-plans.js'
  * - A call uses the buckets (pool × plan) that cover its class and charge band, each as far as it
  *   has seconds left: first the pools its number belongs to, then those of features covering every
  *   number of the customer (a fallback), each group in order of pool then plan name.
- * - A dropped holder's plans cover only calls up to its `through` date, the last day they were in
- *   force (a number's drop date, a feature's bill-to date): a late file's calls from before a drop
- *   use the month's allowance as they would have arriving before it. Within a bucket, the
- *   milliseconds ending soonest are used first.
+ * - A holder's plans cover only calls from its `from` date, the first day they are in force (a
+ *   feature's `startDate`), up to its `through` date, the last (a feature's `endDate`, or its
+ *   bill-to date when dropped earlier; a dropped number's drop date): a late file's calls from
+ *   before a drop use the month's allowance as they would have arriving before it. A month a
+ *   holder starts or ends in still gives its whole allowance, to the calls in its window. Within a
+ *   bucket, the milliseconds ending soonest are used first.
  */
 
 /** A number or feature holding a plan or naming a pool, as the rater reads it. */
@@ -36,12 +38,15 @@ export interface AllowanceHolder {
   /** `discountPlanMultiplier1..4` (features only). */
   readonly multipliers: readonly (number | null)[]
   readonly featureCount: number | null
-  /** Set on a dropped holder: the last day its plans cover calls. Unset or null: no end. */
+  /** Set on a holder that starts: the first day its plans cover calls. Unset or null: no start. */
+  readonly from?: DateOnly | null
+  /** Set on a holder that ends or is dropped: the last day its plans cover calls. Unset or null: no end. */
   readonly through?: DateOnly | null
 }
 
-/** Some of a bucket's milliseconds, and the last day they cover calls (null: no end). */
+/** Some of a bucket's milliseconds, and the days they cover calls: `from` (null: no start) through `through` (null: no end). */
 export interface AllowancePortion {
+  readonly from: DateOnly | null
   readonly through: DateOnly | null
   readonly ms: bigint
 }
@@ -54,6 +59,8 @@ export interface AllowanceBucket {
   readonly ms: bigint
   /** The same milliseconds by the day they cover calls through, soonest first, no end last. */
   readonly portions: readonly AllowancePortion[]
+  /** The first day any of them covers calls; null: no start. */
+  readonly from: DateOnly | null
   /** The last day any of them covers calls; null: no end. */
   readonly through: DateOnly | null
 }
@@ -85,14 +92,16 @@ export function customerAllowances(holders: readonly AllowanceHolder[], plans: R
       const ms = allowanceMs(plan, h.multipliers[i] ?? null, h.featureCount)
       if (ms <= 0n) continue
       const key = `${pool}|${name}`
+      const from = h.from ?? null
       const through = h.through ?? null
       const bucket = buckets.get(key)
-      if (!bucket) buckets.set(key, { key, pool, plan, ms, portions: [{ through, ms }], through })
+      if (!bucket) buckets.set(key, { key, pool, plan, ms, portions: [{ from, through, ms }], from, through })
       else {
         bucket.ms += ms
-        const same = bucket.portions.findIndex((p) => p.through === through)
-        if (same >= 0) bucket.portions[same] = { through, ms: bucket.portions[same].ms + ms }
-        else bucket.portions.push({ through, ms })
+        const same = bucket.portions.findIndex((p) => p.from === from && p.through === through)
+        if (same >= 0) bucket.portions[same] = { from, through, ms: bucket.portions[same].ms + ms }
+        else bucket.portions.push({ from, through, ms })
+        bucket.from = bucket.from === null || from === null ? null : bucket.from < from ? bucket.from : from
         bucket.through = bucket.through === null || through === null ? null : bucket.through > through ? bucket.through : through
       }
     }
@@ -128,13 +137,16 @@ interface PoolBucket {
   readonly plan: DiscountPlan
   ms: bigint
   readonly portions: AllowancePortion[]
+  from: DateOnly | null
   through: DateOnly | null
 }
 
 const soonestFirst = (a: AllowancePortion, b: AllowancePortion): number =>
   a.through === b.through ? 0 : a.through === null ? 1 : b.through === null ? -1 : a.through < b.through ? -1 : 1
 
-const inForce = (through: DateOnly | null, date: DateOnly): boolean => through === null || date <= through
+/** Whether a bucket or portion covers calls on `date`: on or after its `from`, on or before its `through`. */
+const inForce = (window: { readonly from: DateOnly | null; readonly through: DateOnly | null }, date: DateOnly): boolean =>
+  (window.from === null || window.from <= date) && (window.through === null || date <= window.through)
 
 /** minutes × multiplier × count, to the millisecond (rounded half up). */
 export function allowanceMs(plan: DiscountPlan, multiplier: number | null, featureCount: number | null): bigint {
@@ -148,7 +160,7 @@ export const covers = (plan: DiscountPlan, callType: string, chargeBand: string)
 
 /** Whether any plan of the number's buckets in force on `date` covers the call: then it can use an allowance. */
 export function mayUseAllowance(allowances: CustomerAllowances, numberID: string, callType: string, chargeBand: string, date: DateOnly): boolean {
-  for (const b of allowances.bucketsOf(numberID)) if (covers(b.plan, callType, chargeBand) && inForce(b.through, date)) return true
+  for (const b of allowances.bucketsOf(numberID)) if (covers(b.plan, callType, chargeBand) && inForce(b, date)) return true
   return false
 }
 
@@ -157,7 +169,7 @@ export interface MonthCall {
   readonly numberID: string
   readonly callType: string
   readonly chargeBand: string
-  /** The day it started: a dropped holder's plans cover calls up to their `through` only. */
+  /** The day it started: a holder's plans cover calls from their `from` up to their `through` only. */
   readonly date: DateOnly
   /** The rated duration in milliseconds. */
   readonly ratedMs: bigint
@@ -182,10 +194,10 @@ export function allocateMonth(calls: readonly MonthCall[], allowances: CustomerA
     let got = 0n
     for (const b of allowances.bucketsOf(call.numberID)) {
       if (want <= got) break
-      if (!covers(b.plan, call.callType, call.chargeBand) || !inForce(b.through, call.date)) continue
+      if (!covers(b.plan, call.callType, call.chargeBand) || !inForce(b, call.date)) continue
       for (const portion of b.portions) {
         if (want <= got) break
-        if (!inForce(portion.through, call.date)) continue
+        if (!inForce(portion, call.date)) continue
         const remaining = left.get(portion) ?? portion.ms
         const share = remaining < want - got ? remaining : want - got
         if (share <= 0n) continue

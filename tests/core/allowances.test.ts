@@ -92,6 +92,17 @@ test("a dropped holder's plans cover calls up to its through date only; within a
   assert.is(mayUseAllowance(alone, 'c', 'mobile', 'MOB', '2026-01-11' as DateOnly), true)
 })
 
+test("a holder's plans cover calls from its from date only; the month it starts in gives its whole allowance", () => {
+  const on = (date: string) => ({ date: date as DateOnly })
+  const later = customerAllowances([feature('f', 'a', ['Five'], { from: '2026-01-11' as DateOnly })], plans)
+  assert.is(mayUseAllowance(later, 'a', 'mobile', 'MOB', '2026-01-10' as DateOnly), false)
+  assert.is(mayUseAllowance(later, 'a', 'mobile', 'MOB', '2026-01-11' as DateOnly), true)
+  assert.equal(seconds(allocateMonth([call('a', 60, on('2026-01-10')), call('a', 240, on('2026-01-11')), call('a', 120, on('2026-01-20'))], later)), [0, 240, 60])
+  // In one pool: the starting feature's 120 s serve no call before its day, a's 300 s do.
+  const pool = customerAllowances([number('a', ['Five'], 'P'), feature('g', 'b', ['Five'], { poolName: 'P', multipliers: [0.4], from: '2026-01-11' as DateOnly })], plans)
+  assert.equal(seconds(allocateMonth([call('b', 360, on('2026-01-05')), call('b', 120, on('2026-01-12'))], pool)), [300, 120])
+})
+
 test('a billed call keeps its share before the others are allocated in start order', () => {
   const pools = customerAllowances([number('a', ['Five'])], plans)
   assert.equal(seconds(allocateMonth([call('a', 240), call('a', 120, { billed: true, usedMs: 120_000n })], pools)), [180, 120])

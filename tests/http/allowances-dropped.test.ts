@@ -116,5 +116,41 @@ for (const target of activeTargets()) {
     assert.equal(await callsOf(h, t.customer), expected)
   })
 
+  test("a feature's plans cover only the calls made while it is active: from its startDate, through its endDate or its bill-to date (11, 17.7)", async ({ h }) => {
+    const customer = (await h.request('POST', '/customers', { defaultMobileTariff: 'UK Mobile' })).body.id as string
+    const digits = `01632${String(980000 + phone++).padStart(6, '0')}`
+    const number = (await h.request('POST', `/customers/${customer}/numbers`, { number: digits })).body.id as string
+    const feature = async (body: object) => {
+      const f = await h.request('POST', `/numbers/${number}/features`, { featureType: 'Line Rental', discountPlan1: 'Five Mobile', ...body })
+      assert.is(f.status, 201, JSON.stringify(f.body))
+      return f.body.id as string
+    }
+    // Starts mid-January: the month's whole 300 s, for calls from the 11th (as a drop's last day ends them).
+    await feature({ startDate: '2026-01-11' })
+    // Ended on the 3rd and never dropped.
+    await feature({ startDate: '2025-12-01', endDate: '2026-01-03' })
+    // Ends on the 4th, dropped later: its end date comes first.
+    const dropped = await feature({ startDate: '2025-12-01', endDate: '2026-01-04' })
+    await act(h, `/features/${dropped}`, 'drop', { status: 'Dropped', dateDrop: '2026-01-25' })
+    // Starts in March: nothing in January or February.
+    await feature({ startDate: '2026-03-01' })
+    // The later calls first, then a late file with earlier ones: the month is allocated again.
+    await upload(h, [row(digits, '2026-01-07', 120), row(digits, '2026-01-20', 120), row(digits, '2026-02-16', 60)])
+    await upload(h, [row(digits, '2026-01-03', 60), row(digits, '2026-01-04', 60), row(digits, '2026-01-05', 60), row(digits, '2026-01-11', 240)])
+    assert.equal(await callsOf(h, customer), [
+      // The feature ended on the 3rd, then the one ending on the 4th.
+      ['2026-01-03', 0.02, 60, 60],
+      ['2026-01-04', 0.02, 60, 60],
+      // Nothing active on the 5th or the 7th: charged in full, no plan covers them.
+      ['2026-01-05', 0.12, 60, null],
+      ['2026-01-07', 0.22, 120, null],
+      // The feature started on the 11th: 240 of its 300 s, then 60 s left for the 20th.
+      ['2026-01-11', 0.02, 240, 240],
+      ['2026-01-20', 0.12, 120, 60],
+      // February: the same feature's 300 s again.
+      ['2026-02-16', 0.02, 60, 60],
+    ])
+  })
+
   test.run()
 }

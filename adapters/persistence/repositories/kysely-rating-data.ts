@@ -34,6 +34,10 @@ const allowanceCallColumns = ['id', 'customerID', 'numberID', 'tariffID', 'start
 const live = sql<boolean>`"isDropped" = 0`
 /** Live, or dropped with its last day in force (`column`) on `since` or after: what `allowanceHolders` reads. */
 const inForceSince = (column: 'updatedDate' | 'billToDate', since: string) => sql<boolean>`(${live} or ("isDropped" = 1 and ${sql.ref(column)} >= ${since}))`
+/** A feature not ended before `since`: one that ended earlier covers no call from `since` on. */
+const notEndedBefore = (since: string) => sql<boolean>`("endDate" is null or "endDate" >= ${since})`
+/** The earlier of two last days; null is no end. */
+const earlier = (a: DateOnly | null, b: DateOnly | null): DateOnly | null => (a === null ? b : b === null || a < b ? a : b)
 
 /** A boolean column as either database returns it. */
 const isTrue = (v: unknown): boolean => Number(v) === 1 || v === true
@@ -86,10 +90,11 @@ export class KyselyRatingData implements RatingData {
           .execute(),
         this.reads
           .selectFrom('features')
-          .select(['id', 'customerID', 'numberID', 'discountPlanAllowancePoolName', 'featureCount', 'isDropped', 'billToDate', ...plans, ...multipliers])
+          .select(['id', 'customerID', 'numberID', 'discountPlanAllowancePoolName', 'featureCount', 'startDate', 'endDate', 'isDropped', 'billToDate', ...plans, ...multipliers])
           .where(this.dialect.inList('customerID', ids))
           .where(holdsAllowance(false))
           .where(inForceSince('billToDate', since))
+          .where(notEndedBefore(since))
           .orderBy('id')
           .execute(),
       ])
@@ -106,7 +111,9 @@ export class KyselyRatingData implements RatingData {
           plans: plans.map((p) => r[p] ?? null),
           multipliers: multipliers.map((m) => (r[m] === null ? null : Number(r[m]))),
           featureCount: r.featureCount === null ? null : Number(r.featureCount),
-          through: isTrue(r.isDropped) ? r.billToDate : null,
+          // Active from its start through its end, or its bill-to date when dropped before that (17.7).
+          from: r.startDate ?? null,
+          through: earlier(r.endDate ?? null, isTrue(r.isDropped) ? r.billToDate : null),
         })
       }
     }
