@@ -11,6 +11,7 @@ import type { Expanded } from '../../core/resources/expansions.js'
 import type { Scheduler } from '../../adapters/scheduler/scheduler.js'
 import type { AnyDb } from '../../adapters/persistence/schema/tables.js'
 import { loadPresetsFile } from '../platform/config.js'
+import { milliseconds, positiveInt } from '../platform/env-numbers.js'
 import type { Logger } from '../platform/logger.js'
 import { openPlatform, type Platform } from '../platform/platform.js'
 import { apiKeysApi, type ApiKeysApi } from './api-keys-api.js'
@@ -161,6 +162,14 @@ export interface BillingPlatform {
   close(): Promise<void>
 }
 
+/**
+ * A numeric option checked as its environment variable is (`env-numbers.ts`): a JavaScript caller
+ * may pass anything, and 1.5 days, 0 or the text "7" must not reach a stored date (the text is read as 7).
+ */
+function optionalNumber(value: number | undefined, check: (text: string) => number): number | undefined {
+  return value === undefined ? undefined : check(String(value))
+}
+
 /** Opens the database (migrating it) and assembles the platform. */
 export async function createBillingPlatform(options: BillingPlatformOptions): Promise<BillingPlatform> {
   const base = options.presetsFile ? loadPresetsFile(options.presetsFile) : defaultPresets
@@ -174,12 +183,12 @@ export async function createBillingPlatform(options: BillingPlatformOptions): Pr
     passwordHasher: options.passwordHasher,
     logger: options.logger,
     allowPrivateWebhooks: options.allowPrivateWebhooks,
-    webhookTimeoutMs: options.webhookTimeoutMs,
+    webhookTimeoutMs: optionalNumber(options.webhookTimeoutMs, (v) => milliseconds('webhookTimeoutMs', v, 0)),
     smtpUrl: options.smtpUrl ? checkSmtpUrl(options.smtpUrl) : null,
     mailDir: options.mailDir,
     drPassword: options.drPassword,
     drDir: options.drDir,
-    drRetentionDays: options.drRetentionDays,
+    drRetentionDays: optionalNumber(options.drRetentionDays, (v) => positiveInt('drRetentionDays', v, 0)),
   })
   const ctx = platform.context
   let scheduler: Scheduler | null = null

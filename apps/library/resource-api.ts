@@ -1,3 +1,4 @@
+import { BillingError } from '../../core/errors.js'
 import { itemActions, type ActionBody, type ActionCollection, type ActionName, type ActionResult } from '../../core/actions/action-table.js'
 import type { FilterNameOf, InputOf, PatchOf, ShownOf } from '../../core/fields/entity.js'
 import { runItemAction } from '../../core/actions/item-actions.js'
@@ -112,13 +113,17 @@ export const shownPage = <N extends ResourceName>(name: N, page: Page): Page<Sho
 /** The catalogue entry of a stored collection. */
 export function resourceOf(ctx: PlatformContext, name: ResourceName): Resource {
   const resource = ctx.resources.get(name)
-  if (!resource) throw new Error(`no stored collection ${name}`)
+  // A JavaScript caller's name is unchecked by the types: its mistake is the API's 404, not a bug of ours.
+  if (!resource) throw new BillingError('not_found', `No collection ${JSON.stringify(String(name))}`, `Give one of ${[...ctx.resources.keys()].join(', ')}.`)
   return resource
 }
 
-/** Query-style parameters from the library's friendlier ones (numbers and booleans as text). */
+/**
+ * Query-style parameters from the library's friendlier ones (numbers and booleans as text), on an
+ * object with no prototype: a caller's `__proto__` key is a name the list refuses, not a setter.
+ */
 export function toRawParams(params: AnyListParams = {}): RawParams {
-  const out: Record<string, string | readonly string[] | undefined> = {}
+  const out: Record<string, string | readonly string[] | undefined> = Object.create(null)
   for (const [name, value] of Object.entries(params)) {
     out[name] = typeof value === 'number' || typeof value === 'boolean' ? String(value) : value
   }

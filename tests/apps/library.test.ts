@@ -92,6 +92,26 @@ test("payment links: the link generatePaymentLinks recorded, read as GET /custom
   assert.equal(await failure(() => billing.customers.paymentLinks('999')), await failure(() => billing.customers.get('999')), 'an unknown customer fails as a read of it does')
 })
 
+test("a JavaScript caller's unknown preset collection is the API's not-found error, not a bug of ours", async ({ billing }) => {
+  const refused = await failure(() => billing.presetValues('nope' as never))
+  assert.is(refused.error_code, 404001)
+  assert.match(refused.error, /No collection "nope"/)
+})
+
+test('numeric options are checked as their environment variables are: a bad retention or timeout stops the start', async () => {
+  for (const [option, value] of [['drRetentionDays', 0], ['drRetentionDays', 1.5], ['drRetentionDays', 'x'], ['webhookTimeoutMs', -1], ['webhookTimeoutMs', 2 ** 31]] as const) {
+    try {
+      await createBillingPlatform({ databaseUrl: 'sqlite::memory:', [option]: value as never })
+      assert.unreachable(`${option} ${value}`)
+    } catch (e) {
+      assert.match((e as Error).message, new RegExp(`^${option} must be`), `${option} ${value}`)
+    }
+  }
+  // Text from process.env is read as its number, as the variable's own reader does.
+  const billing = await createBillingPlatform({ databaseUrl: 'sqlite::memory:', drRetentionDays: '7' as never })
+  await billing.close()
+})
+
 test('an existing Kysely instance: used, migrated, and left open by close()', async () => {
   const sqlite = new SqliteDatabase(':memory:')
   // Typed with the embedder's own tables: any Kysely instance is accepted.
