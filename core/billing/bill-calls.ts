@@ -106,7 +106,7 @@ export async function billCalls(
 
 /**
  * The batch's unbilled calls started through each customer's day (`through`), in ID order. The
- * six columns billing uses, not whole rows: a preview's 5,000 calls spent most of its time
+ * columns billing uses (`runCallFields`), not whole rows: a preview's 5,000 calls spent most of its time
  * decoding them (bench/RESULTS.md, issue 53). Customers billed past the usual day (in final bill)
  * are read apart, so the batch's usual read keeps its one statement.
  */

@@ -47,6 +47,10 @@ export const calls = defineResource({
     field('callMark', 'number', { internal: true }),
     // Hash of the record's canonical form: the same record sent twice is stored once.
     field('fingerprint', 'text', { internal: true, unique: true }),
+    // The feature whose tariff priced the call, as rating found it (null: the number's or the
+    // customer's tariff, or the markups alone): its Call Charges row takes that feature's
+    // VATRateCalls (contract 17.7), whatever the features are when it is billed (call-vat-rates.ts).
+    field('pricingFeatureID', 'id', { internal: true }),
   ]),
   filters: [
     { name: 'rated', filter: { kind: 'value', column: 'rated', type: 'boolean' }, description: 'true: rated calls; false: unrated ones' },

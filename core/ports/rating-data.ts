@@ -26,6 +26,8 @@ export interface NewCall {
   readonly customerID: string | null
   readonly numberID: string | null
   readonly tariffID: string | null
+  /** The feature whose tariff priced it (`RatedCall.pricingFeatureID`); null for others and unrated calls. */
+  readonly pricingFeatureID: string | null
   readonly callingNumber: string
   readonly dialledNumber: string
   readonly startTime: Stamp
@@ -168,6 +170,12 @@ export interface RatingData {
    * it as compared (`speltCarrierKeys` in `older-keys.ts`, migration 0087); null when no call is.
    */
   speltKeysThrough(): Promise<string | null>
+  /**
+   * The last call stored before calls recorded the feature that priced them (migration 0088):
+   * such a call's pricing feature is found again from today's features (call-vat-rates.ts); null
+   * when no call is.
+   */
+  pricingFeaturesUnrecordedThrough(): Promise<string | null>
   /**
    * Which of these fingerprints calls up to `throughCallID`, started in [from, to] (at any start
    * when `starts` is null), hold: on Postgres only those months' partitions are read.

@@ -92,6 +92,6 @@ export type RunCustomer = Pick<Customer, (typeof runCustomerFields)[number]>
 export type RunFeature = Pick<Feature, (typeof runFeatureFields)[number]>
 
 /** The stored fields of a call that call billing (`billCalls`) reads: a call row has about 40. */
-export const runCallFields = ['id', 'customerID', 'numberID', 'callType', 'startTime', 'cost', 'carrierCost'] as const
+export const runCallFields = ['id', 'customerID', 'numberID', 'callType', 'startTime', 'cost', 'carrierCost', 'pricingFeatureID'] as const
 /** A call as a billing run reads it. */
 export type RunCall = Pick<Call, (typeof runCallFields)[number]>

@@ -72,6 +72,7 @@ export function toNewCall(record: UsageRecord, context: BatchContext, digest: Di
     customerID: rated.customerID,
     numberID: rated.numberID,
     tariffID: ok ? rated.tariffID : null,
+    pricingFeatureID: ok ? rated.pricingFeatureID : null,
     callingNumber: record.callingNumber,
     dialledNumber: record.dialledNumber,
     startTime: record.startTime,

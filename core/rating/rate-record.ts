@@ -47,6 +47,12 @@ export interface RatedCall {
   readonly customerID: string
   /** The selected tariff; null when priced by a markup with no tariff selected. */
   readonly tariffID: string | null
+  /**
+   * The feature whose tariff was selected (contract 17.7), priced by its rate or, lacking one, by
+   * the markup fallbacks as `tariffID` records; null when the number's or customer's tariff, or
+   * no tariff, was. Its `VATRateCalls` is the call's Call Charges row's (call-vat-rates.ts).
+   */
+  readonly pricingFeatureID: string | null
   readonly cost: Money
   readonly ratedDuration: number
   readonly ratedBytes: number | null
@@ -114,10 +120,12 @@ export function rateRecord(given: UsageRecord, context: RatingContext, allowance
   const customer = context.customers.get(number.customerID) ?? {}
   if (!allowsCarrier(number, customer, record.carrier)) return { ignoredReason: 'carrier', numberID, customerID }
   const features = context.features
-  const selected =
-    (features !== undefined && (features.numbers.size > 0 || features.customers.size > 0)
+  const byFeature =
+    features !== undefined && (features.numbers.size > 0 || features.customers.size > 0)
       ? selectFeatureTariff(features, record.callClass, number, dateOfStamp(record.startTime), context.tariffs)
-      : null) ?? selectTariff(record.callClass, number, customer, context.tariffs)
+      : null
+  const pricingFeatureID = byFeature ? byFeature.feature.id : null
+  const selected = byFeature ?? selectTariff(record.callClass, number, customer, context.tariffs)
   const tariff = selected ? tariffOn(selected.tariff, record.startTime) : null
 
   const found = tariff ? findRate(tariff, record) : null
@@ -138,6 +146,7 @@ export function rateRecord(given: UsageRecord, context: RatingContext, allowance
       numberID,
       customerID,
       tariffID: tariff.id,
+      pricingFeatureID,
       cost: priced.cost,
       ratedDuration: priced.ratedDuration,
       ratedBytes: priced.ratedBytes,
@@ -161,6 +170,7 @@ export function rateRecord(given: UsageRecord, context: RatingContext, allowance
     numberID,
     customerID,
     tariffID: tariff?.id ?? null,
+    pricingFeatureID,
     cost,
     ratedDuration: record.durationSeconds,
     ratedBytes: record.bytes,

@@ -53,6 +53,7 @@ export async function rateUnratedCalls(ctx: PlatformContext, cutoff: DateOnly): 
         customerID: result.customerID,
         numberID: result.numberID,
         tariffID: result.tariffID,
+        pricingFeatureID: result.pricingFeatureID,
         cost: result.cost,
         ratedDuration: result.ratedDuration,
         timeBand: result.timeBand,

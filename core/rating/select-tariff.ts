@@ -1,7 +1,7 @@
 import { callClasses, customerDefault, type CallClass } from '../fields/call-classes.js'
 import type { DateOnly } from '../dates/date-only.js'
 import { increaseByPercent, type Money } from '../money/money.js'
-import { featureTariffName, pricingFeature, type FeaturesByHolder } from './feature-tariffs.js'
+import { featureTariffName, pricingFeature, type FeaturesByHolder, type FeatureTariffs } from './feature-tariffs.js'
 import type { RatingTariff } from './rating-tariff.js'
 import { amountOf, type WireNumber } from './wire-amount.js'
 
@@ -26,7 +26,13 @@ export interface Lookup<V> {
 
 export interface SelectedTariff<T extends RatingTariff = RatingTariff> {
   readonly tariff: T
-  readonly from: 'feature' | 'number' | 'customer'
+  readonly from: 'number' | 'customer'
+}
+
+/** A feature's tariff for a call, with the feature: the call records which feature priced it. */
+export interface FeatureSelection<T extends RatingTariff = RatingTariff> {
+  readonly tariff: T
+  readonly feature: FeatureTariffs
 }
 
 export interface SelectedMarkup {
@@ -62,8 +68,9 @@ export function selectTariff<T extends RatingTariff>(
 }
 
 /**
- * The tariff a feature gives the call (contract 17.7: feature, then number, then customer
- * default), or null when no active feature of the number or its customer names one for the class.
+ * The tariff a feature gives the call, with that feature (contract 17.7: feature, then number,
+ * then customer default), or null when no active feature of the number or its customer names one
+ * for the class.
  */
 export function selectFeatureTariff<T extends RatingTariff>(
   features: FeaturesByHolder,
@@ -71,9 +78,9 @@ export function selectFeatureTariff<T extends RatingTariff>(
   number: { readonly numberID: string; readonly customerID: string },
   date: DateOnly,
   tariffsByName: Lookup<T>,
-): SelectedTariff<T> | null {
+): FeatureSelection<T> | null {
   const feature = pricingFeature(features, number.numberID, number.customerID, callClass, date, (name) => tariffsByName.get(name) !== undefined)
-  return feature ? selected(tariffsByName.get(featureTariffName(feature, callClass)!)!, 'feature') : null
+  return feature ? { tariff: tariffsByName.get(featureTariffName(feature, callClass)!)!, feature } : null
 }
 
 /** Each tariff's selections, made once (results are read, never changed), not once a call. */
@@ -81,7 +88,7 @@ const selections = new WeakMap<RatingTariff, Record<SelectedTariff['from'], Sele
 
 function selected<T extends RatingTariff>(tariff: T, from: SelectedTariff['from']): SelectedTariff<T> {
   let all = selections.get(tariff)
-  if (!all) selections.set(tariff, (all = { feature: { tariff, from: 'feature' }, number: { tariff, from: 'number' }, customer: { tariff, from: 'customer' } }))
+  if (!all) selections.set(tariff, (all = { number: { tariff, from: 'number' }, customer: { tariff, from: 'customer' } }))
   return all[from] as SelectedTariff<T>
 }
 

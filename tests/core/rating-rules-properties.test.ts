@@ -108,6 +108,8 @@ test('the price chosen equals a brute-force search of the rules: feature, number
         assert.ok(isRated(result), JSON.stringify(result, (_k, v) => (typeof v === 'bigint' ? String(v) : v)))
         assert.is(formatMoney(result.cost), formatMoney(pence(expected)))
         assert.is(result.tariffID, chosen!.slice(1))
+        // The feature that priced it is recorded, for its row's VAT rate (contract 17.7).
+        assert.is(result.pricingFeatureID, feature?.id ?? null)
       }
     }),
     { numRuns: 500 },

@@ -272,6 +272,7 @@ test('rateRecord: the number’s class tariff, else the customer’s default', (
     numberID: 'n1',
     customerID: 'c1',
     tariffID: 't-business',
+    pricingFeatureID: null,
     cost: parseMoney('0.14'),
     ratedDuration: 150,
     ratedBytes: null,

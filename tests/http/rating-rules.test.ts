@@ -266,5 +266,29 @@ for (const target of activeTargets()) {
     )
   })
 
+  test("a call's row takes the VAT rate of the feature that priced it, whatever features are added or dropped after it was rated", async ({ h }) => {
+    const nat = await nameOf(h, await tariff(h, {}, [['NAT', '0.05']]))
+    const bundle = await nameOf(h, await tariff(h, {}, [['NAT', '0.02']]))
+    const { act, bill } = await import('../support/billing.js')
+    // Rated by the number's tariff, then a feature back-dated over the call: 600 s at 0.05 a minute
+    // = 0.50, still the number's price, so still the customer's 20 % (VAT 0.10), not the feature's 5 %.
+    const later = await numberWith(h, { nationalTariff: nat }, { VATRate: 'Standard 20%' })
+    await upload(h, csv(`${later.digits},01632960999,2026-01-20T10:00:00Z,600,NAT,national,Gamma`))
+    const added = await h.request('POST', `/numbers/${later.number}/features`, { featureType: 'SIP Channel', startDate: '2026-01-01', nationalTariff: bundle, VATRateCalls: 'Reduced 5%' })
+    assert.is(added.status, 201, JSON.stringify(added.body))
+    // Rated by a feature's tariff, 600 s at 0.02 a minute = 0.20, then the feature dropped before the
+    // call's day: still the feature's price, so still its 5 % (VAT 0.01), not the customer's 20 %.
+    const dropped = await numberWith(h, { nationalTariff: nat }, { VATRate: 'Standard 20%' })
+    const f = await h.request('POST', `/numbers/${dropped.number}/features`, { featureType: 'SIP Channel', startDate: '2026-01-01', nationalTariff: bundle, VATRateCalls: 'Reduced 5%' })
+    assert.is(f.status, 201, JSON.stringify(f.body))
+    await upload(h, csv(`${dropped.digits},01632960999,2026-01-20T10:00:00Z,600,NAT,national,Gamma`))
+    await act(h, `/features/${f.body.id}`, 'drop', { status: 'Dropped', dateDrop: '2026-01-10' })
+    await bill(h, '2026-01-31')
+    const rows = async (customer: string) =>
+      (await h.request('GET', `/customers/${customer}/transactions?transactionType=Call%20Charges`)).body.map((t: any) => [t.VATRate, t.amount, t.VATAmount, t.quantity])
+    assert.equal(await rows(later.customer), [['Standard 20%', 0.5, 0.1, 1]])
+    assert.equal(await rows(dropped.customer), [['Reduced 5%', 0.2, 0.01, 1]])
+  })
+
   test.run()
 }

@@ -14,7 +14,7 @@ const stamp = '2026-01-05T00:00:00.000Z'
 /** A call as an import writes it, by its start and fingerprint. */
 export const newCall = (startTime: string, fingerprint: string): NewCall =>
   ({
-    usageFileID: null, customerID: '1', numberID: null, tariffID: null, callingNumber: '01632000001', dialledNumber: '07700900001',
+    usageFileID: null, customerID: '1', numberID: null, tariffID: null, pricingFeatureID: null, callingNumber: '01632000001', dialledNumber: '07700900001',
     startTime, durationSeconds: 60, bytes: null, events: null, callType: 'Mobile', chargeBand: 'UK Mobile', carrier: 'BT',
     cost: 100n, carrierCost: null, ratedDuration: 60, timeBand: 'Peak', allowanceSeconds: null, origination: 'fixed', recorded: false,
     rated: true, unbilledReason: null, ignoredReason: null, deleted: false, callMark: 0, fingerprint, createdStamp: stamp, updatedStamp: stamp,

@@ -43,6 +43,7 @@ export const laterColumns: Readonly<Record<string, Partial<Record<ResourceName, 
   '0083-numbers-over-credit-limit': { numbers: ['overCreditLimit'] },
   '0085-login-keys': { customers: ['accountNumberKey'], customerContacts: ['emailKey'] },
   '0086-payment-providers': { transactions: ['paymentProvider'] },
+  '0088-pricing-features': { calls: ['pricingFeatureID'] },
 }
 
 /** The columns of a resource that a later migration adds. */

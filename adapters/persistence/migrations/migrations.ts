@@ -68,6 +68,7 @@ import * as m0084 from './0084-dropped-number-keys.js'
 import * as m0085 from './0085-login-keys.js'
 import * as m0086 from './0086-payment-providers.js'
 import * as m0087 from './0087-carrier-keys.js'
+import * as m0088 from './0088-pricing-features.js'
 
 type Step = { up(db: AnyDb, dialect: DatabaseDialect): Promise<void> }
 
@@ -139,6 +140,7 @@ const steps: Record<string, Step> = {
   '0085-login-keys': m0085,
   '0086-payment-providers': m0086,
   '0087-carrier-keys': m0087,
+  '0088-pricing-features': m0088,
 }
 
 /**

@@ -15,6 +15,7 @@ export const CALL_COLUMNS = [
   'customerID',
   'numberID',
   'tariffID',
+  'pricingFeatureID',
   'callingNumber',
   'dialledNumber',
   'startTime',
@@ -67,13 +68,14 @@ export function insertCalls(db: Db, dialect: DatabaseDialect, types: readonly Co
   // column's store about ten times a batch, 0.55 KB a row (bench/RESULTS.md, session 21).
   const values = CALL_COLUMNS.map(() => nulls(n))
   // In the order of CALL_COLUMNS.
-  const [usageFileID, customerID, numberID, tariffID, callingNumber, dialledNumber, startTime, durationSeconds, bytes, events, callType, chargeBand, carrier, cost, carrierCost, ratedDuration, timeBand, allowanceSeconds, origination, recorded, rated, unbilledReason, ignoredReason, deleted, callMark, fingerprint, createdStamp, updatedStamp] = values
+  const [usageFileID, customerID, numberID, tariffID, pricingFeatureID, callingNumber, dialledNumber, startTime, durationSeconds, bytes, events, callType, chargeBand, carrier, cost, carrierCost, ratedDuration, timeBand, allowanceSeconds, origination, recorded, rated, unbilledReason, ignoredReason, deleted, callMark, fingerprint, createdStamp, updatedStamp] = values
   for (let i = 0; i < n; i++) {
     const c = calls[i]
     usageFileID[i] = id(c.usageFileID)
     customerID[i] = id(c.customerID)
     numberID[i] = id(c.numberID)
     tariffID[i] = id(c.tariffID)
+    pricingFeatureID[i] = id(c.pricingFeatureID)
     callingNumber[i] = c.callingNumber
     dialledNumber[i] = c.dialledNumber
     startTime[i] = c.startTime

@@ -297,6 +297,12 @@ export class KyselyRatingData implements RatingData {
     return through > 0n ? String(through) : null
   }
 
+  async pricingFeaturesUnrecordedThrough(): Promise<string | null> {
+    const row = await this.db.selectFrom('unrecorded_pricing_features').select('throughCallID').executeTakeFirst()
+    const through = row ? this.dialect.decodeBigint(row.throughCallID) : 0n
+    return through > 0n ? String(through) : null
+  }
+
   /**
    * Read beside an import's writes: the calls asked for are those earlier imports committed. At
    * any start, on Postgres each month's partition's unique index (fingerprint first) is asked.

@@ -232,6 +232,11 @@ export interface SpeltCarrierKeysTable {
   throughCallID: Integer
 }
 
+/** The last call stored before calls recorded the feature that priced them (migration 0088); no row when none. */
+export interface UnrecordedPricingFeaturesTable {
+  throughCallID: Integer
+}
+
 /** The key of each call keyed by its carrier's record ID, claimed as it is stored where calls are partitioned (migration 0087). */
 export interface ExternalCallKeysTable {
   fingerprint: string
@@ -291,6 +296,7 @@ export interface Tables extends CatalogueTables {
   old_call_keys: OldCallKeysTable
   spelt_carrier_keys: SpeltCarrierKeysTable
   external_call_keys: ExternalCallKeysTable
+  unrecorded_pricing_features: UnrecordedPricingFeaturesTable
   carrier_bill_missing: CarrierBillMissingTable
   commission_terms: CommissionTermsTable
   /** Events waiting for their IDs (migration 0072, dialect/event-numbers.ts), shaped as `events`. */

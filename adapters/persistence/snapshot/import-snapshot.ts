@@ -12,6 +12,7 @@ import { fillPaymentProviders } from '../migrations/0086-payment-providers.js'
 import { dropOrphanMarks } from '../migrations/0077-orphan-marks.js'
 import { markNumbersOver } from '../migrations/0083-numbers-over-credit-limit.js'
 import { markSpeltCarrierKeys } from '../migrations/0087-carrier-keys.js'
+import { markUnrecordedPricingFeatures } from '../migrations/0088-pricing-features.js'
 
 /** One table of a snapshot to load (or its ID counters, named ID_COUNTERS): its records, the header (column names) first. */
 export interface SnapshotSource {
@@ -78,6 +79,8 @@ export async function importSnapshot(database: Database, sources: readonly Snaps
     // An older archive's calls are keyed by their carrier as spelt, and claim no key (migration 0087);
     // so are a SQLite archive's where calls are partitioned here: SQLite claims none (call-key-claims.ts).
     if (newerMigrations.includes('0087-carrier-keys') || (dialect.partitions && !(await anyRow(trx, 'external_call_keys')))) await markSpeltCarrierKeys(trx as AnyDb)
+    // An older archive's calls do not record the feature that priced them (migration 0088).
+    if (newerMigrations.includes('0088-pricing-features')) await markUnrecordedPricingFeatures(trx as AnyDb)
     for (const table of order) {
       if (shapes.get(table)!.columns.includes('id')) await dialect.resetIdSequence(trx, table, idCounters.get(table) ?? 0n)
     }
