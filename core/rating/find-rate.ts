@@ -1,7 +1,8 @@
 import type { DateOnly } from '../dates/date-only.js'
 import type { Stamp } from '../dates/stamp.js'
 import { ZERO, type Money } from '../money/money.js'
-import { isSingleRate, rateSurchargeKinds, type RateSurchargeKind, type RatingTariff, type TariffDetail } from './rating-tariff.js'
+import { rateSurchargeKinds, type RateSurchargeKind, type RatingTariff, type TariffDetail } from './rating-tariff.js'
+import { isSingleRate } from '../tariffs/single-rate.js'
 import { dateOfStamp, timeBandOf, timeBands, type TimeBand } from './time-band.js'
 import { amountOf, type WireNumber } from './wire-amount.js'
 
@@ -83,17 +84,30 @@ function detailsForBand(details: readonly TariffDetail[], chargeBand: string): r
  * call's UTC date is within `startDate..endDate` (either end open when unset), and its
  * `timeBand` is the call's band (`timeBandOf`) or `any`. An exact band beats `any`; then the
  * latest `startDate`; then the first row given. On a single-rate tariff every time band
- * matches, `any` first. With no matching row, the tariff's `baseCost` (when set) is the rate.
- * A row's unset money fields inherit the tariff's `base*` ones (cost and connection default to 0).
+ * matches, `any` first. The tariff's own rows decide first; only when none matches do its
+ * ancestors' (`lent`, nearest first), each by the same rule (contract 17.7). With no matching
+ * row, the tariff's `baseCost` (when set) is the rate. A row's unset money fields inherit the
+ * tariff's `base*` ones (cost and connection default to 0).
  */
 export function findRate(tariff: RatingTariff, call: { readonly chargeBand: string; readonly startTime: Stamp }): FoundRate | null {
   const single = isSingleRate(tariff)
   const band: TimeBand = single ? 'any' : timeBandOf(call.startTime)
+  let best = bestDetail(tariff.details, call, band, single)
+  if (!best && tariff.lent) {
+    for (const details of tariff.lent) if ((best = bestDetail(details, call, band, single))) break
+  }
+  if (best) return foundRate(resolve(tariff, best), band)
+  if (tariff.baseCost === null || tariff.baseCost === undefined) return null
+  return foundRate(resolve(tariff, null), band)
+}
+
+/** The row of `details` that prices the call (see `findRate`), or null when none matches. */
+function bestDetail(details: readonly TariffDetail[], call: { readonly chargeBand: string; readonly startTime: Stamp }, band: TimeBand, single: boolean): TariffDetail | null {
   // The date only when a detail has dates: most have none, and slicing it out was a string a call.
   let date: DateOnly | null = null
   let best: TariffDetail | null = null
   let bestScore = -1
-  for (const { detail: d, timeBand } of detailsForBand(tariff.details, call.chargeBand)) {
+  for (const { detail: d, timeBand } of detailsForBand(details, call.chargeBand)) {
     const score = bandScore(timeBand, band, single)
     if (score < 0) continue
     if ((d.startDate || d.endDate) && !inDates(d, (date ??= dateOfStamp(call.startTime)))) continue
@@ -102,9 +116,7 @@ export function findRate(tariff: RatingTariff, call: { readonly chargeBand: stri
       bestScore = score
     }
   }
-  if (best) return foundRate(resolve(tariff, best), band)
-  if (tariff.baseCost === null || tariff.baseCost === undefined) return null
-  return foundRate(resolve(tariff, null), band)
+  return best
 }
 
 /** A rate in a band, made once rather than once a call (results are read, never changed). */

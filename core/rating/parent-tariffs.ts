@@ -2,9 +2,10 @@ import type { RatingTariff, TariffDetail } from './rating-tariff.js'
 
 /**
  * Parent tariffs (contract 17.7): a call tariff's `parentTariff` (an ID) lends every rate the
- * child lacks, a detail for a charge band and time band found on the nearest ancestor, and every
- * base field the child leaves unset. Resolved once per import or billing run into plain tariffs,
- * so rating a call reads one tariff as before: a tree costs nothing per call.
+ * child lacks: a call none of the child's details matches (by charge band, time band and date)
+ * is priced by the nearest ancestor with one that does (`lent`); and every base field the child
+ * leaves unset. Resolved once per import or billing run into plain tariffs, so rating a call
+ * reads one tariff as before: a tree costs a few lookups per call, no walk of it.
  */
 export function withParents(tariffs: ReadonlyMap<string, RatingTariff>): Map<string, RatingTariff> {
   const byID = new Map<string, RatingTariff>()
@@ -51,7 +52,7 @@ function inherit(child: RatingTariff, parent: RatingTariff): RatingTariff {
     if (OWN.has(k)) continue
     if (out[k] === null || out[k] === undefined) out[k] = v
   }
-  out.details = lentDetails(child.details, parent.details)
+  out.lent = lentDetails(parent)
   // A raise of the child's own prices keeps its parent's lent rates; a raise of the parent's
   // (when the child has none) raises what the child inherits from the same date.
   if (child.raised) out.raised = { from: child.raised.from, tariff: inherit({ ...child.raised.tariff, raised: undefined }, parent) }
@@ -59,12 +60,12 @@ function inherit(child: RatingTariff, parent: RatingTariff): RatingTariff {
   return out as unknown as RatingTariff
 }
 
-const keyOf = (d: TariffDetail): string => `${(d.chargeBand ?? '').trim().toLowerCase()}\u0000${(d.timeBand ?? '').trim().toLowerCase()}`
-
-/** The child's details, then each of the parent's for a charge band and time band the child has no row for. */
-function lentDetails(own: readonly TariffDetail[], parents: readonly TariffDetail[]): readonly TariffDetail[] {
-  if (parents.length === 0) return own
-  const have = new Set(own.map(keyOf))
-  const lent = parents.filter((d) => !have.has(keyOf(d)))
-  return lent.length === 0 ? own : [...own, ...lent]
+/**
+ * What a child borrows: its parent's own details, then those the parent borrows. Kept apart
+ * rather than merged into the child's, since any of the child's rows that matches a call
+ * (by band and date) beats every row of its parent, whatever their time bands.
+ */
+function lentDetails(parent: RatingTariff): readonly (readonly TariffDetail[])[] {
+  const further = parent.lent ?? []
+  return parent.details.length === 0 ? further : [parent.details, ...further]
 }

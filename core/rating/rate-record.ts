@@ -5,7 +5,8 @@ import { withCdrTerms } from './cdr-number-terms.js'
 import { findRate } from './find-rate.js'
 import { matchNumber, type NumberEntry, type NumberIndex, type UnmatchedReason } from './match-number.js'
 import { rateCall } from './rate-call.js'
-import { isSingleRate, tariffOn, type RatingTariff } from './rating-tariff.js'
+import { tariffOn, type RatingTariff } from './rating-tariff.js'
+import { isSingleRate } from '../tariffs/single-rate.js'
 import {
   applyMarkup,
   selectMarkup,

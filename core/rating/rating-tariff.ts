@@ -73,6 +73,11 @@ export type RatingTariff = TariffSurcharges & {
   readonly baseRoundPenceAfterSurcharge?: WireNumber
   readonly fallbackMarkup?: WireNumber
   readonly details: readonly TariffDetail[]
+  /**
+   * The ancestors' details, nearest first (`withParents`): each set is looked in only when no
+   * nearer one has a row matching the call (`findRate`), so a child's own rates decide first.
+   */
+  readonly lent?: readonly (readonly TariffDetail[])[]
   /** The tariff with its own prices as an increase raises them from a later date (contract 17.5; see `tariffOn`). */
   readonly raised?: { readonly from: DateOnly; readonly tariff: RatingTariff }
 }
@@ -94,11 +99,6 @@ export function withPendingIncrease(tariff: RatingTariff & { readonly pendingInc
   return { ...tariff, raised: { from: pending.from, tariff: { ...tariff, ...(pending.values as Record<string, WireNumber>), raised: undefined } } }
 }
 
-const SINGLE = new Set(['single', 'single rate', 'yes', 'y', 'true', '1'])
-
-/** Whether the tariff charges one rate at every time (its time bands are then not told apart). */
-export const isSingleRate = (t: Pick<RatingTariff, 'singleRate'>): boolean =>
-  SINGLE.has((t.singleRate ?? '').trim().toLowerCase())
 
 /** The tariff's `baseType` when rating supports it (unset → `Per Minute`), else null. */
 export function baseTypeOf(t: Pick<RatingTariff, 'baseType'>): BaseType | null {

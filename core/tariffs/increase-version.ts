@@ -6,8 +6,10 @@ import type { ResourceRepository } from '../ports/resource-repository.js'
 import type { IncreaseContext } from './apply-increase.js'
 import { increaseRecord, type IncreaseRequest } from './increase-request.js'
 import { fieldsOf, tariffKinds, type TariffKind } from './increase-scopes.js'
+import { lentRows } from './lent-rates.js'
 import { pendingIncreaseOf, serializePending } from './pending-increase.js'
 import { assertRaisable, increaseRow } from './price-increase.js'
+import { isSingleRate } from './single-rate.js'
 import { freeName, versionName } from './version-name.js'
 
 /**
@@ -17,7 +19,9 @@ import { freeName, versionName } from './version-name.js'
  * the same source, percentage and scope exists (whatever its effective date or later edits),
  * that one is returned instead. Racing calls are serialised by a lock per kind taken before
  * the lookup, so they agree on one copy (and on free names); the source row is locked too,
- * so the copy never mixes prices from before and after a concurrent applyIncrease.
+ * so the copy never mixes prices from before and after a concurrent applyIncrease. A child call
+ * tariff's prices include those its ancestors lend it (contract 17.7): the copy holds them raised
+ * as its own (`lentPrices`), so it prices every call as the source does, raised.
  */
 export async function createIncreaseVersion(
   ctx: IncreaseContext,
@@ -41,8 +45,10 @@ export async function createIncreaseVersion(
     // Prices the source raises from a later date are raised in the copy too (contract 17.5).
     const pending = pendingIncreaseOf(source)
     const pendingRaised = pending ? increaseRow({ id, ...pending.values }, fields.tariff, request.percent) : {}
-    const raised = increaseRow(source, fields.tariff, request.percent)
-    const rows = (await rates.listIn(ownerField, [id])).map((row) => ({ row, raised: increaseRow(row, fields.details, request.percent) }))
+    const own = await rates.listIn(ownerField, [id])
+    const lent = kind === 'tariffs' ? await lentPrices(tariffs, rates, ownerField, source, own, fields.tariff) : { base: {}, details: [] }
+    const raised = { ...increaseRow({ id, ...lent.base }, fields.tariff, request.percent), ...increaseRow(source, fields.tariff, request.percent) }
+    const rows = [...own, ...lent.details].map((row) => ({ row, raised: increaseRow(row, fields.details, request.percent) }))
     // Every raised price checked before anything is written: the copy is all or nothing.
     assertRaisable(tariffs.resource.singular, source, raised)
     assertRaisable(tariffs.resource.singular, source, pendingRaised)
@@ -78,6 +84,37 @@ async function findVersion(tariffs: ResourceRepository, sourceID: string, reques
     limit: 2,
   })
   return rows.find((row) => row.id !== sourceID)
+}
+
+/**
+ * What a call tariff's ancestors lend it (contract 17.7), to be held by its copy: the nearest
+ * one's value of each of `prices` it leaves unset, and the rows that price the calls none of its
+ * own rows matches (`lentRows`). Nothing when it has no parent.
+ */
+async function lentPrices(tariffs: ResourceRepository, rates: ResourceRepository, ownerField: string, source: Item, own: readonly Item[], prices: readonly string[]) {
+  const base: Values = {}
+  const layers: Item[][] = []
+  let singleRate = source.singleRate
+  // Writes refuse cycles; one stored before that rule lends nothing past the loop, as in rating.
+  const seen = new Set([source.id])
+  for (let at = parentID(source); at !== null && !seen.has(at); ) {
+    const parent = await tariffs.get(at)
+    if (!parent) break
+    seen.add(at)
+    for (const name of prices) if ((source[name] ?? null) === null && (base[name] ?? null) === null) base[name] = parent[name] ?? null
+    singleRate ??= parent.singleRate
+    layers.push(await rates.listIn(ownerField, [at]))
+    at = parentID(parent)
+  }
+  const single = isSingleRate({ singleRate: typeof singleRate === 'string' ? singleRate : null })
+  return { base, details: lentRows(own, layers, single) }
+}
+
+/** The ID of the tariff a call tariff names as its parent, trimmed as rating reads it; null when none. */
+function parentID(row: Item): string | null {
+  const p = row.parentTariff
+  const id = p === null || p === undefined ? '' : String(p).trim()
+  return id === '' ? null : id
 }
 
 /** A stored row's values without its identity: what a copy starts from. */

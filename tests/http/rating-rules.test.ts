@@ -127,6 +127,36 @@ for (const target of activeTargets()) {
     assert.is((await h.request('GET', `/tariffs/${grand}`)).body.parentTariff, before.parentTariff)
   })
 
+  test("a child's own row that matches a call decides, whatever its time band; the parent lends only where none matches", async ({ h }) => {
+    const parent = await tariff(h, {}, [['MOB', '0.20']])
+    const child = await tariff(h, { parentTariff: parent }, [['NAT', '0.02']])
+    const rows = [
+      [parent, { chargeBand: 'NAT', timeBand: 'day', cost: 0.1 }],
+      [parent, { chargeBand: 'NAT', timeBand: 'evening', cost: 0.05 }],
+      [child, { chargeBand: 'MOB', timeBand: 'any', cost: 0.03, startDate: '2026-01-15' }],
+    ] as const
+    for (const [id, row] of rows) assert.is((await h.request('POST', `/tariffs/${id}/tariffDetails`, row)).status, 201)
+    const name = await nameOf(h, child)
+    const { number, digits } = await numberWith(h, { nationalTariff: name, mobileTariff: name })
+    await upload(
+      h,
+      csv(
+        `${digits},01632960999,2026-01-14T10:00:00Z,60,NAT,national,Gamma`,
+        `${digits},01632960999,2026-01-14T20:00:00Z,60,NAT,national,Gamma`,
+        `${digits},07700900999,2026-01-14T10:05:00Z,60,MOB,mobile,Gamma`,
+        `${digits},07700900999,2026-01-16T10:05:00Z,60,MOB,mobile,Gamma`,
+      ),
+    )
+    // National by day and by evening: the child's own NAT/any 0.02, not the parent's exact bands.
+    // Mobile on the 14th: the child's row is not yet in force, so the parent's 0.20; then its 0.03.
+    assert.equal(await costs(h, number), [
+      ['national', '2026-01-14', 0.02],
+      ['national', '2026-01-14', 0.02],
+      ['mobile', '2026-01-14', 0.2],
+      ['mobile', '2026-01-16', 0.03],
+    ])
+  })
+
   test('two-part price: a 125 s call at 0.10 for the first 60 s, then 0.03 connection + 0.05 a minute', async ({ h }) => {
     const t = await tariff(h, { baseRoundSeconds: null, baseInitialCost: '0.10', baseInitialDuration: 60, baseCostSecondaryConnection: 0.03, baseRoundPence: 1 }, [['NAT', '0.05']])
     const { number, digits } = await numberWith(h, { nationalTariff: await nameOf(h, t) })

@@ -198,6 +198,36 @@ for (const target of activeTargets()) {
     assert.is(v.body.baseCost, 0.0368) // 0.0350 (after the in-place 5%) × 1.05 = 0.03675 → half up → 0.0368
   })
 
+  test("createIncreaseVersion of a child tariff raises what its ancestors lend it too, and its own rows still decide first", async ({ h }) => {
+    const post = async (path: string, body: object) => {
+      const r = await h.request('POST', path, body)
+      assert.is(r.status, 201, JSON.stringify(r.body))
+      return r.body
+    }
+    const grand = await post('/tariffs', { name: 'Lender', baseCostConnection: 0.04, baseRoundSeconds: 60 })
+    await post(`/tariffs/${grand.id}/tariffDetails`, { chargeBand: 'MOB', timeBand: 'any', cost: 0.08 })
+    const parent = await post('/tariffs', { name: 'Business', parentTariff: grand.id })
+    await post(`/tariffs/${parent.id}/tariffDetails`, { chargeBand: 'NAT', timeBand: 'day', cost: 0.1 })
+    await post(`/tariffs/${parent.id}/tariffDetails`, { chargeBand: 'NAT', timeBand: 'evening', cost: 0.05 })
+    await post(`/tariffs/${parent.id}/tariffDetails`, { chargeBand: 'INT', timeBand: 'any', cost: 0.5 })
+    const child = await post('/tariffs', { name: 'Trunk', parentTariff: parent.id })
+    await post(`/tariffs/${child.id}/tariffDetails`, { chargeBand: 'NAT', timeBand: 'any', cost: 0.02, startDate: '2026-02-01' })
+
+    const v = await act(h, 'tariffs', child.id, 'createIncreaseVersion', { increasePercent: 10, increaseScope: 'allCharges' })
+    assert.is(v.status, 200, JSON.stringify(v.body))
+    assert.is(v.body.baseCostConnection, 0.044, "the grandparent's connection, raised: 0.04 × 1.1")
+    const shown = (await rates(h, v.body.id)).map((d: any) => [d.chargeBand, d.timeBand, d.startDate, d.endDate, d.cost])
+    assert.equal(shown.sort(), [
+      // The parent's day and evening rates only until the child's own NAT/any starts: from then
+      // that row prices national calls in every time band, as it does on the child.
+      ['INT', 'any', null, null, 0.55],
+      ['MOB', 'any', null, null, 0.088],
+      ['NAT', 'any', '2026-02-01', null, 0.022],
+      ['NAT', 'day', null, '2026-01-31', 0.11],
+      ['NAT', 'evening', null, '2026-01-31', 0.055],
+    ])
+  })
+
   test('racing createIncreaseVersion calls agree on one copy', async ({ h }) => {
     const { tariff } = await callTariff(h, 'Race')
     // A few rounds, since one round of 10 may happen not to overlap.
