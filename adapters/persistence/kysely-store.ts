@@ -220,10 +220,13 @@ export class KyselyStore implements Store {
     return repo
   }
 
-  async namesExisting(ref: FieldRef, names: readonly string[]): Promise<Set<string>> {
+  async namesExisting(ref: FieldRef, names: readonly string[], { hold = false }: { readonly hold?: boolean } = {}): Promise<Set<string>> {
     if (names.length === 0) return new Set()
     const table = this.resources.get(ref)?.table ?? ref
-    const rows = await anyTables(this.db).selectFrom(table).select('name').where('name', 'in', [...new Set(names)]).execute()
+    let q = anyTables(this.db).selectFrom(table).select('name').where('name', 'in', [...new Set(names)])
+    // SQLite serialises writers, so a check made in the writing transaction already holds.
+    if (hold && this.dialect.rowLocks) q = q.orderBy('id').forShare()
+    const rows = await q.execute()
     return new Set(rows.map((r) => r.name as string))
   }
 
@@ -254,6 +257,20 @@ export class KyselyStore implements Store {
       }
     }
     return null
+  }
+
+  async lockReferences(ref: FieldRef, name: string): Promise<void> {
+    if (!this.dialect.rowLocks) return
+    // The catalogue lists customers before numbers, services and features: parents first, as every writer locks them.
+    for (const { resource, fields } of this.referencingFields(ref)) {
+      await anyTables(this.db)
+        .selectFrom(resource.table)
+        .select('id')
+        .where((eb) => eb.or(fields.map((f) => eb(f, '=', name))))
+        .orderBy('id')
+        .forUpdate()
+        .execute()
+    }
   }
 
   async renameReferences(ref: FieldRef, from: string, to: string): Promise<void> {

@@ -87,12 +87,21 @@ export interface Store {
   readonly customerRemains: CustomerRemains
   /** The features fixed fee tariffs price, for a change of a tariff's prices (core/billing/tariff-price-freeze.ts). */
   readonly tariffPriced: TariffPricedFeatures
-  /** Which of `names` exist as names of the referenced resource (tariff names). */
-  namesExisting(ref: FieldRef, names: readonly string[]): Promise<Set<string>>
+  /**
+   * Which of `names` exist as names of the referenced resource (tariff names). With `hold`, in a
+   * transaction, the rows found stay share-locked until it ends: a rename or delete of one (which
+   * locks it for update first) waits for the write that checked it, or that write for it (contract 4).
+   */
+  namesExisting(ref: FieldRef, names: readonly string[], options?: { readonly hold?: boolean }): Promise<Set<string>>
   /** Every name of the referenced resource, in name order (presets discovery). */
   tariffNames(ref: FieldRef): Promise<string[]>
   /** The first item whose tariff field names `name`, as "customer 12 (defaultMobileTariff)", or null. */
   findReference(ref: FieldRef, name: string): Promise<string | null>
+  /**
+   * Locks, in ID order, every item whose tariff field names `name`, until the transaction ends: a
+   * rename takes its users before the tariff, the order in which a write of a user takes them.
+   */
+  lockReferences(ref: FieldRef, name: string): Promise<void>
   /** Renames every reference to a tariff (a tariff renamed keeps its users). */
   renameReferences(ref: FieldRef, from: string, to: string): Promise<void>
   transaction<T>(work: (store: Store) => Promise<T>): Promise<T>

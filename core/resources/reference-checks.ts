@@ -25,7 +25,9 @@ async function checkNames(store: Store, resource: Resource, checks: readonly Ref
   for (const ref of ['tariffs', 'fixedFeeTariffs'] as const) {
     const wanted = checks.filter((c) => c.ref === ref)
     if (wanted.length === 0) continue
-    const existing = await store.namesExisting(ref, wanted.map((c) => c.value))
+    // Held until the write commits: a delete or rename of the tariff meanwhile waits for it, then
+    // sees this item among its users; or commits first, and this check no longer finds the name.
+    const existing = await store.namesExisting(ref, wanted.map((c) => c.value), { hold: true })
     const missing = wanted.find((c) => !existing.has(c.value))
     if (missing) {
       const kind = ref === 'tariffs' ? 'call tariff' : 'fixed fee tariff'

@@ -47,6 +47,8 @@ export const customerDependents: { resource: ResourceName; column: string }[] = 
 export async function deleteItem(ctx: ResourceContext, name: ResourceName, id: string): Promise<Item> {
   return ctx.store.transaction(async (store) => {
     const repo = store.repository(name)
+    // A tariff locked before its users are looked for: a write naming it holds it until that
+    // write commits (reference-checks.ts), so the look sees the write's item, or the write the delete.
     const item = await repo.getForUpdate(id)
     if (!item) throw notFound(repo.resource.singular, id)
     if (name === 'tariffs' || name === 'fixedFeeTariffs') await assertUnused(store, name, item)
