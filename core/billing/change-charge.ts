@@ -1,3 +1,4 @@
+import { notFound } from '../errors.js'
 import type { Customer, Feature, ParamsOf } from '../fields/entity.js'
 import { currency, date, num, text } from '../fields/field.js'
 import type { PlatformContext } from '../platform.js'
@@ -45,9 +46,13 @@ export async function changeChargeLocked(
   featureID: string,
   params: ParamsOf<typeof chargeChangeParams> & Pick<ChargeChangeParams, 'annualIncrease'>,
 ): Promise<Customer> {
-  const peek = (await store.repository('features').get(featureID))!
-  const customer = (await store.repository('customers').getForUpdate(peek.customerID ?? ''))!
-  const feature = (await store.repository('features').getForUpdate(featureID))!
+  const peek = await store.repository('features').get(featureID)
+  if (!peek) throw notFound('feature', featureID)
+  const customer = peek.customerID ? await store.repository('customers').getForUpdate(peek.customerID) : undefined
+  if (!customer) throw notFound('customer', peek.customerID ?? `of feature ${featureID}`)
+  const feature = await store.repository('features').getForUpdate(featureID)
+  // Deleted while this waited for the customer's lock (contract 2: not found, never a failure).
+  if (!feature) throw notFound('feature', featureID)
   const { history } = (await billingInputs(store, ctx.presets, [feature], new Map([[customer.id, customer]]))).get(featureID)!
   // `Peak Count` follows the highest count the feature has had (contract 11), from the change on.
   const peak = params.featureCount == null ? null : autoCommittedCount({ featureCount: params.featureCount }, feature)

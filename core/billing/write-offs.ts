@@ -1,4 +1,4 @@
-import { BillingError } from '../errors.js'
+import { BillingError, notFound } from '../errors.js'
 import type { Customer, ParamsOf, Transaction } from '../fields/entity.js'
 import { date, field } from '../fields/field.js'
 import { add, mulRatioRound, neg, sub, ZERO, type Money } from '../money/money.js'
@@ -31,7 +31,9 @@ export const writeOffParams = [
 export async function writeOff(ctx: PlatformContext, customerID: string, kind: 'debt' | 'credit', params: ParamsOf<typeof writeOffParams>): Promise<Customer> {
   const action = kind === 'debt' ? 'writeOffDebt' : 'writeOffCredit'
   return ctx.store.transaction(async (store) => {
-    const customer = (await store.repository('customers').getForUpdate(customerID))!
+    const customer = await store.repository('customers').getForUpdate(customerID)
+    // Purged since the route found it: not found, never a failure (contract 2).
+    if (!customer) throw notFound('customer', customerID)
     const { net, vat } = await store.ledger.totals(customerID)
     const balance = add(net, vat)
     if (!customer.isDropped) {

@@ -29,9 +29,10 @@ export interface AppliedAction {
 /**
  * Runs a lifecycle action and its cascade in the caller's transaction (`store`). The customer
  * row is locked first, so actions anywhere in one customer's tree (and creates under it:
- * `assertLiveOwner`) run one after another and a child can never be left active under a dropped
- * parent. What follows from the new state (the charges past a new bill-to date, the cascade's
- * history) is the caller's: see billing's `runLifecycleAction`.
+ * `lockOwners`) run one after another and a child can never be left active under a dropped
+ * parent; then a feature's number or service, then the item: parents before children. What
+ * follows from the new state (the charges past a new bill-to date, the cascade's history) is the
+ * caller's: see billing's `runLifecycleAction`.
  */
 export async function applyLifecycleAction(store: Store, id: string, parsed: ParsedAction): Promise<AppliedAction> {
   const { level, action } = parsed
@@ -41,14 +42,15 @@ export async function applyLifecycleAction(store: Store, id: string, parsed: Par
   const customerID = level === 'customers' ? id : toLifecycleNode(level, peek).customerID
   const customer = customerID ? await store.repository('customers').getForUpdate(customerID) : undefined
   if (!customerID || !customer) throw notFound('customer', customerID ?? `of ${singular[level]} ${id}`)
-  const item = level === 'customers' ? customer : (await repo.getForUpdate(id))!
+  // Parents before children: a feature's number or service before the feature, as a delete of a
+  // number or service takes it before its features. The owner IDs are read-only, so the peek's hold.
+  const ancestors = await ancestorsOf(store, toLifecycleNode(level, peek), customer)
+  // Deleted since the peek (a delete that held its lock first): gone, as if never found.
+  const item = level === 'customers' ? customer : await repo.getForUpdate(id)
+  if (!item) throw notFound(singular[level], id)
   const node = toLifecycleNode(level, item)
   const rows = action === 'drop' || action === 'reinstate' ? await descendantsOf(store, node) : []
-  const outcome = performParsedAction(parsed, {
-    item: node,
-    ancestors: await ancestorsOf(store, node, customer),
-    descendants: rows.map((r) => r.node),
-  })
+  const outcome = performParsedAction(parsed, { item: node, ancestors, descendants: rows.map((r) => r.node) })
   await writeChanges(store, outcome.changes)
   await store.lifecycle.append(outcome.events.map((e) => ({ ...e, customerID })))
   await store.lifecycle.addIgnoreTraffic(outcome.ignoreTraffic.map((e) => ({ ...e, customerID })))

@@ -28,30 +28,40 @@ export async function customerOwner(store: Store, customerID: string): Promise<O
   return { customerID }
 }
 
-const ownerLevels = [
-  ['numberID', 'numbers', 'number'],
-  ['serviceID', 'services', 'service'],
+/**
+ * The owner IDs that name a parent, with its collection, in locking order: the customer before its
+ * number or service, as every path in a customer's tree locks them (`applyLifecycleAction`).
+ */
+const parentColumns = [
+  ['customerID', 'customers'],
+  ['numberID', 'numbers'],
+  ['serviceID', 'services'],
+  ['tariffID', 'tariffs'],
+  ['fixedFeeTariffID', 'fixedFeeTariffs'],
+  ['destinationTableID', 'destinationTables'],
+  ['carrierBillID', 'carrierBills'],
 ] as const
 
+/** Whether a create's owner values name a parent to lock (a webhook's are values of its own). */
+export const namesParent = (owner: Readonly<Record<string, unknown>>): boolean => parentColumns.some(([column]) => typeof owner[column] === 'string')
+
 /**
- * Refuses (`state_not_allowed`) a number, service or feature created under a dropped customer,
- * number or service: nothing is ever active under a dropped parent (contract 5.2, 5.3), and a
- * child created there would be billed every run. Run in the create's transaction: the customer
- * row is locked, as a lifecycle action locks it first (`applyLifecycleAction`), so a drop cannot
- * take the tree between this check and the insert. Other collections pass.
+ * Locks the parents a child is created under, in the create's transaction, so that a delete of
+ * one cannot come between its check and the insert: a parent gone is `not_found` (contract 2),
+ * never the database's foreign key error. A number, service or feature under a dropped customer,
+ * number or service is refused (`state_not_allowed`): nothing is ever active under a dropped
+ * parent (contract 5.2, 5.3), and a child created there would be billed every run. The lock of
+ * the customer row also serialises the create with lifecycle actions in its tree, which lock it first.
  */
-export async function assertLiveOwner(store: Store, name: ResourceName, owner: Readonly<Record<string, unknown>>): Promise<void> {
-  if ((name !== 'numbers' && name !== 'services' && name !== 'features') || typeof owner.customerID !== 'string') return
-  const customer = await store.repository('customers').getForUpdate(owner.customerID)
-  if (!customer) throw notFound('customer', owner.customerID)
-  const what = name === 'numbers' ? 'a number' : name === 'services' ? 'a service' : 'a feature'
-  if (customer.isDropped === true) throw droppedOwner(what, 'customer', customer.id)
-  for (const [column, level, singular] of ownerLevels) {
+export async function lockOwners(store: Store, name: ResourceName, owner: Readonly<Record<string, unknown>>): Promise<void> {
+  const live = name === 'numbers' || name === 'services' || name === 'features'
+  for (const [column, parentName] of parentColumns) {
     const id = owner[column]
     if (typeof id !== 'string') continue
-    const parent = await store.repository(level).get(id)
-    if (!parent) throw notFound(singular, id)
-    if (parent.isDropped === true) throw droppedOwner(what, singular, id)
+    const repo = store.repository(parentName)
+    const parent = await repo.getForUpdate(id)
+    if (!parent) throw notFound(repo.resource.singular, id)
+    if (live && parent.isDropped === true) throw droppedOwner(name === 'numbers' ? 'a number' : name === 'services' ? 'a service' : 'a feature', repo.resource.singular, id)
   }
 }
 

@@ -19,8 +19,9 @@ import { digitsOnly, type ListRequest } from './list-request.js'
 import { normaliseNumber } from '../rating/phone-number.js'
 import { checkParentCycle } from '../tariffs/parent-cycles.js'
 import { checkTariffHolders } from '../tariffs/tariff-holders.js'
-import { assertLiveOwner } from './owners.js'
+import { lockOwners, namesParent } from './owners.js'
 import { changedValues } from './changed-values.js'
+import { creditLimitOwner, lockCreditOwner } from './credit-owner.js'
 import { checkReferences } from './reference-checks.js'
 import { portalClosing } from '../portal/portal-opening.js'
 import { loginKey } from '../portal/portal-login.js'
@@ -107,17 +108,15 @@ export async function createItem<N extends ResourceName>(ctx: ResourceContext, r
       describeChanges([{ resource, action: 'create', before: null, after: item }], ctx.clock),
     )
   const priced = resource.name === 'fixedFeeTariffDetails'
-  if (!hasLifecycleOwner(resource, owner) && !priced) return insert(ctx.store)
-  // After the fields' checks (contract 2: 400101/400102 before 400502), in the transaction that inserts.
+  if (!namesParent(owner) && !priced) return insert(ctx.store)
+  // After the fields' checks (contract 2: 400101/400102 before 400502), in the transaction that
+  // inserts: the parents locked first, so none is deleted or dropped before the child is in.
   return ctx.store.transaction(async (store) => {
+    await lockOwners(store, resource.name, owner)
     if (priced) await ctx.beforeWrite(store, { resource: resource.name, before: null, values: { ...values, ...owner } })
-    else await assertLiveOwner(store, resource.name, owner)
     return insert(store)
   })
 }
-
-/** A number, service or feature created under a customer (and a feature's number or service): its parents' state counts. */
-const hasLifecycleOwner = (resource: Resource, owner: Values): boolean => resource.byName.has('isDropped') && typeof owner.customerID === 'string'
 
 export async function getItem<N extends ResourceName>(ctx: ResourceContext, resource: Resource<N>, id: string): Promise<Entity<N>> {
   const item = await repositoryOf(ctx.store, resource).get(id)
@@ -140,6 +139,7 @@ export async function updateItem<N extends ResourceName>(
 ): Promise<Entity<N>> {
   return ctx.store.transaction(async (store) => {
     const repo = repositoryOf(store, resource)
+    await lockCreditOwner(store, resource.name, id, body)
     const current = await repo.getForUpdate(id)
     if (!current) throw notFound(resource.singular, id)
     const input = ctx.validator.validateInput<ResourceName>(resource, body, current)
@@ -174,15 +174,6 @@ async function refreshedItem(ctx: ResourceContext, store: Store, resource: Resou
   await refreshCreditAlerts(store, [owner], ctx.clock.now(), { candidates: true, expectedSpendAlertRatio: ctx.presets.expectedSpendAlertRatio, act: ctx })
   // The customer updated in this transaction: still there.
   return resource.name === 'customers' ? (await repositoryOf(store, resource).get(updated.id))! : updated
-}
-
-const customerLimits = ['creditLimit', 'creditLimitCalls', 'creditLimitOverdue', 'creditLimitUnsent', 'expectedSpend']
-
-/** The customer whose credit alerts an update of its limits (or a number's) changes, else null. */
-function creditLimitOwner(name: ResourceName, item: Item, values: Values): string | null {
-  if (name === 'customers' && customerLimits.some((f) => f in values)) return item.id
-  if (name === 'numbers' && ('creditLimit' in values || 'expectedSpend' in values)) return typeof item.customerID === 'string' ? item.customerID : null
-  return null
 }
 
 /** A resource's write-only and derived fields, found once: a create or update looks at only these. */
