@@ -27,10 +27,10 @@ export async function* bodyText(event: H3Event): AsyncGenerator<string> {
   if (rest) yield rest
 }
 
-/** Refuses a body that is not CSV (415). */
-export function assertCsv(event: H3Event): void {
+/** Refuses a body that is not CSV (415), its hint naming the document the route takes (`the usage file`). */
+export function assertCsv(event: H3Event, document: string): void {
   const type = (event.req.headers.get('content-type') ?? '').split(';')[0].trim().toLowerCase()
   if (type !== 'text/csv') {
-    throw new HttpFailure('unsupported_media_type', `Unsupported content type ${JSON.stringify(type)}`, 'Send the usage file as Content-Type: text/csv.')
+    throw new HttpFailure('unsupported_media_type', `Unsupported content type ${JSON.stringify(type)}`, `Send ${document} as Content-Type: text/csv.`)
   }
 }

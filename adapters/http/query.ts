@@ -29,12 +29,17 @@ export function readParams(params: URLSearchParams, allowed: readonly string[] =
   return { get: (name) => params.get(name) }
 }
 
-/** Query parameters by name, repeated names kept as arrays so strict validation can refuse them. */
+/**
+ * Query parameters by name, repeated names kept as arrays so strict validation can refuse them.
+ * The names are the client's: kept on an object with no prototype, so `__proto__` is a name like
+ * any other (refused as unknown), not a setter that drops it, and `constructor` is not found
+ * already there ("given more than once").
+ */
 export function rawParams(event: H3Event, omit: readonly string[] = []): RawParams {
-  const out: Record<string, string | string[]> = {}
+  const out: Record<string, string | string[]> = Object.create(null)
   for (const [k, v] of event.url.searchParams) {
     if (omit.includes(k)) continue
-    const prev = out[k]
+    const prev = Object.hasOwn(out, k) ? out[k] : undefined
     out[k] = prev === undefined ? v : Array.isArray(prev) ? [...prev, v] : [prev, v]
   }
   return out

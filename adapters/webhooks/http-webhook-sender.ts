@@ -60,6 +60,13 @@ export class HttpWebhookSender implements WebhookSender {
       }
       const literal = this.allowPrivate ? null : literalRefusal(hostOf(url))
       if (literal) return done(null, refusedError(literal).message)
+      let signature: string
+      try {
+        signature = signWebhook(message.secret, message.id, message.timestamp, message.body)
+      } catch (e) {
+        // A secret we did not generate (a restored archive's): a failed attempt, never a weak signature.
+        return done(null, (e as Error).message)
+      }
       const secure = url.protocol === 'https:'
       const body = Buffer.from(message.body)
       const req = (secure ? httpsRequest : httpRequest)(url, {
@@ -72,7 +79,7 @@ export class HttpWebhookSender implements WebhookSender {
           'user-agent': 'telco-billing-webhooks',
           'webhook-id': message.id,
           'webhook-timestamp': String(message.timestamp),
-          'webhook-signature': signWebhook(message.secret, message.id, message.timestamp, message.body),
+          'webhook-signature': signature,
         },
       })
       timer = setTimeout(() => {

@@ -4,6 +4,7 @@ import { parseCorsOrigins } from '../../adapters/http/middleware/cors.js'
 import { DEFAULT_CONNECTION_LIMITS, type ConnectionLimits } from '../../adapters/http/connection-limits.js'
 import { DEFAULT_RATE_LIMIT, parseRateLimit, type RateLimit } from '../../adapters/http/rate-limit.js'
 import { mergePresets, defaultPresets, type Presets } from '../../core/presets/presets.js'
+import { isSigningSecret, SIGNING_SECRET_RULE } from '../../core/presets/signing-secret.js'
 import { checkStandardFeatures } from '../../core/features/standard-feature.js'
 import { readSchedules, type Schedules } from './jobs.js'
 import { LOG_LEVELS } from './logger.js'
@@ -112,10 +113,13 @@ function publicUrl(value: string | undefined): string | null {
 /**
  * A provider's callback secret from `BILLING_PROVIDER_SECRET_<NAME>` (its name upper-cased, other
  * characters as `_`), over the presets file's `callbackSecret` (contract 15.1): secrets stay out of files.
+ * A secret that breaks the signing-secret rule stops the start, as the presets file's does.
  */
 export function withProviderSecrets(presets: Presets, env: NodeJS.ProcessEnv): Presets {
   const paymentProviders = presets.paymentProviders.map((p) => {
-    const secret = env[`BILLING_PROVIDER_SECRET_${p.name.toUpperCase().replace(/[^A-Z0-9]/g, '_')}`]
+    const name = `BILLING_PROVIDER_SECRET_${p.name.toUpperCase().replace(/[^A-Z0-9]/g, '_')}`
+    const secret = env[name]
+    if (secret && !isSigningSecret(secret)) throw new Error(`${name} ${SIGNING_SECRET_RULE}`)
     return secret ? { ...p, callbackSecret: secret } : p
   })
   return { ...presets, paymentProviders }

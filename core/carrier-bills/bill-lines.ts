@@ -1,5 +1,6 @@
 import { parseDate, type DateOnly } from '../dates/date-only.js'
 import { BillingError, quoted } from '../errors.js'
+import { unstorableReason } from '../fields/storable-text.js'
 import { LARGEST_AMOUNT, MAX_MONEY, parseMoney, withinMoneyBound, type Money } from '../money/money.js'
 import type { BillLine } from '../ports/carrier-data.js'
 
@@ -66,7 +67,9 @@ function row(positions: Header, fields: readonly string[], line: number): BillLi
   if (fields.length > positions.width || fields.length < positions.needed) fail(`expected ${positions.width} fields, found ${fields.length}`)
   const at = (c: Column) => {
     const v = positions[c] === undefined ? '' : (fields[positions[c]!] ?? '').trim()
-    return v.length > MAX_TEXT ? fail(`${c} is longer than ${MAX_TEXT} characters`) : v
+    if (v.length > MAX_TEXT) fail(`${c} is longer than ${MAX_TEXT} characters`)
+    const why = unstorableReason(v)
+    return why ? fail(`${c} ${why}`) : v
   }
   const costText = at('cost')
   const quantityText = at('quantity')

@@ -1,5 +1,6 @@
 import { BillingError, notFound, quoted } from '../errors.js'
 import { callClasses } from '../fields/call-classes.js'
+import { unstorableReason } from '../fields/storable-text.js'
 import type { PlatformContext } from '../platform.js'
 import type { NewDestination } from '../ports/carrier-data.js'
 
@@ -47,9 +48,13 @@ export async function importDestinations(ctx: PlatformContext, destinationTableI
         positions = header(fields, line)
         continue
       }
-      const at = (c: Column) => (positions![c] === undefined ? '' : (fields[positions![c]!] ?? '').trim())
       const fail = (reason: string): never => {
         throw new BillingError('invalid_field', `line ${line}: ${reason}`, `Correct line ${line} and send the whole file again: nothing of it was kept.`)
+      }
+      const at = (c: Column) => {
+        const v = positions![c] === undefined ? '' : (fields[positions![c]!] ?? '').trim()
+        const why = unstorableReason(v)
+        return why ? fail(`${c} ${why}`) : v
       }
       let checked: { prefix: string; callClass: string }
       try {

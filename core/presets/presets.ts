@@ -5,6 +5,7 @@ import { engineLists } from './engine-lists.js'
 import { mergeProductMaps, productMapsFile, type ProductMaps } from './product-maps.js'
 import { carrierMapsFile, mergeCarrierMaps, type CarrierMaps } from './carrier-maps.js'
 import { defaultSeller, SellerFile, type Seller } from './seller.js'
+import { isSigningSecret, SIGNING_SECRET_RULE } from './signing-secret.js'
 import { DEFAULT_INVOICE_NUMBER_FORMAT, invoiceNumberFormatProblem } from './invoice-number-format.js'
 import { collectionsFile, defaultCollectionPresets, mergeCollections, type CollectionPresets } from './collections.js'
 import { protectedActionsOf, unprotectedClassesOf } from './regulator-protection.js'
@@ -122,7 +123,7 @@ const PresetsFile = v.strictObject({
         label: v.pipe(v.string(), v.minLength(1)),
         type: v.picklist(paymentLinkTypes),
         urlTemplate: v.pipe(v.string(), v.minLength(1)),
-        callbackSecret: v.optional(v.pipe(v.string(), v.minLength(16))),
+        callbackSecret: v.optional(v.pipe(v.string(), v.check(isSigningSecret, SIGNING_SECRET_RULE))),
       }),
     ),
   ),

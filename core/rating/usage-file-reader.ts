@@ -1,5 +1,5 @@
 import { BillingError } from '../errors.js'
-import { isStorableText } from '../fields/storable-text.js'
+import { unstorableReason } from '../fields/storable-text.js'
 import { parseUsageHeader, parseUsageRow, type UsageHeader, type UsageRecord } from './usage-record.js'
 
 /** One CSV record of a usage file, as the CSV adapter reads it, with the line it starts on. */
@@ -21,9 +21,9 @@ export class UsageFileReader {
   read({ fields, line }: UsageLine): UsageRecord | null {
     this.records++
     if (fields.every((f) => f.trim() === '')) return null
-    const nul = fields.findIndex((f) => !isStorableText(f))
-    if (nul >= 0) {
-      throw new BillingError('invalid_field', `line ${line}: field ${nul + 1} holds a NUL character`, 'Remove the NUL characters (no column stores them) and send the file again.')
+    for (let i = 0; i < fields.length; i++) {
+      const why = unstorableReason(fields[i])
+      if (why) throw new BillingError('invalid_field', `line ${line}: field ${i + 1} ${why}`, 'Remove the NUL characters (no column stores them) and send the file again.')
     }
     if (!this.header) {
       this.header = parseUsageHeader(fields, line)

@@ -3,10 +3,8 @@ import type { Entity } from '../fields/entity.js'
 import type { Resource } from '../fields/resource.js'
 import type { Values } from '../fields/item.js'
 import type { PlatformContext } from '../platform.js'
+import { SIGNING_SECRET_PREFIX } from '../presets/signing-secret.js'
 import { createItem, getItem, updateItem } from '../resources/resources.js'
-
-/** Prefix of a signing secret, as the Standard Webhooks libraries expect it. */
-export const SECRET_PREFIX = 'whsec_'
 
 /**
  * A URL the worker can POST to: http or https, absolute, and (unless the platform allows
@@ -40,7 +38,8 @@ async function checkUrl(ctx: PlatformContext, body: unknown): Promise<void> {
  */
 export async function createWebhook(ctx: PlatformContext, resource: Resource<'webhooks'>, body: unknown): Promise<{ webhook: Entity<'webhooks'>; secret: string }> {
   await checkUrl(ctx, body)
-  const secret = `${SECRET_PREFIX}${ctx.random.secret(24)}`
+  // 24 random bytes: above the 16 the signing-secret rule asks, so a secret handed out always signs.
+  const secret = `${SIGNING_SECRET_PREFIX}${ctx.random.secret(24)}`
   return ctx.store.transaction(async (store) => {
     const queuedEventID = await store.webhookOutbox.lastEventID()
     const set: Values = { secret, queuedEventID }

@@ -55,6 +55,9 @@ const refusals: [string, (b: BillingPlatform, id: string) => Promise<unknown>, s
   ['contacts of no customer', (b) => b.contacts.listOf('999'), 'GET', () => '/customers/999/customerContacts'],
   // @ts-expect-error a flag contact lists do not take: a TypeScript caller is told when compiling, a JavaScript one at run time
   ['unknown contact flag', (b) => b.contacts.list({ expandNumbers: true }), 'GET', () => '/customerContacts?expandNumbers=true'],
+  // Audit: these names were gathered on a plain object: `__proto__` vanished, `constructor` was "given more than once".
+  ['__proto__ as a list parameter', (b) => b.customers.list(JSON.parse('{"__proto__": "1"}')), 'GET', () => '/customers?__proto__=1'],
+  ['constructor as a list parameter', (b) => b.customers.list(JSON.parse('{"constructor": "1"}')), 'GET', () => '/customers?constructor=1'],
 ]
 
 for (const [name, call, method, path, body] of refusals) {

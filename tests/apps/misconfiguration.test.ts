@@ -115,6 +115,20 @@ test('the values those settings refuse and take (read in this process: no start 
   assert.is(readEnvConfig({ BILLING_KEY_CACHE_MS: '0' }).keyCacheMs, 0)
 })
 
+// Audit: BILLING_PROVIDER_SECRET_<NAME> was taken as it came; 'x' base64-decodes to an empty HMAC key.
+test('a BILLING_PROVIDER_SECRET_<NAME> that is not whsec_ and base64 of a 16-byte key stops the start, naming it and not the secret', () => {
+  for (const secret of ['x', '!!!!!!!!!!!!!!!!', 'whsec_c2VjcmV0', 'a long passphrase, not base64 at all']) {
+    assert.throws(
+      () => readEnvConfig({ BILLING_PROVIDER_SECRET_GOCARDLESS: secret }),
+      (e: Error) => /^BILLING_PROVIDER_SECRET_GOCARDLESS must be whsec_ followed by standard base64/.test(e.message) && !e.message.includes(secret),
+      secret,
+    )
+  }
+  const good = 'whsec_' + Buffer.from('a provider callback secret, 32b!').toString('base64')
+  const providers = readEnvConfig({ BILLING_PROVIDER_SECRET_GOCARDLESS: good }).presets.paymentProviders
+  assert.is(providers.find((p) => p.name === 'gocardless')?.callbackSecret, good)
+})
+
 test('a DATABASE_URL of no supported kind: one line that names it, exit 1', async () => {
   const s = startServer({ DATABASE_URL: 'mysql://root@127.0.0.1/billing' })
   s.ready.catch(() => {})

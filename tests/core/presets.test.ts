@@ -42,6 +42,20 @@ test('a malformed presets file is refused with every problem named', () => {
   assert.ok(mergePresets({ lists: { vatRates: ['VAT 20%'] }, vatRatePercents: { 'VAT 20%': '20' } }).lists.vatRates.includes('VAT 20%'))
 })
 
+// Audit: a callbackSecret was only checked for 16 characters and then base64-decoded leniently:
+// '!!!!!!!!!!!!!!!!' keyed the HMAC with no bytes at all, so anyone could sign a provider's callback.
+test('a provider callbackSecret must be whsec_ and strict base64 (or the base64 alone) of a key of at least 16 bytes', () => {
+  const withSecret = (callbackSecret: string) => ({ paymentProviders: defaultPresets.paymentProviders.map((p) => ({ ...p, callbackSecret })) })
+  const key16 = Buffer.alloc(16, 7).toString('base64')
+  const refused = ['!!!!!!!!!!!!!!!!', 'x'.repeat(16), 'whsec_!!!!!!!!!!!!!!!!', `whsec_${Buffer.alloc(15, 7).toString('base64')}`, `whsec_${key16.replace(/=+$/, '')}`, `whsec_${Buffer.alloc(18, 0xfb).toString('base64url')}`, ` whsec_${key16}`, `whsec_${key16}\n`]
+  for (const secret of refused) {
+    assert.throws(() => mergePresets(withSecret(secret)), (e: Error) => /paymentProviders\.0\.callbackSecret: must be whsec_ followed by standard base64/.test(e.message) && !e.message.includes(secret), JSON.stringify(secret))
+  }
+  for (const secret of [`whsec_${key16}`, key16, `whsec_${Buffer.from('a provider callback secret, 32b!').toString('base64')}`]) {
+    assert.is(mergePresets(withSecret(secret)).paymentProviders[0].callbackSecret, secret)
+  }
+})
+
 test('a list the engine branches on may be narrowed, not extended: its fields are typed by its names', () => {
   const narrowed = mergePresets({ lists: { serviceChargeIntervals: ['Monthly', 'Quarterly'] } })
   assert.equal(narrowed.lists.serviceChargeIntervals, ['Monthly', 'Quarterly'])

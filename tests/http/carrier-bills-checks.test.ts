@@ -87,6 +87,24 @@ for (const target of activeTargets()) {
     assert.equal([r.body.lines, r.body.totalCost, r.body.matchedCount, r.body.costDiffersCount], [2, 2469.12, 2, 0])
   })
 
+  // Audit: a NUL answered 500 on Postgres (its text columns cannot hold one) and was stored by
+  // SQLite, where a usage file refuses it naming its line; and the 415 hint spoke of a usage file.
+  test("a NUL in a bill's productCode, reference or description is 400101 naming its line and field; nothing stored; a body not CSV is 415 naming the carrier's bill", async ({ h }) => {
+    const before = (await h.request('GET', '/carrierBills?limit=1000')).body.length
+    for (const [line, error] of [
+      ['SIP\u0000,R1,Channels,1,1.00', 'line 3: productCode holds a NUL character'],
+      ['SIP,R\u00001,Channels,1,1.00', 'line 3: reference holds a NUL character'],
+      ['SIP,R1,Chan\u0000nels,1,1.00', 'line 3: description holds a NUL character'],
+    ]) {
+      const r = await post(h, 'Gamma', `productCode,reference,description,quantity,cost\nSIP,R0,Channels,1,1.00\n${line}\n`)
+      assert.equal([r.status, r.body.error_code, r.body.error], [400, 400101, error], JSON.stringify(r.body))
+      assert.match(r.body.hint, /nothing of it was kept/)
+    }
+    assert.is((await h.request('GET', '/carrierBills?limit=1000')).body.length, before, 'no refused bill is kept')
+    const json = await h.request('POST', '/carrierBills?carrier=Gamma&period=2026-01', undefined, { raw: '{}', headers: { 'content-type': 'application/json' } })
+    assert.equal([json.status, json.body.hint], [415, "Send the carrier's bill as Content-Type: text/csv."], JSON.stringify(json.body))
+  })
+
   test('a line whose periodFrom is after its periodTo is 400101 naming it; one day (from = to) is a period', async ({ h }) => {
     const r = await post(h, 'Gamma', 'productCode,reference,cost,periodFrom,periodTo\nX,Y,1.00,2026-01-01,2026-01-01\nX,Y,1.00,2026-01-31,2026-01-01\n')
     assert.equal([r.status, r.body.error_code, r.body.error], [400, 400101, 'line 3: periodFrom 2026-01-31 is after periodTo 2026-01-01'], JSON.stringify(r.body))

@@ -136,6 +136,22 @@ for (const target of activeTargets()) {
     assert.is((await h.request('POST', `/destinationTables/${other}/destinations`, { prefix: '44', chargeBand: 'UK', callClass: 'national' })).status, 201)
   })
 
+  // Audit: a NUL answered 500 on Postgres (its text columns cannot hold one) and was stored by SQLite;
+  // the JSON form refuses it, and so does a usage file, naming its line.
+  test('a NUL in a destination CSV is 400101 naming its line and field, as the JSON form refuses it; nothing stored', async ({ h }) => {
+    const t = (await h.request('POST', '/destinationTables', { name: `nul${++serial}` })).body.id
+    for (const [row, error] of [
+      ['447,UK\u0000,mobile,Mobiles', 'line 3: chargeBand holds a NUL character'],
+      ['447,UK,mobile,Mob\u0000iles', 'line 3: description holds a NUL character'],
+    ]) {
+      const r = await csvPost(h, `/destinationTables/${t}/destinations`, `prefix,chargeBand,callClass,description\n44,UK,national,\n${row}\n`)
+      assert.equal([r.status, r.body.error_code, r.body.error], [400, 400101, error], JSON.stringify(r.body))
+    }
+    assert.is((await h.request('GET', `/destinationTables/${t}/destinations`)).body.length, 0)
+    const json = await h.request('POST', `/destinationTables/${t}/destinations`, { prefix: '447', chargeBand: 'UK\u0000', callClass: 'mobile' })
+    assert.equal([json.status, json.body.error_code], [400, 400101], JSON.stringify(json.body))
+  })
+
   test.run()
 }
 

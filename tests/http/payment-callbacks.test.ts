@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { signWebhook } from '../../adapters/webhooks/signature.js'
@@ -126,6 +127,26 @@ for (const target of activeTargets()) {
     assert.is((await callback(h, { ...body, at: undefined }, { at: now - 299 })).status, 200, 'within five minutes is accepted')
     assert.is((await callback(h, { ...body, paymentLinkUUID: '00000000-0000-4000-8000-000000000000', providerReference: 'pi_y' })).status, 404)
     assert.is((await callback(h, body, { provider: 'nope' })).status, 401, 'an unknown provider cannot sign')
+  })
+
+  // Audit: '!!!!!!!!!!!!!!!!' passed as a secret and base64-decoded to no bytes; a callback signed with
+  // an empty key was then taken as the provider's. Presets given as an object skip the load checks,
+  // so the check where the secret is used is what refuses it.
+  test('a provider secret that is not strict base64 of a 16-byte key verifies nothing: an empty-key signature is 401, nothing written', async () => {
+    const weak: Presets = { ...presets, paymentProviders: presets.paymentProviders.map((p) => ({ ...p, callbackSecret: '!!!!!!!!!!!!!!!!' })) }
+    const h = await openHarness(target, { presets: weak, now: '2026-03-02T09:00:00Z' })
+    try {
+      const { uuid } = await customerWithInvoice(h)
+      const before = await counts(h)
+      const raw = JSON.stringify({ type: 'payment.succeeded', paymentLinkUUID: uuid, amount: 10, currency: 'GBP', providerReference: 'pi_forged', occurredAt: '2026-03-02T08:00:00Z' })
+      const at = Math.floor(Date.parse(h.clock.now()) / 1000)
+      const forged = `v1,${createHmac('sha256', Buffer.alloc(0)).update(`msg_forged.${at}.${raw}`).digest('base64')}`
+      const r = await callback(h, {}, { raw, id: 'msg_forged', at, signature: forged })
+      assert.equal([r.status, r.body.error_code], [401, 401001], r.text)
+      assert.equal(await counts(h), before, 'nothing written')
+    } finally {
+      await h.close()
+    }
   })
 
   test('an Idempotency-Key on a callback stores nothing: an unsigned copy neither writes a row nor blocks the signed one', async ({ h }) => {

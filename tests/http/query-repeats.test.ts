@@ -72,6 +72,29 @@ for (const target of activeTargets()) {
     for (const route of reading.filter((r) => r.doc.kind !== 'list')) assert.ok(checked.has(`${route.method} ${route.path}`), `${route.method} ${route.path} checked`)
   })
 
+  // Audit: lists gathered the query on a plain object, so `__proto__` hit its setter and vanished (200),
+  // and `constructor` or `toString`, found there already, was "given more than once".
+  test('every list refuses __proto__, constructor, toString and hasOwnProperty as unknown names (400103), once or twice', async ({ h, ids }) => {
+    const lists = h.platform.routes.filter((r) => r.method === 'GET' && r.doc.kind === 'list')
+    let checked = 0
+    for (const route of lists) {
+      const path = pathOf(route, ids)
+      if (path === null) continue
+      for (const name of ['__proto__', 'constructor', 'toString', 'hasOwnProperty']) {
+        for (const query of [`${name}=1`, `${name}=1&${name}=2`]) {
+          const r = await h.request('GET', `${path}?${query}`)
+          assert.equal([r.status, r.body?.error_code], [400, 400103], `GET ${path}?${query}: ${r.text.slice(0, 200)}`)
+          assert.match(r.body.error, query.includes('&') ? `Query parameter "${name}" is given more than once` : `Unknown query parameter "${name}"`, `${path}?${query}`)
+        }
+      }
+      checked++
+    }
+    assert.ok(checked > 20, `${checked} lists checked`)
+    // An item read with expansions parses its query as a list does.
+    const item = await h.request('GET', `/customers/${ids.customers}?__proto__=1`)
+    assert.equal([item.status, item.body?.error_code], [400, 400103], item.text.slice(0, 200))
+  })
+
   test('a repeated query refuses the write: no usage file, no carrier bill', async ({ h }) => {
     const rows = 'callingNumber,dialledNumber,startTime,durationSeconds,chargeBand,callClass,carrier,externalID\n'
     const usage = await h.request('POST', '/usageFiles?name=a.csv&name=b.csv', undefined, { raw: rows, headers: { 'content-type': 'text/csv' } })

@@ -37,7 +37,8 @@ async function receiver(status = 204, location?: string) {
 }
 
 const answers = (table: Record<string, string[]>): Resolve => async (host) => (table[host] ?? []).map((address) => ({ address, family: address.includes(':') ? 6 : 4 }))
-const message = (url: string) => ({ url, secret: 'whsec_c2VjcmV0', id: 'evt_1', timestamp: 1, body: '{}' })
+// A secret as a webhook is given one: whsec_ and the base64 of its key (16 bytes at least).
+const message = (url: string) => ({ url, secret: `whsec_${Buffer.from('a webhook signing key').toString('base64')}`, id: 'evt_1', timestamp: 1, body: '{}' })
 
 const unit = suite('webhook targets: which addresses are inside')
 unit('addresses of every inside range are named; public ones pass', () => {
@@ -105,6 +106,13 @@ unit('the sender connects only to checked addresses, and follows no redirect', a
     assert.equal([redirected.statusCode, redirected.error], [307, 'HTTP 307'])
     assert.is(redirecting.paths.length, 1)
     assert.is(sink.paths.length, 0, 'the redirect was not followed')
+
+    // A secret not ours (a restored archive's 6-byte whsec_c2VjcmV0) signs nothing: a failed attempt naming the rule, not the secret.
+    const weak = await new HttpWebhookSender({ allowPrivate: true }).send({ ...message(sink.url), secret: 'whsec_c2VjcmV0' })
+    assert.is(weak.statusCode, null)
+    assert.match(weak.error!, /^the signing secret must be whsec_ followed by standard base64/)
+    assert.not.match(weak.error!, /c2VjcmV0/)
+    assert.is(sink.paths.length, 0, 'nothing was sent with a weak key')
   } finally {
     await sink.close()
     await redirecting.close()

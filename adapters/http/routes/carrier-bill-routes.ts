@@ -29,7 +29,7 @@ export function carrierBillRoutes(bills: Resource, lines: Resource): Route[] {
       doc: { summary: "Store a carrier's bill (text/csv) for ?carrier= and ?period=YYYY-MM and reconcile it against that carrier's features", resource: bills.name, kind: 'create', query: ['carrier', 'period'], contentType: 'text/csv' },
       async handler(event, ctx) {
         const q = readQuery(event, ['carrier', 'period'])
-        assertCsv(event)
+        assertCsv(event, "the carrier's bill")
         const bill = await reconcileCarrierBill(ctx.platform, q.get('carrier'), q.get('period'), csvFileBatches(bodyText(event)))
         return json(event, 201, toWire(bills, bill), { location: apiPath(event, `/carrierBills/${bill.id}`) })
       },

@@ -34,7 +34,7 @@ export function usageRoutes(usageFiles: Resource, calls: Resource, customers: Re
       },
       async handler(event, ctx) {
         const query = readQuery(event, ['name', 'format'])
-        assertCsv(event)
+        assertCsv(event, 'the usage file')
         const file = await importUsageText(ctx.platform, bodyText(event), query.get('name'), query.get('format'))
         return json(event, 201, toWire(usageFiles, file), { location: apiPath(event, `/usageFiles/${file.id}`) })
       },

@@ -23,11 +23,12 @@ export class KyselyContactRepository extends KyselyResourceRepository implements
     return (await q.execute()).map((r) => this.codec.decode(r) as CustomerContact)
   }
 
+  /** Links them, or leaves the link there is: one statement, so that copies of one request at once all succeed. */
   async link(customerID: string, contactID: string): Promise<void> {
-    if (await this.isLinked(customerID, contactID)) return
     await this.db
       .insertInto(LINKS)
       .values({ customerID: this.dialect.encodeId(customerID), contactID: this.dialect.encodeId(contactID) })
+      .onConflict((oc) => oc.columns(['customerID', 'contactID']).doNothing())
       .execute()
   }
 
