@@ -66,7 +66,7 @@ export async function planBatch(ctx: PlatformContext, reads: Store, run: Billing
     if (!customer) continue // not of this page (cannot happen while customer IDs only grow)
     const on = billedThrough(customer, cutoff)
     const state = effectiveStateOn(chainOf(events, item, customer.id), on)
-    const at: BillingCutoff = { cutoff: on, chargeable: !state.suspended && state.billable }
+    const at: BillingCutoff = { cutoff: on, chargeable: !state.suspended && state.billable, billable: state.billable }
     const input = inputs.get(item.id)!
     const inputsMark = reconciledMark(input.feature, input.history, at)
     if (inputsMark !== mark) due.push({ item, customer, input, at, mark: inputsMark })

@@ -14,6 +14,12 @@ export interface BillingCutoff {
   readonly cutoff: DateOnly | null
   /** On the cutoff, neither the feature nor an ancestor is suspended or non-billable (contract 5.4). */
   readonly chargeable: boolean
+  /**
+   * On the cutoff, neither the feature nor an ancestor is non-billable: its connection charge is
+   * due (suspension defers only recurring charges). Absent: billable, as for a plan that knows no
+   * state; a billing run always says.
+   */
+  readonly billable?: boolean
 }
 
 /** A feature's ledger difference and the read-only fields that follow from the ledger after it. */
@@ -38,13 +44,16 @@ export function chargedHorizon(ledger: readonly LedgerRow[]): DateOnly | null {
  * The charges that should exist now. Periods already charged always stay expected (charges are in
  * advance; a smaller cutoff never takes them back); periods starting up to the cutoff are added
  * only while chargeable, so a run after unsuspend or makeBillable back-fills every period that
- * became due. The connection charge is one-off and not deferred by state.
+ * became due. The one-off connection charge waits only while the item is non-billable (runs skip
+ * it: billing-api.md, makeNonBillable), so the first run after makeBillable charges it; a
+ * suspended item's is charged.
  */
 export function expectedNow(feature: BillingFeature, history: ChargeHistory, ledger: readonly LedgerRow[], at: BillingCutoff): ExpectedCharge[] {
   const charged = chargedHorizon(ledger)
   const recurringHorizon = at.chargeable && at.cutoff ? (charged ? maxDate(charged, at.cutoff) : at.cutoff) : charged
   const connectionRow = ledger.find((r) => r.kind === 'connection')?.periodStart ?? null
-  const connectionHorizon = at.cutoff && connectionRow ? maxDate(at.cutoff, connectionRow) : (at.cutoff ?? connectionRow)
+  const connectionCutoff = at.billable === false ? null : at.cutoff
+  const connectionHorizon = connectionCutoff && connectionRow ? maxDate(connectionCutoff, connectionRow) : (connectionCutoff ?? connectionRow)
   const connection = expectedConnection(feature, history, connectionHorizon)
   const recurring = expectedRecurring(feature, history, recurringHorizon)
   // Most features have no connection charge left to expect: no copy of their recurring charges then.

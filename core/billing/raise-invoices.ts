@@ -134,7 +134,7 @@ export async function raiseInvoices(
     for (const number of minimums.get(customer.id) ?? []) {
       const gap = callMinimumOf(number.value, callsByNumber?.get(number.id) ?? ZERO)
       if (gap === ZERO) continue
-      const row = chargeRow(ctx, run, customer, through, now, CALL_MINIMUM, gap, customer.VATRateCalls ?? customer.VATRate, number.id)
+      const row = chargeRow(ctx, run, customer, through, now, CALL_MINIMUM, gap, minimumRate(number, customer), number.id)
       inserted.push(rows.push(row) - 1)
       net = add(net, row.amount)
       vat = add(vat, row.VATAmount)
@@ -264,13 +264,24 @@ function chargeRow(
   }
 }
 
-/** The call-charge minimums of the numbers active and billable on the cutoff, by customer. */
+/**
+ * A number's `Call Charges Minimum` rate: its number's calls' rate (contract 17.7), as the
+ * `Call Charges` it tops up: the number's `VATRateCalls`, else the customer's, else its `VATRate`.
+ */
+function minimumRate(number: NumberMinimum, customer: RunCustomer): string | null {
+  return number.VATRateCalls ?? ((customer.VATRateCalls ?? customer.VATRate ?? null) || null)
+}
+
+/**
+ * The call-charge minimums of the numbers active (not dropped) and billable on the cutoff, by
+ * customer (contract 10.4). A suspended number keeps its minimum: its calls are still charged (5.4).
+ */
 function activeMinimums(numbers: readonly NumberMinimum[], events: ReadonlyMap<string, LifecycleEvent[]>, cutoff: DateOnly) {
   const out = new Map<string, NumberMinimum[]>()
   for (const n of numbers) {
     const chain = [...(events.get(`numbers:${n.id}`) ?? []), ...(events.get(`customers:${n.customerID}`) ?? [])]
     const state = effectiveStateOn(chain, cutoff)
-    if (state.dropped || state.suspended || !state.billable) continue
+    if (state.dropped || !state.billable) continue
     const list = out.get(n.customerID)
     if (list) list.push(n)
     else out.set(n.customerID, [n])

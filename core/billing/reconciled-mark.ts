@@ -15,7 +15,7 @@ const RULES = 'rules-9'
 // tests/core/billing-reconciled-mark.test.ts checks that each listed field changes the mark.
 export const FEATURE_KEYS = ['startDate', 'endDate', 'billToDate', 'gaps', 'interval', 'connectionCharge', 'connectionChargeCarrier', 'serviceChargeCarrier', 'featureCountCommitted', 'committedTermDate', 'totalFeatureValue', 'serviceTransactionType', 'connectionTransactionType', 'isDropped', 'committedPeak', 'discounts', 'instalments', 'VATRate'] as const
 export const VERSION_KEYS = ['from', 'serviceCharge', 'featureCount', 'committed', 'interval', 'newLayout', 'tariffPriced', 'olderThrough', 'series', 'mode'] as const
-export const CUTOFF_KEYS = ['cutoff', 'chargeable'] as const
+export const CUTOFF_KEYS = ['cutoff', 'chargeable', 'billable'] as const
 type Exhaustive<T, K extends readonly (keyof T)[]> = Exclude<keyof T, K[number]> extends never ? true : false
 const exhaustive: [Exhaustive<BillingFeature, typeof FEATURE_KEYS>, Exhaustive<ChargeVersion, typeof VERSION_KEYS>, Exhaustive<BillingCutoff, typeof CUTOFF_KEYS>] = [true, true, true]
 void exhaustive
@@ -95,6 +95,8 @@ export function reconciledMark(f: BillingFeature, history: ChargeHistory, at: Bi
   // Last, behind its own tag, so the marks written before it moved here stay as they were.
   mix(VAT)
   text(f.VATRate)
+  // Only when non-billable (it defers the connection charge): every other mark stays as it was.
+  if (at.billable === false) mix(NON_BILLABLE)
   return digest()
 }
 
@@ -112,6 +114,8 @@ const GAPS = 0x10007
 const OLDER = 0x10008
 /** Before the VAT rate name. */
 const VAT = 0x10009
+/** A cutoff on which the feature or an ancestor is non-billable. */
+const NON_BILLABLE = 0x1000a
 
 /** The two lanes of the hash being computed (reconciledMark runs to the end without yielding). */
 let h1 = 0

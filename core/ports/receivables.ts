@@ -7,6 +7,8 @@ export interface NumberMinimum {
   readonly id: string
   readonly customerID: string
   readonly value: Money
+  /** The number's own `VATRateCalls` (null when unset): its top-up's rate, as its calls' (contract 17.7). */
+  readonly VATRateCalls: string | null
 }
 
 /** An invoice of a customer as allocation sees it. */

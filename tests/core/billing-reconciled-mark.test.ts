@@ -53,7 +53,7 @@ const otherVersion: { [K in keyof ChargeVersion]-?: ChargeVersion[K][] } = {
   series: [1],
   mode: ['delta', 'add'],
 }
-const otherCutoff: { [K in keyof BillingCutoff]: BillingCutoff[K][] } = { cutoff: [d('2025-04-01'), null], chargeable: [false] }
+const otherCutoff: { [K in keyof BillingCutoff]-?: BillingCutoff[K][] } = { cutoff: [d('2025-04-01'), null], chargeable: [false], billable: [false] }
 
 test('the mark is stable for equal inputs', () => {
   assert.is(reconciledMark(billingFeature(), [version], at), reconciledMark(billingFeature(), [{ ...version }], { ...at }))

@@ -103,6 +103,45 @@ for (const target of activeTargets()) {
     assert.equal((await ledgerOf(h, g)).map((r) => r[3]), [12, 12, 12])
   })
 
+  test('a connection charge waits while its feature, number or customer is non-billable (runs, review runs and previews alike) and is charged by the first run after makeBillable; a suspended one is charged', async ({ h }) => {
+    const cases: { c: string; f: string; target: string }[] = []
+    for (const [i, level] of ['features', 'numbers', 'customers'].entries()) {
+      const c = await newCustomer(h)
+      const n = (await h.request('POST', `/customers/${c}/numbers`, { number: `0161 000 010${i}` })).body.id
+      const f = (await h.request('POST', `/numbers/${n}/features`, { startDate: '2026-09-10', serviceCharge: '30.00', serviceChargeInterval: 'Calendar Monthly', connectionCharge: 50 })).body.id
+      const target = level === 'features' ? `/features/${f}` : level === 'numbers' ? `/numbers/${n}` : `/customers/${c}`
+      await act(h, target, 'makeNonBillable', { status: 'Non-Billable', dateMakeNonBillable: '2026-09-01' })
+      cases.push({ c, f, target })
+    }
+    const suspendedOwner = await newCustomer(h)
+    const suspended = await newFeature(h, suspendedOwner, { startDate: '2026-09-10', connectionCharge: 20 })
+    await act(h, `/features/${suspended}`, 'suspend', { status: 'Suspended', dateSuspend: '2026-09-01' })
+    for (const { c, target } of cases) {
+      const shown = (await h.request('GET', `/customers/${c}/invoicePreview?cutoffDate=2026-09-30`)).body
+      assert.is(shown.invoice, null, `${target}: the preview raises nothing`)
+    }
+    const review = await h.request('POST', '/billingRuns', { name: 'review 2026-09-30', cutoffDate: '2026-09-30', invoiceDate: '2026-09-30', status: 'Requested', review: true })
+    const scheduler = h.platform.createScheduler({ onJobEnd: () => {} })
+    await scheduler.runNow('billing-poll')
+    await scheduler.stop()
+    assert.is((await h.request('GET', `/billingRuns/${review.body.id}`)).body.status, 'Review')
+    for (const { f, target } of cases) assert.equal(await ledgerOf(h, f), [], `${target}: the review run charges nothing`)
+    assert.is((await h.request('PATCH', `/billingRuns/${review.body.id}`, { status: 'Discarded' })).status, 200)
+    await bill(h, '2026-09-30')
+    for (const { c, f, target } of cases) {
+      assert.equal(await ledgerOf(h, f), [], `${target}: the run charges nothing`)
+      assert.equal((await h.request('GET', `/customers/${c}/invoices`)).body, [], target)
+    }
+    assert.equal(await ledgerOf(h, suspended), [['Connection Charge', '2026-09-10', '2026-09-10', 20]], 'suspension does not defer it')
+    for (const { target } of cases) await act(h, target, 'makeBillable', { status: 'Active', dateMakeBillable: '2026-10-05' })
+    await bill(h, '2026-10-31')
+    for (const { c, f, target } of cases) {
+      assert.equal((await ledgerOf(h, f)).filter((r) => r[0] === 'Connection Charge'), [['Connection Charge', '2026-09-10', '2026-09-10', 50]], `${target}: back-filled`)
+      const [invoice, ...more] = (await h.request('GET', `/customers/${c}/invoices`)).body
+      assert.equal([invoice?.netAmount, more.length], [50 + 21 + 30, 0], `${target}: Sep 10–30 and October with it`)
+    }
+  })
+
   test('drop with a notice period: charged through the bill-to date, pro-rated, nothing after', async ({ h }) => {
     const c = await newCustomer(h)
     const f = await newFeature(h, c, {

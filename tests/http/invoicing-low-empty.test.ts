@@ -93,6 +93,31 @@ for (const target of activeTargets()) {
     assert.ok(inv.transactionIDs.includes(top[0].id))
   })
 
+  test("a suspended number keeps its call-charge minimum (active is not dropped; its calls are still charged); the top-up takes its calls' VAT rate: the number's VATRateCalls, else the customer's, else its VATRate", async ({ h }) => {
+    const c = await newCustomer(h, { VATRate: 'Standard 20%' })
+    const number = async (digits: string, body: Record<string, unknown> = {}) => (await h.request('POST', `/customers/${c}/numbers`, { number: digits, lowInvoiceActionValue: 5, ...body })).body.id as string
+    const zero = await number('0161 555 0031', { VATRateCalls: 'Zero Rated' })
+    const plain = await number('0161 555 0032')
+    const suspended = await number('0161 555 0033')
+    await act(h, `/numbers/${suspended}`, 'suspend', { status: 'Suspended', dateSuspend: '2026-01-20' })
+    for (const n of [zero, plain, suspended]) await charge(h, c, 1, '2026-01-10', { numberID: n, transactionType: 'Call Charges' })
+    const other = await newCustomer(h, { VATRate: 'Standard 20%', VATRateCalls: 'Reduced 5%' })
+    const byCustomer = (await h.request('POST', `/customers/${other}/numbers`, { number: '0161 555 0034', lowInvoiceActionValue: 5 })).body.id
+    await charge(h, other, 1, '2026-01-10', { numberID: byCustomer, transactionType: 'Call Charges' })
+    await bill(h, '2026-01-31')
+    const tops = async (customer: string) =>
+      (await transactionsOf(h, customer, '&transactionType=Call%20Charges%20Minimum')).map((r) => [r.numberID, r.amount, r.VATRate, r.VATAmount, r.invoiceID !== null])
+    assert.equal(
+      await tops(c),
+      [
+        [zero, 4, 'Zero Rated', 0, true],
+        [plain, 4, 'Standard 20%', 0.8, true],
+        [suspended, 4, 'Standard 20%', 0.8, true],
+      ],
+    )
+    assert.equal(await tops(other), [[byCustomer, 4, 'Reduced 5%', 0.2, true]])
+  })
+
   test("an empty invoice that is raised (Send, Charge Minimum) carries its numbers' call-charge minimums on top; once however often the run is repeated", async ({ h }) => {
     const send = await newCustomer(h, { emptyInvoiceAction: 'Send' })
     const n = (await h.request('POST', `/customers/${send}/numbers`, { number: '0161 555 0021', lowInvoiceActionValue: 5 })).body.id

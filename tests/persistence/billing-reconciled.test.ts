@@ -65,7 +65,7 @@ for (const target of activeTargets()) {
     const first = await run(h, '2030-01-31')
     assert.ok(first.invoices > 0)
     // The same patterns seen on the first run, so their absence below is not a query renamed.
-    const minimumReads = () => h.queries.filter((q) => /select "id", "customerID", "lowInvoiceActionValue" from "numbers"/.test(q)).length
+    const minimumReads = () => h.queries.filter((q) => /select "id", "customerID", "lowInvoiceActionValue", "VATRateCalls" from "numbers"/.test(q)).length
     const alertReads = () => h.queries.filter((q) => /select "id", "creditLimit", "creditLimitCalls"/.test(q)).length
     assert.ok(minimumReads() > 0 && alertReads() > 0, 'the first run reads the minimums and measures the alerts')
     const alerts = (await h.request('GET', `/customers/${c}`)).body.creditAlerts

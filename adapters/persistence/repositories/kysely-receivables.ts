@@ -3,7 +3,7 @@ import { sql, type NotNull } from 'kysely'
 import type { AccountAllocation, KeptAllocation, Settlement } from '../../../core/ports/receivables.js'
 import type { DateOnly } from '../../../core/dates/date-only.js'
 import { ZERO, type Money } from '../../../core/money/money.js'
-import type { Account, InvoicePaymentLine, Receivables, StoredInvoice } from '../../../core/ports/receivables.js'
+import type { Account, InvoicePaymentLine, NumberMinimum, Receivables, StoredInvoice } from '../../../core/ports/receivables.js'
 import type { DatabaseDialect } from '../dialect/dialect.js'
 import { moneyColumn } from '../money-column.js'
 import { updateEach } from '../update-each.js'
@@ -156,17 +156,18 @@ export class KyselyReceivables implements Receivables {
     return row !== undefined
   }
 
-  async numberMinimums(firstCustomerID: string, lastCustomerID: string): Promise<{ id: string; customerID: string; value: Money }[]> {
+  async numberMinimums(firstCustomerID: string, lastCustomerID: string): Promise<NumberMinimum[]> {
     // A range, not a list: one statement text for every batch, on the partial index.
     const rows = await this.db
       .selectFrom('numbers')
-      .select(['id', 'customerID', 'lowInvoiceActionValue'])
+      .select(['id', 'customerID', 'lowInvoiceActionValue', 'VATRateCalls'])
       .where('customerID', '>=', this.dialect.encodeId(firstCustomerID))
       .where('customerID', '<=', this.dialect.encodeId(lastCustomerID))
       .where('lowInvoiceActionValue', 'is not', null)
       .orderBy('id')
       .execute()
-    return rows.map((r) => ({ id: String(r.id), customerID: String(r.customerID), value: this.money(r.lowInvoiceActionValue) }))
+    // An empty rate is none, as for the number's calls (call-vat-rates.ts).
+    return rows.map((r) => ({ id: String(r.id), customerID: String(r.customerID), value: this.money(r.lowInvoiceActionValue), VATRateCalls: r.VATRateCalls || null }))
   }
 
   async newlyOverdue(today: DateOnly, limit: number): Promise<string[]> {
