@@ -26,9 +26,10 @@ export function raisedPaymentState(totalAmount: Money, invoiceDate: DateOnly, ov
 /**
  * What makes stored invoices final once they have their numbers (contract 14.1) and their
  * transactions are approved on them, the same for a run's invoices as it raises them and for a
- * review run's drafts as they are approved (contract 16.1): a final bill marked invoiced, the
- * next invoice messages they used cleared, `invoice.raised` announced and their deliveries
- * recorded (contract 12, 14.2: outboxes, in the caller's transaction). Their credit is allocated
+ * review run's drafts as they are approved (contract 16.1): the next invoice messages they used
+ * cleared, `invoice.raised` announced and their deliveries recorded (contract 12, 14.2: outboxes,
+ * in the caller's transaction). A final bill is marked invoiced as its invoice is written, a
+ * review run's as drafted (`markFinalInvoiced`), not when approved. Their credit is allocated
  * by the caller with the step's other customers, then those raised overdue and still unpaid are
  * announced so (`announceRaisedOverdue`, bill-partition.ts).
  */
@@ -36,7 +37,6 @@ export async function finaliseRaised(ctx: PlatformContext, store: Store, invoice
   const used: { customerID: string; message: string }[] = []
   for (const invoice of invoices) {
     const customer = customers.get(invoice.customerID!)
-    if (customer?.isFinalBill && customer.finalBillDate) await store.repository('customers').update(customer.id, { finalInvoicedDate: customer.finalBillDate })
     // Cleared only while it is still the customer's next message (see clearNextMessages).
     if (invoice.invoiceMessage && customer?.nextInvoiceMessage === invoice.invoiceMessage) used.push({ customerID: invoice.customerID!, message: invoice.invoiceMessage })
   }

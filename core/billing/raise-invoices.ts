@@ -14,6 +14,7 @@ import type { Stamp } from '../dates/stamp.js'
 import type { RunCustomer } from '../ports/run-fields.js'
 import { numberInvoices } from '../numbering/number-invoices.js'
 import { finaliseRaised, raisedOverdue, raisedPaymentState } from './finalise-invoices.js'
+import { markFinalInvoiced } from './final-invoiced.js'
 import type { NumberMinimum } from '../ports/receivables.js'
 
 /**
@@ -216,7 +217,9 @@ export async function raiseInvoices(
   const raised = await store.ledger.raiseInvoices(draft ? invoices : await numberInvoices(ctx, store, invoices), run.id, rows, draft)
   // The writes after the invoices wait behind them at the database, not here: the caller plans
   // its next batch meanwhile, and `written` settles with them all (see `RaisedInvoices`).
-  const after = draft ? Promise.resolve() : finaliseRaised(ctx, store, raised.invoices, new Map(due.map((c) => [c.id, c])), now)
+  const dueByID = new Map(due.map((c) => [c.id, c]))
+  // A final bill is marked as written, a draft's too: approval bills the draft as drafted (final-invoiced.ts).
+  const after = markFinalInvoiced(store, raised.invoices, dueByID).then(() => (draft ? undefined : finaliseRaised(ctx, store, raised.invoices, dueByID, now)))
   const written = Promise.all([raised.written, after]).then(() => undefined)
   // Failed, it is thrown where the caller awaits it; a rejection nobody awaits yet would end the process.
   written.catch(() => undefined)

@@ -83,6 +83,8 @@ export async function runNextBillingRun(ctx: PlatformContext, options: RunOption
     options.onProgress,
   )
   const outcome = (status: RunOutcome['status']): RunOutcome => ({ runID: run.id, status, customers: exec.customers, invoices: exec.invoices, ledgerWrites: exec.writes })
+  // The partition this worker bills, given up if it fails (below).
+  let held: string | null = null
   try {
     if (!cutoff) throw new BillingError('invalid_field', `Billing run ${run.id} has no cutoffDate`, 'Give the run a cutoffDate before requesting it.')
     for (;;) {
@@ -100,8 +102,10 @@ export async function runNextBillingRun(ctx: PlatformContext, options: RunOption
         continue
       }
       exec.claimed += 1
+      held = partition.id
       if (partition.status === 'Planning') await planRun(ctx, run, cutoff, partition, exec)
       else await billPartition(ctx, current, cutoff, partition, exec)
+      held = null
     }
     if (options.signal?.aborted) return outcome('Interrupted')
     const completed = await completeRun(ctx, run)
@@ -117,6 +121,10 @@ export async function runNextBillingRun(ctx: PlatformContext, options: RunOption
       await recordStatusChange(ctx, store, before, failed)
       await appendEvents(store, ctx.clock, 'billing_run.failed', ctx.resources.get('billingRuns')!, [failed])
     })
+    // Given up once the run is Failed (no worker takes a failed run up again): a failed review
+    // run is decided only when no worker holds its partitions (failed-review-runs.ts). Not given
+    // up here, the lease lapses on its own.
+    if (held) await ctx.store.runPartitions.release(held, exec.holder).catch(() => undefined)
     throw error
   }
 }

@@ -90,10 +90,11 @@ export async function finaliseRunDrafts(db: Db, dialect: DatabaseDialect, billin
  * then the others taken off, unapproved again (stored approved on a draft: draft-lines.ts), then
  * the drafts, their journal lines (invoice-journal-lines.ts) first. While the run is in Review
  * only rows it wrote name it (a draft leaves the rows it carries their own run), so the delete
- * takes nothing else. It reads the ledger by run, which no index serves: a discard is rare, and
- * an index would cost every row a run writes. Returns the customers of the rows deleted (their
- * credit alerts are measured again), in ID order, and the calls' rows' ranges (their allowances
- * are allocated again).
+ * takes nothing else; a review run that failed while approved keeps the rows on the invoices it
+ * numbered (a row carried onto one names the run once approved). It reads the ledger by run,
+ * which no index serves: a discard is rare, and an index would cost every row a run writes.
+ * Returns the customers of the rows deleted (their credit alerts are measured again), in ID
+ * order, and the calls' rows' ranges (their allowances are allocated again).
  */
 export async function discardRunDrafts(db: Db, dialect: DatabaseDialect, billingRunID: string, derivedTypes: readonly string[]): Promise<DiscardedDrafts> {
   const run = dialect.encodeId(billingRunID)
@@ -107,6 +108,7 @@ export async function discardRunDrafts(db: Db, dialect: DatabaseDialect, billing
       .where('featureID', 'is', null)
       .where('kind', 'is', null)
       .where('transactionType', 'in', [...derivedTypes])
+      .where((eb) => eb.or([eb('invoiceID', 'is', null), eb('invoiceID', 'in', drafts)]))
       .returning(['customerID', 'callsFrom', 'callsTo'])
       .execute()
     for (const r of deleted) {
