@@ -21,7 +21,8 @@ const callFeature = sql`(select g.id from features g where g."numberID" = t."num
  * a row per row of its invoices that may earn, with the feature's and customer's terms, kept as the
  * run completes. Statements read them from the features as they are now before, so a changed
  * rate or holder changed a completed run's statement, and a credit note clawed back at today's
- * rate. Runs completed already are given today's terms: nothing better is known of them.
+ * rate. Runs completed already are given today's terms: nothing better is known of them (so are
+ * those of an archive from before this, restored: `keepCompletedRunsTerms`).
  *
  * Looked up by run and holder (primary or secondary) for a statement, by row for a clawback.
  *
@@ -48,6 +49,14 @@ export async function up(db: AnyDb, _dialect: DatabaseDialect): Promise<void> {
   await db.schema.createIndex('commission_terms_holder_idx').on('commission_terms').columns(['billingRunID', 'holder', 'transactionID']).execute()
   await db.schema.createIndex('commission_terms_holder2_idx').on('commission_terms').columns(['billingRunID', 'commissionHolderID2', 'transactionID']).execute()
   await db.schema.createIndex('commission_terms_transaction_idx').on('commission_terms').column('transactionID').execute()
+  await keepCompletedRunsTerms(db)
+}
+
+/**
+ * Keeps the terms of the runs completed now, from the features and customers as they are: as this
+ * migration did, and as a restore of an archive from before it does (import-snapshot.ts).
+ */
+export async function keepCompletedRunsTerms(db: AnyDb): Promise<void> {
   const columns = sql.join([...KEYS, ...TERM_TEXT, ...TERM_MONEY].map((c) => sql.id(c)))
   const completed = sql<boolean>`i."billingRunID" in (select r.id from billing_runs r where r.status = 'Complete')`
   await sql`insert into commission_terms (${columns}) ${earningRows(completed)}`.execute(db)

@@ -7,6 +7,9 @@ import { loadOrder } from './load-order.js'
 import { movedColumns, type MovedColumn } from './moved-columns.js'
 import { rebuildJournalLines } from '../repositories/invoice-journal-lines.js'
 import { markOldCallKeys } from '../migrations/0066-old-call-keys.js'
+import { claimIssuedCredits } from '../migrations/0068-commission-credits.js'
+import { endReinstatedIgnores } from '../migrations/0070-reinstate-gaps.js'
+import { keepCompletedRunsTerms } from '../migrations/0071-commission-terms.js'
 import { fillLoginKeys } from '../migrations/0085-login-keys.js'
 import { fillPaymentProviders } from '../migrations/0086-payment-providers.js'
 import { dropOrphanMarks } from '../migrations/0077-orphan-marks.js'
@@ -68,6 +71,12 @@ export async function importSnapshot(database: Database, sources: readonly Snaps
     if (newerMigrations.includes('0060-invoice-journal')) await rebuildJournalLines(trx)
     // An older archive's calls are keyed as imports keyed them then (migration 0066).
     if (newerMigrations.includes('0066-old-call-keys')) await markOldCallKeys(trx as AnyDb)
+    // An older archive's credit notes name no run whose commission statement claws them back (migration 0068).
+    if (newerMigrations.includes('0068-commission-credits')) await claimIssuedCredits(trx as AnyDb)
+    // An older archive's ignore-traffic entries of numbers reinstated since do not end (migration 0070).
+    if (newerMigrations.includes('0070-reinstate-gaps')) await endReinstatedIgnores(trx as AnyDb)
+    // An older archive keeps no commission terms for the runs it had completed (migration 0071).
+    if (newerMigrations.includes('0071-commission-terms')) await keepCompletedRunsTerms(trx as AnyDb)
     // An older archive may hold the marks of features deleted before (migration 0077).
     if (newerMigrations.includes('0077-orphan-marks')) await dropOrphanMarks(trx as AnyDb)
     // An older archive marks no number over its limit: marked as its customers' alerts say (migration 0083).
