@@ -1,4 +1,4 @@
-import type { RatingTariff, TariffDetail } from './rating-tariff.js'
+import { tariffOn, type RatingTariff, type TariffDetail } from './rating-tariff.js'
 
 /**
  * Parent tariffs (contract 17.7): a call tariff's `parentTariff` (an ID) lends every rate the
@@ -53,10 +53,10 @@ function inherit(child: RatingTariff, parent: RatingTariff): RatingTariff {
     if (out[k] === null || out[k] === undefined) out[k] = v
   }
   out.lent = lentDetails(parent)
-  // A raise of the child's own prices keeps its parent's lent rates; a raise of the parent's
-  // (when the child has none) raises what the child inherits from the same date.
-  if (child.raised) out.raised = { from: child.raised.from, tariff: inherit({ ...child.raised.tariff, raised: undefined }, parent) }
-  else if (parent.raised) out.raised = { from: parent.raised.from, tariff: inherit({ ...child, raised: undefined }, parent.raised.tariff) }
+  // Prices change on every date either's do: from each, the child's prices then, with what it
+  // lacks from its parent's then (a raise of one keeps the other's prices in force that day).
+  const dates = [...new Set([...(child.raised ?? []), ...(parent.raised ?? [])].map((r) => r.from))].sort()
+  out.raised = dates.length === 0 ? undefined : dates.map((from) => ({ from, tariff: inherit({ ...tariffOn(child, from), raised: undefined }, { ...tariffOn(parent, from), raised: undefined }) }))
   return out as unknown as RatingTariff
 }
 

@@ -1,7 +1,7 @@
 import type { DateOnly } from '../dates/date-only.js'
 import { baseTypes, type BaseType, type TimeBand } from '../presets/engine-lists.js'
 import type { WireNumber } from './wire-amount.js'
-import { pendingIncreaseOf } from '../tariffs/pending-increase.js'
+import { earlierPricesOf, pendingIncreaseOf } from '../tariffs/pending-increase.js'
 
 /**
  * A call tariff and its rates as rating reads them, under their catalogue field names, so a
@@ -78,25 +78,43 @@ export type RatingTariff = TariffSurcharges & {
    * nearer one has a row matching the call (`findRate`), so a child's own rates decide first.
    */
   readonly lent?: readonly (readonly TariffDetail[])[]
-  /** The tariff with its own prices as an increase raises them from a later date (contract 17.5; see `tariffOn`). */
-  readonly raised?: { readonly from: DateOnly; readonly tariff: RatingTariff }
+  /**
+   * The tariff with its own prices as increases change them from later dates, by date ascending
+   * (contract 17.5; see `tariffOn`): the tariff itself prices calls before the first.
+   */
+  readonly raised?: readonly { readonly from: DateOnly; readonly tariff: RatingTariff }[]
 }
 
 /**
- * The tariff as it prices a call starting at `startTime` (a stamp): with its own prices raised
- * once a pending increase has taken effect on that date, else as stored. Its details carry their
+ * The tariff as it prices a call starting at `startTime` (a stamp or a date): with its own
+ * prices as the latest increase taken effect by that date left them. Its details carry their
  * own dates.
  */
 export function tariffOn(tariff: RatingTariff, startTime: string): RatingTariff {
-  const raised = tariff.raised
-  return raised !== undefined && startTime.slice(0, 10) >= raised.from ? raised.tariff : tariff
+  const day = startTime.slice(0, 10)
+  let found = tariff
+  for (const r of tariff.raised ?? []) if (day >= r.from) found = r.tariff
+  return found
 }
 
-/** A stored tariff with its pending increase (`pendingIncreaseOf`) read for `tariffOn`. */
+/**
+ * A stored tariff with its increases read for `tariffOn`: its earlier prices (the ones applied
+ * increases replaced, `earlierPricesOf`) price calls before each increase's date, its stored
+ * prices calls from the last applied one, and its pending increase (`pendingIncreaseOf`) calls from its date.
+ */
 export function withPendingIncrease(tariff: RatingTariff & { readonly pendingIncrease?: unknown }): RatingTariff {
   const pending = pendingIncreaseOf(tariff)
-  if (!pending) return tariff
-  return { ...tariff, raised: { from: pending.from, tariff: { ...tariff, ...(pending.values as Record<string, WireNumber>), raised: undefined } } }
+  const earlier = earlierPricesOf(tariff)
+  if (!pending && earlier.length === 0) return tariff
+  const stored: RatingTariff = { ...tariff, raised: undefined }
+  const raised = pending ? [{ from: pending.from, tariff: { ...stored, ...(pending.values as Record<string, WireNumber>) } }] : []
+  // Back from the stored prices: before each applied increase's date, the prices it replaced.
+  let before = stored
+  for (const e of [...earlier].reverse()) {
+    raised.unshift({ from: e.until, tariff: before })
+    before = { ...before, ...(e.values as Record<string, WireNumber>) }
+  }
+  return { ...before, raised }
 }
 
 

@@ -7,7 +7,7 @@ import type { PlatformContext } from '../platform.js'
 import type { ResourceRepository } from '../ports/resource-repository.js'
 import { increaseRecord, type IncreaseRequest } from './increase-request.js'
 import { fieldsOf, tariffKinds, type TariffKind } from './increase-scopes.js'
-import { pendingIncreaseOf, serializePending } from './pending-increase.js'
+import { earlierPricesOf, pendingIncreaseOf, serializeIncreases } from './pending-increase.js'
 import { assertRaisable, increaseRow } from './price-increase.js'
 
 /** What the increase use cases need. */
@@ -60,7 +60,7 @@ export async function applyIncrease(ctx: IncreaseContext, kind: TariffKind, id: 
       } else changed.push(...(await splitAt(rates, row, raised, at, from === null, now)))
     }
     await recordChanges(store, ctx.clock, changed)
-    const prices = from === null ? raised : Object.keys(raised).length ? { pendingIncrease: serializePending({ from, percent: moneyToNumber(request.percent), scope: request.scope, values: raised }) } : {}
+    const prices = from === null ? raised : Object.keys(raised).length ? { pendingIncrease: serializeIncreases({ from, percent: moneyToNumber(request.percent), scope: request.scope, values: raised }, earlierPricesOf(tariff)) } : {}
     return (await tariffs.update(id, { ...prices, ...increaseRecord(id, request), updatedStamp: now }))!
   })
 }

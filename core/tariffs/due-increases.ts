@@ -1,11 +1,13 @@
+import type { Values } from '../fields/item.js'
 import { recordChanges } from '../history/record-change.js'
 import type { PlatformContext } from '../platform.js'
-import { pendingIncreaseOf } from './pending-increase.js'
+import { earlierPricesOf, pendingIncreaseOf, serializeIncreases } from './pending-increase.js'
 
 /**
  * The daily job's part for tariffs: a call tariff's own prices raised from a date that has come
- * (contract 17.5) move into its fields, so the tariff reads as it prices. Rating has priced calls
- * from that date with them all along (`tariffOn`), so moving them changes no price. Each tariff
+ * (contract 17.5) move into its fields, so the tariff reads as it prices. The prices they replace
+ * are kept with the date they end (`EarlierPrices`): a call from before it, rated late, by a
+ * billing run or when allowances are re-allocated, keeps the price in force at its start. Each tariff
  * is locked and read again, so a date is applied once however many workers run the job; its
  * history entry and event (contract 12) commit with it. Returns the tariffs changed.
  */
@@ -21,7 +23,10 @@ export async function applyDueIncreases(ctx: Pick<PlatformContext, 'store' | 'cl
       const tariff = await tariffs.getForUpdate(candidate.id)
       const pending = tariff && pendingIncreaseOf(tariff)
       if (!pending || pending.from > today) return 0
-      const after = await tariffs.update(tariff.id, { ...pending.values, pendingIncrease: null, updatedStamp: ctx.clock.now() })
+      const current = tariff as Values
+      const replaced = Object.fromEntries(Object.keys(pending.values).filter((k) => current[k] !== pending.values[k]).map((k) => [k, current[k] ?? null]))
+      const earlier = [...earlierPricesOf(tariff), ...(Object.keys(replaced).length > 0 ? [{ until: pending.from, values: replaced }] : [])]
+      const after = await tariffs.update(tariff.id, { ...pending.values, pendingIncrease: serializeIncreases(null, earlier), updatedStamp: ctx.clock.now() })
       // The worker's update of the tariff, recorded as any other (its actor is `system`).
       await recordChanges(store, ctx.clock, [{ resource: tariffs.resource, action: 'update', before: tariff, after: after! }])
       return 1

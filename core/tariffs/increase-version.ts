@@ -7,7 +7,7 @@ import type { IncreaseContext } from './apply-increase.js'
 import { increaseRecord, type IncreaseRequest } from './increase-request.js'
 import { fieldsOf, tariffKinds, type TariffKind } from './increase-scopes.js'
 import { lentRows } from './lent-rates.js'
-import { pendingIncreaseOf, serializePending } from './pending-increase.js'
+import { earlierPricesOf, pendingIncreaseOf, serializeIncreases } from './pending-increase.js'
 import { assertRaisable, increaseRow } from './price-increase.js'
 import { isSingleRate } from './single-rate.js'
 import { freeName, versionName } from './version-name.js'
@@ -45,6 +45,8 @@ export async function createIncreaseVersion(
     // Prices the source raises from a later date are raised in the copy too (contract 17.5).
     const pending = pendingIncreaseOf(source)
     const pendingRaised = pending ? increaseRow({ id, ...pending.values }, fields.tariff, request.percent) : {}
+    // Its prices before an increase already applied are raised too, as its dated details are.
+    const earlier = earlierPricesOf(source).map((e) => ({ ...e, values: { ...e.values, ...increaseRow({ id, ...e.values }, fields.tariff, request.percent) } }))
     const own = await rates.listIn(ownerField, [id])
     const lent = kind === 'tariffs' ? await lentPrices(tariffs, rates, ownerField, source, own, fields.tariff) : { base: {}, details: [] }
     const raised = { ...increaseRow({ id, ...lent.base }, fields.tariff, request.percent), ...increaseRow(source, fields.tariff, request.percent) }
@@ -55,7 +57,7 @@ export async function createIncreaseVersion(
     for (const r of rows) assertRaisable(rates.resource.singular, r.row, r.raised)
     const copy = await tariffs.insert({
       ...copyOf(source),
-      ...(pending ? { pendingIncrease: serializePending({ ...pending, values: { ...pending.values, ...pendingRaised } }) } : {}),
+      pendingIncrease: serializeIncreases(pending ? { ...pending, values: { ...pending.values, ...pendingRaised } } : null, earlier),
       ...raised,
       ...increaseRecord(id, request),
       name: await freeName(store, kind, versionName(String(source.name), request.percent)),

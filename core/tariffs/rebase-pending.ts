@@ -2,7 +2,7 @@ import type { DateOnly } from '../dates/date-only.js'
 import type { Item } from '../fields/item.js'
 import { parseMoney, type Money } from '../money/money.js'
 import { fieldsOf, type IncreaseScope } from './increase-scopes.js'
-import { pendingIncreaseOf, serializePending, type PendingIncrease } from './pending-increase.js'
+import { earlierPricesOf, pendingIncreaseOf, serializeIncreases, type PendingIncrease } from './pending-increase.js'
 import { increaseRow } from './price-increase.js'
 
 /**
@@ -12,7 +12,8 @@ import { increaseRow } from './price-increase.js'
  * changed price the increase's scope raises waits as the new value raised by its percentage;
  * once the date has come (the daily job not yet run) the PATCH sets the price in force, so the
  * changed fields leave the pending values and the job cannot overwrite them. Answers the new
- * stored `pendingIncrease` (null when nothing waits any more), or undefined when it stays as it is.
+ * stored `pendingIncrease` (the earlier prices kept; null when nothing waits and none are kept),
+ * or undefined when it stays as it is.
  */
 export function pendingAfterPatch(before: Item, after: Item, today: DateOnly): string | null | undefined {
   const pending = pendingIncreaseOf(before)
@@ -30,7 +31,7 @@ export function pendingAfterPatch(before: Item, after: Item, today: DateOnly): s
       else delete values[name]
     }
   } else return undefined
-  return Object.keys(values).length === 0 ? null : serializePending({ ...pending, values })
+  return serializeIncreases(Object.keys(values).length === 0 ? null : { ...pending, values }, earlierPricesOf(before))
 }
 
 /**

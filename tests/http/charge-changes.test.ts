@@ -299,6 +299,27 @@ for (const target of activeTargets()) {
     assert.is((await h.request('POST', `/tariffs/${t}/applyIncrease`, { increasePercent: 1, increaseScope: 'costOnly' })).status, 200)
   })
 
+  test('dated increases the daily job has applied: a late file prices each call by the tariff price in force at its start', async ({ h }) => {
+    h.clock.set('2026-02-15T10:00:00Z')
+    const t = (await h.request('POST', '/tariffs', { name: 'Applied dated', baseCost: 0.1 })).body.id
+    const c = await newCustomer(h, { defaultNationalTariff: 'Applied dated' })
+    const n = (await h.request('POST', `/customers/${c}/numbers`, { number: '01632 960 778' })).body.id
+    // +10% from 1 March, applied by the job on 2 March; then +10% from 1 April, applied on 2 April.
+    assert.is((await h.request('POST', `/tariffs/${t}/applyIncrease`, { increasePercent: 10, increaseScope: 'costOnly', increaseEffectiveDate: '2026-03-01' })).status, 200)
+    h.clock.set('2026-03-02T10:00:00Z')
+    await increasesJob(h)
+    assert.is((await h.request('POST', `/tariffs/${t}/applyIncrease`, { increasePercent: 10, increaseScope: 'costOnly', increaseEffectiveDate: '2026-04-01' })).status, 200)
+    h.clock.set('2026-04-02T10:00:00Z')
+    await increasesJob(h)
+    assert.is((await h.request('GET', `/tariffs/${t}`)).body.baseCost, 0.121)
+    // A late file of calls from before either date arrives after both were applied.
+    const rows = ['2026-02-28T12:00:00Z', '2026-03-01T12:00:00Z', '2026-03-31T12:00:00Z', '2026-04-01T12:00:00Z'].map((s, i) => `01632960778,0163296100${i},${s},60,NAT,national,Gamma`)
+    const file = ['callingNumber,dialledNumber,startTime,durationSeconds,chargeBand,callClass,carrier', ...rows].join('\n') + '\n'
+    assert.is((await h.request('POST', '/usageFiles?name=late-dated.csv', undefined, { raw: file, headers: { 'content-type': 'text/csv' } })).status, 201)
+    const calls = (await h.request('GET', `/numbers/${n}/calls`)).body as any[]
+    assert.equal(calls.map((x) => x.cost), [0.1, 0.11, 0.11, 0.121])
+  })
+
   test('a fixed fee tariff raised from a later date changes recurring charges from that date, as a replace change', async ({ h }) => {
     h.clock.set('2026-01-01T10:00:00Z')
     const t = (await h.request('POST', '/fixedFeeTariffs', { name: 'Dated rental' })).body.id

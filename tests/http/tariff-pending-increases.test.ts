@@ -82,5 +82,16 @@ for (const target of activeTargets()) {
     assert.is((await h.request('POST', `/tariffs/${t}/applyIncrease`, { increasePercent: 1, increaseScope: 'costOnly' })).status, 200)
   })
 
+  test('a parent and its child each raised from their own date: the child pays the parent\'s raise from its date and its own from its', async ({ h }) => {
+    h.clock.set('2026-02-15T10:00:00Z')
+    const p = (await ok(h, 'POST', '/tariffs', { name: 'Dated parent', baseCostConnection: 0.05 })).id
+    const child = (await ok(h, 'POST', '/tariffs', { name: 'Dated child', baseCost: 0.1, parentTariff: p })).id
+    await ok(h, 'POST', `/tariffs/${p}/applyIncrease`, { increasePercent: 10, increaseScope: 'allCharges', increaseEffectiveDate: '2026-03-01' })
+    await ok(h, 'POST', `/tariffs/${child}/applyIncrease`, { increasePercent: 10, increaseScope: 'costOnly', increaseEffectiveDate: '2026-04-01' })
+    const starts = ['2026-02-20T10:00:00Z', '2026-03-15T10:00:00Z', '2026-04-15T10:00:00Z']
+    // The child's 0.10 a minute (0.11 from April) plus the parent's connection 0.05 (0.055 from March).
+    assert.equal(await callCosts(h, 'Dated child', '01632 960 704', starts), [0.15, 0.155, 0.165])
+  })
+
   test.run()
 }
