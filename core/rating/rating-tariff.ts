@@ -117,7 +117,6 @@ export function withPendingIncrease(tariff: RatingTariff & { readonly pendingInc
   return { ...before, raised }
 }
 
-
 /** The tariff's `baseType` when rating supports it (unset → `Per Minute`), else null. */
 export function baseTypeOf(t: Pick<RatingTariff, 'baseType'>): BaseType | null {
   const v = (t.baseType ?? '').trim()

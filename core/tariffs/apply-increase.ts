@@ -20,7 +20,8 @@ export type IncreaseContext = Pick<PlatformContext, 'store' | 'clock'>
  * ends the day before and a raised copy starts on it, and the tariff's own prices (which have no
  * dates) are kept as pending from the date (see `PendingIncrease`). Otherwise they change in
  * place at once, from today: a rate keeps its ID with the raised price, and the price it had is
- * kept for the days before as a copy that ends yesterday (`splitAt`); a rate that ended before
+ * kept for the days before as a copy that ends yesterday (`splitAt`), the tariff's own replaced
+ * prices as earlier prices until today (`EarlierPrices`); a rate that ended before
  * today is left alone. A price it would raise beyond what the API accepts refuses the whole
  * increase (400504) before anything is written. The tariff row is locked first, so concurrent
  * increases of one tariff apply one after the other. Not idempotent by itself: a retry raises
@@ -60,10 +61,18 @@ export async function applyIncrease(ctx: IncreaseContext, kind: TariffKind, id: 
       } else changed.push(...(await splitAt(rates, row, raised, at, from === null, now)))
     }
     await recordChanges(store, ctx.clock, changed)
-    const prices = from === null ? raised : Object.keys(raised).length ? { pendingIncrease: serializeIncreases({ from, percent: moneyToNumber(request.percent), scope: request.scope, values: raised }, earlierPricesOf(tariff)) } : {}
+    const prices = !Object.keys(raised).length
+      ? {}
+      : from === null
+        ? // Changed in place from today; the prices replaced stay for calls before it, as a dated increase's do (a late file).
+          { ...raised, pendingIncrease: serializeIncreases(null, [...earlierPricesOf(tariff), { until: today, values: replacedBy(tariff, raised) }]) }
+        : { pendingIncrease: serializeIncreases({ from, percent: moneyToNumber(request.percent), scope: request.scope, values: raised }, earlierPricesOf(tariff)) }
     return (await tariffs.update(id, { ...prices, ...increaseRecord(id, request), updatedStamp: now }))!
   })
 }
+
+/** The values `raised` replaces, as they stood (null where unset: then a parent's applies). */
+const replacedBy = (tariff: Item, raised: Values): Values => Object.fromEntries(Object.keys(raised).map((k) => [k, tariff[k] ?? null]))
 
 /**
  * A rate in force before `at` and after it: its price until the day before, the raised one from

@@ -320,6 +320,24 @@ for (const target of activeTargets()) {
     assert.equal(calls.map((x) => x.cost), [0.1, 0.11, 0.11, 0.121])
   })
 
+  test("an increase with no date changes the tariff's own prices from today: a late file's call of the day before keeps the price it had, as a rate row's does", async ({ h }) => {
+    h.clock.set('2026-05-10T10:00:00Z')
+    const t = (await h.request('POST', '/tariffs', { name: 'Applied today', baseCost: 0.1 })).body.id
+    await h.request('POST', `/tariffs/${t}/tariffDetails`, { chargeBand: 'INT', timeBand: 'any', cost: 0.5 })
+    const c = await newCustomer(h, { defaultNationalTariff: 'Applied today' })
+    const n = (await h.request('POST', `/customers/${c}/numbers`, { number: '01632 960 779' })).body.id
+    assert.is((await h.request('POST', `/tariffs/${t}/applyIncrease`, { increasePercent: 10, increaseScope: 'costOnly' })).body.baseCost, 0.11)
+    h.clock.set('2026-05-11T10:00:00Z')
+    const rows = ['2026-05-09T12:00:00Z,60,NAT', '2026-05-10T12:00:00Z,60,NAT', '2026-05-09T13:00:00Z,60,INT', '2026-05-10T13:00:00Z,60,INT'].map((r, i) => {
+      const [start, seconds, band] = r.split(',')
+      return `01632960779,0163296200${i},${start},${seconds},${band},national,Gamma`
+    })
+    const file = ['callingNumber,dialledNumber,startTime,durationSeconds,chargeBand,callClass,carrier', ...rows].join('\n') + '\n'
+    assert.is((await h.request('POST', '/usageFiles?name=late-today.csv', undefined, { raw: file, headers: { 'content-type': 'text/csv' } })).status, 201)
+    const calls = (await h.request('GET', `/numbers/${n}/calls`)).body as any[]
+    assert.equal(calls.map((x) => x.cost), [0.1, 0.11, 0.5, 0.55])
+  })
+
   test('a fixed fee tariff raised from a later date changes recurring charges from that date, as a replace change', async ({ h }) => {
     h.clock.set('2026-01-01T10:00:00Z')
     const t = (await h.request('POST', '/fixedFeeTariffs', { name: 'Dated rental' })).body.id
