@@ -112,7 +112,10 @@ export class InputValidator {
       // Absent, as action parameters read it: only a library caller can send undefined (JSON has
       // none), and contract 2 leaves an absent field unchanged.
       if (raw === undefined) continue
-      const value = this.parseField(resource, field, raw)
+      // A value stored before its field kept amounts to 4 places, sent back unchanged, round-trips
+      // (contract 2: GET → edit → PATCH); a new one is checked.
+      const kept = field.decimals !== undefined && current !== undefined && typeof raw === 'number' && raw === current[name]
+      const value = kept ? raw : this.parseField(resource, field, raw)
       // GET shows a write-only field as null whatever it holds: that null sent back says nothing
       // about the secret, so like a read-only field's same value it is ignored (GET → edit → PATCH
       // round-trips, contract 2) rather than taken as "clear".

@@ -48,6 +48,14 @@ for (const target of activeTargets()) {
     // A markup's percentage and a count stay plain numbers: neither is an amount.
     assert.is((await h.request('PATCH', `/tariffs/${t.body.id}`, { fallbackMarkup: 100 / 3 })).status, 200)
     assert.is((await h.request('PATCH', `/tariffs/${t.body.id}`, { baseRoundSeconds: 0.5 })).status, 200)
+    // A value stored before the rule (an archive, an older release) still round-trips unchanged.
+    const { db, dialect } = h.platform.database
+    await (db as any).updateTable('tariffs').set({ baseCost: 0.00125 }).where('id', '=', dialect.encodeId(t.body.id)).execute()
+    const stored = (await h.request('GET', `/tariffs/${t.body.id}`)).body
+    assert.is(stored.baseCost, 0.00125)
+    const { id, createdStamp, updatedStamp, ...sent } = stored
+    assert.is((await h.request('PATCH', `/tariffs/${t.body.id}`, { ...sent, description: 'sent back' })).status, 200)
+    assert.is((await h.request('PATCH', `/tariffs/${t.body.id}`, { baseCost: 0.00135 })).body.error_code, 400101)
     const schema = (await h.request('GET', '/openapi.json')).body.components.schemas.CallTariff.properties.baseCost
     assert.equal([schema.type, schema.multipleOf], [['number', 'null'], 0.0001])
   })
