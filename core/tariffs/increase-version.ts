@@ -1,4 +1,4 @@
-import { notFound } from '../errors.js'
+import { BillingError, notFound } from '../errors.js'
 import type { Item, Values } from '../fields/item.js'
 import { recordChanges, type Change } from '../history/record-change.js'
 import { moneyToNumber } from '../money/money.js'
@@ -7,7 +7,7 @@ import type { IncreaseContext } from './apply-increase.js'
 import { increaseRecord, type IncreaseRequest } from './increase-request.js'
 import { fieldsOf, tariffKinds, type TariffKind } from './increase-scopes.js'
 import { lentRows } from './lent-rates.js'
-import { earlierPricesOf, pendingIncreaseOf, serializeIncreases } from './pending-increase.js'
+import { earlierPricesOf, pendingIncreaseOf, serializeIncreases, type EarlierPrices } from './pending-increase.js'
 import { assertRaisable, increaseRow } from './price-increase.js'
 import { isSingleRate } from './single-rate.js'
 import { freeName, versionName } from './version-name.js'
@@ -46,9 +46,13 @@ export async function createIncreaseVersion(
     const pending = pendingIncreaseOf(source)
     const pendingRaised = pending ? increaseRow({ id, ...pending.values }, fields.tariff, request.percent) : {}
     // Its prices before an increase already applied are raised too, as its dated details are.
-    const earlier = earlierPricesOf(source).map((e) => ({ ...e, values: { ...e.values, ...increaseRow({ id, ...e.values }, fields.tariff, request.percent) } }))
     const own = await rates.listIn(ownerField, [id])
-    const lent = kind === 'tariffs' ? await lentPrices(tariffs, rates, ownerField, source, own, fields.tariff) : { base: {}, details: [] }
+    const lent = kind === 'tariffs' ? await lentPrices(tariffs, rates, ownerField, source, own, fields.tariff) : { base: {}, earlier: [], details: [] }
+    // Its prices before an increase already applied are raised too, as its dated details are, and
+    // so are those of the prices its parents lend it: the fields differ, so the dates merge in order.
+    const earlier = [...earlierPricesOf(source), ...lent.earlier]
+      .sort((a, b) => (a.until < b.until ? -1 : a.until > b.until ? 1 : 0))
+      .map((e) => ({ ...e, values: { ...e.values, ...increaseRow({ id, ...e.values }, fields.tariff, request.percent) } }))
     const raised = { ...increaseRow({ id, ...lent.base }, fields.tariff, request.percent), ...increaseRow(source, fields.tariff, request.percent) }
     const rows = [...own, ...lent.details].map((row) => ({ row, raised: increaseRow(row, fields.details, request.percent) }))
     // Every raised price checked before anything is written: the copy is all or nothing.
@@ -95,6 +99,8 @@ async function findVersion(tariffs: ResourceRepository, sourceID: string, reques
  */
 async function lentPrices(tariffs: ResourceRepository, rates: ResourceRepository, ownerField: string, source: Item, own: readonly Item[], prices: readonly string[]) {
   const base: Values = {}
+  // The lender's prices before its applied increases, for the fields it lends: late calls before those dates.
+  const earlier: EarlierPrices[] = []
   const layers: Item[][] = []
   let singleRate = source.singleRate
   // Writes refuse cycles; one stored before that rule lends nothing past the loop, as in rating.
@@ -103,13 +109,27 @@ async function lentPrices(tariffs: ResourceRepository, rates: ResourceRepository
     const parent = await tariffs.get(at)
     if (!parent) break
     seen.add(at)
-    for (const name of prices) if ((source[name] ?? null) === null && (base[name] ?? null) === null) base[name] = parent[name] ?? null
+    const lends = prices.filter((name) => (source[name] ?? null) === null && (base[name] ?? null) === null && (parent[name] ?? null) !== null)
+    for (const name of lends) base[name] = parent[name]
+    const pending = pendingIncreaseOf(parent)
+    // A copy holds one price a field from each date; the parent's pending raise of a price it lends would need a second.
+    if (pending && lends.some((name) => name in pending.values)) {
+      throw new BillingError(
+        'state_not_allowed',
+        `an increase from ${pending.from} of prices the parent tariff "${String(parent.name)}" lends is pending`,
+        `Create the version on or after ${pending.from}, once that increase has taken effect.`,
+      )
+    }
+    for (const e of earlierPricesOf(parent)) {
+      const values = Object.fromEntries(lends.filter((name) => name in e.values).map((name) => [name, e.values[name]]))
+      if (Object.keys(values).length) earlier.push({ until: e.until, values })
+    }
     singleRate ??= parent.singleRate
     layers.push(await rates.listIn(ownerField, [at]))
     at = parentID(parent)
   }
   const single = isSingleRate({ singleRate: typeof singleRate === 'string' ? singleRate : null })
-  return { base, details: lentRows(own, layers, single) }
+  return { base, earlier, details: lentRows(own, layers, single) }
 }
 
 /** The ID of the tariff a call tariff names as its parent, trimmed as rating reads it; null when none. */
