@@ -7,13 +7,12 @@ import type { PlatformContext } from '../platform.js'
 import type { Store } from '../ports/store.js'
 import type { PaymentProvider } from '../presets/presets.js'
 import { settleAccounts } from '../billing/settle-accounts.js'
+import { changeMandate } from './change-mandate.js'
 import { findPaymentLink, type PaymentLinkRow, type PaymentLinkTarget } from './payment-links.js'
 import type { ProviderCallback } from './provider-callback.js'
 
 /** What a callback did: `duplicate` when its message or its payment was already recorded (answered 200 all the same). */
 export type CallbackOutcome = 'recorded' | 'duplicate'
-
-const DIRECT_DEBIT = 'Direct Debit'
 
 /**
  * Applies a provider's signed callback (contract 15.1) in one transaction with its history
@@ -104,21 +103,6 @@ async function recordedBefore(store: Store, provider: PaymentProvider, providerR
     if ((await store.repository('transactions').list({ where, limit: 1 })).length) return true
   }
   return false
-}
-
-async function changeMandate(ctx: PlatformContext, store: Store, customer: Customer, callback: ProviderCallback): Promise<CallbackOutcome> {
-  const created = callback.type === 'mandate.created'
-  // A cancellation of a mandate the customer no longer has (replaced since) leaves the new one alone.
-  if (!created && customer.directDebitMandate !== callback.providerReference) return 'duplicate'
-  if (created && customer.directDebitMandate === callback.providerReference && customer.paymentMethod === DIRECT_DEBIT) return 'duplicate'
-  const values = created
-    ? { paymentMethod: DIRECT_DEBIT, directDebitMandate: callback.providerReference }
-    : { directDebitMandate: null, ...(customer.paymentMethod === DIRECT_DEBIT ? { paymentMethod: null } : {}) }
-  const after = (await store.repository('customers').update(customer.id, { ...values, updatedStamp: ctx.clock.now() }))!
-  const customers = ctx.resources.get('customers')!
-  const { entries } = describeChanges([{ resource: customers, action: created ? 'mandateCreated' : 'mandateCancelled', before: customer, after }], ctx.clock)
-  await store.changes.append(entries, [{ type: 'mandate.changed', data: toWireJson(customers, after), createdStamp: ctx.clock.now() }])
-  return 'recorded'
 }
 
 /** A history entry on the customer and an event, for what changes no row (a failed payment). */

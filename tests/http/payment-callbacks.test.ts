@@ -247,6 +247,34 @@ for (const target of activeTargets()) {
     assert.is((await h.request('GET', '/events?type=mandate.changed')).body.length, 1)
   })
 
+  test('mandate callbacks count by occurredAt, not arrival: a late creation of a mandate cancelled or replaced since changes nothing', async ({ h }) => {
+    const { c, uuid } = await customerWithInvoice(h)
+    const mandate = (type: string, providerReference: string, occurredAt: string) => callback(h, { paymentLinkUUID: uuid, type, providerReference, occurredAt }, { provider: 'gocardless' })
+    const state = async () => {
+      const customer = (await h.request('GET', `/customers/${c}`)).body
+      return [customer.paymentMethod, customer.directDebitMandate]
+    }
+    // The cancellation arrives first: recorded, so its mandate's older creation is stale.
+    assert.is((await mandate('mandate.cancelled', 'MD-1', '2026-03-02T08:05:00Z')).body.duplicate, false)
+    const entry = (await h.request('GET', `/customers/${c}/history`)).body.at(-1)
+    assert.equal([entry.action, entry.changes], ['mandateCancelled', { providerReference: [null, 'MD-1'], occurredAt: [null, '2026-03-02T08:05:00.000Z'] }])
+    const before = await counts(h)
+    assert.is((await mandate('mandate.created', 'MD-1', '2026-03-02T08:00:00Z')).body.duplicate, true)
+    assert.equal(await state(), [null, null], 'Direct Debit stays off')
+    assert.equal(await counts(h), before, 'nothing written')
+    assert.is((await h.request('GET', '/events?type=mandate.changed')).body.length, 0)
+
+    // A newer mandate, then an older one's creation arriving late: the newer one stays.
+    assert.is((await mandate('mandate.created', 'MD-3', '2026-03-02T08:10:00Z')).body.duplicate, false)
+    assert.is((await mandate('mandate.created', 'MD-2', '2026-03-01T08:00:00Z')).body.duplicate, true)
+    assert.equal(await state(), ['Direct Debit', 'MD-3'])
+    // A bank switch reported backwards: the old mandate's cancellation (after the new one's creation) first.
+    assert.is((await mandate('mandate.cancelled', 'MD-3', '2026-03-02T08:21:00Z')).body.duplicate, false)
+    assert.equal(await state(), [null, null])
+    assert.is((await mandate('mandate.created', 'MD-4', '2026-03-02T08:20:00Z')).body.duplicate, false)
+    assert.equal(await state(), ['Direct Debit', 'MD-4'], 'the new mandate is in force')
+  })
+
   test('payment.succeeded is rounded to pence before its check: 0.004 is 400101 with nothing written, 0.005 pays 0.01', async ({ h }) => {
     const { c, uuid } = await customerWithInvoice(h)
     const body = { type: 'payment.succeeded', paymentLinkUUID: uuid, currency: 'GBP', occurredAt: '2026-03-02T08:00:00Z' }
