@@ -1,10 +1,10 @@
-import type { FixedFeeTariffDetail, Service, TelephoneNumber } from '../fields/entity.js'
+import type { Service, TelephoneNumber } from '../fields/entity.js'
 import type { Store } from '../ports/store.js'
 import type { Presets } from '../presets/presets.js'
 import type { BillingFeature } from './billing-feature.js'
 import { instalmentsOf } from './instalments.js'
 import type { ChargeHistory } from './charge-history.js'
-import { applicableTariff, fixedFeeHistory, priceOn, withTariffPrices, type FeatureTypes, type FixedFeeTariffs } from './fixed-fee-pricing.js'
+import { applicableTariff, fixedFeeHistory, priceOn, withTariffPrices, type FeatureTypes, type FixedFeeTariffs, type TariffRows } from './fixed-fee-pricing.js'
 import { withParentRows } from './parent-fixed-fee-tariffs.js'
 import type { RunCustomer, RunFeature } from '../ports/run-fields.js'
 import { committedCountOf, featureCountOf, historyOf, toBillingFeature } from './stored-feature.js'
@@ -49,7 +49,7 @@ export async function billingInputs(
   const byCustomer = customers ?? new Map((await store.repository('customers').listIn('id', unique(features.map((f) => f.customerID)))).map((c) => [c.id, c]))
   // A feature in instalments has its recurring price; it may still take its connection charge from a tariff.
   const needsPrice = features.filter((f) => (f.serviceCharge == null && instalmentsOf(f) === null) || f.connectionCharge == null)
-  const tariffs = needsPrice.length ? await loadFixedFeeTariffs(store) : new Map<string, FixedFeeTariffDetail[]>()
+  const tariffs = needsPrice.length ? await loadFixedFeeTariffs(store) : new Map<string, TariffRows>()
   const idsOf = (column: 'numberID' | 'serviceID') => unique(needsPrice.map((f) => f[column]))
   const numbers = tariffs.size ? idsOf('numberID') : []
   const services = tariffs.size ? idsOf('serviceID') : []

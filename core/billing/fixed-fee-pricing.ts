@@ -10,8 +10,15 @@ export interface FeatureTypes {
   readonly transactionType: string | null
 }
 
-/** A fixed fee tariff's price rows, by tariff name. */
-export type FixedFeeTariffs = ReadonlyMap<string, readonly FixedFeeTariffDetail[]>
+/**
+ * A fixed fee tariff's price rows: its own, then each ancestor's (contract 17.7), nearest first,
+ * a list a tariff (tariffs with no rows left out). Kept apart since the first list with a row
+ * that matches decides (`priceOn`).
+ */
+export type TariffRows = readonly (readonly FixedFeeTariffDetail[])[]
+
+/** Fixed fee tariffs' price rows, by tariff name. */
+export type FixedFeeTariffs = ReadonlyMap<string, TariffRows>
 
 const lists = [
   ['featureTypes', 'featureType'],
@@ -38,8 +45,22 @@ export function specificity(row: FixedFeeTariffDetail, types: FeatureTypes): num
 
 const inForce = (row: FixedFeeTariffDetail, date: DateOnly) => (!row.startDate || row.startDate <= date) && (!row.endDate || row.endDate >= date)
 
-/** The most specific row in force on `date` (ties: the later start, then the lower ID). */
-export function priceOn(rows: readonly FixedFeeTariffDetail[], types: FeatureTypes, date: DateOnly): FixedFeeTariffDetail | null {
+/**
+ * The row that prices the feature on `date`: of the first list (the tariff's own rows, else its
+ * nearest ancestor's with one) that has a row matching it in force then, the most specific (ties:
+ * the later start, then the lower ID). A child's own row thus beats any its parents lend, however
+ * specific theirs; a parent's lends only where and when none of the child's matches.
+ */
+export function priceOn(rows: TariffRows, types: FeatureTypes, date: DateOnly): FixedFeeTariffDetail | null {
+  for (const list of rows) {
+    const best = bestOf(list, types, date)
+    if (best) return best
+  }
+  return null
+}
+
+/** The most specific row of one tariff's `rows` in force on `date` (see `priceOn`), or null. */
+function bestOf(rows: readonly FixedFeeTariffDetail[], types: FeatureTypes, date: DateOnly): FixedFeeTariffDetail | null {
   let best: FixedFeeTariffDetail | null = null
   let bestScore = -1
   for (const row of rows) {
@@ -59,9 +80,9 @@ export function priceOn(rows: readonly FixedFeeTariffDetail[], types: FeatureTyp
  * A charge history from tariff prices: a version wherever the winning row can change (a row
  * starts or ends), each with that row's service charge.
  */
-export function fixedFeeHistory(rows: readonly FixedFeeTariffDetail[], types: FeatureTypes, start: DateOnly, featureCount: number, committed: number | null): ChargeVersion[] {
+export function fixedFeeHistory(rows: TariffRows, types: FeatureTypes, start: DateOnly, featureCount: number, committed: number | null): ChargeVersion[] {
   const boundaries = new Set<DateOnly>([start])
-  for (const r of rows) {
+  for (const r of rows.flat()) {
     if (r.startDate && r.startDate > start) boundaries.add(r.startDate)
     if (r.endDate && r.endDate >= start) boundaries.add(addDays(r.endDate, 1))
   }
@@ -79,7 +100,7 @@ export function fixedFeeHistory(rows: readonly FixedFeeTariffDetail[], types: Fe
  * each day: a version wherever a stored version starts or the winning row can change, so a count
  * changed by a PATCH keeps following the tariff's prices, and its increases.
  */
-export function withTariffPrices(history: readonly ChargeVersion[], rows: readonly FixedFeeTariffDetail[], types: FeatureTypes, start: DateOnly): ChargeVersion[] {
+export function withTariffPrices(history: readonly ChargeVersion[], rows: TariffRows, types: FeatureTypes, start: DateOnly): ChargeVersion[] {
   if (!history.some((v) => v.tariffPriced)) return [...history]
   const sorted = [...history].sort((a, b) => (a.from < b.from ? -1 : a.from > b.from ? 1 : 0))
   const boundaries = new Set<DateOnly>(sorted.map((v) => v.from))

@@ -85,5 +85,33 @@ for (const target of activeTargets()) {
     assert.ok((await ledgerOf(h, seat)).some((r) => r[0] === 'Connection Charge' && r[3] === 50))
   })
 
+  test("parent fixed fee tariffs (17.7): a child's own row that matches decides before any its parent lends, whatever the parent's specificity or dates", async ({ h }) => {
+    const tariff = async (name: string, parentFixedFeeTariff: string | null, rows: object[]) => {
+      const t = await h.request('POST', '/fixedFeeTariffs', { name, ...(parentFixedFeeTariff ? { parentFixedFeeTariff } : {}) })
+      assert.is(t.status, 201, JSON.stringify(t.body))
+      for (const body of rows) assert.is((await h.request('POST', `/fixedFeeTariffs/${t.body.id}/fixedFeeTariffDetails`, body)).status, 201)
+      return t.body.id as string
+    }
+    const parent = await tariff('Lending parent', null, [
+      { description: 'line rental', featureTypes: ['Line Rental'], transactionTypes: ['Recurring Charge'], serviceCharge: 15 },
+      { description: 'support', featureTypes: ['Support'], serviceCharge: 9 },
+    ])
+    await tariff('Own first', parent, [
+      { description: 'line rental', featureTypes: ['Line Rental'], serviceCharge: 4 },
+      { description: 'support from March', featureTypes: ['Support'], serviceCharge: 6, startDate: '2026-03-01' },
+    ])
+    const c = await newCustomer(h, { fixedFeeTariff: 'Own first' })
+    const monthly = { startDate: '2026-01-01', serviceChargeInterval: 'Calendar Monthly' }
+    const rental = await newFeature(h, c, { ...monthly, featureType: 'Line Rental' })
+    const support = await newFeature(h, c, { ...monthly, featureType: 'Support' })
+    await bill(h, '2026-03-01')
+    const recurring = async (f: string) => (await ledgerOf(h, f)).filter((r) => r[0] === 'Recurring Charge').map((r) => r[3])
+    // Line Rental: the child's own 4 matches, so the parent's more specific 15 is not lent.
+    assert.equal(await recurring(rental), [4, 4, 4])
+    // Support: the child's own row starts in March; before it none of the child's rows matches,
+    // so the parent's 9 prices January and February.
+    assert.equal(await recurring(support), [9, 9, 6])
+  })
+
   test.run()
 }
