@@ -5,6 +5,7 @@ import type { DdlDialect } from './ddl.js'
 import type { EventNumbersDialect } from './event-numbers.js'
 import type { IdCodec } from './id-codec.js'
 import type { IdSequence } from './id-sequence.js'
+import type { MigrationRunDialect } from './migration-runs.js'
 import type { PartitionsDialect } from './partitions.js'
 import type { ReadsDialect } from './reads.js'
 import type { SnapshotDialect } from './snapshot.js'
@@ -18,7 +19,7 @@ export type DialectName = 'sqlite' | 'postgres'
  * sqlite-dialect.ts and postgres-dialect.ts. Repositories and migrations are written once
  * against this.
  */
-export interface DatabaseDialect extends DdlDialect, IdCodec, IdSequence, BulkInsertDialect, ReadsDialect, ConcurrencyDialect, SnapshotDialect, EventNumbersDialect {
+export interface DatabaseDialect extends DdlDialect, IdCodec, IdSequence, BulkInsertDialect, ReadsDialect, ConcurrencyDialect, SnapshotDialect, EventNumbersDialect, MigrationRunDialect {
   readonly name: DialectName
   /** How the database writes list pages' JSON (../list-json). */
   readonly listJson: ListJsonDialect

@@ -5,6 +5,7 @@ import type { DatabaseDialect } from './dialect.js'
 import { postgresEventNumbers } from './event-numbers.js'
 import { postgresIds } from './id-codec.js'
 import { postgresIdSequence } from './id-sequence.js'
+import { postgresMigrationRuns } from './migration-runs.js'
 import { postgresPartitions } from './postgres-partitions.js'
 import { postgresStatistics } from './postgres-statistics.js'
 import { postgresReads } from './reads.js'
@@ -22,6 +23,7 @@ export const postgresDialect: DatabaseDialect = {
   ...postgresConcurrency,
   ...postgresSnapshot,
   ...postgresEventNumbers,
+  ...postgresMigrationRuns,
   statistics: postgresStatistics,
   partitions: postgresPartitions,
   listJson: postgresListJson('text'),

@@ -5,6 +5,7 @@ import type { DatabaseDialect } from './dialect.js'
 import { sqliteEventNumbers } from './event-numbers.js'
 import { sqliteIds } from './id-codec.js'
 import { sqliteIdSequence } from './id-sequence.js'
+import { sqliteMigrationRuns } from './migration-runs.js'
 import { sqliteReads } from './reads.js'
 import { sqliteSnapshot } from './snapshot.js'
 import { sqliteListJson } from '../list-json/sqlite-list-json.js'
@@ -20,6 +21,7 @@ export const sqliteDialect: DatabaseDialect = {
   ...sqliteConcurrency,
   ...sqliteSnapshot,
   ...sqliteEventNumbers,
+  ...sqliteMigrationRuns,
   statistics: null,
   partitions: null,
   listJson: sqliteListJson,

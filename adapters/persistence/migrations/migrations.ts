@@ -145,26 +145,30 @@ const steps: Record<string, Step> = {
 
 /**
  * Brings the schema up to date, or up to the migration `to` (a database as an earlier version
- * left it, for tests of a migration's data); safe to call from several processes at once (Kysely locks).
+ * left it, for tests of a migration's data). The run applies whole or not at all, and processes
+ * that migrate one database at once (a server and a worker starting together) take turns: the
+ * dialect's `migrationRun` (dialect/migration-runs.ts). So a migration runs inside a transaction
+ * on every dialect: none may need to run outside one.
  */
 export async function migrate(database: Database, schema?: string, to?: string): Promise<void> {
   if (schema && database.dialect.name === 'postgres') await sql`create schema if not exists ${sql.id(schema)}`.execute(database.db)
-  const m = migrator(database, schema)
-  const { error, results } = await (to ? m.migrateTo(to) : m.migrateToLatest())
-  if (error) {
-    const failed = results?.find((r) => r.status === 'Error')?.migrationName
-    throw new Error(`migration ${failed ?? ''} failed: ${(error as Error).message ?? error}`)
-  }
+  await database.dialect.migrationRun(database.db, async (db) => {
+    const m = migrator(db, database.dialect, schema)
+    const { error, results } = await (to ? m.migrateTo(to) : m.migrateToLatest())
+    if (error) {
+      const failed = results?.find((r) => r.status === 'Error')?.migrationName
+      throw new Error(`migration ${failed ?? ''} failed: ${(error as Error).message ?? error}`)
+    }
+  })
 }
 
 /** The migrations this version knows that the database has not applied (readiness). */
 export async function pendingMigrations(database: Database, schema?: string): Promise<string[]> {
-  const known = await migrator(database, schema).getMigrations()
+  const known = await migrator(database.db, database.dialect, schema).getMigrations()
   return known.filter((m) => !m.executedAt).map((m) => m.name)
 }
 
-function migrator(database: Database, schema?: string): Migrator {
-  const { db, dialect } = database
+function migrator(db: AnyDb, dialect: DatabaseDialect, schema?: string): Migrator {
   const migrations: Record<string, Migration> = {}
   for (const [name, step] of Object.entries(steps)) migrations[name] = { up: (d) => step.up(d, dialect) }
   return new Migrator({
