@@ -167,7 +167,9 @@ export interface BillingPlatform {
  * may pass anything, and 1.5 days, 0 or the text "7" must not reach a stored date (the text is read as 7).
  */
 function optionalNumber(value: number | undefined, check: (text: string) => number): number | undefined {
-  return value === undefined ? undefined : check(String(value))
+  // Unset, as an unset variable is: the platform's default, never 0.
+  if (value === undefined || value === null || (value as unknown) === '') return undefined
+  return check(String(value))
 }
 
 /** Opens the database (migrating it) and assembles the platform. */
