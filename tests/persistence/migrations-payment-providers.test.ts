@@ -3,10 +3,9 @@ import * as assert from 'uvu/assert'
 import type { Database } from '../../adapters/persistence/connect.js'
 import { KyselyStore } from '../../adapters/persistence/kysely-store.js'
 import { migrate } from '../../adapters/persistence/migrations/migrations.js'
-import { importSnapshot, type SnapshotSource } from '../../adapters/persistence/snapshot/import-snapshot.js'
 import { resourcesByName } from '../../core/fields/catalogue.js'
-import { activeTargets, connectBare, openTarget } from '../support/targets.js'
-import { bareDatabaseSuite, exportedTables } from '../support/bare-databases.js'
+import { activeTargets } from '../support/targets.js'
+import { bareDatabaseSuite, exportedTables, restoredArchive } from '../support/bare-databases.js'
 
 const stamp = '2026-02-01T00:00:00.000Z'
 const card = { type: 'cardPayment', providerName: 'stripe', label: 'Pay by card', url: 'https://pay.example.com/card/x' }
@@ -86,19 +85,10 @@ for (const name of activeTargets()) {
 
   test('an archive from before 0086 restores its payments with the providers 0086 tells', async ({ target, database }) => {
     await storedBefore(database, target.schema)
-    const tables = await exportedTables(database)
-    const to = openTarget(name)
-    const restored = await connectBare(to)
-    try {
-      await migrate(restored, to.schema)
-      const sources: SnapshotSource[] = tables.map(({ table, records }) => ({ table, records: async function* () { yield* records } }))
-      const summary = await importSnapshot(restored, sources)
+    await restoredArchive(name, await exportedTables(database), async (restored, summary) => {
       assert.ok(summary.newerMigrations.includes('0086-payment-providers'))
       assert.equal(await providers(restored), told)
-    } finally {
-      await restored.close()
-      await to.dispose()
-    }
+    })
   })
 
   test.run()

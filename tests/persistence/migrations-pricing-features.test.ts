@@ -3,12 +3,11 @@ import * as assert from 'uvu/assert'
 import type { Database } from '../../adapters/persistence/connect.js'
 import { KyselyStore } from '../../adapters/persistence/kysely-store.js'
 import { migrate } from '../../adapters/persistence/migrations/migrations.js'
-import { importSnapshot, type SnapshotSource } from '../../adapters/persistence/snapshot/import-snapshot.js'
 import { callVATRates } from '../../core/billing/call-vat-rates.js'
 import { resourcesByName } from '../../core/fields/catalogue.js'
 import type { RunCustomer } from '../../core/ports/run-fields.js'
-import { activeTargets, connectBare, openTarget } from '../support/targets.js'
-import { bareDatabaseSuite, exportedTables } from '../support/bare-databases.js'
+import { activeTargets } from '../support/targets.js'
+import { bareDatabaseSuite, exportedTables, restoredArchive } from '../support/bare-databases.js'
 
 const stamp = '2026-01-05T00:00:00.000Z'
 
@@ -71,23 +70,14 @@ for (const name of activeTargets()) {
 
   test('an archive from before 0088 restores its calls as recording no pricing feature', async ({ target, database }) => {
     await storedBefore(database, target.schema)
-    const tables = await exportedTables(database)
-    const to = openTarget(name)
-    const restored = await connectBare(to)
-    try {
-      await migrate(restored, to.schema)
-      const sources: SnapshotSource[] = tables.map(({ table, records }) => ({ table, records: async function* () { yield* records } }))
-      const summary = await importSnapshot(restored, sources)
+    await restoredArchive(name, await exportedTables(database), async (restored, summary) => {
       assert.ok(summary.newerMigrations.includes('0088-pricing-features'))
       assert.is(await new KyselyStore(restored.db, restored.dialect, resourcesByName).rating.pricingFeaturesUnrecordedThrough(), '9')
       assert.equal(await rates(restored), [
         ['4', 'Reduced 5%'],
         ['9', 'Reduced 5%'],
       ])
-    } finally {
-      await restored.close()
-      await to.dispose()
-    }
+    })
   })
 
   test.run()

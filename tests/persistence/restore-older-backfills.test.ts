@@ -2,9 +2,8 @@ import { sql } from 'kysely'
 import * as assert from 'uvu/assert'
 import type { Database } from '../../adapters/persistence/connect.js'
 import { migrate } from '../../adapters/persistence/migrations/migrations.js'
-import { importSnapshot, type SnapshotSource } from '../../adapters/persistence/snapshot/import-snapshot.js'
-import { activeTargets, connectBare, openTarget } from '../support/targets.js'
-import { bareDatabaseSuite, exportedTables } from '../support/bare-databases.js'
+import { activeTargets, openTarget } from '../support/targets.js'
+import { bareDatabaseSuite, exportedTables, restoredArchive } from '../support/bare-databases.js'
 
 const stamp = '2026-02-01T00:00:00.000Z'
 
@@ -17,18 +16,10 @@ async function inPlaceAndRestored(name: Parameters<typeof openTarget>[0], databa
   const tables = await exportedTables(database)
   await migrate(database, schema)
   const inPlace = await read(database.db)
-  const to = openTarget(name)
-  const restored = await connectBare(to)
-  try {
-    await migrate(restored, to.schema)
-    const sources: SnapshotSource[] = tables.map(({ table, records }) => ({ table, records: async function* () { yield* records } }))
-    const summary = await importSnapshot(restored, sources)
+  return restoredArchive(name, tables, async (restored, summary) => {
     assert.ok(summary.newerMigrations.includes(migration), `the archive is from before ${migration}`)
-    return [inPlace, await read(restored.db)]
-  } finally {
-    await restored.close()
-    await to.dispose()
-  }
+    return [inPlace, await read(restored.db)] as [unknown, unknown]
+  })
 }
 
 for (const name of activeTargets()) {

@@ -1,6 +1,8 @@
 import { suite, type Test } from 'uvu'
 import type { Database } from '../../adapters/persistence/connect.js'
+import { migrate } from '../../adapters/persistence/migrations/migrations.js'
 import { exportSnapshot, type Cell } from '../../adapters/persistence/snapshot/export-snapshot.js'
+import { importSnapshot, type ImportSummary, type SnapshotSource } from '../../adapters/persistence/snapshot/import-snapshot.js'
 import { connectBare, openTarget, type Target, type TargetName } from './targets.js'
 
 /** What a test of a migration on stored data works on: a target and its database, not migrated. */
@@ -35,4 +37,22 @@ export async function exportedTables(database: Database): Promise<{ table: strin
     tables.push({ table, records })
   })
   return tables
+}
+
+/**
+ * `tables` (an archive an older release wrote, `exportedTables`) restored into a new database of
+ * the target at the latest schema, as a later release restores it (docs/restore.md): `read` is
+ * given the restored database and the restore's summary while it is open.
+ */
+export async function restoredArchive<T>(name: TargetName, tables: { table: string; records: Cell[][] }[], read: (restored: Database, summary: ImportSummary) => Promise<T>): Promise<T> {
+  const to = openTarget(name)
+  const restored = await connectBare(to)
+  try {
+    await migrate(restored, to.schema)
+    const sources: SnapshotSource[] = tables.map(({ table, records }) => ({ table, records: async function* () { yield* records } }))
+    return await read(restored, await importSnapshot(restored, sources))
+  } finally {
+    await restored.close()
+    await to.dispose()
+  }
 }
