@@ -3,6 +3,7 @@ import type { Customer, Feature } from '../fields/entity.js'
 import type { PlatformContext } from '../platform.js'
 import type { Store } from '../ports/store.js'
 import { appendEvents, recordChanges } from '../history/record-change.js'
+import { holdNamedTariffs } from '../resources/reference-checks.js'
 import { updateItem } from '../resources/resources.js'
 import { recordChargeChange } from './change-charge.js'
 import { refreshAfterCharges } from '../credit/credit-alerts.js'
@@ -24,8 +25,9 @@ export const chargeFields = ['serviceCharge', 'featureCount', 'featureCountCommi
 export async function updateFeature(ctx: PlatformContext, id: string, body: unknown): Promise<Feature> {
   return ctx.store.transaction(async (store) => {
     const features = store.repository('features')
+    // The tariffs it names first, as every write takes them (holdNamedTariffs), then the customer, as every charge change does (contract 9.4).
+    await holdNamedTariffs(store, ctx.validator, catalogue.features, body)
     const peek = await features.get(id)
-    // The customer first, as every charge change locks them (contract 9.4).
     const customer = peek?.customerID ? await store.repository('customers').getForUpdate(peek.customerID) : undefined
     const before = await features.getForUpdate(id)
     const updated = (await updateItem({ ...ctx, store }, catalogue.features, id, body, { record: false })) as Feature

@@ -99,7 +99,7 @@ export interface Store {
   findReference(ref: FieldRef, name: string): Promise<string | null>
   /**
    * Locks, in ID order, every item whose tariff field names `name`, until the transaction ends: a
-   * rename takes its users before the tariff, the order in which a write of a user takes them.
+   * rename takes its users after the tariff, in one order whatever else renames them.
    */
   lockReferences(ref: FieldRef, name: string): Promise<void>
   /** Renames every reference to a tariff (a tariff renamed keeps its users). */

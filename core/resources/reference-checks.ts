@@ -2,7 +2,7 @@ import { BillingError, quoted } from '../errors.js'
 import type { Field } from '../fields/field.js'
 import type { Values } from '../fields/item.js'
 import type { Resource, ResourceName } from '../fields/resource.js'
-import type { RefCheck } from '../input/validate.js'
+import type { InputValidator, RefCheck } from '../input/validate.js'
 import type { Store } from '../ports/store.js'
 
 /** What the checks read: the store of the write's transaction and the catalogue, for the singular of what a field names. */
@@ -39,6 +39,34 @@ async function checkNames(store: Store, resource: Resource, checks: readonly Ref
       )
     }
   }
+}
+
+/**
+ * Share-locks, before a write locks anything else, the tariffs its body names (as validation will
+ * read them; a value it refuses is left to that). Every write takes tariffs before the items in
+ * its path: a tariff's own write (a rename, a detail, its parent) locks it and then the features
+ * it prices, so a write of one of those that held its item first and then waited for the tariff
+ * could deadlock with it. The check itself comes later (`checkReferences`), on rows already held.
+ */
+export async function holdNamedTariffs(store: Store, validator: InputValidator, resource: Resource, body: unknown): Promise<void> {
+  if (typeof body !== 'object' || body === null) return
+  for (const ref of ['tariffs', 'fixedFeeTariffs'] as const) {
+    const names: string[] = []
+    for (const field of referenceFields(resource)) {
+      if (field.ref !== ref || !Object.hasOwn(body, field.name)) continue
+      const value = validator.check(field, (body as Record<string, unknown>)[field.name])
+      if (typeof value === 'string') names.push(value)
+    }
+    if (names.length > 0) await store.namesExisting(ref, names, { hold: true })
+  }
+}
+
+const named = new WeakMap<Resource, readonly Field[]>()
+/** A resource's fields that name a tariff, found once. */
+function referenceFields(resource: Resource): readonly Field[] {
+  let fields = named.get(resource)
+  if (!fields) named.set(resource, (fields = resource.fields.filter((f) => f.ref)))
+  return fields
 }
 
 /** An ID as the API writes them: a positive integer without leading zeros. */

@@ -22,7 +22,7 @@ import { checkTariffHolders } from '../tariffs/tariff-holders.js'
 import { lockOwners, namesParent } from './owners.js'
 import { changedValues } from './changed-values.js'
 import { creditLimitOwner, lockCreditOwner } from './credit-owner.js'
-import { checkReferences } from './reference-checks.js'
+import { checkReferences, holdNamedTariffs } from './reference-checks.js'
 import { portalClosing } from '../portal/portal-opening.js'
 import { loginKey } from '../portal/portal-login.js'
 
@@ -98,20 +98,24 @@ export async function createItem<N extends ResourceName>(ctx: ResourceContext, r
   const input = rules ? rules.template(body, ctx.validator.presets) : body
   const { values, refChecks } = ctx.validator.validateInput<ResourceName>(resource, input)
   if (rules) Object.assign(values, rules.derive(values, null))
-  await checkReferences(ctx, resource, values, refChecks)
-  await checkTariffHolders(ctx.store, resource, refChecks, values, null, owner)
   await hashSecrets(ctx, resource, values)
   const defaults = initialValues(resource, ctx.clock)
+  const checked = async (store: Store) => {
+    await checkReferences({ ...ctx, store }, resource, values, refChecks)
+    await checkTariffHolders(store, resource, refChecks, values, null, owner)
+  }
   const insert = (store: Store) =>
     // The item, its history entry and its event commit together (contract 12): one statement where the store can.
     store.insertRecorded(resource.name, withDerived(resource, { ...defaults, ...values, ...owner }), (item) =>
       describeChanges([{ resource, action: 'create', before: null, after: item }], ctx.clock),
     )
   const priced = resource.name === 'fixedFeeTariffDetails'
-  if (!namesParent(owner) && !priced) return insert(ctx.store)
-  // After the fields' checks (contract 2: 400101/400102 before 400502), in the transaction that
-  // inserts: the parents locked first, so none is deleted or dropped before the child is in.
+  if (!namesParent(owner) && !priced && refChecks.length === 0) return checked(ctx.store).then(() => insert(ctx.store))
+  // In the transaction that inserts: the tariffs it names held first by their check (as
+  // holdNamedTariffs takes them), then the parents locked, so none is renamed, deleted or dropped
+  // before the child is in. The fields' checks still come first (contract 2: 400101/400102 before 400502).
   return ctx.store.transaction(async (store) => {
+    await checked(store)
     await lockOwners(store, resource.name, owner)
     if (priced) await ctx.beforeWrite(store, { resource: resource.name, before: null, values: { ...values, ...owner } })
     return insert(store)
@@ -139,6 +143,7 @@ export async function updateItem<N extends ResourceName>(
 ): Promise<Entity<N>> {
   return ctx.store.transaction(async (store) => {
     const repo = repositoryOf(store, resource)
+    await holdNamedTariffs(store, ctx.validator, resource, body)
     await lockCreditOwner(store, resource.name, id, body)
     const current = await repo.getForUpdate(id)
     if (!current) throw notFound(resource.singular, id)

@@ -1,6 +1,7 @@
 import type { Item } from '../fields/item.js'
 import type { Resource } from '../fields/resource.js'
 import { pendingAfterPatch } from '../tariffs/rebase-pending.js'
+import { holdNamedTariffs } from './reference-checks.js'
 import { updateItem, type ResourceContext } from './resources.js'
 
 /**
@@ -10,14 +11,14 @@ import { updateItem, type ResourceContext } from './resources.js'
 export async function updateTariff(ctx: ResourceContext, resource: Resource, id: string, body: unknown): Promise<Item> {
   const kind = resource.name as 'tariffs' | 'fixedFeeTariffs'
   return ctx.store.transaction(async (store) => {
-    // A rename takes the tariff's users before the tariff: a write of a user holds the user and
-    // then waits for the tariff it names (reference-checks.ts), so the other order could deadlock.
-    const name = nameIn(body)
-    const current = name === undefined ? undefined : (await store.repository(resource.name).get(id))?.name
-    if (typeof current === 'string' && current !== name) await store.lockReferences(kind, current)
-    // Locked before the users are renamed: a write naming the old name meanwhile either committed
-    // (its item is renamed below) or waits and then finds the name gone.
+    // The tariffs it names, then the tariff, then its users: every write takes tariffs before the
+    // items that name them (holdNamedTariffs), as a detail's write takes the tariff and then the
+    // features it prices. A write naming the old name meanwhile either committed (its item is
+    // renamed below) or waits and then finds the name gone.
+    await holdNamedTariffs(store, ctx.validator, resource, body)
     const before = await store.repository(resource.name).getForUpdate(id)
+    const name = nameIn(body)
+    if (before && typeof before.name === 'string' && name !== undefined && before.name !== name) await store.lockReferences(kind, before.name)
     const after = await updateItem({ ...ctx, store }, resource, id, body)
     const pendingIncrease = before ? pendingAfterPatch(before, after, ctx.clock.today()) : undefined
     // An internal field, so the update's history entry is the same with it or without it.

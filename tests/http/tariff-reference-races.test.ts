@@ -7,9 +7,9 @@ import { activeTargets } from '../support/targets.js'
 /**
  * A tariff deleted or renamed while a write makes an item name it (contract 4: a tariff field
  * names an existing tariff; 409002: a tariff in use is not deleted; a new name is carried to its
- * users). Whichever commits first, no item is left naming a tariff that no longer exists: the
- * write is refused (400101) or the delete is (409002), and a rename either carries the new name to
- * the item or leaves the write refused. Each pair is fired several times: on Postgres the requests
+ * users), or while an item naming it is created. Whichever commits first, no item is left naming
+ * a tariff that no longer exists: the write is refused (400101) or the delete is (409002), and a
+ * rename either carries the new name to the item or leaves the write refused. Each pair is fired several times: on Postgres the requests
  * really overlap, and one run alone would often miss the collision. Written once, run against
  * every database.
  */
@@ -28,6 +28,11 @@ const kinds = [
   { tariffs: '/fixedFeeTariffs', user: async (h: Harness) => `/features/${await id(h, `/customers/${await newCustomer(h)}/features`, support)}`, field: 'fixedFeeTariff' },
 ] as const
 let serial = 0
+/** Creates that make a new item name a tariff. */
+const creates = [
+  { tariffs: '/tariffs', path: 'customers', field: 'defaultNationalTariff' },
+  { tariffs: '/fixedFeeTariffs', path: 'features', field: 'fixedFeeTariff' },
+] as const
 
 /** Whether a tariff of that collection has this name now. */
 const exists = async (h: Harness, tariffs: string, name: string): Promise<boolean> =>
@@ -67,6 +72,29 @@ for (const target of activeTargets()) {
         assert.is(answer(rename), '200', outcome)
         assert.ok(['200', '400/400101'].includes(answer(write)), outcome)
         assert.is((await h.request('GET', item)).body[field], write.status === 200 ? `${name} renamed` : null, outcome)
+      }
+    }
+  })
+
+  test('a create naming the tariff beside its DELETE or rename: never an item left naming a name that no longer exists', async ({ h }) => {
+    for (let i = 0; i < ROUNDS; i++) {
+      for (const { tariffs, field, path } of creates) {
+        const name = `Made ${++serial}`
+        const t = await id(h, tariffs, { name })
+        const owner = await newCustomer(h)
+        const body = (n: string) => (path === 'customers' ? { [field]: n } : { ...support, [field]: n })
+        const into = path === 'customers' ? '/customers' : `/customers/${owner}/features`
+        const [del, made] = await Promise.all([h.request('DELETE', `${tariffs}/${t}`), h.request('POST', into, body(name))])
+        const deleted = `DELETE ${answer(del)}, POST ${into} ${answer(made)}`
+        assert.ok(['200|400/400101', '409/409002|201'].includes(`${answer(del)}|${answer(made)}`), deleted)
+        const other = `Made ${++serial}`
+        const renamedTo = `${other} renamed`
+        const t2 = await id(h, tariffs, { name: other })
+        const [rename, again] = await Promise.all([h.request('PATCH', `${tariffs}/${t2}`, { name: renamedTo }), h.request('POST', into, body(other))])
+        const renamed = `rename ${answer(rename)}, POST ${into} ${answer(again)}`
+        assert.is(answer(rename), '200', renamed)
+        assert.ok(['201', '400/400101'].includes(answer(again)), renamed)
+        if (again.status === 201) assert.is((await h.request('GET', `/${path}/${again.body.id}`)).body[field], renamedTo, renamed)
       }
     }
   })
