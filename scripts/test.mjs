@@ -11,6 +11,7 @@
 import { fork } from 'node:child_process'
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { parse } from 'uvu/parse'
+import { compactCatalogs } from './test-catalogs.mjs'
 import { buildForChildren } from './test-build.mjs'
 
 const MARKER = '\u0000uvu-file-done'
@@ -22,6 +23,7 @@ const built = await buildForChildren(buildDir).then(
   () => true,
   (error) => (console.log(`The build for child processes failed; they run under tsx: ${error.message}`), false),
 )
+if (process.env.TEST_DATABASE_URL) await compactCatalogs(process.env.TEST_DATABASE_URL)
 // Commits need not wait for the disk here: nothing in the suites crashes the database server, the
 // only failure that loses a commit not yet flushed. On this machine the flush is about 2 ms a commit,
 // most of a Postgres test's time where it writes row by row. An explicit PGOPTIONS wins.

@@ -66,6 +66,7 @@ export async function openHarness(
     ...options.config,
     databaseUrl: target.databaseUrl,
     schema: target.schema,
+    skipMigrations: target.migrated === true,
     sqliteImage: target.sqliteImage,
     clock,
     presets: options.presets,

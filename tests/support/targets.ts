@@ -14,6 +14,8 @@ export interface Target {
   readonly schema?: string
   /** SQLite in memory: the database starts as a copy of these bytes (migrated-template.ts). */
   readonly sqliteImage?: Buffer
+  /** Already migrated (migrated-template.ts): a platform opened on it need not look for migrations to run. */
+  readonly migrated?: boolean
   /** Removes what the target created (temp files, the Postgres schema). */
   dispose(): Promise<void>
 }
