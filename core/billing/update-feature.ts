@@ -30,7 +30,7 @@ export async function updateFeature(ctx: PlatformContext, id: string, body: unkn
     const peek = await features.get(id)
     const customer = peek?.customerID ? await store.repository('customers').getForUpdate(peek.customerID) : undefined
     const before = await features.getForUpdate(id)
-    const updated = (await updateItem({ ...ctx, store }, catalogue.features, id, body, { record: false })) as Feature
+    const updated = (await updateItem({ ...ctx, store }, catalogue.features, id, body, { record: false, held: true })) as Feature
     // The history the update left: a new fixed fee tariff wrote in the prices already charged (tariff-price-freeze.ts).
     const charged = before && customer ? await changeCharge(ctx, store, { ...before, chargeHistory: updated.chargeHistory }, updated, customer, body) : null
     const after = charged ?? updated

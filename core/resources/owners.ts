@@ -65,6 +65,17 @@ export async function lockOwners(store: Store, name: ResourceName, owner: Readon
   }
 }
 
+/**
+ * Locks the fixed fee tariff a detail belongs to before the detail is locked for its PATCH or
+ * DELETE: the tariff's own writes (its delete, a new detail) lock it and then write the features
+ * it prices, as the detail's write does (tariff-price-freeze.ts), so every one takes the tariff first.
+ */
+export async function lockDetailTariff(store: Store, name: ResourceName, id: string): Promise<void> {
+  if (name !== 'fixedFeeTariffDetails') return
+  const detail = await store.repository('fixedFeeTariffDetails').get(id)
+  if (typeof detail?.fixedFeeTariffID === 'string') await store.repository('fixedFeeTariffs').getForUpdate(detail.fixedFeeTariffID)
+}
+
 const droppedOwner = (what: string, parent: string, id: string) =>
   new BillingError(
     'state_not_allowed',

@@ -3,6 +3,7 @@ import type { Item } from '../fields/item.js'
 import type { ResourceName } from '../fields/resource.js'
 import type { Store } from '../ports/store.js'
 import type { ResourceContext } from './resources.js'
+import { lockDetailTariff } from './owners.js'
 import { historiedCollections, recordChanges, type Change } from '../history/record-change.js'
 import { eventTypeOf } from '../fields/events.js'
 
@@ -47,6 +48,7 @@ export const customerDependents: { resource: ResourceName; column: string }[] = 
 export async function deleteItem(ctx: ResourceContext, name: ResourceName, id: string): Promise<Item> {
   return ctx.store.transaction(async (store) => {
     const repo = store.repository(name)
+    await lockDetailTariff(store, name, id)
     // A tariff locked before its users are looked for: a write naming it holds it until that
     // write commits (reference-checks.ts), so the look sees the write's item, or the write the delete.
     const item = await repo.getForUpdate(id)

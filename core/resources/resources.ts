@@ -19,7 +19,7 @@ import { digitsOnly, type ListRequest } from './list-request.js'
 import { normaliseNumber } from '../rating/phone-number.js'
 import { checkParentCycle } from '../tariffs/parent-cycles.js'
 import { checkTariffHolders } from '../tariffs/tariff-holders.js'
-import { lockOwners, namesParent } from './owners.js'
+import { lockDetailTariff, lockOwners, namesParent } from './owners.js'
 import { changedValues } from './changed-values.js'
 import { creditLimitOwner, lockCreditOwner } from './credit-owner.js'
 import { checkReferences, holdNamedTariffs } from './reference-checks.js'
@@ -132,18 +132,20 @@ export async function getItem<N extends ResourceName>(ctx: ResourceContext, reso
  * Partial merge: absent fields unchanged, null clears, read-only fields compared, a value the item
  * already has ignored: a PATCH that changes nothing stores and records nothing (contract 2).
  * `record: false` leaves the history entry and event to a caller that changes the item further in
- * the same transaction (a feature's charge change), so they describe the whole change.
+ * the same transaction (a feature's charge change), so they describe the whole change; `held`
+ * says that caller already holds the tariffs the body names (`holdNamedTariffs`).
  */
 export async function updateItem<N extends ResourceName>(
   ctx: ResourceContext,
   resource: Resource<N>,
   id: string,
   body: unknown,
-  { record = true }: { readonly record?: boolean } = {},
+  { record = true, held = false }: { readonly record?: boolean; readonly held?: boolean } = {},
 ): Promise<Entity<N>> {
   return ctx.store.transaction(async (store) => {
     const repo = repositoryOf(store, resource)
-    await holdNamedTariffs(store, ctx.validator, resource, body)
+    if (!held) await holdNamedTariffs(store, ctx.validator, resource, body)
+    await lockDetailTariff(store, resource.name, id)
     await lockCreditOwner(store, resource.name, id, body)
     const current = await repo.getForUpdate(id)
     if (!current) throw notFound(resource.singular, id)
