@@ -80,7 +80,10 @@ async function checkIDs(ctx: ReferenceContext, resource: Resource, values: Value
     // Rating reads a parent tariff's ID trimmed (parent-tariffs.ts): so is it checked.
     const id = value === null ? '' : String(value).trim()
     if (id === '') continue
-    if (ID.test(id) && (await ctx.store.repository(field.idRef!).get(id))) continue
+    // A parent (a tariff's, in its own collection) is locked until the write commits: its delete,
+    // which refuses while it has children (removals.ts), either sees this write or this write it.
+    const repo = ctx.store.repository(field.idRef!)
+    if (ID.test(id) && (await (field.idRef === resource.name ? repo.getForUpdate(id) : repo.get(id)))) continue
     const what = ctx.resources.get(field.idRef!)?.singular ?? field.idRef!
     throw new BillingError(
       'invalid_field',
@@ -89,6 +92,10 @@ async function checkIDs(ctx: ReferenceContext, resource: Resource, values: Value
     )
   }
 }
+
+/** Whether a write names another item, a tariff by name (`checks`) or a parent by ID: its checks must hold until it commits. */
+export const namesOthers = (resource: Resource, values: Values, checks: readonly RefCheck[]): boolean =>
+  checks.length > 0 || idRefFields(resource).some((f) => f.idRef === resource.name && values[f.name] !== null && values[f.name] !== undefined)
 
 const found = new WeakMap<Resource, readonly Field[]>()
 /** A resource's fields that hold another resource's ID, found once. */

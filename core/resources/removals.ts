@@ -43,7 +43,8 @@ export const customerDependents: { resource: ResourceName; column: string }[] = 
 
 /**
  * Deletes an item and what depends on it, in one transaction; returns the item as it was.
- * A tariff still named by a customer, number, service or feature is refused with `in_use`.
+ * A tariff still named by a customer, number, service or feature, or the parent of another, is
+ * refused with `in_use`.
  */
 export async function deleteItem(ctx: ResourceContext, name: ResourceName, id: string): Promise<Item> {
   return ctx.store.transaction(async (store) => {
@@ -79,11 +80,16 @@ export async function deleteItem(ctx: ResourceContext, name: ResourceName, id: s
 }
 
 async function assertUnused(store: Store, name: 'tariffs' | 'fixedFeeTariffs', item: Item): Promise<void> {
-  if (typeof item.name !== 'string') return
-  const user = await store.findReference(name, item.name)
-  if (user) {
-    const kind = name === 'tariffs' ? 'call tariff' : 'fixed fee tariff'
-    throw new BillingError('in_use', `The ${kind} "${item.name}" is in use by ${user}`, `Point ${user} and any other users at another ${kind} first.`)
+  const kind = name === 'tariffs' ? 'call tariff' : 'fixed fee tariff'
+  const user = typeof item.name === 'string' ? await store.findReference(name, item.name) : null
+  if (user) throw new BillingError('in_use', `The ${kind} "${item.name}" is in use by ${user}`, `Point ${user} and any other users at another ${kind} first.`)
+  // A parent lends its rates to its children (contract 17.7): gone, they would price nothing it lent.
+  // Read as rating reads it, trimmed (parent-tariffs.ts); tariffs are few.
+  const field = name === 'tariffs' ? 'parentTariff' : 'parentFixedFeeTariff'
+  const tariffs = await store.repository(name).list({ where: [], limit: Number.MAX_SAFE_INTEGER })
+  const child = tariffs.find((t) => String(t[field] ?? '').trim() === item.id)
+  if (child) {
+    throw new BillingError('in_use', `The ${kind} ${item.id} is in use by ${kind} ${child.id} (${field})`, `Give ${kind} ${child.id} another ${field}, or none, first.`)
   }
 }
 

@@ -22,7 +22,7 @@ import { checkTariffHolders } from '../tariffs/tariff-holders.js'
 import { lockDetailTariff, lockOwners, namesParent } from './owners.js'
 import { changedValues } from './changed-values.js'
 import { creditLimitOwner, lockCreditOwner } from './credit-owner.js'
-import { checkReferences, holdNamedTariffs } from './reference-checks.js'
+import { checkReferences, holdNamedTariffs, namesOthers } from './reference-checks.js'
 import { portalClosing } from '../portal/portal-opening.js'
 import { loginKey } from '../portal/portal-login.js'
 
@@ -110,7 +110,7 @@ export async function createItem<N extends ResourceName>(ctx: ResourceContext, r
       describeChanges([{ resource, action: 'create', before: null, after: item }], ctx.clock),
     )
   const priced = resource.name === 'fixedFeeTariffDetails'
-  if (!namesParent(owner) && !priced && refChecks.length === 0) return checked(ctx.store).then(() => insert(ctx.store))
+  if (!namesParent(owner) && !priced && !namesOthers(resource, values, refChecks)) return checked(ctx.store).then(() => insert(ctx.store))
   // In the transaction that inserts: the tariffs it names held first by their check (as
   // holdNamedTariffs takes them), then the parents locked, so none is renamed, deleted or dropped
   // before the child is in. The fields' checks still come first (contract 2: 400101/400102 before 400502).

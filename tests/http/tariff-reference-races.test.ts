@@ -99,6 +99,20 @@ for (const target of activeTargets()) {
     }
   })
 
+  test('DELETE of a tariff beside a write making it another tariff\'s parent: the delete is refused (409002) or the write is (400101), never a parent left gone', async ({ h }) => {
+    for (let i = 0; i < ROUNDS; i++) {
+      for (const [tariffs, field] of [['/tariffs', 'parentTariff'], ['/fixedFeeTariffs', 'parentFixedFeeTariff']] as const) {
+        const parent = await id(h, tariffs, { name: `Parent ${++serial}` })
+        const child = await id(h, tariffs, { name: `Child ${serial}` })
+        const [del, write] = await Promise.all([h.request('DELETE', `${tariffs}/${parent}`), h.request('PATCH', `${tariffs}/${child}`, { [field]: parent })])
+        const outcome = `DELETE ${answer(del)}, PATCH ${answer(write)}`
+        assert.ok(['200|400/400101', '409/409002|200'].includes(`${answer(del)}|${answer(write)}`), outcome)
+        const named = (await h.request('GET', `${tariffs}/${child}`)).body[field]
+        if (named) assert.is((await h.request('GET', `${tariffs}/${named}`)).status, 200, `${outcome}: the child names ${named}, which no longer exists`)
+      }
+    }
+  })
+
   test('rename of a tariff the customer already names, beside a write naming it in another field: both succeed and both fields carry the new name', async ({ h }) => {
     for (let i = 0; i < ROUNDS; i++) {
       const name = `Held ${++serial}`

@@ -115,6 +115,19 @@ for (const target of activeTargets()) {
     assert.is((await h.request('POST', '/customers', { defaultMobileTariff: 'In Use' })).body.error_code, 400101, 'the name is gone')
   })
 
+  test('a parent tariff cannot be deleted (409002) while a tariff names it as its parent, by ID as rating reads it', async ({ h }) => {
+    for (const [path, field] of [['/tariffs', 'parentTariff'], ['/fixedFeeTariffs', 'parentFixedFeeTariff']] as const) {
+      const parent = (await h.request('POST', path, { name: `Lender ${field}` })).body
+      const child = (await h.request('POST', path, { name: `Borrower ${field}`, [field]: ` ${parent.id} ` })).body
+      const refused = await h.request('DELETE', `${path}/${parent.id}`)
+      assert.is(refused.body.error_code, 409002, refused.text)
+      assert.ok(refused.body.error.includes(`${child.id} (${field})`), refused.body.error)
+      assert.is((await h.request('GET', `${path}/${child.id}`)).body[field], ` ${parent.id} `, 'the child keeps its parent')
+      assert.is((await h.request('PATCH', `${path}/${child.id}`, { [field]: null })).status, 200)
+      assert.is((await h.request('DELETE', `${path}/${parent.id}`)).status, 200)
+    }
+  })
+
   test('renaming a tariff carries the new name to its users', async ({ h }) => {
     const t = (await h.request('POST', '/fixedFeeTariffs', { name: 'Old Name' })).body
     const c = (await h.request('POST', '/customers', { fixedFeeTariff: 'Old Name' })).body
