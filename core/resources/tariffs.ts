@@ -19,7 +19,7 @@ export async function updateTariff(ctx: ResourceContext, resource: Resource, id:
     const before = await store.repository(resource.name).getForUpdate(id)
     const name = nameIn(body)
     if (before && typeof before.name === 'string' && name !== undefined && before.name !== name) await store.lockReferences(kind, before.name)
-    const after = await updateItem({ ...ctx, store }, resource, id, body)
+    const after = await updateItem({ ...ctx, store }, resource, id, body, { held: true })
     const pendingIncrease = before ? pendingAfterPatch(before, after, ctx.clock.today()) : undefined
     // An internal field, so the update's history entry is the same with it or without it.
     if (pendingIncrease !== undefined) await store.repository(resource.name).update(id, { pendingIncrease })
