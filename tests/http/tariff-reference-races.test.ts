@@ -7,11 +7,12 @@ import { activeTargets } from '../support/targets.js'
 /**
  * A tariff deleted or renamed while a write makes an item name it (contract 4: a tariff field
  * names an existing tariff; 409002: a tariff in use is not deleted; a new name is carried to its
- * users), or while an item naming it is created. Whichever commits first, no item is left naming
- * a tariff that no longer exists: the write is refused (400101) or the delete is (409002), and a
- * rename either carries the new name to the item or leaves the write refused. Each pair is fired several times: on Postgres the requests
- * really overlap, and one run alone would often miss the collision. Written once, run against
- * every database.
+ * users), while an item naming it is created, or while a tariff is made its child. Whichever
+ * commits first, no item is left naming a tariff that no longer exists: the write is refused
+ * (400101) or the delete is (409002), and a rename either carries the new name to the item or
+ * leaves the write refused. Each pair is fired several times: on Postgres the requests really
+ * overlap, and one run alone would often miss the collision. Written once, run against every
+ * database.
  */
 const ROUNDS = 6
 const answer = (r: ApiResponse) => `${r.status}${r.body?.error_code ? `/${r.body.error_code}` : ''}`

@@ -17,6 +17,7 @@ export class SpareSchemas {
   /** The statements that empty a schema, its name replaced by `NAME`, found once. */
   private emptying: string | null = null
   private exitHook = false
+  private renames = 0
 
   constructor(private readonly url: string) {}
 
@@ -43,7 +44,12 @@ export class SpareSchemas {
     try {
       if (this.template !== null && this.emptying !== null && (await fingerprint(database.db, schema)) === this.template) {
         await sql.raw(this.emptying.split(NAME).join(schema)).execute(database.db)
-        this.spare.push(schema)
+        // Under a new name, as a new copy would be: a process the test left running on the old
+        // one (a worker child polling for runs) then finds no tables, as it did after a drop,
+        // rather than billing the next test's runs.
+        const renamed = `${schema.replace(/_r\d+$/, '')}_r${++this.renames}`
+        await sql`alter schema ${sql.id(schema)} rename to ${sql.id(renamed)}`.execute(database.db)
+        this.spare.push(renamed)
         this.dropAtExit()
         return
       }
