@@ -5,7 +5,8 @@ import { connect } from '../../adapters/persistence/connect.js'
  * Why this exists: a copy of the migrated Postgres schema costs the server about 0.3 s and its
  * drop 0.1 s, and a run makes some 270 of them on the cores the test processes share. A
  * harness's schema, once it is closed, is emptied back to its migrated state instead (every row
- * deleted, the sequences restarted: about 12 ms), and the process's next harness starts from it.
+ * deleted, the sequences set back, a new name: about 15 ms), and the process's next harness
+ * starts from it.
  * A schema a test changed in shape or in statistics (a partition made, a column added, a table
  * analysed or vacuumed) is dropped as before, so that every harness starts as a fresh copy would:
  * the plans tests read depend on those statistics.
