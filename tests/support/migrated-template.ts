@@ -6,7 +6,6 @@ import { promisify } from 'node:util'
 import { sql } from 'kysely'
 import { connect } from '../../adapters/persistence/connect.js'
 import { migrate } from '../../adapters/persistence/migrations/migrations.js'
-import { SpareSchemas } from './spare-schemas.js'
 import { openTarget, type Target, type TargetName } from './targets.js'
 
 /**
@@ -22,8 +21,7 @@ import { openTarget, type Target, type TargetName } from './targets.js'
  * - Postgres: the migrated schema as pg_dump writes it, run again under each new schema's name
  *   in one statement: about half of what the migrations cost, most of it the server's (which in
  *   CI shares the test processes' cores). Without a working pg_dump (it comes with Postgres's
- *   client tools) the schemas are migrated as before. A closed harness's schema is emptied for
- *   the process's next harness rather than dropped (spare-schemas.ts).
+ *   client tools) the schemas are migrated as before.
  *
  * Only harnesses use it (their databases are always fully migrated): tests of the migrations
  * themselves, and anything that opens a database at an earlier migration, use `openTarget`.
@@ -36,17 +34,9 @@ export async function openMigratedTarget(name: TargetName): Promise<Target> {
   return { ...target, migrated: true }
 }
 
-let spares: SpareSchemas | null = null
-
-/** A schema emptied by an earlier harness of this process, else a new copy; either is emptied or dropped when disposed. */
+/** A new copy of the migrated schema, marked migrated; one pg_dump cannot script is migrated by the platform. */
 async function postgresTarget(target: Target): Promise<Target> {
-  spares ??= new SpareSchemas(target.databaseUrl)
-  const reused = spares.take()
-  if (!reused && !(await copyMigratedSchema(target))) return target
-  const schema = reused ?? target.schema!
-  if (!reused) await spares.learn(schema)
-  const owner = spares
-  return { ...target, schema, migrated: true, dispose: () => owner.recycle(schema) }
+  return (await copyMigratedSchema(target)) ? { ...target, migrated: true } : target
 }
 
 let sqliteImage: Promise<Buffer> | null = null
