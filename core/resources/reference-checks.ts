@@ -52,7 +52,7 @@ export async function holdNamedTariffs(store: Store, validator: InputValidator, 
   if (typeof body !== 'object' || body === null) return
   for (const ref of ['tariffs', 'fixedFeeTariffs'] as const) {
     const names: string[] = []
-    for (const field of referenceFields(resource)) {
+    for (const field of fieldsWith(resource, 'ref')) {
       if (field.ref !== ref || !Object.hasOwn(body, field.name)) continue
       const value = validator.check(field, (body as Record<string, unknown>)[field.name])
       if (typeof value === 'string') names.push(value)
@@ -61,20 +61,12 @@ export async function holdNamedTariffs(store: Store, validator: InputValidator, 
   }
 }
 
-const named = new WeakMap<Resource, readonly Field[]>()
-/** A resource's fields that name a tariff, found once. */
-function referenceFields(resource: Resource): readonly Field[] {
-  let fields = named.get(resource)
-  if (!fields) named.set(resource, (fields = resource.fields.filter((f) => f.ref)))
-  return fields
-}
-
 /** An ID as the API writes them: a positive integer without leading zeros. */
 const ID = /^[1-9]\d{0,15}$/
 
 /** Each `idRef` field `values` sets names an existing row of its resource; null, or blank text, names none. */
 async function checkIDs(ctx: ReferenceContext, resource: Resource, values: Values): Promise<void> {
-  for (const field of idRefFields(resource)) {
+  for (const field of fieldsWith(resource, 'idRef')) {
     if (!(field.name in values)) continue
     const value = values[field.name]
     // Rating reads a parent tariff's ID trimmed (parent-tariffs.ts): so is it checked.
@@ -95,12 +87,12 @@ async function checkIDs(ctx: ReferenceContext, resource: Resource, values: Value
 
 /** Whether a write names another item, a tariff by name (`checks`) or a parent by ID: its checks must hold until it commits. */
 export const namesOthers = (resource: Resource, values: Values, checks: readonly RefCheck[]): boolean =>
-  checks.length > 0 || idRefFields(resource).some((f) => f.idRef === resource.name && values[f.name] !== null && values[f.name] !== undefined)
+  checks.length > 0 || fieldsWith(resource, 'idRef').some((f) => f.idRef === resource.name && values[f.name] !== null && values[f.name] !== undefined)
 
-const found = new WeakMap<Resource, readonly Field[]>()
-/** A resource's fields that hold another resource's ID, found once. */
-function idRefFields(resource: Resource): readonly Field[] {
-  let fields = found.get(resource)
-  if (!fields) found.set(resource, (fields = resource.fields.filter((f) => f.idRef)))
+/** A resource's fields that name a tariff (`ref`) or hold another resource's ID (`idRef`), found once. */
+const found = { ref: new WeakMap<Resource, readonly Field[]>(), idRef: new WeakMap<Resource, readonly Field[]>() }
+function fieldsWith(resource: Resource, key: 'ref' | 'idRef'): readonly Field[] {
+  let fields = found[key].get(resource)
+  if (!fields) found[key].set(resource, (fields = resource.fields.filter((f) => f[key])))
   return fields
 }

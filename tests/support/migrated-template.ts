@@ -30,13 +30,9 @@ export async function openMigratedTarget(name: TargetName): Promise<Target> {
   const target = openTarget(name)
   if (name === 'sqlite-memory') return { ...target, sqliteImage: await migratedSqliteImage() }
   if (name === 'sqlite-file') writeFileSync(target.databaseUrl.slice('sqlite:'.length), await migratedSqliteImage())
-  if (name === 'postgres') return postgresTarget(target)
+  // A schema pg_dump cannot script is left for the platform to migrate.
+  if (name === 'postgres' && !(await copyMigratedSchema(target))) return target
   return { ...target, migrated: true }
-}
-
-/** A new copy of the migrated schema, marked migrated; one pg_dump cannot script is migrated by the platform. */
-async function postgresTarget(target: Target): Promise<Target> {
-  return (await copyMigratedSchema(target)) ? { ...target, migrated: true } : target
 }
 
 let sqliteImage: Promise<Buffer> | null = null
