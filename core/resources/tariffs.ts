@@ -11,6 +11,11 @@ import { updateItem, type ResourceContext } from './resources.js'
 export async function updateTariff(ctx: ResourceContext, resource: Resource, id: string, body: unknown): Promise<Item> {
   const kind = resource.name as 'tariffs' | 'fixedFeeTariffs'
   return ctx.store.transaction(async (store) => {
+    // A new parent is checked for a cycle by walking the parent's ancestors, unlocked: two writes
+    // making tariffs each other's parent at once would each find no cycle (SQLite's single writer
+    // is safe), and on Postgres each held its own tariff and then waited for the other's. Writes of
+    // a parent take turns, before any row is locked; other writes of the kind do not wait for them.
+    if (namesParent(resource, body)) await store.lock(`tariff-parents:${kind}`)
     // The tariffs it names, then the tariff, then its users: every write takes tariffs before the
     // items that name them (holdNamedTariffs), as a detail's write takes the tariff and then the
     // features it prices. A write naming the old name meanwhile either committed (its item is
@@ -28,6 +33,12 @@ export async function updateTariff(ctx: ResourceContext, resource: Resource, id:
     }
     return after
   })
+}
+
+/** Whether a request body sets the tariff's parent (to anything but null: clearing one makes no cycle). */
+function namesParent(resource: Resource, body: unknown): boolean {
+  if (typeof body !== 'object' || body === null) return false
+  return resource.fields.some((f) => f.idRef === resource.name && (body as Record<string, unknown>)[f.name] != null)
 }
 
 /** The name a request body gives (a rename, once validated), or undefined. */

@@ -10,7 +10,8 @@ import { activeTargets } from '../support/targets.js'
  * users), while an item naming it is created, or while a tariff is made its child. Whichever
  * commits first, no item is left naming a tariff that no longer exists: the write is refused
  * (400101) or the delete is (409002), and a rename either carries the new name to the item or
- * leaves the write refused. Each pair is fired several times: on Postgres the requests really
+ * leaves the write refused. Tariffs made each other's parent at once leave no cycle: one of the
+ * writes is refused (400101). Each pair is fired several times: on Postgres the requests really
  * overlap, and one run alone would often miss the collision. Written once, run against every
  * database.
  */
@@ -110,6 +111,23 @@ for (const target of activeTargets()) {
         assert.ok(['200|400/400101', '409/409002|200'].includes(`${answer(del)}|${answer(write)}`), outcome)
         const named = (await h.request('GET', `${tariffs}/${child}`)).body[field]
         if (named) assert.is((await h.request('GET', `${tariffs}/${named}`)).status, 200, `${outcome}: the child names ${named}, which no longer exists`)
+      }
+    }
+  })
+
+  test('tariffs made each other\'s parent at once (two or three in a ring): one write is refused (400101), never a 500, never a cycle stored', async ({ h }) => {
+    for (let i = 0; i < ROUNDS; i++) {
+      for (const [tariffs, field] of [['/tariffs', 'parentTariff'], ['/fixedFeeTariffs', 'parentFixedFeeTariff']] as const) {
+        for (const size of [2, 3]) {
+          const ring: string[] = []
+          for (let k = 0; k < size; k++) ring.push(await id(h, tariffs, { name: `Ring ${++serial}` }))
+          const writes = await Promise.all(ring.map((t, k) => h.request('PATCH', `${tariffs}/${t}`, { [field]: ring[(k + 1) % size] })))
+          const outcome = writes.map(answer).join(', ')
+          assert.ok(writes.every((w) => ['200', '400/400101'].includes(answer(w))), outcome)
+          assert.ok(writes.some((w) => w.status === 400), `${outcome}: every write of the ring succeeded`)
+          const parents = await Promise.all(ring.map(async (t) => (await h.request('GET', `${tariffs}/${t}`)).body[field]))
+          assert.ok(parents.some((p) => !p), `${outcome}: a cycle was stored (${parents.join(' ')})`)
+        }
       }
     }
   })
