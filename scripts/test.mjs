@@ -14,7 +14,8 @@ import { parse } from 'uvu/parse'
 import { compactCatalogs } from './test-catalogs.mjs'
 import { buildForChildren } from './test-build.mjs'
 
-const MARKER = '\u0000uvu-file-done'
+// The line ending a file's output: the marker, then the CPU milliseconds the file took (test-worker.mjs).
+const MARKER = /\u0000uvu-file-done (\d+)\u0000/
 const [dir = 'tests', pattern = '\\.test\\.ts$'] = process.argv.slice(2)
 const { suites } = await parse(dir, pattern)
 // Child processes run the tree built once here (tests/support/child-entry.ts), not tsx again each.
@@ -51,7 +52,7 @@ const reasons = []
 let unregistered = 0
 const durations = []
 
-function account(name, output, ms) {
+function account(name, output, ms, cpu = 0) {
   process.stdout.write(output)
   const clean = output.replace(/\x1b\[[0-9;]*m/g, '')
   const total = Number(/Total:\s+(\d+)/.exec(clean)?.[1] ?? 1)
@@ -67,7 +68,7 @@ function account(name, output, ms) {
     unregistered += Number(m[2] ?? 0)
     reasons.push(`${m[1]}${m[2] ? ` (${m[2]} suite${m[2] === '1' ? '' : 's'})` : ''}: ${m[3]}`)
   }
-  durations.push({ name, ms })
+  durations.push({ name, ms, cpu })
 }
 
 function worker() {
@@ -86,9 +87,9 @@ function worker() {
     }
     child.stdout.on('data', (chunk) => {
       buffer += chunk.toString()
-      const at = buffer.indexOf(MARKER)
-      if (at < 0 || !current) return
-      account(current.name, buffer.slice(0, at), performance.now() - started)
+      const end = MARKER.exec(buffer)
+      if (!end || !current) return
+      account(current.name, buffer.slice(0, end.index), performance.now() - started, Number(end[1]))
       // A browser suite may leave its process slow: the fuzz run after browser/portal in one
       // process took 134-135 s three times in six, against 13-19 s after any other file
       // (bench/RESULTS.md, session 34; cause not found). Later files get a fresh process.
@@ -117,10 +118,14 @@ if (dir === 'tests') {
   mkdirSync('.tmp', { recursive: true })
   // Merged over the last times: a run of some files keeps the others' times.
   writeFileSync(DURATIONS, JSON.stringify({ ...previous, ...Object.fromEntries(durations.map((d) => [d.name, Math.round(d.ms)])) }, null, 1))
+  writeFileSync('.tmp/test-cpu.json', JSON.stringify(Object.fromEntries(durations.map((d) => [d.name, d.cpu])), null, 1))
 }
 
 const slowest = durations.sort((a, b) => b.ms - a.ms).slice(0, 10)
-console.log(`\nSlowest files (${jobs} processes):\n${slowest.map((d) => `  ${(d.ms / 1000).toFixed(1).padStart(6)} s  ${d.name}`).join('\n')}`)
+const seconds = (ms) => `${(ms / 1000).toFixed(1).padStart(6)} s`
+const cpuTotal = durations.reduce((sum, d) => sum + d.cpu, 0)
+console.log(`\nSlowest files (${jobs} processes; wall, then the CPU of the test process and its children; Postgres's own not counted):\n${slowest.map((d) => `  ${seconds(d.ms)} ${seconds(d.cpu)}  ${d.name}`).join('\n')}`)
+console.log(`All files: ${seconds(durations.reduce((sum, d) => sum + d.ms, 0)).trim()} of wall, ${seconds(cpuTotal).trim()} of CPU`)
 const failed = totals.total - totals.passed - totals.skipped
 const why = reasons.length ? ` (${reasons.join('; ')})` : ''
 console.log(`${totals.passed} passed, ${failed} failed, ${totals.skipped + unregistered} skipped${why}`)
