@@ -6,6 +6,7 @@ import { promisify } from 'node:util'
 import { sql } from 'kysely'
 import { connect } from '../../adapters/persistence/connect.js'
 import { migrate } from '../../adapters/persistence/migrations/migrations.js'
+import { SpareSchemas } from './spare-schemas.js'
 import { openTarget, type Target, type TargetName } from './targets.js'
 
 /**
@@ -21,7 +22,8 @@ import { openTarget, type Target, type TargetName } from './targets.js'
  * - Postgres: the migrated schema as pg_dump writes it, run again under each new schema's name
  *   in one statement: about half of what the migrations cost, most of it the server's (which in
  *   CI shares the test processes' cores). Without a working pg_dump (it comes with Postgres's
- *   client tools) the schemas are migrated as before.
+ *   client tools) the schemas are migrated as before. A closed harness's schema is put back to
+ *   a fresh copy's state for the process's next harness rather than dropped (spare-schemas.ts).
  *
  * Only harnesses use it (their databases are always fully migrated): tests of the migrations
  * themselves, and anything that opens a database at an earlier migration, use `openTarget`.
@@ -30,9 +32,22 @@ export async function openMigratedTarget(name: TargetName): Promise<Target> {
   const target = openTarget(name)
   if (name === 'sqlite-memory') return { ...target, sqliteImage: await migratedSqliteImage() }
   if (name === 'sqlite-file') writeFileSync(target.databaseUrl.slice('sqlite:'.length), await migratedSqliteImage())
-  // A schema pg_dump cannot script is left for the platform to migrate.
-  if (name === 'postgres' && !(await copyMigratedSchema(target))) return target
+  if (name === 'postgres') return postgresTarget(target)
   return { ...target, migrated: true }
+}
+
+let spares: SpareSchemas | null = null
+
+/** A schema an earlier harness of this process left as a fresh copy, else a new copy; put back or dropped when disposed. */
+async function postgresTarget(target: Target): Promise<Target> {
+  spares ??= new SpareSchemas(target.databaseUrl)
+  const reused = spares.take()
+  // A schema pg_dump cannot script is left for the platform to migrate.
+  if (!reused && !(await copyMigratedSchema(target))) return target
+  const schema = reused ?? target.schema!
+  if (!reused) await spares.learn(schema, (await schemaScript)!.analysed)
+  const owner = spares
+  return { ...target, schema, migrated: true, dispose: () => owner.recycle(schema) }
 }
 
 let sqliteImage: Promise<Buffer> | null = null
