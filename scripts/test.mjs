@@ -18,7 +18,7 @@ import { buildForChildren } from './test-build.mjs'
 const MARKER = /\u0000uvu-file-done (\d+)\u0000/
 const [dir = 'tests', pattern = '\\.test\\.ts$'] = process.argv.slice(2)
 const { suites } = await parse(dir, pattern)
-// Child processes run the tree built once here (tests/support/child-entry.ts), not tsx again each.
+// Child processes run bundles built once here (tests/support/child-entry.ts), not tsx again each.
 const buildDir = `.tmp/test-build-${process.pid}`
 const built = await buildForChildren(buildDir).then(
   () => true,
