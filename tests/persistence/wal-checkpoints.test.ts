@@ -5,7 +5,7 @@ import { availableParallelism } from 'node:os'
 import { sql } from 'kysely'
 import SqliteDatabase from 'better-sqlite3'
 import { connect, type Database } from '../../adapters/persistence/connect.js'
-import { FALLBACK_AUTOCHECKPOINT, walCheckpoints } from '../../adapters/persistence/sqlite-thread/wal-checkpoints.js'
+import { CHECKPOINT_EVERY_MS, FALLBACK_AUTOCHECKPOINT, START_AFTER_MS, walCheckpoints } from '../../adapters/persistence/sqlite-thread/wal-checkpoints.js'
 import { activeTargets, openTarget, type Target } from '../support/targets.js'
 
 /**
@@ -36,8 +36,8 @@ function pagesInFile(file: string): number {
   }
 }
 
-async function until(done: () => boolean, ms: number): Promise<boolean> {
-  for (const end = Date.now() + ms; Date.now() < end; await new Promise((r) => setTimeout(r, 25))) if (done()) return true
+async function until(done: () => boolean | Promise<boolean>, ms: number): Promise<boolean> {
+  for (const end = Date.now() + ms; Date.now() < end; await new Promise((r) => setTimeout(r, 25))) if (await done()) return true
   return done()
 }
 
@@ -45,7 +45,8 @@ const setting = async (database: Database) => Number(Object.values((await sql<Re
 
 if (activeTargets().includes('sqlite-file') && availableParallelism() >= 2) {
   test('commits leave the log to the thread, which copies it into the file', async ({ database, file }) => {
-    assert.is(await setting(database), FALLBACK_AUTOCHECKPOINT, 'the main connection checkpoints only if the thread falls behind')
+    assert.is(await setting(database), 1000, 'a connection starts on SQLite’s own checkpoints')
+    assert.ok(await until(async () => (await setting(database)) === FALLBACK_AUTOCHECKPOINT, START_AFTER_MS + 5_000), 'then the main connection checkpoints only if the thread falls behind')
     await sql`create table filler (id integer primary key, bytes blob)`.execute(database.db)
     // About 1,500 pages in one commit: past SQLite's own threshold (1,000), short of the fallback.
     await sql`with recursive n(i) as (select 1 union all select i + 1 from n where i < 6000) insert into filler select i, randomblob(1000) from n`.execute(database.db)
@@ -57,6 +58,7 @@ if (activeTargets().includes('sqlite-file') && availableParallelism() >= 2) {
   test('closed, the database is whole in its file: the thread stops before the last connection', async ({ database, file }) => {
     await sql`create table filler (id integer primary key, bytes blob)`.execute(database.db)
     await sql`insert into filler values (1, randomblob(100))`.execute(database.db)
+    assert.ok(await until(async () => (await setting(database)) === FALLBACK_AUTOCHECKPOINT, START_AFTER_MS + 5_000), 'the thread has started')
     await database.close()
     assert.not.ok(existsSync(`${file}-wal`), 'the last connection checkpointed and removed the log')
     const reopened = new SqliteDatabase(file, { readonly: true })
@@ -73,7 +75,7 @@ if (activeTargets().includes('sqlite-file') && availableParallelism() >= 2) {
     try {
       sqlite.pragma('journal_mode = WAL')
       // A file the thread cannot open: it fails as it starts.
-      const checkpoints = walCheckpoints(sqlite, `${file}-missing/none.sqlite`)
+      const checkpoints = walCheckpoints(sqlite, `${file}-missing/none.sqlite`, CHECKPOINT_EVERY_MS, 0)
       assert.is(sqlite.pragma('wal_autocheckpoint', { simple: true }), FALLBACK_AUTOCHECKPOINT)
       assert.ok(await until(() => sqlite.pragma('wal_autocheckpoint', { simple: true }) === 1000, 10_000), 'SQLite’s own threshold again')
       await checkpoints.stop()

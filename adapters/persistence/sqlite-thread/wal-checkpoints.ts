@@ -38,26 +38,39 @@ export interface WalCheckpoints {
 }
 
 /**
+ * How long a connection runs on SQLite's own checkpoints before the thread starts. A thread
+ * costs about 0.1 s of CPU to start (Node's bootstrap, the driver loaded again); a connection
+ * closed sooner (a CLI, a short script, most of the tests' databases) never needed it, and in
+ * its first second the log seldom reaches SQLite's 1,000 pages.
+ */
+export const START_AFTER_MS = 1_000
+
+/**
  * Checkpoints a SQLite file's write-ahead log on a thread of its own, in place of the connection
  * that commits. SQLite checkpoints in the commit that takes the log past 1,000 pages, so the
  * main thread copied every page it wrote a second time, into the file, and synced it: in a
  * billing run, a sixth of its statements' time (its commits took 5.7 s, 1.6 s with the
  * thread). A thread that ends without being stopped leaves the checkpoints to the commits again.
  */
-export function walCheckpoints(sqlite: Database, file: string, everyMs = CHECKPOINT_EVERY_MS): WalCheckpoints {
-  const worker = new Worker(PROGRAM, { eval: true, workerData: { driver, file, everyMs }, resourceLimits: { maxYoungGenerationSizeMb: 1 } })
-  worker.unref()
-  sqlite.pragma(`wal_autocheckpoint = ${FALLBACK_AUTOCHECKPOINT}`)
+export function walCheckpoints(sqlite: Database, file: string, everyMs = CHECKPOINT_EVERY_MS, startAfterMs = START_AFTER_MS): WalCheckpoints {
+  let worker: Worker | null = null
   let stopped = false
-  const ended = () => {
-    if (!stopped && sqlite.open) sqlite.pragma(`wal_autocheckpoint = ${SQLITE_AUTOCHECKPOINT}`)
+  const start = () => {
+    worker = new Worker(PROGRAM, { eval: true, workerData: { driver, file, everyMs }, resourceLimits: { maxYoungGenerationSizeMb: 1 } })
+    worker.unref()
+    sqlite.pragma(`wal_autocheckpoint = ${FALLBACK_AUTOCHECKPOINT}`)
+    const ended = () => {
+      if (!stopped && sqlite.open) sqlite.pragma(`wal_autocheckpoint = ${SQLITE_AUTOCHECKPOINT}`)
+    }
+    worker.on('error', ended)
+    worker.on('exit', ended)
   }
-  worker.on('error', ended)
-  worker.on('exit', ended)
+  const timer = startAfterMs > 0 ? setTimeout(() => sqlite.open && start(), startAfterMs).unref() : (start(), null)
   return {
     async stop() {
       stopped = true
-      await worker.terminate()
+      if (timer) clearTimeout(timer)
+      await worker?.terminate()
     },
   }
 }
