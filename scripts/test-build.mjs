@@ -32,8 +32,9 @@ const inlined = ['kysely', 'inversify', 'date-fns', 'h3', 'srvx', 'csv-parse', '
 /**
  * Each child program as one bundle (`bundledName`) in `outdir`. A child loading its bundle
  * spends about 0.5 s of CPU against 1.3 s for the same graph as 1,300 modules transformed one
- * by one, most of which was Node resolving, opening and reading files. The bundles are written flat, with the SQLite worker thread's program beside them, where
- * the driver inlined in each looks for it (`./thread-worker.js`, next to its own module).
+ * by one, most of which was Node resolving, opening and reading files. The bundles are written
+ * flat, with the SQLite worker thread's program beside them, where the driver inlined in each
+ * looks for it (`./thread-worker.js`, next to its own module).
  */
 export async function buildForChildren(outdir) {
   const pkg = JSON.parse(readFileSync('package.json', 'utf8'))

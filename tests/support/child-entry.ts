@@ -4,7 +4,7 @@ import { join } from 'node:path'
 /**
  * Node's arguments that run a TypeScript entry point (`apps/worker/main.ts`) in a child process:
  * its bundle from the build `npm test` makes once per run (TEST_BUILD_DIR, see
- * scripts/test-build.mjs), else the source under tsx. Loading the bundle costs about an eighth
+ * scripts/test-build.mjs), else the source under tsx. Loading the bundle costs about a sixth
  * of the CPU of tsx loading the graph (0.5 s against 3 s for apps/platform), paid by every child.
  */
 export function childEntry(source: string): string[] {
