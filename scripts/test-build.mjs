@@ -5,7 +5,7 @@
 import { build } from 'esbuild'
 import { readdirSync, readFileSync } from 'node:fs'
 
-/** The programs the suites start as processes, each bundled (`bundledName`); `index.ts` is what the README's examples import. */
+/** The programs the suites start as processes, each bundled (`bundleOf`); `index.ts` is what the README's examples import. */
 const childSources = () => [
   'index.ts',
   'apps/server/main.ts',
@@ -16,10 +16,10 @@ const childSources = () => [
 ]
 
 /**
- * Where a child's bundle is, under the build's folder: one flat folder, beside the SQLite
- * thread's program. tests/support/child-entry.ts names them alike.
+ * Where a child's bundle is, under the build's folder and without its `.js`: one flat folder,
+ * beside the SQLite thread's program. tests/support/child-entry.ts names them alike.
  */
-const bundledName = (source) => `bundled/${source.replace(/\.ts$/, '').replaceAll('/', '--')}.js`
+const bundleOf = (source) => `bundled/${source.replace(/\.ts$/, '').replaceAll('/', '--')}`
 
 /**
  * The packages inlined in the bundles: ESM graphs of many small files (kysely about 260,
@@ -30,7 +30,7 @@ const bundledName = (source) => `bundled/${source.replace(/\.ts$/, '').replaceAl
 const inlined = ['kysely', 'inversify', 'date-fns', 'h3', 'srvx', 'csv-parse', 'valibot', 'croner', 'eta', 'negotiator']
 
 /**
- * Each child program as one bundle (`bundledName`) in `outdir`. A child loading its bundle
+ * Each child program as one bundle (`bundleOf`) in `outdir`. A child loading its bundle
  * spends about 0.5 s of CPU against 1.3 s for the same graph as 1,300 modules transformed one
  * by one, most of which was Node resolving, opening and reading files. The bundles are written
  * flat, with the SQLite worker thread's program beside them, where the driver inlined in each
@@ -40,7 +40,7 @@ export async function buildForChildren(outdir) {
   const pkg = JSON.parse(readFileSync('package.json', 'utf8'))
   const external = [...Object.keys(pkg.dependencies), ...Object.keys(pkg.devDependencies)].filter((d) => !inlined.includes(d))
   const bundles = [
-    ...childSources().map((source) => ({ in: source, out: bundledName(source).replace(/\.js$/, '') })),
+    ...childSources().map((source) => ({ in: source, out: bundleOf(source) })),
     { in: 'adapters/persistence/sqlite-thread/thread-worker.ts', out: 'bundled/thread-worker' },
   ]
   await build({ entryPoints: bundles, outdir, bundle: true, external, format: 'esm', platform: 'node', target: 'node20', sourcemap: true, logLevel: 'warning' })

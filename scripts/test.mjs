@@ -123,9 +123,9 @@ if (dir === 'tests') {
 
 const slowest = durations.sort((a, b) => b.ms - a.ms).slice(0, 10)
 const seconds = (ms) => `${(ms / 1000).toFixed(1).padStart(6)} s`
-const cpuTotal = durations.reduce((sum, d) => sum + d.cpu, 0)
+const total = (key) => seconds(durations.reduce((sum, d) => sum + d[key], 0)).trim()
 console.log(`\nSlowest files (${jobs} processes; wall, then the CPU of the test process and its children; Postgres's own not counted):\n${slowest.map((d) => `  ${seconds(d.ms)} ${seconds(d.cpu)}  ${d.name}`).join('\n')}`)
-console.log(`All files: ${seconds(durations.reduce((sum, d) => sum + d.ms, 0)).trim()} of wall, ${seconds(cpuTotal).trim()} of CPU`)
+console.log(`All files: ${total('ms')} of wall, ${total('cpu')} of CPU`)
 const failed = totals.total - totals.passed - totals.skipped
 const why = reasons.length ? ` (${reasons.join('; ')})` : ''
 console.log(`${totals.passed} passed, ${failed} failed, ${totals.skipped + unregistered} skipped${why}`)

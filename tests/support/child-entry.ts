@@ -9,7 +9,7 @@ import { join } from 'node:path'
  */
 export function childEntry(source: string): string[] {
   const dir = process.env.TEST_BUILD_DIR
-  // The same name as scripts/test-build.mjs's `bundledName`.
+  // The same name as scripts/test-build.mjs's `bundleOf`.
   const js = dir ? join(dir, 'bundled', `${source.replace(/\.ts$/, '').replaceAll('/', '--')}.js`) : null
   return js && existsSync(js) ? ['--enable-source-maps', js] : ['--import', 'tsx', source]
 }

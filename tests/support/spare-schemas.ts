@@ -100,8 +100,8 @@ const shapeOf = (print: string) => `${print.slice(0, print.indexOf('|'))}|`
 /**
  * Truncates every table a test wrote to (its file is no longer empty; the migrations' own two
  * keep their rows) and those referencing them, counts their indexes as a copy's, sets every
- * sequence back to its start, and analyses again the tables a copy has analysed (a truncation forgets their
- * statistics).
+ * sequence back to its start, and analyses again the tables a copy has analysed (a truncation
+ * forgets their statistics).
  */
 async function empty(db: Db, schema: string, analysed: readonly string[]): Promise<void> {
   const written = (
