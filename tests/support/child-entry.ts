@@ -9,7 +9,10 @@ import { join } from 'node:path'
  */
 export function childEntry(source: string): string[] {
   const dir = process.env.TEST_BUILD_DIR
-  // The same name as scripts/test-build.mjs's `bundleOf`.
-  const js = dir ? join(dir, 'bundled', `${source.replace(/\.ts$/, '').replaceAll('/', '--')}.js`) : null
-  return js && existsSync(js) ? ['--enable-source-maps', js] : ['--import', 'tsx', source]
+  if (!dir) return ['--import', 'tsx', source]
+  // The same name as scripts/test-build.mjs's `bundleOf`: a bundle that build did not make is a
+  // mistake in one of the two, said here rather than hidden by a slower start under tsx.
+  const js = join(dir, 'bundled', `${source.replace(/\.ts$/, '').replaceAll('/', '--')}.js`)
+  if (!existsSync(js)) throw new Error(`${js} is missing: scripts/test-build.mjs bundles the programs tests start; add ${source} there`)
+  return ['--enable-source-maps', js]
 }
