@@ -8,6 +8,7 @@ import { isSigningSecret, SIGNING_SECRET_RULE } from '../../core/presets/signing
 import { checkStandardFeatures } from '../../core/features/standard-feature.js'
 import { readSchedules, type Schedules } from './jobs.js'
 import { LOG_LEVELS } from './logger.js'
+import { REQUEST_LOG_MODES, type RequestLogMode } from './request-lines.js'
 import { checkSmtpUrl } from '../../adapters/delivery/smtp-mailer.js'
 import { WEBHOOK_TIMEOUT_MS } from '../../adapters/webhooks/http-webhook-sender.js'
 import { listenPort, milliseconds, positiveInt } from './env-numbers.js'
@@ -37,6 +38,8 @@ export interface EnvConfig {
   readonly keyCacheMs: number
   /** LOG_LEVEL (default info). */
   readonly logLevel: LevelWithSilent
+  /** BILLING_LOG_REQUESTS (default all): which requests get a log line. */
+  readonly logRequests: RequestLogMode
   /** METRICS_PUBLIC=true: `/metrics` needs no key. */
   readonly metricsPublic: boolean
   /** BILLING_CORS_ORIGINS: origins whose browsers may call the API (`*` for any). */
@@ -84,6 +87,7 @@ export function readEnvConfig(env: NodeJS.ProcessEnv = process.env): EnvConfig {
     leaseMs: milliseconds('BILLING_LEASE_MS', env.BILLING_LEASE_MS, 60_000),
     keyCacheMs: milliseconds('BILLING_KEY_CACHE_MS', env.BILLING_KEY_CACHE_MS, DEFAULT_KEY_CACHE_MS, 'zero allowed'),
     logLevel: oneOf('LOG_LEVEL', env.LOG_LEVEL, LOG_LEVELS, 'info'),
+    logRequests: oneOf('BILLING_LOG_REQUESTS', env.BILLING_LOG_REQUESTS, REQUEST_LOG_MODES, 'all'),
     metricsPublic: oneOf('METRICS_PUBLIC', env.METRICS_PUBLIC, ['true', 'false'], 'false') === 'true',
     corsOrigins: parseCorsOrigins(env.BILLING_CORS_ORIGINS),
     allowPrivateWebhooks: oneOf('BILLING_WEBHOOK_ALLOW_PRIVATE', env.BILLING_WEBHOOK_ALLOW_PRIVATE, ['true', 'false'], 'false') === 'true',

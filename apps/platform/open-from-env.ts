@@ -18,6 +18,7 @@ export async function openFromEnv(config: EnvConfig, logger: Logger): Promise<Pl
     leaseMs: config.leaseMs,
     keyCacheMs: config.keyCacheMs,
     metricsPublic: config.metricsPublic,
+    logRequests: config.logRequests,
     allowPrivateWebhooks: config.allowPrivateWebhooks,
     webhookTimeoutMs: config.webhookTimeoutMs,
     smtpUrl: config.smtpUrl,

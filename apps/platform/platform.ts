@@ -21,6 +21,7 @@ import type { Presets } from '../../core/presets/presets.js'
 import { coreBindings } from './core-bindings.js'
 import type { Schedules } from './jobs.js'
 import type { Logger } from './logger.js'
+import type { RequestLogMode } from './request-lines.js'
 import { serviceBindings, type SchedulerFactory } from './service-bindings.js'
 import { TYPES } from './tokens.js'
 import { numberEarlierInvoices } from '../../core/numbering/number-invoices.js'
@@ -74,6 +75,8 @@ export interface PlatformConfig {
   readonly keyCacheMs?: number
   /** METRICS_PUBLIC=true: `GET /metrics` answers without a key. */
   readonly metricsPublic?: boolean
+  /** BILLING_LOG_REQUESTS: which requests get a log line at info (default all; request-lines.ts). */
+  readonly logRequests?: RequestLogMode
   /**
    * BILLING_WEBHOOK_ALLOW_PRIVATE=true: webhooks may point at loopback, private, link-local
    * (cloud metadata) and other non-public addresses. Off by default: such URLs are refused

@@ -3,6 +3,24 @@ import type { Logger } from './logger.js'
 
 type Stream = { write(line: string): unknown }
 
+/** Which requests get a line (BILLING_LOG_REQUESTS); the metrics count every request whatever it is. */
+export const REQUEST_LOG_MODES = ['all', 'writes', 'none'] as const
+export type RequestLogMode = (typeof REQUEST_LOG_MODES)[number]
+
+const READS = new Set(['GET', 'HEAD', 'OPTIONS'])
+
+/**
+ * Whether a request's line is written. `writes` keeps every request that may change something
+ * and every answer of 400 or more, a failed read included, and leaves successful reads to the
+ * metrics: at `all` the line was what kept a GET of a customer on SQLite under 0.7 of the bare
+ * floor's throughput (docs/scaling.md, "Where issue 56's targets stand").
+ */
+export function requestLineWanted(mode: RequestLogMode): (entry: { readonly method: string; readonly status: number }) => boolean {
+  if (mode === 'all') return () => true
+  if (mode === 'none') return () => false
+  return (entry) => entry.status >= 400 || !READS.has(entry.method)
+}
+
 /**
  * The request line's logger: at info, a line of flat fields (strings, numbers, booleans, null)
  * is written by hand into the logger's own destination, byte for byte the line pino writes

@@ -24,6 +24,7 @@ import type { PortalSessions } from '../../core/ports/portal-sessions.js'
 import { logJobEnd, platformJobs, readSchedules } from './jobs.js'
 import { monthPartitionsJobs } from './month-partitions-job.js'
 import { requestLineLogger, type Logger } from './logger.js'
+import { requestLineWanted } from './request-lines.js'
 import type { PlatformConfig, SchedulerSettings } from './platform.js'
 import { TYPES } from './tokens.js'
 import type { InvoiceMailer } from '../../core/ports/invoice-mailer.js'
@@ -67,6 +68,7 @@ export function serviceBindings(config: PlatformConfig): ContainerModule {
       .toResolvedValue(
         (platform: PlatformContext, secrets: KeySecrets, routes: readonly Route[], idempotency: IdempotencyStore, logger: Logger, metrics: PrometheusMetrics, sessions: PortalSessions) => {
           const requestLines = requestLineLogger(logger)
+          const lineWanted = requestLineWanted(config.logRequests ?? 'all')
           const portal = { platform, sessions, publicUrl: config.publicUrl, trustProxy: config.trustProxy }
           return createHttpApp({
             platform,
@@ -82,7 +84,7 @@ export function serviceBindings(config: PlatformConfig): ContainerModule {
             pages: { prefix: PORTAL, routes: portalRoutes(portal), answers: portalAnswers(portal) },
             onRequestEnd: (entry) => {
               metrics.observeRequest(entry)
-              requestLines.info(entry, 'request')
+              if (lineWanted(entry)) requestLines.info(entry, 'request')
             },
             onUnexpectedError: (err, requestId) => logger.error({ requestId, err }, 'unexpected'),
           })

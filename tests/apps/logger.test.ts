@@ -5,6 +5,7 @@ import { readEnvConfig } from '../../apps/platform/config.js'
 import { logJobEnd, throttledProgressLog } from '../../apps/platform/jobs.js'
 import { requestLineLogger } from '../../apps/platform/logger.js'
 import { capturedLogger } from '../support/log-lines.js'
+import { openHarness } from '../support/harness.js'
 
 const test = suite('apps logger: pino JSON lines')
 
@@ -67,6 +68,37 @@ test('request lines: byte for byte the line pino writes, for flat fields and for
   }
   const untimed = lines.map((l) => l.replace(/"time":"[^"]+"/, '"time":"T"'))
   for (let i = 0; i < untimed.length; i += 2) assert.is(untimed[i + 1], untimed[i])
+})
+
+test('BILLING_LOG_REQUESTS: all by default; writes keeps changes and failures, reads that answered are left to the metrics; none writes no line', async () => {
+  assert.is(readEnvConfig({}).logRequests, 'all')
+  assert.is(readEnvConfig({ BILLING_LOG_REQUESTS: 'writes' }).logRequests, 'writes')
+  assert.throws(() => readEnvConfig({ BILLING_LOG_REQUESTS: 'reads' }), /BILLING_LOG_REQUESTS must be one of all, writes, none \(got "reads"\)/)
+  const seen: Record<string, string[]> = {}
+  for (const mode of ['all', 'writes', 'none'] as const) {
+    const { logger, entries } = capturedLogger('info')
+    const h = await openHarness('sqlite-memory', { config: { logger, logRequests: mode } })
+    try {
+      const created = await h.request('POST', '/customers', { lastname: 'Lamarr' })
+      await h.request('GET', `/customers/${(created.body as { id: string }).id}`)
+      await h.request('GET', '/customers/999999')
+      await h.request('PATCH', `/customers/${(created.body as { id: string }).id}`, { firstnames: 'Hedy' })
+      await h.request('GET', '/customers', undefined, { key: null })
+      const metrics = await h.request('GET', '/metrics')
+      seen[mode] = entries()
+        .filter((e) => e.msg === 'request')
+        .map((e) => `${e.method} ${e.route} ${e.status}`)
+      // The metrics count every request whatever is logged (the POST, three GETs and the PATCH before this one).
+      const counted = [...metrics.text.matchAll(/^billing_http_requests_total\{[^}]*\} (\d+)$/gm)].reduce((n, m) => n + Number(m[1]), 0)
+      assert.ok(counted >= 5, `${mode}: ${counted} requests counted`)
+    } finally {
+      await h.close()
+    }
+  }
+  const item = '/backend/api/v1/customers/:id'
+  assert.equal(seen.all, [`POST /backend/api/v1/customers 201`, `GET ${item} 200`, `GET ${item} 404`, `PATCH ${item} 200`, `GET /backend/api/v1/customers 401`, 'GET /metrics 200'])
+  assert.equal(seen.writes, [`POST /backend/api/v1/customers 201`, `GET ${item} 404`, `PATCH ${item} 200`, `GET /backend/api/v1/customers 401`])
+  assert.equal(seen.none, [])
 })
 
 test('job end lines: a failure at error with its stack, work done at info, nothing found or skipped at debug', () => {
