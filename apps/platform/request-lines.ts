@@ -12,8 +12,8 @@ const READS = new Set(['GET', 'HEAD', 'OPTIONS'])
 /**
  * Whether a request's line is written. `writes` keeps every request that may change something
  * and every answer of 400 or more, a failed read included, and leaves successful reads to the
- * metrics: at `all` the line was what kept a GET of a customer on SQLite under 0.7 of the bare
- * floor's throughput (docs/scaling.md, "Where issue 56's targets stand").
+ * metrics: a line is about 310 bytes, so a server answering 10,000 GETs a second writes some
+ * 270 GB of them a day. Skipping them did not measurably speed a GET (bench/RESULTS.md, session 49).
  */
 export function requestLineWanted(mode: RequestLogMode): (entry: { readonly method: string; readonly status: number }) => boolean {
   if (mode === 'all') return () => true
