@@ -1,4 +1,5 @@
 import { pino, type Logger as Pino } from 'pino'
+import { isSafeMethod } from '../../adapters/http/safe-methods.js'
 import type { Logger } from './logger.js'
 
 type Stream = { write(line: string): unknown }
@@ -6,8 +7,6 @@ type Stream = { write(line: string): unknown }
 /** Which requests get a line (BILLING_LOG_REQUESTS); the metrics count every request whatever it is. */
 export const REQUEST_LOG_MODES = ['all', 'writes', 'none'] as const
 export type RequestLogMode = (typeof REQUEST_LOG_MODES)[number]
-
-const READS = new Set(['GET', 'HEAD', 'OPTIONS'])
 
 /**
  * Whether a request's line is written. `writes` keeps every request that may change something
@@ -18,7 +17,7 @@ const READS = new Set(['GET', 'HEAD', 'OPTIONS'])
 export function requestLineWanted(mode: RequestLogMode): (entry: { readonly method: string; readonly status: number }) => boolean {
   if (mode === 'all') return () => true
   if (mode === 'none') return () => false
-  return (entry) => entry.status >= 400 || !READS.has(entry.method)
+  return (entry) => entry.status >= 400 || !isSafeMethod(entry.method)
 }
 
 /**

@@ -79,10 +79,10 @@ test('BILLING_LOG_REQUESTS: all by default; writes keeps changes and failures, r
     const { logger, entries } = capturedLogger('info')
     const h = await openHarness('sqlite-memory', { config: { logger, logRequests: mode } })
     try {
-      const created = await h.request('POST', '/customers', { lastname: 'Lamarr' })
-      await h.request('GET', `/customers/${(created.body as { id: string }).id}`)
+      const { id } = (await h.request('POST', '/customers', { lastname: 'Lamarr' })).body as { id: string }
+      await h.request('GET', `/customers/${id}`)
       await h.request('GET', '/customers/999999')
-      await h.request('PATCH', `/customers/${(created.body as { id: string }).id}`, { firstnames: 'Hedy' })
+      await h.request('PATCH', `/customers/${id}`, { firstnames: 'Hedy' })
       await h.request('GET', '/customers', undefined, { key: null })
       const metrics = await h.request('GET', '/metrics')
       seen[mode] = entries()
